@@ -1,0 +1,1 @@
+"""The `policylang` command line; sits on top of every stage (nothing imports it)."""

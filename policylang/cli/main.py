@@ -1,0 +1,43 @@
+"""Entry point of the `policylang` command: builds the parser from subcommand modules.
+
+Each subcommand lives in its own module under `policylang.cli` and exposes
+``register(subparsers) -> None``, which adds its parser and sets ``func`` (taking the
+parsed namespace, returning an exit code). Exit codes are documented in docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Order is the order shown in --help. Every module listed here must exist.
+SUBCOMMANDS: tuple[str, ...] = ("demo", "parse")
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="policylang",
+        description="Decide whether an LLM agent may run a shell command, and run it safely.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"policylang.cli.{name}_cmd")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

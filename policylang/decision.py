@@ -1,0 +1,165 @@
+"""The decision type: what the engine answers and the executor obeys; a leaf module.
+
+Fail-closed rule: `Verdict.ALLOW` is only ever produced when the engine saw every part
+of the command line and a rule allowed each segment. A parse problem, an unhandled
+construct, a limit, a word that is not literal where it matters, or an internal error
+yields at least `Verdict.ASK` with a reason saying what could not be seen.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from policylang.span import Span
+
+
+class Verdict(enum.StrEnum):
+    """allow < ask < deny in strictness; combine with `strictest`."""
+
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+    def at_least(self, floor: Verdict) -> Verdict:
+        """This verdict raised to `floor` if it is looser."""
+        return floor if floor.rank > self.rank else self
+
+
+_RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
+
+
+def strictest(*verdicts: Verdict) -> Verdict:
+    """The strictest verdict; ALLOW for none (an empty line runs nothing)."""
+    return max(verdicts, key=_RANK.__getitem__, default=Verdict.ALLOW)
+
+
+class Retention(enum.StrEnum):
+    """How long a result may be kept.
+
+    REQUERY: every segment is read-only, nothing writes; the result can be recomputed.
+    DURABLE: the command has effects. UNCLASSED: a read-only compound that failed
+    (set by the executor; the engine never produces it).
+    """
+
+    REQUERY = "requery"
+    DURABLE = "durable"
+    UNCLASSED = "unclassed"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reason:
+    """Why a verdict was reached: a rule (with its source location) applied to a segment."""
+
+    rule_id: str
+    message: str
+    verdict: Verdict
+    location: str | None = None  # "file:line:col" of the rule, None for built-in checks
+    segment: str = ""  # the text of the segment the rule applied to
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule_id": self.rule_id,
+            "message": self.message,
+            "verdict": str(self.verdict),
+            "location": self.location,
+            "segment": self.segment,
+        }
+
+    def render(self) -> str:
+        where = f" ({self.location})" if self.location else ""
+        seg = f" on `{self.segment}`" if self.segment else ""
+        return f"{self.verdict}: {self.message} [{self.rule_id}{where}]{seg}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SegmentDecision:
+    """The verdict for one simple command anywhere in the line (nested ones included)."""
+
+    text: str
+    verdict: Verdict
+    read_only: bool
+    reasons: tuple[Reason, ...] = ()
+    context: str = ""  # e.g. "inside $() in argument 2 of segment 1"
+    span: Span | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "verdict": str(self.verdict),
+            "read_only": self.read_only,
+            "context": self.context,
+            "reasons": [r.to_dict() for r in self.reasons],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """The engine's answer for one command line."""
+
+    command: str
+    verdict: Verdict
+    retention: Retention | None
+    concurrency_safe: bool
+    reasons: tuple[Reason, ...] = ()
+    segments: tuple[SegmentDecision, ...] = ()
+    suggested_rule: str | None = None
+    # the ids of `locked` rules that decided; an approval can never loosen these
+    locked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "command": self.command,
+            "verdict": str(self.verdict),
+            "retention": None if self.retention is None else str(self.retention),
+            "concurrency_safe": self.concurrency_safe,
+            "reasons": [r.to_dict() for r in self.reasons],
+            "segments": [s.to_dict() for s in self.segments],
+            "suggested_rule": self.suggested_rule,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def explain(self) -> str:
+        """A readable multi-line trace of how the verdict was reached."""
+        retention = self.retention or "unknown until run"
+        lines = [f"command: {self.command}", f"verdict: {self.verdict} (retention: {retention})"]
+        for index, seg in enumerate(self.segments, 1):
+            ctx = f" [{seg.context}]" if seg.context else ""
+            kind = "read-only" if seg.read_only else "has effects"
+            lines.append(f"  segment {index}{ctx}: `{seg.text}` -> {seg.verdict} ({kind})")
+            lines.extend(f"      {reason.render()}" for reason in seg.reasons)
+        line_level = [r for r in self.reasons if not any(r in s.reasons for s in self.segments)]
+        if line_level:
+            lines.append("  whole line:")
+            lines.extend(f"      {reason.render()}" for reason in line_level)
+        if self.suggested_rule:
+            lines.append(f"suggested rule to always allow: {self.suggested_rule}")
+        return "\n".join(lines)
+
+
+class ApprovalScope(enum.StrEnum):
+    ONCE = "once"
+    SESSION = "session"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalRecord:
+    """Proof that a human approved this exact command (produced by the approval flow).
+
+    The executor runs a non-allow decision only with a record whose `command` is the
+    exact command text being run.
+    """
+
+    command: str
+    scope: ApprovalScope
+    approver: str = "user"
+    suggested_rule: str | None = None

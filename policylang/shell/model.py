@@ -1,0 +1,203 @@
+"""The shell model: frozen dataclasses describing one command line; imports only `span`.
+
+`shell.parse` (the only module that touches tree-sitter) builds these. Everything above
+(the compiler's lookup, the engine) reads only these types. Spans are character offsets
+into the command text and are excluded from equality.
+
+Invariant: a `Word` whose `value` is not None is fully literal after quote removal; a word
+with any expansion (other than ANSI-C quoting, which is decoded) has `value is None`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from policylang.span import Span
+
+
+class ExpansionKind(enum.StrEnum):
+    PARAMETER = "parameter"  # $X ${X} ${X:-…} $1 $@ ${IFS}
+    COMMAND_SUBSTITUTION = "command-substitution"  # $(…) `…`
+    PROCESS_SUBSTITUTION = "process-substitution"  # <(…) >(…)
+    ARITHMETIC = "arithmetic"  # $((…)) $[…]
+    BRACE = "brace"  # {a,b} {1..3}
+    GLOB = "glob"  # * ? […]
+    TILDE = "tilde"  # ~ ~user (leading)
+    EXTGLOB = "extglob"  # !(…) @(…) +(…) *(…) ?(…)
+    ANSI_C = "ansi-c"  # $'…' — decoded; does not make a word non-literal
+    HISTORY = "history"  # !! !n — only where history expansion could apply
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Expansion:
+    """One expansion inside a word, with the nested command line it runs (if any)."""
+
+    kind: ExpansionKind
+    text: str
+    span: Span = field(compare=False)
+    name: str | None = None  # parameter name for PARAMETER (e.g. "IFS", "HOME", "1")
+    nested: CommandLine | None = None  # for command / process substitutions
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Word:
+    """A shell word: its raw text, its value after quote removal if fully literal."""
+
+    text: str
+    value: str | None
+    expansions: tuple[Expansion, ...] = ()
+    span: Span = field(compare=False)
+
+    @property
+    def is_literal(self) -> bool:
+        return self.value is not None
+
+    def has(self, kind: ExpansionKind) -> bool:
+        return any(e.kind is kind for e in self.expansions)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assignment:
+    """`NAME=value`, `NAME+=value`, `NAME[i]=v`, or `NAME=(a b)` (array: value is None)."""
+
+    name: str
+    value: Word | None
+    append: bool = False
+    array: tuple[Word, ...] | None = None
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Heredoc:
+    delimiter: str
+    quoted: bool  # a quoted delimiter means the body is literal; unquoted bodies expand
+    body: str
+    strip_tabs: bool = False  # <<-
+    expansions: tuple[Expansion, ...] = ()  # only for unquoted bodies
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Redirect:
+    """A redirection. `op` is the operator text (`>`, `>>`, `2>&1` has op `>&`, fd 2)."""
+
+    op: str
+    fd: int | None  # explicit fd number before the operator, if any
+    target: Word | None  # None only for heredocs (see `heredoc`)
+    heredoc: Heredoc | None = None
+    span: Span = field(compare=False)
+
+    @property
+    def writes(self) -> bool:
+        """Whether the redirect can write a file (fd duplication/closing does not)."""
+        return self.op in _WRITING_OPS
+
+    @property
+    def reads(self) -> bool:
+        return self.op in _READING_OPS
+
+
+_WRITING_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_READING_OPS = frozenset({"<", "<>"})
+
+
+class Connector(enum.StrEnum):
+    """What follows a segment in its list."""
+
+    SEQ = ";"
+    AND = "&&"
+    OR = "||"
+    PIPE = "|"
+    PIPE_ALL = "|&"
+    BACKGROUND = "&"
+    NEWLINE = "newline"
+    END = "end"
+
+
+class Scope(enum.StrEnum):
+    """A construct enclosing a segment (outermost first in `Segment.scopes`)."""
+
+    SUBSHELL = "subshell"
+    GROUP = "group"
+    IF_CONDITION = "if-condition"
+    IF_BODY = "if-body"
+    WHILE_CONDITION = "while-condition"
+    LOOP_BODY = "loop-body"
+    FOR = "for"
+    CASE = "case"
+    SELECT = "select"
+    FUNCTION_BODY = "function-body"
+    NEGATION = "negation"  # ! cmd
+    TIME = "time"  # the `time` keyword
+    PIPELINE = "pipeline"  # a non-final stage runs in a subshell
+
+
+class SegmentKind(enum.StrEnum):
+    SIMPLE = "simple"  # argv with optional assignments/redirects
+    ASSIGNMENT_ONLY = "assignment-only"  # `A=1 B=2` with no command
+    TEST = "test"  # [[ … ]]
+    ARITHMETIC = "arithmetic"  # (( … ))
+    FUNCTION_DEF = "function-def"  # `f() { … }` — body segments follow with FUNCTION_BODY
+    LOOP_HEADER = "loop-header"  # `for x in WORDS` / `select`: the words expanded
+    CASE_HEADER = "case-header"  # `case WORD in`
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Segment:
+    """One unit of execution, flattened out of the structure.
+
+    Compound constructs do not appear as segments of their own: their parts do, with
+    the enclosing constructs listed in `scopes` and a `group` id so that state changes
+    such as `cd` can be scoped (a `cd` inside a subshell does not affect what follows).
+    """
+
+    kind: SegmentKind
+    words: tuple[Word, ...] = ()  # argv for SIMPLE; operands for TEST/LOOP_HEADER/CASE
+    assignments: tuple[Assignment, ...] = ()
+    redirects: tuple[Redirect, ...] = ()  # its own plus those of enclosing compounds
+    connector: Connector = Connector.END
+    scopes: tuple[Scope, ...] = ()
+    group: int = 0  # id of the innermost subshell/pipeline-stage (0 = top level)
+    name: str | None = None  # function name for FUNCTION_DEF
+    text: str = ""
+    span: Span = field(compare=False)
+
+    @property
+    def argv(self) -> tuple[str | None, ...]:
+        return tuple(w.value for w in self.words)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Problem:
+    """Something the analyser could not fully see. The engine fails closed on any."""
+
+    code: str  # stable: shell.syntax-error, shell.missing-node, shell.unhandled-node,
+    # shell.limit-depth, shell.limit-segments, shell.limit-length, …
+    message: str
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandLine:
+    """A parsed command line: its segments in execution order and any problems.
+
+    `context` says where a nested line sits ("inside $() in argument 2 of segment 1").
+    Nested lines (substitutions, `bash -c` strings) are reachable from words, redirect
+    targets, assignment values and heredocs; `walk()` in `shell.parse` yields them all.
+    """
+
+    text: str
+    segments: tuple[Segment, ...]
+    problems: tuple[Problem, ...] = ()
+    context: str = ""
+    depth: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Analysis limits; exceeding one is a Problem, never a crash or a silent cut."""
+
+    max_length: int = 100_000  # characters of one command line
+    max_depth: int = 32  # nesting of substitutions / bash -c / compounds
+    max_segments: int = 2_000  # segments across the whole line, nested ones included

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict, strictest
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "expected"),
+    [
+        ((), Verdict.ALLOW),
+        ((Verdict.ALLOW, Verdict.ASK), Verdict.ASK),
+        ((Verdict.DENY, Verdict.ALLOW, Verdict.ASK), Verdict.DENY),
+    ],
+)
+def test_strictest(verdicts: tuple[Verdict, ...], expected: Verdict) -> None:
+    assert strictest(*verdicts) is expected
+
+
+def test_at_least_raises_never_lowers() -> None:
+    assert Verdict.ALLOW.at_least(Verdict.ASK) is Verdict.ASK
+    assert Verdict.DENY.at_least(Verdict.ASK) is Verdict.DENY
+
+
+def test_json_and_explain_carry_reasons() -> None:
+    reason = Reason(
+        rule_id="no-rm",
+        message="deletes files",
+        verdict=Verdict.DENY,
+        location="default.policy:3:1",
+        segment="rm -rf x",
+    )
+    seg = SegmentDecision(text="rm -rf x", verdict=Verdict.DENY, read_only=False, reasons=(reason,))
+    decision = Decision(
+        command="rm -rf x",
+        verdict=Verdict.DENY,
+        retention=Retention.DURABLE,
+        concurrency_safe=False,
+        reasons=(reason,),
+        segments=(seg,),
+        suggested_rule=None,
+    )
+    data = json.loads(decision.to_json())
+    assert data["verdict"] == "deny"
+    assert data["reasons"][0]["location"] == "default.policy:3:1"
+    text = decision.explain()
+    assert "no-rm" in text
+    assert "default.policy:3:1" in text
