@@ -1,0 +1,198 @@
+"""Engine stage: learned "always allow" approvals; imports only the stdlib and tomlkit.
+
+An approval is a command prefix (`npm run build`) a human agreed to allow. It ranks as
+an allow rule of that prefix: the engine lets it turn an *unlocked ask* decided by a rule
+no more specific than the prefix into allow, and nothing else. A deny, a protected path,
+an expansion disqualifier, a poisoned environment, a parse problem or a locked ask are
+floors an approval never lifts.
+
+Approvals live in memory for the session, and optionally in a TOML file (edited with
+tomlkit so the user's comments and ordering survive):
+
+```toml
+# approvals learned by policylang
+allow = [
+  "npm run build",
+  "make test",
+]
+```
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import tomlkit
+from tomlkit.items import Array
+
+_log = logging.getLogger(__name__)
+
+# Names that are never approvable on their own: the word after them decides everything.
+_MIN_WORDS = 1
+
+
+class ApprovalError(ValueError):
+    """An approval rule that cannot be stored (empty, or not a plain word prefix)."""
+
+
+def rule_words(rule: str) -> tuple[str, ...]:
+    """The words of an approval rule, split like the shell would (quotes honoured).
+
+    >>> rule_words("npm run 'build all'")
+    ('npm', 'run', 'build all')
+    """
+    try:
+        words = tuple(shlex.split(rule, comments=False, posix=True))
+    except ValueError as error:
+        raise ApprovalError(f"cannot split approval rule `{rule}`: {error}") from None
+    if len(words) < _MIN_WORDS:
+        raise ApprovalError("an approval rule needs at least one word")
+    return words
+
+
+def format_rule(words: Sequence[str]) -> str:
+    """The approval rule text for a word prefix.
+
+    >>> format_rule(("git", "commit", "-m"))
+    'git commit -m'
+    """
+    return shlex.join(words)
+
+
+class Approvals:
+    """Session and persisted approvals; implements the tool's `ApprovalSink`.
+
+    Thread-safe. `add(rule, persist=True)` writes the TOML file immediately (and creates
+    it if needed); without a file, a persistent approval is kept for the session and a
+    warning is logged.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self._path = None if path is None else Path(path)
+        self._lock = threading.Lock()
+        self._session: set[tuple[str, ...]] = set()
+        self._persisted: set[tuple[str, ...]] = set()
+        self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        if self._path is not None and self._path.exists():
+            for rule in _read_rules(self._path):
+                self._insert(rule_words(rule), persisted=True)
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    def add(self, rule: str, *, persist: bool) -> None:
+        """Approve `rule` (a command prefix) for this session, and on disk if `persist`."""
+        words = rule_words(rule)
+        with self._lock:
+            self._insert(words, persisted=persist and self._path is not None)
+            if persist and self._path is not None:
+                _append_rule(self._path, format_rule(words))
+        if persist and self._path is None:
+            _log.warning("no approvals file configured; `%s` is approved for this session", rule)
+
+    def remove(self, rule: str) -> bool:
+        """Forget `rule` in memory and on disk; whether it was there."""
+        words = rule_words(rule)
+        with self._lock:
+            found = words in self._session or words in self._persisted
+            self._session.discard(words)
+            self._persisted.discard(words)
+            bucket = self._by_first.get(words[0], [])
+            if words in bucket:
+                bucket.remove(words)
+            if self._path is not None and self._path.exists():
+                found = _remove_rule(self._path, words) or found
+        return found
+
+    def rules(self) -> tuple[str, ...]:
+        with self._lock:
+            every = sorted(self._session | self._persisted)
+        return tuple(format_rule(words) for words in every)
+
+    def match(self, words: Sequence[str | None]) -> tuple[str, ...] | None:
+        """The longest approved prefix of `words` (literal values; None never matches)."""
+        if not words or words[0] is None:
+            return None
+        best: tuple[str, ...] | None = None
+        with self._lock:
+            candidates = tuple(self._by_first.get(words[0], ()))
+        for prefix in candidates:
+            if len(prefix) > len(words):
+                continue
+            if all(words[i] == prefix[i] for i in range(len(prefix))) and (
+                best is None or len(prefix) > len(best)
+            ):
+                best = prefix
+        return best
+
+    def _insert(self, words: tuple[str, ...], *, persisted: bool) -> None:
+        target = self._persisted if persisted else self._session
+        if words in self._session or words in self._persisted:
+            target.add(words)
+            return
+        target.add(words)
+        self._by_first.setdefault(words[0], []).append(words)
+
+
+def _load(path: Path) -> tomlkit.TOMLDocument:
+    return tomlkit.parse(path.read_text(encoding="utf-8"))
+
+
+def _read_rules(path: Path) -> Iterable[str]:
+    try:
+        document = _load(path)
+    except (OSError, tomlkit.exceptions.TOMLKitError) as error:
+        _log.warning("cannot read approvals file %s: %s", path, error)
+        return ()
+    allow = document.get("allow", [])
+    if not isinstance(allow, list):
+        _log.warning("approvals file %s: `allow` is not a list; ignored", path)
+        return ()
+    return tuple(str(item) for item in allow if isinstance(item, str))
+
+
+def _append_rule(path: Path, rule: str) -> None:
+    if path.exists():
+        document = _load(path)
+    else:
+        document = tomlkit.document()
+        document.add(tomlkit.comment("approvals learned by policylang: command prefixes to allow"))
+    allow = document.get("allow")
+    if not isinstance(allow, Array):
+        allow = tomlkit.array()
+        allow.multiline(True)
+        document["allow"] = allow
+    if rule not in [str(item) for item in allow]:
+        allow.append(rule)
+    _write(path, tomlkit.dumps(document))
+
+
+def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
+    document = _load(path)
+    allow = document.get("allow")
+    if not isinstance(allow, Array):
+        return False
+    for index, item in enumerate(list(allow)):
+        if isinstance(item, str):
+            try:
+                same = rule_words(str(item)) == words
+            except ApprovalError:
+                same = False
+            if same:
+                del allow[index]
+                _write(path, tomlkit.dumps(document))
+                return True
+    return False
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

@@ -1,0 +1,197 @@
+"""Engine stage: where paths point — `cd` tracking and path resolution; imports `shell.model`.
+
+Paths in a command are resolved two ways and both results are checked against the
+protected paths: *lexically* (against the tracked working directory and home, `..`
+collapsed without touching the disk) and through `realpath` where the file system has
+something there, so a symlink or a `../..` into a protected directory is caught.
+
+The working directory is tracked as a *set of candidates* rather than one value: after
+`cd D; X`, X runs in D if the `cd` succeeded and in the old directory otherwise, so both
+are checked. A `cd` whose argument is not a literal makes the directory unknown; a
+relative path checked under an unknown directory fails closed (the caller asks).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from policylang.shell.model import Scope, Segment
+
+# Cap on tracked candidate directories; past it the directory counts as unknown.
+MAX_CANDIDATES = 8
+
+_LOOP_SCOPES = frozenset({Scope.LOOP_BODY, Scope.WHILE_CONDITION, Scope.FOR, Scope.SELECT})
+_CD_COMMANDS = frozenset({"cd", "pushd", "popd", "chdir"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cwd:
+    """The directories a segment may run in; `known` is False when one is unknowable."""
+
+    candidates: frozenset[str]
+    known: bool = True
+
+    def with_target(self, target: str | None) -> Cwd:
+        """The candidates after a `cd` to `target` (None: not a literal) that may fail."""
+        if target is None:
+            return Cwd(candidates=self.candidates, known=False)
+        added = self.candidates | {target}
+        if len(added) > MAX_CANDIDATES:
+            return Cwd(candidates=self.candidates, known=False)
+        return Cwd(candidates=added, known=self.known)
+
+    def merge(self, other: Cwd) -> Cwd:
+        merged = self.candidates | other.candidates
+        known = self.known and other.known and len(merged) <= MAX_CANDIDATES
+        return Cwd(candidates=merged, known=known)
+
+
+def expand_home(path: str, home: str) -> str | None:
+    """`~` and `~/x` expanded with `home`; `~user` is not knowable here (None)."""
+    if not path.startswith("~"):
+        return path
+    if path == "~" or path.startswith("~/"):
+        return home + path[1:]
+    return None
+
+
+def lexical(path: str, cwd: str, home: str) -> str | None:
+    """The absolute, `..`-collapsed form of `path`; None for `~user` forms.
+
+    >>> lexical("../.ssh/id_rsa", "/home/u/proj", "/home/u")
+    '/home/u/.ssh/id_rsa'
+    >>> lexical("~/x/./y", "/tmp", "/home/u")
+    '/home/u/x/y'
+    """
+    expanded = expand_home(path, home)
+    if expanded is None:
+        return None
+    joined = posixpath.join(cwd, expanded)
+    normal = posixpath.normpath(joined)
+    # normpath keeps a leading `//` (POSIX allows it to mean something else); we don't.
+    if normal.startswith("//"):
+        normal = "/" + normal.lstrip("/")
+    return normal
+
+
+def real(path: str) -> str:
+    """`path` with symlinks resolved as far as the file system has them."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
+
+
+def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
+    """Every absolute form `path` may take (lexical and real, per candidate cwd).
+
+    Returns the forms and whether they are complete: False when the path is relative
+    and the working directory is unknown, or it names another user's home (`~user`).
+    """
+    forms: list[str] = []
+    complete = True
+    bases = sorted(cwd.candidates)
+    if not path.startswith(("/", "~")) and not cwd.known:
+        complete = False
+    for base in bases:
+        absolute = lexical(path, base, home)
+        if absolute is None:
+            return (), False
+        if absolute not in forms:
+            forms.append(absolute)
+        resolved = real(absolute)
+        if resolved not in forms:
+            forms.append(resolved)
+        if path.startswith(("/", "~")):
+            break  # the base does not matter for absolute paths
+    return tuple(forms), complete
+
+
+def cd_target(
+    segment: Segment, home: str, env_oldpwd: str | None = None
+) -> tuple[bool, str | None]:
+    """Whether `segment` changes directory, and where to (None: not knowable).
+
+    `cd` with no operand goes home; `cd -`, `popd` and non-literal operands are unknown.
+    """
+    words = segment.words
+    if not words or words[0].value not in _CD_COMMANDS:
+        return False, None
+    name = words[0].value
+    if name == "popd":
+        return True, None
+    operands = [w for w in words[1:] if not (w.value or "").startswith("-") or w.value == "-"]
+    if any(not w.is_literal for w in words[1:]):
+        return True, None
+    if not operands:
+        return True, home if name != "pushd" else None
+    target = operands[0].value
+    if target is None or target == "-":
+        return True, env_oldpwd
+    return True, target
+
+
+def in_loop(segment: Segment) -> bool:
+    return any(scope in _LOOP_SCOPES for scope in segment.scopes)
+
+
+def track(segments: Iterable[Segment], start: Cwd, home: str) -> list[Cwd]:
+    """The candidate working directories of each segment, in order.
+
+    A `cd` changes the directory for later segments of its own group (a subshell or a
+    pipeline stage is a group of its own, so its `cd` does not leak out); a group seen for
+    the first time inherits the directory of the segment before it. A `cd` inside a loop
+    may run before any segment of the line on a later iteration, so its target is added to
+    every segment's candidates.
+    """
+    segs = list(segments)
+    looped: Cwd | None = None
+    by_group: dict[int, Cwd] = {0: start}
+    result: list[Cwd] = []
+    previous = start
+    for seg in segs:
+        current = by_group.get(seg.group, previous)
+        result.append(current)
+        is_cd, target = cd_target(seg, home)
+        if is_cd:
+            absolute = None if target is None else _absolute_dirs(target, current, home)
+            new = current
+            if absolute is None:
+                new = current.with_target(None)
+            else:
+                for one in absolute:
+                    new = new.with_target(one)
+            current = new
+            if in_loop(seg):
+                looped = new if looped is None else looped.merge(new)
+        by_group[seg.group] = current
+        previous = current
+    if looped is not None:
+        result = [cwd.merge(looped) for cwd in result]
+    return result
+
+
+def _absolute_dirs(target: str, current: Cwd, home: str) -> tuple[str, ...] | None:
+    if not target.startswith(("/", "~")) and not current.known:
+        return None
+    out: list[str] = []
+    for base in sorted(current.candidates):
+        absolute = lexical(target, base, home)
+        if absolute is None:
+            return None
+        out.append(absolute)
+    return tuple(out)
+
+
+def is_within(path: str, root: str) -> bool:
+    """Whether absolute `path` is `root` or below it.
+
+    >>> is_within("/w/src/a.py", "/w"), is_within("/wx", "/w"), is_within("/w", "/w")
+    (True, False, True)
+    """
+    if root == "/":
+        return True
+    return path == root or path.startswith(root.rstrip("/") + "/")
