@@ -1,0 +1,149 @@
+"""Integrations stage: what every hook adapter shares; imports only `decision` and `errors`.
+
+The adapters see a policy through `PolicyLike` (the engine's `Policy` satisfies it) and
+get it from a zero-argument factory, so a hook that passes a non-shell tool through never
+pays for, or fails on, loading the ruleset.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from policylang.decision import Decision, Verdict
+
+_log = logging.getLogger(__name__)
+
+# A reason longer than this is cut: hook reasons end up in a prompt or in the model's context.
+_MAX_REASON_CHARS = 2000
+
+
+class PolicyLike(Protocol):
+    """The one method the integrations need from a policy."""
+
+    def evaluate(
+        self,
+        command: str,
+        *,
+        cwd: str | None = None,
+        workspace: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Decision: ...
+
+
+PolicyFactory = Callable[[], PolicyLike]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookResult:
+    """What a hook process writes and how it exits."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+
+class PayloadError(ValueError):
+    """A hook payload that cannot be read; the adapters never answer such a payload with allow."""
+
+
+def read_payload(text: str) -> dict[str, Any]:
+    """The hook payload as a JSON object.
+
+    Raises:
+        PayloadError: the text is not JSON, or not a JSON object.
+    """
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise PayloadError(f"hook payload is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise PayloadError(f"hook payload is a JSON {type(value).__name__}, not an object")
+    return value
+
+
+def string_field(payload: Mapping[str, Any], key: str) -> str | None:
+    """`payload[key]` when it is a string, else None."""
+    value = payload.get(key)
+    return value if isinstance(value, str) else None
+
+
+def describe_decision(decision: Decision) -> str:
+    """One short paragraph saying what policylang decided and why, for a hook reason.
+
+    >>> from policylang.decision import Decision, Reason, Verdict
+    >>> d = Decision(command="rm -rf ~", verdict=Verdict.DENY, retention=None,
+    ...     concurrency_safe=False, reasons=(Reason(rule_id="rm-recursive",
+    ...     message="recursive delete", verdict=Verdict.DENY, segment="rm -rf ~"),))
+    >>> describe_decision(d)
+    'policylang: deny: recursive delete [rm-recursive] on `rm -rf ~`'
+    """
+    parts = [reason.render() for reason in decision.reasons if reason.verdict is decision.verdict]
+    if not parts:
+        parts = [reason.render() for reason in decision.reasons]
+    if not parts:
+        parts = [f"{decision.verdict}: no rule gave a reason"]
+    text = "policylang: " + "; ".join(parts)
+    if decision.verdict is not Verdict.ALLOW and decision.suggested_rule:
+        text += f" (to always allow it, add: {decision.suggested_rule})"
+    return _clip(text)
+
+
+def _clip(text: str) -> str:
+    if len(text) <= _MAX_REASON_CHARS:
+        return text
+    return text[: _MAX_REASON_CHARS - 1] + "…"
+
+
+def failure_reason(what: str, error: BaseException) -> str:
+    """A one-line reason for a hook that could not evaluate (never an allow)."""
+    detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return _clip(f"policylang: {what}: {detail}")
+
+
+def evaluate_safely(
+    factory: PolicyFactory,
+    command: str,
+    *,
+    cwd: str | None,
+    workspace: str | None,
+    env: Mapping[str, str] | None = None,
+) -> Decision | str:
+    """The policy's decision for `command`, or a failure reason when none could be had.
+
+    Loading the policy and evaluating are both guarded: any exception becomes a reason
+    string, which the adapters answer with ask (a human can still decide), never allow.
+    """
+    try:
+        policy = factory()
+    except Exception as error:
+        _log.warning("policy failed to load", exc_info=True)
+        return failure_reason("the policy could not be loaded", error)
+    try:
+        return policy.evaluate(command, cwd=cwd, workspace=workspace, env=env)
+    except Exception as error:
+        _log.error("evaluate raised", exc_info=True)
+        return failure_reason("internal error while evaluating", error)
+
+
+def policy_factory(paths: Sequence[str] = ()) -> PolicyFactory:
+    """A cached factory loading the policy from `paths` (the first is the policy, the rest
+    are extra layers; none means the shipped default ruleset).
+
+    The engine is imported when the factory is first called, not before.
+    """
+    cache: list[PolicyLike] = []
+
+    def load() -> PolicyLike:
+        if not cache:
+            from policylang import load_policy  # type: ignore[attr-defined,unused-ignore]
+
+            first = paths[0] if paths else None
+            policy: PolicyLike = load_policy(first, extra=tuple(paths[1:]))
+            cache.append(policy)
+        return cache[0]
+
+    return load

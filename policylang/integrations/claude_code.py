@@ -1,0 +1,129 @@
+"""Integrations stage: the Claude Code `PreToolUse` hook; imports `decision` and `_common`.
+
+Claude Code runs the hook once per tool call with a JSON payload on stdin::
+
+    {"session_id": "…", "transcript_path": "…", "cwd": "/repo", "permission_mode": "default",
+     "hook_event_name": "PreToolUse", "tool_name": "Bash",
+     "tool_input": {"command": "npm test", "description": "…", "timeout": 120000},
+     "tool_use_id": "toolu_…"}
+
+and reads the answer from stdout (exit 0)::
+
+    {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                            "permissionDecisionReason": "policylang: …"}}
+
+How each payload is answered (`handle`):
+
+==================================================  ==========================================
+payload                                             answer
+==================================================  ==========================================
+`Bash` call                                         allow / ask / deny from the policy, exit 0
+any other tool, or another hook event               nothing on stdout, exit 0 (pass-through:
+                                                    Claude Code's own permissions decide)
+not JSON, not an object, no string `tool_name`      exit 2 with the reason on stderr: Claude
+                                                    Code blocks the call (a deny)
+`Bash` call without a string `tool_input.command`   deny
+policy fails to load, or evaluation fails           ask, with the error as the reason
+==================================================  ==========================================
+
+A malformed payload is denied rather than asked because policylang saw nothing it could
+show a human; a broken policy is asked because the human sees the real command in Claude
+Code's prompt and can still decide.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any, assert_never
+
+from policylang.decision import Decision, Verdict
+from policylang.integrations._common import (
+    HookResult,
+    PayloadError,
+    PolicyFactory,
+    describe_decision,
+    evaluate_safely,
+    read_payload,
+    string_field,
+)
+
+EVENT = "PreToolUse"
+SHELL_TOOL = "Bash"
+# Claude Code treats exit 2 from a PreToolUse hook as "block this call", stderr as the reason.
+EXIT_BLOCK = 2
+
+
+def handle(
+    text: str,
+    factory: PolicyFactory,
+    *,
+    workspace: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> HookResult:
+    """Answer one PreToolUse payload.
+
+    Args:
+        text: the raw stdin of the hook.
+        factory: returns the policy; called only for `Bash` calls.
+        workspace: the workspace root; defaults to `$CLAUDE_PROJECT_DIR`, then the payload's cwd.
+        environ: the hook's environment (for `CLAUDE_PROJECT_DIR`); defaults to `os.environ`.
+
+    Returns:
+        The stdout, stderr and exit code the hook process must produce.
+    """
+    try:
+        payload = read_payload(text)
+    except PayloadError as error:
+        return HookResult(stderr=f"policylang: refused: {error}\n", exit_code=EXIT_BLOCK)
+    tool = string_field(payload, "tool_name")
+    if tool is None:
+        return HookResult(
+            stderr="policylang: refused: hook payload has no string `tool_name`\n",
+            exit_code=EXIT_BLOCK,
+        )
+    event = string_field(payload, "hook_event_name")
+    if (event is not None and event != EVENT) or tool != SHELL_TOOL:
+        return HookResult()
+    command = _command_of(payload)
+    if command is None:
+        return answer(Verdict.DENY, "policylang: Bash call without a string `tool_input.command`")
+    cwd = string_field(payload, "cwd")
+    env = os.environ if environ is None else environ
+    root = workspace or env.get("CLAUDE_PROJECT_DIR") or cwd
+    outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root)
+    if isinstance(outcome, Decision):
+        return answer(outcome.verdict, describe_decision(outcome))
+    return answer(Verdict.ASK, outcome)
+
+
+def _command_of(payload: Mapping[str, Any]) -> str | None:
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    return string_field(tool_input, "command")
+
+
+def answer(verdict: Verdict, reason: str) -> HookResult:
+    """The hook output for a verdict: Claude Code's `permissionDecision` uses our words."""
+    body = {
+        "hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "permissionDecision": _permission_decision(verdict),
+            "permissionDecisionReason": reason,
+        }
+    }
+    return HookResult(stdout=json.dumps(body, ensure_ascii=False) + "\n")
+
+
+def _permission_decision(verdict: Verdict) -> str:
+    match verdict:
+        case Verdict.ALLOW:
+            return "allow"
+        case Verdict.ASK:
+            return "ask"
+        case Verdict.DENY:
+            return "deny"
+        case _:
+            assert_never(verdict)
