@@ -1,0 +1,72 @@
+"""Executor stage: the scrubbed child environment; imports nothing from policylang.
+
+A command gets only an allowlist of the parent's variables plus explicit additions.
+Any name that looks like a secret is dropped, even when it was added on purpose,
+unless the caller forces that exact name through.
+
+>>> parent = {"PATH": "/usr/bin", "OPENAI_API_KEY": "sk-1", "EDITOR": "vi", "LC_ALL": "C"}
+>>> sorted(scrub_env(parent, cwd="/srv").items())
+[('LC_ALL', 'C'), ('PATH', '/usr/bin'), ('PWD', '/srv')]
+>>> scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x", "MODE": "ci"})["MODE"]
+'ci'
+>>> "GH_TOKEN" in scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x"})
+False
+>>> scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x"}, force=("GH_TOKEN",))["GH_TOKEN"]
+'x'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+
+_log = logging.getLogger(__name__)
+
+#: Variables passed from the parent environment by default.
+ALLOWED_NAMES: frozenset[str] = frozenset(
+    {"PATH", "HOME", "USER", "LOGNAME", "LANG", "TERM", "TZ", "TMPDIR", "SHELL"}
+)
+#: Prefixes passed from the parent environment by default (locale categories).
+ALLOWED_PREFIXES: tuple[str, ...] = ("LC_",)
+#: Substrings (matched case-insensitively) that mark a name as a secret.
+SECRET_MARKERS: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
+
+
+def looks_secret(name: str) -> bool:
+    """Whether a variable name matches one of the secret patterns (`*KEY*`, `*TOKEN*`, ...)."""
+    upper = name.upper()
+    return any(marker in upper for marker in SECRET_MARKERS)
+
+
+def _allowed(name: str) -> bool:
+    return name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES)
+
+
+def scrub_env(
+    parent: Mapping[str, str],
+    *,
+    cwd: str,
+    extra: Mapping[str, str] | None = None,
+    force: Iterable[str] = (),
+) -> dict[str, str]:
+    """Build the environment a command runs with.
+
+    Args:
+        parent: the environment to take allowlisted variables from (usually `os.environ`).
+        cwd: the working directory; `PWD` is set to it (an inherited `PWD` would lie).
+        extra: variables to add or override; secret-looking names are still dropped.
+        force: exact names that pass even though they look secret (from `parent` or `extra`).
+
+    Returns:
+        A new dict; the inputs are not modified.
+    """
+    forced = frozenset(force)
+    env = {k: v for k, v in parent.items() if _allowed(k) and (k in forced or not looks_secret(k))}
+    env.update({k: parent[k] for k in forced if k in parent})
+    for name, value in (extra or {}).items():
+        if looks_secret(name) and name not in forced:
+            _log.info("dropping secret-looking variable %s from the command environment", name)
+            continue
+        env[name] = value
+    env["PWD"] = cwd
+    return env

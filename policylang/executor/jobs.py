@@ -1,0 +1,282 @@
+"""Executor stage: background jobs owned by the host; imports `decision`, `errors`, `executor.*`.
+
+A `JobStore` is an ordinary object, not a module global: two hosts (or two tool
+instances) get separate slates. Each job runs the same `pump` as a foreground
+command, on its own thread, into a window that holds the output produced since the
+last poll (capped; the excess is counted). Finished jobs beyond `max_finished` are
+evicted oldest first. `close()` kills every running job's process group and reaps it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import enum
+import itertools
+import logging
+import subprocess
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from policylang.decision import ApprovalRecord, Decision
+from policylang.errors import ExecutionRefusedError
+from policylang.executor import output, runner
+from policylang.executor.sandbox import Backend
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_MAX_FINISHED = 20
+DEFAULT_POLL_CAP_BYTES = 50_000
+
+
+class JobStatus(enum.StrEnum):
+    RUNNING = "running"
+    EXITED = "exited"  # ended on its own, with an exit code
+    KILLED = "killed"  # a signal ended it (not one we sent for a timeout or cancel)
+    TIMED_OUT = "timed_out"
+    CANCELLED = "cancelled"
+
+
+class UnknownJobError(KeyError):
+    """No job with that id in this store (never started, cleaned up, or evicted)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JobInfo:
+    """A job's state at one moment."""
+
+    id: str
+    command: str
+    status: JobStatus
+    exit_code: int | None
+    signal: int | None
+    duration_ms: int
+    pid: int
+
+    @property
+    def done(self) -> bool:
+        return self.status is not JobStatus.RUNNING
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JobPoll:
+    """A job's state plus the output it produced since the previous poll."""
+
+    info: JobInfo
+    output: str  # stdout and stderr merged in arrival order
+    dropped_bytes: int  # produced since the previous poll but past the window's cap
+
+
+class _Window:
+    """New output since the last `take`, capped at `cap` bytes (a `Sink` for `pump`)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._lock = threading.Lock()
+        self._parts: list[str] = []
+        self._kept = 0
+        self._dropped = 0
+        self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace")
+                          for s in (output.STDOUT, output.STDERR)}
+
+    def room(self, stream: int) -> int:
+        with self._lock:
+            return max(0, self.cap - self._kept)
+
+    def accept(self, stream: int, data: bytes) -> None:
+        text = self._decoders[stream].decode(data)
+        with self._lock:
+            self._parts.append(text)
+            self._kept += len(data)
+
+    def dropped(self, stream: int, count: int) -> None:
+        with self._lock:
+            self._dropped += count
+
+    def take(self) -> tuple[str, int]:
+        with self._lock:
+            text, dropped = "".join(self._parts), self._dropped
+            self._parts, self._kept, self._dropped = [], 0, 0
+        return text, dropped
+
+
+class _Job:
+    def __init__(self, job_id: str, command: str, window: _Window) -> None:
+        self.id = job_id
+        self.command = command
+        self.window = window
+        self.cancel = output.Cancel()
+        self.started = time.monotonic()
+        self.finished: float | None = None
+        self.outcome: output.PumpOutcome | None = None
+        self.pid = 0
+        self.thread: threading.Thread | None = None
+
+    def info(self) -> JobInfo:
+        outcome, end = self.outcome, self.finished or time.monotonic()
+        code = None if outcome is None else outcome.returncode
+        return JobInfo(id=self.id, command=self.command, status=_status(outcome),
+                       exit_code=code if code is not None and code >= 0 else None,
+                       signal=-code if code is not None and code < 0 else None,
+                       duration_ms=round((end - self.started) * 1000), pid=self.pid)
+
+
+def _status(outcome: output.PumpOutcome | None) -> JobStatus:
+    if outcome is None:
+        return JobStatus.RUNNING
+    if outcome.timed_out:
+        return JobStatus.TIMED_OUT
+    if outcome.cancelled:
+        return JobStatus.CANCELLED
+    return JobStatus.KILLED if outcome.returncode < 0 else JobStatus.EXITED
+
+
+class JobStore:
+    """The host's background jobs (see module docstring). Use as a context manager."""
+
+    def __init__(
+        self,
+        *,
+        max_finished: int = DEFAULT_MAX_FINISHED,
+        poll_cap_bytes: int = DEFAULT_POLL_CAP_BYTES,
+        grace_s: float = runner.DEFAULT_GRACE_S,
+        drain_s: float = runner.DEFAULT_DRAIN_S,
+    ) -> None:
+        if max_finished < 0 or poll_cap_bytes < 0:
+            raise ValueError("max_finished and poll_cap_bytes must be >= 0")
+        self.max_finished = max_finished
+        self.poll_cap_bytes = poll_cap_bytes
+        self.grace_s = grace_s
+        self.drain_s = drain_s
+        self._jobs: dict[str, _Job] = {}
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._closed = False
+
+    def start(
+        self,
+        command: str,
+        *,
+        decision: Decision,
+        cwd: str,
+        approval: ApprovalRecord | None = None,
+        timeout_s: float | None = None,
+        env: Mapping[str, str] | None = None,
+        force_env: Iterable[str] = (),
+        login: bool = False,
+        sandbox: Backend | None = None,
+    ) -> str:
+        """Start `command` in the background and return its job id at once.
+
+        Checks are the same as `run` and happen before anything is spawned or recorded.
+
+        Raises:
+            ExecutionRefusedError: refused (also when the store is closed); nothing recorded.
+            SandboxUnavailableError: the sandbox cannot be set up; nothing recorded.
+        """
+        if self._closed:
+            raise ExecutionRefusedError("refused: the job store is closed; the command never ran")
+        if timeout_s is not None and not timeout_s > 0:
+            raise ValueError(f"timeout_s must be greater than 0 or None, got {timeout_s!r}")
+        prepared = runner.prepare(command, decision=decision, approval=approval, cwd=cwd,
+                                  env=env, force_env=force_env, login=login, sandbox=sandbox)
+        job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))
+        proc = runner.start(prepared)
+        job.pid = proc.pid
+        job.thread = threading.Thread(target=self._watch, args=(job, proc, timeout_s),
+                                      name=f"policylang-{job.id}", daemon=True)
+        with self._lock:
+            self._jobs[job.id] = job
+        job.thread.start()
+        _log.debug("started %s (pid %d): %s", job.id, proc.pid, command)
+        return job.id
+
+    def _watch(self, job: _Job, proc: subprocess.Popen[bytes],
+               timeout_s: float | None) -> None:
+        try:
+            job.outcome = output.pump(proc, job.window, timeout_s=timeout_s,
+                                      grace_s=self.grace_s, drain_s=self.drain_s,
+                                      cancel=job.cancel)
+        except Exception:  # pump has killed and reaped the group already
+            _log.exception("background %s failed", job.id)
+            job.outcome = output.PumpOutcome(timed_out=False, cancelled=True,
+                                             returncode=proc.returncode or -9)
+        finally:
+            job.finished = time.monotonic()
+            job.cancel.close()
+
+    def jobs(self) -> tuple[JobInfo, ...]:
+        """Every job this store still holds, oldest first."""
+        with self._lock:
+            self._evict()
+            held = tuple(self._jobs.values())
+        return tuple(job.info() for job in held)
+
+    def poll(self, job_id: str) -> JobPoll:
+        """Status plus new output since the last poll of this job.
+
+        Raises:
+            UnknownJobError: no such job here (ids are per store).
+        """
+        job = self._get(job_id)
+        info = job.info()  # status before output: a finished job's output is complete
+        text, dropped = job.window.take()
+        return JobPoll(info=info, output=text, dropped_bytes=dropped)
+
+    def wait(self, job_id: str, timeout_s: float | None = None) -> JobInfo:
+        """Block until the job is done (or `timeout_s` passes); returns its state."""
+        job = self._get(job_id)
+        if job.thread is not None:
+            job.thread.join(timeout_s)
+        return job.info()
+
+    def kill(self, job_id: str) -> JobInfo:
+        """TERM, grace, KILL the job's process group and wait for it to be reaped."""
+        job = self._get(job_id)
+        job.cancel.set()
+        if job.thread is not None:
+            job.thread.join()
+        return job.info()
+
+    def cleanup(self) -> int:
+        """Forget every finished job; returns how many were removed."""
+        with self._lock:
+            done = [k for k, job in self._jobs.items() if job.outcome is not None]
+            for key in done:
+                del self._jobs[key]
+        return len(done)
+
+    def close(self) -> None:
+        """Kill every running job's group, reap it, and refuse new jobs."""
+        self._closed = True
+        with self._lock:
+            held = list(self._jobs.values())
+        for job in held:
+            if job.outcome is None:
+                job.cancel.set()
+        for job in held:
+            if job.thread is not None:
+                job.thread.join()
+
+    def __enter__(self) -> JobStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _get(self, job_id: str) -> _Job:
+        with self._lock:
+            self._evict()
+            job = self._jobs.get(job_id)
+        if job is None:
+            known = ", ".join(self._jobs) or "none"
+            raise UnknownJobError(f"no job `{job_id}` in this store (known: {known})")
+        return job
+
+    def _evict(self) -> None:
+        # INVARIANT: called with self._lock held.
+        finished = sorted((j for j in self._jobs.values() if j.finished is not None),
+                          key=lambda j: j.finished or 0.0)
+        for job in finished[: max(0, len(finished) - self.max_finished)]:
+            del self._jobs[job.id]

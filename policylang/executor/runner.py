@@ -1,0 +1,281 @@
+"""Executor stage: `run` a command the engine approved; imports `decision`, `errors`, `executor.*`.
+
+The boundary check comes first and nothing is spawned when it fails: the decision
+must be for this exact command, and must be ALLOW, or ASK together with an
+`ApprovalRecord` for this exact command. DENY is never run.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import assert_never
+
+from policylang.decision import ApprovalRecord, Decision, Retention, Verdict
+from policylang.errors import ExecutionRefusedError, SandboxUnavailableError
+from policylang.executor import output, process
+from policylang.executor.env import scrub_env
+from policylang.executor.sandbox import Backend, PlainBackend, write_denied
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MAX_STREAM_BYTES = 1_000_000
+DEFAULT_GRACE_S = 0.5
+DEFAULT_DRAIN_S = 0.25
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExecResult:
+    """What a finished command did. Text properties decode with replacement."""
+
+    command: str
+    exit_code: int | None  # None when a signal ended the shell
+    signal: int | None
+    timed_out: bool
+    cancelled: bool
+    duration_ms: int
+    timeout_s: float | None
+    stdout_bytes: bytes  # the kept head of stdout (at most the cap)
+    stderr_bytes: bytes
+    stdout_seen: int  # every byte the command wrote, kept or not
+    stderr_seen: int
+    # Runs of (stream, length) over the kept bytes in arrival order; stream 1 or 2.
+    interleaving: tuple[tuple[int, int], ...]
+    retention: Retention | None
+    backend: str
+    sandboxed: bool
+    sandbox_write_denied: bool  # a positive signal only; False proves nothing
+    pid: int  # also the process group id
+
+    @property
+    def stdout(self) -> str:
+        return self.stdout_bytes.decode("utf-8", "replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_bytes.decode("utf-8", "replace")
+
+    @property
+    def stdout_truncated(self) -> bool:
+        return self.stdout_seen > len(self.stdout_bytes)
+
+    @property
+    def stderr_truncated(self) -> bool:
+        return self.stderr_seen > len(self.stderr_bytes)
+
+    @property
+    def failed(self) -> bool:
+        return self.exit_code != 0
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.signal is None:
+            return None
+        try:
+            return signal.Signals(self.signal).name
+        except ValueError:
+            return f"signal {self.signal}"
+
+
+def authorize(command: str, decision: Decision, approval: ApprovalRecord | None) -> None:
+    """Raise `ExecutionRefusedError` unless `decision` (and `approval`) permit `command`.
+
+    >>> from policylang.decision import Decision, Verdict
+    >>> authorize("ls", Decision(command="ls", verdict=Verdict.ALLOW, retention=None,
+    ...                          concurrency_safe=True), None)
+    >>> try:
+    ...     authorize("ls -a", Decision(command="ls", verdict=Verdict.ALLOW, retention=None,
+    ...                                 concurrency_safe=True), None)
+    ... except ExecutionRefusedError as exc:
+    ...     print(exc)
+    refused: the decision was made for `ls`, not for `ls -a`; the command never ran
+    """
+    if decision.command != command:
+        raise ExecutionRefusedError(
+            f"refused: the decision was made for `{decision.command}`, not for `{command}`; "
+            "the command never ran")
+    match decision.verdict:
+        case Verdict.ALLOW:
+            return
+        case Verdict.ASK:
+            if approval is not None and approval.command == command:
+                return
+            what = "an approval for a different command" if approval else "no approval record"
+            raise ExecutionRefusedError(
+                f"refused: `{command}` needs approval and {what} was given; "
+                "the command never ran")
+        case Verdict.DENY:
+            raise ExecutionRefusedError(
+                f"refused: the policy denies `{command}`; the command never ran")
+        case _:  # pragma: no cover - exhaustive
+            assert_never(decision.verdict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Prepared:
+    """A command that passed every check before spawning."""
+
+    argv: tuple[str, ...]
+    cwd: str
+    env: Mapping[str, str]
+    backend: Backend
+
+
+def prepare(
+    command: str,
+    *,
+    decision: Decision,
+    approval: ApprovalRecord | None,
+    cwd: str,
+    env: Mapping[str, str] | None,
+    force_env: Iterable[str],
+    login: bool,
+    sandbox: Backend | None,
+) -> Prepared:
+    """Every check `run` and the job store make before anything is spawned.
+
+    Raises:
+        ExecutionRefusedError: the decision does not permit the command, or the working
+            directory or plain backend is unusable.
+        SandboxUnavailableError: a confined backend was requested and cannot work here.
+    """
+    authorize(command, decision, approval)
+    backend = sandbox if sandbox is not None else PlainBackend()
+    available = backend.probe()
+    if not available.ok:
+        if backend.confined:
+            raise SandboxUnavailableError(
+                f"refused: the {backend.name} sandbox cannot be set up on this host "
+                f"({available.detail}); the command never ran")
+        raise ExecutionRefusedError(
+            f"refused: no usable execution backend ({available.detail}); the command never ran")
+    cwd = os.path.abspath(cwd)
+    if not os.path.isdir(cwd):
+        raise ExecutionRefusedError(
+            f"refused: working directory `{cwd}` does not exist; the command never ran")
+    child_env = scrub_env(os.environ, cwd=cwd, extra=env, force=force_env)
+    argv = backend.argv(command, cwd=cwd, login=login)
+    return Prepared(argv=tuple(argv), cwd=cwd, env=child_env, backend=backend)
+
+
+def start(prepared: Prepared) -> subprocess.Popen[bytes]:
+    """Spawn a prepared command; an OS failure becomes `ExecutionRefusedError`."""
+    try:
+        return process.spawn(prepared.argv, cwd=prepared.cwd, env=prepared.env)
+    except OSError as exc:
+        raise ExecutionRefusedError(
+            f"refused: could not start `{prepared.argv[0]}`: {exc}; the command never ran"
+        ) from exc
+
+
+def final_retention(declared: Retention | None, *, failed: bool) -> Retention | None:
+    """A read-only compound that failed is unclassed; anything else keeps its class."""
+    if declared is Retention.REQUERY and failed:
+        return Retention.UNCLASSED
+    return declared
+
+
+def run(
+    command: str,
+    *,
+    decision: Decision,
+    cwd: str,
+    timeout_s: float | None = DEFAULT_TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+    max_stream_bytes: int = DEFAULT_MAX_STREAM_BYTES,
+    login: bool = False,
+    sandbox: Backend | None = None,
+    approval: ApprovalRecord | None = None,
+    force_env: Iterable[str] = (),
+    grace_s: float = DEFAULT_GRACE_S,
+    drain_s: float = DEFAULT_DRAIN_S,
+) -> ExecResult:
+    """Run an approved command with `bash -c` and capture its output.
+
+    Args:
+        command: the exact command text the decision was made for.
+        decision: the engine's decision; ALLOW runs, ASK needs `approval`, DENY never runs.
+        cwd: working directory (must exist).
+        timeout_s: wall-clock limit; then TERM to the group, `grace_s`, KILL. None: no limit.
+        env: variables to add to the scrubbed environment (secret-looking names dropped).
+        max_stream_bytes: bytes kept per stream; the rest is drained and counted.
+        login: use `bash -lc` (sources profile files, which may print or change PATH).
+        sandbox: the backend; None runs unconfined (`PlainBackend`).
+        approval: the approval flow's record for exactly this command (needed for ASK).
+        force_env: secret-looking names that may pass anyway, by exact name.
+        grace_s: time between TERM and KILL.
+        drain_s: how long to keep reading after the shell exits while a helper holds the pipes.
+
+    Returns:
+        The frozen `ExecResult`.
+
+    Raises:
+        ExecutionRefusedError: nothing was spawned (see `prepare`).
+        SandboxUnavailableError: the sandbox cannot be set up; nothing was spawned.
+        ValueError: a numeric argument is out of range.
+    """
+    _check_numbers(timeout_s=timeout_s, max_stream_bytes=max_stream_bytes,
+                   grace_s=grace_s, drain_s=drain_s)
+    prepared = prepare(command, decision=decision, approval=approval, cwd=cwd, env=env,
+                       force_env=force_env, login=login, sandbox=sandbox)
+    capture = output.Capture(max_stream_bytes)
+    started = time.monotonic()
+    proc = start(prepared)
+    _log.debug("started pid %d: %s", proc.pid, command)
+    outcome = output.pump(proc, capture, timeout_s=timeout_s, grace_s=grace_s, drain_s=drain_s)
+    return build_result(command, decision=decision, chunks=capture, outcome=outcome,
+                        started=started, timeout_s=timeout_s, backend=prepared.backend,
+                        pid=proc.pid)
+
+
+def build_result(
+    command: str,
+    *,
+    decision: Decision,
+    chunks: output.Chunks,
+    outcome: output.PumpOutcome,
+    started: float,
+    timeout_s: float | None,
+    backend: Backend,
+    pid: int,
+) -> ExecResult:
+    code = outcome.returncode
+    exit_code, sig = (code, None) if code >= 0 else (None, -code)
+    out, err = bytes(chunks.data[output.STDOUT]), bytes(chunks.data[output.STDERR])
+    failed = exit_code != 0 or outcome.timed_out or outcome.cancelled
+    return ExecResult(
+        command=command,
+        exit_code=exit_code,
+        signal=sig,
+        timed_out=outcome.timed_out,
+        cancelled=outcome.cancelled,
+        duration_ms=round((time.monotonic() - started) * 1000),
+        timeout_s=timeout_s,
+        stdout_bytes=out,
+        stderr_bytes=err,
+        stdout_seen=chunks.seen[output.STDOUT],
+        stderr_seen=chunks.seen[output.STDERR],
+        interleaving=tuple((s, n) for s, n in chunks.order),
+        retention=final_retention(decision.retention, failed=failed),
+        backend=backend.name,
+        sandboxed=backend.confined,
+        sandbox_write_denied=write_denied(backend.confined, out, err),
+        pid=pid,
+    )
+
+
+def _check_numbers(
+    *, timeout_s: float | None, max_stream_bytes: int, grace_s: float, drain_s: float
+) -> None:
+    if timeout_s is not None and not timeout_s > 0:
+        raise ValueError(f"timeout_s must be greater than 0 or None, got {timeout_s!r}")
+    if max_stream_bytes < 0:
+        raise ValueError(f"max_stream_bytes must be >= 0, got {max_stream_bytes!r}")
+    if grace_s < 0 or drain_s < 0:
+        raise ValueError(f"grace_s and drain_s must be >= 0, got {grace_s!r}, {drain_s!r}")

@@ -1,0 +1,166 @@
+"""Executor stage: execution backends (plain Unix, bubblewrap) and their probes; imports none.
+
+A backend turns a command into the argv that runs it and says, through `probe`,
+whether it can work on this host. The executor refuses to run when the requested
+backend is unusable: a sandbox that cannot be set up is never replaced by an
+unconfined run.
+
+The bubblewrap backend mounts the whole filesystem read-only, then a fresh `/dev`,
+`/proc` and a private `/tmp`, then the workspace (and any extra writable paths)
+read-write; it unshares every namespace (network included unless allowed) and dies
+with its parent. It raises the cost of an attack; it is not a boundary on its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+_log = logging.getLogger(__name__)
+
+#: What a denied write looks like in a sandboxed command's output (EROFS).
+READ_ONLY_MESSAGE = "Read-only file system"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Availability:
+    """The result of a backend's probe: whether it works here, and why not."""
+
+    ok: bool
+    detail: str
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """How a command is turned into a process (see module docstring)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def confined(self) -> bool:
+        """True for a sandbox: an unusable confined backend is a `SandboxUnavailableError`."""
+        ...
+
+    def probe(self) -> Availability: ...
+
+    def argv(self, command: str, *, cwd: str, login: bool) -> list[str]: ...
+
+
+def _shell_argv(shell: str, command: str, *, login: bool) -> list[str]:
+    return [shell, "-lc" if login else "-c", command]
+
+
+class PlainBackend:
+    """Runs `bash -c COMMAND` directly, unconfined."""
+
+    name = "plain"
+    confined = False
+
+    def __init__(self, *, shell: str = "bash") -> None:
+        self.shell = shell
+
+    def _resolved(self) -> str | None:
+        return shutil.which(self.shell)
+
+    def probe(self) -> Availability:
+        if os.name != "posix":
+            return Availability(ok=False, detail=f"not a POSIX system ({os.name})")
+        path = self._resolved()
+        if path is None:
+            return Availability(ok=False, detail=f"shell `{self.shell}` not found")
+        return Availability(ok=True, detail=f"plain {path}")
+
+    def argv(self, command: str, *, cwd: str, login: bool) -> list[str]:
+        return _shell_argv(self._resolved() or self.shell, command, login=login)
+
+    def __repr__(self) -> str:
+        return f"PlainBackend(shell={self.shell!r})"
+
+
+class BubblewrapBackend:
+    """Runs the command inside bubblewrap (see module docstring for the layout)."""
+
+    name = "bubblewrap"
+    confined = True
+
+    def __init__(
+        self,
+        workspace: str,
+        *,
+        network: bool = False,
+        writable: Sequence[str] = (),
+        bwrap: str = "bwrap",
+        shell: str = "bash",
+        probe_timeout_s: float = 10.0,
+    ) -> None:
+        self.workspace = os.path.abspath(workspace)
+        self.network = network
+        self.writable = tuple(os.path.abspath(p) for p in writable)
+        self.bwrap = bwrap
+        self.shell = shell
+        self.probe_timeout_s = probe_timeout_s
+        self._probed: Availability | None = None
+        self._lock = threading.Lock()
+
+    def _base(self, bwrap: str, cwd: str) -> list[str]:
+        argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                "--tmpfs", "/tmp"]
+        for path in (self.workspace, *self.writable):
+            argv += ["--bind", path, path]
+        argv += ["--unshare-all", "--die-with-parent", "--chdir", cwd]
+        if self.network:
+            argv.append("--share-net")
+        return argv
+
+    def probe(self) -> Availability:
+        """Run `true` inside a real sandbox once; the answer is cached per backend."""
+        with self._lock:
+            if self._probed is None:
+                self._probed = self._probe()
+                _log.debug("bubblewrap probe: %s", self._probed)
+            return self._probed
+
+    def _probe(self) -> Availability:
+        bwrap = shutil.which(self.bwrap)
+        if bwrap is None:
+            return Availability(ok=False, detail=f"`{self.bwrap}` not found (install bubblewrap)")
+        if not os.path.isdir(self.workspace):
+            return Availability(ok=False, detail=f"workspace `{self.workspace}` is not a directory")
+        shell = shutil.which(self.shell)
+        if shell is None:
+            return Availability(ok=False, detail=f"shell `{self.shell}` not found")
+        argv = [*self._base(bwrap, self.workspace), "--", shell, "-c", "true"]
+        try:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
+                                  timeout=self.probe_timeout_s, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return Availability(ok=False, detail=f"bubblewrap could not start: {exc}")
+        if done.returncode != 0:
+            why = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+            return Availability(ok=False, detail=f"bubblewrap does not work here: {why}")
+        return Availability(ok=True, detail=f"bubblewrap {bwrap}")
+
+    def argv(self, command: str, *, cwd: str, login: bool) -> list[str]:
+        bwrap = shutil.which(self.bwrap) or self.bwrap
+        shell = shutil.which(self.shell) or self.shell
+        return [*self._base(bwrap, cwd), "--", *_shell_argv(shell, command, login=login)]
+
+    def __repr__(self) -> str:
+        return (f"BubblewrapBackend(workspace={self.workspace!r}, network={self.network}, "
+                f"writable={self.writable!r})")
+
+
+def write_denied(confined: bool, *outputs: bytes) -> bool:
+    """Whether a sandboxed run's output shows a write the read-only mount refused.
+
+    Only a positive signal: a command may swallow the error, so False proves nothing.
+    """
+    marker = READ_ONLY_MESSAGE.encode()
+    return confined and any(marker in out for out in outputs)
