@@ -1,0 +1,56 @@
+"""MkDocs hook: let the planned nav in mkdocs.yml name pages that are not written yet.
+
+The site grows page by page while several people write it. mkdocs.yml lists the whole
+planned site; this hook removes nav entries whose Markdown file does not exist yet (and
+sections left empty), logging each at info level. The opposite mistake still fails the
+strict build: a page on disk that the nav does not list is reported by mkdocs itself
+(`validation.nav.omitted_files: warn`), and so is a nav entry with a typo, because the
+real page it meant is then omitted.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TypeAlias
+
+from mkdocs.config.defaults import MkDocsConfig
+
+log = logging.getLogger("mkdocs.hooks.policylang")
+
+NavItem: TypeAlias = "str | dict[str, str | list[NavItem]]"
+
+
+def _is_external(target: str) -> bool:
+    return "://" in target
+
+
+def prune_nav(items: list[NavItem], docs_dir: Path) -> list[NavItem]:
+    """The nav without entries whose page is missing from `docs_dir`, nor empty sections."""
+    kept: list[NavItem] = []
+    for item in items:
+        if isinstance(item, str):
+            if _is_external(item) or (docs_dir / item).is_file():
+                kept.append(item)
+            else:
+                log.info("nav: page %s is not written yet; left out of the site", item)
+            continue
+        pruned: dict[str, str | list[NavItem]] = {}
+        for title, target in item.items():
+            if isinstance(target, list):
+                children = prune_nav(target, docs_dir)
+                if children:
+                    pruned[title] = children
+            elif _is_external(target) or (docs_dir / target).is_file():
+                pruned[title] = target
+            else:
+                log.info("nav: page %s (%s) is not written yet; left out", target, title)
+        if pruned:
+            kept.append(pruned)
+    return kept
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    if config.nav is not None:
+        config.nav = prune_nav(config.nav, Path(config.docs_dir))
+    return config
