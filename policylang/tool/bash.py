@@ -1,0 +1,433 @@
+"""Tool contract: the `bash` tool an LLM calls; imports `decision`, `errors`, `executor`.
+
+`BashTool.call(arguments)` validates the arguments (teaching errors), checks that an
+execution backend works here, evaluates the policy, asks the approver on ASK (or on
+a sandbox escalation request), refuses on DENY, and runs the command in the
+foreground or as a background job. It never raises on anything a model can send.
+
+The policy is anything with `evaluate(...) -> Decision` (`PolicyLike`); approvals that
+outlive one call go to an `ApprovalSink` (`add(rule, *, persist)`), by default the
+policy's `approvals` attribute when it has one.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from policylang.decision import (
+    ApprovalRecord,
+    ApprovalScope,
+    Decision,
+    Reason,
+    Verdict,
+)
+from policylang.errors import ExecutionRefusedError
+from policylang.executor import (
+    Backend,
+    ExecResult,
+    JobStore,
+    PlainBackend,
+    render_for_display,
+    render_for_model,
+    run,
+    scrub_env,
+)
+from policylang.executor.render import default_spill_dir
+from policylang.tool.schema import (
+    ArgumentProblems,
+    BashArgs,
+    SandboxRequest,
+    bash_tool_schema,
+    parse_arguments,
+)
+
+_log = logging.getLogger(__name__)
+
+TOOL_NAME = "bash"
+TOOL_DESCRIPTION = (
+    "Run a shell command line with bash. A policy decides whether it may run; some "
+    "commands need a person's approval and some are refused with the reasons. Output is "
+    "stdout and stderr merged, headed by [exit CODE, DURATIONms]; long output is "
+    "truncated and saved to a file you can grep."
+)
+
+
+class PolicyLike(Protocol):
+    """What the tool needs of a policy (the engine's `Policy` implements it)."""
+
+    def evaluate(
+        self,
+        command: str,
+        *,
+        cwd: str | None = None,
+        workspace: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Decision: ...
+
+
+@runtime_checkable
+class ApprovalSink(Protocol):
+    """Where "always for this session" and "always (persisted)" approvals go."""
+
+    def add(self, rule: str, *, persist: bool) -> None: ...
+
+
+class ApprovalAnswer(enum.StrEnum):
+    ONCE = "once"
+    SESSION = "session"  # always, for this session
+    ALWAYS = "always"  # always, persisted through the approvals file
+    DENY = "deny"
+
+
+class ApprovalMode(enum.StrEnum):
+    """When the tool may ask a person.
+
+    NEVER: nobody can approve; ASK verdicts and escalation requests are refused.
+    POLICY: ask when the policy says ASK; escalation requests are refused.
+    ON_REQUEST: as POLICY, and a sandbox escalation request is put to the approver.
+    """
+
+    NEVER = "never"
+    POLICY = "policy"
+    ON_REQUEST = "on-request"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalRequest:
+    """What the approver is shown."""
+
+    command: str
+    description: str | None
+    reasons: tuple[Reason, ...]
+    suggested_rule: str | None
+    workdir: str
+    verdict: Verdict
+    escalation: bool = False  # the model asks to run outside the sandbox
+    justification: str | None = None
+    locked: bool = False  # only ONCE can be granted: a locked rule decided
+
+    def render(self) -> str:
+        lines = [f"run `{self.command}` in {self.workdir}?"]
+        if self.description:
+            lines.append(f"  purpose: {self.description}")
+        if self.escalation:
+            lines.append(f"  OUTSIDE THE SANDBOX, because: {self.justification}")
+        lines.extend(f"  {reason.render()}" for reason in self.reasons)
+        if self.suggested_rule and not self.locked:
+            lines.append(f"  always allowing would add: {self.suggested_rule}")
+        return "\n".join(lines)
+
+
+Approver = Callable[[ApprovalRequest], "ApprovalAnswer | str"]
+
+
+class ToolStatus(enum.StrEnum):
+    OK = "ok"  # ran and exited 0
+    FAILED = "failed"  # ran and failed (non-zero exit, signal, timeout)
+    STARTED = "started"  # a background job was started
+    INVALID = "invalid"  # the arguments were wrong; nothing ran
+    DENIED = "denied"  # the policy or the approver said no; nothing ran
+    REFUSED = "refused"  # could not run here (no backend, no approver, bad workdir...)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolOptions:
+    """Executor and rendering settings of a `BashTool`."""
+
+    env: Mapping[str, str] = field(default_factory=dict)
+    force_env: tuple[str, ...] = ()
+    max_stream_bytes: int = 1_000_000
+    grace_s: float = 0.5
+    drain_s: float = 0.25
+    spill_dir: str | None = None
+    model_max_lines: int = 2000
+    model_max_bytes: int = 50_000
+    display_max_bytes: int = 30_000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolResult:
+    """A call's outcome: the model's view, a shorter display view, and structured fields."""
+
+    status: ToolStatus
+    model_text: str
+    display_text: str
+    is_error: bool
+    decision: Decision | None = None
+    result: ExecResult | None = None
+    job_id: str | None = None
+    spill_path: str | None = None
+    approval: ApprovalRecord | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        res = self.result
+        return {
+            "status": str(self.status),
+            "is_error": self.is_error,
+            "exit_code": None if res is None else res.exit_code,
+            "signal": None if res is None else res.signal,
+            "timed_out": False if res is None else res.timed_out,
+            "duration_ms": None if res is None else res.duration_ms,
+            "stdout_truncated": False if res is None else res.stdout_truncated,
+            "stderr_truncated": False if res is None else res.stderr_truncated,
+            "retention": None if res is None or res.retention is None else str(res.retention),
+            "job_id": self.job_id,
+            "spill_path": self.spill_path,
+            "approval": None if self.approval is None else str(self.approval.scope),
+            "decision": None if self.decision is None else self.decision.to_dict(),
+        }
+
+
+def _plain(status: ToolStatus, text: str, decision: Decision | None = None) -> ToolResult:
+    return ToolResult(status=status, model_text=text, display_text=text,
+                      is_error=status is not ToolStatus.STARTED, decision=decision)
+
+
+def _reasons_text(decision: Decision) -> str:
+    lines = [f"  {r.render()}" for r in decision.reasons]
+    return "\n".join(["reasons:", *lines]) if lines else "reasons: none given"
+
+
+class BashTool:
+    """The policy-gated `bash` tool (see module docstring)."""
+
+    name = TOOL_NAME
+    description = TOOL_DESCRIPTION
+
+    def __init__(
+        self,
+        policy: PolicyLike,
+        *,
+        workspace: str,
+        approver: Approver | None = None,
+        approvals: ApprovalSink | None = None,
+        approval_mode: ApprovalMode | None = None,
+        backend: Backend | None = None,
+        escalation_backend: Backend | None = None,
+        job_store: JobStore | None = None,
+        options: ToolOptions | None = None,
+    ) -> None:
+        """Args:
+            policy: evaluates each command (`PolicyLike`).
+            workspace: the default working directory, passed to the policy and the sandbox.
+            approver: asked on ASK; None means nobody can approve.
+            approvals: receives session/persisted approvals; default `policy.approvals`.
+            approval_mode: default POLICY with an approver, NEVER without.
+            backend: how commands run; default `PlainBackend()`.
+            escalation_backend: used for an approved escalation; default `PlainBackend()`.
+            job_store: enables `background: true`; owned (and closed) by the host.
+            options: executor and rendering settings.
+        """
+        self.policy = policy
+        self.workspace = os.path.abspath(workspace)
+        self.approver = approver
+        sink = approvals if approvals is not None else getattr(policy, "approvals", None)
+        self.approvals: ApprovalSink | None = sink if isinstance(sink, ApprovalSink) else None
+        default_mode = ApprovalMode.POLICY if approver else ApprovalMode.NEVER
+        self.approval_mode = approval_mode or default_mode
+        self.backend = backend or PlainBackend()
+        self.escalation_backend = escalation_backend or PlainBackend()
+        self.job_store = job_store
+        self.options = options or ToolOptions()
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The arguments' JSON Schema; the sandbox keys appear only with a sandbox."""
+        return bash_tool_schema(sandbox_keys=self.backend.confined)
+
+    def definition(self) -> dict[str, Any]:
+        """Name, description and input schema, the shape most tool APIs take."""
+        return {"name": self.name, "description": self.description, "input_schema": self.schema}
+
+    def concurrency_safe(self, arguments: object) -> bool:
+        """Whether this call may run in parallel: an allowed, read-only foreground call."""
+        args = parse_arguments(arguments)
+        if isinstance(args, ArgumentProblems) or args.background:
+            return False
+        if args.sandbox is SandboxRequest.ESCALATED:
+            return False
+        cwd = self._cwd(args)
+        if cwd is None:
+            return False
+        decision = self._evaluate(args.command, cwd)
+        return decision.verdict is Verdict.ALLOW and decision.concurrency_safe
+
+    def call(self, arguments: object) -> ToolResult:
+        """Validate, decide, maybe ask, and run; never raises for anything a model sends."""
+        args = parse_arguments(arguments)
+        if isinstance(args, ArgumentProblems):
+            return _plain(ToolStatus.INVALID, args.message)
+        early = self._precheck(args)
+        if early is not None:
+            return early
+        cwd = self._cwd(args)
+        if cwd is None:
+            return _plain(ToolStatus.INVALID, self._workdir_problem(args))
+        decision = self._evaluate(args.command, cwd)
+        approval, refusal = self._authorize(args, decision, cwd)
+        if refusal is not None:
+            return refusal
+        return self._execute(args, decision, approval, cwd)
+
+    # -- steps of `call` ----------------------------------------------------------------
+
+    def _precheck(self, args: BashArgs) -> ToolResult | None:
+        """Refusals that need no policy: escalation rules, background support, backend probe."""
+        escalated = args.sandbox is SandboxRequest.ESCALATED
+        if escalated and not self.backend.confined:
+            return _plain(ToolStatus.INVALID,
+                          "this session runs commands without a sandbox, so there is nothing "
+                          "to escalate from; remove 'sandbox' and 'justification'")
+        if escalated and self.approval_mode is not ApprovalMode.ON_REQUEST:
+            return _plain(ToolStatus.REFUSED,
+                          "sandbox escalation is not available in this session, so nothing "
+                          "ran. Run the command inside the sandbox (omit 'sandbox'); if the "
+                          "sandbox is what makes it fail, tell the user instead of retrying "
+                          "with escalation")
+        if args.background and self.job_store is None:
+            return _plain(ToolStatus.INVALID, "background jobs are not available in this "
+                          "session; omit 'background' to run the command in the foreground")
+        backend = self.escalation_backend if escalated else self.backend
+        available = backend.probe()
+        if not available.ok:
+            return _plain(ToolStatus.REFUSED,
+                          f"no usable execution backend on this host ({backend.name}: "
+                          f"{available.detail}); the command never ran")
+        return None
+
+    def _cwd(self, args: BashArgs) -> str | None:
+        path = os.path.join(self.workspace, args.workdir or "")
+        path = os.path.normpath(path)
+        return path if os.path.isdir(path) else None
+
+    def _workdir_problem(self, args: BashArgs) -> str:
+        return (f"'workdir' `{args.workdir}` is not an existing directory (relative paths are "
+                f"resolved against the workspace {self.workspace}); nothing ran")
+
+    def _child_env(self, cwd: str) -> dict[str, str]:
+        return scrub_env(os.environ, cwd=cwd, extra=self.options.env,
+                         force=self.options.force_env)
+
+    def _evaluate(self, command: str, cwd: str) -> Decision:
+        try:
+            return self.policy.evaluate(command, cwd=cwd, workspace=self.workspace,
+                                        env=self._child_env(cwd))
+        except Exception as exc:  # fail closed: a broken policy never allows
+            _log.exception("policy evaluation failed for %r", command)
+            reason = Reason(rule_id="tool.policy-error", verdict=Verdict.DENY,
+                            message=f"the policy could not evaluate the command ({exc})")
+            return Decision(command=command, verdict=Verdict.DENY, retention=None,
+                            concurrency_safe=False, reasons=(reason,))
+
+    def _authorize(
+        self, args: BashArgs, decision: Decision, cwd: str
+    ) -> tuple[ApprovalRecord | None, ToolResult | None]:
+        escalated = args.sandbox is SandboxRequest.ESCALATED
+        if decision.verdict is Verdict.DENY:
+            return None, _plain(ToolStatus.DENIED,
+                                f"denied by policy: `{args.command}` was not run\n"
+                                f"{_reasons_text(decision)}", decision)
+        if decision.verdict is Verdict.ALLOW and not escalated:
+            return None, None
+        if self.approver is None or self.approval_mode is ApprovalMode.NEVER:
+            rule = (f"\nsuggested rule to allow it: {decision.suggested_rule}"
+                    if decision.suggested_rule else "")
+            return None, _plain(ToolStatus.REFUSED,
+                                f"`{args.command}` needs a person's approval and nobody can "
+                                f"approve in this session; it was not run\n"
+                                f"{_reasons_text(decision)}{rule}", decision)
+        return self._ask(args, decision, cwd)
+
+    def _ask(
+        self, args: BashArgs, decision: Decision, cwd: str
+    ) -> tuple[ApprovalRecord | None, ToolResult | None]:
+        assert self.approver is not None  # INVARIANT: checked by _authorize
+        request = ApprovalRequest(
+            command=args.command, description=args.description, reasons=decision.reasons,
+            suggested_rule=decision.suggested_rule, workdir=cwd, verdict=decision.verdict,
+            escalation=args.sandbox is SandboxRequest.ESCALATED,
+            justification=args.justification, locked=decision.locked)
+        try:
+            answer = ApprovalAnswer(self.approver(request))
+        except Exception:  # a broken approver is a "no"
+            _log.exception("the approver failed; treating it as deny")
+            answer = ApprovalAnswer.DENY
+        if answer is ApprovalAnswer.DENY:
+            return None, _plain(ToolStatus.DENIED,
+                                f"the user declined to run `{args.command}`; it was not run. "
+                                "Do not retry it unchanged; ask the user how to proceed",
+                                decision)
+        scope = self._remember(answer, decision)
+        return ApprovalRecord(command=args.command, scope=scope,
+                              suggested_rule=decision.suggested_rule), None
+
+    def _remember(self, answer: ApprovalAnswer, decision: Decision) -> ApprovalScope:
+        """Record a session/always approval when allowed; the scope actually granted."""
+        if answer is ApprovalAnswer.ONCE:
+            return ApprovalScope.ONCE
+        rule = decision.suggested_rule
+        if decision.locked or rule is None or self.approvals is None:
+            why = ("a locked rule decided" if decision.locked else
+                   "there is no suggested rule" if rule is None else "there is no approvals store")
+            _log.warning("approval `%s` granted once only: %s", answer, why)
+            return ApprovalScope.ONCE
+        persist = answer is ApprovalAnswer.ALWAYS
+        try:
+            self.approvals.add(rule, persist=persist)
+        except Exception:
+            _log.exception("could not record the approval of `%s`; granted once", rule)
+            return ApprovalScope.ONCE
+        return ApprovalScope.ALWAYS if persist else ApprovalScope.SESSION
+
+    def _execute(
+        self, args: BashArgs, decision: Decision, approval: ApprovalRecord | None, cwd: str
+    ) -> ToolResult:
+        escalated = args.sandbox is SandboxRequest.ESCALATED
+        backend = self.escalation_backend if escalated else self.backend
+        opts = self.options
+        try:
+            if args.background:
+                assert self.job_store is not None  # INVARIANT: checked by _precheck
+                job_id = self.job_store.start(
+                    args.command, decision=decision, cwd=cwd, approval=approval,
+                    timeout_s=args.timeout_s if args.timeout_given else None, env=opts.env,
+                    force_env=opts.force_env, login=args.login, sandbox=backend)
+                return self._started(job_id, decision, approval)
+            result = run(args.command, decision=decision, cwd=cwd, timeout_s=args.timeout_s,
+                         env=opts.env, max_stream_bytes=opts.max_stream_bytes,
+                         login=args.login, sandbox=backend, approval=approval,
+                         force_env=opts.force_env, grace_s=opts.grace_s, drain_s=opts.drain_s)
+        except ExecutionRefusedError as exc:
+            return _plain(ToolStatus.REFUSED, str(exc), decision)
+        return self._finished(args, result, decision, approval)
+
+    def _started(
+        self, job_id: str, decision: Decision, approval: ApprovalRecord | None
+    ) -> ToolResult:
+        text = (f"[started {job_id} in the background] poll it for status and new output; "
+                "it keeps running until it exits or is killed")
+        return ToolResult(status=ToolStatus.STARTED, model_text=text, display_text=text,
+                          is_error=False, decision=decision, job_id=job_id, approval=approval)
+
+    def _finished(
+        self, args: BashArgs, result: ExecResult, decision: Decision,
+        approval: ApprovalRecord | None,
+    ) -> ToolResult:
+        opts = self.options
+        model = render_for_model(result, max_lines=opts.model_max_lines,
+                                 max_bytes=opts.model_max_bytes,
+                                 spill_dir=opts.spill_dir or default_spill_dir())
+        display = render_for_display(result, max_bytes=opts.display_max_bytes,
+                                     spill_path=model.spill_path)
+        text = model.text
+        if args.timeout_clamped:
+            text += f"\n(note: timeout_s was clamped to {args.timeout_s:g} s)"
+        return ToolResult(
+            status=ToolStatus.FAILED if result.failed else ToolStatus.OK,
+            model_text=text, display_text=display.text, is_error=model.is_error,
+            decision=decision, result=result, spill_path=model.spill_path, approval=approval)
