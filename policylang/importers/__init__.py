@@ -1,0 +1,64 @@
+"""Importers stage: convert peers' permission rules into a `.policy` file.
+
+`import_file(fmt, path)` reads one file in a peer's format and returns an
+`ImportResult`; `render_policy(result)` writes the policy text with every rule's origin
+and every warning as comments. Nothing here is ever approximated toward allow.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from policylang.importers.common import (
+    ImportFormatError,
+    ImportResult,
+    ImportWarning,
+    Severity,
+    render_policy,
+)
+
+FORMATS: tuple[str, ...] = ("claude-code", "opencode", "gemini", "codex")
+
+
+def import_text(fmt: str, text: str, *, filename: str) -> ImportResult:
+    """Convert `text`, written in the peer format `fmt` (one of `FORMATS`).
+
+    Raises:
+        ImportFormatError: the text is not in that format.
+        ValueError: `fmt` is not a known format.
+    """
+    if fmt == "claude-code":
+        from policylang.importers.claude_code import import_settings
+
+        return import_settings(text, filename=filename)
+    if fmt == "opencode":
+        from policylang.importers.opencode import import_config
+
+        return import_config(text, filename=filename)
+    if fmt == "gemini":
+        from policylang.importers.gemini import import_policy
+
+        return import_policy(text, filename=filename)
+    if fmt == "codex":
+        from policylang.importers.codex import import_rules
+
+        return import_rules(text, filename=filename)
+    raise ValueError(f"unknown format `{fmt}` (known: {', '.join(FORMATS)})")
+
+
+def import_file(fmt: str, path: str | Path) -> ImportResult:
+    """Convert the file at `path`; see `import_text`."""
+    source = Path(path)
+    return import_text(fmt, source.read_text(encoding="utf-8"), filename=source.name)
+
+
+__all__ = [
+    "FORMATS",
+    "ImportFormatError",
+    "ImportResult",
+    "ImportWarning",
+    "Severity",
+    "import_file",
+    "import_text",
+    "render_policy",
+]

@@ -1,0 +1,539 @@
+"""Importers stage: the shared model of an imported rule set; imports only `decision`.
+
+Every importer reads a peer's format into `ImportedRule`s (a verdict, a word pattern, the
+origin it came from), then `reconcile` adapts the peer's precedence to ours and
+`render_policy` writes a `.policy` file. The direction of every approximation is fixed:
+an allow may only be narrowed or dropped, an ask or deny may only be broadened, and each
+such change is reported as an `ImportWarning` (and as a comment in the output).
+
+Our precedence (docs/language.md): a deny always wins; otherwise the most specific rule
+decides, ties go to the stricter verdict. The peers differ (Claude Code and Codex: the
+strictest matching rule wins; OpenCode: the last matching rule wins; Gemini CLI: the
+highest priority wins), so `reconcile` looks at every pair of rules that can match the
+same command and either proves the meaning is kept, drops a rule the peer never applies,
+or changes the output toward stricter with a warning.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from policylang.decision import Verdict
+
+
+class ImportFormatError(ValueError):
+    """The file is not in the format named (not JSON or TOML, or the wrong shape)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Origin:
+    """Where a rule came from: file, line (when known) and the text as written there."""
+
+    file: str
+    text: str
+    line: int | None = None
+
+    def cite(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One pattern word: a set of literal alternatives, or any one word (`alternatives` empty)."""
+
+    alternatives: tuple[str, ...] = ()
+
+    @property
+    def is_any(self) -> bool:
+        return not self.alternatives
+
+    def matches(self, word: str) -> bool:
+        return self.is_any or word in self.alternatives
+
+    def within(self, other: Word) -> bool:
+        """Every word this matches, `other` matches too."""
+        if other.is_any:
+            return True
+        return not self.is_any and set(self.alternatives) <= set(other.alternatives)
+
+    def meets(self, other: Word) -> bool:
+        """Some word matches both."""
+        return self.is_any or other.is_any or bool(set(self.alternatives) & set(other.alternatives))
+
+
+ANY = Word()
+
+
+def literal(*words: str) -> tuple[Word, ...]:
+    return tuple(Word((w,)) for w in words)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """Words matched one for one; `rest` lets any number of further words follow (`**`)."""
+
+    words: tuple[Word, ...]
+    rest: bool = False
+
+    def matches(self, words: Sequence[str]) -> bool:
+        if len(words) < len(self.words) or (not self.rest and len(words) != len(self.words)):
+            return False
+        return all(p.matches(w) for p, w in zip(self.words, words, strict=False))
+
+    def within(self, other: Pattern) -> bool:
+        """Every command this matches, `other` matches too."""
+        if other.rest:
+            if len(self.words) < len(other.words):
+                return False
+        elif self.rest or len(self.words) != len(other.words):
+            return False
+        return all(a.within(b) for a, b in zip(self.words, other.words, strict=False))
+
+    def meets(self, other: Pattern) -> bool:
+        """Some command matches both."""
+        short, long = sorted((self, other), key=lambda p: len(p.words))
+        if len(short.words) != len(long.words) and not short.rest:
+            return False
+        return all(a.meets(b) for a, b in zip(short.words, long.words, strict=False))
+
+    def specificity(self) -> tuple[int, int, int, int]:
+        """Our specificity (docs/language.md, Precedence), without clauses."""
+        leading = 0
+        for word in self.words:
+            if word.is_any:
+                break
+            leading += 1
+        literals = sum(1 for w in self.words if not w.is_any)
+        return (leading, literals, len(self.words), 0 if self.rest else 1)
+
+    @property
+    def is_catch_all(self) -> bool:
+        return not self.words and self.rest
+
+
+CATCH_ALL = Pattern((), rest=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Expectation:
+    """An example the peer checks; becomes an `expect` line."""
+
+    command: str
+    verdict: Verdict
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportedRule:
+    verdict: Verdict
+    pattern: Pattern
+    origin: Origin
+    reason: str | None = None
+    # The peer's own ordering key where it has one (OpenCode position, Gemini priority).
+    rank: float = 0.0
+    notes: tuple[str, ...] = ()
+    # A clause narrowing a broadened pattern (`when --force`, `operand "deploy*"`); the
+    # pattern alone is then a superset of what the rule matches.
+    clause: str | None = None
+
+    def specificity(self) -> tuple[int, ...]:
+        return (*self.pattern.specificity(), 0 if self.clause is None else 1)
+
+
+class Severity(enum.StrEnum):
+    """How far a warning's rule strays from the original.
+
+    NOTE: the meaning is kept (a rule the peer never applies was dropped, say).
+    STRICTER: the output asks or denies where the peer would not have.
+    UNCONVERTED: a rule could not be expressed; review it by hand.
+    """
+
+    NOTE = "note"
+    STRICTER = "stricter"
+    UNCONVERTED = "unconverted"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportWarning:
+    severity: Severity
+    message: str
+    origin: Origin | None = None
+
+    def render(self) -> str:
+        where = f"{self.origin.cite()}: " if self.origin else ""
+        return f"{self.severity}: {where}{self.message}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImportResult:
+    source_format: str
+    source_file: str
+    rules: tuple[ImportedRule, ...]
+    default: Verdict = Verdict.ASK
+    default_origin: Origin | None = None
+    warnings: tuple[ImportWarning, ...] = ()
+    expectations: tuple[Expectation, ...] = ()
+    dropped: tuple[ImportedRule, ...] = field(default=())
+
+    @property
+    def faithful(self) -> bool:
+        return all(w.severity is Severity.NOTE for w in self.warnings)
+
+
+# --- reconciling precedence ------------------------------------------------------------
+
+# Given two rules that can match the same command, the one the peer applies there (or None
+# when the peer's choice cannot be told, which is treated as "either").
+PeerWinner = Callable[[ImportedRule, ImportedRule], ImportedRule | None]
+
+
+def strictest_wins(a: ImportedRule, b: ImportedRule) -> ImportedRule | None:
+    """Claude Code and Codex: the strictest matching rule wins, whatever the order."""
+    if a.verdict is b.verdict:
+        return a
+    return a if a.verdict.rank > b.verdict.rank else b
+
+
+def our_winner(a: ImportedRule, b: ImportedRule) -> ImportedRule:
+    """Which of two rules matching the same command policylang applies (no clauses).
+
+    A catch-all becomes the policy's `default`, which applies only when no rule matches.
+    """
+    if a.pattern.is_catch_all != b.pattern.is_catch_all:
+        return b if a.pattern.is_catch_all else a
+    if Verdict.DENY in (a.verdict, b.verdict) and a.verdict is not b.verdict:
+        return a if a.verdict is Verdict.DENY else b
+    key_a = (a.specificity(), a.verdict.rank)
+    key_b = (b.specificity(), b.verdict.rank)
+    return a if key_a >= key_b else b
+
+
+def reconcile(
+    rules: Sequence[ImportedRule], peer_winner: PeerWinner, peer: str
+) -> tuple[tuple[ImportedRule, ...], tuple[ImportedRule, ...], tuple[ImportWarning, ...]]:
+    """Adapt the peer's precedence to ours.
+
+    Returns:
+        (kept rules, dropped rules, warnings). A rule the peer never applies (it only
+        matches commands another rule wins) is dropped with a note. Where ours would
+        pick a looser rule than the peer, the looser rule is dropped (stricter); where
+        ours would pick a stricter one, a warning says so.
+    """
+    dropped: dict[int, str] = {}
+    stricter: list[ImportWarning] = []
+    for i, a in enumerate(rules):
+        for j in range(i + 1, len(rules)):
+            b = rules[j]
+            if i in dropped or j in dropped:
+                continue
+            if a.verdict is b.verdict or not a.pattern.meets(b.pattern):
+                continue
+            _compare(rules, i, j, peer_winner, peer, dropped, stricter)
+    kept = tuple(r for k, r in enumerate(rules) if k not in dropped)
+    gone = tuple(r for k, r in enumerate(rules) if k in dropped)
+    notes = [
+        ImportWarning(
+            severity=Severity.NOTE if "never applies" in why else Severity.STRICTER,
+            message=why,
+            origin=rules[k].origin,
+        )
+        for k, why in sorted(dropped.items())
+    ]
+    return kept, gone, (*notes, *stricter)
+
+
+def _compare(
+    rules: Sequence[ImportedRule],
+    i: int,
+    j: int,
+    peer_winner: PeerWinner,
+    peer: str,
+    dropped: dict[int, str],
+    stricter: list[ImportWarning],
+) -> None:
+    a, b = rules[i], rules[j]
+    theirs = peer_winner(a, b)
+    ours = our_winner(a, b)
+    if theirs is ours:
+        return
+    if theirs is not None:
+        loser = a if theirs is b else b
+        if theirs.clause is None and loser.pattern.within(theirs.pattern):
+            index = i if loser is a else j
+            dropped[index] = (
+                f"dropped: never applies in {peer}, where `{theirs.origin.text}` wins on every "
+                f"command it matches"
+            )
+            return
+    looser, strict = (a, b) if a.verdict.rank < b.verdict.rank else (b, a)
+    if theirs is None or ours is looser:
+        index = i if looser is a else j
+        dropped[index] = (
+            f"dropped: where it and `{strict.origin.text}` both match, {peer} applies "
+            f"{'the stricter rule' if theirs is strict else 'either'}, but policylang would "
+            f"let this {looser.verdict} rule win (more specific)"
+        )
+        return
+    stricter.append(
+        ImportWarning(
+            severity=Severity.STRICTER,
+            message=(
+                f"where this and `{strict.origin.text}` both match, {peer} applies this "
+                f"{looser.verdict} rule; policylang applies the {strict.verdict}"
+            ),
+            origin=looser.origin,
+        )
+    )
+
+
+def catch_all_default(
+    rules: Sequence[ImportedRule], peer_winner: PeerWinner, fallback: Verdict
+) -> tuple[tuple[ImportedRule, ...], Verdict, Origin | None]:
+    """Turn catch-all rules (`*` for every command) into the policy's `default`.
+
+    Our `default` applies only when no rule matches, which is exactly a catch-all of the
+    lowest specificity. Among several catch-alls the peer's winner is taken (the
+    strictest if the peer's choice cannot be told).
+    """
+    catch = [r for r in rules if r.pattern.is_catch_all]
+    if not catch:
+        return tuple(rules), fallback, None
+    best = catch[0]
+    for other in catch[1:]:
+        winner = peer_winner(best, other)
+        best = winner if winner is not None else max(best, other, key=lambda r: r.verdict.rank)
+    rest = tuple(r for r in rules if not r.pattern.is_catch_all)
+    return rest, best.verdict, best.origin
+
+
+# --- converting peers' string patterns ------------------------------------------------
+
+
+def split_words(text: str) -> tuple[str, ...] | None:
+    """The words of a peer's command text (shell quoting honoured), or None if unsplittable."""
+    try:
+        return tuple(shlex.split(text, comments=False, posix=True))
+    except ValueError:
+        return None
+
+
+_SHELL_SYNTAX = re.compile(r"[;&|<>()`$\n]")
+
+
+def has_shell_syntax(text: str) -> bool:
+    """Operators or expansions: a peer's pattern containing them cannot be a word pattern."""
+    return bool(_SHELL_SYNTAX.search(text))
+
+
+def glob_rule(
+    text: str, verdict: Verdict, origin: Origin, *, multiword_star: bool, rank: float = 0.0
+) -> tuple[ImportedRule | None, str | None]:
+    """`glob_to_pattern` made a rule: a broadened ask or deny keeps the first word written
+    after the cut as a clause (`when OPT` for an option, `operand GLOB` otherwise), which
+    holds for every command the peer's glob matches (when that word is read as an option,
+    or as an operand, by the option view)."""
+    pattern, note = glob_to_pattern(text, verdict, multiword_star=multiword_star)
+    if pattern is None:
+        return None, note
+    clause = None
+    if note is not None and note.startswith("broadened"):
+        clause = _clause_after(text, len(pattern.words))
+        if clause is not None:
+            note = f"{note}; kept `{clause}`"
+    rule = ImportedRule(verdict=verdict, pattern=pattern, origin=origin, rank=rank, clause=clause)
+    return with_note(rule, note), note
+
+
+def _clause_after(text: str, cut: int) -> str | None:
+    words = split_words(text) or ()
+    for word in reversed(words[cut:]):
+        if word in ("*", "") or set(word) <= {"*", "?"}:
+            continue
+        if word.startswith("-") and "*" not in word and "?" not in word:
+            return f"when {quote_word(word.split('=', 1)[0])}"
+        if not word.startswith("-"):
+            return f"operand {quote_glob(word)}"
+    return None
+
+
+def glob_to_pattern(
+    text: str, verdict: Verdict, *, multiword_star: bool
+) -> tuple[Pattern | None, str | None]:
+    """A word pattern for a peer's glob over the command string.
+
+    `*` in the peer's glob matches any characters (spaces too when `multiword_star`). A
+    star that stands alone as the last word, or ends the last word, becomes `**`; a star
+    standing alone elsewhere becomes `*` when it matches one word only. Anything else
+    cannot be expressed: an allow is narrowed (or dropped: None), an ask or deny is
+    broadened to the literal words before it followed by `**`.
+
+    Returns:
+        (pattern or None, a note saying how it was approximated, or None if exact).
+    """
+    words = split_words(text)
+    if words is None or has_shell_syntax(text.replace("*", "")):
+        return None, "contains shell syntax or unbalanced quotes"
+    out: list[Word] = []
+    for index, word in enumerate(words):
+        last = index == len(words) - 1
+        if "*" not in word and "?" not in word:
+            out.append(Word((word,)))
+            continue
+        if word == "*" and last:
+            return Pattern(tuple(out), rest=True), None
+        if word == "*" and (not multiword_star or verdict is Verdict.ALLOW):
+            # One word is all `*` means here, or (for an allow) a safe narrowing of "any words".
+            if multiword_star:
+                note = "narrowed: `*` matches exactly one word here"
+                narrowed, later = (
+                    glob_to_pattern(
+                        " ".join(shlex.quote(w) if w != "*" else w for w in words[index + 1 :]),
+                        verdict,
+                        multiword_star=multiword_star,
+                    )
+                    if index + 1 < len(words)
+                    else (Pattern(()), None)
+                )
+                if narrowed is None:
+                    return None, later
+                merged = Pattern((*out, ANY, *narrowed.words), rest=narrowed.rest)
+                return merged, note if later is None else f"{note}; {later}"
+            out.append(ANY)
+            continue
+        if last and word.endswith("*") and "*" not in word[:-1] and "?" not in word:
+            stem = word[:-1]
+            return _approximate(out, stem, verdict, f"`{word}` also matches longer words")
+        return _approximate(out, None, verdict, f"`{word}` is not a whole-word pattern")
+    return Pattern(tuple(out)), None
+
+
+def _approximate(
+    head: list[Word], stem: str | None, verdict: Verdict, why: str
+) -> tuple[Pattern | None, str | None]:
+    if verdict is Verdict.ALLOW:
+        if stem:
+            return Pattern((*head, Word((stem,))), rest=True), f"narrowed: {why}"
+        if stem == "":
+            return Pattern(tuple(head), rest=True), None
+        return None, f"cannot narrow: {why}"
+    if not head:
+        return None, f"cannot broaden without covering every command: {why}"
+    broad = Pattern(tuple(head), rest=True)
+    return broad, f"broadened to `{render_pattern(broad)}`: {why}"
+
+
+# --- rendering ------------------------------------------------------------------------
+
+_KEYWORDS = frozenset(
+    {"when", "unless", "only", "operand", "checked-by", "id", "reason", "locked"}
+    | {"allow", "ask", "deny", "readonly"}
+)
+_PLAIN = re.compile(r"[A-Za-z0-9_./:@%+=,~^-]+")
+
+
+def quote_word(word: str) -> str:
+    """A literal word as the policy language spells it (quoted when it must be)."""
+    if _PLAIN.fullmatch(word) and word not in _KEYWORDS and not word.startswith("~"):
+        return word
+    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_GLOB = re.compile(r"[A-Za-z0-9_./:@%+=,^*?-]+")
+
+
+def quote_glob(glob: str) -> str:
+    """A glob as the policy language spells it: unquoted when it can be."""
+    return glob if _GLOB.fullmatch(glob) and glob not in _KEYWORDS else quote_word(glob)
+
+
+def quote_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def render_pattern(pattern: Pattern) -> str:
+    parts = [
+        "*" if w.is_any else "|".join(quote_word(a) for a in w.alternatives) for w in pattern.words
+    ]
+    if pattern.rest:
+        parts.append("**")
+    return " ".join(parts)
+
+
+def render_rule(rule: ImportedRule) -> str:
+    text = f"{rule.verdict} {render_pattern(rule.pattern)}"
+    if rule.clause:
+        text += f" {rule.clause}"
+    if rule.reason:
+        text += f" reason {quote_string(rule.reason)}"
+    return text
+
+
+def _comment(text: str) -> str:
+    return "# " + text.replace("\n", " ")
+
+
+def render_policy(result: ImportResult, *, name: str | None = None) -> str:
+    """The `.policy` text for an import, with each rule's origin and every warning as comments."""
+    lines = [
+        f"# Imported by `policylang import --from {result.source_format}`"
+        f" from {result.source_file}.",
+        "# Review the warnings below; every changed or dropped rule is listed.",
+        f"policy {quote_string(name or 'imported-' + result.source_format)}",
+        "",
+    ]
+    if result.default_origin is not None:
+        lines.append(_comment(f"from {result.default_origin.cite()}"))
+    lines.append(f"default {result.default}")
+    for rule in result.rules:
+        lines.append("")
+        lines.append(_comment(f"from {rule.origin.cite()}"))
+        lines.extend(_comment(note) for note in rule.notes)
+        lines.append(render_rule(rule))
+    if result.expectations:
+        lines.append("")
+        for expectation in result.expectations:
+            if expectation.note:
+                lines.append(_comment(expectation.note))
+            lines.append(f"expect {expectation.verdict} {quote_string(expectation.command)}")
+    if result.warnings:
+        lines.append("")
+        lines.append(_comment(f"{len(result.warnings)} warning(s):"))
+        lines.extend(_comment(w.render()) for w in result.warnings)
+    return "\n".join(lines) + "\n"
+
+
+def finish(
+    *,
+    source_format: str,
+    source_file: str,
+    peer: str,
+    rules: Sequence[ImportedRule],
+    peer_winner: PeerWinner,
+    fallback: Verdict,
+    fallback_origin: Origin | None = None,
+    warnings: Sequence[ImportWarning] = (),
+    expectations: Sequence[Expectation] = (),
+) -> ImportResult:
+    """Reconcile precedence, fold catch-alls into `default`, and assemble the result."""
+    kept, gone, notes = reconcile(rules, peer_winner, peer)
+    rest, default, default_origin = catch_all_default(kept, peer_winner, fallback)
+    ordered = tuple(sorted(rest, key=lambda r: (r.origin.line or 0, r.rank)))
+    return ImportResult(
+        source_format=source_format,
+        source_file=source_file,
+        rules=ordered,
+        default=default,
+        default_origin=default_origin or fallback_origin,
+        warnings=(*warnings, *notes),
+        expectations=tuple(expectations),
+        dropped=gone,
+    )
+
+
+def with_note(rule: ImportedRule, note: str | None) -> ImportedRule:
+    return rule if note is None else replace(rule, notes=(*rule.notes, note))
