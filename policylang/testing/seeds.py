@@ -1,0 +1,177 @@
+"""Seed commands for mutation fuzzing, and the mutations; pure Python, imports `testing.quoting`.
+
+Seeds come from the shared corpora (tldr, nl2bash, codex cases; see their README) and
+from the project's own golden tables (`tests/golden/**/*.tsv`, first column), so the
+corpus doubles as the seed set. Missing files are not an error: a fuzzer with fewer
+seeds still runs. Every mutation here is a plain function of its inputs, so the
+Hypothesis strategies (and shrinking) stay in `policylang.testing.strategies`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from policylang.testing import quoting
+
+logger = logging.getLogger(__name__)
+
+CORPUS_FILES: tuple[str, ...] = ("tldr.tsv", "nl2bash.tsv", "codex_cases.tsv")
+_COMMAND_COLUMN = "command"
+
+# Tokens that damage or re-shape a command line when inserted; used by `insert_token`.
+SYNTAX_TOKENS: tuple[str, ...] = (
+    ";", "&&", "||", "|", "&", "\n", "(", ")", "{", "}", "'", '"', "`", "$(", "${", "\\",
+    "#", "<<", "<<<", ">", ">>", "2>&1", "!", "*", "~", "$'", "=", "if", "then", "done",
+)
+
+
+def default_corpus_dir() -> Path | None:
+    """`$POLICYLANG_CORPORA`, else the first `../shared/corpora` above the cwd or this file."""
+    env = os.environ.get("POLICYLANG_CORPORA")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
+    for start in (Path.cwd(), Path(__file__).resolve()):
+        for base in (start, *start.parents):
+            candidate = base.parent / "shared" / "corpora"
+            if (candidate / "README.md").is_file():
+                return candidate
+    return None
+
+
+def _tsv_commands(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        return []
+    header = lines[0].split("\t")
+    if _COMMAND_COLUMN in header:
+        column, rows = header.index(_COMMAND_COLUMN), lines[1:]
+    else:  # golden tables: command in the first column, maybe no header
+        column, rows = 0, lines
+    out = []
+    for row in rows:
+        if not row.strip() or row.startswith("#"):
+            continue
+        fields = row.split("\t")
+        if column < len(fields) and fields[column].strip():
+            out.append(fields[column])
+    return out
+
+
+def load_corpus_commands(directory: Path | None = None,
+                         files: Sequence[str] = CORPUS_FILES) -> tuple[str, ...]:
+    """The `command` column of each corpus file (deduplicated, in file order)."""
+    directory = directory if directory is not None else default_corpus_dir()
+    if directory is None:
+        logger.info("no corpora directory found; no corpus seeds")
+        return ()
+    commands: dict[str, None] = {}
+    for name in files:
+        path = directory / name
+        if path.is_file():
+            commands.update(dict.fromkeys(_tsv_commands(path)))
+        else:
+            logger.info("corpus file %s is missing; skipped", path)
+    return tuple(commands)
+
+
+def load_golden_commands(directory: Path) -> tuple[str, ...]:
+    """The first column of every `*.tsv` under `directory` (golden command tables)."""
+    if not directory.is_dir():
+        return ()
+    commands: dict[str, None] = {}
+    for path in sorted(directory.rglob("*.tsv")):
+        rows = _tsv_commands(path)
+        commands.update(dict.fromkeys(r for r in rows if r != _COMMAND_COLUMN))
+    return tuple(commands)
+
+
+def load_seeds(corpus_dir: Path | None = None, golden_dir: Path | None = None,
+               *, limit: int | None = None) -> tuple[str, ...]:
+    """Golden commands first (they are few and precise), then corpus commands."""
+    golden = load_golden_commands(golden_dir) if golden_dir is not None else ()
+    seeds = dict.fromkeys((*golden, *load_corpus_commands(corpus_dir)))
+    out = tuple(seeds)
+    return out[:limit] if limit is not None else out
+
+
+# --- mutations -------------------------------------------------------------------------
+
+_SIMPLE_FORBIDDEN = frozenset("$`\\;|&<>()*?[]{}~#!\n\t")
+
+
+def simple_words(text: str) -> tuple[str, ...] | None:
+    """The words of `text` if it is so simple that `shlex` splits it exactly as bash does.
+
+    That holds for text with only spaces, ordinary characters and balanced '…' or "…"
+    without any expansion, operator or glob character; otherwise None.
+    """
+    if not text.strip() or any(ch in _SIMPLE_FORBIDDEN for ch in text):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None
+    return tuple(words) or None
+
+
+def requote(words: Sequence[str], styles: Sequence[quoting.Style]) -> str:
+    """`words` joined, word i spelled in `styles[i % len(styles)]`.
+
+    A word `NAME=value` keeps `NAME=` unquoted and re-spells only the value, so that an
+    assignment stays an assignment (quoting the name would make it a command word).
+    """
+    out = []
+    for index, word in enumerate(words):
+        style = styles[index % len(styles)] if styles else quoting.Style.SINGLE
+        name, eq, value = word.partition("=")
+        prefix = ""
+        if eq and name.isidentifier() and name.isascii():
+            prefix, word = name + "=", value
+            if not word:
+                out.append(prefix)
+                continue
+        if style is quoting.Style.PLAIN and not quoting.can_spell_plain(word):
+            style = quoting.Style.SINGLE
+        out.append(prefix + quoting.spell(word, style))
+    return " ".join(out)
+
+
+def splice(first: str, second: str, connector: str) -> str:
+    """`first CONNECTOR second` (a newline connector puts `second` on the next line)."""
+    if connector == "\n":
+        return f"{first}\n{second}"
+    return f"{first} {connector} {second}"
+
+
+def insert_token(text: str, position: int, token: str) -> str:
+    """`token` inserted at character `position` (clamped), padded with spaces."""
+    position = max(0, min(position, len(text)))
+    return f"{text[:position]} {token} {text[position:]}"
+
+
+def delete_span(text: str, start: int, length: int) -> str:
+    """`text` without `length` characters from `start` (clamped)."""
+    start = max(0, min(start, len(text)))
+    return text[:start] + text[start + max(0, length):]
+
+
+def replace_char(text: str, position: int, char: str) -> str:
+    """`text` with the character at `position` (clamped) replaced by `char`."""
+    if not text:
+        return char
+    position = max(0, min(position, len(text) - 1))
+    return text[:position] + char + text[position + 1:]
+
+
+def crossover(first: str, second: str, cut_first: int, cut_second: int) -> str:
+    """A prefix of `first` joined to a suffix of `second`."""
+    return first[:max(0, cut_first)] + second[max(0, cut_second):]
+
+
+def dedupe(texts: Iterable[str]) -> tuple[str, ...]:
+    """`texts` without repeats, order kept."""
+    return tuple(dict.fromkeys(texts))
