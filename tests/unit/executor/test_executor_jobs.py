@@ -1,0 +1,172 @@
+"""Background jobs: lifecycle, polling, eviction, separate stores, kill on close. Real processes."""
+
+from __future__ import annotations
+
+import contextlib
+import pathlib
+import shlex
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from policylang.decision import Verdict
+from policylang.errors import ExecutionRefusedError, SandboxUnavailableError
+from policylang.executor import BubblewrapBackend, JobStatus, JobStore, UnknownJobError
+
+from .conftest import decision, live_group_members, zombie_children
+
+
+@pytest.fixture
+def store() -> Iterator[JobStore]:
+    with JobStore(grace_s=0.2, drain_s=0.05) as js:
+        yield js
+
+
+def _start(store: JobStore, command: str, cwd: str, **kwargs: object) -> str:
+    return store.start(command, decision=decision(command), cwd=cwd, **kwargs)  # type: ignore[arg-type]
+
+
+def test_lifecycle_start_poll_finish(store: JobStore, workdir: str) -> None:
+    start = time.monotonic()
+    job = _start(store, "echo one; echo warn >&2; sleep 0.3; echo two; exit 4", workdir)
+    assert time.monotonic() - start < 0.2  # returns at once
+    assert job == "job-1"
+    first = store.poll(job)
+    assert first.info.status is JobStatus.RUNNING
+    assert not first.info.done
+    info = store.wait(job, timeout_s=10)
+    assert info.status is JobStatus.EXITED
+    assert info.exit_code == 4
+    rest = store.poll(job)
+    assert (first.output + rest.output) == "one\nwarn\ntwo\n"
+    assert store.poll(job).output == ""  # only new output on each poll
+    assert [j.id for j in store.jobs()] == [job]
+    assert info.duration_ms >= 300
+
+
+def test_poll_window_is_capped_and_counts_the_rest(workdir: str) -> None:
+    with JobStore(poll_cap_bytes=1000, drain_s=0.05) as store:
+        job = _start(store, "head -c 100000 /dev/zero | tr '\\0' a", workdir)
+        store.wait(job, timeout_s=10)
+        poll = store.poll(job)
+        assert poll.output == "a" * 1000
+        assert poll.dropped_bytes == 99000
+
+
+def test_finished_jobs_beyond_the_limit_are_evicted_oldest_first(workdir: str) -> None:
+    with JobStore(max_finished=3, drain_s=0.05) as store:
+        ids = []
+        for i in range(5):
+            ids.append(_start(store, f"echo {i}", workdir))
+            store.wait(ids[-1], timeout_s=10)
+        assert [j.id for j in store.jobs()] == ids[2:]
+        with pytest.raises(UnknownJobError, match="no job `job-1`"):
+            store.poll("job-1")
+        assert store.poll(ids[-1]).output == "4\n"
+
+
+def test_running_jobs_are_never_evicted(workdir: str) -> None:
+    with JobStore(max_finished=0, grace_s=0.1, drain_s=0.05) as store:
+        running = _start(store, "sleep 30", workdir)
+        done = _start(store, "true", workdir)
+        store.wait(done, timeout_s=10)
+        assert [j.id for j in store.jobs()] == [running]
+
+
+def test_cleanup_forgets_finished_jobs_only(store: JobStore, workdir: str) -> None:
+    running = _start(store, "sleep 30", workdir)
+    done = _start(store, "true", workdir)
+    store.wait(done, timeout_s=10)
+    assert store.cleanup() == 1
+    assert [j.id for j in store.jobs()] == [running]
+
+
+def test_two_stores_have_separate_slates(workdir: str) -> None:
+    with JobStore() as a, JobStore() as b:
+        ja = _start(a, "true", workdir)
+        assert b.jobs() == ()
+        jb = _start(b, "true", workdir)
+        assert ja == jb == "job-1"
+        a.wait(ja, 10)
+        b.wait(jb, 10)
+        assert len(a.jobs()) == len(b.jobs()) == 1
+
+
+GRANDCHILD = "sleep 60 & sleep 61"
+
+
+def test_close_kills_every_running_group(workdir: str) -> None:
+    store = JobStore(grace_s=0.2)
+    ids = [_start(store, GRANDCHILD, workdir) for _ in range(3)]
+    pids = [j.pid for j in store.jobs()]
+    start = time.monotonic()
+    store.close()
+    assert time.monotonic() - start < 3.0
+    for pid in pids:
+        assert live_group_members(pid) == []
+    assert {store.poll(i).info.status for i in ids} == {JobStatus.CANCELLED}
+    assert zombie_children() == []
+    with pytest.raises(ExecutionRefusedError, match="closed"):
+        _start(store, "true", workdir)
+
+
+def test_kill_one_job(store: JobStore, workdir: str) -> None:
+    job = _start(store, GRANDCHILD, workdir)
+    info = store.kill(job)
+    assert info.status is JobStatus.CANCELLED
+    assert live_group_members(info.pid) == []
+
+
+def test_job_timeout(store: JobStore, workdir: str) -> None:
+    job = _start(store, GRANDCHILD, workdir, timeout_s=0.2)
+    info = store.wait(job, timeout_s=10)
+    assert info.status is JobStatus.TIMED_OUT
+    assert live_group_members(info.pid) == []
+
+
+def test_signal_death_is_killed_status(store: JobStore, workdir: str) -> None:
+    job = _start(store, "kill -9 $$", workdir)
+    info = store.wait(job, timeout_s=10)
+    assert info.status is JobStatus.KILLED
+    assert info.signal == 9
+    assert info.exit_code is None
+
+
+def test_refused_start_records_nothing(store: JobStore, tmp_path: pathlib.Path) -> None:
+    marker = tmp_path / "ran"
+    command = f"touch {shlex.quote(str(marker))}"
+    with pytest.raises(ExecutionRefusedError):
+        store.start(command, decision=decision(command, Verdict.ASK), cwd=str(tmp_path))
+    with pytest.raises(SandboxUnavailableError):
+        store.start(command, decision=decision(command), cwd=str(tmp_path),
+                    sandbox=BubblewrapBackend(str(tmp_path), bwrap="/nonexistent/bwrap"))
+    assert store.jobs() == ()
+    assert zombie_children() == []  # nothing was spawned, so nothing waits to be reaped
+    assert not marker.exists()
+
+
+def test_unknown_job_lists_known_ids(store: JobStore, workdir: str) -> None:
+    job = _start(store, "true", workdir)
+    with pytest.raises(UnknownJobError, match=f"known: {job}"):
+        store.poll("job-99")
+    with pytest.raises(KeyError):
+        store.wait("nope")
+
+
+def test_no_zombies_after_many_jobs(workdir: str) -> None:
+    with JobStore(max_finished=5, drain_s=0.02) as store:
+        ids = [_start(store, "echo x", workdir) for _ in range(40)]
+        for job in ids:
+            # an evicted job raises: eviction only happens to finished jobs
+            with contextlib.suppress(UnknownJobError):
+                assert store.wait(job, timeout_s=10).done
+        assert len(store.jobs()) == 5
+    assert zombie_children() == []
+
+
+def test_bad_arguments(workdir: str) -> None:
+    with pytest.raises(ValueError, match="max_finished"):
+        JobStore(max_finished=-1)
+    with JobStore() as store, pytest.raises(ValueError, match="timeout_s"):
+        _start(store, "true", workdir, timeout_s=0)

@@ -1,0 +1,155 @@
+"""Backends: the bubblewrap sandbox confines writes and the network, or the run is refused.
+
+Whether bubblewrap works depends on the host (user namespaces, seccomp, privileges).
+Each test that needs a working sandbox asks the backend's own probe: where it works,
+the confinement is asserted; where it does not, the refusal (and that the command
+never ran) is asserted instead. Both branches check something real.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shlex
+import shutil
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+from policylang.errors import ExecutionRefusedError, SandboxUnavailableError
+from policylang.executor import (
+    BubblewrapBackend,
+    ExecResult,
+    PlainBackend,
+    render_for_model,
+    run,
+)
+from policylang.executor.render import SANDBOX_MARKER
+
+from .conftest import decision
+
+
+@pytest.fixture
+def workspace(tmp_path: pathlib.Path) -> pathlib.Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws
+
+
+@pytest.fixture
+def outside() -> Iterator[pathlib.Path]:
+    """A host directory outside /tmp (which the sandbox replaces) and outside the workspace."""
+    path = pathlib.Path(tempfile.mkdtemp(prefix="policylang-sbx-", dir="/var/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _sandboxed(command: str, ws: pathlib.Path, **backend_kwargs: object) -> ExecResult:
+    backend = BubblewrapBackend(str(ws), **backend_kwargs)  # type: ignore[arg-type]
+    return run(command, decision=decision(command), cwd=str(ws), sandbox=backend, timeout_s=20)
+
+
+def _refused_and_not_run(command: str, ws: pathlib.Path, marker: pathlib.Path,
+                         **backend_kwargs: object) -> None:
+    with pytest.raises(SandboxUnavailableError, match="never ran") as info:
+        _sandboxed(command, ws, **backend_kwargs)
+    assert isinstance(info.value, ExecutionRefusedError)
+    assert not marker.exists()
+
+
+def test_write_outside_the_workspace_is_denied_and_marked(workspace: pathlib.Path,
+                                                          outside: pathlib.Path) -> None:
+    target, inside = outside / "escaped", workspace / "made"
+    command = (f"echo x > {shlex.quote(str(target))}; echo y > {shlex.quote(str(inside))}; "
+               "echo done")
+    if not BubblewrapBackend(str(workspace)).probe().ok:
+        _refused_and_not_run(command, workspace, inside)
+        return
+    res = _sandboxed(command, workspace)
+    assert not target.exists()
+    assert inside.read_text() == "y\n"
+    assert res.sandboxed
+    assert res.backend == "bubblewrap"
+    assert res.sandbox_write_denied
+    assert SANDBOX_MARKER in render_for_model(res).text
+    assert res.stdout == "done\n"
+
+
+def test_tmp_is_private_and_network_is_off(workspace: pathlib.Path) -> None:
+    name = f"policylang-private-{os.getpid()}"
+    command = f"echo z > /tmp/{name} && cat /tmp/{name}; cat /proc/net/dev | tail -n +3"
+    if not BubblewrapBackend(str(workspace)).probe().ok:
+        _refused_and_not_run(command, workspace, pathlib.Path("/tmp") / name)
+        return
+    res = _sandboxed(command, workspace)
+    lines = res.stdout.splitlines()
+    assert lines[0] == "z"
+    assert not (pathlib.Path("/tmp") / name).exists()
+    interfaces = [line.split(":")[0].strip() for line in lines[1:]]
+    assert interfaces == ["lo"]
+    assert not res.sandbox_write_denied  # nothing was denied: no marker
+
+
+def test_network_can_be_allowed(workspace: pathlib.Path) -> None:
+    command = "cat /proc/net/dev | tail -n +3 | wc -l"
+    backend = BubblewrapBackend(str(workspace), network=True)
+    if not backend.probe().ok:
+        _refused_and_not_run(command, workspace, workspace / "never", network=True)
+        return
+    res = _sandboxed(command, workspace, network=True)
+    host = pathlib.Path("/proc/net/dev").read_text().splitlines()[2:]
+    assert int(res.stdout) == len(host)
+
+
+def test_missing_bubblewrap_refuses_and_the_command_never_runs(workspace: pathlib.Path) -> None:
+    marker = workspace / "ran"
+    command = f"touch {shlex.quote(str(marker))}"
+    backend = BubblewrapBackend(str(workspace), bwrap="/nonexistent/bwrap")
+    assert not backend.probe().ok
+    assert "not found" in backend.probe().detail
+    _refused_and_not_run(command, workspace, marker, bwrap="/nonexistent/bwrap")
+
+
+def test_broken_bubblewrap_refuses_and_the_command_never_runs(workspace: pathlib.Path) -> None:
+    # a "bwrap" that exists but fails, as bubblewrap does without user namespaces
+    fake = workspace.parent / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\n"
+                    "exit 1\n")
+    fake.chmod(0o755)
+    marker = workspace / "ran"
+    backend = BubblewrapBackend(str(workspace), bwrap=str(fake))
+    availability = backend.probe()
+    assert not availability.ok
+    assert "No permissions to create new namespace" in availability.detail
+    _refused_and_not_run(f"touch {shlex.quote(str(marker))}", workspace, marker,
+                         bwrap=str(fake))
+
+
+def test_workspace_must_exist_for_the_sandbox(tmp_path: pathlib.Path) -> None:
+    backend = BubblewrapBackend(str(tmp_path / "missing"))
+    assert not backend.probe().ok
+    assert "not a directory" in backend.probe().detail
+
+
+def test_probe_is_cached(workspace: pathlib.Path) -> None:
+    backend = BubblewrapBackend(str(workspace))
+    assert backend.probe() is backend.probe()
+
+
+def test_plain_backend_without_a_shell_refuses(tmp_path: pathlib.Path) -> None:
+    marker = tmp_path / "ran"
+    command = f"touch {shlex.quote(str(marker))}"
+    backend = PlainBackend(shell="/nonexistent/bash")
+    with pytest.raises(ExecutionRefusedError, match="no usable execution backend") as info:
+        run(command, decision=decision(command), cwd=str(tmp_path), sandbox=backend)
+    assert not isinstance(info.value, SandboxUnavailableError)
+    assert not marker.exists()
+
+
+def test_marker_is_not_claimed_without_a_sandbox(tmp_path: pathlib.Path) -> None:
+    res = run("echo 'Read-only file system' >&2", decision=decision(
+        "echo 'Read-only file system' >&2"), cwd=str(tmp_path))
+    assert not res.sandboxed
+    assert not res.sandbox_write_denied
+    assert SANDBOX_MARKER not in render_for_model(res).text
