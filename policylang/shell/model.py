@@ -65,6 +65,7 @@ class Assignment:
     value: Word | None
     append: bool = False
     array: tuple[Word, ...] | None = None
+    subscript: Word | None = None  # `a[$(id)]=1`: the index word (its expansions run)
     span: Span = field(compare=False)
 
 
@@ -159,13 +160,48 @@ class Segment:
     connector: Connector = Connector.END
     scopes: tuple[Scope, ...] = ()
     group: int = 0  # id of the innermost subshell/pipeline-stage (0 = top level)
-    name: str | None = None  # function name for FUNCTION_DEF
+    name: str | None = None  # function name for FUNCTION_DEF, loop variable for LOOP_HEADER
     text: str = ""
+    declared: tuple[Assignment, ...] = ()  # `export A=1`: the NAME=VALUE operands, parsed
+    wrapped: Unwrapped | None = None  # set when argv[0] is a wrapper (sudo, env, bash -c …)
     span: Span = field(compare=False)
 
     @property
     def argv(self) -> tuple[str | None, ...]:
         return tuple(w.value for w in self.words)
+
+    @property
+    def command_words(self) -> tuple[Word, ...]:
+        """The words of the command that finally runs: `words` seen through any wrappers."""
+        return self.words if self.wrapped is None else self.wrapped.words
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WrapperUse:
+    """One wrapper in a chain (`sudo -u root`): its name and its own words (argv[0] first)."""
+
+    name: str
+    kind: str  # "wrapper" or "shell" (see `shell.wrappers.WrapperKind`)
+    words: tuple[Word, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unwrapped:
+    """A command seen through its wrappers: `sudo env A=1 timeout 5 rm x` → chain + `rm x`.
+
+    `opaque` means the inner command cannot be known (a non-literal `bash -c` string, a
+    script file, commands read from standard input, an unknown wrapper option); `reason`
+    says why. `nested` holds the command line of a literal `bash -c STRING` (its spans are
+    offsets into its own `text`; its `anchor` is the span of STRING in the outer line).
+    """
+
+    chain: tuple[WrapperUse, ...]
+    words: tuple[Word, ...]  # the inner command's words; () when there is none
+    assignments: tuple[Assignment, ...] = ()  # `env NAME=V` assignments made by the chain
+    nested: CommandLine | None = None
+    opaque: bool = False
+    reason: str = ""
+    problems: tuple[Problem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -189,9 +225,14 @@ class CommandLine:
 
     text: str
     segments: tuple[Segment, ...]
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Problem, ...] = ()  # root line: every problem, nested ones included
     context: str = ""
     depth: int = 0
+    # A nested line re-parsed from a string (`bash -c STRING`, backticks with escapes) has
+    # spans into its own `text` (reparsed=True); other nested lines share the root's
+    # offsets. `anchor` is the span, in the parent's coordinates, the nested line came from.
+    reparsed: bool = False
+    anchor: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

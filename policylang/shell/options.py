@@ -1,0 +1,428 @@
+"""The option view of a command: pure Python over `shell.model` words; imports only the model.
+
+A rule that asks "does this `sed` have `-i` or `--in-place`" must not be dodged by another
+spelling of the same option. `option_view` normalises the spellings bash and getopt accept:
+
+- bundled short flags are split (`-rf` → `-r`, `-f`), and a value-taking short option takes
+  the rest of its bundle (`-n5` → `-n` = `5`, `sed -ni` → `-n`, `-i`);
+- `--opt=value` is split, and `--opt value` consumes the next word when the spec says so;
+- unique prefixes of known long options are expanded (`--in-pl` → `--in-place`), as
+  getopt_long does;
+- `--` ends the options; quote removal already turned `-\\i` and `"-i"` into `-i`.
+
+Words that are not literal (`$X`, `*`) in an option position are listed in `unknown`: a glob
+may expand to `-delete` and a variable to `-rf`.
+
+>>> from policylang.shell.parse import parse_command
+>>> words = parse_command("sed -ni.bak --expr=p file").segments[0].words
+>>> view = option_view(words, DEFAULT_OPTION_SPECS["sed"])
+>>> [(o.name, o.value) for o in view.options]
+[('-n', None), ('-i', '.bak'), ('--expression', 'p')]
+>>> view.operands
+(3,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from policylang.shell.model import Word
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionSpec:
+    """How one command spells its options (data; extend it for new commands).
+
+    Attributes:
+        takes_value: options whose value is the rest of the bundle or the next word.
+        single_dash_long: options spelt with one dash and several letters (`-exec`, `-name`).
+        optional_value: options whose value may only be attached (`--color[=WHEN]`, `-i[SUF]`).
+        flags: known options that take no value (used only to tell known from unknown).
+        long_names: further known long options, for prefix expansion (`--verb` → `--verbose`).
+        terminated: options whose arguments run up to a `;` or `+` word (`find -exec … ;`).
+        bundling: whether `-abc` means `-a -b -c` (False: `-abc` is one option).
+        stop_at_operand: POSIX style: the first operand ends the options (`sudo`, `env`).
+        bundle_without_dash: old-style first word without a dash (`tar xzf FILE`).
+    """
+
+    takes_value: frozenset[str] = frozenset()
+    single_dash_long: frozenset[str] = frozenset()
+    optional_value: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
+    long_names: frozenset[str] = frozenset()
+    terminated: frozenset[str] = frozenset()
+    bundling: bool = True
+    stop_at_operand: bool = False
+    bundle_without_dash: bool = False
+    known: frozenset[str] = field(init=False, repr=False, compare=False)
+    _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        known = (
+            self.takes_value
+            | self.single_dash_long
+            | self.optional_value
+            | self.flags
+            | self.long_names
+            | self.terminated
+        )
+        object.__setattr__(self, "known", known)
+        object.__setattr__(self, "_long", tuple(sorted(n for n in known if n.startswith("--"))))
+
+    def expand_long(self, name: str) -> str:
+        """The known long option `name` abbreviates uniquely, or `name` itself."""
+        if name in self.known:
+            return name
+        matches = [n for n in self._long if n.startswith(name)]
+        return matches[0] if len(matches) == 1 else name
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """One option occurrence, normalised (`-r`, `--recursive`, `-exec`).
+
+    `value` is the option's value when it has one and it is literal; `literal` is False when
+    the value word is not literal (then `value` is None). `arg_indexes` lists the words the
+    option consumed after its own (the separate value word, or `find -exec`'s command).
+    `known` says whether the spec lists the option.
+    """
+
+    name: str
+    value: str | None = None
+    word_index: int
+    literal: bool = True
+    known: bool = True
+    arg_indexes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionView:
+    """The options and operands of one command, independent of spelling.
+
+    `operands` and `unknown` hold word indexes. An `unknown` word is not literal and stands
+    where an option could: it may be an option, a value or an operand. `rest` is the index
+    where option parsing stopped (the first operand for POSIX-style specs, else len(words)).
+    """
+
+    options: tuple[Option, ...]
+    operands: tuple[int, ...]
+    unknown: tuple[int, ...] = ()
+    rest: int = 0
+
+    def has(self, *names: str) -> bool:
+        """Whether any of the named options occurs."""
+        return any(o.name in names for o in self.options)
+
+    def values(self, name: str) -> tuple[str | None, ...]:
+        """The values given to option `name`, in order (None for a non-literal value)."""
+        return tuple(o.value for o in self.options if o.name == name)
+
+    def find(self, *names: str) -> tuple[Option, ...]:
+        """The occurrences of any of the named options."""
+        return tuple(o for o in self.options if o.name in names)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(o.name for o in self.options)
+
+
+_MAY_BECOME_OPTION = frozenset("-$`\"'*?[{\\")
+_TERMINATORS = frozenset({";", "+"})
+
+
+def could_be_option(word: Word) -> bool:
+    """Whether a non-literal word may expand to something starting with `-`."""
+    return not word.text or word.text[0] in _MAY_BECOME_OPTION
+
+
+class _Scanner:
+    """Mutable state of one `option_view` run (kept out of the frozen result types)."""
+
+    __slots__ = ("i", "operands", "options", "spec", "unknown", "words")
+
+    def __init__(self, words: Sequence[Word], spec: OptionSpec, start: int) -> None:
+        self.words = words
+        self.spec = spec
+        self.i = start
+        self.options: list[Option] = []
+        self.operands: list[int] = []
+        self.unknown: list[int] = []
+
+    def take_next(self, name: str, index: int, known: bool) -> None:
+        """`name` takes the next word as its value (if there is one)."""
+        if self.i < len(self.words):
+            word = self.words[self.i]
+            self.options.append(
+                Option(
+                    name=name,
+                    value=word.value,
+                    word_index=index,
+                    literal=word.is_literal,
+                    known=known,
+                    arg_indexes=(self.i,),
+                )
+            )
+            self.i += 1
+        else:
+            self.options.append(Option(name=name, word_index=index, known=known))
+
+    def take_terminated(self, name: str, index: int) -> None:
+        args: list[int] = []
+        while self.i < len(self.words):
+            word = self.words[self.i]
+            self.i += 1
+            if word.value in _TERMINATORS:
+                break
+            args.append(self.i - 1)
+        self.options.append(Option(name=name, word_index=index, arg_indexes=tuple(args)))
+
+    def long(self, text: str, index: int) -> None:
+        name, eq, value = text.partition("=")
+        spec = self.spec
+        name = spec.expand_long(name)
+        known = name in spec.known
+        if eq:
+            self.options.append(Option(name=name, value=value, word_index=index, known=known))
+        elif name in spec.takes_value:
+            self.take_next(name, index, known)
+        else:
+            self.options.append(Option(name=name, word_index=index, known=known))
+
+    def short(self, text: str, index: int) -> None:
+        spec = self.spec
+        if text in spec.terminated:
+            self.take_terminated(text, index)
+            return
+        if text in spec.single_dash_long or not spec.bundling or text in spec.known:
+            if text in spec.takes_value:
+                self.take_next(text, index, True)
+            else:
+                known = text in spec.known
+                self.options.append(Option(name=text, word_index=index, known=known))
+            return
+        for pos in range(1, len(text)):
+            name = "-" + text[pos]
+            rest = text[pos + 1 :]
+            known = name in spec.known
+            if name in spec.takes_value:
+                if rest:
+                    self.options.append(Option(name=name, value=rest, word_index=index))
+                else:
+                    self.take_next(name, index, known)
+                return
+            if name in spec.optional_value:
+                self.options.append(Option(name=name, value=rest or None, word_index=index))
+                return
+            self.options.append(Option(name=name, word_index=index, known=known))
+
+    def old_style(self, text: str, index: int) -> None:
+        """`tar xzf FILE`: each letter an option; value-taking letters take following words."""
+        for letter in text:
+            name = "-" + letter
+            if name in self.spec.takes_value:
+                self.take_next(name, index, True)
+            else:
+                known = name in self.spec.known
+                self.options.append(Option(name=name, word_index=index, known=known))
+
+
+def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> OptionView:
+    """Split a command's words (argv[0] first) into normalised options and operands.
+
+    Args:
+        words: the command's words, usually `segment.command_words`.
+        spec: how the command spells options (see `DEFAULT_OPTION_SPECS`).
+        start: index of the first word to consider (1 skips the command name).
+
+    Returns:
+        The option view; word indexes refer to `words`.
+    """
+    scan = _Scanner(words, spec, start)
+    first = True
+    while scan.i < len(words):
+        index = scan.i
+        word = words[index]
+        scan.i += 1
+        text = word.value
+        if text is None:
+            if could_be_option(word):
+                scan.unknown.append(index)
+            else:
+                scan.operands.append(index)
+                if spec.stop_at_operand:
+                    return _finish(scan, index)
+            first = False
+            continue
+        if first and spec.bundle_without_dash and text and not text.startswith("-"):
+            scan.old_style(text, index)
+        elif text == "--":
+            scan.operands.extend(range(scan.i, len(words)))
+            return _finish(scan, scan.i)
+        elif text.startswith("--"):
+            scan.long(text, index)
+        elif len(text) > 1 and text.startswith("-"):
+            scan.short(text, index)
+        else:
+            if spec.stop_at_operand:
+                return _finish(scan, index)
+            scan.operands.append(index)
+        first = False
+    return _finish(scan, len(words))
+
+
+def _finish(scan: _Scanner, rest: int) -> OptionView:
+    return OptionView(
+        options=tuple(scan.options),
+        operands=tuple(scan.operands),
+        unknown=tuple(scan.unknown),
+        rest=rest,
+    )
+
+
+def _fs(names: str) -> frozenset[str]:
+    """A frozenset from whitespace-separated option names (keeps the tables compact)."""
+    return frozenset(names.split())
+
+
+_FIND_VALUE = _fs(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type "
+    "-xtype -size -user -group -uid -gid -perm -mtime -mmin -atime -amin -ctime "
+    "-cmin -newer -anewer -cnewer -maxdepth -mindepth -links -inum -samefile "
+    "-lname -ilname -fstype -used -printf -fprintf -fprint -fprint0 -fls "
+    "-regextype -context -newerXY -files0-from"
+)
+_FIND_FLAGS = _fs(
+    "-delete -print -print0 -ls -prune -quit -depth -mount -xdev -empty "
+    "-executable -readable -writable -follow -noleaf -true -false -not -and -or "
+    "-a -o -daystart -ignore_readdir_race -nouser -nogroup -L -H -P -O"
+)
+
+DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
+    {
+        "find": OptionSpec(
+            takes_value=_FIND_VALUE,
+            single_dash_long=_FIND_VALUE | _FIND_FLAGS,
+            terminated=_fs("-exec -execdir -ok -okdir"),
+            flags=_FIND_FLAGS,
+            bundling=False,
+        ),
+        "git": OptionSpec(
+            takes_value=_fs(
+                "-C -c --git-dir --work-tree --namespace --config-env --super-prefix --list-cmds"
+            ),
+            optional_value=_fs("--exec-path"),
+            flags=_fs(
+                "-p -P --paginate --no-pager --bare --version --help "
+                "--no-replace-objects --literal-pathspecs --no-optional-locks "
+                "--glob-pathspecs --noglob-pathspecs --icase-pathspecs --html-path "
+                "--man-path --info-path"
+            ),
+            stop_at_operand=True,
+        ),
+        "sed": OptionSpec(
+            takes_value=_fs("-e --expression -f --file -l --line-length"),
+            optional_value=_fs("-i --in-place"),
+            flags=_fs(
+                "-n --quiet --silent -E -r --regexp-extended -s --separate -u "
+                "--unbuffered -z --null-data --debug --posix --sandbox "
+                "--follow-symlinks --help --version"
+            ),
+        ),
+        "sort": OptionSpec(
+            takes_value=_fs(
+                "-k --key -t --field-separator -o --output -T "
+                "--temporary-directory -S --buffer-size --parallel --files0-from "
+                "--batch-size --compress-program --random-source --sort"
+            ),
+            flags=_fs(
+                "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z --reverse --unique "
+                "--check --merge --stable --numeric-sort --human-numeric-sort"
+            ),
+        ),
+        "rg": OptionSpec(
+            takes_value=_fs(
+                "-e --regexp -f --file -g --glob --iglob -t --type -T --type-not "
+                "-A --after-context -B --before-context -C --context -m "
+                "--max-count -j --threads -M --max-columns --max-depth -d -E "
+                "--encoding -r --replace --pre --pre-glob --type-add --type-clear "
+                "--ignore-file --path-separator --sort --sortr --color --colors "
+                "--context-separator --field-match-separator "
+                "--field-context-separator --max-filesize --engine "
+                "--dfa-size-limit --regex-size-limit --generate -V"
+            ),
+            flags=_fs(
+                "-i -s -S -v -w -x -l -c -n -N -H -I -u -uu -uuu -L -F -U -o -p -q -a "
+                "-z -0 -b --hidden --files --json --no-ignore --follow --fixed-strings "
+                "--multiline --pcre2"
+            ),
+        ),
+        "grep": OptionSpec(
+            takes_value=_fs(
+                "-e --regexp -f --file -m --max-count -A --after-context -B "
+                "--before-context -C --context -d --directories -D --devices "
+                "--include --exclude --exclude-dir --exclude-from --label "
+                "--binary-files --group-separator"
+            ),
+            optional_value=_fs("--color --colour"),
+            flags=_fs(
+                "-i -v -w -x -c -l -L -n -h -H -o -q -s -r -R -E -F -G -P -z -Z -a -I "
+                "-b -T -U --recursive --dereference-recursive --null"
+            ),
+        ),
+        "tar": OptionSpec(
+            takes_value=_fs(
+                "-f --file -C --directory -T --files-from -X --exclude-from "
+                "--exclude -b --blocking-factor -H --format -I "
+                "--use-compress-program --to-command --checkpoint-action --owner "
+                "--group --mode --transform --xform -g --listed-incremental -K "
+                "--starting-file -L --tape-length -N --newer --after-date -V "
+                "--label --strip-components --index-file --rsh-command -F "
+                "--info-script --new-volume-script --newer-mtime --suffix"
+            ),
+            flags=_fs(
+                "-c -x -t -r -u -A -d -z -j -J -Z -a -v -k -p -P -h -O -m -W -S -U -w "
+                "--create --extract --get --list --append --update --delete --to-stdout "
+                "--absolute-names --overwrite --keep-old-files --remove-files --gzip "
+                "--bzip2 --xz --zstd --verbose --interactive --unlink-first"
+            ),
+            bundle_without_dash=True,
+        ),
+        "xargs": OptionSpec(
+            takes_value=_fs(
+                "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args "
+                "-P --max-procs -s --max-chars --process-slot-var"
+            ),
+            optional_value=_fs("-e --eof -i --replace -l"),
+            flags=_fs(
+                "-0 --null -o --open-tty -p --interactive -r --no-run-if-empty -t "
+                "--verbose -x --exit --show-limits --help --version"
+            ),
+            stop_at_operand=True,
+        ),
+        "rm": OptionSpec(
+            optional_value=_fs("--interactive --preserve-root"),
+            flags=_fs(
+                "-f --force -i -I -r -R --recursive -d --dir -v --verbose "
+                "--one-file-system --no-preserve-root --help --version"
+            ),
+        ),
+        "curl": OptionSpec(
+            takes_value=_fs(
+                "-o --output -d --data --data-binary --data-raw --data-urlencode "
+                "-H --header -X --request -u --user -A --user-agent -e --referer "
+                "-F --form -T --upload-file -x --proxy -b --cookie -c "
+                "--cookie-jar -K --config -m --max-time -w --write-out -r --range "
+                "-z --time-cond -E --cert --key --cacert --connect-timeout "
+                "--retry --url -D --dump-header --output-dir --resolve -Y -y -C "
+                "--continue-at -Q --quote --json"
+            ),
+            flags=_fs(
+                "-s --silent -S --show-error -L --location -f --fail -k --insecure -v "
+                "--verbose -I --head -O --remote-name -J --remote-header-name -G --get "
+                "-i --include -# -N --compressed -n -q -0 -4 -6"
+            ),
+        ),
+    }
+)

@@ -1,0 +1,1230 @@
+"""The shell analyser: the only module that imports tree_sitter / tree_sitter_bash.
+
+`parse_command(text)` turns one untrusted command line into the frozen model of
+`shell.model`. No tree-sitter object leaves this module. The walk is defensive:
+
+- it never raises on any `str` (NUL, lone surrogates, huge or deeply nested input);
+- every ERROR or MISSING node, and every node kind it does not handle, becomes a `Problem`;
+- recursion is bounded by the nesting depth limit (lists and pipelines, which tree-sitter
+  nests once per operator, are flattened iteratively), so `a && a && …` 10,000 times or
+  `$($($(…)))` 500 deep end in a problem, not a `RecursionError`.
+
+Byte offsets from tree-sitter are converted to character offsets in `_Source.char` and
+nowhere else.
+
+>>> line = parse_command("FOO=1 sudo rm -rf $'\\\\x7e' && echo $(id)")
+>>> [seg.argv for seg in line.segments]
+[('sudo', 'rm', '-rf', '~'), ('echo', None)]
+>>> [(l.context, s.argv) for l, s in walk(line)][-1]
+('inside $() in argument 1 of segment 2', ('id',))
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from typing import Final
+
+import tree_sitter
+import tree_sitter_bash
+
+from policylang.shell.model import (
+    Assignment,
+    CommandLine,
+    Connector,
+    Expansion,
+    ExpansionKind,
+    Heredoc,
+    Limits,
+    Problem,
+    Redirect,
+    Scope,
+    Segment,
+    SegmentKind,
+    Word,
+)
+from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare, unquote_double
+from policylang.shell.walk import nested_lines, walk
+from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperTable, unwrap
+from policylang.span import Span
+
+__all__ = ["HARD_MAX_DEPTH", "nested_lines", "parse_command", "walk"]
+
+_log = logging.getLogger(__name__)
+
+_LANGUAGE: Final = tree_sitter.Language(tree_sitter_bash.language())
+_LOCAL = threading.local()
+
+#: Nesting deeper than this is a problem whatever `Limits.max_depth` says: it keeps the
+#: walk's recursion far below Python's stack limit.
+HARD_MAX_DEPTH: Final = 64
+
+Node = tree_sitter.Node
+
+
+def _parser() -> tree_sitter.Parser:
+    parser: tree_sitter.Parser | None = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = tree_sitter.Parser(_LANGUAGE)
+        _LOCAL.parser = parser
+    return parser
+
+
+class _Source:
+    """One parsed text: its encoding and the byte→character offset conversion."""
+
+    __slots__ = ("_chars", "data", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self._chars: list[int] | None = None
+        if len(self.data) != len(text):
+            chars: list[int] = []
+            for index, ch in enumerate(text):
+                code = ord(ch)
+                size = 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+                chars.extend([index] * size)
+            chars.append(len(text))
+            self._chars = chars
+
+    def char(self, byte: int) -> int:
+        """The character offset of a byte offset (the one place bytes become characters)."""
+        chars = self._chars
+        if chars is None:
+            return byte
+        return chars[min(byte, len(chars) - 1)]
+
+    def span(self, node: Node) -> Span:
+        return Span(self.char(node.start_byte), self.char(node.end_byte))
+
+    def slice(self, node: Node) -> str:
+        return self.text[self.char(node.start_byte) : self.char(node.end_byte)]
+
+
+class _Shared:
+    """State of one `parse_command` call, shared by the root line and every nested line."""
+
+    __slots__ = ("limits", "max_depth", "segments", "segments_reported", "wrappers")
+
+    def __init__(self, limits: Limits, wrappers: WrapperTable) -> None:
+        self.limits = limits
+        self.wrappers = wrappers
+        self.max_depth = min(limits.max_depth, HARD_MAX_DEPTH)
+        self.segments = 0
+        self.segments_reported = False
+
+
+class _Pending:
+    """A segment under construction (mutable until the line is finished)."""
+
+    __slots__ = ("connector", "fields")
+
+    def __init__(self, fields: dict[str, object]) -> None:
+        self.fields = fields
+        self.connector = Connector.END
+
+
+class _Line:
+    """One command line under construction."""
+
+    __slots__ = ("depth", "groups", "pending", "problems", "where")
+
+    def __init__(self, depth: int, where: str) -> None:
+        self.depth = depth
+        self.where = where
+        self.pending: list[_Pending] = []
+        self.problems: list[Problem] = []
+        self.groups = 0
+
+    def new_group(self) -> int:
+        self.groups += 1
+        return self.groups
+
+
+class _Ctx:
+    """Where a statement sits: its line, enclosing scopes, group, inherited redirects, depth."""
+
+    __slots__ = ("depth", "group", "line", "redirects", "scopes")
+
+    def __init__(
+        self,
+        line: _Line,
+        scopes: tuple[Scope, ...],
+        group: int,
+        redirects: tuple[Redirect, ...],
+        depth: int,
+    ) -> None:
+        self.line = line
+        self.scopes = scopes
+        self.group = group
+        self.redirects = redirects
+        self.depth = depth
+
+    def inner(
+        self,
+        scope: Scope | None = None,
+        *,
+        group: int | None = None,
+        redirects: tuple[Redirect, ...] = (),
+    ) -> _Ctx:
+        scopes = self.scopes if scope is None else (*self.scopes, scope)
+        return _Ctx(
+            self.line,
+            scopes,
+            self.group if group is None else group,
+            self.redirects + redirects,
+            self.depth + 1,
+        )
+
+
+_CONNECTORS: Final = {
+    ";": Connector.SEQ,
+    "&&": Connector.AND,
+    "||": Connector.OR,
+    "|": Connector.PIPE,
+    "|&": Connector.PIPE_ALL,
+    "&": Connector.BACKGROUND,
+    ";;": Connector.SEQ,
+    ";&": Connector.SEQ,
+    ";;&": Connector.SEQ,
+}
+_AND_OR: Final = frozenset({Connector.AND, Connector.OR, Connector.PIPE, Connector.PIPE_ALL})
+_PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
+
+_WORDLIKE: Final = frozenset(
+    {
+        "word", "string", "raw_string", "concatenation", "simple_expansion", "expansion",
+        "command_substitution", "process_substitution", "arithmetic_expansion",
+        "ansi_c_string", "translated_string", "number", "brace_expression", "variable_name",
+        "extglob_pattern", "regex", "test_operator", "special_variable_name", "$",
+    }
+)  # fmt: skip
+_REDIRECTS: Final = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_BARE: Final = frozenset(
+    {"word", "number", "variable_name", "extglob_pattern", "regex", "test_operator",
+     "special_variable_name", "$", "file_descriptor"}
+)  # fmt: skip
+_PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(]")
+_SUBSTITUTION_LABEL: Final = {"$(": "$()", "`": "backticks", "<(": "<()", ">(": ">()"}
+_ERROR_EXCERPT = 40
+
+
+DEFAULT_LIMITS: Final = Limits()
+
+
+def parse_command(
+    text: str, *, limits: Limits = DEFAULT_LIMITS, wrappers: WrapperTable | None = None
+) -> CommandLine:
+    """Analyse one command line into the shell model; never raises for any `str`.
+
+    Args:
+        text: the command line, untrusted.
+        limits: length, depth and segment limits; exceeding one is a problem.
+        wrappers: the wrapper table used to see through `sudo`, `env`, `bash -c` …
+            (default: `DEFAULT_WRAPPERS`).
+
+    Returns:
+        The command line. `problems` lists everything the analyser could not see
+        (syntax errors, unhandled constructs, limits), nested lines' problems included.
+    """
+    shared = _Shared(limits, DEFAULT_WRAPPERS if wrappers is None else wrappers)
+    try:
+        return _parse_text(text, shared, depth=0, where="", anchor=None)
+    except Exception:  # INVARIANT: untrusted text never raises; an internal bug fails closed
+        _log.exception("shell analyser failed on %r", text[:200])
+        problem = Problem(
+            code="shell.internal-error",
+            message="the shell analyser failed on this command",
+            span=Span(0, len(text)),
+        )
+        return CommandLine(text=text, segments=(), problems=(problem,))
+
+
+def _parse_text(
+    text: str, shared: _Shared, *, depth: int, where: str, anchor: Span | None
+) -> CommandLine:
+    reparsed = anchor is not None
+    if len(text) > shared.limits.max_length:
+        problem = Problem(
+            code="shell.limit-length",
+            message=f"command is {len(text)} characters long, over the limit of "
+            f"{shared.limits.max_length}",
+            span=Span(0, len(text)),
+        )
+        return CommandLine(
+            text=text, segments=(), problems=(problem,), context=where, depth=depth,
+            reparsed=reparsed, anchor=anchor,
+        )  # fmt: skip
+    source = _Source(text)
+    tree = _parser().parse(source.data)
+    root = tree.root_node
+    walker = _Walker(source, shared)
+    line = _Line(depth, where)
+    if root.has_error:
+        line.problems.extend(walker.syntax_problems(root))
+    walker.body(root.children, _Ctx(line, (), 0, (), depth))
+    return walker.finish(line, text, reparsed=reparsed, anchor=anchor)
+
+
+class _Walker:
+    """Walks one tree-sitter tree, building segments into `_Line`s."""
+
+    __slots__ = ("shared", "src")
+
+    def __init__(self, src: _Source, shared: _Shared) -> None:
+        self.src = src
+        self.shared = shared
+
+    # ----------------------------------------------------------------- problems
+    def problem(self, line: _Line, code: str, message: str, node: Node) -> None:
+        line.problems.append(Problem(code=code, message=message, span=self.src.span(node)))
+
+    def excerpt(self, node: Node) -> str:
+        text = " ".join(self.src.slice(node).split())
+        return text if len(text) <= _ERROR_EXCERPT else text[: _ERROR_EXCERPT - 1] + "…"
+
+    def syntax_problems(self, root: Node) -> list[Problem]:
+        """Every ERROR and MISSING node of the tree (iteratively: trees may be deep)."""
+        problems: list[Problem] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_missing:
+                problems.append(
+                    Problem(
+                        code="shell.missing-node",
+                        message=f"bash expects `{node.type}` here",
+                        span=self.src.span(node),
+                    )
+                )
+            elif node.is_error:
+                problems.append(
+                    Problem(
+                        code="shell.syntax-error",
+                        message=f"cannot parse `{self.excerpt(node)}`",
+                        span=self.src.span(node),
+                    )
+                )
+            if node.has_error:
+                stack.extend(reversed(node.children))
+        return problems
+
+    def unhandled(self, ctx: _Ctx, node: Node) -> None:
+        self.problem(
+            ctx.line,
+            "shell.unhandled-node",
+            f"the analyser does not handle `{node.type}` (`{self.excerpt(node)}`)",
+            node,
+        )
+
+    def too_deep(self, ctx: _Ctx, node: Node) -> bool:
+        if ctx.depth < self.shared.max_depth:
+            return False
+        self.problem(
+            ctx.line,
+            "shell.limit-depth",
+            f"nesting deeper than {self.shared.max_depth} levels is not analysed",
+            node,
+        )
+        return True
+
+    # ----------------------------------------------------------------- segments
+    def add(self, ctx: _Ctx, node: Node, kind: SegmentKind, **fields: object) -> None:
+        shared = self.shared
+        shared.segments += 1
+        if shared.segments > shared.limits.max_segments:
+            if not shared.segments_reported:
+                shared.segments_reported = True
+                self.problem(
+                    ctx.line,
+                    "shell.limit-segments",
+                    f"more than {shared.limits.max_segments} segments; the rest is not analysed",
+                    node,
+                )
+            return
+        fields["kind"] = kind
+        fields["scopes"] = ctx.scopes
+        fields["group"] = ctx.group
+        fields["text"] = self.src.slice(node)
+        fields["span"] = self.src.span(node)
+        if ctx.redirects:
+            own = fields.get("redirects", ())
+            fields["redirects"] = (*own, *ctx.redirects)  # type: ignore[misc]
+        ctx.line.pending.append(_Pending(fields))
+
+    def finish(
+        self, line: _Line, text: str, *, reparsed: bool = False, anchor: Span | None = None
+    ) -> CommandLine:
+        segments = tuple(
+            Segment(connector=p.connector, **p.fields)  # type: ignore[arg-type]
+            for p in line.pending
+        )
+        return CommandLine(
+            text=text,
+            segments=segments,
+            problems=tuple(line.problems),
+            context=line.where,
+            depth=line.depth,
+            reparsed=reparsed,
+            anchor=anchor,
+        )
+
+    def where(self, ctx: _Ctx, role: str) -> str:
+        """Context of a nested line: "argument 2 of segment 1" (+ the parent's context)."""
+        text = f"{role} of segment {len(ctx.line.pending) + 1}"
+        return f"{text}, {ctx.line.where}" if ctx.line.where else text
+
+    # ----------------------------------------------------------------- sequences
+    def body(self, children: list[Node], ctx: _Ctx) -> None:
+        """Statements separated by `;`, `&`, newlines (a program, a group, a loop body …)."""
+        items: list[list[object]] = []
+        for child in children:
+            if child.is_named:
+                kind = child.type
+                if kind == "comment":
+                    continue
+                if items and items[-1][1] is None:
+                    items[-1][1] = Connector.NEWLINE
+                if kind == "list" or kind == "pipeline":
+                    _flatten(child, items)
+                else:
+                    items.append([child, None])
+            elif items:
+                connector = _CONNECTORS.get(child.type)
+                if connector is not None:
+                    items[-1][1] = connector
+        self.emit(items, ctx)
+
+    def emit(
+        self, items: list[list[object]], ctx: _Ctx, own: Callable[[_Ctx], None] | None = None
+    ) -> None:
+        """Emit flattened items, giving pipeline stages and background lists their groups."""
+        pending = ctx.line.pending
+        count = len(items)
+        start = 0
+        while start < count:
+            end = start
+            while end < count - 1 and items[end][1] in _AND_OR:
+                end += 1
+            base = ctx
+            if items[end][1] is Connector.BACKGROUND:
+                base = _Ctx(ctx.line, ctx.scopes, ctx.line.new_group(), ctx.redirects, ctx.depth)
+            stage_ctx = base
+            for index in range(start, end + 1):
+                node, connector = items[index]
+                previous = items[index - 1][1] if index > start else None
+                piped = connector in _PIPES
+                if piped or previous in _PIPES:
+                    scopes = (*base.scopes, Scope.PIPELINE) if piped else base.scopes
+                    group = ctx.line.new_group()
+                    stage_ctx = _Ctx(ctx.line, scopes, group, base.redirects, base.depth)
+                else:
+                    stage_ctx = base
+                before = len(pending)
+                if node is None:
+                    if own is not None:
+                        own(stage_ctx)
+                else:
+                    assert isinstance(node, Node)
+                    self.statement(node, stage_ctx)
+                if len(pending) > before and isinstance(connector, Connector):
+                    pending[-1].connector = connector
+            start = end + 1
+
+    # ----------------------------------------------------------------- statements
+    def statement(self, node: Node, ctx: _Ctx) -> None:
+        handler = _STATEMENTS.get(node.type)
+        if handler is None:
+            if node.is_error:
+                self.salvage(node, ctx)
+            elif node.type != "comment":
+                self.unhandled(ctx, node)
+            return
+        handler(self, node, ctx)
+
+    def salvage(self, node: Node, ctx: _Ctx) -> None:
+        """An ERROR node (already a problem): still show the commands inside it."""
+        if self.too_deep(ctx, node):
+            return
+        inner = ctx.inner()
+        parts: list[Node] = []
+        for child in node.children:
+            if child.type in _WORDLIKE and child.is_named:
+                parts.append(child)
+            elif child.is_named and (child.type in _STATEMENTS or child.is_error):
+                self.statement(child, inner)
+        if parts:
+            words = self.words(parts, inner, "word")
+            self.add(ctx, node, SegmentKind.SIMPLE, words=words)
+
+    def command(
+        self,
+        node: Node,
+        ctx: _Ctx,
+        redirect_nodes: tuple[Node, ...] = (),
+    ) -> None:
+        assignments: list[Assignment] = []
+        parts: list[Node] = []
+        redirects: list[Redirect] = []
+        salvage: list[Node] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "command_name":
+                parts.extend(child.children)
+            elif kind in _WORDLIKE:
+                parts.append(child)
+            elif kind == "variable_assignment":
+                assignments.append(self.assignment(child, ctx))
+            elif kind in _REDIRECTS:
+                self.redirect(child, ctx, redirects, parts)
+            elif child.is_error:
+                parts.extend(c for c in child.children if c.type in _WORDLIKE)
+            elif kind != "comment":
+                salvage.append(child)
+        for child in redirect_nodes:
+            self.redirect(child, ctx, redirects, parts)
+        if redirect_nodes:
+            parts.sort(key=lambda n: n.start_byte)
+        words = self.words(parts, ctx, "argument")
+        wrapped = None
+        if words and self.shared.wrappers.lookup(words[0]) is not None:
+            wrapped = unwrap(words, self.shared.wrappers, parse=self.reentry(ctx))
+            if not (wrapped.chain or wrapped.opaque):
+                wrapped = None  # `command -v x`: a wrapper name, but no wrapper use
+            elif wrapped.problems:
+                ctx.line.problems.extend(self.anchored(wrapped.problems, wrapped.nested))
+        kind = SegmentKind.SIMPLE if words else SegmentKind.ASSIGNMENT_ONLY
+        self.add(
+            ctx, node, kind, words=words, assignments=tuple(assignments),
+            redirects=tuple(redirects), wrapped=wrapped,
+        )  # fmt: skip
+        for child in salvage:
+            if child.type in _STATEMENTS:
+                self.unhandled(ctx, child)
+                self.statement(child, ctx.inner())
+            else:
+                self.unhandled(ctx, child)
+
+    def anchored(self, problems: tuple[Problem, ...], nested: CommandLine | None) -> list[Problem]:
+        """Problems of a re-parsed line, moved onto the anchor span in this line."""
+        if nested is None or nested.anchor is None:
+            return list(problems)
+        anchor = nested.anchor
+        return [Problem(code=p.code, message=p.message, span=anchor) for p in problems]
+
+    def reentry(self, ctx: _Ctx) -> Callable[[str, Span, str], CommandLine]:
+        def parse(code: str, anchor: Span, context: str) -> CommandLine:
+            where = f"{context} of segment {len(ctx.line.pending) + 1}"
+            if ctx.line.where:
+                where = f"{where}, {ctx.line.where}"
+            if ctx.depth + 1 > self.shared.max_depth:
+                problem = Problem(
+                    code="shell.limit-depth",
+                    message=f"nesting deeper than {self.shared.max_depth} levels is not analysed",
+                    span=Span(0, len(code)),
+                )
+                return CommandLine(
+                    text=code, segments=(), problems=(problem,), context=where,
+                    depth=ctx.depth + 1, reparsed=True, anchor=anchor,
+                )  # fmt: skip
+            return _parse_text(code, self.shared, depth=ctx.depth + 1, where=where, anchor=anchor)
+
+        return parse
+
+    def redirected(self, node: Node, ctx: _Ctx) -> None:
+        body: Node | None = None
+        redirect_nodes: list[Node] = []
+        for child in node.children:
+            if child.type in _REDIRECTS:
+                redirect_nodes.append(child)
+            elif child.is_named and child.type != "comment":
+                if body is None and not child.is_error:
+                    body = child
+                elif not child.is_error:
+                    self.unhandled(ctx, child)
+        continuation: list[list[object]] = [[None, None]]
+        for child in redirect_nodes:
+            if child.type == "heredoc_redirect":
+                _heredoc_continuation(child, continuation)
+        if len(continuation) == 1:
+            self.redirected_body(node, body, tuple(redirect_nodes), ctx)
+            return
+        self.emit(
+            continuation,
+            ctx,
+            own=lambda c: self.redirected_body(node, body, tuple(redirect_nodes), c),
+        )
+
+    def redirected_body(
+        self, node: Node, body: Node | None, redirect_nodes: tuple[Node, ...], ctx: _Ctx
+    ) -> None:
+        if body is not None and body.type == "command":
+            self.command(body, ctx, redirect_nodes)
+            return
+        redirects: list[Redirect] = []
+        extra: list[Node] = []
+        for child in redirect_nodes:
+            self.redirect(child, ctx, redirects, extra)
+        for part in extra:
+            message = "a word after a redirect of a compound command"
+            self.problem(ctx.line, "shell.unhandled-node", message, part)
+        if body is None:
+            self.add(ctx, node, SegmentKind.SIMPLE, redirects=tuple(redirects))
+            return
+        inner = _Ctx(ctx.line, ctx.scopes, ctx.group, ctx.redirects + tuple(redirects), ctx.depth)
+        self.statement(body, inner)
+
+    def bare_redirect(self, node: Node, ctx: _Ctx) -> None:
+        """A redirect with no command (`$(< file)`, `> file` truncating a file)."""
+        redirects: list[Redirect] = []
+        extra: list[Node] = []
+        self.redirect(node, ctx, redirects, extra)
+        words = self.words(extra, ctx, "argument")
+        self.add(ctx, node, SegmentKind.SIMPLE, words=words, redirects=tuple(redirects))
+
+    def declaration(self, node: Node, ctx: _Ctx) -> None:
+        parts: list[Node] = []
+        declared: list[Assignment] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_assignment":
+                declared.append(self.assignment(child, ctx))
+                parts.append(child)
+            elif kind in _WORDLIKE or not child.is_named:
+                parts.append(child)
+            elif child.is_error:
+                parts.extend(c for c in child.children if c.type in _WORDLIKE)
+            else:
+                self.unhandled(ctx, child)
+        by_start = {a.span.start: a for a in declared}
+        words = self.words(parts, ctx, "argument", by_start)
+        self.add(ctx, node, SegmentKind.SIMPLE, words=words, declared=tuple(declared))
+
+    def assignments_only(self, node: Node, ctx: _Ctx) -> None:
+        assignments: tuple[Assignment, ...]
+        if node.type == "variable_assignment":
+            assignments = (self.assignment(node, ctx),)
+        else:
+            assignments = tuple(
+                self.assignment(c, ctx) for c in node.children if c.type == "variable_assignment"
+            )
+        self.add(ctx, node, SegmentKind.ASSIGNMENT_ONLY, assignments=assignments)
+
+    def subshell(self, node: Node, ctx: _Ctx) -> None:
+        if not self.too_deep(ctx, node):
+            self.body(node.children, ctx.inner(Scope.SUBSHELL, group=ctx.line.new_group()))
+
+    def compound(self, node: Node, ctx: _Ctx) -> None:
+        children = node.children
+        if children and children[0].type == "((":
+            word = self.expression_word(node, children[1:-1], ctx, "arithmetic command")
+            self.add(ctx, node, SegmentKind.ARITHMETIC, words=(word,))
+        elif not self.too_deep(ctx, node):
+            self.body(children, ctx.inner(Scope.GROUP))
+
+    def negated(self, node: Node, ctx: _Ctx) -> None:
+        if not self.too_deep(ctx, node):
+            self.body([c for c in node.children if c.is_named], ctx.inner(Scope.NEGATION))
+
+    def nested_list(self, node: Node, ctx: _Ctx) -> None:
+        items: list[list[object]] = []
+        _flatten(node, items)
+        self.emit(items, ctx)
+
+    def if_statement(self, node: Node, ctx: _Ctx) -> None:
+        if self.too_deep(ctx, node):
+            return
+        self.clauses(node.children, ctx)
+
+    def clauses(self, children: list[Node], ctx: _Ctx) -> None:
+        scope = Scope.IF_CONDITION
+        current: list[Node] = []
+        for child in children:
+            kind = child.type
+            if kind in ("if", "elif", "then", "else", "fi"):
+                if current:
+                    self.body(current, ctx.inner(scope))
+                current = []
+                scope = Scope.IF_BODY if kind in ("then", "else") else Scope.IF_CONDITION
+            elif kind in ("elif_clause", "else_clause"):
+                if current:
+                    self.body(current, ctx.inner(scope))
+                current = []
+                self.clauses(child.children, ctx)
+            else:
+                current.append(child)
+        if current:
+            self.body(current, ctx.inner(scope))
+
+    def while_statement(self, node: Node, ctx: _Ctx) -> None:
+        if self.too_deep(ctx, node):
+            return
+        condition: list[Node] = []
+        for child in node.children:
+            if child.type == "do_group":
+                self.body(condition, ctx.inner(Scope.WHILE_CONDITION))
+                condition = []
+                self.body(child.children, ctx.inner(Scope.LOOP_BODY))
+            elif child.type not in ("while", "until"):
+                condition.append(child)
+        if condition:
+            self.body(condition, ctx.inner(Scope.WHILE_CONDITION))
+
+    def for_statement(self, node: Node, ctx: _Ctx) -> None:
+        if self.too_deep(ctx, node):
+            return
+        scope = Scope.FOR
+        name: str | None = None
+        values: list[Node] = []
+        body: Node | None = None
+        for child in node.children:
+            kind = child.type
+            if kind == "select":
+                scope = Scope.SELECT
+            elif kind == "in":
+                continue
+            elif kind == "do_group":
+                body = child
+            elif kind == "variable_name" and name is None:
+                name = self.src.slice(child)
+            elif child.is_named and kind in _WORDLIKE:
+                values.append(child)
+            elif child.is_named and kind == "compound_statement":
+                body = child
+            elif child.is_error:
+                continue
+            elif child.is_named and kind != "comment":
+                self.unhandled(ctx, child)
+        words = self.words(values, ctx, "loop word")
+        self.add(ctx, node, SegmentKind.LOOP_HEADER, words=words, name=name)
+        if body is not None:
+            self.body(body.children, ctx.inner(scope))
+
+    def c_for_statement(self, node: Node, ctx: _Ctx) -> None:
+        if self.too_deep(ctx, node):
+            return
+        words: list[Word] = []
+        body: Node | None = None
+        for child in node.children:
+            if child.type in ("do_group", "compound_statement"):
+                body = child
+            elif child.is_named and child.type != "comment":
+                words.append(self.expression_word(child, [child], ctx, "loop header"))
+        self.add(ctx, node, SegmentKind.LOOP_HEADER, words=tuple(words))
+        if body is not None:
+            self.body(body.children, ctx.inner(Scope.FOR))
+
+    def case_statement(self, node: Node, ctx: _Ctx) -> None:
+        if self.too_deep(ctx, node):
+            return
+        subject: list[Node] = []
+        patterns: list[Node] = []
+        bodies: list[list[Node]] = []
+        for child in node.children:
+            if child.type == "case_item":
+                statements: list[Node] = []
+                in_body = False
+                for part in child.children:
+                    if in_body:
+                        statements.append(part)
+                    elif part.type == ")":
+                        in_body = True
+                    elif part.is_named and part.type in _WORDLIKE:
+                        patterns.append(part)
+                bodies.append(statements)
+            elif child.is_named and child.type in _WORDLIKE and not patterns and not bodies:
+                subject.append(child)
+        words = self.words(subject, ctx, "case word") + self.words(patterns, ctx, "case pattern")
+        self.add(ctx, node, SegmentKind.CASE_HEADER, words=words)
+        inner = ctx.inner(Scope.CASE)
+        for statements in bodies:
+            self.body(statements, inner)
+
+    def function(self, node: Node, ctx: _Ctx) -> None:
+        if self.too_deep(ctx, node):
+            return
+        name: str | None = None
+        body: Node | None = None
+        redirect_nodes: list[Node] = []
+        for child in node.children:
+            if child.type in ("word", "variable_name") and name is None:
+                name = self.src.slice(child)
+            elif child.type in _REDIRECTS:
+                redirect_nodes.append(child)
+            elif child.is_named and child.type in _STATEMENTS:
+                body = child
+        self.add(ctx, node, SegmentKind.FUNCTION_DEF, name=name)
+        redirects: list[Redirect] = []
+        for child in redirect_nodes:
+            self.redirect(child, ctx, redirects, [])
+        if body is None:
+            return
+        inner = ctx.inner(Scope.FUNCTION_BODY, redirects=tuple(redirects))
+        if body.type == "compound_statement":
+            self.body(body.children, inner)
+        else:
+            self.statement(body, inner)
+
+    def test_command(self, node: Node, ctx: _Ctx) -> None:
+        children = node.children
+        single = bool(children) and children[0].type == "["
+        parts: list[Node] = []
+        stack = list(reversed(children))
+        while stack:
+            child = stack.pop()
+            kind = child.type
+            if kind in _WORDLIKE and (child.is_named or kind == "$"):
+                parts.append(child)
+            elif child.is_error:
+                parts.extend(c for c in child.children if c.type in _WORDLIKE)
+            elif child.is_named:
+                stack.extend(reversed(child.children))
+            elif single or kind not in ("[[", "]]", "(", ")"):
+                parts.append(child)
+        words = self.words(parts, ctx, "test word")
+        kind = SegmentKind.SIMPLE if single else SegmentKind.TEST
+        self.add(ctx, node, kind, words=words)
+
+    # ----------------------------------------------------------------- redirects
+    def redirect(
+        self, node: Node, ctx: _Ctx, redirects: list[Redirect], extra: list[Node]
+    ) -> None:
+        kind = node.type
+        if kind == "heredoc_redirect":
+            redirects.append(self.heredoc(node, ctx))
+            for child in node.children:
+                if child.type in _REDIRECTS:
+                    self.redirect(child, ctx, redirects, extra)
+            return
+        fd: int | None = None
+        op = ""
+        targets: list[Node] = []
+        for child in node.children:
+            if child.type == "file_descriptor":
+                fd = _int(self.src.slice(child))
+            elif not child.is_named:
+                op += child.type
+            elif child.type in _WORDLIKE:
+                targets.append(child)
+        target = None
+        if targets:
+            first = targets[0]
+            target = self.word([first], ctx, "redirect target")
+            extra.extend(targets[1:])
+        redirects.append(Redirect(op=op, fd=fd, target=target, span=self.src.span(node)))
+
+    def heredoc(self, node: Node, ctx: _Ctx) -> Redirect:
+        op = "<<"
+        delimiter = ""
+        quoted = False
+        body = ""
+        expansions: list[Expansion] = []
+        fd: int | None = None
+        for child in node.children:
+            kind = child.type
+            if kind in ("<<", "<<-"):
+                op = kind
+            elif kind == "file_descriptor":
+                fd = _int(self.src.slice(child))
+            elif kind == "heredoc_start":
+                raw = self.src.slice(child)
+                pieces = unquote_bare(raw)
+                quoted = any(q for _, q in pieces) or "'" in raw or '"' in raw
+                delimiter = "".join(p for p, _ in pieces).replace("'", "").replace('"', "")
+            elif kind == "heredoc_body":
+                body = self.src.slice(child)
+                if not quoted:
+                    for part in child.children:
+                        if part.type not in ("heredoc_content",):
+                            self.part(part, ctx, "heredoc body", [], expansions)
+        heredoc = Heredoc(
+            delimiter=delimiter, quoted=quoted, body=body, strip_tabs=op == "<<-",
+            expansions=tuple(expansions), span=self.src.span(node),
+        )  # fmt: skip
+        return Redirect(op=op, fd=fd, target=None, heredoc=heredoc, span=self.src.span(node))
+
+    # ----------------------------------------------------------------- words
+    def words(
+        self,
+        parts: list[Node],
+        ctx: _Ctx,
+        role: str,
+        assignments: dict[int, Assignment] | None = None,
+    ) -> tuple[Word, ...]:
+        """Group adjacent nodes into words (`$"x"` arrives as `$` + string) and build them.
+
+        `assignments` maps the start of an already analysed `NAME=VALUE` operand (of
+        `export` …) to its Assignment, so its word reuses the analysis (no second copy of
+        the nested lines in its value).
+        """
+        if not parts:
+            return ()
+        if assignments:
+            return self.declaration_words(parts, ctx, assignments)
+        words: list[Word] = []
+        group = [parts[0]]
+        for node in parts[1:]:
+            if group[-1].type == "$" and node.type == "string" and len(group) == 1:
+                group = [node]  # `$"…"` (a translated string) arrives as `$` + string
+            elif self.joined(group[-1].end_byte, node.start_byte):
+                group.append(node)
+            else:
+                words.append(self.word(group, ctx, _role(role, len(words))))
+                group = [node]
+        words.append(self.word(group, ctx, _role(role, len(words))))
+        return tuple(words)
+
+    def declaration_words(
+        self, parts: list[Node], ctx: _Ctx, assignments: dict[int, Assignment]
+    ) -> tuple[Word, ...]:
+        words: list[Word] = []
+        plain: list[Node] = []
+        for node in parts:
+            found = assignments.get(self.src.char(node.start_byte))
+            if found is None or node.type != "variable_assignment":
+                plain.append(node)
+                continue
+            words.extend(self.words(plain, ctx, "argument"))
+            plain = []
+            words.append(_assignment_word(found, self.src.slice(node)))
+        words.extend(self.words(plain, ctx, "argument"))
+        return tuple(words)
+
+    def joined(self, end: int, start: int) -> bool:
+        """Whether two nodes form one word: adjacent, or split only by line continuations.
+
+        tree-sitter-bash treats backslash-newline as a word break, but bash removes it
+        before splitting words: `r\\<newline>m` is `rm`.
+        """
+        if start == end:
+            return True
+        gap = self.src.data[end:start]
+        return gap[:2] == b"\\\n" and not gap.replace(b"\\\n", b"")
+
+    def word(self, nodes: list[Node], ctx: _Ctx, role: str) -> Word:
+        src = self.src
+        first = nodes[0]
+        start = src.char(first.start_byte)
+        end = src.char(nodes[-1].end_byte)
+        text = src.text[start:end]
+        if len(nodes) == 1 and first.type in _BARE and not _PLAIN_SPECIAL.search(text):
+            return Word(text=text, value=text, span=Span(start, end))
+        pieces: list[tuple[str, bool]] = []
+        expansions: list[Expansion] = []
+        for node in nodes:
+            self.part(node, ctx, role, pieces, expansions)
+        if expansions:
+            return Word(text=text, value=None, expansions=tuple(expansions), span=Span(start, end))
+        kinds = pattern_kinds(pieces)
+        if kinds:
+            span = Span(start, end)
+            found = tuple(Expansion(kind=k, text=text, span=span) for k in kinds)
+            return Word(text=text, value=None, expansions=found, span=span)
+        return Word(text=text, value="".join(p for p, _ in pieces), span=Span(start, end))
+
+    def part(
+        self,
+        node: Node,
+        ctx: _Ctx,
+        role: str,
+        pieces: list[tuple[str, bool]],
+        expansions: list[Expansion],
+    ) -> None:
+        """Add one node of a word: literal pieces (quoted or not) or expansions."""
+        kind = node.type
+        src = self.src
+        if kind in _BARE or not node.is_named:
+            if node.is_missing:
+                return
+            pieces.extend(unquote_bare(src.slice(node)))
+        elif kind == "raw_string":
+            text = src.slice(node)
+            pieces.append((text[1:-1] if len(text) >= 2 and text.endswith("'") else text[1:], True))
+        elif kind == "ansi_c_string":
+            text = src.slice(node)
+            body = text[2:-1] if len(text) >= 3 and text.endswith("'") else text[2:]
+            pieces.append((decode_ansi_c(body), True))
+        elif kind == "string" or kind == "translated_string":
+            self.string(node, ctx, role, pieces, expansions)
+        elif kind in _COMPOSITE:
+            for child in node.children:
+                self.part(child, ctx, role, pieces, expansions)
+        elif kind == "command_substitution" or kind == "process_substitution":
+            expansions.append(self.substitution(node, ctx, role))
+        elif kind in _EXPANSIONS:
+            self.expansion(node, ctx, role, expansions)
+        elif node.is_error:
+            pieces.append((src.slice(node), False))
+            expansions.append(
+                Expansion(kind=ExpansionKind.GLOB, text=src.slice(node), span=src.span(node))
+            )
+        else:
+            self.unhandled(ctx, node)
+            expansions.append(
+                Expansion(kind=ExpansionKind.GLOB, text=src.slice(node), span=src.span(node))
+            )
+
+    def string(
+        self,
+        node: Node,
+        ctx: _Ctx,
+        role: str,
+        pieces: list[tuple[str, bool]],
+        expansions: list[Expansion],
+    ) -> None:
+        src = self.src
+        text = src.text
+        start = src.char(node.start_byte)
+        end = src.char(node.end_byte)
+        position = start + (2 if node.type == "translated_string" else 1)
+        stop = end - 1 if end - position >= 1 and text[end - 1] == '"' else end
+        for child in node.children:
+            if not child.is_named or child.type == "string_content":
+                continue
+            child_start = src.char(child.start_byte)
+            if child_start > position:
+                pieces.append((unquote_double(text[position:child_start]), True))
+            self.part(child, ctx, role, pieces, expansions)
+            position = src.char(child.end_byte)
+        if stop > position:
+            pieces.append((unquote_double(text[position:stop]), True))
+
+    def expansion(self, node: Node, ctx: _Ctx, role: str, expansions: list[Expansion]) -> None:
+        """`$X`, `${X…}`, `$((…))`, `{a,b}`: the expansion plus any nested inside it."""
+        src = self.src
+        kind = _EXPANSIONS[node.type]
+        name = None
+        if kind is ExpansionKind.PARAMETER:
+            name = _parameter_name(node, src)
+        text = src.slice(node)
+        expansions.append(Expansion(kind=kind, text=text, span=src.span(node), name=name))
+        if node.child_count <= 2:
+            return
+        if self.too_deep(ctx, node):
+            return
+        inner = ctx.inner()
+        stack = list(reversed(node.children))
+        while stack:
+            child = stack.pop()
+            child_kind = child.type
+            if child_kind == "command_substitution" or child_kind == "process_substitution":
+                expansions.append(self.substitution(child, inner, role))
+            elif child_kind in _EXPANSIONS:
+                self.expansion(child, inner, role, expansions)
+            elif child.is_named and child.child_count:
+                stack.extend(reversed(child.children))
+
+    def substitution(self, node: Node, ctx: _Ctx, role: str) -> Expansion:
+        src = self.src
+        children = node.children
+        opener = children[0].type if children else ""
+        label = _SUBSTITUTION_LABEL.get(opener, "$()")
+        kind = (
+            ExpansionKind.PROCESS_SUBSTITUTION
+            if node.type == "process_substitution"
+            else ExpansionKind.COMMAND_SUBSTITUTION
+        )
+        span = src.span(node)
+        text = src.slice(node)
+        if self.too_deep(ctx, node):
+            return Expansion(kind=kind, text=text, span=span)
+        where = f"inside {label} in {self.where(ctx, role)}"
+        inner_start = span.start + len(opener)
+        inner_end = span.end - (1 if text.endswith(("`", ")")) and len(text) > len(opener) else 0)
+        inner_text = src.text[inner_start:max(inner_start, inner_end)]
+        if opener == "`" and "\\" in inner_text:
+            # Inside backticks bash removes `\` before `$`, `` ` `` and `\` before parsing,
+            # so the body must be re-parsed from the unescaped text (`\`id\`` nests).
+            code = re.sub(r"\\([$`\\])", r"\1", inner_text)
+            nested = _parse_text(code, self.shared, depth=ctx.depth + 1, where=where, anchor=span)
+            ctx.line.problems.extend(self.anchored(nested.problems, nested))
+            return Expansion(kind=kind, text=text, span=span, nested=nested)
+        line = _Line(ctx.depth + 1, where)
+        self.body(children, _Ctx(line, (), 0, (), ctx.depth + 1))
+        nested = self.finish(line, inner_text, anchor=span)
+        ctx.line.problems.extend(nested.problems)
+        return Expansion(kind=kind, text=text, span=span, nested=nested)
+
+    def assignment(self, node: Node, ctx: _Ctx) -> Assignment:
+        src = self.src
+        name = ""
+        subscript: Word | None = None
+        append = False
+        value_parts: list[Node] = []
+        array: tuple[Word, ...] | None = None
+        seen_op = False
+        for child in node.children:
+            kind = child.type
+            if not seen_op:
+                if kind == "variable_name":
+                    name = src.slice(child)
+                elif kind == "subscript":
+                    name, subscript = self.subscript(child, ctx)
+                elif kind in ("=", "+="):
+                    seen_op = True
+                    append = kind == "+="
+            elif kind == "array":
+                elements = [c for c in child.children if c.is_named and c.type in _WORDLIKE]
+                array = self.words(elements, ctx, f"array element of `{name}`")
+            elif kind != "comment":
+                value_parts.append(child)
+        role = f"assignment to `{name}`"
+        value: Word | None
+        if array is not None:
+            value = None
+        elif value_parts:
+            value = self.word(value_parts, ctx, role)
+        else:
+            end = src.char(node.end_byte)
+            value = Word(text="", value="", span=Span(end, end))
+        return Assignment(
+            name=name, value=value, append=append, array=array, subscript=subscript,
+            span=src.span(node),
+        )  # fmt: skip
+
+    def subscript(self, node: Node, ctx: _Ctx) -> tuple[str, Word | None]:
+        name = ""
+        index: list[Node] = []
+        for child in node.children:
+            if child.type == "variable_name" and not name:
+                name = self.src.slice(child)
+            elif child.is_named:
+                index.append(child)
+        word = self.word(index, ctx, f"subscript of `{name}`") if index else None
+        return name, word
+
+    def expression_word(self, node: Node, parts: list[Node], ctx: _Ctx, role: str) -> Word:
+        """An arithmetic expression as one word: literal text unless something expands."""
+        src = self.src
+        if not parts:
+            end = src.char(node.end_byte)
+            return Word(text="", value="", span=Span(end, end))
+        start = src.char(parts[0].start_byte)
+        end = src.char(parts[-1].end_byte)
+        text = src.text[start:end]
+        expansions: list[Expansion] = []
+        inner = ctx.inner()
+        stack = list(reversed(parts))
+        while stack:
+            child = stack.pop()
+            kind = child.type
+            if kind == "command_substitution" or kind == "process_substitution":
+                expansions.append(self.substitution(child, inner, role))
+            elif kind in _EXPANSIONS:
+                self.expansion(child, inner, role, expansions)
+            elif child.child_count:
+                stack.extend(reversed(child.children))
+        value = None if expansions else text
+        return Word(text=text, value=value, expansions=tuple(expansions), span=Span(start, end))
+
+
+def _assignment_word(assignment: Assignment, text: str) -> Word:
+    """The word `NAME=VALUE` of a declaration operand, built from its analysed assignment."""
+    parts = [w for w in (assignment.subscript, assignment.value) if w is not None]
+    parts.extend(assignment.array or ())
+    expansions = tuple(e for w in parts for e in w.expansions)
+    literal = all(w.is_literal for w in parts) and assignment.array is None
+    value = None
+    if literal and not expansions:
+        index = f"[{assignment.subscript.value}]" if assignment.subscript is not None else ""
+        op = "+=" if assignment.append else "="
+        value = f"{assignment.name}{index}{op}{assignment.value.value if assignment.value else ''}"
+    if value is None and not expansions:
+        expansions = (Expansion(kind=ExpansionKind.GLOB, text=text, span=assignment.span),)
+    return Word(text=text, value=value, expansions=expansions, span=assignment.span)
+
+
+def _role(role: str, index: int) -> str:
+    if role == "argument":
+        return "the command name" if index == 0 else f"argument {index}"
+    return role if index == 0 else f"{role} {index + 1}"
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+def _parameter_name(node: Node, src: _Source) -> str | None:
+    for child in node.children:
+        kind = child.type
+        if kind == "variable_name" or kind == "special_variable_name":
+            return src.slice(child)
+        if kind == "subscript":
+            for part in child.children:
+                if part.type == "variable_name":
+                    return src.slice(part)
+    return None
+
+
+def _flatten(node: Node, items: list[list[object]]) -> None:
+    """Append the statements of nested `list`/`pipeline` nodes with their operators.
+
+    tree-sitter nests one node per operator (and groups `a | b | c && d` wrongly as
+    `a | (b | c && d)`); flattening iteratively both survives 10,000 operators and lets
+    `emit` rebuild bash's precedence from the flat operator sequence.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind == "list" or kind == "pipeline":
+            stack.extend(reversed(current.children))
+        elif not current.is_named:
+            connector = _CONNECTORS.get(kind)
+            if connector is not None and items:
+                items[-1][1] = connector
+        elif kind != "comment":
+            if items and items[-1][1] is None:
+                items[-1][1] = Connector.NEWLINE
+            items.append([current, None])
+
+
+def _heredoc_continuation(node: Node, items: list[list[object]]) -> None:
+    """`cat <<EOF | sh` / `cat <<EOF && x`: tree-sitter puts what follows inside the heredoc."""
+    for child in node.children:
+        kind = child.type
+        if kind in ("heredoc_body", "heredoc_end"):
+            return
+        if not child.is_named:
+            connector = _CONNECTORS.get(kind)
+            if connector is not None:
+                items[-1][1] = connector
+        elif kind in _STATEMENTS or kind in ("list", "pipeline"):
+            _flatten(child, items)
+
+
+_COMPOSITE: Final = frozenset({"concatenation", "variable_assignment", "subscript", "array"})
+
+_EXPANSIONS: Final = {
+    "simple_expansion": ExpansionKind.PARAMETER,
+    "expansion": ExpansionKind.PARAMETER,
+    "arithmetic_expansion": ExpansionKind.ARITHMETIC,
+    "brace_expression": ExpansionKind.BRACE,
+}
+
+_STATEMENTS: Final[dict[str, Callable[[_Walker, Node, _Ctx], None]]] = {
+    "command": _Walker.command,
+    "redirected_statement": _Walker.redirected,
+    "declaration_command": _Walker.declaration,
+    "unset_command": _Walker.declaration,
+    "variable_assignment": _Walker.assignments_only,
+    "variable_assignments": _Walker.assignments_only,
+    "subshell": _Walker.subshell,
+    "compound_statement": _Walker.compound,
+    "if_statement": _Walker.if_statement,
+    "while_statement": _Walker.while_statement,
+    "for_statement": _Walker.for_statement,
+    "c_style_for_statement": _Walker.c_for_statement,
+    "case_statement": _Walker.case_statement,
+    "function_definition": _Walker.function,
+    "test_command": _Walker.test_command,
+    "negated_command": _Walker.negated,
+    "list": _Walker.nested_list,
+    "pipeline": _Walker.nested_list,
+    "file_redirect": _Walker.bare_redirect,
+    "herestring_redirect": _Walker.bare_redirect,
+    "heredoc_redirect": _Walker.bare_redirect,
+}

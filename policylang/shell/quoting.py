@@ -1,0 +1,131 @@
+"""Quote removal and pattern detection for shell words: pure Python, imports only the model.
+
+`shell.parse` splits a word into pieces (unquoted text, quoted text, expansions); the helpers
+here decode each piece the way bash does and tell whether the unquoted parts contain
+pattern characters (glob, brace, tilde, extglob) that make the word non-literal.
+
+>>> decode_ansi_c(r"\\x72\\x6d")
+'rm'
+>>> decode_ansi_c(r"\\u00e9\\101\\cA")
+'éA\\x01'
+>>> unquote_bare("r\\\\m")
+[('r', False), ('m', True)]
+"""
+
+from __future__ import annotations
+
+import re
+
+from policylang.shell.model import ExpansionKind
+
+_SIMPLE_ESCAPES = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+
+_ANSI_C = re.compile(
+    r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})"
+    r"|U([0-9A-Fa-f]{1,8})|c(.)|(.))",
+    re.DOTALL,
+)
+
+
+def _ansi_c_escape(match: re.Match[str]) -> str:
+    simple, octal, hex2, u4, u8, ctrl, other = match.groups()
+    if simple is not None:
+        return _SIMPLE_ESCAPES[simple]
+    if octal is not None:
+        return chr(int(octal, 8) & 0xFF)
+    if hex2 is not None:
+        return chr(int(hex2, 16))
+    code = u4 if u4 is not None else u8
+    if code is not None:
+        value = int(code, 16)
+        return chr(value) if value <= 0x10FFFF else match.group(0)
+    if ctrl is not None:
+        return "\x7f" if ctrl == "?" else chr(ord(ctrl.upper()) & 0x1F)
+    return "\\" + other
+
+
+def decode_ansi_c(body: str) -> str:
+    """Decode the body of `$'…'` as bash does; a NUL ends the string (bash truncates there)."""
+    if "\\" not in body:
+        return body
+    decoded = _ANSI_C.sub(_ansi_c_escape, body)
+    return decoded.partition("\x00")[0]
+
+
+_DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
+
+
+def unquote_double(text: str) -> str:
+    """Literal text inside double quotes: only `\\$ \\` \\" \\\\ \\newline` are escapes."""
+    if "\\" not in text:
+        return text
+    return _DQ_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+def unquote_bare(text: str) -> list[tuple[str, bool]]:
+    """Split unquoted text into (piece, quoted) pieces; a backslash quotes the next char.
+
+    A backslash-newline is a line continuation and vanishes; a trailing lone backslash
+    stays literal.
+    """
+    pieces: list[tuple[str, bool]] = []
+    start = 0
+    index = text.find("\\")
+    while index != -1:
+        if index > start:
+            pieces.append((text[start:index], False))
+        if index + 1 >= len(text):
+            pieces.append(("\\", True))
+            return pieces
+        escaped = text[index + 1]
+        if escaped != "\n":
+            pieces.append((escaped, True))
+        start = index + 2
+        index = text.find("\\", start)
+    if start < len(text):
+        pieces.append((text[start:], False))
+    return pieces
+
+
+_EXTGLOB = re.compile(r"[?*+@!]\(")
+
+
+def pattern_kinds(pieces: list[tuple[str, bool]]) -> list[ExpansionKind]:
+    """The pattern expansions bash would apply to a word made of these pieces.
+
+    Only unquoted characters are special. The check is deliberately generous: when in
+    doubt the word is reported as a pattern (non-literal), never the other way round.
+    """
+    unquoted_only = "".join(p if not q else "\x01" * len(p) for p, q in pieces)
+    value = "".join(p for p, _ in pieces)
+    kinds: list[ExpansionKind] = []
+    if _EXTGLOB.search(unquoted_only):
+        kinds.append(ExpansionKind.EXTGLOB)
+    star = "*" in unquoted_only or "?" in unquoted_only
+    bracket = unquoted_only.find("[")
+    if star or (bracket != -1 and "]" in value[bracket + 1 :]):
+        kinds.append(ExpansionKind.GLOB)
+    brace = unquoted_only.find("{")
+    if brace != -1:
+        close = unquoted_only.find("}", brace + 1)
+        if close != -1:
+            inner = value[brace + 1 : close]
+            if "," in inner or ".." in inner:
+                kinds.append(ExpansionKind.BRACE)
+    if unquoted_only.startswith("~") or "=~" in unquoted_only or ":~" in unquoted_only:
+        kinds.append(ExpansionKind.TILDE)
+    return kinds

@@ -1,0 +1,81 @@
+"""Walking a parsed command line: every segment, nested lines included; imports only the model.
+
+`CommandLine` values nest (substitutions, heredoc bodies, `bash -c` strings); `walk`
+visits all of them iteratively so a deep nest cannot exhaust the Python stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from policylang.shell.model import Assignment, CommandLine, Expansion, Segment, Word
+
+__all__ = ["lines", "nested_lines", "walk"]
+
+
+def nested_lines(segment: Segment) -> Iterator[CommandLine]:
+    """Every command line nested directly in a segment (substitutions, heredocs, `bash -c`)."""
+    words: list[Word] = list(segment.words)
+    for assignment in (*segment.assignments, *segment.declared):
+        words.extend(_assignment_words(assignment))
+    expansions: list[Expansion] = []
+    for redirect in segment.redirects:
+        if redirect.target is not None:
+            words.append(redirect.target)
+        if redirect.heredoc is not None:
+            expansions.extend(redirect.heredoc.expansions)
+    for word in words:
+        expansions.extend(word.expansions)
+    seen: set[int] = set()
+    for expansion in expansions:
+        # INVARIANT: `export A=$(x)` shares one Expansion between its word and its
+        # declared assignment; yield each nested line once.
+        if expansion.nested is not None and id(expansion.nested) not in seen:
+            seen.add(id(expansion.nested))
+            yield expansion.nested
+    wrapped = segment.wrapped
+    if wrapped is not None:
+        for assignment in wrapped.assignments:
+            for word in _assignment_words(assignment):
+                for expansion in word.expansions:
+                    if expansion.nested is not None:
+                        yield expansion.nested
+        if wrapped.nested is not None:
+            yield wrapped.nested
+
+
+def _assignment_words(assignment: Assignment) -> list[Word]:
+    words = list(assignment.array or ())
+    if assignment.value is not None:
+        words.append(assignment.value)
+    if assignment.subscript is not None:
+        words.append(assignment.subscript)
+    return words
+
+
+def walk(line: CommandLine) -> Iterator[tuple[CommandLine, Segment]]:
+    """Every segment of a line and of every line nested in it, with the line it belongs to.
+
+    Segments of a line come in order, each line's nested lines after it (depth first,
+    iteratively). `CommandLine.context` of a nested line says where it sits.
+    """
+    stack = [line]
+    while stack:
+        current = stack.pop()
+        found: list[CommandLine] = []
+        for segment in current.segments:
+            yield current, segment
+            found.extend(nested_lines(segment))
+        stack.extend(reversed(found))
+
+
+def lines(line: CommandLine) -> Iterator[CommandLine]:
+    """The line itself and every line nested in it, at any depth (iteratively)."""
+    stack = [line]
+    while stack:
+        current = stack.pop()
+        yield current
+        found: list[CommandLine] = []
+        for segment in current.segments:
+            found.extend(nested_lines(segment))
+        stack.extend(reversed(found))

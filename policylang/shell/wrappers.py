@@ -1,0 +1,490 @@
+"""Wrappers seen through, as data: pure Python over `shell.model` and `shell.options`.
+
+`sudo -u root env FOO=1 timeout 5 nice rm x` runs `rm x`. `unwrap` walks a table of
+wrapper specs (which options each wrapper takes, how many positionals precede the inner
+command) to find the inner command while keeping the chain, so a rule can still see `sudo`.
+Shells (`bash -c STRING`) and `eval`/`watch` turn a string back into a command line: a literal
+string is parsed by the `parse` callback `shell.parse` passes in (this module may not import
+`shell.parse`); a non-literal one makes the command opaque.
+
+>>> from policylang.shell.parse import parse_command
+>>> seg = parse_command("sudo -u root env FOO=1 timeout 5 nice rm x").segments[0]
+>>> [use.name for use in seg.wrapped.chain], [w.value for w in seg.wrapped.words]
+(['sudo', 'env', 'timeout', 'nice'], ['rm', 'x'])
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Final
+
+from policylang.shell.model import Assignment, CommandLine, Unwrapped, Word, WrapperUse
+from policylang.shell.options import OptionSpec, OptionView, option_view
+from policylang.span import Span
+
+__all__ = [
+    "DEFAULT_WRAPPERS",
+    "ParseCallback",
+    "Unwrapped",
+    "WrapperKind",
+    "WrapperSpec",
+    "WrapperTable",
+    "WrapperUse",
+    "unwrap",
+]
+
+#: Parses a shell string found inside a command: (text, anchor span, context) -> line.
+ParseCallback = Callable[[str, Span, str], CommandLine]
+
+MAX_CHAIN = 16  # `nice nice nice …` deeper than this is opaque rather than walked forever
+
+
+_NO_OPTIONS: Final = OptionSpec(stop_at_operand=True)
+
+
+class WrapperKind(enum.StrEnum):
+    WRAPPER = "wrapper"  # runs its operands as a command (sudo, env, timeout …)
+    SHELL = "shell"  # bash/sh …: `-c STRING`, a script file, or standard input
+    EVAL = "eval"  # joins its operands with spaces and runs them as shell code (eval, watch)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WrapperSpec:
+    """How to find the inner command of one wrapper.
+
+    Attributes:
+        name: the command name (matched on the basename: `/usr/bin/sudo` is `sudo`).
+        options: the wrapper's own options; an option it does not list makes the use opaque.
+        positionals: operands before the inner command (`timeout DURATION` = 1).
+        assignments: whether `NAME=VALUE` operands set the environment (`env`).
+        kind: wrapper, shell or eval.
+        string_options: options whose value is shell code (`flock -c CMD`, `su -c CMD`).
+        query_options: options meaning there is no inner command (`command -v`, `sudo -l`);
+            the word list is then a plain command, not a wrapper use.
+        opaque_options: options that hide the inner command (`env -S STRING`).
+        default_command: the command run when none is given (`xargs` runs `echo`).
+        command_optional: no inner command is fine (`exec` with only redirections).
+    """
+
+    name: str
+    options: OptionSpec = _NO_OPTIONS
+    positionals: int = 0
+    assignments: bool = False
+    kind: WrapperKind = WrapperKind.WRAPPER
+    string_options: frozenset[str] = frozenset()
+    query_options: frozenset[str] = frozenset()
+    opaque_options: frozenset[str] = frozenset()
+    default_command: str | None = None
+    command_optional: bool = False
+
+
+class WrapperTable:
+    """An immutable table of wrapper specs by name; `extend` returns a new table."""
+
+    __slots__ = ("_specs",)
+
+    def __init__(self, specs: Iterable[WrapperSpec] = ()) -> None:
+        self._specs: Mapping[str, WrapperSpec] = MappingProxyType({s.name: s for s in specs})
+
+    def extend(self, specs: Iterable[WrapperSpec]) -> WrapperTable:
+        """A new table with `specs` added (a spec replaces one of the same name)."""
+        return WrapperTable([*self._specs.values(), *specs])
+
+    def get(self, name: str) -> WrapperSpec | None:
+        return self._specs.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[WrapperSpec]:
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def lookup(self, word: Word) -> WrapperSpec | None:
+        """The spec for a command word (literal, matched on its basename)."""
+        value = word.value
+        if not value:
+            return None
+        return self._specs.get(value.rpartition("/")[2])
+
+
+_NAME_EQ = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def unwrap(
+    words: Sequence[Word], table: WrapperTable, *, parse: ParseCallback | None = None
+) -> Unwrapped:
+    """See through the wrappers at the start of a command.
+
+    Args:
+        words: the command's words (argv[0] first).
+        table: the wrapper specs (`DEFAULT_WRAPPERS` or an extension of it).
+        parse: parses shell strings (`bash -c STRING`); without it such strings are opaque.
+
+    Returns:
+        The chain of wrappers, the inner command's words, and the nested line or the
+        reason the inner command is opaque. With no wrapper the chain is empty.
+    """
+    chain: list[WrapperUse] = []
+    assignments: list[Assignment] = []
+    rest = tuple(words)
+    while rest:
+        spec = table.lookup(rest[0])
+        if spec is None:
+            break
+        if len(chain) >= MAX_CHAIN:
+            return _opaque(chain, assignments, f"more than {MAX_CHAIN} nested wrappers")
+        view = option_view(rest, spec.options)
+        if view.find(*spec.query_options):
+            break
+        if spec.kind is not WrapperKind.WRAPPER:
+            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            return _reenter(spec, rest, view, chain, assignments, parse)
+        problem = _check_options(spec, rest, view)
+        if problem:
+            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            return _opaque(chain, assignments, problem)
+        for option in view.find(*spec.string_options):
+            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            return _string(option.arg_indexes, rest, option.value, chain, assignments, parse)
+        start = view.rest
+        if spec.assignments:
+            while start < len(rest) and _NAME_EQ.match(rest[start].text):
+                assignments.append(_assignment(rest[start]))
+                start += 1
+        start += spec.positionals
+        chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest[:start]))
+        if start >= len(rest):
+            return _no_command(spec, rest, chain, assignments, start > len(rest))
+        rest = rest[start:]
+    return Unwrapped(chain=tuple(chain), words=rest, assignments=tuple(assignments))
+
+
+def _check_options(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -> str:
+    """Why the wrapper's own options hide the inner command ("" when they do not)."""
+    if view.unknown:
+        return f"`{words[view.unknown[0]].text}` may be an option of `{spec.name}`"
+    for option in view.options:
+        if not option.known:
+            return f"unknown option `{option.name}` of `{spec.name}`"
+        if option.name in spec.opaque_options:
+            return f"`{spec.name} {option.name}` hides the command it runs"
+    return ""
+
+
+def _no_command(
+    spec: WrapperSpec,
+    words: tuple[Word, ...],
+    chain: list[WrapperUse],
+    assignments: list[Assignment],
+    missing_positional: bool,
+) -> Unwrapped:
+    if spec.default_command is not None and not missing_positional:
+        last = words[-1].span
+        word = Word(
+            text=spec.default_command,
+            value=spec.default_command,
+            span=Span(last.end, last.end),
+        )
+        return Unwrapped(chain=tuple(chain), words=(word,), assignments=tuple(assignments))
+    if spec.command_optional:
+        return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
+    return _opaque(chain, assignments, f"no command found after `{spec.name}`")
+
+
+def _reenter(
+    spec: WrapperSpec,
+    words: tuple[Word, ...],
+    view: OptionView,
+    chain: list[WrapperUse],
+    assignments: list[Assignment],
+    parse: ParseCallback | None,
+) -> Unwrapped:
+    """A shell (`bash -c STRING`, script, stdin) or eval-like wrapper: the code it runs."""
+    if spec.kind is WrapperKind.EVAL:
+        operands = words[view.rest :]
+        if view.unknown:
+            return _opaque(chain, assignments, f"`{spec.name}` runs code that is not literal")
+        if not operands:
+            return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
+        values = [w.value for w in operands]
+        joined = None if None in values else " ".join(v for v in values if v is not None)
+        indexes = tuple(range(view.rest, len(words)))
+        return _string(indexes, words, joined, chain, assignments, parse)
+    for option in view.find(*spec.string_options):
+        return _string(option.arg_indexes, words, option.value, chain, assignments, parse)
+    if view.has("-c"):
+        first = min(view.rest, *view.unknown) if view.unknown else view.rest
+        if first >= len(words):
+            return _opaque(chain, assignments, f"`{spec.name} -c` without a command string")
+        return _string((first,), words, words[first].value, chain, assignments, parse)
+    if view.has("--version", "--help"):
+        return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
+    if view.unknown:
+        return _opaque(chain, assignments, f"cannot tell what `{spec.name}` runs")
+    if view.rest < len(words) and not view.has("-s"):
+        return _opaque(
+            chain, assignments, f"`{spec.name}` runs the script `{words[view.rest].text}`"
+        )
+    return _opaque(chain, assignments, f"`{spec.name}` reads commands from standard input")
+
+
+def _string(
+    indexes: tuple[int, ...],
+    words: Sequence[Word],
+    code: str | None,
+    chain: list[WrapperUse],
+    assignments: list[Assignment],
+    parse: ParseCallback | None,
+) -> Unwrapped:
+    """Shell code given as a string: parsed when literal, opaque otherwise."""
+    name = chain[-1].name
+    if not indexes:
+        return _opaque(chain, assignments, f"`{name}` is missing its command string")
+    if code is None:
+        return _opaque(chain, assignments, f"the command string of `{name}` is not literal")
+    if parse is None:
+        return _opaque(chain, assignments, f"the command string of `{name}` was not analysed")
+    anchor = words[indexes[0]].span.cover(words[indexes[-1]].span)
+    nested = parse(code, anchor, f"inside the command string of `{name}`")
+    return Unwrapped(
+        chain=tuple(chain),
+        words=(),
+        assignments=tuple(assignments),
+        nested=nested,
+        problems=nested.problems,
+    )
+
+
+def _opaque(chain: list[WrapperUse], assignments: list[Assignment], reason: str) -> Unwrapped:
+    return Unwrapped(
+        chain=tuple(chain), words=(), assignments=tuple(assignments), opaque=True, reason=reason
+    )
+
+
+def _assignment(word: Word) -> Assignment:
+    """`NAME=VALUE` given to `env`: split the word (the value keeps the word's expansions)."""
+    name, _, raw = word.text.partition("=")
+    start = word.span.start + len(name) + 1
+    span = Span(min(start, word.span.end), word.span.end)
+    if word.value is not None:
+        value = Word(text=raw, value=word.value.partition("=")[2], span=span)
+    else:
+        value = Word(text=raw, value=None, expansions=word.expansions, span=span)
+    return Assignment(name=name, value=value, span=word.span)
+
+
+def _fs(names: str) -> frozenset[str]:
+    """A frozenset from whitespace-separated option names (keeps the tables compact)."""
+    return frozenset(names.split())
+
+
+_SHELL_OPTIONS = OptionSpec(
+    takes_value=_fs("-o -O --init-file --rcfile"),
+    flags=_fs(
+        "-c -i -l -r -s -e -u -x -v -n -f -h -m -a -b -C -E -H -k -p -t -B -P -T -D "
+        "--login --noprofile --norc --posix --restricted --verbose --version --help "
+        "--debugger --dump-strings --dump-po-strings --noediting --pretty-print"
+    ),
+    stop_at_operand=True,
+)
+
+
+def _wrapper(name: str, **kwargs: object) -> WrapperSpec:
+    return WrapperSpec(name=name, **kwargs)  # type: ignore[arg-type]
+
+
+def _options(
+    *,
+    takes_value: frozenset[str] = frozenset(),
+    optional_value: frozenset[str] = frozenset(),
+    flags: frozenset[str] = frozenset(),
+) -> OptionSpec:
+    return OptionSpec(
+        takes_value=takes_value, optional_value=optional_value, flags=flags, stop_at_operand=True
+    )
+
+
+DEFAULT_WRAPPERS = WrapperTable(
+    [
+        _wrapper(
+            "env",
+            options=_options(
+                takes_value=_fs("-u --unset -C --chdir -S --split-string"),
+                optional_value=_fs("--default-signal --ignore-signal --block-signal"),
+                flags=_fs("-i --ignore-environment -0 --null -v --debug --list-signal-handling -"),
+            ),
+            assignments=True,
+            opaque_options=_fs("-S --split-string"),
+            command_optional=True,
+        ),
+        _wrapper(
+            "timeout",
+            options=_options(
+                takes_value=_fs("-k --kill-after -s --signal"),
+                flags=_fs("--preserve-status --foreground -v --verbose"),
+            ),
+            positionals=1,
+        ),
+        _wrapper(
+            "nice",
+            options=_options(
+                takes_value=_fs("-n --adjustment"),
+                flags=frozenset({*(f"-{n}" for n in range(-20, 20)), "-"}),
+            ),
+            command_optional=True,
+        ),
+        _wrapper("nohup", options=_options()),
+        _wrapper(
+            "time",
+            options=_options(
+                takes_value=_fs("-o --output -f --format"),
+                flags=_fs("-p --portability -a --append -v --verbose -q --quiet"),
+            ),
+            command_optional=True,
+        ),
+        _wrapper(
+            "command",
+            options=_options(flags=_fs("-p -v -V")),
+            query_options=_fs("-v -V"),
+            command_optional=True,
+        ),
+        _wrapper(
+            "exec",
+            options=_options(takes_value=_fs("-a"), flags=_fs("-c -l")),
+            command_optional=True,
+        ),
+        _wrapper("builtin", options=_options(), command_optional=True),
+        _wrapper(
+            "xargs",
+            options=_options(
+                takes_value=_fs(
+                    "-a --arg-file -d --delimiter -E -I -L --max-lines -n "
+                    "--max-args -P --max-procs -s --max-chars --process-slot-var"
+                ),
+                optional_value=_fs("-e --eof -i --replace -l"),
+                flags=_fs(
+                    "-0 --null -o --open-tty -p --interactive -r --no-run-if-empty -t "
+                    "--verbose -x --exit --show-limits --help --version"
+                ),
+            ),
+            query_options=_fs("--help --version --show-limits"),
+            default_command="echo",
+        ),
+        _wrapper(
+            "sudo",
+            options=_options(
+                takes_value=_fs(
+                    "-u --user -g --group -h --host -p --prompt -C --close-from "
+                    "-D --chdir -r --role -t --type -U --other-user -T "
+                    "--command-timeout -R --chroot"
+                ),
+                optional_value=_fs("--preserve-env"),
+                flags=_fs(
+                    "-E -H --set-home -n --non-interactive -S --stdin -b --background "
+                    "-i --login -s --shell -k --reset-timestamp -K --remove-timestamp "
+                    "-l --list -v --validate -A --askpass -P --preserve-groups -e "
+                    "--edit -V --version --help -B --bell -N --no-update"
+                ),
+            ),
+            query_options=_fs(
+                "-l --list -v --validate -e --edit -V --version --help -k -K --remove-timestamp"
+            ),
+        ),
+        _wrapper(
+            "doas",
+            options=_options(takes_value=_fs("-u -C"), flags=_fs("-n -s -L")),
+            query_options=_fs("-C -L"),
+        ),
+        _wrapper(
+            "stdbuf",
+            options=_options(
+                takes_value=_fs("-i --input -o --output -e --error"),
+            ),
+        ),
+        _wrapper(
+            "ionice",
+            options=_options(
+                takes_value=_fs("-c --class -n --classdata -p --pid -P --pgid -u --uid"),
+                flags=_fs("-t --ignore"),
+            ),
+            query_options=_fs("-p --pid -P --pgid -u --uid"),
+            command_optional=True,
+        ),
+        _wrapper(
+            "setsid",
+            options=_options(flags=_fs("-c --ctty -f --fork -w --wait")),
+        ),
+        _wrapper(
+            "watch",
+            kind=WrapperKind.EVAL,
+            options=_options(
+                takes_value=_fs("-n --interval -q --equexit"),
+                optional_value=_fs("-d --differences"),
+                flags=_fs(
+                    "-b --beep -c --color -C --no-color -e --errexit -g --chgexit -p "
+                    "--precise -t --no-title -w --no-wrap -x --exec -r --no-rerun"
+                ),
+            ),
+        ),
+        _wrapper(
+            "chrt",
+            options=_options(
+                takes_value=_fs("-T --sched-runtime -P --sched-period -D --sched-deadline"),
+                flags=_fs(
+                    "-a --all-tasks -b --batch -d --deadline -f --fifo -i --idle -o "
+                    "--other -r --rr -R --reset-on-fork -v --verbose -m --max"
+                ),
+            ),
+            positionals=1,
+            query_options=_fs("-p --pid -m --max"),
+        ),
+        _wrapper(
+            "taskset",
+            options=_options(flags=_fs("-a --all-tasks -c --cpu-list -p --pid")),
+            positionals=1,
+            query_options=_fs("-p --pid"),
+        ),
+        _wrapper(
+            "flock",
+            options=_options(
+                takes_value=_fs("-w --timeout -E --conflict-exit-code -c --command"),
+                flags=_fs(
+                    "-s --shared -x -e --exclusive -u --unlock -n --nb --nonblock -o "
+                    "--close -F --no-fork --verbose"
+                ),
+            ),
+            positionals=1,
+            string_options=_fs("-c --command"),
+            command_optional=True,
+        ),
+        _wrapper(
+            "su",
+            kind=WrapperKind.SHELL,
+            options=_options(
+                takes_value=_fs(
+                    "-c --command -s --shell -g --group -G --supp-group -w "
+                    "--whitelist-environment --session-command"
+                ),
+                flags=_fs("- -l --login -m -p --preserve-environment -P --pty -f --fast"),
+            ),
+            string_options=_fs("-c --command --session-command"),
+        ),
+        _wrapper("eval", kind=WrapperKind.EVAL, options=_options(flags=_fs("--"))),
+        *(
+            _wrapper(shell, kind=WrapperKind.SHELL, options=_SHELL_OPTIONS)
+            for shell in ("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh")
+        ),
+    ]
+)
+
+
+def with_options(spec: WrapperSpec, **changes: object) -> WrapperSpec:
+    """A copy of `spec` with fields replaced (convenience for extending the table)."""
+    return replace(spec, **changes)  # type: ignore[arg-type]
