@@ -271,7 +271,7 @@ def _compare(
             )
             return
     looser, strict = (a, b) if a.verdict.rank < b.verdict.rank else (b, a)
-    if theirs is None or ours is looser:
+    if ours is looser:
         index = i if looser is a else j
         dropped[index] = (
             f"dropped: where it and `{strict.origin.text}` both match, {peer} applies "
@@ -283,8 +283,9 @@ def _compare(
         ImportWarning(
             severity=Severity.STRICTER,
             message=(
-                f"where this and `{strict.origin.text}` both match, {peer} applies this "
-                f"{looser.verdict} rule; policylang applies the {strict.verdict}"
+                f"where this and `{strict.origin.text}` both match, {peer} applies "
+                f"{'this' if theirs is looser else 'either'} {looser.verdict} rule; "
+                f"policylang applies the {strict.verdict}"
             ),
             origin=looser.origin,
         )
