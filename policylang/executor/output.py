@@ -176,6 +176,8 @@ def pump(
                 with contextlib.suppress(OSError):
                     pipe.close()
     returncode = process.reap(proc)
+    if state.killed_at is not None:
+        process.wait_group_gone(proc.pid)
     return PumpOutcome(timed_out=state.timed_out, cancelled=state.cancelled,
                        returncode=returncode)
 

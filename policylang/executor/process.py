@@ -132,6 +132,23 @@ def terminate_group(proc: subprocess.Popen[bytes], *, grace_s: float) -> None:
     if group_alive(pgid):
         signal_group(pgid, signal.SIGKILL)
     reap(proc)
+    wait_group_gone(pgid)
+
+
+def wait_group_gone(pgid: int, *, timeout_s: float = 2.0) -> bool:
+    """Wait until no process of a KILLed group still runs; False if one outlived `timeout_s`.
+
+    SIGKILL is delivered asynchronously: a process closes its descriptors before it
+    becomes a zombie, so a closed pipe does not yet mean it is gone.
+    """
+    deadline = time.monotonic() + timeout_s
+    while group_running(pgid):
+        if time.monotonic() >= deadline:
+            warnings.warn(f"process group {pgid} survived SIGKILL for {timeout_s}s",
+                          RuntimeWarning, stacklevel=2)
+            return False
+        time.sleep(0.005)
+    return True
 
 
 def reap(proc: subprocess.Popen[bytes]) -> int:

@@ -98,6 +98,8 @@ def _clip(text: str, *, max_lines: int, max_bytes: int) -> _Clip | None:
     head_end = _nth_newline(data, max_lines // 2, limit=max_bytes // 2)
     tail_start = len(data) - _nth_newline(data[::-1], max_lines - max_lines // 2,
                                           limit=max_bytes - max_bytes // 2, skip_first=True)
+    if data[tail_start : tail_start + 1] == b"\n":
+        tail_start += 1  # the newline ending the last omitted line belongs to the middle
     tail_start = max(tail_start, head_end)
     middle = data[head_end:tail_start]
     return _Clip(
@@ -141,7 +143,8 @@ def _render(
     # truncation line (<= _LINE_ROOM bytes with its path) come out of the budget.
     overhead = sum(len(p.encode()) + 1 for p in parts) + _LINE_ROOM
     overhead += len(spill_path or spill_dir or "")
-    clip = _clip(body, max_lines=max_lines, max_bytes=max(0, max_bytes - overhead))
+    clip = _clip(body, max_lines=max(0, max_lines - len(parts) - 1),
+                 max_bytes=max(0, max_bytes - overhead))
     if clip is None:
         parts.append(body.rstrip("\n") if body else "(no output)")
     else:

@@ -27,7 +27,7 @@ from policylang.executor import (
 )
 from policylang.executor.render import SANDBOX_MARKER
 
-from .conftest import decision
+from .conftest import decision, live_group_members
 
 
 @pytest.fixture
@@ -153,3 +153,18 @@ def test_marker_is_not_claimed_without_a_sandbox(tmp_path: pathlib.Path) -> None
     assert not res.sandboxed
     assert not res.sandbox_write_denied
     assert SANDBOX_MARKER not in render_for_model(res).text
+
+
+def test_sandboxed_processes_die_at_the_timeout(workspace: pathlib.Path) -> None:
+    marker = workspace / "ran"
+    command = (f"touch {shlex.quote(str(marker))}; trap '' TERM; "
+               "(trap '' TERM; sleep 60) & sleep 60")
+    if not BubblewrapBackend(str(workspace)).probe().ok:
+        _refused_and_not_run(command, workspace, marker)
+        return
+    backend = BubblewrapBackend(str(workspace))
+    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
+              timeout_s=0.5, grace_s=0.2)
+    assert res.timed_out
+    assert marker.exists()
+    assert live_group_members(res.pid) == []
