@@ -332,7 +332,15 @@ class _Walker:
         return True
 
     # ----------------------------------------------------------------- segments
-    def add(self, ctx: _Ctx, node: Node, kind: SegmentKind, **fields: object) -> None:
+    def add(
+        self,
+        ctx: _Ctx,
+        node: Node,
+        kind: SegmentKind,
+        *,
+        end_byte: int | None = None,
+        **fields: object,
+    ) -> None:
         shared = self.shared
         shared.segments += 1
         if shared.segments > shared.limits.max_segments:
@@ -348,8 +356,10 @@ class _Walker:
         fields["kind"] = kind
         fields["scopes"] = ctx.scopes
         fields["group"] = ctx.group
-        fields["text"] = self.src.slice(node)
-        fields["span"] = self.src.span(node)
+        src = self.src
+        span = Span(src.char(node.start_byte), src.char(end_byte or node.end_byte))
+        fields["text"] = span.slice(src.text)
+        fields["span"] = span
         if ctx.redirects:
             own = fields.get("redirects", ())
             fields["redirects"] = (*own, *ctx.redirects)  # type: ignore[misc]
@@ -497,9 +507,10 @@ class _Walker:
             elif wrapped.problems:
                 ctx.line.problems.extend(self.anchored(wrapped.problems, wrapped.nested))
         kind = SegmentKind.SIMPLE if words else SegmentKind.ASSIGNMENT_ONLY
+        end = max((_redirect_end(r) for r in redirect_nodes), default=node.end_byte)
         self.add(
             ctx, node, kind, words=words, assignments=tuple(assignments),
-            redirects=tuple(redirects), wrapped=wrapped,
+            redirects=tuple(redirects), wrapped=wrapped, end_byte=max(end, node.end_byte),
         )  # fmt: skip
         for child in salvage:
             if child.type in _STATEMENTS:
@@ -535,6 +546,11 @@ class _Walker:
         return parse
 
     def redirected(self, node: Node, ctx: _Ctx) -> None:
+        """A statement with redirects (and, for heredocs, what tree-sitter hid inside them).
+
+        tree-sitter attaches `a && b > out` and `a | b > out` redirects to the whole list;
+        bash attaches them to the last command only, and so do we.
+        """
         body: Node | None = None
         redirect_nodes: list[Node] = []
         for child in node.children:
@@ -545,18 +561,23 @@ class _Walker:
                     body = child
                 elif not child.is_error:
                     self.unhandled(ctx, child)
-        continuation: list[list[object]] = [[None, None]]
+        items: list[list[object]] = [[None, None]]
+        target = body
+        if body is not None and body.type in ("list", "pipeline"):
+            items = []
+            _flatten(body, items)
+            last = items[-1][0]
+            assert isinstance(last, Node)
+            target = last
+            items[-1][0] = None
         for child in redirect_nodes:
             if child.type == "heredoc_redirect":
-                _heredoc_continuation(child, continuation)
-        if len(continuation) == 1:
-            self.redirected_body(node, body, tuple(redirect_nodes), ctx)
-            return
-        self.emit(
-            continuation,
-            ctx,
-            own=lambda c: self.redirected_body(node, body, tuple(redirect_nodes), c),
-        )
+                _heredoc_continuation(child, items)
+        redirects = tuple(redirect_nodes)
+        if len(items) == 1:
+            self.redirected_body(node, target, redirects, ctx)
+        else:
+            self.emit(items, ctx, own=lambda c: self.redirected_body(node, target, redirects, c))
 
     def redirected_body(
         self, node: Node, body: Node | None, redirect_nodes: tuple[Node, ...], ctx: _Ctx
@@ -564,6 +585,11 @@ class _Walker:
         if body is not None and body.type == "command":
             self.command(body, ctx, redirect_nodes)
             return
+        if body is not None and body.type == "negated_command" and not self.too_deep(ctx, body):
+            negated = [c for c in body.children if c.is_named and c.type != "comment"]
+            if len(negated) == 1:
+                self.redirected_body(node, negated[0], redirect_nodes, ctx.inner(Scope.NEGATION))
+                return
         redirects: list[Redirect] = []
         extra: list[Node] = []
         for child in redirect_nodes:
@@ -574,8 +600,8 @@ class _Walker:
         if body is None:
             self.add(ctx, node, SegmentKind.SIMPLE, redirects=tuple(redirects))
             return
-        inner = _Ctx(ctx.line, ctx.scopes, ctx.group, ctx.redirects + tuple(redirects), ctx.depth)
-        self.statement(body, inner)
+        around = _Ctx(ctx.line, ctx.scopes, ctx.group, ctx.redirects + tuple(redirects), ctx.depth)
+        self.statement(body, around)
 
     def bare_redirect(self, node: Node, ctx: _Ctx) -> None:
         """A redirect with no command (`$(< file)`, `> file` truncating a file)."""
@@ -1135,6 +1161,16 @@ def _assignment_word(assignment: Assignment, text: str) -> Word:
     if value is None and not expansions:
         expansions = (Expansion(kind=ExpansionKind.GLOB, text=text, span=assignment.span),)
     return Word(text=text, value=value, expansions=expansions, span=assignment.span)
+
+
+def _redirect_end(node: Node) -> int:
+    """Where a redirect ends on its line (a heredoc's body lies on later lines)."""
+    if node.type != "heredoc_redirect":
+        return node.end_byte
+    for child in node.children:
+        if child.type == "heredoc_start":
+            return child.end_byte
+    return node.start_byte
 
 
 def _role(role: str, index: int) -> str:
