@@ -1,0 +1,224 @@
+"""Built-in checks named by `checked-by CHECK`: small pure functions over a command's words.
+
+Stage: compiler (run by the rule tree at lookup). Imports the shell model and option view.
+Each check takes the command's words (argv[0] first) and its option view and returns None
+when the command passes, or a one-line reason why it does not. Anything a check cannot see
+(a non-literal word, a script file) fails: checks only ever keep a rule from allowing.
+
+>>> from policylang.shell.model import Word
+>>> from policylang.shell.options import DEFAULT_OPTION_SPECS, option_view
+>>> from policylang.span import Span
+>>> def words(*values): return [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+>>> argv = words("sed", "-n", "s/a/b/w out.txt", "f")
+>>> sed_script(argv, option_view(argv, DEFAULT_OPTION_SPECS["sed"]))
+'sed script writes a file (`w` flag of `s`)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+
+from policylang.shell.model import Word
+from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
+
+Check = Callable[[Sequence[Word], OptionView], "str | None"]
+
+
+# --------------------------------------------------------------------------- sed
+
+
+def sed_script(words: Sequence[Word], view: OptionView) -> str | None:
+    """sed runs no commands and writes or reads no other files.
+
+    Fails on the `e`, `w`, `W`, `r`, `R` commands, the `e` and `w` flags of `s`, `-f`
+    script files and any non-literal script.
+    """
+    if view.unknown:
+        return "sed has a non-literal word where an option could be"
+    scripts: list[str | None] = []
+    for option in view.options:
+        if option.name in ("-f", "--file"):
+            return "sed reads its script from a file"
+        if option.name in ("-e", "--expression"):
+            scripts.append(option.value)
+    if not scripts and view.operands:
+        scripts.append(words[view.operands[0]].value)
+    for script in scripts:
+        if script is None:
+            return "sed script is not literal"
+        problem = _sed_problem(script)
+        if problem is not None:
+            return problem
+    return None
+
+
+_SED_SIMPLE = frozenset("=dDgGhHlnNpPqQxzF{}!#")
+_SED_LABEL = frozenset("bt:T")
+_SED_TEXT = frozenset("aic")
+
+
+def _sed_problem(script: str) -> str | None:
+    i, n = 0, len(script)
+    while i < n:
+        i = _skip_address(script, i)
+        if i >= n:
+            break
+        cmd = script[i]
+        i += 1
+        if cmd in " \t\n;":
+            continue
+        if cmd in "ewWrR":
+            return f"sed script uses the `{cmd}` command"
+        if cmd == "s":
+            i, flags = _skip_substitution(script, i)
+            if flags is None:
+                return "sed script has an unterminated `s` command"
+            for flag in "ew":
+                if flag in flags:
+                    effect = "runs a command" if flag == "e" else "writes a file"
+                    return f"sed script {effect} (`{flag}` flag of `s`)"
+        elif cmd == "y":
+            i, flags = _skip_substitution(script, i, replacement=True)
+            if flags is None:
+                return "sed script has an unterminated `y` command"
+        elif cmd in _SED_LABEL or cmd in _SED_TEXT or cmd == "#":
+            i = _to_line_end(script, i, cmd)
+        elif cmd not in _SED_SIMPLE:
+            return f"sed script has an unknown command `{cmd}`"
+    return None
+
+
+def _to_line_end(script: str, i: int, cmd: str) -> int:
+    stops = "\n" if cmd in _SED_TEXT or cmd == "#" else "\n;"
+    while i < len(script) and script[i] not in stops:
+        i += 1
+    return i
+
+
+def _skip_address(script: str, i: int) -> int:
+    n = len(script)
+    while i < n:
+        ch = script[i]
+        if ch.isdigit() or ch in "$,~+! \t":
+            i += 1
+        elif ch in "/\\":
+            delim = script[i + 1] if ch == "\\" and i + 1 < n else "/"
+            i = _skip_delimited(script, i + (2 if ch == "\\" else 1), delim)
+            while i < n and script[i] in "IM":
+                i += 1
+        else:
+            return i
+    return i
+
+
+def _skip_delimited(script: str, i: int, delim: str) -> int:
+    n = len(script)
+    while i < n and script[i] != delim:
+        i += 2 if script[i] == "\\" else 1
+    return i + 1
+
+
+def _skip_substitution(script: str, i: int, replacement: bool = False) -> tuple[int, str | None]:
+    n = len(script)
+    if i >= n or script[i] in "\\\n":
+        return i, None
+    delim = script[i]
+    i = _skip_delimited(script, i + 1, delim)
+    if i > n:
+        return i, None
+    i = _skip_delimited(script, i, delim)
+    if i > n:
+        return i, None
+    start = i
+    while i < n and script[i] not in ";\n}":
+        i += 1
+    return i, "" if replacement else script[start:i]
+
+
+# --------------------------------------------------------------------------- find
+
+
+FIND_ACTIONS = frozenset(
+    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+)
+
+
+def find_expr(words: Sequence[Word], view: OptionView) -> str | None:
+    """find's expression runs nothing and writes nothing; every word is literal."""
+    for word in words[1:]:
+        if word.value is None:
+            return "find has a non-literal word"
+        if word.value in FIND_ACTIONS:
+            return f"find expression uses `{word.value}`"
+    return None
+
+
+# --------------------------------------------------------------------------- git
+
+
+SAFE_GIT_CONFIG_PREFIXES: tuple[str, ...] = (
+    "color.", "column.", "advice.", "i18n.", "log.", "format.pretty", "pretty.",
+    "core.quotepath", "core.abbrev", "init.defaultbranch", "user.name", "user.email",
+    "blame.", "status.short", "status.branch", "grep.linenumber", "diff.noprefix",
+    "diff.renames", "diff.algorithm", "diff.context", "diff.interhunkcontext",
+)  # fmt: skip
+
+
+def git_config_keys(words: Sequence[Word], view: OptionView) -> str | None:
+    """Every `git -c KEY=VALUE` sets a harmless key; no `--config-env`, no `--exec-path`."""
+    spec = DEFAULT_OPTION_SPECS.get("git", OptionSpec())
+    git_view = option_view(words, spec, start=1)
+    if git_view.unknown:
+        return "git has a non-literal word where an option could be"
+    for option in git_view.options:
+        if option.name in ("--config-env", "--exec-path"):
+            return f"git option `{option.name}` can run programs"
+        if option.name != "-c":
+            continue
+        if option.value is None:
+            return "git -c value is not literal"
+        key = option.value.partition("=")[0].lower()
+        if not key.startswith(SAFE_GIT_CONFIG_PREFIXES):
+            return f"git -c sets `{key}`, which is not known to be harmless"
+    return None
+
+
+# --------------------------------------------------------------------------- xargs
+
+
+XARGS_SAFE_TARGETS = frozenset(
+    {"grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "file", "stat",
+     "echo", "printf", "basename", "dirname", "du", "md5sum", "sha1sum", "sha256sum",
+     "realpath", "readlink", "test", "true", "false"}
+)  # fmt: skip
+
+
+def xargs_target(words: Sequence[Word], view: OptionView) -> str | None:
+    """The command xargs runs is a read-only tool (no command means `echo`)."""
+    spec = DEFAULT_OPTION_SPECS.get("xargs", OptionSpec())
+    xargs_view = option_view(words, spec, start=1)
+    if xargs_view.unknown:
+        return "xargs has a non-literal word where an option could be"
+    if xargs_view.rest >= len(words):
+        return None
+    target = words[xargs_view.rest].value
+    if target is None:
+        return "xargs runs a non-literal command"
+    if target not in XARGS_SAFE_TARGETS:
+        return f"xargs runs `{target}`, which is not a read-only tool"
+    if target in ("grep", "egrep", "fgrep", "rg") and any(
+        w.value in ("--pre", "--pre-glob") or w.value is None for w in words[xargs_view.rest :]
+    ):
+        return "xargs runs a search with a preprocessor"
+    return None
+
+
+CHECKS: Mapping[str, Check] = MappingProxyType(
+    {
+        "sed-script": sed_script,
+        "find-expr": find_expr,
+        "git-config-keys": git_config_keys,
+        "xargs-target": xargs_target,
+    }
+)

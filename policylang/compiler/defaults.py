@@ -1,0 +1,143 @@
+"""Built-in tables used where a policy says nothing; compiler stage (data only).
+
+Fail closed: an expansion kind or position not listed here is `ask`, an environment name
+not listed is `ask`, an interpreter runs code at least at `ask`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from policylang.compiler.tree import (
+    Access,
+    EnvTable,
+    ExpansionAction,
+    ExpansionPosition,
+    InterpreterSpec,
+    OperandRole,
+    PathArgTable,
+    PathRoles,
+    builtin_ref,
+)
+from policylang.decision import Verdict
+from policylang.shell.model import ExpansionKind
+
+_A, _ASK, _DENY, _I = (
+    ExpansionAction.ALLOW,
+    ExpansionAction.ASK,
+    ExpansionAction.DENY,
+    ExpansionAction.INSPECT,
+)
+_P = ExpansionPosition
+# per kind: command-name, argument, redirect-target, assignment-value, heredoc-body
+_ROWS: dict[ExpansionKind, tuple[ExpansionAction, ...]] = {
+    ExpansionKind.COMMAND_SUBSTITUTION: (_ASK, _I, _I, _I, _I),
+    ExpansionKind.PROCESS_SUBSTITUTION: (_ASK, _I, _I, _I, _I),
+    ExpansionKind.PARAMETER: (_ASK, _A, _ASK, _A, _A),
+    ExpansionKind.ARITHMETIC: (_ASK, _A, _ASK, _A, _A),
+    ExpansionKind.BRACE: (_ASK, _A, _ASK, _A, _A),
+    ExpansionKind.GLOB: (_ASK, _A, _ASK, _A, _A),
+    ExpansionKind.TILDE: (_ASK, _A, _ASK, _A, _A),
+    ExpansionKind.EXTGLOB: (_ASK, _A, _ASK, _A, _A),
+    ExpansionKind.ANSI_C: (_A, _A, _A, _A, _A),
+    ExpansionKind.HISTORY: (_ASK, _ASK, _ASK, _ASK, _ASK),
+}
+_POSITIONS = (
+    _P.COMMAND_NAME,
+    _P.ARGUMENT,
+    _P.REDIRECT_TARGET,
+    _P.ASSIGNMENT_VALUE,
+    _P.HEREDOC_BODY,
+)
+
+DEFAULT_DISQUALIFIERS: Mapping[tuple[ExpansionKind, ExpansionPosition], ExpansionAction] = (
+    MappingProxyType(
+        {
+            (kind, position): _ROWS.get(kind, (_ASK,) * 5)[index]
+            for kind in ExpansionKind
+            for index, position in enumerate(_POSITIONS)
+        }
+    )
+)
+
+_ENV_FREE = (
+    "LANG", "LANGUAGE", "LC_*", "TZ", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+    "TERM", "COLUMNS", "LINES", "CI", "DEBUG", "VERBOSE", "RUST_BACKTRACE", "RUST_LOG",
+    "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "NODE_ENV", "GIT_PAGER_IN_USE", "TMPDIR",
+)  # fmt: skip
+_ENV_ASK = (
+    "PATH", "LD_*", "DYLD_*", "GIT_*", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "BASH_ENV",
+    "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "IFS", "HOME", "PYTHONPATH",
+    "PYTHONSTARTUP", "PYTHONHOME", "NODE_OPTIONS", "NODE_PATH", "PERL5LIB", "PERL5OPT",
+    "RUBYLIB", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "LESSOPEN", "LESSCLOSE",
+    "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND", "BROWSER", "CDPATH",
+)  # fmt: skip
+_FREE_REF = builtin_ref("env-free", "harmless environment variable")
+_ASK_REF = builtin_ref("env-ask", "this variable changes what programs run")
+DEFAULT_ENV = EnvTable(
+    rules=tuple((name, Verdict.ALLOW, _FREE_REF) for name in _ENV_FREE)
+    + tuple((name, Verdict.ASK, _ASK_REF) for name in _ENV_ASK),
+    default=Verdict.ASK,
+    default_ref=builtin_ref("env-default", "environment variable not listed"),
+)
+
+
+def _interpreters() -> dict[str, InterpreterSpec]:
+    table: dict[str, InterpreterSpec] = {}
+    ref = builtin_ref("interpreter", "code run by an interpreter")
+
+    def add(names: str, inline: str = "", program_operand: bool = False) -> None:
+        for name in names.split():
+            table[name] = InterpreterSpec(
+                name=name,
+                floor=Verdict.ASK,
+                inline=frozenset(inline.split()),
+                program_operand=program_operand,
+                ref=ref,
+            )
+
+    add("python python2 python3 pypy pypy3", "-c")
+    add("node nodejs bun", "-e --eval -p --print")
+    add("deno", "eval")
+    add("perl", "-e -E")
+    add("ruby irb", "-e")
+    add("php", "-r")
+    add("lua luajit", "-e")
+    add("Rscript", "-e")
+    add("osascript", "-e")
+    add("pwsh powershell", "-c -Command")
+    add("tclsh wish expect", "-c")
+    add("awk gawk mawk nawk busybox-awk", program_operand=True)
+    return table
+
+
+DEFAULT_INTERPRETERS: Mapping[str, InterpreterSpec] = MappingProxyType(_interpreters())
+
+
+def _path_args() -> dict[str, PathRoles]:
+    table: dict[str, PathRoles] = {}
+    read = (
+        "cat tac head tail less more grep egrep fgrep rg ag wc sort uniq cut paste diff cmp comm "
+        "file stat md5sum sha1sum sha256sum sha512sum b2sum cksum xxd od hexdump strings nl "
+        "base64 jq yq bat source . column fold fmt expand unexpand iconv"
+    )
+    write = "tee touch mkdir rmdir rm shred truncate chmod chown chgrp unlink mkfifo"
+    copy = "cp mv ln install rsync scp"
+    for name in read.split():
+        table[name] = PathRoles(operands=OperandRole.READ)
+    for name in write.split():
+        table[name] = PathRoles(operands=OperandRole.WRITE)
+    for name in copy.split():
+        table[name] = PathRoles(operands=OperandRole.COPY)
+    out = MappingProxyType({"-o": Access.WRITE, "--output": Access.WRITE})
+    table["sort"] = PathRoles(operands=OperandRole.READ, options=out)
+    table["curl"] = PathRoles(options=out)
+    table["wget"] = PathRoles(
+        options=MappingProxyType({"-O": Access.WRITE, "--output-document": Access.WRITE})
+    )
+    table["dd"] = PathRoles(keys=MappingProxyType({"of": Access.WRITE, "if": Access.READ}))
+    return table
+
+
+DEFAULT_PATH_ARGS = PathArgTable(commands=MappingProxyType(_path_args()))

@@ -1,0 +1,469 @@
+"""Validated layers -> `CompiledPolicy`, as an ordered tuple of named passes (OPA style).
+
+Stage: compiler. Imports `rules.ast`, the shell option/wrapper tables and `compiler.*`;
+never the engine. Each pass is a small pure function reading the layers and the results
+of earlier passes (`_State`) and returning its piece; `compile_layers(..., dump_after=NAME)`
+logs the state after a named pass for debugging.
+
+    build-header -> build-arity-table -> build-tree -> expand-path-globs
+    -> build-disqualifiers -> build-programs -> build-env -> build-path-args
+    -> collect-expectations
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from policylang.compiler import paths
+from policylang.compiler.arity import default_arity
+from policylang.compiler.checks import CHECKS
+from policylang.compiler.defaults import (
+    DEFAULT_DISQUALIFIERS,
+    DEFAULT_ENV,
+    DEFAULT_INTERPRETERS,
+    DEFAULT_PATH_ARGS,
+)
+from policylang.compiler.tree import (
+    Access,
+    ArityTable,
+    CompiledPolicy,
+    CompiledRule,
+    Condition,
+    ConditionKind,
+    DisqualifierEntry,
+    DisqualifierTable,
+    EnvTable,
+    ExpansionAction,
+    ExpansionPosition,
+    Expectation,
+    InterpreterSpec,
+    OperandRole,
+    OutsideWorkspace,
+    PathArgTable,
+    PathRoles,
+    ProtectedRule,
+    ProtectedTable,
+    RuleRef,
+    RuleTree,
+    TrieNode,
+    builtin_ref,
+)
+from policylang.decision import Retention, Verdict
+from policylang.rules import ast
+from policylang.shell.model import ExpansionKind
+from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec
+from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec
+
+_log = logging.getLogger(__name__)
+
+MAX_PATTERN_PATHS = 4096  # alternatives expand to this many trie paths at most per rule
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Layer:
+    """One file of the policy; `index` orders layers (includes before includers)."""
+
+    index: int
+    ruleset: ast.RuleSet
+    arity_files: Mapping[str, Mapping[tuple[str, ...], int]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.source.name
+
+    def location(self, node: Any) -> str:
+        return self.ruleset.source.location(node.span)
+
+
+@dataclass(slots=True)
+class _State:
+    layers: tuple[Layer, ...]
+    parts: dict[str, Any] = field(default_factory=dict)
+
+
+def _statements(layers: tuple[Layer, ...], kind: type[Any]) -> Iterator[tuple[Layer, Any]]:
+    for layer in layers:
+        for statement in layer.ruleset.statements:
+            if isinstance(statement, kind):
+                yield layer, statement
+
+
+def _ref(layer: Layer, node: Any, rule_id: str | None, message: str) -> RuleRef:
+    location = layer.location(node)
+    line_id = location.rsplit(":", 1)[0]
+    return RuleRef(id=rule_id or line_id, location=location, message=message, layer=layer.index)
+
+
+# --------------------------------------------------------------------------- passes
+
+
+def build_header(state: _State) -> dict[str, Any]:
+    """Name and version of the last file that has a header; the strictest `default`."""
+    name, version = state.layers[-1].name, None
+    for _layer, header in _statements(state.layers, ast.Header):
+        name, version = header.name, header.version
+    default, default_ref = Verdict.ASK, builtin_ref("default", "no rule covers this command")
+    found = False
+    for layer, statement in _statements(state.layers, ast.Default):
+        verdict = Verdict(statement.verdict)
+        if not found or verdict.rank >= default.rank:
+            ref = _ref(layer, statement, None, "no rule covers this command")
+            default, default_ref, found = verdict, ref, True
+    return {"name": name, "version": version, "default": default, "default_ref": default_ref}
+
+
+def build_arity_table(state: _State) -> ArityTable:
+    """The shipped table, then arity files, then `arity` lines (later layers override)."""
+    entries: dict[tuple[str, ...], int] = dict(default_arity())
+    for layer in state.layers:
+        for statement in layer.ruleset.statements:
+            if isinstance(statement, ast.ArityFile):
+                entries.update(layer.arity_files.get(statement.path, {}))
+            elif isinstance(statement, ast.Arity):
+                entries[tuple(w.value for w in statement.words)] = int(statement.count.value)
+    longest = max((len(k) for k in entries), default=1)
+    return ArityTable(entries=MappingProxyType(entries), longest=longest)
+
+
+def specificity(rule: ast.Rule) -> tuple[int, ...]:
+    """(leading literals, literals, fixed words, exact=1/rest=0, option clauses)."""
+    literal = [w.is_literal for w in rule.pattern]
+    leading = next((i for i, lit in enumerate(literal) if not lit), len(literal))
+    fixed = sum(1 for w in rule.pattern if not w.is_rest)
+    exact = 0 if rule.pattern[-1].is_rest else 1
+    clauses = sum(
+        1 for c in rule.clauses if c.kind not in (ast.ClauseKind.REASON, ast.ClauseKind.ID)
+    )
+    return (leading, sum(literal), fixed, exact, clauses)
+
+
+def pattern_text(rule: ast.Rule) -> str:
+    from policylang.rules.format import format_pattern
+
+    return format_pattern(rule.pattern)
+
+
+def _compile_rule(layer: Layer, rule: ast.Rule) -> CompiledRule:
+    conditions = tuple(
+        Condition(kind=ConditionKind(c.kind.value), items=frozenset(n.value for n in c.items))
+        for c in rule.clauses
+        if c.kind.value in ConditionKind.__members__.values()
+    )
+    explicit = rule.explicit_id
+    text = pattern_text(rule)
+    message = rule.reason or f"{rule.verdict} rule `{text}`"
+    verdict = Verdict.ALLOW if rule.verdict is ast.RuleVerdict.READONLY else Verdict(rule.verdict)
+    return CompiledRule(
+        ref=_ref(layer, rule, explicit.value if explicit else None, message),
+        verdict=verdict,
+        readonly=rule.verdict is ast.RuleVerdict.READONLY,
+        locked=rule.locked,
+        pattern=text,
+        conditions=conditions,
+        checks=tuple(n.value for n in rule.clause_items(ast.ClauseKind.CHECKED_BY)),
+        specificity=specificity(rule),
+    )
+
+
+@dataclass(slots=True)
+class _Builder:
+    children: dict[str, _Builder] = field(default_factory=dict)
+    wildcard: _Builder | None = None
+    exact: list[CompiledRule] = field(default_factory=list)
+    rest: list[CompiledRule] = field(default_factory=list)
+
+    def freeze(self) -> TrieNode:
+        def order(rules: list[CompiledRule]) -> tuple[CompiledRule, ...]:
+            return tuple(sorted(rules, key=lambda r: (r.specificity, r.verdict.rank), reverse=True))
+
+        return TrieNode(
+            children=MappingProxyType({k: v.freeze() for k, v in self.children.items()}),
+            wildcard=self.wildcard.freeze() if self.wildcard is not None else None,
+            exact=order(self.exact),
+            rest=order(self.rest),
+        )
+
+
+def _insert(root: _Builder, pattern: tuple[ast.PatternWord, ...], rule: CompiledRule) -> None:
+    fixed = [w for w in pattern if not w.is_rest]
+    rest = bool(pattern) and pattern[-1].is_rest
+    choices = [(None,) if w.is_any else w.alternatives for w in fixed]
+    for path in itertools.islice(itertools.product(*choices), MAX_PATTERN_PATHS):
+        node = root
+        for word in path:
+            if word is None:
+                node.wildcard = node.wildcard or _Builder()
+                node = node.wildcard
+            else:
+                node = node.children.setdefault(word, _Builder())
+        (node.rest if rest else node.exact).append(rule)
+
+
+def build_tree(state: _State) -> RuleTree:
+    """The command-rule trie (alternatives expand into separate paths)."""
+    root = _Builder()
+    count = 0
+    for layer, rule in _statements(state.layers, ast.Rule):
+        _insert(root, rule.pattern, _compile_rule(layer, rule))
+        count += 1
+    return RuleTree(
+        root=root.freeze(),
+        option_specs=state.parts["build-programs"]["option_specs"],
+        checks=CHECKS,
+        rule_count=count,
+    )
+
+
+def _protected_rule(glob: str, access: Access, verdict: Verdict, ref: RuleRef) -> ProtectedRule:
+    anchor, rest = paths.split_anchor(glob)
+    prefix = paths.literal_prefix(rest)
+    return ProtectedRule(
+        glob=glob,
+        access=access,
+        verdict=verdict,
+        ref=ref,
+        anchor=anchor,
+        regex=paths.glob_regex(rest),
+        literal_prefix=prefix,
+    )
+
+
+def expand_path_globs(state: _State) -> ProtectedTable:
+    """Protected-path rules and the outside-workspace rule, globs compiled to regexes."""
+    rules: list[ProtectedRule] = []
+    for layer, statement in _statements(state.layers, ast.Protect):
+        rule_id = statement.rule_id.value if statement.rule_id else None
+        message = statement.reason or f"protected path ({statement.access})"
+        ref = _ref(layer, statement, rule_id, message)
+        for glob in statement.globs:
+            rules.append(
+                _protected_rule(
+                    glob.value, Access(statement.access), Verdict(statement.verdict), ref
+                )
+            )
+    outside = OutsideWorkspace()
+    for layer, statement in _statements(state.layers, ast.OutsideWorkspace):
+        access = Access(statement.access)
+        ref = _ref(layer, statement, None, f"{access} outside the workspace")
+        verdict = Verdict(statement.verdict)
+        exceptions = tuple(
+            _protected_rule(g.value, access, Verdict.ALLOW, ref) for g in statement.exceptions
+        )
+        changes: dict[str, Any] = {"exceptions": outside.exceptions + exceptions}
+        if access.covers(Access.READ):
+            changes.update(read=verdict, read_ref=ref)
+        if access.covers(Access.WRITE):
+            changes.update(write=verdict, write_ref=ref)
+        outside = dataclasses.replace(outside, **changes)
+    return ProtectedTable(rules=tuple(rules), outside=outside)
+
+
+_ACTION_RANK = {
+    ExpansionAction.ALLOW: 0,
+    ExpansionAction.INSPECT: 1,
+    ExpansionAction.ASK: 2,
+    ExpansionAction.DENY: 3,
+}
+
+
+def build_disqualifiers(state: _State) -> DisqualifierTable:
+    """Defaults, then directives: the most specific wins; equally specific -> the strictest."""
+    entries = {
+        key: DisqualifierEntry(action=a, ref=None) for key, a in DEFAULT_DISQUALIFIERS.items()
+    }
+    best: dict[tuple[ExpansionKind, ExpansionPosition], tuple[int, int]] = {}
+    for layer, statement in _statements(state.layers, ast.Expansion):
+        action = ExpansionAction(statement.action)
+        ref = _ref(layer, statement, None, f"{action} for this expansion here")
+        kinds = _kinds(statement.kinds)
+        positions = _positions(statement.positions)
+        weight = sum(
+            1
+            for names in (statement.kinds, statement.positions)
+            if "*" not in {n.value for n in names}
+        )
+        for key in itertools.product(kinds, positions):
+            rank = (weight, _ACTION_RANK[action])
+            if key not in best or rank > best[key]:
+                best[key] = rank
+                entries[key] = DisqualifierEntry(action=action, ref=ref)
+    return DisqualifierTable(entries=MappingProxyType(entries))
+
+
+def _kinds(names: tuple[ast.Name, ...]) -> list[ExpansionKind]:
+    if any(n.value == "*" for n in names):
+        return list(ExpansionKind)
+    return [ExpansionKind(n.value) for n in names]
+
+
+def _positions(names: tuple[ast.Name, ...]) -> list[ExpansionPosition]:
+    if any(n.value == "*" for n in names):
+        return list(ExpansionPosition)
+    return [ExpansionPosition(n.value) for n in names]
+
+
+def _merge_spec(base: OptionSpec, decl: ast.OptionSpecDecl) -> OptionSpec:
+    def names(items: tuple[ast.Name, ...]) -> frozenset[str]:
+        return frozenset(n.value for n in items)
+
+    return dataclasses.replace(
+        base,
+        takes_value=base.takes_value | names(decl.value),
+        optional_value=base.optional_value | names(decl.optional),
+        single_dash_long=base.single_dash_long | names(decl.long),
+        flags=base.flags | names(decl.flag),
+    )
+
+
+def build_programs(state: _State) -> dict[str, Any]:
+    """Option specs, the wrapper table, shells and interpreters."""
+    specs: dict[str, OptionSpec] = dict(DEFAULT_OPTION_SPECS)
+    for _layer, statement in _statements(state.layers, ast.Options):
+        name = statement.command.value
+        specs[name] = _merge_spec(specs.get(name, OptionSpec()), statement.spec)
+    added: list[WrapperSpec] = []
+    table = DEFAULT_WRAPPERS
+    for _layer, statement in _statements(state.layers, ast.Wrapper):
+        base = table.get(statement.name.value) or WrapperSpec(
+            name=statement.name.value, options=OptionSpec(stop_at_operand=True)
+        )
+        spec = dataclasses.replace(
+            base,
+            options=_merge_spec(base.options, statement.spec),
+            positionals=int(statement.positionals.value)
+            if statement.positionals
+            else base.positionals,
+            assignments=base.assignments or statement.assignments,
+        )
+        table = table.extend([spec])
+        added.append(spec)
+    shells = {s.name for s in table if s.kind is WrapperKind.SHELL}
+    template = table.get("bash")
+    for _layer, statement in _statements(state.layers, ast.Shells):
+        for name in statement.names:
+            shells.add(name.value)
+            if template is not None and name.value not in table:
+                table = table.extend([dataclasses.replace(template, name=name.value)])
+    interpreters: dict[str, InterpreterSpec] = dict(DEFAULT_INTERPRETERS)
+    for layer, statement in _statements(state.layers, ast.Interpreter):
+        ref = _ref(
+            layer, statement, None, f"code run by an interpreter is at least {statement.floor}"
+        )
+        for name in statement.names:
+            interpreters[name.value] = InterpreterSpec(
+                name=name.value,
+                floor=Verdict(statement.floor),
+                inline=frozenset(n.value for n in statement.inline),
+                program_operand=statement.program_operand,
+                ref=ref,
+            )
+    return {
+        "option_specs": MappingProxyType(specs),
+        "wrappers": table,
+        "shells": frozenset(shells),
+        "interpreters": MappingProxyType(interpreters),
+    }
+
+
+def build_env(state: _State) -> EnvTable:
+    """Env rules; the built-in table applies only when no layer says anything about env."""
+    statements = list(_statements(state.layers, ast.Env))
+    if not statements:
+        return DEFAULT_ENV
+    rules: list[tuple[str, Verdict, RuleRef | None]] = []
+    default, default_ref = Verdict.ASK, None
+    for layer, statement in statements:
+        if statement.kind == "default":
+            default = Verdict(statement.verdict or "ask")
+            default_ref = _ref(layer, statement, None, "environment variable not listed")
+            continue
+        verdict = Verdict.ALLOW if statement.kind == "free" else Verdict(statement.kind)
+        ref = _ref(layer, statement, None, f"setting this variable is {statement.kind}")
+        rules.extend((n.value, verdict, ref) for n in statement.names)
+    return EnvTable(rules=tuple(rules), default=default, default_ref=default_ref)
+
+
+def build_path_args(state: _State) -> PathArgTable:
+    """The built-in path-argument roles, extended and overridden per command."""
+    table: dict[str, PathRoles] = dict(DEFAULT_PATH_ARGS.commands)
+    for _layer, statement in _statements(state.layers, ast.PathArgs):
+        for command in statement.commands:
+            roles = table.get(command.value, PathRoles())
+            if statement.form == "operands":
+                roles = dataclasses.replace(roles, operands=OperandRole(statement.role))
+            elif statement.form == "option":
+                options = {
+                    **roles.options,
+                    **{n.value: Access(statement.role) for n in statement.items},
+                }
+                roles = dataclasses.replace(roles, options=MappingProxyType(options))
+            else:
+                keys = {**roles.keys, **{n.value: Access(statement.role) for n in statement.items}}
+                roles = dataclasses.replace(roles, keys=MappingProxyType(keys))
+            table[command.value] = roles
+    return PathArgTable(commands=MappingProxyType(table))
+
+
+def collect_expectations(state: _State) -> tuple[Expectation, ...]:
+    return tuple(
+        Expectation(
+            command=statement.command,
+            verdict=Verdict(statement.verdict),
+            retention=Retention(statement.retention.value) if statement.retention else None,
+            location=layer.location(statement),
+            source=layer.ruleset.source,
+            span=statement.span,
+        )
+        for layer, statement in _statements(state.layers, ast.Expect)
+    )
+
+
+PASSES: tuple[tuple[str, Callable[[_State], Any]], ...] = (
+    ("build-header", build_header),
+    ("build-arity-table", build_arity_table),
+    ("build-programs", build_programs),  # build-tree reads its option specs
+    ("build-tree", build_tree),
+    ("expand-path-globs", expand_path_globs),
+    ("build-disqualifiers", build_disqualifiers),
+    ("build-env", build_env),
+    ("build-path-args", build_path_args),
+    ("collect-expectations", collect_expectations),
+)
+
+
+def compile_layers(layers: tuple[Layer, ...], *, dump_after: str | None = None) -> CompiledPolicy:
+    """Run every pass over validated layers and assemble the `CompiledPolicy`.
+
+    The layers must be free of validation errors (`rules.validate`); the passes assume
+    every value converts.
+    """
+    state = _State(layers=layers)
+    for name, function in PASSES:
+        state.parts[name] = function(state)
+        if name == dump_after:
+            _log.info("after %s: %r", name, state.parts[name])
+    header = state.parts["build-header"]
+    programs = state.parts["build-programs"]
+    return CompiledPolicy(
+        name=header["name"],
+        version=header["version"],
+        default=header["default"],
+        default_ref=header["default_ref"],
+        sources=tuple(layer.name for layer in layers),
+        arity=state.parts["build-arity-table"],
+        tree=state.parts["build-tree"],
+        protected=state.parts["expand-path-globs"],
+        disqualifiers=state.parts["build-disqualifiers"],
+        wrappers=programs["wrappers"],
+        shells=programs["shells"],
+        interpreters=programs["interpreters"],
+        env=state.parts["build-env"],
+        path_args=state.parts["build-path-args"],
+        expectations=state.parts["collect-expectations"],
+    )

@@ -1,0 +1,176 @@
+"""Protected-path globs: translation to regular expressions and matching; compiler stage.
+
+Imports `decision` and `compiler.tree` types only. Globs are anchored at the home directory
+(`~/…`), the root (`/…`) or the workspace (anything else) and matched against absolute,
+normalised paths made relative to that anchor:
+
+>>> glob_regex(".ssh/**").pattern
+'\\\\.ssh(?:/.*)?'
+>>> bool(glob_regex(".ssh/**").fullmatch(".ssh"))
+True
+>>> bool(glob_regex("**/.env*").fullmatch("a/b/.env.local"))
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from policylang.compiler.tree import Access, OutsideWorkspace, ProtectedMatch, ProtectedRule
+
+HOME = "home"
+ABSOLUTE = "absolute"
+WORKSPACE = "workspace"
+
+
+def split_anchor(glob: str) -> tuple[str, str]:
+    """(anchor, rest): `~/.ssh/**` -> (home, `.ssh/**`); `/etc/x` -> (absolute, `/etc/x`)."""
+    if glob == "~":
+        return HOME, ""
+    if glob.startswith("~/"):
+        return HOME, glob[2:].lstrip("/")
+    if glob.startswith("/"):
+        return ABSOLUTE, glob
+    return WORKSPACE, glob[2:] if glob.startswith("./") else glob
+
+
+def glob_regex(glob: str) -> re.Pattern[str]:
+    """Translate a path glob (`*`, `?`, `[…]`, `**` components) to a full-match regex."""
+    parts = glob.split("/")
+    out: list[str] = []
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            if index == 0:
+                out.append("(?:.*/)?" if not last else ".*")
+            elif last:
+                out[-1:] = [out[-1] + "(?:/.*)?"]
+            else:
+                out.append("(?:.*/)?")
+            continue
+        piece = _component(part)
+        if out and not out[-1].endswith("/") and not out[-1].endswith("(?:.*/)?"):
+            out.append("/" + piece)
+        else:
+            out.append(piece)
+    return re.compile("".join(out), re.DOTALL)
+
+
+def _component(part: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        ch = part[i]
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "[" and (close := part.find("]", i + 2)) > 0:
+            body = part[i + 1 : close]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = close
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def literal_prefix(rest: str) -> str:
+    """The leading components without glob characters (`.git/hooks/*` -> `.git/hooks`)."""
+    fixed: list[str] = []
+    for part in rest.split("/"):
+        if any(c in part for c in "*?["):
+            break
+        fixed.append(part)
+    return "/".join(fixed)
+
+
+def _relative(path: str, base: str) -> str | None:
+    base = base.rstrip("/") or "/"
+    if path == base:
+        return ""
+    prefix = base if base.endswith("/") else base + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else None
+
+
+def _anchor_dir(anchor: str, home: str, workspace: str) -> str:
+    return home if anchor == HOME else workspace if anchor == WORKSPACE else "/"
+
+
+def rule_matches(
+    rule: ProtectedRule, path: str, *, home: str, workspace: str, subtree: bool
+) -> bool:
+    """Whether `path` is covered by the rule's glob (or contains it, with `subtree`)."""
+    if rule.anchor == ABSOLUTE:
+        if rule.regex.fullmatch(path):
+            return True
+        base = "/"
+        rel: str | None = None
+    else:
+        base = _anchor_dir(rule.anchor, home, workspace)
+        rel = _relative(path, base)
+        if rel is not None and rule.regex.fullmatch(rel):
+            return True
+    if not subtree:
+        return False
+    fixed = rule.literal_prefix if rule.anchor == ABSOLUTE else _join(base, rule.literal_prefix)
+    return _relative(fixed, path) is not None
+
+
+def _join(base: str, rest: str) -> str:
+    if not rest:
+        return base
+    return base.rstrip("/") + "/" + rest
+
+
+def match_rules(
+    rules: Sequence[ProtectedRule],
+    path: str,
+    access: Access,
+    *,
+    home: str,
+    workspace: str,
+    subtree: bool = False,
+) -> ProtectedMatch | None:
+    """The strictest rule covering `path` for `access` (first written wins a tie)."""
+    from policylang.compiler.tree import ProtectedMatch
+
+    best: ProtectedRule | None = None
+    for rule in rules:
+        if not rule.access.covers(access):
+            continue
+        if best is not None and rule.verdict.rank <= best.verdict.rank:
+            continue
+        if rule_matches(rule, path, home=home, workspace=workspace, subtree=subtree):
+            best = rule
+    if best is None:
+        return None
+    return ProtectedMatch(rule=best, verdict=best.verdict, ref=best.ref, path=path)
+
+
+def match_outside(
+    outside: OutsideWorkspace, path: str, access: Access, *, home: str, workspace: str
+) -> ProtectedMatch | None:
+    """The outside-workspace verdict for `path`, or None (inside, excepted, or allowed)."""
+    from policylang.compiler.tree import Access, ProtectedMatch
+    from policylang.decision import Verdict
+
+    if _relative(path, workspace) is not None:
+        return None
+    if any(
+        rule_matches(rule, path, home=home, workspace=workspace, subtree=False)
+        for rule in outside.exceptions
+    ):
+        return None
+    if access is Access.READ:
+        verdict, ref = outside.read, outside.read_ref
+    else:
+        verdict, ref = outside.write, outside.write_ref
+    if verdict is Verdict.ALLOW:
+        return None
+    return ProtectedMatch(rule=None, verdict=verdict, ref=ref, path=path)

@@ -1,0 +1,657 @@
+"""The compiled artefact: the decision tree and tables the engine consumes.
+
+Stage: compiler output. Imports `span`, `diagnostics`, `decision`, the shell model, the
+shell option view and wrapper table, and `compiler.checks`; never the engine or the rules
+parser. Every leaf keeps the provenance (`RuleRef`) of the rule that produced it.
+
+Lookup precedence (see docs/language.md, "Precedence")::
+
+    deny candidate            -> always wins (the most specific deny names the reason)
+    otherwise                 -> the most specific candidate; ties go to the stricter verdict
+    locked rule, layer k      -> a floor for candidates from layers > k
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import fnmatch
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from policylang.compiler import paths
+from policylang.decision import Retention, Verdict
+from policylang.diagnostics import Diagnostic
+from policylang.shell.model import ExpansionKind, Word
+from policylang.shell.options import OptionSpec, OptionView, option_view
+from policylang.shell.wrappers import WrapperTable
+from policylang.span import SourceText, Span
+
+__all__ = [
+    "Access",
+    "ArityTable",
+    "CompiledPolicy",
+    "CompiledRule",
+    "Condition",
+    "ConditionKind",
+    "DisqualifierTable",
+    "EnvMatch",
+    "EnvTable",
+    "ExpansionAction",
+    "ExpansionPosition",
+    "Expectation",
+    "InterpreterSpec",
+    "OperandRole",
+    "OutsideWorkspace",
+    "PathArgTable",
+    "PathRoles",
+    "ProtectedMatch",
+    "ProtectedRule",
+    "ProtectedTable",
+    "RuleMatch",
+    "RuleRef",
+    "RuleTree",
+    "TrieNode",
+    "check_expectations",
+]
+
+
+class Access(enum.StrEnum):
+    """How a path is used. Rules may say READ_WRITE; lookups ask READ or WRITE."""
+
+    READ = "read"
+    WRITE = "write"
+    READ_WRITE = "read-write"
+
+    def covers(self, access: Access) -> bool:
+        return self is Access.READ_WRITE or self is access
+
+
+class ExpansionPosition(enum.StrEnum):
+    COMMAND_NAME = "command-name"
+    ARGUMENT = "argument"
+    REDIRECT_TARGET = "redirect-target"
+    ASSIGNMENT_VALUE = "assignment-value"
+    HEREDOC_BODY = "heredoc-body"
+
+
+class ExpansionAction(enum.StrEnum):
+    """What an expansion in a position does: no floor, a floor, or inspect the inner line."""
+
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+    INSPECT = "inspect"
+
+    @property
+    def floor(self) -> Verdict:
+        """The verdict floor; INSPECT imposes none by itself (the inner commands decide)."""
+        if self is ExpansionAction.ASK:
+            return Verdict.ASK
+        if self is ExpansionAction.DENY:
+            return Verdict.DENY
+        return Verdict.ALLOW
+
+
+class OperandRole(enum.StrEnum):
+    READ = "read"  # every operand is read
+    WRITE = "write"  # every operand is written
+    COPY = "copy"  # the last operand is written, the others are read
+
+
+class ConditionKind(enum.StrEnum):
+    WHEN = "when"
+    UNLESS = "unless"
+    ONLY = "only"
+    OPERAND = "operand"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleRef:
+    """Provenance of a rule: what explanations print."""
+
+    id: str
+    location: str  # "file:line:col"
+    message: str  # the rule's reason, or a generated description
+    layer: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Condition:
+    kind: ConditionKind
+    items: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledRule:
+    """One command rule as the tree stores it (one per source rule, shared by its leaves)."""
+
+    ref: RuleRef
+    verdict: Verdict
+    readonly: bool
+    locked: bool
+    pattern: str  # canonical text of the pattern, for dumps
+    conditions: tuple[Condition, ...] = ()
+    checks: tuple[str, ...] = ()
+    # (leading literals, literals, fixed words, exact=1/rest=0, clauses)
+    specificity: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleMatch:
+    """The rule that decided a segment, with the effective verdict.
+
+    `verdict` can be stricter than `rule.verdict`: an undecidable ask/deny rule applies as
+    ASK (`uncertain`), a failing check raises allow to ASK (`check_failure` says why), and a
+    locked floor from an earlier layer replaces a looser winner (`locked` is then True).
+    """
+
+    verdict: Verdict
+    readonly: bool
+    locked: bool
+    rule: RuleRef
+    specificity: tuple[int, ...]
+    uncertain: bool = False
+    check_failure: str | None = None
+
+    @property
+    def retention(self) -> Retention:
+        return (
+            Retention.REQUERY
+            if self.readonly and self.verdict is Verdict.ALLOW
+            else (Retention.DURABLE)
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrieNode:
+    """A trie node over literal command words. Built once by the compiler, then read-only."""
+
+    children: Mapping[str, TrieNode] = field(default_factory=dict)
+    wildcard: TrieNode | None = None
+    exact: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here
+    rest: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here with `**`
+
+
+CheckFunction = Callable[[Sequence[Word], OptionView], "str | None"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleTree:
+    """The command-rule trie. `lookup` costs O(words), independent of the number of rules."""
+
+    root: TrieNode
+    option_specs: Mapping[str, OptionSpec]
+    checks: Mapping[str, CheckFunction]
+    rule_count: int = 0
+
+    def candidates(self, words: Sequence[Word]) -> tuple[CompiledRule, ...]:
+        """Every rule whose pattern (not clauses) matches `words`."""
+        found: list[CompiledRule] = []
+        active: list[TrieNode] = [self.root]
+        for word in words:
+            nxt: list[TrieNode] = []
+            for node in active:
+                found.extend(node.rest)
+                if word.value is not None:
+                    child = node.children.get(word.value)
+                    if child is not None:
+                        nxt.append(child)
+                if node.wildcard is not None:
+                    nxt.append(node.wildcard)
+            active = nxt
+            if not active:
+                return tuple(found)
+        for node in active:
+            found.extend(node.exact)
+            found.extend(node.rest)
+        return tuple(found)
+
+    def lookup(self, words: Sequence[Word]) -> RuleMatch | None:
+        """The deciding rule for one simple command's words, or None when no rule matches.
+
+        Args:
+            words: the segment's argv (wrappers already removed by the engine).
+
+        Returns:
+            The winning `RuleMatch` per the precedence in the module docstring.
+        """
+        if not words:
+            return None
+        rules = self.candidates(words)
+        if not rules:
+            return None
+        evaluator = _ClauseEvaluator(self, words)
+        pairs = [(m, rule) for rule in rules if (m := evaluator.match(rule)) is not None]
+        return _decide(pairs)
+
+    def option_spec(self, command: str | None) -> OptionSpec:
+        """The option spec used for `command` (policy `options` over the shell defaults)."""
+        if command is not None:
+            spec = self.option_specs.get(command)
+            if spec is not None:
+                return spec
+        return _DEFAULT_SPEC
+
+    def prefix_spec(self, prefix: Sequence[str | None]) -> OptionSpec:
+        """The spec for the words after `prefix` (`("git", "log")` -> `options "git log"`)."""
+        if any(word is None for word in prefix):
+            return _DEFAULT_SPEC
+        key = " ".join(w for w in prefix if w is not None)
+        spec = self.option_specs.get(key)
+        if spec is not None:
+            return spec
+        return self.option_spec(key) if len(prefix) == 1 else _DEFAULT_SPEC
+
+    def iter_rules(self) -> Iterator[tuple[str, CompiledRule]]:
+        """(path, rule) for every leaf, depth first, children sorted: what `dump` prints."""
+        stack: list[tuple[str, TrieNode]] = [("", self.root)]
+        while stack:
+            path, node = stack.pop()
+            for rule in node.exact:
+                yield path.strip(), rule
+            for rule in node.rest:
+                yield f"{path} **".strip(), rule
+            children = sorted(node.children.items(), reverse=True)
+            if node.wildcard is not None:
+                stack.append((f"{path} *", node.wildcard))
+            stack.extend((f"{path} {_show(word)}", child) for word, child in children)
+
+
+_DEFAULT_SPEC = OptionSpec()
+
+
+def _show(word: str) -> str:
+    return word if word and re.fullmatch(r"[^\s\"#|*]+", word) else f'"{word}"'
+
+
+_Pair = tuple[RuleMatch, CompiledRule]
+
+
+def _decide(pairs: Sequence[_Pair]) -> RuleMatch | None:
+    """Apply the precedence: deny wins, then specificity (ties stricter), then locked floors."""
+    if not pairs:
+        return None
+    denies = [p for p in pairs if p[0].verdict is Verdict.DENY]
+    winner, rule = max(denies or pairs, key=lambda p: (p[0].specificity, p[0].verdict.rank))
+    floors = [
+        p
+        for p in pairs
+        if p[1].locked
+        and p[0].rule.layer < winner.rule.layer
+        and p[0].verdict.rank > winner.verdict.rank
+    ]
+    if floors:
+        winner, rule = max(floors, key=lambda p: (p[0].verdict.rank, p[0].specificity))
+        return dataclasses.replace(winner, readonly=False, locked=True)
+    if rule.locked:
+        return dataclasses.replace(winner, locked=True)
+    return winner
+
+
+class _ClauseEvaluator:
+    """Evaluates clauses of candidate rules against one command; option views are lazy.
+
+    A rule's clauses see the words after its leading literal words (`git log **` looks at
+    what follows `log`), through the spec for that prefix: `options "git log" …` if the
+    policy has one, the command's spec for one-word prefixes, else a plain spec.
+    """
+
+    __slots__ = ("_tree", "_views", "_words")
+
+    def __init__(self, tree: RuleTree, words: Sequence[Word]) -> None:
+        self._tree = tree
+        self._words = words
+        self._views: dict[int, OptionView] = {}
+
+    def view(self, rule: CompiledRule) -> OptionView:
+        start = max(1, min(rule.specificity[0] if rule.specificity else 1, len(self._words)))
+        view = self._views.get(start)
+        if view is None:
+            spec = self._tree.prefix_spec([w.value for w in self._words[:start]])
+            view = option_view(self._words, spec, start=start)
+            self._views[start] = view
+        return view
+
+    def match(self, rule: CompiledRule) -> RuleMatch | None:
+        state: bool | None = True
+        for condition in rule.conditions:
+            result = self._condition(condition, self.view(rule))
+            if result is False:
+                return None
+            if result is None:
+                state = None
+        verdict = rule.verdict
+        uncertain = state is None
+        if uncertain:
+            if verdict in (Verdict.ALLOW,):
+                return None
+            verdict = Verdict.ASK
+        failure = self._run_checks(rule) if verdict is Verdict.ALLOW else None
+        if failure is not None:
+            verdict = Verdict.ASK
+        return RuleMatch(
+            verdict=verdict,
+            readonly=rule.readonly and failure is None,
+            locked=False,
+            rule=rule.ref,
+            specificity=rule.specificity,
+            uncertain=uncertain,
+            check_failure=failure,
+        )
+
+    def _run_checks(self, rule: CompiledRule) -> str | None:
+        for name in rule.checks:
+            message = self._tree.checks[name](self._words, self.view(rule))
+            if message is not None:
+                return f"{message} (check {name})"
+        return None
+
+    def _condition(self, condition: Condition, view: OptionView) -> bool | None:
+        """True, False, or None when a non-literal word makes it undecidable."""
+        items = condition.items
+        unknown = bool(view.unknown)
+        match condition.kind:
+            case ConditionKind.WHEN:
+                if any(opt.name in items for opt in view.options):
+                    return True
+                return None if unknown else False
+            case ConditionKind.UNLESS:
+                if any(opt.name in items for opt in view.options):
+                    return False
+                return None if unknown else True
+            case ConditionKind.ONLY:
+                if any(opt.name not in items for opt in view.options):
+                    return False
+                return None if unknown else True
+            case ConditionKind.OPERAND:
+                return _operand_matches(self._words, view, items)
+            case _:
+                assert_never(condition.kind)
+
+
+def _operand_matches(words: Sequence[Word], view: OptionView, globs: frozenset[str]) -> bool | None:
+    uncertain = False
+    for index in view.operands:
+        value = words[index].value
+        if value is None:
+            uncertain = True
+        elif any(fnmatch.fnmatchcase(value, g) for g in globs):
+            return True
+    return None if uncertain else False
+
+
+# --------------------------------------------------------------------------- arity
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArityTable:
+    """How many leading words identify a command (its "always allow" prefix)."""
+
+    entries: Mapping[tuple[str, ...], int]
+    longest: int = 1
+
+    def prefix(self, words: Sequence[str]) -> tuple[str, ...]:
+        """The always-allow prefix: the longest matching entry's arity, else 1 word.
+
+        >>> table = ArityTable(entries={("git",): 2, ("npm", "run"): 3}, longest=2)
+        >>> table.prefix(["git", "status", "-s"])
+        ('git', 'status')
+        >>> table.prefix(["npm", "run", "build", "--", "--watch"])
+        ('npm', 'run', 'build')
+        >>> table.prefix(["ls", "-la"])
+        ('ls',)
+        """
+        for size in range(min(self.longest, len(words)), 0, -1):
+            arity = self.entries.get(tuple(words[:size]))
+            if arity is not None:
+                return tuple(words[:arity])
+        return tuple(words[:1])
+
+
+# --------------------------------------------------------------------------- paths
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectedRule:
+    glob: str  # as written: `~/.ssh/**`, `/etc/**`, `**/.env*`
+    access: Access
+    verdict: Verdict
+    ref: RuleRef
+    anchor: str  # "home", "absolute" or "workspace"
+    regex: re.Pattern[str] = field(compare=False, repr=False)
+    literal_prefix: str = ""  # the glob's leading literal directory (for subtree checks)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectedMatch:
+    rule: ProtectedRule | None  # None for an outside-workspace match
+    verdict: Verdict
+    ref: RuleRef
+    path: str
+
+
+BUILTIN_LOCATION = "<built-in>"
+
+
+def builtin_ref(rule_id: str, message: str) -> RuleRef:
+    """Provenance for a built-in default (no line in any policy file)."""
+    return RuleRef(id=rule_id, location=BUILTIN_LOCATION, message=message, layer=-1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutsideWorkspace:
+    """Verdicts for paths outside the workspace root (`exceptions` are not "outside")."""
+
+    read: Verdict = Verdict.ALLOW
+    write: Verdict = Verdict.ASK
+    read_ref: RuleRef = field(
+        default_factory=lambda: builtin_ref("outside-workspace-read", "read outside the workspace")
+    )
+    write_ref: RuleRef = field(
+        default_factory=lambda: builtin_ref(
+            "outside-workspace-write", "write outside the workspace"
+        )
+    )
+    exceptions: tuple[ProtectedRule, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectedTable:
+    """Protected-path rules and the outside-workspace rule, over absolute normalised paths."""
+
+    rules: tuple[ProtectedRule, ...] = ()
+    outside: OutsideWorkspace = field(default_factory=OutsideWorkspace)
+
+    def match_protected(
+        self, path: str, access: Access, *, home: str, workspace: str, subtree: bool = False
+    ) -> ProtectedMatch | None:
+        """The strictest protected-path rule that `path` violates for `access`, or None.
+
+        Args:
+            path: absolute, normalised (the engine resolves cwd, `~` and symlinks).
+            access: READ or WRITE.
+            home: the home directory (absolute).
+            workspace: the workspace root (absolute).
+            subtree: also match when a protected glob lies *inside* `path` (a recursive
+                operation such as `rm -r ~` or `chmod -R` touches everything below).
+        """
+        return paths.match_rules(
+            self.rules, path, access, home=home, workspace=workspace, subtree=subtree
+        )
+
+    def match_outside(
+        self, path: str, access: Access, *, home: str, workspace: str
+    ) -> ProtectedMatch | None:
+        """The outside-workspace verdict for `path` when it lies outside `workspace`."""
+        return paths.match_outside(self.outside, path, access, home=home, workspace=workspace)
+
+
+# --------------------------------------------------------------------------- expansions
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisqualifierEntry:
+    action: ExpansionAction
+    ref: RuleRef | None  # None: the built-in default
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisqualifierTable:
+    """(expansion kind, position) -> action; total over both enums."""
+
+    entries: Mapping[tuple[ExpansionKind, ExpansionPosition], DisqualifierEntry]
+
+    def action(self, kind: ExpansionKind, position: ExpansionPosition) -> ExpansionAction:
+        return self.entry(kind, position).action
+
+    def entry(self, kind: ExpansionKind, position: ExpansionPosition) -> DisqualifierEntry:
+        # INVARIANT: the compiler fills every pair; a missing one fails closed to ASK.
+        return self.entries.get((kind, position), _UNKNOWN_DISQUALIFIER)
+
+
+_UNKNOWN_DISQUALIFIER = DisqualifierEntry(action=ExpansionAction.ASK, ref=None)
+
+
+# --------------------------------------------------------------------------- programs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InterpreterSpec:
+    """An interpreter: running code through it is at least `floor`."""
+
+    name: str
+    floor: Verdict
+    inline: frozenset[str] = frozenset()  # options whose value is program text (`-c`, `-e`)
+    program_operand: bool = False  # the first operand is the program (awk)
+    ref: RuleRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnvMatch:
+    verdict: Verdict
+    ref: RuleRef | None  # None: the default floor
+    glob: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnvTable:
+    """Environment assignments: free globs, floors per glob, a default floor."""
+
+    rules: tuple[tuple[str, Verdict, RuleRef | None], ...] = ()
+    default: Verdict = Verdict.ASK
+    default_ref: RuleRef | None = None
+
+    def match(self, name: str) -> EnvMatch:
+        """The strictest matching glob's verdict (free = allow), else the default."""
+        best: EnvMatch | None = None
+        for glob, verdict, ref in self.rules:
+            if fnmatch.fnmatchcase(name, glob) and (
+                best is None or verdict.rank > best.verdict.rank
+            ):
+                best = EnvMatch(verdict=verdict, ref=ref, glob=glob)
+        return best or EnvMatch(verdict=self.default, ref=self.default_ref)
+
+    def floor(self, name: str) -> Verdict:
+        return self.match(name).verdict
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathRoles:
+    operands: OperandRole | None = None
+    options: Mapping[str, Access] = field(default_factory=dict)  # "-o" -> WRITE
+    keys: Mapping[str, Access] = field(default_factory=dict)  # dd "of" -> WRITE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathArgTable:
+    commands: Mapping[str, PathRoles] = field(default_factory=dict)
+
+    def roles(self, command: str) -> PathRoles | None:
+        return self.commands.get(command)
+
+
+# --------------------------------------------------------------------------- expectations
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Expectation:
+    command: str
+    verdict: Verdict
+    retention: Retention | None
+    location: str
+    source: SourceText = field(compare=False, repr=False)
+    span: Span = field(compare=False, repr=False)
+
+
+def check_expectations(
+    policy: CompiledPolicy,
+    evaluate: Callable[[str], tuple[Verdict, Retention | None]],
+) -> tuple[Diagnostic, ...]:
+    """Evaluate every inline expectation; one `rules.expectation-failed` diagnostic per miss.
+
+    `evaluate` is the engine's (the compiler cannot import it): command -> (verdict, retention).
+    """
+    diagnostics: list[Diagnostic] = []
+    for expect in policy.expectations:
+        verdict, retention = evaluate(expect.command)
+        got = f"{verdict}" + (f" retention {retention}" if expect.retention else "")
+        want = f"{expect.verdict}" + (f" retention {expect.retention}" if expect.retention else "")
+        if verdict is expect.verdict and (
+            expect.retention is None or retention is expect.retention
+        ):
+            continue
+        diagnostics.append(
+            Diagnostic(
+                code="rules.expectation-failed",
+                message=f"expected `{want}` for `{expect.command}`, got `{got}`",
+                source=expect.source,
+                span=expect.span,
+                help="run `policylang explain` on the command to see which rules decided",
+            )
+        )
+    return tuple(diagnostics)
+
+
+# --------------------------------------------------------------------------- the policy
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledPolicy:
+    """Everything the engine needs, immutable. Built by `policylang.compiler.compile_ruleset`."""
+
+    name: str
+    version: str | None
+    default: Verdict
+    default_ref: RuleRef | None
+    sources: tuple[str, ...]  # file names, in layer order (index = layer)
+    arity: ArityTable
+    tree: RuleTree
+    protected: ProtectedTable
+    disqualifiers: DisqualifierTable
+    wrappers: WrapperTable
+    shells: frozenset[str]
+    interpreters: Mapping[str, InterpreterSpec]
+    env: EnvTable
+    path_args: PathArgTable
+    expectations: tuple[Expectation, ...] = ()
+
+    def lookup(self, words: Sequence[Word]) -> RuleMatch | None:
+        """Shorthand for `self.tree.lookup(words)`."""
+        return self.tree.lookup(words)
+
+    def match_protected(
+        self, path: str, access: Access, *, home: str, workspace: str, subtree: bool = False
+    ) -> ProtectedMatch | None:
+        """Shorthand for `self.protected.match_protected(...)`."""
+        return self.protected.match_protected(
+            path, access, home=home, workspace=workspace, subtree=subtree
+        )
+
+    def dump(self) -> str:
+        """A readable listing of the compiled policy (`policylang compile --dump`)."""
+        from policylang.compiler.dump import dump_policy
+
+        return dump_policy(self)

@@ -1,0 +1,212 @@
+"""AST -> canonical policy text (`policylang fmt`); imports `rules.ast` and `rules.parser`.
+
+One statement per line, single spaces, `a|b` for word lists, quotes only where a word needs
+them, clauses in the order written, comments kept (own-line comments stay on their own line,
+trailing comments follow two spaces), runs of blank lines collapsed to one. Formatting is
+idempotent and `parse(format(parse(text)))` equals `parse(text)`.
+
+>>> print(format_text('allow   git  status|log  unless --output   --ext-diff # inspect\\n'), end="")
+allow git status|log unless --output|--ext-diff  # inspect
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from policylang.rules import ast
+from policylang.rules.parser import logical_lines, parse_ruleset
+
+_PLAIN = re.compile(r'[^\s"#\\|]+')
+
+# Keywords the parser accepts (and therefore reserves) right where a word of each kind stands.
+_CLAUSE_KEYWORDS = frozenset({"when", "unless", "only", "operand", "checked-by", "reason", "id"})
+_RESERVED: dict[str, frozenset[str]] = {
+    "pattern": _CLAUSE_KEYWORDS,
+    "option": _CLAUSE_KEYWORDS,
+    "glob": frozenset({"allow", "ask", "deny", "reason", "id"}),
+    "kind": frozenset({"in"}),
+    "position": frozenset({"allow", "ask", "deny", "inspect"}),
+    "spec": frozenset({"value", "optional", "long", "flag", "positionals", "assignments"}),
+    "interp": frozenset({"inline", "program-operand", "floor"}),
+    "path": frozenset({"read", "write", "read-write"}),
+    "plain": frozenset(),
+}
+
+
+def quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def word(value: str, context: str = "plain") -> str:
+    """A single word, quoted when it would not read back as the same single word."""
+    if _PLAIN.fullmatch(value) and value not in _RESERVED[context] and value not in ("*", "**"):
+        return value
+    return quote(value)
+
+
+def word_list(names: Iterable[ast.Name], context: str) -> str:
+    """Names joined with `|` where they can be; quoted ones separated by spaces."""
+    out: list[str] = []
+    plain: list[str] = []
+    for name in names:
+        text = word(name.value, context)
+        if text.startswith('"'):
+            if plain:
+                out.append("|".join(plain))
+                plain = []
+            out.append(text)
+        else:
+            plain.append(text)
+    if plain:
+        out.append("|".join(plain))
+    return " ".join(out)
+
+
+def format_pattern(pattern: Sequence[ast.PatternWord]) -> str:
+    parts: list[str] = []
+    for pw in pattern:
+        if not pw.is_literal:
+            parts.append(pw.alternatives[0])
+        elif len(pw.alternatives) == 1:
+            parts.append(word(pw.alternatives[0], "pattern"))
+        else:
+            parts.append("|".join(pw.alternatives))
+    return " ".join(parts)
+
+
+def _clause(clause: ast.Clause) -> str:
+    kind = clause.kind
+    if kind is ast.ClauseKind.REASON:
+        return f"reason {quote(clause.items[0].value)}"
+    if kind in (ast.ClauseKind.ID, ast.ClauseKind.CHECKED_BY):
+        return f"{kind} {clause.items[0].value}"
+    return f"{kind} {word_list(clause.items, 'option')}"
+
+
+def _rule(rule: ast.Rule) -> str:
+    head = ("locked " if rule.locked else "") + str(rule.verdict)
+    return " ".join([head, format_pattern(rule.pattern), *(_clause(c) for c in rule.clauses)])
+
+
+def _protect(node: ast.Protect) -> str:
+    parts = [
+        "protect",
+        node.access,
+        " ".join(word(g.value, "glob") for g in node.globs),
+        node.verdict,
+    ]
+    if node.rule_id is not None:
+        parts.append(f"id {node.rule_id.value}")
+    if node.reason is not None:
+        parts.append(f"reason {quote(node.reason)}")
+    return " ".join(parts)
+
+
+def _spec(spec: ast.OptionSpecDecl) -> list[str]:
+    parts: list[str] = []
+    for key, names in (
+        ("value", spec.value),
+        ("optional", spec.optional),
+        ("long", spec.long),
+        ("flag", spec.flag),
+    ):
+        if names:
+            parts.append(f"{key} {word_list(names, 'spec')}")
+    return parts
+
+
+def _words(names: Iterable[ast.Name], context: str = "plain") -> str:
+    return " ".join(word(n.value, context) for n in names)
+
+
+def format_statement(node: ast.Statement) -> str:
+    """The canonical text of one statement (no newline)."""
+    match node:
+        case ast.Header():
+            version = f" version {quote(node.version)}" if node.version is not None else ""
+            return f"policy {quote(node.name)}{version}"
+        case ast.Default():
+            return f"default {node.verdict}"
+        case ast.Include():
+            return f"include {quote(node.path)}"
+        case ast.ArityFile():
+            return f"arity-file {quote(node.path)}"
+        case ast.Arity():
+            return f"arity {_words(node.words)} {word(node.count.value)}"
+        case ast.Rule():
+            return _rule(node)
+        case ast.Protect():
+            return _protect(node)
+        case ast.OutsideWorkspace():
+            tail = f" except {_words(node.exceptions)}" if node.exceptions else ""
+            return f"outside-workspace {node.access} {node.verdict}{tail}"
+        case ast.Expansion():
+            kinds = word_list(node.kinds, "kind")
+            return f"expansion {kinds} in {word_list(node.positions, 'position')} {node.action}"
+        case ast.Options():
+            return " ".join(["options", word(node.command.value, "spec"), *_spec(node.spec)])
+        case ast.Wrapper():
+            parts = ["wrapper", word(node.name.value, "spec"), *_spec(node.spec)]
+            if node.positionals is not None:
+                parts.append(f"positionals {node.positionals.value}")
+            if node.assignments:
+                parts.append("assignments")
+            return " ".join(parts)
+        case ast.Shells():
+            return f"shell {_words(node.names)}"
+        case ast.Interpreter():
+            parts = ["interpreter", _words(node.names, "interp")]
+            if node.inline:
+                parts.append(f"inline {word_list(node.inline, 'interp')}")
+            if node.program_operand:
+                parts.append("program-operand")
+            return " ".join([*parts, "floor", node.floor])
+        case ast.Env():
+            if node.kind == "default":
+                return f"env default {node.verdict}"
+            return f"env {node.kind} {_words(node.names)}"
+        case ast.PathArgs():
+            return _path_args(node)
+        case ast.Expect():
+            tail = f" retention {node.retention.value}" if node.retention is not None else ""
+            return f"expect {node.verdict} {quote(node.command)}{tail}"
+    raise AssertionError(f"unformattable statement {node!r}")  # pragma: no cover
+
+
+def _path_args(node: ast.PathArgs) -> str:
+    if node.form == "operands":
+        return f"path-args {node.role} {_words(node.commands)}"
+    command = word(node.commands[0].value, "path")
+    if node.form == "option":
+        return f"path-args option {command} {word_list(node.items, 'path')} {node.role}"
+    return f"path-args key {command} {word(node.items[0].value, 'path')} {node.role}"
+
+
+def format_ruleset(ruleset: ast.RuleSet) -> str:
+    """Canonical text of a parsed file, comments and single blank lines kept."""
+    text = ruleset.source.text
+    by_start = {s.span.start: s for s in ruleset.statements}
+    out: list[str] = []
+    blank = False
+    for line in logical_lines(text):
+        code = text[line.start : line.end]
+        stripped = code.strip()
+        if not stripped and line.comment is None:
+            blank = bool(out)
+            continue
+        if blank:
+            out.append("")
+            blank = False
+        statement = by_start.get(line.start + len(code) - len(code.lstrip()))
+        body = format_statement(statement) if statement is not None else stripped
+        if line.comment is not None:
+            body = f"{body}  {line.comment.text}" if body else line.comment.text
+        out.append(body)
+    return "\n".join(out) + "\n" if out else ""
+
+
+def format_text(text: str, *, filename: str = "<text>") -> str:
+    """Format policy text; lines that do not parse are kept as written."""
+    ruleset, _diagnostics = parse_ruleset(text, filename=filename)
+    return format_ruleset(ruleset)

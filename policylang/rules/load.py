@@ -1,0 +1,225 @@
+"""Load policy files: read, resolve includes and arity files, validate, compile.
+
+Stage: the loader façade over the rules front end and the compiler (it may import both; the
+engine imports it). File access happens here and nowhere else in `rules` or `compiler`.
+
+Layers are ordered depth-first with includes before their includer, then `extra_layers` in
+the order given (org -> team -> user). A file included twice is loaded once. An include
+cycle or a missing file is a diagnostic at the `include` line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from policylang.compiler.arity import ArityFileError, parse_arity_toml
+from policylang.compiler.checks import CHECKS
+from policylang.compiler.passes import Layer, compile_layers
+from policylang.compiler.tree import CompiledPolicy, ExpansionPosition, check_expectations
+from policylang.decision import Retention, Verdict
+from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
+from policylang.errors import RulesetError
+from policylang.rules import ast
+from policylang.rules.parser import parse_ruleset
+from policylang.rules.validate import Context, validate
+from policylang.span import Span
+
+__all__ = ["Evaluator", "LoadResult", "check_ruleset", "load_ruleset", "load_ruleset_text"]
+
+_log = logging.getLogger(__name__)
+
+#: Builds an evaluator for a compiled policy: command -> (verdict, retention). The engine
+#: provides it; the loader then checks inline expectations.
+Evaluator = Callable[[CompiledPolicy], Callable[[str], tuple[Verdict, Retention | None]]]
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadResult:
+    """What `check_ruleset` found: the policy (None when there are errors) and diagnostics."""
+
+    policy: CompiledPolicy | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+
+@dataclass(slots=True)
+class _Loader:
+    layers: list[Layer] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    loaded: set[Path] = field(default_factory=set)
+    stack: list[Path] = field(default_factory=list)
+
+    def load_file(self, path: Path) -> None:
+        text = path.read_text(encoding="utf-8")
+        self.load_text(text, name=str(path), base=path.parent, key=path.resolve())
+
+    def load_text(self, text: str, *, name: str, base: Path, key: Path | None) -> None:
+        ruleset, diagnostics = parse_ruleset(text, filename=name)
+        self.diagnostics.extend(diagnostics)
+        if key is not None:
+            self.loaded.add(key)
+            self.stack.append(key)
+        for statement in ruleset.statements:
+            if isinstance(statement, ast.Include):
+                self._include(ruleset, statement, base)
+        if key is not None:
+            self.stack.pop()
+        arity_files = self._arity_files(ruleset, base)
+        self.layers.append(Layer(index=len(self.layers), ruleset=ruleset, arity_files=arity_files))
+
+    def _include(self, ruleset: ast.RuleSet, statement: ast.Include, base: Path) -> None:
+        target = (base / statement.path).resolve()
+        if target in self.stack:
+            self._error(
+                ruleset,
+                statement.path_span,
+                "rules.include-cycle",
+                f"`{statement.path}` includes itself",
+                "remove one of the includes in the cycle",
+            )
+        elif target in self.loaded:
+            return
+        elif not target.is_file():
+            self._error(
+                ruleset,
+                statement.path_span,
+                "rules.include-missing",
+                f"included file `{statement.path}` not found",
+                f"looked for {target}",
+            )
+        else:
+            self.load_file(target)
+
+    def _arity_files(
+        self, ruleset: ast.RuleSet, base: Path
+    ) -> dict[str, dict[tuple[str, ...], int]]:
+        found: dict[str, dict[tuple[str, ...], int]] = {}
+        for statement in ruleset.statements:
+            if not isinstance(statement, ast.ArityFile):
+                continue
+            target = base / statement.path
+            try:
+                found[statement.path] = parse_arity_toml(target.read_text(encoding="utf-8"))
+            except OSError as error:
+                self._error(
+                    ruleset,
+                    statement.path_span,
+                    "rules.arity-file-error",
+                    f"cannot read `{statement.path}`",
+                    error.strerror or str(error),
+                )
+            except ArityFileError as error:
+                self._error(
+                    ruleset,
+                    statement.path_span,
+                    "rules.arity-file-error",
+                    f"bad arity file `{statement.path}`: {error}",
+                    None,
+                )
+        return found
+
+    def _error(
+        self, ruleset: ast.RuleSet, span: Span, code: str, message: str, help: str | None
+    ) -> None:
+        self.diagnostics.append(
+            Diagnostic(code=code, message=message, source=ruleset.source, span=span, help=help)
+        )
+
+
+_CONTEXT = Context(
+    checks=frozenset(CHECKS), positions=frozenset(p.value for p in ExpansionPosition)
+)
+
+
+def _finish(loader: _Loader, evaluator: Evaluator | None) -> LoadResult:
+    layers = tuple(loader.layers)
+    diagnostics = list(loader.diagnostics)
+    diagnostics.extend(validate([layer.ruleset for layer in layers], _CONTEXT))
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics))
+    policy = compile_layers(layers)
+    if evaluator is not None:
+        diagnostics.extend(check_expectations(policy, evaluator(policy)))
+        if any(d.severity is Severity.ERROR for d in diagnostics):
+            return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics))
+    return LoadResult(policy=policy, diagnostics=sort_diagnostics(diagnostics))
+
+
+def check_ruleset(
+    path: PathLike | None = None,
+    *,
+    text: str | None = None,
+    filename: str = "<policy>",
+    extra_layers: Sequence[PathLike] = (),
+    evaluator: Evaluator | None = None,
+) -> LoadResult:
+    """Load and compile, returning every diagnostic instead of raising (for `policylang check`).
+
+    Give either `path`, or `text` (includes then resolve against the current directory).
+    """
+    loader = _Loader()
+    if text is not None:
+        loader.load_text(text, name=filename, base=Path.cwd(), key=None)
+    elif path is not None:
+        loader.load_file(Path(path))
+    else:
+        raise TypeError("check_ruleset needs a path or text")
+    for extra in extra_layers:
+        target = Path(extra).resolve()
+        if target not in loader.loaded:
+            loader.load_file(Path(extra))
+    return _finish(loader, evaluator)
+
+
+def load_ruleset(
+    path: PathLike,
+    *,
+    extra_layers: Sequence[PathLike] = (),
+    evaluator: Evaluator | None = None,
+) -> CompiledPolicy:
+    """Load a policy file (and its includes and extra layers) into a `CompiledPolicy`.
+
+    Args:
+        path: the main policy file.
+        extra_layers: later layers (team, user), each with its own includes.
+        evaluator: when given, inline `expect` lines are checked with it.
+
+    Returns:
+        The compiled policy; warnings are logged.
+
+    Raises:
+        RulesetError: holding every diagnostic (sorted) when any is an error.
+        OSError: when `path` itself cannot be read.
+    """
+    return _raise_or_return(check_ruleset(path, extra_layers=extra_layers, evaluator=evaluator))
+
+
+def load_ruleset_text(
+    text: str,
+    *,
+    filename: str = "<policy>",
+    extra_layers: Sequence[PathLike] = (),
+    evaluator: Evaluator | None = None,
+) -> CompiledPolicy:
+    """Like `load_ruleset` for policy text (includes resolve against the current directory)."""
+    result = check_ruleset(
+        text=text, filename=filename, extra_layers=extra_layers, evaluator=evaluator
+    )
+    return _raise_or_return(result)
+
+
+def _raise_or_return(result: LoadResult) -> CompiledPolicy:
+    if result.policy is None:
+        raise RulesetError(result.diagnostics)
+    for diagnostic in result.diagnostics:
+        _log.warning("%s", diagnostic.render())
+    return result.policy

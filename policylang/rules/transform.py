@@ -1,0 +1,309 @@
+"""Lark parse tree -> policy AST; the ONLY module that sees `lark.Tree` and `lark.Token`.
+
+Stage: rules front end. Imports `lark`, `span` and `rules.ast`. `to_ruleset` converts one
+parse tree whose positions are relative to `offset` in the file (the parser parses a file
+whole, or line by line when it needs to recover from errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
+
+from lark import Token, Tree
+
+from policylang.rules import ast
+from policylang.span import Span
+
+_Child: TypeAlias = "Tree[Token] | Token"
+
+
+def unquote(text: str) -> str:
+    """The value of a STRING token (`"a \\" b"` -> `a " b`)."""
+    body = text[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    chars = iter(body)
+    for ch in chars:
+        out.append(next(chars, "\\") if ch == "\\" else ch)
+    return "".join(out)
+
+
+class _Converter:
+    """Converts one tree; spans are shifted by `offset`."""
+
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+    def span_of(self, node: _Child) -> Span:
+        if isinstance(node, Token):
+            start = node.start_pos or 0
+            end = node.end_pos if node.end_pos is not None else start
+        else:
+            start = node.meta.start_pos if not node.meta.empty else 0
+            end = node.meta.end_pos if not node.meta.empty else start
+        return Span(start + self.offset, end + self.offset)
+
+    def name(self, node: _Child) -> ast.Name:
+        token = _token(node)
+        quoted = token.type == "STRING"
+        value = unquote(str(token)) if quoted else str(token)
+        return ast.Name(value=value, quoted=quoted, span=self.span_of(token))
+
+    def names(self, nodes: Sequence[_Child]) -> tuple[ast.Name, ...]:
+        """Words of an option/glob list; `a|b` in an unquoted word is split into two names."""
+        out: list[ast.Name] = []
+        for node in nodes:
+            name = self.name(node)
+            if name.quoted or "|" not in name.value:
+                out.append(name)
+                continue
+            start = name.span.start
+            for part in name.value.split("|"):
+                out.append(ast.Name(value=part, span=Span(start, start + len(part))))
+                start += len(part) + 1
+        return tuple(out)
+
+    def statement(self, tree: Tree[Token]) -> ast.Statement:
+        handler = _HANDLERS[str(tree.data)]
+        return handler(self, tree, self.span_of(tree))
+
+
+def _token(node: _Child) -> Token:
+    while isinstance(node, Tree):
+        node = node.children[0]
+    return node
+
+
+def _text(node: _Child) -> str:
+    return str(_token(node))
+
+
+def _string(node: _Child) -> str:
+    return unquote(_text(node))
+
+
+def _trees(tree: Tree[Token], data: str) -> list[Tree[Token]]:
+    return [c for c in tree.children if isinstance(c, Tree) and c.data == data]
+
+
+def _header(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    strings = [_string(c) for c in tree.children]
+    return ast.Header(name=strings[0], version=strings[1] if len(strings) > 1 else None, span=span)
+
+
+def _default(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.Default(verdict=_text(tree.children[0]), span=span)
+
+
+def _include(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    token = tree.children[0]
+    return ast.Include(path=_string(token), span=span, path_span=cv.span_of(token))
+
+
+def _arity_file(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    token = tree.children[0]
+    return ast.ArityFile(path=_string(token), span=span, path_span=cv.span_of(token))
+
+
+def _arity(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    words = tuple(cv.name(c) for c in tree.children)
+    return ast.Arity(words=words[:-1], count=words[-1], span=span)
+
+
+def _pattern_word(cv: _Converter, node: _Child) -> ast.PatternWord:
+    name = cv.name(node)
+    if not name.quoted and name.value in _WILDCARDS:
+        kind = _WILDCARDS[name.value]
+        return ast.PatternWord(alternatives=(name.value,), kind=kind, span=name.span)
+    alternatives = (name.value,) if name.quoted else tuple(name.value.split("|"))
+    return ast.PatternWord(alternatives=alternatives, span=name.span)
+
+
+_WILDCARDS = {"*": ast.WordKind.ANY, "**": ast.WordKind.REST}
+
+
+def _clause(cv: _Converter, tree: Tree[Token]) -> ast.Clause:
+    kind = ast.ClauseKind(str(tree.data).replace("_", "-").replace("rule-id", "id"))
+    if kind in (ast.ClauseKind.REASON, ast.ClauseKind.ID, ast.ClauseKind.CHECKED_BY):
+        items: tuple[ast.Name, ...] = (cv.name(tree.children[0]),)
+    else:
+        items = cv.names(tree.children)
+    return ast.Clause(kind=kind, items=items, span=cv.span_of(tree))
+
+
+def _rule(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    locked = False
+    verdict = ast.RuleVerdict.ALLOW
+    pattern: list[ast.PatternWord] = []
+    clauses: list[ast.Clause] = []
+    for child in tree.children:
+        if isinstance(child, Token):
+            locked = True
+        elif child.data == "rule_verdict":
+            verdict = ast.RuleVerdict(_text(child))
+        elif child.data == "pword":
+            pattern.append(_pattern_word(cv, child))
+        else:
+            clauses.append(_clause(cv, child))
+    return ast.Rule(
+        verdict=verdict, pattern=tuple(pattern), clauses=tuple(clauses), locked=locked, span=span
+    )
+
+
+def _protect(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    reasons = _trees(tree, "reason")
+    ids = _trees(tree, "rule_id")
+    return ast.Protect(
+        access=_text(_trees(tree, "access")[0]),
+        globs=tuple(cv.name(g) for g in _trees(tree, "glob")),
+        verdict=_text(_trees(tree, "verdict")[0]),
+        reason=_string(reasons[-1].children[0]) if reasons else None,
+        rule_id=cv.name(ids[-1].children[0]) if ids else None,
+        span=span,
+    )
+
+
+def _outside(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.OutsideWorkspace(
+        access=_text(_trees(tree, "access")[0]),
+        verdict=_text(_trees(tree, "verdict")[0]),
+        exceptions=tuple(cv.name(g) for g in _trees(tree, "xglob")),
+        span=span,
+    )
+
+
+def _expansion(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    kinds = _trees(tree, "exp_kinds")[0].children
+    positions = _trees(tree, "exp_positions")[0].children
+    return ast.Expansion(
+        kinds=cv.names(kinds),
+        positions=cv.names(positions),
+        action=_text(_trees(tree, "action")[0]),
+        span=span,
+    )
+
+
+def _spec(cv: _Converter, tree: Tree[Token]) -> ast.OptionSpecDecl:
+    def collect(data: str) -> tuple[ast.Name, ...]:
+        return tuple(n for t in _trees(tree, data) for n in cv.names(t.children))
+
+    return ast.OptionSpecDecl(
+        value=collect("value_opts"),
+        optional=collect("optional_opts"),
+        long=collect("long_opts"),
+        flag=collect("flag_opts"),
+    )
+
+
+def _options(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.Options(command=cv.name(tree.children[0]), spec=_spec(cv, tree), span=span)
+
+
+def _wrapper(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    positionals = _trees(tree, "positionals")
+    return ast.Wrapper(
+        name=cv.name(tree.children[0]),
+        spec=_spec(cv, tree),
+        positionals=cv.name(positionals[-1].children[0]) if positionals else None,
+        assignments=bool(_trees(tree, "assignments")),
+        span=span,
+    )
+
+
+def _shells(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.Shells(names=cv.names(_trees(tree, "nword")), span=span)
+
+
+def _interpreter(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    inline = tuple(n for t in _trees(tree, "inline") for n in cv.names(t.children))
+    return ast.Interpreter(
+        names=cv.names(_trees(tree, "nword")),
+        floor=_text(_trees(tree, "verdict")[0]),
+        inline=inline,
+        program_operand=bool(_trees(tree, "program_operand")),
+        span=span,
+    )
+
+
+def _env(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    kind = _text(_trees(tree, "env_kind")[0])
+    return ast.Env(kind=kind, names=cv.names(_trees(tree, "nword")), span=span)
+
+
+def _env_default(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.Env(kind="default", verdict=_text(_trees(tree, "verdict")[0]), span=span)
+
+
+def _path_args_operands(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    role = _text(_trees(tree, "operand_role")[0])
+    commands = cv.names(_trees(tree, "nword"))
+    return ast.PathArgs(form="operands", commands=commands, role=role, span=span)
+
+
+def _path_args_option(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.PathArgs(
+        form="option",
+        commands=cv.names(_trees(tree, "nword")),
+        role=_text(_trees(tree, "access")[0]),
+        items=cv.names(_trees(tree, "iword")),
+        span=span,
+    )
+
+
+def _path_args_key(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    words = _trees(tree, "nword")
+    return ast.PathArgs(
+        form="key",
+        commands=cv.names(words[:1]),
+        role=_text(_trees(tree, "access")[0]),
+        items=(cv.name(words[1]),),
+        span=span,
+    )
+
+
+def _expect(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    strings = [c for c in tree.children if isinstance(c, Token)]
+    return ast.Expect(
+        verdict=_text(_trees(tree, "verdict")[0]),
+        command=_string(strings[0]),
+        retention=cv.name(strings[1]) if len(strings) > 1 else None,
+        span=span,
+    )
+
+
+_Handler = Callable[[_Converter, "Tree[Token]", Span], ast.Statement]
+
+_HANDLERS: dict[str, _Handler] = {
+    "header": _header,
+    "default": _default,
+    "include": _include,
+    "arity": _arity,
+    "arity_file": _arity_file,
+    "rule": _rule,
+    "protect": _protect,
+    "outside": _outside,
+    "expansion": _expansion,
+    "options": _options,
+    "wrapper": _wrapper,
+    "shells": _shells,
+    "interpreter": _interpreter,
+    "env": _env,
+    "env_default": _env_default,
+    "path_args_operands": _path_args_operands,
+    "path_args_option": _path_args_option,
+    "path_args_key": _path_args_key,
+    "expect": _expect,
+}
+
+
+def to_statements(tree: Tree[Token], *, offset: int = 0) -> tuple[ast.Statement, ...]:
+    """Convert a `start` tree into AST statements, spans shifted by `offset`."""
+    converter = _Converter(offset)
+    return tuple(converter.statement(child) for child in tree.children if isinstance(child, Tree))
+
+
+def token_span(token: Token, *, offset: int = 0) -> Span:
+    """The span of a token (used by the parser for error positions)."""
+    return _Converter(offset).span_of(token)

@@ -1,0 +1,516 @@
+"""Semantic checks over parsed layers; returns every diagnostic, sorted. Rules front end.
+
+Imports `span`, `diagnostics`, `rules.ast`, `shell.model` (expansion kinds). The caller
+passes the names of built-in checks and expansion positions (they live in the compiler,
+which imports this module, not the other way round).
+
+Codes: rules.never-matches, rules.not-an-option, rules.option-like-path,
+rules.unknown-check, rules.useless-check, rules.duplicate-clause, rules.keyword-like-word,
+rules.duplicate-rule, rules.contradictory-rules, rules.shadowed-by-deny,
+rules.dead-under-locked, rules.duplicate-id, rules.duplicate-header,
+rules.duplicate-default, rules.invalid-arity, rules.invalid-number, rules.bad-glob,
+rules.unknown-expansion-kind, rules.unknown-position, rules.inspect-needs-substitution,
+rules.unknown-retention, rules.bad-env-name.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+
+from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
+from policylang.rules import ast
+from policylang.shell.model import ExpansionKind
+from policylang.span import SourceText, Span
+
+_OPTION_CLAUSES = (ast.ClauseKind.WHEN, ast.ClauseKind.UNLESS, ast.ClauseKind.ONLY)
+_CLAUSE_WORDS = tuple(k.value for k in ast.ClauseKind)
+_SUBSTITUTIONS = frozenset({"command-substitution", "process-substitution"})
+_ENV_NAME = re.compile(r"[A-Za-z_*?\[][A-Za-z0-9_*?\[\]!-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the validator must know from later stages."""
+
+    checks: Collection[str]
+    positions: Collection[str]
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def add(
+        self,
+        source: SourceText,
+        span: Span,
+        code: str,
+        message: str,
+        *,
+        help: str | None = None,
+        warning: bool = False,
+    ) -> None:
+        severity = Severity.WARNING if warning else Severity.ERROR
+        self.items.append(
+            Diagnostic(
+                code=code, message=message, source=source, span=span, severity=severity, help=help
+            )
+        )
+
+
+def _suggest(word: str, choices: Sequence[str]) -> str | None:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+def validate(layers: Sequence[ast.RuleSet], context: Context) -> tuple[Diagnostic, ...]:
+    """Every semantic problem in the layers (earliest layer first), sorted by position."""
+    sink = _Sink()
+    for ruleset in layers:
+        _check_file(ruleset, context, sink)
+    _check_ids(layers, sink)
+    _check_rule_relations(layers, sink)
+    return sort_diagnostics(sink.items)
+
+
+def _check_file(ruleset: ast.RuleSet, context: Context, sink: _Sink) -> None:
+    source = ruleset.source
+    seen: dict[type[ast.Statement], ast.Statement] = {}
+    for statement in ruleset.statements:
+        if isinstance(statement, ast.Header | ast.Default):
+            if type(statement) in seen:
+                kind = "policy header" if isinstance(statement, ast.Header) else "default"
+                code = (
+                    "rules.duplicate-header"
+                    if isinstance(statement, ast.Header)
+                    else "rules.duplicate-default"
+                )
+                first = source.position(seen[type(statement)].span.start).line
+                sink.add(
+                    source,
+                    statement.span,
+                    code,
+                    f"second {kind} in this file",
+                    help=f"the first is on line {first}",
+                )
+            seen[type(statement)] = statement
+        for checker in _CHECKERS.get(type(statement), ()):
+            checker(statement, source, context, sink)
+
+
+def _check_rule(rule: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(rule, ast.Rule)
+    _check_pattern(rule, source, sink)
+    for clause in rule.clauses:
+        if clause.kind in _OPTION_CLAUSES:
+            _check_options(clause, source, sink)
+        elif clause.kind is ast.ClauseKind.CHECKED_BY:
+            name = clause.items[0]
+            if name.value not in context.checks:
+                sink.add(
+                    source,
+                    name.span,
+                    "rules.unknown-check",
+                    f"unknown check `{name.value}`",
+                    help=_suggest(name.value, sorted(context.checks))
+                    or f"known checks: {', '.join(sorted(context.checks))}",
+                )
+            elif rule.verdict in (ast.RuleVerdict.DENY, ast.RuleVerdict.ASK):
+                sink.add(
+                    source,
+                    clause.span,
+                    "rules.useless-check",
+                    f"a check on an `{rule.verdict}` rule has no effect",
+                    help="checks only keep `allow` and `readonly` rules from allowing",
+                    warning=True,
+                )
+    for kind in (ast.ClauseKind.REASON, ast.ClauseKind.ID):
+        clauses = [c for c in rule.clauses if c.kind is kind]
+        for extra in clauses[1:]:
+            sink.add(
+                source,
+                extra.span,
+                "rules.duplicate-clause",
+                f"second `{kind}` in one rule",
+                help="the last one is used",
+                warning=True,
+            )
+    _check_contradiction(rule, source, sink)
+
+
+def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
+    for index, pw in enumerate(rule.pattern):
+        if pw.is_rest and index != len(rule.pattern) - 1:
+            sink.add(
+                source,
+                pw.span,
+                "rules.never-matches",
+                "`**` must be the last pattern word",
+                help="`**` already matches every remaining word",
+            )
+        if pw.is_literal and any(alt == "" for alt in pw.alternatives):
+            sink.add(
+                source,
+                pw.span,
+                "rules.never-matches",
+                f"empty alternative in `{'|'.join(pw.alternatives)}`",
+                help="remove the extra `|`",
+            )
+        if pw.is_literal and index > 0 and len(pw.alternatives) == 1:
+            close = difflib.get_close_matches(pw.alternatives[0], _CLAUSE_WORDS, n=1, cutoff=0.8)
+            if close and close[0] != pw.alternatives[0]:
+                sink.add(
+                    source,
+                    pw.span,
+                    "rules.keyword-like-word",
+                    f"pattern word `{pw.alternatives[0]}` looks like the keyword `{close[0]}`",
+                    help=f'write `"{pw.alternatives[0]}"` to keep the word',
+                    warning=True,
+                )
+
+
+def _check_options(clause: ast.Clause, source: SourceText, sink: _Sink) -> None:
+    for item in clause.items:
+        value = item.value
+        if not value.startswith("-"):
+            if "/" in value or value.startswith("~"):
+                sink.add(
+                    source,
+                    item.span,
+                    "rules.option-like-path",
+                    f"`{value}` looks like a path, not an option",
+                    help="use `operand GLOB` to match operands",
+                )
+            else:
+                sink.add(
+                    source,
+                    item.span,
+                    "rules.not-an-option",
+                    f"`{value}` is not an option",
+                    help=f"options start with `-`: did you mean `-{value}`?",
+                )
+        elif "=" in value or value in ("-", "--"):
+            sink.add(
+                source,
+                item.span,
+                "rules.never-matches",
+                f"`{value}` can never be an option name",
+                help="conditions match option names; write `--output`, not `--output=FILE`",
+            )
+
+
+def _check_contradiction(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
+    when = {n.value for n in rule.clause_items(ast.ClauseKind.WHEN)}
+    unless = {n.value: n for n in rule.clause_items(ast.ClauseKind.UNLESS)}
+    for value in sorted(when & unless.keys()):
+        sink.add(
+            source,
+            unless[value].span,
+            "rules.never-matches",
+            f"`{value}` is both required (`when`) and excluded (`unless`)",
+        )
+    only = {n.value for n in rule.clause_items(ast.ClauseKind.ONLY)}
+    if only:
+        for clause in rule.clauses:
+            if clause.kind is ast.ClauseKind.WHEN and not any(
+                n.value in only for n in clause.items
+            ):
+                sink.add(
+                    source,
+                    clause.span,
+                    "rules.never-matches",
+                    "`when` requires an option that `only` excludes",
+                )
+
+
+def _check_number(name: ast.Name | None, source: SourceText, sink: _Sink, what: str) -> None:
+    if name is not None and not (
+        name.value.isascii() and name.value.isdigit() and int(name.value) >= 1
+    ):
+        sink.add(
+            source,
+            name.span,
+            "rules.invalid-number",
+            f"{what} must be a positive whole number, not `{name.value}`",
+        )
+
+
+def _check_arity(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(node, ast.Arity)
+    if not node.words:
+        sink.add(
+            source,
+            node.span,
+            "rules.invalid-arity",
+            "`arity` needs a command prefix and a number",
+            help="e.g. `arity git 2`",
+        )
+        return
+    if not (node.count.value.isascii() and node.count.value.isdigit()):
+        sink.add(
+            source,
+            node.count.span,
+            "rules.invalid-arity",
+            f"the last word of `arity` must be a number, not `{node.count.value}`",
+            help="e.g. `arity npm run 3`",
+        )
+    elif int(node.count.value) < 1:
+        sink.add(source, node.count.span, "rules.invalid-arity", "an arity must be at least 1")
+
+
+def _check_glob(name: ast.Name, source: SourceText, sink: _Sink) -> None:
+    value = name.value
+    parts = value.split("/")
+    if value.startswith("~") and not (value == "~" or value.startswith("~/")):
+        sink.add(
+            source,
+            name.span,
+            "rules.bad-glob",
+            f"`{value}`: only `~/` (the home directory) is supported",
+            help="write the absolute path",
+        )
+    elif ".." in parts or not value:
+        sink.add(
+            source,
+            name.span,
+            "rules.bad-glob",
+            f"`{value}` is not a normalised path glob",
+            help="paths are matched after normalisation; remove `..`",
+        )
+    elif any("**" in p and p != "**" for p in parts):
+        sink.add(
+            source,
+            name.span,
+            "rules.bad-glob",
+            f"`**` must be a whole path component in `{value}`",
+            help="e.g. `**/.env` or `.git/**`",
+        )
+
+
+def _check_protect(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(node, ast.Protect | ast.OutsideWorkspace)
+    globs = node.globs if isinstance(node, ast.Protect) else node.exceptions
+    for glob in globs:
+        _check_glob(glob, source, sink)
+
+
+def _check_expansion(
+    node: ast.Statement, source: SourceText, context: Context, sink: _Sink
+) -> None:
+    assert isinstance(node, ast.Expansion)
+    kinds = [k.value for k in ExpansionKind]
+    for name in node.kinds:
+        if name.value != "*" and name.value not in kinds:
+            sink.add(
+                source,
+                name.span,
+                "rules.unknown-expansion-kind",
+                f"unknown expansion kind `{name.value}`",
+                help=_suggest(name.value, kinds) or f"kinds: {', '.join(kinds)}",
+            )
+    positions = sorted(context.positions)
+    for name in node.positions:
+        if name.value != "*" and name.value not in context.positions:
+            sink.add(
+                source,
+                name.span,
+                "rules.unknown-position",
+                f"unknown position `{name.value}`",
+                help=_suggest(name.value, positions) or f"positions: {', '.join(positions)}",
+            )
+    if node.action == "inspect" and any(k.value not in _SUBSTITUTIONS for k in node.kinds):
+        sink.add(
+            source,
+            node.span,
+            "rules.inspect-needs-substitution",
+            "`inspect` applies only to command and process substitutions",
+            help="use `ask` or `deny` for other expansion kinds",
+        )
+
+
+def _check_expect(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(node, ast.Expect)
+    if node.retention is not None and node.retention.value not in ("requery", "durable"):
+        sink.add(
+            source,
+            node.retention.span,
+            "rules.unknown-retention",
+            f"unknown retention `{node.retention.value}`",
+            help=_suggest(node.retention.value, ["requery", "durable"])
+            or "use `requery` or `durable`",
+        )
+
+
+def _check_env(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(node, ast.Env)
+    for name in node.names:
+        if not _ENV_NAME.fullmatch(name.value):
+            sink.add(
+                source,
+                name.span,
+                "rules.bad-env-name",
+                f"`{name.value}` is not an environment variable name or glob",
+            )
+
+
+def _check_wrapper(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(node, ast.Wrapper)
+    _check_number(node.positionals, source, sink, "`positionals`")
+
+
+_Checker = Callable[[ast.Statement, SourceText, Context, _Sink], None]
+_CHECKERS: dict[type[ast.Statement], tuple[_Checker, ...]] = {
+    ast.Rule: (_check_rule,),
+    ast.Arity: (_check_arity,),
+    ast.Protect: (_check_protect,),
+    ast.OutsideWorkspace: (_check_protect,),
+    ast.Expansion: (_check_expansion,),
+    ast.Expect: (_check_expect,),
+    ast.Env: (_check_env,),
+    ast.Wrapper: (_check_wrapper,),
+}
+
+
+# --------------------------------------------------------------------------- cross-rule
+
+
+def _rules(layers: Sequence[ast.RuleSet]) -> Iterator[tuple[int, ast.RuleSet, ast.Rule]]:
+    for index, ruleset in enumerate(layers):
+        for statement in ruleset.statements:
+            if isinstance(statement, ast.Rule):
+                yield index, ruleset, statement
+
+
+def _check_ids(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
+    first: dict[str, tuple[ast.RuleSet, ast.Name]] = {}
+    for ruleset in layers:
+        for statement in ruleset.statements:
+            name = (
+                statement.explicit_id
+                if isinstance(statement, ast.Rule)
+                else (statement.rule_id if isinstance(statement, ast.Protect) else None)
+            )
+            if name is None:
+                continue
+            if name.value in first:
+                other, other_name = first[name.value]
+                where = other.source.location(other_name.span)
+                sink.add(
+                    ruleset.source,
+                    name.span,
+                    "rules.duplicate-id",
+                    f"rule id `{name.value}` is already used",
+                    help=f"first used at {where}",
+                )
+            else:
+                first[name.value] = (ruleset, name)
+
+
+def _conditions(rule: ast.Rule) -> tuple[tuple[str, frozenset[str]], ...]:
+    return tuple(
+        (c.kind.value, frozenset(n.value for n in c.items))
+        for c in rule.clauses
+        if c.kind not in (ast.ClauseKind.REASON, ast.ClauseKind.ID)
+    )
+
+
+def covers(general: Sequence[ast.PatternWord], specific: Sequence[ast.PatternWord]) -> bool:
+    """Whether every command matched by `specific` is matched by `general` (patterns only)."""
+    for index, g in enumerate(general):
+        if g.is_rest:
+            return True
+        if index >= len(specific):
+            return False
+        s = specific[index]
+        if s.is_rest or (s.is_any and not g.is_any):
+            return False
+        if g.is_literal and not set(s.alternatives) <= set(g.alternatives):
+            return False
+    return len(general) == len(specific)
+
+
+def _first_key(rule: ast.Rule) -> str | None:
+    first = rule.pattern[0]
+    return (
+        None
+        if not first.is_literal
+        else first.alternatives[0]
+        if len(first.alternatives) == 1
+        else None
+    )
+
+
+def _check_rule_relations(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
+    seen: dict[tuple[object, ...], tuple[int, ast.RuleSet, ast.Rule]] = {}
+    floors: dict[str | None, list[tuple[int, ast.RuleSet, ast.Rule]]] = defaultdict(list)
+    all_rules = list(_rules(layers))
+    for index, ruleset, rule in all_rules:
+        key = (tuple(rule.pattern), _conditions(rule))
+        if key in seen:
+            _report_same(seen[key], (index, ruleset, rule), sink)
+        else:
+            seen[key] = (index, ruleset, rule)
+        if not _conditions(rule) and (
+            rule.verdict is ast.RuleVerdict.DENY
+            or (rule.locked and rule.verdict is ast.RuleVerdict.ASK)
+        ):
+            floors[_first_key(rule)].append((index, ruleset, rule))
+    for index, ruleset, rule in all_rules:
+        if rule.verdict is ast.RuleVerdict.DENY:
+            continue
+        for f_index, f_ruleset, floor in floors.get(_first_key(rule), []) + floors.get(None, []):
+            if floor is rule or not covers(floor.pattern, rule.pattern):
+                continue
+            where = f_ruleset.source.location(floor.span)
+            if floor.verdict is ast.RuleVerdict.DENY:
+                sink.add(
+                    ruleset.source,
+                    rule.pattern_span,
+                    "rules.shadowed-by-deny",
+                    "this rule can never decide: a `deny` rule covers it",
+                    help=f"the deny is at {where}",
+                    warning=True,
+                )
+                break
+            if f_index < index and rule.verdict in (
+                ast.RuleVerdict.ALLOW,
+                ast.RuleVerdict.READONLY,
+            ):
+                sink.add(
+                    ruleset.source,
+                    rule.pattern_span,
+                    "rules.dead-under-locked",
+                    "this allow is dead: a `locked ask` rule of an earlier layer covers it",
+                    help=f"the locked rule is at {where}",
+                    warning=True,
+                )
+                break
+
+
+def _report_same(
+    first: tuple[int, ast.RuleSet, ast.Rule], second: tuple[int, ast.RuleSet, ast.Rule], sink: _Sink
+) -> None:
+    f_index, f_ruleset, f_rule = first
+    index, ruleset, rule = second
+    where = f_ruleset.source.location(f_rule.span)
+    if f_rule.verdict is rule.verdict and f_rule.locked == rule.locked:
+        sink.add(
+            ruleset.source,
+            rule.pattern_span,
+            "rules.duplicate-rule",
+            "duplicate rule",
+            help=f"the same rule is at {where}",
+            warning=True,
+        )
+    elif f_index == index:
+        sink.add(
+            ruleset.source,
+            rule.pattern_span,
+            "rules.contradictory-rules",
+            f"`{rule.verdict}` contradicts `{f_rule.verdict}` for the same pattern and clauses",
+            help=f"the other rule is at {where}; keep one",
+        )
