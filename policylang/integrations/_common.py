@@ -129,9 +129,10 @@ def evaluate_safely(
         return failure_reason("internal error while evaluating", error)
 
 
-def policy_factory(paths: Sequence[str] = ()) -> PolicyFactory:
+def policy_factory(paths: Sequence[str] = (), *, approvals: str | None = None) -> PolicyFactory:
     """A cached factory loading the policy from `paths` (the first is the policy, the rest
-    are extra layers; none means the shipped default ruleset).
+    are extra layers; none means the shipped default ruleset), with learned approvals
+    persisted in the TOML file `approvals` when given.
 
     The engine is imported when the factory is first called, not before.
     """
@@ -139,10 +140,10 @@ def policy_factory(paths: Sequence[str] = ()) -> PolicyFactory:
 
     def load() -> PolicyLike:
         if not cache:
-            from policylang import load_policy  # type: ignore[attr-defined,unused-ignore]
+            from policylang.engine.policy import load_policy
 
             first = paths[0] if paths else None
-            policy: PolicyLike = load_policy(first, extra=tuple(paths[1:]))
+            policy: PolicyLike = load_policy(first, extra=tuple(paths[1:]), approvals=approvals)
             cache.append(policy)
         return cache[0]
 

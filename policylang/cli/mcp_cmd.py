@@ -1,0 +1,88 @@
+"""`policylang mcp`: serve the policy-gated `bash` tool to an MCP client over stdio.
+
+Needs the optional `mcp` extra (``pip install policylang[mcp]``). See docs/integrations.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+_EPILOG = """\
+examples:
+  policylang mcp --workspace .
+  policylang mcp --policy team.policy --approvals ~/.config/policylang/approvals.toml
+  in a client's MCP configuration (Claude Desktop, Cursor, …):
+    {"mcpServers": {"shell": {"command": "policylang",
+                              "args": ["mcp", "--workspace", "/path/to/project"]}}}
+
+exit codes: 0 the client disconnected; 2 usage error, the policy did not load, or the
+`mcp` package is missing (the message says which)
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "mcp",
+        help="serve the policy-gated bash tool over MCP (stdio)",
+        description="Run an MCP stdio server exposing `bash`, `job_status`, `jobs` and "
+        "`cleanup_jobs`; every command is evaluated by the policy, asks go to the user "
+        "through MCP elicitation when the client supports it.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="P",
+        help="policy file (repeat to add layers); default: the shipped default ruleset",
+    )
+    parser.add_argument(
+        "--workspace", metavar="D", default=".", help="workspace root (default: current directory)"
+    )
+    parser.add_argument(
+        "--approvals",
+        metavar="FILE",
+        default=os.environ.get("POLICYLANG_APPROVALS"),
+        help="TOML file where 'always' approvals are saved (default: $POLICYLANG_APPROVALS)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    try:
+        import anyio
+
+        from policylang.integrations.mcp_server import PolicyShellServer
+    except ImportError as error:
+        print(f"policylang mcp: the MCP SDK is not installed ({error})", file=sys.stderr)
+        print("hint: pip install 'policylang[mcp]'", file=sys.stderr)
+        return 2
+    from policylang import __version__
+    from policylang.errors import PolicylangError
+    from policylang.executor import JobStore
+    from policylang.integrations._common import policy_factory
+    from policylang.tool import Approver, BashTool
+
+    workspace = os.path.abspath(args.workspace)
+    if not os.path.isdir(workspace):
+        print(f"policylang mcp: workspace {workspace} is not a directory", file=sys.stderr)
+        return 2
+    try:
+        policy = policy_factory(tuple(args.policy), approvals=args.approvals)()
+    except (PolicylangError, OSError) as error:
+        print(f"policylang mcp: the policy did not load: {error}", file=sys.stderr)
+        return 2
+
+    with JobStore() as jobs:
+
+        def make_tool(approver: Approver | None) -> BashTool:
+            return BashTool(policy, workspace=workspace, approver=approver, job_store=jobs)
+
+        server = PolicyShellServer(make_tool, jobs, version=__version__)
+        anyio.run(server.run_stdio)
+    return 0

@@ -1,0 +1,325 @@
+"""Integrations stage: a stdio MCP server exposing the policy-gated `bash` tool.
+
+Imports the `tool` and `executor` façades and the official `mcp` SDK (an optional extra:
+``pip install policylang[mcp]``). Tools:
+
+- `bash`: the tool of docs/executor.md, same schema; every call is evaluated by the policy.
+- `job_status`: state and new output of a background job (`background: true`).
+- `jobs`: every background job this server holds.
+- `cleanup_jobs`: forget finished jobs (and, with `kill_running`, kill running ones).
+
+When the policy says ask, the server asks the person behind the client with an MCP
+elicitation if the client declared the capability: a form with one choice, once /
+session / always / deny (once / deny when a locked rule decided). On protocol revisions
+that carry elicitation in the tool result (2026-07-28 and later) the question goes back
+as an input-required result whose `request_state` is bound, by an HMAC under a key this
+process made, to the exact command and working directory asked about: an answer is
+used only for the call it was given for. A client without elicitation gets a refusal
+with the reasons and the suggested rule, and nothing runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.lowlevel.server import Server
+from mcp.server.stdio import stdio_server
+from mcp_types.version import is_version_at_least
+
+from policylang.executor import JobStore, UnknownJobError
+from policylang.tool import ApprovalAnswer, ApprovalRequest, Approver, BashTool, ToolResult
+
+_log = logging.getLogger(__name__)
+
+SERVER_NAME = "policylang"
+APPROVAL_KEY = "policylang-approval"
+# First revision whose tool calls carry elicitation inside an input-required result.
+_INPUT_REQUIRED_VERSION = "2026-07-28"
+_MAX_WAIT_S = 30.0
+
+ToolFactory = Callable[[Approver | None], BashTool]
+
+
+@dataclass(slots=True)
+class _Approval:
+    """One call's approval state: the answer on offer, and a question still to ask."""
+
+    answer: ApprovalAnswer | None = None
+    bound_to: str | None = None
+    pending: list[ApprovalRequest] = field(default_factory=list)
+
+
+def request_digest(request: ApprovalRequest) -> str:
+    """What an approval is bound to: the exact command, directory and escalation."""
+    text = json.dumps([request.command, request.workdir, request.escalation])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class PolicyShellServer:
+    """The MCP server; `run_stdio()` serves one client over stdin/stdout."""
+
+    def __init__(self, make_tool: ToolFactory, jobs: JobStore, *, version: str = "") -> None:
+        self._make_tool = make_tool
+        self._jobs = jobs
+        self._key = os.urandom(32)
+        self.server: Server[Any] = Server(
+            SERVER_NAME,
+            version=version,
+            instructions="Run shell commands through `bash`; a policy decides what may run.",
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+
+    async def run_stdio(self) -> None:
+        async with stdio_server() as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options())
+
+    # -- listing --------------------------------------------------------------------
+
+    async def _list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        tool = self._make_tool(None)
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=tool.name,
+                    description=tool.description,
+                    input_schema=tool.schema,
+                    annotations=types.ToolAnnotations(destructive_hint=True, open_world_hint=True),
+                ),
+                _simple_tool(
+                    "job_status",
+                    "State of a background job and the output it produced since the last "
+                    "poll. `wait_s` waits up to that long (max 30) for it to finish first.",
+                    {
+                        "job_id": {"type": "string", "description": "id from `bash`"},
+                        "wait_s": {"type": "number", "minimum": 0, "maximum": _MAX_WAIT_S},
+                    },
+                    required=["job_id"],
+                ),
+                _simple_tool("jobs", "Every background job this server holds.", {}),
+                _simple_tool(
+                    "cleanup_jobs",
+                    "Forget finished background jobs; `kill_running` also kills running ones.",
+                    {"kill_running": {"type": "boolean"}},
+                    read_only=False,
+                ),
+            ]
+        )
+
+    # -- calls ----------------------------------------------------------------------
+
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        arguments = params.arguments or {}
+        if params.name == "bash":
+            return await self._bash(ctx, params, arguments)
+        if params.name == "job_status":
+            return await self._job_status(arguments)
+        if params.name == "jobs":
+            return _text(_jobs_text(self._jobs), is_error=False)
+        if params.name == "cleanup_jobs":
+            return self._cleanup(arguments)
+        return _text(
+            f"unknown tool `{params.name}`; the tools are bash, job_status, jobs, cleanup_jobs",
+            is_error=True,
+        )
+
+    async def _bash(
+        self, ctx: Any, params: types.CallToolRequestParams, arguments: dict[str, Any]
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if not _can_elicit(ctx):
+            result = await anyio.to_thread.run_sync(self._make_tool(None).call, arguments)
+            return _tool_result(result)
+        if is_version_at_least(ctx.protocol_version, _INPUT_REQUIRED_VERSION):
+            return await self._bash_input_required(params, arguments)
+        approver = _BlockingElicitor(ctx)
+        result = await anyio.to_thread.run_sync(self._make_tool(approver).call, arguments)
+        return _tool_result(result)
+
+    async def _bash_input_required(
+        self, params: types.CallToolRequestParams, arguments: dict[str, Any]
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        state = _Approval()
+        response = (params.input_responses or {}).get(APPROVAL_KEY)
+        bound = self._verify(params.request_state)
+        if isinstance(response, types.ElicitResult) and bound is not None:
+            state.answer, state.bound_to = _answer_of(response), bound
+
+        def approver(request: ApprovalRequest) -> ApprovalAnswer:
+            digest = request_digest(request)
+            if state.answer is not None and hmac.compare_digest(digest, state.bound_to or ""):
+                return state.answer
+            # INVARIANT: DENY makes the tool return without running anything.
+            state.pending.append(request)
+            return ApprovalAnswer.DENY
+
+        result = await anyio.to_thread.run_sync(self._make_tool(approver).call, arguments)
+        if not state.pending:
+            return _tool_result(result)
+        request = state.pending[0]
+        question = types.ElicitRequest(params=_question(request))
+        return types.InputRequiredResult(
+            input_requests={APPROVAL_KEY: question}, request_state=self._sign(request)
+        )
+
+    def _sign(self, request: ApprovalRequest) -> str:
+        digest = request_digest(request)
+        mac = hmac.new(self._key, digest.encode(), hashlib.sha256).hexdigest()
+        return f"{digest}.{mac}"
+
+    def _verify(self, state: str | None) -> str | None:
+        digest, _, mac = (state or "").partition(".")
+        good = hmac.new(self._key, digest.encode(), hashlib.sha256).hexdigest()
+        return digest if digest and hmac.compare_digest(mac, good) else None
+
+    async def _job_status(self, arguments: dict[str, Any]) -> types.CallToolResult:
+        job_id = arguments.get("job_id")
+        wait = arguments.get("wait_s", 0)
+        if not isinstance(job_id, str):
+            return _text("`job_id` must be the string id `bash` returned", is_error=True)
+        if not isinstance(wait, int | float) or isinstance(wait, bool) or wait < 0:
+            return _text("`wait_s` must be a number of seconds >= 0", is_error=True)
+        try:
+            if wait:
+                await anyio.to_thread.run_sync(self._jobs.wait, job_id, min(wait, _MAX_WAIT_S))
+            poll = self._jobs.poll(job_id)
+        except UnknownJobError:
+            return _text(f"no job `{job_id}` (call `jobs` to list them)", is_error=True)
+        info = poll.info
+        lines = [
+            f"{info.id}: {info.status} exit_code={info.exit_code} "
+            f"duration_ms={info.duration_ms} `{info.command}`"
+        ]
+        if poll.dropped_bytes:
+            lines.append(f"({poll.dropped_bytes} bytes of output dropped since the last poll)")
+        lines.append(poll.output if poll.output else "(no new output)")
+        return _text("\n".join(lines), is_error=False)
+
+    def _cleanup(self, arguments: dict[str, Any]) -> types.CallToolResult:
+        kill = arguments.get("kill_running", False)
+        if not isinstance(kill, bool):
+            return _text("`kill_running` must be true or false", is_error=True)
+        killed = 0
+        if kill:
+            for info in self._jobs.jobs():
+                if not info.done:
+                    self._jobs.kill(info.id)
+                    killed += 1
+        removed = self._jobs.cleanup()
+        return _text(f"removed {removed} finished job(s); killed {killed}", is_error=False)
+
+
+class _BlockingElicitor:
+    """An approver for a worker thread: asks over the session and waits for the answer."""
+
+    def __init__(self, ctx: Any) -> None:
+        self._ctx = ctx
+
+    def __call__(self, request: ApprovalRequest) -> ApprovalAnswer:
+        result = anyio.from_thread.run(self._ask, request)
+        return _answer_of(result)
+
+    async def _ask(self, request: ApprovalRequest) -> types.ElicitResult:
+        params = _question(request)
+        result: types.ElicitResult = await self._ctx.session.elicit_form(
+            params.message, params.requested_schema, related_request_id=self._ctx.request_id
+        )
+        return result
+
+
+def _can_elicit(ctx: Any) -> bool:
+    capabilities = ctx.session.client_capabilities
+    elicitation = None if capabilities is None else capabilities.elicitation
+    # A bare `elicitation: {}` predates modes and means forms; url-only does not.
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+def _question(request: ApprovalRequest) -> types.ElicitRequestFormParams:
+    choices = (
+        ["once", "deny"]
+        if request.locked or not request.suggested_rule
+        else ["once", "session", "always", "deny"]
+    )
+    schema = {
+        "type": "object",
+        "properties": {
+            "decision": {
+                "type": "string",
+                "title": "Run this command?",
+                "enum": choices,
+                "description": "once: run it now; session: allow the suggested rule until the "
+                "server stops; always: also save it; deny: do not run it",
+            }
+        },
+        "required": ["decision"],
+    }
+    return types.ElicitRequestFormParams(message=request.render(), requested_schema=schema)
+
+
+def _answer_of(result: types.ElicitResult) -> ApprovalAnswer:
+    if result.action != "accept" or not result.content:
+        return ApprovalAnswer.DENY
+    choice = result.content.get("decision")
+    try:
+        return ApprovalAnswer(choice) if isinstance(choice, str) else ApprovalAnswer.DENY
+    except ValueError:
+        return ApprovalAnswer.DENY
+
+
+def _simple_tool(
+    name: str,
+    description: str,
+    properties: dict[str, Any],
+    *,
+    required: list[str] | None = None,
+    read_only: bool = True,
+) -> types.Tool:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if required:
+        schema["required"] = required
+    return types.Tool(
+        name=name,
+        description=description,
+        input_schema=schema,
+        annotations=types.ToolAnnotations(read_only_hint=read_only),
+    )
+
+
+def _text(text: str, *, is_error: bool) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=is_error)
+
+
+def _tool_result(result: ToolResult) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=result.model_text)],
+        structured_content=result.to_dict(),
+        is_error=result.is_error,
+    )
+
+
+def _jobs_text(jobs: JobStore) -> str:
+    held = jobs.jobs()
+    if not held:
+        return "no background jobs"
+    return "\n".join(
+        f"{j.id}: {j.status} exit_code={j.exit_code} duration_ms={j.duration_ms} `{j.command}`"
+        for j in held
+    )
