@@ -13,7 +13,9 @@ import sys
 from collections.abc import Sequence
 
 # Order is the order shown in --help. Every module listed here must exist.
-SUBCOMMANDS: tuple[str, ...] = ("demo", "parse", "eval", "explain", "test", "hook", "mcp", "import")
+SUBCOMMANDS: tuple[str, ...] = (
+    "demo", "parse", "eval", "explain", "test", "hook", "mcp", "import", "check", "fmt", "compile",
+)  # fmt: skip
 
 EXIT_OK = 0
 EXIT_USAGE = 2

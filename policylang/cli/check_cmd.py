@@ -1,0 +1,50 @@
+"""`policylang check FILE… [--strict]`: load policies and print every diagnostic.
+
+Exit status: 0 when no file has an error (warnings too with `--strict`), 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from policylang.rules.load import check_ruleset
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="check policy files and print their diagnostics",
+        description="Parse, validate and compile policy files; print every problem found.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="policy files")
+    parser.add_argument("--strict", action="store_true", help="fail on warnings too")
+    parser.add_argument(
+        "--layer",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a later layer loaded on top of each FILE (repeatable)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    failed = False
+    for name in args.files:
+        try:
+            result = check_ruleset(name, extra_layers=args.layer)
+        except OSError as error:
+            print(f"{name}: cannot read: {error.strerror or error}")
+            failed = True
+            continue
+        for diagnostic in result.diagnostics:
+            print(diagnostic.render())
+        errors = len(result.errors)
+        warnings = len(result.diagnostics) - errors
+        if result.policy is not None:
+            rules = result.policy.tree.rule_count
+            print(f"{name}: ok ({rules} rules, {warnings} warnings)")
+        else:
+            print(f"{name}: {errors} errors, {warnings} warnings")
+        failed = failed or errors > 0 or (args.strict and warnings > 0)
+    return 1 if failed else 0

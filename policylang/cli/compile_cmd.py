@@ -1,0 +1,47 @@
+"""`policylang compile [--dump] FILE [--layer FILE]…`: compile a policy, optionally print it.
+
+Exit status 1 when the policy has errors (their diagnostics are printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from policylang.rules.load import check_ruleset
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "compile",
+        help="compile a policy and print its decision tree",
+        description="Compile a policy (with its includes and layers) into its decision tree.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the policy file")
+    parser.add_argument("--dump", action="store_true", help="print the compiled policy")
+    parser.add_argument(
+        "--layer",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a later layer loaded on top of FILE (repeatable)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        result = check_ruleset(args.file, extra_layers=args.layer)
+    except OSError as error:
+        print(f"{args.file}: cannot read: {error.strerror or error}")
+        return 1
+    for diagnostic in result.diagnostics:
+        print(diagnostic.render())
+    policy = result.policy
+    if policy is None:
+        return 1
+    if args.dump:
+        print(policy.dump(), end="")
+    else:
+        layers = len(policy.sources)
+        print(f"{args.file}: {policy.tree.rule_count} rules in {layers} layers")
+    return 0

@@ -1,0 +1,56 @@
+"""`policylang fmt [--check] FILE…`: rewrite policy files in the canonical layout.
+
+A file with syntax errors is not rewritten (its diagnostics are printed). With `--check`
+nothing is written; files that would change are listed. Exit status 1 when a file has
+syntax errors or, with `--check`, would change.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from policylang.rules.format import format_ruleset
+from policylang.rules.parser import parse_ruleset
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "fmt",
+        help="format policy files canonically",
+        description="Rewrite policy files in the one canonical layout (comments kept).",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="policy files")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; fail if a file would change"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        path = Path(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            print(f"{name}: cannot read: {error.strerror or error}")
+            status = 1
+            continue
+        ruleset, diagnostics = parse_ruleset(text, filename=name)
+        if diagnostics:
+            for diagnostic in diagnostics:
+                print(diagnostic.render())
+            print(f"{name}: not formatted (syntax errors)")
+            status = 1
+            continue
+        formatted = format_ruleset(ruleset)
+        if formatted == text:
+            continue
+        if args.check:
+            print(f"would reformat {name}")
+            status = 1
+        else:
+            path.write_text(formatted, encoding="utf-8")
+            print(f"reformatted {name}")
+    return status
