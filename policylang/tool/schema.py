@@ -73,7 +73,9 @@ def bash_tool_schema(*, sandbox_keys: bool = True) -> dict[str, Any]:
     props: dict[str, dict[str, Any]] = {
         key: {"type": types[key], "description": text} for key, text in _DESCRIPTIONS.items()
     }
-    props["command"]["minLength"] = 1
+    for key in ("command", "workdir", "justification"):
+        props[key]["minLength"] = 1
+    props["description"]["maxLength"] = MAX_DESCRIPTION_CHARS
     props["timeout_s"].update(exclusiveMinimum=0, default=DEFAULT_TIMEOUT_S)
     props["background"]["default"] = False
     props["login"]["default"] = False

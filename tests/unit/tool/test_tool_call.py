@@ -1,0 +1,416 @@
+"""`BashTool.call`: policy verdicts, the approval flow, escalation, backends, background jobs."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shlex
+from collections.abc import Mapping
+
+import pytest
+
+from policylang.decision import ApprovalScope, Decision, Verdict
+from policylang.executor import BubblewrapBackend, JobStatus, JobStore, PlainBackend
+from policylang.tool import (
+    ApprovalAnswer,
+    ApprovalMode,
+    ApprovalRequest,
+    ApprovalSink,
+    BashTool,
+    ToolOptions,
+    ToolStatus,
+)
+
+from .conftest import RecordingSink, ScriptedApprover, TablePolicy, make_tool
+
+
+def _touch(workspace: str, name: str = "ran") -> tuple[str, pathlib.Path]:
+    marker = pathlib.Path(workspace) / name
+    return f"touch {shlex.quote(str(marker))}", marker
+
+
+# -- allow ---------------------------------------------------------------------------------
+
+
+def test_allowed_command_runs_and_returns_both_views(workspace: str) -> None:
+    tool = make_tool(TablePolicy(), workspace)
+    result = tool.call({"command": "echo a; sleep 0.02; echo b >&2; sleep 0.02; echo c",
+                        "description": "Print three lines"})
+    assert result.status is ToolStatus.OK
+    assert not result.is_error
+    assert result.result is not None
+    assert result.model_text == f"[exit 0, {result.result.duration_ms}ms]\na\nb\nc"
+    assert result.display_text == result.model_text
+    assert result.decision is not None
+    assert result.decision.verdict is Verdict.ALLOW
+    fields = result.to_dict()
+    assert fields["exit_code"] == 0
+    assert fields["retention"] == "requery"
+    json.dumps(fields)
+
+
+def test_failed_command_is_an_error_result(workspace: str) -> None:
+    result = make_tool(TablePolicy(), workspace).call({"command": "exit 3"})
+    assert result.status is ToolStatus.FAILED
+    assert result.is_error
+    assert result.model_text.startswith("[exit 3, ")
+
+
+def test_policy_sees_cwd_workspace_and_the_scrubbed_env(workspace: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_API_KEY", "secret")
+    os.mkdir(os.path.join(workspace, "sub"))
+    policy = TablePolicy()
+    tool = make_tool(policy, workspace, options=ToolOptions(env={"MODE": "test"}))
+    result = tool.call({"command": "pwd", "workdir": "sub"})
+    assert result.model_text.splitlines()[1] == os.path.join(workspace, "sub")
+    command, cwd, ws, env = policy.calls[0]
+    assert (command, cwd, ws) == ("pwd", os.path.join(workspace, "sub"), workspace)
+    assert env is not None
+    assert env["MODE"] == "test"
+    assert "MY_API_KEY" not in env
+
+
+def test_absolute_workdir(workspace: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    other = str(tmp_path_factory.mktemp("other"))
+    result = make_tool(TablePolicy(), workspace).call({"command": "pwd", "workdir": other})
+    assert result.model_text.splitlines()[1] == other
+
+
+def test_timeout_is_applied_and_clamping_is_noted(workspace: str) -> None:
+    tool = make_tool(TablePolicy(), workspace, options=ToolOptions(grace_s=0.1))
+    slow = tool.call({"command": "echo started; sleep 30", "timeout_s": 0.3})
+    assert slow.status is ToolStatus.FAILED
+    assert "killed after 0.3 s" in slow.model_text
+    assert slow.model_text.endswith("started")
+    clamped = tool.call({"command": "true", "timeout_s": 1e9})
+    assert clamped.model_text.endswith("(note: timeout_s was clamped to 600 s)")
+
+
+def test_long_output_spills_to_the_configured_dir(workspace: str,
+                                                  tmp_path_factory: pytest.TempPathFactory) -> None:
+    spill = tmp_path_factory.mktemp("spill")
+    tool = make_tool(TablePolicy(), workspace, options=ToolOptions(spill_dir=str(spill)))
+    result = tool.call({"command": "seq 1 100000"})
+    assert result.spill_path is not None
+    assert pathlib.Path(result.spill_path).parent == spill
+    assert len(result.display_text.encode()) <= 30_000
+    assert result.spill_path in result.model_text
+
+
+def test_login_shell_on_request(workspace: str) -> None:
+    tool = make_tool(TablePolicy(), workspace)
+    probe = "shopt -q login_shell && echo login || echo plain"
+    assert tool.call({"command": probe}).model_text.endswith("plain")
+    assert tool.call({"command": probe, "login": True}).model_text.endswith("login")
+
+
+def test_nothing_reaches_the_host_stdout(capfd: pytest.CaptureFixture[str], workspace: str) -> None:
+    make_tool(TablePolicy(), workspace).call({"command": "echo loud; echo err >&2"})
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert err == ""
+
+
+# -- deny ----------------------------------------------------------------------------------
+
+
+def test_deny_refuses_with_reasons_and_never_asks(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    approver = ScriptedApprover("once")
+    tool = make_tool(TablePolicy({"touch": Verdict.DENY}), workspace, approver=approver)
+    result = tool.call({"command": command})
+    assert result.status is ToolStatus.DENIED
+    assert result.is_error
+    assert "denied by policy" in result.model_text
+    assert "deny: `touch` is deny in the table [table.touch (table.policy:1:1)]" in \
+        result.model_text
+    assert approver.requests == []
+    assert not marker.exists()
+
+
+class _BrokenPolicy:
+    def evaluate(self, command: str, *, cwd: str | None = None, workspace: str | None = None,
+                 env: Mapping[str, str] | None = None) -> Decision:
+        raise RuntimeError("rules file vanished")
+
+
+def test_a_policy_that_raises_fails_closed(workspace: str,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    command, marker = _touch(workspace)
+    result = BashTool(_BrokenPolicy(), workspace=workspace).call({"command": command})
+    assert result.status is ToolStatus.DENIED
+    assert "tool.policy-error" in result.model_text
+    assert "rules file vanished" in result.model_text
+    assert not marker.exists()
+    assert "policy evaluation failed" in caplog.text
+
+
+# -- ask and the approval flow ---------------------------------------------------------------
+
+
+def test_ask_calls_the_approver_with_what_it_needs(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    approver = ScriptedApprover("once")
+    sink = RecordingSink()
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace, approver=approver,
+                     approvals=sink)
+    result = tool.call({"command": command, "description": "Create the marker file"})
+    assert result.status is ToolStatus.OK
+    assert marker.exists()
+    (request,) = approver.requests
+    assert request.command == command
+    assert request.description == "Create the marker file"
+    assert request.suggested_rule == "touch"
+    assert [r.rule_id for r in request.reasons] == ["table.touch"]
+    assert request.workdir == workspace
+    assert not request.escalation
+    assert "run `touch" in request.render()
+    assert "always allowing would add: touch" in request.render()
+    assert sink.added == []
+    assert result.approval is not None
+    assert result.approval.scope is ApprovalScope.ONCE
+
+
+@pytest.mark.parametrize(
+    ("answer", "added", "scope"),
+    [("session", [("touch", False)], ApprovalScope.SESSION),
+     (ApprovalAnswer.ALWAYS, [("touch", True)], ApprovalScope.ALWAYS)],
+)
+def test_session_and_always_approvals_reach_the_sink(
+    workspace: str, answer: str, added: list[tuple[str, bool]], scope: ApprovalScope
+) -> None:
+    command, marker = _touch(workspace)
+    sink = RecordingSink()
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace,
+                     approver=ScriptedApprover(answer), approvals=sink)
+    result = tool.call({"command": command})
+    assert marker.exists()
+    assert sink.added == added
+    assert result.approval is not None
+    assert result.approval.scope is scope
+
+
+def test_the_sink_defaults_to_the_policys_approvals(workspace: str) -> None:
+    class PolicyWithApprovals(TablePolicy):
+        approvals = RecordingSink()
+
+    policy = PolicyWithApprovals({"touch": Verdict.ASK})
+    command, _ = _touch(workspace)
+    tool = make_tool(policy, workspace, approver=ScriptedApprover("session"))
+    assert isinstance(tool.approvals, ApprovalSink)
+    tool.call({"command": command})
+    assert PolicyWithApprovals.approvals.added == [("touch", False)]
+
+
+def test_a_locked_ask_is_granted_once_only(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    sink = RecordingSink()
+    approver = ScriptedApprover("always")
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}, locked=frozenset({"touch"})), workspace,
+                     approver=approver, approvals=sink)
+    result = tool.call({"command": command})
+    assert marker.exists()
+    assert approver.requests[0].locked
+    assert "always allowing" not in approver.requests[0].render()
+    assert sink.added == []
+    assert result.approval is not None
+    assert result.approval.scope is ApprovalScope.ONCE
+
+
+def test_session_without_a_sink_is_granted_once(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace,
+                     approver=ScriptedApprover("session"))
+    result = tool.call({"command": command})
+    assert marker.exists()
+    assert result.approval is not None
+    assert result.approval.scope is ApprovalScope.ONCE
+
+
+@pytest.mark.parametrize("answer", ["deny", "maybe"])
+def test_declined_or_garbled_answer_does_not_run(workspace: str, answer: str) -> None:
+    command, marker = _touch(workspace)
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace,
+                     approver=ScriptedApprover(answer))
+    result = tool.call({"command": command})
+    assert result.status is ToolStatus.DENIED
+    assert "the user declined" in result.model_text
+    assert not marker.exists()
+
+
+def test_an_approver_that_raises_is_a_no(workspace: str, caplog: pytest.LogCaptureFixture) -> None:
+    def approver(request: ApprovalRequest) -> str:
+        raise OSError("tty gone")
+
+    command, marker = _touch(workspace)
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace, approver=approver)
+    assert tool.call({"command": command}).status is ToolStatus.DENIED
+    assert not marker.exists()
+    assert "treating it as deny" in caplog.text
+
+
+def test_ask_with_nobody_to_ask_is_refused_with_the_suggested_rule(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    result = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace).call({"command": command})
+    assert result.status is ToolStatus.REFUSED
+    assert "nobody can approve in this session" in result.model_text
+    assert "suggested rule to allow it: touch" in result.model_text
+    assert not marker.exists()
+
+
+def test_approval_mode_never_refuses_even_with_an_approver(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    approver = ScriptedApprover("once")
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace, approver=approver,
+                     approval_mode=ApprovalMode.NEVER)
+    assert tool.call({"command": command}).status is ToolStatus.REFUSED
+    assert approver.requests == []
+    assert not marker.exists()
+
+
+# -- sandbox escalation ----------------------------------------------------------------------
+
+
+def _sandboxed_tool(workspace: str, **kwargs: object) -> BashTool:
+    return make_tool(TablePolicy(), workspace, backend=BubblewrapBackend(workspace), **kwargs)
+
+
+def test_escalation_is_refused_unless_the_mode_allows_asking(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    approver = ScriptedApprover("once")
+    tool = _sandboxed_tool(workspace, approver=approver)  # default mode: POLICY
+    result = tool.call({"command": command, "sandbox": "escalated",
+                        "justification": "it needs the network"})
+    assert result.status is ToolStatus.REFUSED
+    assert "sandbox escalation is not available in this session" in result.model_text
+    assert "instead of retrying with escalation" in result.model_text
+    assert approver.requests == []
+    assert not marker.exists()
+
+
+def test_approved_escalation_runs_outside_the_sandbox(workspace: str) -> None:
+    outside = pathlib.Path("/var/tmp") / f"policylang-escalated-{os.getpid()}"
+    command = f"touch {shlex.quote(str(outside))}"
+    approver = ScriptedApprover("once")
+    tool = _sandboxed_tool(workspace, approver=approver, approval_mode=ApprovalMode.ON_REQUEST)
+    try:
+        result = tool.call({"command": command, "sandbox": "escalated",
+                            "justification": "writes outside the workspace"})
+        assert result.status is ToolStatus.OK
+        assert outside.exists()
+        assert result.result is not None
+        assert not result.result.sandboxed
+        (request,) = approver.requests
+        assert request.escalation
+        assert request.justification == "writes outside the workspace"
+        assert "OUTSIDE THE SANDBOX" in request.render()
+    finally:
+        outside.unlink(missing_ok=True)
+
+
+def test_declined_escalation_does_not_run(workspace: str) -> None:
+    command, marker = _touch(workspace)
+    tool = _sandboxed_tool(workspace, approver=ScriptedApprover("deny"),
+                           approval_mode=ApprovalMode.ON_REQUEST)
+    result = tool.call({"command": command, "sandbox": "escalated", "justification": "why"})
+    assert result.status is ToolStatus.DENIED
+    assert not marker.exists()
+
+
+def test_schema_shows_sandbox_keys_only_with_a_sandbox(workspace: str) -> None:
+    assert "sandbox" not in make_tool(TablePolicy(), workspace).schema["properties"]
+    assert "sandbox" in _sandboxed_tool(workspace).schema["properties"]
+    definition = _sandboxed_tool(workspace).definition()
+    assert definition["name"] == "bash"
+    assert definition["input_schema"]["required"] == ["command"]
+
+
+# -- unusable backends -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [PlainBackend(shell="/nonexistent/bash"), "missing-bwrap"],
+    ids=["no-shell", "no-bwrap"],
+)
+@pytest.mark.parametrize("background", [False, True])
+def test_no_usable_backend_refuses_synchronously(workspace: str, jobs: JobStore,
+                                                 backend: object, background: bool) -> None:
+    if backend == "missing-bwrap":
+        backend = BubblewrapBackend(workspace, bwrap="/nonexistent/bwrap")
+    command, marker = _touch(workspace)
+    policy = TablePolicy()
+    tool = make_tool(policy, workspace, backend=backend, job_store=jobs)
+    result = tool.call({"command": command, "background": background})
+    assert result.status is ToolStatus.REFUSED
+    assert "no usable execution backend" in result.model_text
+    assert "never ran" in result.model_text
+    assert jobs.jobs() == ()
+    assert policy.calls == []
+    assert not marker.exists()
+    assert tool.schema["required"] == ["command"]  # the schema stays available
+
+
+def test_sandboxed_tool_marks_denied_writes(workspace: str) -> None:
+    target = pathlib.Path("/var/tmp") / f"policylang-tool-denied-{os.getpid()}"
+    command = f"echo x > {shlex.quote(str(target))}"
+    tool = _sandboxed_tool(workspace)
+    result = tool.call({"command": command})
+    if not BubblewrapBackend(workspace).probe().ok:
+        assert result.status is ToolStatus.REFUSED
+        assert "never ran" in result.model_text
+    else:
+        assert result.status is ToolStatus.FAILED
+        assert "[sandbox: write denied under read-only mode]" in result.model_text
+    assert not target.exists()
+
+
+# -- background jobs -------------------------------------------------------------------------
+
+
+def test_background_call_returns_a_job_id_at_once(workspace: str, jobs: JobStore) -> None:
+    tool = make_tool(TablePolicy(), workspace, job_store=jobs)
+    result = tool.call({"command": "echo hello; sleep 0.2; echo bye", "background": True})
+    assert result.status is ToolStatus.STARTED
+    assert not result.is_error
+    assert result.job_id == "job-1"
+    assert "job-1" in result.model_text
+    info = jobs.wait("job-1", timeout_s=10)
+    assert info.status is JobStatus.EXITED
+    assert jobs.poll("job-1").output == "hello\nbye\n"
+
+
+def test_background_jobs_have_no_timeout_unless_given(workspace: str, jobs: JobStore) -> None:
+    tool = make_tool(TablePolicy(), workspace, job_store=jobs)
+    free = tool.call({"command": "sleep 30", "background": True}).job_id
+    bounded = tool.call({"command": "sleep 30", "background": True, "timeout_s": 0.2}).job_id
+    assert bounded is not None
+    assert free is not None
+    assert jobs.wait(bounded, timeout_s=10).status is JobStatus.TIMED_OUT
+    assert jobs.poll(free).info.status is JobStatus.RUNNING
+
+
+def test_background_ask_is_approved_before_starting(workspace: str, jobs: JobStore) -> None:
+    command, marker = _touch(workspace)
+    approver = ScriptedApprover("deny")
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace, job_store=jobs,
+                     approver=approver)
+    result = tool.call({"command": command, "background": True})
+    assert result.status is ToolStatus.DENIED
+    assert jobs.jobs() == ()
+    assert not marker.exists()
+
+
+# -- concurrency -----------------------------------------------------------------------------
+
+
+def test_concurrency_safe(workspace: str) -> None:
+    tool = make_tool(TablePolicy({"rm": Verdict.ASK}), workspace)
+    assert tool.concurrency_safe({"command": "ls -la"})
+    assert not tool.concurrency_safe({"command": "touch x"})  # allowed but has effects
+    assert not tool.concurrency_safe({"command": "rm x"})  # ask
+    assert not tool.concurrency_safe({"command": "ls", "background": True})
+    assert not tool.concurrency_safe({"cmd": "ls"})
+    assert not tool.concurrency_safe({"command": "ls", "workdir": "missing"})
