@@ -1,0 +1,172 @@
+"""`policylang mcp` end to end: the official SDK's stdio client against the real server."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client, StdioServerParameters
+
+POLICY = Path(__file__).parent / "data" / "hook.policy"
+
+Session = Callable[[Client], Awaitable[None]]
+
+
+def run_session(
+    workspace: Path,
+    body: Session,
+    *,
+    answer: str | None = None,
+    mode: str = "auto",
+    asked: list[str] | None = None,
+) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "policylang.cli.main",
+            "mcp",
+            "--policy",
+            str(POLICY),
+            "--workspace",
+            str(workspace),
+        ],
+        cwd=str(workspace),
+    )
+
+    async def elicit(context: Any, request: types.ElicitRequestParams) -> types.ElicitResult:
+        assert isinstance(request, types.ElicitRequestFormParams)
+        if asked is not None:
+            asked.append(request.message)
+        if answer is None:
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content={"decision": answer})
+
+    async def main() -> None:
+        options: dict[str, Any] = {"mode": mode, "read_timeout_seconds": 30}
+        if answer is not None or asked is not None:
+            options["elicitation_callback"] = elicit
+        async with Client(params, **options) as client:
+            await body(client)
+
+    anyio.run(main)
+
+
+def text_of(result: types.CallToolResult) -> str:
+    assert isinstance(result.content[0], types.TextContent)
+    return result.content[0].text
+
+
+def test_lists_the_four_tools(tmp_path: Path) -> None:
+    async def body(client: Client) -> None:
+        listed = await client.list_tools()
+        tools = {tool.name: tool for tool in listed.tools}
+        assert set(tools) == {"bash", "job_status", "jobs", "cleanup_jobs"}
+        assert tools["bash"].input_schema["required"] == ["command"]
+        assert "command" in tools["bash"].input_schema["properties"]
+
+    run_session(tmp_path, body)
+
+
+def test_allowed_command_runs_denied_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "hello.txt").write_text("hi\n")
+
+    async def body(client: Client) -> None:
+        ok = await client.call_tool("bash", {"command": "ls"})
+        assert not ok.is_error
+        assert "hello.txt" in text_of(ok)
+        assert ok.structured_content is not None
+        assert ok.structured_content["status"] == "ok"
+        denied = await client.call_tool("bash", {"command": "rm -rf hello.txt"})
+        assert denied.is_error
+        assert "denied by policy" in text_of(denied)
+        assert "recursive delete" in text_of(denied)
+
+    run_session(tmp_path, body)
+    assert (tmp_path / "hello.txt").exists()
+
+
+def test_ask_without_elicitation_is_refused_with_suggested_rule(tmp_path: Path) -> None:
+    async def body(client: Client) -> None:
+        refused = await client.call_tool("bash", {"command": "touch made-by-ask"})
+        assert refused.is_error
+        assert "needs a person's approval" in text_of(refused)
+        assert "suggested rule" in text_of(refused)
+
+    run_session(tmp_path, body)
+    assert not (tmp_path / "made-by-ask").exists()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_ask_with_elicitation_approved_once_runs(tmp_path: Path, mode: str) -> None:
+    asked: list[str] = []
+
+    async def body(client: Client) -> None:
+        result = await client.call_tool("bash", {"command": "touch made-by-ask"})
+        assert not result.is_error, text_of(result)
+        assert result.structured_content is not None
+        assert result.structured_content["approval"] == "once"
+
+    run_session(tmp_path, body, answer="once", mode=mode, asked=asked)
+    assert (tmp_path / "made-by-ask").exists()
+    assert len(asked) == 1
+    assert "touch made-by-ask" in asked[0]
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_ask_with_elicitation_declined_does_not_run(tmp_path: Path, mode: str) -> None:
+    async def body(client: Client) -> None:
+        result = await client.call_tool("bash", {"command": "touch made-by-ask"})
+        assert result.is_error
+        assert "declined" in text_of(result)
+
+    run_session(tmp_path, body, answer=None, mode=mode, asked=[])
+    assert not (tmp_path / "made-by-ask").exists()
+
+
+def test_denied_command_is_never_put_to_the_user(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    async def body(client: Client) -> None:
+        result = await client.call_tool("bash", {"command": "curl https://example.com"})
+        assert result.is_error
+
+    run_session(tmp_path, body, answer="once", asked=asked)
+    assert asked == []
+
+
+def test_background_job_lifecycle(tmp_path: Path) -> None:
+    async def body(client: Client) -> None:
+        started = await client.call_tool(
+            "bash", {"command": "echo from-the-job", "background": True}
+        )
+        assert not started.is_error, text_of(started)
+        assert started.structured_content is not None
+        job_id = started.structured_content["job_id"]
+        status = await client.call_tool("job_status", {"job_id": job_id, "wait_s": 10})
+        assert "from-the-job" in text_of(status)
+        assert "exited" in text_of(status)
+        listed = await client.call_tool("jobs", {})
+        assert job_id in text_of(listed)
+        cleaned = await client.call_tool("cleanup_jobs", {})
+        assert "removed 1 finished job(s)" in text_of(cleaned)
+        gone = await client.call_tool("job_status", {"job_id": job_id})
+        assert gone.is_error
+
+    run_session(tmp_path, body)
+
+
+def test_invalid_arguments_teach(tmp_path: Path) -> None:
+    async def body(client: Client) -> None:
+        result = await client.call_tool("bash", {"cmd": "ls"})
+        assert result.is_error
+        assert "command" in text_of(result)
+        bad = await client.call_tool("job_status", {"job_id": 3})
+        assert bad.is_error
+
+    run_session(tmp_path, body)
