@@ -5,6 +5,8 @@ The public façade. Stages live in their own modules (see docs/concepts.md).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from policylang.decision import (
     ApprovalRecord,
     ApprovalScope,
@@ -22,13 +24,38 @@ from policylang.errors import (
     SandboxUnavailableError,
 )
 
+if TYPE_CHECKING:
+    from policylang.engine.context import EvalContext
+    from policylang.engine.policy import Policy, load_policy
+
 __version__ = "0.1.0.dev0"
+
+# The engine (tree-sitter, lark) loads on first use, so `import policylang.executor` stays light.
+_LAZY = {
+    "EvalContext": "policylang.engine.context",
+    "Policy": "policylang.engine.policy",
+    "load_policy": "policylang.engine.policy",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'policylang' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ApprovalRecord",
     "ApprovalScope",
     "Decision",
+    "EvalContext",
     "ExecutionRefusedError",
+    "Policy",
     "PolicylangError",
     "Reason",
     "Retention",
@@ -37,5 +64,6 @@ __all__ = [
     "SegmentDecision",
     "Verdict",
     "__version__",
+    "load_policy",
     "strictest",
 ]

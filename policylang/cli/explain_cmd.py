@@ -1,0 +1,30 @@
+"""`policylang explain`: print how a command's verdict was reached, segment by segment."""
+
+from __future__ import annotations
+
+import argparse
+
+from policylang.cli.eval_cmd import add_policy_arguments, load_from_args
+
+EXIT_OK = 0
+EXIT_RULESET_ERROR = 1
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "explain",
+        help="explain a verdict",
+        description="Evaluate a command line and print a readable trace of the decision.",
+    )
+    add_policy_arguments(parser)
+    parser.add_argument("command", metavar="COMMAND", help="the command line")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    policy = load_from_args(args)
+    if policy is None:
+        return EXIT_RULESET_ERROR
+    decision = policy.evaluate(args.command, cwd=args.cwd, workspace=args.workspace)
+    print(decision.explain())
+    return EXIT_OK

@@ -1,0 +1,148 @@
+"""The engine's façade: `load_policy` and `Policy`; imports the loader and the engine stages.
+
+>>> from policylang import load_policy
+>>> policy = load_policy()
+>>> decision = policy.evaluate("git status && ls -la", workspace="/w")
+>>> decision.verdict, decision.retention
+(<Verdict.ALLOW: 'allow'>, <Retention.REQUERY: 'requery'>)
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from policylang.compiler.tree import CompiledPolicy, check_expectations
+from policylang.decision import Decision, Retention, Verdict
+from policylang.diagnostics import Diagnostic
+from policylang.engine.approvals import Approvals
+from policylang.engine.context import EvalContext
+from policylang.engine.evaluate import Evaluator, internal_error
+from policylang.engine.rules import RuleView
+from policylang.errors import RulesetError
+from policylang.shell.model import Limits
+
+_log = logging.getLogger(__name__)
+
+# Expectations run in a fixed, synthetic place so they mean the same on every machine.
+EXPECTATION_CONTEXT = EvalContext(
+    cwd="/nonexistent/workspace", workspace="/nonexistent/workspace", home="/nonexistent/home"
+)
+
+PathLike = str | os.PathLike[str]
+
+
+def shipped_ruleset(name: str = "default") -> Path:
+    """The path of a ruleset shipped inside the package (`default`, `readonly`, `ci`, …)."""
+    root = importlib.resources.files("policylang") / "rulesets"
+    return Path(str(root / f"{name}.policy"))
+
+
+class Policy:
+    """A loaded policy: evaluate commands, learn approvals.
+
+    Attributes:
+        compiled: the compiled policy (rules, tables, expectations).
+        approvals: the session's approvals (the tool's `ApprovalSink`: `add(rule, persist=)`).
+    """
+
+    def __init__(
+        self,
+        compiled: CompiledPolicy,
+        *,
+        approvals: Approvals | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        self.compiled = compiled
+        self.approvals = approvals if approvals is not None else Approvals()
+        self._view = RuleView(compiled, limits=limits)
+        self._evaluator = Evaluator(self._view, self.approvals)
+        self._plain = Evaluator(self._view, None)
+
+    @property
+    def name(self) -> str:
+        return self.compiled.name
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return self.compiled.sources
+
+    def evaluate(
+        self,
+        command: str,
+        *,
+        cwd: PathLike | None = None,
+        workspace: PathLike | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Decision:
+        """Decide whether `command` may run. Never raises on any command text.
+
+        Args:
+            command: the command line, as the agent wrote it.
+            cwd: where it would run (defaults to `workspace`, then the process cwd).
+            workspace: the workspace root (defaults to `cwd`, then the process cwd).
+            env: the environment it would run with; only `HOME` and `OLDPWD` are read
+                (`HOME` defaults to the process's).
+
+        Returns:
+            The `Decision`: verdict, retention, reasons, per-segment verdicts, suggested rule.
+        """
+        try:
+            ctx = EvalContext.build(cwd=cwd, workspace=workspace, env=env)
+        except Exception as error:  # INVARIANT: evaluate never raises
+            _log.exception("cannot build the evaluation context")
+            return internal_error(str(command), error)
+        return self._evaluator.evaluate(command, ctx)
+
+    def evaluate_in(self, command: str, ctx: EvalContext, *, approvals: bool = True) -> Decision:
+        """Evaluate with an explicit context (`approvals=False` ignores learned approvals)."""
+        evaluator = self._evaluator if approvals else self._plain
+        return evaluator.evaluate(command, ctx)
+
+    def check_expectations(self) -> tuple[Diagnostic, ...]:
+        """Run the policy's inline expectations; a diagnostic per failure."""
+
+        def run(command: str) -> tuple[Verdict, Retention | None]:
+            decision = self._plain.evaluate(command, EXPECTATION_CONTEXT)
+            return decision.verdict, decision.retention
+
+        return check_expectations(self.compiled, run)
+
+    def __repr__(self) -> str:
+        return f"Policy(name={self.name!r}, sources={self.sources!r})"
+
+
+def load_policy(
+    path: PathLike | None = None,
+    *,
+    extra: Iterable[PathLike] = (),
+    approvals: Approvals | PathLike | None = None,
+    check: bool = True,
+    limits: Limits | None = None,
+) -> Policy:
+    """Load a policy file (the shipped default when `path` is None) with extra layers.
+
+    Args:
+        path: the policy file; None loads the shipped `default.policy`.
+        extra: later layers (team, user) loaded on top, in order.
+        approvals: an `Approvals` store, or the path of a persistent approvals TOML file.
+        check: run the inline expectations and raise if any fails.
+        limits: analysis limits (the shell model's defaults otherwise).
+
+    Raises:
+        RulesetError: the files do not load, or an expectation fails (with `check`).
+    """
+    from policylang.rules.load import load_ruleset
+
+    source = shipped_ruleset() if path is None else Path(path)
+    compiled = load_ruleset(source, extra_layers=tuple(Path(p) for p in extra))
+    store = approvals if isinstance(approvals, Approvals) else Approvals(approvals)
+    policy = Policy(compiled, approvals=store, limits=limits)
+    if check:
+        failures = policy.check_expectations()
+        if failures:
+            raise RulesetError(failures)
+    return policy

@@ -1,0 +1,410 @@
+"""Engine stage: what the compiled policy says about one segment; imports shell and compiler.
+
+`RuleView` is the engine's one window on the compiled policy and the shell analyser: it
+parses, unwraps wrappers, looks rules up, reads the path-argument roles and turns every
+table hit into `Reason`s. `evaluate` combines what it returns; nothing here decides a
+line's verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from policylang.compiler.tree import (
+    Access,
+    CompiledPolicy,
+    ExpansionAction,
+    ExpansionPosition,
+    OperandRole,
+    PathRoles,
+    RuleMatch,
+    RuleRef,
+)
+from policylang.decision import Reason, Verdict
+from policylang.engine.context import EvalContext
+from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
+from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionView, option_view
+from policylang.shell.parse import parse_command
+
+# Reader commands that read the working directory when given no operand.
+_IMPLICIT_CWD = frozenset({"ls", "find", "rg", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"})
+_RECURSIVE = ("-r", "-R", "--recursive")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SegmentRules:
+    """What the policy says about one simple command (wrappers seen through)."""
+
+    verdict: Verdict  # the rule-level verdict (an approval may lift an unlocked ask)
+    reason: Reason | None  # the deciding rule (or the default)
+    locked: bool = False
+    specificity: int = 0  # leading literal words of the deciding rule
+    read_only: bool = False
+    floors: tuple[Reason, ...] = ()  # wrapper rules, interpreter floors, opaque parts
+    opaque: bool = False
+    nested: tuple[CommandLine, ...] = ()
+    inner_values: tuple[str | None, ...] = ()
+    suggestion: tuple[str, ...] | None = None
+    path_words: tuple[tuple[Word, str, bool], ...] = ()  # (word, access, recursive)
+    implicit_cwd_read: bool = False
+    git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
+
+
+def _reason(ref: RuleRef | None, verdict: Verdict, fallback: str, extra: str = "") -> Reason:
+    if ref is None:
+        return Reason(rule_id="default", message=fallback + extra, verdict=verdict)
+    return Reason(
+        rule_id=ref.id,
+        message=(ref.message or fallback) + extra,
+        verdict=verdict,
+        location=ref.location,
+    )
+
+
+class RuleView:
+    """The compiled policy as the engine asks about it."""
+
+    def __init__(self, policy: CompiledPolicy, *, limits: Limits | None = None) -> None:
+        self.policy = policy
+        self.limits = limits or Limits()
+        self._positions = {p.value: p for p in ExpansionPosition}
+
+    # -- parsing -------------------------------------------------------------------------
+    def parse(self, command: str) -> CommandLine:
+        return parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
+
+    # -- expansions ----------------------------------------------------------------------
+    def disqualifier(
+        self, kind: ExpansionKind, position: str
+    ) -> tuple[Verdict, str, str | None] | None:
+        """The floor an expansion imposes in a position (None: no floor)."""
+        entry = self.policy.disqualifiers.entry(kind, self._positions[position])
+        if entry.action in (ExpansionAction.ALLOW, ExpansionAction.INSPECT):
+            return None
+        if entry.ref is None:
+            return entry.action.floor, "expansion-default", None
+        return entry.action.floor, entry.ref.id, entry.ref.location
+
+    # -- environment ---------------------------------------------------------------------
+    def env_verdicts(self, name: str, text: str) -> list[Reason]:
+        match = self.policy.env.match(name)
+        if match.verdict is Verdict.ALLOW:
+            return []
+        ref = match.ref
+        message = f"sets the environment variable `{name}`"
+        return [
+            Reason(
+                rule_id=ref.id if ref else "env-default",
+                message=message if ref is None or not ref.message else f"{ref.message}: `{name}`",
+                verdict=match.verdict,
+                location=ref.location if ref else None,
+                segment=text,
+            )
+        ]
+
+    # -- paths ---------------------------------------------------------------------------
+    def path_verdicts(
+        self,
+        forms: Sequence[str],
+        access: str,
+        ctx: EvalContext,
+        shown: str,
+        *,
+        subtree: bool = False,
+    ) -> list[Reason]:
+        """Reasons for every protected-path or outside-workspace rule the forms violate."""
+        wanted = Access.WRITE if access == "write" else Access.READ
+        found: list[Reason] = []
+        table = self.policy.protected
+        for form in forms:
+            hit = table.match_protected(
+                form, wanted, home=ctx.home, workspace=ctx.workspace, subtree=subtree
+            )
+            if hit is None:
+                hit = table.match_outside(form, wanted, home=ctx.home, workspace=ctx.workspace)
+                if hit is None or hit.verdict is Verdict.ALLOW:
+                    continue
+                message = f"{access}s `{shown}` outside the workspace"
+            else:
+                glob = hit.rule.glob if hit.rule is not None else "?"
+                extra = f" ({hit.ref.message})" if hit.ref.message else ""
+                via = "" if form == shown else f" (resolves to `{form}`)"
+                message = f"{access}s protected path `{shown}`{via}: matches `{glob}`{extra}"
+            found.append(
+                Reason(
+                    rule_id=hit.ref.id,
+                    message=message,
+                    verdict=hit.verdict,
+                    location=hit.ref.location,
+                )
+            )
+            if hit.verdict is Verdict.DENY:
+                break
+        return found
+
+    # -- one simple command --------------------------------------------------------------
+    def segment_rules(self, segment: Segment) -> SegmentRules:
+        """The rule-level view of one simple command whose name is literal."""
+        words = segment.words
+        unwrapped = segment.wrapped
+        if unwrapped is None:
+            return self._inner(tuple(words), [], (), False, from_xargs=False)
+        floors: list[Reason] = []
+        for assignment in unwrapped.assignments:
+            floors.extend(self.env_verdicts(assignment.name, segment.text))
+        for problem in unwrapped.problems:
+            floors.append(
+                Reason(rule_id=problem.code, message=problem.message, verdict=Verdict.ASK)
+            )
+        for use in unwrapped.chain:
+            use_words = use.words
+            if use_words and use_words[0].value != use.name:
+                use_words = (_value_word(use_words[0], use.name), *use_words[1:])
+            match = self.policy.tree.lookup(use_words)
+            if match is not None and match.verdict is not Verdict.ALLOW:
+                floors.append(_match_reason(match, f"wrapper `{use.name}`"))
+        inner = tuple(unwrapped.words)
+        nested = () if unwrapped.nested is None else (unwrapped.nested,)
+        if unwrapped.opaque:
+            floors.append(
+                Reason(
+                    rule_id="engine.opaque-wrapper",
+                    message=f"cannot see the command run by {unwrapped.reason or 'a wrapper'}",
+                    verdict=Verdict.ASK,
+                )
+            )
+        if not inner:
+            if nested or unwrapped.opaque:
+                return SegmentRules(
+                    verdict=Verdict.ALLOW,
+                    reason=None,
+                    read_only=not unwrapped.opaque,
+                    floors=tuple(floors),
+                    opaque=unwrapped.opaque,
+                    nested=nested,
+                )
+            inner = tuple(words)
+        return self._inner(
+            inner, floors, nested, unwrapped.opaque, from_xargs=_has_xargs(unwrapped)
+        )
+
+    def _inner(
+        self,
+        inner: tuple[Word, ...],
+        floors: list[Reason],
+        nested: tuple[CommandLine, ...],
+        opaque: bool,
+        *,
+        from_xargs: bool,
+    ) -> SegmentRules:
+        name = inner[0].value
+        if name is None:
+            floors.append(
+                Reason(
+                    rule_id="engine.non-literal-command",
+                    message=f"the command `{inner[0].text}` run by a wrapper is not a literal word",
+                    verdict=Verdict.ASK,
+                )
+            )
+            return SegmentRules(
+                verdict=Verdict.ASK, reason=None, floors=tuple(floors), opaque=opaque
+            )
+        match = self.policy.tree.lookup(inner)
+        if "/" in name:
+            # `/usr/bin/sudo`, `./rm`: the rules of the basename are floors (a deny holds),
+            # but an allow for `rm` says nothing about whatever `./rm` is
+            base = name.rpartition("/")[2]
+            inner = (_value_word(inner[0], base), *inner[1:])
+            based = self.policy.tree.lookup(inner)
+            if based is not None and based.verdict is not Verdict.ALLOW:
+                floors.append(_match_reason(based, f"`{base}` run by path"))
+            name = base
+        values = tuple(w.value for w in inner)
+        if match is None:
+            verdict = self.policy.default
+            reason = _reason(self.policy.default_ref, verdict, "no rule covers this command")
+            locked, specificity, read_only = False, 0, False
+        else:
+            verdict, reason = match.verdict, _match_reason(match, "")
+            locked = match.locked
+            specificity = match.specificity[0] if match.specificity else 0
+            read_only = match.readonly and verdict is Verdict.ALLOW
+        view = option_view(inner, self.policy.tree.option_spec(name), start=1)
+        self._interpreter(name, inner, view, floors)
+        path_words, implicit = self._path_words(name, inner, view)
+        if from_xargs and (path_words or implicit or self.policy.path_args.roles(name)):
+            floors.append(
+                Reason(
+                    rule_id="engine.xargs-paths",
+                    message=f"xargs passes `{name}` file names the policy cannot see",
+                    verdict=Verdict.ASK,
+                )
+            )
+        return SegmentRules(
+            verdict=verdict,
+            reason=reason,
+            locked=locked,
+            specificity=specificity,
+            read_only=read_only,
+            floors=tuple(floors),
+            opaque=opaque,
+            nested=nested,
+            inner_values=values,
+            suggestion=self.suggest(inner, view),
+            path_words=path_words,
+            implicit_cwd_read=implicit,
+            git_dirs=_git_dirs(inner, floors) if name == "git" else None,
+        )
+
+    def _interpreter(
+        self, name: str, inner: Sequence[Word], view: OptionView, floors: list[Reason]
+    ) -> None:
+        spec = self.policy.interpreters.get(name)
+        if spec is None:
+            return
+        inline = [o for o in view.options if o.name in spec.inline]
+        if inline or (spec.program_operand and view.operands):
+            how = f"`{inline[0].name}`" if inline else "its program operand"
+            floors.append(
+                _reason(spec.ref, spec.floor, f"runs code given inline ({how}) through `{name}`")
+            )
+
+    def _path_words(
+        self, name: str, inner: Sequence[Word], view: OptionView
+    ) -> tuple[tuple[tuple[Word, str, bool], ...], bool]:
+        roles = self.policy.path_args.roles(name)
+        found: list[tuple[Word, str, bool]] = []
+        recursive = view.has(*_RECURSIVE)
+        if roles is not None:
+            found.extend(_role_words(roles, inner, view, recursive))
+        found.extend(_conditional_writes(name, inner, view))
+        implicit = (
+            roles is not None
+            and roles.operands is OperandRole.READ
+            and not view.operands
+            and (name in _IMPLICIT_CWD or (recursive and name in ("grep", "egrep", "fgrep")))
+        )
+        return tuple(found), implicit
+
+    # -- approvals -----------------------------------------------------------------------
+    def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
+        """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
+        values: list[str] = []
+        for word in inner:
+            if word.value is None:
+                break
+            values.append(word.value)
+        if not values:
+            return None
+        prefix = self.policy.arity.prefix(values)
+        name = values[0]
+        runs_code = (
+            name in self.policy.interpreters
+            or name in self.policy.shells
+            or self.policy.wrappers.get(name) is not None
+        )
+        if runs_code and len(prefix) < 2:
+            # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer
+            if len(values) < 2 or values[1].startswith("-") or view.unknown:
+                return None
+            prefix = tuple(values[:2])
+        return prefix
+
+
+def _match_reason(match: RuleMatch, where: str) -> Reason:
+    ref = match.rule
+    message = ref.message or "matched"
+    if match.uncertain:
+        message += " (may match: a word that is not literal could be an option)"
+    if match.check_failure:
+        message += f"; {match.check_failure}"
+    if where:
+        message = f"{where}: {message}"
+    return Reason(rule_id=ref.id, message=message, verdict=match.verdict, location=ref.location)
+
+
+def _has_xargs(unwrapped: Unwrapped) -> bool:
+    return any(use.name == "xargs" for use in unwrapped.chain)
+
+
+def _role_words(
+    roles: PathRoles, inner: Sequence[Word], view: OptionView, recursive: bool
+) -> Iterable[tuple[Word, str, bool]]:
+    # a non-literal word where an option could be may just as well be a file name
+    operands = tuple(sorted(set(view.operands) | set(view.unknown)))
+    if roles.operands is OperandRole.READ:
+        yield from ((inner[i], "read", recursive) for i in operands)
+    elif roles.operands is OperandRole.WRITE:
+        yield from ((inner[i], "write", recursive) for i in operands)
+    elif roles.operands is OperandRole.COPY and operands:
+        yield from ((inner[i], "read", recursive) for i in operands[:-1])
+        yield inner[operands[-1]], "write", recursive
+    for option in view.options:
+        access = roles.options.get(option.name)
+        if access is None:
+            continue
+        for index in option.arg_indexes or ():
+            yield inner[index], _access_name(access), False
+        if not option.arg_indexes and option.value is not None:
+            yield _value_word(inner[option.word_index], option.value), _access_name(access), False
+    if roles.keys:
+        for index in operands:
+            word = inner[index]
+            value = word.value
+            if value is None or "=" not in value:
+                continue
+            key, _, path = value.partition("=")
+            access = roles.keys.get(key)
+            if access is not None:
+                yield _value_word(word, path), _access_name(access), False
+
+
+def _conditional_writes(
+    name: str, inner: Sequence[Word], view: OptionView
+) -> Iterable[tuple[Word, str, bool]]:
+    """Writes a role table cannot express: `sed -i`, `perl -i` rewrite their file operands."""
+    if name in ("sed", "gsed") and view.has("-i", "--in-place"):
+        scripts = view.has("-e", "--expression", "-f", "--file")
+        files = view.operands if scripts else view.operands[1:]
+        yield from ((inner[i], "write", False) for i in files)
+    elif name == "perl" and any(o.name.startswith("-i") for o in view.options):
+        yield from ((inner[i], "write", False) for i in view.operands)
+
+
+def _access_name(access: Access) -> str:
+    return "read" if access is Access.READ else "write"
+
+
+def _value_word(word: Word, value: str) -> Word:
+    return Word(text=value, value=value, span=word.span)
+
+
+def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
+    """Directories whose repository config decides what git may run (`-C`), () = cwd."""
+    view = option_view(inner, DEFAULT_OPTION_SPECS["git"], start=1)
+    dirs: list[str] = []
+    for option in view.options:
+        if option.name == "-C":
+            if option.value is None:
+                floors.append(
+                    Reason(
+                        rule_id="engine.git-config",
+                        message="git -C with a directory that is not literal",
+                        verdict=Verdict.ASK,
+                    )
+                )
+                continue
+            base = dirs[-1] if dirs else "."
+            dirs.append(
+                option.value if option.value.startswith(("/", "~")) else f"{base}/{option.value}"
+            )
+        elif option.name in ("--git-dir", "--work-tree", "--exec-path"):
+            floors.append(
+                Reason(
+                    rule_id="engine.git-config",
+                    message=f"`{option.name}` points git at a repository or programs chosen here",
+                    verdict=Verdict.ASK,
+                )
+            )
+    return tuple(dirs)

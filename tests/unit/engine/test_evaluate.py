@@ -1,0 +1,253 @@
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from policylang import EvalContext, Verdict, load_policy
+from policylang.decision import Decision, Retention
+from policylang.engine.policy import Policy
+from policylang.engine.rules import RuleView
+
+Decide = Callable[[str], Decision]
+
+
+def test_decision_shape(decide: Decide) -> None:
+    decision = decide("git status && cat ~/.ssh/id_rsa")
+    assert decision.verdict is Verdict.DENY
+    assert [s.verdict for s in decision.segments] == [Verdict.ALLOW, Verdict.DENY]
+    deny = [r for r in decision.reasons if r.verdict is Verdict.DENY]
+    assert deny
+    assert deny[0].rule_id == "secrets-home"
+    assert deny[0].location is not None
+    assert deny[0].location.startswith(str(Path("default.policy"))) or "default.policy" in (
+        deny[0].location
+    )
+    assert deny[0].segment == "cat ~/.ssh/id_rsa"
+    data = json.loads(decision.to_json())
+    assert data["verdict"] == "deny"
+    assert data["segments"][1]["verdict"] == "deny"
+
+
+def test_read_only_line_is_requery_and_concurrency_safe(decide: Decide) -> None:
+    decision = decide("ls -la | grep foo")
+    assert decision.retention is Retention.REQUERY
+    assert decision.concurrency_safe
+
+
+def test_writer_is_durable_and_not_concurrency_safe(decide: Decide) -> None:
+    decision = decide("ls > out.txt")
+    assert decision.retention is Retention.DURABLE
+    assert not decision.concurrency_safe
+
+
+def test_parse_problem_fails_closed_with_unknown_retention(decide: Decide) -> None:
+    decision = decide("ls && && ls")
+    assert decision.verdict is Verdict.ASK
+    assert decision.retention is None
+    assert any("could not analyse" in r.message for r in decision.reasons)
+
+
+def test_suggested_rule_is_arity_prefix(decide: Decide) -> None:
+    assert decide("npm run build -- --watch").suggested_rule == "npm run build"
+    assert decide("git commit -m wip").suggested_rule == "git commit"
+    assert decide("make test").suggested_rule is not None
+
+
+def test_suggested_rule_never_bare_interpreter(decide: Decide) -> None:
+    assert decide("python3 script.py").suggested_rule == "python3 script.py"
+    assert decide("python3 -c 'print(1)'").suggested_rule is None
+    assert decide("bash script.sh").suggested_rule is None
+
+
+def test_no_suggestion_for_floors_or_deny(decide: Decide) -> None:
+    assert decide("sudo ls").suggested_rule is None
+    assert decide("echo x > ../out.txt").suggested_rule is None
+    assert decide("PATH=/x ls").suggested_rule is None
+
+
+def test_timeout_wrapper_suggests_inner_prefix(decide: Decide) -> None:
+    assert decide("timeout 60 npm run build").suggested_rule == "npm run build"
+
+
+def test_internal_error_becomes_ask(
+    default_policy: Policy, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def boom(self: RuleView, segment: object) -> object:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(RuleView, "segment_rules", boom)
+    with caplog.at_level(logging.ERROR):
+        decision = default_policy.evaluate("ls", workspace="/w")
+    assert decision.verdict is Verdict.ASK
+    assert decision.retention is None
+    assert decision.reasons[0].message.startswith("internal error: RuntimeError: kaboom")
+    assert "internal error while evaluating" in caplog.text
+
+
+def test_bad_context_becomes_ask(default_policy: Policy, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(**kwargs: object) -> EvalContext:
+        raise OSError("no cwd")
+
+    monkeypatch.setattr(EvalContext, "build", staticmethod(boom))
+    decision = default_policy.evaluate("ls")
+    assert decision.verdict is Verdict.ASK
+    assert "internal error" in decision.reasons[0].message
+
+
+def test_explain_names_segments_and_rules(decide: Decide) -> None:
+    text = decide("ls && sudo rm -rf /").explain()
+    assert "segment 1" in text
+    assert "segment 2" in text
+    assert "privilege" in text
+    assert "verdict: deny" in text
+
+
+def test_context_defaults(tmp_path: Path) -> None:
+    ctx = EvalContext.build(workspace=tmp_path, env={"HOME": "/h"})
+    assert ctx.cwd == str(tmp_path)
+    assert ctx.home == "/h"
+    ctx = EvalContext.build(cwd="sub", workspace=tmp_path)
+    assert ctx.cwd == str(tmp_path / "sub")
+
+
+# --- file-system aware checks -------------------------------------------------------
+
+
+def test_symlink_into_protected_dir_is_caught(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("secret")
+    (workspace / "innocent").symlink_to(home / ".ssh")
+    policy = load_policy()
+    env = {"HOME": str(home)}
+    decision = policy.evaluate("cat innocent/id_rsa", workspace=workspace, env=env)
+    assert decision.verdict is Verdict.DENY
+    assert any("resolves to" in r.message for r in decision.reasons)
+    decision = policy.evaluate("cd innocent && cat id_rsa", workspace=workspace, env=env)
+    assert decision.verdict is Verdict.DENY
+    assert policy.evaluate("cat src/main.py", workspace=workspace, env=env).verdict is Verdict.ALLOW
+
+
+def test_symlinked_file_onto_bashrc(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("")
+    (workspace / "notes.txt").symlink_to(home / ".bashrc")
+    policy = load_policy()
+    decision = policy.evaluate("echo x >> notes.txt", workspace=workspace, env={"HOME": str(home)})
+    assert decision.verdict is Verdict.DENY
+
+
+def _git_repo(path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("core.fsmonitor", "./evil"),
+        ("core.pager", "evil"),
+        ("diff.external", "evil"),
+        ("diff.bin.textconv", "evil"),
+        ("filter.x.smudge", "evil"),
+        ("alias.st", "!evil"),
+        ("core.hooksPath", "/tmp/h"),
+        ("core.sshCommand", "evil"),
+    ],
+)
+def test_repository_config_that_runs_programs_makes_git_ask(
+    workspace: Path, key: str, value: str
+) -> None:
+    _git_repo(workspace)
+    policy = load_policy()
+    assert policy.evaluate("git status", workspace=workspace).verdict is Verdict.ALLOW
+    subprocess.run(["git", "-C", str(workspace), "config", key, value], check=True)
+    decision = policy.evaluate("git status", workspace=workspace)
+    assert decision.verdict is Verdict.ASK
+    assert any(key.lower() in r.message.lower() for r in decision.reasons)
+    assert decision.retention is Retention.DURABLE
+    # from a subdirectory, and through -C
+    assert policy.evaluate("git log", cwd=workspace / "src", workspace=workspace).verdict is (
+        Verdict.ASK
+    )
+    assert policy.evaluate(f"git -C {workspace} status", workspace="/").verdict is Verdict.ASK
+
+
+def test_git_config_include_is_followed(workspace: Path) -> None:
+    _git_repo(workspace)
+    (workspace / "extra.cfg").write_text("[core]\n\tfsmonitor = evil\n")
+    subprocess.run(
+        ["git", "-C", str(workspace), "config", "include.path", "../extra.cfg"], check=True
+    )
+    decision = load_policy().evaluate("git diff", workspace=workspace)
+    assert decision.verdict is Verdict.ASK
+
+
+# --- approvals -----------------------------------------------------------------------
+
+
+def test_approval_allows_its_prefix_only(tmp_path: Path) -> None:
+    policy = load_policy(approvals=tmp_path / "approvals.toml")
+    assert policy.evaluate("npm run build", workspace="/w").verdict is Verdict.ASK
+    policy.approvals.add("npm run build", persist=True)
+    decision = policy.evaluate("npm run build -- --prod", workspace="/w")
+    assert decision.verdict is Verdict.ALLOW
+    assert any(r.rule_id == "approval" for r in decision.reasons)
+    assert policy.evaluate("npm run deploy", workspace="/w").verdict is Verdict.ASK
+    # persisted: a new policy with the same file sees it
+    again = load_policy(approvals=tmp_path / "approvals.toml")
+    assert again.evaluate("npm run build", workspace="/w").verdict is Verdict.ALLOW
+
+
+def test_approval_never_beats_deny_protected_or_floors() -> None:
+    policy = load_policy()
+    policy.approvals.add("sudo ls", persist=False)
+    assert policy.evaluate("sudo ls", workspace="/w").verdict is Verdict.DENY
+    policy.approvals.add("cat", persist=False)
+    env = {"HOME": "/h"}
+    assert policy.evaluate("cat /h/.ssh/id_rsa", workspace="/w", env=env).verdict is Verdict.DENY
+    policy.approvals.add("touch", persist=False)
+    assert policy.evaluate("touch x", workspace="/w").verdict is Verdict.ALLOW
+    assert policy.evaluate("touch ../x", cwd="/w/a", workspace="/w").verdict is Verdict.ALLOW
+    assert policy.evaluate("touch /opt/x", workspace="/w").verdict is Verdict.ASK
+    assert policy.evaluate("touch $X", workspace="/w").verdict is Verdict.ASK
+    assert policy.evaluate("PATH=/x touch y", workspace="/w").verdict is Verdict.ASK
+
+
+def test_approving_script_does_not_approve_inline_code() -> None:
+    policy = load_policy()
+    policy.approvals.add("python3 x.py", persist=False)
+    assert policy.evaluate("python3 x.py --flag", workspace="/w").verdict is Verdict.ALLOW
+    assert policy.evaluate("python3 -c 'import os'", workspace="/w").verdict is Verdict.ASK
+    assert policy.evaluate("python3 y.py", workspace="/w").verdict is Verdict.ASK
+
+
+def test_approval_never_beats_locked_ask(tmp_path: Path) -> None:
+    org = tmp_path / "org.policy"
+    org.write_text('policy "org"\nlocked ask curl ** reason "network"\nreadonly ls **\n')
+    policy = load_policy(org)
+    policy.approvals.add("curl", persist=False)
+    decision = policy.evaluate("curl https://x", workspace="/w")
+    assert decision.verdict is Verdict.ASK
+    assert decision.locked
+    assert decision.suggested_rule is None
+
+
+def test_session_approvals_are_per_policy_object() -> None:
+    first, second = load_policy(), load_policy()
+    first.approvals.add("make test", persist=False)
+    assert first.evaluate("make test", workspace="/w").verdict is Verdict.ALLOW
+    assert second.evaluate("make test", workspace="/w").verdict is Verdict.ASK
+
+
+def test_layers_add_rules(tmp_path: Path) -> None:
+    team = tmp_path / "team.policy"
+    team.write_text('policy "team"\nallow make test\n')
+    policy = load_policy(extra=[team])
+    assert policy.evaluate("make test", workspace="/w").verdict is Verdict.ALLOW
+    assert policy.evaluate("make deploy", workspace="/w").verdict is Verdict.ASK
