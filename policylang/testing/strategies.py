@@ -36,6 +36,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from policylang.testing import optiontables, quoting, seeds
 from policylang.testing.cases import Broken, Compound, Respelled, Substituted, Wrapped
+from policylang.testing.invariants import DenyCase
 
 T = TypeVar("T")
 
@@ -50,6 +51,7 @@ __all__ = [
     "compounds",
     "corpus_commands",
     "corpus_respelled",
+    "deny_cases",
     "draw_sample",
     "expansion_words",
     "heredoc_commands",
@@ -185,6 +187,8 @@ def expansion_words(draw: st.DrawFn, kind: str | None = None, position: str = "a
 
 
 # --- simple commands ----------------------------------------------------------------------
+# Convention: a rare branch is drawn as the LARGEST integer of its range, so that
+# Hypothesis, which shrinks integers towards 0, shrinks counterexamples to plain commands.
 
 _READ_ONLY = ("ls", "cat", "head", "tail", "grep", "wc", "echo", "printf", "pwd", "true",
               "stat", "sort", "uniq", "cut", "du", "df", "which", "date", "whoami", "id",
@@ -230,7 +234,7 @@ def redirects(draw: st.DrawFn, *, expansions: bool = True, depth: int = 1) -> st
     if op == "<&":
         fd = draw(st.sampled_from(("", "0", "3")))
         return fd + op + draw(st.sampled_from(("0", "3", "-")))
-    if expansions and draw(st.integers(0, 4)) == 0:
+    if expansions and draw(st.integers(0, 4)) == 4:
         target = draw(expansion_words(position="redirect-target", depth=depth))
     else:
         target = draw(spelled_words(draw(st.sampled_from(_INTERESTING_VALUES[:16]))))
@@ -289,18 +293,18 @@ def _simple_piece(draw: st.DrawFn, *, heredocs: bool = True, expansions: bool = 
                   depth: int = 1, names: Sequence[str] = COMMAND_NAMES,
                   assignments: bool = True) -> _Piece:
     words: list[str] = []
-    if assignments and draw(st.integers(0, 5)) == 0:
+    if assignments and draw(st.integers(0, 5)) == 5:
         value = draw(expansion_words(position="assignment-value", depth=depth)) \
             if expansions and draw(st.booleans()) else draw(spelled_words(draw(word_values())))
         words.append(f"X={value}")
-    if expansions and draw(st.integers(0, 9)) == 0:
+    if expansions and draw(st.integers(0, 9)) == 9:
         words.append(draw(expansion_words(position="command-name", depth=depth)))
     else:
         words.append(draw(st.sampled_from(names)))
     words += draw(st.lists(_argument(expansions, depth), max_size=3))
     words += draw(st.lists(redirects(expansions=expansions, depth=depth), max_size=2))
     pending: tuple[str, ...] = ()
-    if heredocs and draw(st.integers(0, 7)) == 0:
+    if heredocs and draw(st.integers(0, 7)) == 7:
         if draw(st.booleans()):
             redirect, body = draw(_heredoc(depth))
             words.append(redirect)
@@ -338,6 +342,11 @@ CONSTRUCTS: tuple[str, ...] = (
 
 
 def _join(pieces: Sequence[_Piece], connectors: Sequence[str]) -> _Piece:
+    # `A | ! B` and `A | time B` are syntax errors: such a stage goes into a group
+    pieces = [pieces[0], *(
+        _Piece("{ " + _term(p) + "}") if conn in ("|", "|&")
+        and p.text.startswith(("! ", "time ")) else p
+        for p, conn in zip(pieces[1:], connectors, strict=True))]
     text = ""
     for piece, conn in zip(pieces[:-1], connectors, strict=True):
         if conn == "\n":
@@ -396,7 +405,7 @@ def _construct(kind: str, parts: Sequence[_Piece], conns: Sequence[str]) -> _Pie
 
 @st.composite
 def _line_piece(draw: st.DrawFn, depth: int, names: Sequence[str]) -> _Piece:
-    if depth <= 0 or draw(st.integers(0, 2)) == 0:
+    if depth <= 0 or draw(st.integers(0, 2)) == 0:  # shrinks to simple
         return draw(_simple_piece(depth=1, names=names))
     kind = draw(st.sampled_from(CONSTRUCTS))
     parts = draw(st.lists(_line_piece(depth - 1, names), min_size=1, max_size=3))
@@ -729,3 +738,18 @@ def draw_sample(strategy: st.SearchStrategy[T], count: int, *, seed: int = 0) ->
 
     collect()
     return out
+
+
+_DENY_PREFIXES = tuple(dict.fromkeys(n.split()[0] for n in COMMAND_NAMES if n[0].isalpha()))
+
+
+@st.composite
+def deny_cases(draw: st.DrawFn, seed_texts: Sequence[str] = ()) -> DenyCase:
+    """A command line and a `deny PREFIX **` rule line to add to the policy."""
+    prefix = draw(st.sampled_from(_DENY_PREFIXES))
+    rule = draw(st.sampled_from((f"deny {prefix} **", f"deny {prefix}")))
+    lines = [command_lines(), compounds().map(lambda c: c.text),
+             wrapped_commands().map(lambda w: w.text)]
+    if seed_texts:
+        lines.append(corpus_commands(seed_texts))
+    return DenyCase(command=draw(st.one_of(lines)), rule=rule)

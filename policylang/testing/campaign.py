@@ -1,0 +1,342 @@
+"""A fuzzing campaign: run the invariants against a policy and report counterexamples.
+
+Needs the `fuzz` extra (Hypothesis). Imports `policylang.testing.*`; the engine is
+imported lazily, only when a policy file is loaded, so the campaign also drives any
+evaluator named with `--evaluator MODULE:NAME` (a test stub, another engine).
+
+Each invariant gets an equal share of the time budget, spent in rounds of Hypothesis
+runs with consecutive seeds (`--examples N` runs exactly N examples per invariant
+instead, for a reproducible CI run). A violation is shrunk by Hypothesis to a minimal
+command and printed with the explain trace of every decision involved.
+
+Exit codes: 0 no counterexample, 1 counterexamples found, 2 usage or setup error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import logging
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import seed as fixed_seed
+from hypothesis import strategies as st
+
+from policylang.decision import Decision
+from policylang.testing import seeds, strategies
+from policylang.testing.invariants import INVARIANTS, Evaluate, Invariant, Subjects, Violation
+
+logger = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_FOUND = 1
+EXIT_USAGE = 2
+
+ROUND_EXAMPLES = 200
+
+
+def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy[Any]:
+    """The example strategy for invariant `name` (seeded from `seed_texts` if any)."""
+    corpus: list[st.SearchStrategy[Any]] = []
+    if seed_texts:
+        corpus = [strategies.corpus_commands(seed_texts),
+                  strategies.mutated_commands(seed_texts)]
+    match name:
+        case "totality" | "determinism" | "differential":
+            return strategies.any_command_text(seed_texts)
+        case "fail-closed":
+            return strategies.broken_commands()
+        case "compound-monotonicity":
+            return strategies.compounds()
+        case "quoting-invariance":
+            quoted = [strategies.respelled_commands()]
+            if any(seeds.simple_words(s) for s in seed_texts[:2000]):
+                quoted.append(strategies.corpus_respelled(seed_texts))
+            return st.one_of(quoted)
+        case "option-invariance":
+            return strategies.option_respellings()
+        case "substitution-soundness":
+            return strategies.substituted_commands()
+        case "wrapper-transparency":
+            return strategies.wrapped_commands()
+        case "deny-monotonicity":
+            return strategies.deny_cases(seed_texts)
+        case "retention-soundness":
+            return st.one_of(strategies.command_lines(), *corpus)
+    raise ValueError(f"unknown invariant `{name}`")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PropertyReport:
+    """What a campaign learnt about one invariant."""
+
+    name: str
+    examples: int  # examples run before the first counterexample (or in all)
+    seconds: float
+    violation: Violation | None = None
+    skipped: str | None = None  # why the invariant could not run
+
+    def render(self) -> str:
+        if self.skipped:
+            return f"{self.name}: skipped ({self.skipped})"
+        status = "FAILED" if self.violation else "ok"
+        head = f"{self.name}: {status} after {self.examples} examples in {self.seconds:.1f}s"
+        return head if self.violation is None else f"{head}\n{self.violation.render()}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CampaignReport:
+    properties: tuple[PropertyReport, ...]
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        return tuple(p.violation for p in self.properties if p.violation is not None)
+
+    def render(self) -> str:
+        found = len(self.violations)
+        total = sum(p.examples for p in self.properties)
+        lines = [p.render() for p in self.properties]
+        lines.append(f"{found} counterexample(s); {total} examples run")
+        return "\n".join(lines)
+
+
+class _Found(Exception):
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(violation.message)
+        self.violation = violation
+
+
+def _find_violation(exc: BaseException) -> Violation | None:
+    if isinstance(exc, _Found):
+        return exc.violation
+    if isinstance(exc, BaseExceptionGroup):  # Hypothesis's FlakyFailure wraps the errors
+        for inner in exc.exceptions:
+            found = _find_violation(inner)
+            if found is not None:
+                return found
+    return None
+
+
+def _run_round(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
+               *, seed: int, examples: int, counter: list[int]) -> Violation | None:
+    @fixed_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+              report_multiple_bugs=False, verbosity=Verbosity.quiet,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def run(example: Any) -> None:
+        violation = invariant.check(subjects, example)
+        if violation is None:
+            if not counter[1]:
+                counter[0] += 1
+            return
+        counter[1] = 1
+        raise _Found(violation)
+
+    try:
+        run()
+    except Exception as exc:
+        found = _find_violation(exc)
+        if found is None:
+            raise
+        return found
+    return None
+
+
+def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
+                 *, seed: int = 0, budget_s: float = 10.0,
+                 examples: int | None = None) -> PropertyReport:
+    """Run one invariant: `examples` examples, or rounds until `budget_s` is spent."""
+    missing = invariant.missing(subjects)
+    if missing:
+        return PropertyReport(name=invariant.name, examples=0, seconds=0.0,
+                              skipped="needs " + ", ".join(missing))
+    start = time.monotonic()
+    counter = [0, 0]  # examples passed, whether a violation was seen
+    violation = None
+    round_index = 0
+    while violation is None:
+        if examples is not None:
+            todo = examples - counter[0]
+        else:
+            todo = ROUND_EXAMPLES if time.monotonic() - start < budget_s else 0
+        if todo <= 0:
+            break
+        violation = _run_round(invariant, subjects, strategy, seed=seed + round_index,
+                               examples=min(todo, ROUND_EXAMPLES) if examples is None
+                               else todo, counter=counter)
+        round_index += 1
+        if examples is not None:
+            break
+    return PropertyReport(name=invariant.name, examples=counter[0],
+                          seconds=time.monotonic() - start, violation=violation)
+
+
+def run_campaign(subjects: Subjects, *, names: Sequence[str] | None = None,
+                 budget_s: float = 60.0, seed: int = 0, examples: int | None = None,
+                 seed_texts: Sequence[str] = (),
+                 progress: Callable[[PropertyReport], None] | None = None) -> CampaignReport:
+    """Run each named invariant (all by default) with an equal share of the budget."""
+    chosen = [INVARIANTS[n] for n in (names or tuple(INVARIANTS))]
+    share = budget_s / max(1, len(chosen))
+    reports = []
+    for invariant in chosen:
+        report = run_property(invariant, subjects, strategy_for(invariant.name, seed_texts),
+                              seed=seed, budget_s=share, examples=examples)
+        reports.append(report)
+        if progress is not None:
+            progress(report)
+    return CampaignReport(properties=tuple(reports))
+
+
+# --- subjects -----------------------------------------------------------------------------
+
+def load_callable(spec: str) -> Evaluate:
+    """`MODULE:NAME` or `path/to/file.py:NAME` → an evaluate callable.
+
+    NAME may be an evaluate function or an object with an `evaluate` method.
+    """
+    target, _, name = spec.rpartition(":")
+    if not target or not name:
+        raise ValueError(f"expected MODULE:NAME or FILE.py:NAME, got `{spec}`")
+    if target.endswith(".py"):
+        module_spec = importlib.util.spec_from_file_location(Path(target).stem, target)
+        if module_spec is None or module_spec.loader is None:
+            raise ValueError(f"cannot load `{target}`")
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(target)
+    obj = getattr(module, name)
+    evaluate = getattr(obj, "evaluate", obj)
+    if not callable(evaluate):
+        raise ValueError(f"`{spec}` is not callable and has no evaluate method")
+    return _typed(evaluate)
+
+
+def _typed(func: Callable[..., Any]) -> Evaluate:
+    def evaluate(command: str) -> Decision:
+        result: Decision = func(command)
+        return result
+    return evaluate
+
+
+def _line_writes(command: str) -> bool:
+    """Whether the shell analyser sees a writing redirect (or cannot see everything)."""
+    from policylang.shell.parse import parse_command
+    from policylang.shell.walk import walk
+
+    line = parse_command(command)
+    if line.problems:
+        return True
+    quiet = {"/dev/null", "/dev/stdout", "/dev/stderr"}
+    return any(r.writes and not (r.target is not None and r.target.value in quiet)
+               for _, segment in walk(line) for r in segment.redirects)
+
+
+def policy_subjects(path: Path) -> Subjects:
+    """Subjects for a policy file via the engine's `policylang.load_policy`.
+
+    Raises:
+        RuntimeError: the engine (`policylang.load_policy`) is not available.
+    """
+    import policylang
+
+    load = getattr(policylang, "load_policy", None)
+    if load is None:
+        raise RuntimeError("the engine is not available: policylang.load_policy is missing")
+    policy = load(path)
+    cache: dict[str, Evaluate] = {}
+    scratch = Path(tempfile.mkdtemp(prefix="policylang-fuzz-"))
+
+    def with_rule(rule: str) -> Evaluate:
+        if rule not in cache:
+            extra = scratch / f"extra{len(cache)}.policy"
+            extra.write_text(rule + "\n", encoding="utf-8")
+            cache[rule] = _typed(load(path, extra=(extra,)).evaluate)
+        return cache[rule]
+
+    return Subjects(evaluate=_typed(policy.evaluate), with_rule=with_rule,
+                    writes=_line_writes)
+
+
+# --- command line -------------------------------------------------------------------------
+
+def parse_budget(text: str) -> float:
+    """`90`, `90s`, `2m`, `1h` → seconds."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"invalid budget `{text}` (try 60s, 5m)")
+    return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="policylang-fuzz",
+        description="Check a policy against the invariants; print counterexamples.")
+    parser.add_argument("policy", nargs="?", type=Path, help="the policy file to check")
+    parser.add_argument("--budget", type=parse_budget, default=60.0,
+                        help="time budget for the whole campaign (default 60s)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--property", action="append", dest="properties",
+                        choices=tuple(INVARIANTS), metavar="NAME",
+                        help="run only this invariant (repeatable); see --list")
+    parser.add_argument("--examples", type=int,
+                        help="run exactly N examples per invariant instead of a time budget")
+    parser.add_argument("--evaluator", metavar="MODULE:NAME",
+                        help="check this evaluate callable instead of the policy's")
+    parser.add_argument("--reference", metavar="MODULE:NAME",
+                        help="a reference evaluator for the differential invariant")
+    parser.add_argument("--corpora", type=Path, help="directory of seed corpora (*.tsv)")
+    parser.add_argument("--golden", type=Path,
+                        help="directory of golden command tables (default: tests/golden)")
+    parser.add_argument("--no-seeds", action="store_true", help="structural generators only")
+    parser.add_argument("--list", action="store_true", help="list the invariants and exit")
+    return parser
+
+
+def _subjects(args: argparse.Namespace) -> Subjects:
+    reference = load_callable(args.reference) if args.reference else None
+    if args.evaluator:
+        return Subjects(evaluate=load_callable(args.evaluator), reference=reference)
+    if args.policy is None:
+        raise ValueError("give a POLICY file or --evaluator MODULE:NAME")
+    base = policy_subjects(args.policy)
+    return Subjects(evaluate=base.evaluate, reference=reference, with_rule=base.with_rule,
+                    writes=base.writes)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list:
+        for invariant in INVARIANTS.values():
+            needs = f" (needs {', '.join(sorted(invariant.needs))})" if invariant.needs else ""
+            print(f"{invariant.name}: {invariant.summary}{needs}")
+        return EXIT_OK
+    try:
+        subjects = _subjects(args)
+    except (ValueError, RuntimeError, ImportError, AttributeError, OSError) as exc:
+        print(f"policylang-fuzz: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    seed_texts: tuple[str, ...] = ()
+    if not args.no_seeds:
+        golden = args.golden
+        if golden is None and Path("tests/golden").is_dir():
+            golden = Path("tests/golden")  # running from a policylang checkout
+        seed_texts = seeds.load_seeds(args.corpora, golden)
+    report = run_campaign(subjects, names=args.properties, budget_s=args.budget,
+                          seed=args.seed, examples=args.examples, seed_texts=seed_texts,
+                          progress=lambda r: print(r.render(), flush=True))
+    found = len(report.violations)
+    total = sum(p.examples for p in report.properties)
+    print(f"{found} counterexample(s); {total} examples run")
+    return EXIT_FOUND if found else EXIT_OK

@@ -1,0 +1,294 @@
+"""The invariants every policy must satisfy, as checks over an evaluate callable.
+
+This module imports `policylang.decision` and `policylang.testing.cases` only (no
+Hypothesis, no engine), so the checks work with any evaluator: the real
+`Policy.evaluate`, a stub in a test, or a remote service. Each check takes the
+`Subjects` under test and one generated example, and returns a `Violation` or None.
+An exception raised by an evaluator is itself a violation (of totality, or of the
+property being checked), never an exception out of the check.
+
+| property | example | holds when |
+|---|---|---|
+| totality | `str` | evaluate returns a Decision for any text, without raising |
+| determinism | `str` | two evaluations of the same text give equal decisions |
+| fail-closed | `Broken` | a line bash cannot parse is never allowed |
+| compound-monotonicity | `Compound` | a compound is at least as strict as each part |
+| quoting-invariance | `Respelled` | re-quoting words never changes the verdict |
+| option-invariance | `Respelled` | re-spelling options never changes the verdict |
+| substitution-soundness | `Substituted` | a line is at least as strict as a substitution in it |
+| wrapper-transparency | `Wrapped` | `env X`, `bash -c 'X'` … are at least as strict as X |
+| deny-monotonicity | `DenyCase` | adding a deny rule never loosens any verdict |
+| differential | `str` | evaluate agrees with a reference evaluator |
+| retention-soundness | `str` | `requery` only when every segment is read-only and nothing writes |
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from policylang.decision import Decision, Retention, Verdict
+from policylang.testing.cases import Broken, Compound, Respelled, Substituted, Wrapped
+
+Evaluate = Callable[[str], Decision]
+"""Anything that answers a command line with a Decision, e.g. `policy.evaluate`."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Subjects:
+    """What the invariants are checked against.
+
+    `evaluate` is the evaluator under test. `reference` (for `differential`) is an
+    independent evaluator of the same policy. `with_rule` (for `deny-monotonicity`)
+    returns the evaluator of the same policy with one more rule line added as a later
+    layer. `writes` (for `retention-soundness`) tells whether a line can write
+    (a writing redirect anywhere); without it only the segment flags are checked.
+    """
+
+    evaluate: Evaluate
+    reference: Evaluate | None = None
+    with_rule: Callable[[str], Evaluate] | None = None
+    writes: Callable[[str], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DenyCase:
+    """A command and a deny rule line to add to the policy (`deny rm **`)."""
+
+    command: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Violation:
+    """A counterexample: the property, the command that shows it, and the decisions."""
+
+    property: str
+    command: str
+    message: str
+    related: tuple[str, ...] = ()  # other command texts involved (parts, inner, spellings)
+    decisions: tuple[Decision, ...] = field(default=(), compare=False)
+
+    def render(self) -> str:
+        """The counterexample with the explain trace of every decision involved."""
+        lines = [f"property {self.property} violated: {self.message}",
+                 f"  command: {self.command!r}"]
+        lines += [f"  related: {text!r}" for text in self.related]
+        for decision in self.decisions:
+            lines.append("  --")
+            lines += ["  " + ln for ln in decision.explain().splitlines()]
+        return "\n".join(lines)
+
+
+class _EvaluationFailed(Exception):
+    """Internal: an evaluator raised or returned something that is not a Decision."""
+
+    def __init__(self, command: str, detail: str) -> None:
+        super().__init__(detail)
+        self.command = command
+        self.detail = detail
+
+
+def _decide(evaluate: Evaluate, command: str) -> Decision:
+    try:
+        result: object = evaluate(command)
+    except Exception as exc:  # INVARIANT: evaluate must never raise on command text
+        detail = "".join(traceback.format_exception_only(exc)).strip()
+        raise _EvaluationFailed(command, f"evaluate raised {detail}") from exc
+    if not isinstance(result, Decision) or not isinstance(result.verdict, Verdict):
+        raise _EvaluationFailed(command, f"evaluate returned {type(result).__name__}, "
+                                         "not a Decision")
+    return result
+
+
+def _guarded(name: str, check: Callable[[Subjects, Any], Violation | None]
+             ) -> Callable[[Subjects, Any], Violation | None]:
+    """`check`, with an evaluator failure turned into a violation of property `name`."""
+    def run(subjects: Subjects, example: Any) -> Violation | None:
+        try:
+            return check(subjects, example)
+        except _EvaluationFailed as failed:
+            return Violation(property=name, command=failed.command, message=failed.detail)
+    return run
+
+
+def _looser(outer: Decision, inner: Decision) -> bool:
+    return outer.verdict.rank < inner.verdict.rank
+
+
+# --- the checks ---------------------------------------------------------------------------
+
+def check_totality(subjects: Subjects, command: str) -> Violation | None:
+    """Evaluate returns a Decision for any text and does not raise."""
+    _decide(subjects.evaluate, command)
+    return None
+
+
+def check_determinism(subjects: Subjects, command: str) -> Violation | None:
+    """Evaluating the same text twice gives equal decisions (reasons included)."""
+    first = _decide(subjects.evaluate, command)
+    second = _decide(subjects.evaluate, command)
+    if first.to_dict() != second.to_dict():
+        return Violation(property="determinism", command=command,
+                         message=f"two evaluations differ ({first.verdict} then "
+                                 f"{second.verdict})", decisions=(first, second))
+    return None
+
+
+def check_fail_closed(subjects: Subjects, broken: Broken) -> Violation | None:
+    """A line that is not valid bash is never ALLOW."""
+    decision = _decide(subjects.evaluate, broken.text)
+    if decision.verdict is Verdict.ALLOW:
+        return Violation(property="fail-closed", command=broken.text,
+                         message=f"a line bash cannot parse ({broken.how}) was allowed",
+                         related=(broken.origin,), decisions=(decision,))
+    return None
+
+
+def check_compound_monotonicity(subjects: Subjects, compound: Compound) -> Violation | None:
+    """The compound line is at least as strict as each part on its own."""
+    whole = _decide(subjects.evaluate, compound.text)
+    for part in compound.parts:
+        alone = _decide(subjects.evaluate, part)
+        if _looser(whole, alone):
+            return Violation(
+                property="compound-monotonicity", command=compound.text,
+                message=f"{compound.construct}: the line is {whole.verdict} but its part "
+                        f"{part!r} alone is {alone.verdict}",
+                related=(part,), decisions=(whole, alone))
+    return None
+
+
+def _check_respelled(name: str, subjects: Subjects, respelled: Respelled) -> Violation | None:
+    decisions = [_decide(subjects.evaluate, text) for text in respelled.spellings]
+    verdicts = {d.verdict for d in decisions}
+    if len(verdicts) > 1:
+        first = decisions[0]
+        other = next(d for d in decisions if d.verdict is not first.verdict)
+        return Violation(
+            property=name, command=other.command,
+            message=f"the same command ({' '.join(respelled.values)!r}) re-spelled gets "
+                    f"{other.verdict} here but {first.verdict} as {first.command!r}",
+            related=(first.command,), decisions=(first, other))
+    return None
+
+
+def check_quoting_invariance(subjects: Subjects, respelled: Respelled) -> Violation | None:
+    """Every spelling of the same words gets the same verdict."""
+    return _check_respelled("quoting-invariance", subjects, respelled)
+
+
+def check_option_invariance(subjects: Subjects, respelled: Respelled) -> Violation | None:
+    """Every spelling of the same options (`-rf`, `-r -f`, `--recursive --force`) agrees."""
+    return _check_respelled("option-invariance", subjects, respelled)
+
+
+def check_substitution_soundness(subjects: Subjects, case: Substituted) -> Violation | None:
+    """A line is at least as strict as any command it runs in a substitution."""
+    whole = _decide(subjects.evaluate, case.text)
+    inner = _decide(subjects.evaluate, case.inner)
+    if _looser(whole, inner):
+        return Violation(
+            property="substitution-soundness", command=case.text,
+            message=f"{case.position}: the line is {whole.verdict} but the substituted "
+                    f"command alone is {inner.verdict}",
+            related=(case.inner,), decisions=(whole, inner))
+    return None
+
+
+def check_wrapper_transparency(subjects: Subjects, case: Wrapped) -> Violation | None:
+    """A wrapped command (`env`, `timeout 5`, `bash -c '…'` …) is never looser than it."""
+    whole = _decide(subjects.evaluate, case.text)
+    inner = _decide(subjects.evaluate, case.inner)
+    if _looser(whole, inner):
+        return Violation(
+            property="wrapper-transparency", command=case.text,
+            message=f"{case.wrapper}: the wrapped line is {whole.verdict} but the inner "
+                    f"command alone is {inner.verdict}",
+            related=(case.inner,), decisions=(whole, inner))
+    return None
+
+
+def check_deny_monotonicity(subjects: Subjects, case: DenyCase) -> Violation | None:
+    """Adding a deny rule never makes a verdict looser."""
+    if subjects.with_rule is None:
+        raise ValueError("deny-monotonicity needs Subjects.with_rule")
+    before = _decide(subjects.evaluate, case.command)
+    after = _decide(subjects.with_rule(case.rule), case.command)
+    if _looser(after, before):
+        return Violation(
+            property="deny-monotonicity", command=case.command,
+            message=f"adding `{case.rule}` turned {before.verdict} into {after.verdict}",
+            related=(case.rule,), decisions=(before, after))
+    return None
+
+
+def check_differential(subjects: Subjects, command: str) -> Violation | None:
+    """The evaluator agrees with the reference evaluator on the verdict."""
+    if subjects.reference is None:
+        raise ValueError("differential needs Subjects.reference")
+    ours = _decide(subjects.evaluate, command)
+    theirs = _decide(subjects.reference, command)
+    if ours.verdict is not theirs.verdict:
+        return Violation(property="differential", command=command,
+                         message=f"evaluate says {ours.verdict}, the reference says "
+                                 f"{theirs.verdict}", decisions=(ours, theirs))
+    return None
+
+
+def check_retention_soundness(subjects: Subjects, command: str) -> Violation | None:
+    """`requery` retention only for lines whose every segment is read-only and that
+    do not write (a writing redirect, when `Subjects.writes` can tell)."""
+    decision = _decide(subjects.evaluate, command)
+    if decision.retention is not Retention.REQUERY:
+        return None
+    effects = [s.text for s in decision.segments if not s.read_only]
+    if effects:
+        return Violation(property="retention-soundness", command=command,
+                         message=f"retention requery but segment {effects[0]!r} has effects",
+                         decisions=(decision,))
+    if subjects.writes is not None and subjects.writes(command):
+        return Violation(property="retention-soundness", command=command,
+                         message="retention requery but the line writes (a redirect)",
+                         decisions=(decision,))
+    return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Invariant:
+    """A named property: its check and the subjects it needs beyond `evaluate`."""
+
+    name: str
+    summary: str
+    check: Callable[[Subjects, Any], Violation | None]
+    needs: frozenset[str] = frozenset()  # "reference", "with_rule"
+
+    def missing(self, subjects: Subjects) -> tuple[str, ...]:
+        """The subjects this invariant needs that `subjects` does not provide."""
+        return tuple(sorted(n for n in self.needs if getattr(subjects, n) is None))
+
+
+def _invariant(name: str, check: Callable[[Subjects, Any], Violation | None],
+               needs: frozenset[str] = frozenset()) -> Invariant:
+    summary = (check.__doc__ or "").strip().splitlines()[0]
+    return Invariant(name=name, summary=summary, check=_guarded(name, check), needs=needs)
+
+
+INVARIANTS: Mapping[str, Invariant] = {
+    inv.name: inv for inv in (
+        _invariant("totality", check_totality),
+        _invariant("determinism", check_determinism),
+        _invariant("fail-closed", check_fail_closed),
+        _invariant("compound-monotonicity", check_compound_monotonicity),
+        _invariant("quoting-invariance", check_quoting_invariance),
+        _invariant("option-invariance", check_option_invariance),
+        _invariant("substitution-soundness", check_substitution_soundness),
+        _invariant("wrapper-transparency", check_wrapper_transparency),
+        _invariant("deny-monotonicity", check_deny_monotonicity, frozenset({"with_rule"})),
+        _invariant("differential", check_differential, frozenset({"reference"})),
+        _invariant("retention-soundness", check_retention_soundness),
+    )
+}
+"""Every invariant by name, in the order a campaign runs them."""
