@@ -58,9 +58,9 @@ class _Loader:
     loaded: set[Path] = field(default_factory=set)
     stack: list[Path] = field(default_factory=list)
 
-    def load_file(self, path: Path) -> None:
+    def load_file(self, path: Path, *, name: str | None = None) -> None:
         text = path.read_text(encoding="utf-8")
-        self.load_text(text, name=str(path), base=path.parent, key=path.resolve())
+        self.load_text(text, name=name or str(path), base=path.parent, key=path.resolve())
 
     def load_text(self, text: str, *, name: str, base: Path, key: Path | None) -> None:
         ruleset, diagnostics = parse_ruleset(text, filename=name)
@@ -94,10 +94,11 @@ class _Loader:
                 statement.path_span,
                 "rules.include-missing",
                 f"included file `{statement.path}` not found",
-                f"looked for {target}",
+                "include paths are relative to the including file",
             )
         else:
-            self.load_file(target)
+            folder = os.path.dirname(ruleset.source.name)
+            self.load_file(target, name=os.path.normpath(os.path.join(folder, statement.path)))
 
     def _arity_files(
         self, ruleset: ast.RuleSet, base: Path

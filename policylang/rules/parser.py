@@ -151,7 +151,7 @@ ERROR_EXAMPLES: dict[_ErrorKind, list[str]] = {
         "rules.unexpected-string",
         "a quoted string is not allowed here",
         None,
-    ): ['"allow" git\n', 'default "ask"\n', 'expect allow "a" "b"\n'],
+    ): ['default "ask"\n', 'expect allow "a" "b"\n'],
 }
 
 
@@ -357,7 +357,7 @@ _GENERIC = _ErrorKind("rules.syntax-error", "syntax error", None)
 
 def _classify(error: UnexpectedInput) -> _ErrorKind:
     try:
-        label = error.match_examples(_example_parser().parse, ERROR_EXAMPLES, use_accepts=True)
+        label = error.match_examples(_example_parser().parse, ERROR_EXAMPLES, use_accepts=False)
     except UnexpectedInput:  # pragma: no cover - match_examples only raises on bad tables
         label = None
     return label if isinstance(label, _ErrorKind) else _GENERIC

@@ -124,7 +124,7 @@ def _check_rule(rule: ast.Statement, source: SourceText, context: Context, sink:
                     source,
                     clause.span,
                     "rules.useless-check",
-                    f"a check on an `{rule.verdict}` rule has no effect",
+                    f"a check on a `{rule.verdict}` rule has no effect",
                     help="checks only keep `allow` and `readonly` rules from allowing",
                     warning=True,
                 )

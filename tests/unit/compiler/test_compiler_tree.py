@@ -1,0 +1,143 @@
+"""The rule tree: pattern matching, clauses, checks, precedence and layering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rules.helpers import compile_text, lookup, verdict_of
+
+from policylang.decision import Retention, Verdict
+from policylang.rules.load import load_ruleset
+
+
+@pytest.mark.parametrize(
+    ("rules", "command", "expected"),
+    [
+        # the worked table of docs/language.md, "Precedence"
+        ("allow git **\ndeny git push ** when -f|--force", "git push -f origin", "deny"),
+        ("allow git **\nask git push **", "git push origin", "ask"),
+        ("ask git **\nallow git status", "git status", "allow"),
+        ("ask git *\nallow git status", "git status", "allow"),
+        ("allow npm * test\nask npm run *", "npm run test", "ask"),
+        ("allow ls a|b\nask ls a|c", "ls a", "ask"),
+        ("locked ask curl **\nallow curl --version", "curl --version", "allow"),
+        ("allow ls", "make", "default"),
+        # order never matters
+        ("ask git push **\nallow git **", "git push origin", "ask"),
+        ("deny git push ** when -f|--force\nallow git **", "git push --force", "deny"),
+        # exact vs rest
+        ("allow git status", "git status --short", "default"),
+        ("allow git status **", "git status --short", "allow"),
+        ("allow git status **", "git status", "allow"),
+        ("allow git *", "git", "default"),
+        ("allow **", "anything at all", "allow"),
+        # alternatives and quoting
+        ("allow git status|log|diff **", "git diff HEAD", "allow"),
+        ("allow git status|log|diff **", "git push", "default"),
+        ('allow "git" status', "'git' \"status\"", "allow"),
+        ("readonly cat **", "cat a b", "readonly"),
+    ],
+)
+def test_precedence_and_patterns(rules: str, command: str, expected: str) -> None:
+    assert verdict_of(compile_text(rules + "\n"), command) == expected
+
+
+def test_non_literal_word_never_matches_a_literal() -> None:
+    policy = compile_text("allow git status\nallow echo *\n")
+    assert verdict_of(policy, "git $X") == "default"
+    assert verdict_of(policy, "$CMD status") == "default"
+    assert verdict_of(policy, "echo $(date)") == "allow"  # wildcards match any word
+
+
+def test_ansi_c_decoded_word_matches() -> None:
+    policy = compile_text("deny rm **\n")
+    assert verdict_of(policy, "$'\\x72\\x6d' -rf x") == "deny"
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("rm -rf /", "deny"),
+        ("rm -fr /", "deny"),
+        ("rm -r -f /", "deny"),
+        ("rm --recursive /", "deny"),
+        ("rm -r build", "default"),
+        ("rm -f /", "default"),
+        ("rm /", "default"),
+    ],
+)
+def test_option_conditions_are_spelling_insensitive(command: str, expected: str) -> None:
+    policy = compile_text("deny rm ** when -r|--recursive operand /\n")
+    assert verdict_of(policy, command) == expected
+
+
+def test_unless_and_only() -> None:
+    policy = compile_text(
+        "readonly sort ** unless -o|--output|--compress-program\nallow tar ** only -t -v -f -z\n"
+    )
+    assert verdict_of(policy, "sort -u file") == "readonly"
+    assert verdict_of(policy, "sort -uo out file") == "default"
+    assert verdict_of(policy, "sort --output=out file") == "default"
+    assert verdict_of(policy, "tar -tvzf a.tgz") == "allow"
+    assert verdict_of(policy, "tar -xzf a.tgz") == "default"
+
+
+def test_clauses_look_after_the_literal_prefix() -> None:
+    policy = compile_text("allow git log|diff ** unless --output|--ext-diff\n")
+    assert verdict_of(policy, "git log --oneline") == "allow"
+    assert verdict_of(policy, "git log --output=/tmp/x") == "default"
+    assert verdict_of(policy, "git diff --ext-diff") == "default"
+
+
+def test_undecidable_clauses_never_loosen() -> None:
+    policy = compile_text("allow rm ** unless -r\ndeny chmod ** when -R\nallow chmod **\n")
+    assert verdict_of(policy, "rm $FLAGS x") == "default"  # allow does not apply
+    match = lookup(policy, "chmod $FLAGS x")
+    assert match is not None
+    assert match.verdict is Verdict.ASK
+    assert match.uncertain
+
+
+def test_failing_check_raises_to_ask_with_the_reason() -> None:
+    policy = compile_text("readonly sed ** unless -i|--in-place checked-by sed-script\n")
+    ok = lookup(policy, "sed -n '1,5p' file")
+    assert ok is not None
+    assert ok.verdict is Verdict.ALLOW
+    assert ok.retention is Retention.REQUERY
+    bad = lookup(policy, "sed 's/a/b/w out' file")
+    assert bad is not None
+    assert bad.verdict is Verdict.ASK
+    assert not bad.readonly
+    assert bad.check_failure == "sed script writes a file (`w` flag of `s`) (check sed-script)"
+    assert verdict_of(policy, "sed -i s/a/b/ file") == "default"
+
+
+def test_provenance_names_id_location_and_reason() -> None:
+    policy = compile_text('\nallow git status id st reason "inspect"\nask curl **\n')
+    match = lookup(policy, "git status")
+    assert match is not None
+    assert (match.rule.id, match.rule.location, match.rule.message) == (
+        "st",
+        "t.policy:2:1",
+        "inspect",
+    )
+    curl = lookup(policy, "curl x")
+    assert curl is not None
+    assert (curl.rule.id, curl.rule.message) == ("t.policy:3", "ask rule `curl **`")
+
+
+def test_locked_floor_binds_later_layers_only(tmp_path: Path) -> None:
+    (tmp_path / "org.policy").write_text("locked ask curl **\nallow curl --version\n")
+    (tmp_path / "user.policy").write_text('include "org.policy"\nallow curl **\nallow curl -s x\n')
+    policy = load_ruleset(tmp_path / "user.policy")
+    assert verdict_of(policy, "curl --version") == "allow"  # same layer as the locked rule
+    match = lookup(policy, "curl -s x")
+    assert match is not None
+    assert match.verdict is Verdict.ASK
+    assert match.locked
+    assert match.rule.location.endswith("org.policy:1:1")
+
+
+def test_lookup_of_empty_words() -> None:
+    assert compile_text("allow **\n").lookup(()) is None
