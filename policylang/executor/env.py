@@ -61,7 +61,8 @@ def scrub_env(
         A new dict; the inputs are not modified.
     """
     forced = frozenset(force)
-    env = {k: v for k, v in parent.items() if _allowed(k) and (k in forced or not looks_secret(k))}
+    # Names first, values only for the names kept (os.environ decodes on every access).
+    env = {k: parent[k] for k in parent if _allowed(k) and (k in forced or not looks_secret(k))}
     env.update({k: parent[k] for k in forced if k in parent})
     for name, value in (extra or {}).items():
         if looks_secret(name) and name not in forced:

@@ -30,6 +30,7 @@ STDERR = 2
 _CHUNK = 1 << 20
 _EXIT = 0  # selector key data for the pidfd
 _CANCEL = 3  # selector key data for a Cancel's wake-up pipe
+_DISCARD_ROUNDS = 8  # splices per wake-up while draining past the cap
 _POLL_S = 0.02  # re-check interval where no pidfd exists, and during a kill's grace
 
 
@@ -120,6 +121,8 @@ class _State:
     killed_at: float | None = None
     timed_out: bool = False
     cancelled: bool = False
+    # Whether to ask the kernel if the child exited; with a pidfd only once it fired.
+    check_exit: bool = True
 
     def drain_until(self, drain_s: float) -> float | None:
         """When reading stops although pipes are still open (None: not yet known)."""
@@ -156,6 +159,7 @@ def pump(
             sel.register(cancel.fileno(), selectors.EVENT_READ, _CANCEL)
         poll = pidfd is None
         while _advance(proc, state, grace_s=grace_s, cancel=cancel):
+            state.check_exit = poll
             now = time.monotonic()
             until = state.drain_until(drain_s)
             if until is not None and (now >= until or not _pipes_open(sel)):
@@ -164,6 +168,7 @@ def pump(
                 if key.data in (_EXIT, _CANCEL) or not _read_once(key.fd, key.data, sink,
                                                                    devnull):
                     sel.unregister(key.fd)
+                    state.check_exit = True
     except BaseException:
         process.terminate_group(proc, grace_s=grace_s)
         raise
@@ -195,7 +200,8 @@ def _advance(
 ) -> bool:
     """Update the exit and kill state machine; always True (a loop condition for clarity)."""
     now = time.monotonic()
-    if state.exited_at is None and proc.poll() is not None:
+    if state.exited_at is None and (state.check_exit or state.kill_at is not None) \
+            and proc.poll() is not None:
         state.exited_at = now
     if state.kill_at is None:
         if state.exited_at is not None:
@@ -230,7 +236,7 @@ def _wait_time(state: _State, now: float, until: float | None, *, poll: bool) ->
 
 
 def _read_once(fd: int, stream: int, sink: Sink, devnull: int) -> bool:
-    """One read (or discard) from a ready pipe; False at end of file."""
+    """Read (or discard) what a ready pipe holds; False at end of file."""
     room = sink.room(stream)
     try:
         if room > 0:
@@ -238,9 +244,21 @@ def _read_once(fd: int, stream: int, sink: Sink, devnull: int) -> bool:
             if data:
                 sink.accept(stream, data)
             return bool(data)
-        count = process.discard(fd, devnull, _CHUNK)
+        return _discard(fd, stream, sink, devnull)
     except BlockingIOError:
         return True
-    if count:
-        sink.dropped(stream, count)
-    return count > 0
+
+
+def _discard(fd: int, stream: int, sink: Sink, devnull: int) -> bool:
+    """Past the cap: splice the pipe empty (a few rounds), counting; False at end of file."""
+    moved = 0
+    try:
+        for _ in range(_DISCARD_ROUNDS):
+            count = process.discard(fd, devnull, _CHUNK)
+            if count == 0:
+                return False
+            moved += count
+    finally:
+        if moved:
+            sink.dropped(stream, moved)
+    return True

@@ -65,9 +65,16 @@ class PlainBackend:
 
     def __init__(self, *, shell: str = "bash") -> None:
         self.shell = shell
+        self._cache: tuple[str | None, str | None] = (None, None)  # (PATH, resolved)
 
     def _resolved(self) -> str | None:
-        return shutil.which(self.shell)
+        # Resolving walks PATH; cache it for as long as PATH is unchanged.
+        path_var = os.environ.get("PATH")
+        cached_for, resolved = self._cache
+        if resolved is None or cached_for != path_var:
+            resolved = shutil.which(self.shell)
+            self._cache = (path_var, resolved)
+        return resolved
 
     def probe(self) -> Availability:
         if os.name != "posix":
