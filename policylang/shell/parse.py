@@ -305,12 +305,22 @@ class _Walker:
                     Problem(
                         code="shell.syntax-error",
                         message=f"cannot parse `{self.excerpt(node)}`",
-                        span=self.src.span(node),
+                        span=self.trimmed(node),
                     )
                 )
             if node.has_error:
                 stack.extend(reversed(node.children))
         return problems
+
+    def trimmed(self, node: Node) -> Span:
+        """A node's span without the blanks tree-sitter includes in ERROR nodes."""
+        span = self.src.span(node)
+        text = span.slice(self.src.text)
+        stripped = text.strip()
+        if not stripped:
+            return span
+        start = span.start + (len(text) - len(text.lstrip()))
+        return Span(start, start + len(stripped))
 
     def unhandled(self, ctx: _Ctx, node: Node) -> None:
         self.problem(
@@ -492,6 +502,8 @@ class _Walker:
                 self.redirect(child, ctx, redirects, parts)
             elif child.is_error:
                 parts.extend(c for c in child.children if c.type in _WORDLIKE)
+            elif not child.is_named:
+                parts.append(child)  # `test x == y`: tree-sitter makes `==` a token
             elif kind != "comment":
                 salvage.append(child)
         for child in redirect_nodes:
@@ -835,12 +847,24 @@ class _Walker:
                 op += child.type
             elif child.type in _WORDLIKE:
                 targets.append(child)
+        if fd is None and not node.children[0].is_named:
+            fd = self.detached_fd(node, extra)
         target = None
         if targets:
             first = targets[0]
             target = self.word([first], ctx, "redirect target")
             extra.extend(targets[1:])
         redirects.append(Redirect(op=op, fd=fd, target=target, span=self.src.span(node)))
+
+    def detached_fd(self, node: Node, parts: list[Node]) -> int | None:
+        """`cmd 0<&3`: tree-sitter reads `0` as an argument; bash reads it as the fd."""
+        for index, part in enumerate(parts):
+            if index and part.end_byte == node.start_byte and part.type in ("number", "word"):
+                fd = _int(self.src.slice(part))
+                if fd is not None:
+                    del parts[index]
+                return fd
+        return None
 
     def heredoc(self, node: Node, ctx: _Ctx) -> Redirect:
         op = "<<"

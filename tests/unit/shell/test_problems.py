@@ -1,0 +1,103 @@
+"""Problems: syntax errors, unhandled constructs and limits are recorded, never hidden."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell.model import Limits
+from policylang.shell.parse import HARD_MAX_DEPTH, parse_command
+
+
+def codes(text: str, **kwargs: Limits) -> list[str]:
+    return sorted({p.code for p in parse_command(text, **kwargs).problems})
+
+
+def underlined(text: str) -> list[str]:
+    line = parse_command(text)
+    return [p.span.slice(text) for p in line.problems]
+
+
+def test_clean_commands_have_no_problems() -> None:
+    assert codes("git status && ls -la | grep x > out") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "exec 3<>file",  # valid bash that tree-sitter-bash rejects
+        "ls !(*.c)",  # extglob
+        "for d in */; do (cd $d) done",  # `(…) done`
+        "echo 'unterminated",
+        "if true; then",
+        "echo $(",
+        "a &&",
+        "cat <<EOF && rm x; ls\nbody\nEOF",
+    ],
+)
+def test_known_gaps_and_broken_input_surface_as_problems(text: str) -> None:
+    assert codes(text), f"no problem recorded for {text!r}"
+
+
+def test_syntax_error_span_points_at_the_bad_text() -> None:
+    assert underlined("exec 3<>file") == [">"]
+    assert underlined("(a) done") == ["done"]
+
+
+def test_missing_node_is_recorded() -> None:
+    assert "shell.missing-node" in codes("echo $(ls")
+
+
+def test_commands_next_to_an_error_are_still_seen() -> None:
+    line = parse_command("exec 3<>f; rm -rf ~")
+    assert ("rm", "-rf", None) in [s.argv for s in line.segments]
+
+
+def test_unhandled_construct_is_recorded() -> None:
+    # bash rejects the unescaped `(`; tree-sitter accepts it as a subshell inside a command
+    text = "echo a (b)"
+    problems = {p.code: p.span.slice(text) for p in parse_command(text).problems}
+    assert problems["shell.unhandled-node"] == "(b)"
+
+
+def test_length_limit() -> None:
+    line = parse_command("echo " + "a" * 50, limits=Limits(max_length=20))
+    assert [p.code for p in line.problems] == ["shell.limit-length"]
+    assert line.segments == ()
+
+
+def test_depth_limit() -> None:
+    text = "echo " + "$(" * 10 + "x" + ")" * 10
+    assert codes(text, limits=Limits(max_depth=5)) == ["shell.limit-depth"]
+    assert codes(text, limits=Limits(max_depth=20)) == []
+
+
+def test_depth_limit_counts_compounds_and_reentry() -> None:
+    assert codes("( ( ( ( x ) ) ) )", limits=Limits(max_depth=2)) == ["shell.limit-depth"]
+    assert codes("eval eval eval eval x", limits=Limits(max_depth=2)) == ["shell.limit-depth"]
+
+
+def test_hard_depth_cap_applies_whatever_the_limits_say() -> None:
+    text = "echo " + "$(" * (HARD_MAX_DEPTH + 10) + "x" + ")" * (HARD_MAX_DEPTH + 10)
+    assert codes(text, limits=Limits(max_depth=10_000)) == ["shell.limit-depth"]
+
+
+def test_segment_limit_counts_nested_lines() -> None:
+    line = parse_command("a; b; c $(d; e)", limits=Limits(max_segments=3))
+    assert [p.code for p in line.problems] == ["shell.limit-segments"]
+
+
+def test_huge_inputs_terminate_with_problems() -> None:
+    assert codes(" && ".join(["a"] * 10_000)) == ["shell.limit-segments"]
+    assert codes("echo " + "$(" * 500 + "x" + ")" * 500) == ["shell.limit-depth"]
+    assert codes("( " * 500 + "x" + " )" * 500) == ["shell.limit-depth"]
+
+
+def test_internal_errors_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from policylang.shell import parse
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(parse._Walker, "body", broken)
+    line = parse_command("ls")
+    assert [p.code for p in line.problems] == ["shell.internal-error"]

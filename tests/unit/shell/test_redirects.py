@@ -1,0 +1,126 @@
+"""Redirects: operators, fds, targets, heredocs, and where tree-sitter misplaces them."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell.model import Redirect
+from policylang.shell.parse import parse_command
+
+
+def redirects(text: str, index: int = 0) -> tuple[Redirect, ...]:
+    return parse_command(text).segments[index].redirects
+
+
+@pytest.mark.parametrize(
+    ("text", "op", "fd", "target"),
+    [
+        ("cmd > f", ">", None, "f"),
+        ("cmd >> f", ">>", None, "f"),
+        ("cmd >| f", ">|", None, "f"),
+        ("cmd &> f", "&>", None, "f"),
+        ("cmd &>> f", "&>>", None, "f"),
+        ("cmd < f", "<", None, "f"),
+        ("cmd 2> f", ">", 2, "f"),
+        ("cmd 2>&1", ">&", 2, "1"),
+        ("cmd 0<&3", "<&", 0, "3"),
+        ("cmd <<< word", "<<<", None, "word"),
+        ("cmd >'a b'", ">", None, "a b"),
+    ],
+)
+def test_operators(text: str, op: str, fd: int | None, target: str) -> None:
+    (redirect,) = redirects(text)
+    assert (redirect.op, redirect.fd, redirect.target and redirect.target.value) == (op, fd, target)
+
+
+def test_closing_an_fd_has_no_target() -> None:
+    (redirect,) = redirects("cmd 2>&-")
+    assert (redirect.op, redirect.fd, redirect.target) == (">&-", 2, None)
+    assert not redirect.writes
+
+
+def test_writes_and_reads() -> None:
+    out, err, inp = redirects("cmd > a 2>&1 < b")
+    assert out.writes and not out.reads
+    assert not err.writes
+    assert inp.reads and not inp.writes
+
+
+def test_non_literal_target() -> None:
+    (redirect,) = redirects("cmd > $(mktemp)")
+    assert redirect.target is not None
+    assert redirect.target.value is None
+
+
+def test_words_after_a_redirect_are_arguments() -> None:
+    # tree-sitter makes `-rf /` extra "destinations" of the redirect; bash passes them to rm
+    segment = parse_command("rm >/dev/null -rf /").segments[0]
+    assert segment.argv == ("rm", "-rf", "/")
+    assert [r.target.value for r in segment.redirects if r.target] == ["/dev/null"]
+
+
+def test_redirect_before_the_command() -> None:
+    segment = parse_command(">out cmd arg").segments[0]
+    assert segment.argv == ("cmd", "arg")
+    assert segment.redirects[0].target is not None
+    assert segment.redirects[0].target.value == "out"
+
+
+def test_redirect_after_a_list_belongs_to_the_last_command() -> None:
+    line = parse_command("a && b > out")
+    assert line.segments[0].redirects == ()
+    assert [r.op for r in line.segments[1].redirects] == [">"]
+    piped = parse_command("a | b > out")
+    assert piped.segments[0].redirects == ()
+    assert len(piped.segments[1].redirects) == 1
+
+
+def test_redirect_of_a_compound_applies_to_every_segment_inside() -> None:
+    line = parse_command("{ a; b; } > out")
+    assert all(len(s.redirects) == 1 for s in line.segments)
+    loop = parse_command("while read l; do echo $l; done < in")
+    assert all(r.op == "<" for s in loop.segments for r in s.redirects)
+
+
+def test_redirect_without_a_command_truncates_a_file() -> None:
+    segment = parse_command("> file").segments[0]
+    assert segment.words == ()
+    assert segment.redirects[0].writes
+
+
+def test_unquoted_heredoc_body_expands() -> None:
+    line = parse_command("cat <<EOF\nhello $(id)\nEOF")
+    (redirect,) = line.segments[0].redirects
+    assert redirect.target is None
+    doc = redirect.heredoc
+    assert doc is not None
+    assert (doc.delimiter, doc.quoted, doc.strip_tabs) == ("EOF", False, False)
+    assert "hello $(id)" in doc.body
+    nested = doc.expansions[0].nested
+    assert nested is not None
+    assert nested.segments[0].argv == ("id",)
+    assert nested.context == "inside $() in heredoc body of segment 1"
+
+
+@pytest.mark.parametrize("start", ["'EOF'", '"EOF"', "\\EOF", "E'O'F"])
+def test_quoted_heredoc_body_is_literal(start: str) -> None:
+    doc = redirects(f"cat <<{start}\n$(id)\nEOF")[0].heredoc
+    assert doc is not None
+    assert doc.quoted
+    assert doc.delimiter == "EOF"
+    assert doc.expansions == ()
+
+
+def test_heredoc_strip_tabs() -> None:
+    doc = redirects("cat <<-EOF\n\tx\n\tEOF")[0].heredoc
+    assert doc is not None
+    assert doc.strip_tabs
+
+
+def test_heredoc_piped_into_a_shell() -> None:
+    # tree-sitter hides `| sh` inside the heredoc node; it is a pipeline stage
+    line = parse_command("cat <<EOF | sh\nrm -rf ~\nEOF")
+    assert [s.argv for s in line.segments] == [("cat",), ("sh",)]
+    assert line.segments[0].connector.value == "|"
+    assert line.segments[1].wrapped is not None
+    assert line.segments[1].wrapped.opaque
