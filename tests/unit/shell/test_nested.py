@@ -19,7 +19,9 @@ def test_command_substitution_in_an_argument() -> None:
 
 
 def test_substitution_in_the_command_name() -> None:
-    assert contexts("$(echo rm) x")[1] == ("inside $() in the command name of segment 1", ("echo", "rm"))
+    context, argv = contexts("$(echo rm) x")[1]
+    assert context == "inside $() in the command name of segment 1"
+    assert argv == ("echo", "rm")
 
 
 def test_backticks_process_substitution_and_nesting() -> None:

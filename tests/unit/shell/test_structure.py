@@ -61,7 +61,9 @@ def test_hash_inside_a_word_is_not_a_comment() -> None:
 def test_pipeline_stages_get_their_own_groups() -> None:
     line = parse_command("cd /tmp | rm x && ls")
     groups = [s.group for s in line.segments]
-    assert groups[0] != 0 and groups[1] != 0 and groups[0] != groups[1]
+    assert groups[0] != 0
+    assert groups[1] != 0
+    assert groups[0] != groups[1]
     assert groups[2] == 0
     assert line.segments[0].scopes == (S.PIPELINE,)
     assert line.segments[1].scopes == ()
