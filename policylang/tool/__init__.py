@@ -19,6 +19,7 @@ from policylang.tool.bash import (
     ToolResult,
     ToolStatus,
 )
+from policylang.tool.jobs import JOB_TOOL_DESCRIPTIONS, JOB_TOOL_SCHEMAS, JobTools
 from policylang.tool.schema import (
     ALLOWED_KEYS,
     MAX_TIMEOUT_S,
@@ -31,6 +32,8 @@ from policylang.tool.schema import (
 
 __all__ = [
     "ALLOWED_KEYS",
+    "JOB_TOOL_DESCRIPTIONS",
+    "JOB_TOOL_SCHEMAS",
     "MAX_TIMEOUT_S",
     "TOOL_DESCRIPTION",
     "TOOL_NAME",
@@ -42,6 +45,7 @@ __all__ = [
     "ArgumentProblems",
     "BashArgs",
     "BashTool",
+    "JobTools",
     "PolicyLike",
     "SandboxRequest",
     "ToolOptions",
