@@ -31,7 +31,9 @@ def load(sample: int) -> list[str]:
     commands: list[str] = []
     for name, column in FILES:
         with open(CORPORA / name, newline="", encoding="utf-8") as handle:
-            rows = [r[column] for r in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)]
+            rows = [
+                r[column] for r in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            ]
         step = max(1, len(rows) * len(FILES) // sample)
         commands.extend(rows[::step])
     return commands
@@ -48,7 +50,9 @@ def per_call_us(func: Callable[[str], object], command: str, repeat: int) -> flo
 def percentiles(values: list[float]) -> str:
     ordered = sorted(values)
     cut = statistics.quantiles(ordered, n=100, method="inclusive")
-    return f"median {statistics.median(ordered):7.1f} µs  p90 {cut[89]:7.1f} µs  p99 {cut[98]:7.1f} µs"
+    return (
+        f"median {statistics.median(ordered):7.1f} µs  p90 {cut[89]:7.1f} µs  p99 {cut[98]:7.1f} µs"
+    )
 
 
 def main() -> int:
@@ -70,7 +74,9 @@ def main() -> int:
     pipes = {
         c
         for c in commands
-        if sum(s.connector in (Connector.PIPE, Connector.PIPE_ALL) for s in parse_command(c).segments)
+        if sum(
+            s.connector in (Connector.PIPE, Connector.PIPE_ALL) for s in parse_command(c).segments
+        )
         >= 2
     }
     rows: dict[str, dict[str, list[float]]] = {"all": {}, "pipelines of 3+ stages": {}}
@@ -80,7 +86,9 @@ def main() -> int:
         rows["pipelines of 3+ stages"][label] = [
             t for c, t in zip(commands, times, strict=True) if c in pipes
         ]
-    print(f"{len(commands)} commands ({len(pipes)} pipelines of 3+ stages), {args.repeat} calls each")
+    print(
+        f"{len(commands)} commands ({len(pipes)} pipelines of 3+ stages), {args.repeat} calls each"
+    )
     for group, by_label in rows.items():
         print(f"{group}:")
         for label, times in by_label.items():

@@ -159,6 +159,12 @@ def unwrap(
                 assignments.append(_assignment(rest[start]))
                 start += 1
         start += spec.positionals
+        if start < len(rest) and rest[start].value in spec.string_options:
+            # `flock FILE -c CMD`: the string option comes after the positionals
+            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            code = rest[start + 1].value if start + 1 < len(rest) else None
+            indexes = (start + 1,) if start + 1 < len(rest) else ()
+            return _string(indexes, rest, code, chain, assignments, parse)
         chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest[:start]))
         if start >= len(rest):
             return _no_command(spec, rest, chain, assignments, start > len(rest))
@@ -219,6 +225,8 @@ def _reenter(
         return _string(indexes, words, joined, chain, assignments, parse)
     for option in view.find(*spec.string_options):
         return _string(option.arg_indexes, words, option.value, chain, assignments, parse)
+    if spec.string_options:
+        return _opaque(chain, assignments, f"`{spec.name}` starts an interactive shell")
     if view.has("-c"):
         first = min(view.rest, *view.unknown) if view.unknown else view.rest
         if first >= len(words):
@@ -467,7 +475,7 @@ DEFAULT_WRAPPERS = WrapperTable(
         _wrapper(
             "su",
             kind=WrapperKind.SHELL,
-            options=_options(
+            options=OptionSpec(
                 takes_value=_fs(
                     "-c --command -s --shell -g --group -G --supp-group -w "
                     "--whitelist-environment --session-command"

@@ -1,0 +1,142 @@
+"""The option view: spellings of the same option normalise to the same name."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
+from policylang.shell.parse import parse_command
+
+SED = DEFAULT_OPTION_SPECS["sed"]
+
+
+def view(text: str, spec: OptionSpec) -> OptionView:
+    return option_view(parse_command(text).segments[0].words, spec)
+
+
+def pairs(text: str, spec: OptionSpec) -> list[tuple[str, str | None]]:
+    return [(o.name, o.value) for o in view(text, spec).options]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sed -i s/a/b/ f",
+        "sed -ni s/a/b/ f",
+        "sed -i.bak s/a/b/ f",
+        "sed --in-place s/a/b/ f",
+        "sed --in-place=.bak s/a/b/ f",
+        "sed --in-pl s/a/b/ f",
+        "sed -\\i s/a/b/ f",
+        "sed '-i' s/a/b/ f",
+        "sed -n -e p -i f",
+        "sed -- -i",  # not an option after `--`, so must NOT count …
+    ],
+)
+def test_in_place_cannot_be_dodged(text: str) -> None:
+    has = view(text, SED).has("-i", "--in-place")
+    assert has is (not text.endswith("-- -i"))
+
+
+def test_bundles_split_and_values_attach() -> None:
+    rm = DEFAULT_OPTION_SPECS["rm"]
+    assert pairs("rm -rf x", rm) == [("-r", None), ("-f", None)]
+    assert pairs("sort -n5 -k2 -k 3 -o out f", DEFAULT_OPTION_SPECS["sort"]) == [
+        ("-n", None),
+        ("-5", None),
+        ("-k", "2"),
+        ("-k", "3"),
+        ("-o", "out"),
+    ]
+    assert pairs("sed -in f", SED) == [("-i", "n")]  # GNU sed: suffix `n`
+
+
+def test_long_option_with_and_without_equals() -> None:
+    grep = DEFAULT_OPTION_SPECS["grep"]
+    assert pairs("grep --regexp=x --regexp y --color f", grep) == [
+        ("--regexp", "x"),
+        ("--regexp", "y"),
+        ("--color", None),
+    ]
+
+
+def test_operands_and_double_dash() -> None:
+    result = view("rm -f a -- -r b", DEFAULT_OPTION_SPECS["rm"])
+    assert result.operands == (2, 4, 5)
+    assert not result.has("-r")
+
+
+def test_options_after_operands_count_gnu_style() -> None:
+    assert view("rm a -rf", DEFAULT_OPTION_SPECS["rm"]).has("-r")
+
+
+def test_posix_style_stops_at_the_first_operand() -> None:
+    result = view("git -C dir commit -a", DEFAULT_OPTION_SPECS["git"])
+    assert [(o.name, o.value) for o in result.options] == [("-C", "dir")]
+    assert result.rest == 3
+
+
+def test_non_literal_words_that_may_be_options_are_unknown() -> None:
+    result = view("rm $FLAGS * x$y ./f", DEFAULT_OPTION_SPECS["rm"])
+    assert result.unknown == (1, 2)
+    assert result.operands == (3, 4)
+
+
+def test_non_literal_option_value() -> None:
+    (option,) = view('sort -o "$OUT" f', DEFAULT_OPTION_SPECS["sort"]).options
+    assert (option.name, option.value, option.literal, option.arg_indexes) == (
+        "-o",
+        None,
+        False,
+        (2,),
+    )
+
+
+def test_find_single_dash_long_and_exec() -> None:
+    find = DEFAULT_OPTION_SPECS["find"]
+    result = view("find . -name '*.py' -exec rm {} \\; -delete", find)
+    names = [(o.name, o.value) for o in result.options]
+    assert names == [("-name", "*.py"), ("-exec", None), ("-delete", None)]
+    assert result.find("-exec")[0].arg_indexes == (5, 6)
+    assert result.operands == (1,)
+
+
+def test_tar_old_style_bundle() -> None:
+    tar = DEFAULT_OPTION_SPECS["tar"]
+    result = view("tar czf out.tgz dir", tar)
+    assert [(o.name, o.value) for o in result.options] == [
+        ("-c", None),
+        ("-z", None),
+        ("-f", "out.tgz"),
+    ]
+    assert result.operands == (3,)
+
+
+def test_unknown_options_are_marked() -> None:
+    result = view("rm --frobnicate -Z x", DEFAULT_OPTION_SPECS["rm"])
+    assert [(o.name, o.known) for o in result.options] == [("--frobnicate", False), ("-Z", False)]
+
+
+def test_ambiguous_long_prefix_is_left_alone() -> None:
+    spec = OptionSpec(flags=frozenset({"--verbose", "--version"}))
+    assert pairs("x --ver", spec) == [("--ver", None)]
+    assert pairs("x --verb", spec) == [("--verbose", None)]
+
+
+def test_values_and_names_helpers() -> None:
+    result = view("sort -k1 -k2 f", DEFAULT_OPTION_SPECS["sort"])
+    assert result.values("-k") == ("1", "2")
+    assert result.names == frozenset({"-k"})
+
+
+def test_missing_value_at_the_end() -> None:
+    (option,) = view("sort -o", DEFAULT_OPTION_SPECS["sort"]).options
+    assert (option.name, option.value, option.arg_indexes) == ("-o", None, ())
+
+
+def test_specs_can_be_replaced_field_by_field() -> None:
+    import dataclasses
+
+    spec = dataclasses.replace(SED, flags=SED.flags | {"--zap"})
+    assert "--zap" in spec.known
+    assert spec.expand_long("--za") == "--zap"

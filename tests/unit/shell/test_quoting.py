@@ -1,0 +1,60 @@
+"""Quoting helpers: ANSI-C decoding, double-quote escapes, pattern detection."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell.model import ExpansionKind as K
+from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare, unquote_double
+
+
+@pytest.mark.parametrize(
+    ("body", "value"),
+    [
+        ("\\x72\\x6d", "rm"),
+        ("\\162\\155", "rm"),
+        ("\\u00e9", "é"),
+        ("\\U0001F600", "😀"),
+        ("\\UFFFFFFFF", "\\UFFFFFFFF"),  # beyond Unicode: kept as written
+        ("\\a\\b\\e\\E\\f\\n\\r\\t\\v", "\a\b\x1b\x1b\f\n\r\t\v"),
+        ("\\\\\\'\\\"\\?", "\\'\"?"),
+        ("\\ca\\cZ\\c?", "\x01\x1a\x7f"),
+        ("\\q", "\\q"),
+        ("\\x", "\\x"),
+        ("a\\0b", "a"),
+        ("plain", "plain"),
+    ],
+)
+def test_decode_ansi_c(body: str, value: str) -> None:
+    assert decode_ansi_c(body) == value
+
+
+def test_unquote_double() -> None:
+    assert unquote_double('a\\$b\\`c\\"d\\\\e\\\nf\\g') == 'a$b`c"d\\ef\\g'
+
+
+def test_unquote_bare() -> None:
+    assert unquote_bare("a\\ b") == [("a", False), (" ", True), ("b", False)]
+    assert unquote_bare("a\\\nb") == [("a", False), ("b", False)]
+    assert unquote_bare("a\\") == [("a", False), ("\\", True)]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "kinds"),
+    [
+        ([("a*", False)], [K.GLOB]),
+        ([("a", False), ("*", True)], []),
+        ([("[ab]", False)], [K.GLOB]),
+        ([("[", False)], []),
+        ([("{a,b}", False)], [K.BRACE]),
+        ([("{", False), ("a,b", True), ("}", False)], [K.BRACE]),
+        ([("{}", False)], []),
+        ([("~/x", False)], [K.TILDE]),
+        ([("x=~", False)], [K.TILDE]),
+        ([("~", True)], []),
+        ([("!(a)", False)], [K.EXTGLOB]),
+        ([("@(a|b)", False)], [K.EXTGLOB]),
+    ],
+)
+def test_pattern_kinds(pieces: list[tuple[str, bool]], kinds: list[K]) -> None:
+    assert pattern_kinds(pieces) == kinds

@@ -1,0 +1,172 @@
+"""Wrappers seen through: the chain, the inner command, shells and opaque commands."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell.model import Segment, Unwrapped
+from policylang.shell.options import OptionSpec
+from policylang.shell.parse import parse_command
+from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec, unwrap
+
+
+def segment(text: str) -> Segment:
+    return parse_command(text).segments[0]
+
+
+def wrapped(text: str) -> Unwrapped:
+    found = segment(text).wrapped
+    assert found is not None, f"{text!r} should be seen as wrapped"
+    return found
+
+
+def inner(text: str) -> tuple[list[str], list[str | None]]:
+    result = wrapped(text)
+    assert not result.opaque, result.reason
+    return [u.name for u in result.chain], [w.value for w in result.words]
+
+
+@pytest.mark.parametrize(
+    ("text", "chain", "words"),
+    [
+        (
+            "sudo -u root env FOO=1 timeout 5 nice rm x",
+            ["sudo", "env", "timeout", "nice"],
+            ["rm", "x"],
+        ),
+        ("env -i -u HOME PATH=/bin ls", ["env"], ["ls"]),
+        ("timeout -s KILL 10s make", ["timeout"], ["make"]),
+        ("timeout --signal=KILL 10s make", ["timeout"], ["make"]),
+        ("nice -n 10 make", ["nice"], ["make"]),
+        ("nice -10 make", ["nice"], ["make"]),
+        ("nohup ./run.sh", ["nohup"], ["./run.sh"]),
+        ("time -p ls", ["time"], ["ls"]),
+        ("command -p rm x", ["command"], ["rm", "x"]),
+        ("exec -a name rm x", ["exec"], ["rm", "x"]),
+        ("builtin cd /", ["builtin"], ["cd", "/"]),
+        ("xargs -0 -n1 rm -f", ["xargs"], ["rm", "-f"]),
+        ("xargs -I{} mv {} /tmp", ["xargs"], ["mv", "{}", "/tmp"]),
+        ("xargs", ["xargs"], ["echo"]),
+        ("doas -u root rm x", ["doas"], ["rm", "x"]),
+        ("stdbuf -oL grep x", ["stdbuf"], ["grep", "x"]),
+        ("ionice -c 3 rm x", ["ionice"], ["rm", "x"]),
+        ("setsid -f rm x", ["setsid"], ["rm", "x"]),
+        ("chrt -f 99 rm x", ["chrt"], ["rm", "x"]),
+        ("taskset -c 1 rm x", ["taskset"], ["rm", "x"]),
+        ("flock /tmp/lock rm x", ["flock"], ["rm", "x"]),
+        ("/usr/bin/sudo rm x", ["sudo"], ["rm", "x"]),
+        ("\\sudo rm x", ["sudo"], ["rm", "x"]),
+        ("sudo -- rm x", ["sudo"], ["rm", "x"]),
+        ("exec", ["exec"], []),
+    ],
+)
+def test_inner_command(text: str, chain: list[str], words: list[str]) -> None:
+    assert inner(text) == (chain, words)
+
+
+def test_env_assignments_are_parsed() -> None:
+    result = wrapped("env A=1 B=$(id) ls")
+    assert [(a.name, a.value.value if a.value else "") for a in result.assignments] == [
+        ("A", "1"),
+        ("B", None),
+    ]
+
+
+def test_chain_keeps_each_wrappers_own_words() -> None:
+    result = wrapped("sudo -u root timeout 5 rm x")
+    assert [[w.value for w in use.words] for use in result.chain] == [
+        ["sudo", "-u", "root"],
+        ["timeout", "5"],
+    ]
+
+
+def test_command_v_is_not_a_wrapper_use() -> None:
+    assert segment("command -v rm").wrapped is None
+    assert segment("sudo -l").wrapped is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bash -c 'rm -rf ~'",
+        "sh -c 'rm -rf ~'",
+        "bash -lc 'rm -rf ~'",
+        "bash -xec 'rm -rf ~'",
+        "zsh -o pipefail -c 'rm -rf ~'",
+        "sudo bash -c 'rm -rf ~'",
+        "su -c 'rm -rf ~' root",
+        "flock /tmp/l -c 'rm -rf ~'",
+        "eval 'rm -rf ~'",
+        "eval rm -rf '~'",
+        "watch -n 1 'rm -rf ~'",
+    ],
+)
+def test_shell_strings_are_parsed(text: str) -> None:
+    result = wrapped(text)
+    assert not result.opaque, result.reason
+    assert result.nested is not None
+    assert result.nested.segments[0].argv == ("rm", "-rf", None)
+    assert result.nested.reparsed
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('bash -c "$CMD"', "the command string of `bash` is not literal"),
+        ("bash", "`bash` reads commands from standard input"),
+        ("bash -s arg", "`bash` reads commands from standard input"),
+        ("bash script.sh", "`bash` runs the script `script.sh`"),
+        ("sh -c", "`sh -c` without a command string"),
+        ("eval $X", "`eval` runs code that is not literal"),
+        ("su root", "`su` starts an interactive shell"),
+        ("sudo --frobnicate rm", "unknown option `--frobnicate` of `sudo`"),
+        ("sudo $OPTS rm", "`$OPTS` may be an option of `sudo`"),
+        ("timeout", "no command found after `timeout`"),
+        ("timeout 5", "no command found after `timeout`"),
+        ("env -S 'rm x'", "`env -S` hides the command it runs"),
+    ],
+)
+def test_opaque_commands(text: str, reason: str) -> None:
+    result = wrapped(text)
+    assert result.opaque
+    assert result.reason == reason
+    assert result.words == ()
+
+
+def test_long_chains_are_cut_off() -> None:
+    result = wrapped("nice " * 40 + "rm x")
+    assert result.opaque
+    assert "nested wrappers" in result.reason
+
+
+def test_unwrap_without_a_parser_is_opaque_not_silent() -> None:
+    words = segment("bash -c 'rm x'").words
+    result = unwrap(words, DEFAULT_WRAPPERS)
+    assert result.opaque
+    assert result.nested is None
+
+
+def test_table_is_extensible_and_immutable() -> None:
+    spec = WrapperSpec(
+        name="firejail", options=OptionSpec(flags=frozenset({"--quiet"}), stop_at_operand=True)
+    )
+    table = DEFAULT_WRAPPERS.extend([spec])
+    assert "firejail" in table
+    assert "firejail" not in DEFAULT_WRAPPERS
+    line = parse_command("firejail --quiet rm x", wrappers=table)
+    assert [w.value for w in line.segments[0].command_words] == ["rm", "x"]
+    assert parse_command("firejail --quiet rm x").segments[0].wrapped is None
+
+
+def test_every_default_wrapper_has_a_kind() -> None:
+    names = {spec.name for spec in DEFAULT_WRAPPERS}
+    assert {"env", "timeout", "sudo", "xargs", "bash", "sh", "eval"} <= names
+    assert DEFAULT_WRAPPERS.get("bash") is not None
+    assert DEFAULT_WRAPPERS.get("bash").kind is WrapperKind.SHELL  # type: ignore[union-attr]
+    assert len(DEFAULT_WRAPPERS) == len(list(DEFAULT_WRAPPERS))
+
+
+def test_command_words_without_wrappers_are_the_words() -> None:
+    plain = segment("rm x")
+    assert plain.wrapped is None
+    assert plain.command_words == plain.words
