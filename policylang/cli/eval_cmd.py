@@ -41,8 +41,8 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
     paths: list[str] = list(args.policy)
     try:
         if not paths:
-            return load_policy(approvals=args.approvals)
-        return load_policy(paths[0], extra=paths[1:], approvals=args.approvals)
+            return load_policy(approvals=args.approvals, check=False)
+        return load_policy(paths[0], extra=paths[1:], approvals=args.approvals, check=False)
     except RulesetError as error:
         print(str(error), file=sys.stderr)
     except OSError as error:

@@ -302,12 +302,13 @@ class _Walk:
         verdict = found.verdict
         reason = found.reason
         if verdict is Verdict.ALLOW and found.read_only and seg.writes is not None:
+            # the rule no longer applies; what would without it is at least ask
             rule = reason.rule_id if reason is not None else "readonly"
-            verdict = Verdict.ASK
+            verdict = self.rules.policy.default.at_least(Verdict.ASK)
             reason = Reason(
                 rule_id=rule,
                 message=f"the read-only rule `{rule}` does not cover writing `{seg.writes}`",
-                verdict=Verdict.ASK,
+                verdict=verdict,
                 location=reason.location if reason is not None else None,
             )
         if (
@@ -336,7 +337,7 @@ class _Walk:
                 )
             )
         if verdict is Verdict.ASK and not found.locked:
-            seg.suggestion = found.suggestion
+            seg.suggestion = found.suggest()
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
 

@@ -8,8 +8,9 @@ line's verdict.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from policylang.compiler.tree import (
     Access,
@@ -30,6 +31,12 @@ from policylang.shell.parse import parse_command
 # Reader commands that read the working directory when given no operand.
 _IMPLICIT_CWD = frozenset({"ls", "find", "rg", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"})
 _RECURSIVE = ("-r", "-R", "--recursive")
+_CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl"})
+_EMPTY_VIEW = OptionView(options=(), operands=())
+
+
+def _no_suggestion() -> tuple[str, ...] | None:
+    return None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,7 +52,7 @@ class SegmentRules:
     opaque: bool = False
     nested: tuple[CommandLine, ...] = ()
     inner_values: tuple[str | None, ...] = ()
-    suggestion: tuple[str, ...] | None = None
+    suggest: Callable[[], tuple[str, ...] | None] = _no_suggestion  # computed when needed
     path_words: tuple[tuple[Word, str, bool], ...] = ()  # (word, access, recursive)
     implicit_cwd_read: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
@@ -230,9 +237,21 @@ class RuleView:
             locked = match.locked
             specificity = match.specificity[0] if match.specificity else 0
             read_only = match.readonly and verdict is Verdict.ALLOW
-        view = option_view(inner, self.policy.tree.option_spec(name), start=1)
+        # the option view is only needed for interpreters, path roles and suggestions of
+        # programs that run code; most segments need none
+        needs_view = (
+            name in self.policy.interpreters
+            or name in _CONDITIONAL_WRITERS
+            or self.policy.path_args.roles(name) is not None
+            or (verdict is not Verdict.ALLOW and self._runs_code(name))
+        )
+        view = (
+            option_view(inner, self.policy.tree.option_spec(name), start=1)
+            if needs_view
+            else (_EMPTY_VIEW)
+        )
         self._interpreter(name, inner, view, floors)
-        path_words, implicit = self._path_words(name, inner, view)
+        path_words, implicit = self._path_words(name, inner, view) if needs_view else ((), False)
         if from_xargs and (path_words or implicit or self.policy.path_args.roles(name)):
             floors.append(
                 Reason(
@@ -251,7 +270,7 @@ class RuleView:
             opaque=opaque,
             nested=nested,
             inner_values=values,
-            suggestion=self.suggest(inner, view),
+            suggest=partial(self.suggest, inner, view),
             path_words=path_words,
             implicit_cwd_read=implicit,
             git_dirs=_git_dirs(inner, floors) if name == "git" else None,
@@ -288,6 +307,13 @@ class RuleView:
         return tuple(found), implicit
 
     # -- approvals -----------------------------------------------------------------------
+    def _runs_code(self, name: str) -> bool:
+        return (
+            name in self.policy.interpreters
+            or name in self.policy.shells
+            or self.policy.wrappers.get(name) is not None
+        )
+
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
         values: list[str] = []
@@ -298,13 +324,7 @@ class RuleView:
         if not values:
             return None
         prefix = self.policy.arity.prefix(values)
-        name = values[0]
-        runs_code = (
-            name in self.policy.interpreters
-            or name in self.policy.shells
-            or self.policy.wrappers.get(name) is not None
-        )
-        if runs_code and len(prefix) < 2:
+        if self._runs_code(values[0]) and len(prefix) < 2:
             # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer
             if len(values) < 2 or values[1].startswith("-") or view.unknown:
                 return None

@@ -1,0 +1,43 @@
+"""Every shipped ruleset loads and its inline expectations hold."""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+import pytest
+
+from policylang.engine.policy import load_policy, shipped_ruleset
+
+RULESETS = Path(str(importlib.resources.files("policylang") / "rulesets"))
+FILES = sorted(p for p in RULESETS.rglob("*.policy") if p.name != "common.policy")
+
+
+def test_shipped_rulesets_are_package_data() -> None:
+    names = {p.relative_to(RULESETS).as_posix() for p in RULESETS.rglob("*.policy")}
+    assert {"default.policy", "ci.policy", "readonly.policy", "common.policy"} <= names
+    assert {"org-example/org.policy", "org-example/team.policy"} <= names
+    assert shipped_ruleset("default") == RULESETS / "default.policy"
+
+
+def test_top_level_rulesets_is_the_package_directory() -> None:
+    top = Path(__file__).resolve().parents[3] / "rulesets"
+    assert top.resolve() == RULESETS.resolve()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.relative_to(RULESETS).as_posix() for p in FILES])
+def test_expectations_hold(path: Path) -> None:
+    policy = load_policy(path, check=False)
+    assert policy.compiled.expectations, f"{path.name} carries no expectations"
+    assert policy.check_expectations() == ()
+
+
+def test_load_policy_raises_on_failing_expectation(tmp_path: Path) -> None:
+    from policylang.errors import RulesetError
+
+    bad = tmp_path / "bad.policy"
+    bad.write_text('policy "bad"\nreadonly ls **\nexpect deny "ls"\n')
+    with pytest.raises(RulesetError) as info:
+        load_policy(bad)
+    assert "expectation" in str(info.value)
+    assert load_policy(bad, check=False).evaluate("ls", workspace="/w").verdict.value == "allow"
