@@ -153,8 +153,8 @@ def _render(
         where = (f"full output saved to {spill_path}; use grep or a file read to inspect it"
                  if spill_path else "the full output was not saved")
         parts += [clip.head.rstrip("\n"),
-                  f"... output truncated: {clip.omitted_lines:,} lines "
-                  f"({clip.omitted_bytes:,} bytes) omitted; {where} ...",
+                  f"[output truncated: {clip.omitted_lines:,} lines omitted "
+                  f"({clip.omitted_bytes:,} bytes); {where}]",
                   clip.tail.rstrip("\n")]
     return Rendered(text="\n".join(parts), is_error=result.failed, spill_path=spill_path,
                     omitted_lines=0 if clip is None else clip.omitted_lines)

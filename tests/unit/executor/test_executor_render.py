@@ -62,7 +62,7 @@ def test_long_output_keeps_head_and_tail_and_spills(workdir: str, tmp_path: path
     assert pathlib.Path(view.spill_path).parent == spill
     assert pathlib.Path(view.spill_path).read_text() == res.stdout
     note = next(line for line in lines if "output truncated" in line)
-    assert f"{view.omitted_lines:,} lines" in note
+    assert note.startswith(f"[output truncated: {view.omitted_lines:,} lines omitted (")
     assert f"full output saved to {view.spill_path}; use grep or a file read" in note
     kept = [line for line in lines[1:] if line.isdigit()]
     assert len(kept) + view.omitted_lines == 10000
@@ -74,7 +74,7 @@ def test_byte_budget_applies_to_one_huge_line(workdir: str, tmp_path: pathlib.Pa
     view = render_for_model(res, spill_dir=str(tmp_path))
     assert len(view.text.encode()) <= 50_000
     assert view.spill_path is not None
-    assert "0 lines (" in view.text  # nothing but bytes of one line was omitted
+    assert "0 lines omitted (" in view.text  # nothing but bytes of one line was omitted
 
 
 def test_model_text_stays_within_budget(workdir: str, tmp_path: pathlib.Path) -> None:

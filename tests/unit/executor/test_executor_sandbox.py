@@ -12,8 +12,12 @@ import os
 import pathlib
 import shlex
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -168,3 +172,55 @@ def test_sandboxed_processes_die_at_the_timeout(workspace: pathlib.Path) -> None
     assert res.timed_out
     assert marker.exists()
     assert live_group_members(res.pid) == []
+
+
+_HOST = """
+import sys
+from policylang.decision import Decision, Verdict
+from policylang.executor import BubblewrapBackend, run
+command = sys.argv[2]
+decision = Decision(command=command, verdict=Verdict.ALLOW, retention=None,
+                    concurrency_safe=False)
+run(command, decision=decision, cwd=sys.argv[1], sandbox=BubblewrapBackend(sys.argv[1]))
+"""
+
+
+def _tagged(tag: str) -> list[str]:
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if fh.read().split(b"\0")[0] == tag.encode():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def _until(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_the_sandbox_dies_with_its_host(workspace: pathlib.Path) -> None:
+    tag = f"policylang-orphan-{os.getpid()}"
+    ready = workspace / "ready"
+    command = f"touch {shlex.quote(str(ready))}; exec -a {tag} sleep 60"
+    if not BubblewrapBackend(str(workspace)).probe().ok:
+        _refused_and_not_run(command, workspace, ready)
+        return
+    host = subprocess.Popen([sys.executable, "-c", _HOST, str(workspace), command])
+    try:
+        assert _until(lambda: ready.exists() and bool(_tagged(tag)))
+        host.kill()
+        host.wait()
+        assert _until(lambda: not _tagged(tag)), "sandboxed process outlived its host"
+    finally:
+        host.kill()
+        host.wait()
+        for pid in _tagged(tag):
+            os.kill(int(pid), signal.SIGKILL)

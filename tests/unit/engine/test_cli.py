@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from policylang.cli import eval_cmd
+from policylang.cli.main import main
+from policylang.engine.policy import load_policy
+
+
+def test_eval_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--workspace", "/w", "npm run build"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ask (retention: durable)\n")
+    assert "suggested rule: npm run build" in out
+
+
+def test_eval_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--json", "--workspace", "/w", "sudo ls"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "deny"
+    assert data["reasons"][0]["location"].endswith(":1") or data["reasons"][0]["location"]
+
+
+def test_eval_needs_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval"]) == 2
+    assert "COMMAND or --jsonl" in capsys.readouterr().err
+
+
+def test_eval_bad_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.policy"
+    bad.write_text("protectd write ~/.ssh/** deny\n")
+    assert main(["eval", "--policy", str(bad), "ls"]) == eval_cmd.EXIT_RULESET_ERROR
+    assert "unknown directive" in capsys.readouterr().err
+    assert main(["eval", "--policy", str(tmp_path / "missing.policy"), "ls"]) == 1
+
+
+def test_jsonl_batch_reuses_policy_and_reports_bad_lines() -> None:
+    policy = load_policy()
+    lines = [
+        json.dumps({"command": "git status"}),
+        json.dumps({"command": "cat id_rsa", "cwd": "/h/.ssh", "workspace": "/w"}),
+        "not json",
+        json.dumps({"cmd": "x"}),
+        json.dumps({"command": 3}),
+        "",
+        json.dumps({"command": "touch x"}),
+    ]
+    out = io.StringIO()
+    count = eval_cmd.batch(policy, io.StringIO("\n".join(lines) + "\n"), out, workspace="/w")
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert count == 3
+    assert [r.get("verdict") for r in rows] == ["allow", "deny", None, None, None, "ask"]
+    assert rows[0]["retention"] == "requery"
+    assert rows[0]["concurrency_safe"] is True
+    assert set(rows[0]) == {
+        "command",
+        "verdict",
+        "retention",
+        "concurrency_safe",
+        "reasons",
+        "suggested_rule",
+    }
+    assert "bad input line" in rows[2]["error"]
+    assert rows[5]["suggested_rule"] == "touch"
+
+
+def test_jsonl_subprocess() -> None:
+    payload = json.dumps({"command": "ls && sudo id"}) + "\n"
+    exe = Path(sys.executable).with_name("policylang")
+    done = subprocess.run(
+        [str(exe), "eval", "--jsonl"], input=payload, capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout)["verdict"] == "deny"
+
+
+def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--workspace", "/w", "ls | sudo tee x"]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: deny" in out
+    assert "segment 2" in out
+
+
+def test_test_command_passes_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    policy = tmp_path / "p.policy"
+    policy.write_text('policy "p"\nreadonly ls **\nexpect allow "ls"\n')
+    good = tmp_path / "good.tsv"
+    good.write_text("command\tverdict\tretention\nls -la\tallow\trequery\nrm x\task\t*\n")
+    assert main(["test", str(policy), "--cases", str(good)]) == 0
+    assert "3 passed, 0 failed" in capsys.readouterr().out
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("ls\tdeny\n")
+    assert main(["test", str(policy), "--cases", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "bad.tsv:1: `ls`: expected deny, got allow/requery" in out
+    malformed = tmp_path / "malformed.tsv"
+    malformed.write_text("ls\tmaybe\n")
+    assert main(["test", str(policy), "--cases", str(malformed)]) == 1
+    assert "unknown verdict" in capsys.readouterr().err
+
+
+def test_test_command_reports_failing_expectation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    policy = tmp_path / "p.policy"
+    policy.write_text('policy "p"\nreadonly ls **\nexpect deny "ls"\n')
+    assert main(["test", str(policy)]) == 1
+    out = capsys.readouterr().out
+    assert "rules.expectation-failed" in out
+    assert "0 passed, 1 failed" in out
+
+
+def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "$ git status && git log --oneline -5\n  allow (retention: requery)" in out
+    assert "$ $'\\x72\\x6d' -rf ~/.ssh\n  deny" in out

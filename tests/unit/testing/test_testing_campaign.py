@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+import policylang
+from policylang.testing import campaign
+
+TOYS = str(Path(__file__).with_name("fuzz_toys.py"))
+
+
+def test_list_names_every_invariant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert campaign.main(["--list"]) == campaign.EXIT_OK
+    out = capsys.readouterr().out
+    assert "wrapper-transparency: A wrapped command" in out
+    assert "differential: The evaluator agrees with the reference evaluator on the verdict." \
+        " (needs reference)" in out
+
+
+def test_counterexample_found_exits_one_and_prints_trace(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = campaign.main(["--evaluator", f"{TOYS}:naive_evaluate", "--property",
+                          "wrapper-transparency", "--examples", "100", "--no-seeds",
+                          "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == campaign.EXIT_FOUND
+    assert "wrapper-transparency: FAILED" in out
+    assert "property wrapper-transparency violated" in out
+    assert "  command: " in out and "verdict: allow" in out
+    assert out.rstrip().endswith("1 counterexample(s); 0 examples run") or \
+        "1 counterexample(s)" in out
+
+
+def test_safe_evaluator_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    code = campaign.main(["--evaluator", f"{TOYS}:always_ask", "--reference",
+                          f"{TOYS}:always_ask", "--property", "differential", "--property",
+                          "fail-closed", "--examples", "30", "--no-seeds"])
+    out = capsys.readouterr().out
+    assert code == campaign.EXIT_OK
+    assert "differential: ok after 30 examples" in out
+    assert "0 counterexample(s); 60 examples run" in out
+
+
+def test_budget_mode_runs_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    code = campaign.main(["--evaluator", f"{TOYS}:always_ask", "--property", "totality",
+                          "--budget", "0.5s", "--no-seeds"])
+    assert code == campaign.EXIT_OK
+    assert "totality: ok after" in capsys.readouterr().out
+
+
+def test_usage_errors_exit_two(capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    assert campaign.main([]) == campaign.EXIT_USAGE
+    assert "give a POLICY file or --evaluator" in capsys.readouterr().err
+    assert campaign.main(["--evaluator", "nocolon"]) == campaign.EXIT_USAGE
+    assert campaign.main(["--evaluator", f"{TOYS}:no_such_name"]) == campaign.EXIT_USAGE
+    monkeypatch.delattr(policylang, "load_policy", raising=False)
+    assert campaign.main(["some.policy"]) == campaign.EXIT_USAGE
+    assert "policylang.load_policy is missing" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("60", 60.0), ("90s", 90.0), ("2m", 120.0),
+                                               ("1h", 3600.0), ("0.5s", 0.5)])
+def test_parse_budget(text: str, seconds: float) -> None:
+    assert campaign.parse_budget(text) == seconds
+
+
+def test_parse_budget_rejects_garbage() -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="invalid budget `soon`"):
+        campaign.parse_budget("soon")
+
+
+def test_load_callable_accepts_module_paths_and_objects() -> None:
+    evaluate = campaign.load_callable("policylang.decision:Verdict")
+    assert evaluate("allow") == policylang.Verdict.ALLOW
+    with pytest.raises(ValueError, match="not callable"):
+        campaign.load_callable("policylang.decision:_RANK")
+
+
+def test_line_writes_uses_the_shell_analyser() -> None:
+    assert campaign._line_writes("ls > out.txt")
+    assert campaign._line_writes("echo $(cat x > y)")
+    assert not campaign._line_writes("ls 2>/dev/null")
+    assert not campaign._line_writes("ls 2>&1 | wc -l")
+    assert campaign._line_writes("echo 'unclosed")  # cannot see: assume it writes

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from policylang.testing import seeds
+from policylang.testing.quoting import Style
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_corpus_command_column_and_missing_files(tmp_path: Path) -> None:
+    _write(tmp_path / "tldr.tsv", "page\tdescription\tcommand\ncommon/ls\tList\tls -la\n"
+                                  "common/rm\tRemove\trm x\ncommon/ls\tdup\tls -la\n")
+    _write(tmp_path / "codex_cases.tsv", "command\texpected\tsource\ngit status\tsafe\ts\n")
+    assert seeds.load_corpus_commands(tmp_path) == ("ls -la", "rm x", "git status")
+
+
+def test_golden_tables_first_column(tmp_path: Path) -> None:
+    _write(tmp_path / "commands" / "a.tsv", "# comment\nls\tallow\trequery\tr1\n\n"
+                                            "command\tverdict\nrm -rf ~\tdeny\tdurable\tr2\n")
+    assert seeds.load_golden_commands(tmp_path) == ("ls", "rm -rf ~")
+    assert seeds.load_golden_commands(tmp_path / "absent") == ()
+
+
+def test_load_seeds_puts_golden_first_and_limits(tmp_path: Path) -> None:
+    _write(tmp_path / "c" / "nl2bash.tsv", "description\tcommand\nd\tfind .\nd\tls\n")
+    _write(tmp_path / "g" / "t.tsv", "ls\tallow\n")
+    assert seeds.load_seeds(tmp_path / "c", tmp_path / "g") == ("ls", "find .")
+    assert seeds.load_seeds(tmp_path / "c", tmp_path / "g", limit=1) == ("ls",)
+
+
+def test_corpus_dir_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLICYLANG_CORPORA", str(tmp_path))
+    assert seeds.default_corpus_dir() == tmp_path
+    monkeypatch.setenv("POLICYLANG_CORPORA", str(tmp_path / "nope"))
+    assert seeds.default_corpus_dir() is None
+    assert seeds.load_corpus_commands() == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("ls -la 'a b'", ("ls", "-la", "a b")),
+        ('grep "x y" file', ("grep", "x y", "file")),
+        ("ls $HOME", None),
+        ("ls | wc", None),
+        ("echo 'unclosed", None),
+        ("   ", None),
+    ],
+)
+def test_simple_words(text: str, words: tuple[str, ...] | None) -> None:
+    assert seeds.simple_words(text) == words
+
+
+def test_requote_keeps_assignments_assignments() -> None:
+    text = seeds.requote(["A=x y", "cmd", "--opt=v", "B="], [Style.SINGLE])
+    assert text == "A='x y' 'cmd' '--opt=v' B="
+    assert seeds.requote(["a b"], [Style.PLAIN]) == "'a b'"
+
+
+def test_text_mutations() -> None:
+    assert seeds.splice("a", "b", "&&") == "a && b"
+    assert seeds.splice("a", "b", "\n") == "a\nb"
+    assert seeds.insert_token("ab", 1, ";") == "a ; b"
+    assert seeds.insert_token("ab", 99, "|") == "ab | "
+    assert seeds.delete_span("abcdef", 2, 2) == "abef"
+    assert seeds.replace_char("abc", 1, "X") == "aXc"
+    assert seeds.replace_char("", 0, "X") == "X"
+    assert seeds.crossover("hello", "world", 2, 3) == "held"
+    assert seeds.dedupe(["a", "b", "a"]) == ("a", "b")
