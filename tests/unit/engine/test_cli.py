@@ -44,7 +44,7 @@ def test_jsonl_batch_reuses_policy_and_reports_bad_lines() -> None:
     policy = load_policy()
     lines = [
         json.dumps({"command": "git status"}),
-        json.dumps({"command": "cat id_rsa", "cwd": "/h/.ssh", "workspace": "/w"}),
+        json.dumps({"command": "cat id_rsa", "cwd": "/w/keys", "workspace": "/w"}),
         "not json",
         json.dumps({"cmd": "x"}),
         json.dumps({"command": 3}),
