@@ -18,6 +18,7 @@ from policylang.rules import ast
 from policylang.rules.parser import logical_lines, parse_ruleset
 
 _PLAIN = re.compile(r'[^\s"#\\|]+')
+_CONTINUATION = re.compile(r"\\\r?\n")
 
 # Keywords the parser accepts (and therefore reserves) right where a word of each kind stands.
 _CLAUSE_KEYWORDS = frozenset({"when", "unless", "only", "operand", "checked-by", "reason", "id"})
@@ -191,14 +192,14 @@ def format_ruleset(ruleset: ast.RuleSet) -> str:
     blank = False
     for line in logical_lines(text):
         code = text[line.start : line.end]
-        stripped = code.strip()
+        stripped = _CONTINUATION.sub(" ", code).strip()
         if not stripped and line.comment is None:
             blank = bool(out)
             continue
         if blank:
             out.append("")
             blank = False
-        statement = by_start.get(line.start + len(code) - len(code.lstrip()))
+        statement = next((by_start[i] for i in range(line.start, line.end) if i in by_start), None)
         body = format_statement(statement) if statement is not None else stripped
         if line.comment is not None:
             body = f"{body}  {line.comment.text}" if body else line.comment.text

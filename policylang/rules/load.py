@@ -39,6 +39,28 @@ Evaluator = Callable[[CompiledPolicy], Callable[[str], tuple[Verdict, Retention 
 PathLike = str | os.PathLike[str]
 
 
+MAX_FILE_CHARS = 4 * 1024 * 1024  # a policy or arity file larger than this is refused
+
+
+def read_policy_file(path: Path) -> str:
+    """Read a regular UTF-8 file of bounded size (no devices, FIFOs or endless files).
+
+    Raises:
+        OSError: when the file cannot be read, is not a regular file, is too large or
+            is not UTF-8.
+    """
+    if not path.is_file():
+        raise OSError(f"not a regular file: {path}")
+    with path.open(encoding="utf-8", errors="strict") as handle:
+        try:
+            text = handle.read(MAX_FILE_CHARS + 1)
+        except UnicodeDecodeError as error:
+            raise OSError(f"not UTF-8: {path}: {error.reason}") from error
+    if len(text) > MAX_FILE_CHARS:
+        raise OSError(f"larger than {MAX_FILE_CHARS} characters: {path}")
+    return text
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadResult:
     """What `check_ruleset` found: the policy (None when there are errors) and diagnostics."""
@@ -59,7 +81,7 @@ class _Loader:
     stack: list[Path] = field(default_factory=list)
 
     def load_file(self, path: Path, *, name: str | None = None) -> None:
-        text = path.read_text(encoding="utf-8")
+        text = read_policy_file(path)
         self.load_text(text, name=name or str(path), base=path.parent, key=path.resolve())
 
     def load_text(self, text: str, *, name: str, base: Path, key: Path | None) -> None:
@@ -98,7 +120,17 @@ class _Loader:
             )
         else:
             folder = os.path.dirname(ruleset.source.name)
-            self.load_file(target, name=os.path.normpath(os.path.join(folder, statement.path)))
+            name = os.path.normpath(os.path.join(folder, statement.path))
+            try:
+                self.load_file(target, name=name)
+            except OSError as error:
+                self._error(
+                    ruleset,
+                    statement.path_span,
+                    "rules.include-unreadable",
+                    f"cannot read included file `{statement.path}`",
+                    error.strerror or str(error),
+                )
 
     def _arity_files(
         self, ruleset: ast.RuleSet, base: Path
@@ -109,7 +141,7 @@ class _Loader:
                 continue
             target = base / statement.path
             try:
-                found[statement.path] = parse_arity_toml(target.read_text(encoding="utf-8"))
+                found[statement.path] = parse_arity_toml(read_policy_file(target))
             except OSError as error:
                 self._error(
                     ruleset,

@@ -234,9 +234,14 @@ def logical_lines(text: str) -> Iterator[LogicalLine]:
             comment = ast.Comment(text=text[i:j].rstrip(), span=Span(i, j))
             i = j
             continue
-        elif ch == "\\" and text[i + 1 : i + 2] == "\n":
-            i += 2
-            continue
+        elif ch == "\\" and text[i + 1 : i + 2] in ("\n", "\r"):
+            if text[i + 1 : i + 3] == "\r\n":
+                i += 3
+                continue
+            if text[i + 1] == "\n":
+                i += 2
+                continue
+            i += 1
         elif ch == "\n":
             yield LogicalLine(start, i if code_end is None else code_end, comment)
             start, comment, code_end = i + 1, None, None

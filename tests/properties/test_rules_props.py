@@ -1,0 +1,293 @@
+"""Properties of the rules language: robustness, round trip, and a differential check.
+
+1. Text generated from the grammar itself (`from_lark`) and random mutations of a valid
+   policy never make the loader raise anything but `RulesetError`.
+2. parse -> format -> parse gives an equal AST, and formatting is idempotent.
+3. The compiled rule tree agrees with a naive linear matcher written plainly below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+
+from policylang.compiler.passes import Layer, compile_layers
+from policylang.decision import Verdict
+from policylang.errors import RulesetError
+from policylang.rules.format import format_ruleset
+from policylang.rules.load import load_ruleset_text
+from policylang.rules.parser import _lark, parse_ruleset
+from policylang.shell.model import Word
+from policylang.span import Span
+
+GRAMMAR_TEXT = from_lark(_lark(), start="start")
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+VALID = """\
+policy "example" version "1.0"
+default ask
+arity npm run 3
+allow git status|log|diff ** unless --output|--ext-diff id git-inspect reason "inspect"
+deny rm ** when -r|--recursive operand /
+locked ask curl ** reason "network access"
+readonly sed ** unless -i|--in-place checked-by sed-script
+protect write ~/.ssh/** **/.env* deny reason "secrets"
+outside-workspace write ask except /dev/null
+expansion parameter in command-name deny
+options sed value -e|--expression
+wrapper timeout value -s positionals 1
+shell bash sh
+interpreter python3 inline -c floor ask
+env free LANG LC_*
+path-args copy cp mv
+expect allow "git status"
+"""
+
+
+def _load(text: str) -> None:
+    try:
+        load_ruleset_text(text, filename="p.policy")
+    except RulesetError as error:
+        diagnostics = error.diagnostics
+        assert diagnostics  # a RulesetError always says why
+
+
+@SETTINGS
+@given(GRAMMAR_TEXT)
+def test_grammar_text_never_raises_anything_but_ruleset_error(text: str) -> None:
+    _load(text)
+
+
+_MUTATIONS = st.one_of(
+    st.tuples(st.just("delete"), st.integers(0, len(VALID)), st.integers(1, 12)),
+    st.tuples(st.just("insert"), st.integers(0, len(VALID)), st.text(max_size=8)),
+    st.tuples(
+        st.just("insert"),
+        st.integers(0, len(VALID)),
+        st.sampled_from(['"', "|", "\\\n", "**", " when ", "#", "\x00", "\ud800"]),
+    ),
+    st.tuples(st.just("swap"), st.integers(0, 16), st.integers(0, 16)),
+)
+
+
+def _mutate(text: str, mutation: tuple[str, int, object]) -> str:
+    kind, position, argument = mutation
+    if kind == "delete":
+        assert isinstance(argument, int)
+        return text[:position] + text[position + argument :]
+    if kind == "insert":
+        return text[:position] + str(argument) + text[position:]
+    lines = text.splitlines(keepends=True)
+    assert isinstance(argument, int)
+    a, b = position % len(lines), argument % len(lines)
+    lines[a], lines[b] = lines[b], lines[a]
+    return "".join(lines)
+
+
+@SETTINGS
+@given(st.lists(_MUTATIONS, min_size=1, max_size=4))
+def test_mutated_policies_never_raise_anything_but_ruleset_error(
+    mutations: list[tuple[str, int, object]],
+) -> None:
+    text = VALID
+    for mutation in mutations:
+        text = _mutate(text, mutation)
+    _load(text)
+
+
+def _round_trip(text: str, *, generated: bool = True) -> None:
+    first, diagnostics = parse_ruleset(text, filename="p.policy")
+    if generated:
+        assume(not diagnostics)
+    else:
+        assert diagnostics == ()
+    formatted = format_ruleset(first)
+    second, again = parse_ruleset(formatted, filename="p.policy")
+    assert again == (), formatted
+    assert second.statements == first.statements
+    assert format_ruleset(second) == formatted
+
+
+@SETTINGS
+@given(GRAMMAR_TEXT)
+def test_round_trip_of_grammar_text(text: str) -> None:
+    _round_trip(text)
+
+
+def test_round_trip_of_the_example() -> None:
+    _round_trip(VALID, generated=False)
+
+
+# --------------------------------------------------------------------------- differential
+
+VOCAB = ("a", "b", "c", "-x", "-y", "--long")
+OPTIONS = ("-x", "-y", "--long")
+
+
+@dataclass(frozen=True)
+class RefRule:
+    """A rule as the naive matcher sees it."""
+
+    verdict: str  # allow ask deny readonly
+    pattern: tuple[tuple[str, ...] | str, ...]  # alternatives, or "*" / "**"
+    when: tuple[tuple[str, ...], ...]
+    unless: tuple[str, ...]
+    only: tuple[str, ...]
+    locked: bool
+    layer: int
+
+    def text(self) -> str:
+        words = [w if isinstance(w, str) else "|".join(w) for w in self.pattern]
+        parts = [("locked " if self.locked else "") + self.verdict, *words]
+        parts += [f"when {'|'.join(w)}" for w in self.when]
+        if self.unless:
+            parts.append("unless " + "|".join(self.unless))
+        if self.only:
+            parts.append("only " + "|".join(self.only))
+        return " ".join(parts)
+
+
+def _pattern_word() -> st.SearchStrategy[tuple[str, ...] | str]:
+    literal = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=2, unique=True).map(tuple)
+    return st.one_of(literal, st.just("*"))
+
+
+@st.composite
+def ref_rules(draw: st.DrawFn, layer: int) -> RefRule:
+    pattern = draw(st.lists(_pattern_word(), min_size=1, max_size=3))
+    if draw(st.booleans()):
+        pattern.append("**")
+    options = st.lists(st.sampled_from(OPTIONS), min_size=1, max_size=2, unique=True).map(tuple)
+    return RefRule(
+        verdict=draw(st.sampled_from(("allow", "ask", "deny", "readonly"))),
+        pattern=tuple(pattern),
+        when=tuple(draw(st.lists(options, max_size=1))),
+        unless=draw(st.one_of(st.just(()), options)),
+        only=draw(st.one_of(st.just(()), options)),
+        locked=draw(st.booleans()),
+        layer=layer,
+    )
+
+
+_RANK = {"allow": 0, "readonly": 0, "ask": 1, "deny": 2}
+
+
+def _literal(word: tuple[str, ...] | str) -> bool:
+    return not isinstance(word, str)
+
+
+def ref_specificity(rule: RefRule) -> tuple[int, ...]:
+    leading = 0
+    for word in rule.pattern:
+        if not _literal(word):
+            break
+        leading += 1
+    literals = sum(1 for w in rule.pattern if _literal(w))
+    fixed = sum(1 for w in rule.pattern if w != "**")
+    exact = 0 if rule.pattern[-1] == "**" else 1
+    clauses = len(rule.when) + (1 if rule.unless else 0) + (1 if rule.only else 0)
+    return (leading, literals, fixed, exact, clauses)
+
+
+def ref_pattern_matches(rule: RefRule, argv: tuple[str | None, ...]) -> bool:
+    for index, word in enumerate(rule.pattern):
+        if word == "**":
+            return True
+        if index >= len(argv):
+            return False
+        if word == "*":
+            continue
+        assert isinstance(word, tuple)
+        if argv[index] is None or argv[index] not in word:
+            return False
+    return len(argv) == len(rule.pattern)
+
+
+def ref_clauses(rule: RefRule, argv: tuple[str | None, ...]) -> bool | None:
+    """True / False / None (undecidable) — options are the `-…` words after the prefix."""
+    start = max(1, min(ref_specificity(rule)[0], len(argv)))
+    rest = argv[start:]
+    present = {w for w in rest if w is not None and w.startswith("-")}
+    unknown = any(w is None for w in rest)
+    results: list[bool | None] = []
+    for group in rule.when:
+        results.append(True if present & set(group) else (None if unknown else False))
+    if rule.unless:
+        results.append(False if present & set(rule.unless) else (None if unknown else True))
+    if rule.only:
+        results.append(False if present - set(rule.only) else (None if unknown else True))
+    if False in results:
+        return False
+    return None if None in results else True
+
+
+def reference(
+    rules: list[RefRule], argv: tuple[str | None, ...]
+) -> tuple[str, tuple[int, ...]] | None:
+    """The naive linear matcher: (effective verdict, specificity) of the deciding rule."""
+    matches: list[tuple[str, RefRule]] = []
+    for rule in rules:
+        if not ref_pattern_matches(rule, argv):
+            continue
+        state = ref_clauses(rule, argv)
+        if state is False:
+            continue
+        verdict = "allow" if rule.verdict == "readonly" else rule.verdict
+        if state is None:
+            if verdict == "allow":
+                continue
+            verdict = "ask"
+        matches.append((verdict, rule))
+    if not matches:
+        return None
+    denies = [m for m in matches if m[0] == "deny"]
+    pool = denies or matches
+    verdict, winner = max(pool, key=lambda m: (ref_specificity(m[1]), _RANK[m[0]]))
+    floors = [
+        m
+        for m in matches
+        if m[1].locked and m[1].layer < winner.layer and _RANK[m[0]] > _RANK[verdict]
+    ]
+    if floors:
+        verdict, winner = max(floors, key=lambda m: (_RANK[m[0]], ref_specificity(m[1])))
+    return verdict, ref_specificity(winner)
+
+
+def _word(value: str | None) -> Word:
+    if value is None:
+        return Word(text="$V", value=None, span=Span(0, 0))
+    return Word(text=value, value=value, span=Span(0, 0))
+
+
+ARGV = st.lists(st.sampled_from((*VOCAB, None)), min_size=1, max_size=5).map(tuple)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(ref_rules(0), min_size=1, max_size=8),
+    st.lists(ref_rules(1), max_size=4),
+    st.lists(ARGV, min_size=1, max_size=8),
+)
+def test_tree_agrees_with_naive_matcher(
+    org: list[RefRule], user: list[RefRule], commands: list[tuple[str | None, ...]]
+) -> None:
+    layers = []
+    for index, rules in enumerate((org, user)):
+        text = "".join(rule.text() + "\n" for rule in rules)
+        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
+        assert diagnostics == (), text
+        layers.append(Layer(index=index, ruleset=ruleset))
+    policy = compile_layers(tuple(layers))
+    everything = org + user
+    for argv in commands:
+        expected = reference(everything, argv)
+        got = policy.lookup(tuple(_word(v) for v in argv))
+        if expected is None:
+            assert got is None
+            continue
+        assert got is not None
+        assert (str(got.verdict), got.specificity) == expected, (argv, got)
+        assert got.verdict is Verdict(expected[0])
