@@ -46,7 +46,7 @@ from policylang.importers.common import (
 
 PEER = "Claude Code"
 _RULE = re.compile(r"^(?P<tool>[A-Za-z_][\w-]*)(?:\((?P<spec>.*)\))?$", re.DOTALL)
-_LISTS = (("deny", Verdict.DENY), ("ask", Verdict.ASK), ("allow", Verdict.ALLOW))
+_LISTS = (("allow", Verdict.ALLOW), ("ask", Verdict.ASK), ("deny", Verdict.DENY))
 
 
 def import_settings(text: str, *, filename: str) -> ImportResult:

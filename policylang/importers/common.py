@@ -137,12 +137,6 @@ class ImportedRule:
     # The peer's own ordering key where it has one (OpenCode position, Gemini priority).
     rank: float = 0.0
     notes: tuple[str, ...] = ()
-    # A clause narrowing a broadened pattern (`when --force`, `operand "deploy*"`); the
-    # pattern alone is then a superset of what the rule matches.
-    clause: str | None = None
-
-    def specificity(self) -> tuple[int, ...]:
-        return (*self.pattern.specificity(), 0 if self.clause is None else 1)
 
 
 class Severity(enum.StrEnum):
@@ -208,8 +202,8 @@ def our_winner(a: ImportedRule, b: ImportedRule) -> ImportedRule:
         return b if a.pattern.is_catch_all else a
     if Verdict.DENY in (a.verdict, b.verdict) and a.verdict is not b.verdict:
         return a if a.verdict is Verdict.DENY else b
-    key_a = (a.specificity(), a.verdict.rank)
-    key_b = (b.specificity(), b.verdict.rank)
+    key_a = (a.pattern.specificity(), a.verdict.rank)
+    key_b = (b.pattern.specificity(), b.verdict.rank)
     return a if key_a >= key_b else b
 
 
@@ -263,7 +257,7 @@ def _compare(
         return
     if theirs is not None:
         loser = a if theirs is b else b
-        if theirs.clause is None and loser.pattern.within(theirs.pattern):
+        if loser.pattern.within(theirs.pattern):
             index = i if loser is a else j
             dropped[index] = (
                 f"dropped: never applies in {peer}, where `{theirs.origin.text}` wins on every "
@@ -290,6 +284,41 @@ def _compare(
             origin=looser.origin,
         )
     )
+
+
+def prune(
+    rules: Sequence[ImportedRule],
+) -> tuple[tuple[ImportedRule, ...], tuple[ImportedRule, ...], tuple[ImportWarning, ...]]:
+    """Drop rules that can never decide in policylang: duplicates, a rule whose pattern a
+    deny covers, and the loser of two rules with the same pattern. Our meaning is the same
+    without them, and the validator would flag them.
+    """
+    dropped: dict[int, str] = {}
+    for i, rule in enumerate(rules):
+        for j, other in enumerate(rules):
+            if i == j or j in dropped or not rule.pattern.within(other.pattern):
+                continue
+            same = rule.pattern == other.pattern
+            if same and rule.verdict is other.verdict and j < i:
+                dropped[i] = f"dropped: same rule as `{other.origin.text}`"
+            elif same and rule.verdict is not other.verdict and our_winner(rule, other) is other:
+                dropped[i] = (
+                    f"dropped: `{other.origin.text}` has the same pattern here and policylang "
+                    f"applies its {other.verdict}"
+                )
+            elif not same and other.verdict is Verdict.DENY and rule.verdict is not Verdict.DENY:
+                dropped[i] = (
+                    f"dropped: never decides in policylang, `{other.origin.text}` denies it"
+                )
+            if i in dropped:
+                break
+    kept = tuple(r for k, r in enumerate(rules) if k not in dropped)
+    gone = tuple(r for k, r in enumerate(rules) if k in dropped)
+    notes = tuple(
+        ImportWarning(severity=Severity.NOTE, message=why, origin=rules[k].origin)
+        for k, why in sorted(dropped.items())
+    )
+    return kept, gone, notes
 
 
 def catch_all_default(
@@ -334,32 +363,12 @@ def has_shell_syntax(text: str) -> bool:
 def glob_rule(
     text: str, verdict: Verdict, origin: Origin, *, multiword_star: bool, rank: float = 0.0
 ) -> tuple[ImportedRule | None, str | None]:
-    """`glob_to_pattern` made a rule: a broadened ask or deny keeps the first word written
-    after the cut as a clause (`when OPT` for an option, `operand GLOB` otherwise), which
-    holds for every command the peer's glob matches (when that word is read as an option,
-    or as an operand, by the option view)."""
+    """`glob_to_pattern` made a rule, with the approximation noted on it."""
     pattern, note = glob_to_pattern(text, verdict, multiword_star=multiword_star)
     if pattern is None:
         return None, note
-    clause = None
-    if note is not None and note.startswith("broadened"):
-        clause = _clause_after(text, len(pattern.words))
-        if clause is not None:
-            note = f"{note}; kept `{clause}`"
-    rule = ImportedRule(verdict=verdict, pattern=pattern, origin=origin, rank=rank, clause=clause)
+    rule = ImportedRule(verdict=verdict, pattern=pattern, origin=origin, rank=rank)
     return with_note(rule, note), note
-
-
-def _clause_after(text: str, cut: int) -> str | None:
-    words = split_words(text) or ()
-    for word in reversed(words[cut:]):
-        if word in ("*", "") or set(word) <= {"*", "?"}:
-            continue
-        if word.startswith("-") and "*" not in word and "?" not in word:
-            return f"when {quote_word(word.split('=', 1)[0])}"
-        if not word.startswith("-"):
-            return f"operand {quote_glob(word)}"
-    return None
 
 
 def glob_to_pattern(
@@ -444,14 +453,6 @@ def quote_word(word: str) -> str:
     return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-_GLOB = re.compile(r"[A-Za-z0-9_./:@%+=,^*?-]+")
-
-
-def quote_glob(glob: str) -> str:
-    """A glob as the policy language spells it: unquoted when it can be."""
-    return glob if _GLOB.fullmatch(glob) and glob not in _KEYWORDS else quote_word(glob)
-
-
 def quote_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
@@ -467,8 +468,6 @@ def render_pattern(pattern: Pattern) -> str:
 
 def render_rule(rule: ImportedRule) -> str:
     text = f"{rule.verdict} {render_pattern(rule.pattern)}"
-    if rule.clause:
-        text += f" {rule.clause}"
     if rule.reason:
         text += f" reason {quote_string(rule.reason)}"
     return text
@@ -523,6 +522,9 @@ def finish(
     """Reconcile precedence, fold catch-alls into `default`, and assemble the result."""
     kept, gone, notes = reconcile(rules, peer_winner, peer)
     rest, default, default_origin = catch_all_default(kept, peer_winner, fallback)
+    rest, pruned, pruned_notes = prune(rest)
+    gone = (*gone, *pruned)
+    notes = (*notes, *pruned_notes)
     ordered = tuple(sorted(rest, key=lambda r: (r.origin.line or 0, r.rank)))
     return ImportResult(
         source_format=source_format,

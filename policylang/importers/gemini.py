@@ -42,7 +42,7 @@ from policylang.importers.common import (
     finish,
     has_shell_syntax,
     literal,
-    quote_glob,
+    render_pattern,
     split_words,
     with_note,
 )
@@ -148,7 +148,7 @@ def _convert(
         message = f"{', '.join(conditions)} ignored: the rule now applies everywhere"
         warnings.append(_warn(Severity.STRICTER, message, origin))
     rules: list[ImportedRule] = []
-    for pattern, clause, note in _patterns(entry, verdict):
+    for pattern, note in _patterns(entry, verdict):
         if pattern is None:
             severity = Severity.STRICTER if verdict is Verdict.ALLOW else Severity.UNCONVERTED
             warnings.append(_warn(severity, f"not converted: {note}", origin))
@@ -156,7 +156,7 @@ def _convert(
         if note is not None:
             warnings.append(_warn(Severity.STRICTER, note, origin))
         rule = ImportedRule(
-            verdict=verdict, pattern=pattern, origin=origin, rank=rank, reason=reason, clause=clause
+            verdict=verdict, pattern=pattern, origin=origin, rank=rank, reason=reason
         )
         rules.append(with_note(rule, note))
     return rules, warnings
@@ -166,7 +166,7 @@ def _warn(severity: Severity, message: str, origin: Origin | None) -> ImportWarn
     return ImportWarning(severity=severity, message=message, origin=origin)
 
 
-_Converted = tuple[Pattern | None, str | None, str | None]
+_Converted = tuple[Pattern | None, str | None]
 
 
 def _patterns(entry: Mapping[str, Any], verdict: Verdict) -> list[_Converted]:
@@ -177,16 +177,16 @@ def _patterns(entry: Mapping[str, Any], verdict: Verdict) -> list[_Converted]:
     regex = entry.get("commandRegex")
     if isinstance(regex, str):
         return [_from_regex(regex, verdict)]
-    return [(CATCH_ALL, None, None)]
+    return [(CATCH_ALL, None)]
 
 
 def _from_prefix(prefix: Any) -> _Converted:
     if not isinstance(prefix, str):
-        return None, None, "commandPrefix is not a string"
+        return None, "commandPrefix is not a string"
     words = split_words(prefix)
     if not words or has_shell_syntax(prefix):
-        return None, None, "commandPrefix contains shell syntax or unbalanced quotes"
-    return Pattern(literal(*words), rest=True), None, None
+        return None, "commandPrefix contains shell syntax or unbalanced quotes"
+    return Pattern(literal(*words), rest=True), None
 
 
 # The regular-expression subset read exactly: literal characters (escapes allowed),
@@ -205,18 +205,14 @@ def _from_regex(regex: str, verdict: Verdict) -> _Converted:
         return _regex_fallback(regex, verdict)
     pattern = Pattern(tuple(words), rest=rest)
     if boundary or not rest:
-        return pattern, None, None
+        return pattern, None
     if verdict is Verdict.ALLOW:
-        return pattern, None, "narrowed: the regex also matches longer last words"
-    *head, last = words
-    if last.is_any or any(a.startswith("-") for a in last.alternatives):
-        broad = Pattern(tuple(head), rest=True)
-        if not head:
-            return None, None, "cannot broaden without covering every command"
-        return broad, None, "broadened: the regex also matches longer last words"
-    clause = "operand " + " ".join(quote_glob(a + "*") for a in last.alternatives)
-    note = f"broadened to words before the last, kept `{clause}`: the regex matches longer words"
-    return Pattern(tuple(head), rest=True), clause, note
+        return pattern, "narrowed: the regex also matches longer last words"
+    *head, _ = words
+    if not head:
+        return None, "cannot broaden without covering every command"
+    broad = Pattern(tuple(head), rest=True)
+    return broad, f"broadened to `{render_pattern(broad)}`: the regex also matches longer words"
 
 
 def _regex_words(regex: str) -> tuple[list[Word] | None, bool, bool]:
@@ -269,13 +265,12 @@ def _regex_words(regex: str) -> tuple[list[Word] | None, bool, bool]:
 
 def _regex_fallback(regex: str, verdict: Verdict) -> _Converted:
     if verdict is Verdict.ALLOW:
-        return None, None, f"cannot narrow the regex `{regex}` to word patterns"
+        return None, f"cannot narrow the regex `{regex}` to word patterns"
     head = re.match(r"((?:[\w./:=@%+,-]+ )+)", regex)
     if head is None:
-        return None, None, f"the regex `{regex}` has no literal leading word to broaden from"
+        return None, f"the regex `{regex}` has no literal leading word to broaden from"
     words = head.group(1).split()
     return (
         Pattern(literal(*words), rest=True),
-        None,
         f"broadened the regex `{regex}` to its literal leading words",
     )

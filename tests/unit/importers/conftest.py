@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from policylang.decision import Verdict
 from policylang.engine.policy import Policy, load_policy
 from policylang.importers import ImportResult, import_text, render_policy
 
+_SERIAL = itertools.count()
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "import"
 
 
@@ -19,7 +21,8 @@ def fixture_text(name: str) -> str:
 
 def emitted_policy(result: ImportResult, directory: Path) -> Policy:
     """The emitted policy text, loaded (and its inline expectations checked) by the engine."""
-    path = directory / f"{result.source_format}.policy"
+    # A fresh name each time: a loader may cache by path.
+    path = directory / f"{result.source_format}-{next(_SERIAL)}.policy"
     path.write_text(render_policy(result), encoding="utf-8")
     return load_policy(path)
 

@@ -121,7 +121,7 @@ def test_opencode_deny_before_a_later_allow_is_stricter_with_a_warning() -> None
     text = opencode({"rm *": "deny", "rm -i *": "allow"})
     assert rules_of("opencode", text)[2:] == ["deny rm **"]
     warnings = messages("opencode", text)
-    assert any((s in ("stricter", "note") and "rm -i" in m) or "denies it" in m for s, m in warnings)
+    assert any("denies it" in m for _, m in warnings)
 
 
 def test_opencode_string_shorthand_is_a_catch_all() -> None:
@@ -240,7 +240,7 @@ def test_codex_bad_calls_are_reported(call: str, problem: str) -> None:
 
 
 def test_codex_syntax_error() -> None:
-    with pytest.raises(ImportFormatError, match="r.rules:1"):
+    with pytest.raises(ImportFormatError, match=r"r\.rules:1"):
         import_text("codex", "prefix_rule(\n", filename="r.rules")
 
 
