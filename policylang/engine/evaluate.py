@@ -346,7 +346,7 @@ class _Walk:
         for word, access, recursive in found.path_words:
             if access != "read":
                 seg.read_only = False
-            self.check_path_word(word, access, seg, cwd, subtree=recursive and access == "write")
+            self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if found.implicit_cwd_read:
             for directory in sorted(cwd.candidates):
                 self.check_absolute((directory,), "read", seg, directory)
@@ -415,6 +415,12 @@ class _Walk:
             )
             return
         forms, complete = paths.resolve(value, cwd, self.ctx.home)
+        if subtree and access == "read" and all(
+            paths.is_within(form, self.ctx.workspace) for form in forms
+        ):
+            # reading a tree inside the workspace is the everyday case (`grep -r x .`); a
+            # recursive read of anything else (`grep -r x ~`) must not reach protected files
+            subtree = False
         if not complete:
             seg.floor(
                 Verdict.ASK,

@@ -25,14 +25,16 @@ from policylang.compiler.tree import (
 from policylang.decision import Reason, Verdict
 from policylang.engine.context import EvalContext
 from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
-from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionView, option_view
+from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
 from policylang.shell.parse import parse_command
 
 # Reader commands that read the working directory when given no operand.
 _IMPLICIT_CWD = frozenset({"ls", "find", "rg", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"})
 _RECURSIVE = ("-r", "-R", "--recursive")
-_CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl"})
+_ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
+_CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
+_PLAIN_SPEC = OptionSpec()
 
 
 def _no_suggestion() -> tuple[str, ...] | None:
@@ -182,6 +184,14 @@ class RuleView:
                 )
             )
         if not inner:
+            if nested and _has_xargs(unwrapped):
+                floors.append(
+                    Reason(
+                        rule_id="engine.xargs-paths",
+                        message="xargs feeds its input into a shell command the policy cannot see",
+                        verdict=Verdict.ASK,
+                    )
+                )
             if nested or unwrapped.opaque:
                 return SegmentRules(
                     verdict=Verdict.ALLOW,
@@ -252,7 +262,9 @@ class RuleView:
         )
         self._interpreter(name, inner, view, floors)
         path_words, implicit = self._path_words(name, inner, view) if needs_view else ((), False)
-        if from_xargs and (path_words or implicit or self.policy.path_args.roles(name)):
+        if from_xargs and (
+            path_words or implicit or nested or self.policy.path_args.roles(name)
+        ):
             floors.append(
                 Reason(
                     rule_id="engine.xargs-paths",
@@ -294,7 +306,7 @@ class RuleView:
     ) -> tuple[tuple[tuple[Word, str, bool], ...], bool]:
         roles = self.policy.path_args.roles(name)
         found: list[tuple[Word, str, bool]] = []
-        recursive = view.has(*_RECURSIVE)
+        recursive = view.has(*_RECURSIVE) or name in _ALWAYS_RECURSIVE
         if roles is not None:
             found.extend(_role_words(roles, inner, view, recursive))
         found.extend(_conditional_writes(name, inner, view))
@@ -390,6 +402,11 @@ def _conditional_writes(
         yield from ((inner[i], "write", False) for i in files)
     elif name == "perl" and any(o.name.startswith("-i") for o in view.options):
         yield from ((inner[i], "write", False) for i in view.operands)
+    elif name == "git" and len(inner) > 1 and inner[1].value == "diff":
+        # `git diff --no-index A B` reads two files like diff does
+        sub = option_view(inner, _PLAIN_SPEC, start=2)
+        if sub.has("--no-index"):
+            yield from ((inner[i], "read", False) for i in sub.operands)
 
 
 def _access_name(access: Access) -> str:
