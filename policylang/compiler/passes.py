@@ -13,8 +13,10 @@ logs the state after a named pass for debugging.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import itertools
 import logging
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -132,15 +134,15 @@ def build_arity_table(state: _State) -> ArityTable:
 
 
 def specificity(rule: ast.Rule) -> tuple[int, ...]:
-    """(leading literals, literals, fixed words, exact=1/rest=0, option clauses)."""
+    """(leading literals, literals, globs, fixed words, exact=1/rest=0, option clauses)."""
     literal = [w.is_literal for w in rule.pattern]
     leading = next((i for i, lit in enumerate(literal) if not lit), len(literal))
+    globs = sum(1 for w in rule.pattern if w.is_glob)
     fixed = sum(1 for w in rule.pattern if not w.is_rest)
     exact = 0 if rule.pattern[-1].is_rest else 1
-    clauses = sum(
-        1 for c in rule.clauses if c.kind not in (ast.ClauseKind.REASON, ast.ClauseKind.ID)
-    )
-    return (leading, sum(literal), fixed, exact, clauses)
+    kinds = (ast.ClauseKind.REASON, ast.ClauseKind.ID)
+    clauses = sum(1 for c in rule.clauses if c.kind not in kinds)
+    return (leading, sum(literal), globs, fixed, exact, clauses)
 
 
 def pattern_text(rule: ast.Rule) -> str:
@@ -174,6 +176,7 @@ def _compile_rule(layer: Layer, rule: ast.Rule) -> CompiledRule:
 @dataclass(slots=True)
 class _Builder:
     children: dict[str, _Builder] = field(default_factory=dict)
+    globs: dict[str, _Builder] = field(default_factory=dict)
     wildcard: _Builder | None = None
     exact: list[CompiledRule] = field(default_factory=list)
     rest: list[CompiledRule] = field(default_factory=list)
@@ -184,6 +187,10 @@ class _Builder:
 
         return TrieNode(
             children=MappingProxyType({k: v.freeze() for k, v in self.children.items()}),
+            globs=tuple(
+                (glob, re.compile(fnmatch.translate(glob), re.DOTALL), child.freeze())
+                for glob, child in sorted(self.globs.items())
+            ),
             wildcard=self.wildcard.freeze() if self.wildcard is not None else None,
             exact=order(self.exact),
             rest=order(self.rest),
@@ -193,15 +200,22 @@ class _Builder:
 def _insert(root: _Builder, pattern: tuple[ast.PatternWord, ...], rule: CompiledRule) -> None:
     fixed = [w for w in pattern if not w.is_rest]
     rest = bool(pattern) and pattern[-1].is_rest
-    choices = [(None,) if w.is_any else w.alternatives for w in fixed]
+    choices: list[tuple[tuple[str, bool] | None, ...]] = [
+        (None,)
+        if w.is_any
+        else tuple((a, w.is_glob and ast.is_glob_text(a)) for a in w.alternatives)
+        for w in fixed
+    ]
     for path in itertools.islice(itertools.product(*choices), MAX_PATTERN_PATHS):
         node = root
-        for word in path:
-            if word is None:
+        for step in path:
+            if step is None:
                 node.wildcard = node.wildcard or _Builder()
                 node = node.wildcard
+            elif step[1]:
+                node = node.globs.setdefault(step[0], _Builder())
             else:
-                node = node.children.setdefault(word, _Builder())
+                node = node.children.setdefault(step[0], _Builder())
         (node.rest if rest else node.exact).append(rule)
 
 

@@ -135,7 +135,7 @@ class CompiledRule:
     pattern: str  # canonical text of the pattern, for dumps
     conditions: tuple[Condition, ...] = ()
     checks: tuple[str, ...] = ()
-    # (leading literals, literals, fixed words, exact=1/rest=0, clauses)
+    # (leading literals, literals, globs, fixed words, exact=1/rest=0, clauses)
     specificity: tuple[int, ...] = ()
 
 
@@ -170,6 +170,8 @@ class TrieNode:
     """A trie node over literal command words. Built once by the compiler, then read-only."""
 
     children: Mapping[str, TrieNode] = field(default_factory=dict)
+    # word globs (`test:*`): (glob, compiled regex, child); checked one by one
+    globs: tuple[tuple[str, re.Pattern[str], TrieNode], ...] = ()
     wildcard: TrieNode | None = None
     exact: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here
     rest: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here with `**`
@@ -199,6 +201,8 @@ class RuleTree:
                     child = node.children.get(word.value)
                     if child is not None:
                         nxt.append(child)
+                    value = word.value
+                    nxt.extend(c for _g, regex, c in node.globs if regex.fullmatch(value))
                 if node.wildcard is not None:
                     nxt.append(node.wildcard)
             active = nxt
@@ -257,6 +261,7 @@ class RuleTree:
             children = sorted(node.children.items(), reverse=True)
             if node.wildcard is not None:
                 stack.append((f"{path} *", node.wildcard))
+            stack.extend((f"{path} {glob}", child) for glob, _r, child in reversed(node.globs))
             stack.extend((f"{path} {_show(word)}", child) for word, child in children)
 
 

@@ -51,16 +51,18 @@ class Clause:
 
 
 class WordKind(enum.StrEnum):
-    LITERAL = "literal"  # one or more alternatives
+    LITERAL = "literal"  # one or more literal alternatives
+    GLOB = "glob"  # alternatives of which at least one is a glob (`test:*`, `v[0-9]*`)
     ANY = "any"  # `*`: exactly one word
     REST = "rest"  # `**`: the rest of the words
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PatternWord:
-    """One pattern word: literal alternatives (`status|log`), `*`, or `**`.
+    """One pattern word: literal alternatives (`status|log`), word globs, `*`, or `**`.
 
-    A quoted word is always one literal alternative (`"*"` is the word `*`).
+    A quoted word is always one literal alternative (`"*"` is the word `*`). An unquoted
+    alternative containing `*`, `?` or `[` is a glob over one word (`test:*`).
     """
 
     alternatives: tuple[str, ...]
@@ -78,6 +80,18 @@ class PatternWord:
     @property
     def is_literal(self) -> bool:
         return self.kind is WordKind.LITERAL
+
+    @property
+    def is_glob(self) -> bool:
+        return self.kind is WordKind.GLOB
+
+
+GLOB_CHARS = frozenset("*?[")
+
+
+def is_glob_text(text: str) -> bool:
+    """Whether an unquoted alternative is a word glob."""
+    return any(c in GLOB_CHARS for c in text)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -67,12 +67,13 @@ def word_list(names: Iterable[ast.Name], context: str) -> str:
 def format_pattern(pattern: Sequence[ast.PatternWord]) -> str:
     parts: list[str] = []
     for pw in pattern:
-        if not pw.is_literal:
+        if pw.is_any or pw.is_rest:
             parts.append(pw.alternatives[0])
-        elif len(pw.alternatives) == 1:
-            parts.append(word(pw.alternatives[0], "pattern"))
-        else:
+        elif pw.is_glob or len(pw.alternatives) > 1:
             parts.append("|".join(pw.alternatives))
+        else:
+            value = pw.alternatives[0]
+            parts.append(quote(value) if ast.is_glob_text(value) else word(value, "pattern"))
     return " ".join(parts)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +50,7 @@ def read_policy_file(path: Path) -> str:
         OSError: when the file cannot be read, is not a regular file, is too large or
             is not UTF-8.
     """
-    if not path.is_file():
+    if not stat.S_ISREG(path.stat().st_mode):  # stat raises FileNotFoundError
         raise OSError(f"not a regular file: {path}")
     with path.open(encoding="utf-8", errors="strict") as handle:
         try:

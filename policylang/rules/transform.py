@@ -117,8 +117,11 @@ def _pattern_word(cv: _Converter, node: _Child) -> ast.PatternWord:
     if not name.quoted and name.value in _WILDCARDS:
         kind = _WILDCARDS[name.value]
         return ast.PatternWord(alternatives=(name.value,), kind=kind, span=name.span)
-    alternatives = (name.value,) if name.quoted else tuple(name.value.split("|"))
-    return ast.PatternWord(alternatives=alternatives, span=name.span)
+    if name.quoted:
+        return ast.PatternWord(alternatives=(name.value,), span=name.span)
+    alternatives = tuple(name.value.split("|"))
+    kind = ast.WordKind.GLOB if any(map(ast.is_glob_text, alternatives)) else ast.WordKind.LITERAL
+    return ast.PatternWord(alternatives=alternatives, kind=kind, span=name.span)
 
 
 _WILDCARDS = {"*": ast.WordKind.ANY, "**": ast.WordKind.REST}

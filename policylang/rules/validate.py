@@ -16,6 +16,7 @@ rules.unknown-retention, rules.bad-env-name.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -428,9 +429,20 @@ def covers(general: Sequence[ast.PatternWord], specific: Sequence[ast.PatternWor
         s = specific[index]
         if s.is_rest or (s.is_any and not g.is_any):
             return False
-        if g.is_literal and not set(s.alternatives) <= set(g.alternatives):
+        if (g.is_literal or g.is_glob) and not all(_alt_covered(s, a, g) for a in s.alternatives):
             return False
     return len(general) == len(specific)
+
+
+def _alt_covered(word: ast.PatternWord, alternative: str, general: ast.PatternWord) -> bool:
+    """Whether every word `alternative` matches is matched by `general` (globs: if equal)."""
+    if word.is_glob and ast.is_glob_text(alternative):
+        return alternative in general.alternatives
+    if alternative in general.alternatives:
+        return True
+    return general.is_glob and any(
+        ast.is_glob_text(g) and fnmatch.fnmatchcase(alternative, g) for g in general.alternatives
+    )
 
 
 def _first_key(rule: ast.Rule) -> str | None:
@@ -466,7 +478,7 @@ def _check_rule_relations(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
             if floor is rule or not covers(floor.pattern, rule.pattern):
                 continue
             where = f_ruleset.source.location(floor.span)
-            if floor.verdict is ast.RuleVerdict.DENY:
+            if floor.verdict is ast.RuleVerdict.DENY and f_index <= index:
                 sink.add(
                     ruleset.source,
                     rule.pattern_span,

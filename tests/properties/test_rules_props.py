@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -123,7 +124,8 @@ def test_round_trip_of_the_example() -> None:
 
 # --------------------------------------------------------------------------- differential
 
-VOCAB = ("a", "b", "c", "-x", "-y", "--long")
+VOCAB = ("a", "b", "ab", "-x", "-y", "--long")
+PATTERN_VOCAB = ("a", "b", "ab", "a*", "?b", "-x", "-y", "--long")
 OPTIONS = ("-x", "-y", "--long")
 
 
@@ -151,7 +153,9 @@ class RefRule:
 
 
 def _pattern_word() -> st.SearchStrategy[tuple[str, ...] | str]:
-    literal = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=2, unique=True).map(tuple)
+    literal = st.lists(st.sampled_from(PATTERN_VOCAB), min_size=1, max_size=2, unique=True).map(
+        tuple
+    )
     return st.one_of(literal, st.just("*"))
 
 
@@ -175,8 +179,16 @@ def ref_rules(draw: st.DrawFn, layer: int) -> RefRule:
 _RANK = {"allow": 0, "readonly": 0, "ask": 1, "deny": 2}
 
 
+def _is_glob(alternative: str) -> bool:
+    return any(c in alternative for c in "*?[")
+
+
 def _literal(word: tuple[str, ...] | str) -> bool:
-    return not isinstance(word, str)
+    return not isinstance(word, str) and not any(map(_is_glob, word))
+
+
+def _glob(word: tuple[str, ...] | str) -> bool:
+    return not isinstance(word, str) and any(map(_is_glob, word))
 
 
 def ref_specificity(rule: RefRule) -> tuple[int, ...]:
@@ -186,10 +198,17 @@ def ref_specificity(rule: RefRule) -> tuple[int, ...]:
             break
         leading += 1
     literals = sum(1 for w in rule.pattern if _literal(w))
+    globs = sum(1 for w in rule.pattern if _glob(w))
     fixed = sum(1 for w in rule.pattern if w != "**")
     exact = 0 if rule.pattern[-1] == "**" else 1
     clauses = len(rule.when) + (1 if rule.unless else 0) + (1 if rule.only else 0)
-    return (leading, literals, fixed, exact, clauses)
+    return (leading, literals, globs, fixed, exact, clauses)
+
+
+def _alternative_matches(alternative: str, value: str) -> bool:
+    if _is_glob(alternative):
+        return fnmatch.fnmatchcase(value, alternative)
+    return alternative == value
 
 
 def ref_pattern_matches(rule: RefRule, argv: tuple[str | None, ...]) -> bool:
@@ -201,7 +220,8 @@ def ref_pattern_matches(rule: RefRule, argv: tuple[str | None, ...]) -> bool:
         if word == "*":
             continue
         assert isinstance(word, tuple)
-        if argv[index] is None or argv[index] not in word:
+        value = argv[index]
+        if value is None or not any(_alternative_matches(a, value) for a in word):
             return False
     return len(argv) == len(rule.pattern)
 

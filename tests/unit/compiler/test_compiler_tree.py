@@ -141,3 +141,21 @@ def test_locked_floor_binds_later_layers_only(tmp_path: Path) -> None:
 
 def test_lookup_of_empty_words() -> None:
     assert compile_text("allow **\n").lookup(()) is None
+
+
+def test_word_globs() -> None:
+    policy = compile_text(
+        'allow npm run test:*\nask npm run *\nallow curl http://localhost:*\nallow echo "a*"\n'
+    )
+    assert verdict_of(policy, "npm run test:unit") == "allow"
+    assert verdict_of(policy, "npm run build") == "ask"
+    assert verdict_of(policy, "curl http://localhost:8080") == "allow"
+    assert verdict_of(policy, "curl http://example.com") == "default"
+    assert verdict_of(policy, "echo abc") == "default"  # a quoted star is literal
+    assert verdict_of(policy, "echo 'a*'") == "allow"
+
+
+def test_glob_is_less_specific_than_a_literal() -> None:
+    policy = compile_text("allow git st*\nask git status\n")
+    assert verdict_of(policy, "git status") == "ask"
+    assert verdict_of(policy, "git stash") == "allow"
