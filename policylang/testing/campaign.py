@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as fixed_seed
 from hypothesis import strategies as st
 
 from policylang.decision import Decision
+from policylang.errors import PolicylangError
 from policylang.testing import seeds, strategies
 from policylang.testing.invariants import INVARIANTS, Evaluate, Invariant, Subjects, Violation
 
@@ -127,9 +128,12 @@ def _find_violation(exc: BaseException) -> Violation | None:
 
 
 def _run_round(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
-               *, seed: int, examples: int, counter: list[int]) -> Violation | None:
+               *, seed: int, examples: int, counter: list[int], shrink: bool
+               ) -> Violation | None:
+    phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
+
     @fixed_seed(seed)
-    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+    @settings(max_examples=examples, database=None, deadline=None, phases=phases,
               report_multiple_bugs=False, verbosity=Verbosity.quiet,
               suppress_health_check=list(HealthCheck))
     @given(strategy)
@@ -154,8 +158,11 @@ def _run_round(invariant: Invariant, subjects: Subjects, strategy: st.SearchStra
 
 def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
                  *, seed: int = 0, budget_s: float = 10.0,
-                 examples: int | None = None) -> PropertyReport:
-    """Run one invariant: `examples` examples, or rounds until `budget_s` is spent."""
+                 examples: int | None = None, shrink: bool = True) -> PropertyReport:
+    """Run one invariant: `examples` examples, or rounds until `budget_s` is spent.
+
+    With `shrink` (the default) a counterexample is shrunk to a minimal command.
+    """
     missing = invariant.missing(subjects)
     if missing:
         return PropertyReport(name=invariant.name, examples=0, seconds=0.0,
@@ -173,7 +180,7 @@ def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchSt
             break
         violation = _run_round(invariant, subjects, strategy, seed=seed + round_index,
                                examples=min(todo, ROUND_EXAMPLES) if examples is None
-                               else todo, counter=counter)
+                               else todo, counter=counter, shrink=shrink)
         round_index += 1
         if examples is not None:
             break
@@ -257,16 +264,25 @@ def policy_subjects(path: Path) -> Subjects:
     policy = load(path)
     cache: dict[str, Evaluate] = {}
     scratch = Path(tempfile.mkdtemp(prefix="policylang-fuzz-"))
+    workspace = scratch / "workspace"
+    workspace.mkdir()
+
+    def bind(loaded: Any) -> Evaluate:
+        # INVARIANT: a fixed, empty workspace keeps verdicts independent of the cwd
+        def evaluate(command: str) -> Decision:
+            result: Decision = loaded.evaluate(command, cwd=workspace, workspace=workspace)
+            return result
+        return evaluate
 
     def with_rule(rule: str) -> Evaluate:
         if rule not in cache:
             extra = scratch / f"extra{len(cache)}.policy"
             extra.write_text(rule + "\n", encoding="utf-8")
-            cache[rule] = _typed(load(path, extra=(extra,)).evaluate)
+            # the added rule may break the policy's own expectations: that is the point
+            cache[rule] = bind(load(path, extra=(extra,), check=False))
         return cache[rule]
 
-    return Subjects(evaluate=_typed(policy.evaluate), with_rule=with_rule,
-                    writes=_line_writes)
+    return Subjects(evaluate=bind(policy), with_rule=with_rule, writes=_line_writes)
 
 
 # --- command line -------------------------------------------------------------------------
@@ -324,7 +340,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     try:
         subjects = _subjects(args)
-    except (ValueError, RuntimeError, ImportError, AttributeError, OSError) as exc:
+    except (ValueError, RuntimeError, ImportError, AttributeError, OSError,
+            PolicylangError) as exc:
         print(f"policylang-fuzz: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     seed_texts: tuple[str, ...] = ()

@@ -34,11 +34,17 @@ class Compound:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Wrapped:
-    """`inner` run through a wrapper (`env`, `timeout 5`, `bash -c '…'`, …) as `text`."""
+    """`inner` run through a wrapper (`env`, `timeout 5`, `bash -c '…'`, …) as `text`.
+
+    `opaque` marks forms an analyser cannot be expected to see through (a script piped
+    or fed by heredoc to a shell, code an interpreter runs with system()): for those the
+    wrapped line need only never be ALLOW when `inner` is not.
+    """
 
     text: str
     inner: str
     wrapper: str
+    opaque: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

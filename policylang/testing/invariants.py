@@ -199,10 +199,18 @@ def check_substitution_soundness(subjects: Subjects, case: Substituted) -> Viola
 
 
 def check_wrapper_transparency(subjects: Subjects, case: Wrapped) -> Violation | None:
-    """A wrapped command (`env`, `timeout 5`, `bash -c '…'` …) is never looser than it."""
+    """A wrapped command (`env`, `timeout 5`, `bash -c '…'` …) is never looser than it.
+
+    For an opaque form (`Wrapped.opaque`) only ALLOW is too loose: an analyser that
+    cannot see the inner command fails closed to ASK, which is sound.
+    """
     whole = _decide(subjects.evaluate, case.text)
     inner = _decide(subjects.evaluate, case.inner)
-    if _looser(whole, inner):
+    if case.opaque:
+        loose = whole.verdict is Verdict.ALLOW and inner.verdict is not Verdict.ALLOW
+    else:
+        loose = _looser(whole, inner)
+    if loose:
         return Violation(
             property="wrapper-transparency", command=case.text,
             message=f"{case.wrapper}: the wrapped line is {whole.verdict} but the inner "

@@ -53,7 +53,7 @@ TOOLS: tuple[ToolOptions, ...] = (
     ToolOptions(name="sed", flags={"n": "quiet", "E": "regexp-extended"},
                 valued={"e": "expression"}, operand="file"),
     ToolOptions(name="tar", flags={"c": "create", "x": "extract", "z": "gzip", "v": "verbose",
-                                   "t": "list"}, valued={"f": "file"}),
+                                   "t": "list"}, valued={"f": "file"}, permutes=False),
     ToolOptions(name="curl", flags={"s": "silent", "L": "location", "f": "fail",
                                     "k": "insecure"},
                 valued={"o": "output", "X": "request", "H": "header", "d": "data"},

@@ -491,6 +491,11 @@ _STRING_WRAPPERS = {
 }
 
 
+OPAQUE_WRAPPERS = frozenset({"pipe-to-bash", "bash-heredoc", "python-os-system",
+                             "node-exec-sync", "perl-system", "awk-system"})
+"""Wrappers whose inner command is data to the analyser (stdin scripts, interpreter code)."""
+
+
 @st.composite
 def wrapped_commands(draw: st.DrawFn) -> Wrapped:
     """`inner` behind a wrapper: argv wrappers, `bash -c '…'` (exactly re-quoted), eval,
@@ -509,7 +514,7 @@ def wrapped_commands(draw: st.DrawFn) -> Wrapped:
     if wrapper == "bash-heredoc" and "EOF" in inner_text:
         inner_text = inner_text.replace("EOF", "END")
     return Wrapped(text=_STRING_WRAPPERS[wrapper](inner_text), inner=inner_text,
-                   wrapper=wrapper)
+                   wrapper=wrapper, opaque=wrapper in OPAQUE_WRAPPERS)
 
 
 _SUBSTITUTION_HOSTS: dict[str, str] = {

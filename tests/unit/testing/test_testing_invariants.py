@@ -102,7 +102,8 @@ def test_wrapper_transparency_catches_bash_c() -> None:
     assert violation is not None
     assert "the wrapped line is allow but the inner command alone is deny" in violation.message
     rendered = violation.render()
-    assert "verdict: deny" in rendered and "verdict: allow" in rendered
+    assert "verdict: deny" in rendered
+    assert "verdict: allow" in rendered
 
 
 def test_fail_closed_and_compound_on_hand_built_cases() -> None:
@@ -112,7 +113,8 @@ def test_fail_closed_and_compound_on_hand_built_cases() -> None:
                              Broken(text="ls '", origin="ls", how="quote")) is None
     compound = Compound(text="ls && rm x", parts=("ls", "rm x"), construct="&&")
     violation = check_compound_monotonicity(naive, compound)
-    assert violation is not None and violation.related == ("rm x",)
+    assert violation is not None
+    assert violation.related == ("rm x",)
 
 
 def test_an_exception_is_a_violation_of_the_property_being_checked() -> None:
@@ -127,7 +129,8 @@ def test_an_exception_is_a_violation_of_the_property_being_checked() -> None:
 def test_a_non_decision_result_is_a_totality_violation() -> None:
     bad: Callable[[str], Decision] = lambda command: "allow"  # type: ignore[assignment,return-value]  # noqa: E731
     violation = INVARIANTS["totality"].check(Subjects(evaluate=bad), "ls")
-    assert violation is not None and "returned str, not a Decision" in violation.message
+    assert violation is not None
+    assert "returned str, not a Decision" in violation.message
 
 
 def test_quoting_invariance_names_both_spellings() -> None:
@@ -135,7 +138,8 @@ def test_quoting_invariance_names_both_spellings() -> None:
     violation = INVARIANTS["quoting-invariance"].check(Subjects(evaluate=naive_evaluate),
                                                        respelled)
     assert violation is not None
-    assert violation.command == "$'rm' x" and violation.related == ("rm x",)
+    assert violation.command == "$'rm' x"
+    assert violation.related == ("rm x",)
 
 
 def test_retention_uses_the_writes_oracle() -> None:
@@ -151,7 +155,7 @@ def test_missing_subjects_are_reported_not_run() -> None:
                                    campaign.strategy_for("differential"), examples=5)
     assert report.skipped == "needs reference"
     assert "skipped (needs reference)" in report.render()
-    with pytest.raises(ValueError, match="needs Subjects.with_rule"):
+    with pytest.raises(ValueError, match=r"needs Subjects\.with_rule"):
         check_deny_monotonicity(Subjects(evaluate=always_ask), DenyCase(command="ls", rule="r"))
 
 
