@@ -1,0 +1,167 @@
+"""`policylang run COMMAND`: evaluate a command line and run it only if the policy allows.
+
+On ask it prompts on a terminal (once / session / always / deny) and refuses without one
+unless `--yes`; on deny it refuses with the reasons. The command runs through the
+policy-gated bash tool (docs/executor.md): `bash -c`, empty stdin, output captured and
+then written to this process's stdout and stderr.
+
+Exit codes: the command's own; 124 it timed out; 128+N a signal N ended it; 125 denied
+(by the policy or by you); 126 it needed approval and none could be given (no terminal,
+no `--yes`); 2 usage error or the policy did not load. Nothing runs in the 125/126/2 cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TextIO
+
+from policylang.decision import Verdict
+from policylang.tool import ApprovalAnswer, ApprovalRequest, BashTool, ToolResult, ToolStatus
+
+EXIT_USAGE = 2
+EXIT_TIMEOUT = 124
+EXIT_DENIED = 125
+EXIT_NO_APPROVAL = 126
+DEFAULT_TIMEOUT_S = 600.0
+
+_EPILOG = """\
+examples:
+  policylang run -- git status
+  policylang run --policy team.policy "npm test && npm run lint"
+  policylang run --yes --json -- make check          # approve an ask once, no prompt
+
+exit codes: the command's own; 124 timed out; 128+N killed by signal N; 125 denied by the
+policy or by you; 126 needed approval but there is no terminal (use --yes); 2 usage error
+or the policy did not load
+"""
+
+_CHOICES = {"o": "once", "s": "session", "a": "always", "d": "deny"}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="evaluate a command and run it if the policy allows",
+        description="Evaluate a command line against the policy; run it on allow, ask on "
+        "a terminal on ask, refuse on deny.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("command", nargs="+", metavar="COMMAND", help="the command line")
+    parser.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="P",
+        help="policy file (repeat to add layers); default: the shipped default ruleset",
+    )
+    parser.add_argument("--workspace", metavar="D", default=".", help="workspace root (default: .)")
+    parser.add_argument("--cwd", metavar="D", help="working directory (default: the workspace)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"kill the command after S seconds (default and maximum {DEFAULT_TIMEOUT_S:g})",
+    )
+    parser.add_argument("--yes", action="store_true", help="approve an ask once without a prompt")
+    parser.add_argument(
+        "--approvals",
+        metavar="FILE",
+        default=os.environ.get("POLICYLANG_APPROVALS"),
+        help="TOML file where 'always' approvals are saved (default: $POLICYLANG_APPROVALS)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON report on stdout")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from policylang.errors import PolicylangError
+    from policylang.integrations._common import policy_factory
+
+    command = " ".join(args.command)
+    workspace = os.path.abspath(args.workspace)
+    try:
+        policy = policy_factory(tuple(args.policy), approvals=args.approvals)()
+    except (PolicylangError, OSError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+        print(f"policylang run: the policy did not load: {first}", file=sys.stderr)
+        print("hint: `policylang check FILE` shows every problem", file=sys.stderr)
+        return EXIT_USAGE
+
+    interactive = sys.stdin.isatty() and sys.stderr.isatty()
+
+    def approver(request: ApprovalRequest) -> ApprovalAnswer:
+        if args.yes:
+            return ApprovalAnswer.ONCE
+        return ApprovalAnswer(prompt(request, sys.stdin, sys.stderr))
+
+    tool = BashTool(
+        policy,
+        workspace=workspace,
+        approver=approver if (args.yes or interactive) else None,
+    )
+    arguments: dict[str, object] = {"command": command, "timeout_s": args.timeout}
+    if args.cwd:
+        arguments["workdir"] = os.path.abspath(args.cwd)
+    result = tool.call(arguments)
+    code = _exit_code(result)
+    if args.json:
+        report = result.to_dict()
+        if result.result is not None:
+            report["stdout"] = result.result.stdout
+            report["stderr"] = result.result.stderr
+        else:
+            report["message"] = result.model_text
+        print(json.dumps(report, ensure_ascii=False))
+        return code
+    if result.result is None:
+        print(f"policylang run: {result.model_text}", file=sys.stderr)
+        if code == EXIT_NO_APPROVAL:
+            print("hint: run it on a terminal to be asked, or pass --yes", file=sys.stderr)
+        return code
+    _write(result.result.stdout_bytes, result.result.stderr_bytes)
+    if result.result.stdout_truncated or result.result.stderr_truncated:
+        print("policylang run: output was longer than the cap and was cut", file=sys.stderr)
+    if result.result.timed_out:
+        print(f"policylang run: timed out after {args.timeout:g} s", file=sys.stderr)
+    return code
+
+
+def _exit_code(result: ToolResult) -> int:
+    exec_result = result.result
+    if exec_result is not None:
+        if exec_result.timed_out:
+            return EXIT_TIMEOUT
+        if exec_result.signal is not None:
+            return 128 + exec_result.signal
+        return exec_result.exit_code if exec_result.exit_code is not None else 1
+    if result.status is ToolStatus.DENIED:
+        return EXIT_DENIED
+    if result.status is ToolStatus.REFUSED and result.decision is not None:
+        return EXIT_NO_APPROVAL if result.decision.verdict is Verdict.ASK else EXIT_DENIED
+    return EXIT_USAGE
+
+
+def _write(stdout: bytes, stderr: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(stdout)
+    sys.stdout.buffer.flush()
+    sys.stderr.flush()
+    sys.stderr.buffer.write(stderr)
+    sys.stderr.buffer.flush()
+
+
+def prompt(request: ApprovalRequest, stdin: TextIO, stderr: TextIO) -> str:
+    """Ask on the terminal; returns once, session, always or deny (deny on EOF/unknown)."""
+    allowed = "od" if request.locked or not request.suggested_rule else "osad"
+    choices = " / ".join(f"[{k}]{_CHOICES[k][1:]}" for k in allowed)
+    stderr.write(request.render() + "\n")
+    stderr.write(f"{choices}? ")
+    stderr.flush()
+    line = stdin.readline()
+    key = line.strip().lower()[:1]
+    return _CHOICES[key] if key in allowed and key else "deny"

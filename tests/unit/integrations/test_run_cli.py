@@ -1,0 +1,152 @@
+"""`policylang run` as a real process: exit codes, output, the terminal prompt."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from policylang.cli.run_cmd import prompt
+from policylang.decision import Reason, Verdict
+from policylang.tool import ApprovalRequest
+
+POLICY = Path(__file__).parent / "data" / "hook.policy"
+RUN = [sys.executable, "-m", "policylang.cli.main", "run", "--policy", str(POLICY)]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*RUN, "--workspace", str(cwd), *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_allowed_command_runs_with_its_output_and_exit_code(tmp_path: Path) -> None:
+    proc = run("--", "echo out; echo err >&2; exit 7", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (7, "out\n", "err\n")
+
+
+def test_denied_command_exits_125_with_reasons(tmp_path: Path) -> None:
+    (tmp_path / "keep").mkdir()
+    proc = run("--", "rm", "-rf", "keep", cwd=tmp_path)
+    assert proc.returncode == 125
+    assert "recursive delete" in proc.stderr
+    assert (tmp_path / "keep").is_dir()
+
+
+def test_ask_without_terminal_exits_126_and_runs_nothing(tmp_path: Path) -> None:
+    proc = run("--", "touch", "made", cwd=tmp_path)
+    assert proc.returncode == 126
+    assert "--yes" in proc.stderr
+    assert "suggested rule" in proc.stderr
+    assert not (tmp_path / "made").exists()
+
+
+def test_yes_approves_an_ask_once(tmp_path: Path) -> None:
+    proc = run("--yes", "--", "touch", "made", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "made").exists()
+
+
+def test_yes_never_lifts_a_deny(tmp_path: Path) -> None:
+    assert run("--yes", "--", "curl", "https://example.com", cwd=tmp_path).returncode == 125
+
+
+def test_timeout_exits_124(tmp_path: Path) -> None:
+    proc = run("--yes", "--timeout", "0.5", "--", "sleep 5", cwd=tmp_path)
+    assert proc.returncode == 124
+    assert "timed out" in proc.stderr
+
+
+def test_json_report(tmp_path: Path) -> None:
+    proc = run("--json", "--", "echo", "hi", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    assert (report["status"], report["exit_code"], report["stdout"]) == ("ok", 0, "hi\n")
+    assert report["decision"]["verdict"] == "allow"
+
+
+def test_broken_policy_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.policy"
+    bad.write_text("alow ls\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "policylang.cli.main", "run", "--policy", str(bad), "--", "ls"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "did not load" in proc.stderr
+
+
+@pytest.mark.parametrize(("answer", "ran"), [("o\n", True), ("d\n", False), ("\n", False)])
+def test_terminal_prompt(tmp_path: Path, answer: str, ran: bool) -> None:
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [*RUN, "--workspace", str(tmp_path), "--", "touch", "made"],
+            stdin=slave,
+            stderr=slave,
+            stdout=subprocess.PIPE,
+        )
+        seen = b""
+        while b"[d]eny?" not in seen:
+            chunk = os.read(master, 4096)
+            assert chunk, "the prompt never came"
+            seen += chunk
+        os.write(master, answer.encode())
+        assert proc.wait(timeout=60) == (0 if ran else 125)
+        assert proc.stdout is not None
+        proc.stdout.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert b"touch made" in seen
+    assert (tmp_path / "made").exists() is ran
+
+
+def request(*, locked: bool = False, rule: str | None = "touch") -> ApprovalRequest:
+    reason = Reason(rule_id="r", message="no rule covers this command", verdict=Verdict.ASK)
+    return ApprovalRequest(
+        command="touch x",
+        description=None,
+        reasons=(reason,),
+        suggested_rule=rule,
+        workdir="/w",
+        verdict=Verdict.ASK,
+        locked=locked,
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("o\n", "once"),
+        ("s\n", "session"),
+        ("ALWAYS\n", "always"),
+        ("d\n", "deny"),
+        ("", "deny"),
+        ("x\n", "deny"),
+        ("yes\n", "deny"),
+    ],
+)
+def test_prompt_answers(typed: str, expected: str) -> None:
+    err = io.StringIO()
+    assert prompt(request(), io.StringIO(typed), err) == expected
+    assert "[o]nce / [s]ession / [a]lways / [d]eny? " in err.getvalue()
+
+
+def test_prompt_offers_only_once_for_a_locked_rule() -> None:
+    err = io.StringIO()
+    assert prompt(request(locked=True), io.StringIO("a\n"), err) == "deny"
+    assert "[o]nce / [d]eny? " in err.getvalue()
