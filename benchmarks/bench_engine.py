@@ -83,8 +83,7 @@ def bench_evaluate(commands: list[str], repeats: int = 3) -> None:
 
 def bench_jsonl(commands: list[str]) -> None:
     payload = "".join(json.dumps({"command": c}) + "\n" for c in commands * 3)
-    exe = Path(sys.executable).with_name("policylang")
-    args = [str(exe)] if exe.exists() else [sys.executable, "-m", "policylang.cli.main"]
+    args = [sys.executable, "-m", "policylang.cli.main"]
     args += ["eval", "--jsonl", "--workspace", "/nonexistent/workspace"]
     start = time.perf_counter()
     done = subprocess.run(args, input=payload, capture_output=True, text=True, check=True)

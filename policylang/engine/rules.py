@@ -9,7 +9,7 @@ line's verdict.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from policylang.compiler.tree import (
@@ -202,9 +202,13 @@ class RuleView:
                     nested=nested,
                 )
             inner = tuple(words)
-        return self._inner(
+        found = self._inner(
             inner, floors, nested, unwrapped.opaque, from_xargs=_has_xargs(unwrapped)
         )
+        if floors and found.read_only:
+            # a wrapper the policy objects to (sudo …) may do more than its command reads
+            return replace(found, read_only=False)
+        return found
 
     def _inner(
         self,

@@ -72,9 +72,12 @@ def test_jsonl_batch_reuses_policy_and_reports_bad_lines() -> None:
 
 def test_jsonl_subprocess() -> None:
     payload = json.dumps({"command": "ls && sudo id"}) + "\n"
-    exe = Path(sys.executable).with_name("policylang")
     done = subprocess.run(
-        [str(exe), "eval", "--jsonl"], input=payload, capture_output=True, text=True, check=True
+        [sys.executable, "-m", "policylang.cli.main", "eval", "--jsonl"],
+        input=payload,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert json.loads(done.stdout)["verdict"] == "deny"
 

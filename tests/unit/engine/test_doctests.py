@@ -1,0 +1,22 @@
+"""The engine modules' docstring examples run (the combination table among them)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "policylang.engine.evaluate",
+    "policylang.engine.policy",
+    "policylang.engine.paths",
+    "policylang.engine.approvals",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
