@@ -25,6 +25,7 @@ MAX_CANDIDATES = 8
 
 _LOOP_SCOPES = frozenset({Scope.LOOP_BODY, Scope.WHILE_CONDITION, Scope.FOR, Scope.SELECT})
 _CD_COMMANDS = frozenset({"cd", "pushd", "popd", "chdir"})
+_MAY_CD = _CD_COMMANDS | {"builtin", "command"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,6 +168,8 @@ def track(segments: Iterable[Segment], start: Cwd, home: str) -> list[Cwd]:
     every segment's candidates.
     """
     segs = list(segments)
+    if not any(seg.words and seg.words[0].value in _MAY_CD for seg in segs):
+        return [start] * len(segs)  # the common case: no `cd` anywhere
     looped: Cwd | None = None
     by_group: dict[int, Cwd] = {0: start}
     result: list[Cwd] = []

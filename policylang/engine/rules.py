@@ -19,6 +19,7 @@ from policylang.compiler.tree import (
     ExpansionPosition,
     OperandRole,
     PathRoles,
+    ProtectedMatch,
     RuleMatch,
     RuleRef,
 )
@@ -35,6 +36,7 @@ _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
+_MATCH_CACHE_SIZE = 4096
 
 
 def _no_suggestion() -> tuple[str, ...] | None:
@@ -78,6 +80,9 @@ class RuleView:
         self.policy = policy
         self.limits = limits or Limits()
         self._positions = {p.value: p for p in ExpansionPosition}
+        self._matches: dict[
+            tuple[str, Access, str, str, bool], tuple[ProtectedMatch | None, bool]
+        ] = {}
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -125,15 +130,11 @@ class RuleView:
         """Reasons for every protected-path or outside-workspace rule the forms violate."""
         wanted = Access.WRITE if access == "write" else Access.READ
         found: list[Reason] = []
-        table = self.policy.protected
         for form in forms:
-            hit = table.match_protected(
-                form, wanted, home=ctx.home, workspace=ctx.workspace, subtree=subtree
-            )
+            hit, outside = self._match(form, wanted, ctx.home, ctx.workspace, subtree)
             if hit is None:
-                hit = table.match_outside(form, wanted, home=ctx.home, workspace=ctx.workspace)
-                if hit is None or hit.verdict is Verdict.ALLOW:
-                    continue
+                continue
+            if outside:
                 message = f"{access}s `{shown}` outside the workspace"
             else:
                 glob = hit.rule.glob if hit.rule is not None else "?"
@@ -151,6 +152,28 @@ class RuleView:
             if hit.verdict is Verdict.DENY:
                 break
         return found
+
+    def _match(
+        self, form: str, access: Access, home: str, workspace: str, subtree: bool
+    ) -> tuple[ProtectedMatch | None, bool]:
+        """The protected or outside-workspace match of one absolute path (memoised).
+
+        The match is a pure function of its arguments (no file system), so it is cached.
+        """
+        key = (form, access, home, workspace, subtree)
+        cached = self._matches.get(key)
+        if cached is not None:
+            return cached
+        table = self.policy.protected
+        hit = table.match_protected(form, access, home=home, workspace=workspace, subtree=subtree)
+        result: tuple[ProtectedMatch | None, bool] = (hit, False)
+        if hit is None:
+            out = table.match_outside(form, access, home=home, workspace=workspace)
+            result = (None, False) if out is None or out.verdict is Verdict.ALLOW else (out, True)
+        if len(self._matches) >= _MATCH_CACHE_SIZE:
+            self._matches.clear()
+        self._matches[key] = result
+        return result
 
     # -- one simple command --------------------------------------------------------------
     def segment_rules(self, segment: Segment) -> SegmentRules:
