@@ -5,15 +5,17 @@ Conventions (also written down in CONTRIBUTING.md):
 - ```` ```console ````: lines starting with `$ ` are shell commands, run one by one with
   bash from the repository root, `.venv/bin` first on PATH. The lines after a command, up
   to the next `$ ` line, are its expected stdout: compared exactly, trailing whitespace
-  ignored; a line holding only `...` matches any number of lines (zero included). The exit
+  ignored; a line holding only `...` matches any number of lines (zero included), and
+  `...` inside a line matches any text within that line (doctest's ELLIPSIS). The exit
   status is not checked (a `deny` may exit non-zero by design), but a Python traceback on
   stderr fails the example.
 - ```` ```pycon ````: a doctest (ELLIPSIS enabled).
 - ```` ```python ````: executed; must not raise.
 - Anything else (```` ```sh ````, ```` ```policy ````, ```` ```toml ````...): shown only.
 
-Every block runs in a fresh namespace, from the repository root, so any one of them can be
-run alone (`pytest 'tests/docs/test_examples.py::test_example[docs/concepts.md:42]'`).
+Every block runs in a fresh namespace, from the repository root, with HOME pointing at an
+empty temporary directory (an example can never touch the real home), so any one of them
+can be run alone (`pytest 'tests/docs/test_examples.py::test_example[docs/concepts.md:42]'`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,6 +153,14 @@ def _normalise(lines: Iterable[str]) -> list[str]:
     return out
 
 
+def line_matches(want: str, got: str) -> bool:
+    """One expected line against one actual line; `...` inside a line matches any text."""
+    if WILDCARD not in want:
+        return want == got
+    pattern = ".*".join(re.escape(part) for part in want.split(WILDCARD))
+    return re.fullmatch(pattern, got, flags=re.DOTALL) is not None
+
+
 def _prefix_table(expected: Sequence[str], actual: Sequence[str]) -> list[list[bool]]:
     """table[i][j]: expected[:i] matches actual[:j] (`...` matching any run of lines)."""
     table = [[False] * (len(actual) + 1) for _ in range(len(expected) + 1)]
@@ -159,7 +171,7 @@ def _prefix_table(expected: Sequence[str], actual: Sequence[str]) -> list[list[b
             if wild:
                 table[i][j] = table[i - 1][j] or (j > 0 and table[i][j - 1])
             else:
-                table[i][j] = j > 0 and table[i - 1][j - 1] and actual[j - 1] == want
+                table[i][j] = j > 0 and table[i - 1][j - 1] and line_matches(want, actual[j - 1])
     return table
 
 
@@ -252,13 +264,33 @@ def run_python(block: Block) -> list[str]:
     return []
 
 
+@contextmanager
+def _scratch_home() -> Iterator[None]:
+    """HOME is an empty temporary directory while an example runs.
+
+    An example that goes wrong (or a policy that regresses and lets `rm -rf ~` through)
+    must not be able to touch the real home directory.
+    """
+    previous = os.environ.get("HOME")
+    with tempfile.TemporaryDirectory(prefix="policylang-docs-home-") as home:
+        os.environ["HOME"] = home
+        try:
+            yield
+        finally:
+            if previous is None:
+                del os.environ["HOME"]
+            else:
+                os.environ["HOME"] = previous
+
+
 def run_block(block: Block) -> list[str]:
     """Run one executed block from the repository root; the failures (empty: it passed)."""
     runners = {"console": run_console, "pycon": run_pycon, "python": run_python}
     previous = Path.cwd()
     os.chdir(ROOT)
     try:
-        return runners[block.lang](block)
+        with _scratch_home():
+            return runners[block.lang](block)
     finally:
         os.chdir(previous)
 

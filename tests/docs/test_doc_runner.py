@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from doc_examples import (
     Block,
@@ -31,6 +33,10 @@ from doc_examples import (
         (["a", "...", "c", "...", "e"], "a\nb\nc\nd\ne\n"),
         (["a", "...", "b"], "a\nb\nb\nb\n"),  # backtracks: the wildcard takes the first b's
         (["  ...  "], "anything\n"),  # surrounding spaces allowed around the wildcard
+        (["rule (rules/x.policy:...)"], "rule (rules/x.policy:29:1)\n"),  # inside a line
+        (["a...b...c"], "abc\n"),
+        (["usage: x COMMAND ..."], "usage: x COMMAND ...\n"),  # a literal `...` matches itself
+        (["[.*]..."], "[.*] and more\n"),  # the rest of the line is literal, not a regex
     ],
 )
 def test_matches(expected: list[str], actual: str) -> None:
@@ -45,7 +51,9 @@ def test_matches(expected: list[str], actual: str) -> None:
         (["a", "b"], "a\n"),  # missing output
         (["a", "...", "z"], "a\nb\n"),  # wildcard cannot invent the last line
         (["  a"], "a\n"),  # leading whitespace is significant
-        (["a...b"], "a-b\n"),  # `...` inside a line is literal, not a wildcard
+        (["a...b"], "a-b-c\n"),  # `...` inside a line stays inside the line
+        (["a...b"], "a\nb\n"),
+        (["[.*]..."], "x and more\n"),
         ([], "a\n"),
     ],
 )
@@ -177,6 +185,24 @@ def test_console_runs_from_the_repository_root_with_the_venv_first() -> None:
     assert run_block(_console("$ command -v mkdocs\n...\n")) == []
     (failure,) = run_block(_console("$ command -v python\n/usr/bin/python"))
     assert ".venv/bin/python" in failure or "/bin/python" in failure
+
+
+def test_examples_run_with_a_scratch_home() -> None:
+    real = os.environ.get("HOME")
+    (failure,) = run_block(_console("$ ls -A ~; echo $HOME"))
+    assert "policylang-docs-home-" in failure  # the shown HOME, not the real one
+    assert f"got line 1: {real!r}" not in failure
+    assert os.environ.get("HOME") == real
+    block = Block(path="x.md", line=1, lang="python", body=_PYTHON_HOME_CHECK)
+    assert run_block(block) == []
+
+
+_PYTHON_HOME_CHECK = """\
+import os, pathlib
+home = pathlib.Path(os.environ["HOME"])
+assert home.name.startswith("policylang-docs-home-"), home
+assert not any(home.iterdir())
+"""
 
 
 def test_console_exit_status_is_not_checked_but_tracebacks_are() -> None:
