@@ -1,10 +1,11 @@
 """Option tables of common tools and their equivalent spellings; pure data and functions.
 
 The generators use these to produce option re-spellings that GNU tools treat the same:
-bundled (`-rf`, `-fr`), split (`-r -f`), long (`--recursive --force`), joined or
+bundled (`-rf`), split (`-r -f`), long (`--recursive --force`), joined or
 separate values (`-n5`, `-n 5`, `--lines=5`, `--lines 5`), unambiguous long-option
 abbreviations (`--recur`), options after operands (GNU argument permutation: `rm x -rf`)
-and an explicit `--` before operands. Only facts checked against GNU coreutils, grep,
+and an explicit `--` before operands. Options are never reordered among themselves
+(`ls -l -1` and `ls -1 -l` differ: the last wins). Only facts checked against GNU coreutils, grep,
 sed, tar and curl are listed; a wrong entry would make the invariance tests lie.
 """
 
@@ -96,7 +97,6 @@ class SpellingChoice:
     long_flags: frozenset[str] = frozenset()  # flags written in long form (if they have one)
     abbreviate: bool = False  # use a listed abbreviation for long forms
     value_style: str = "separate"  # separate | joined | long-separate | long-equals
-    order: tuple[int, ...] = ()  # a permutation of the option words (empty: as given)
     options_last: bool = False  # GNU permutation: operands first
     double_dash: bool = False  # `--` before the operands (when they do not start with -)
 
@@ -106,12 +106,24 @@ def _long(tool: ToolOptions, name: str, abbreviate: bool) -> str:
 
 
 def _flag_words(inv: Invocation, choice: SpellingChoice) -> list[str]:
-    shorts = [f for f in inv.flags
-              if f not in choice.long_flags or inv.tool.flags.get(f) is None]
-    longs = [_long(inv.tool, name, choice.abbreviate) for f in inv.flags
-             if f in choice.long_flags and (name := inv.tool.flags.get(f)) is not None]
-    words = ["-" + "".join(shorts)] if choice.bundle and shorts else [f"-{f}" for f in shorts]
-    return words + longs
+    # INVARIANT: the order of options is kept (some override each other: `ls -l -1`);
+    # bundling only merges runs of adjacent short flags
+    words: list[str] = []
+    run = ""
+    for flag in inv.flags:
+        name = inv.tool.flags.get(flag)
+        if flag in choice.long_flags and name is not None:
+            if run:
+                words.append("-" + run)
+                run = ""
+            words.append(_long(inv.tool, name, choice.abbreviate))
+        elif choice.bundle:
+            run += flag
+        else:
+            words.append(f"-{flag}")
+    if run:
+        words.append("-" + run)
+    return words
 
 
 def _valued_words(inv: Invocation, choice: SpellingChoice) -> list[list[str]]:
@@ -134,8 +146,6 @@ def _valued_words(inv: Invocation, choice: SpellingChoice) -> list[list[str]]:
 def respell(inv: Invocation, choice: SpellingChoice) -> tuple[str, ...]:
     """The argv of `inv` written as `choice` says (same meaning for the GNU tool)."""
     groups = [[w] for w in _flag_words(inv, choice)] + _valued_words(inv, choice)
-    if choice.order and sorted(choice.order) == list(range(len(groups))):
-        groups = [groups[i] for i in choice.order]
     options = [w for g in groups for w in g]
     operands = list(inv.operands)
     safe_dd = choice.double_dash and not choice.options_last

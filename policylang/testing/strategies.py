@@ -582,14 +582,12 @@ def _invocation(draw: st.DrawFn) -> optiontables.Invocation:
 @st.composite
 def _spelling_choice(draw: st.DrawFn, inv: optiontables.Invocation
                      ) -> optiontables.SpellingChoice:
-    groups = len(inv.flags) + len(inv.valued)
     return optiontables.SpellingChoice(
         bundle=draw(st.booleans()),
         long_flags=frozenset(draw(st.sets(st.sampled_from(inv.flags))) if inv.flags else ()),
         abbreviate=draw(st.booleans()),
         value_style=draw(st.sampled_from(("separate", "joined", "long-separate",
                                           "long-equals"))),
-        order=tuple(draw(st.permutations(range(groups)))) if groups else (),
         options_last=draw(st.booleans()),
         double_dash=draw(st.booleans()),
     )
@@ -598,7 +596,7 @@ def _spelling_choice(draw: st.DrawFn, inv: optiontables.Invocation
 @st.composite
 def option_respellings(draw: st.DrawFn) -> Respelled:
     """One tool call with its options spelled differently (bundled, split, long, `=`,
-    abbreviated, permuted after operands, `--`): GNU tools read them all the same."""
+    abbreviated, moved after the operands, `--`): GNU tools read them all the same."""
     inv = draw(_invocation())
     choices = draw(st.lists(_spelling_choice(inv), min_size=1, max_size=3))
     argvs = optiontables.respellings(inv, choices)

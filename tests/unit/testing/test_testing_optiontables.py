@@ -23,9 +23,15 @@ def test_bundled_long_abbreviated_permuted() -> None:
         "rm", "--recursive", "--force", "x")
     assert respell(_rm(), SpellingChoice(long_flags=frozenset("r"), abbreviate=True)) == (
         "rm", "-f", "--recur", "x")
-    assert respell(_rm(), SpellingChoice(bundle=True, order=(0,), options_last=True)) == (
-        "rm", "x", "-rf")
+    assert respell(_rm(), SpellingChoice(bundle=True, options_last=True)) == ("rm", "x", "-rf")
     assert respell(_rm(), SpellingChoice(double_dash=True)) == ("rm", "-r", "-f", "--", "x")
+
+
+def test_order_is_kept_when_bundling_around_long_options() -> None:
+    inv = Invocation(tool=TOOLS_BY_NAME["rm"], flags=("v", "r", "f", "d"), valued=(),
+                     operands=("x",))
+    choice = SpellingChoice(bundle=True, long_flags=frozenset("f"))
+    assert respell(inv, choice) == ("rm", "-vr", "--force", "-d", "x")
 
 
 def test_value_styles() -> None:
