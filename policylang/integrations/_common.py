@@ -81,9 +81,9 @@ def describe_decision(decision: Decision) -> str:
     >>> describe_decision(d)
     'policylang: deny: recursive delete [rm-recursive] on `rm -rf ~`'
     """
-    parts = [reason.render() for reason in decision.reasons if reason.verdict is decision.verdict]
-    if not parts:
-        parts = [reason.render() for reason in decision.reasons]
+    decisive = [r.render() for r in decision.reasons if r.verdict is decision.verdict]
+    # The same reason can come from several segments (or twice from one); say it once.
+    parts = list(dict.fromkeys(decisive or [r.render() for r in decision.reasons]))
     if not parts:
         parts = [f"{decision.verdict}: no rule gave a reason"]
     text = "policylang: " + "; ".join(parts)
