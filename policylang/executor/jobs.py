@@ -77,6 +77,7 @@ class _Window:
         self._parts: list[str] = []
         self._kept = 0
         self._dropped = 0
+        self.seen = {output.STDOUT: 0, output.STDERR: 0}
         self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace")
                           for s in (output.STDOUT, output.STDERR)}
 
@@ -89,10 +90,18 @@ class _Window:
         with self._lock:
             self._parts.append(text)
             self._kept += len(data)
+            self.seen[stream] += len(data)
+
+    def tail(self, stream: int) -> output.Ring | None:
+        return None  # a poll window keeps what came first; the rest is counted as dropped
+
+    def filled(self, stream: int, count: int) -> None:  # pragma: no cover - no ring
+        raise AssertionError("a job window has no tail ring")
 
     def dropped(self, stream: int, count: int) -> None:
         with self._lock:
             self._dropped += count
+            self.seen[stream] += count
 
     def take(self) -> tuple[str, int]:
         with self._lock:

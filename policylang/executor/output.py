@@ -35,10 +35,17 @@ _POLL_S = 0.02  # re-check interval where no pidfd exists, and during a kill's g
 
 
 class Sink(Protocol):
-    """Where `pump` delivers bytes; `room` may shrink to 0 and grow again."""
+    """Where `pump` delivers bytes.
+
+    `room` bytes are read and passed to `accept`; once it is 0 (it may grow again), bytes
+    are read into the `tail` ring if there is one (then `filled` is called), and are
+    drained and `dropped` otherwise.
+    """
 
     def room(self, stream: int) -> int: ...
     def accept(self, stream: int, data: bytes) -> None: ...
+    def tail(self, stream: int) -> Ring | None: ...
+    def filled(self, stream: int, count: int) -> None: ...
     def dropped(self, stream: int, count: int) -> None: ...
 
 
@@ -72,38 +79,90 @@ class Cancel:
             self._read = self._write = -1
 
 
-class Chunks:
-    """Kept bytes of both streams plus their arrival order (merged consecutive runs)."""
+class Ring:
+    """The last `size` bytes written through it, in one fixed buffer (no reallocation)."""
 
-    def __init__(self) -> None:
-        self.data = {STDOUT: bytearray(), STDERR: bytearray()}
+    def __init__(self, size: int) -> None:
+        self.buf = bytearray(size)
+        self.pos = 0
+        self.total = 0
+
+    def free(self) -> memoryview:
+        """The contiguous region the next read may fill."""
+        return memoryview(self.buf)[self.pos :]
+
+    def advance(self, count: int) -> None:
+        self.total += count
+        self.pos = (self.pos + count) % len(self.buf)
+
+    def contents(self) -> bytes:
+        if self.total < len(self.buf):
+            return bytes(self.buf[: self.pos])
+        return bytes(self.buf[self.pos :] + self.buf[: self.pos])
+
+
+class Capture:
+    """Keeps the head and the tail of each stream within `cap` bytes; counts everything.
+
+    A quarter of the cap (by default) is a ring holding the last bytes, so the end of a
+    long output (where errors tend to be) survives; the head keeps the rest. The arrival
+    order of the head is recorded as runs of `[stream, length]`.
+    """
+
+    def __init__(self, cap: int, *, tail: int | None = None) -> None:
+        tail = cap // 4 if tail is None else min(tail, cap)
+        self.head_cap = cap - tail
+        self.tail_cap = tail
+        self.head = {STDOUT: bytearray(), STDERR: bytearray()}
         self.seen = {STDOUT: 0, STDERR: 0}
-        self.order: list[list[int]] = []  # [stream, length] runs over the kept bytes
+        self.order: list[list[int]] = []
+        self._rings: dict[int, Ring] = {}
+        # len(order) at each stream's latest tail write: where its tail goes in the merge
+        self._tail_pos: dict[int, int] = {}
 
-    def keep(self, stream: int, data: bytes) -> None:
-        self.data[stream] += data
+    def room(self, stream: int) -> int:
+        return max(0, self.head_cap - len(self.head[stream]))
+
+    def accept(self, stream: int, data: bytes) -> None:
+        self.head[stream] += data
         self.seen[stream] += len(data)
         if self.order and self.order[-1][0] == stream:
             self.order[-1][1] += len(data)
         else:
             self.order.append([stream, len(data)])
 
+    def tail(self, stream: int) -> Ring | None:
+        if not self.tail_cap:
+            return None
+        ring = self._rings.get(stream)
+        if ring is None:
+            ring = self._rings[stream] = Ring(self.tail_cap)
+        return ring
 
-class Capture(Chunks):
-    """Keeps the first `cap` bytes of each stream; counts everything seen."""
-
-    def __init__(self, cap: int) -> None:
-        super().__init__()
-        self.cap = cap
-
-    def room(self, stream: int) -> int:
-        return max(0, self.cap - len(self.data[stream]))
-
-    def accept(self, stream: int, data: bytes) -> None:
-        self.keep(stream, data)
+    def filled(self, stream: int, count: int) -> None:
+        self.seen[stream] += count
+        self._tail_pos[stream] = len(self.order)
 
     def dropped(self, stream: int, count: int) -> None:
         self.seen[stream] += count
+
+    def kept(self, stream: int) -> bytes:
+        ring = self._rings.get(stream)
+        return bytes(self.head[stream]) + (ring.contents() if ring else b"")
+
+    def interleaving(self) -> tuple[tuple[int, int], ...]:
+        """Runs over the kept bytes in arrival order.
+
+        A stream's tail is placed after the head runs that arrived before its last byte
+        did: exact for the usual case (a flood, then a few lines on the other stream).
+        """
+        runs = [(stream, length) for stream, length in self.order]
+        tails = sorted(((self._tail_pos.get(s, len(runs)), s, min(r.total, len(r.buf)))
+                        for s, r in self._rings.items()), reverse=True)
+        for pos, stream, length in tails:  # from the back, so earlier positions hold
+            if length:
+                runs.insert(pos, (stream, length))
+        return tuple(runs)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -244,9 +303,23 @@ def _read_once(fd: int, stream: int, sink: Sink, devnull: int) -> bool:
             if data:
                 sink.accept(stream, data)
             return bool(data)
+        ring = sink.tail(stream)
+        if ring is not None:
+            return _fill(fd, stream, sink, ring)
         return _discard(fd, stream, sink, devnull)
     except BlockingIOError:
         return True
+
+
+def _fill(fd: int, stream: int, sink: Sink, ring: Ring) -> bool:
+    """Past the head: read straight into the tail ring (a few rounds); False at end of file."""
+    for _ in range(_DISCARD_ROUNDS):
+        count = os.readv(fd, [ring.free()])
+        if count == 0:
+            return False
+        ring.advance(count)
+        sink.filled(stream, count)
+    return True
 
 
 def _discard(fd: int, stream: int, sink: Sink, devnull: int) -> bool:

@@ -40,15 +40,30 @@ def default_spill_dir() -> str:
     return os.path.join(tempfile.gettempdir(), "policylang-output")
 
 
+def _decoder() -> codecs.IncrementalDecoder:
+    return codecs.getincrementaldecoder("utf-8")("replace")
+
+
 def merged_text(result: ExecResult) -> str:
-    """stdout and stderr interleaved in arrival order, each decoded incrementally."""
-    decoders = {1: codecs.getincrementaldecoder("utf-8")("replace"),
-                2: codecs.getincrementaldecoder("utf-8")("replace")}
+    """stdout and stderr interleaved in arrival order, each decoded incrementally.
+
+    Where a stream's capture skipped bytes between its head and its tail, a line
+    `[... N bytes of stdout not kept ...]` stands in for them.
+    """
+    decoders = {1: _decoder(), 2: _decoder()}
     sources = {1: result.stdout_bytes, 2: result.stderr_bytes}
+    gaps = {1: (result.stdout_gap_at, result.stdout_omitted),
+            2: (result.stderr_gap_at, result.stderr_omitted)}
     offsets = {1: 0, 2: 0}
     parts: list[str] = []
     for stream, length in result.interleaving:
         start = offsets[stream]
+        gap_at, omitted = gaps[stream]
+        if omitted and start == gap_at:
+            parts.append(decoders[stream].decode(b"", final=True))
+            decoders[stream] = _decoder()  # the tail may start inside a character
+            name = "stdout" if stream == 1 else "stderr"
+            parts.append(f"\n[... {omitted:,} bytes of {name} not kept ...]\n")
         offsets[stream] = start + length
         parts.append(decoders[stream].decode(sources[stream][start : start + length]))
     parts.extend(decoders[s].decode(b"", final=True) for s in (1, 2))
@@ -72,10 +87,13 @@ def _notes(result: ExecResult) -> list[str]:
                      "what it printed before the kill follows")
     elif result.cancelled:
         notes.append("the command was cancelled and killed; what it printed before follows")
-    for name, kept, seen in (("stdout", len(result.stdout_bytes), result.stdout_seen),
-                             ("stderr", len(result.stderr_bytes), result.stderr_seen)):
+    for name, kept, head, seen in (
+        ("stdout", len(result.stdout_bytes), result.stdout_gap_at, result.stdout_seen),
+        ("stderr", len(result.stderr_bytes), result.stderr_gap_at, result.stderr_seen),
+    ):
         if seen > kept:
-            notes.append(f"{name} capture capped: kept the first {kept:,} of {seen:,} bytes")
+            notes.append(f"{name} capture capped: kept the first {head:,} and the last "
+                         f"{kept - head:,} of {seen:,} bytes")
     if result.sandbox_write_denied:
         notes.append(SANDBOX_MARKER)
     return notes

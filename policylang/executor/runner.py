@@ -41,11 +41,14 @@ class ExecResult:
     cancelled: bool
     duration_ms: int
     timeout_s: float | None
-    stdout_bytes: bytes  # the kept head of stdout (at most the cap)
+    stdout_bytes: bytes  # the kept head and tail of stdout (at most the cap)
     stderr_bytes: bytes
     stdout_seen: int  # every byte the command wrote, kept or not
     stderr_seen: int
-    # Runs of (stream, length) over the kept bytes in arrival order; stream 1 or 2.
+    # Where in stdout_bytes the omitted bytes were (the head's length); see `stdout_omitted`.
+    stdout_gap_at: int
+    stderr_gap_at: int
+    # Runs of (stream, length) over the kept bytes: the head in arrival order, then the tails.
     interleaving: tuple[tuple[int, int], ...]
     retention: Retention | None
     backend: str
@@ -68,6 +71,15 @@ class ExecResult:
     @property
     def stderr_truncated(self) -> bool:
         return self.stderr_seen > len(self.stderr_bytes)
+
+    @property
+    def stdout_omitted(self) -> int:
+        """Bytes written between the kept head and the kept tail of stdout."""
+        return self.stdout_seen - len(self.stdout_bytes)
+
+    @property
+    def stderr_omitted(self) -> int:
+        return self.stderr_seen - len(self.stderr_bytes)
 
     @property
     def failed(self) -> bool:
@@ -229,7 +241,7 @@ def run(
     proc = start(prepared)
     _log.debug("started pid %d: %s", proc.pid, command)
     outcome = output.pump(proc, capture, timeout_s=timeout_s, grace_s=grace_s, drain_s=drain_s)
-    return build_result(command, decision=decision, chunks=capture, outcome=outcome,
+    return build_result(command, decision=decision, capture=capture, outcome=outcome,
                         started=started, timeout_s=timeout_s, backend=prepared.backend,
                         pid=proc.pid)
 
@@ -238,7 +250,7 @@ def build_result(
     command: str,
     *,
     decision: Decision,
-    chunks: output.Chunks,
+    capture: output.Capture,
     outcome: output.PumpOutcome,
     started: float,
     timeout_s: float | None,
@@ -247,7 +259,7 @@ def build_result(
 ) -> ExecResult:
     code = outcome.returncode
     exit_code, sig = (code, None) if code >= 0 else (None, -code)
-    out, err = bytes(chunks.data[output.STDOUT]), bytes(chunks.data[output.STDERR])
+    out, err = capture.kept(output.STDOUT), capture.kept(output.STDERR)
     failed = exit_code != 0 or outcome.timed_out or outcome.cancelled
     return ExecResult(
         command=command,
@@ -259,9 +271,11 @@ def build_result(
         timeout_s=timeout_s,
         stdout_bytes=out,
         stderr_bytes=err,
-        stdout_seen=chunks.seen[output.STDOUT],
-        stderr_seen=chunks.seen[output.STDERR],
-        interleaving=tuple((s, n) for s, n in chunks.order),
+        stdout_seen=capture.seen[output.STDOUT],
+        stderr_seen=capture.seen[output.STDERR],
+        stdout_gap_at=len(capture.head[output.STDOUT]),
+        stderr_gap_at=len(capture.head[output.STDERR]),
+        interleaving=capture.interleaving(),
         retention=final_retention(decision.retention, failed=failed),
         backend=backend.name,
         sandboxed=backend.confined,

@@ -67,11 +67,13 @@ def test_finished_jobs_beyond_the_limit_are_evicted_oldest_first(workdir: str) -
 
 
 def test_running_jobs_are_never_evicted(workdir: str) -> None:
-    with JobStore(max_finished=0, grace_s=0.1, drain_s=0.05) as store:
+    with JobStore(max_finished=1, grace_s=0.1, drain_s=0.05) as store:
         running = _start(store, "sleep 30", workdir)
-        done = _start(store, "true", workdir)
-        store.wait(done, timeout_s=10)
-        assert [j.id for j in store.jobs()] == [running]
+        first = _start(store, "true", workdir)
+        store.wait(first, timeout_s=10)
+        second = _start(store, "true", workdir)
+        store.wait(second, timeout_s=10)
+        assert [j.id for j in store.jobs()] == [running, second]
 
 
 def test_cleanup_forgets_finished_jobs_only(store: JobStore, workdir: str) -> None:

@@ -87,7 +87,16 @@ def test_model_text_stays_within_budget(workdir: str, tmp_path: pathlib.Path) ->
 def test_capture_cap_is_noted(workdir: str, tmp_path: pathlib.Path) -> None:
     res = _run("head -c 5000 /dev/zero | tr '\\0' y", workdir, max_stream_bytes=100)
     text = render_for_model(res, spill_dir=str(tmp_path)).text
-    assert "stdout capture capped: kept the first 100 of 5,000 bytes" in text
+    assert "stdout capture capped: kept the first 75 and the last 25 of 5,000 bytes" in text
+    assert "\n[... 4,900 bytes of stdout not kept ...]\n" in text
+
+
+def test_the_end_of_a_capped_stream_reaches_the_model(workdir: str,
+                                                      tmp_path: pathlib.Path) -> None:
+    res = _run("seq 1 300000; echo FAILED: the last line >&2", workdir, max_stream_bytes=100_000)
+    text = render_for_model(res, spill_dir=str(tmp_path)).text
+    assert text.endswith("300000\nFAILED: the last line")
+    assert "bytes of stdout not kept ...]" in merged_text(res)
 
 
 def test_display_view_is_short_and_points_to_spill(workdir: str, tmp_path: pathlib.Path) -> None:

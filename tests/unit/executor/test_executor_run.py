@@ -290,6 +290,16 @@ def test_stderr_flood_does_not_deadlock_while_stdout_is_quiet(workdir: str) -> N
     assert len(res.stderr_bytes) == 4096
 
 
+def test_capped_stream_keeps_its_head_and_its_tail(workdir: str) -> None:
+    res = _run("seq 1 300000", workdir, max_stream_bytes=100_000)
+    assert len(res.stdout_bytes) == 100_000
+    assert res.stdout_gap_at == 75_000
+    assert res.stdout_bytes.startswith(b"1\n2\n3\n")
+    assert res.stdout_bytes.endswith(b"\n299999\n300000\n")
+    assert res.stdout_omitted == res.stdout_seen - 100_000
+    assert res.stdout_seen == len("".join(f"{i}\n" for i in range(1, 300001)))
+
+
 def test_zero_cap_keeps_nothing_but_counts_everything(workdir: str) -> None:
     res = _run("seq 1 1000", workdir, max_stream_bytes=0)
     assert res.stdout_bytes == b""
