@@ -22,7 +22,7 @@ def test_bundled_long_abbreviated_permuted() -> None:
     assert respell(_rm(), SpellingChoice(long_flags=frozenset("rf"))) == (
         "rm", "--recursive", "--force", "x")
     assert respell(_rm(), SpellingChoice(long_flags=frozenset("r"), abbreviate=True)) == (
-        "rm", "-f", "--recur", "x")
+        "rm", "--recur", "-f", "x")
     assert respell(_rm(), SpellingChoice(bundle=True, options_last=True)) == ("rm", "x", "-rf")
     assert respell(_rm(), SpellingChoice(double_dash=True)) == ("rm", "-r", "-f", "--", "x")
 
