@@ -16,10 +16,12 @@ import argparse
 import json
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from policylang.decision import Verdict
-from policylang.tool import ApprovalAnswer, ApprovalRequest, BashTool, ToolResult, ToolStatus
+
+if TYPE_CHECKING:  # the tool (and the executor under it) loads only when a command runs
+    from policylang.tool import ApprovalAnswer, ApprovalRequest, ToolResult
 
 EXIT_USAGE = 2
 EXIT_TIMEOUT = 124
@@ -81,6 +83,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from policylang.errors import PolicylangError
     from policylang.integrations._common import policy_factory
+    from policylang.tool import ApprovalAnswer, BashTool
 
     command = " ".join(args.command)
     workspace = os.path.abspath(args.workspace)
@@ -132,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _exit_code(result: ToolResult) -> int:
+    from policylang.tool import ToolStatus
+
     exec_result = result.result
     if exec_result is not None:
         if exec_result.timed_out:

@@ -24,6 +24,7 @@ def run_session(
     answer: str | None = None,
     mode: str = "auto",
     asked: list[str] | None = None,
+    extra: tuple[str, ...] = (),
 ) -> None:
     params = StdioServerParameters(
         command=sys.executable,
@@ -35,6 +36,7 @@ def run_session(
             str(POLICY),
             "--workspace",
             str(workspace),
+            *extra,
         ],
         cwd=str(workspace),
     )
@@ -170,3 +172,22 @@ def test_invalid_arguments_teach(tmp_path: Path) -> None:
         assert bad.is_error
 
     run_session(tmp_path, body)
+
+
+@pytest.mark.parametrize("answer", ["session", "always"])
+def test_session_and_always_answers_are_remembered(tmp_path: Path, answer: str) -> None:
+    asked: list[str] = []
+    store = tmp_path / "approvals.toml"
+
+    async def body(client: Client) -> None:
+        first = await client.call_tool("bash", {"command": "touch one"})
+        assert not first.is_error, text_of(first)
+        second = await client.call_tool("bash", {"command": "touch two"})
+        assert not second.is_error, text_of(second)
+
+    run_session(tmp_path, body, answer=answer, asked=asked, extra=("--approvals", str(store)))
+    assert len(asked) == 1
+    assert (tmp_path / "one").exists()
+    assert (tmp_path / "two").exists()
+    saved = store.read_text() if store.exists() else ""
+    assert ('"touch"' in saved) is (answer == "always")
