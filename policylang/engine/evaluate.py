@@ -165,9 +165,12 @@ class _Walk:
             message = f"could not analyse {text}: {problem.message}"
             if where:
                 message += f" ({where})"
-            self.line_reasons.append(
-                Reason(rule_id=problem.code, message=message, verdict=Verdict.ASK, segment=text)
+            reason = Reason(
+                rule_id=problem.code, message=message, verdict=Verdict.ASK, segment=text
             )
+            # the root line repeats the problems of its nested lines: report each once
+            if reason not in self.line_reasons:
+                self.line_reasons.append(reason)
         cwds = paths.track(line.segments, start, self.ctx.home)
         for segment, cwd in zip(line.segments, cwds, strict=True):
             self.visit_segment(segment, cwd, poison, context or line.context)
@@ -415,8 +418,10 @@ class _Walk:
             )
             return
         forms, complete = paths.resolve(value, cwd, self.ctx.home)
-        if subtree and access == "read" and all(
-            paths.is_within(form, self.ctx.workspace) for form in forms
+        if (
+            subtree
+            and access == "read"
+            and all(paths.is_within(form, self.ctx.workspace) for form in forms)
         ):
             # reading a tree inside the workspace is the everyday case (`grep -r x .`); a
             # recursive read of anything else (`grep -r x ~`) must not reach protected files
@@ -594,9 +599,11 @@ def _may_reassign(text: str, name: str) -> bool:
 
 
 def _is_process_substitution(word: Word) -> bool:
-    return bool(word.expansions) and all(
-        exp.kind is ExpansionKind.PROCESS_SUBSTITUTION for exp in word.expansions
-    ) and word.text.startswith(("<(", ">("))
+    return (
+        bool(word.expansions)
+        and all(exp.kind is ExpansionKind.PROCESS_SUBSTITUTION for exp in word.expansions)
+        and word.text.startswith(("<(", ">("))
+    )
 
 
 def _glob_directory(pattern: str) -> str:
