@@ -16,6 +16,7 @@ import logging
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -141,6 +142,18 @@ def _status(outcome: output.PumpOutcome | None) -> JobStatus:
     return JobStatus.KILLED if outcome.returncode < 0 else JobStatus.EXITED
 
 
+def _shutdown(jobs: dict[str, _Job], lock: threading.Lock) -> None:
+    """Cancel every running job and wait for its watcher (which kills and reaps)."""
+    with lock:
+        held = list(jobs.values())
+    for job in held:
+        if job.outcome is None:
+            job.cancel.set()
+    for job in held:
+        if job.thread is not None:
+            job.thread.join()
+
+
 class JobStore:
     """The host's background jobs (see module docstring). Use as a context manager."""
 
@@ -162,6 +175,9 @@ class JobStore:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._closed = False
+        # Runs close() at interpreter exit (or when the store is collected), so a host
+        # that forgets to close it does not leave its jobs running as orphans.
+        self._finalizer = weakref.finalize(self, _shutdown, self._jobs, self._lock)
 
     def start(
         self,
@@ -190,8 +206,8 @@ class JobStore:
             raise ValueError(f"timeout_s must be greater than 0 or None, got {timeout_s!r}")
         prepared = runner.prepare(command, decision=decision, approval=approval, cwd=cwd,
                                   env=env, force_env=force_env, login=login, sandbox=sandbox)
-        job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))
         proc = runner.start(prepared)
+        job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))
         job.pid = proc.pid
         job.thread = threading.Thread(target=self._watch, args=(job, proc, timeout_s),
                                       name=f"policylang-{job.id}", daemon=True)
@@ -259,14 +275,7 @@ class JobStore:
     def close(self) -> None:
         """Kill every running job's group, reap it, and refuse new jobs."""
         self._closed = True
-        with self._lock:
-            held = list(self._jobs.values())
-        for job in held:
-            if job.outcome is None:
-                job.cancel.set()
-        for job in held:
-            if job.thread is not None:
-                job.thread.join()
+        self._finalizer()
 
     def __enter__(self) -> JobStore:
         return self

@@ -36,8 +36,17 @@ class Rendered:
     omitted_lines: int = 0
 
 
-def default_spill_dir() -> str:
-    return os.path.join(tempfile.gettempdir(), "policylang-output")
+def default_spill_dir(*, sandboxed: bool = False) -> str:
+    """Where spill files go by default: a subdirectory of the temp dir.
+
+    With `sandboxed`, a directory the sandbox can read: the bubblewrap sandbox replaces
+    `/tmp` with a private one, so a spill file there could not be grepped by the model's
+    next (sandboxed) command; `/var/tmp` is visible, read-only, inside it.
+    """
+    base = tempfile.gettempdir()
+    if sandboxed and (base == "/tmp" or base.startswith("/tmp/")) and os.path.isdir("/var/tmp"):
+        base = "/var/tmp"
+    return os.path.join(base, "policylang-output")
 
 
 def _decoder() -> codecs.IncrementalDecoder:

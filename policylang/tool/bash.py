@@ -421,7 +421,8 @@ class BashTool:
         opts = self.options
         model = render_for_model(result, max_lines=opts.model_max_lines,
                                  max_bytes=opts.model_max_bytes,
-                                 spill_dir=opts.spill_dir or default_spill_dir())
+                                 spill_dir=opts.spill_dir
+                                 or default_spill_dir(sandboxed=result.sandboxed))
         display = render_for_display(result, max_bytes=opts.display_max_bytes,
                                      spill_path=model.spill_path)
         text = model.text

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import pathlib
 import shlex
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -172,3 +174,24 @@ def test_bad_arguments(workdir: str) -> None:
         JobStore(max_finished=-1)
     with JobStore() as store, pytest.raises(ValueError, match="timeout_s"):
         _start(store, "true", workdir, timeout_s=0)
+
+
+_FORGETFUL_HOST = """
+import sys
+from policylang.decision import Decision, Verdict
+from policylang.executor import JobStore
+store = JobStore(grace_s=0.1)
+command = sys.argv[1]
+decision = Decision(command=command, verdict=Verdict.ALLOW, retention=None,
+                    concurrency_safe=False)
+job = store.start(command, decision=decision, cwd="/")
+print(store.jobs()[0].pid, flush=True)
+# exits without close(): the store's finalizer must still kill the job
+"""
+
+
+def test_jobs_die_when_the_host_exits_without_closing(workdir: str) -> None:
+    done = subprocess.run([sys.executable, "-c", _FORGETFUL_HOST, "sleep 60 & sleep 61"],
+                          capture_output=True, text=True, timeout=30, check=True)
+    pgid = int(done.stdout)
+    assert live_group_members(pgid) == []

@@ -414,3 +414,18 @@ def test_concurrency_safe(workspace: str) -> None:
     assert not tool.concurrency_safe({"command": "ls", "background": True})
     assert not tool.concurrency_safe({"cmd": "ls"})
     assert not tool.concurrency_safe({"command": "ls", "workdir": "missing"})
+
+
+def test_sandboxed_spill_file_can_be_read_from_inside_the_sandbox(workspace: str) -> None:
+    tool = _sandboxed_tool(workspace)
+    first = tool.call({"command": "seq 1 100000"})
+    if not BubblewrapBackend(workspace).probe().ok:
+        assert first.status is ToolStatus.REFUSED
+        return
+    assert first.spill_path is not None
+    assert not first.spill_path.startswith("/tmp/")  # /tmp is private inside the sandbox
+    try:
+        again = tool.call({"command": f"grep -c . {shlex.quote(first.spill_path)}"})
+        assert again.model_text.splitlines()[-1] == "100000"
+    finally:
+        os.unlink(first.spill_path)
