@@ -14,6 +14,9 @@ from policylang.decision import Verdict
 from policylang.integrations import claude_code, gemini_cli
 from policylang.integrations._common import HookResult, PayloadError, policy_factory
 
+EXIT_OK = 0
+EXIT_BLOCKED = 2  # the agent blocks the call; the reason is on stderr
+
 # A PreToolUse payload is a few kilobytes; anything this large is not one.
 MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
 
@@ -68,9 +71,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = _answer(args, _read_bounded(sys.stdin.buffer))
     except PayloadError as error:
-        result = HookResult(stderr=f"policylang: refused: {error}\n", exit_code=2)
+        result = HookResult(stderr=f"policylang: refused: {error}\n", exit_code=EXIT_BLOCKED)
     except Exception as error:  # INVARIANT: a crashing hook must block, not exit 1 (= proceed)
-        result = HookResult(stderr=f"policylang: refused: internal error: {error}\n", exit_code=2)
+        message = f"policylang: refused: internal error: {error}\n"
+        result = HookResult(stderr=message, exit_code=EXIT_BLOCKED)
     sys.stdout.write(result.stdout)
     sys.stdout.flush()
     sys.stderr.write(result.stderr)

@@ -23,6 +23,10 @@ exit codes: 0 the client disconnected; 2 usage error, the policy did not load, o
 """
 
 
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "mcp",
@@ -61,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"policylang mcp: the MCP SDK is not installed ({error})", file=sys.stderr)
         print("hint: pip install 'policylang[mcp]'", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     from policylang import __version__
     from policylang.errors import PolicylangError
     from policylang.executor import JobStore
@@ -71,12 +75,12 @@ def run(args: argparse.Namespace) -> int:
     workspace = os.path.abspath(args.workspace)
     if not os.path.isdir(workspace):
         print(f"policylang mcp: workspace {workspace} is not a directory", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     try:
         policy = policy_factory(tuple(args.policy), approvals=args.approvals)()
     except (PolicylangError, OSError) as error:
         print(f"policylang mcp: the policy did not load: {error}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
 
     with JobStore() as jobs:
 
@@ -85,4 +89,4 @@ def run(args: argparse.Namespace) -> int:
 
         server = PolicyShellServer(make_tool, jobs, version=__version__)
         anyio.run(server.run_stdio)
-    return 0
+    return EXIT_OK
