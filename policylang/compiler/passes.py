@@ -151,11 +151,14 @@ def pattern_text(rule: ast.Rule) -> str:
     return format_pattern(rule.pattern)
 
 
+_CONDITION_KINDS = frozenset(k.value for k in ConditionKind)
+
+
 def _compile_rule(layer: Layer, rule: ast.Rule) -> CompiledRule:
     conditions = tuple(
         Condition(kind=ConditionKind(c.kind.value), items=frozenset(n.value for n in c.items))
         for c in rule.clauses
-        if c.kind.value in ConditionKind.__members__.values()
+        if c.kind.value in _CONDITION_KINDS
     )
     explicit = rule.explicit_id
     text = pattern_text(rule)

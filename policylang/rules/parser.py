@@ -12,10 +12,14 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib.resources
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.common import LexerConf
+from lark.lexer import Lexer, LexerState, PatternStr
 
 from policylang.diagnostics import Diagnostic, sort_diagnostics
 from policylang.rules import ast
@@ -164,23 +168,66 @@ class GluedTokensError(Exception):
         self.second = second
 
 
-class _GlueCheck:
-    """Lark post-lexer: refuse adjacent tokens, so keywords need a word boundary."""
+# The lexer: the same token language as grammar.lark's terminals, in one regex pass.
+_TOKENS = re.compile(
+    r"""(?P<STRING>"(?:[^"\\\n]|\\["\\])*")"""
+    r"|(?P<WORD>[^\s\"#\\]+)"
+    r"|(?P<_NL>[ \t]*\r?\n)"
+    r"|(?P<SPACE>[ \t]+)"
+    r"|(?P<CONT>\\\r?\n)"
+    r"|(?P<COMMENT>\#[^\n]*)"
+    r"|(?P<ERROR>.)",
+    re.DOTALL,
+)
 
-    always_accept: tuple[str, ...] = ()
 
-    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        previous: Token | None = None
-        for token in stream:
-            if (
-                previous is not None
-                and token.type != "_NL"
-                and previous.type != "_NL"
-                and token.start_pos == previous.end_pos
-            ):
+class _PolicyLexer(Lexer):
+    """A contextual lexer: a word is a keyword only where the parser can accept that keyword.
+
+    Equivalent to Lark's contextual lexer over grammar.lark, but one `finditer` pass, and it
+    refuses touching tokens (`allowx`, `a"b"`) instead of splitting them silently.
+    """
+
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf: LexerConf) -> None:
+        self.keywords = {
+            t.pattern.value: t.name
+            for t in lexer_conf.terminals
+            if isinstance(t.pattern, PatternStr)
+        }
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        text = lexer_state.text.text
+        assert isinstance(text, str)
+        states = parser_state.parse_conf.states
+        keywords = self.keywords
+        line, line_start, previous = 1, 0, None
+        for match in _TOKENS.finditer(text):
+            kind = match.lastgroup
+            start, end = match.span()
+            if kind in ("SPACE", "COMMENT", "CONT"):
+                if kind == "CONT":
+                    line, line_start = line + 1, end
+                continue
+            value = match.group()
+            if kind == "ERROR":
+                column = start - line_start + 1
+                raise UnexpectedCharacters(  # type: ignore[no-untyped-call]
+                    text, start, line, column, state=parser_state
+                )
+            if kind == "WORD":
+                name = keywords.get(value)
+                if name is not None and name in states[parser_state.position]:
+                    kind = name
+            assert kind is not None
+            token = Token(kind, value, start, line, start - line_start + 1, line, None, end)
+            if kind == "_NL":
+                line, line_start = line + 1, end
+            elif previous is not None and previous.type != "_NL" and previous.end_pos == start:
                 raise GluedTokensError(previous, token)
+            lexer_state.last_token = previous = token
             yield token
-            previous = token
 
 
 @functools.cache
@@ -189,9 +236,8 @@ def _lark() -> Lark:
     return Lark(
         grammar,
         parser="lalr",
-        propagate_positions=True,
+        lexer=_PolicyLexer,
         maybe_placeholders=False,
-        postlex=_GlueCheck(),
     )
 
 
@@ -209,45 +255,25 @@ class LogicalLine:
     comment: ast.Comment | None
 
 
+# What matters for splitting lines: strings (a `#` or `\\` inside is not special; an
+# unterminated one ends at the newline), comments, continuations and newlines.
+_LINE_TOKENS = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"?|#[^\n]*|\\\r?\n|\n')
+
+
 def logical_lines(text: str) -> Iterator[LogicalLine]:
     """Split a file into logical lines, honouring strings, comments and `\\` continuations."""
-    i, n, start = 0, len(text), 0
-    in_string = False
+    start = 0
     comment: ast.Comment | None = None
-    code_end: int | None = None
-    while i < n:
-        ch = text[i]
-        if in_string:
-            if ch == "\\" and i + 1 < n and text[i + 1] != "\n":
-                i += 2
-                continue
-            if ch in '"\n':
-                in_string = False
-                if ch == "\n":
-                    continue
-        elif ch == '"':
-            in_string = True
-        elif ch == "#":
-            code_end = i
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            comment = ast.Comment(text=text[i:j].rstrip(), span=Span(i, j))
-            i = j
-            continue
-        elif ch == "\\" and text[i + 1 : i + 2] in ("\n", "\r"):
-            if text[i + 1 : i + 3] == "\r\n":
-                i += 3
-                continue
-            if text[i + 1] == "\n":
-                i += 2
-                continue
-            i += 1
-        elif ch == "\n":
-            yield LogicalLine(start, i if code_end is None else code_end, comment)
-            start, comment, code_end = i + 1, None, None
-        i += 1
-    if start < n:
-        yield LogicalLine(start, n if code_end is None else code_end, comment)
+    for match in _LINE_TOKENS.finditer(text):
+        token = match.group()
+        if token == "\n":
+            end = match.start()
+            yield LogicalLine(start, end if comment is None else comment.span.start, comment)
+            start, comment = match.end(), None
+        elif token[0] == "#":
+            comment = ast.Comment(text=token.rstrip(), span=Span(match.start(), match.end()))
+    if start < len(text):
+        yield LogicalLine(start, len(text) if comment is None else comment.span.start, comment)
 
 
 def parse_ruleset(text: str, *, filename: str) -> tuple[ast.RuleSet, tuple[Diagnostic, ...]]:
@@ -263,7 +289,8 @@ def parse_ruleset(text: str, *, filename: str) -> tuple[ast.RuleSet, tuple[Diagn
     except (UnexpectedInput, GluedTokensError):
         statements, diagnostics = _parse_by_line(source, lines)
     else:
-        statements, diagnostics = to_statements(tree), ()
+        spans = [(line.start, line.end) for line in lines]
+        statements, diagnostics = to_statements(tree, text=text, lines=spans), ()
     ruleset = ast.RuleSet(statements=statements, comments=comments, source=source)
     return ruleset, sort_diagnostics(diagnostics)
 
@@ -284,7 +311,8 @@ def _parse_by_line(
         except UnexpectedInput as error:
             diagnostics.append(_diagnose(error, source, line, chunk))
         else:
-            statements.extend(to_statements(tree, offset=line.start))
+            spans = [(line.start, line.end)]
+            statements.extend(to_statements(tree, text=source.text, lines=spans, offset=line.start))
     return tuple(statements), tuple(diagnostics)
 
 

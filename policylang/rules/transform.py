@@ -7,6 +7,7 @@ whole, or line by line when it needs to recover from errors).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
@@ -31,19 +32,47 @@ def unquote(text: str) -> str:
 
 
 class _Converter:
-    """Converts one tree; spans are shifted by `offset`."""
+    """Converts one tree; token positions are shifted by `offset`.
 
-    def __init__(self, offset: int) -> None:
+    Trees carry no positions (position propagation would double the parse time), so a
+    statement's span is its logical line (`lines`: absolute (start, end) of each line's
+    code, sorted) and a clause's span runs from its keyword to its last word.
+    """
+
+    def __init__(self, offset: int, text: str, lines: Sequence[tuple[int, int]]) -> None:
         self.offset = offset
+        self.text = text
+        self.lines = lines
+        self.starts = [start for start, _end in lines]
 
     def span_of(self, node: _Child) -> Span:
         if isinstance(node, Token):
-            start = node.start_pos or 0
-            end = node.end_pos if node.end_pos is not None else start
-        else:
-            start = node.meta.start_pos if not node.meta.empty else 0
-            end = node.meta.end_pos if not node.meta.empty else start
-        return Span(start + self.offset, end + self.offset)
+            return token_span(node, offset=self.offset)
+        first, last = _first_token(node), _last_token(node)
+        if first is None or last is None:
+            return Span(self.offset, self.offset)
+        start = (first.start_pos or 0) + self.offset
+        end = (last.end_pos if last.end_pos is not None else 0) + self.offset
+        return Span(start, max(start, end))
+
+    def keyword_span(self, node: Tree[Token]) -> Span:
+        """The node's span extended left over the keyword before it (`when -r`)."""
+        span = self.span_of(node)
+        start = span.start
+        while start > 0 and self.text[start - 1] in " \t":
+            start -= 1
+        while start > 0 and not self.text[start - 1].isspace():
+            start -= 1
+        return Span(start, span.end)
+
+    def line_span(self, node: Tree[Token]) -> Span:
+        """The logical line holding the node (one statement per line), blanks stripped."""
+        position = self.span_of(node).start
+        index = max(0, bisect.bisect_right(self.starts, position) - 1)
+        start, end = self.lines[index]
+        code = self.text[start:end]
+        lead = len(code) - len(code.lstrip())
+        return Span(start + lead, start + len(code.rstrip()))
 
     def name(self, node: _Child) -> ast.Name:
         token = _token(node)
@@ -67,7 +96,27 @@ class _Converter:
 
     def statement(self, tree: Tree[Token]) -> ast.Statement:
         handler = _HANDLERS[str(tree.data)]
-        return handler(self, tree, self.span_of(tree))
+        return handler(self, tree, self.line_span(tree))
+
+
+def _first_token(node: _Child) -> Token | None:
+    stack: list[_Child] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Token):
+            return item
+        stack.extend(reversed(item.children))
+    return None
+
+
+def _last_token(node: _Child) -> Token | None:
+    stack: list[_Child] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Token):
+            return item
+        stack.extend(item.children)
+    return None
 
 
 def _token(node: _Child) -> Token:
@@ -133,7 +182,7 @@ def _clause(cv: _Converter, tree: Tree[Token]) -> ast.Clause:
         items: tuple[ast.Name, ...] = (cv.name(tree.children[0]),)
     else:
         items = cv.names(tree.children)
-    return ast.Clause(kind=kind, items=items, span=cv.span_of(tree))
+    return ast.Clause(kind=kind, items=items, span=cv.keyword_span(tree))
 
 
 def _rule(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
@@ -301,12 +350,23 @@ _HANDLERS: dict[str, _Handler] = {
 }
 
 
-def to_statements(tree: Tree[Token], *, offset: int = 0) -> tuple[ast.Statement, ...]:
-    """Convert a `start` tree into AST statements, spans shifted by `offset`."""
-    converter = _Converter(offset)
+def to_statements(
+    tree: Tree[Token], *, text: str, lines: Sequence[tuple[int, int]], offset: int = 0
+) -> tuple[ast.Statement, ...]:
+    """Convert a `start` tree into AST statements.
+
+    Args:
+        tree: the parse tree of `text[offset:]` (or of one logical line at `offset`).
+        text: the whole file.
+        lines: absolute (start, end) of every logical line's code, sorted.
+        offset: where the parsed text starts in `text`.
+    """
+    converter = _Converter(offset, text, lines)
     return tuple(converter.statement(child) for child in tree.children if isinstance(child, Tree))
 
 
 def token_span(token: Token, *, offset: int = 0) -> Span:
     """The span of a token (used by the parser for error positions)."""
-    return _Converter(offset).span_of(token)
+    start = (token.start_pos or 0) + offset
+    end = (token.end_pos if token.end_pos is not None else 0) + offset
+    return Span(start, max(start, end))

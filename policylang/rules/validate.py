@@ -161,7 +161,7 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
                 f"empty alternative in `{'|'.join(pw.alternatives)}`",
                 help="remove the extra `|`",
             )
-        if pw.is_literal and index > 0 and len(pw.alternatives) == 1:
+        if pw.is_literal and index > 0 and len(pw.alternatives) == 1 and _keyword_like(pw):
             close = difflib.get_close_matches(pw.alternatives[0], _CLAUSE_WORDS, n=1, cutoff=0.8)
             if close and close[0] != pw.alternatives[0]:
                 sink.add(
@@ -172,6 +172,12 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
                     help=f'write `"{pw.alternatives[0]}"` to keep the word',
                     warning=True,
                 )
+
+
+def _keyword_like(word: ast.PatternWord) -> bool:
+    """Cheap pre-filter before difflib: could this word be a misspelt clause keyword?"""
+    value = word.alternatives[0]
+    return 1 < len(value) < 13 and value[0].isalpha() and value[0] in "wuoicr"
 
 
 def _check_options(clause: ast.Clause, source: SourceText, sink: _Sink) -> None:
