@@ -250,3 +250,23 @@ def test_layers_add_rules(tmp_path: Path) -> None:
     policy = load_policy(extra=[team])
     assert policy.evaluate("make test", workspace="/w").verdict is Verdict.ALLOW
     assert policy.evaluate("make deploy", workspace="/w").verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        " && ".join(["ls"] * 3000),
+        "echo " + "$(" * 600 + "ls" + ")" * 600,
+        "ls " + "a" * 150_000,
+        "bash -c " + "'bash -c " * 40 + "ls" + "'" * 40,
+    ],
+    ids=["segments", "depth", "length", "nested-shells"],
+)
+def test_limits_fail_closed(decide: Decide, command: str) -> None:
+    decision = decide(command)
+    assert decision.verdict is not Verdict.ALLOW
+    assert decision.retention is None
+
+
+def test_very_long_chain_with_a_deny_at_the_end(decide: Decide) -> None:
+    assert decide(" ; ".join(["ls"] * 500) + " ; sudo id").verdict is Verdict.DENY
