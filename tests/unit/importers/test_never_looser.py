@@ -215,3 +215,33 @@ def test_broadened_deny_still_covers_original(workdir: Path, seed_rule: str) -> 
         "npm runx y",
     ]
     assert_never_looser(ours, {c: reference.opencode(pairs, c) for c in probes})
+
+
+@st.composite
+def gemini_rules(draw: st.DrawFn) -> str:
+    words = draw(st.lists(st.sampled_from(WORDS[:6]), min_size=1, max_size=2))
+    kind = draw(st.sampled_from(["prefix", "regex", "regex-end", "regex-group", "all"]))
+    decision = draw(st.sampled_from(["allow", "deny", "ask_user"]))
+    priority = draw(st.sampled_from([0, 10, 20]))
+    if kind == "prefix":
+        condition = f'commandPrefix = "{" ".join(words)}"'
+    elif kind == "regex":
+        condition = f'commandRegex = "{" ".join(words)}"'
+    elif kind == "regex-end":
+        condition = f'commandRegex = "{" ".join(words)}$"'
+    elif kind == "regex-group":
+        condition = f'commandRegex = "{words[0]} ({"|".join(WORDS[3:6])})\\\\b"'
+    else:
+        condition = 'toolName = "run_shell_command"'
+    return f"[[rule]]\n{condition}\ndecision = \"{decision}\"\npriority = {priority}\n"
+
+
+@SETTINGS
+@given(
+    rules=st.lists(gemini_rules(), min_size=1, max_size=5),
+    probes=st.lists(commands, min_size=5, max_size=10),
+)
+def test_random_gemini_policies(workdir: Path, rules: list[str], probes: list[str]) -> None:
+    text = "\n".join(rules)
+    ours = Ours("gemini", text, workdir)
+    assert_never_looser(ours, {c: reference.gemini(text, c) for c in probes})
