@@ -247,8 +247,10 @@ def check_differential(subjects: Subjects, command: str) -> Violation | None:
 
 
 def check_retention_soundness(subjects: Subjects, command: str) -> Violation | None:
-    """`requery` retention only for lines whose every segment is read-only and that
-    do not write (a writing redirect, when `Subjects.writes` can tell)."""
+    """`requery` retention only when every segment is read-only and nothing writes.
+
+    Writing is judged by `Subjects.writes` (a writing redirect anywhere) when given.
+    """
     decision = _decide(subjects.evaluate, command)
     if decision.retention is not Retention.REQUERY:
         return None
