@@ -1,0 +1,30 @@
+"""Property-based testing of policies: generators, invariants, campaigns (issue 7).
+
+A public package; its modules import nothing from the engine or the parsers except where
+noted, so they can drive any evaluator:
+
+- `quoting`: exact bash spellings of literal values (pure Python).
+- `optiontables`: GNU option tables and equivalent option spellings (pure Python).
+- `seeds`: seed commands from corpora and golden tables, and text mutations.
+- `cases`: the example types the invariants take (`Compound`, `Wrapped`, …).
+- `invariants`: the properties as checks over an `evaluate(command) -> Decision` callable.
+- `bashcheck`: batched questions to a real bash (`bash -n`, what argv a spelling makes).
+- `strategies`: Hypothesis strategies (needs the `fuzz` extra: ``pip install 'policylang[fuzz]'``).
+- `campaign`: the fuzzing campaign runner behind `fuzz/campaign.py` (needs the `fuzz` extra;
+  loads the engine lazily for a policy file, and the shell analyser to judge writes).
+
+Importing this package imports none of them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "bashcheck",
+    "campaign",
+    "cases",
+    "invariants",
+    "optiontables",
+    "quoting",
+    "seeds",
+    "strategies",
+]

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import policylang.testing
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_pure_modules_do_not_need_hypothesis() -> None:
+    result = _run(
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import policylang.testing.invariants, policylang.testing.quoting\n"
+        "import policylang.testing.seeds, policylang.testing.bashcheck\n"
+        "import policylang.testing.optiontables, policylang.testing.cases\n"
+        "print('ok')")
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_strategies_explain_the_missing_extra() -> None:
+    result = _run("import sys; sys.modules['hypothesis'] = None\n"
+                  "import policylang.testing.strategies")
+    assert result.returncode != 0
+    assert "needs Hypothesis: pip install 'policylang[fuzz]'" in result.stderr
+
+
+def test_package_lists_its_modules() -> None:
+    assert set(policylang.testing.__all__) == {
+        "bashcheck", "campaign", "cases", "invariants", "optiontables", "quoting", "seeds",
+        "strategies"}
