@@ -218,7 +218,7 @@ def reconcile(
         pick a looser rule than the peer, the looser rule is dropped (stricter); where
         ours would pick a stricter one, a warning says so.
     """
-    dropped: dict[int, str] = {}
+    dropped: dict[int, tuple[Severity, str]] = {}
     stricter: list[ImportWarning] = []
     for i, a in enumerate(rules):
         for j in range(i + 1, len(rules)):
@@ -231,12 +231,8 @@ def reconcile(
     kept = tuple(r for k, r in enumerate(rules) if k not in dropped)
     gone = tuple(r for k, r in enumerate(rules) if k in dropped)
     notes = [
-        ImportWarning(
-            severity=Severity.NOTE if "never applies" in why else Severity.STRICTER,
-            message=why,
-            origin=rules[k].origin,
-        )
-        for k, why in sorted(dropped.items())
+        ImportWarning(severity=severity, message=why, origin=rules[k].origin)
+        for k, (severity, why) in sorted(dropped.items())
     ]
     return kept, gone, (*notes, *stricter)
 
@@ -247,7 +243,7 @@ def _compare(
     j: int,
     peer_winner: PeerWinner,
     peer: str,
-    dropped: dict[int, str],
+    dropped: dict[int, tuple[Severity, str]],
     stricter: list[ImportWarning],
 ) -> None:
     a, b = rules[i], rules[j]
@@ -259,18 +255,23 @@ def _compare(
         loser = a if theirs is b else b
         if loser.pattern.within(theirs.pattern):
             index = i if loser is a else j
+            # Exact unless the winner's pattern was broadened: then the loser may have
+            # applied in the peer outside the winner's real reach, and dropping it is stricter.
+            exact = not any(note.startswith("broadened") for note in theirs.notes)
             dropped[index] = (
+                Severity.NOTE if exact else Severity.STRICTER,
                 f"dropped: never applies in {peer}, where `{theirs.origin.text}` wins on every "
-                f"command it matches"
+                f"command it matches",
             )
             return
     looser, strict = (a, b) if a.verdict.rank < b.verdict.rank else (b, a)
     if ours is looser:
         index = i if looser is a else j
         dropped[index] = (
+            Severity.STRICTER,
             f"dropped: where it and `{strict.origin.text}` both match, {peer} applies "
             f"{'the stricter rule' if theirs is strict else 'either'}, but policylang would "
-            f"let this {looser.verdict} rule win (more specific)"
+            f"let this {looser.verdict} rule win (more specific)",
         )
         return
     stricter.append(
