@@ -23,7 +23,7 @@ _CONTINUATION = re.compile(r"\\\r?\n")
 # Keywords the parser accepts (and therefore reserves) right where a word of each kind stands.
 _CLAUSE_KEYWORDS = frozenset({"when", "unless", "only", "operand", "checked-by", "reason", "id"})
 _RESERVED: dict[str, frozenset[str]] = {
-    "pattern": _CLAUSE_KEYWORDS,
+    "pattern": _CLAUSE_KEYWORDS | {"*", "**"},
     "option": _CLAUSE_KEYWORDS,
     "glob": frozenset({"allow", "ask", "deny", "reason", "id"}),
     "kind": frozenset({"in"}),
@@ -41,7 +41,7 @@ def quote(value: str) -> str:
 
 def word(value: str, context: str = "plain") -> str:
     """A single word, quoted when it would not read back as the same single word."""
-    if _PLAIN.fullmatch(value) and value not in _RESERVED[context] and value not in ("*", "**"):
+    if _PLAIN.fullmatch(value) and value not in _RESERVED[context]:
         return value
     return quote(value)
 

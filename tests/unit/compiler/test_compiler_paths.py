@@ -1,0 +1,132 @@
+"""Protected paths: glob translation, anchors, subtree matching, outside the workspace."""
+
+from __future__ import annotations
+
+import pytest
+from rules.helpers import compile_text
+
+from policylang.compiler.paths import glob_regex, literal_prefix, split_anchor
+from policylang.compiler.tree import Access
+from policylang.decision import Verdict
+
+HOME, WS = "/home/u", "/work/repo"
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"),
+    [
+        (".ssh/**", ".ssh", True),
+        (".ssh/**", ".ssh/id_rsa", True),
+        (".ssh/**", ".ssh/a/b", True),
+        (".ssh/**", ".sshx", False),
+        ("**/.env*", ".env", True),
+        ("**/.env*", "a/b/.env.local", True),
+        ("**/.env*", "a/b/x.env", False),
+        (".git/hooks/*", ".git/hooks/pre-commit", True),
+        (".git/hooks/*", ".git/hooks/a/b", False),
+        ("a/**/b", "a/b", True),
+        ("a/**/b", "a/x/y/b", True),
+        ("file?.[ch]", "file1.c", True),
+        ("file?.[!ch]", "file1.c", False),
+        ("/etc/**", "/etc/passwd", True),
+        ("**", "anything/at/all", True),
+    ],
+)
+def test_glob_regex(glob: str, path: str, matches: bool) -> None:
+    assert bool(glob_regex(glob).fullmatch(path)) is matches
+
+
+def test_anchor_and_prefix() -> None:
+    assert split_anchor("~/.ssh/**") == ("home", ".ssh/**")
+    assert split_anchor("~") == ("home", "")
+    assert split_anchor("/etc/x") == ("absolute", "/etc/x")
+    assert split_anchor("./.git/**") == ("workspace", ".git/**")
+    assert literal_prefix(".git/hooks/*") == ".git/hooks"
+    assert literal_prefix("**/.env") == ""
+
+
+POLICY = """\
+protect write ~/.ssh/** .git/** deny reason "keys and repository internals"
+protect read ~/.ssh/** ask
+protect read-write **/.env* /etc/shadow deny id secrets
+protect write ~/.bashrc ask
+outside-workspace write ask except /dev/null /tmp/**
+outside-workspace read ask
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "access", "verdict", "glob"),
+    [
+        ("/home/u/.ssh/id_rsa", Access.WRITE, Verdict.DENY, "~/.ssh/**"),
+        ("/home/u/.ssh/id_rsa", Access.READ, Verdict.ASK, "~/.ssh/**"),
+        ("/work/repo/.git/config", Access.WRITE, Verdict.DENY, ".git/**"),
+        ("/work/repo/.git/config", Access.READ, None, None),
+        ("/work/repo/app/.env.prod", Access.READ, Verdict.DENY, "**/.env*"),
+        ("/etc/shadow", Access.READ, Verdict.DENY, "/etc/shadow"),
+        ("/home/u/.bashrc", Access.WRITE, Verdict.ASK, "~/.bashrc"),
+        ("/home/u/.bashrc.bak", Access.WRITE, None, None),
+        ("/work/repo/src/main.py", Access.WRITE, None, None),
+        ("/home/u/.env", Access.READ, None, None),  # `**/.env*` is workspace-relative
+    ],
+)
+def test_match_protected(
+    path: str, access: Access, verdict: Verdict | None, glob: str | None
+) -> None:
+    policy = compile_text(POLICY)
+    match = policy.match_protected(path, access, home=HOME, workspace=WS)
+    if verdict is None:
+        assert match is None
+        return
+    assert match is not None
+    assert match.verdict is verdict
+    assert match.rule is not None
+    assert match.rule.glob == glob
+
+
+def test_provenance_of_a_protected_match() -> None:
+    policy = compile_text(POLICY)
+    match = policy.match_protected("/etc/shadow", Access.WRITE, home=HOME, workspace=WS)
+    assert match is not None
+    assert (match.ref.id, match.ref.location) == ("secrets", "t.policy:3:1")
+    first = policy.match_protected("/home/u/.ssh/x", Access.WRITE, home=HOME, workspace=WS)
+    assert first is not None
+    assert first.ref.message == "keys and repository internals"
+
+
+def test_subtree_matches_ancestors_of_protected_paths() -> None:
+    policy = compile_text(POLICY)
+    assert policy.match_protected(HOME, Access.WRITE, home=HOME, workspace=WS) is None
+    whole_home = policy.match_protected(HOME, Access.WRITE, home=HOME, workspace=WS, subtree=True)
+    assert whole_home is not None
+    assert whole_home.verdict is Verdict.DENY
+    root = policy.match_protected("/", Access.WRITE, home=HOME, workspace=WS, subtree=True)
+    assert root is not None
+    src = policy.match_protected(f"{WS}/src", Access.WRITE, home=HOME, workspace=WS, subtree=True)
+    assert src is None
+
+
+def test_outside_workspace() -> None:
+    policy = compile_text(POLICY)
+    outside = policy.protected.match_outside
+    inside = outside(f"{WS}/x", Access.WRITE, home=HOME, workspace=WS)
+    assert inside is None
+    assert outside("/dev/null", Access.WRITE, home=HOME, workspace=WS) is None
+    assert outside("/tmp/a/b", Access.WRITE, home=HOME, workspace=WS) is None
+    etc = outside("/etc/hosts", Access.WRITE, home=HOME, workspace=WS)
+    assert etc is not None
+    assert etc.verdict is Verdict.ASK
+    assert etc.ref.location == "t.policy:5:1"
+    read = outside("/etc/hosts", Access.READ, home=HOME, workspace=WS)
+    assert read is not None
+    assert read.ref.location == "t.policy:6:1"
+
+
+def test_outside_workspace_defaults() -> None:
+    policy = compile_text("allow ls\n")
+    outside = policy.protected.match_outside
+    assert outside("/etc/hosts", Access.READ, home=HOME, workspace=WS) is None
+    write = outside("/etc/hosts", Access.WRITE, home=HOME, workspace=WS)
+    assert write is not None
+    assert write.verdict is Verdict.ASK
+    assert write.ref.location == "<built-in>"

@@ -1,0 +1,89 @@
+"""The formatter: canonical layout, quoting, comments, idempotence; `policylang fmt`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from policylang.cli.main import main
+from policylang.rules.format import format_text
+from policylang.rules.parser import parse_ruleset
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("allow   git   status|log", "allow git status|log"),
+        ("allow git unless -a -b|-c", "allow git unless -a|-b|-c"),
+        ('allow echo "*" "when" "a b"', 'allow echo "*" "when" "a b"'),
+        ('allow echo "plain"', "allow echo plain"),
+        ("allow kubectl version", "allow kubectl version"),
+        ("allow npm run test:*", "allow npm run test:*"),
+        ('ask curl ** reason "say \\"hi\\""', 'ask curl ** reason "say \\"hi\\""'),
+        ('protect  read  ~/.ssh/**  "deny"  deny', 'protect read ~/.ssh/** "deny" deny'),
+        ("expansion * in * ask", "expansion * in * ask"),
+        ("interpreter python inline -c|-m floor ask", "interpreter python inline -c|-m floor ask"),
+        ('options "git log" value --output', 'options "git log" value --output'),
+        ("allow git \\\n  status", "allow git status"),
+    ],
+)
+def test_canonical_form(text: str, expected: str) -> None:
+    assert format_text(text + "\n") == expected + "\n"
+
+
+def test_comments_and_blank_lines_are_kept() -> None:
+    text = "# header\n\n\n\nallow ls   # listing\n   # indented comment\ndeny rm **\n\n"
+    assert format_text(text) == (
+        "# header\n\nallow ls  # listing\n# indented comment\ndeny rm **\n"
+    )
+
+
+def test_empty_file_formats_to_empty() -> None:
+    assert format_text("") == ""
+    assert format_text("\n\n") == ""
+
+
+def _parses(path: Path) -> bool:
+    return not parse_ruleset(path.read_text(), filename=path.name)[1]
+
+
+# the shipped rulesets, and the golden cases whose errors are semantic (they parse)
+SHIPPED = sorted(ROOT.glob("rulesets/**/*.policy")) + [
+    p for p in sorted(ROOT.glob("tests/golden/rules/*.policy")) if _parses(p)
+]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_round_trip_and_idempotence_on_real_files(path: Path) -> None:
+    assert len(SHIPPED) > 20
+    text = path.read_text()
+    first, diagnostics = parse_ruleset(text, filename=path.name)
+    assert diagnostics == ()
+    formatted = format_text(text)
+    second, again = parse_ruleset(formatted, filename=path.name)
+    assert again == ()
+    assert second.statements == first.statements
+    assert format_text(formatted) == formatted
+
+
+def test_fmt_cli_rewrites_checks_and_refuses_broken_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    messy = tmp_path / "messy.policy"
+    messy.write_text("allow   git  status\n")
+    broken = tmp_path / "broken.policy"
+    broken.write_text("alow git\n")
+    assert main(["fmt", "--check", str(messy)]) == 1
+    assert capsys.readouterr().out == f"would reformat {messy}\n"
+    assert messy.read_text() == "allow   git  status\n"
+    assert main(["fmt", str(messy)]) == 0
+    assert messy.read_text() == "allow git status\n"
+    assert main(["fmt", "--check", str(messy)]) == 0
+    capsys.readouterr()
+    assert main(["fmt", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "rules.unknown-directive" in out
+    assert broken.read_text() == "alow git\n"

@@ -1,0 +1,156 @@
+"""The loader: includes, layers, arity files, expectations, errors; `policylang check`."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from policylang.cli.main import main
+from policylang.decision import Retention, Verdict
+from policylang.errors import RulesetError
+from policylang.rules.load import check_ruleset, load_ruleset, load_ruleset_text
+
+from .helpers import assert_diag, verdict_of
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_includes_are_earlier_layers_and_loaded_once(tmp_path: Path) -> None:
+    write(tmp_path, "base.policy", "allow ls\n")
+    write(tmp_path, "sub/a.policy", 'include "../base.policy"\nallow cat **\n')
+    main_file = write(tmp_path, "main.policy", 'include "sub/a.policy"\ninclude "base.policy"\n')
+    policy = load_ruleset(main_file)
+    assert [Path(s).name for s in policy.sources] == ["base.policy", "a.policy", "main.policy"]
+    assert verdict_of(policy, "ls") == "allow"
+    assert policy.tree.rule_count == 2
+
+
+def test_extra_layers_come_after_and_locked_rules_bind_them(tmp_path: Path) -> None:
+    org = write(tmp_path, "org.policy", "locked ask curl **\ndeny rm -rf /\n")
+    user = write(tmp_path, "user.policy", "allow curl **\n")
+    policy = load_ruleset(org, extra_layers=[user])
+    assert [Path(s).name for s in policy.sources] == ["org.policy", "user.policy"]
+    assert verdict_of(policy, "curl example.com") == "ask"
+
+
+def test_include_cycle_and_missing_file(tmp_path: Path) -> None:
+    write(tmp_path, "a.policy", 'include "b.policy"\n')
+    write(tmp_path, "b.policy", 'include "a.policy"\ninclude "gone.policy"\n')
+    result = check_ruleset(tmp_path / "a.policy")
+    assert result.policy is None
+    assert_diag(result.diagnostics, code="rules.include-cycle", underlined='"a.policy"')
+    assert_diag(result.diagnostics, code="rules.include-missing", underlined='"gone.policy"')
+
+
+def test_unreadable_include_is_a_diagnostic(tmp_path: Path) -> None:
+    write(tmp_path, "a.policy", 'include "dir"\ninclude "bad.policy"\n')
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "bad.policy").write_bytes(b"allow \xff\n")
+    result = check_ruleset(tmp_path / "a.policy")
+    assert_diag(result.diagnostics, code="rules.include-missing", underlined='"dir"')
+    assert_diag(result.diagnostics, code="rules.include-unreadable", underlined='"bad.policy"')
+
+
+def test_arity_file_is_loaded_and_errors_are_diagnostics(tmp_path: Path) -> None:
+    write(tmp_path, "arity.toml", '# mine\n[arity]\n"mytool sub" = 3\n')
+    write(tmp_path, "bad.toml", "[arity]\nx = 0\n")
+    good = write(tmp_path, "good.policy", 'arity-file "arity.toml"\narity other 2\n')
+    policy = load_ruleset(good)
+    assert policy.arity.prefix(["mytool", "sub", "x", "y"]) == ("mytool", "sub", "x")
+    assert policy.arity.prefix(["other", "a", "b"]) == ("other", "a")
+    assert policy.arity.prefix(["git", "status", "-s"]) == ("git", "status")  # shipped table
+    bad = write(tmp_path, "bad.policy", 'arity-file "bad.toml"\n')
+    diagnostic = assert_diag(
+        check_ruleset(bad).diagnostics, code="rules.arity-file-error", underlined='"bad.toml"'
+    )
+    assert (
+        diagnostic.message == "bad arity file `bad.toml`: arity of `x` must be a positive integer"
+    )
+
+
+def test_ruleset_error_holds_every_diagnostic_sorted() -> None:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset_text("deny rm ** unless nope\nalow x\ndefault maybe\n", filename="t.policy")
+    codes = [d.code for d in caught.value.diagnostics]
+    assert codes == ["rules.not-an-option", "rules.unknown-directive", "rules.expected-verdict"]
+    assert "3 error(s) in ruleset" in str(caught.value)
+
+
+def test_missing_main_file_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(OSError, match="No such file"):
+        load_ruleset(tmp_path / "nope.policy")
+
+
+def test_warnings_are_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        policy = load_ruleset_text("allow ls\nallow ls\n", filename="t.policy")
+    assert policy.tree.rule_count == 2
+    assert "rules.duplicate-rule" in caplog.text
+
+
+def test_default_is_the_strictest_and_header_the_last(tmp_path: Path) -> None:
+    base = write(tmp_path, "base.policy", 'policy "base" version "1"\ndefault deny\n')
+    top = write(tmp_path, "top.policy", 'include "base.policy"\npolicy "top"\ndefault allow\n')
+    policy = load_ruleset(top)
+    assert (policy.name, policy.version, policy.default) == ("top", None, Verdict.DENY)
+    assert policy.default_ref is not None
+    assert policy.default_ref.location.endswith("base.policy:2:1")
+    assert load_ruleset(base).name == "base"
+
+
+def test_expectations_are_checked_with_an_evaluator() -> None:
+    text = 'allow git status\nexpect allow "git status"\nexpect deny "git push" retention durable\n'
+
+    def evaluator(policy):  # type: ignore[no-untyped-def]
+        def evaluate(command: str) -> tuple[Verdict, Retention | None]:
+            from rules.helpers import lookup
+
+            match = lookup(policy, command)
+            verdict = policy.default if match is None else match.verdict
+            return verdict, Retention.DURABLE
+
+        return evaluate
+
+    result = check_ruleset(text=text, filename="t.policy", evaluator=evaluator)
+    assert result.policy is None
+    diagnostic = assert_diag(
+        result.diagnostics,
+        code="rules.expectation-failed",
+        underlined='expect deny "git push" retention durable',
+    )
+    assert diagnostic.message == (
+        "expected `deny retention durable` for `git push`, got `ask retention durable`"
+    )
+    assert len(result.diagnostics) == 1
+
+
+def test_check_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = write(tmp_path, "good.policy", "allow ls\nallow ls\n")
+    bad = write(tmp_path, "bad.policy", "alow ls\n")
+    assert main(["check", str(good)]) == 0
+    assert capsys.readouterr().out.endswith(f"{good}: ok (2 rules, 1 warnings)\n")
+    assert main(["check", "--strict", str(good)]) == 1
+    capsys.readouterr()
+    assert main(["check", str(good), str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}: 1 errors, 0 warnings" in out
+    assert main(["check", str(tmp_path / "missing.policy")]) == 1
+
+
+def test_compile_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    policy = write(tmp_path, "p.policy", 'policy "p"\nallow git status|log ** id g\n')
+    assert main(["compile", str(policy)]) == 0
+    assert capsys.readouterr().out == f"{policy}: 1 rules in 1 layers\n"
+    assert main(["compile", "--dump", str(policy)]) == 0
+    out = capsys.readouterr().out
+    assert "git log ** -> allow  [g @ " in out
+    assert "git status ** -> allow  [g @ " in out
+    broken = write(tmp_path, "broken.policy", "alow\n")
+    assert main(["compile", "--dump", str(broken)]) == 1
