@@ -39,8 +39,15 @@ COMMAND_PREFIX = "$ "
 COMMAND_TIMEOUT_S = 120.0
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`]*?)[ \t]*$")
-# Commands that would run the test suite from inside the test suite.
-_RECURSIVE = re.compile(r"\bmake\b[^|;&]*\b(test|check)\b|\bpytest\b|\.ci/run\b")
+# Commands that would run the test suite from inside the test suite: `make test`, `pytest`,
+# `python -m pytest` or `.ci/run` in command position (not inside an argument, such as a
+# command line handed to `policylang eval`).
+_RECURSIVE = re.compile(
+    r"(?:^|[;&|(]\s*)"
+    r"(?:make\b[^;&|]*\b(?:test|check)\b|(?:\S*/)?pytest\b"
+    r"|(?:\S*/)?python3?\s+-m\s+pytest\b|(?:\./)?\.ci/run\b)"
+)
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 class DocExampleError(Exception):
@@ -215,7 +222,7 @@ def run_console(block: Block) -> list[str]:
     failures: list[str] = []
     for cmd in parse_console(block):
         where = f"{block.path}:{cmd.line}: $ {cmd.command}"
-        if _RECURSIVE.search(cmd.command):
+        if _RECURSIVE.search(_QUOTED.sub("''", cmd.command)):
             failures.append(f"{where}\nwould run the test suite from inside it; use ```sh")
             continue
         try:

@@ -212,11 +212,29 @@ def test_console_exit_status_is_not_checked_but_tracebacks_are() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["make test", "make -C . test", "pytest -q", ".ci/run", "cd x && make check"]
+    "command",
+    [
+        "make test",
+        "make -C . test",
+        "pytest -q",
+        ".venv/bin/pytest tests/docs",
+        "python -m pytest",
+        ".ci/run",
+        "cd x && make check",
+        "true; pytest",
+    ],
 )
 def test_console_refuses_to_recurse_into_the_test_suite(command: str) -> None:
     (failure,) = run_block(_console(f"$ {command}"))
     assert "would run the test suite" in failure
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["echo 'make test && pytest -q'", "echo make-test", "echo 'python -m pytest'"],
+)
+def test_test_commands_inside_arguments_are_not_refused(command: str) -> None:
+    assert run_block(_console(f"$ {command}\n...")) == []
 
 
 def test_pycon_block_is_a_doctest() -> None:
