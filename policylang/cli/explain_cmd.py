@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from policylang.cli.eval_cmd import add_policy_arguments, load_from_args
+from policylang.engine.explain import explain_with_sources
 
 EXIT_OK = 0
 EXIT_RULESET_ERROR = 1
@@ -14,7 +15,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "explain",
         help="explain a verdict",
-        description="Evaluate a command line and print a readable trace of the decision.",
+        description=(
+            "Evaluate a command line and print a readable trace of the decision: every "
+            "segment, its verdict, and the rules that decided, with their source lines."
+        ),
     )
     add_policy_arguments(parser)
     parser.add_argument("command", metavar="COMMAND", help="the command line")
@@ -26,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
     if policy is None:
         return EXIT_RULESET_ERROR
     decision = policy.evaluate(args.command, cwd=args.cwd, workspace=args.workspace)
-    print(decision.explain())
+    print(explain_with_sources(decision))
     return EXIT_OK

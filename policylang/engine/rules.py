@@ -141,6 +141,16 @@ class RuleView:
                 extra = f" ({hit.ref.message})" if hit.ref.message else ""
                 via = "" if form == shown else f" (resolves to `{form}`)"
                 message = f"{access}s protected path `{shown}`{via}: matches `{glob}`{extra}"
+                direct, direct_outside = (
+                    self._match(form, wanted, ctx.home, ctx.workspace, False)
+                    if subtree
+                    else (hit, False)
+                )
+                if direct is None or direct_outside:
+                    message = (
+                        f"{access}s `{shown}`{via} recursively, reaching protected "
+                        f"`{glob}`{extra}"
+                    )
             found.append(
                 Reason(
                     rule_id=hit.ref.id,

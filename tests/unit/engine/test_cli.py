@@ -123,3 +123,10 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "$ git status && git log --oneline -5\n  allow (retention: requery)" in out
     assert "$ $'\\x72\\x6d' -rf ~/.ssh\n  deny" in out
+
+
+def test_explain_quotes_rule_source_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--workspace", "/w", "sudo rm -rf /"]) == 0
+    out = capsys.readouterr().out
+    assert "| deny sudo|doas|su|pkexec|run0 ** id privilege" in out
+    assert "recursively, reaching protected" in out
