@@ -1,5 +1,6 @@
 """`policylang check FILE… [--strict]`: load policies and print every diagnostic.
 
+Inline `expect` lines are evaluated with the engine (skip with `--no-expect`).
 Exit status: 0 when no file has an error (warnings too with `--strict`), 1 otherwise.
 """
 
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from policylang.compiler.tree import CompiledPolicy
+from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.rules.load import check_ruleset
 
 
@@ -18,6 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="policy files")
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
+    parser.add_argument(
+        "--no-expect", action="store_true", help="do not evaluate inline `expect` lines"
+    )
     parser.add_argument(
         "--layer",
         action="append",
@@ -37,14 +43,23 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: cannot read: {error.strerror or error}")
             failed = True
             continue
-        for diagnostic in result.diagnostics:
+        diagnostics = result.diagnostics
+        if result.policy is not None and not args.no_expect:
+            diagnostics = sort_diagnostics(diagnostics + _expectation_failures(result.policy))
+        for diagnostic in diagnostics:
             print(diagnostic.render())
-        errors = len(result.errors)
-        warnings = len(result.diagnostics) - errors
-        if result.policy is not None:
+        errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+        warnings = len(diagnostics) - errors
+        if errors == 0 and result.policy is not None:
             rules = result.policy.tree.rule_count
             print(f"{name}: ok ({rules} rules, {warnings} warnings)")
         else:
             print(f"{name}: {errors} errors, {warnings} warnings")
         failed = failed or errors > 0 or (args.strict and warnings > 0)
     return 1 if failed else 0
+
+
+def _expectation_failures(policy: CompiledPolicy) -> tuple[Diagnostic, ...]:
+    from policylang.engine.policy import Policy
+
+    return Policy(policy).check_expectations()

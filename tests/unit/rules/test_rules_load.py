@@ -154,3 +154,14 @@ def test_compile_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "git status ** -> allow  [g @ " in out
     broken = write(tmp_path, "broken.policy", "alow\n")
     assert main(["compile", "--dump", str(broken)]) == 1
+
+
+def test_check_cli_runs_inline_expectations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    policy = write(tmp_path, "e.policy", 'allow ls\nexpect deny "ls"\nexpect allow "ls"\n')
+    assert main(["check", str(policy)]) == 1
+    out = capsys.readouterr().out
+    assert "error[rules.expectation-failed]: expected `deny` for `ls`, got `allow`" in out
+    assert f"{policy}: 1 errors, 0 warnings" in out
+    assert main(["check", "--no-expect", str(policy)]) == 0
