@@ -14,7 +14,7 @@ import enum
 import json
 import re
 
-from policylang.shell.model import CommandLine, Expansion, Redirect, Segment, Word
+from policylang.shell.model import Assignment, CommandLine, Expansion, Redirect, Segment, Word
 from policylang.shell.parse import parse_command
 from policylang.shell.walk import nested_lines
 from policylang.span import SourceText, Span
@@ -195,9 +195,7 @@ _KIND_MARK = {
 def _summary_segment(segment: Segment) -> str:
     items: list[str] = []
     for assignment in (*segment.assignments, *segment.declared):
-        op = "+=" if assignment.append else "="
-        value = "(…)" if assignment.value is None else _summary_word(assignment.value)
-        items.append(f"{assignment.name}{op}{value}")
+        items.append(_summary_assignment(assignment))
     items.extend(_summary_word(w) for w in segment.words)
     for redirect in segment.redirects:
         items.append(_summary_redirect(redirect))
@@ -219,6 +217,17 @@ def _summary_segment(segment: Segment) -> str:
         else:
             text += f" =>{chain}:[{' '.join(_summary_word(w) for w in wrapped.words)}]"
     return text
+
+
+def _summary_assignment(assignment: Assignment) -> str:
+    name = assignment.name
+    if assignment.subscript is not None:
+        name += f"[{_summary_word(assignment.subscript)}]"
+    op = "+=" if assignment.append else "="
+    if assignment.array is not None:
+        return f"{name}{op}({' '.join(_summary_word(w) for w in assignment.array)})"
+    value = "" if assignment.value is None else _summary_word(assignment.value)
+    return f"{name}{op}{value}"
 
 
 def _summary_word(word: Word) -> str:

@@ -435,7 +435,11 @@ def _approximate(
     if not head:
         return None, f"cannot broaden without covering every command: {why}"
     broad = Pattern(tuple(head), rest=True)
-    return broad, f"broadened to `{render_pattern(broad)}`: {why}"
+    note = f"broadened to `{render_pattern(broad)}`: {why}"
+    if stem:
+        exact = render_pattern(Pattern((*head, Word((stem,))), rest=True))
+        note += f"; if only the word `{stem}` was meant, write `{verdict} {exact}` instead"
+    return broad, note
 
 
 # --- rendering ------------------------------------------------------------------------

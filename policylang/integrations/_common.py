@@ -88,7 +88,7 @@ def describe_decision(decision: Decision) -> str:
         parts = [f"{decision.verdict}: no rule gave a reason"]
     text = "policylang: " + "; ".join(parts)
     if decision.verdict is not Verdict.ALLOW and decision.suggested_rule:
-        text += f" (to always allow it, add: {decision.suggested_rule})"
+        text += f" (suggested rule to always allow it: `{decision.suggested_rule}`)"
     return _clip(text)
 
 

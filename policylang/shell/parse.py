@@ -416,6 +416,8 @@ class _Walker:
                 connector = _CONNECTORS.get(child.type)
                 if connector is not None:
                     items[-1][1] = connector
+        if items and items[-1][1] in (Connector.SEQ, Connector.NEWLINE):
+            items[-1][1] = None  # `{ a; b; }`: nothing follows b's `;` in its list
         self.emit(items, ctx)
 
     def emit(
@@ -960,7 +962,10 @@ class _Walker:
         start = src.char(first.start_byte)
         end = src.char(nodes[-1].end_byte)
         text = src.text[start:end]
-        if len(nodes) == 1 and first.type in _BARE and not _PLAIN_SPECIAL.search(text):
+        if len(nodes) == 1 and (
+            not first.is_named or (first.type in _BARE and not _PLAIN_SPECIAL.search(text))
+        ):
+            # a plain word, or an operator token of `[[ ]]` (`=~`, `==`) used as a word
             return Word(text=text, value=text, span=Span(start, end))
         pieces: list[tuple[str, bool]] = []
         expansions: list[Expansion] = []
@@ -1176,9 +1181,10 @@ def _assignment_word(assignment: Assignment, text: str) -> Word:
     parts = [w for w in (assignment.subscript, assignment.value) if w is not None]
     parts.extend(assignment.array or ())
     expansions = tuple(e for w in parts for e in w.expansions)
-    literal = all(w.is_literal for w in parts) and assignment.array is None
     value = None
-    if literal and not expansions:
+    if assignment.array is not None and not expansions:
+        value = text  # `declare -a a=(1 2)`: literal elements, the word is its text
+    elif all(w.is_literal for w in parts):
         index = f"[{assignment.subscript.value}]" if assignment.subscript is not None else ""
         op = "+=" if assignment.append else "="
         value = f"{assignment.name}{index}{op}{assignment.value.value if assignment.value else ''}"

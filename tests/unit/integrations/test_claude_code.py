@@ -60,7 +60,7 @@ def test_cwd_and_workspace_come_from_payload_and_environment(policy: TablePolicy
 
 def test_ask_reason_carries_the_suggested_rule(policy: TablePolicy) -> None:
     _, reason = decision_of(claude_code.handle(payload("npm i"), lambda: policy).stdout)
-    assert "to always allow it, add: allow npm" in reason
+    assert "(suggested rule to always allow it: `allow npm`)" in reason
 
 
 @pytest.mark.parametrize("tool", ["Read", "Edit", "Write", "mcp__github__create_issue", "Task"])
