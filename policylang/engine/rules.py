@@ -288,7 +288,7 @@ class RuleView:
         # programs that run code; most segments need none
         needs_view = (
             name in self.policy.interpreters
-            or name in _CONDITIONAL_WRITERS
+            or (name in _CONDITIONAL_WRITERS and (name != "git" or _word(inner, 1) == "diff"))
             or self.policy.path_args.roles(name) is not None
             or (verdict is not Verdict.ALLOW and self._runs_code(name))
         )
@@ -379,6 +379,10 @@ class RuleView:
                 return None
             prefix = tuple(values[:2])
         return prefix
+
+
+def _word(words: Sequence[Word], index: int) -> str | None:
+    return words[index].value if index < len(words) else None
 
 
 def _match_reason(match: RuleMatch, where: str) -> Reason:
