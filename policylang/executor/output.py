@@ -30,7 +30,8 @@ STDERR = 2
 _CHUNK = 1 << 20
 _EXIT = 0  # selector key data for the pidfd
 _CANCEL = 3  # selector key data for a Cancel's wake-up pipe
-_DISCARD_ROUNDS = 8  # splices per wake-up while draining past the cap
+_SMALL_PIPE = 1 << 16  # Linux's default pipe capacity
+_DRAIN_BUDGET = 4 << 20  # bytes moved per wake-up past the head before looking around
 _POLL_S = 0.02  # re-check interval where no pidfd exists, and during a kill's grace
 
 
@@ -206,7 +207,7 @@ def pump(
     """
     state = _State(deadline=None if timeout_s is None else time.monotonic() + timeout_s)
     pidfd = process.open_pidfd(proc.pid)
-    devnull = process.open_devnull()
+    reader = _Reader(sink)
     sel = selectors.DefaultSelector()
     try:
         for pipe, stream in ((proc.stdout, STDOUT), (proc.stderr, STDERR)):
@@ -223,9 +224,12 @@ def pump(
             until = state.drain_until(drain_s)
             if until is not None and (now >= until or not _pipes_open(sel)):
                 break
-            for key, _ in sel.select(_wait_time(state, now, until, poll=poll or not sel.get_map())):
-                if key.data in (_EXIT, _CANCEL) or not _read_once(key.fd, key.data, sink,
-                                                                   devnull):
+            events = sel.select(_wait_time(state, now, until, poll=poll or not sel.get_map()))
+            # Both pipes ready at once: the one being read last is most likely mid-flood
+            # with older bytes pending, so it goes first (arrival order is approximate).
+            events.sort(key=lambda event: event[0].data != reader.last)
+            for key, _ in events:
+                if key.data in (_EXIT, _CANCEL) or not reader.read(key.fd, key.data):
                     sel.unregister(key.fd)
                     state.check_exit = True
     except BaseException:
@@ -234,7 +238,7 @@ def pump(
     finally:
         sel.close()
         process.close_quietly(pidfd)
-        process.close_quietly(devnull)
+        reader.close()
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):
@@ -294,44 +298,71 @@ def _wait_time(state: _State, now: float, until: float | None, *, poll: bool) ->
     return max(0.0, min(limits)) if limits else None
 
 
-def _read_once(fd: int, stream: int, sink: Sink, devnull: int) -> bool:
-    """Read (or discard) what a ready pipe holds; False at end of file."""
-    room = sink.room(stream)
-    try:
-        if room > 0:
-            data = os.read(fd, min(room, _CHUNK))
-            if data:
-                sink.accept(stream, data)
-            return bool(data)
-        ring = sink.tail(stream)
-        if ring is not None:
-            return _fill(fd, stream, sink, ring)
-        return _discard(fd, stream, sink, devnull)
-    except BlockingIOError:
-        return True
+class _Reader:
+    """Moves bytes from ready pipes into a sink; /dev/null and big pipes only on demand."""
 
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self._devnull: int | None = None
+        self._grown: set[int] = set()
+        self.last = STDOUT  # the stream read most recently
 
-def _fill(fd: int, stream: int, sink: Sink, ring: Ring) -> bool:
-    """Past the head: read straight into the tail ring (a few rounds); False at end of file."""
-    for _ in range(_DISCARD_ROUNDS):
-        count = os.readv(fd, [ring.free()])
-        if count == 0:
-            return False
-        ring.advance(count)
-        sink.filled(stream, count)
-    return True
+    def close(self) -> None:
+        process.close_quietly(self._devnull)
 
+    def read(self, fd: int, stream: int) -> bool:
+        """Read (or drain) what a ready pipe holds; False at end of file."""
+        self.last = stream
+        try:
+            room = self.sink.room(stream)
+            if room > 0:
+                # os.read allocates its full size up front: ask for what the pipe can hold
+                data = os.read(fd, min(room, _CHUNK if fd in self._grown else _SMALL_PIPE))
+                if data:
+                    self.sink.accept(stream, data)
+                    self._maybe_grow(fd, len(data))
+                return bool(data)
+            ring = self.sink.tail(stream)
+            if ring is not None:
+                return self._fill(fd, stream, ring)
+            return self._discard(fd, stream)
+        except BlockingIOError:
+            return True
 
-def _discard(fd: int, stream: int, sink: Sink, devnull: int) -> bool:
-    """Past the cap: splice the pipe empty (a few rounds), counting; False at end of file."""
-    moved = 0
-    try:
-        for _ in range(_DISCARD_ROUNDS):
-            count = process.discard(fd, devnull, _CHUNK)
+    def _maybe_grow(self, fd: int, count: int) -> None:
+        # A read that emptied a full default-sized pipe means a flood: fewer, larger
+        # wake-ups from here on. Most commands never get here and pay nothing for it.
+        if count >= _SMALL_PIPE and fd not in self._grown:
+            self._grown.add(fd)
+            process.grow_pipe(fd)
+
+    def _fill(self, fd: int, stream: int, ring: Ring) -> bool:
+        """Past the head: read into the tail ring until the pipe is empty (or a budget
+        is spent, so the loop still sees deadlines); False at end of file."""
+        moved = 0
+        while moved < _DRAIN_BUDGET:
+            count = os.readv(fd, [ring.free()])
             if count == 0:
                 return False
             moved += count
-    finally:
-        if moved:
-            sink.dropped(stream, moved)
-    return True
+            ring.advance(count)
+            self.sink.filled(stream, count)
+            self._maybe_grow(fd, count)
+        return True
+
+    def _discard(self, fd: int, stream: int) -> bool:
+        """Past the cap: splice the pipe empty (within the budget), counting; False at EOF."""
+        if self._devnull is None:
+            self._devnull = process.open_devnull()
+        moved = 0
+        try:
+            while moved < _DRAIN_BUDGET:
+                count = process.discard(fd, self._devnull, _CHUNK)
+                if count == 0:
+                    return False
+                moved += count
+                self._maybe_grow(fd, count)
+        finally:
+            if moved:
+                self.sink.dropped(stream, moved)
+        return True

@@ -46,10 +46,13 @@ def spawn(argv: Sequence[str], *, cwd: str, env: Mapping[str, str]) -> subproces
     for pipe in (proc.stdout, proc.stderr):
         assert pipe is not None  # INVARIANT: both were requested as PIPE above
         os.set_blocking(pipe.fileno(), False)
-        # Larger pipes mean fewer wake-ups on a flood; a refusal only costs speed.
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(pipe.fileno(), _F_SETPIPE_SZ, _PIPE_SIZE)
     return proc
+
+
+def grow_pipe(fd: int) -> None:
+    """Enlarge a pipe (fewer wake-ups on a flood); a refusal only costs speed."""
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(fd, _F_SETPIPE_SZ, _PIPE_SIZE)
 
 
 def open_pidfd(pid: int) -> int | None:

@@ -28,6 +28,7 @@ DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_STREAM_BYTES = 1_000_000
 DEFAULT_GRACE_S = 0.5
 DEFAULT_DRAIN_S = 0.25
+_PLAIN = PlainBackend()  # shared so its shell lookup is cached across runs
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,7 +159,7 @@ def prepare(
         SandboxUnavailableError: a confined backend was requested and cannot work here.
     """
     authorize(command, decision, approval)
-    backend = sandbox if sandbox is not None else PlainBackend()
+    backend = sandbox if sandbox is not None else _PLAIN
     available = backend.probe()
     if not available.ok:
         if backend.confined:
