@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from policylang.shell.model import ExpansionKind
 
 if TYPE_CHECKING:
-    from policylang.compiler.tree import CompiledPolicy, CompiledRule
+    from policylang.compiler.tree import CompiledPolicy, CompiledRule, RuleRef
 
 
 def _rule_line(path: str, rule: CompiledRule) -> str:
@@ -17,9 +17,14 @@ def _rule_line(path: str, rule: CompiledRule) -> str:
     checks = " ".join(f"checked-by {name}" for name in rule.checks)
     extra = " ".join(x for x in (clauses, checks) if x)
     extra = f" {extra}" if extra else ""
-    return (
-        f"  {path or '(empty)'} -> {verdict}{flags}{extra}  [{rule.ref.id} @ {rule.ref.location}]"
-    )
+    return f"  {path or '(empty)'} -> {verdict}{flags}{extra}  [{_where(rule.ref)}]"
+
+
+def _where(ref: RuleRef) -> str:
+    """`id @ file:line:col`, or just the location when the id is the default `file:line`."""
+    if ref.location.startswith(f"{ref.id}:"):
+        return ref.location
+    return f"{ref.id} @ {ref.location}"
 
 
 def dump_policy(policy: CompiledPolicy) -> str:
@@ -33,9 +38,7 @@ def dump_policy(policy: CompiledPolicy) -> str:
     lines.extend(_rule_line(path, rule) for path, rule in policy.tree.iter_rules())
     lines.append("protected paths:")
     for prot in policy.protected.rules:
-        lines.append(
-            f"  {prot.access} {prot.glob} -> {prot.verdict}  [{prot.ref.id} @ {prot.ref.location}]"
-        )
+        lines.append(f"  {prot.access} {prot.glob} -> {prot.verdict}  [{_where(prot.ref)}]")
     outside = policy.protected.outside
     excepted = " ".join(e.glob for e in outside.exceptions)
     lines.append(
