@@ -475,6 +475,8 @@ WRAPPERS: dict[str, str] = {
     "command": "command {}", "exec": "exec {}", "time": "time {}", "stdbuf": "stdbuf -oL {}",
     "setsid": "setsid {}", "ionice": "ionice -c3 {}", "sudo": "sudo {}",
     "sudo-user": "sudo -u root {}", "xargs": "xargs {}", "xargs-null": "xargs -0 {}",
+    "doas": "doas {}", "taskset": "taskset 1 {}", "flock": "flock /tmp/lock {}",
+    "watch": "watch -n 1 {}", "nohup-env": "nohup env {}", "sudo-timeout": "sudo timeout 5 {}",
 }
 """Argv wrappers: `{}` is replaced by the inner command's text."""
 
@@ -488,11 +490,21 @@ _STRING_WRAPPERS = {
     "bash-heredoc": lambda x: "bash <<'EOF'\n" + x + "\nEOF\n",
     "python-os-system": _python, "node-exec-sync": _node, "perl-system": _perl,
     "awk-system": _awk,
+    "dash-c": lambda x: "dash -c " + quoting.single_quoted(x),
+    "zsh-c": lambda x: "zsh -c " + quoting.single_quoted(x),
+    "sudo-sh-c": lambda x: "sudo sh -c " + quoting.single_quoted(x),
+    "nohup-bash-c": lambda x: "nohup bash -c " + quoting.single_quoted(x),
+    "su-c": lambda x: "su -c " + quoting.single_quoted(x),
+    "script-c": lambda x: "script -qc " + quoting.single_quoted(x) + " /dev/null",
+    "git-alias": lambda x: "git -c " + quoting.single_quoted("alias.x=!" + x) + " x",
+    "find-exec": lambda x: "find . -maxdepth 0 -exec sh -c " + quoting.single_quoted(x)
+                           + " \\;",
 }
 
 
 OPAQUE_WRAPPERS = frozenset({"pipe-to-bash", "bash-heredoc", "python-os-system",
-                             "node-exec-sync", "perl-system", "awk-system"})
+                             "node-exec-sync", "perl-system", "awk-system", "script-c",
+                             "git-alias"})
 """Wrappers whose inner command is data to the analyser (stdin scripts, interpreter code)."""
 
 
