@@ -82,15 +82,11 @@ class _Seg:
             return
         self.floored = True
         self.verdict = self.verdict.at_least(verdict)
-        self.reasons.append(
-            Reason(
-                rule_id=rule_id,
-                message=message,
-                verdict=verdict,
-                location=location,
-                segment=self.text,
-            )
+        reason = Reason(
+            rule_id=rule_id, message=message, verdict=verdict, location=location, segment=self.text
         )
+        if reason not in self.reasons:
+            self.reasons.append(reason)
 
 
 class Evaluator:
@@ -317,6 +313,7 @@ class _Walk:
         if (
             verdict is Verdict.ASK
             and not found.locked
+            and not found.exception
             and self.approvals is not None
             and found.inner_values
         ):
@@ -392,7 +389,7 @@ class _Walk:
                     "engine.glob-path",
                     f"the glob `{_short(word.text)}` may match a protected file",
                 )
-            if subtree:
+            if subtree and any(ch in value for ch in "*?[{"):
                 directory = _glob_directory(value)
                 self.check_path(directory, access, seg, cwd, subtree=True)
         self.check_path(value, access, seg, cwd, subtree=subtree)

@@ -57,6 +57,7 @@ class SegmentRules:
     nested: tuple[CommandLine, ...] = ()
     inner_values: tuple[str | None, ...] = ()
     suggest: Callable[[], tuple[str, ...] | None] = _no_suggestion  # computed when needed
+    exception: bool = False  # asks because an allow rule's `unless`/check fired: not approvable
     path_words: tuple[tuple[Word, str, bool], ...] = ()  # (word, access, recursive)
     implicit_cwd_read: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
@@ -284,6 +285,7 @@ class RuleView:
             locked = match.locked
             specificity = match.specificity[0] if match.specificity else 0
             read_only = match.readonly and verdict is Verdict.ALLOW
+        exception = verdict is not Verdict.ALLOW and self._by_exception(inner, match)
         # the option view is only needed for interpreters, path roles and suggestions of
         # programs that run code; most segments need none
         needs_view = (
@@ -319,7 +321,8 @@ class RuleView:
             opaque=opaque,
             nested=nested,
             inner_values=values,
-            suggest=partial(self.suggest, inner, view),
+            suggest=_no_suggestion if exception else partial(self.suggest, inner, view),
+            exception=exception,
             path_words=path_words,
             implicit_cwd_read=implicit,
             git_dirs=_git_dirs(inner, floors) if name == "git" else None,
@@ -356,6 +359,20 @@ class RuleView:
         return tuple(found), implicit
 
     # -- approvals -----------------------------------------------------------------------
+    def _by_exception(self, inner: Sequence[Word], match: RuleMatch | None) -> bool:
+        """Whether the command asks because an allow rule's exception fired.
+
+        `readonly find ** unless -exec …` not matching `find . -exec rm {} +`, an
+        undecidable clause, or a failing check: the policy asks on purpose, and approving
+        the bare prefix would allow every spelling the exception exists to catch.
+        """
+        if match is not None and (match.uncertain or match.check_failure is not None):
+            return True
+        return any(
+            rule.verdict is Verdict.ALLOW and (rule.conditions or rule.checks)
+            for rule in self.policy.tree.candidates(inner)
+        )
+
     def _runs_code(self, name: str) -> bool:
         return (
             name in self.policy.interpreters

@@ -270,3 +270,27 @@ def test_limits_fail_closed(decide: Decide, command: str) -> None:
 
 def test_very_long_chain_with_a_deny_at_the_end(decide: Decide) -> None:
     assert decide(" ; ".join(["ls"] * 500) + " ; sudo id").verdict is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    ("approved", "command"),
+    [
+        ("find", "find . -exec rm {} +"),
+        ("find", "find / -delete"),
+        ("sed", "sed -i s/a/b/ f"),
+        ("rg", "rg --pre ./x foo"),
+        ("sort", "sort -o out in"),
+        ("find", "find . $ARGS"),
+    ],
+)
+def test_approval_never_lifts_an_option_exception(approved: str, command: str) -> None:
+    policy = load_policy()
+    policy.approvals.add(approved, persist=False)
+    decision = policy.evaluate(command, workspace="/w")
+    assert decision.verdict is Verdict.ASK
+    assert decision.suggested_rule is None
+
+
+def test_reasons_are_not_repeated(decide: Decide) -> None:
+    decision = decide("$'\\x72\\x6d' -rf ~/.ssh")
+    assert len(decision.reasons) == len(set(decision.reasons))
