@@ -53,6 +53,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=os.environ.get("POLICYLANG_APPROVALS"),
         help="TOML file where 'always' approvals are saved (default: $POLICYLANG_APPROVALS)",
     )
+    parser.add_argument(
+        "--sandbox",
+        choices=("none", "bubblewrap"),
+        default="none",
+        help="run commands inside bubblewrap: the file system read-only except the "
+        "workspace and a private /tmp, no network unless --network (refused if unusable)",
+    )
+    parser.add_argument("--network", action="store_true", help="with --sandbox: allow network")
     parser.set_defaults(func=run)
 
 
@@ -69,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from policylang import __version__
     from policylang.errors import PolicylangError
     from policylang.executor import JobStore
-    from policylang.integrations._common import policy_factory
+    from policylang.integrations._common import policy_factory, sandbox_backend
     from policylang.tool import Approver, BashTool
 
     workspace = os.path.abspath(args.workspace)
@@ -83,9 +91,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
     with JobStore() as jobs:
+        backend = sandbox_backend(args.sandbox, workspace, network=args.network)
 
         def make_tool(approver: Approver | None) -> BashTool:
-            return BashTool(policy, workspace=workspace, approver=approver, job_store=jobs)
+            return BashTool(
+                policy, workspace=workspace, approver=approver, job_store=jobs, backend=backend
+            )
 
         server = PolicyShellServer(make_tool, jobs, version=__version__)
         anyio.run(server.run_stdio)

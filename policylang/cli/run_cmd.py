@@ -77,12 +77,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="TOML file where 'always' approvals are saved (default: $POLICYLANG_APPROVALS)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON report on stdout")
+    parser.add_argument(
+        "--sandbox",
+        choices=("none", "bubblewrap"),
+        default="none",
+        help="run commands inside bubblewrap: the file system read-only except the "
+        "workspace and a private /tmp, no network unless --network (refused if unusable)",
+    )
+    parser.add_argument("--network", action="store_true", help="with --sandbox: allow network")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from policylang.errors import PolicylangError
-    from policylang.integrations._common import policy_factory
+    from policylang.integrations._common import policy_factory, sandbox_backend
     from policylang.tool import ApprovalAnswer, BashTool
 
     command = " ".join(args.command)
@@ -106,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         policy,
         workspace=workspace,
         approver=approver if (args.yes or interactive) else None,
+        backend=sandbox_backend(args.sandbox, workspace, network=args.network),
     )
     arguments: dict[str, object] = {"command": command, "timeout_s": args.timeout}
     if args.cwd:

@@ -11,9 +11,12 @@ import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from policylang.decision import Decision, Verdict
+
+if TYPE_CHECKING:
+    from policylang.executor.sandbox import Backend
 
 _log = logging.getLogger(__name__)
 
@@ -148,3 +151,17 @@ def policy_factory(paths: Sequence[str] = (), *, approvals: str | None = None) -
         return cache[0]
 
     return load
+
+
+def sandbox_backend(kind: str, workspace: str, *, network: bool = False) -> Backend | None:
+    """The executor backend for a `--sandbox` choice: None (the tool's plain default) or
+    bubblewrap confined to `workspace`. An unusable sandbox is refused at each call, never
+    silently replaced by an unconfined run.
+    """
+    if kind == "none":
+        return None
+    if kind == "bubblewrap":
+        from policylang.executor import BubblewrapBackend
+
+        return BubblewrapBackend(workspace, network=network)
+    raise ValueError(f"unknown sandbox `{kind}`")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -191,3 +192,25 @@ def test_session_and_always_answers_are_remembered(tmp_path: Path, answer: str) 
     assert (tmp_path / "two").exists()
     saved = store.read_text() if store.exists() else ""
     assert ('"touch"' in saved) is (answer == "always")
+
+
+def test_sandboxed_server_confines_writes(tmp_path: Path) -> None:
+    from policylang.executor import BubblewrapBackend
+
+    outside = Path("/var/tmp") / f"policylang-mcp-test-{os.getpid()}"
+    usable = BubblewrapBackend(str(tmp_path)).probe().ok
+
+    async def body(client: Client) -> None:
+        listed = await client.list_tools()
+        [bash] = [t for t in listed.tools if t.name == "bash"]
+        assert ("sandbox" in bash.input_schema["properties"]) is usable
+        result = await client.call_tool("bash", {"command": f"echo hi > {outside}"})
+        assert result.is_error
+        message = "Read-only file system" if usable else "no usable execution backend"
+        assert message in text_of(result)
+
+    try:
+        run_session(tmp_path, body, answer="once", extra=("--sandbox", "bubblewrap"))
+        assert not outside.exists()
+    finally:
+        outside.unlink(missing_ok=True)

@@ -150,3 +150,23 @@ def test_prompt_offers_only_once_for_a_locked_rule() -> None:
     err = io.StringIO()
     assert prompt(request(locked=True), io.StringIO("a\n"), err) == "deny"
     assert "[o]nce / [d]eny? " in err.getvalue()
+
+
+def test_sandbox_confines_writes_to_the_workspace(tmp_path: Path) -> None:
+    from policylang.executor import BubblewrapBackend
+
+    outside = Path("/var/tmp") / f"policylang-run-test-{os.getpid()}"
+    script = f"echo inside > ok.txt; echo hi > {outside}; true"
+    proc = run("--yes", "--sandbox", "bubblewrap", "--", script, cwd=tmp_path)
+    try:
+        assert not outside.exists()
+        if BubblewrapBackend(str(tmp_path)).probe().ok:
+            assert proc.returncode == 0, proc.stderr
+            assert (tmp_path / "ok.txt").read_text() == "inside\n"
+            assert "Read-only file system" in proc.stderr
+        else:  # no usable bubblewrap here: refused, and nothing ran unconfined
+            assert proc.returncode != 0
+            assert "no usable execution backend" in proc.stderr
+            assert not (tmp_path / "ok.txt").exists()
+    finally:
+        outside.unlink(missing_ok=True)
