@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import fnmatch
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -315,15 +316,16 @@ class _ClauseEvaluator:
         start = max(1, min(rule.specificity[0] if rule.specificity else 1, len(self._words)))
         view = self._views.get(start)
         if view is None:
-            spec = self._tree.prefix_spec([w.value for w in self._words[:start]])
+            spec = _scan_all(self._tree.prefix_spec([w.value for w in self._words[:start]]))
             view = option_view(self._words, spec, start=start)
             self._views[start] = view
         return view
 
     def match(self, rule: CompiledRule) -> RuleMatch | None:
         state: bool | None = True
+        loose = rule.verdict is not Verdict.ALLOW
         for condition in rule.conditions:
-            result = self._condition(condition, self.view(rule))
+            result = self._condition(condition, self.view(rule), loose=loose)
             if result is False:
                 return None
             if result is None:
@@ -354,17 +356,22 @@ class _ClauseEvaluator:
                 return f"{message} (check {name})"
         return None
 
-    def _condition(self, condition: Condition, view: OptionView) -> bool | None:
-        """True, False, or None when a non-literal word makes it undecidable."""
+    def _condition(self, condition: Condition, view: OptionView, *, loose: bool) -> bool | None:
+        """True, False, or None when a non-literal word makes it undecidable.
+
+        Matching errs on the strict side: an abbreviation of a listed long option
+        (`--outp` for `--output`) counts as that option for `unless`, and for `when` on
+        ask/deny rules (`loose`); it never counts as listed for `only`.
+        """
         items = condition.items
         unknown = bool(view.unknown)
         match condition.kind:
             case ConditionKind.WHEN:
-                if any(opt.name in items for opt in view.options):
+                if any(_listed(opt.name, items, loose) for opt in view.options):
                     return True
                 return None if unknown else False
             case ConditionKind.UNLESS:
-                if any(opt.name in items for opt in view.options):
+                if any(_listed(opt.name, items, True) for opt in view.options):
                     return False
                 return None if unknown else True
             case ConditionKind.ONLY:
@@ -375,6 +382,24 @@ class _ClauseEvaluator:
                 return _operand_matches(self._words, view, items)
             case _:
                 assert_never(condition.kind)
+
+
+def _listed(name: str, items: frozenset[str], abbreviations: bool) -> bool:
+    """`name` is one of `items`, or (with `abbreviations`) a `--` prefix of one of them."""
+    if name in items:
+        return True
+    if not abbreviations or not name.startswith("--") or len(name) < 4:
+        return False
+    return any(item.startswith(name) for item in items)
+
+
+@functools.lru_cache(maxsize=512)
+def _scan_all(spec: OptionSpec) -> OptionSpec:
+    """The spec without POSIX "options end at the first operand": clauses see every word
+    (`git ** unless --output` must see `git log --output=x`)."""
+    if not spec.stop_at_operand:
+        return spec
+    return dataclasses.replace(spec, stop_at_operand=False)
 
 
 def _operand_matches(words: Sequence[Word], view: OptionView, globs: frozenset[str]) -> bool | None:

@@ -124,7 +124,7 @@ def test_round_trip_of_the_example() -> None:
 
 # --------------------------------------------------------------------------- differential
 
-VOCAB = ("a", "b", "ab", "-x", "-y", "--long")
+VOCAB = ("a", "b", "ab", "-x", "-y", "--long", "--lo")
 PATTERN_VOCAB = ("a", "b", "ab", "a*", "?b", "-x", "-y", "--long")
 OPTIONS = ("-x", "-y", "--long")
 
@@ -226,19 +226,37 @@ def ref_pattern_matches(rule: RefRule, argv: tuple[str | None, ...]) -> bool:
     return len(argv) == len(rule.pattern)
 
 
+def _listed(option: str, items: tuple[str, ...], abbreviations: bool) -> bool:
+    if option in items:
+        return True
+    return (
+        abbreviations
+        and option.startswith("--")
+        and len(option) >= 4
+        and any(item.startswith(option) for item in items)
+    )
+
+
 def ref_clauses(rule: RefRule, argv: tuple[str | None, ...]) -> bool | None:
-    """True / False / None (undecidable) — options are the `-…` words after the prefix."""
+    """True / False / None (undecidable) — options are the `-…` words after the prefix.
+
+    An abbreviated long option counts as listed for `unless`, and for `when` on ask/deny.
+    """
     start = max(1, min(ref_specificity(rule)[0], len(argv)))
     rest = argv[start:]
-    present = {w for w in rest if w is not None and w.startswith("-")}
+    present = [w for w in rest if w is not None and w.startswith("-")]
     unknown = any(w is None for w in rest)
+    loose = rule.verdict in ("ask", "deny")
     results: list[bool | None] = []
     for group in rule.when:
-        results.append(True if present & set(group) else (None if unknown else False))
+        hit = any(_listed(o, group, loose) for o in present)
+        results.append(True if hit else (None if unknown else False))
     if rule.unless:
-        results.append(False if present & set(rule.unless) else (None if unknown else True))
+        hit = any(_listed(o, rule.unless, True) for o in present)
+        results.append(False if hit else (None if unknown else True))
     if rule.only:
-        results.append(False if present - set(rule.only) else (None if unknown else True))
+        outside = any(o not in rule.only for o in present)
+        results.append(False if outside else (None if unknown else True))
     if False in results:
         return False
     return None if None in results else True

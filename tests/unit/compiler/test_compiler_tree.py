@@ -159,3 +159,24 @@ def test_glob_is_less_specific_than_a_literal() -> None:
     policy = compile_text("allow git st*\nask git status\n")
     assert verdict_of(policy, "git status") == "ask"
     assert verdict_of(policy, "git stash") == "allow"
+
+
+def test_clauses_see_past_the_first_operand() -> None:
+    # git's own spec stops at the subcommand; clauses must still see later options
+    policy = compile_text("allow git ** unless --output|-c\ndeny git ** when --force\n")
+    assert verdict_of(policy, "git log --oneline") == "allow"
+    assert verdict_of(policy, "git log --output=/tmp/x") == "default"
+    assert verdict_of(policy, "git push --force origin") == "deny"
+
+
+def test_abbreviated_long_options_err_on_the_strict_side() -> None:
+    policy = compile_text(
+        "allow sort ** unless --output|--compress-program\n"
+        "deny git push ** when --force\n"
+        "allow ls ** only --color\n"
+    )
+    assert verdict_of(policy, "sort --outp=x f") == "default"
+    assert verdict_of(policy, "sort --compress=gzip f") == "default"
+    assert verdict_of(policy, "git push --forc") == "deny"
+    assert verdict_of(policy, "ls --col") == "default"  # not listed for `only`
+    assert verdict_of(policy, "ls --color") == "allow"
