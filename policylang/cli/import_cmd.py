@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from policylang.importers import (
@@ -19,6 +20,7 @@ from policylang.importers import (
     import_file,
     render_policy,
 )
+from policylang.importers.common import settle_expectations
 
 EXIT_OK = 0
 EXIT_UNCONVERTED = 1
@@ -32,8 +34,8 @@ examples:
   policylang import --from codex ~/.codex/rules/default.rules --json
 
 exit codes: 0 converted (some rules may have been made stricter: see the warnings);
-1 converted, but some ask or deny rules could not be expressed (review them by hand);
-2 the file could not be read or is not in that format
+1 converted, but some ask or deny rules could not be expressed, or the result fails its
+own checks (review by hand); 2 the file could not be read or is not in that format
 """
 
 
@@ -68,8 +70,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"policylang import: {error}", file=sys.stderr)
         print(f"hint: is this a {args.fmt} file? see `policylang import --help`", file=sys.stderr)
         return EXIT_USAGE
+    name = Path(args.output).name if args.output else f"{args.fmt}.policy"
+    result = _settle(result, name, args.name)
     text = render_policy(result, name=args.name)
     code = EXIT_UNCONVERTED if _has_unconverted(result) else EXIT_OK
+    failure = _verify(text, name)
+    if failure is not None:
+        print(
+            f"policylang import: the converted policy fails its checks:\n{failure}", file=sys.stderr
+        )
+        code = EXIT_UNCONVERTED
     if args.json:
         print(json.dumps(_report(result, text, args.output), ensure_ascii=False, indent=2))
     elif args.output is None:
@@ -80,6 +90,44 @@ def run(args: argparse.Namespace) -> int:
         print(f"policylang import: {warning.render()}", file=sys.stderr)
     _summary(result, args.output)
     return code
+
+
+def _settle(result: ImportResult, name: str, policy_name: str | None) -> ImportResult:
+    """Give the peer's examples the verdicts of the converted policy where it is stricter."""
+    if not result.expectations:
+        return result
+    from policylang.decision import Verdict
+    from policylang.engine.policy import load_policy
+    from policylang.errors import RulesetError
+
+    with tempfile.TemporaryDirectory(prefix="policylang-import-") as scratch:
+        path = Path(scratch) / name
+        path.write_text(render_policy(result, name=policy_name), encoding="utf-8")
+        try:
+            policy = load_policy(path, check=False)
+        except RulesetError:
+            return result  # reported by _verify
+
+        def evaluate(command: str) -> Verdict:
+            return policy.evaluate(command, cwd=scratch, workspace=scratch).verdict
+
+        return settle_expectations(result, evaluate)
+
+
+def _verify(text: str, name: str) -> str | None:
+    """Load the converted policy with the engine, checking its inline expectations (the
+    Codex examples): the rendered diagnostics if it fails, else None."""
+    from policylang.engine.policy import load_policy
+    from policylang.errors import RulesetError
+
+    with tempfile.TemporaryDirectory(prefix="policylang-import-") as scratch:
+        path = Path(scratch) / name
+        path.write_text(text, encoding="utf-8")
+        try:
+            load_policy(path)
+        except RulesetError as error:
+            return str(error).replace(str(path), name)
+    return None
 
 
 def _has_unconverted(result: ImportResult) -> bool:

@@ -545,3 +545,38 @@ def finish(
 
 def with_note(rule: ImportedRule, note: str | None) -> ImportedRule:
     return rule if note is None else replace(rule, notes=(*rule.notes, note))
+
+
+def settle_expectations(result: ImportResult, evaluate: Callable[[str], Verdict]) -> ImportResult:
+    """Check the peer's examples against the converted policy (`evaluate` gives our verdict).
+
+    Where ours is stricter than the peer's (policylang also judges expansions, paths and
+    redirections the peer did not), the expectation takes our verdict and a `stricter`
+    warning says so; the converted policy then passes its own checks. Where ours would be
+    looser, the peer's verdict is kept, so the check fails loudly, and the example is
+    reported `unconverted`.
+    """
+    settled: list[Expectation] = []
+    warnings = list(result.warnings)
+    for expectation in result.expectations:
+        ours = evaluate(expectation.command)
+        if ours is expectation.verdict:
+            settled.append(expectation)
+            continue
+        stricter = ours.rank > expectation.verdict.rank
+        message = (
+            f"`{expectation.command}`: the peer says {expectation.verdict}, policylang says "
+            f"{ours}" + ("" if stricter else "; review the rules it matches")
+        )
+        warnings.append(
+            ImportWarning(
+                severity=Severity.STRICTER if stricter else Severity.UNCONVERTED,
+                message=message,
+            )
+        )
+        if stricter:
+            note = f"{expectation.note}; the peer says {expectation.verdict}".lstrip("; ")
+            settled.append(replace(expectation, verdict=ours, note=note))
+        else:
+            settled.append(expectation)
+    return replace(result, expectations=tuple(settled), warnings=tuple(warnings))

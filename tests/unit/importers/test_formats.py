@@ -264,3 +264,20 @@ def test_fixtures_compile_and_carry_their_warnings(fmt: str, name: str, workdir:
     for warning in ours.result.warnings:
         assert warning.render().split(": ")[0] in text
     assert Severity.NOTE in {w.severity for w in ours.result.warnings}
+
+
+def test_settle_expectations_keeps_a_looser_verdict_failing() -> None:
+    from policylang.importers.common import settle_expectations
+
+    result = import_text("codex", 'prefix_rule(["ls"], match=["ls"])', filename="r.rules")
+    looser = settle_expectations(result, lambda command: Verdict.ALLOW)
+    assert looser == result
+    stricter_view = import_text(
+        "codex", 'prefix_rule(["ls"], decision="prompt", match=["ls"])', filename="r.rules"
+    )
+    settled = settle_expectations(stricter_view, lambda command: Verdict.ALLOW)
+    assert settled.expectations[0].verdict is Verdict.ASK  # the peer's verdict stays
+    assert settled.warnings[-1].severity is Severity.UNCONVERTED
+    denied = settle_expectations(result, lambda command: Verdict.DENY)
+    assert denied.expectations[0].verdict is Verdict.DENY
+    assert denied.warnings[-1].severity is Severity.STRICTER

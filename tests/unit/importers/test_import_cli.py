@@ -70,3 +70,16 @@ def test_import_errors_exit_2(args: tuple[str, ...], needle: str) -> None:
     assert proc.returncode == 2
     assert needle in proc.stderr
     assert proc.stdout == ""
+
+
+def test_codex_examples_take_the_stricter_verdict_of_the_converted_policy(tmp_path: Path) -> None:
+    rules = tmp_path / "team.rules"
+    rules.write_text('prefix_rule(pattern=["cat"], match=["cat $HOME/notes", "cat README"])\n')
+    out = tmp_path / "team.policy"
+    proc = policylang("import", "--from", "codex", str(rules), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert 'expect ask "cat $HOME/notes"' in text
+    assert 'expect allow "cat README"' in text
+    assert "stricter: `cat $HOME/notes`: the peer says allow, policylang says ask" in proc.stderr
+    load_policy(out)  # passes its own expectations

@@ -233,7 +233,7 @@ def gemini_rules(draw: st.DrawFn) -> str:
         condition = f'commandRegex = "{words[0]} ({"|".join(WORDS[3:6])})\\\\b"'
     else:
         condition = 'toolName = "run_shell_command"'
-    return f"[[rule]]\n{condition}\ndecision = \"{decision}\"\npriority = {priority}\n"
+    return f'[[rule]]\n{condition}\ndecision = "{decision}"\npriority = {priority}\n'
 
 
 @SETTINGS
