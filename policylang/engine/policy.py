@@ -55,10 +55,11 @@ class Policy:
         *,
         approvals: Approvals | None = None,
         limits: Limits | None = None,
+        parse_cache: int = 1024,
     ) -> None:
         self.compiled = compiled
         self.approvals = approvals if approvals is not None else Approvals()
-        self._view = RuleView(compiled, limits=limits)
+        self._view = RuleView(compiled, limits=limits, parse_cache=parse_cache)
         self._evaluator = Evaluator(self._view, self.approvals)
         self._plain = Evaluator(self._view, None)
 
@@ -122,6 +123,7 @@ def load_policy(
     approvals: Approvals | PathLike | None = None,
     check: bool = True,
     limits: Limits | None = None,
+    parse_cache: int = 1024,
 ) -> Policy:
     """Load a policy file (the shipped default when `path` is None) with extra layers.
 
@@ -131,6 +133,9 @@ def load_policy(
         approvals: an `Approvals` store, or the path of a persistent approvals TOML file.
         check: run the inline expectations and raise if any fails.
         limits: analysis limits (the shell model's defaults otherwise).
+        parse_cache: how many parsed command lines to keep (0: none). Parsing is a pure
+            function of the text; every evaluation still checks paths, git config and
+            approvals afresh.
 
     Raises:
         RulesetError: the files do not load, or an expectation fails (with `check`).
@@ -140,7 +145,7 @@ def load_policy(
     source = shipped_ruleset() if path is None else Path(path)
     compiled = load_ruleset(source, extra_layers=tuple(Path(p) for p in extra))
     store = approvals if isinstance(approvals, Approvals) else Approvals(approvals)
-    policy = Policy(compiled, approvals=store, limits=limits)
+    policy = Policy(compiled, approvals=store, limits=limits, parse_cache=parse_cache)
     if check:
         failures = policy.check_expectations()
         if failures:

@@ -8,6 +8,7 @@ line's verdict.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -37,6 +38,7 @@ _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _MATCH_CACHE_SIZE = 4096
+_CACHEABLE_LENGTH = 4096
 
 
 def _no_suggestion() -> tuple[str, ...] | None:
@@ -77,9 +79,16 @@ def _reason(ref: RuleRef | None, verdict: Verdict, fallback: str, extra: str = "
 class RuleView:
     """The compiled policy as the engine asks about it."""
 
-    def __init__(self, policy: CompiledPolicy, *, limits: Limits | None = None) -> None:
+    def __init__(
+        self, policy: CompiledPolicy, *, limits: Limits | None = None, parse_cache: int = 1024
+    ) -> None:
         self.policy = policy
         self.limits = limits or Limits()
+        # parsing is a pure function of the text, so repeated commands can share it; the
+        # walk (paths, git config, approvals) always runs afresh
+        self._parse_cache_size = parse_cache
+        self._parsed: dict[str, CommandLine] = {}
+        self._parse_lock = threading.Lock()
         self._positions = {p.value: p for p in ExpansionPosition}
         self._matches: dict[
             tuple[str, Access, str, str, bool], tuple[ProtectedMatch | None, bool]
@@ -87,7 +96,16 @@ class RuleView:
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
-        return parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
+        line = self._parsed.get(command)
+        if line is not None:
+            return line
+        line = parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
+        if self._parse_cache_size > 0 and len(command) <= _CACHEABLE_LENGTH:
+            with self._parse_lock:
+                if len(self._parsed) >= self._parse_cache_size:
+                    self._parsed.pop(next(iter(self._parsed)))  # drop the oldest
+                self._parsed[command] = line
+        return line
 
     # -- expansions ----------------------------------------------------------------------
     def disqualifier(

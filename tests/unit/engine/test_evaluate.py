@@ -294,3 +294,22 @@ def test_approval_never_lifts_an_option_exception(approved: str, command: str) -
 def test_reasons_are_not_repeated(decide: Decide) -> None:
     decision = decide("$'\\x72\\x6d' -rf ~/.ssh")
     assert len(decision.reasons) == len(set(decision.reasons))
+
+
+def test_parse_cache_is_bounded_and_does_not_change_decisions(tmp_path: Path) -> None:
+    cached = load_policy(parse_cache=2)
+    plain = load_policy(parse_cache=0)
+    commands = ["ls", "git status", "cat .env", "ls", "sudo id", "ls"]
+    for command in commands:
+        assert cached.evaluate(command, workspace="/w") == plain.evaluate(command, workspace="/w")
+    assert len(cached._view._parsed) == 2
+    assert plain._view._parsed == {}
+    # the walk still runs afresh: a symlink made after the first evaluation is seen
+    (tmp_path / "ws").mkdir()
+    secret = tmp_path / "home" / ".ssh"
+    secret.mkdir(parents=True)
+    env = {"HOME": str(tmp_path / "home")}
+    ws = tmp_path / "ws"
+    assert cached.evaluate("cat link/k", workspace=ws, env=env).verdict is Verdict.ALLOW
+    (ws / "link").symlink_to(secret)
+    assert cached.evaluate("cat link/k", workspace=ws, env=env).verdict is Verdict.DENY
