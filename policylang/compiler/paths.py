@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from policylang.compiler.tree import Access, OutsideWorkspace, ProtectedMatch, ProtectedRule
+    from policylang.compiler.tables import Access, OutsideWorkspace, ProtectedMatch, ProtectedRule
 
 HOME = "home"
 ABSOLUTE = "absolute"
@@ -138,7 +138,7 @@ def match_rules(
     subtree: bool = False,
 ) -> ProtectedMatch | None:
     """The strictest rule covering `path` for `access` (first written wins a tie)."""
-    from policylang.compiler.tree import ProtectedMatch
+    from policylang.compiler.tables import ProtectedMatch
 
     best: ProtectedRule | None = None
     for rule in rules:
@@ -157,7 +157,7 @@ def match_outside(
     outside: OutsideWorkspace, path: str, access: Access, *, home: str, workspace: str
 ) -> ProtectedMatch | None:
     """The outside-workspace verdict for `path`, or None (inside, excepted, or allowed)."""
-    from policylang.compiler.tree import Access, ProtectedMatch
+    from policylang.compiler.tables import Access, ProtectedMatch
     from policylang.decision import Verdict
 
     if _relative(path, workspace) is not None:

@@ -1,0 +1,260 @@
+"""The compiled tables other than the rule trie: arity, paths, disqualifiers, programs.
+
+Stage: compiler output (re-exported by `compiler.tree`, the artefact's public module).
+Imports `decision`, the shell model and wrapper table, and `compiler.paths`.
+"""
+
+from __future__ import annotations
+
+import enum
+import fnmatch
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from policylang.compiler import paths
+from policylang.decision import Verdict
+from policylang.shell.model import ExpansionKind
+
+
+class Access(enum.StrEnum):
+    """How a path is used. Rules may say READ_WRITE; lookups ask READ or WRITE."""
+
+    READ = "read"
+    WRITE = "write"
+    READ_WRITE = "read-write"
+
+    def covers(self, access: Access) -> bool:
+        return self is Access.READ_WRITE or self is access
+
+
+class ExpansionPosition(enum.StrEnum):
+    COMMAND_NAME = "command-name"
+    ARGUMENT = "argument"
+    REDIRECT_TARGET = "redirect-target"
+    ASSIGNMENT_VALUE = "assignment-value"
+    HEREDOC_BODY = "heredoc-body"
+
+
+class ExpansionAction(enum.StrEnum):
+    """What an expansion in a position does: no floor, a floor, or inspect the inner line."""
+
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+    INSPECT = "inspect"
+
+    @property
+    def floor(self) -> Verdict:
+        """The verdict floor; INSPECT imposes none by itself (the inner commands decide)."""
+        if self is ExpansionAction.ASK:
+            return Verdict.ASK
+        if self is ExpansionAction.DENY:
+            return Verdict.DENY
+        return Verdict.ALLOW
+
+
+class OperandRole(enum.StrEnum):
+    READ = "read"  # every operand is read
+    WRITE = "write"  # every operand is written
+    COPY = "copy"  # the last operand is written, the others are read
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleRef:
+    """Provenance of a rule: what explanations print."""
+
+    id: str
+    location: str  # "file:line:col"
+    message: str  # the rule's reason, or a generated description
+    layer: int = 0
+
+
+# --------------------------------------------------------------------------- arity
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArityTable:
+    """How many leading words identify a command (its "always allow" prefix)."""
+
+    entries: Mapping[tuple[str, ...], int]
+    longest: int = 1
+
+    def prefix(self, words: Sequence[str]) -> tuple[str, ...]:
+        """The always-allow prefix: the longest matching entry's arity, else 1 word.
+
+        >>> table = ArityTable(entries={("git",): 2, ("npm", "run"): 3}, longest=2)
+        >>> table.prefix(["git", "status", "-s"])
+        ('git', 'status')
+        >>> table.prefix(["npm", "run", "build", "--", "--watch"])
+        ('npm', 'run', 'build')
+        >>> table.prefix(["ls", "-la"])
+        ('ls',)
+        """
+        for size in range(min(self.longest, len(words)), 0, -1):
+            arity = self.entries.get(tuple(words[:size]))
+            if arity is not None:
+                return tuple(words[:arity])
+        return tuple(words[:1])
+
+
+# --------------------------------------------------------------------------- paths
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectedRule:
+    glob: str  # as written: `~/.ssh/**`, `/etc/**`, `**/.env*`
+    access: Access
+    verdict: Verdict
+    ref: RuleRef
+    anchor: str  # "home", "absolute" or "workspace"
+    regex: re.Pattern[str] = field(compare=False, repr=False)
+    literal_prefix: str = ""  # the glob's leading literal directory (for subtree checks)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectedMatch:
+    rule: ProtectedRule | None  # None for an outside-workspace match
+    verdict: Verdict
+    ref: RuleRef
+    path: str
+
+
+BUILTIN_LOCATION = "<built-in>"
+
+
+def builtin_ref(rule_id: str, message: str) -> RuleRef:
+    """Provenance for a built-in default (no line in any policy file)."""
+    return RuleRef(id=rule_id, location=BUILTIN_LOCATION, message=message, layer=-1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutsideWorkspace:
+    """Verdicts for paths outside the workspace root (`exceptions` are not "outside")."""
+
+    read: Verdict = Verdict.ALLOW
+    write: Verdict = Verdict.ASK
+    read_ref: RuleRef = field(
+        default_factory=lambda: builtin_ref("outside-workspace-read", "read outside the workspace")
+    )
+    write_ref: RuleRef = field(
+        default_factory=lambda: builtin_ref(
+            "outside-workspace-write", "write outside the workspace"
+        )
+    )
+    exceptions: tuple[ProtectedRule, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtectedTable:
+    """Protected-path rules and the outside-workspace rule, over absolute normalised paths."""
+
+    rules: tuple[ProtectedRule, ...] = ()
+    outside: OutsideWorkspace = field(default_factory=OutsideWorkspace)
+
+    def match_protected(
+        self, path: str, access: Access, *, home: str, workspace: str, subtree: bool = False
+    ) -> ProtectedMatch | None:
+        """The strictest protected-path rule that `path` violates for `access`, or None.
+
+        Args:
+            path: absolute, normalised (the engine resolves cwd, `~` and symlinks).
+            access: READ or WRITE.
+            home: the home directory (absolute).
+            workspace: the workspace root (absolute).
+            subtree: also match when a protected glob lies *inside* `path` (a recursive
+                operation such as `rm -r ~` or `chmod -R` touches everything below).
+        """
+        return paths.match_rules(
+            self.rules, path, access, home=home, workspace=workspace, subtree=subtree
+        )
+
+    def match_outside(
+        self, path: str, access: Access, *, home: str, workspace: str
+    ) -> ProtectedMatch | None:
+        """The outside-workspace verdict for `path` when it lies outside `workspace`."""
+        return paths.match_outside(self.outside, path, access, home=home, workspace=workspace)
+
+
+# --------------------------------------------------------------------------- expansions
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisqualifierEntry:
+    action: ExpansionAction
+    ref: RuleRef | None  # None: the built-in default
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisqualifierTable:
+    """(expansion kind, position) -> action; total over both enums."""
+
+    entries: Mapping[tuple[ExpansionKind, ExpansionPosition], DisqualifierEntry]
+
+    def action(self, kind: ExpansionKind, position: ExpansionPosition) -> ExpansionAction:
+        return self.entry(kind, position).action
+
+    def entry(self, kind: ExpansionKind, position: ExpansionPosition) -> DisqualifierEntry:
+        # INVARIANT: the compiler fills every pair; a missing one fails closed to ASK.
+        return self.entries.get((kind, position), _UNKNOWN_DISQUALIFIER)
+
+
+_UNKNOWN_DISQUALIFIER = DisqualifierEntry(action=ExpansionAction.ASK, ref=None)
+
+
+# --------------------------------------------------------------------------- programs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InterpreterSpec:
+    """An interpreter: running code through it is at least `floor`."""
+
+    name: str
+    floor: Verdict
+    inline: frozenset[str] = frozenset()  # options whose value is program text (`-c`, `-e`)
+    program_operand: bool = False  # the first operand is the program (awk)
+    ref: RuleRef | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnvMatch:
+    verdict: Verdict
+    ref: RuleRef | None  # None: the default floor
+    glob: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnvTable:
+    """Environment assignments: free globs, floors per glob, a default floor."""
+
+    rules: tuple[tuple[str, Verdict, RuleRef | None], ...] = ()
+    default: Verdict = Verdict.ASK
+    default_ref: RuleRef | None = None
+
+    def match(self, name: str) -> EnvMatch:
+        """The strictest matching glob's verdict (free = allow), else the default."""
+        best: EnvMatch | None = None
+        for glob, verdict, ref in self.rules:
+            if fnmatch.fnmatchcase(name, glob) and (
+                best is None or verdict.rank > best.verdict.rank
+            ):
+                best = EnvMatch(verdict=verdict, ref=ref, glob=glob)
+        return best or EnvMatch(verdict=self.default, ref=self.default_ref)
+
+    def floor(self, name: str) -> Verdict:
+        return self.match(name).verdict
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathRoles:
+    operands: OperandRole | None = None
+    options: Mapping[str, Access] = field(default_factory=dict)  # "-o" -> WRITE
+    keys: Mapping[str, Access] = field(default_factory=dict)  # dd "of" -> WRITE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathArgTable:
+    commands: Mapping[str, PathRoles] = field(default_factory=dict)
+
+    def roles(self, command: str) -> PathRoles | None:
+        return self.commands.get(command)
