@@ -38,10 +38,6 @@ def looks_secret(name: str) -> bool:
     return any(marker in upper for marker in SECRET_MARKERS)
 
 
-def _allowed(name: str) -> bool:
-    return name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES)
-
-
 def scrub_env(
     parent: Mapping[str, str],
     *,
@@ -61,8 +57,11 @@ def scrub_env(
         A new dict; the inputs are not modified.
     """
     forced = frozenset(force)
-    # Names first, values only for the names kept (os.environ decodes on every access).
-    env = {k: parent[k] for k in parent if _allowed(k) and (k in forced or not looks_secret(k))}
+    # Look the fixed names up and scan only for prefixes: os.environ decodes on every
+    # access, and this runs once per command.
+    env = {k: parent[k] for k in ALLOWED_NAMES if k in parent and not looks_secret(k)}
+    env.update({k: parent[k] for k in parent
+                if k.startswith(ALLOWED_PREFIXES) and (k in forced or not looks_secret(k))})
     env.update({k: parent[k] for k in forced if k in parent})
     for name, value in (extra or {}).items():
         if looks_secret(name) and name not in forced:
