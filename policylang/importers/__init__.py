@@ -14,8 +14,8 @@ from policylang.importers.common import (
     ImportResult,
     ImportWarning,
     Severity,
-    render_policy,
 )
+from policylang.importers.render import render_policy
 
 FORMATS: tuple[str, ...] = ("claude-code", "opencode", "gemini", "codex")
 

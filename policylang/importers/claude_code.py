@@ -37,12 +37,10 @@ from policylang.importers.common import (
     Pattern,
     Severity,
     finish,
-    glob_rule,
-    has_shell_syntax,
     literal,
-    split_words,
     strictest_wins,
 )
+from policylang.importers.patterns import glob_rule, has_shell_syntax, split_words
 
 PEER = "Claude Code"
 _RULE = re.compile(r"^(?P<tool>[A-Za-z_][\w-]*)(?:\((?P<spec>.*)\))?$", re.DOTALL)

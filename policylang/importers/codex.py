@@ -40,9 +40,9 @@ from policylang.importers.common import (
     Severity,
     Word,
     finish,
-    split_words,
     strictest_wins,
 )
+from policylang.importers.patterns import split_words
 
 PEER = "Codex"
 _DECISIONS = {"allow": Verdict.ALLOW, "prompt": Verdict.ASK, "forbidden": Verdict.DENY}

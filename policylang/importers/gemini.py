@@ -40,12 +40,11 @@ from policylang.importers.common import (
     Severity,
     Word,
     finish,
-    has_shell_syntax,
     literal,
-    render_pattern,
-    split_words,
     with_note,
 )
+from policylang.importers.patterns import has_shell_syntax, split_words
+from policylang.importers.render import render_pattern
 
 PEER = "Gemini CLI"
 SHELL_TOOL = "run_shell_command"

@@ -28,8 +28,8 @@ from policylang.importers.common import (
     Origin,
     Severity,
     finish,
-    glob_rule,
 )
+from policylang.importers.patterns import glob_rule
 
 PEER = "OpenCode"
 _VERDICTS = {"allow": Verdict.ALLOW, "ask": Verdict.ASK, "deny": Verdict.DENY}
