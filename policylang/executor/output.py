@@ -1,14 +1,15 @@
 """Executor stage: read a child's stdout and stderr concurrently; imports `executor.process`.
 
-One loop (`pump`) watches both pipes and the child's exit in a selector, so the
-child can never block on a full pipe: bytes past a stream's cap are still drained
-(spliced to /dev/null, not copied) and counted. The same loop enforces the deadline
-(TERM the group, keep reading through the grace period, KILL) and the bounded drain
-after a normal exit, which stops a detached helper that still holds the pipes from
-hanging the call.
+One loop (`pump`) watches both pipes and the child's exit (a pidfd) in a selector,
+so the child can never block on a full pipe: past a stream's cap, bytes are still
+read (into a fixed tail ring) or drained (spliced to /dev/null, never copied into
+Python objects), and always counted. The same loop enforces the deadline (TERM the
+group, keep reading through the grace period, KILL) and the bounded drain after a
+normal exit, which stops a detached helper that still holds the pipes from hanging
+the call.
 
-Where the bytes go is a `Sink`: `Capture` keeps the head of each stream for a
-foreground run; the job store keeps a capped window of new output per poll.
+Where the bytes go is a `Sink`: `Capture` keeps the head and the tail of each stream
+for a foreground run; the job store keeps a capped window of new output per poll.
 """
 
 from __future__ import annotations
