@@ -135,14 +135,19 @@ def build_arity_table(state: _State) -> ArityTable:
 
 def specificity(rule: ast.Rule) -> tuple[int, ...]:
     """(leading literals, literals, globs, fixed words, exact=1/rest=0, option clauses)."""
-    literal = [w.is_literal for w in rule.pattern]
-    leading = next((i for i, lit in enumerate(literal) if not lit), len(literal))
-    globs = sum(1 for w in rule.pattern if w.is_glob)
-    fixed = sum(1 for w in rule.pattern if not w.is_rest)
-    exact = 0 if rule.pattern[-1].is_rest else 1
-    kinds = (ast.ClauseKind.REASON, ast.ClauseKind.ID)
-    clauses = sum(1 for c in rule.clauses if c.kind not in kinds)
-    return (leading, sum(literal), globs, fixed, exact, clauses)
+    kinds = [w.kind for w in rule.pattern]
+    leading = 0
+    while leading < len(kinds) and kinds[leading] is ast.WordKind.LITERAL:
+        leading += 1
+    literals = kinds.count(ast.WordKind.LITERAL)
+    globs = kinds.count(ast.WordKind.GLOB)
+    rest = kinds.count(ast.WordKind.REST)
+    exact = 0 if kinds[-1] is ast.WordKind.REST else 1
+    clauses = sum(1 for c in rule.clauses if c.kind not in _NAMING_CLAUSES)
+    return (leading, literals, globs, len(kinds) - rest, exact, clauses)
+
+
+_NAMING_CLAUSES = frozenset({ast.ClauseKind.REASON, ast.ClauseKind.ID})
 
 
 def pattern_text(rule: ast.Rule) -> str:
