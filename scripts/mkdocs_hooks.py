@@ -1,4 +1,4 @@
-"""MkDocs hook: let the planned nav in mkdocs.yml name pages that are not written yet.
+"""MkDocs hooks: a nav that may name pages not written yet, and GitHub-style table pipes.
 
 The site grows page by page while several people write it. mkdocs.yml lists the whole
 planned site; this hook removes nav entries whose Markdown file does not exist yet (and
@@ -6,11 +6,17 @@ sections left empty), logging each at info level. The opposite mistake still fai
 strict build: a page on disk that the nav does not list is reported by mkdocs itself
 (`validation.nav.omitted_files: warn`), and so is a nav entry with a typo, because the
 real page it meant is then omitted.
+
+The second hook: in a Markdown table, GitHub needs a `|` inside a code span written as
+`\\|`, and renders it as `|`; Python-Markdown keeps the backslash. Pages are written the
+GitHub way (so they read right on both), and `on_page_content` drops that backslash from
+code spans inside table cells of the built site.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import TypeAlias
 
@@ -54,3 +60,23 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if config.nav is not None:
         config.nav = prune_nav(config.nav, Path(config.docs_dir))
     return config
+
+
+_TABLE_CELL = re.compile(r"(<t[dh]\b[^>]*>)(.*?)(</t[dh]>)", re.DOTALL)
+_CODE_SPAN = re.compile(r"(<code\b[^>]*>)(.*?)(</code>)", re.DOTALL)
+
+
+def unescape_table_pipes(html: str) -> str:
+    """`\\|` as `|` in code spans of table cells; code blocks and prose are left alone."""
+
+    def code(match: re.Match[str]) -> str:
+        return match[1] + match[2].replace("\\|", "|") + match[3]
+
+    def cell(match: re.Match[str]) -> str:
+        return match[1] + _CODE_SPAN.sub(code, match[2]) + match[3]
+
+    return _TABLE_CELL.sub(cell, html)
+
+
+def on_page_content(html: str, **_: object) -> str:
+    return unescape_table_pipes(html)

@@ -40,3 +40,14 @@ def test_prune_nav_drops_missing_pages_and_empty_sections(tmp_path: Path) -> Non
         {"Section": [{"B": "sub/b.md"}]},
         {"Site": "https://example.com/"},
     ]
+
+
+def test_table_pipes_are_unescaped_only_in_code_spans_of_table_cells() -> None:
+    html = (
+        "<table><tr><td><code>a \\| b</code> x \\| y</td><th><code>c\\|d</code></th></tr></table>"
+        "<p><code>grep 'a\\|b'</code></p><pre><code>grep 'a\\|b'</code></pre>"
+    )
+    assert hooks.unescape_table_pipes(html) == (
+        "<table><tr><td><code>a | b</code> x \\| y</td><th><code>c|d</code></th></tr></table>"
+        "<p><code>grep 'a\\|b'</code></p><pre><code>grep 'a\\|b'</code></pre>"
+    )

@@ -47,3 +47,10 @@ def test_contributing_page_includes_the_root_contributing_file(site: Path) -> No
     html = (site / "contributing/index.html").read_text(encoding="utf-8")
     assert "--8&lt;--" not in html
     assert "Where things live" in html
+
+
+def test_table_code_spans_show_plain_pipes(site: Path) -> None:
+    """Pages escape `|` in table code spans the GitHub way; the site shows a plain `|`."""
+    html = (site / "concepts/index.html").read_text(encoding="utf-8")
+    assert "<code>cat README.md | wc -l</code>" in html
+    assert "<code>cat README.md \\| wc -l</code>" not in html
