@@ -15,6 +15,7 @@ class TablePolicy:
     """Decides by the first word of the command; records every call it gets."""
 
     table: Mapping[str, Verdict]
+    default: Verdict = Verdict.ASK
     calls: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
     def evaluate(
@@ -27,7 +28,7 @@ class TablePolicy:
     ) -> Decision:
         self.calls.append((command, cwd, workspace))
         first = command.split()[0] if command.split() else ""
-        verdict = self.table.get(first, Verdict.ASK)
+        verdict = self.table.get(first, self.default)
         reason = Reason(rule_id=f"rule-{first}", message=f"{first} is {verdict}", verdict=verdict)
         return Decision(
             command=command,

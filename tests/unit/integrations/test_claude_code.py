@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from policylang.decision import Verdict
 from policylang.integrations import claude_code
@@ -142,3 +144,44 @@ def test_missing_cwd_is_passed_as_unknown(policy: TablePolicy) -> None:
 def test_every_verdict_has_a_claude_code_word() -> None:
     for verdict in Verdict:
         assert decision_of(claude_code.answer(verdict, "r").stdout) == (str(verdict), "r")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=10,
+)
+payload_objects = st.fixed_dictionaries(
+    {},
+    optional={
+        "tool_name": st.sampled_from(["Bash", "Read", ""]) | json_values,
+        "hook_event_name": st.sampled_from(["PreToolUse", "PostToolUse"]) | json_values,
+        "tool_input": st.fixed_dictionaries({}, optional={"command": json_values}) | json_values,
+        "cwd": json_values,
+    },
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.one_of(
+        payload_objects.map(json.dumps),
+        json_values.map(json.dumps),
+        st.text(max_size=40),
+    )
+)
+def test_nothing_but_a_well_formed_bash_call_is_ever_allowed(text: str) -> None:
+    allow_all = TablePolicy({}, default=Verdict.ALLOW)
+    result = claude_code.handle(text, lambda: allow_all, environ={})
+    if result.exit_code != 0 or not result.stdout:
+        return
+    verdict, _ = decision_of(result.stdout)
+    if verdict != "allow":
+        return
+    body = json.loads(text)
+    assert body["tool_name"] == "Bash"
+    assert body.get("hook_event_name", "PreToolUse") == "PreToolUse"
+    assert isinstance(body["tool_input"]["command"], str)
+    assert allow_all.calls[-1][0] == body["tool_input"]["command"]
