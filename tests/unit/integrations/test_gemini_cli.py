@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from policylang.decision import Verdict
 from policylang.integrations import gemini_cli
@@ -110,3 +112,35 @@ def test_broken_policy_asks_or_denies_per_ask_as() -> None:
     assert "no such file: team.policy" in asked["reason"]
     denied = answer_of(gemini_cli.handle(payload(), factory, ask_as=Verdict.DENY).stdout)
     assert denied["decision"] == "deny"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.one_of(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "tool_name": st.sampled_from(["run_shell_command", "read_file"]) | st.integers(),
+                "hook_event_name": st.sampled_from(["BeforeTool", "AfterTool"]) | st.none(),
+                "tool_input": st.fixed_dictionaries(
+                    {}, optional={"command": st.text(max_size=5) | st.integers() | st.none()}
+                )
+                | st.text(max_size=5),
+            },
+        ).map(json.dumps),
+        st.text(max_size=30),
+    )
+)
+def test_nothing_but_a_well_formed_shell_call_is_ever_allowed(text: str) -> None:
+    allow_all = TablePolicy({}, default=Verdict.ALLOW)
+    result = gemini_cli.handle(text, lambda: allow_all, environ={})
+    if (
+        result.exit_code != 0
+        or not result.stdout
+        or answer_of(result.stdout)["decision"] != "allow"
+    ):
+        return
+    body = json.loads(text)
+    assert body["tool_name"] == "run_shell_command"
+    assert body.get("hook_event_name") in (None, "BeforeTool")
+    assert isinstance(body["tool_input"]["command"], str)
