@@ -9,6 +9,7 @@ Hypothesis strategies (and shrinking) stay in `policylang.testing.strategies`.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shlex
@@ -42,12 +43,33 @@ def default_corpus_dir() -> Path | None:
     return None
 
 
+def decode_golden_field(field: str) -> str:
+    """A command as written in a golden table, decoded.
+
+    Two conventions are in use: the engine's table writes a newline as `⏎`; the shell
+    analyser's table writes a command with a newline, tab, control character or lone
+    surrogate, or one starting with `"`, as a JSON string. A field is only taken as JSON
+    when that rule would have encoded what it decodes to (`"$@"` stays `"$@"`).
+    """
+    field = field.replace("⏎", "\n")
+    if field.startswith('"') and field.endswith('"') and len(field) > 1:
+        try:
+            decoded = json.loads(field)
+        except ValueError:
+            return field
+        if isinstance(decoded, str) and (decoded.startswith('"') or any(
+                ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF for ch in decoded)):
+            return decoded
+    return field
+
+
 def _tsv_commands(path: Path) -> list[str]:
     lines = path.read_text(encoding="utf-8").splitlines()
     if not lines:
         return []
     header = lines[0].split("\t")
-    if _COMMAND_COLUMN in header:
+    has_header = _COMMAND_COLUMN in header
+    if has_header:
         column, rows = header.index(_COMMAND_COLUMN), lines[1:]
     else:  # golden tables: command in the first column, maybe no header
         column, rows = 0, lines
@@ -57,7 +79,7 @@ def _tsv_commands(path: Path) -> list[str]:
             continue
         fields = row.split("\t")
         if column < len(fields) and fields[column].strip():
-            out.append(fields[column])
+            out.append(fields[column] if has_header else decode_golden_field(fields[column]))
     return out
 
 

@@ -74,3 +74,23 @@ def test_text_mutations() -> None:
     assert seeds.replace_char("", 0, "X") == "X"
     assert seeds.crossover("hello", "world", 2, 3) == "held"
     assert seeds.dedupe(["a", "b", "a"]) == ("a", "b")
+
+
+@pytest.mark.parametrize(
+    ("field", "command"),
+    [
+        ("ls⏎sudo id", "ls\nsudo id"),
+        ('"cat <<EOF\\nhi\\nEOF"', "cat <<EOF\nhi\nEOF"),
+        ('"\\"r\\"\\"m\\" -rf /"', '"r""m" -rf /'),
+        ('"$@"', '"$@"'),  # JSON would decode it, but the encoder would not have encoded it
+        ('"rm" -rf /', '"rm" -rf /'),
+        ('"', '"'),
+    ],
+)
+def test_decode_golden_field(field: str, command: str) -> None:
+    assert seeds.decode_golden_field(field) == command
+
+
+def test_golden_tables_decode_their_conventions(tmp_path: Path) -> None:
+    _write(tmp_path / "t.tsv", 'ls⏎pwd\tallow\n"a\\tb"\t[x]\n')
+    assert seeds.load_golden_commands(tmp_path) == ("ls\npwd", "a\tb")
