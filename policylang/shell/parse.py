@@ -30,6 +30,7 @@ from typing import Final
 import tree_sitter
 import tree_sitter_bash
 
+from policylang.shell import _build
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -43,6 +44,7 @@ from policylang.shell.model import (
     Scope,
     Segment,
     SegmentKind,
+    Unwrapped,
     Word,
 )
 from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare, unquote_double
@@ -75,13 +77,14 @@ def _parser() -> tree_sitter.Parser:
 class _Source:
     """One parsed text: its encoding and the byte→character offset conversion."""
 
-    __slots__ = ("_chars", "data", "text")
+    __slots__ = ("_chars", "ascii", "data", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
         self._chars: list[int] | None = None
-        if len(self.data) != len(text):
+        self.ascii = len(self.data) == len(text)  # then byte offsets are character offsets
+        if not self.ascii:
             chars: list[int] = []
             for index, ch in enumerate(text):
                 code = ord(ch)
@@ -98,7 +101,7 @@ class _Source:
         return chars[min(byte, len(chars) - 1)]
 
     def span(self, node: Node) -> Span:
-        return Span(self.char(node.start_byte), self.char(node.end_byte))
+        return _build.span(self.char(node.start_byte), self.char(node.end_byte))
 
     def slice(self, node: Node) -> str:
         return self.text[self.char(node.start_byte) : self.char(node.end_byte)]
@@ -117,16 +120,6 @@ class _Shared:
         self.segments_reported = False
 
 
-class _Pending:
-    """A segment under construction (mutable until the line is finished)."""
-
-    __slots__ = ("connector", "fields")
-
-    def __init__(self, fields: dict[str, object]) -> None:
-        self.fields = fields
-        self.connector = Connector.END
-
-
 class _Line:
     """One command line under construction."""
 
@@ -135,7 +128,7 @@ class _Line:
     def __init__(self, depth: int, where: str) -> None:
         self.depth = depth
         self.where = where
-        self.pending: list[_Pending] = []
+        self.pending: list[Segment] = []  # connectors are set as the line is walked
         self.problems: list[Problem] = []
         self.groups = 0
 
@@ -348,8 +341,13 @@ class _Walker:
         node: Node,
         kind: SegmentKind,
         *,
+        words: tuple[Word, ...] = (),
+        assignments: tuple[Assignment, ...] = (),
+        redirects: tuple[Redirect, ...] = (),
+        name: str | None = None,
+        declared: tuple[Assignment, ...] = (),
+        wrapped: Unwrapped | None = None,
         end_byte: int | None = None,
-        **fields: object,
     ) -> None:
         shared = self.shared
         shared.segments += 1
@@ -363,34 +361,27 @@ class _Walker:
                     node,
                 )
             return
-        fields["kind"] = kind
-        fields["scopes"] = ctx.scopes
-        fields["group"] = ctx.group
         src = self.src
-        span = Span(src.char(node.start_byte), src.char(end_byte or node.end_byte))
-        fields["text"] = span.slice(src.text)
-        fields["span"] = span
+        start = node.start_byte
+        end = end_byte or node.end_byte
+        if not src.ascii:
+            start = src.char(start)
+            end = src.char(end)
         if ctx.redirects:
-            own = fields.get("redirects", ())
-            fields["redirects"] = (*own, *ctx.redirects)  # type: ignore[misc]
-        ctx.line.pending.append(_Pending(fields))
+            redirects = (*redirects, *ctx.redirects)
+        segment = _build.segment(
+            kind, words, assignments, redirects, ctx.scopes, ctx.group, name,
+            src.text[start:end], declared, wrapped, _build.span(start, end),
+        )  # fmt: skip
+        ctx.line.pending.append(segment)
 
     def finish(
         self, line: _Line, text: str, *, reparsed: bool = False, anchor: Span | None = None
     ) -> CommandLine:
-        segments = tuple(
-            Segment(connector=p.connector, **p.fields)  # type: ignore[arg-type]
-            for p in line.pending
-        )
-        return CommandLine(
-            text=text,
-            segments=segments,
-            problems=tuple(line.problems),
-            context=line.where,
-            depth=line.depth,
-            reparsed=reparsed,
-            anchor=anchor,
-        )
+        return _build.command_line(
+            text, tuple(line.pending), tuple(line.problems), line.where, line.depth,
+            reparsed, anchor,
+        )  # fmt: skip
 
     def where(self, ctx: _Ctx, role: str) -> str:
         """Context of a nested line: "argument 2 of segment 1" (+ the parent's context)."""
@@ -418,6 +409,11 @@ class _Walker:
                     items[-1][1] = connector
         if items and items[-1][1] in (Connector.SEQ, Connector.NEWLINE):
             items[-1][1] = None  # `{ a; b; }`: nothing follows b's `;` in its list
+        if len(items) == 1 and items[0][1] is None:
+            node = items[0][0]
+            assert isinstance(node, Node)
+            self.statement(node, ctx)  # the common case: one statement, nothing to connect
+            return
         self.emit(items, ctx)
 
     def emit(
@@ -453,7 +449,7 @@ class _Walker:
                     assert isinstance(node, Node)
                     self.statement(node, stage_ctx)
                 if len(pending) > before and isinstance(connector, Connector):
-                    pending[-1].connector = connector
+                    _build.set_connector(pending[-1], connector)
             start = end + 1
 
     # ----------------------------------------------------------------- statements
@@ -521,10 +517,12 @@ class _Walker:
             elif wrapped.problems:
                 ctx.line.problems.extend(self.anchored(wrapped.problems, wrapped.nested))
         kind = SegmentKind.SIMPLE if words else SegmentKind.ASSIGNMENT_ONLY
-        end = max((_redirect_end(r) for r in redirect_nodes), default=node.end_byte)
+        end = node.end_byte
+        for child in redirect_nodes:
+            end = max(end, _redirect_end(child))
         self.add(
             ctx, node, kind, words=words, assignments=tuple(assignments),
-            redirects=tuple(redirects), wrapped=wrapped, end_byte=max(end, node.end_byte),
+            redirects=tuple(redirects), wrapped=wrapped, end_byte=end,
         )  # fmt: skip
         for child in salvage:
             if child.type in _STATEMENTS:
@@ -916,17 +914,25 @@ class _Walker:
             return ()
         if assignments:
             return self.declaration_words(parts, ctx, assignments)
+        word = self.word
+        if len(parts) == 1:
+            return (word(parts, ctx, role, 0),)
+        data = self.src.data
         words: list[Word] = []
         group = [parts[0]]
+        end = parts[0].end_byte
         for node in parts[1:]:
-            if group[-1].type == "$" and node.type == "string" and len(group) == 1:
-                group = [node]  # `$"…"` (a translated string) arrives as `$` + string
-            elif self.joined(group[-1].end_byte, node.start_byte):
-                group.append(node)
+            start = node.start_byte
+            if start == end or (data[end] == 0x5C and self.joined(end, start)):  # `\\`
+                if node.type == "string" and group[-1].type == "$":
+                    group[-1] = node  # `$"…"` (a translated string) arrives as `$` + string
+                else:
+                    group.append(node)
             else:
-                words.append(self.word(group, ctx, _role(role, len(words))))
+                words.append(word(group, ctx, role, len(words)))
                 group = [node]
-        words.append(self.word(group, ctx, _role(role, len(words))))
+            end = node.end_byte
+        words.append(word(group, ctx, role, len(words)))
         return tuple(words)
 
     def declaration_words(
@@ -956,29 +962,36 @@ class _Walker:
         gap = self.src.data[end:start]
         return gap[:2] == b"\\\n" and not gap.replace(b"\\\n", b"")
 
-    def word(self, nodes: list[Node], ctx: _Ctx, role: str) -> Word:
+    def word(self, nodes: list[Node], ctx: _Ctx, role: str, index: int = -1) -> Word:
+        """Build one word from adjacent nodes; `role`/`index` name it in nested contexts."""
         src = self.src
         first = nodes[0]
-        start = src.char(first.start_byte)
-        end = src.char(nodes[-1].end_byte)
+        if src.ascii:
+            start = first.start_byte
+            end = nodes[-1].end_byte
+        else:
+            start = src.char(first.start_byte)
+            end = src.char(nodes[-1].end_byte)
         text = src.text[start:end]
         if len(nodes) == 1 and (
-            not first.is_named or (first.type in _BARE and not _PLAIN_SPECIAL.search(text))
+            (first.type in _BARE and not _PLAIN_SPECIAL.search(text)) or not first.is_named
         ):
             # a plain word, or an operator token of `[[ ]]` (`=~`, `==`) used as a word
-            return Word(text=text, value=text, span=Span(start, end))
+            return _build.word(text, text, (), _build.span(start, end))
+        if index >= 0:
+            role = _role(role, index)
         pieces: list[tuple[str, bool]] = []
         expansions: list[Expansion] = []
         for node in nodes:
             self.part(node, ctx, role, pieces, expansions)
         if expansions:
-            return Word(text=text, value=None, expansions=tuple(expansions), span=Span(start, end))
+            return _build.word(text, None, tuple(expansions), _build.span(start, end))
         kinds = pattern_kinds(pieces)
         if kinds:
-            span = Span(start, end)
+            span = _build.span(start, end)
             found = tuple(Expansion(kind=k, text=text, span=span) for k in kinds)
-            return Word(text=text, value=None, expansions=found, span=span)
-        return Word(text=text, value="".join(p for p, _ in pieces), span=Span(start, end))
+            return _build.word(text, None, found, span)
+        return _build.word(text, "".join(p for p, _ in pieces), (), _build.span(start, end))
 
     def part(
         self,
