@@ -161,24 +161,37 @@ def _arity(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     return ast.Arity(words=words[:-1], count=words[-1], span=span)
 
 
-def _pattern_word(cv: _Converter, node: _Child) -> ast.PatternWord:
-    name = cv.name(node)
-    if not name.quoted and name.value in _WILDCARDS:
-        kind = _WILDCARDS[name.value]
-        return ast.PatternWord(alternatives=(name.value,), kind=kind, span=name.span)
-    if name.quoted:
-        return ast.PatternWord(alternatives=(name.value,), span=name.span)
-    alternatives = tuple(name.value.split("|"))
+def _pattern_word(cv: _Converter, node: Tree[Token]) -> ast.PatternWord:
+    token = node.children[0]
+    assert isinstance(token, Token)
+    span = token_span(token, offset=cv.offset)
+    if token.type == "STRING":
+        return ast.PatternWord(alternatives=(unquote(str(token)),), span=span)
+    value = str(token)
+    wildcard = _WILDCARDS.get(value)
+    if wildcard is not None:
+        return ast.PatternWord(alternatives=(value,), kind=wildcard, span=span)
+    alternatives = tuple(value.split("|"))
     kind = ast.WordKind.GLOB if any(map(ast.is_glob_text, alternatives)) else ast.WordKind.LITERAL
-    return ast.PatternWord(alternatives=alternatives, kind=kind, span=name.span)
+    return ast.PatternWord(alternatives=alternatives, kind=kind, span=span)
 
 
 _WILDCARDS = {"*": ast.WordKind.ANY, "**": ast.WordKind.REST}
+_CLAUSE_KINDS = {
+    "when": ast.ClauseKind.WHEN,
+    "unless": ast.ClauseKind.UNLESS,
+    "only": ast.ClauseKind.ONLY,
+    "operand": ast.ClauseKind.OPERAND,
+    "checked_by": ast.ClauseKind.CHECKED_BY,
+    "reason": ast.ClauseKind.REASON,
+    "rule_id": ast.ClauseKind.ID,
+}
+_SINGLE = frozenset({ast.ClauseKind.REASON, ast.ClauseKind.ID, ast.ClauseKind.CHECKED_BY})
 
 
 def _clause(cv: _Converter, tree: Tree[Token]) -> ast.Clause:
-    kind = ast.ClauseKind(str(tree.data).replace("_", "-").replace("rule-id", "id"))
-    if kind in (ast.ClauseKind.REASON, ast.ClauseKind.ID, ast.ClauseKind.CHECKED_BY):
+    kind = _CLAUSE_KINDS[str(tree.data)]
+    if kind in _SINGLE:
         items: tuple[ast.Name, ...] = (cv.name(tree.children[0]),)
     else:
         items = cv.names(tree.children)
@@ -193,10 +206,12 @@ def _rule(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     for child in tree.children:
         if isinstance(child, Token):
             locked = True
-        elif child.data == "rule_verdict":
-            verdict = ast.RuleVerdict(_text(child))
-        elif child.data == "pword":
+            continue
+        data = str(child.data)
+        if data == "pword":
             pattern.append(_pattern_word(cv, child))
+        elif data == "rule_verdict":
+            verdict = ast.RuleVerdict(str(child.children[0]))
         else:
             clauses.append(_clause(cv, child))
     return ast.Rule(
