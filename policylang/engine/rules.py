@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 
 from policylang.compiler.tree import (
@@ -45,9 +45,12 @@ def _no_suggestion() -> tuple[str, ...] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SegmentRules:
-    """What the policy says about one simple command (wrappers seen through)."""
+    """What the policy says about one simple command (wrappers seen through).
+
+    Not frozen: it is built once per segment on the hot path and never shared.
+    """
 
     verdict: Verdict  # the rule-level verdict (an approval may lift an unlocked ask)
     reason: Reason | None  # the deciding rule (or the default)
@@ -259,7 +262,7 @@ class RuleView:
         )
         if floors and found.read_only:
             # a wrapper the policy objects to (sudo …) may do more than its command reads
-            return replace(found, read_only=False)
+            found.read_only = False
         return found
 
     def _inner(
