@@ -237,7 +237,7 @@ def redirects(draw: st.DrawFn, *, expansions: bool = True, depth: int = 1) -> st
     if expansions and draw(st.integers(0, 4)) == 4:
         target = draw(expansion_words(position="redirect-target", depth=depth))
     else:
-        target = draw(spelled_words(draw(st.sampled_from(_INTERESTING_VALUES[:16]))))
+        target = draw(spelled_words(draw(st.sampled_from(_TARGETS))))
     return f"{fd}{op} {target}"
 
 
@@ -288,6 +288,13 @@ def _heredoc(draw: st.DrawFn, depth: int) -> tuple[str, str]:
     return ("<<-" if strip else "<<") + spelled, body
 
 
+# Names whose assignment changes what later commands do (environment poisoning) or nothing.
+_ASSIGNED_NAMES = ("X", "X", "PATH", "LD_PRELOAD", "IFS", "PAGER", "GIT_DIR", "BASH_ENV",
+                   "HOME", "PROMPT_COMMAND")
+_TARGETS = (*_INTERESTING_VALUES[:16], "/dev/tcp/127.0.0.1/80", "/dev/stderr", ".bashrc",
+            ".git/hooks/pre-commit", "/proc/self/mem")
+
+
 @st.composite
 def _simple_piece(draw: st.DrawFn, *, heredocs: bool = True, expansions: bool = True,
                   depth: int = 1, names: Sequence[str] = COMMAND_NAMES,
@@ -296,7 +303,7 @@ def _simple_piece(draw: st.DrawFn, *, heredocs: bool = True, expansions: bool = 
     if assignments and draw(st.integers(0, 5)) == 5:
         value = draw(expansion_words(position="assignment-value", depth=depth)) \
             if expansions and draw(st.booleans()) else draw(spelled_words(draw(word_values())))
-        words.append(f"X={value}")
+        words.append(f"{draw(st.sampled_from(_ASSIGNED_NAMES))}={value}")
     if expansions and draw(st.integers(0, 9)) == 9:
         words.append(draw(expansion_words(position="command-name", depth=depth)))
     else:
@@ -311,7 +318,9 @@ def _simple_piece(draw: st.DrawFn, *, heredocs: bool = True, expansions: bool = 
             pending = (body,)
         else:
             words.append("<<< " + draw(spelled_words(draw(word_values()))))
-    return _Piece(" ".join(words), pending)
+    # a rare line continuation between two words
+    glue = " \\\n  " if len(words) > 1 and draw(st.integers(0, 9)) == 9 else " "
+    return _Piece(glue.join(words), pending)
 
 
 def simple_commands(*, heredocs: bool = True, expansions: bool = True, depth: int = 1,
@@ -333,11 +342,12 @@ def heredoc_commands() -> st.SearchStrategy[str]:
 
 # --- structure ----------------------------------------------------------------------------
 
-CONNECTORS: tuple[str, ...] = (";", "&&", "||", "|", "|&", "&", "\n")
+CONNECTORS: tuple[str, ...] = (";", "&&", "||", "|", "|&", "&", "\n", "#")
+"""List connectors; `#` stands for a newline preceded by a comment full of syntax."""
 CONSTRUCTS: tuple[str, ...] = (
     "list", "subshell", "group", "if", "if-else", "while", "until", "for", "arith-for",
     "case", "function", "negation", "time", "background", "redirected-group", "test",
-    "arithmetic",
+    "arithmetic", "coproc", "regex-test", "array", "local", "arith-command",
 )
 
 
@@ -351,6 +361,9 @@ def _join(pieces: Sequence[_Piece], connectors: Sequence[str]) -> _Piece:
     for piece, conn in zip(pieces[:-1], connectors, strict=True):
         if conn == "\n":
             text += piece.text + "\n" + "".join(h + "\n" for h in piece.heredocs)
+        elif conn == "#":  # a newline with a comment before it: `A # it's ) done`
+            text += piece.text + " # it's ) `done` $(x\n" + "".join(
+                h + "\n" for h in piece.heredocs)
         else:
             text += piece.then(" " + conn if conn != ";" else ";")
     last = pieces[-1]
@@ -400,6 +413,16 @@ def _construct(kind: str, parts: Sequence[_Piece], conns: Sequence[str]) -> _Pie
             return _Piece("[[ -n $(" + a.standalone() + ") ]] && " + b.text, b.heredocs)
         case "arithmetic":
             return _Piece("(( $(" + a.standalone() + ") > 0 )) || " + b.text, b.heredocs)
+        case "coproc":
+            return _Piece("coproc { " + _term(a) + "}")
+        case "regex-test":
+            return _Piece("[[ x =~ ^(a|b)+$ ]] && " + a.text, a.heredocs)
+        case "array":
+            return _Piece("arr=(x 'y z' $(true)); " + a.text, a.heredocs)
+        case "local":
+            return _Piece("f() { local Y=1; " + _term(_join(parts, conns)) + "}; f")
+        case "arith-command":
+            return _Piece("(( i = 1 + 2 )); " + a.text, a.heredocs)
     raise ValueError(f"unknown construct `{kind}`")
 
 
@@ -436,13 +459,15 @@ def compounds(draw: st.DrawFn) -> Compound:
                           max_size=len(parts) - 1))
     piece = _construct(kind, parts, conns)
     used = _used_parts(kind, parts)
-    label = kind if kind != "list" else "/".join(conns).replace("\n", "newline")
+    label = kind if kind != "list" else "/".join(conns).replace("\n", "newline").replace(
+        "#", "comment")
     return Compound(text=piece.standalone(), parts=tuple(p.standalone() for p in used),
                     construct=label)
 
 
 def _used_parts(kind: str, parts: Sequence[_Piece]) -> Sequence[_Piece]:
-    if kind in ("negation", "time", "background", "arith-for"):
+    if kind in ("negation", "time", "background", "arith-for", "coproc", "regex-test",
+                "array", "arith-command"):
         return parts[:1]
     if kind in ("if", "while", "until", "test", "arithmetic"):
         return parts[:2]
