@@ -11,7 +11,11 @@ Conventions (also written down in CONTRIBUTING.md):
   stderr fails the example.
 - ```` ```pycon ````: a doctest (ELLIPSIS enabled).
 - ```` ```python ````: executed; must not raise.
-- Anything else (```` ```sh ````, ```` ```policy ````, ```` ```toml ````...): shown only.
+- ```` ```policy ````: loaded with the rules loader (includes resolve from the repository
+  root) and its inline `expect` lines checked with the engine; any error fails. A block
+  holding only a snippet line (`--8<-- "rulesets/x.policy"`) loads that file. A block
+  containing `…` is a syntax summary (`[locked] allow|ask|deny PATTERN …`): shown only.
+- Anything else (```` ```sh ````, ```` ```toml ````, ```` ```text ````...): shown only.
 
 Every block runs in a fresh namespace, from the repository root, with HOME pointing at an
 empty temporary directory (an example can never touch the real home), so any one of them
@@ -33,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXECUTED_LANGUAGES = frozenset({"console", "pycon", "python"})
+EXECUTED_LANGUAGES = frozenset({"console", "pycon", "python", "policy"})
+SYNTAX_SUMMARY_MARK = "…"
 WILDCARD = "..."
 COMMAND_PREFIX = "$ "
 COMMAND_TIMEOUT_S = 120.0
@@ -69,6 +74,8 @@ class Block:
 
     @property
     def executed(self) -> bool:
+        if self.lang == "policy" and SYNTAX_SUMMARY_MARK in self.body:
+            return False
         return self.lang in EXECUTED_LANGUAGES
 
 
@@ -290,9 +297,35 @@ def _scratch_home() -> Iterator[None]:
                 os.environ["HOME"] = previous
 
 
+_SNIPPET = re.compile(r'^\s*--8<--\s+"(?P<path>[^"]+)"\s*$')
+
+
+def run_policy(block: Block) -> list[str]:
+    """Load a ```policy block and check its inline expectations; the problems found."""
+    from policylang.engine.policy import Policy
+    from policylang.errors import RulesetError
+    from policylang.rules.load import load_ruleset, load_ruleset_text
+
+    snippet = _SNIPPET.match(block.body)
+    try:
+        if snippet:
+            compiled = load_ruleset(ROOT / snippet["path"])
+        else:
+            compiled = load_ruleset_text(block.body, filename=block.id)
+    except (RulesetError, OSError) as error:
+        return [str(error)]
+    failed = Policy(compiled).check_expectations()
+    return ["\n".join(d.render() for d in failed)] if failed else []
+
+
 def run_block(block: Block) -> list[str]:
     """Run one executed block from the repository root; the failures (empty: it passed)."""
-    runners = {"console": run_console, "pycon": run_pycon, "python": run_python}
+    runners = {
+        "console": run_console,
+        "pycon": run_pycon,
+        "python": run_python,
+        "policy": run_policy,
+    }
     previous = Path.cwd()
     os.chdir(ROOT)
     try:

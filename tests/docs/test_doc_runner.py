@@ -261,3 +261,35 @@ def test_blocks_do_not_share_a_namespace() -> None:
     run_block(Block(path="x.md", line=1, lang="python", body="leaked = 1"))
     with pytest.raises(NameError):
         run_block(Block(path="x.md", line=9, lang="python", body="leaked"))
+
+
+# --- policy blocks ---------------------------------------------------------------------
+
+
+def _policy(body: str) -> Block:
+    return Block(path="docs/x.md", line=3, lang="policy", body=body)
+
+
+def test_policy_block_is_loaded_and_its_expectations_checked() -> None:
+    assert run_block(_policy('allow ls **\nexpect allow "ls -la"')) == []
+    (failure,) = run_block(_policy('allow ls **\nexpect deny "ls -la"'))
+    assert "expected `deny` for `ls -la`, got `allow`" in failure
+
+
+def test_policy_block_with_an_error_fails_with_the_rendered_diagnostic() -> None:
+    (failure,) = run_block(_policy("allow ls **\nprotectd write ~/.ssh/** deny"))
+    assert "docs/x.md:3:2:1: error[rules.unknown-directive]" in failure
+    assert "^^^^^^^^" in failure
+
+
+def test_policy_snippet_block_loads_the_included_file() -> None:
+    block = _policy('--8<-- "rulesets/org-example/team.policy"')
+    assert block.executed
+    assert run_block(block) == []
+    (failure,) = run_block(_policy('--8<-- "docs/no-such.policy"'))
+    assert "no-such.policy" in failure
+
+
+def test_policy_syntax_summary_is_shown_only() -> None:
+    assert not _policy("[locked] allow|ask|deny PATTERN [when OPT…]").executed
+    assert _policy("allow ls **").executed
