@@ -7,8 +7,9 @@ unconfined run.
 
 The bubblewrap backend mounts the whole filesystem read-only, then a fresh `/dev`,
 `/proc` and a private `/tmp`, then the workspace (and any extra writable paths)
-read-write; it unshares every namespace (network included unless allowed) and dies
-with its parent. It raises the cost of an attack; it is not a boundary on its own.
+read-write; it unshares every namespace (network included unless allowed), drops
+every capability (even when the host runs as root) and dies with its parent. It
+raises the cost of an attack; it is not a boundary on its own.
 """
 
 from __future__ import annotations
@@ -121,7 +122,9 @@ class BubblewrapBackend:
                 "--tmpfs", "/tmp"]
         for path in (self.workspace, *self.writable):
             argv += ["--bind", path, path]
-        argv += ["--unshare-all", "--die-with-parent", "--chdir", cwd]
+        # INVARIANT: --cap-drop ALL. bubblewrap started by root keeps every capability by
+        # default, and a sandboxed root could then remount `/` read-write (tested).
+        argv += ["--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--chdir", cwd]
         if self.network:
             argv.append("--share-net")
         return argv

@@ -224,3 +224,17 @@ def test_the_sandbox_dies_with_its_host(workspace: pathlib.Path) -> None:
         host.wait()
         for pid in _tagged(tag):
             os.kill(int(pid), signal.SIGKILL)
+
+
+def test_sandboxed_root_cannot_remount_the_filesystem_writable(workspace: pathlib.Path,
+                                                              outside: pathlib.Path) -> None:
+    target = outside / "through-remount"
+    command = (f"grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null; "
+               f"echo x > {shlex.quote(str(target))}")
+    if not BubblewrapBackend(str(workspace)).probe().ok:
+        _refused_and_not_run(command, workspace, target)
+        return
+    res = _sandboxed(command, workspace)
+    assert res.stdout.split() == ["CapEff:", "0000000000000000"]
+    assert not target.exists()
+    assert res.sandbox_write_denied
