@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import fnmatch
+import random
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -329,3 +330,67 @@ def test_tree_agrees_with_naive_matcher(
         assert got is not None
         assert (str(got.verdict), got.specificity) == expected, (argv, got)
         assert got.verdict is Verdict(expected[0])
+
+
+def _compile_rules(layers_of_rules: list[list[RefRule]]) -> object:
+    layers = []
+    for index, rules in enumerate(layers_of_rules):
+        text = "".join(rule.text() + "\n" for rule in rules)
+        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
+        assert diagnostics == (), text
+        layers.append(Layer(index=index, ruleset=ruleset))
+    return compile_layers(tuple(layers))
+
+
+def _outcome(policy: object, argv: tuple[str | None, ...]) -> tuple[str, tuple[int, ...]] | None:
+    from policylang.compiler.tree import CompiledPolicy
+
+    assert isinstance(policy, CompiledPolicy)
+    got = policy.lookup(tuple(_word(v) for v in argv))
+    return None if got is None else (str(got.verdict), got.specificity)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(ref_rules(0), min_size=1, max_size=8),
+    st.randoms(use_true_random=False),
+    st.lists(ARGV, min_size=1, max_size=6),
+)
+def test_rule_order_never_matters(
+    rules: list[RefRule], rng: random.Random, commands: list[tuple[str | None, ...]]
+) -> None:
+    shuffled = list(rules)
+    rng.shuffle(shuffled)
+    first, second = _compile_rules([rules]), _compile_rules([shuffled])
+    for argv in commands:
+        assert _outcome(first, argv) == _outcome(second, argv)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(ref_rules(0), min_size=1, max_size=6),
+    st.lists(ref_rules(1), max_size=4),
+    ref_rules(1),
+    st.lists(ARGV, min_size=1, max_size=6),
+)
+def test_adding_a_deny_rule_never_loosens(
+    org: list[RefRule],
+    user: list[RefRule],
+    extra: RefRule,
+    commands: list[tuple[str | None, ...]],
+) -> None:
+    deny = RefRule(
+        verdict="deny",
+        pattern=extra.pattern,
+        when=extra.when,
+        unless=extra.unless,
+        only=extra.only,
+        locked=extra.locked,
+        layer=1,
+    )
+    before, after = _compile_rules([org, user]), _compile_rules([org, [*user, deny]])
+    for argv in commands:
+        old, new = _outcome(before, argv), _outcome(after, argv)
+        old_rank = _RANK[old[0]] if old else 1  # no rule: the default (ask)
+        new_rank = _RANK[new[0]] if new else 1
+        assert new_rank >= old_rank, (argv, old, new)
