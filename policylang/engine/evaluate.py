@@ -263,9 +263,11 @@ class _Walk:
         words = segment.words
         if not words:
             return
-        self.expansions(words[0], "command-name", seg, cwd, poison)
+        if words[0].expansions:
+            self.expansions(words[0], "command-name", seg, cwd, poison)
         for word in words[1:]:
-            self.expansions(word, "argument", seg, cwd, poison)
+            if word.expansions:
+                self.expansions(word, "argument", seg, cwd, poison)
         if words[0].value is None:
             seg.read_only = False
             seg.floor(
