@@ -174,6 +174,29 @@ def test_sandboxed_processes_die_at_the_timeout(workspace: pathlib.Path) -> None
     assert live_group_members(res.pid) == []
 
 
+@pytest.mark.parametrize("timeout_s", [0.5, None], ids=["timeout", "normal-exit"])
+def test_setsid_cannot_escape_the_sandbox(workspace: pathlib.Path,
+                                          timeout_s: float | None) -> None:
+    # Unconfined, `setsid` leaves the process group and outlives killpg; inside the
+    # sandbox the pid namespace ends with the command and takes it along.
+    tag = f"policylang-setsid-{os.getpid()}-{timeout_s}"
+    started = workspace / "started"
+    command = (f"setsid bash -c 'touch {started}; exec -a {tag} sleep 60' & "
+               f"sleep {0.2 if timeout_s is None else 30}")
+    if not BubblewrapBackend(str(workspace)).probe().ok:
+        _refused_and_not_run(command, workspace, started)
+        return
+    try:
+        res = run(command, decision=decision(command), cwd=str(workspace),
+                  sandbox=BubblewrapBackend(str(workspace)), timeout_s=timeout_s, grace_s=0.2)
+        assert res.timed_out is (timeout_s is not None)
+        assert started.exists()  # the detached process did start
+        assert _until(lambda: not _tagged(tag), timeout_s=5)
+    finally:
+        for pid in _tagged(tag):
+            os.kill(int(pid), signal.SIGKILL)
+
+
 _HOST = """
 import sys
 from policylang.decision import Decision, Verdict
