@@ -363,7 +363,20 @@ def _diagnose(
     message = kind.message
     if kind.code == "rules.syntax-error":
         message = f"unexpected `{found}`" if found.strip() else "unexpected end of line"
-    return Diagnostic(code=kind.code, message=message, source=source, span=span, help=kind.help)
+    help = _keyword_suggestion(error) or kind.help
+    return Diagnostic(code=kind.code, message=message, source=source, span=span, help=help)
+
+
+def _keyword_suggestion(error: UnexpectedInput) -> str | None:
+    """`did you mean `write`?` when a word is close to a keyword the parser expected here."""
+    if not isinstance(error, UnexpectedToken) or error.token.type != "WORD":
+        return None
+    keywords = {
+        t.name: t.pattern.value for t in _lark().terminals if isinstance(t.pattern, PatternStr)
+    }
+    expected = sorted(keywords[name] for name in error.expected if name in keywords)
+    close = difflib.get_close_matches(str(error.token), expected, n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
 
 
 def _error_offset(error: UnexpectedInput) -> int:
