@@ -134,18 +134,27 @@ def _anchor(path: Sequence[str]) -> str:
     return "-".join(path).lower()
 
 
+def _command_of(module: ModuleType) -> str:
+    """`policylang.cli.eval_cmd` -> `eval`; the entry point's own codes hold for every command."""
+    leaf = module.__name__.rpartition(".")[2]
+    return leaf.removesuffix("_cmd") if leaf.endswith("_cmd") else "*"
+
+
 def exit_code_rows(modules: Sequence[ModuleType]) -> list[str]:
     """One table row per distinct `EXIT_*` integer constant of the given modules."""
-    codes: dict[tuple[int, str], list[str]] = {}
+    codes: dict[tuple[int, str], set[str]] = {}
     for module in modules:
         for name, value in vars(module).items():
             if name.startswith("EXIT_") and isinstance(value, int) and not isinstance(value, bool):
                 meaning = name.removeprefix("EXIT_").replace("_", " ").lower()
-                codes.setdefault((value, meaning), []).append(module.__name__)
-    return [
-        f"| {code} | {meaning} | {', '.join(f'`{m}`' for m in sorted(set(where)))} |"
-        for (code, meaning), where in sorted(codes.items())
-    ]
+                codes.setdefault((value, meaning), set()).add(_command_of(module))
+    rows = []
+    for (code, meaning), commands in sorted(codes.items()):
+        shown = (
+            "every command" if "*" in commands else ", ".join(f"`{c}`" for c in sorted(commands))
+        )
+        rows.append(f"| {code} | {meaning} | {shown} |")
+    return rows
 
 
 def render(parser: argparse.ArgumentParser, modules: Sequence[ModuleType] = ()) -> str:
@@ -160,8 +169,10 @@ def render(parser: argparse.ArgumentParser, modules: Sequence[ModuleType] = ()) 
             out.append("")
         rows = exit_code_rows(modules)
         if rows:
-            out += ["## Exit codes", "", "The `EXIT_*` constants of the CLI modules:", ""]
-            out += ["| Code | Meaning | Defined in |", "| --- | --- | --- |", *rows, ""]
+            out += ["## Exit codes", ""]
+            out += ["From the `EXIT_*` constants of the CLI modules; the section of a command"]
+            out += ["may say more (a command that runs another passes on its exit status).", ""]
+            out += ["| Code | Meaning | Commands |", "| --- | --- | --- |", *rows, ""]
         for path, sub, summary in sections:
             out += _section(path, sub, summary)
     return "\n".join(out).rstrip() + "\n"

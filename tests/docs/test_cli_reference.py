@@ -84,15 +84,19 @@ def test_render_is_independent_of_the_terminal_width(monkeypatch: pytest.MonkeyP
 
 
 def test_exit_codes_come_from_exit_constants() -> None:
-    one = types.ModuleType("one")
+    main = types.ModuleType("policylang.cli.main")
+    main.EXIT_USAGE = 2  # type: ignore[attr-defined]
+    one = types.ModuleType("policylang.cli.eval_cmd")
     one.EXIT_OK = 0  # type: ignore[attr-defined]
     one.EXIT_POLICY_DENIED = 3  # type: ignore[attr-defined]
     one.EXIT_FLAG = True  # type: ignore[attr-defined]
-    two = types.ModuleType("two")
+    two = types.ModuleType("policylang.cli.check_cmd")
     two.EXIT_OK = 0  # type: ignore[attr-defined]
-    assert gen.exit_code_rows([one, two]) == [
-        "| 0 | ok | `one`, `two` |",
-        "| 3 | policy denied | `one` |",
+    two.EXIT_USAGE = 2  # type: ignore[attr-defined]
+    assert gen.exit_code_rows([main, one, two]) == [
+        "| 0 | ok | `check`, `eval` |",
+        "| 2 | usage | every command |",
+        "| 3 | policy denied | `eval` |",
     ]
     assert "## Exit codes" in gen.render(_toy_parser(), [one])
 
