@@ -60,7 +60,7 @@ from policylang.decision import Retention, Verdict
 from policylang.rules import ast
 from policylang.shell.model import ExpansionKind
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec
-from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec
+from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec, WrapperTable
 
 _log = logging.getLogger(__name__)
 
@@ -343,40 +343,43 @@ def _merge_spec(base: OptionSpec, decl: ast.OptionSpecDecl) -> OptionSpec:
     )
 
 
-def build_programs(state: _State) -> dict[str, Any]:
-    """Option specs, the wrapper table, shells and interpreters."""
+def _option_specs(layers: tuple[Layer, ...]) -> dict[str, OptionSpec]:
     specs: dict[str, OptionSpec] = dict(DEFAULT_OPTION_SPECS)
-    for _layer, statement in _statements(state.layers, ast.Options):
+    for _layer, statement in _statements(layers, ast.Options):
         name = statement.command.value
         specs[name] = _merge_spec(specs.get(name, OptionSpec()), statement.spec)
-    added: list[WrapperSpec] = []
+    return specs
+
+
+def _wrapper_table(layers: tuple[Layer, ...]) -> tuple[WrapperTable, frozenset[str]]:
+    """The shell analyser's table extended by `wrapper` and `shell` lines; the shell names."""
     table = DEFAULT_WRAPPERS
-    for _layer, statement in _statements(state.layers, ast.Wrapper):
-        base = table.get(statement.name.value) or WrapperSpec(
-            name=statement.name.value, options=OptionSpec(stop_at_operand=True)
-        )
+    for _layer, statement in _statements(layers, ast.Wrapper):
+        name = statement.name.value
+        base = table.get(name) or WrapperSpec(name=name, options=OptionSpec(stop_at_operand=True))
+        positionals = statement.positionals
         spec = dataclasses.replace(
             base,
             options=_merge_spec(base.options, statement.spec),
-            positionals=int(statement.positionals.value)
-            if statement.positionals
-            else base.positionals,
+            positionals=int(positionals.value) if positionals else base.positionals,
             assignments=base.assignments or statement.assignments,
         )
         table = table.extend([spec])
-        added.append(spec)
     shells = {s.name for s in table if s.kind is WrapperKind.SHELL}
     template = table.get("bash")
-    for _layer, statement in _statements(state.layers, ast.Shells):
-        for name in statement.names:
-            shells.add(name.value)
-            if template is not None and name.value not in table:
-                table = table.extend([dataclasses.replace(template, name=name.value)])
+    for _layer, statement in _statements(layers, ast.Shells):
+        for shell in statement.names:
+            shells.add(shell.value)
+            if template is not None and shell.value not in table:
+                table = table.extend([dataclasses.replace(template, name=shell.value)])
+    return table, frozenset(shells)
+
+
+def _interpreters(layers: tuple[Layer, ...]) -> dict[str, InterpreterSpec]:
     interpreters: dict[str, InterpreterSpec] = dict(DEFAULT_INTERPRETERS)
-    for layer, statement in _statements(state.layers, ast.Interpreter):
-        ref = _ref(
-            layer, statement, None, f"code run by an interpreter is at least {statement.floor}"
-        )
+    for layer, statement in _statements(layers, ast.Interpreter):
+        message = f"code run by an interpreter is at least {statement.floor}"
+        ref = _ref(layer, statement, None, message)
         for name in statement.names:
             interpreters[name.value] = InterpreterSpec(
                 name=name.value,
@@ -385,11 +388,17 @@ def build_programs(state: _State) -> dict[str, Any]:
                 program_operand=statement.program_operand,
                 ref=ref,
             )
+    return interpreters
+
+
+def build_programs(state: _State) -> dict[str, Any]:
+    """Option specs, the wrapper table, shells and interpreters."""
+    table, shells = _wrapper_table(state.layers)
     return {
-        "option_specs": MappingProxyType(specs),
+        "option_specs": MappingProxyType(_option_specs(state.layers)),
         "wrappers": table,
-        "shells": frozenset(shells),
-        "interpreters": MappingProxyType(interpreters),
+        "shells": shells,
+        "interpreters": MappingProxyType(_interpreters(state.layers)),
     }
 
 
