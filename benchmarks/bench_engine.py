@@ -107,6 +107,11 @@ def _report(title: str, timings: list[float], targets: bool) -> None:
 
 def bench_jsonl(commands: list[str]) -> None:
     payload = "".join(json.dumps({"command": c}) + "\n" for c in commands * 3)
+    base = [sys.executable, "-m", "policylang.cli.main", "eval", "--jsonl"]
+    start = time.perf_counter()
+    subprocess.run(base, input="", capture_output=True, text=True, check=True)
+    startup = time.perf_counter() - start
+    print(f"eval --jsonl: process start and policy load {startup:.2f} s")
     for cache in (0, 1024):
         args = [sys.executable, "-m", "policylang.cli.main"]
         args += ["eval", "--jsonl", "--workspace", "/nonexistent/workspace"]
@@ -118,6 +123,7 @@ def bench_jsonl(commands: list[str]) -> None:
         label = "no cache" if cache == 0 else f"parse cache {cache} (each line 3 times)"
         print(f"eval --jsonl, {label}: {lines} commands in {elapsed:.2f} s (with process start)")
         print(f"  {lines / elapsed:,.0f} commands/s   (target >= 20,000)")
+        print(f"  {lines / max(elapsed - startup, 1e-9):,.0f} commands/s after start-up")
 
 
 def main() -> int:
