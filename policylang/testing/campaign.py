@@ -263,7 +263,9 @@ def policy_subjects(path: Path) -> Subjects:
         raise RuntimeError("the engine is not available: policylang.load_policy is missing")
     policy = load(path)
     cache: dict[str, Evaluate] = {}
-    scratch = Path(tempfile.mkdtemp(prefix="policylang-fuzz-"))
+    # removed when the closures below are collected (at the latest, at exit)
+    holder = tempfile.TemporaryDirectory(prefix="policylang-fuzz-")
+    scratch = Path(holder.name)
     workspace = scratch / "workspace"
     workspace.mkdir()
 
@@ -275,6 +277,7 @@ def policy_subjects(path: Path) -> Subjects:
         return evaluate
 
     def with_rule(rule: str) -> Evaluate:
+        assert holder.name  # INVARIANT: keeps the scratch directory alive with this closure
         if rule not in cache:
             extra = scratch / f"extra{len(cache)}.policy"
             extra.write_text(rule + "\n", encoding="utf-8")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -505,7 +505,7 @@ WRAPPERS: dict[str, str] = {
 }
 """Argv wrappers: `{}` is replaced by the inner command's text."""
 
-_STRING_WRAPPERS = {
+_STRING_WRAPPERS: dict[str, Callable[[str], str]] = {
     "bash-c": lambda x: "bash -c " + quoting.single_quoted(x),
     "bash-c-double": lambda x: "bash -c " + quoting.double_quoted(x),
     "sh-c": lambda x: "sh -c " + quoting.single_quoted(x),
