@@ -62,7 +62,7 @@ def sample(n: int, seed: int = 4) -> list[str]:
 
 
 def bench_evaluate(commands: list[str], repeats: int = 3, *, cpu: bool = False) -> None:
-    policy = load_policy(parse_cache=0)
+    policy = load_policy(parse_cache=0, decision_cache=0)
     ctx = EvalContext.build(workspace="/nonexistent/workspace", env={"HOME": "/nonexistent/home"})
     for command in commands[:200]:  # warm up imports and caches of the interpreter
         policy.evaluate_in(command, ctx)
@@ -112,15 +112,15 @@ def bench_jsonl(commands: list[str]) -> None:
     subprocess.run(base, input="", capture_output=True, text=True, check=True)
     startup = time.perf_counter() - start
     print(f"eval --jsonl: process start and policy load {startup:.2f} s")
-    for cache in (0, 1024):
+    for cache in (0, 8192):
         args = [sys.executable, "-m", "policylang.cli.main"]
         args += ["eval", "--jsonl", "--workspace", "/nonexistent/workspace"]
-        args += ["--parse-cache", str(cache)]
+        args += ["--cache", str(cache)]
         start = time.perf_counter()
         done = subprocess.run(args, input=payload, capture_output=True, text=True, check=True)
         elapsed = time.perf_counter() - start
         lines = done.stdout.count("\n")
-        label = "no cache" if cache == 0 else f"parse cache {cache} (each line 3 times)"
+        label = "no cache" if cache == 0 else f"cache {cache} (each line 3 times)"
         print(f"eval --jsonl, {label}: {lines} commands in {elapsed:.2f} s (with process start)")
         print(f"  {lines / elapsed:,.0f} commands/s   (target >= 20,000)")
         print(f"  {lines / max(elapsed - startup, 1e-9):,.0f} commands/s after start-up")

@@ -39,12 +39,15 @@ def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
 def load_from_args(args: argparse.Namespace) -> Policy | None:
     """The policy the arguments name, or None after printing the diagnostics."""
     paths: list[str] = list(args.policy)
-    cache: int = getattr(args, "parse_cache", 1024)
+    cache: int = getattr(args, "cache", 1024)
     try:
-        if not paths:
-            return load_policy(approvals=args.approvals, check=False, parse_cache=cache)
         return load_policy(
-            paths[0], extra=paths[1:], approvals=args.approvals, check=False, parse_cache=cache
+            paths[0] if paths else None,
+            extra=paths[1:],
+            approvals=args.approvals,
+            check=False,
+            parse_cache=cache,
+            decision_cache=cache,
         )
     except RulesetError as error:
         print(str(error), file=sys.stderr)
@@ -71,11 +74,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help='batch mode: stdin lines {"command": …, "cwd"?: …, "workspace"?: …} → JSON lines',
     )
     parser.add_argument(
-        "--parse-cache",
+        "--cache",
         type=int,
         default=1024,
         metavar="N",
-        help="keep the parse of the last N distinct command lines (0: none; default 1024)",
+        help=(
+            "keep the last N parses and file-system-independent decisions (0: none; default 1024)"
+        ),
     )
     parser.add_argument("command", nargs="?", metavar="COMMAND", help="the command line")
     parser.set_defaults(func=run)

@@ -78,6 +78,8 @@ class Approvals:
         self._session: set[tuple[str, ...]] = set()
         self._persisted: set[tuple[str, ...]] = set()
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        # bumped on every change, so a cached decision knows the approvals it saw
+        self.generation = 0
         if self._path is not None and self._path.exists():
             for rule in _read_rules(self._path):
                 self._insert(rule_words(rule), persisted=True)
@@ -90,6 +92,7 @@ class Approvals:
         """Approve `rule` (a command prefix) for this session, and on disk if `persist`."""
         words = rule_words(rule)
         with self._lock:
+            self.generation += 1
             self._insert(words, persisted=persist and self._path is not None)
             if persist and self._path is not None:
                 _append_rule(self._path, format_rule(words))
@@ -100,6 +103,7 @@ class Approvals:
         """Forget `rule` in memory and on disk; whether it was there."""
         words = rule_words(rule)
         with self._lock:
+            self.generation += 1
             found = words in self._session or words in self._persisted
             self._session.discard(words)
             self._persisted.discard(words)

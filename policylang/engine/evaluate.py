@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -92,18 +93,46 @@ class _Seg:
 class Evaluator:
     """Evaluates command lines against one compiled policy (reusable, thread-safe)."""
 
-    def __init__(self, rules: RuleView, approvals: Approvals | None = None) -> None:
+    def __init__(
+        self, rules: RuleView, approvals: Approvals | None = None, *, cache: int = 0
+    ) -> None:
         self._rules = rules
         self._approvals = approvals
         self._git = GitConfigInspector()
+        self._cache_size = cache
+        self._cache: dict[tuple[str, str, str, str, str | None, int], Decision] = {}
+        self._lock = threading.Lock()
 
     def evaluate(self, command: str, ctx: EvalContext) -> Decision:
-        """The decision for `command`; never raises (an internal error asks)."""
+        """The decision for `command`; never raises (an internal error asks).
+
+        With a cache, a decision is reused only if reaching it touched no file system
+        (no path was resolved, no git config read): such a decision depends on nothing but
+        the text, the context and the approvals, which are all in the key.
+        """
         try:
-            return _Walk(self._rules, ctx, self._approvals, self._git).run(command)
+            key = None
+            if self._cache_size > 0 and isinstance(command, str):
+                generation = self._approvals.generation if self._approvals is not None else 0
+                oldpwd = ctx.env.get("OLDPWD")
+                key = (command, ctx.cwd, ctx.workspace, ctx.home, oldpwd, generation)
+                cached = self._cache.get(key)
+                if cached is not None:
+                    return cached
+            walk = _Walk(self._rules, ctx, self._approvals, self._git)
+            decision = walk.run(command)
+            if key is not None and not walk.fs:
+                self._remember(key, decision)
+            return decision
         except Exception as error:  # INVARIANT: untrusted text never raises out of evaluate
-            _log.exception("internal error while evaluating %r", command[:200])
+            _log.exception("internal error while evaluating %r", str(command)[:200])
             return internal_error(command, error)
+
+    def _remember(self, key: tuple[str, str, str, str, str | None, int], value: Decision) -> None:
+        with self._lock:
+            if len(self._cache) >= self._cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = value
 
 
 def internal_error(command: str, error: BaseException) -> Decision:
@@ -138,6 +167,7 @@ class _Walk:
         self.segments: list[_Seg] = []
         self.line_reasons: list[Reason] = []
         self.complete = True
+        self.fs = False  # whether the decision depended on the file system
         self.text = ""
         self.functions: set[str] = set()
         # `for f in a *.py` → f: ("a", "*.py"), so `cat "$f"` checks those paths
@@ -416,6 +446,7 @@ class _Walk:
                 Verdict.ASK, "engine.network-redirect", f"`{value}` opens a network connection"
             )
             return
+        self.fs = True
         forms, complete = paths.resolve(value, cwd, self.ctx.home)
         if (
             subtree
@@ -489,6 +520,7 @@ class _Walk:
 
     # -- git -----------------------------------------------------------------------------
     def git_check(self, found: SegmentRules, seg: _Seg, cwd: paths.Cwd) -> None:
+        self.fs = True
         directories: list[str] = []
         for target in found.git_dirs or ():
             forms, complete = paths.resolve(target, cwd, self.ctx.home)

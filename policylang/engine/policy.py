@@ -56,11 +56,12 @@ class Policy:
         approvals: Approvals | None = None,
         limits: Limits | None = None,
         parse_cache: int = 1024,
+        decision_cache: int = 1024,
     ) -> None:
         self.compiled = compiled
         self.approvals = approvals if approvals is not None else Approvals()
         self._view = RuleView(compiled, limits=limits, parse_cache=parse_cache)
-        self._evaluator = Evaluator(self._view, self.approvals)
+        self._evaluator = Evaluator(self._view, self.approvals, cache=decision_cache)
         self._plain = Evaluator(self._view, None)
 
     @property
@@ -124,6 +125,7 @@ def load_policy(
     check: bool = True,
     limits: Limits | None = None,
     parse_cache: int = 1024,
+    decision_cache: int = 1024,
 ) -> Policy:
     """Load a policy file (the shipped default when `path` is None) with extra layers.
 
@@ -136,6 +138,9 @@ def load_policy(
         parse_cache: how many parsed command lines to keep (0: none). Parsing is a pure
             function of the text; every evaluation still checks paths, git config and
             approvals afresh.
+        decision_cache: how many decisions to keep (0: none). Only decisions that touched
+            no file system (no path resolved, no git config read) are kept; the key holds
+            the text, the context and the approvals' generation.
 
     Raises:
         RulesetError: the files do not load, or an expectation fails (with `check`).
@@ -145,7 +150,13 @@ def load_policy(
     source = shipped_ruleset() if path is None else Path(path)
     compiled = load_ruleset(source, extra_layers=tuple(Path(p) for p in extra))
     store = approvals if isinstance(approvals, Approvals) else Approvals(approvals)
-    policy = Policy(compiled, approvals=store, limits=limits, parse_cache=parse_cache)
+    policy = Policy(
+        compiled,
+        approvals=store,
+        limits=limits,
+        parse_cache=parse_cache,
+        decision_cache=decision_cache,
+    )
     if check:
         failures = policy.check_expectations()
         if failures:

@@ -313,3 +313,21 @@ def test_parse_cache_is_bounded_and_does_not_change_decisions(tmp_path: Path) ->
     assert cached.evaluate("cat link/k", workspace=ws, env=env).verdict is Verdict.ALLOW
     (ws / "link").symlink_to(secret)
     assert cached.evaluate("cat link/k", workspace=ws, env=env).verdict is Verdict.DENY
+
+
+def test_decision_cache_keeps_only_file_system_independent_decisions() -> None:
+    policy = load_policy(decision_cache=8)
+    first = policy.evaluate("npm run build", workspace="/w")
+    assert policy.evaluate("npm run build", workspace="/w") is first
+    assert policy.evaluate("npm run build", workspace="/other") is not first
+    # an approval changes the generation: the cached ask is not reused
+    policy.approvals.add("npm run build", persist=False)
+    assert policy.evaluate("npm run build", workspace="/w").verdict is Verdict.ALLOW
+    # path checks and git config read the file system: never cached
+    assert policy.evaluate("cat x", workspace="/w") is not policy.evaluate("cat x", workspace="/w")
+    assert policy.evaluate("git status", workspace="/w") is not policy.evaluate(
+        "git status", workspace="/w"
+    )
+    for index in range(20):
+        policy.evaluate(f"npm run t{index}", workspace="/w")
+    assert len(policy._evaluator._cache) <= 8
