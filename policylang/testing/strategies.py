@@ -529,7 +529,7 @@ _STRING_WRAPPERS: dict[str, Callable[[str], str]] = {
 
 OPAQUE_WRAPPERS = frozenset({"pipe-to-bash", "bash-heredoc", "python-os-system",
                              "node-exec-sync", "perl-system", "awk-system", "script-c",
-                             "git-alias"})
+                             "git-alias", "find-exec"})
 """Wrappers whose inner command is data to the analyser (stdin scripts, interpreter code)."""
 
 
