@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import importlib.resources
+import io
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import lark
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.common import LexerConf
 from lark.lexer import Lexer, LexerState, PatternStr
@@ -25,6 +30,8 @@ from policylang.diagnostics import Diagnostic, sort_diagnostics
 from policylang.rules import ast
 from policylang.rules.transform import to_statements, token_span
 from policylang.span import SourceText, Span
+
+_log = logging.getLogger(__name__)
 
 DIRECTIVES: tuple[str, ...] = (
     "policy", "default", "include", "arity", "arity-file", "allow", "ask", "deny", "readonly",
@@ -230,15 +237,51 @@ class _PolicyLexer(Lexer):
             yield token
 
 
+PARSER_CACHE = "grammar.lark.pickle"
+
+
+def _build(grammar: str) -> Lark:
+    return Lark(grammar, parser="lalr", lexer=_PolicyLexer, maybe_placeholders=False)
+
+
+def _cache_key(grammar: str) -> bytes:
+    """What the shipped parser tables were built from: the grammar and the Lark version."""
+    digest = hashlib.sha256(f"{lark.__version__}\n{grammar}".encode()).hexdigest()
+    return f"policylang-grammar {digest}\n".encode()
+
+
 @functools.cache
 def _lark() -> Lark:
-    grammar = importlib.resources.files("policylang.rules").joinpath("grammar.lark").read_text()
-    return Lark(
-        grammar,
-        parser="lalr",
-        lexer=_PolicyLexer,
-        maybe_placeholders=False,
-    )
+    """The parser: the tables shipped next to the grammar when they match it, else built.
+
+    Building the LALR tables takes ~0.1 s, a noticeable part of a hook's start-up, so the
+    package ships them (`grammar.lark.pickle`, written by `python -m policylang.rules.parser`;
+    a test keeps it current). It is package data, trusted like the code beside it.
+    """
+    files = importlib.resources.files("policylang.rules")
+    grammar = files.joinpath("grammar.lark").read_text()
+    key = _cache_key(grammar)
+    try:
+        blob = files.joinpath(PARSER_CACHE).read_bytes()
+    except OSError:
+        blob = b""
+    if blob.startswith(key):
+        try:
+            return Lark.load(io.BytesIO(blob[len(key) :]))
+        except Exception:  # a damaged cache only costs the build below
+            _log.warning("ignoring the damaged parser cache %s", PARSER_CACHE, exc_info=True)
+    return _build(grammar)
+
+
+def write_parser_cache(path: Path | None = None) -> Path:
+    """Write the parser tables for the current grammar (run after editing grammar.lark)."""
+    folder = Path(__file__).parent
+    grammar = (folder / "grammar.lark").read_text()
+    buffer = io.BytesIO()
+    _build(grammar).save(buffer)
+    target = path or folder / PARSER_CACHE
+    target.write_bytes(_cache_key(grammar) + buffer.getvalue())
+    return target
 
 
 @functools.cache
@@ -427,3 +470,10 @@ def _unknown_directive(
 def is_keyword_token(token: Token) -> bool:
     """Whether a token is a keyword (used by the formatter to decide on quoting)."""
     return token.type not in ("WORD", "STRING")
+
+
+if __name__ == "__main__":
+    # through the package module, so the pickled lexer class is found by its real name
+    from policylang.rules import parser as _parser
+
+    print(_parser.write_parser_cache())

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from policylang.rules import ast
+from policylang.rules import ast, parser
 from policylang.rules.parser import ERROR_EXAMPLES, logical_lines, parse_ruleset
 
 from .helpers import assert_diag, syntax_of
@@ -208,3 +210,32 @@ def test_error_table_row(kind: object, sample: str) -> None:
     diagnostics = syntax_of(sample)
     assert len(diagnostics) == 1
     assert diagnostics[0].code == getattr(kind, "code", None), diagnostics[0].render()
+
+
+def test_shipped_parser_tables_match_the_grammar(tmp_path: Path) -> None:
+    """Run `python -m policylang.rules.parser` after editing grammar.lark."""
+    folder = Path(parser.__file__).parent
+    grammar = (folder / "grammar.lark").read_text()
+    shipped = (folder / parser.PARSER_CACHE).read_bytes()
+    assert shipped.startswith(parser._cache_key(grammar)), "stale grammar.lark.pickle"
+    fresh = parser._build(grammar)
+    loaded = parser._lark()
+    assert isinstance(loaded.parser.lexer, parser._PolicyLexer)
+    text = (folder.parents[1] / "docs" / "examples" / "language-example.policy").read_text()
+    assert loaded.parse(text) == fresh.parse(text)
+    written = parser.write_parser_cache(tmp_path / "tables.pickle")
+    assert written.read_bytes().startswith(parser._cache_key(grammar))
+
+
+def test_a_damaged_parser_cache_falls_back_to_building(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(parser, "PARSER_CACHE", "grammar.lark")  # not a pickle at all
+    monkeypatch.setattr(parser, "_cache_key", lambda grammar: b"")
+    parser._lark.cache_clear()
+    try:
+        built = parser._lark()
+        assert "ignoring the damaged parser cache" in caplog.text
+        assert built.parse("allow ls\n") is not None
+    finally:
+        parser._lark.cache_clear()
