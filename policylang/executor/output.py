@@ -21,7 +21,7 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from policylang.executor import process
@@ -182,6 +182,7 @@ class _State:
     killed_at: float | None = None
     timed_out: bool = False
     cancelled: bool = False
+    strays: process.Strays = field(default_factory=dict)  # descendants outside the group
     # Whether to ask the kernel if the child exited; with a pidfd only once it fired.
     check_exit: bool = True
 
@@ -246,7 +247,7 @@ def pump(
                     pipe.close()
     returncode = process.reap(proc)
     if state.killed_at is not None:
-        process.wait_group_gone(proc.pid)
+        process.wait_group_gone(proc.pid, state.strays)
     return PumpOutcome(timed_out=state.timed_out, cancelled=state.cancelled,
                        returncode=returncode)
 
@@ -273,15 +274,15 @@ def _advance(
         timed_out = state.deadline is not None and now >= state.deadline
         if timed_out or (cancel is not None and cancel.is_set()):
             state.timed_out, state.cancelled = timed_out, not timed_out
+            state.strays = process.find_strays(proc.pid)
             process.signal_group(proc.pid, signal.SIGTERM)
+            process.signal_strays(state.strays, signal.SIGTERM)
             state.kill_at = now + grace_s
     elif state.killed_at is None and (
         now >= state.kill_at
-        or (state.exited_at is not None and not process.group_running(proc.pid))
+        or (state.exited_at is not None and not process.alive(proc.pid, state.strays))
     ):
-        # Sent even when only zombies are left: harmless, and it cannot miss a process.
-        if process.group_alive(proc.pid):
-            process.signal_group(proc.pid, signal.SIGKILL)
+        process.kill_now(proc.pid, state.strays)
         state.killed_at = now
     return True
 

@@ -19,6 +19,7 @@ import subprocess
 import time
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 _log = logging.getLogger(__name__)
 
@@ -101,51 +102,122 @@ def group_running(pgid: int) -> bool:
     """
     if not group_alive(pgid):
         return False
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
+    table = _proc_table()
+    if table is None:
         return True  # no /proc: assume the worst
-    return any(e.isdigit() and _proc_group_state(e) == (pgid, False) for e in entries)
+    return any(st.pgid == pgid and not st.zombie for st in table.values())
 
 
-def _proc_group_state(pid: str) -> tuple[int, bool] | None:
-    """(pgid, is_zombie) of a pid from /proc, None if it vanished."""
+@dataclass(frozen=True, slots=True)
+class _Stat:
+    ppid: int
+    pgid: int
+    zombie: bool
+    start: bytes  # start time in clock ticks since boot: tells a reused pid apart
+
+
+def _stat(pid: int | str) -> _Stat | None:
+    """A process's /proc stat fields we use, None if it vanished."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
+            raw = fh.read()
     except OSError:
         return None
     # The command name may contain spaces and parentheses: split after the last ')'.
-    fields = stat[stat.rfind(b")") + 2 :].split()
-    return int(fields[2]), fields[0] in (b"Z", b"X")
+    f = raw[raw.rfind(b")") + 2 :].split()
+    return _Stat(ppid=int(f[1]), pgid=int(f[2]), zombie=f[0] in (b"Z", b"X"), start=f[19])
+
+
+def _proc_table() -> dict[int, _Stat] | None:
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    table = {}
+    for entry in entries:
+        if entry.isdigit() and (st := _stat(entry)) is not None:
+            table[int(entry)] = st
+    return table
+
+
+Strays = dict[int, bytes]  # pid -> start time
+
+
+def find_strays(root: int) -> Strays:
+    """Running descendants of `root` that left its process group (`setsid`, `setpgid`).
+
+    `killpg` cannot reach them; at a timeout they are signalled one by one. A process
+    that was already orphaned (a double-forked daemon) is no longer a descendant and
+    cannot be found this way.
+    """
+    table = _proc_table() or {}
+    children: dict[int, list[int]] = {}
+    for pid, st in table.items():
+        children.setdefault(st.ppid, []).append(pid)
+    found: Strays = {}
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        st = table[pid]
+        if st.pgid != root and not st.zombie:
+            found[pid] = st.start
+        todo.extend(children.get(pid, ()))
+    return found
+
+
+def signal_strays(strays: Strays, sig: signal.Signals) -> None:
+    for pid, start in strays.items():
+        st = _stat(pid)
+        if st is not None and st.start == start and not st.zombie:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+
+
+def strays_running(strays: Strays) -> bool:
+    return any((st := _stat(pid)) is not None and st.start == start and not st.zombie
+               for pid, start in strays.items())
 
 
 def terminate_group(proc: subprocess.Popen[bytes], *, grace_s: float) -> None:
-    """TERM the whole group, wait up to `grace_s` for it to go, KILL it, reap the child."""
+    """TERM the whole group (and stray descendants), wait up to `grace_s` for them to
+    go, KILL them, reap the child."""
     pgid = proc.pid
+    strays = find_strays(pgid)
     signal_group(pgid, signal.SIGTERM)
+    signal_strays(strays, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline:
         proc.poll()
-        if proc.returncode is not None and not group_running(pgid):
+        if proc.returncode is not None and not alive(pgid, strays):
             break
         time.sleep(0.01)
     else:
         _log.debug("process group %d outlived the %.2fs grace period: SIGKILL", pgid, grace_s)
+    kill_now(pgid, strays)
+    reap(proc)
+    wait_group_gone(pgid, strays)
+
+
+def alive(pgid: int, strays: Strays) -> bool:
+    """Whether a process of the group, or a stray, is still running."""
+    return group_running(pgid) or strays_running(strays)
+
+
+def kill_now(pgid: int, strays: Strays) -> None:
+    """SIGKILL the group (sent even when only zombies are left: harmless) and the strays."""
     if group_alive(pgid):
         signal_group(pgid, signal.SIGKILL)
-    reap(proc)
-    wait_group_gone(pgid)
+    signal_strays(strays, signal.SIGKILL)
 
 
-def wait_group_gone(pgid: int, *, timeout_s: float = 2.0) -> bool:
+def wait_group_gone(pgid: int, strays: Strays | None = None, *, timeout_s: float = 2.0) -> bool:
     """Wait until no process of a KILLed group still runs; False if one outlived `timeout_s`.
 
     SIGKILL is delivered asynchronously: a process closes its descriptors before it
     becomes a zombie, so a closed pipe does not yet mean it is gone.
     """
     deadline = time.monotonic() + timeout_s
-    while group_running(pgid):
+    while alive(pgid, strays or {}):
         if time.monotonic() >= deadline:
             warnings.warn(f"process group {pgid} survived SIGKILL for {timeout_s}s",
                           RuntimeWarning, stacklevel=2)

@@ -216,6 +216,20 @@ def test_grandchild_ignoring_term_is_killed_after_the_shell_exits(workdir: str) 
     assert live_group_members(res.pid) == []
 
 
+@pytest.mark.parametrize("trap", ["", "trap '' TERM; "], ids=["plain", "term-ignoring"])
+def test_setsid_descendants_die_at_the_timeout(tmp_path: pathlib.Path, trap: str) -> None:
+    pidfile = tmp_path / "stray.pid"
+    stray = f"{trap}echo $$ > {shlex.quote(str(pidfile))}; sleep 60"
+    command = f"setsid bash -c {shlex.quote(stray)} & sleep 60"
+    res = _run(command, str(tmp_path), timeout_s=0.5, grace_s=0.2)
+    pid = int(pidfile.read_text())
+    try:
+        assert res.timed_out
+        assert not running(pid)  # out of the group, yet found as a descendant and killed
+    finally:
+        kill_pid(pid)
+
+
 class _Interrupted(Exception):
     pass
 
