@@ -110,6 +110,7 @@ class ApprovalRequest:
     escalation: bool = False  # the model asks to run outside the sandbox
     justification: str | None = None
     locked: bool = False  # only ONCE can be granted: a locked rule decided
+    decision: Decision | None = field(default=None, compare=False, repr=False)  # in full
 
     def render(self) -> str:
         lines = [f"run `{self.command}` in {self.workdir}?"]
@@ -351,7 +352,7 @@ class BashTool:
             command=args.command, description=args.description, reasons=decision.reasons,
             suggested_rule=decision.suggested_rule, workdir=cwd, verdict=decision.verdict,
             escalation=args.sandbox is SandboxRequest.ESCALATED,
-            justification=args.justification, locked=decision.locked)
+            justification=args.justification, locked=decision.locked, decision=decision)
         try:
             answer = ApprovalAnswer(self.approver(request))
         except Exception:  # a broken approver is a "no"

@@ -165,6 +165,8 @@ def test_ask_calls_the_approver_with_what_it_needs(workspace: str) -> None:
     assert request.suggested_rule == "touch"
     assert [r.rule_id for r in request.reasons] == ["table.touch"]
     assert request.workdir == workspace
+    assert request.decision is not None
+    assert request.decision.verdict is Verdict.ASK
     assert not request.escalation
     assert "run `touch" in request.render()
     assert "always allowing would add: touch" in request.render()
