@@ -135,6 +135,8 @@ class ImportedRule:
     # The peer's own ordering key where it has one (OpenCode position, Gemini priority).
     rank: float = 0.0
     notes: tuple[str, ...] = ()
+    # The pattern covers more than the peer's rule did (an ask or deny made broader).
+    broadened: bool = False
 
 
 class Severity(enum.StrEnum):
@@ -249,15 +251,14 @@ def _compare(
     ours = our_winner(a, b)
     if theirs is ours:
         return
-    if theirs is not None:
+    # INVARIANT: "never applies" is concluded only from a winner whose pattern is not
+    # broader than the peer's rule: a broadened winner may not cover the loser at all.
+    if theirs is not None and not theirs.broadened:
         loser = a if theirs is b else b
         if loser.pattern.within(theirs.pattern):
             index = i if loser is a else j
-            # Exact unless the winner's pattern was broadened: then the loser may have
-            # applied in the peer outside the winner's real reach, and dropping it is stricter.
-            exact = not any(note.startswith("broadened") for note in theirs.notes)
             dropped[index] = (
-                Severity.NOTE if exact else Severity.STRICTER,
+                Severity.NOTE,
                 f"dropped: never applies in {peer}, where `{theirs.origin.text}` wins on every "
                 f"command it matches",
             )

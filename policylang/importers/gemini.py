@@ -154,8 +154,14 @@ def _convert(
             continue
         if note is not None:
             warnings.append(_warn(Severity.STRICTER, note, origin))
+        broadened = note is not None and note.startswith("broadened")
         rule = ImportedRule(
-            verdict=verdict, pattern=pattern, origin=origin, rank=rank, reason=reason
+            verdict=verdict,
+            pattern=pattern,
+            origin=origin,
+            rank=rank,
+            reason=reason,
+            broadened=broadened,
         )
         rules.append(with_note(rule, note))
     return rules, warnings

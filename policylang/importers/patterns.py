@@ -45,7 +45,10 @@ def glob_rule(
     pattern, note = glob_to_pattern(text, verdict, multiword_star=multiword_star)
     if pattern is None:
         return None, note
-    rule = ImportedRule(verdict=verdict, pattern=pattern, origin=origin, rank=rank)
+    broadened = note is not None and note.startswith("broadened")
+    rule = ImportedRule(
+        verdict=verdict, pattern=pattern, origin=origin, rank=rank, broadened=broadened
+    )
     return with_note(rule, note), note
 
 

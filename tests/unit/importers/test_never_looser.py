@@ -245,3 +245,15 @@ def test_random_gemini_policies(workdir: Path, rules: list[str], probes: list[st
     text = "\n".join(rules)
     ours = Ours("gemini", text, workdir)
     assert_never_looser(ours, {c: reference.gemini(text, c) for c in probes})
+
+
+def test_a_broadened_winner_never_proves_a_rule_dead(workdir: Path) -> None:
+    # Found by Hypothesis: `git git*` (ask, later) broadened to `git **` seemed to cover
+    # the exact `git` deny, which was then dropped as "never applies" (it did apply).
+    pairs = [("*", Verdict.ALLOW), ("git", Verdict.DENY), ("git git*", Verdict.ASK)]
+    text = json.dumps({"permission": {"bash": {g: str(v) for g, v in pairs}}})
+    ours = Ours("opencode", text, workdir)
+    assert ours("git") is Verdict.DENY
+    assert_never_looser(
+        ours, {c: reference.opencode(pairs, c) for c in ("git", "git gitx", "git x")}
+    )
