@@ -240,6 +240,11 @@ class _PolicyLexer(Lexer):
 PARSER_CACHE = "grammar.lark.pickle"
 
 
+def grammar_text() -> str:
+    """The grammar (package data `policylang/rules/grammar.lark`)."""
+    return importlib.resources.files("policylang.rules").joinpath("grammar.lark").read_text()
+
+
 def _build(grammar: str) -> Lark:
     return Lark(grammar, parser="lalr", lexer=_PolicyLexer, maybe_placeholders=False)
 
@@ -259,7 +264,7 @@ def _lark() -> Lark:
     a test keeps it current). It is package data, trusted like the code beside it.
     """
     files = importlib.resources.files("policylang.rules")
-    grammar = files.joinpath("grammar.lark").read_text()
+    grammar = grammar_text()
     key = _cache_key(grammar)
     try:
         blob = files.joinpath(PARSER_CACHE).read_bytes()

@@ -21,11 +21,12 @@ from policylang.decision import Verdict
 from policylang.errors import RulesetError
 from policylang.rules.format import format_ruleset
 from policylang.rules.load import load_ruleset_text
-from policylang.rules.parser import _lark, parse_ruleset
+from policylang.rules.parser import _build, grammar_text, parse_ruleset
 from policylang.shell.model import Word
 from policylang.span import Span
 
-GRAMMAR_TEXT = from_lark(_lark(), start="start")
+# from_lark needs a parser built from the grammar (the shipped tables omit it)
+GRAMMAR_TEXT = from_lark(_build(grammar_text()), start="start")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 VALID = """\
