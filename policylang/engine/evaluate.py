@@ -215,6 +215,13 @@ class _Walk:
         # redirects first: a `readonly` rule does not cover a segment that writes a file
         self.redirects(segment.redirects, seg, cwd, poison)
         self.assignments(segment, seg, cwd, poison)
+        if seg.writes is not None and (kind is not SegmentKind.SIMPLE or not segment.words):
+            # `> file`, `x=1 > file`: no command, and the shell still creates or truncates
+            seg.floor(
+                self.rules.policy.default.at_least(Verdict.ASK),
+                "engine.bare-redirect",
+                f"a redirect with no command creates or truncates `{seg.writes}`",
+            )
         if kind is SegmentKind.SIMPLE:
             self.simple(segment, seg, cwd, poison)
         elif kind in _WORD_KINDS:
