@@ -330,26 +330,28 @@ def parse_ruleset(text: str, *, filename: str) -> tuple[ast.RuleSet, tuple[Diagn
     Lines that fail to parse are left out of the rule set; every one gets a diagnostic.
     """
     source = SourceText(filename, text)
-    lines = list(logical_lines(text))
+    # a byte-order mark reads as a blank: offsets (and so every span) stay the same
+    scan = " " + text[1:] if text.startswith("\ufeff") else text
+    lines = list(logical_lines(scan))
     comments = tuple(line.comment for line in lines if line.comment is not None)
     try:
-        tree = _lark().parse(text if text.endswith("\n") else text + "\n")
+        tree = _lark().parse(scan if scan.endswith("\n") else scan + "\n")
     except (UnexpectedInput, GluedTokensError):
-        statements, diagnostics = _parse_by_line(source, lines)
+        statements, diagnostics = _parse_by_line(source, scan, lines)
     else:
         spans = [(line.start, line.end) for line in lines]
-        statements, diagnostics = to_statements(tree, text=text, lines=spans), ()
+        statements, diagnostics = to_statements(tree, text=scan, lines=spans), ()
     ruleset = ast.RuleSet(statements=statements, comments=comments, source=source)
     return ruleset, sort_diagnostics(diagnostics)
 
 
 def _parse_by_line(
-    source: SourceText, lines: list[LogicalLine]
+    source: SourceText, scan: str, lines: list[LogicalLine]
 ) -> tuple[tuple[ast.Statement, ...], tuple[Diagnostic, ...]]:
     statements: list[ast.Statement] = []
     diagnostics: list[Diagnostic] = []
     for line in lines:
-        chunk = source.text[line.start : line.end]
+        chunk = scan[line.start : line.end]
         if not chunk.strip():
             continue
         try:
@@ -360,7 +362,7 @@ def _parse_by_line(
             diagnostics.append(_diagnose(error, source, line, chunk))
         else:
             spans = [(line.start, line.end)]
-            statements.extend(to_statements(tree, text=source.text, lines=spans, offset=line.start))
+            statements.extend(to_statements(tree, text=scan, lines=spans, offset=line.start))
     return tuple(statements), tuple(diagnostics)
 
 

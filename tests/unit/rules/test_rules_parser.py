@@ -239,3 +239,12 @@ def test_a_damaged_parser_cache_falls_back_to_building(
         assert built.parse("allow ls\n") is not None
     finally:
         parser._lark.cache_clear()
+
+
+def test_byte_order_mark_is_ignored_and_spans_stay_put() -> None:
+    text = "\ufeffallow ls\nalow x\n"
+    ruleset, diagnostics = parse_ruleset(text, filename="t.policy")
+    assert ruleset.statements == (ast.Rule(verdict=ast.RuleVerdict.ALLOW, pattern=(lit("ls"),)),)
+    assert_diag(diagnostics, code="rules.unknown-directive", underlined="alow")
+    whole, _ = parse_ruleset("\ufeffallow ls\n", filename="t.policy")
+    assert whole.statements[0].span.slice("\ufeffallow ls\n") == "allow ls"
