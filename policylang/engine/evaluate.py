@@ -24,6 +24,8 @@ that names what could not be seen.
 
 from __future__ import annotations
 
+import glob
+import itertools
 import logging
 import re
 import threading
@@ -431,7 +433,39 @@ class _Walk:
             if subtree and any(ch in value for ch in "*?[{"):
                 directory = _glob_directory(value)
                 self.check_path(directory, access, seg, cwd, subtree=True)
+            if any(ch in value for ch in "*?["):
+                self.check_glob(value, access, seg, cwd, subtree=subtree)
         self.check_path(value, access, seg, cwd, subtree=subtree)
+
+    def check_glob(
+        self, pattern: str, access: str, seg: _Seg, cwd: paths.Cwd, *, subtree: bool
+    ) -> None:
+        """Check what a glob matches now (`cat *` reading a workspace `server.key`).
+
+        The glob is expanded the way bash would (no dotfiles unless the pattern says so);
+        too many matches to check is itself a reason to ask.
+        """
+        self.fs = True
+        expanded = paths.expand_home(pattern, self.ctx.home)
+        if expanded is None:
+            return  # `~user/…`: resolve() already reports it as unknowable
+        for base in sorted(cwd.candidates):
+            absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
+            try:
+                matches = list(itertools.islice(glob.iglob(absolute), _GLOB_CAP + 1))
+            except (OSError, ValueError, RecursionError):
+                matches = [""] * (_GLOB_CAP + 1)
+            if len(matches) > _GLOB_CAP:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.glob-path",
+                    f"the glob `{_short(pattern)}` matches more than {_GLOB_CAP} files to check",
+                )
+                return
+            for match in matches:
+                self.check_path(match, access, seg, cwd, subtree=subtree)
+            if expanded.startswith("/"):
+                return
 
     def loop_variable(self, word: Word) -> tuple[str, ...] | None:
         """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known."""
@@ -618,6 +652,8 @@ class _Walk:
 def _is_fd_word(value: str) -> bool:
     return value == "-" or value.rstrip("-").isdigit()
 
+
+_GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
 
 # marks a re-checked loop value as a possible glob (path_text takes its text)
 _GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)

@@ -331,3 +331,19 @@ def test_decision_cache_keeps_only_file_system_independent_decisions() -> None:
     for index in range(20):
         policy.evaluate(f"npm run t{index}", workspace="/w")
     assert len(policy._evaluator._cache) <= 8
+
+
+def test_globs_are_checked_against_what_they_match(workspace: Path) -> None:
+    policy = load_policy()
+    assert policy.evaluate("cat *", workspace=workspace).verdict is Verdict.ALLOW
+    assert policy.evaluate("cat src/*", workspace=workspace).verdict is Verdict.ALLOW
+    (workspace / "server.key").write_text("secret")
+    decision = policy.evaluate("cat *", workspace=workspace)
+    assert decision.verdict is Verdict.DENY
+    assert any("server.key" in r.message for r in decision.reasons)
+    assert policy.evaluate("cat s*", workspace=workspace).verdict is Verdict.DENY
+    for index in range(300):
+        (workspace / "src" / f"f{index}.txt").write_text("")
+    decision = policy.evaluate("cat src/*.txt", workspace=workspace)
+    assert decision.verdict is Verdict.ASK
+    assert any("more than" in r.message for r in decision.reasons)
