@@ -37,6 +37,8 @@ _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
+_GIT_BLOB_READERS = frozenset({"show", "cat-file"})
+_GIT_PATH_SUBCOMMANDS = _GIT_BLOB_READERS | {"diff"}
 _MATCH_CACHE_SIZE = 4096
 _CACHEABLE_LENGTH = 4096
 
@@ -311,7 +313,10 @@ class RuleView:
         # programs that run code; most segments need none
         needs_view = (
             name in self.policy.interpreters
-            or (name in _CONDITIONAL_WRITERS and (name != "git" or _word(inner, 1) == "diff"))
+            or (
+                name in _CONDITIONAL_WRITERS
+                and (name != "git" or _word(inner, 1) in _GIT_PATH_SUBCOMMANDS)
+            )
             or self.policy.path_args.roles(name) is not None
             or (verdict is not Verdict.ALLOW and self._runs_code(name))
         )
@@ -486,7 +491,15 @@ def _conditional_writes(
         sub = option_view(inner, _PLAIN_SPEC, start=2)
         if sub.has("--no-index"):
             yield from ((inner[i], "read", False) for i in sub.operands)
-
+    elif name == "git" and _word(inner, 1) in _GIT_BLOB_READERS:
+        # `git show HEAD:.env` prints a committed file: its path is read like a file's
+        sub = option_view(inner, _PLAIN_SPEC, start=2)
+        for index in sub.operands:
+            value = inner[index].value
+            if value is not None and ":" in value:
+                path = value.partition(":")[2]
+                if path:
+                    yield _value_word(inner[index], path), "read", False
 
 def _access_name(access: Access) -> str:
     return "read" if access is Access.READ else "write"
