@@ -6,7 +6,7 @@ Usage (from the repository root):
     .venv/bin/python scripts/gen_cli_docs.py --check  # exit 1 if docs/cli.md is stale
 
 The page is derived only from `policylang.cli.main.build_parser()` (descriptions, help
-strings, defaults, epilogs, the full `--help` text) and from the `EXIT_*` constants of the
+strings, defaults, the full `--help` text with its epilog) and from the `EXIT_*` constants of the
 CLI modules, so a subcommand documents itself by being registered. Help is formatted at a
 fixed width so the page does not depend on the terminal.
 """
@@ -73,6 +73,15 @@ def _prose(text: str | None) -> str:
     return "\n\n".join(escape_markdown(p) for p in cleaned if p)
 
 
+def _description(parser: argparse.ArgumentParser) -> str:
+    """The description as prose; only its first paragraph when its author laid it out."""
+    raw = isinstance(parser._get_formatter(), argparse.RawDescriptionHelpFormatter)
+    text = parser.description or ""
+    if raw:
+        text = textwrap.dedent(text).strip().split("\n\n")[0]
+    return _prose(text)
+
+
 def _table_cell(text: str) -> str:
     return escape_markdown(" ".join(text.split()))
 
@@ -109,15 +118,14 @@ def _argument_rows(parser: argparse.ArgumentParser) -> list[str]:
 def _section(path: Sequence[str], parser: argparse.ArgumentParser, summary: str) -> list[str]:
     title = " ".join(path)
     out = [f"## `{title}`", ""]
-    description = _prose(parser.description) or _prose(summary)
+    description = _description(parser) or _prose(summary)
     if description:
         out += [description, ""]
     rows = _argument_rows(parser)
     if rows:
         out += ["| Argument | Description |", "| --- | --- |", *rows, ""]
-    epilog = _prose(parser.epilog)
-    if epilog:
-        out += [epilog, ""]
+    # The epilog (examples, exit codes) is laid out by its author: it is shown verbatim
+    # as part of the help text below rather than reflowed as prose.
     out += ["```text", parser.format_help().rstrip(), "```", ""]
     return out
 

@@ -71,8 +71,19 @@ def test_render_lists_every_command_with_anchors_tables_and_help() -> None:
     assert "--secret" not in page
     assert "| `-h, --help` |" not in page  # every command has it; the help text shows it
     assert "Run it.\n\nSecond paragraph.\n\n" in page
-    assert "Bye.\n" in page
+    assert "\nBye.\n```" in page  # the epilog only inside the verbatim help text
     assert "```text\nusage: toy run [-h] [-n TIMES] target\n" in page
+
+
+def test_raw_descriptions_keep_only_their_first_paragraph_as_prose() -> None:
+    parser = argparse.ArgumentParser(
+        prog="raw",
+        description="One line.\n\n    indented example\n      more",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    page = gen.render(parser)
+    assert "## `raw`\n\nOne line.\n\n```text\n" in page
+    assert "    indented example\n      more\n" in page  # verbatim in the help text
 
 
 def test_render_is_independent_of_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
