@@ -21,6 +21,7 @@ Example strategies for the invariants (`policylang.testing.cases`):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections.abc import Callable, Sequence
@@ -69,6 +70,12 @@ __all__ = [
 
 # --- words ------------------------------------------------------------------------------
 
+# Strategies are built once and reused: building one inside a draw costs validation time
+# on every draw (generation speed bounds how many examples a campaign runs).
+_BOOL = st.booleans()
+_ONE_IN = {n: st.integers(0, n - 1) for n in (3, 5, 6, 8, 10)}
+_cached = functools.lru_cache(maxsize=4096)
+
 # \x1e and \x1f are kept out: bashcheck uses them as record separators.
 _PLAIN_CHARS = "abcxyzABC019-_./:,@%+^"
 _SPECIAL_CHARS = " '\"\\$`*?[]{}~#!=|&;()<>\t\n"
@@ -87,6 +94,7 @@ _INTERESTING_VALUES = (
 )
 
 
+@_cached
 def word_values(*, min_size: int = 0, max_size: int = 10) -> st.SearchStrategy[str]:
     """Literal word values: ordinary, shell-special and non-ASCII characters (no NUL)."""
     return st.one_of(
@@ -96,16 +104,19 @@ def word_values(*, min_size: int = 0, max_size: int = 10) -> st.SearchStrategy[s
 
 
 _STYLES = tuple(quoting.Style)
+_STYLE = st.sampled_from(_STYLES)
 
 
+@_cached
 @st.composite
 def _concatenation(draw: st.DrawFn, value: str) -> str:
     cuts = sorted(draw(st.sets(st.integers(1, max(1, len(value) - 1)), max_size=3)))
     bounds = [0, *[c for c in cuts if c < len(value)], len(value)]
-    chunks = [(value[a:b], draw(st.sampled_from(_STYLES))) for a, b in itertools.pairwise(bounds)]
+    chunks = [(value[a:b], draw(_STYLE)) for a, b in itertools.pairwise(bounds)]
     return quoting.concatenated(chunks)
 
 
+@_cached
 def spelled_words(value: str) -> st.SearchStrategy[str]:
     """One spelling of `value` as a single bash word: one style, or a concatenation."""
     return st.one_of(st.sampled_from(quoting.spellings(value)), _concatenation(value))
@@ -144,11 +155,13 @@ _ANSI_C = ("$'\\x72\\x6d'", "$'a\\nb'", "$'\\u00e9'", "$'\\'x'")
 _HISTORY = ("!!", "!$", "!-1")
 
 
+@_cached
 def _inner_texts(depth: int) -> st.SearchStrategy[str]:
     """Standalone command texts to nest (no heredocs: they go into backticks too)."""
     return simple_commands(heredocs=False, expansions=depth > 0, depth=depth)
 
 
+@_cached
 @st.composite
 def expansion_words(draw: st.DrawFn, kind: str | None = None, position: str = "argument",
                     depth: int = 1) -> str:
@@ -204,6 +217,7 @@ COMMAND_NAMES: tuple[str, ...] = _READ_ONLY + _EFFECTS + _INTERPRETERS
 """Command prefixes the generators draw from (state-changing builtins kept apart)."""
 
 
+@_cached
 @st.composite
 def _argument(draw: st.DrawFn, expansions: bool, depth: int) -> str:
     choice = draw(st.integers(0, 9 if expansions else 6))
@@ -221,6 +235,7 @@ REDIRECT_OPERATORS: tuple[str, ...] = (
 )
 
 
+@_cached
 @st.composite
 def redirects(draw: st.DrawFn, *, expansions: bool = True, depth: int = 1) -> str:
     """One redirect (no heredoc: see `heredoc_commands`), any operator, maybe an fd."""
@@ -234,7 +249,7 @@ def redirects(draw: st.DrawFn, *, expansions: bool = True, depth: int = 1) -> st
     if op == "<&":
         fd = draw(st.sampled_from(("", "0", "3")))
         return fd + op + draw(st.sampled_from(("0", "3", "-")))
-    if expansions and draw(st.integers(0, 4)) == 4:
+    if expansions and draw(_ONE_IN[5]) == 4:
         target = draw(expansion_words(position="redirect-target", depth=depth))
     else:
         target = draw(spelled_words(draw(st.sampled_from(_TARGETS))))
@@ -264,12 +279,13 @@ class _Piece:
 _DELIMITERS = ("EOF", "END", "__X__")
 
 
+@_cached
 @st.composite
 def _heredoc(draw: st.DrawFn, depth: int) -> tuple[str, str]:
     """(redirect text, pending body ending in the delimiter line)."""
     delimiter = draw(st.sampled_from(_DELIMITERS))
-    quoted = draw(st.booleans())
-    strip = draw(st.booleans())
+    quoted = draw(_BOOL)
+    strip = draw(_BOOL)
     spelled = draw(st.sampled_from((f"'{delimiter}'", f'"{delimiter}"', f"\\{delimiter}"))
                    ) if quoted else delimiter
     line_text = st.text(alphabet=st.sampled_from("abc xyz'\"(){};|&<>*?#=!-/."),
@@ -295,34 +311,36 @@ _TARGETS = (*_INTERESTING_VALUES[:16], "/dev/tcp/127.0.0.1/80", "/dev/stderr", "
             ".git/hooks/pre-commit", "/proc/self/mem")
 
 
+@_cached
 @st.composite
 def _simple_piece(draw: st.DrawFn, *, heredocs: bool = True, expansions: bool = True,
                   depth: int = 1, names: Sequence[str] = COMMAND_NAMES,
                   assignments: bool = True) -> _Piece:
     words: list[str] = []
-    if assignments and draw(st.integers(0, 5)) == 5:
+    if assignments and draw(_ONE_IN[6]) == 5:
         value = draw(expansion_words(position="assignment-value", depth=depth)) \
-            if expansions and draw(st.booleans()) else draw(spelled_words(draw(word_values())))
+            if expansions and draw(_BOOL) else draw(spelled_words(draw(word_values())))
         words.append(f"{draw(st.sampled_from(_ASSIGNED_NAMES))}={value}")
-    if expansions and draw(st.integers(0, 9)) == 9:
+    if expansions and draw(_ONE_IN[10]) == 9:
         words.append(draw(expansion_words(position="command-name", depth=depth)))
     else:
         words.append(draw(st.sampled_from(names)))
     words += draw(st.lists(_argument(expansions, depth), max_size=3))
     words += draw(st.lists(redirects(expansions=expansions, depth=depth), max_size=2))
     pending: tuple[str, ...] = ()
-    if heredocs and draw(st.integers(0, 7)) == 7:
-        if draw(st.booleans()):
+    if heredocs and draw(_ONE_IN[8]) == 7:
+        if draw(_BOOL):
             redirect, body = draw(_heredoc(depth))
             words.append(redirect)
             pending = (body,)
         else:
             words.append("<<< " + draw(spelled_words(draw(word_values()))))
     # a rare line continuation between two words
-    glue = " \\\n  " if len(words) > 1 and draw(st.integers(0, 9)) == 9 else " "
+    glue = " \\\n  " if len(words) > 1 and draw(_ONE_IN[10]) == 9 else " "
     return _Piece(glue.join(words), pending)
 
 
+@_cached
 def simple_commands(*, heredocs: bool = True, expansions: bool = True, depth: int = 1,
                     names: Sequence[str] = COMMAND_NAMES) -> st.SearchStrategy[str]:
     """One simple command: maybe an assignment, a name, arguments, redirects, a heredoc."""
@@ -426,9 +444,10 @@ def _construct(kind: str, parts: Sequence[_Piece], conns: Sequence[str]) -> _Pie
     raise ValueError(f"unknown construct `{kind}`")
 
 
+@_cached
 @st.composite
 def _line_piece(draw: st.DrawFn, depth: int, names: Sequence[str]) -> _Piece:
-    if depth <= 0 or draw(st.integers(0, 2)) == 0:  # shrinks to simple
+    if depth <= 0 or draw(_ONE_IN[3]) == 0:  # shrinks to simple
         return draw(_simple_piece(depth=1, names=names))
     kind = draw(st.sampled_from(CONSTRUCTS))
     parts = draw(st.lists(_line_piece(depth - 1, names), min_size=1, max_size=3))
@@ -437,6 +456,7 @@ def _line_piece(draw: st.DrawFn, depth: int, names: Sequence[str]) -> _Piece:
     return _construct(kind, parts, conns)
 
 
+@_cached
 def command_lines(*, max_depth: int = 2, names: Sequence[str] = COMMAND_NAMES
                   ) -> st.SearchStrategy[str]:
     """Whole command lines: lists, pipelines, subshells, groups, loops, conditionals,
@@ -620,13 +640,13 @@ def _invocation(draw: st.DrawFn) -> optiontables.Invocation:
 def _spelling_choice(draw: st.DrawFn, inv: optiontables.Invocation
                      ) -> optiontables.SpellingChoice:
     return optiontables.SpellingChoice(
-        bundle=draw(st.booleans()),
+        bundle=draw(_BOOL),
         long_flags=frozenset(draw(st.sets(st.sampled_from(inv.flags))) if inv.flags else ()),
-        abbreviate=draw(st.booleans()),
+        abbreviate=draw(_BOOL),
         value_style=draw(st.sampled_from(("separate", "joined", "long-separate",
                                           "long-equals"))),
-        options_last=draw(st.booleans()),
-        double_dash=draw(st.booleans()),
+        options_last=draw(_BOOL),
+        double_dash=draw(_BOOL),
     )
 
 
