@@ -84,6 +84,10 @@ def import_rules(text: str, *, filename: str) -> ImportResult:
         for key, positive in (("match", True), ("not_match", False)):
             for example in _examples(args.get(key, [])):
                 examples.append((example, positive, rule))
+                if rule.pattern.matches(split_words(example) or ()) is not positive:
+                    wrong = "does not match" if positive else "matches"
+                    message = f"the {key} example `{example}` {wrong} its rule (Codex rejects this)"
+                    warnings.append(_warn(Severity.STRICTER, message, origin))
     expectations = tuple(_expectation(cmd, pos, rule, rules) for cmd, pos, rule in examples)
     return finish(
         source_format="codex",

@@ -281,3 +281,10 @@ def test_settle_expectations_keeps_a_looser_verdict_failing() -> None:
     denied = settle_expectations(result, lambda command: Verdict.DENY)
     assert denied.expectations[0].verdict is Verdict.DENY
     assert denied.warnings[-1].severity is Severity.STRICTER
+
+
+def test_codex_examples_that_contradict_their_rule_are_reported() -> None:
+    text = 'prefix_rule(["git", "status"], match=["git log"], not_match=["git status -s"])'
+    found = [w.message for w in import_text("codex", text, filename="r.rules").warnings]
+    assert "the match example `git log` does not match its rule (Codex rejects this)" in found
+    assert "the not_match example `git status -s` matches its rule (Codex rejects this)" in found
