@@ -274,8 +274,8 @@ def build_result(
         stderr_bytes=err,
         stdout_seen=capture.seen[output.STDOUT],
         stderr_seen=capture.seen[output.STDERR],
-        stdout_gap_at=len(capture.head[output.STDOUT]),
-        stderr_gap_at=len(capture.head[output.STDERR]),
+        stdout_gap_at=_gap_at(capture, output.STDOUT, len(out)),
+        stderr_gap_at=_gap_at(capture, output.STDERR, len(err)),
         interleaving=capture.interleaving(),
         retention=final_retention(decision.retention, failed=failed),
         backend=backend.name,
@@ -283,6 +283,11 @@ def build_result(
         sandbox_write_denied=write_denied(backend.confined, out, err),
         pid=pid,
     )
+
+
+def _gap_at(capture: output.Capture, stream: int, kept: int) -> int:
+    """The head's length when bytes were skipped; the whole length when none were."""
+    return len(capture.head[stream]) if capture.seen[stream] > kept else kept
 
 
 def _check_numbers(
