@@ -22,22 +22,29 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or with `only` the parser with just that subcommand registered.
+
+    Registering one subcommand imports one module: hooks run once per agent tool call, and
+    importing every subcommand (MCP SDK, executor, importers) costs more than the decision.
+    """
     parser = argparse.ArgumentParser(
         prog="policylang",
         description="Decide whether an LLM agent may run a shell command, and run it safely.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         module = importlib.import_module(f"policylang.cli.{name}_cmd")
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    chosen = arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None
+    parser = build_parser(chosen)
+    args = parser.parse_args(arguments)
     code: int = args.func(args)
     return code
 
