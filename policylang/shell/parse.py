@@ -200,7 +200,8 @@ _BARE: Final = frozenset(
     {"word", "number", "variable_name", "extglob_pattern", "regex", "test_operator",
      "special_variable_name", "$", "file_descriptor"}
 )  # fmt: skip
-_PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(]")
+_PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(\s]")
+_BLANKS: Final = re.compile(r"[ \t\n]")
 _SUBSTITUTION_LABEL: Final = {"$(": "$()", "`": "backticks", "<(": "<()", ">(": ">()"}
 _ERROR_EXCERPT = 40
 
@@ -256,6 +257,8 @@ def _parse_text(
     root = tree.root_node
     walker = _Walker(source, shared)
     line = _Line(depth, where)
+    if 0x23 in source.data:  # `#`
+        root = walker.unhide_comments(root, line)
     if root.has_error:
         line.problems.extend(walker.syntax_problems(root))
     walker.body(root.children, _Ctx(line, (), 0, (), depth))
@@ -314,6 +317,36 @@ class _Walker:
             return span
         start = span.start + (len(text) - len(text.lstrip()))
         return Span(start, start + len(stripped))
+
+    def unhide_comments(self, root: Node, line: _Line) -> Node:
+        """Re-parse where tree-sitter starts a comment at a `#` bash reads as a word.
+
+        `echo \\ #x; rm -rf /` runs `rm` in bash (the `#` does not start a word), but
+        tree-sitter drops the escaped blank and makes the rest a comment. Each such `#`
+        is replaced by `_` in the bytes given to tree-sitter (same length, so offsets
+        hold) and the text is parsed again; words still take their text from the original.
+        """
+        data = self.src.data
+        for _ in range(_MAX_COMMENT_REPAIRS):
+            fakes = [
+                offset for offset in _comment_starts(root) if not _starts_bash_comment(data, offset)
+            ]
+            if not fakes:
+                return root
+            patched = bytearray(data)
+            for offset in fakes:
+                patched[offset] = 0x5F  # `_`
+                line.problems.append(
+                    Problem(
+                        code="shell.comment-mismatch",
+                        message="tree-sitter reads a comment here but bash does not: "
+                        "`#` does not start a word",
+                        span=_build.span(self.src.char(offset), self.src.char(offset) + 1),
+                    )
+                )
+            data = bytes(patched)
+            root = _parser().parse(data).root_node
+        return root
 
     def unhandled(self, ctx: _Ctx, node: Node) -> None:
         self.problem(
@@ -920,19 +953,23 @@ class _Walker:
         data = self.src.data
         words: list[Word] = []
         group = [parts[0]]
+        group_start = parts[0].start_byte
         end = parts[0].end_byte
         for node in parts[1:]:
             start = node.start_byte
-            if start == end or (data[end] == 0x5C and self.joined(end, start)):  # `\\`
-                if node.type == "string" and group[-1].type == "$":
-                    group[-1] = node  # `$"…"` (a translated string) arrives as `$` + string
-                else:
-                    group.append(node)
+            if start == end or (data[end] == 0x5C and _escapes_only(data, end, start)):
+                # one word: adjacent, or split only by escaped characters (`''\\ ''`,
+                # `r\\<newline>m`), which tree-sitter wrongly treats as word breaks
+                group.append(node)
             else:
-                words.append(word(group, ctx, role, len(words)))
+                tail = _escaped_run(data, end, start)  # `a\\<space><tab>b`: `a ` then `b`
+                words.append(word(group, ctx, role, len(words), group_start, tail))
                 group = [node]
+                group_start = _escaped_prefix(data, tail, start)
+                for run_start, run_end in _escape_words(data, tail, group_start):
+                    words.append(self.escape_word(run_start, run_end))
             end = node.end_byte
-        words.append(word(group, ctx, role, len(words)))
+        words.append(word(group, ctx, role, len(words), group_start))
         return tuple(words)
 
     def declaration_words(
@@ -951,30 +988,48 @@ class _Walker:
         words.extend(self.words(plain, ctx, "argument"))
         return tuple(words)
 
-    def joined(self, end: int, start: int) -> bool:
-        """Whether two nodes form one word: adjacent, or split only by line continuations.
+    def escape_word(self, start_byte: int, end_byte: int) -> Word:
+        """A word of escaped characters only (`\\ `), which tree-sitter drops entirely."""
+        src = self.src
+        start = src.char(start_byte)
+        end = src.char(end_byte)
+        text = src.text[start:end]
+        value = "".join(piece for piece, _ in unquote_bare(text))
+        return _build.word(text, value, (), _build.span(start, end))
 
-        tree-sitter-bash treats backslash-newline as a word break, but bash removes it
-        before splitting words: `r\\<newline>m` is `rm`.
+    def word(
+        self,
+        nodes: list[Node],
+        ctx: _Ctx,
+        role: str,
+        index: int = -1,
+        start_byte: int = -1,
+        end_byte: int = -1,
+    ) -> Word:
+        """Build one word from adjacent nodes; `role`/`index` name it in nested contexts.
+
+        `start_byte` may start the word before its first node, on escaped characters
+        tree-sitter left out of every node (`'' \\ b` is the words `` and ` b`).
         """
-        if start == end:
-            return True
-        gap = self.src.data[end:start]
-        return gap[:2] == b"\\\n" and not gap.replace(b"\\\n", b"")
-
-    def word(self, nodes: list[Node], ctx: _Ctx, role: str, index: int = -1) -> Word:
-        """Build one word from adjacent nodes; `role`/`index` name it in nested contexts."""
         src = self.src
         first = nodes[0]
+        if start_byte < 0:
+            start_byte = first.start_byte
+        last_end = nodes[-1].end_byte
+        if end_byte < last_end:
+            end_byte = last_end
         if src.ascii:
-            start = first.start_byte
-            end = nodes[-1].end_byte
+            start = start_byte
+            end = end_byte
         else:
-            start = src.char(first.start_byte)
-            end = src.char(nodes[-1].end_byte)
+            start = src.char(start_byte)
+            end = src.char(end_byte)
         text = src.text[start:end]
-        if len(nodes) == 1 and (
-            (first.type in _BARE and not _PLAIN_SPECIAL.search(text)) or not first.is_named
+        if (
+            len(nodes) == 1
+            and start_byte == first.start_byte
+            and end_byte == last_end
+            and ((first.type in _BARE and not _PLAIN_SPECIAL.search(text)) or not first.is_named)
         ):
             # a plain word, or an operator token of `[[ ]]` (`=~`, `==`) used as a word
             return _build.word(text, text, (), _build.span(start, end))
@@ -982,16 +1037,73 @@ class _Walker:
             role = _role(role, index)
         pieces: list[tuple[str, bool]] = []
         expansions: list[Expansion] = []
-        for node in nodes:
-            self.part(node, ctx, role, pieces, expansions)
+        self.parts(nodes, start_byte, ctx, role, pieces, expansions, end_byte)
         if expansions:
             return _build.word(text, None, tuple(expansions), _build.span(start, end))
+        if any(not quoted and _BLANKS.search(piece) for piece, quoted in pieces):
+            # tree-sitter sometimes keeps `]  ]` as one word; bash splits it
+            ctx.line.problems.append(
+                Problem(
+                    code="shell.word-mismatch",
+                    message=f"tree-sitter reads `{text}` as one word but bash splits it",
+                    span=_build.span(start, end),
+                )
+            )
+            return _build.word(text, None, (), _build.span(start, end))
         kinds = pattern_kinds(pieces)
         if kinds:
             span = _build.span(start, end)
             found = tuple(Expansion(kind=k, text=text, span=span) for k in kinds)
             return _build.word(text, None, found, span)
         return _build.word(text, "".join(p for p, _ in pieces), (), _build.span(start, end))
+
+    def parts(
+        self,
+        nodes: list[Node],
+        position: int,
+        ctx: _Ctx,
+        role: str,
+        pieces: list[tuple[str, bool]],
+        expansions: list[Expansion],
+        stop: int = -1,
+    ) -> None:
+        """The pieces of consecutive nodes and of the text between them.
+
+        Unquoted text is split into pieces in one run, gaps included: tree-sitter leaves
+        some characters of a word out of every node (`}\\ @{` has no node for `@`,
+        `''\\ ''` none for `\\ `) and can split an escape from what it escapes.
+        """
+        data = self.src.data
+        pending = -1  # start of unquoted text not yet split into pieces
+        last = len(nodes) - 1
+        for index, node in enumerate(nodes):
+            start = node.start_byte
+            if start > position and pending < 0:
+                pending = position
+            position = max(position, node.end_byte)
+            kind = node.type
+            if kind == "$" and index < last and _translated(data, node, nodes[index + 1]):
+                # `$"…"`, a translated string: drop the `$` (tree-sitter's `$` token may
+                # also hold what precedes it, as in `-$"q"`)
+                self.bare(start if pending < 0 else pending, node.end_byte - 1, pieces)
+                pending = -1
+                continue
+            if kind in _BARE or not node.is_named:
+                if pending < 0:
+                    pending = start
+                continue
+            if pending >= 0:
+                self.bare(pending, start, pieces)
+                pending = -1
+            self.part(node, ctx, role, pieces, expansions)
+        end = max(position, stop)
+        self.bare(position if pending < 0 else pending, end, pieces)
+
+    def bare(self, start: int, stop: int, pieces: list[tuple[str, bool]]) -> None:
+        """Unquoted text between two byte offsets, as pieces (backslashes quote)."""
+        if 0 <= start < stop:
+            src = self.src
+            pieces.extend(unquote_bare(src.text[src.char(start) : src.char(stop)]))
 
     def part(
         self,
@@ -1018,8 +1130,7 @@ class _Walker:
         elif kind == "string" or kind == "translated_string":
             self.string(node, ctx, role, pieces, expansions)
         elif kind in _COMPOSITE:
-            for child in node.children:
-                self.part(child, ctx, role, pieces, expansions)
+            self.parts(node.children, node.start_byte, ctx, role, pieces, expansions, node.end_byte)
         elif kind == "command_substitution" or kind == "process_substitution":
             expansions.append(self.substitution(node, ctx, role))
         elif kind in _EXPANSIONS:
@@ -1204,6 +1315,126 @@ def _assignment_word(assignment: Assignment, text: str) -> Word:
     if value is None and not expansions:
         expansions = (Expansion(kind=ExpansionKind.GLOB, text=text, span=assignment.span),)
     return Word(text=text, value=value, expansions=expansions, span=assignment.span)
+
+
+def _escapes_only(data: bytes, start: int, stop: int) -> bool:
+    """Whether `data[start:stop]` is only backslash-escaped characters (no word break)."""
+    index = start
+    while index < stop:
+        if data[index] != 0x5C or index + 1 >= stop:
+            return False
+        index += 2
+        while index < stop and 0x80 <= data[index] < 0xC0:
+            index += 1  # the rest of an escaped multi-byte character
+    return True
+
+
+_MAX_COMMENT_REPAIRS: Final = 8
+_METACHARACTERS: Final = frozenset(b" \t\n;&|()<>")
+
+
+def _comment_starts(root: Node) -> list[int]:
+    """Byte offsets of every comment node (iteratively: trees may be deep)."""
+    found: list[int] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            found.append(node.start_byte)
+        elif node.child_count:
+            stack.extend(node.children)
+    return found
+
+
+def _starts_bash_comment(data: bytes, offset: int) -> bool:
+    """Whether bash starts a comment at the `#` at `offset`: it must begin a word, i.e.
+    follow the start of the text or an unescaped blank or metacharacter."""
+    index = offset
+    while True:
+        if index == 0:
+            return True
+        before = data[index - 1]
+        continuation = index >= 2 and data[index - 2] == 0x5C and not _escaped(data, index - 2)
+        if before == 0x0A and continuation:
+            index -= 2  # a line continuation vanishes: look at what precedes it
+            continue
+        if before not in _METACHARACTERS:
+            return False
+        return not _escaped(data, index - 1)
+
+
+def _escaped(data: bytes, offset: int) -> bool:
+    """Whether the byte at `offset` is preceded by an odd number of backslashes."""
+    count = 0
+    index = offset - 1
+    while index >= 0 and data[index] == 0x5C:
+        count += 1
+        index -= 1
+    return count % 2 == 1
+
+
+def _translated(data: bytes, mark: Node, following: Node) -> bool:
+    """Whether `$` + the following node is a translated string `$"…"`."""
+    if following.start_byte != mark.end_byte or _escaped(data, mark.end_byte - 1):
+        return False
+    if following.type == "concatenation":
+        children = following.children
+        return bool(children) and children[0].type == "string"
+    return following.type == "string"
+
+
+def _escaped_run(data: bytes, start: int, stop: int) -> int:
+    """The end of the run of backslash-escaped characters starting at `start`."""
+    index = start
+    while index + 1 < stop and data[index] == 0x5C:
+        index += 2
+        while index < stop and 0x80 <= data[index] < 0xC0:
+            index += 1
+    return index
+
+
+def _escape_words(data: bytes, start: int, stop: int) -> list[tuple[int, int]]:
+    """Runs of escaped characters standing alone between blanks in `data[start:stop]`.
+
+    Only when the region holds nothing but blanks and such runs (anything else may be a
+    redirect or an assignment that has its own node).
+    """
+    if data.find(b"\\", start, stop) == -1:
+        return []
+    runs: list[tuple[int, int]] = []
+    index = start
+    while index < stop:
+        byte = data[index]
+        if byte in (0x20, 0x09):
+            index += 1
+        elif byte == 0x5C and index + 1 < stop:
+            end = _escaped_run(data, index, stop)
+            if data[index + 1] != 0x0A or end - index > 2:  # not a bare line continuation
+                runs.append((index, end))
+            index = end
+        else:
+            return []
+    return runs
+
+
+def _escaped_prefix(data: bytes, end: int, start: int) -> int:
+    """Where the word starting at `start` really starts: escaped characters tree-sitter
+    left between the previous word (ending at `end`) and this one belong to it."""
+    if data.find(b"\\", end, start) == -1:
+        return start
+    index = end
+    prefix = start
+    while index < start:
+        if data[index] == 0x5C and index + 1 < start:
+            if prefix == start:
+                prefix = index
+            index += 2
+            while index < start and 0x80 <= data[index] < 0xC0:
+                index += 1
+        else:
+            prefix = start
+            index += 1
+    return prefix
 
 
 def _redirect_end(node: Node) -> int:
