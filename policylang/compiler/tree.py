@@ -160,6 +160,12 @@ class RuleTree:
     option_specs: Mapping[str, OptionSpec]
     checks: Mapping[str, CheckFunction]
     rule_count: int = 0
+    # the specs clauses use: every spec scans all words (see `_scan_all`)
+    _clause_specs: Mapping[str, OptionSpec] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        specs = {name: _scan_all(spec) for name, spec in self.option_specs.items()}
+        object.__setattr__(self, "_clause_specs", specs)
 
     def candidates(self, words: Sequence[Word]) -> tuple[CompiledRule, ...]:
         """Every rule whose pattern (not clauses) matches `words`."""
@@ -200,8 +206,8 @@ class RuleTree:
         if not rules:
             return None
         evaluator = _ClauseEvaluator(self, words)
-        pairs = [(m, rule) for rule in rules if (m := evaluator.match(rule)) is not None]
-        return _decide(pairs)
+        hits = [hit for rule in rules if (hit := evaluator.match(rule)) is not None]
+        return _decide(hits)
 
     def option_spec(self, command: str | None) -> OptionSpec:
         """The option spec used for `command` (policy `options` over the shell defaults)."""
@@ -211,15 +217,15 @@ class RuleTree:
                 return spec
         return _DEFAULT_SPEC
 
-    def prefix_spec(self, prefix: Sequence[str | None]) -> OptionSpec:
-        """The spec for the words after `prefix` (`("git", "log")` -> `options "git log"`)."""
-        if any(word is None for word in prefix):
+    def clause_spec(self, words: Sequence[Word], start: int) -> OptionSpec:
+        """The spec clauses read the words after `words[:start]` with (scanning every word)."""
+        if start == 1:
+            name = words[0].value
+            return self._clause_specs.get(name, _DEFAULT_SPEC) if name else _DEFAULT_SPEC
+        prefix = [w.value for w in words[:start]]
+        if any(value is None for value in prefix):
             return _DEFAULT_SPEC
-        key = " ".join(w for w in prefix if w is not None)
-        spec = self.option_specs.get(key)
-        if spec is not None:
-            return spec
-        return self.option_spec(key) if len(prefix) == 1 else _DEFAULT_SPEC
+        return self._clause_specs.get(" ".join(v for v in prefix if v), _DEFAULT_SPEC)
 
     def iter_rules(self) -> Iterator[tuple[str, CompiledRule]]:
         """(path, rule) for every leaf, depth first, children sorted: what `dump` prints."""
@@ -244,28 +250,34 @@ def _show(word: str) -> str:
     return word if word and re.fullmatch(r"[^\s\"#|*]+", word) else f'"{word}"'
 
 
-_Pair = tuple[RuleMatch, CompiledRule]
+# (effective verdict, its rank, uncertain, check failure, rule): cheap to build per candidate
+_Hit = tuple[Verdict, int, bool, "str | None", CompiledRule]
 
 
-def _decide(pairs: Sequence[_Pair]) -> RuleMatch | None:
+def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
     """Apply the precedence: deny wins, then specificity (ties stricter), then locked floors."""
-    if not pairs:
+    if not hits:
         return None
-    denies = [p for p in pairs if p[0].verdict is Verdict.DENY]
-    winner, rule = max(denies or pairs, key=lambda p: (p[0].specificity, p[0].verdict.rank))
-    floors = [
-        p
-        for p in pairs
-        if p[1].locked
-        and p[0].rule.layer < winner.rule.layer
-        and p[0].verdict.rank > winner.verdict.rank
-    ]
+    denies = [h for h in hits if h[0] is Verdict.DENY]
+    winner = max(denies or hits, key=lambda h: (h[4].specificity, h[1]))
+    layer = winner[4].ref.layer
+    floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
     if floors:
-        winner, rule = max(floors, key=lambda p: (p[0].verdict.rank, p[0].specificity))
-        return dataclasses.replace(winner, readonly=False, locked=True)
-    if rule.locked:
-        return dataclasses.replace(winner, locked=True)
-    return winner
+        return _match(max(floors, key=lambda h: (h[1], h[4].specificity)), floor=True)
+    return _match(winner, floor=False)
+
+
+def _match(hit: _Hit, *, floor: bool) -> RuleMatch:
+    verdict, _rank, uncertain, failure, rule = hit
+    return RuleMatch(
+        verdict=verdict,
+        readonly=rule.readonly and failure is None and not floor and verdict is Verdict.ALLOW,
+        locked=rule.locked,
+        rule=rule.ref,
+        specificity=rule.specificity,
+        uncertain=uncertain,
+        check_failure=failure,
+    )
 
 
 class _ClauseEvaluator:
@@ -287,12 +299,12 @@ class _ClauseEvaluator:
         start = max(1, min(rule.specificity[0] if rule.specificity else 1, len(self._words)))
         view = self._views.get(start)
         if view is None:
-            spec = _scan_all(self._tree.prefix_spec([w.value for w in self._words[:start]]))
+            spec = self._tree.clause_spec(self._words, start)
             view = option_view(self._words, spec, start=start)
             self._views[start] = view
         return view
 
-    def match(self, rule: CompiledRule) -> RuleMatch | None:
+    def match(self, rule: CompiledRule) -> _Hit | None:
         state: bool | None = True
         loose = rule.verdict is not Verdict.ALLOW
         for condition in rule.conditions:
@@ -304,21 +316,13 @@ class _ClauseEvaluator:
         verdict = rule.verdict
         uncertain = state is None
         if uncertain:
-            if verdict in (Verdict.ALLOW,):
+            if verdict is Verdict.ALLOW:
                 return None
             verdict = Verdict.ASK
-        failure = self._run_checks(rule) if verdict is Verdict.ALLOW else None
+        failure = self._run_checks(rule) if verdict is Verdict.ALLOW and rule.checks else None
         if failure is not None:
             verdict = Verdict.ASK
-        return RuleMatch(
-            verdict=verdict,
-            readonly=rule.readonly and failure is None,
-            locked=False,
-            rule=rule.ref,
-            specificity=rule.specificity,
-            uncertain=uncertain,
-            check_failure=failure,
-        )
+        return (verdict, verdict.rank, uncertain, failure, rule)
 
     def _run_checks(self, rule: CompiledRule) -> str | None:
         for name in rule.checks:
