@@ -68,6 +68,8 @@ class WrapperSpec:
         opaque_options: options that hide the inner command (`env -S STRING`).
         default_command: the command run when none is given (`xargs` runs `echo`).
         command_optional: no inner command is fine (`exec` with only redirections).
+        code_operands: for the eval kind, how many operands are code (0: all of them,
+            joined with spaces as `eval` does; 1 for `trap CODE SIGNAL…`).
     """
 
     name: str
@@ -80,6 +82,7 @@ class WrapperSpec:
     opaque_options: frozenset[str] = frozenset()
     default_command: str | None = None
     command_optional: bool = False
+    code_operands: int = 0  # eval kind: how many operands are code (0: all; `trap CODE SIG…`: 1)
 
 
 class WrapperTable:
@@ -214,14 +217,16 @@ def _reenter(
 ) -> Unwrapped:
     """A shell (`bash -c STRING`, script, stdin) or eval-like wrapper: the code it runs."""
     if spec.kind is WrapperKind.EVAL:
-        operands = words[view.rest :]
-        if view.unknown:
-            return _opaque(chain, assignments, f"`{spec.name}` runs code that is not literal")
-        if not operands:
+        first = min(view.rest, *view.unknown) if view.unknown else view.rest
+        stop = first + spec.code_operands if spec.code_operands else len(words)
+        operands = words[first:stop]
+        if not operands or operands[0].value == "-":  # nothing to run; `trap - INT` resets
             return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
         values = [w.value for w in operands]
-        joined = None if None in values else " ".join(v for v in values if v is not None)
-        indexes = tuple(range(view.rest, len(words)))
+        if None in values:
+            return _opaque(chain, assignments, f"`{spec.name}` runs code that is not literal")
+        joined = " ".join(v for v in values if v is not None)
+        indexes = tuple(range(first, first + len(operands)))
         return _string(indexes, words, joined, chain, assignments, parse)
     for option in view.find(*spec.string_options):
         return _string(option.arg_indexes, words, option.value, chain, assignments, parse)
@@ -485,6 +490,24 @@ DEFAULT_WRAPPERS = WrapperTable(
             string_options=_fs("-c --command --session-command"),
         ),
         _wrapper("eval", kind=WrapperKind.EVAL, options=_options(flags=_fs("--"))),
+        _wrapper(
+            "trap",
+            kind=WrapperKind.EVAL,
+            options=_options(flags=_fs("-l -p -P")),
+            query_options=_fs("-l -p -P"),
+            code_operands=1,
+        ),
+        _wrapper("source", kind=WrapperKind.SHELL, options=_options()),
+        _wrapper(".", kind=WrapperKind.SHELL, options=_options()),
+        _wrapper("coproc", options=_options()),
+        _wrapper("busybox", options=_options()),
+        _wrapper(
+            "chroot",
+            options=_options(
+                takes_value=_fs("--userspec --groups"), flags=_fs("--skip-chdir --help --version")
+            ),
+            positionals=1,
+        ),
         *(
             _wrapper(shell, kind=WrapperKind.SHELL, options=_SHELL_OPTIONS)
             for shell in ("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh")

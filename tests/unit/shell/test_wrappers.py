@@ -58,6 +58,10 @@ def inner(text: str) -> tuple[list[str], list[str | None]]:
         ("\\sudo rm x", ["sudo"], ["rm", "x"]),
         ("sudo -- rm x", ["sudo"], ["rm", "x"]),
         ("exec", ["exec"], []),
+        ("busybox rm x", ["busybox"], ["rm", "x"]),
+        ("chroot /mnt rm x", ["chroot"], ["rm", "x"]),
+        ("coproc rm x", ["coproc"], ["rm", "x"]),
+        ("trap - INT", ["trap"], []),
     ],
 )
 def test_inner_command(text: str, chain: list[str], words: list[str]) -> None:
@@ -99,6 +103,8 @@ def test_command_v_is_not_a_wrapper_use() -> None:
         "eval 'rm -rf ~'",
         "eval rm -rf '~'",
         "watch -n 1 'rm -rf ~'",
+        "trap 'rm -rf ~' EXIT",
+        "busybox sh -c 'rm -rf ~'",
     ],
 )
 def test_shell_strings_are_parsed(text: str) -> None:
@@ -124,6 +130,10 @@ def test_shell_strings_are_parsed(text: str) -> None:
         ("timeout", "no command found after `timeout`"),
         ("timeout 5", "no command found after `timeout`"),
         ("env -S 'rm x'", "`env -S` hides the command it runs"),
+        ("source ./x.sh", "`source` runs the script `./x.sh`"),
+        (". ./x.sh", "`.` runs the script `./x.sh`"),
+        ('trap "$X" EXIT', "`trap` runs code that is not literal"),
+        ("chroot /mnt", "no command found after `chroot`"),
     ],
 )
 def test_opaque_commands(text: str, reason: str) -> None:
