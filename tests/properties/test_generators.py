@@ -6,7 +6,6 @@ samples), on fixed-seed samples so a failure reproduces.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -170,12 +169,6 @@ def test_empty_seed_lists_are_refused() -> None:
 
 # --- cross-check with the shell analyser ---------------------------------------------------
 
-# Spellings the analyser is known to read wrongly, reported to the shell analyser's owner:
-# a backslash-escaped blank at the start of a word or right after a quoted part, and an
-# escaped `$` right before a double-quoted part (`\$"b"` is read like `$"b"`).
-_KNOWN_ANALYSER_GAP = re.compile(r"(^|['\"])\\[ \t]|\\\$\"")
-
-
 def test_analyser_reads_every_spelling_as_bash_does() -> None:
     """`parse_command` gives each generated spelling the value bash gives it, or reports
     a problem (fail closed); it never silently reads a different word."""
@@ -186,8 +179,6 @@ def test_analyser_reads_every_spelling_as_bash_does() -> None:
     checked = 0
     for ex in examples:
         for text in ex.spellings:
-            if _KNOWN_ANALYSER_GAP.search(text):
-                continue
             line = parse_command("printf %s " + text)
             if line.problems:
                 continue
@@ -199,14 +190,14 @@ def test_analyser_reads_every_spelling_as_bash_does() -> None:
     assert checked > 800
 
 
-@pytest.mark.xfail(strict=False, reason="shell analyser: an escaped blank at the start of a "
-                                        "word or after a quote is dropped or splits the word; "
-                                        "an escaped `$` before a double-quoted part is dropped")
+# Found by the test above (and fixed in the analyser): escaped blanks at the start of a
+# word or after a quote, and an escaped `$` before a double-quoted part.
 @pytest.mark.parametrize(("text", "value"), [("\\ x", " x"), ("'a'\\ b", "a b"),
                                              ('"a"\\ b', "a b"), ("\\\tb", "\tb"),
                                              ('"a"\\$"b"', "a$b")])
-def test_analyser_known_gaps(text: str, value: str) -> None:
+def test_analyser_regressions(text: str, value: str) -> None:
     from policylang.shell.parse import parse_command
 
     line = parse_command("printf %s " + text)
-    assert line.problems or [w.value for w in line.segments[0].words[2:]] == [value]
+    assert not line.problems
+    assert [w.value for w in line.segments[0].words[2:]] == [value]
