@@ -28,6 +28,7 @@ from policylang.span import Span
 
 __all__ = [
     "DEFAULT_WRAPPERS",
+    "OPTIONAL_WRAPPERS",
     "ParseCallback",
     "Unwrapped",
     "WrapperKind",
@@ -490,15 +491,6 @@ DEFAULT_WRAPPERS = WrapperTable(
             string_options=_fs("-c --command --session-command"),
         ),
         _wrapper("eval", kind=WrapperKind.EVAL, options=_options(flags=_fs("--"))),
-        _wrapper(
-            "trap",
-            kind=WrapperKind.EVAL,
-            options=_options(flags=_fs("-l -p -P")),
-            query_options=_fs("-l -p -P"),
-            code_operands=1,
-        ),
-        _wrapper("source", kind=WrapperKind.SHELL, options=_options()),
-        _wrapper(".", kind=WrapperKind.SHELL, options=_options()),
         _wrapper("coproc", options=_options()),
         _wrapper("busybox", options=_options()),
         _wrapper(
@@ -519,3 +511,17 @@ DEFAULT_WRAPPERS = WrapperTable(
 def with_options(spec: WrapperSpec, **changes: object) -> WrapperSpec:
     """A copy of `spec` with fields replaced (convenience for extending the table)."""
     return replace(spec, **changes)  # type: ignore[arg-type]
+
+
+#: Specs not in `DEFAULT_WRAPPERS` yet: `trap CODE SIGNAL…` runs CODE later (at exit or on
+#: a signal). Seeing through it turns `trap 'rm -rf ~' EXIT` from "cannot see" into the
+#: `rm` it runs; enable with `DEFAULT_WRAPPERS.extend(OPTIONAL_WRAPPERS)`.
+OPTIONAL_WRAPPERS: tuple[WrapperSpec, ...] = (
+    _wrapper(
+        "trap",
+        kind=WrapperKind.EVAL,
+        options=_options(flags=_fs("-l -p -P")),
+        query_options=_fs("-l -p -P"),
+        code_operands=1,
+    ),
+)
