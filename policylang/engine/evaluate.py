@@ -215,7 +215,7 @@ class _Walk:
         if kind is SegmentKind.SIMPLE and Scope.FUNCTION_BODY in segment.scopes:
             self.recursion(segment, seg)
         # redirects first: a `readonly` rule does not cover a segment that writes a file
-        self.redirects(segment.redirects, seg, cwd, poison)
+        self.redirects(segment.redirects, seg, cwd, poison, segment.words)
         self.assignments(segment, seg, cwd, poison)
         if seg.writes is not None and (kind is not SegmentKind.SIMPLE or not segment.words):
             # `> file`, `x=1 > file`: no command, and the shell still creates or truncates
@@ -513,9 +513,24 @@ class _Walk:
 
     # -- redirects, assignments ------------------------------------------------------
     def redirects(
-        self, redirects: Sequence[Redirect], seg: _Seg, cwd: paths.Cwd, poison: Poison | None
+        self,
+        redirects: Sequence[Redirect],
+        seg: _Seg,
+        cwd: paths.Cwd,
+        poison: Poison | None,
+        words: Sequence[Word] = (),
     ) -> None:
+        starts = {w.span.start for w in words} if redirects and words else set()
         for redirect in redirects:
+            target = redirect.target
+            if target is not None and target.span.end in starts:
+                # bash reads `> '/'\e\t\c` as one word; a word that starts where the
+                # target ends means the analyser split it: the target is not what it seems
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.split-word",
+                    f"the redirect target `{_short(target.text)}` runs into the next word",
+                )
             heredoc = redirect.heredoc
             if heredoc is not None:
                 for exp in heredoc.expansions:
