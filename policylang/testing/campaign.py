@@ -85,13 +85,21 @@ class PropertyReport:
     seconds: float
     violation: Violation | None = None
     skipped: str | None = None  # why the invariant could not run
+    reproduce: tuple[int, int] | None = None  # (seed, examples) of the run that found it
 
     def render(self) -> str:
         if self.skipped:
             return f"{self.name}: skipped ({self.skipped})"
         status = "FAILED" if self.violation else "ok"
         head = f"{self.name}: {status} after {self.examples} examples in {self.seconds:.1f}s"
-        return head if self.violation is None else f"{head}\n{self.violation.render()}"
+        if self.violation is None:
+            return head
+        lines = [head, self.violation.render()]
+        if self.reproduce is not None:
+            seed, examples = self.reproduce
+            lines.append(f"  reproduce with: --property {self.name} --seed {seed} "
+                         f"--examples {examples}")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,23 +177,23 @@ def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchSt
                               skipped="needs " + ", ".join(missing))
     start = time.monotonic()
     counter = [0, 0]  # examples passed, whether a violation was seen
-    violation = None
-    round_index = 0
-    while violation is None:
-        if examples is not None:
-            todo = examples - counter[0]
-        else:
-            todo = ROUND_EXAMPLES if time.monotonic() - start < budget_s else 0
-        if todo <= 0:
-            break
-        violation = _run_round(invariant, subjects, strategy, seed=seed + round_index,
-                               examples=min(todo, ROUND_EXAMPLES) if examples is None
-                               else todo, counter=counter, shrink=shrink)
-        round_index += 1
-        if examples is not None:
-            break
+    if examples is not None:  # one reproducible run
+        violation = _run_round(invariant, subjects, strategy, seed=seed, examples=examples,
+                               counter=counter, shrink=shrink)
+        return PropertyReport(name=invariant.name, examples=counter[0],
+                              seconds=time.monotonic() - start, violation=violation,
+                              reproduce=(seed, examples))
+    round_seed = seed
+    while time.monotonic() - start < budget_s:
+        violation = _run_round(invariant, subjects, strategy, seed=round_seed,
+                               examples=ROUND_EXAMPLES, counter=counter, shrink=shrink)
+        if violation is not None:
+            return PropertyReport(name=invariant.name, examples=counter[0],
+                                  seconds=time.monotonic() - start, violation=violation,
+                                  reproduce=(round_seed, ROUND_EXAMPLES))
+        round_seed += 1
     return PropertyReport(name=invariant.name, examples=counter[0],
-                          seconds=time.monotonic() - start, violation=violation)
+                          seconds=time.monotonic() - start)
 
 
 def run_campaign(subjects: Subjects, *, names: Sequence[str] | None = None,

@@ -88,3 +88,21 @@ def test_line_writes_uses_the_shell_analyser() -> None:
     assert not campaign._line_writes("ls 2>/dev/null")
     assert not campaign._line_writes("ls 2>&1 | wc -l")
     assert campaign._line_writes("echo 'unclosed")  # cannot see: assume it writes
+
+
+def test_a_budget_counterexample_can_be_reproduced() -> None:
+    from fuzz_toys import naive_evaluate
+
+    from policylang.testing.invariants import INVARIANTS, Subjects
+
+    invariant = INVARIANTS["substitution-soundness"]
+    strategy = campaign.strategy_for(invariant.name)
+    subjects = Subjects(evaluate=naive_evaluate)
+    found = campaign.run_property(invariant, subjects, strategy, seed=5, budget_s=30.0)
+    assert found.violation is not None
+    assert found.reproduce is not None
+    assert "  reproduce with: --property substitution-soundness --seed 5 --examples 200" \
+        in found.render()
+    seed, examples = found.reproduce
+    again = campaign.run_property(invariant, subjects, strategy, seed=seed, examples=examples)
+    assert again.violation == found.violation
