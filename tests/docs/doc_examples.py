@@ -15,7 +15,11 @@ Conventions (also written down in CONTRIBUTING.md):
   root) and its inline `expect` lines checked with the engine; any error fails. A block
   holding only a snippet line (`--8<-- "rulesets/x.policy"`) loads that file. A block
   containing `…` is a syntax summary (`[locked] allow|ask|deny PATTERN …`): shown only.
-- Anything else (```` ```sh ````, ```` ```toml ````, ```` ```text ````...): shown only.
+- ```` ```json ````, ```` ```toml ````: must parse (`json.loads`, `tomllib.loads`).
+- Anything else (```` ```sh ````, ```` ```text ````...): shown only.
+
+In a ```policy, ```json or ```toml block, a `…` marks a syntax summary or an excerpt:
+such a block is shown only.
 
 Every block runs in a fresh namespace, from the repository root, with HOME pointing at an
 empty temporary directory (an example can never touch the real home), so any one of them
@@ -26,19 +30,22 @@ from __future__ import annotations
 
 import doctest
 import io
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXECUTED_LANGUAGES = frozenset({"console", "pycon", "python", "policy"})
+EXECUTED_LANGUAGES = frozenset({"console", "pycon", "python", "policy", "json", "toml"})
 SYNTAX_SUMMARY_MARK = "…"
+_DATA_LANGUAGES = frozenset({"policy", "json", "toml"})  # `…` makes these shown only
 WILDCARD = "..."
 COMMAND_PREFIX = "$ "
 COMMAND_TIMEOUT_S = 120.0
@@ -74,7 +81,7 @@ class Block:
 
     @property
     def executed(self) -> bool:
-        if self.lang == "policy" and SYNTAX_SUMMARY_MARK in self.body:
+        if self.lang in _DATA_LANGUAGES and SYNTAX_SUMMARY_MARK in self.body:
             return False
         return self.lang in EXECUTED_LANGUAGES
 
@@ -318,6 +325,18 @@ def run_policy(block: Block) -> list[str]:
     return ["\n".join(d.render() for d in failed)] if failed else []
 
 
+def run_data(block: Block) -> list[str]:
+    """Parse a ```json or ```toml block; the parse error, or [] when it parsed."""
+    try:
+        if block.lang == "json":
+            json.loads(block.body)
+        else:
+            tomllib.loads(block.body)
+    except ValueError as error:  # JSONDecodeError and TOMLDecodeError are ValueErrors
+        return [f"{block.id}: not valid {block.lang}: {error}"]
+    return []
+
+
 def run_block(block: Block) -> list[str]:
     """Run one executed block from the repository root; the failures (empty: it passed)."""
     runners = {
@@ -325,6 +344,8 @@ def run_block(block: Block) -> list[str]:
         "pycon": run_pycon,
         "python": run_python,
         "policy": run_policy,
+        "json": run_data,
+        "toml": run_data,
     }
     previous = Path.cwd()
     os.chdir(ROOT)

@@ -293,3 +293,27 @@ def test_policy_snippet_block_loads_the_included_file() -> None:
 def test_policy_syntax_summary_is_shown_only() -> None:
     assert not _policy("[locked] allow|ask|deny PATTERN [when OPT…]").executed
     assert _policy("allow ls **").executed
+
+
+# --- data blocks -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "body"),
+    [("json", '{"a": [1, 2]}'), ("toml", '[arity]\n"git" = 2')],
+)
+def test_data_blocks_must_parse(lang: str, body: str) -> None:
+    assert run_block(Block(path="x.md", line=1, lang=lang, body=body)) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "body"),
+    [("json", '{"a": [1, 2],}'), ("toml", "[arity\ngit = 2")],
+)
+def test_data_blocks_that_do_not_parse_fail(lang: str, body: str) -> None:
+    (failure,) = run_block(Block(path="x.md", line=1, lang=lang, body=body))
+    assert failure.startswith(f"x.md:1: not valid {lang}:")
+
+
+def test_data_excerpts_with_an_ellipsis_are_shown_only() -> None:
+    assert not Block(path="x.md", line=1, lang="json", body='{"hooks": …}').executed
