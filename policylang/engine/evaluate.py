@@ -307,6 +307,14 @@ class _Walk:
         for word in words[1:]:
             if word.expansions:
                 self.expansions(word, "argument", seg, cwd, poison)
+        for left, right in itertools.pairwise(words):
+            if left.span.end == right.span.start:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.split-word",
+                    f"`{_short(left.text)}` runs into `{_short(right.text)}`: bash reads one word",
+                )
+                break
         if words[0].value is None:
             seg.read_only = False
             seg.floor(
