@@ -398,7 +398,7 @@ class BashTool:
                     args.command, decision=decision, cwd=cwd, approval=approval,
                     timeout_s=args.timeout_s if args.timeout_given else None, env=opts.env,
                     force_env=opts.force_env, login=args.login, sandbox=backend)
-                return self._started(job_id, decision, approval)
+                return self._started(job_id, args, decision, approval)
             result = run(args.command, decision=decision, cwd=cwd, timeout_s=args.timeout_s,
                          env=opts.env, max_stream_bytes=opts.max_stream_bytes,
                          login=args.login, sandbox=backend, approval=approval,
@@ -408,10 +408,14 @@ class BashTool:
         return self._finished(args, result, decision, approval)
 
     def _started(
-        self, job_id: str, decision: Decision, approval: ApprovalRecord | None
+        self, job_id: str, args: BashArgs, decision: Decision, approval: ApprovalRecord | None
     ) -> ToolResult:
+        until = (f"until it exits or is killed after {args.timeout_s:g} s"
+                 if args.timeout_given else "until it exits or is killed")
         text = (f"[started {job_id} in the background] poll it for status and new output; "
-                "it keeps running until it exits or is killed")
+                f"it keeps running {until}")
+        if args.timeout_clamped:
+            text += f"\n(note: timeout_s was clamped to {args.timeout_s:g} s)"
         return ToolResult(status=ToolStatus.STARTED, model_text=text, display_text=text,
                           is_error=False, decision=decision, job_id=job_id, approval=approval)
 

@@ -387,7 +387,9 @@ def test_background_call_returns_a_job_id_at_once(workspace: str, jobs: JobStore
 def test_background_jobs_have_no_timeout_unless_given(workspace: str, jobs: JobStore) -> None:
     tool = make_tool(TablePolicy(), workspace, job_store=jobs)
     free = tool.call({"command": "sleep 30", "background": True}).job_id
-    bounded = tool.call({"command": "sleep 30", "background": True, "timeout_s": 0.2}).job_id
+    bounded_call = tool.call({"command": "sleep 30", "background": True, "timeout_s": 0.2})
+    assert "killed after 0.2 s" in bounded_call.model_text
+    bounded = bounded_call.job_id
     assert bounded is not None
     assert free is not None
     assert jobs.wait(bounded, timeout_s=10).status is JobStatus.TIMED_OUT
