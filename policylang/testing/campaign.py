@@ -65,6 +65,8 @@ def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy
             return st.one_of(quoted)
         case "option-invariance":
             return strategies.option_respellings()
+        case "path-invariance":
+            return strategies.path_respellings()
         case "substitution-soundness":
             return strategies.substituted_commands()
         case "wrapper-transparency":

@@ -15,6 +15,7 @@ property being checked), never an exception out of the check.
 | compound-monotonicity | `Compound` | a compound is at least as strict as each part |
 | quoting-invariance | `Respelled` | re-quoting words never changes the verdict |
 | option-invariance | `Respelled` | re-spelling options never changes the verdict |
+| path-invariance | `Respelled` | `p`, `./p`, `.//p`, `dir/./p` get the same verdict |
 | substitution-soundness | `Substituted` | a line is at least as strict as a substitution in it |
 | wrapper-transparency | `Wrapped` | `env X`, `bash -c 'X'` … are at least as strict as X |
 | deny-monotonicity | `DenyCase` | adding a deny rule never loosens any verdict |
@@ -185,6 +186,11 @@ def check_option_invariance(subjects: Subjects, respelled: Respelled) -> Violati
     return _check_respelled("option-invariance", subjects, respelled)
 
 
+def check_path_invariance(subjects: Subjects, respelled: Respelled) -> Violation | None:
+    """Every spelling of the same path (`.env`, `./.env`, `.//.env`) gets the same verdict."""
+    return _check_respelled("path-invariance", subjects, respelled)
+
+
 def check_substitution_soundness(subjects: Subjects, case: Substituted) -> Violation | None:
     """A line is at least as strict as any command it runs in a substitution."""
     whole = _decide(subjects.evaluate, case.text)
@@ -294,6 +300,7 @@ INVARIANTS: Mapping[str, Invariant] = {
         _invariant("compound-monotonicity", check_compound_monotonicity),
         _invariant("quoting-invariance", check_quoting_invariance),
         _invariant("option-invariance", check_option_invariance),
+        _invariant("path-invariance", check_path_invariance),
         _invariant("substitution-soundness", check_substitution_soundness),
         _invariant("wrapper-transparency", check_wrapper_transparency),
         _invariant("deny-monotonicity", check_deny_monotonicity, frozenset({"with_rule"})),

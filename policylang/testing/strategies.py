@@ -58,6 +58,7 @@ __all__ = [
     "heredoc_commands",
     "mutated_commands",
     "option_respellings",
+    "path_respellings",
     "quoted_words",
     "redirects",
     "respelled_commands",
@@ -659,6 +660,35 @@ def option_respellings(draw: st.DrawFn) -> Respelled:
     argvs = optiontables.respellings(inv, choices)
     return Respelled(values=inv.canonical(), spellings=tuple(" ".join(a) for a in argvs),
                      how="options")
+
+
+_PATHS = (".env", ".env.local", ".git/config", ".git/hooks/pre-commit", "src/main.py",
+          "file.txt", ".ssh/id_rsa", "docs/a b.md")
+_PATH_USES = ("cat {}", "rm {}", "ls -l {}", "echo x > {}", "cp {} /tmp/copy", "tee {}",
+              "head -n 1 {}", "chmod 600 {}", "sed -i s/a/b/ {}", "cat < {}")
+
+
+def _path_forms(path: str) -> tuple[str, ...]:
+    """Lexically equivalent spellings of a relative path (no `..`: it depends on the tree)."""
+    head, _, tail = path.rpartition("/")
+    forms = [path, "./" + path, ".//" + path, "././" + path]
+    if head:
+        forms += [f"{head}/./{tail}", f"{head}//{tail}"]
+    return tuple(forms)
+
+
+@st.composite
+def path_respellings(draw: st.DrawFn) -> Respelled:
+    """One command on one path, the path spelled `p`, `./p`, `.//p`, `dir/./p`, … (and
+    quoted): the same file, so the same verdict."""
+    path = draw(st.sampled_from(_PATHS))
+    use = draw(st.sampled_from(_PATH_USES))
+    forms = draw(st.lists(st.sampled_from(_path_forms(path)[1:]), min_size=1, max_size=3,
+                          unique=True))
+    spellings = [use.format(quoting.shell_join([path]))]
+    spellings += [use.format(draw(spelled_words(form))) for form in forms]
+    return Respelled(values=(use.format(path),), spellings=tuple(dict.fromkeys(spellings)),
+                     how="paths")
 
 
 _BREAKERS: tuple[tuple[str, str], ...] = (

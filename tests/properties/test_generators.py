@@ -30,6 +30,7 @@ STRUCTURAL: dict[str, Callable[[], st.SearchStrategy[Any]]] = {
     "substituted_commands": strategies.substituted_commands,
     "respelled_commands": strategies.respelled_commands,
     "option_respellings": strategies.option_respellings,
+    "path_respellings": strategies.path_respellings,
 }
 
 

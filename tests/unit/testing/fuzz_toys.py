@@ -64,8 +64,8 @@ def flaky_evaluate(command: str) -> Decision:
 
 
 def spelling_sensitive(command: str) -> Decision:
-    """ALLOW unless the raw text contains `--` or a quote: spelling changes the verdict."""
-    if "--" in command or "'" in command or '"' in command:
+    """ALLOW unless the raw text contains `--`, `./` or a quote: spelling matters."""
+    if "--" in command or "./" in command or "'" in command or '"' in command:
         return always_ask(command)
     return _decision(command, Verdict.ALLOW, read_only=True)
 

@@ -55,6 +55,7 @@ BROKEN: dict[str, Subjects] = {
     "compound-monotonicity": Subjects(evaluate=naive_evaluate),
     "quoting-invariance": Subjects(evaluate=naive_evaluate),
     "option-invariance": Subjects(evaluate=spelling_sensitive),
+    "path-invariance": Subjects(evaluate=spelling_sensitive),
     "substitution-soundness": Subjects(evaluate=naive_evaluate),
     "wrapper-transparency": Subjects(evaluate=naive_evaluate),
     "deny-monotonicity": Subjects(evaluate=always_ask, with_rule=_loose),
