@@ -42,9 +42,12 @@ def run(args: argparse.Namespace) -> int:
         retention = decision.retention or "unknown until run"
         print(f"$ {command}")
         print(f"  {decision.verdict} (retention: {retention})")
+        shown: set[tuple[str, str]] = set()
         for reason in decision.reasons:
-            if reason.verdict is not decision.verdict:
+            key = (reason.message, reason.rule_id)
+            if reason.verdict is not decision.verdict or key in shown:
                 continue
+            shown.add(key)
             print(f"    {reason.message} [{reason.rule_id}]")
         if decision.suggested_rule:
             print(f"    suggested rule to always allow: {decision.suggested_rule}")

@@ -309,6 +309,8 @@ class RuleView:
             specificity = match.specificity[0] if match.specificity else 0
             read_only = match.readonly and verdict is Verdict.ALLOW
         exception = verdict is not Verdict.ALLOW and self._by_exception(inner, match)
+        if exception and match is None:
+            reason = self._exception_reason(inner, verdict) or reason
         # the option view is only needed for interpreters, path roles and suggestions of
         # programs that run code; most segments need none
         needs_view = (
@@ -398,6 +400,22 @@ class RuleView:
             rule.verdict is Verdict.ALLOW and (rule.conditions or rule.checks)
             for rule in self.policy.tree.candidates(inner)
         )
+
+    def _exception_reason(self, inner: Sequence[Word], verdict: Verdict) -> Reason | None:
+        """Name the allow rule whose exception left this command to the default."""
+        for rule in self.policy.tree.candidates(inner):
+            if rule.verdict is Verdict.ALLOW and (rule.conditions or rule.checks):
+                ref = rule.ref
+                return Reason(
+                    rule_id=ref.id,
+                    message=(
+                        f"the rule `{ref.id}` ({ref.message}) does not cover this use of "
+                        f"`{inner[0].value}`: one of its exceptions applies"
+                    ),
+                    verdict=verdict,
+                    location=ref.location,
+                )
+        return None
 
     def _runs_code(self, name: str) -> bool:
         return (
