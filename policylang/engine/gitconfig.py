@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 from dataclasses import dataclass
 
@@ -171,6 +172,8 @@ class GitConfigInspector:
             return _FileResult(risks=(), includes=())
         except OSError:
             return None
+        if not stat.S_ISREG(st.st_mode):
+            return None  # a FIFO or device would block or lie: not a config we can trust
         stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
         with self._lock:
             cached = self._cache.get(path)
@@ -234,6 +237,8 @@ def find_config(directory: str) -> str | None:
 
 
 def _config_from_gitfile(path: str) -> str | None:
+    if not os.path.isfile(path):
+        return None
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             first = handle.readline().strip()

@@ -92,3 +92,11 @@ def test_gitfile_worktree(tmp_path: Path) -> None:
 def test_no_repository(tmp_path: Path) -> None:
     found = find_config(str(tmp_path))
     assert found is None or not found.startswith(str(tmp_path))
+
+
+def test_fifo_config_is_incomplete_not_a_hang(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / ".git").mkdir()
+    os.mkfifo(tmp_path / ".git" / "config")
+    assert GitConfigInspector().risks_for(str(tmp_path)) == ((), False)
