@@ -77,6 +77,8 @@ ERROR_EXAMPLES: dict[_ErrorKind, list[str]] = {
         "include base.policy\n",
         "arity-file arity.toml\n",
         "expect allow git status\n",
+        "expect allow\n",
+        "expect deny\n",
         "allow git reason\n",
         "protect write ~/.ssh deny reason x\n",
     ],
@@ -128,12 +130,17 @@ ERROR_EXAMPLES: dict[_ErrorKind, list[str]] = {
         "an interpreter needs `floor VERDICT`",
         "e.g. `interpreter python inline -c floor ask`",
         True,
-    ): ["interpreter python\n", "interpreter python inline -c\n", "interpreter\n"],
+    ): [
+        "interpreter python\n",
+        "interpreter python inline -c\n",
+        "interpreter\n",
+        "interpreter python inline floor ask\n",
+    ],
     _ErrorKind(
         "rules.expected-env-kind",
         "expected `free`, `allow`, `ask`, `deny` or `default`",
         "e.g. `env free LANG LC_*`",
-    ): ["env LANG\n", "env\n", "env free\n"],
+    ): ["env LANG\n", "env\n"],
     _ErrorKind(
         "rules.expected-role",
         "expected `read`, `write`, `copy`, `option` or `key`",
@@ -157,12 +164,25 @@ ERROR_EXAMPLES: dict[_ErrorKind, list[str]] = {
         "include\n",
         "policy\n",
         "arity-file\n",
+        "env free\n",
+        "env ask\n",
+        "outside-workspace write ask except\n",
     ],
     _ErrorKind(
         "rules.unexpected-string",
         "a quoted string is not allowed here",
         None,
-    ): ['default "ask"\n', 'expect allow "a" "b"\n'],
+    ): [
+        'default "ask"\n',
+        'expect allow "a" "b"\n',
+        'allow ls reason "x" "y"\n',
+        'allow ls when -a reason "x" "y"\n',
+    ],
+    _ErrorKind(
+        "rules.locked-needs-rule",
+        "`locked` applies only to command rules",
+        "write `locked allow|ask|deny|readonly PATTERN …`",
+    ): ["locked protect write x deny\n", "locked env free X\n", "locked default ask\n"],
 }
 
 
@@ -399,6 +419,15 @@ def _diagnose(
     if offset < _first_word_end(chunk, stripped):
         return _unknown_directive(source, line, chunk, stripped)
     if isinstance(error, UnexpectedCharacters) and chunk[offset : offset + 1] == '"':
+        closed = _ANY_STRING.match(chunk, offset)
+        if closed is not None:
+            return Diagnostic(
+                code="rules.invalid-escape",
+                message="invalid escape in string",
+                source=source,
+                span=Span(line.start + offset, line.start + closed.end()),
+                help='only `\\"` and `\\\\` are escapes; write a backslash as `\\\\`',
+            )
         end = chunk.find("\n", offset)
         return Diagnostic(
             code="rules.unterminated-string",
@@ -448,6 +477,7 @@ def _error_span(error: UnexpectedInput, line: LogicalLine, chunk: str, line_span
     return line_span
 
 
+_ANY_STRING = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"')
 _GENERIC = _ErrorKind("rules.syntax-error", "syntax error", None)
 
 
