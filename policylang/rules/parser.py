@@ -299,13 +299,20 @@ def _lark() -> Lark:
 
 
 def write_parser_cache(path: Path | None = None) -> Path:
-    """Write the parser tables for the current grammar (run after editing grammar.lark)."""
+    """Write the parser tables for the current grammar (run after editing grammar.lark).
+
+    A file already built from the current grammar is left alone: the pickle is not
+    byte-for-byte reproducible, so rewriting it would only make noise in version control.
+    """
     folder = Path(__file__).parent
     grammar = (folder / "grammar.lark").read_text()
+    key = _cache_key(grammar)
+    target = path or folder / PARSER_CACHE
+    if target.exists() and target.read_bytes().startswith(key):
+        return target
     buffer = io.BytesIO()
     _build(grammar).save(buffer)
-    target = path or folder / PARSER_CACHE
-    target.write_bytes(_cache_key(grammar) + buffer.getvalue())
+    target.write_bytes(key + buffer.getvalue())
     return target
 
 
