@@ -9,7 +9,8 @@ noted, so they can drive any evaluator:
 - `cases`: the example types the invariants take (`Compound`, `Wrapped`, …).
 - `invariants`: the properties as checks over an `evaluate(command) -> Decision` callable.
 - `bashcheck`: batched questions to a real bash (`bash -n`, what argv a spelling makes).
-- `strategies`: Hypothesis strategies (needs the `fuzz` extra: ``pip install 'policylang[fuzz]'``).
+- `strategies`: Hypothesis strategies (needs the `fuzz` extra: ``pip install 'policylang[fuzz]'``),
+  a façade over the internal `_shellgen` and `_casegen`.
 - `campaign`: the fuzzing campaign runner behind `fuzz/campaign.py` (needs the `fuzz` extra;
   loads the engine lazily for a policy file, and the shell analyser to judge writes).
 
