@@ -451,20 +451,20 @@ def _alt_covered(word: ast.PatternWord, alternative: str, general: ast.PatternWo
     )
 
 
-def _first_key(rule: ast.Rule) -> str | None:
-    first = rule.pattern[0]
-    return (
-        None
-        if not first.is_literal
-        else first.alternatives[0]
-        if len(first.alternatives) == 1
-        else None
-    )
+def _literal_prefix(rule: ast.Rule) -> tuple[str, ...]:
+    """The leading single-literal words. A rule can only cover another whose literal
+    prefix extends its own, so floors are bucketed by it (no quadratic scan)."""
+    prefix: list[str] = []
+    for word in rule.pattern:
+        if not word.is_literal or len(word.alternatives) != 1:
+            break
+        prefix.append(word.alternatives[0])
+    return tuple(prefix)
 
 
 def _check_rule_relations(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
     seen: dict[tuple[object, ...], tuple[int, ast.RuleSet, ast.Rule]] = {}
-    floors: dict[str | None, list[tuple[int, ast.RuleSet, ast.Rule]]] = defaultdict(list)
+    floors: dict[tuple[str, ...], list[tuple[int, ast.RuleSet, ast.Rule]]] = defaultdict(list)
     all_rules = list(_rules(layers))
     for index, ruleset, rule in all_rules:
         key = (tuple(rule.pattern), _conditions(rule))
@@ -476,11 +476,13 @@ def _check_rule_relations(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
             rule.verdict is ast.RuleVerdict.DENY
             or (rule.locked and rule.verdict is ast.RuleVerdict.ASK)
         ):
-            floors[_first_key(rule)].append((index, ruleset, rule))
+            floors[_literal_prefix(rule)].append((index, ruleset, rule))
     for index, ruleset, rule in all_rules:
         if rule.verdict is ast.RuleVerdict.DENY:
             continue
-        for f_index, f_ruleset, floor in floors.get(_first_key(rule), []) + floors.get(None, []):
+        prefix = _literal_prefix(rule)
+        nearby = [f for size in range(len(prefix) + 1) for f in floors.get(prefix[:size], ())]
+        for f_index, f_ruleset, floor in nearby:
             if floor is rule or not covers(floor.pattern, rule.pattern):
                 continue
             where = f_ruleset.source.location(floor.span)
