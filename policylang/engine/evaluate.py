@@ -24,17 +24,16 @@ that names what could not be seen.
 
 from __future__ import annotations
 
-import glob
 import itertools
 import logging
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import paths
 from policylang.engine.approvals import Approvals, format_rule
+from policylang.engine.checks import PathChecks, SegmentState, short
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import Poison, poison_of
 from policylang.engine.gitconfig import GitConfigInspector
@@ -49,47 +48,13 @@ from policylang.shell.model import (
     SegmentKind,
     Word,
 )
-from policylang.span import Span
 
 _log = logging.getLogger(__name__)
 
-_HARMLESS_DEVICES = frozenset(
-    {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero"}
-)
-_NETWORK_PREFIXES = ("/dev/tcp/", "/dev/udp/")
 _SUBSTITUTIONS = frozenset({ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION})
 _WORD_KINDS = frozenset(
     {SegmentKind.LOOP_HEADER, SegmentKind.CASE_HEADER, SegmentKind.TEST, SegmentKind.ARITHMETIC}
 )
-
-
-@dataclass(slots=True)
-class _Seg:
-    """Mutable accumulator for one segment's verdict."""
-
-    text: str
-    context: str
-    verdict: Verdict = Verdict.ALLOW
-    read_only: bool = True
-    reasons: list[Reason] = field(default_factory=list)
-    # only an unlocked rule-level ask (no floor) can be approved; this is its prefix
-    suggestion: tuple[str, ...] | None = None
-    floored: bool = False
-    locked: bool = False
-    writes: str | None = None  # the first file a redirect writes
-
-    def floor(
-        self, verdict: Verdict, rule_id: str, message: str, location: str | None = None
-    ) -> None:
-        if verdict is Verdict.ALLOW:
-            return
-        self.floored = True
-        self.verdict = self.verdict.at_least(verdict)
-        reason = Reason(
-            rule_id=rule_id, message=message, verdict=verdict, location=location, segment=self.text
-        )
-        if reason not in self.reasons:
-            self.reasons.append(reason)
 
 
 class Evaluator:
@@ -152,7 +117,7 @@ def internal_error(command: str, error: BaseException) -> Decision:
     )
 
 
-class _Walk:
+class _Walk(PathChecks):
     """One evaluation: walks the line and its nested lines, accumulating segments."""
 
     def __init__(
@@ -166,7 +131,7 @@ class _Walk:
         self.ctx = ctx
         self.approvals = approvals
         self.git = git
-        self.segments: list[_Seg] = []
+        self.segments: list[SegmentState] = []
         self.line_reasons: list[Reason] = []
         self.complete = True
         self.fs = False  # whether the decision depended on the file system
@@ -207,7 +172,7 @@ class _Walk:
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str
     ) -> None:
-        seg = _Seg(text=segment.text, context=context)
+        seg = SegmentState(text=segment.text, context=context)
         self.segments.append(seg)
         kind = segment.kind
         if kind is SegmentKind.FUNCTION_DEF and segment.name:
@@ -236,7 +201,7 @@ class _Walk:
             seg.floor(
                 Verdict.ASK,
                 "engine.env-poisoned",
-                f"not what it seems: {poison.reason} (`{_short(poison.segment_text)}`)",
+                f"not what it seems: {poison.reason} (`{short(poison.segment_text)}`)",
             )
 
     def loop_header(self, segment: Segment) -> None:
@@ -248,7 +213,7 @@ class _Walk:
         else:
             self.loop_values[name] = tuple(t for t in texts if t is not None)
 
-    def recursion(self, segment: Segment, seg: _Seg) -> None:
+    def recursion(self, segment: Segment, seg: SegmentState) -> None:
         """A function body that calls a function of the line is the fork-bomb shape."""
         name = segment.words[0].value if segment.words else None
         if name is not None and name in self.functions:
@@ -264,13 +229,18 @@ class _Walk:
 
     # -- words -----------------------------------------------------------------------
     def expansions(
-        self, word: Word, position: str, seg: _Seg, cwd: paths.Cwd, poison: Poison | None
+        self, word: Word, position: str, seg: SegmentState, cwd: paths.Cwd, poison: Poison | None
     ) -> None:
         for expansion in word.expansions:
             self.expansion(expansion, position, seg, cwd, poison)
 
     def expansion(
-        self, exp: Expansion, position: str, seg: _Seg, cwd: paths.Cwd, poison: Poison | None
+        self,
+        exp: Expansion,
+        position: str,
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        poison: Poison | None,
     ) -> None:
         if exp.kind is ExpansionKind.ANSI_C:
             return
@@ -281,10 +251,10 @@ class _Walk:
                 seg.floor(
                     Verdict.ASK,
                     "engine.unseen-substitution",
-                    f"cannot see inside `{_short(exp.text)}`",
+                    f"cannot see inside `{short(exp.text)}`",
                 )
             else:
-                self.nested(exp.nested, cwd, poison, f"inside `{_short(exp.text)}`")
+                self.nested(exp.nested, cwd, poison, f"inside `{short(exp.text)}`")
             # output of a substitution is data the policy cannot see
             seg.read_only = seg.read_only and exp.nested is not None
         if action is None:
@@ -293,12 +263,14 @@ class _Walk:
         seg.floor(
             verdict,
             rule_id,
-            f"{exp.kind} expansion `{_short(exp.text)}` in {position.replace('-', ' ')}",
+            f"{exp.kind} expansion `{short(exp.text)}` in {position.replace('-', ' ')}",
             location,
         )
 
     # -- simple commands ---------------------------------------------------------------
-    def simple(self, segment: Segment, seg: _Seg, cwd: paths.Cwd, poison: Poison | None) -> None:
+    def simple(
+        self, segment: Segment, seg: SegmentState, cwd: paths.Cwd, poison: Poison | None
+    ) -> None:
         words = segment.words
         if not words:
             return
@@ -312,7 +284,7 @@ class _Walk:
                 seg.floor(
                     Verdict.ASK,
                     "engine.split-word",
-                    f"`{_short(left.text)}` runs into `{_short(right.text)}`: bash reads one word",
+                    f"`{short(left.text)}` runs into `{short(right.text)}`: bash reads one word",
                 )
                 break
         if words[0].value is None:
@@ -320,7 +292,7 @@ class _Walk:
             seg.floor(
                 Verdict.ASK,
                 "engine.non-literal-command",
-                f"the command name `{_short(words[0].text)}` is not a literal word",
+                f"the command name `{short(words[0].text)}` is not a literal word",
             )
             return
         found = self.rules.segment_rules(segment)
@@ -330,7 +302,7 @@ class _Walk:
         self,
         found: SegmentRules,
         segment: Segment,
-        seg: _Seg,
+        seg: SegmentState,
         cwd: paths.Cwd,
         poison: Poison | None,
     ) -> None:
@@ -346,7 +318,7 @@ class _Walk:
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
             self.git_check(found, seg, cwd)
 
-    def rule_verdict(self, found: SegmentRules, seg: _Seg) -> None:
+    def rule_verdict(self, found: SegmentRules, seg: SegmentState) -> None:
         verdict = found.verdict
         reason = found.reason
         if verdict is Verdict.ALLOW and found.read_only and seg.writes is not None:
@@ -390,140 +362,11 @@ class _Walk:
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
 
-    # -- paths -------------------------------------------------------------------------
-    def path_checks(self, found: SegmentRules, seg: _Seg, cwd: paths.Cwd) -> None:
-        for word, access, recursive in found.path_words:
-            if access != "read":
-                seg.read_only = False
-            self.check_path_word(word, access, seg, cwd, subtree=recursive)
-        if found.implicit_cwd_read:
-            for directory in sorted(cwd.candidates):
-                self.check_absolute((directory,), "read", seg, directory)
-            if not cwd.known:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.unknown-cwd",
-                    "the working directory is not known after a `cd` to a non-literal path",
-                )
-
-    def check_path_word(
-        self, word: Word, access: str, seg: _Seg, cwd: paths.Cwd, *, subtree: bool = False
-    ) -> None:
-        value = word.value
-        if value is None:
-            if _is_process_substitution(word):
-                return  # the path is a pipe; its command is evaluated on its own
-            values = self.loop_variable(word)
-            if values is not None:
-                for one in values:
-                    self.check_path_word(
-                        Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK),
-                        access,
-                        seg,
-                        cwd,
-                        subtree=subtree,
-                    )
-                return
-            value = paths.path_text(word)
-            if value is None:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.unknown-path",
-                    f"cannot tell which file `{_short(word.text)}` names",
-                )
-                return
-            if _glob_may_reach_hidden(value):
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.glob-path",
-                    f"the glob `{_short(word.text)}` may match a protected file",
-                )
-            if subtree and any(ch in value for ch in "*?[{"):
-                directory = _glob_directory(value)
-                self.check_path(directory, access, seg, cwd, subtree=True)
-            if any(ch in value for ch in "*?["):
-                self.check_glob(value, access, seg, cwd, subtree=subtree)
-        self.check_path(value, access, seg, cwd, subtree=subtree)
-
-    def check_glob(
-        self, pattern: str, access: str, seg: _Seg, cwd: paths.Cwd, *, subtree: bool
-    ) -> None:
-        """Check what a glob matches now (`cat *` reading a workspace `server.key`).
-
-        The glob is expanded the way bash would (no dotfiles unless the pattern says so);
-        too many matches to check is itself a reason to ask.
-        """
-        self.fs = True
-        expanded = paths.expand_home(pattern, self.ctx.home)
-        if expanded is None:
-            return  # `~user/…`: resolve() already reports it as unknowable
-        for base in sorted(cwd.candidates):
-            absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
-            try:
-                matches = list(itertools.islice(glob.iglob(absolute), _GLOB_CAP + 1))
-            except (OSError, ValueError, RecursionError):
-                matches = [""] * (_GLOB_CAP + 1)
-            if len(matches) > _GLOB_CAP:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.glob-path",
-                    f"the glob `{_short(pattern)}` matches more than {_GLOB_CAP} files to check",
-                )
-                return
-            for match in matches:
-                self.check_path(match, access, seg, cwd, subtree=subtree)
-            if expanded.startswith("/"):
-                return
-
-    def loop_variable(self, word: Word) -> tuple[str, ...] | None:
-        """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known."""
-        if len(word.expansions) != 1 or word.expansions[0].kind is not ExpansionKind.PARAMETER:
-            return None
-        name = word.expansions[0].name
-        if name is None or word.text.strip('"') not in (f"${name}", f"${{{name}}}"):
-            return None
-        return self.loop_values.get(name)
-
-    def check_path(
-        self, value: str, access: str, seg: _Seg, cwd: paths.Cwd, *, subtree: bool = False
-    ) -> None:
-        if value in _HARMLESS_DEVICES or value.startswith("/dev/fd/"):
-            return
-        if value.startswith(_NETWORK_PREFIXES):
-            seg.read_only = False
-            seg.floor(
-                Verdict.ASK, "engine.network-redirect", f"`{value}` opens a network connection"
-            )
-            return
-        self.fs = True
-        forms, complete = paths.resolve(value, cwd, self.ctx.home)
-        if (
-            subtree
-            and access == "read"
-            and all(paths.is_within(form, self.ctx.workspace) for form in forms)
-        ):
-            # reading a tree inside the workspace is the everyday case (`grep -r x .`); a
-            # recursive read of anything else (`grep -r x ~`) must not reach protected files
-            subtree = False
-        if not complete:
-            seg.floor(
-                Verdict.ASK,
-                "engine.unknown-path",
-                f"cannot tell where `{_short(value)}` points (working directory or user unknown)",
-            )
-        self.check_absolute(forms, access, seg, value, subtree=subtree)
-
-    def check_absolute(
-        self, forms: Sequence[str], access: str, seg: _Seg, shown: str, *, subtree: bool = False
-    ) -> None:
-        for reason in self.rules.path_verdicts(forms, access, self.ctx, shown, subtree=subtree):
-            seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-
     # -- redirects, assignments ------------------------------------------------------
     def redirects(
         self,
         redirects: Sequence[Redirect],
-        seg: _Seg,
+        seg: SegmentState,
         cwd: paths.Cwd,
         poison: Poison | None,
         words: Sequence[Word] = (),
@@ -537,7 +380,7 @@ class _Walk:
                 seg.floor(
                     Verdict.ASK,
                     "engine.split-word",
-                    f"the redirect target `{_short(target.text)}` runs into the next word",
+                    f"the redirect target `{short(target.text)}` runs into the next word",
                 )
             heredoc = redirect.heredoc
             if heredoc is not None:
@@ -549,29 +392,8 @@ class _Walk:
             self.expansions(target, "redirect-target", seg, cwd, poison)
             self.redirect_target(redirect, target, seg, cwd)
 
-    def redirect_target(self, redirect: Redirect, target: Word, seg: _Seg, cwd: paths.Cwd) -> None:
-        op = redirect.op
-        if op in ("<<<", "<<", "<<-"):
-            return
-        value = target.value
-        if op in (">&", "<&", "&>") and value is not None and _is_fd_word(value):
-            if op == "&>":
-                seg.read_only = False
-            return
-        writes = redirect.writes or op == ">&"
-        access = "write" if writes else "read"
-        if value is not None and (value in _HARMLESS_DEVICES or value.startswith("/dev/fd/")):
-            return
-        if writes:
-            seg.read_only = False
-            if seg.writes is None:
-                seg.writes = _short(target.text)
-        self.check_path_word(target, access, seg, cwd)
-        if redirect.op == "<>":
-            self.check_path_word(target, "read", seg, cwd)
-
     def assignments(
-        self, segment: Segment, seg: _Seg, cwd: paths.Cwd, poison: Poison | None
+        self, segment: Segment, seg: SegmentState, cwd: paths.Cwd, poison: Poison | None
     ) -> None:
         for assignment in segment.assignments + segment.declared:
             values = (assignment.value,) if assignment.value is not None else ()
@@ -581,41 +403,6 @@ class _Walk:
                 self.expansions(assignment.subscript, "assignment-value", seg, cwd, poison)
             for reason in self.rules.env_verdicts(assignment.name, seg.text):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-
-    # -- git -----------------------------------------------------------------------------
-    def git_check(self, found: SegmentRules, seg: _Seg, cwd: paths.Cwd) -> None:
-        self.fs = True
-        directories: list[str] = []
-        for target in found.git_dirs or ():
-            forms, complete = paths.resolve(target, cwd, self.ctx.home)
-            if not complete or not forms:
-                seg.floor(
-                    Verdict.ASK, "engine.git-config", f"cannot tell which repository `{target}` is"
-                )
-                return
-            directories.append(forms[0])
-        if not found.git_dirs:
-            directories.extend(sorted(cwd.candidates))
-            if not cwd.known:
-                seg.floor(
-                    Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
-                )
-        for directory in directories:
-            risks, complete = self.git.risks_for(directory)
-            if not complete:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.git-config",
-                    f"the git config of `{directory}` could not be read; it may run programs",
-                )
-            for risk in risks:
-                seg.read_only = False
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.git-config",
-                    f"the repository's git config sets `{risk.key}` ({risk.file}), "
-                    "so git may run a program",
-                )
 
     # -- assembly ------------------------------------------------------------------------
     def assemble(self, command: str) -> Decision:
@@ -672,16 +459,6 @@ class _Walk:
         return format_rule(prefixes[0])
 
 
-def _is_fd_word(value: str) -> bool:
-    return value == "-" or value.rstrip("-").isdigit()
-
-
-_GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
-
-# marks a re-checked loop value as a possible glob (path_text takes its text)
-_GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)
-
-
 _REASSIGNERS = re.compile(
     r"\b(read|declare|typeset|local|export|readonly|eval|let|printf|mapfile|readarray|getopts"
     r"|unset|source)\b|\(\(|\$\[|(^|[\s;&|(]|\\)\.\s"
@@ -695,46 +472,9 @@ def _may_reassign(text: str, name: str) -> bool:
     )
 
 
-def _is_process_substitution(word: Word) -> bool:
-    return (
-        bool(word.expansions)
-        and all(exp.kind is ExpansionKind.PROCESS_SUBSTITUTION for exp in word.expansions)
-        and word.text.startswith(("<(", ">("))
-    )
-
-
-def _glob_directory(pattern: str) -> str:
-    """The literal directory a glob lies in: `/*` → `/`, `~/x/*.py` → `~/x`."""
-    parts = pattern.split("/")
-    literal: list[str] = []
-    for part in parts:
-        if any(ch in part for ch in "*?[{"):
-            break
-        literal.append(part)
-    joined = "/".join(literal)
-    return joined or ("/" if pattern.startswith("/") else ".")
-
-
-def _glob_may_reach_hidden(pattern: str) -> bool:
-    """Whether a glob may match a name the literal text does not show.
-
-    A glob char in a directory component, a leading-dot or bracket final component, or
-    braces can reach files the text does not spell out.
-    """
-    head, _, last = pattern.rpartition("/")
-    if any(ch in head for ch in "*?[{"):
-        return True
-    return last.startswith((".", "[", "?", "{")) or "{" in last
-
-
-def _short(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _snippet(text: str, start: int, end: int) -> str:
     piece = text[start:end] if 0 <= start < end <= len(text) else ""
-    return f"`{_short(piece)}`" if piece.strip() else "part of the line"
+    return f"`{short(piece)}`" if piece.strip() else "part of the line"
 
 
 __all__ = ["Evaluator", "internal_error"]

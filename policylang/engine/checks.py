@@ -1,0 +1,303 @@
+"""Engine stage: path, redirect and git-config checks of a segment; imports the engine views.
+
+`PathChecks` is a mixin of the walk (`evaluate._Walk`): it resolves path arguments and
+redirect targets against the tracked working directories, expands globs, and reads the
+repository's git config, turning each finding into a floor on the segment's state.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from policylang.decision import Reason, Verdict
+from policylang.engine import paths
+from policylang.engine.context import EvalContext
+from policylang.engine.gitconfig import GitConfigInspector
+from policylang.engine.rules import RuleView, SegmentRules
+from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
+from policylang.span import Span
+
+_HARMLESS_DEVICES = frozenset(
+    {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero"}
+)
+_NETWORK_PREFIXES = ("/dev/tcp/", "/dev/udp/")
+
+
+@dataclass(slots=True)
+class SegmentState:
+    """Mutable accumulator for one segment's verdict (the walk's working state)."""
+
+    text: str
+    context: str
+    verdict: Verdict = Verdict.ALLOW
+    read_only: bool = True
+    reasons: list[Reason] = field(default_factory=list)
+    # only an unlocked rule-level ask (no floor) can be approved; this is its prefix
+    suggestion: tuple[str, ...] | None = None
+    floored: bool = False
+    locked: bool = False
+    writes: str | None = None  # the first file a redirect writes
+
+    def floor(
+        self, verdict: Verdict, rule_id: str, message: str, location: str | None = None
+    ) -> None:
+        if verdict is Verdict.ALLOW:
+            return
+        self.floored = True
+        self.verdict = self.verdict.at_least(verdict)
+        reason = Reason(
+            rule_id=rule_id, message=message, verdict=verdict, location=location, segment=self.text
+        )
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+
+
+def short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class PathChecks:
+    """Path, redirect and git checks; the walk provides the attributes below."""
+
+    rules: RuleView
+    ctx: EvalContext
+    git: GitConfigInspector
+    fs: bool  # set when a decision depends on the file system (it is then never cached)
+    loop_values: dict[str, tuple[str, ...] | None]
+
+    def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        for word, access, recursive in found.path_words:
+            if access != "read":
+                seg.read_only = False
+            self.check_path_word(word, access, seg, cwd, subtree=recursive)
+        if found.implicit_cwd_read:
+            for directory in sorted(cwd.candidates):
+                self.check_absolute((directory,), "read", seg, directory)
+            if not cwd.known:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.unknown-cwd",
+                    "the working directory is not known after a `cd` to a non-literal path",
+                )
+
+    def check_path_word(
+        self, word: Word, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
+    ) -> None:
+        value = word.value
+        if value is None:
+            if _is_process_substitution(word):
+                return  # the path is a pipe; its command is evaluated on its own
+            values = self.loop_variable(word)
+            if values is not None:
+                for one in values:
+                    self.check_path_word(
+                        Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK),
+                        access,
+                        seg,
+                        cwd,
+                        subtree=subtree,
+                    )
+                return
+            value = paths.path_text(word)
+            if value is None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.unknown-path",
+                    f"cannot tell which file `{short(word.text)}` names",
+                )
+                return
+            if _glob_may_reach_hidden(value):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.glob-path",
+                    f"the glob `{short(word.text)}` may match a protected file",
+                )
+            if subtree and any(ch in value for ch in "*?[{"):
+                directory = _glob_directory(value)
+                self.check_path(directory, access, seg, cwd, subtree=True)
+            if any(ch in value for ch in "*?["):
+                self.check_glob(value, access, seg, cwd, subtree=subtree)
+        self.check_path(value, access, seg, cwd, subtree=subtree)
+
+    def check_glob(
+        self, pattern: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool
+    ) -> None:
+        """Check what a glob matches now (`cat *` reading a workspace `server.key`).
+
+        The glob is expanded the way bash would (no dotfiles unless the pattern says so);
+        too many matches to check is itself a reason to ask.
+        """
+        self.fs = True
+        expanded = paths.expand_home(pattern, self.ctx.home)
+        if expanded is None:
+            return  # `~user/…`: resolve() already reports it as unknowable
+        for base in sorted(cwd.candidates):
+            absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
+            try:
+                matches = list(itertools.islice(glob.iglob(absolute), _GLOB_CAP + 1))
+            except (OSError, ValueError, RecursionError):
+                matches = [""] * (_GLOB_CAP + 1)
+            if len(matches) > _GLOB_CAP:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.glob-path",
+                    f"the glob `{short(pattern)}` matches more than {_GLOB_CAP} files to check",
+                )
+                return
+            for match in matches:
+                self.check_path(match, access, seg, cwd, subtree=subtree)
+            if expanded.startswith("/"):
+                return
+
+    def loop_variable(self, word: Word) -> tuple[str, ...] | None:
+        """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known."""
+        if len(word.expansions) != 1 or word.expansions[0].kind is not ExpansionKind.PARAMETER:
+            return None
+        name = word.expansions[0].name
+        if name is None or word.text.strip('"') not in (f"${name}", f"${{{name}}}"):
+            return None
+        return self.loop_values.get(name)
+
+    def check_path(
+        self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
+    ) -> None:
+        if value in _HARMLESS_DEVICES or value.startswith("/dev/fd/"):
+            return
+        if value.startswith(_NETWORK_PREFIXES):
+            seg.read_only = False
+            seg.floor(
+                Verdict.ASK, "engine.network-redirect", f"`{value}` opens a network connection"
+            )
+            return
+        self.fs = True
+        forms, complete = paths.resolve(value, cwd, self.ctx.home)
+        if (
+            subtree
+            and access == "read"
+            and all(paths.is_within(form, self.ctx.workspace) for form in forms)
+        ):
+            # reading a tree inside the workspace is the everyday case (`grep -r x .`); a
+            # recursive read of anything else (`grep -r x ~`) must not reach protected files
+            subtree = False
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.unknown-path",
+                f"cannot tell where `{short(value)}` points (working directory or user unknown)",
+            )
+        self.check_absolute(forms, access, seg, value, subtree=subtree)
+
+    def check_absolute(
+        self,
+        forms: Sequence[str],
+        access: str,
+        seg: SegmentState,
+        shown: str,
+        *,
+        subtree: bool = False,
+    ) -> None:
+        for reason in self.rules.path_verdicts(forms, access, self.ctx, shown, subtree=subtree):
+            seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+
+    def redirect_target(
+        self, redirect: Redirect, target: Word, seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        op = redirect.op
+        if op in ("<<<", "<<", "<<-"):
+            return
+        value = target.value
+        if op in (">&", "<&", "&>") and value is not None and _is_fd_word(value):
+            if op == "&>":
+                seg.read_only = False
+            return
+        writes = redirect.writes or op == ">&"
+        access = "write" if writes else "read"
+        if value is not None and (value in _HARMLESS_DEVICES or value.startswith("/dev/fd/")):
+            return
+        if writes:
+            seg.read_only = False
+            if seg.writes is None:
+                seg.writes = short(target.text)
+        self.check_path_word(target, access, seg, cwd)
+        if redirect.op == "<>":
+            self.check_path_word(target, "read", seg, cwd)
+
+    def git_check(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        self.fs = True
+        directories: list[str] = []
+        for target in found.git_dirs or ():
+            forms, complete = paths.resolve(target, cwd, self.ctx.home)
+            if not complete or not forms:
+                seg.floor(
+                    Verdict.ASK, "engine.git-config", f"cannot tell which repository `{target}` is"
+                )
+                return
+            directories.append(forms[0])
+        if not found.git_dirs:
+            directories.extend(sorted(cwd.candidates))
+            if not cwd.known:
+                seg.floor(
+                    Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
+                )
+        for directory in directories:
+            risks, complete = self.git.risks_for(directory)
+            if not complete:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-config",
+                    f"the git config of `{directory}` could not be read; it may run programs",
+                )
+            for risk in risks:
+                seg.read_only = False
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-config",
+                    f"the repository's git config sets `{risk.key}` ({risk.file}), "
+                    "so git may run a program",
+                )
+
+
+def _is_fd_word(value: str) -> bool:
+    return value == "-" or value.rstrip("-").isdigit()
+
+
+_GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
+
+# marks a re-checked loop value as a possible glob (path_text takes its text)
+_GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)
+
+
+def _is_process_substitution(word: Word) -> bool:
+    return (
+        bool(word.expansions)
+        and all(exp.kind is ExpansionKind.PROCESS_SUBSTITUTION for exp in word.expansions)
+        and word.text.startswith(("<(", ">("))
+    )
+
+
+def _glob_directory(pattern: str) -> str:
+    """The literal directory a glob lies in: `/*` → `/`, `~/x/*.py` → `~/x`."""
+    parts = pattern.split("/")
+    literal: list[str] = []
+    for part in parts:
+        if any(ch in part for ch in "*?[{"):
+            break
+        literal.append(part)
+    joined = "/".join(literal)
+    return joined or ("/" if pattern.startswith("/") else ".")
+
+
+def _glob_may_reach_hidden(pattern: str) -> bool:
+    """Whether a glob may match a name the literal text does not show.
+
+    A glob char in a directory component, a leading-dot or bracket final component, or
+    braces can reach files the text does not spell out.
+    """
+    head, _, last = pattern.rpartition("/")
+    if any(ch in head for ch in "*?[{"):
+        return True
+    return last.startswith((".", "[", "?", "{")) or "{" in last
