@@ -21,6 +21,7 @@ nowhere else.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import threading
@@ -261,7 +262,14 @@ def _parse_text(
         root = walker.unhide_comments(root, line)
     if root.has_error:
         line.problems.extend(walker.syntax_problems(root))
-    walker.body(root.children, _Ctx(line, (), 0, (), depth))
+    ctx = _Ctx(line, (), 0, (), depth)
+    children = root.children
+    data = source.data
+    if children:
+        for start, stop in ((0, children[0].start_byte), (children[-1].end_byte, len(data))):
+            if start < stop and _dropped(data, start, stop):
+                walker.dropped(ctx, start, stop)
+    walker.body(children, ctx)
     return walker.finish(line, text, reparsed=reparsed, anchor=anchor)
 
 
@@ -425,7 +433,14 @@ class _Walker:
     def body(self, children: list[Node], ctx: _Ctx) -> None:
         """Statements separated by `;`, `&`, newlines (a program, a group, a loop body …)."""
         items: list[list[object]] = []
+        data = self.src.data
+        gaps: list[tuple[int, int]] = []
+        previous = -1
         for child in children:
+            start = child.start_byte
+            if 0 <= previous < start and _dropped(data, previous, start):
+                gaps.append((previous, start))
+            previous = child.end_byte
             if child.is_named:
                 kind = child.type
                 if kind == "comment":
@@ -433,13 +448,15 @@ class _Walker:
                 if items and items[-1][1] is None:
                     items[-1][1] = Connector.NEWLINE
                 if kind == "list" or kind == "pipeline":
-                    _flatten(child, items)
+                    _flatten(child, items, data, gaps)
                 else:
                     items.append([child, None])
             elif items:
                 connector = _CONNECTORS.get(child.type)
                 if connector is not None:
                     items[-1][1] = connector
+        for start, stop in gaps:
+            self.dropped(ctx, start, stop)
         if items and items[-1][1] in (Connector.SEQ, Connector.NEWLINE):
             items[-1][1] = None  # `{ a; b; }`: nothing follows b's `;` in its list
         if len(items) == 1 and items[0][1] is None:
@@ -948,9 +965,10 @@ class _Walker:
         if assignments:
             return self.declaration_words(parts, ctx, assignments)
         word = self.word
-        if len(parts) == 1:
-            return (word(parts, ctx, role, 0),)
         data = self.src.data
+        last_end = parts[-1].end_byte
+        if len(parts) == 1 and data.find(b"\\", last_end) == -1:
+            return (word(parts, ctx, role, 0),)
         words: list[Word] = []
         group = [parts[0]]
         group_start = parts[0].start_byte
@@ -962,6 +980,8 @@ class _Walker:
                 # `r\\<newline>m`), which tree-sitter wrongly treats as word breaks
                 group.append(node)
             else:
+                if role == "argument" and _raw_newline(data, end, start):
+                    self.newline_mismatch(ctx, end, start)
                 tail = _escaped_run(data, end, start)  # `a\\<space><tab>b`: `a ` then `b`
                 words.append(word(group, ctx, role, len(words), group_start, tail))
                 group = [node]
@@ -969,7 +989,13 @@ class _Walker:
                 for run_start, run_end in _escape_words(data, tail, group_start):
                     words.append(self.escape_word(run_start, run_end))
             end = node.end_byte
-        words.append(word(group, ctx, role, len(words), group_start))
+        # escaped characters after the last node: its tail, or words of their own
+        # (`printf x \\ ;` passes " "), which tree-sitter leaves out of every node
+        stop = _escape_region_end(data, end)
+        tail = _escaped_run(data, end, stop)
+        words.append(word(group, ctx, role, len(words), group_start, tail))
+        for run_start, run_end in _escape_words(data, tail, stop):
+            words.append(self.escape_word(run_start, run_end))
         return tuple(words)
 
     def declaration_words(
@@ -987,6 +1013,30 @@ class _Walker:
             words.append(_assignment_word(found, self.src.slice(node)))
         words.extend(self.words(plain, ctx, "argument"))
         return tuple(words)
+
+    def dropped(self, ctx: _Ctx, start_byte: int, end_byte: int) -> None:
+        """Text between statements that tree-sitter put in no node (`\\ ` at a line start
+        is a command of its own for bash)."""
+        src = self.src
+        text = src.text[src.char(start_byte) : src.char(end_byte)].strip()
+        ctx.line.problems.append(
+            Problem(
+                code="shell.dropped-text",
+                message=f"tree-sitter drops `{text}` here; bash does not",
+                span=_build.span(src.char(start_byte), src.char(end_byte)),
+            )
+        )
+
+    def newline_mismatch(self, ctx: _Ctx, start_byte: int, end_byte: int) -> None:
+        """tree-sitter continued a command past a newline that ends it in bash."""
+        src = self.src
+        ctx.line.problems.append(
+            Problem(
+                code="shell.newline-mismatch",
+                message="tree-sitter continues the command past this newline; bash ends it",
+                span=_build.span(src.char(start_byte), src.char(end_byte)),
+            )
+        )
 
     def escape_word(self, start_byte: int, end_byte: int) -> Word:
         """A word of escaped characters only (`\\ `), which tree-sitter drops entirely."""
@@ -1393,6 +1443,32 @@ def _escaped_run(data: bytes, start: int, stop: int) -> int:
     return index
 
 
+def _raw_newline(data: bytes, start: int, stop: int) -> bool:
+    """Whether `data[start:stop]` holds a newline that is not a line continuation."""
+    index = data.find(b"\n", start, stop)
+    while index != -1:
+        if not _escaped(data, index):
+            return True
+        index = data.find(b"\n", index + 1, stop)
+    return False
+
+
+def _escape_region_end(data: bytes, start: int) -> int:
+    """The end of the blanks and backslash escapes that follow `start` (not past a
+    newline, a separator or any other character)."""
+    index = start
+    size = len(data)
+    while index < size:
+        byte = data[index]
+        if byte in (0x20, 0x09):
+            index += 1
+        elif byte == 0x5C and index + 1 < size:
+            index = _escaped_run(data, index, size)
+        else:
+            break
+    return index
+
+
 def _escape_words(data: bytes, start: int, stop: int) -> list[tuple[int, int]]:
     """Runs of escaped characters standing alone between blanks in `data[start:stop]`.
 
@@ -1469,7 +1545,41 @@ def _parameter_name(node: Node, src: _Source) -> str | None:
     return None
 
 
-def _flatten(node: Node, items: list[list[object]]) -> None:
+def _dropped(data: bytes, start: int, stop: int) -> bool:
+    """Whether `data[start:stop]`, between two statements, holds text tree-sitter dropped.
+
+    Blanks and line continuations are fine. Escaped characters on the line of the
+    statement before are words of that statement (`words()` recovers them); after a
+    newline they start a command of their own (`\\ ` alone is the command ` `), and
+    anything else is text no node holds.
+    """
+    chunk = data[start:stop]
+    if not chunk.strip(b" \t\n"):
+        return False
+    chunk = chunk.replace(b"\\\n", b"")
+    first, newline, rest = chunk.partition(b"\n")
+    if newline and rest.strip(b" \t\n"):
+        return True
+    index = 0
+    while index < len(first):
+        byte = first[index]
+        if byte == 0x5C and index + 1 < len(first):
+            index += 2
+        elif byte in (0x20, 0x09):
+            index += 1
+        elif 0x80 <= byte < 0xC0 and index:
+            index += 1  # the rest of an escaped multi-byte character
+        else:
+            return True
+    return False
+
+
+def _flatten(
+    node: Node,
+    items: list[list[object]],
+    data: bytes | None = None,
+    gaps: list[tuple[int, int]] | None = None,
+) -> None:
     """Append the statements of nested `list`/`pipeline` nodes with their operators.
 
     tree-sitter nests one node per operator (and groups `a | b | c && d` wrongly as
@@ -1481,7 +1591,14 @@ def _flatten(node: Node, items: list[list[object]]) -> None:
         current = stack.pop()
         kind = current.type
         if kind == "list" or kind == "pipeline":
-            stack.extend(reversed(current.children))
+            children = current.children
+            stack.extend(reversed(children))
+            if data is not None and gaps is not None:
+                for left, right in itertools.pairwise(children):
+                    if left.end_byte < right.start_byte and _dropped(
+                        data, left.end_byte, right.start_byte
+                    ):
+                        gaps.append((left.end_byte, right.start_byte))
         elif not current.is_named:
             connector = _CONNECTORS.get(kind)
             if connector is not None and items:

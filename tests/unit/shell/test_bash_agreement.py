@@ -32,6 +32,10 @@ SPELLINGS = (
     "\"a\\$b\" 'a\\$b' \"a\\qb\"",
     "-\\i \"-i\" '-i'",
     "{}",
+    "\\  ",
+    "q \\ ",
+    "{\\ ",
+    "\\;q\\;",
 )
 
 
@@ -59,3 +63,22 @@ def test_a_word_tree_sitter_fails_to_split_is_a_problem() -> None:
     line = parse_command("printf x ]  ]--/x")
     assert [p.code for p in line.problems] == ["shell.word-mismatch"]
     assert line.segments[0].words[2].value is None
+
+
+def test_text_tree_sitter_drops_between_statements_is_a_problem() -> None:
+    # bash runs the command ` ` (which fails, so `&&` skips printf y); tree-sitter drops it
+    line = parse_command("printf x \\;\n\\ && printf y")
+    assert [p.code for p in line.problems] == ["shell.dropped-text"]
+    crlf = parse_command("ls\r\necho x")
+    assert [p.code for p in crlf.problems] == ["shell.dropped-text"]
+
+
+def test_escaped_blank_after_the_last_word_is_a_word() -> None:
+    line = parse_command("find . -exec rm {} \\ ;")
+    assert line.problems == ()
+    assert line.segments[0].argv[-1] == " "
+
+
+def test_a_command_continued_past_a_newline_is_a_problem() -> None:
+    line = parse_command("printf x q\n\\ $'\\n'z")
+    assert [p.code for p in line.problems] == ["shell.newline-mismatch"]
