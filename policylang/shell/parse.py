@@ -203,6 +203,7 @@ _BARE: Final = frozenset(
 )  # fmt: skip
 _PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(\s]")
 _BLANKS: Final = re.compile(r"[ \t\n]")
+_BARE_BACKTICK: Final = re.compile(r"(?<!\\)(?:\\\\)*`")
 _SUBSTITUTION_LABEL: Final = {"$(": "$()", "`": "backticks", "<(": "<()", ">(": ">()"}
 _ERROR_EXCERPT = 40
 
@@ -1264,6 +1265,16 @@ class _Walker:
         inner_start = span.start + len(opener)
         inner_end = span.end - (1 if text.endswith(("`", ")")) and len(text) > len(opener) else 0)
         inner_text = src.text[inner_start:max(inner_start, inner_end)]
+        if opener == "`" and _BARE_BACKTICK.search(inner_text):
+            # `` `a` `b` ``: tree-sitter reads one substitution where bash sees two
+            ctx.line.problems.append(
+                Problem(
+                    code="shell.backtick-mismatch",
+                    message="tree-sitter reads one backtick substitution here; bash ends it "
+                    "at the first unescaped backtick",
+                    span=span,
+                )
+            )
         if opener == "`" and "\\" in inner_text:
             # Inside backticks bash removes `\` before `$`, `` ` `` and `\` before parsing,
             # so the body must be re-parsed from the unescaped text (`\`id\`` nests).
