@@ -382,13 +382,35 @@ def any_command_text(seed_texts: Sequence[str] = ()) -> st.SearchStrategy[str]:
 _DENY_PREFIXES = tuple(dict.fromkeys(n.split()[0] for n in COMMAND_NAMES if n[0].isalpha()))
 
 
+_PROTECT_GLOBS = ("**/.env*", "**", "/tmp/**", "~/**", ".git/**", "src/**", "/etc/**")
+_EXPANSION_KINDS = ("*", "command-substitution", "parameter", "glob", "brace", "tilde")
+_EXPANSION_POSITIONS = ("*", "argument", "command-name", "redirect-target")
+
+
+@st.composite
+def deny_rules(draw: st.DrawFn) -> str:
+    """One deny-ish policy line: a deny rule (maybe locked), a protected path with a deny
+    verdict, an expansion disqualifier or an environment name set to deny."""
+    prefix = draw(st.sampled_from(_DENY_PREFIXES))
+    match draw(st.sampled_from(("rule", "rule", "protect", "expansion", "env"))):
+        case "rule":
+            locked = draw(st.sampled_from(("", "", "locked ")))
+            return locked + draw(st.sampled_from((f"deny {prefix} **", f"deny {prefix}")))
+        case "protect":
+            access = draw(st.sampled_from(("read", "write", "read-write")))
+            return f"protect {access} {draw(st.sampled_from(_PROTECT_GLOBS))} deny"
+        case "expansion":
+            kind = draw(st.sampled_from(_EXPANSION_KINDS))
+            return f"expansion {kind} in {draw(st.sampled_from(_EXPANSION_POSITIONS))} deny"
+        case _:
+            return f"env deny {draw(st.sampled_from(('PATH', 'X', 'LD_*', 'HOME')))}"
+
+
 @st.composite
 def deny_cases(draw: st.DrawFn, seed_texts: Sequence[str] = ()) -> DenyCase:
-    """A command line and a `deny PREFIX **` rule line to add to the policy."""
-    prefix = draw(st.sampled_from(_DENY_PREFIXES))
-    rule = draw(st.sampled_from((f"deny {prefix} **", f"deny {prefix}")))
+    """A command line and a deny-ish line (see `deny_rules`) to add to the policy."""
     lines = [command_lines(), compounds().map(lambda c: c.text),
              wrapped_commands().map(lambda w: w.text)]
     if seed_texts:
         lines.append(corpus_commands(seed_texts))
-    return DenyCase(command=draw(st.one_of(lines)), rule=rule)
+    return DenyCase(command=draw(st.one_of(lines)), rule=draw(deny_rules()))
