@@ -181,7 +181,8 @@ def _path_args(node: ast.PathArgs) -> str:
         return f"path-args {node.role} {_words(node.commands)}"
     command = word(node.commands[0].value, "path")
     if node.form == "option":
-        return f"path-args option {command} {word_list(node.items, 'path')} {node.role}"
+        commands = _words(node.commands, "path")
+        return f"path-args option {commands} {word_list(node.items, 'path')} {node.role}"
     return f"path-args key {command} {word(node.items[0].value, 'path')} {node.role}"
 
 

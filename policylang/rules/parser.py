@@ -167,6 +167,7 @@ ERROR_EXAMPLES: dict[_ErrorKind, list[str]] = {
         "env free\n",
         "env ask\n",
         "outside-workspace write ask except\n",
+        "path-args option sort write\n",
     ],
     _ErrorKind(
         "rules.unexpected-string",

@@ -310,11 +310,16 @@ def _path_args_operands(cv: _Converter, tree: Tree[Token], span: Span) -> ast.St
 
 
 def _path_args_option(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    """`path-args option md5sum sha256sum -o|--output write`: the words before the first
+    option are the commands, the rest the options."""
+    words = cv.names([*_trees(tree, "nword"), *_trees(tree, "iword")])
+    split = next((i for i, n in enumerate(words) if n.value.startswith("-")), len(words))
+    split = max(split, 1)
     return ast.PathArgs(
         form="option",
-        commands=cv.names(_trees(tree, "nword")),
+        commands=words[:split],
         role=_text(_trees(tree, "access")[0]),
-        items=cv.names(_trees(tree, "iword")),
+        items=words[split:],
         span=span,
     )
 

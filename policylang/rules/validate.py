@@ -364,6 +364,32 @@ def _check_env(node: ast.Statement, source: SourceText, context: Context, sink: 
             )
 
 
+def _check_path_args(
+    node: ast.Statement, source: SourceText, context: Context, sink: _Sink
+) -> None:
+    assert isinstance(node, ast.PathArgs)
+    if node.form != "option":
+        return
+    if not node.items:
+        sink.add(
+            source,
+            node.span,
+            "rules.never-matches",
+            "`path-args option` needs at least one option",
+            help="e.g. `path-args option sort -o|--output write`",
+        )
+    for item in node.items:
+        if not item.value.startswith("-"):
+            sink.add(
+                source,
+                item.span,
+                "rules.not-an-option",
+                f"`{item.value}` is not an option",
+                help="list the commands first, then the options: "
+                "`path-args option md5sum sha256sum -o write`",
+            )
+
+
 def _check_wrapper(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
     assert isinstance(node, ast.Wrapper)
     _check_number(node.positionals, source, sink, "`positionals`")
@@ -379,6 +405,7 @@ _CHECKERS: dict[type[ast.Statement], tuple[_Checker, ...]] = {
     ast.Expect: (_check_expect,),
     ast.Env: (_check_env,),
     ast.Wrapper: (_check_wrapper,),
+    ast.PathArgs: (_check_path_args,),
 }
 
 

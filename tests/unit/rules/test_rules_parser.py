@@ -248,3 +248,13 @@ def test_byte_order_mark_is_ignored_and_spans_stay_put() -> None:
     assert_diag(diagnostics, code="rules.unknown-directive", underlined="alow")
     whole, _ = parse_ruleset("\ufeffallow ls\n", filename="t.policy")
     assert whole.statements[0].span.slice("\ufeffallow ls\n") == "allow ls"
+
+
+def test_path_args_option_lists_commands_then_options() -> None:
+    statement = parse_one("path-args option md5sum sha256sum|base64 -o|--output write\n")
+    assert statement == ast.PathArgs(
+        form="option",
+        commands=n("md5sum", "sha256sum", "base64"),
+        role="write",
+        items=n("-o", "--output"),
+    )
