@@ -391,8 +391,19 @@ def _check_path_args(
 
 
 def _check_wrapper(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
-    assert isinstance(node, ast.Wrapper)
-    _check_number(node.positionals, source, sink, "`positionals`")
+    assert isinstance(node, ast.Wrapper | ast.Options)
+    if isinstance(node, ast.Wrapper):
+        _check_number(node.positionals, source, sink, "`positionals`")
+    spec = node.spec
+    for item in (*spec.value, *spec.optional, *spec.long, *spec.flag):
+        if not item.value.startswith("-"):
+            sink.add(
+                source,
+                item.span,
+                "rules.not-an-option",
+                f"`{item.value}` is not an option",
+                help=f"options start with `-`: did you mean `-{item.value}`?",
+            )
 
 
 _Checker = Callable[[ast.Statement, SourceText, Context, _Sink], None]
@@ -405,6 +416,7 @@ _CHECKERS: dict[type[ast.Statement], tuple[_Checker, ...]] = {
     ast.Expect: (_check_expect,),
     ast.Env: (_check_env,),
     ast.Wrapper: (_check_wrapper,),
+    ast.Options: (_check_wrapper,),
     ast.PathArgs: (_check_path_args,),
 }
 
