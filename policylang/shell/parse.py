@@ -78,13 +78,14 @@ def _parser() -> tree_sitter.Parser:
 class _Source:
     """One parsed text: its encoding and the byte→character offset conversion."""
 
-    __slots__ = ("_chars", "ascii", "data", "text")
+    __slots__ = ("_chars", "ascii", "backslash", "data", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
         self._chars: list[int] | None = None
         self.ascii = len(self.data) == len(text)  # then byte offsets are character offsets
+        self.backslash = b"\\" in self.data  # escapes need the slower word grouping
         if not self.ascii:
             chars: list[int] = []
             for index, ch in enumerate(text):
@@ -967,9 +968,9 @@ class _Walker:
             return self.declaration_words(parts, ctx, assignments)
         word = self.word
         data = self.src.data
-        last_end = parts[-1].end_byte
-        if len(parts) == 1 and data.find(b"\\", last_end) == -1:
-            return (word(parts, ctx, role, 0),)
+        escapes = self.src.backslash and data.find(b"\\", parts[0].start_byte) != -1
+        if not escapes:
+            return self.plain_words(parts, ctx, role)
         words: list[Word] = []
         group = [parts[0]]
         group_start = parts[0].start_byte
@@ -997,6 +998,28 @@ class _Walker:
         words.append(word(group, ctx, role, len(words), group_start, tail))
         for run_start, run_end in _escape_words(data, tail, stop):
             words.append(self.escape_word(run_start, run_end))
+        return tuple(words)
+
+    def plain_words(self, parts: list[Node], ctx: _Ctx, role: str) -> tuple[Word, ...]:
+        """`words()` when no backslash follows: only adjacency joins nodes into words."""
+        word = self.word
+        if len(parts) == 1:
+            return (word(parts, ctx, role, 0),)
+        data = self.src.data
+        words: list[Word] = []
+        group = [parts[0]]
+        end = parts[0].end_byte
+        for node in parts[1:]:
+            start = node.start_byte
+            if start == end:
+                group.append(node)
+            else:
+                if role == "argument" and data.find(b"\n", end, start) != -1:
+                    self.newline_mismatch(ctx, end, start)
+                words.append(word(group, ctx, role, len(words)))
+                group = [node]
+            end = node.end_byte
+        words.append(word(group, ctx, role, len(words)))
         return tuple(words)
 
     def declaration_words(
