@@ -180,3 +180,11 @@ def test_abbreviated_long_options_err_on_the_strict_side() -> None:
     assert verdict_of(policy, "git push --forc") == "deny"
     assert verdict_of(policy, "ls --col") == "default"  # not listed for `only`
     assert verdict_of(policy, "ls --color") == "allow"
+
+
+def test_tie_between_allow_and_readonly_is_durable_in_any_order() -> None:
+    for text in ("allow cat a|b\nreadonly cat a|c\n", "readonly cat a|c\nallow cat a|b\n"):
+        match = lookup(compile_text(text), "cat a")
+        assert match is not None
+        assert match.verdict is Verdict.ALLOW
+        assert not match.readonly
