@@ -259,8 +259,11 @@ def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
     if not hits:
         return None
     denies = [h for h in hits if h[0] is Verdict.DENY]
-    # ties: the stricter verdict, then not read-only (durable is the stricter retention)
-    winner = max(denies or hits, key=lambda h: (h[4].specificity, h[1], not h[4].readonly))
+    # ties: the stricter verdict, then not read-only (durable is the stricter retention),
+    # then locked (an approval cannot loosen it): the outcome never depends on rule order
+    winner = max(
+        denies or hits, key=lambda h: (h[4].specificity, h[1], not h[4].readonly, h[4].locked)
+    )
     layer = winner[4].ref.layer
     floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
     if floors:

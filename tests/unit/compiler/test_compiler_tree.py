@@ -188,3 +188,10 @@ def test_tie_between_allow_and_readonly_is_durable_in_any_order() -> None:
         assert match is not None
         assert match.verdict is Verdict.ALLOW
         assert not match.readonly
+
+
+def test_tie_between_locked_and_unlocked_is_locked_in_any_order() -> None:
+    for text in ("locked ask curl a|b\nask curl a|c\n", "ask curl a|c\nlocked ask curl a|b\n"):
+        match = lookup(compile_text(text), "curl a")
+        assert match is not None
+        assert match.locked
