@@ -57,25 +57,26 @@ def walk(line: CommandLine) -> Iterator[tuple[CommandLine, Segment]]:
     """Every segment of a line and of every line nested in it, with the line it belongs to.
 
     Segments of a line come in order, each line's nested lines after it (depth first,
-    iteratively). `CommandLine.context` of a nested line says where it sits.
+    iteratively). `CommandLine.context` of a nested line says where it sits. A nested line
+    reachable from several segments (`while …; done < <(ls)` gives the redirect to every
+    segment of the loop) is visited once.
     """
-    stack = [line]
-    while stack:
-        current = stack.pop()
-        found: list[CommandLine] = []
+    for current in lines(line):
         for segment in current.segments:
             yield current, segment
-            found.extend(nested_lines(segment))
-        stack.extend(reversed(found))
 
 
 def lines(line: CommandLine) -> Iterator[CommandLine]:
-    """The line itself and every line nested in it, at any depth (iteratively)."""
+    """The line itself and every line nested in it, at any depth, each once (iteratively)."""
+    seen = {id(line)}
     stack = [line]
     while stack:
         current = stack.pop()
         yield current
         found: list[CommandLine] = []
         for segment in current.segments:
-            found.extend(nested_lines(segment))
+            for nested in nested_lines(segment):
+                if id(nested) not in seen:
+                    seen.add(id(nested))
+                    found.append(nested)
         stack.extend(reversed(found))

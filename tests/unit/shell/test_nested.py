@@ -100,3 +100,8 @@ def test_problems_of_nested_lines_reach_the_root() -> None:
 def test_walk_order_is_line_first_then_nested() -> None:
     found = contexts("a $(b); c $(d)")
     assert [argv for _, argv in found] == [("a", None), ("c", None), ("b",), ("d",)]
+
+
+def test_a_nested_line_shared_by_segments_is_walked_once() -> None:
+    found = contexts("while read -r l; do echo $l; done < <(ls)")
+    assert [argv for _, argv in found].count(("ls",)) == 1
