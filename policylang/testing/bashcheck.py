@@ -30,14 +30,18 @@ done
 """
 
 # Each sample runs in its own restricted bash (no output redirection, no `/` in command
-# names, no cd) so that one broken spelling cannot take the others down, and a wrong
-# spelling cannot write files; \036 and the file name mark where each output starts.
+# names, no cd, no `command -p`) with PATH naming an empty directory and `kill` disabled,
+# so a spelling that smuggles an operator or a `$(…)` (corpus commands do: `x; rm -rf ~`)
+# can reach no program at all: only builtins that print or set variables remain. This is
+# a safety property, not a convenience: these checks run generated and corpus text as root.
+# \036 and the file name mark where each output starts.
 _PRINTF_LOOP = r"""
 for f in "$1"/*.sh; do
   printf '\036%s\0' "${f##*/}"
-  bash -r "$f" 2>/dev/null
+  PATH="$2" "$BASH" -r "$f" 2>/dev/null
 done
 """
+_PRINTF_PROLOGUE = "enable -n kill ulimit trap\n"
 
 
 class BashUnavailableError(RuntimeError):
@@ -61,10 +65,13 @@ def _write_samples(directory: Path, texts: Sequence[str]) -> None:
 def _run_loop(script: str, texts: Sequence[str], timeout: float) -> bytes:
     bash = _bash()
     with tempfile.TemporaryDirectory(prefix="policylang-bashcheck-") as tmp:
-        directory = Path(tmp)
+        directory = Path(tmp) / "samples"
+        empty_path = Path(tmp) / "empty-path"
+        directory.mkdir()
+        empty_path.mkdir()
         _write_samples(directory, texts)
         proc = subprocess.run(
-            [bash, "-c", script, "bashcheck", str(directory)],
+            [bash, "-c", script, "bashcheck", str(directory), str(empty_path)],
             capture_output=True,
             timeout=timeout,
             env=_ENV,
@@ -101,7 +108,8 @@ def printf_words(spellings: Sequence[str], *, timeout: float = 120.0
     """
     if not spellings:
         return ()
-    scripts = [f"printf '%s\\0' {text} && printf '\\037'" for text in spellings]
+    scripts = [f"{_PRINTF_PROLOGUE}printf '%s\\0' {text} && printf '\\037'"
+               for text in spellings]
     out = _run_loop(_PRINTF_LOOP, scripts, timeout)
     results: dict[int, tuple[str, ...]] = {}
     for record in out.split(b"\x1e")[1:]:
