@@ -254,16 +254,20 @@ def _show(word: str) -> str:
 _Hit = tuple[Verdict, int, bool, "str | None", CompiledRule]
 
 
+def _strictness(hit: _Hit) -> tuple[object, ...]:
+    """Specificity first; ties go to the stricter verdict, then to durable over read-only,
+    locked over not, and to a match that cannot be approved (undecidable, or a failed
+    check): the outcome never depends on the order rules are written in."""
+    _verdict, rank, uncertain, failure, rule = hit
+    return (rule.specificity, rank, not rule.readonly, rule.locked, uncertain, failure is not None)
+
+
 def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
     """Apply the precedence: deny wins, then specificity (ties stricter), then locked floors."""
     if not hits:
         return None
     denies = [h for h in hits if h[0] is Verdict.DENY]
-    # ties: the stricter verdict, then not read-only (durable is the stricter retention),
-    # then locked (an approval cannot loosen it): the outcome never depends on rule order
-    winner = max(
-        denies or hits, key=lambda h: (h[4].specificity, h[1], not h[4].readonly, h[4].locked)
-    )
+    winner = max(denies or hits, key=_strictness)
     layer = winner[4].ref.layer
     floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
     if floors:
