@@ -58,13 +58,12 @@ from policylang.compiler.tree import (
 )
 from policylang.decision import Retention, Verdict
 from policylang.rules import ast
+from policylang.rules.validate import MAX_PATTERN_PATHS
 from policylang.shell.model import ExpansionKind
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec
 from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec, WrapperTable
 
 _log = logging.getLogger(__name__)
-
-MAX_PATTERN_PATHS = 4096  # alternatives expand to this many trie paths at most per rule
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -143,7 +143,21 @@ def _check_rule(rule: ast.Statement, source: SourceText, context: Context, sink:
     _check_contradiction(rule, source, sink)
 
 
+MAX_PATTERN_PATHS = 4096  # a pattern's alternatives expand into at most this many trie paths
+
+
 def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
+    paths = 1
+    for word in rule.pattern:
+        paths *= len(word.alternatives) if not word.is_any else 1
+    if paths > MAX_PATTERN_PATHS:
+        sink.add(
+            source,
+            rule.pattern_span,
+            "rules.pattern-too-large",
+            f"this pattern stands for more than {MAX_PATTERN_PATHS} word sequences",
+            help="split it into several rules, or use `*` for a position with many words",
+        )
     for index, pw in enumerate(rule.pattern):
         if pw.is_rest and index != len(rule.pattern) - 1:
             sink.add(
