@@ -433,3 +433,17 @@ def test_sandboxed_spill_file_can_be_read_from_inside_the_sandbox(workspace: str
         assert again.model_text.splitlines()[-1] == "100000"
     finally:
         os.unlink(first.spill_path)
+
+
+def test_concurrency_safe_calls_can_run_in_parallel(workspace: str) -> None:
+    # One tool, many threads: each call gets its own process, pipes and result.
+    from concurrent.futures import ThreadPoolExecutor
+
+    tool = make_tool(TablePolicy(), workspace)
+    calls = [{"command": f"echo {i}; sleep 0.2; echo done {i}"} for i in range(8)]
+    assert all(tool.concurrency_safe(c) for c in calls)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(tool.call, calls))
+    for i, result in enumerate(results):
+        assert result.status is ToolStatus.OK
+        assert result.model_text.splitlines()[1:] == [str(i), f"done {i}"]
