@@ -30,12 +30,10 @@ def _start(store: JobStore, command: str, cwd: str, **kwargs: object) -> str:
 
 
 def test_lifecycle_start_poll_finish(store: JobStore, workdir: str) -> None:
-    start = time.monotonic()
     job = _start(store, "echo one; echo warn >&2; sleep 0.3; echo two; exit 4", workdir)
-    assert time.monotonic() - start < 0.2  # returns at once
     assert job == "job-1"
     first = store.poll(job)
-    assert first.info.status is JobStatus.RUNNING
+    assert first.info.status is JobStatus.RUNNING  # start returned before the job ended
     assert not first.info.done
     info = store.wait(job, timeout_s=10)
     assert info.status is JobStatus.EXITED
@@ -106,7 +104,7 @@ def test_close_kills_every_running_group(workdir: str) -> None:
     pids = [j.pid for j in store.jobs()]
     start = time.monotonic()
     store.close()
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < 10.0  # not the 60 s the jobs would take
     for pid in pids:
         assert live_group_members(pid) == []
     assert {store.poll(i).info.status for i in ids} == {JobStatus.CANCELLED}

@@ -172,7 +172,7 @@ def test_grandchild_dies_at_the_timeout(workdir: str) -> None:
     res = _run(_py(GRANDCHILD) + "; echo never", workdir, timeout_s=0.5)
     elapsed = time.monotonic() - start
     assert res.timed_out
-    assert elapsed < 0.5 + 0.5 + 1.0  # timeout + grace + slack
+    assert elapsed < 10.0  # the deadline, not the 60 s the grandchild would take
     grandchild = int(res.stdout.split()[0])  # printed before the kill, and kept
     assert not running(grandchild)
     assert live_group_members(res.pid) == []
@@ -195,7 +195,7 @@ def test_sigterm_ignoring_child_is_escalated_to_sigkill(workdir: str) -> None:
     assert res.timed_out
     assert res.signal == signal.SIGKILL
     assert res.stdout == "armed\n"
-    assert 0.4 + 0.3 <= elapsed < 0.4 + 0.3 + 1.0
+    assert 0.4 + 0.3 <= elapsed < 10.0  # waited out the grace period, then KILL
     assert live_group_members(res.pid) == []
 
 
@@ -204,7 +204,7 @@ def test_term_honouring_group_is_not_held_for_the_grace_period(workdir: str) -> 
     res = _run("sleep 60", workdir, timeout_s=0.3, grace_s=5)
     assert res.timed_out
     assert res.signal == signal.SIGTERM
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 4.0  # well under the 5 s grace period
 
 
 def test_grandchild_ignoring_term_is_killed_after_the_shell_exits(workdir: str) -> None:
@@ -327,7 +327,7 @@ def test_detached_helper_does_not_hang_the_call(tmp_path: pathlib.Path) -> None:
     start = time.monotonic()
     res = _run(command, str(tmp_path), timeout_s=30, drain_s=0.2)
     try:
-        assert time.monotonic() - start < 3.0
+        assert time.monotonic() - start < 10.0  # not the 30 s timeout or the helper's 60 s
         assert res.exit_code == 0
         assert not res.timed_out
         assert res.stdout == "started\n"
@@ -341,7 +341,7 @@ def test_background_child_holding_the_pipes_does_not_hang_the_call(workdir: str)
     start = time.monotonic()
     res = _run("nohup sleep 60 & echo started", workdir, timeout_s=30, drain_s=0.2)
     try:
-        assert time.monotonic() - start < 3.0
+        assert time.monotonic() - start < 10.0  # not the 30 s timeout or the helper's 60 s
         assert res.stdout == "started\n"
         assert live_group_members(res.pid) != []  # the helper is still there, untouched
     finally:
