@@ -1,13 +1,15 @@
 """`policylang fmt [--check] FILE…`: rewrite policy files in the canonical layout.
 
 A file with syntax errors is not rewritten (its diagnostics are printed). With `--check`
-nothing is written; files that would change are listed. Exit status 1 when a file has
-syntax errors or, with `--check`, would change.
+nothing is written; files that would change are listed. `-` formats standard input to
+standard output (for editors). Exit status 1 when a file has syntax errors or, with
+`--check`, would change.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from policylang.rules.format import format_ruleset
@@ -30,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     status = 0
     for name in args.files:
+        if name == "-":
+            status = max(status, _stdin(args.check))
+            continue
         path = Path(name)
         try:
             text = path.read_text(encoding="utf-8")
@@ -54,3 +59,19 @@ def run(args: argparse.Namespace) -> int:
             path.write_text(formatted, encoding="utf-8")
             print(f"reformatted {name}")
     return status
+
+
+def _stdin(check: bool) -> int:
+    text = sys.stdin.read()
+    ruleset, diagnostics = parse_ruleset(text, filename="<stdin>")
+    if diagnostics:
+        for diagnostic in diagnostics:
+            print(diagnostic.render(), file=sys.stderr)
+        if not check:
+            print(text, end="")  # an editor pipe must get its text back unchanged
+        return 1
+    formatted = format_ruleset(ruleset)
+    if check:
+        return 0 if formatted == text else 1
+    print(formatted, end="")
+    return 0
