@@ -15,7 +15,7 @@ from collections.abc import Sequence
 # Order is the order shown in --help. Every module listed here must exist.
 SUBCOMMANDS: tuple[str, ...] = (
     "demo", "parse", "eval", "explain", "test", "run", "hook", "mcp", "import", "check", "fmt",
-    "compile",
+    "compile", "fuzz",
 )  # fmt: skip
 
 EXIT_OK = 0

@@ -1,8 +1,9 @@
 """A fuzzing campaign: run the invariants against a policy and report counterexamples.
 
-Needs the `fuzz` extra (Hypothesis). Imports `policylang.testing.*`; the engine is
-imported lazily, only when a policy file is loaded, so the campaign also drives any
-evaluator named with `--evaluator MODULE:NAME` (a test stub, another engine).
+Running a campaign needs the `fuzz` extra (Hypothesis, imported when a campaign runs, so
+the command-line hooks `add_arguments` and `run_from_args` can be registered without it).
+Imports `policylang.testing.*`; the engine is imported lazily, only when a policy file is
+loaded, so the campaign also drives any evaluator named with `--evaluator MODULE:NAME`.
 
 Each invariant gets an equal share of the time budget, spent in rounds of Hypothesis
 runs with consecutive seeds (`--examples N` runs exactly N examples per invariant
@@ -19,22 +20,23 @@ import importlib
 import importlib.util
 import logging
 import re
+import shutil
 import sys
 import tempfile
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as fixed_seed
-from hypothesis import strategies as st
+from typing import TYPE_CHECKING, Any
 
 from policylang.decision import Decision
 from policylang.errors import PolicylangError
-from policylang.testing import seeds, strategies
+from policylang.testing import seeds
 from policylang.testing.invariants import INVARIANTS, Evaluate, Invariant, Subjects, Violation
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +49,10 @@ ROUND_EXAMPLES = 200
 
 def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy[Any]:
     """The example strategy for invariant `name` (seeded from `seed_texts` if any)."""
+    from hypothesis import strategies as st
+
+    from policylang.testing import strategies
+
     corpus: list[st.SearchStrategy[Any]] = []
     if seed_texts:
         corpus = [strategies.corpus_commands(seed_texts),
@@ -140,6 +146,9 @@ def _find_violation(exc: BaseException) -> Violation | None:
 def _run_round(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
                *, seed: int, examples: int, counter: list[int], shrink: bool
                ) -> Violation | None:
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as fixed_seed
+
     phases = tuple(Phase) if shrink else (Phase.explicit, Phase.reuse, Phase.generate)
 
     @fixed_seed(seed)
@@ -273,9 +282,7 @@ def policy_subjects(path: Path) -> Subjects:
         raise RuntimeError("the engine is not available: policylang.load_policy is missing")
     policy = load(path)
     cache: dict[str, Evaluate] = {}
-    # removed when the closures below are collected (at the latest, at exit)
-    holder = tempfile.TemporaryDirectory(prefix="policylang-fuzz-")
-    scratch = Path(holder.name)
+    scratch = Path(tempfile.mkdtemp(prefix="policylang-fuzz-"))
     workspace = scratch / "workspace"
     workspace.mkdir()
 
@@ -287,7 +294,6 @@ def policy_subjects(path: Path) -> Subjects:
         return evaluate
 
     def with_rule(rule: str) -> Evaluate:
-        assert holder.name  # INVARIANT: keeps the scratch directory alive with this closure
         if rule not in cache:
             extra = scratch / f"extra{len(cache)}.policy"
             extra.write_text(rule + "\n", encoding="utf-8")
@@ -295,6 +301,8 @@ def policy_subjects(path: Path) -> Subjects:
             cache[rule] = bind(load(path, extra=(extra,), check=False))
         return cache[rule]
 
+    # the scratch directory goes when `with_rule` does (at the latest, at exit), silently
+    weakref.finalize(with_rule, shutil.rmtree, scratch, True)
     return Subjects(evaluate=bind(policy), with_rule=with_rule, writes=_line_writes)
 
 
@@ -308,28 +316,36 @@ def parse_budget(text: str) -> float:
     return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="policylang-fuzz",
-        description="Check a policy against the invariants; print counterexamples.")
-    parser.add_argument("policy", nargs="?", type=Path, help="the policy file to check")
-    parser.add_argument("--budget", type=parse_budget, default=60.0,
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The campaign's arguments, for this script's parser or a `policylang fuzz` subcommand."""
+    parser.add_argument("policy", nargs="?", type=Path, metavar="RULESET",
+                        help="the policy file to check")
+    parser.add_argument("--budget", type=parse_budget, default=60.0, metavar="DURATION",
                         help="time budget for the whole campaign (default 60s)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="random seed (default 0)")
     parser.add_argument("--property", action="append", dest="properties",
                         choices=tuple(INVARIANTS), metavar="NAME",
                         help="run only this invariant (repeatable); see --list")
-    parser.add_argument("--examples", type=int,
+    parser.add_argument("--examples", type=int, metavar="N",
                         help="run exactly N examples per invariant instead of a time budget")
     parser.add_argument("--evaluator", metavar="MODULE:NAME",
                         help="check this evaluate callable instead of the policy's")
     parser.add_argument("--reference", metavar="MODULE:NAME",
                         help="a reference evaluator for the differential invariant")
-    parser.add_argument("--corpora", type=Path, help="directory of seed corpora (*.tsv)")
-    parser.add_argument("--golden", type=Path,
+    parser.add_argument("--corpora", type=Path, metavar="DIR",
+                        help="directory of seed corpora (*.tsv)")
+    parser.add_argument("--golden", type=Path, metavar="DIR",
                         help="directory of golden command tables (default: tests/golden)")
     parser.add_argument("--no-seeds", action="store_true", help="structural generators only")
     parser.add_argument("--list", action="store_true", help="list the invariants and exit")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fuzz/campaign.py",
+        description="Check a policy against the invariants; print counterexamples.")
+    add_arguments(parser)
     return parser
 
 
@@ -338,14 +354,18 @@ def _subjects(args: argparse.Namespace) -> Subjects:
     if args.evaluator:
         return Subjects(evaluate=load_callable(args.evaluator), reference=reference)
     if args.policy is None:
-        raise ValueError("give a POLICY file or --evaluator MODULE:NAME")
+        raise ValueError("give a RULESET file or --evaluator MODULE:NAME")
     base = policy_subjects(args.policy)
     return Subjects(evaluate=base.evaluate, reference=reference, with_rule=base.with_rule,
                     writes=base.writes)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    return run_from_args(build_parser().parse_args(argv))
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """Run the campaign `add_arguments` describes; returns the exit code."""
     if args.list:
         for invariant in INVARIANTS.values():
             needs = f" (needs {', '.join(sorted(invariant.needs))})" if invariant.needs else ""
@@ -355,7 +375,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         subjects = _subjects(args)
     except (ValueError, RuntimeError, ImportError, AttributeError, OSError,
             PolicylangError) as exc:
-        print(f"policylang-fuzz: error: {exc}", file=sys.stderr)
+        print(f"policylang fuzz: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        print("policylang fuzz: error: fuzzing needs Hypothesis: "
+              "pip install 'policylang[fuzz]'", file=sys.stderr)
         return EXIT_USAGE
     seed_texts: tuple[str, ...] = ()
     if not args.no_seeds:

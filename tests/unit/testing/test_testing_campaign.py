@@ -54,7 +54,7 @@ def test_budget_mode_runs_rounds(capsys: pytest.CaptureFixture[str]) -> None:
 def test_usage_errors_exit_two(capsys: pytest.CaptureFixture[str],
                                monkeypatch: pytest.MonkeyPatch) -> None:
     assert campaign.main([]) == campaign.EXIT_USAGE
-    assert "give a POLICY file or --evaluator" in capsys.readouterr().err
+    assert "give a RULESET file or --evaluator" in capsys.readouterr().err
     assert campaign.main(["--evaluator", "nocolon"]) == campaign.EXIT_USAGE
     assert campaign.main(["--evaluator", f"{TOYS}:no_such_name"]) == campaign.EXIT_USAGE
     assert campaign.main(["no/such.policy"]) == campaign.EXIT_USAGE
@@ -106,3 +106,22 @@ def test_a_budget_counterexample_can_be_reproduced() -> None:
     seed, examples = found.reproduce
     again = campaign.run_property(invariant, subjects, strategy, seed=seed, examples=examples)
     assert again.violation == found.violation
+
+
+def test_policylang_fuzz_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    from policylang.cli.main import main
+
+    code = main(["fuzz", "--evaluator", f"{TOYS}:always_ask", "--property", "fail-closed",
+                 "--examples", "20", "--no-seeds"])
+    assert code == campaign.EXIT_OK
+    assert "fail-closed: ok after 20 examples" in capsys.readouterr().out
+
+
+def test_policylang_fuzz_finds_the_shipped_default_policy_loadable(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from policylang.cli.main import main
+
+    code = main(["fuzz", "rulesets/default.policy", "--property", "totality", "--examples",
+                 "20", "--no-seeds"])
+    assert code == campaign.EXIT_OK
+    assert "totality: ok after 20 examples" in capsys.readouterr().out

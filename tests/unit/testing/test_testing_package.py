@@ -32,3 +32,15 @@ def test_package_lists_its_modules() -> None:
     assert set(policylang.testing.__all__) == {
         "bashcheck", "campaign", "cases", "invariants", "optiontables", "quoting", "seeds",
         "strategies"}
+
+
+def test_the_campaign_registers_and_explains_without_hypothesis() -> None:
+    result = _run(
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "from policylang.cli.main import main\n"
+        "print(main(['fuzz', '--list'])); print(main(['fuzz', '--evaluator', "
+        "'policylang.decision:Verdict']))")
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("totality: ")
+    assert lines[-2:] == ["0", "2"], result.stdout
+    assert "fuzzing needs Hypothesis: pip install 'policylang[fuzz]'" in result.stderr
