@@ -5,9 +5,11 @@ never the engine. Each pass is a small pure function reading the layers and the 
 of earlier passes (`_State`) and returning its piece; `compile_layers(..., dump_after=NAME)`
 logs the state after a named pass for debugging.
 
-    build-header -> build-arity-table -> build-tree -> expand-path-globs
-    -> build-disqualifiers -> build-programs -> build-env -> build-path-args
+    build-header -> build-arity-table -> build-programs -> build-tree
+    -> expand-path-globs -> build-disqualifiers -> build-env -> build-path-args
     -> collect-expectations
+
+Include resolution and validation happen before (`rules.load`, `rules.validate`).
 """
 
 from __future__ import annotations
