@@ -540,7 +540,13 @@ class _Walker:
         parts: list[Node] = []
         redirects: list[Redirect] = []
         salvage: list[Node] = []
+        data = self.src.data
+        previous = node.start_byte
         for child in node.children:
+            start = child.start_byte
+            if start - previous > 1 and _dropped(data, previous, start):
+                self.dropped(ctx, previous, start)  # `printf x -  $"q"`: no node for `-`
+            previous = child.end_byte
             kind = child.type
             if kind == "command_name":
                 parts.extend(child.children)

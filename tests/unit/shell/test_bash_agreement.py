@@ -81,4 +81,9 @@ def test_escaped_blank_after_the_last_word_is_a_word() -> None:
 
 def test_a_command_continued_past_a_newline_is_a_problem() -> None:
     line = parse_command("printf x q\n\\ $'\\n'z")
-    assert [p.code for p in line.problems] == ["shell.newline-mismatch"]
+    assert "shell.newline-mismatch" in {p.code for p in line.problems}
+
+
+def test_a_word_tree_sitter_drops_inside_a_command_is_a_problem() -> None:
+    line = parse_command("printf x -  $\"q\"}''~")
+    assert [p.code for p in line.problems] == ["shell.dropped-text"]
