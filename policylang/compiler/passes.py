@@ -191,19 +191,31 @@ class _Builder:
     rest: list[CompiledRule] = field(default_factory=list)
 
     def freeze(self) -> TrieNode:
-        def order(rules: list[CompiledRule]) -> tuple[CompiledRule, ...]:
-            return tuple(sorted(rules, key=lambda r: (r.specificity, r.verdict.rank), reverse=True))
-
+        children = self.children
         return TrieNode(
-            children=MappingProxyType({k: v.freeze() for k, v in self.children.items()}),
+            children=MappingProxyType({k: v.freeze() for k, v in children.items()})
+            if children
+            else _NO_CHILDREN,
             globs=tuple(
                 (glob, re.compile(fnmatch.translate(glob), re.DOTALL), child.freeze())
                 for glob, child in sorted(self.globs.items())
-            ),
+            )
+            if self.globs
+            else (),
             wildcard=self.wildcard.freeze() if self.wildcard is not None else None,
-            exact=order(self.exact),
-            rest=order(self.rest),
+            exact=_order(self.exact),
+            rest=_order(self.rest),
         )
+
+
+_NO_CHILDREN: Mapping[str, TrieNode] = MappingProxyType({})
+
+
+def _order(rules: list[CompiledRule]) -> tuple[CompiledRule, ...]:
+    """Most specific (then strictest) first: the order `dump` lists a node's rules in."""
+    if len(rules) < 2:
+        return tuple(rules)
+    return tuple(sorted(rules, key=lambda r: (r.specificity, r.verdict.rank), reverse=True))
 
 
 def _insert(root: _Builder, pattern: tuple[ast.PatternWord, ...], rule: CompiledRule) -> None:
