@@ -120,12 +120,15 @@ def pattern_kinds(pieces: list[tuple[str, bool]]) -> list[ExpansionKind]:
     if star or (bracket != -1 and "]" in value[bracket + 1 :]):
         kinds.append(ExpansionKind.GLOB)
     brace = unquoted_only.find("{")
-    if brace != -1:
+    while brace != -1:  # any `{…}` pair with a `,` or `..` inside: `{x}{a,b}` expands too
         close = unquoted_only.find("}", brace + 1)
-        if close != -1:
-            inner = value[brace + 1 : close]
-            if "," in inner or ".." in inner:
-                kinds.append(ExpansionKind.BRACE)
+        if close == -1:
+            break
+        inner = value[brace + 1 : close]
+        if "," in inner or ".." in inner:
+            kinds.append(ExpansionKind.BRACE)
+            break
+        brace = unquoted_only.find("{", brace + 1)
     if unquoted_only.startswith("~") or "=~" in unquoted_only or ":~" in unquoted_only:
         kinds.append(ExpansionKind.TILDE)
     return kinds

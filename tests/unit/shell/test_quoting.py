@@ -49,6 +49,7 @@ def test_unquote_bare() -> None:
         ([("{a,b}", False)], [K.BRACE]),
         ([("{", False), ("a,b", True), ("}", False)], [K.BRACE]),
         ([("{}", False)], []),
+        ([("{x}{a,b}", False)], [K.BRACE]),
         ([("~/x", False)], [K.TILDE]),
         ([("x=~", False)], [K.TILDE]),
         ([("~", True)], []),
