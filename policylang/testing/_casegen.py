@@ -367,12 +367,26 @@ def corpus_respelled(seed_texts: Sequence[str]) -> st.SearchStrategy[Respelled]:
     return build()
 
 
+EXTREMES: tuple[str, ...] = (
+    "", " ", "\n", "\x00", "ls\x00rm -rf ~", "\ud800", "ls \udcff", "\ufeffls",
+    "ls " + "a" * 120_000,  # over the default length limit
+    "echo " + "$(" * 600 + "ls" + ")" * 600,  # deeper than the default depth limit
+    " && ".join(["true"] * 5_000),  # more segments than the default limit
+    "bash -c " * 200 + "ls",
+    "{ " * 300 + "ls; " + "}; " * 300,
+    "cat <<EOF\n" + "x\n" * 10_000 + "EOF\n",
+)
+"""Pathological lines: NUL, lone surrogates, BOM, and each analysis limit exceeded."""
+
+
 def any_command_text(seed_texts: Sequence[str] = ()) -> st.SearchStrategy[str]:
-    """Everything: structural lines, broken lines, arbitrary text, seeds and mutants."""
+    """Everything: structural lines, broken lines, arbitrary text (lone surrogates and NUL
+    included), pathological lines, seeds and mutants."""
     options: list[st.SearchStrategy[str]] = [
         command_lines(), broken_commands().map(lambda b: b.text),
         wrapped_commands().map(lambda w: w.text), substituted_commands().map(lambda s: s.text),
-        st.text(max_size=40),
+        st.text(st.characters(exclude_categories=()), max_size=40),
+        st.sampled_from(EXTREMES),
     ]
     if seed_texts:
         options += [corpus_commands(seed_texts), mutated_commands(seed_texts)]
