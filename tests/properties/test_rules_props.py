@@ -406,3 +406,26 @@ def test_adding_a_deny_rule_never_loosens(
         old_rank = _RANK[old[0]] if old else 1  # no rule: the default (ask)
         new_rank = _RANK[new[0]] if new else 1
         assert new_rank >= old_rank, (argv, old, new)
+
+
+@SETTINGS
+@given(GRAMMAR_TEXT, st.lists(st.text(max_size=30), min_size=1, max_size=5))
+def test_lookup_and_path_matching_are_total_for_any_valid_policy(
+    text: str, commands: list[str]
+) -> None:
+    from policylang.compiler.tree import Access
+    from policylang.rules.load import check_ruleset
+    from policylang.shell.parse import parse_command
+
+    result = check_ruleset(text=text, filename="p.policy")
+    assume(result.policy is not None)
+    policy = result.policy
+    assert policy is not None
+    for command in commands:
+        for segment in parse_command(command).segments:
+            policy.lookup(segment.words)
+        for access in (Access.READ, Access.WRITE):
+            path = "/" + command.strip("/")
+            policy.match_protected(path, access, home="/home/u", workspace="/w", subtree=True)
+            policy.protected.match_outside(path, access, home="/home/u", workspace="/w")
+    policy.dump()
