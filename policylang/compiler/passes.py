@@ -160,9 +160,16 @@ def pattern_text(rule: ast.Rule) -> str:
 _CONDITION_KINDS = frozenset(k.value for k in ConditionKind)
 
 
+def _condition(kind: ConditionKind, items: frozenset[str]) -> Condition:
+    if kind is not ConditionKind.OPERAND:
+        return Condition(kind=kind, items=items)
+    alternatives = "|".join(f"(?:{paths.glob_regex(item).pattern})" for item in sorted(items))
+    return Condition(kind=kind, items=items, regex=re.compile(alternatives, re.DOTALL))
+
+
 def _compile_rule(layer: Layer, rule: ast.Rule) -> CompiledRule:
     conditions = tuple(
-        Condition(kind=ConditionKind(c.kind.value), items=frozenset(n.value for n in c.items))
+        _condition(ConditionKind(c.kind.value), frozenset(n.value for n in c.items))
         for c in rule.clauses
         if c.kind.value in _CONDITION_KINDS
     )

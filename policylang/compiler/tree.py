@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import fnmatch
 import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -92,8 +91,12 @@ class ConditionKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Condition:
+    """A clause. For OPERAND, `items` are path-style globs (`*` stays within one path
+    component, `**` crosses them: `/*` is `/etc`, not `/etc/passwd`), compiled in `regex`."""
+
     kind: ConditionKind
     items: frozenset[str]
+    regex: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -362,7 +365,8 @@ class _ClauseEvaluator:
                     return False
                 return None if unknown else True
             case ConditionKind.OPERAND:
-                return _operand_matches(self._words, view, items)
+                assert condition.regex is not None  # INVARIANT: the compiler sets it
+                return _operand_matches(self._words, view, condition.regex)
             case _:
                 assert_never(condition.kind)
 
@@ -385,13 +389,15 @@ def _scan_all(spec: OptionSpec) -> OptionSpec:
     return dataclasses.replace(spec, stop_at_operand=False)
 
 
-def _operand_matches(words: Sequence[Word], view: OptionView, globs: frozenset[str]) -> bool | None:
+def _operand_matches(
+    words: Sequence[Word], view: OptionView, regex: re.Pattern[str]
+) -> bool | None:
     uncertain = False
     for index in view.operands:
         value = words[index].value
         if value is None:
             uncertain = True
-        elif any(fnmatch.fnmatchcase(value, g) for g in globs):
+        elif regex.fullmatch(value):
             return True
     return None if uncertain else False
 

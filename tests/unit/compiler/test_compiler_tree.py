@@ -195,3 +195,19 @@ def test_tie_between_locked_and_unlocked_is_locked_in_any_order() -> None:
         match = lookup(compile_text(text), "curl a")
         assert match is not None
         assert match.locked
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("rm -rf /", "deny"),
+        ("rm -rf /etc", "deny"),
+        ("rm -rf /tmp/build", "default"),  # `*` stays within one path component
+        ("rm -rf ~/x", "ask"),  # a tilde word is not literal: the deny may match
+        ("rm -rf build/secrets.key", "deny"),
+        ("rm -rf a/b/c.key", "deny"),
+    ],
+)
+def test_operand_globs_are_path_globs(command: str, expected: str) -> None:
+    policy = compile_text("deny rm ** when -r operand /|/*|**/*.key\n")
+    assert verdict_of(policy, command) == expected
