@@ -31,7 +31,7 @@ from typing import Final
 import tree_sitter
 import tree_sitter_bash
 
-from policylang.shell import _build
+from policylang.shell import _build, _scan
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -269,7 +269,7 @@ def _parse_text(
     data = source.data
     if children:
         for start, stop in ((0, children[0].start_byte), (children[-1].end_byte, len(data))):
-            if start < stop and _dropped(data, start, stop):
+            if start < stop and _scan.dropped(data, start, stop):
                 walker.dropped(ctx, start, stop)
     walker.body(children, ctx)
     return walker.finish(line, text, reparsed=reparsed, anchor=anchor)
@@ -338,9 +338,8 @@ class _Walker:
         """
         data = self.src.data
         for _ in range(_MAX_COMMENT_REPAIRS):
-            fakes = [
-                offset for offset in _comment_starts(root) if not _starts_bash_comment(data, offset)
-            ]
+            starts = _comment_starts(root)
+            fakes = [offset for offset in starts if not _scan.starts_bash_comment(data, offset)]
             if not fakes:
                 return root
             patched = bytearray(data)
@@ -440,7 +439,7 @@ class _Walker:
         previous = -1
         for child in children:
             start = child.start_byte
-            if 0 <= previous < start and _dropped(data, previous, start):
+            if 0 <= previous < start and _scan.dropped(data, previous, start):
                 gaps.append((previous, start))
             previous = child.end_byte
             if child.is_named:
@@ -544,7 +543,7 @@ class _Walker:
         previous = node.start_byte
         for child in node.children:
             start = child.start_byte
-            if start - previous > 1 and _dropped(data, previous, start):
+            if start - previous > 1 and _scan.dropped(data, previous, start):
                 self.dropped(ctx, previous, start)  # `printf x -  $"q"`: no node for `-`
             previous = child.end_byte
             kind = child.type
@@ -983,26 +982,26 @@ class _Walker:
         end = parts[0].end_byte
         for node in parts[1:]:
             start = node.start_byte
-            if start == end or (data[end] == 0x5C and _escapes_only(data, end, start)):
+            if start == end or (data[end] == 0x5C and _scan.escapes_only(data, end, start)):
                 # one word: adjacent, or split only by escaped characters (`''\\ ''`,
                 # `r\\<newline>m`), which tree-sitter wrongly treats as word breaks
                 group.append(node)
             else:
-                if role == "argument" and _raw_newline(data, end, start):
+                if role == "argument" and _scan.raw_newline(data, end, start):
                     self.newline_mismatch(ctx, end, start)
-                tail = _escaped_run(data, end, start)  # `a\\<space><tab>b`: `a ` then `b`
+                tail = _scan.escaped_run(data, end, start)  # `a\\<space><tab>b`: `a ` then `b`
                 words.append(word(group, ctx, role, len(words), group_start, tail))
                 group = [node]
-                group_start = _escaped_prefix(data, tail, start)
-                for run_start, run_end in _escape_words(data, tail, group_start):
+                group_start = _scan.escaped_prefix(data, tail, start)
+                for run_start, run_end in _scan.escape_words(data, tail, group_start):
                     words.append(self.escape_word(run_start, run_end))
             end = node.end_byte
         # escaped characters after the last node: its tail, or words of their own
         # (`printf x \\ ;` passes " "), which tree-sitter leaves out of every node
-        stop = _escape_region_end(data, end)
-        tail = _escaped_run(data, end, stop)
+        stop = _scan.escape_region_end(data, end)
+        tail = _scan.escaped_run(data, end, stop)
         words.append(word(group, ctx, role, len(words), group_start, tail))
-        for run_start, run_end in _escape_words(data, tail, stop):
+        for run_start, run_end in _scan.escape_words(data, tail, stop):
             words.append(self.escape_word(run_start, run_end))
         return tuple(words)
 
@@ -1407,20 +1406,7 @@ def _assignment_word(assignment: Assignment, text: str) -> Word:
     return Word(text=text, value=value, expansions=expansions, span=assignment.span)
 
 
-def _escapes_only(data: bytes, start: int, stop: int) -> bool:
-    """Whether `data[start:stop]` is only backslash-escaped characters (no word break)."""
-    index = start
-    while index < stop:
-        if data[index] != 0x5C or index + 1 >= stop:
-            return False
-        index += 2
-        while index < stop and 0x80 <= data[index] < 0xC0:
-            index += 1  # the rest of an escaped multi-byte character
-    return True
-
-
 _MAX_COMMENT_REPAIRS: Final = 8
-_METACHARACTERS: Final = frozenset(b" \t\n;&|()<>")
 
 
 def _comment_starts(root: Node) -> list[int]:
@@ -1436,121 +1422,14 @@ def _comment_starts(root: Node) -> list[int]:
     return found
 
 
-def _starts_bash_comment(data: bytes, offset: int) -> bool:
-    """Whether bash starts a comment at the `#` at `offset`: it must begin a word, i.e.
-    follow the start of the text or an unescaped blank or metacharacter."""
-    index = offset
-    while True:
-        if index == 0:
-            return True
-        before = data[index - 1]
-        continuation = index >= 2 and data[index - 2] == 0x5C and not _escaped(data, index - 2)
-        if before == 0x0A and continuation:
-            index -= 2  # a line continuation vanishes: look at what precedes it
-            continue
-        if before not in _METACHARACTERS:
-            return False
-        return not _escaped(data, index - 1)
-
-
-def _escaped(data: bytes, offset: int) -> bool:
-    """Whether the byte at `offset` is preceded by an odd number of backslashes."""
-    count = 0
-    index = offset - 1
-    while index >= 0 and data[index] == 0x5C:
-        count += 1
-        index -= 1
-    return count % 2 == 1
-
-
 def _translated(data: bytes, mark: Node, following: Node) -> bool:
     """Whether `$` + the following node is a translated string `$"…"`."""
-    if following.start_byte != mark.end_byte or _escaped(data, mark.end_byte - 1):
+    if following.start_byte != mark.end_byte or _scan.escaped(data, mark.end_byte - 1):
         return False
     if following.type == "concatenation":
         children = following.children
         return bool(children) and children[0].type == "string"
     return following.type == "string"
-
-
-def _escaped_run(data: bytes, start: int, stop: int) -> int:
-    """The end of the run of backslash-escaped characters starting at `start`."""
-    index = start
-    while index + 1 < stop and data[index] == 0x5C:
-        index += 2
-        while index < stop and 0x80 <= data[index] < 0xC0:
-            index += 1
-    return index
-
-
-def _raw_newline(data: bytes, start: int, stop: int) -> bool:
-    """Whether `data[start:stop]` holds a newline that is not a line continuation."""
-    index = data.find(b"\n", start, stop)
-    while index != -1:
-        if not _escaped(data, index):
-            return True
-        index = data.find(b"\n", index + 1, stop)
-    return False
-
-
-def _escape_region_end(data: bytes, start: int) -> int:
-    """The end of the blanks and backslash escapes that follow `start` (not past a
-    newline, a separator or any other character)."""
-    index = start
-    size = len(data)
-    while index < size:
-        byte = data[index]
-        if byte in (0x20, 0x09):
-            index += 1
-        elif byte == 0x5C and index + 1 < size:
-            index = _escaped_run(data, index, size)
-        else:
-            break
-    return index
-
-
-def _escape_words(data: bytes, start: int, stop: int) -> list[tuple[int, int]]:
-    """Runs of escaped characters standing alone between blanks in `data[start:stop]`.
-
-    Only when the region holds nothing but blanks and such runs (anything else may be a
-    redirect or an assignment that has its own node).
-    """
-    if data.find(b"\\", start, stop) == -1:
-        return []
-    runs: list[tuple[int, int]] = []
-    index = start
-    while index < stop:
-        byte = data[index]
-        if byte in (0x20, 0x09):
-            index += 1
-        elif byte == 0x5C and index + 1 < stop:
-            end = _escaped_run(data, index, stop)
-            if data[index + 1] != 0x0A or end - index > 2:  # not a bare line continuation
-                runs.append((index, end))
-            index = end
-        else:
-            return []
-    return runs
-
-
-def _escaped_prefix(data: bytes, end: int, start: int) -> int:
-    """Where the word starting at `start` really starts: escaped characters tree-sitter
-    left between the previous word (ending at `end`) and this one belong to it."""
-    if data.find(b"\\", end, start) == -1:
-        return start
-    index = end
-    prefix = start
-    while index < start:
-        if data[index] == 0x5C and index + 1 < start:
-            if prefix == start:
-                prefix = index
-            index += 2
-            while index < start and 0x80 <= data[index] < 0xC0:
-                index += 1
-        else:
-            prefix = start
-            index += 1
-    return prefix
 
 
 def _redirect_end(node: Node) -> int:
@@ -1585,35 +1464,6 @@ def _parameter_name(node: Node, src: _Source) -> str | None:
     return None
 
 
-def _dropped(data: bytes, start: int, stop: int) -> bool:
-    """Whether `data[start:stop]`, between two statements, holds text tree-sitter dropped.
-
-    Blanks and line continuations are fine. Escaped characters on the line of the
-    statement before are words of that statement (`words()` recovers them); after a
-    newline they start a command of their own (`\\ ` alone is the command ` `), and
-    anything else is text no node holds.
-    """
-    chunk = data[start:stop]
-    if not chunk.strip(b" \t\n"):
-        return False
-    chunk = chunk.replace(b"\\\n", b"")
-    first, newline, rest = chunk.partition(b"\n")
-    if newline and rest.strip(b" \t\n"):
-        return True
-    index = 0
-    while index < len(first):
-        byte = first[index]
-        if byte == 0x5C and index + 1 < len(first):
-            index += 2
-        elif byte in (0x20, 0x09):
-            index += 1
-        elif 0x80 <= byte < 0xC0 and index:
-            index += 1  # the rest of an escaped multi-byte character
-        else:
-            return True
-    return False
-
-
 def _flatten(
     node: Node,
     items: list[list[object]],
@@ -1635,7 +1485,7 @@ def _flatten(
             stack.extend(reversed(children))
             if data is not None and gaps is not None:
                 for left, right in itertools.pairwise(children):
-                    if left.end_byte < right.start_byte and _dropped(
+                    if left.end_byte < right.start_byte and _scan.dropped(
                         data, left.end_byte, right.start_byte
                     ):
                         gaps.append((left.end_byte, right.start_byte))
