@@ -15,7 +15,6 @@ Include resolution and validation happen before (`rules.load`, `rules.validate`)
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import itertools
 import logging
 import re
@@ -204,7 +203,7 @@ class _Builder:
             if children
             else _NO_CHILDREN,
             globs=tuple(
-                (glob, re.compile(fnmatch.translate(glob), re.DOTALL), child.freeze())
+                (glob, paths.glob_regex(glob), child.freeze())
                 for glob, child in sorted(self.globs.items())
             )
             if self.globs

@@ -14,9 +14,12 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from policylang.rules.globs import glob_regex
+
+__all__ = ["glob_regex", "literal_prefix", "match_outside", "match_rules", "split_anchor"]
 
 if TYPE_CHECKING:
     from policylang.compiler.tables import Access, OutsideWorkspace, ProtectedMatch, ProtectedRule
@@ -35,49 +38,6 @@ def split_anchor(glob: str) -> tuple[str, str]:
     if glob.startswith("/"):
         return ABSOLUTE, glob
     return WORKSPACE, glob[2:] if glob.startswith("./") else glob
-
-
-def glob_regex(glob: str) -> re.Pattern[str]:
-    """Translate a path glob (`*`, `?`, `[…]`, `**` components) to a full-match regex."""
-    parts = glob.split("/")
-    out: list[str] = []
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        if part == "**":
-            if index == 0:
-                out.append("(?:.*/)?" if not last else ".*")
-            elif last:
-                out[-1:] = [out[-1] + "(?:/.*)?"]
-            else:
-                out.append("(?:.*/)?")
-            continue
-        piece = _component(part)
-        if out and not out[-1].endswith("/") and not out[-1].endswith("(?:.*/)?"):
-            out.append("/" + piece)
-        else:
-            out.append(piece)
-    return re.compile("".join(out), re.DOTALL)
-
-
-def _component(part: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(part):
-        ch = part[i]
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[" and (close := part.find("]", i + 2)) > 0:
-            body = part[i + 1 : close]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = close
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return "".join(out)
 
 
 def literal_prefix(rest: str) -> str:

@@ -16,7 +16,6 @@ rules.unknown-retention, rules.bad-env-name.
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.rules import ast
+from policylang.rules.globs import glob_regex
 from policylang.shell.model import ExpansionKind
 from policylang.span import SourceText, Span
 
@@ -500,7 +500,7 @@ def _alt_covered(word: ast.PatternWord, alternative: str, general: ast.PatternWo
     if alternative in general.alternatives:
         return True
     return general.is_glob and any(
-        ast.is_glob_text(g) and fnmatch.fnmatchcase(alternative, g) for g in general.alternatives
+        ast.is_glob_text(g) and glob_regex(g).fullmatch(alternative) for g in general.alternatives
     )
 
 

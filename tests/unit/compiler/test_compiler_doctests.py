@@ -12,6 +12,7 @@ MODULES = (
     "policylang.compiler.checks",
     "policylang.compiler.paths",
     "policylang.compiler.tables",
+    "policylang.rules.globs",
     "policylang.rules.format",
 )
 

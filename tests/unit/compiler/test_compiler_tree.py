@@ -211,3 +211,10 @@ def test_tie_between_locked_and_unlocked_is_locked_in_any_order() -> None:
 def test_operand_globs_are_path_globs(command: str, expected: str) -> None:
     policy = compile_text("deny rm ** when -r operand /|/*|**/*.key\n")
     assert verdict_of(policy, command) == expected
+
+
+def test_word_glob_star_stays_within_a_path_component() -> None:
+    policy = compile_text("allow cat src/*.py\nallow cat docs/**\n")
+    assert verdict_of(policy, "cat src/a.py") == "allow"
+    assert verdict_of(policy, "cat src/../../etc/x.py") == "default"
+    assert verdict_of(policy, "cat docs/a/b.md") == "allow"
