@@ -158,6 +158,8 @@ def unwrap(
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
             return _string(option.arg_indexes, rest, option.value, chain, assignments, parse)
         start = view.rest
+        if start < len(rest) and rest[start].value == "-" and "-" in spec.options.flags:
+            start += 1  # `env - NAME=V cmd`: a lone `-` is `-i`
         if spec.assignments:
             while start < len(rest) and _NAME_EQ.match(rest[start].text):
                 assignments.append(_assignment(rest[start]))

@@ -35,6 +35,7 @@ def inner(text: str) -> tuple[list[str], list[str | None]]:
             ["rm", "x"],
         ),
         ("env -i -u HOME PATH=/bin ls", ["env"], ["ls"]),
+        ("env - PATH=/bin ls", ["env"], ["ls"]),
         ("timeout -s KILL 10s make", ["timeout"], ["make"]),
         ("timeout --signal=KILL 10s make", ["timeout"], ["make"]),
         ("nice -n 10 make", ["nice"], ["make"]),
