@@ -306,6 +306,25 @@ def policy_subjects(path: Path) -> Subjects:
     return Subjects(evaluate=bind(policy), with_rule=with_rule, writes=_line_writes)
 
 
+def assert_policy_invariants(path: Path | str, *, names: Sequence[str] | None = None,
+                             examples: int = 200, seed: int = 0,
+                             seed_texts: Sequence[str] = ()) -> CampaignReport:
+    """Run a reproducible campaign on a policy file; raise if it finds a counterexample.
+
+    For a test suite: `assert_policy_invariants("my.policy", examples=300, seed=1)`.
+    Invariants whose subjects are missing (`differential` without a reference) are
+    skipped and reported as such.
+
+    Raises:
+        AssertionError: with every counterexample and its explain trace.
+    """
+    report = run_campaign(policy_subjects(Path(path)), names=names, examples=examples,
+                          seed=seed, seed_texts=seed_texts)
+    if report.violations:
+        raise AssertionError(report.render())
+    return report
+
+
 # --- command line -------------------------------------------------------------------------
 
 def parse_budget(text: str) -> float:

@@ -125,3 +125,17 @@ def test_policylang_fuzz_finds_the_shipped_default_policy_loadable(
                  "20", "--no-seeds"])
     assert code == campaign.EXIT_OK
     assert "totality: ok after 20 examples" in capsys.readouterr().out
+
+
+def test_assert_policy_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fuzz_toys import naive_evaluate
+
+    from policylang.testing.invariants import Subjects
+
+    report = campaign.assert_policy_invariants("rulesets/default.policy",
+                                               names=["totality", "determinism"], examples=20)
+    assert [p.examples for p in report.properties] == [20, 20]
+    monkeypatch.setattr(campaign, "policy_subjects",
+                        lambda path: Subjects(evaluate=naive_evaluate))
+    with pytest.raises(AssertionError, match="property fail-closed violated"):
+        campaign.assert_policy_invariants("any.policy", names=["fail-closed"], examples=50)
