@@ -52,6 +52,7 @@ class Style(enum.StrEnum):
     ANSI_C_HEX = "ansi-c-hex"  # every character as \xHH / \uHHHH escapes
     BACKSLASH = "backslash"
     BACKSLASH_ALL = "backslash-all"  # every character escaped: `\\r\\m` means `rm`
+    LOCALE = "locale"  # `$"…"`: double quotes translated by gettext (no catalog: unchanged)
 
 
 def _check(value: str) -> None:
@@ -130,6 +131,14 @@ def backslash_escaped(value: str) -> str:
     return "".join(out)
 
 
+def locale_quoted(value: str) -> str:
+    """`$"…"`: like `double_quoted`, translated through the message catalog at run time.
+
+    Exact only while no catalog translates the text (the usual case: `TEXTDOMAIN` unset).
+    """
+    return "$" + double_quoted(value) if value and "!" not in value else double_quoted(value)
+
+
 def backslash_all(value: str) -> str:
     """Every character preceded by `\\` (a newline goes into single quotes instead)."""
     _check(value)
@@ -155,6 +164,8 @@ def spell(value: str, style: Style) -> str:
             return backslash_escaped(value)
         case Style.BACKSLASH_ALL:
             return backslash_all(value)
+        case Style.LOCALE:
+            return locale_quoted(value)
 
 
 def concatenated(chunks: Sequence[tuple[str, Style]]) -> str:

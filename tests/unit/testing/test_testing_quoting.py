@@ -58,3 +58,9 @@ def test_concatenated_joins_chunks_and_falls_back_from_plain() -> None:
 
 def test_shell_join_quotes_only_when_needed() -> None:
     assert quoting.shell_join(["echo", "a b", "x"]) == "echo 'a b' x"
+
+
+def test_locale_quoting_falls_back_for_history_characters() -> None:
+    assert quoting.spell("a b$", Style.LOCALE) == '$"a b\\$"'
+    assert quoting.spell("x!", Style.LOCALE) == "\"x\"'!'"
+    assert quoting.spell("", Style.LOCALE) == '""'
