@@ -367,6 +367,23 @@ def corpus_respelled(seed_texts: Sequence[str]) -> st.SearchStrategy[Respelled]:
     return build()
 
 
+_CORPUS_WRAPPERS = ("bash-c", "sh-c", "bash-lc", "eval", "bash-c-double")
+
+
+def corpus_wrapped(seed_texts: Sequence[str]) -> st.SearchStrategy[Wrapped]:
+    """A seed command run through a shell-string wrapper (`bash -c '…'`, `eval '…'`),
+    exactly re-quoted: the same text, so never a looser verdict."""
+    pick = corpus_commands(seed_texts)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Wrapped:
+        inner = draw(pick)
+        wrapper = draw(st.sampled_from(_CORPUS_WRAPPERS))
+        return Wrapped(text=_STRING_WRAPPERS[wrapper](inner), inner=inner, wrapper=wrapper)
+
+    return build()
+
+
 EXTREMES: tuple[str, ...] = (
     "", " ", "\n", "\x00", "ls\x00rm -rf ~", "\ud800", "ls \udcff", "\ufeffls",
     "ls " + "a" * 120_000,  # over the default length limit

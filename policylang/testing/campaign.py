@@ -76,6 +76,9 @@ def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy
         case "substitution-soundness":
             return strategies.substituted_commands()
         case "wrapper-transparency":
+            if seed_texts:
+                return st.one_of(strategies.wrapped_commands(),
+                                 strategies.corpus_wrapped(seed_texts))
             return strategies.wrapped_commands()
         case "deny-monotonicity":
             return strategies.deny_cases(seed_texts)

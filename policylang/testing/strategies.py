@@ -16,7 +16,7 @@ Example strategies for the invariants (`policylang.testing.cases`):
 
 - `quoted_words`, `respelled_commands`, `option_respellings`, `path_respellings`,
   `corpus_respelled(seeds)` → `Respelled`
-- `compounds` → `Compound`, `wrapped_commands` → `Wrapped`,
+- `compounds` → `Compound`, `wrapped_commands`, `corpus_wrapped(seeds)` → `Wrapped`,
   `substituted_commands` → `Substituted`, `broken_commands` → `Broken`,
   `deny_cases(seeds)` → `DenyCase`
 
@@ -42,6 +42,7 @@ from policylang.testing._casegen import (
     compounds,
     corpus_commands,
     corpus_respelled,
+    corpus_wrapped,
     deny_cases,
     deny_rules,
     mutated_commands,
@@ -85,6 +86,7 @@ __all__ = [
     "compounds",
     "corpus_commands",
     "corpus_respelled",
+    "corpus_wrapped",
     "deny_cases",
     "deny_rules",
     "draw_sample",

@@ -218,3 +218,15 @@ def test_every_deny_rule_loads_as_a_later_layer(tmp_path: Any) -> None:
         extra = tmp_path / f"extra{index}.policy"
         extra.write_text(rule + "\n", encoding="utf-8")
         load_policy(None, extra=(extra,), check=False)
+
+
+@needs_corpus
+@needs_bash
+def test_corpus_wrapped_strings_are_exact() -> None:
+    """`bash -c '…'` around a seed command passes bash exactly that text."""
+    cases = strategies.draw_sample(strategies.corpus_wrapped(CORPUS), 60, seed=4)
+    shells = [c for c in cases if c.wrapper in ("bash-c", "sh-c", "bash-lc", "bash-c-double")]
+    assert shells
+    # `printf '%s\0' -c '…'` prints the string bash -c would run
+    got = bashcheck.printf_words([c.text.split(" ", 1)[1] for c in shells])
+    assert [words[-1] if words else None for words in got] == [c.inner for c in shells]
