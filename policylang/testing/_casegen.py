@@ -384,6 +384,25 @@ def corpus_wrapped(seed_texts: Sequence[str]) -> st.SearchStrategy[Wrapped]:
     return build()
 
 
+_CORPUS_HOSTS = {"argument": "echo $({}\n)", "argument-quoted": 'echo "$({}\n)"',
+                 "assignment-value": "Y=$({}\n) true", "process-substitution": "cat <({}\n)"}
+
+
+def corpus_substituted(seed_texts: Sequence[str]) -> st.SearchStrategy[Substituted]:
+    """A seed command inside `$(…)` or `<(…)` (closed on a line of its own, so a comment
+    in the seed cannot swallow the `)`)."""
+    pick = corpus_commands(seed_texts)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Substituted:
+        inner = draw(pick)
+        position = draw(st.sampled_from(tuple(_CORPUS_HOSTS)))
+        return Substituted(text=_CORPUS_HOSTS[position].replace("{}", inner), inner=inner,
+                           position=position)
+
+    return build()
+
+
 EXTREMES: tuple[str, ...] = (
     "", " ", "\n", "\x00", "ls\x00rm -rf ~", "\ud800", "ls \udcff", "\ufeffls",
     "ls " + "a" * 120_000,  # over the default length limit

@@ -74,6 +74,9 @@ def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy
         case "path-invariance":
             return strategies.path_respellings()
         case "substitution-soundness":
+            if seed_texts:
+                return st.one_of(strategies.substituted_commands(),
+                                 strategies.corpus_substituted(seed_texts))
             return strategies.substituted_commands()
         case "wrapper-transparency":
             if seed_texts:

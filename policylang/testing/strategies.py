@@ -17,7 +17,8 @@ Example strategies for the invariants (`policylang.testing.cases`):
 - `quoted_words`, `respelled_commands`, `option_respellings`, `path_respellings`,
   `corpus_respelled(seeds)` → `Respelled`
 - `compounds` → `Compound`, `wrapped_commands`, `corpus_wrapped(seeds)` → `Wrapped`,
-  `substituted_commands` → `Substituted`, `broken_commands` → `Broken`,
+  `substituted_commands`, `corpus_substituted(seeds)` → `Substituted`,
+  `broken_commands` → `Broken`,
   `deny_cases(seeds)` → `DenyCase`
 
 `draw_sample(strategy, n, seed=0)` draws a reproducible sample outside a test.
@@ -42,6 +43,7 @@ from policylang.testing._casegen import (
     compounds,
     corpus_commands,
     corpus_respelled,
+    corpus_substituted,
     corpus_wrapped,
     deny_cases,
     deny_rules,
@@ -86,6 +88,7 @@ __all__ = [
     "compounds",
     "corpus_commands",
     "corpus_respelled",
+    "corpus_substituted",
     "corpus_wrapped",
     "deny_cases",
     "deny_rules",

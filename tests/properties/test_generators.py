@@ -230,3 +230,12 @@ def test_corpus_wrapped_strings_are_exact() -> None:
     # `printf '%s\0' -c '…'` prints the string bash -c would run
     got = bashcheck.printf_words([c.text.split(" ", 1)[1] for c in shells])
     assert [words[-1] if words else None for words in got] == [c.inner for c in shells]
+
+
+@needs_corpus
+@needs_bash
+def test_corpus_substitutions_stay_valid_when_the_seed_is() -> None:
+    cases = strategies.draw_sample(strategies.corpus_substituted(CORPUS), 60, seed=4)
+    inner = bashcheck.syntax_ok([c.inner for c in cases])
+    outer = bashcheck.syntax_ok([c.text for c in cases])
+    assert all(o for i, o in zip(inner, outer, strict=True) if i)
