@@ -27,6 +27,9 @@ from policylang.errors import (
 if TYPE_CHECKING:
     from policylang.engine.context import EvalContext
     from policylang.engine.policy import Policy, load_policy
+    from policylang.executor import ExecResult, run
+    from policylang.rules.load import load_ruleset
+    from policylang.tool import BashTool
 
 __version__ = "0.1.0.dev0"
 
@@ -35,6 +38,10 @@ _LAZY = {
     "EvalContext": "policylang.engine.context",
     "Policy": "policylang.engine.policy",
     "load_policy": "policylang.engine.policy",
+    "load_ruleset": "policylang.rules.load",
+    "run": "policylang.executor",
+    "ExecResult": "policylang.executor",
+    "BashTool": "policylang.tool",
 }
 
 
@@ -52,8 +59,10 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "ApprovalRecord",
     "ApprovalScope",
+    "BashTool",
     "Decision",
     "EvalContext",
+    "ExecResult",
     "ExecutionRefusedError",
     "Policy",
     "PolicylangError",
@@ -65,5 +74,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "load_policy",
+    "load_ruleset",
+    "run",
     "strictest",
 ]
