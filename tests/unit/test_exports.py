@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import policylang
 
 PUBLIC = {
@@ -25,12 +27,8 @@ def test_every_public_name_resolves() -> None:
 
 
 def test_unknown_attribute_is_an_attribute_error() -> None:
-    try:
+    with pytest.raises(AttributeError, match="no_such_name"):
         policylang.no_such_name  # type: ignore[attr-defined]  # noqa: B018
-    except AttributeError as err:
-        assert "no_such_name" in str(err)
-    else:
-        raise AssertionError("expected AttributeError")
 
 
 def test_importing_the_executor_does_not_load_the_parsers() -> None:
