@@ -1,0 +1,146 @@
+"""Reading `strace -ff -y` logs into effects (write, exec, network); pure, imports nothing.
+
+The dynamic oracle (`policylang.testing.oracle`) runs a command under strace inside a
+sandbox; this module turns each per-process log into `Event`s. It only reads text, so
+it is tested on recorded lines without running anything.
+
+What counts:
+
+- a **write**: an open with a writing flag (`O_WRONLY`, `O_RDWR`, `O_CREAT`, `O_TRUNC`,
+  `O_APPEND`, `O_TMPFILE`) or a call that changes the file system (rename, unlink, mkdir,
+  link, symlink, chmod, chown, truncate, utimensat with a path, mknod, mount, xattrs),
+  attempted, whether or not it succeeded. Terminal and null devices and a process's own
+  descriptors (`/dev/null`, `/dev/tty`, `/dev/fd/N` …) are not writes; a write under
+  `/tmp` (a private tmpfs in the sandbox) is a `tmp-write`, reported but not flagged.
+- an **exec**: a successful `execve` of a program (the oracle decides which are outside
+  the read-only set).
+- **network**: an internet or packet socket, or a connect/bind/send to an internet address.
+  Unix sockets (name service lookups) and netlink (`ip`, `ss` reading the kernel's
+  tables) are not network access.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class Effect(enum.StrEnum):
+    """The kinds of effect a trace shows."""
+
+    WRITE = "write"
+    TMP_WRITE = "tmp-write"
+    EXEC = "exec"
+    NETWORK = "network"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """One effect seen in a trace: its kind, the call, what it touched, and the result."""
+
+    effect: Effect
+    syscall: str
+    target: str  # a path, a program path, or an address family
+    result: str = ""
+
+    def render(self) -> str:
+        result = f" = {self.result}" if self.result else ""
+        return f"{self.effect}: {self.syscall}({self.target}){result}"
+
+
+_LINE = re.compile(r"^(?P<name>[a-z_0-9]+)\((?P<args>.*?)"
+                   r"(?:\)\s+=\s+(?P<result>.*)|\s*<unfinished \.\.\.>)?$")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_DIRFD = re.compile(r"^(?:AT_FDCWD|-?\d+)<([^>]*)>")
+_WRITE_FLAGS = re.compile(r"\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND|TMPFILE)\b")
+_FAMILY = re.compile(r"\b(?:sa_family=)?(AF_[A-Z0-9]+)\b")
+
+_OPENS = frozenset({"open", "openat", "openat2", "creat"})
+# calls that change the file system by path (their first string argument)
+_CHANGES = frozenset({
+    "rename", "renameat", "renameat2", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir",
+    "link", "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown", "lchown",
+    "fchownat", "truncate", "utime", "utimes", "futimesat", "mknod", "mknodat", "mount",
+    "setxattr", "lsetxattr", "removexattr", "lremovexattr",
+})
+# calls that change a file through a descriptor (annotated with its path by -y)
+_FD_CHANGES = frozenset({"fchmod", "fchown", "ftruncate", "fsetxattr", "fremovexattr"})
+_EXECS = frozenset({"execve", "execveat"})
+_NET_CALLS = frozenset({"connect", "bind", "sendto", "sendmsg"})
+_NET_FAMILIES = frozenset({"AF_INET", "AF_INET6", "AF_PACKET"})
+
+#: Paths that are never a write: terminals, null devices, a process's own descriptors.
+_HARMLESS = re.compile(r"^/(?:dev/(?:null|zero|full|tty\d*|pts/\d+|ptmx|std(?:in|out|err)|fd/\d+)"
+                       r"|proc/(?:self|thread-self|\d+)/fd/\d+)$")
+
+#: The strace `-e trace=` list; a `?` marks calls that some architectures lack.
+TRACED_CALLS = ",".join(sorted(
+    f"?{name}" for name in (*_OPENS, *_CHANGES, *_FD_CHANGES, *_EXECS, *_NET_CALLS,
+                            "socket", "utimensat")))
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def _first_path(args: str) -> tuple[str, str] | None:
+    """(path, rest of the arguments) of the first string argument, joined to its dirfd."""
+    match = _STRING.search(args)
+    if match is None:
+        return None
+    path = _unescape(match.group(1))
+    dirfd = _DIRFD.match(args[:match.start()])
+    if not path.startswith("/") and dirfd is not None:
+        path = dirfd.group(1).rstrip("/") + "/" + path
+    return path, args[match.end():]
+
+
+def _write_event(syscall: str, path: str, result: str) -> Event | None:
+    if _HARMLESS.match(path):
+        return None
+    effect = Effect.TMP_WRITE if path == "/tmp" or path.startswith("/tmp/") else Effect.WRITE
+    return Event(effect=effect, syscall=syscall, target=path, result=result)
+
+
+def _fd_path(args: str) -> str | None:
+    match = _DIRFD.match(args)
+    return match.group(1) if match else None
+
+
+def parse_line(line: str) -> Event | None:
+    """The effect one strace line shows, or None."""
+    match = _LINE.match(line.strip())
+    if match is None:
+        return None
+    name, args, result = match["name"], match["args"], (match["result"] or "?").strip()
+    if name in _OPENS or name in _CHANGES or name == "utimensat":
+        found = _first_path(args)
+        if found is None:
+            if name == "utimensat" and (path := _fd_path(args)):  # futimens on a descriptor
+                return _write_event(name, path, result)
+            return None
+        path, rest = found
+        if name in ("open", "openat", "openat2") and not _WRITE_FLAGS.search(rest):
+            return None
+        return _write_event(name, path, result)
+    if name in _FD_CHANGES:
+        path = _fd_path(args)
+        return _write_event(name, path, result) if path else None
+    if name in _EXECS:
+        found = _first_path(args)
+        if found is None or not result.startswith("0"):
+            return None
+        return Event(effect=Effect.EXEC, syscall=name, target=found[0], result="0")
+    if name == "socket" or name in _NET_CALLS:
+        family = _FAMILY.search(args)
+        if family is None or family.group(1) not in _NET_FAMILIES:
+            return None
+        return Event(effect=Effect.NETWORK, syscall=name, target=family.group(1), result=result)
+    return None
+
+
+def parse_log(lines: Iterable[str]) -> tuple[Event, ...]:
+    """Every effect in one process's log, in order."""
+    return tuple(event for line in lines if (event := parse_line(line)) is not None)
