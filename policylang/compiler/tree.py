@@ -112,6 +112,20 @@ class CompiledRule:
     checks: tuple[str, ...] = ()
     # (leading literals, literals, globs, fixed words, exact=1/rest=0, clauses)
     specificity: tuple[int, ...] = ()
+    # precomputed for the lookup's hot path: a rule without clauses or checks always hits
+    # the same way, so its hit and its two possible matches are built once, here
+    plain: bool = field(init=False, repr=False, compare=False)
+    hit: _Hit = field(init=False, repr=False, compare=False)
+    plain_match: RuleMatch = field(init=False, repr=False, compare=False)
+    floor_match: RuleMatch = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        verdict = self.verdict
+        hit: _Hit = (verdict, verdict.rank, False, None, self)
+        object.__setattr__(self, "plain", not self.conditions and not self.checks)
+        object.__setattr__(self, "hit", hit)
+        object.__setattr__(self, "plain_match", _build_match(hit, floor=False))
+        object.__setattr__(self, "floor_match", _build_match(hit, floor=True))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,11 +219,25 @@ class RuleTree:
         """
         if not words:
             return None
-        rules = self.candidates(words)
+        return self.decide(words, self.candidates(words))
+
+    def decide(self, words: Sequence[Word], rules: Sequence[CompiledRule]) -> RuleMatch | None:
+        """`lookup` for callers that already hold `candidates(words)` (computed once)."""
         if not rules:
             return None
-        evaluator = _ClauseEvaluator(self, words)
-        hits = [hit for rule in rules if (hit := evaluator.match(rule)) is not None]
+        if len(rules) == 1 and rules[0].plain:
+            return rules[0].plain_match  # the common case: one rule, no clauses
+        evaluator: _ClauseEvaluator | None = None
+        hits: list[_Hit] = []
+        for rule in rules:
+            if rule.plain:
+                hits.append(rule.hit)
+                continue
+            if evaluator is None:
+                evaluator = _ClauseEvaluator(self, words)
+            hit = evaluator.match(rule)
+            if hit is not None:
+                hits.append(hit)
         return _decide(hits)
 
     def option_spec(self, command: str | None) -> OptionSpec:
@@ -279,6 +307,13 @@ def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
 
 
 def _match(hit: _Hit, *, floor: bool) -> RuleMatch:
+    rule = hit[4]
+    if hit is rule.hit:  # a clause-free hit: its matches were built with the rule
+        return rule.floor_match if floor else rule.plain_match
+    return _build_match(hit, floor=floor)
+
+
+def _build_match(hit: _Hit, *, floor: bool) -> RuleMatch:
     verdict, _rank, uncertain, failure, rule = hit
     return RuleMatch(
         verdict=verdict,

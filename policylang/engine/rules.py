@@ -16,8 +16,10 @@ from functools import partial
 from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
+    CompiledRule,
     ExpansionAction,
     ExpansionPosition,
+    InterpreterSpec,
     OperandRole,
     PathRoles,
     ProtectedMatch,
@@ -70,6 +72,50 @@ class SegmentRules:
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Command:
+    """What the policy's tables say about one command name, looked up once per policy.
+
+    Every field is a pure function of the compiled policy and the name, so `RuleView`
+    builds these when it is created (for every name any table mentions) and shares one
+    plain entry for all other names.
+    """
+
+    interpreter: InterpreterSpec | None = None
+    roles: PathRoles | None = None
+    runs_code: bool = False  # an interpreter, a shell or a wrapper
+    conditional: bool = False  # sed, perl, git: writes a role table cannot express
+    spec: OptionSpec = _PLAIN_SPEC
+
+    @property
+    def needs_view(self) -> bool:
+        """Whether an allowed segment needs an option view (most do not)."""
+        return self.interpreter is not None or self.conditional or self.roles is not None
+
+
+_PLAIN_COMMAND = _Command()
+
+
+def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
+    names = set(policy.interpreters) | set(policy.shells) | set(policy.path_args.commands)
+    names |= {spec.name for spec in policy.wrappers} | _CONDITIONAL_WRITERS
+    names |= set(policy.tree.option_specs)
+    return {
+        name: _Command(
+            interpreter=policy.interpreters.get(name),
+            roles=policy.path_args.roles(name),
+            runs_code=(
+                name in policy.interpreters
+                or name in policy.shells
+                or policy.wrappers.get(name) is not None
+            ),
+            conditional=name in _CONDITIONAL_WRITERS,
+            spec=policy.tree.option_spec(name),
+        )
+        for name in names
+    }
+
+
 def _reason(ref: RuleRef | None, verdict: Verdict, fallback: str, extra: str = "") -> Reason:
     if ref is None:
         return Reason(rule_id="default", message=fallback + extra, verdict=verdict)
@@ -95,6 +141,10 @@ class RuleView:
         self._parsed: dict[str, CommandLine] = {}
         self._parse_lock = threading.Lock()
         self._positions = {p.value: p for p in ExpansionPosition}
+        self._commands = _command_table(policy)
+        self._default_reason = _reason(
+            policy.default_ref, policy.default, "no rule covers this command"
+        )
         self._matches: dict[
             tuple[str, Access, str, str, bool], tuple[ProtectedMatch | None, bool]
         ] = {}
@@ -172,8 +222,7 @@ class RuleView:
                 )
                 if direct is None or direct_outside:
                     message = (
-                        f"{access}s `{shown}`{via} recursively, reaching protected "
-                        f"`{glob}`{extra}"
+                        f"{access}s `{shown}`{via} recursively, reaching protected `{glob}`{extra}"
                     )
             found.append(
                 Reason(
@@ -288,50 +337,47 @@ class RuleView:
             return SegmentRules(
                 verdict=Verdict.ASK, reason=None, floors=tuple(floors), opaque=opaque
             )
-        match = self.policy.tree.lookup(inner)
+        tree = self.policy.tree
+        candidates = tree.candidates(inner)
+        match = tree.decide(inner, candidates)
         if "/" in name:
             # `/usr/bin/sudo`, `./rm`: the rules of the basename are floors (a deny holds),
             # but an allow for `rm` says nothing about whatever `./rm` is
             base = name.rpartition("/")[2]
             inner = (_value_word(inner[0], base), *inner[1:])
-            based = self.policy.tree.lookup(inner)
+            candidates = tree.candidates(inner)
+            based = tree.decide(inner, candidates)
             if based is not None and based.verdict is not Verdict.ALLOW:
                 floors.append(_match_reason(based, f"`{base}` run by path"))
             name = base
-        values = tuple(w.value for w in inner)
         if match is None:
             verdict = self.policy.default
-            reason = _reason(self.policy.default_ref, verdict, "no rule covers this command")
+            reason: Reason | None = self._default_reason
             locked, specificity, read_only = False, 0, False
         else:
             verdict, reason = match.verdict, _match_reason(match, "")
             locked = match.locked
             specificity = match.specificity[0] if match.specificity else 0
             read_only = match.readonly and verdict is Verdict.ALLOW
-        exception = verdict is not Verdict.ALLOW and self._by_exception(inner, match)
+        exception = verdict is not Verdict.ALLOW and _by_exception(candidates, match)
         if exception and match is None:
-            reason = self._exception_reason(inner, verdict) or reason
+            reason = _exception_reason(inner, candidates, verdict) or reason
+        command = self._commands.get(name, _PLAIN_COMMAND)
         # the option view is only needed for interpreters, path roles and suggestions of
         # programs that run code; most segments need none
         needs_view = (
-            name in self.policy.interpreters
-            or (
-                name in _CONDITIONAL_WRITERS
-                and (name != "git" or _word(inner, 1) in _GIT_PATH_SUBCOMMANDS)
-            )
-            or self.policy.path_args.roles(name) is not None
-            or (verdict is not Verdict.ALLOW and self._runs_code(name))
+            command.interpreter is not None
+            or command.roles is not None
+            or (command.conditional and (name != "git" or _word(inner, 1) in _GIT_PATH_SUBCOMMANDS))
+            or (verdict is not Verdict.ALLOW and command.runs_code)
         )
-        view = (
-            option_view(inner, self.policy.tree.option_spec(name), start=1)
-            if needs_view
-            else (_EMPTY_VIEW)
+        view = option_view(inner, command.spec, start=1) if needs_view else _EMPTY_VIEW
+        if command.interpreter is not None:
+            self._interpreter(command.interpreter, name, view, floors)
+        path_words, implicit = (
+            self._path_words(name, command.roles, inner, view) if needs_view else ((), False)
         )
-        self._interpreter(name, inner, view, floors)
-        path_words, implicit = self._path_words(name, inner, view) if needs_view else ((), False)
-        if from_xargs and (
-            path_words or implicit or nested or self.policy.path_args.roles(name)
-        ):
+        if from_xargs and (path_words or implicit or nested or command.roles):
             floors.append(
                 Reason(
                     rule_id="engine.xargs-paths",
@@ -348,7 +394,7 @@ class RuleView:
             floors=tuple(floors),
             opaque=opaque,
             nested=nested,
-            inner_values=values,
+            inner_values=tuple([w.value for w in inner]),
             suggest=_no_suggestion if exception else partial(self.suggest, inner, view),
             exception=exception,
             path_words=path_words,
@@ -357,11 +403,8 @@ class RuleView:
         )
 
     def _interpreter(
-        self, name: str, inner: Sequence[Word], view: OptionView, floors: list[Reason]
+        self, spec: InterpreterSpec, name: str, view: OptionView, floors: list[Reason]
     ) -> None:
-        spec = self.policy.interpreters.get(name)
-        if spec is None:
-            return
         inline = [o for o in view.options if o.name in spec.inline]
         if inline or (spec.program_operand and view.operands):
             how = f"`{inline[0].name}`" if inline else "its program operand"
@@ -370,14 +413,14 @@ class RuleView:
             )
 
     def _path_words(
-        self, name: str, inner: Sequence[Word], view: OptionView
+        self, name: str, roles: PathRoles | None, inner: Sequence[Word], view: OptionView
     ) -> tuple[tuple[tuple[Word, str, bool], ...], bool]:
-        roles = self.policy.path_args.roles(name)
         found: list[tuple[Word, str, bool]] = []
         recursive = view.has(*_RECURSIVE) or name in _ALWAYS_RECURSIVE
         if roles is not None:
             found.extend(_role_words(roles, inner, view, recursive))
-        found.extend(_conditional_writes(name, inner, view))
+        if name in _CONDITIONAL_WRITERS:
+            found.extend(_conditional_writes(name, inner, view))
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
@@ -387,42 +430,8 @@ class RuleView:
         return tuple(found), implicit
 
     # -- approvals -----------------------------------------------------------------------
-    def _by_exception(self, inner: Sequence[Word], match: RuleMatch | None) -> bool:
-        """Whether the command asks because an allow rule's exception fired.
-
-        `readonly find ** unless -exec …` not matching `find . -exec rm {} +`, an
-        undecidable clause, or a failing check: the policy asks on purpose, and approving
-        the bare prefix would allow every spelling the exception exists to catch.
-        """
-        if match is not None and (match.uncertain or match.check_failure is not None):
-            return True
-        return any(
-            rule.verdict is Verdict.ALLOW and (rule.conditions or rule.checks)
-            for rule in self.policy.tree.candidates(inner)
-        )
-
-    def _exception_reason(self, inner: Sequence[Word], verdict: Verdict) -> Reason | None:
-        """Name the allow rule whose exception left this command to the default."""
-        for rule in self.policy.tree.candidates(inner):
-            if rule.verdict is Verdict.ALLOW and (rule.conditions or rule.checks):
-                ref = rule.ref
-                return Reason(
-                    rule_id=ref.id,
-                    message=(
-                        f"the rule `{ref.id}` ({ref.message}) does not cover this use of "
-                        f"`{inner[0].value}`: one of its exceptions applies"
-                    ),
-                    verdict=verdict,
-                    location=ref.location,
-                )
-        return None
-
     def _runs_code(self, name: str) -> bool:
-        return (
-            name in self.policy.interpreters
-            or name in self.policy.shells
-            or self.policy.wrappers.get(name) is not None
-        )
+        return self._commands.get(name, _PLAIN_COMMAND).runs_code
 
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
@@ -440,6 +449,37 @@ class RuleView:
                 return None
             prefix = tuple(values[:2])
         return prefix
+
+
+def _by_exception(candidates: Sequence[CompiledRule], match: RuleMatch | None) -> bool:
+    """Whether the command asks because an allow rule's exception fired.
+
+    `readonly find ** unless -exec …` not matching `find . -exec rm {} +`, an
+    undecidable clause, or a failing check: the policy asks on purpose, and approving
+    the bare prefix would allow every spelling the exception exists to catch.
+    """
+    if match is not None and (match.uncertain or match.check_failure is not None):
+        return True
+    return any(rule.verdict is Verdict.ALLOW and not rule.plain for rule in candidates)
+
+
+def _exception_reason(
+    inner: Sequence[Word], candidates: Sequence[CompiledRule], verdict: Verdict
+) -> Reason | None:
+    """Name the allow rule whose exception left this command to the default."""
+    for rule in candidates:
+        if rule.verdict is Verdict.ALLOW and not rule.plain:
+            ref = rule.ref
+            return Reason(
+                rule_id=ref.id,
+                message=(
+                    f"the rule `{ref.id}` ({ref.message}) does not cover this use of "
+                    f"`{inner[0].value}`: one of its exceptions applies"
+                ),
+                verdict=verdict,
+                location=ref.location,
+            )
+    return None
 
 
 def _word(words: Sequence[Word], index: int) -> str | None:
@@ -518,6 +558,7 @@ def _conditional_writes(
                 path = value.partition(":")[2]
                 if path:
                     yield _value_word(inner[index], path), "read", False
+
 
 def _access_name(access: Access) -> str:
     return "read" if access is Access.READ else "write"

@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rules.helpers import compile_text, lookup, verdict_of
+from rules.helpers import compile_text, lookup, verdict_of, words
 
+from policylang.compiler.tree import CompiledPolicy, RuleMatch
 from policylang.decision import Retention, Verdict
+from policylang.engine.policy import shipped_ruleset
 from policylang.rules.load import load_ruleset
+from policylang.shell.parse import parse_command
 
 
 @pytest.mark.parametrize(
@@ -218,3 +221,53 @@ def test_word_glob_star_stays_within_a_path_component() -> None:
     assert verdict_of(policy, "cat src/a.py") == "allow"
     assert verdict_of(policy, "cat src/../../etc/x.py") == "default"
     assert verdict_of(policy, "cat docs/a/b.md") == "allow"
+
+
+def _reference_lookup(policy: CompiledPolicy, command: str) -> RuleMatch | None:
+    """`lookup` without its fast paths: every candidate through the clause evaluator."""
+    from policylang.compiler.tree import _build_match, _ClauseEvaluator, _strictness
+
+    argv = words(command)
+    evaluator = _ClauseEvaluator(policy.tree, argv)
+    hits = [h for r in policy.tree.candidates(argv) if (h := evaluator.match(r)) is not None]
+    if not hits:
+        return None
+    denies = [h for h in hits if h[0] is Verdict.DENY]
+    winner = max(denies or hits, key=_strictness)
+    layer = winner[4].ref.layer
+    floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
+    if floors:
+        return _build_match(max(floors, key=lambda h: (h[1], h[4].specificity)), floor=True)
+    return _build_match(winner, floor=False)
+
+
+def test_fast_lookup_agrees_with_the_clause_evaluator() -> None:
+    # clause-free rules carry their hit and matches precomputed; lookup takes shortcuts
+    # with them, which must never change a match
+    policy = load_ruleset(shipped_ruleset())
+    table = Path(__file__).parents[2] / "golden" / "commands" / "default.tsv"
+    commands = [
+        line.split("\t")[0]
+        for line in table.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    commands += ["git status", "ls -la", "rm -rf /", "npm run build", "sudo rm x", "cat a b"]
+    compared = 0
+    for command in commands:
+        line = parse_command(command)
+        if not line.segments or not line.segments[0].words:
+            continue
+        assert policy.lookup(line.segments[0].words) == _reference_lookup(policy, command)
+        compared += 1
+    assert compared > 200
+
+
+def test_clause_free_rules_carry_their_matches() -> None:
+    policy = compile_text("allow ls **\nreadonly cat **\nask git push ** when -f\n")
+    rules = {rule.pattern: rule for _path, rule in policy.tree.iter_rules()}
+    assert rules["cat **"].plain
+    assert rules["cat **"].plain_match.readonly
+    assert not rules["cat **"].floor_match.readonly  # a floor is never read-only
+    assert not rules["git push **"].plain  # it has a clause
+    match = lookup(policy, "cat x")
+    assert match is rules["cat **"].plain_match

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -95,3 +96,40 @@ def test_is_within() -> None:
     assert paths.is_within("/w/x", "/w")
     assert not paths.is_within("/wx", "/w")
     assert paths.is_within("/anything", "/")
+
+
+def _link_maze(root: Path) -> list[str]:
+    """A small tree of files, directories and every kind of link; the names to combine."""
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "f").write_text("")
+    (root / "la").symlink_to(root / "a")  # a link to a directory
+    (root / "dang").symlink_to("/nonexistent-target/x")  # dangling
+    (root / "dd").symlink_to("dang")  # a link to a dangling link
+    (root / "a" / "rel").symlink_to("b/../b")  # relative, with `..`
+    (root / "a" / "b" / "up").symlink_to("../..")
+    (root / "a" / "b" / "lf").symlink_to("f")
+    (root / "a" / "b" / "fx").symlink_to("f/x")  # through a file
+    (root / "loop1").symlink_to(root / "loop2")
+    (root / "loop2").symlink_to(root / "loop1")
+    os.mkfifo(root / "fifo")
+    return ["a", "b", "f", "la", "dang", "dd", "rel", "up", "lf", "fx", "loop1", "fifo", "no"]
+
+
+def test_real_agrees_with_realpath(tmp_path: Path) -> None:
+    # `real` takes shortcuts (the kernel's resolution, stopping below a missing
+    # component); it must give exactly what os.path.realpath gives, links of every kind
+    names = _link_maze(tmp_path)
+    checked = 0
+    for depth in (1, 2, 3):
+        for combo in itertools.product(names, repeat=depth):
+            path = "/".join((str(tmp_path), *combo))
+            assert paths.real(path) == os.path.realpath(path), path
+            checked += 1
+    for path in ("/", "/nonexistent/workspace/x", "/etc/passwd", "/dev/null", "/proc/self/fd/0"):
+        assert paths.real(path) == os.path.realpath(path), path
+    assert checked > 2000
+
+
+def test_real_never_raises() -> None:
+    assert paths.real("/a\0b") == "/a\0b"
+    assert paths.real("/" + "x" * 5000) == "/" + "x" * 5000
