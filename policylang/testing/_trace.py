@@ -9,8 +9,9 @@ What counts:
 - a **write**: an open with a writing flag (`O_WRONLY`, `O_RDWR`, `O_CREAT`, `O_TRUNC`,
   `O_APPEND`, `O_TMPFILE`) or a call that changes the file system (rename, unlink, mkdir,
   link, symlink, chmod, chown, truncate, utimensat with a path, mknod, mount, xattrs),
-  attempted, whether or not it succeeded. Terminal and null devices and a process's own
-  descriptors (`/dev/null`, `/dev/tty`, `/dev/fd/N` …) are not writes; a write under
+  attempted, whether or not it succeeded (but not `mkdir` of a directory that exists).
+  Terminal and null devices and a process's own descriptors (`/dev/null`, `/dev/tty`,
+  `/dev/fd/N` …) are not writes; a write under
   `/tmp` (a private tmpfs in the sandbox) is a `tmp-write`, reported but not flagged.
 - an **exec**: a successful `execve` of a program (the oracle decides which are outside
   the read-only set).
@@ -124,6 +125,8 @@ def parse_line(line: str) -> Event | None:
         path, rest = found
         if name in ("open", "openat", "openat2") and not _WRITE_FLAGS.search(rest):
             return None
+        if name in ("mkdir", "mkdirat") and "EEXIST" in result:
+            return None  # an existing directory: nothing changed
         return _write_event(name, path, result)
     if name in _FD_CHANGES:
         path = _fd_path(args)

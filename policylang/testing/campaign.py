@@ -364,6 +364,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="directory of golden command tables (default: tests/golden)")
     parser.add_argument("--no-seeds", action="store_true", help="structural generators only")
     parser.add_argument("--list", action="store_true", help="list the invariants and exit")
+    from policylang.testing import oracle
+
+    parser.add_argument("--dynamic", action="store_true",
+                        help="also run the dynamic read-only oracle: the corpus commands "
+                             "RULESET labels read-only run in a sandbox under strace")
+    oracle.add_arguments(parser, prefix="dynamic-")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -420,4 +426,16 @@ def run_from_args(args: argparse.Namespace) -> int:
     found = len(report.violations)
     total = sum(p.examples for p in report.properties)
     print(f"{found} counterexample(s); {total} examples run")
-    return EXIT_FOUND if found else EXIT_OK
+    status = EXIT_FOUND if found else EXIT_OK
+    if args.dynamic:
+        status = max(status, _run_oracle(args))
+    return status
+
+
+def _run_oracle(args: argparse.Namespace) -> int:
+    from policylang.testing import oracle
+
+    if args.policy is None:
+        print("policylang fuzz: error: --dynamic needs a RULESET file", file=sys.stderr)
+        return EXIT_USAGE
+    return oracle.run_from_args(args.policy, args)

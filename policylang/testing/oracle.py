@@ -21,17 +21,23 @@ read-write) because here the point is to see every attempt to change anything:
 A per-command wall-clock limit (2 s by default) kills the whole process group; a run has
 an overall budget too. What the trace shows is classified by `_trace`; a command is
 **flagged** when it attempted a write outside `/tmp`, opened an internet socket, or ran a
-program outside the read-only set (by default: a program the policy would not allow, on
-its own, as read-only).
+program outside the read-only set. Every descendant is traced, so a program's own writes
+are caught anyway; the exec check is for effects a trace of file and socket calls cannot
+see (a request to a daemon over a Unix socket, a signal). The read-only set: programs
+named in the command itself (the policy judged those), `HELPER_PROGRAMS`, and programs
+`read_only_program` accepts (for a policy: the ones it allows on their own as read-only).
 """
 
 from __future__ import annotations
 
+import argparse
 import collections
 import logging
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -56,6 +62,16 @@ WORKSPACE = "/workspace"
 HOME = "/home/oracle"
 _TRACE_DIR = "/.oracle-trace"
 _PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+_WORD = re.compile(r"[A-Za-z0-9_.+-]+")
+
+#: Programs that read-only tools run behind the scenes and whose every effect the trace
+#: sees (no IPC to a daemon): shells (`watch` runs `sh -c`), man's formatting pipeline,
+#: the decompressors `zgrep`/`tar tzf` use, pagers. What they do is still traced.
+HELPER_PROGRAMS = frozenset({
+    "sh", "bash", "dash", "preconv", "tbl", "eqn", "pic", "refer", "nroff", "groff", "troff",
+    "grotty", "col", "locale", "gzip", "gunzip", "bzip2", "xz", "zstd", "lzma", "less",
+    "more", "pager",
+})
 
 #: The files of the scratch workspace (tldr placeholders included), relative path → text.
 WORKSPACE_FILES: dict[str, str] = {
@@ -200,29 +216,31 @@ class Oracle:
             exec of any other program flags the command. Default: every program is.
         timeout_s: wall-clock limit per command; the process group is killed after it.
         source: a workspace directory to copy instead of the built-in one.
+        bwrap: the bubblewrap program (a name on PATH, or a path).
 
     Raises:
         SandboxUnavailableError: bubblewrap does not work here, or strace is missing.
     """
 
     def __init__(self, *, read_only_program: Callable[[str], bool] | None = None,
-                 timeout_s: float = 2.0, source: Path | None = None) -> None:
+                 timeout_s: float = 2.0, source: Path | None = None,
+                 bwrap: str = "bwrap") -> None:
         self.read_only_program = read_only_program or (lambda _name: True)
         self.timeout_s = timeout_s
         self._root = Path(tempfile.mkdtemp(prefix="policylang-oracle-"))
         try:
             self.workspace, self.home = make_scratch(self._root, source)
-            self._bwrap, self._strace, self._shell = self._tools()
+            self._bwrap, self._strace, self._shell = self._tools(bwrap)
         except BaseException:
             shutil.rmtree(self._root, ignore_errors=True)
             raise
         self._counter = 0
 
-    def _tools(self) -> tuple[str, str, str]:
-        available = BubblewrapBackend(str(self.workspace)).probe()
+    def _tools(self, name: str) -> tuple[str, str, str]:
+        available = BubblewrapBackend(str(self.workspace), bwrap=name).probe()
         if not available.ok:
             raise SandboxUnavailableError(f"the oracle needs bubblewrap: {available.detail}")
-        bwrap, strace = shutil.which("bwrap"), shutil.which("strace")
+        bwrap, strace = shutil.which(name), shutil.which("strace")
         if bwrap is None or strace is None:
             raise SandboxUnavailableError("the oracle needs strace (install the strace package)")
         shell = os.path.realpath(shutil.which("bash") or "/usr/bin/bash")
@@ -268,7 +286,7 @@ class Oracle:
             if proc.returncode is None:
                 terminate_group(proc, grace_s=0.2)
         events = self._events(trace_dir)
-        return Observation(command=command, events=events, flags=self._flags(events),
+        return Observation(command=command, events=events, flags=self._flags(command, events),
                            returncode=None if timed_out else proc.returncode,
                            timed_out=timed_out, seconds=time.monotonic() - start)
 
@@ -282,14 +300,17 @@ class Oracle:
             events.extend(found)
         return tuple(events)
 
-    def _flags(self, events: Sequence[Event]) -> tuple[Event, ...]:
+    def _flags(self, command: str, events: Sequence[Event]) -> tuple[Event, ...]:
+        named = set(_WORD.findall(command))  # programs the policy saw in the command itself
         flags = []
         for event in events:
             match event.effect:
                 case Effect.WRITE | Effect.NETWORK:
                     flags.append(event)
                 case Effect.EXEC:
-                    if not self.read_only_program(os.path.basename(event.target)):
+                    program = os.path.basename(event.target)
+                    if not (program in named or program in HELPER_PROGRAMS
+                            or self.read_only_program(program)):
                         flags.append(event)
                 case Effect.TMP_WRITE:
                     pass
@@ -374,24 +395,133 @@ def by_program(commands: Iterable[str]) -> list[str]:
     return interleave(groups.values())
 
 
-class PolicyLabels:
-    """The read-only labels of a policy, as seen from the oracle's scratch workspace."""
+class Labels:
+    """The read-only labels an evaluator gives (commands, and programs on their own)."""
 
-    def __init__(self, policy: Policy, oracle: Oracle) -> None:
-        self.policy = policy
-        self.workspace = oracle.workspace
-        self.env = {"HOME": str(oracle.home)}
+    def __init__(self, evaluate: Callable[[str], Decision]) -> None:
+        self.evaluate = evaluate
         self._programs: dict[str, bool] = {}
 
-    def decide(self, command: str) -> Decision:
-        return self.policy.evaluate(command, cwd=self.workspace, workspace=self.workspace,
-                                    env=self.env)
-
     def read_only(self, command: str) -> bool:
-        return is_read_only(self.decide(command))
+        return is_read_only(self.evaluate(command))
 
     def program(self, name: str) -> bool:
-        """Whether the policy allows running `name` on its own as read-only (cached)."""
+        """Whether running `name` on its own is labelled read-only (cached)."""
         if name not in self._programs:
             self._programs[name] = self.read_only(name)
         return self._programs[name]
+
+
+def policy_labels(policy: Policy, oracle: Oracle) -> Labels:
+    """A policy's labels, evaluated as if run in the oracle's scratch workspace and home."""
+    env = {"HOME": str(oracle.home)}
+
+    def evaluate(command: str) -> Decision:
+        return policy.evaluate(command, cwd=oracle.workspace, workspace=oracle.workspace,
+                               env=env)
+
+    return Labels(evaluate)
+
+
+def check_labels(oracle: Oracle, labels: Labels, commands: Sequence[str], *,
+                 budget_s: float = 300.0, jobs: int = 1,
+                 progress: Callable[[Observation], None] | None = None) -> OracleReport:
+    """Observe the `commands` that `labels` call read-only; execs are judged by `labels`."""
+    oracle.read_only_program = labels.program
+    candidates = [c for c in commands if labels.read_only(c)]
+    return run_oracle(oracle, candidates, budget_s=budget_s, jobs=jobs, progress=progress)
+
+
+# --- a policy over the corpora ------------------------------------------------------------
+
+#: The corpus files the oracle reads from `../shared/corpora` (or `--corpora DIR`).
+ORACLE_CORPORA = ("tldr.tsv", "nl2bash.tsv", "codex_cases.tsv")
+
+
+def corpus_candidates(labels: Labels, corpus_dir: Path | None
+                      ) -> tuple[list[str], dict[str, str]]:
+    """The corpus commands the policy labels read-only, interleaved by file and program."""
+    from policylang.testing.seeds import load_corpus_commands
+
+    sources: dict[str, str] = {}
+    groups = []
+    for name in ORACLE_CORPORA:
+        commands = [c for c in load_corpus_commands(corpus_dir, files=(name,))
+                    if c not in sources and labels.read_only(c)]
+        sources.update(dict.fromkeys(commands, name))
+        groups.append(by_program(commands))
+    return interleave(groups), sources
+
+
+def check_policy(path: Path, *, commands: Sequence[str] | None = None,
+                 corpus_dir: Path | None = None, budget_s: float = 300.0,
+                 timeout_s: float = 2.0, jobs: int = 1,
+                 progress: Callable[[Observation], None] | None = None) -> OracleReport:
+    """Run the oracle over the commands (default: the corpora) that `path` labels read-only.
+
+    Raises:
+        SandboxUnavailableError: the sandbox cannot run here (nothing was run).
+        RulesetError: the policy does not load.
+    """
+    from policylang.engine.policy import load_policy
+
+    policy = load_policy(path)
+    with Oracle(timeout_s=timeout_s) as oracle:
+        labels = policy_labels(policy, oracle)
+        sources: dict[str, str] = {}
+        if commands is None:  # already filtered and ordered; check_labels keeps the order
+            commands, sources = corpus_candidates(labels, corpus_dir)
+        report = check_labels(oracle, labels, commands, budget_s=budget_s, jobs=jobs,
+                              progress=progress)
+    return OracleReport(candidates=report.candidates, observations=report.observations,
+                        seconds=report.seconds, sources=sources)
+
+
+# --- command line -------------------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
+    """The oracle's options (`prefix` keeps them apart inside `policylang fuzz`)."""
+    from policylang.testing.campaign import parse_budget
+
+    parser.add_argument(f"--{prefix}budget", dest="oracle_budget", type=parse_budget,
+                        default=300.0, metavar="DURATION",
+                        help="time budget for the oracle run (default 5m)")
+    parser.add_argument(f"--{prefix}timeout", dest="oracle_timeout", type=parse_budget,
+                        default=2.0, metavar="DURATION",
+                        help="wall-clock limit per command (default 2s)")
+    parser.add_argument(f"--{prefix}jobs", dest="oracle_jobs", type=int, default=1,
+                        metavar="N", help="commands run at once (default 1)")
+    parser.add_argument(f"--{prefix}show", dest="oracle_show", type=int, default=8,
+                        metavar="N", help="examples printed per category (default 8)")
+
+
+def run_from_args(policy: Path, args: argparse.Namespace,
+                  commands: Sequence[str] | None = None) -> int:
+    """Run the oracle as `add_arguments` describes; print the report; 1 if any flagged."""
+    from policylang.errors import PolicylangError
+
+    try:
+        report = check_policy(policy, commands=commands, corpus_dir=args.corpora,
+                              budget_s=args.oracle_budget, timeout_s=args.oracle_timeout,
+                              jobs=args.oracle_jobs)
+    except (PolicylangError, OSError) as exc:
+        print(f"dynamic oracle: error: {exc}", file=sys.stderr)
+        return 2
+    print(report.render(examples=args.oracle_show), flush=True)
+    return 1 if report.flagged else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="fuzz/oracle.py",
+        description="Run the commands a policy labels read-only (from the corpora, or "
+                    "--command) in a bubblewrap sandbox under strace; flag every write, "
+                    "network socket or program outside the read-only set.")
+    parser.add_argument("policy", type=Path, metavar="RULESET")
+    parser.add_argument("--corpora", type=Path, metavar="DIR",
+                        help="directory of tldr.tsv, nl2bash.tsv, codex_cases.tsv")
+    parser.add_argument("--command", action="append", dest="commands", metavar="TEXT",
+                        help="check this command instead of the corpora (repeatable)")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run_from_args(args.policy, args, args.commands)

@@ -1,0 +1,142 @@
+"""The dynamic read-only oracle: a few known commands, run for real inside bubblewrap.
+
+Every command here runs in the oracle's sandbox (read-only scratch workspace and home,
+no network, no capabilities) under strace; nothing runs outside it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from policylang.decision import Decision, Retention, SegmentDecision, Verdict
+from policylang.errors import SandboxUnavailableError
+from policylang.testing import oracle as oracle_mod
+from policylang.testing._trace import Effect
+from policylang.testing.oracle import Labels, Oracle, check_labels, check_policy, sandbox_argv
+
+DEFAULT = Path(__file__).resolve().parents[3] / "policylang" / "rulesets" / "default.policy"
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[Oracle]:
+    with Oracle(timeout_s=5.0) as sandbox:
+        yield sandbox
+
+
+def _toy(command: str) -> Decision:
+    """Deliberately wrong labels: `ls`, `cat` and `touch` lines are read-only, however written."""
+    words = shlex.split(command)
+    read_only = bool(words) and words[0] in {"ls", "cat", "touch"}
+    verdict = Verdict.ALLOW if read_only else Verdict.ASK
+    retention = Retention.REQUERY if read_only else None
+    segment = SegmentDecision(text=command, verdict=verdict, read_only=read_only)
+    return Decision(command=command, verdict=verdict, retention=retention,
+                    concurrency_safe=read_only, segments=(segment,))
+
+
+def test_a_read_passes(oracle: Oracle) -> None:
+    seen = oracle.observe("cat README")
+    assert seen.returncode == 0
+    assert not seen.timed_out
+    assert not seen.flagged, seen.render()
+
+
+@pytest.mark.parametrize(
+    ("command", "target"),
+    [
+        ("sort -o out file", "/workspace/out"),
+        ("git log --output=x", "/workspace/x"),
+        ("echo hi > ~/.ssh/authorized_keys", "/home/oracle/.ssh/authorized_keys"),
+    ],
+)
+def test_a_write_is_flagged_even_when_it_fails(oracle: Oracle, command: str,
+                                               target: str) -> None:
+    seen = oracle.observe(command)
+    assert seen.categories == ("write",), seen.render()
+    assert target in {e.target for e in seen.flags}
+    assert all("EROFS" in e.result for e in seen.flags)  # the mounts are read-only
+
+
+def test_tmp_writes_are_seen_but_not_flagged(oracle: Oracle) -> None:
+    seen = oracle.observe("echo hi > /tmp/scratch")
+    assert not seen.flagged
+    assert [e.effect for e in seen.events] == [Effect.TMP_WRITE]
+
+
+def test_a_socket_is_flagged_and_the_network_is_unreachable(oracle: Oracle) -> None:
+    seen = oracle.observe("exec 3<>/dev/tcp/127.0.0.1/9")
+    assert seen.categories == ("network",), seen.render()
+    assert seen.returncode != 0
+
+
+def test_exec_outside_the_read_only_set(oracle: Oracle) -> None:
+    labels = Labels(_toy)  # `date` on its own is not read-only for the toy
+    oracle.read_only_program = labels.program
+    try:
+        hidden = oracle.observe('x=dat; "${x}e"')  # runs `date` without naming it
+        named = oracle.observe("cat README | xargs date")  # named: the labels judged it
+        helper = oracle.observe("echo x | sh -c cat")  # a shell: its effects are traced
+    finally:
+        oracle.read_only_program = lambda _name: True
+    assert hidden.categories == ("exec",), hidden.render()
+    assert [e.target for e in hidden.flags] == ["/usr/bin/date"]
+    assert not named.flagged, named.render()
+    assert not helper.flagged, helper.render()
+
+
+def test_a_timeout_kills_the_command(tmp_path: Path) -> None:
+    with Oracle(timeout_s=0.5) as short:
+        seen = short.observe("sleep 30")
+    assert seen.timed_out
+    assert seen.returncode is None
+    assert seen.seconds < 10
+
+
+def test_a_wrong_toy_ruleset_is_caught(oracle: Oracle) -> None:
+    commands = ["ls", "cat README", "touch x", "ls -l > listing.txt", "rm README"]
+    report = check_labels(oracle, Labels(_toy), commands, budget_s=60)
+    assert report.candidates == 4  # `rm README` is not labelled read-only: never run
+    flagged = {o.command: o.categories for o in report.flagged}
+    assert flagged == {"touch x": ("write",), "ls -l > listing.txt": ("write",)}
+    assert "write: 2 command(s)" in report.render()
+
+
+def test_the_default_ruleset_on_known_commands() -> None:
+    report = check_policy(DEFAULT, commands=["cat README", "ls -la", "sort -o out file"],
+                          budget_s=60, timeout_s=5)
+    assert report.candidates == 2  # `sort -o` is not labelled read-only
+    assert not report.flagged, report.render()
+
+
+def test_the_sandbox_is_always_confined(tmp_path: Path) -> None:
+    argv = sandbox_argv(bwrap="bwrap", workspace=tmp_path, home=tmp_path, trace_dir=tmp_path,
+                        inner=["true"])
+    for flag in ("--unshare-all", "--die-with-parent", "--clearenv", "--new-session"):
+        assert flag in argv
+    assert argv[argv.index("--cap-drop") + 1] == "ALL"
+    assert "--share-net" not in argv
+    binds = [argv[i + 1:i + 3] for i, a in enumerate(argv) if a == "--bind"]
+    assert binds == [[str(tmp_path), "/.oracle-trace"]]  # the one writable bind
+    assert argv[argv.index("--") + 1:] == ["true"]
+
+
+def test_no_bubblewrap_means_refusal(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    with pytest.raises(SandboxUnavailableError, match="bubblewrap"):
+        Oracle(bwrap=str(tmp_path / "no-bwrap"))
+    assert not marker.exists()
+
+
+def test_no_strace_means_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_which = oracle_mod.shutil.which
+
+    def which(name: str) -> str | None:
+        return None if name == "strace" else real_which(name)
+
+    monkeypatch.setattr(oracle_mod.shutil, "which", which)
+    with pytest.raises(SandboxUnavailableError, match="strace"):
+        Oracle()

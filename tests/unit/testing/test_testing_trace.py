@@ -1,0 +1,96 @@
+"""Reading strace lines into effects (policylang.testing._trace): pure, nothing runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.testing._trace import TRACED_CALLS, Effect, Event, parse_line, parse_log
+
+EROFS = "-1 EROFS (Read-only file system)"
+
+
+@pytest.mark.parametrize(
+    ("line", "effect", "target"),
+    [
+        (f'openat(AT_FDCWD</workspace>, "out", O_WRONLY|O_CREAT|O_TRUNC, 0666) = {EROFS}',
+         Effect.WRITE, "/workspace/out"),
+        ('openat(AT_FDCWD</workspace>, "log", O_RDWR|O_APPEND) = 3</workspace/log>',
+         Effect.WRITE, "/workspace/log"),
+        ('openat(3</workspace/src>, "x.py", O_WRONLY|O_CREAT, 0644) = -1 EROFS',
+         Effect.WRITE, "/workspace/src/x.py"),
+        ('open("/home/oracle/.ssh/known_hosts", O_WRONLY|O_CREAT, 0644) = -1 EROFS',
+         Effect.WRITE, "/home/oracle/.ssh/known_hosts"),
+        ('creat("/workspace/a", 0644) = -1 EROFS', Effect.WRITE, "/workspace/a"),
+        ('unlinkat(AT_FDCWD</workspace>, "file", 0) = -1 EROFS', Effect.WRITE,
+         "/workspace/file"),
+        ('renameat2(AT_FDCWD</w>, "a", AT_FDCWD</w>, "b", RENAME_NOREPLACE) = -1 EROFS',
+         Effect.WRITE, "/w/a"),
+        ('mkdir("/home/oracle/.config/procps", 0700) = -1 EROFS', Effect.WRITE,
+         "/home/oracle/.config/procps"),
+        ('utimensat(AT_FDCWD</workspace>, "x", NULL, 0) = -1 ENOENT', Effect.WRITE,
+         "/workspace/x"),
+        ("utimensat(0</workspace/x>, NULL, NULL, 0) = -1 EROFS", Effect.WRITE,
+         "/workspace/x"),
+        ("fchmod(3</workspace/x>, 0755) = -1 EROFS", Effect.WRITE, "/workspace/x"),
+        ('openat(AT_FDCWD</>, "/tmp/sortXYZ", O_RDWR|O_CREAT|O_EXCL, 0600) = 3</tmp/sortXYZ>',
+         Effect.TMP_WRITE, "/tmp/sortXYZ"),
+        ('execve("/usr/bin/git", ["git", "log"], 0x7ffd /* 5 vars */) = 0', Effect.EXEC,
+         "/usr/bin/git"),
+        ("socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 5<socket:[1]>", Effect.NETWORK,
+         "AF_INET"),
+        ('connect(5<socket:[1]>, {sa_family=AF_INET6, sin6_port=htons(443)}, 28) = -1 '
+         "ENETUNREACH", Effect.NETWORK, "AF_INET6"),
+        ('openat(AT_FDCWD</w>, "a\\"b", O_WRONLY) = -1 EROFS', Effect.WRITE, '/w/a"b'),
+        ('openat(AT_FDCWD</w>, "slow", O_WRONLY <unfinished ...>', Effect.WRITE, "/w/slow"),
+    ],
+)
+def test_effects_are_recognised(line: str, effect: Effect, target: str) -> None:
+    event = parse_line(line)
+    assert event is not None
+    assert (event.effect, event.target) == (effect, target)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'openat(AT_FDCWD</workspace>, "README", O_RDONLY) = 3</workspace/README>',
+        'openat(AT_FDCWD</>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3',
+        'openat(AT_FDCWD</w>, "/dev/null", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</dev/null>',
+        'openat(AT_FDCWD</w>, "/dev/tty", O_RDWR|O_NONBLOCK) = -1 ENXIO',
+        'open("/proc/self/fd/1", O_WRONLY) = 3',
+        'execve("/usr/local/bin/cat", ["cat"], 0x1 /* 3 vars */) = -1 ENOENT (No such file)',
+        "socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, 0) = 3<socket:[9]>",
+        "socket(AF_NETLINK, SOCK_RAW|SOCK_CLOEXEC, NETLINK_ROUTE) = 3<socket:[9]>",
+        'connect(3<socket:[9]>, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) '
+        "= -1 ENOENT",
+        'mkdir("/home/oracle/.config", 0700) = -1 EEXIST (File exists)',
+        "+++ exited with 0 +++",
+        "wait4(-1, <unfinished ...>",
+        "",
+    ],
+)
+def test_reads_and_harmless_calls_are_not_effects(line: str) -> None:
+    assert parse_line(line) is None
+
+
+def test_parse_log_keeps_order() -> None:
+    lines = [
+        'execve("/usr/bin/sort", ["sort", "-o", "out"], 0x1 /* 3 vars */) = 0',
+        'openat(AT_FDCWD</workspace>, "file", O_RDONLY) = 3</workspace/file>',
+        f'openat(AT_FDCWD</workspace>, "out", O_WRONLY|O_CREAT|O_TRUNC, 0666) = {EROFS}',
+    ]
+    events = parse_log(lines)
+    assert [e.effect for e in events] == [Effect.EXEC, Effect.WRITE]
+    assert events[1].render() == f"write: openat(/workspace/out) = {EROFS}"
+
+
+def test_traced_calls_cover_each_kind() -> None:
+    calls = {name.lstrip("?") for name in TRACED_CALLS.split(",")}
+    assert {"openat", "execve", "socket", "connect", "renameat2", "unlinkat",
+            "utimensat"} <= calls
+    assert all(name.startswith("?") for name in TRACED_CALLS.split(","))
+
+
+def test_event_render_without_result() -> None:
+    event = Event(effect=Effect.EXEC, syscall="execve", target="/usr/bin/ls")
+    assert event.render() == "exec: execve(/usr/bin/ls)"
