@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-_METACHARACTERS: Final = frozenset(b" \t\n;&|()<>")
+#: Bytes that end a word in bash (blanks and operator characters).
+METACHARACTERS: Final = frozenset(b" \t\n;&|()<>")
 
 
 def escapes_only(data: bytes, start: int, stop: int) -> bool:
@@ -36,9 +37,39 @@ def starts_bash_comment(data: bytes, offset: int) -> bool:
         if before == 0x0A and continuation:
             index -= 2  # a line continuation vanishes: look at what precedes it
             continue
-        if before not in _METACHARACTERS:
+        if before not in METACHARACTERS:
             return False
         return not escaped(data, index - 1)
+
+
+def ansi_c_end(data: bytes, start: int) -> int:
+    """Where bash ends the `$'…'` string starting at `start` (-1 if it is unterminated).
+
+    Inside `$'…'` a backslash escapes the next character, so `$'\\\\'` ends at its second
+    quote; the first unescaped `'` closes the string.
+    """
+    index = start + 2
+    size = len(data)
+    while index < size:
+        byte = data[index]
+        if byte == 0x5C:
+            index += 2
+        elif byte == 0x27:
+            return index + 1
+        else:
+            index += 1
+    return -1
+
+
+def escaped_backslashes(data: bytes, start: int, stop: int) -> list[int]:
+    """Offsets of the `\\\\` pairs in `data[start:stop]`, read left to right as escapes."""
+    found: list[int] = []
+    index = data.find(b"\\", start, stop)
+    while index != -1 and index + 1 < stop:
+        if data[index + 1] == 0x5C:
+            found.append(index)
+        index = data.find(b"\\", index + 2, stop)
+    return found
 
 
 def escaped(data: bytes, offset: int) -> bool:

@@ -132,6 +132,7 @@ class Scope(enum.StrEnum):
     NEGATION = "negation"  # ! cmd
     TIME = "time"  # the `time` keyword
     PIPELINE = "pipeline"  # a non-final stage runs in a subshell
+    COPROC = "coproc"  # `coproc [NAME] COMMAND`: runs asynchronously in a subshell
 
 
 class SegmentKind(enum.StrEnum):

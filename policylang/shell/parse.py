@@ -31,7 +31,7 @@ from typing import Final
 import tree_sitter
 import tree_sitter_bash
 
-from policylang.shell import _build, _scan
+from policylang.shell import _build, _keywords, _scan
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -260,8 +260,13 @@ def _parse_text(
     root = tree.root_node
     walker = _Walker(source, shared)
     line = _Line(depth, where)
-    if 0x23 in source.data:  # `#`
-        root = walker.unhide_comments(root, line)
+    parsed = source.data
+    if source.backslash and b"\\\\'" in parsed:  # `\\'`, where `$'…'` may run on
+        root, parsed = walker.end_ansi_c_strings(root, parsed)
+    if 0x23 in parsed:  # `#`
+        root, parsed = walker.unhide_comments(root, parsed, line)
+    if b"coproc" in parsed:
+        root = walker.see_coprocs(root, parsed, line)
     if root.has_error:
         line.problems.extend(walker.syntax_problems(root))
     ctx = _Ctx(line, (), 0, (), depth)
@@ -278,11 +283,12 @@ def _parse_text(
 class _Walker:
     """Walks one tree-sitter tree, building segments into `_Line`s."""
 
-    __slots__ = ("shared", "src")
+    __slots__ = ("coprocs", "shared", "src")
 
     def __init__(self, src: _Source, shared: _Shared) -> None:
         self.src = src
         self.shared = shared
+        self.coprocs: set[int] = set()  # byte offsets where a coprocess's command starts
 
     # ----------------------------------------------------------------- problems
     def problem(self, line: _Line, code: str, message: str, node: Node) -> None:
@@ -328,20 +334,44 @@ class _Walker:
         start = span.start + (len(text) - len(text.lstrip()))
         return Span(start, start + len(stripped))
 
-    def unhide_comments(self, root: Node, line: _Line) -> Node:
+    def end_ansi_c_strings(self, root: Node, parsed: bytes) -> tuple[Node, bytes]:
+        """Re-parse where tree-sitter runs a `$'…'` string past its end.
+
+        tree-sitter reads `\\\\'` inside `$'…'` as a backslash and an escaped quote, so
+        `echo $'\\\\'; rm -rf ~; echo \\'` looks like one `echo` to it; bash ends the string
+        at the second quote and runs `rm`. Each escaped backslash of such a string is
+        replaced by `__` in the bytes given to tree-sitter (same length; words still take
+        their text and value from the original) and the text is parsed again.
+        Returns the tree and the bytes it was parsed from.
+        """
+        for _ in range(_MAX_REPAIRS):
+            patched = bytearray(parsed)
+            for start, end in _ansi_c_strings(root):
+                stop = _scan.ansi_c_end(parsed, start)
+                if 0 <= stop < end:
+                    for index in _scan.escaped_backslashes(parsed, start + 2, stop - 1):
+                        patched[index : index + 2] = b"__"
+            if patched == parsed:
+                break
+            parsed = bytes(patched)
+            root = _parser().parse(parsed).root_node
+        return root, parsed
+
+    def unhide_comments(self, root: Node, parsed: bytes, line: _Line) -> tuple[Node, bytes]:
         """Re-parse where tree-sitter starts a comment at a `#` bash reads as a word.
 
         `echo \\ #x; rm -rf /` runs `rm` in bash (the `#` does not start a word), but
         tree-sitter drops the escaped blank and makes the rest a comment. Each such `#`
         is replaced by `_` in the bytes given to tree-sitter (same length, so offsets
         hold) and the text is parsed again; words still take their text from the original.
+        Returns the tree and the bytes it was parsed from.
         """
-        data = self.src.data
-        for _ in range(_MAX_COMMENT_REPAIRS):
+        data = parsed
+        for _ in range(_MAX_REPAIRS):
             starts = _comment_starts(root)
             fakes = [offset for offset in starts if not _scan.starts_bash_comment(data, offset)]
             if not fakes:
-                return root
+                return root, data
             patched = bytearray(data)
             for offset in fakes:
                 patched[offset] = 0x5F  # `_`
@@ -355,7 +385,64 @@ class _Walker:
                 )
             data = bytes(patched)
             root = _parser().parse(data).root_node
+        return root, data
+
+    def see_coprocs(self, root: Node, parsed: bytes, line: _Line) -> Node:
+        """Re-parse `coproc [NAME] COMMAND` so that COMMAND is seen as bash sees it.
+
+        tree-sitter reads the keyword as a command name, so `coproc { rm -rf ~; }` becomes
+        the command `coproc { rm -rf ~` and a stray `}`. The keyword (and NAME) is blanked
+        in the bytes given to tree-sitter and in those the walk scans (same length, so
+        offsets hold), the text is parsed again (nested coprocesses show up then), and
+        the statement starting at each COMMAND is walked as a coprocess (`statement`).
+        """
+        source = bytearray(self.src.data)
+        seen: set[int] = set()
+        for _ in range(_MAX_REPAIRS):
+            found = [c for c in _coproc_uses(root, parsed) if c.blank[0] not in seen]
+            if not found:
+                break
+            patched = bytearray(parsed)
+            for use in found:
+                start, end = use.blank
+                seen.add(start)
+                patched[start:end] = source[start:end] = b" " * (end - start)
+                if end > start:
+                    self.coprocs.add(use.body)
+                if use.problem:
+                    span = _build.span(self.src.char(start), self.src.char(max(end, start + 6)))
+                    problem = Problem(code="shell.syntax-mismatch", message=use.problem, span=span)
+                    line.problems.append(problem)
+            parsed = bytes(patched)
+            root = _parser().parse(parsed).root_node
+        else:
+            message = f"coprocesses nested more than {_MAX_REPAIRS} deep are not analysed"
+            span = Span(0, len(self.src.text))
+            line.problems.append(Problem(code="shell.limit-depth", message=message, span=span))
+        self.src.data = bytes(source)
         return root
+
+    def mismatch(self, ctx: _Ctx, node: Node, message: str) -> None:
+        """Something tree-sitter accepts that bash rejects or reads differently."""
+        self.problem(ctx.line, "shell.syntax-mismatch", message, node)
+
+    def keywords(self, ctx: _Ctx, node: Node) -> None:
+        """Check the keyword tokens among `node`'s children where bash would read them."""
+        for child in node.children:
+            if not child.is_named:
+                self.keyword(ctx, child)
+
+    def keyword(self, ctx: _Ctx, token: Node) -> None:
+        if token.is_missing:
+            return  # already a problem
+        kind = token.type
+        data = self.src.data
+        if kind in _keywords.CHECKED_KEYWORDS:
+            message = _keywords.misplaced_keyword(token, data)
+            if message is not None:
+                self.mismatch(ctx, token, message)
+        elif kind == "{" and _keywords.glued_brace(token, data):
+            self.mismatch(ctx, token, "bash reads `{` glued to the next word as that word")
 
     def unhandled(self, ctx: _Ctx, node: Node) -> None:
         self.problem(
@@ -452,6 +539,11 @@ class _Walker:
                     _flatten(child, items, data, gaps)
                 else:
                     items.append([child, None])
+            elif child.type in _keywords.CASE_TERMINATORS:
+                # `ls;; sudo id`: tree-sitter takes `;;` for `;`, bash rejects it outside case
+                self.mismatch(ctx, child, f"bash rejects `{child.type}` outside `case`")
+                if items:
+                    items[-1][1] = Connector.SEQ
             elif items:
                 connector = _CONNECTORS.get(child.type)
                 if connector is not None:
@@ -505,6 +597,10 @@ class _Walker:
 
     # ----------------------------------------------------------------- statements
     def statement(self, node: Node, ctx: _Ctx) -> None:
+        if self.coprocs and node.start_byte in self.coprocs:
+            # the command of `coproc` (see `see_coprocs`) runs asynchronously in a subshell
+            self.coprocs.discard(node.start_byte)
+            ctx = ctx.inner(Scope.COPROC, group=ctx.line.new_group())
         handler = _STATEMENTS.get(node.type)
         if handler is None:
             if node.is_error:
@@ -541,7 +637,14 @@ class _Walker:
         salvage: list[Node] = []
         data = self.src.data
         previous = node.start_byte
-        for child in node.children:
+        children = node.children
+        if children and children[0].type == "command_name":
+            name = data[children[0].start_byte : children[0].end_byte]
+            if _keywords.reserved_command(name):
+                # `ls; fi`, `ls & }`: bash reads a reserved word here and rejects the line
+                message = f"bash reads `{self.src.slice(children[0])}` here as a reserved word"
+                self.mismatch(ctx, children[0], message)
+        for child in children:
             start = child.start_byte
             if start - previous > 1 and _scan.dropped(data, previous, start):
                 self.dropped(ctx, previous, start)  # `printf x -  $"q"`: no node for `-`
@@ -718,6 +821,7 @@ class _Walker:
             word = self.expression_word(node, children[1:-1], ctx, "arithmetic command")
             self.add(ctx, node, SegmentKind.ARITHMETIC, words=(word,))
         elif not self.too_deep(ctx, node):
+            self.keywords(ctx, node)
             self.body(children, ctx.inner(Scope.GROUP))
 
     def negated(self, node: Node, ctx: _Ctx) -> None:
@@ -740,6 +844,8 @@ class _Walker:
         for child in children:
             kind = child.type
             if kind in ("if", "elif", "then", "else", "fi"):
+                if kind != "if":
+                    self.keyword(ctx, child)
                 if current:
                     self.body(current, ctx.inner(scope))
                 current = []
@@ -760,6 +866,7 @@ class _Walker:
         condition: list[Node] = []
         for child in node.children:
             if child.type == "do_group":
+                self.keywords(ctx, child)
                 self.body(condition, ctx.inner(Scope.WHILE_CONDITION))
                 condition = []
                 self.body(child.children, ctx.inner(Scope.LOOP_BODY))
@@ -796,6 +903,7 @@ class _Walker:
         words = self.words(values, ctx, "loop word")
         self.add(ctx, node, SegmentKind.LOOP_HEADER, words=words, name=name)
         if body is not None:
+            self.keywords(ctx, body)
             self.body(body.children, ctx.inner(scope))
 
     def c_for_statement(self, node: Node, ctx: _Ctx) -> None:
@@ -810,6 +918,7 @@ class _Walker:
                 words.append(self.expression_word(child, [child], ctx, "loop header"))
         self.add(ctx, node, SegmentKind.LOOP_HEADER, words=tuple(words))
         if body is not None:
+            self.keywords(ctx, body)
             self.body(body.children, ctx.inner(Scope.FOR))
 
     def case_statement(self, node: Node, ctx: _Ctx) -> None:
@@ -822,7 +931,10 @@ class _Walker:
             if child.type == "case_item":
                 statements: list[Node] = []
                 in_body = False
-                for part in child.children:
+                parts = child.children
+                if parts and parts[-1].type in _keywords.CASE_TERMINATORS:
+                    parts = parts[:-1]  # the item's own `;;`, the one place bash allows it
+                for part in parts:
                     if in_body:
                         statements.append(part)
                     elif part.type == ")":
@@ -833,6 +945,7 @@ class _Walker:
             elif child.is_named and child.type in _WORDLIKE and not patterns and not bodies:
                 subject.append(child)
         words = self.words(subject, ctx, "case word") + self.words(patterns, ctx, "case pattern")
+        self.keywords(ctx, node)
         self.add(ctx, node, SegmentKind.CASE_HEADER, words=words)
         inner = ctx.inner(Scope.CASE)
         for statements in bodies:
@@ -859,6 +972,7 @@ class _Walker:
             return
         inner = ctx.inner(Scope.FUNCTION_BODY, redirects=tuple(redirects))
         if body.type == "compound_statement":
+            self.keywords(ctx, body)
             self.body(body.children, inner)
         else:
             self.statement(body, inner)
@@ -1406,7 +1520,35 @@ def _assignment_word(assignment: Assignment, text: str) -> Word:
     return Word(text=text, value=value, expansions=expansions, span=assignment.span)
 
 
-_MAX_COMMENT_REPAIRS: Final = 8
+_MAX_REPAIRS: Final = 8
+
+
+def _coproc_uses(root: Node, data: bytes) -> list[_keywords.Coproc]:
+    """Every `coproc` keyword tree-sitter reads as a command name (iteratively)."""
+    found: list[_keywords.Coproc] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "command":
+            use = _keywords.coproc(node, data)
+            if use is not None:
+                found.append(use)
+        if node.child_count:
+            stack.extend(node.children)
+    return found
+
+
+def _ansi_c_strings(root: Node) -> list[tuple[int, int]]:
+    """Byte ranges of every `$'…'` node (iteratively: trees may be deep)."""
+    found: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ansi_c_string":
+            found.append((node.start_byte, node.end_byte))
+        elif node.child_count:
+            stack.extend(node.children)
+    return found
 
 
 def _comment_starts(root: Node) -> list[int]:

@@ -36,6 +36,8 @@ SPELLINGS = (
     "q \\ ",
     "{\\ ",
     "\\;q\\;",
+    "$'\\\\' x $'a\\\\'b",  # `$'\\'` ends at its second quote (tree-sitter runs on)
+    "$'\\\\'$'\\\\' $'\\\\\\'' y",
 )
 
 

@@ -61,7 +61,7 @@ def inner(text: str) -> tuple[list[str], list[str | None]]:
         ("exec", ["exec"], []),
         ("busybox rm x", ["busybox"], ["rm", "x"]),
         ("chroot /mnt rm x", ["chroot"], ["rm", "x"]),
-        ("coproc rm x", ["coproc"], ["rm", "x"]),
+        ("\\coproc rm x", ["coproc"], ["rm", "x"]),  # quoted, so not the keyword
     ],
 )
 def test_inner_command(text: str, chain: list[str], words: list[str]) -> None:
@@ -178,18 +178,19 @@ def test_command_words_without_wrappers_are_the_words() -> None:
     assert plain.command_words == plain.words
 
 
-def test_optional_trap_wrapper() -> None:
-    from policylang.shell.wrappers import OPTIONAL_WRAPPERS
-
-    table = DEFAULT_WRAPPERS.extend(OPTIONAL_WRAPPERS)
-    assert parse_command("trap 'rm -rf ~' EXIT").segments[0].wrapped is None
-    seen = parse_command("trap 'rm -rf ~' EXIT", wrappers=table).segments[0].wrapped
+def test_trap_code_is_seen_through() -> None:
+    seen = parse_command("trap 'rm -rf ~' EXIT").segments[0].wrapped
     assert seen is not None
     assert seen.nested is not None
     assert seen.nested.segments[0].argv == ("rm", "-rf", None)
-    reset = parse_command("trap - INT", wrappers=table).segments[0].wrapped
+    reset = parse_command("trap - INT").segments[0].wrapped
     assert reset is not None
     assert (reset.words, reset.opaque) == ((), False)
-    hidden = parse_command('trap "$X" EXIT', wrappers=table).segments[0].wrapped
+    hidden = parse_command('trap "$X" EXIT').segments[0].wrapped
     assert hidden is not None
     assert hidden.reason == "`trap` runs code that is not literal"
+    assert parse_command("trap -p EXIT").segments[0].wrapped is None  # a query runs nothing
+    late = parse_command("trap -- 'curl x | sh' INT TERM").segments[0].wrapped
+    assert late is not None
+    assert late.nested is not None
+    assert [s.argv for s in late.nested.segments] == [("curl", "x"), ("sh",)]
