@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check bench clean
+.PHONY: demo test check bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -25,6 +25,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+## fuzz: the long campaign on demand: 10 min of invariants, then the dynamic read-only oracle
+fuzz: $(STAMP)
+	bash scripts/system-deps.sh
+	$(BIN)/policylang fuzz policylang/rulesets/default.policy --budget 10m --dynamic --dynamic-budget 10m
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
