@@ -15,6 +15,8 @@ What counts:
   `/tmp` (a private tmpfs in the sandbox) is a `tmp-write`, reported but not flagged.
 - an **exec**: a successful `execve` of a program (the oracle decides which are outside
   the read-only set).
+- a **system** change: setting the clock or the host name, mounting, modules, reboot,
+  attempted (the sandbox refuses them all, having no capabilities).
 - **network**: an internet or packet socket, or a connect/bind/send to an internet address.
   Unix sockets (name service lookups) and netlink (`ip`, `ss` reading the kernel's
   tables) are not network access.
@@ -35,6 +37,7 @@ class Effect(enum.StrEnum):
     TMP_WRITE = "tmp-write"
     EXEC = "exec"
     NETWORK = "network"
+    SYSTEM = "system"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,6 +74,12 @@ _FD_CHANGES = frozenset({"fchmod", "fchown", "ftruncate", "fsetxattr", "fremovex
 _EXECS = frozenset({"execve", "execveat"})
 _NET_CALLS = frozenset({"connect", "bind", "sendto", "sendmsg"})
 _NET_FAMILIES = frozenset({"AF_INET", "AF_INET6", "AF_PACKET"})
+# calls that change the system itself (clock, names, mounts, modules, power)
+_SYSTEM = frozenset({
+    "sethostname", "setdomainname", "settimeofday", "clock_settime", "reboot", "swapon",
+    "swapoff", "init_module", "finit_module", "delete_module", "umount2", "pivot_root",
+    "chroot", "acct", "kexec_load",
+})
 
 #: Paths that are never a write: terminals, null devices, a process's own descriptors.
 _HARMLESS = re.compile(r"^/(?:dev/(?:null|zero|full|tty\d*|pts/\d+|ptmx|std(?:in|out|err)|fd/\d+)"
@@ -79,7 +88,7 @@ _HARMLESS = re.compile(r"^/(?:dev/(?:null|zero|full|tty\d*|pts/\d+|ptmx|std(?:in
 #: The strace `-e trace=` list; a `?` marks calls that some architectures lack.
 TRACED_CALLS = ",".join(sorted(
     f"?{name}" for name in (*_OPENS, *_CHANGES, *_FD_CHANGES, *_EXECS, *_NET_CALLS,
-                            "socket", "utimensat")))
+                            *_SYSTEM, "socket", "utimensat")))
 
 
 def _unescape(text: str) -> str:
@@ -136,6 +145,8 @@ def parse_line(line: str) -> Event | None:
         if found is None or not result.startswith("0"):
             return None
         return Event(effect=Effect.EXEC, syscall=name, target=found[0], result="0")
+    if name in _SYSTEM:
+        return Event(effect=Effect.SYSTEM, syscall=name, target=args[:80], result=result)
     if name == "socket" or name in _NET_CALLS:
         family = _FAMILY.search(args)
         if family is None or family.group(1) not in _NET_FAMILIES:

@@ -12,7 +12,8 @@ read-write) because here the point is to see every attempt to change anything:
 - `/usr` (and the `/bin`, `/lib*`, `/sbin` links into it) and `/etc`, read-only;
 - a fresh `/dev` and `/proc`, a private tmpfs `/tmp`;
 - a scratch COPY of a small workspace at `/workspace` (the cwd), read-only: a git
-  repository with a few commits and the files tldr pages name (`path/to/file` …);
+  repository with a few commits, an `archive.tar`, and the files tldr pages name
+  (`path/to/file` …);
 - a scratch home at `/home/oracle` (`HOME`), read-only, with a fake `~/.ssh`, `.gitconfig`;
 - the directory strace writes its logs to (`/.oracle-trace`), the only writable bind;
 - `--unshare-all` (no network), `--cap-drop ALL`, `--die-with-parent`, `--new-session`,
@@ -20,12 +21,13 @@ read-write) because here the point is to see every attempt to change anything:
 
 A per-command wall-clock limit (2 s by default) kills the whole process group; a run has
 an overall budget too. What the trace shows is classified by `_trace`; a command is
-**flagged** when it attempted a write outside `/tmp`, opened an internet socket, or ran a
-program outside the read-only set. Every descendant is traced, so a program's own writes
-are caught anyway; the exec check is for effects a trace of file and socket calls cannot
-see (a request to a daemon over a Unix socket, a signal). The read-only set: programs
-named in the command itself (the policy judged those), `HELPER_PROGRAMS`, and programs
-`read_only_program` accepts (for a policy: the ones it allows on their own as read-only).
+**flagged** when it attempted a write outside `/tmp`, a change to the system (clock, host
+name, mounts …), opened an internet socket, or ran a program outside the read-only set.
+Every descendant is traced, so a program's own writes are caught anyway; the exec check
+is for effects a trace of file and socket calls cannot see (a request to a daemon over a
+Unix socket, a signal). The read-only set: programs named in the command itself (the
+policy judged those), `HELPER_PROGRAMS`, and programs `read_only_program` accepts (for a
+policy: the ones it allows on their own as read-only).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -69,7 +72,8 @@ _WORD = re.compile(r"[A-Za-z0-9_.+-]+")
 #: the decompressors `zgrep`/`tar tzf` use, pagers. What they do is still traced.
 HELPER_PROGRAMS = frozenset({
     "sh", "bash", "dash", "preconv", "tbl", "eqn", "pic", "refer", "nroff", "groff", "troff",
-    "grotty", "col", "locale", "gzip", "gunzip", "bzip2", "xz", "zstd", "lzma", "less",
+    "grotty", "grops", "gropdf", "grodvi", "grohtml", "pre-grohtml", "post-grohtml", "col",
+    "locale", "gzip", "gunzip", "bzip2", "xz", "zstd", "lzma", "less",
     "more", "pager",
 })
 
@@ -167,6 +171,8 @@ def make_scratch(root: Path, source: Path | None = None) -> tuple[Path, Path]:
         return workspace, home
     workspace.mkdir()
     _write_tree(workspace, WORKSPACE_FILES)
+    with tarfile.open(workspace / "archive.tar", "w") as archive:
+        archive.add(workspace / "README", arcname="README")
     if shutil.which("git") is not None:
         _git(workspace, home, "init", "-q", "-b", "main")
         _git(workspace, home, "add", "README", "README.md", "src")
@@ -305,7 +311,7 @@ class Oracle:
         flags = []
         for event in events:
             match event.effect:
-                case Effect.WRITE | Effect.NETWORK:
+                case Effect.WRITE | Effect.NETWORK | Effect.SYSTEM:
                     flags.append(event)
                 case Effect.EXEC:
                     program = os.path.basename(event.target)
@@ -440,14 +446,16 @@ ORACLE_CORPORA = ("tldr.tsv", "nl2bash.tsv", "codex_cases.tsv")
 
 def corpus_candidates(labels: Labels, corpus_dir: Path | None
                       ) -> tuple[list[str], dict[str, str]]:
-    """The corpus commands the policy labels read-only, interleaved by file and program."""
+    """The probes and corpus commands the policy labels read-only, interleaved by source
+    and program (so a short budget still samples each)."""
+    from policylang.testing._probes import PROBES
     from policylang.testing.seeds import load_corpus_commands
 
     sources: dict[str, str] = {}
     groups = []
-    for name in ORACLE_CORPORA:
-        commands = [c for c in load_corpus_commands(corpus_dir, files=(name,))
-                    if c not in sources and labels.read_only(c)]
+    for name in ("probes", *ORACLE_CORPORA):
+        texts = PROBES if name == "probes" else load_corpus_commands(corpus_dir, files=(name,))
+        commands = [c for c in texts if c not in sources and labels.read_only(c)]
         sources.update(dict.fromkeys(commands, name))
         groups.append(by_program(commands))
     return interleave(groups), sources
@@ -457,7 +465,7 @@ def check_policy(path: Path, *, commands: Sequence[str] | None = None,
                  corpus_dir: Path | None = None, budget_s: float = 300.0,
                  timeout_s: float = 2.0, jobs: int = 1,
                  progress: Callable[[Observation], None] | None = None) -> OracleReport:
-    """Run the oracle over the commands (default: the corpora) that `path` labels read-only.
+    """Run the oracle over the commands (default: probes and corpora) `path` labels read-only.
 
     Raises:
         SandboxUnavailableError: the sandbox cannot run here (nothing was run).
@@ -522,6 +530,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="directory of tldr.tsv, nl2bash.tsv, codex_cases.tsv")
     parser.add_argument("--command", action="append", dest="commands", metavar="TEXT",
                         help="check this command instead of the corpora (repeatable)")
+    parser.add_argument("--commands-file", type=Path, metavar="FILE",
+                        help="check the commands in FILE (one a line) instead of the corpora")
+    parser.add_argument("--probes", action="store_true",
+                        help="check only the built-in probe commands")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return run_from_args(args.policy, args, args.commands)
+    commands: list[str] | None = None
+    if args.commands or args.commands_file or args.probes:
+        from policylang.testing._probes import PROBES
+
+        commands = list(args.commands or ())
+        if args.commands_file:
+            text = args.commands_file.read_text(encoding="utf-8")
+            commands += [line for line in text.splitlines() if line.strip()]
+        if args.probes:
+            commands += PROBES
+    return run_from_args(args.policy, args, commands)

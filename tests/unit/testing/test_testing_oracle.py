@@ -14,9 +14,19 @@ import pytest
 
 from policylang.decision import Decision, Retention, SegmentDecision, Verdict
 from policylang.errors import SandboxUnavailableError
+from policylang.testing import bashcheck
 from policylang.testing import oracle as oracle_mod
+from policylang.testing._probes import PROBES
 from policylang.testing._trace import Effect
-from policylang.testing.oracle import Labels, Oracle, check_labels, check_policy, sandbox_argv
+from policylang.testing.oracle import (
+    Labels,
+    Oracle,
+    by_program,
+    check_labels,
+    check_policy,
+    interleave,
+    sandbox_argv,
+)
 
 DEFAULT = Path(__file__).resolve().parents[3] / "policylang" / "rulesets" / "default.policy"
 
@@ -59,6 +69,13 @@ def test_a_write_is_flagged_even_when_it_fails(oracle: Oracle, command: str,
     assert seen.categories == ("write",), seen.render()
     assert target in {e.target for e in seen.flags}
     assert all("EROFS" in e.result for e in seen.flags)  # the mounts are read-only
+
+
+@pytest.mark.parametrize("command", ["date -s 2020-01-01", "hostname example"])
+def test_a_system_change_is_flagged_and_refused(oracle: Oracle, command: str) -> None:
+    seen = oracle.observe(command)
+    assert seen.categories == ("system",), seen.render()
+    assert all("EPERM" in e.result for e in seen.flags)  # no capabilities in the sandbox
 
 
 def test_tmp_writes_are_seen_but_not_flagged(oracle: Oracle) -> None:
@@ -140,3 +157,26 @@ def test_no_strace_means_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(oracle_mod.shutil, "which", which)
     with pytest.raises(SandboxUnavailableError, match="strace"):
         Oracle()
+
+
+def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    clean = oracle_mod.main([str(DEFAULT), "--command", "cat README", "--command", "rm x"])
+    out = capsys.readouterr().out
+    assert clean == 0
+    assert out.startswith("dynamic oracle: 1 of 1 read-only command(s) run")
+    found = oracle_mod.main([str(DEFAULT), "--command", "hostname example"])
+    out = capsys.readouterr().out
+    assert found == 1
+    assert "system: 1 command(s)" in out
+    assert "sethostname" in out
+
+
+def test_probes_are_valid_bash() -> None:
+    assert all(bashcheck.syntax_ok(PROBES))
+
+
+def test_interleaving_samples_every_group() -> None:
+    assert interleave([["a1", "a2", "a3"], ["b1"], []]) == ["a1", "b1", "a2", "a3"]
+    ordered = by_program(["find a", "find b", "find c", "ls", "cat x", "ls -l"])
+    assert ordered[:3] == ["find a", "ls", "cat x"]
+    assert sorted(ordered) == sorted(["find a", "find b", "find c", "ls", "cat x", "ls -l"])

@@ -41,6 +41,10 @@ EROFS = "-1 EROFS (Read-only file system)"
         ('connect(5<socket:[1]>, {sa_family=AF_INET6, sin6_port=htons(443)}, 28) = -1 '
          "ENETUNREACH", Effect.NETWORK, "AF_INET6"),
         ('openat(AT_FDCWD</w>, "a\\"b", O_WRONLY) = -1 EROFS', Effect.WRITE, '/w/a"b'),
+        ('sethostname("example", 7) = -1 EPERM (Operation not permitted)', Effect.SYSTEM,
+         '"example", 7'),
+        ("clock_settime(CLOCK_REALTIME, {tv_sec=1577836800, tv_nsec=0}) = -1 EPERM",
+         Effect.SYSTEM, "CLOCK_REALTIME, {tv_sec=1577836800, tv_nsec=0}"),
         ('openat(AT_FDCWD</w>, "slow", O_WRONLY <unfinished ...>', Effect.WRITE, "/w/slow"),
     ],
 )
@@ -87,7 +91,7 @@ def test_parse_log_keeps_order() -> None:
 def test_traced_calls_cover_each_kind() -> None:
     calls = {name.lstrip("?") for name in TRACED_CALLS.split(",")}
     assert {"openat", "execve", "socket", "connect", "renameat2", "unlinkat",
-            "utimensat"} <= calls
+            "utimensat", "sethostname", "clock_settime"} <= calls
     assert all(name.startswith("?") for name in TRACED_CALLS.split(","))
 
 
