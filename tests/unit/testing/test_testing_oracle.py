@@ -7,6 +7,7 @@ no network, no capabilities) under strace; nothing runs outside it.
 from __future__ import annotations
 
 import shlex
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -149,12 +150,12 @@ def test_no_bubblewrap_means_refusal(tmp_path: Path) -> None:
 
 
 def test_no_strace_means_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_which = oracle_mod.shutil.which
+    real_which = shutil.which
 
     def which(name: str) -> str | None:
         return None if name == "strace" else real_which(name)
 
-    monkeypatch.setattr(oracle_mod.shutil, "which", which)
+    monkeypatch.setattr(shutil, "which", which)
     with pytest.raises(SandboxUnavailableError, match="strace"):
         Oracle()
 
