@@ -11,6 +11,9 @@ noted, so they can drive any evaluator:
 - `bashcheck`: batched questions to a real bash (`bash -n`, what argv a spelling makes).
 - `strategies`: Hypothesis strategies (needs the `fuzz` extra: ``pip install 'policylang[fuzz]'``),
   a façade over the internal `_shellgen` and `_casegen`.
+- `oracle`: the dynamic read-only oracle: runs commands a policy labels read-only inside
+  bubblewrap under strace and flags writes, system changes, sockets and stray programs
+  (refuses to run without a working sandbox; reads traces with the private `_trace`).
 - `campaign`: the fuzzing campaign runner behind `fuzz/campaign.py` (needs the `fuzz` extra;
   loads the engine lazily for a policy file, and the shell analyser to judge writes).
 
@@ -25,6 +28,7 @@ __all__ = [
     "cases",
     "invariants",
     "optiontables",
+    "oracle",
     "quoting",
     "seeds",
     "strategies",

@@ -17,6 +17,7 @@ def test_pure_modules_do_not_need_hypothesis() -> None:
         "import policylang.testing.invariants, policylang.testing.quoting\n"
         "import policylang.testing.seeds, policylang.testing.bashcheck\n"
         "import policylang.testing.optiontables, policylang.testing.cases\n"
+        "import policylang.testing.oracle, policylang.testing._trace\n"
         "print('ok')")
     assert result.stdout.strip() == "ok", result.stderr
 
@@ -30,7 +31,8 @@ def test_strategies_explain_the_missing_extra() -> None:
 
 def test_package_lists_its_modules() -> None:
     assert set(policylang.testing.__all__) == {
-        "bashcheck", "campaign", "cases", "invariants", "optiontables", "quoting", "seeds",
+        "bashcheck", "campaign", "cases", "invariants", "optiontables", "oracle", "quoting",
+        "seeds",
         "strategies"}
 
 
