@@ -12,7 +12,10 @@ so the analyser can report it instead of failing open (`ls;; sudo id`, `ls; fi`,
   of a simple command, where bash reads it as one more word: `misplaced_keyword`;
 - an empty body (`{ }`, `then fi`, `do done`): `misplaced_keyword` too;
 - a `{` glued to the following word (`{ls;}` is the word `{ls` for bash): `glued_brace`;
-- a case terminator (`;;`, `;&`, `;;&`) outside `case`: `CASE_TERMINATORS`.
+- a case terminator (`;;`, `;&`, `;;&`) outside `case`: `CASE_TERMINATORS`;
+- a prefix keyword (`coproc`, `time`, `!`) read as a command name, which hides the
+  command after it (`coproc { rm -rf ~; }`, `time ! ls`, `! ! ls`): `prefix` says what
+  to blank out so that tree-sitter, parsing again, sees that command.
 
 Offsets are byte offsets into the UTF-8 text, like the nodes'.
 """
@@ -29,12 +32,13 @@ from policylang.shell import _scan
 __all__ = [
     "CASE_TERMINATORS",
     "CHECKED_KEYWORDS",
+    "PREFIX_WORDS",
     "RESERVED_COMMAND_WORDS",
-    "Coproc",
+    "Prefix",
     "TreeNode",
-    "coproc",
     "glued_brace",
     "misplaced_keyword",
+    "prefix",
     "reserved_command",
 ]
 
@@ -123,48 +127,84 @@ def misplaced_keyword(keyword: TreeNode, data: bytes) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Coproc:
-    """A `coproc` keyword as found in tree-sitter's tree (which reads it as a command).
+class Prefix:
+    """A keyword that prefixes a command (`coproc`, `time`, `!`) read by tree-sitter as a
+    command name, as in `coproc { rm -rf ~; }` (the command `coproc { rm -rf ~` and a
+    stray `}`), `time ! ls` or `! ! ls`.
 
-    `blank` is the byte range to blank out (the keyword, and `NAME` when there is one) so
-    that tree-sitter, parsing again, sees the command bash runs as a coprocess at `body`;
-    `problem` says why the use is not fully seen ("" when it is).
+    `blank` is the byte range to blank out (the keyword, `coproc`'s NAME, `time`'s `-p`
+    and `--`; empty when nothing should be) so that tree-sitter, parsing again, sees the
+    command bash runs at `body`; `problem` says why the use is not fully seen ("" when it
+    is).
     """
 
+    keyword: str
     blank: tuple[int, int]
     body: int
     problem: str = ""
 
 
-_COMPOUND_STARTS: Final = (b"if", b"while", b"until", b"for", b"case", b"select", b"[[")
+#: Command names that may be a prefix keyword (`prefix` decides).
+PREFIX_WORDS: Final = frozenset({b"coproc", b"time", b"!"})
+
 _IDENTIFIER: Final = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*\Z")
+_COMPOUND_WORDS: Final = (b"if", b"while", b"until", b"for", b"case", b"select", b"[[")
+_RESERVED_BYTES: Final = tuple(sorted((w.encode() for w in RESERVED_COMMAND_WORDS), key=len))
 
 
-def coproc(command: TreeNode, data: bytes) -> Coproc | None:
-    """The `coproc [NAME] COMMAND` whose keyword starts `command`, if it does.
+def prefix(command: TreeNode, data: bytes) -> Prefix | None:
+    """The prefix keyword whose tree-sitter reading as a command name hides a command.
 
-    Bash reads `NAME` only when a compound command follows it (`coproc w { ls; }`);
-    otherwise the first word is the command (`coproc cat file`).
+    `command` is a command node whose name is one of `PREFIX_WORDS`. Bash reads `coproc`'s
+    NAME only when a compound command follows it (`coproc w { ls; }`); otherwise the
+    first word is the command (`coproc cat file`). `time CMD` and `! CMD` are left to the
+    wrapper table and tree-sitter unless a keyword, `!` or a compound command follows.
     """
-    children = command.children
-    if not children or children[0].type != "command_name":
-        return None
-    keyword = children[0]
-    start, end = keyword.start_byte, keyword.end_byte
-    if data[start:end] != b"coproc":
-        return None
+    name = command.children[0]
+    start, end = name.start_byte, name.end_byte
+    keyword = data[start:end].decode("ascii", "replace")
     body = _skip_blanks(data, end)
-    if body >= len(data) or data[body] in b";&|)\n":
-        return Coproc(blank=(start, start), body=body, problem="bash rejects `coproc` alone")
-    if len(children) > 1 and children[1].start_byte == body and not _compound_at(data, body):
+    ends = body >= len(data) or data[body] in b";&|)\n#"
+    if keyword == "coproc":
+        if ends:
+            return Prefix(keyword, (start, start), body, "bash rejects `coproc` alone")
+        for word in (b"!", b"coproc"):
+            if _word_at(data, body, word):
+                problem = f"bash rejects `{word.decode()}` after `coproc`"
+                return Prefix(keyword, (start, end), body, problem)
+        return _coproc(command, data, start, end, body)
+    if keyword == "time":
+        stop = end
+        for option in (b"-p", b"--"):  # the keyword's own option, and the end of options
+            if _word_at(data, body, option):
+                stop = body + len(option)
+                body = _skip_blanks(data, stop)
+        if body < len(data) and data[body] in b"&|":
+            return Prefix(keyword, (start, start), body, "bash rejects `time` before `&` or `|`")
+        if _keyword_at(data, body):
+            return Prefix(keyword, (start, stop), body)
+        return None
+    if body < len(data) and data[body] in b"&|":
+        return Prefix(keyword, (start, start), body, "bash rejects `!` before `&` or `|`")
+    if not ends:
+        return Prefix(keyword, (start, end), body)  # `! ! ls`, `time ! ls`
+    return None
+
+
+def _coproc(command: TreeNode, data: bytes, start: int, end: int, body: int) -> Prefix:
+    children = command.children
+    if len(children) > 1 and children[1].start_byte == body and not _keyword_at(data, body):
         name = children[1]
         after = _skip_blanks(data, name.end_byte)
         if _compound_at(data, after):
             if _IDENTIFIER.match(data[name.start_byte : name.end_byte]) is None:
                 problem = "the coprocess name is not a plain name"
-                return Coproc(blank=(start, end), body=body, problem=problem)
-            return Coproc(blank=(start, name.end_byte), body=after)
-    return Coproc(blank=(start, end), body=body)
+                return Prefix("coproc", (start, end), body, problem)
+            return Prefix("coproc", (start, name.end_byte), after)
+        if _keyword_at(data, after):  # `coproc ls do`: bash reads `do` as a keyword here
+            problem = "bash reads a keyword after `coproc NAME` and rejects it"
+            return Prefix("coproc", (start, end), body, problem)
+    return Prefix("coproc", (start, end), body)
 
 
 def _skip_blanks(data: bytes, index: int) -> int:
@@ -173,21 +213,31 @@ def _skip_blanks(data: bytes, index: int) -> int:
     return index
 
 
+def _word_at(data: bytes, index: int, word: bytes) -> bool:
+    """Whether `word` stands alone at `index` (followed by a metacharacter or the end)."""
+    stop = index + len(word)
+    return data.startswith(word, index) and (
+        stop >= len(data) or data[stop] in _scan.METACHARACTERS
+    )
+
+
 def _compound_at(data: bytes, index: int) -> bool:
     """Whether a compound command starts at `index` (`{ `, `(`, `if `, `while ` …)."""
     if index >= len(data):
         return False
     if data[index] == 0x28:  # `(`: a subshell or `((`
         return True
-    if data[index] == 0x7B:  # `{`
-        return index + 1 >= len(data) or data[index + 1] in _scan.METACHARACTERS
-    for word in _COMPOUND_STARTS:
-        stop = index + len(word)
-        if data.startswith(word, index) and (
-            stop >= len(data) or data[stop] in _scan.METACHARACTERS
-        ):
-            return True
-    return False
+    return _word_at(data, index, b"{") or any(_word_at(data, index, w) for w in _COMPOUND_WORDS)
+
+
+def _keyword_at(data: bytes, index: int) -> bool:
+    """Whether bash reads a reserved word, a prefix keyword or a compound command at
+    `index`."""
+    if index >= len(data):
+        return False
+    if data[index] == 0x28 or any(_word_at(data, index, w) for w in PREFIX_WORDS):
+        return True
+    return any(_word_at(data, index, w) for w in _RESERVED_BYTES)
 
 
 def _previous_leaf(node: TreeNode) -> TreeNode | None:

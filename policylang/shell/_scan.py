@@ -162,18 +162,22 @@ def escaped_prefix(data: bytes, end: int, start: int) -> int:
     return prefix
 
 
-def dropped(data: bytes, start: int, stop: int) -> bool:
+def dropped(data: bytes, start: int, stop: int, *, command_start: bool = False) -> bool:
     """Whether `data[start:stop]`, between two statements, holds text tree-sitter dropped.
 
     Blanks and line continuations are fine. Escaped characters on the line of the
     statement before are words of that statement (`words()` recovers them); after a
-    newline they start a command of their own (`\\ ` alone is the command ` `), and
-    anything else is text no node holds.
+    newline, or where a command starts (`command_start`: the start of the text, after an
+    operator or a keyword), they start a command of their own (`\\ ` alone is the
+    command ` `, `| \\  cat` runs ` ` with the argument `cat`), and anything else is
+    text no node holds.
     """
     chunk = data[start:stop]
     if not chunk.strip(b" \t\n"):
         return False
     chunk = chunk.replace(b"\\\n", b"")
+    if command_start:
+        return bool(chunk.strip(b" \t\n"))
     first, newline, rest = chunk.partition(b"\n")
     if newline and rest.strip(b" \t\n"):
         return True

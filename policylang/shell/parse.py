@@ -78,7 +78,7 @@ def _parser() -> tree_sitter.Parser:
 class _Source:
     """One parsed text: its encoding and the byte→character offset conversion."""
 
-    __slots__ = ("_chars", "ascii", "backslash", "data", "text")
+    __slots__ = ("_chars", "ascii", "backslash", "data", "newline", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -86,6 +86,7 @@ class _Source:
         self._chars: list[int] | None = None
         self.ascii = len(self.data) == len(text)  # then byte offsets are character offsets
         self.backslash = b"\\" in self.data  # escapes need the slower word grouping
+        self.newline = b"\n" in self.data
         if not self.ascii:
             chars: list[int] = []
             for index, ch in enumerate(text):
@@ -256,39 +257,64 @@ def _parse_text(
             reparsed=reparsed, anchor=anchor,
         )  # fmt: skip
     source = _Source(text)
-    tree = _parser().parse(source.data)
-    root = tree.root_node
-    walker = _Walker(source, shared)
-    line = _Line(depth, where)
     parsed = source.data
+    root = _parser().parse(parsed).root_node
+    walker = _Walker(source, shared)
+    repairs: list[Problem] = []  # what the repairs found, kept across walks
     if source.backslash and b"\\\\'" in parsed:  # `\\'`, where `$'…'` may run on
         root, parsed = walker.end_ansi_c_strings(root, parsed)
     if 0x23 in parsed:  # `#`
-        root, parsed = walker.unhide_comments(root, parsed, line)
-    if b"coproc" in parsed:
-        root = walker.see_coprocs(root, parsed, line)
-    if root.has_error:
-        line.problems.extend(walker.syntax_problems(root))
-    ctx = _Ctx(line, (), 0, (), depth)
-    children = root.children
-    data = source.data
-    if children:
-        for start, stop in ((0, children[0].start_byte), (children[-1].end_byte, len(data))):
-            if start < stop and _scan.dropped(data, start, stop):
-                walker.dropped(ctx, start, stop)
-    walker.body(children, ctx)
+        root, parsed = walker.unhide_comments(root, parsed, repairs)
+    prefixes: dict[int, tuple[str, ...]] = {}
+    for _ in range(_MAX_REPAIRS):
+        saved = shared.segments, shared.segments_reported
+        line = walker.walk(root, _Line(depth, where), repairs, prefixes)
+        if not walker.found:
+            break
+        # `coproc { … }`, `time ! …`: walk again with the prefix keywords blanked out
+        shared.segments, shared.segments_reported = saved
+        root, parsed = walker.blank_prefixes(parsed, prefixes, repairs)
+    else:
+        message = f"prefix keywords nested more than {_MAX_REPAIRS} deep are not analysed"
+        line.problems.append(
+            Problem(code="shell.limit-depth", message=message, span=Span(0, len(text)))
+        )
     return walker.finish(line, text, reparsed=reparsed, anchor=anchor)
 
 
 class _Walker:
     """Walks one tree-sitter tree, building segments into `_Line`s."""
 
-    __slots__ = ("coprocs", "shared", "src")
+    __slots__ = ("found", "prefixes", "shared", "src")
 
     def __init__(self, src: _Source, shared: _Shared) -> None:
         self.src = src
         self.shared = shared
-        self.coprocs: set[int] = set()  # byte offsets where a coprocess's command starts
+        self.prefixes: dict[int, tuple[str, ...]] = {}  # where a prefixed command starts
+        self.found: list[_keywords.Prefix] = []  # prefix keywords tree-sitter misread
+
+    def walk(
+        self,
+        root: Node,
+        line: _Line,
+        repairs: list[Problem],
+        prefixes: dict[int, tuple[str, ...]],
+    ) -> _Line:
+        """Walk the whole tree into `line`."""
+        line.problems.extend(repairs)
+        self.prefixes = dict(prefixes)
+        self.found = []
+        if root.has_error:
+            line.problems.extend(self.syntax_problems(root))
+        ctx = _Ctx(line, (), 0, (), line.depth)
+        children = root.children
+        data = self.src.data
+        if children:
+            for start, stop in ((0, children[0].start_byte), (children[-1].end_byte, len(data))):
+                if start < stop and _scan.dropped(data, start, stop, command_start=start == 0):
+                    self.dropped(ctx, start, stop)
+        self.body(children, ctx)
+        return line
 
     # ----------------------------------------------------------------- problems
     def problem(self, line: _Line, code: str, message: str, node: Node) -> None:
@@ -357,7 +383,9 @@ class _Walker:
             root = _parser().parse(parsed).root_node
         return root, parsed
 
-    def unhide_comments(self, root: Node, parsed: bytes, line: _Line) -> tuple[Node, bytes]:
+    def unhide_comments(
+        self, root: Node, parsed: bytes, problems: list[Problem]
+    ) -> tuple[Node, bytes]:
         """Re-parse where tree-sitter starts a comment at a `#` bash reads as a word.
 
         `echo \\ #x; rm -rf /` runs `rm` in bash (the `#` does not start a word), but
@@ -375,7 +403,7 @@ class _Walker:
             patched = bytearray(data)
             for offset in fakes:
                 patched[offset] = 0x5F  # `_`
-                line.problems.append(
+                problems.append(
                     Problem(
                         code="shell.comment-mismatch",
                         message="tree-sitter reads a comment here but bash does not: "
@@ -387,40 +415,32 @@ class _Walker:
             root = _parser().parse(data).root_node
         return root, data
 
-    def see_coprocs(self, root: Node, parsed: bytes, line: _Line) -> Node:
-        """Re-parse `coproc [NAME] COMMAND` so that COMMAND is seen as bash sees it.
+    def blank_prefixes(
+        self, parsed: bytes, prefixes: dict[int, tuple[str, ...]], problems: list[Problem]
+    ) -> tuple[Node, bytes]:
+        """Blank the prefix keywords the last walk found, and parse again.
 
-        tree-sitter reads the keyword as a command name, so `coproc { rm -rf ~; }` becomes
-        the command `coproc { rm -rf ~` and a stray `}`. The keyword (and NAME) is blanked
-        in the bytes given to tree-sitter and in those the walk scans (same length, so
-        offsets hold), the text is parsed again (nested coprocesses show up then), and
-        the statement starting at each COMMAND is walked as a coprocess (`statement`).
+        tree-sitter reads `coproc`, `time` and `!` as command names where bash reads
+        keywords, so `coproc { rm -rf ~; }` becomes the command `coproc { rm -rf ~` and
+        a stray `}`. Each keyword (with `coproc`'s NAME, `time`'s `-p`) is replaced by
+        blanks in the bytes given to tree-sitter and in those the walk scans (same length,
+        so offsets hold); `prefixes` records where each prefixed command now starts, for
+        `statement` to give it its scope. Returns the new tree and its bytes.
         """
+        patched = bytearray(parsed)
         source = bytearray(self.src.data)
-        seen: set[int] = set()
-        for _ in range(_MAX_REPAIRS):
-            found = [c for c in _coproc_uses(root, parsed) if c.blank[0] not in seen]
-            if not found:
-                break
-            patched = bytearray(parsed)
-            for use in found:
-                start, end = use.blank
-                seen.add(start)
-                patched[start:end] = source[start:end] = b" " * (end - start)
-                if end > start:
-                    self.coprocs.add(use.body)
-                if use.problem:
-                    span = _build.span(self.src.char(start), self.src.char(max(end, start + 6)))
-                    problem = Problem(code="shell.syntax-mismatch", message=use.problem, span=span)
-                    line.problems.append(problem)
-            parsed = bytes(patched)
-            root = _parser().parse(parsed).root_node
-        else:
-            message = f"coprocesses nested more than {_MAX_REPAIRS} deep are not analysed"
-            span = Span(0, len(self.src.text))
-            line.problems.append(Problem(code="shell.limit-depth", message=message, span=span))
+        for use in self.found:
+            start, end = use.blank
+            patched[start:end] = source[start:end] = b" " * (end - start)
+            # `time coproc ls`: the keywords already blanked before this one apply too
+            prefixes[use.body] = (*prefixes.pop(start, ()), use.keyword)
+            if use.problem:
+                span = _build.span(self.src.char(start), self.src.char(end))
+                code = "shell.syntax-mismatch"
+                problems.append(Problem(code=code, message=use.problem, span=span))
         self.src.data = bytes(source)
-        return root
+        parsed = bytes(patched)
+        return _parser().parse(parsed).root_node, parsed
 
     def mismatch(self, ctx: _Ctx, node: Node, message: str) -> None:
         """Something tree-sitter accepts that bash rejects or reads differently."""
@@ -524,11 +544,15 @@ class _Walker:
         data = self.src.data
         gaps: list[tuple[int, int]] = []
         previous = -1
+        after_token = False  # the previous child is an operator or keyword: a command starts
         for child in children:
             start = child.start_byte
-            if 0 <= previous < start and _scan.dropped(data, previous, start):
+            if 0 <= previous < start and _scan.dropped(
+                data, previous, start, command_start=after_token
+            ):
                 gaps.append((previous, start))
             previous = child.end_byte
+            after_token = not child.is_named
             if child.is_named:
                 kind = child.type
                 if kind == "comment":
@@ -539,6 +563,9 @@ class _Walker:
                     _flatten(child, items, data, gaps)
                 else:
                     items.append([child, None])
+            elif child.type == ";" and data[child.end_byte : child.end_byte + 1] in (b";", b"&"):
+                # `ls;&>x`: bash reads the operator `;&`, tree-sitter `;` and `&>x`
+                self.mismatch(ctx, child, "bash reads an operator `;&` or `;;` here")
             elif child.type in _keywords.CASE_TERMINATORS:
                 # `ls;; sudo id`: tree-sitter takes `;;` for `;`, bash rejects it outside case
                 self.mismatch(ctx, child, f"bash rejects `{child.type}` outside `case`")
@@ -597,10 +624,8 @@ class _Walker:
 
     # ----------------------------------------------------------------- statements
     def statement(self, node: Node, ctx: _Ctx) -> None:
-        if self.coprocs and node.start_byte in self.coprocs:
-            # the command of `coproc` (see `see_coprocs`) runs asynchronously in a subshell
-            self.coprocs.discard(node.start_byte)
-            ctx = ctx.inner(Scope.COPROC, group=ctx.line.new_group())
+        if self.prefixes and node.start_byte in self.prefixes:
+            ctx = self.prefixed(self.prefixes.pop(node.start_byte), ctx)
         handler = _STATEMENTS.get(node.type)
         if handler is None:
             if node.is_error:
@@ -609,6 +634,15 @@ class _Walker:
                 self.unhandled(ctx, node)
             return
         handler(self, node, ctx)
+
+    def prefixed(self, keywords: tuple[str, ...], ctx: _Ctx) -> _Ctx:
+        """The context of a command after prefix keywords (see `blank_prefixes`)."""
+        for keyword in keywords:
+            if keyword == "coproc":  # runs asynchronously, in a subshell
+                ctx = ctx.inner(Scope.COPROC, group=ctx.line.new_group())
+            else:
+                ctx = ctx.inner(Scope.TIME if keyword == "time" else Scope.NEGATION)
+        return ctx
 
     def salvage(self, node: Node, ctx: _Ctx) -> None:
         """An ERROR node (already a problem): still show the commands inside it."""
@@ -640,14 +674,22 @@ class _Walker:
         children = node.children
         if children and children[0].type == "command_name":
             name = data[children[0].start_byte : children[0].end_byte]
-            if _keywords.reserved_command(name):
+            if name in _keywords.PREFIX_WORDS:
+                self.prefix(ctx, node)
+            elif _keywords.reserved_command(name):
                 # `ls; fi`, `ls & }`: bash reads a reserved word here and rejects the line
                 message = f"bash reads `{self.src.slice(children[0])}` here as a reserved word"
                 self.mismatch(ctx, children[0], message)
+        newline = self.src.newline
+        kind = ""
         for child in children:
             start = child.start_byte
             if start - previous > 1 and _scan.dropped(data, previous, start):
                 self.dropped(ctx, previous, start)  # `printf x -  $"q"`: no node for `-`
+            elif (
+                newline and kind != "heredoc_redirect" and _scan.raw_newline(data, previous, start)
+            ):
+                self.newline_mismatch(ctx, previous, start)  # `<<<x # c⏎ y` is one command
             previous = child.end_byte
             kind = child.type
             if kind == "command_name":
@@ -690,6 +732,16 @@ class _Walker:
                 self.statement(child, ctx.inner())
             else:
                 self.unhandled(ctx, child)
+
+    def prefix(self, ctx: _Ctx, node: Node) -> None:
+        """A command named `coproc`, `time` or `!`: note a keyword tree-sitter misread."""
+        use = _keywords.prefix(node, self.src.data)
+        if use is None:
+            return
+        if use.blank[1] > use.blank[0]:
+            self.found.append(use)  # `_parse_text` blanks it and walks again
+        elif use.problem:
+            self.mismatch(ctx, node.children[0], use.problem)
 
     def anchored(self, problems: tuple[Problem, ...], nested: CommandLine | None) -> list[Problem]:
         """Problems of a re-parsed line, moved onto the anchor span in this line."""
@@ -826,7 +878,7 @@ class _Walker:
 
     def negated(self, node: Node, ctx: _Ctx) -> None:
         if not self.too_deep(ctx, node):
-            self.body([c for c in node.children if c.is_named], ctx.inner(Scope.NEGATION))
+            self.body(node.children, ctx.inner(Scope.NEGATION))  # `!` is skipped as a token
 
     def nested_list(self, node: Node, ctx: _Ctx) -> None:
         items: list[list[object]] = []
@@ -848,7 +900,7 @@ class _Walker:
                     self.keyword(ctx, child)
                 if current:
                     self.body(current, ctx.inner(scope))
-                current = []
+                current = [child]  # the keyword: `body` checks what follows it for dropped text
                 scope = Scope.IF_BODY if kind in ("then", "else") else Scope.IF_CONDITION
             elif kind in ("elif_clause", "else_clause"):
                 if current:
@@ -870,8 +922,8 @@ class _Walker:
                 self.body(condition, ctx.inner(Scope.WHILE_CONDITION))
                 condition = []
                 self.body(child.children, ctx.inner(Scope.LOOP_BODY))
-            elif child.type not in ("while", "until"):
-                condition.append(child)
+            else:
+                condition.append(child)  # `while`/`until` too: `body` skips the token
         if condition:
             self.body(condition, ctx.inner(Scope.WHILE_CONDITION))
 
@@ -939,6 +991,7 @@ class _Walker:
                         statements.append(part)
                     elif part.type == ")":
                         in_body = True
+                        statements.append(part)  # `body` skips the token
                     elif part.is_named and part.type in _WORDLIKE:
                         patterns.append(part)
                 bodies.append(statements)
@@ -1023,6 +1076,9 @@ class _Walker:
         target = None
         if targets:
             first = targets[0]
+            src = self.src
+            if src.newline and _scan.raw_newline(src.data, node.start_byte, first.start_byte):
+                self.mismatch(ctx, node, "bash rejects a newline before a redirect target")
             target = self.word([first], ctx, "redirect target")
             extra.extend(targets[1:])
         redirects.append(Redirect(op=op, fd=fd, target=target, span=self.src.span(node)))
@@ -1523,21 +1579,6 @@ def _assignment_word(assignment: Assignment, text: str) -> Word:
 _MAX_REPAIRS: Final = 8
 
 
-def _coproc_uses(root: Node, data: bytes) -> list[_keywords.Coproc]:
-    """Every `coproc` keyword tree-sitter reads as a command name (iteratively)."""
-    found: list[_keywords.Coproc] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "command":
-            use = _keywords.coproc(node, data)
-            if use is not None:
-                found.append(use)
-        if node.child_count:
-            stack.extend(node.children)
-    return found
-
-
 def _ansi_c_strings(root: Node) -> list[tuple[int, int]]:
     """Byte ranges of every `$'…'` node (iteratively: trees may be deep)."""
     found: list[tuple[int, int]] = []
@@ -1628,7 +1669,7 @@ def _flatten(
             if data is not None and gaps is not None:
                 for left, right in itertools.pairwise(children):
                     if left.end_byte < right.start_byte and _scan.dropped(
-                        data, left.end_byte, right.start_byte
+                        data, left.end_byte, right.start_byte, command_start=not left.is_named
                     ):
                         gaps.append((left.end_byte, right.start_byte))
         elif not current.is_named:

@@ -58,6 +58,24 @@ REJECTED = (
     "coproc",
     "coproc ;",
     "coproc name { ls;; }",
+    "coproc #x",
+    "coproc ! ls",
+    "coproc fi",
+    "coproc ls do",
+    "coproc coproc ls",
+    "time &",
+    "time | cat",
+    "time fi",
+    "time }",
+    "time coproc",
+    "time time elif",
+    "! ! &",
+    "ls;&>x",
+    "ls <<< \nx",
+    "ls >\nx",
+    "<<<x a=1 # c\n function",
+    "ls | \\  while read I; do mv x y; done",
+    "ls || \\  if a; then b; fi",
 )
 
 # bash accepts these neighbours; the analyser must not report anything
@@ -92,6 +110,18 @@ ACCEPTED = (
     "coproc ( ls )",
     "coproc w ( ls )",
     "coproc { ls; }; ls",
+    "coproc time ls",
+    "time { ls; }",
+    "time -p ( ls )",
+    "time -p -- ls",
+    "time ! ls",
+    "time if a; then b; fi",
+    "time [[ x ]]",
+    "time; ls",
+    "! ! ls",
+    "ls | \\\n cat",
+    "ls \\  | cat",
+    "ls # c\n x",
 )
 
 
@@ -100,8 +130,8 @@ def codes(text: str) -> set[str]:
 
 
 @pytest.mark.parametrize("text", REJECTED)
-def test_what_bash_rejects_is_a_syntax_mismatch(text: str) -> None:
-    assert "shell.syntax-mismatch" in codes(text)
+def test_what_bash_rejects_is_a_problem(text: str) -> None:
+    assert codes(text) & {"shell.syntax-mismatch", "shell.dropped-text", "shell.newline-mismatch"}
 
 
 @pytest.mark.parametrize("text", ACCEPTED)
@@ -184,6 +214,37 @@ def test_coproc_inside_a_substitution_and_a_shell_string() -> None:
 def test_coproc_with_a_name_that_is_not_plain_is_a_problem() -> None:
     line = parse_command("coproc $(id) { ls; }")
     assert "shell.syntax-mismatch" in {p.code for p in line.problems}
+
+
+@pytest.mark.parametrize(
+    ("text", "argv", "scopes"),
+    [
+        ("time { rm x; }", [("rm", "x")], [(Scope.TIME, Scope.GROUP)]),
+        ("time -p ( rm x )", [("rm", "x")], [(Scope.TIME, Scope.SUBSHELL)]),
+        ("time ! rm x", [("rm", "x")], [(Scope.TIME, Scope.NEGATION)]),
+        ("! ! rm x", [("rm", "x")], [(Scope.NEGATION, Scope.NEGATION)]),
+        ("time coproc rm x", [("rm", "x")], [(Scope.TIME, Scope.COPROC)]),
+    ],
+)
+def test_prefix_keywords_are_not_command_names(
+    text: str, argv: list[tuple[str | None, ...]], scopes: list[tuple[Scope, ...]]
+) -> None:
+    line = parse_command(text)
+    assert line.problems == ()
+    assert [s.argv for s in line.segments] == argv
+    assert [s.scopes for s in line.segments] == scopes
+
+
+def test_time_before_a_simple_command_stays_a_wrapper() -> None:
+    segment = parse_command("time -p rm x").segments[0]
+    assert segment.wrapped is not None
+    assert [w.value for w in segment.wrapped.words] == ["rm", "x"]
+
+
+def test_an_escaped_blank_where_a_command_starts_is_that_command() -> None:
+    # bash runs the command ` ` with the argument `rm`; tree-sitter drops the `\ `
+    for text in ("ls && \\  rm x", "\\ rm x", "( \\  rm x )", "if \\  a; then b; fi"):
+        assert "shell.dropped-text" in codes(text), text
 
 
 def test_a_quoted_coproc_is_a_command_word() -> None:
