@@ -221,8 +221,17 @@ class RuleTree:
             return None
         return self.decide(words, self.candidates(words))
 
-    def decide(self, words: Sequence[Word], rules: Sequence[CompiledRule]) -> RuleMatch | None:
-        """`lookup` for callers that already hold `candidates(words)` (computed once)."""
+    def decide(
+        self,
+        words: Sequence[Word],
+        rules: Sequence[CompiledRule],
+        views: dict[int, OptionView] | None = None,
+    ) -> RuleMatch | None:
+        """`lookup` for callers that already hold `candidates(words)` (computed once).
+
+        `views`, if given, receives the option views the clauses needed, by start index
+        (each made with `clause_spec(words, start)`), for the caller to reuse.
+        """
         if not rules:
             return None
         if len(rules) == 1 and rules[0].plain:
@@ -234,7 +243,7 @@ class RuleTree:
                 hits.append(rule.hit)
                 continue
             if evaluator is None:
-                evaluator = _ClauseEvaluator(self, words)
+                evaluator = _ClauseEvaluator(self, words, {} if views is None else views)
             hit = evaluator.match(rule)
             if hit is not None:
                 hits.append(hit)
@@ -247,6 +256,10 @@ class RuleTree:
             if spec is not None:
                 return spec
         return _DEFAULT_SPEC
+
+    def command_clause_spec(self, command: str) -> OptionSpec:
+        """`clause_spec` for a one-word prefix: the spec clauses read `command`'s words with."""
+        return self._clause_specs.get(command, _DEFAULT_SPEC)
 
     def clause_spec(self, words: Sequence[Word], start: int) -> OptionSpec:
         """The spec clauses read the words after `words[:start]` with (scanning every word)."""
@@ -336,10 +349,12 @@ class _ClauseEvaluator:
 
     __slots__ = ("_tree", "_views", "_words")
 
-    def __init__(self, tree: RuleTree, words: Sequence[Word]) -> None:
+    def __init__(
+        self, tree: RuleTree, words: Sequence[Word], views: dict[int, OptionView] | None = None
+    ) -> None:
         self._tree = tree
         self._words = words
-        self._views: dict[int, OptionView] = {}
+        self._views: dict[int, OptionView] = {} if views is None else views
 
     def view(self, rule: CompiledRule) -> OptionView:
         start = max(1, min(rule.specificity[0] if rule.specificity else 1, len(self._words)))

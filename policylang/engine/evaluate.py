@@ -69,6 +69,9 @@ class Evaluator:
         self._cache_size = cache
         self._cache: dict[tuple[str, str, str, str, str | None, int], Decision] = {}
         self._lock = threading.Lock()
+        # the starting directory of the last context (contexts are immutable and usually
+        # reused, so a batch builds it once)
+        self._start: tuple[EvalContext, paths.Cwd] | None = None
 
     def evaluate(self, command: str, ctx: EvalContext) -> Decision:
         """The decision for `command`; never raises (an internal error asks).
@@ -86,7 +89,10 @@ class Evaluator:
                 cached = self._cache.get(key)
                 if cached is not None:
                     return cached
-            walk = _Walk(self._rules, ctx, self._approvals, self._git)
+            start = self._start
+            if start is None or start[0] is not ctx:
+                start = self._start = (ctx, paths.Cwd(candidates=frozenset({ctx.cwd})))
+            walk = _Walk(self._rules, ctx, self._approvals, self._git, start[1])
             decision = walk.run(command)
             if key is not None and not walk.fs:
                 self._remember(key, decision)
@@ -126,6 +132,7 @@ class _Walk(PathChecks):
         ctx: EvalContext,
         approvals: Approvals | None,
         git: GitConfigInspector,
+        start: paths.Cwd | None = None,
     ) -> None:
         self.rules = rules
         self.ctx = ctx
@@ -139,7 +146,7 @@ class _Walk(PathChecks):
         self.functions: set[str] = set()
         # `for f in a *.py` → f: ("a", "*.py"), so `cat "$f"` checks those paths
         self.loop_values: dict[str, tuple[str, ...] | None] = {}
-        self.start = paths.Cwd(candidates=frozenset({ctx.cwd}))
+        self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
 
     def run(self, command: str) -> Decision:
         self.text = command
@@ -164,10 +171,14 @@ class _Walk(PathChecks):
             # the root line repeats the problems of its nested lines: report each once
             if reason not in self.line_reasons:
                 self.line_reasons.append(reason)
-        cwds = paths.track(line.segments, start, self.ctx.home)
-        for segment, cwd in zip(line.segments, cwds, strict=True):
-            self.visit_segment(segment, cwd, poison, context or line.context)
-            poison = poison or poison_of(segment)
+        segments = line.segments
+        cwds = paths.track(segments, start, self.ctx.home)
+        last = len(segments) - 1
+        where = context or line.context
+        for index, segment in enumerate(segments):
+            self.visit_segment(segment, cwds[index], poison, where)
+            if poison is None and index < last:  # it only changes later segments
+                poison = poison_of(segment)
 
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str
@@ -180,8 +191,10 @@ class _Walk(PathChecks):
         if kind is SegmentKind.SIMPLE and Scope.FUNCTION_BODY in segment.scopes:
             self.recursion(segment, seg)
         # redirects first: a `readonly` rule does not cover a segment that writes a file
-        self.redirects(segment.redirects, seg, cwd, poison, segment.words)
-        self.assignments(segment, seg, cwd, poison)
+        if segment.redirects:
+            self.redirects(segment.redirects, seg, cwd, poison, segment.words)
+        if segment.assignments or segment.declared:
+            self.assignments(segment, seg, cwd, poison)
         if seg.writes is not None and (kind is not SegmentKind.SIMPLE or not segment.words):
             # `> file`, `x=1 > file`: no command, and the shell still creates or truncates
             seg.floor(
@@ -406,26 +419,29 @@ class _Walk(PathChecks):
 
     # -- assembly ------------------------------------------------------------------------
     def assemble(self, command: str) -> Decision:
-        decisions = tuple(
-            SegmentDecision(
-                text=s.text,
-                verdict=s.verdict,
-                read_only=s.read_only,
-                reasons=tuple(s.reasons),
-                context=s.context,
-            )
-            for s in self.segments
-        )
         verdict = Verdict.ALLOW
+        read_only = True
+        locked = False
+        decisions: list[SegmentDecision] = []
+        # the same reason on the same text (`:` twice in one loop) is listed once
+        reasons: dict[Reason, None] = {}
         for s in self.segments:
+            decisions.append(
+                SegmentDecision(
+                    text=s.text,
+                    verdict=s.verdict,
+                    read_only=s.read_only,
+                    reasons=tuple(s.reasons),
+                    context=s.context,
+                )
+            )
             verdict = verdict.at_least(s.verdict)
+            read_only = read_only and s.read_only
+            locked = locked or s.locked
+            reasons.update(dict.fromkeys(s.reasons))
         for reason in self.line_reasons:
             verdict = verdict.at_least(reason.verdict)
-        reasons: list[Reason] = []
-        for s in self.segments:
-            reasons.extend(s.reasons)
-        reasons.extend(self.line_reasons)
-        read_only = all(s.read_only for s in self.segments)
+        reasons.update(dict.fromkeys(self.line_reasons))
         retention: Retention | None
         if not self.complete:
             retention = None
@@ -437,9 +453,9 @@ class _Walk(PathChecks):
             retention=retention,
             concurrency_safe=retention is Retention.REQUERY,
             reasons=tuple(reasons),
-            segments=decisions,
+            segments=tuple(decisions),
             suggested_rule=self.suggestion(verdict),
-            locked=any(s.locked for s in self.segments),
+            locked=locked,
         )
 
     def suggestion(self, verdict: Verdict) -> str | None:

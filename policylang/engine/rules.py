@@ -28,6 +28,7 @@ from policylang.compiler.tree import (
 )
 from policylang.decision import Reason, Verdict
 from policylang.engine.context import EvalContext
+from policylang.engine.plain import plain_line
 from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
 from policylang.shell.parse import parse_command
@@ -86,11 +87,8 @@ class _Command:
     runs_code: bool = False  # an interpreter, a shell or a wrapper
     conditional: bool = False  # sed, perl, git: writes a role table cannot express
     spec: OptionSpec = _PLAIN_SPEC
-
-    @property
-    def needs_view(self) -> bool:
-        """Whether an allowed segment needs an option view (most do not)."""
-        return self.interpreter is not None or self.conditional or self.roles is not None
+    # whether the rule clauses read this command with `spec` too (then their view is ours)
+    clause_view: bool = False
 
 
 _PLAIN_COMMAND = _Command()
@@ -111,6 +109,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
             ),
             conditional=name in _CONDITIONAL_WRITERS,
             spec=policy.tree.option_spec(name),
+            clause_view=policy.tree.command_clause_spec(name) is policy.tree.option_spec(name),
         )
         for name in names
     }
@@ -151,10 +150,16 @@ class RuleView:
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
+        """The shell model of `command`: plain lines directly, the rest by the analyser."""
         line = self._parsed.get(command)
         if line is not None:
             return line
-        line = parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
+        if len(command) <= self.limits.max_length:
+            line = plain_line(command, wrappers=self.policy.wrappers)
+            if line is not None and len(line.segments) > self.limits.max_segments:
+                line = None
+        if line is None:
+            line = parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
         if self._parse_cache_size > 0 and len(command) <= _CACHEABLE_LENGTH:
             with self._parse_lock:
                 if len(self._parsed) >= self._parse_cache_size:
@@ -339,14 +344,15 @@ class RuleView:
             )
         tree = self.policy.tree
         candidates = tree.candidates(inner)
-        match = tree.decide(inner, candidates)
+        views: dict[int, OptionView] = {}  # the clauses' option views of the final `inner`
+        match = tree.decide(inner, candidates, None if "/" in name else views)
         if "/" in name:
             # `/usr/bin/sudo`, `./rm`: the rules of the basename are floors (a deny holds),
             # but an allow for `rm` says nothing about whatever `./rm` is
             base = name.rpartition("/")[2]
             inner = (_value_word(inner[0], base), *inner[1:])
             candidates = tree.candidates(inner)
-            based = tree.decide(inner, candidates)
+            based = tree.decide(inner, candidates, views)
             if based is not None and based.verdict is not Verdict.ALLOW:
                 floors.append(_match_reason(based, f"`{base}` run by path"))
             name = base
@@ -371,7 +377,10 @@ class RuleView:
             or (command.conditional and (name != "git" or _word(inner, 1) in _GIT_PATH_SUBCOMMANDS))
             or (verdict is not Verdict.ALLOW and command.runs_code)
         )
-        view = option_view(inner, command.spec, start=1) if needs_view else _EMPTY_VIEW
+        view = _EMPTY_VIEW
+        if needs_view:
+            shared = views.get(1) if command.clause_view else None
+            view = shared if shared is not None else option_view(inner, command.spec, start=1)
         if command.interpreter is not None:
             self._interpreter(command.interpreter, name, view, floors)
         path_words, implicit = (

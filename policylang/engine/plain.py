@@ -1,0 +1,161 @@
+"""Engine stage: the shell model of a *plain* line, built without the tree-sitter walk.
+
+Imports `shell.model`, the wrapper table and the model's fast builders (`shell._build`,
+which build frozen instances without the dataclass `__init__`: the same objects, cheaper).
+
+Most command lines an agent writes are a few plain words (`git status`, `ls -la src`,
+`make test && make lint`), and for those bash does nothing but split on spaces and list
+operators: no quoting, no expansion, no redirect, no keyword. `plain_line` recognises
+such a line and builds the same `CommandLine` that `shell.parse.parse_command` builds for
+it, in a fraction of the time; anything else returns None and goes through the analyser.
+
+A plain line, exactly:
+
+- it is printable ASCII, and outside quotes every character is a letter, a digit, one of
+  `_ . / : , @ % + = -`, a space, or part of the operators `;`, `&&`, `||`, `|` (no tab,
+  newline, `$`, `~`, glob, brace, `#`, `!`, lone `&`, `<`, `>`, parenthesis or backslash:
+  bash would treat those specially);
+- a quoted part is `'…'` (anything but `'`) or `"…"` without `$`, backquote or backslash,
+  so quote removal is all bash does to it (`-name '*.py'` is the word `-name`, `*.py`);
+- each command has at least one word, and its first word is no assignment (`A=1 cmd`),
+  no wrapper or shell of the policy (`sudo`, `env`, `bash` …: those are unwrapped) and
+  none of the builtins the analyser reads specially (`export`, `eval`, `.`, `exec` …);
+- no word anywhere is a reserved word (`if`, `done`, `time` …), which tree-sitter and bash
+  may read differently;
+- it is at most `_MAX_LENGTH` characters and `_MAX_SEGMENTS` commands long.
+
+INVARIANT: for every plain line, `plain_line(text) == parse_command(text)`, spans included
+(tests/unit/engine/test_plain.py checks it over the shared corpora and generated lines).
+Any doubt falls back to the full analyser, never the other way round.
+
+>>> line = plain_line("make test && make lint", wrappers=WrapperTable())
+>>> [(s.argv, s.connector.value) for s in line.segments]
+[(('make', 'test'), '&&'), (('make', 'lint'), 'end')]
+>>> plain_line("echo $HOME", wrappers=WrapperTable()) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from policylang.shell import _build
+from policylang.shell.model import CommandLine, Connector, Scope, Segment, SegmentKind, Word
+from policylang.shell.wrappers import WrapperTable
+
+__all__ = ["plain_line"]
+
+_MAX_LENGTH: Final = 1_000
+_MAX_SEGMENTS: Final = 16
+
+_PLAIN_CHAR = r"[A-Za-z0-9_./:,@%+=-]"
+_SINGLE = r"'[ -&(-~]*'"  # printable ASCII but `'`
+_DOUBLE = r'"[ !#%-\[\]-_a-~]*"'  # printable ASCII but `"`, `$`, `\`, backquote
+_TOKEN: Final = re.compile(rf"((?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE})+)|(&&|\|\||[|;])|( +)")
+_QUOTED_PART: Final = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
+_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_CONNECTORS: Final = {
+    "&&": Connector.AND,
+    "||": Connector.OR,
+    ";": Connector.SEQ,
+    "|": Connector.PIPE,
+}
+_PIPELINE: Final = (Scope.PIPELINE,)
+
+# bash's reserved words (and tree-sitter's extra keywords): never in a plain line
+_RESERVED: Final = frozenset(
+    {"if", "then", "elif", "else", "fi", "case", "esac", "for", "select", "while", "until",
+     "do", "done", "in", "function", "time", "coproc", "!", "{", "}", "[[", "]]"}
+)  # fmt: skip
+# builtins whose words the analyser reads specially, or that change what follows
+_SPECIAL: Final = frozenset(
+    {".", "source", "eval", "exec", "command", "builtin", "let", "alias", "unalias", "trap",
+     "hash", "enable", "set", "shopt", "read", "mapfile", "readarray", "getopts", "printf",
+     "test", "[", "declare", "typeset", "local", "export", "readonly", "unset"}
+)  # fmt: skip
+
+
+def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
+    """The shell model of `text` if it is a plain line (see the module docstring), else None.
+
+    Args:
+        text: the command line, untrusted.
+        wrappers: the policy's wrapper table (a line run through a wrapper is not plain).
+
+    Returns:
+        The `CommandLine` that `parse_command(text)` returns, or None.
+    """
+    if len(text) > _MAX_LENGTH or not text.isascii():
+        return None
+    commands: list[tuple[list[Word], Connector]] = []
+    words: list[Word] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        start = match.start()
+        if start != position:
+            return None  # a character no token takes
+        position = match.end()
+        raw, operator = match.group(1, 2)
+        if raw is not None:
+            value = raw if "'" not in raw and '"' not in raw else _unquote(raw)
+            if value in _RESERVED:
+                return None
+            words.append(_build.word(raw, value, (), _build.span(start, position)))
+        elif operator is not None:
+            if not words or len(commands) >= _MAX_SEGMENTS:
+                return None  # `; ls`, `ls ;; x`, `&& x`
+            commands.append((words, _CONNECTORS[operator]))
+            words = []
+    if position != len(text):
+        return None
+    if words:
+        commands.append((words, Connector.END))
+    elif not commands or commands[-1][1] is not Connector.SEQ:
+        return None  # empty, or a dangling `&&`, `||`, `|` (bash reads on)
+    else:
+        commands[-1] = (commands[-1][0], Connector.END)  # `ls;`: the `;` ends the list
+    segments: list[Segment] = []
+    group = 0  # pipeline stages are groups of their own, numbered along the line
+    piped = False
+    for argv, connector in commands:
+        first = argv[0]
+        name = first.value
+        if (
+            name is None
+            or name in _SPECIAL
+            or "=" in first.text
+            or wrappers.lookup(first) is not None
+        ):
+            return None
+        stage = piped or connector is Connector.PIPE
+        if stage:
+            group += 1
+        segments.append(_segment(text, argv, connector, group if stage else 0))
+        piped = connector is Connector.PIPE
+    return _build.command_line(text, tuple(segments), (), "", 0, False, None)
+
+
+def _unquote(raw: str) -> str:
+    """Quote removal for a word of plain characters and simple quoted parts."""
+    return "".join(a or b or c for a, b, c in _QUOTED_PART.findall(raw))
+
+
+def _segment(text: str, words: list[Word], connector: Connector, group: int) -> Segment:
+    """A simple command of plain words."""
+    start, end = words[0].span.start, words[-1].span.end
+    segment = _build.segment(
+        SegmentKind.SIMPLE,
+        tuple(words),
+        (),
+        (),
+        _PIPELINE if connector is Connector.PIPE else (),
+        group,
+        None,
+        text[start:end],
+        (),
+        None,
+        _build.span(start, end),
+    )
+    _build.set_connector(segment, connector)
+    return segment

@@ -1,0 +1,148 @@
+"""The plain-line fast path builds exactly the model the shell analyser builds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policylang.engine.plain import plain_line
+from policylang.engine.policy import load_policy
+from policylang.shell.model import CommandLine
+from policylang.shell.parse import parse_command
+from policylang.shell.wrappers import WrapperTable
+
+ROOT = Path(__file__).resolve().parents[3]
+CORPORA = ROOT.parent / "shared" / "corpora"
+WRAPPERS = load_policy(check=False).compiled.wrappers
+
+
+def _same(fast: CommandLine, text: str) -> None:
+    """`fast` equals the analyser's model of `text`, spans included."""
+    full = parse_command(text, wrappers=WRAPPERS)
+    assert fast == full, text
+    assert [s.span for s in fast.segments] == [s.span for s in full.segments], text
+    for mine, theirs in zip(fast.segments, full.segments, strict=True):
+        assert [w.span for w in mine.words] == [w.span for w in theirs.words], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ls -la",
+        "  git  status  ",
+        "make test && make lint || echo failed; date",
+        "ls;",
+        "a|b",
+        "cat a | grep -n x | sort | uniq -c && echo done-ish",
+        "a | b; c | d && e",
+        "grep -rn 'a b' \"c d\" src",
+        "find . -name '*.py' -newer x'y'\"z\"",
+        "echo '' \"\" '{print $1}' \"#x\" 'a|b;c&&d'",
+        "dd if=a of=b bs=1M",
+        "git log --format='%H %s' -5",
+        "''",
+    ],
+)
+def test_plain_lines_match_the_analyser(text: str) -> None:
+    fast = plain_line(text, wrappers=WRAPPERS)
+    assert fast is not None
+    _same(fast, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "echo $HOME",
+        "cat ~/.ssh/id_rsa",
+        "ls *.py",
+        "echo {a,b}",
+        "ls # comment",
+        "ls > out",
+        "cat < in",
+        "sleep 1 &",
+        "a |& b",
+        "a |",
+        "a &&",
+        "&& a",
+        "; a",
+        "a ;; b",
+        "a\tb",
+        "a\nb",
+        "ls \\-la",
+        'echo "$x"',
+        'echo "a\\b"',
+        "echo 'unterminated",
+        "A=1 ls",
+        "PATH=/tmp ls",
+        "sudo ls",
+        "/usr/bin/sudo ls",
+        "env ls",
+        "bash -c ls",
+        "xargs rm",
+        "export A=1",
+        ". ./env",
+        "eval ls",
+        "exec ls",
+        "time ls",
+        "ls; fi",
+        "echo done",
+        "'if' x",
+        "(ls)",
+        "echo é",
+        "x" * 2000,
+        " && ".join(["ls"] * 40),
+    ],
+)
+def test_other_lines_are_left_to_the_analyser(text: str) -> None:
+    assert plain_line(text, wrappers=WRAPPERS) is None
+
+
+def test_wrappers_come_from_the_policy() -> None:
+    assert plain_line("sudo ls", wrappers=WrapperTable()) is not None
+    assert plain_line("sudo ls", wrappers=WRAPPERS) is None
+
+
+_VOCABULARY = (
+    "ls", "git", "status", "-la", "--x=1", "a=b", "A=1", "sudo", "env", "if", "done",
+    "time", "export", "cd", ".", "..", "-", "--", "%1", "x,y", "a:b", "@", "+x", "''",
+    '""', "'*'", "\"a b\"", "x'y'", "!", "$x", "~", "*", "{a,b}", "#", "\\x",
+)  # fmt: skip
+_WORDS = st.one_of(
+    st.sampled_from(_VOCABULARY),
+    st.from_regex(r"[A-Za-z0-9_./:,@%+=-]{1,6}", fullmatch=True),
+    st.from_regex(r"'[ -&(-~]{0,5}'", fullmatch=True),
+    st.from_regex(r'"[ -~]{0,5}"', fullmatch=True),
+)
+_GLUE = st.sampled_from([" ", "  ", " && ", "||", " | ", "|", "; ", ";", " & ", ";;", "\t", ""])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_WORDS, _GLUE), min_size=1, max_size=8), st.sampled_from(["", " ", ";"]))
+def test_generated_plain_lines_match_the_analyser(parts: list[tuple[str, str]], end: str) -> None:
+    text = "".join(word + glue for word, glue in parts)[:-1] + end
+    fast = plain_line(text, wrappers=WRAPPERS)
+    if fast is not None:
+        _same(fast, text)
+
+
+def test_corpus_plain_lines_match_the_analyser() -> None:
+    if not CORPORA.is_dir():
+        pytest.skip("../shared/corpora is absent: the corpus comparison needs it")
+    checked = 0
+    for name in ("tldr.tsv", "nl2bash.tsv", "codex_cases.tsv"):
+        lines = (CORPORA / name).read_text(encoding="utf-8").splitlines()
+        column = lines[0].split("\t").index("command")
+        for line in lines[1::3]:  # every third line keeps this test fast
+            fields = line.split("\t")
+            if len(fields) <= column:
+                continue
+            fast = plain_line(fields[column], wrappers=WRAPPERS)
+            if fast is not None:
+                _same(fast, fields[column])
+                checked += 1
+    assert checked > 5000
