@@ -347,3 +347,33 @@ def test_globs_are_checked_against_what_they_match(workspace: Path) -> None:
     decision = policy.evaluate("cat src/*.txt", workspace=workspace)
     assert decision.verdict is Verdict.ASK
     assert any("more than" in r.message for r in decision.reasons)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rm -rf ~", "while :; do while :; do break 2; done; done", "ls; ls; ls", "cat x | cat x"],
+)
+def test_each_reason_is_listed_once(decide: Decide, command: str) -> None:
+    decision = decide(command)
+    assert decision.reasons
+    assert len(set(decision.reasons)) == len(decision.reasons)
+    # the segments keep their own reasons: the same text twice is two segments
+    assert sum(len(s.reasons) for s in decision.segments) >= len(
+        [r for r in decision.reasons if r.segment in {s.text for s in decision.segments}]
+    )
+
+
+def test_the_start_directory_follows_the_context(default_policy: Policy) -> None:
+    # the evaluator keeps the last context's starting directory: a new context (even an
+    # equal-looking one elsewhere) must never see the old one
+    inside = EvalContext(cwd="/w", workspace="/w", home="/h")
+    outside = EvalContext(cwd="/h/.ssh", workspace="/w", home="/h")
+    assert default_policy.evaluate_in("cat config", inside, approvals=False).verdict is (
+        Verdict.ALLOW
+    )
+    assert default_policy.evaluate_in("cat config", outside, approvals=False).verdict is (
+        Verdict.DENY
+    )
+    assert default_policy.evaluate_in("cat config", inside, approvals=False).verdict is (
+        Verdict.ALLOW
+    )
