@@ -67,15 +67,18 @@ def rule_matches(
 ) -> bool:
     """Whether `path` is covered by the rule's glob (or contains it, with `subtree`)."""
     if rule.anchor == ABSOLUTE:
+        return _hits(rule, path, None, "/", subtree)
+    base = _anchor_dir(rule.anchor, home, workspace)
+    return _hits(rule, path, _relative(path, base), base, subtree)
+
+
+def _hits(rule: ProtectedRule, path: str, rel: str | None, base: str, subtree: bool) -> bool:
+    """`rule_matches` with `path` already made relative to the rule's anchor `base`."""
+    if rule.anchor == ABSOLUTE:
         if rule.regex.fullmatch(path):
             return True
-        base = "/"
-        rel: str | None = None
-    else:
-        base = _anchor_dir(rule.anchor, home, workspace)
-        rel = _relative(path, base)
-        if rel is not None and rule.regex.fullmatch(rel):
-            return True
+    elif rel is not None and rule.regex.fullmatch(rel):
+        return True
     if not subtree:
         return False
     fixed = rule.literal_prefix if rule.anchor == ABSOLUTE else _join(base, rule.literal_prefix)
@@ -101,12 +104,16 @@ def match_rules(
     from policylang.compiler.tables import ProtectedMatch
 
     best: ProtectedRule | None = None
+    # the path relative to each anchor, computed once rather than once per rule
+    relative = {ABSOLUTE: None, HOME: _relative(path, home), WORKSPACE: _relative(path, workspace)}
+    bases = {ABSOLUTE: "/", HOME: home, WORKSPACE: workspace}
     for rule in rules:
         if not rule.access.covers(access):
             continue
         if best is not None and rule.verdict.rank <= best.verdict.rank:
             continue
-        if rule_matches(rule, path, home=home, workspace=workspace, subtree=subtree):
+        anchor = rule.anchor
+        if _hits(rule, path, relative[anchor], bases[anchor], subtree):
             best = rule
     if best is None:
         return None

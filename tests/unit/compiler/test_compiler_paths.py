@@ -130,3 +130,34 @@ def test_outside_workspace_defaults() -> None:
     assert write is not None
     assert write.verdict is Verdict.ASK
     assert write.ref.location == "<built-in>"
+
+
+def test_match_rules_agrees_with_rule_by_rule_matching() -> None:
+    # match_rules computes the path relative to each anchor once; the answer must be the
+    # strictest matching rule, the first written among equals, exactly as one rule at a time
+    from policylang.compiler.paths import match_rules, rule_matches
+    from policylang.engine.policy import shipped_ruleset
+    from policylang.rules.load import load_ruleset
+
+    rules = load_ruleset(shipped_ruleset()).protected.rules
+    tails = ("", "/.ssh", "/.ssh/id_rsa", "/.env", "/a/.env.local", "/.git/config", "/x.pem")
+    tails += ("/.bashrc", "/.git/hooks/pre-commit", "/.claude/settings.json", "/src/a.py")
+    roots = ("/", HOME, WS, f"{WS}/sub", "/etc", "/home", "/work")
+    compared = 0
+    for root in roots:
+        for tail in tails:
+            path = (root.rstrip("/") + tail) or "/"
+            for access in (Access.READ, Access.WRITE):
+                for subtree in (False, True):
+                    best = None
+                    for rule in rules:
+                        if not rule.access.covers(access):
+                            continue
+                        if best is not None and rule.verdict.rank <= best.verdict.rank:
+                            continue
+                        if rule_matches(rule, path, home=HOME, workspace=WS, subtree=subtree):
+                            best = rule
+                    hit = match_rules(rules, path, access, home=HOME, workspace=WS, subtree=subtree)
+                    assert (hit.rule if hit else None) == best, (path, access, subtree)
+                    compared += 1
+    assert compared > 300
