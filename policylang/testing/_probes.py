@@ -20,6 +20,8 @@ PROBES: tuple[str, ...] = (
     "find . -fls listing",
     "tar -tf archive.tar --index-file=listing",
     "tar -t -g snapshot -f archive.tar",
+    "tar -tf archive.tar --volno-file=volno",
+    "tar -tf example.invalid:archive.tar",
     "file -C -m magic",
     "cat file | less -o log",
     "less -o log file",
@@ -51,6 +53,7 @@ PROBES: tuple[str, ...] = (
     # the system itself
     "date -s 2020-01-01",
     "date --set=2020-01-01",
+    "date 010100002020",
     "hostname example",
     "hostname -F file",
     "top -b -n 1",
