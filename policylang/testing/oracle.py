@@ -65,7 +65,7 @@ WORKSPACE = "/workspace"
 HOME = "/home/oracle"
 _TRACE_DIR = "/.oracle-trace"
 _PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
-_WORD = re.compile(r"[A-Za-z0-9_.+-]+")
+_TOKEN_SPLIT = re.compile(r"[\s;|&()<>'\"`{}$\\]+")
 
 #: Programs that read-only tools run behind the scenes and whose every effect the trace
 #: sees (no IPC to a daemon): shells (`watch` runs `sh -c`), man's formatting pipeline,
@@ -214,6 +214,16 @@ def _strace_argv(strace: str, shell: str, command: str) -> list[str]:
             shell, "-c", command]
 
 
+def _named_programs(command: str) -> set[str]:
+    """Base names of the words of `command` that could name a program the policy saw.
+
+    Options and assignments are left out, so `--rsh-command=/usr/bin/x` or `p=/usr/bin/x`
+    does not make `x` a named program.
+    """
+    return {os.path.basename(token) for token in _TOKEN_SPLIT.split(command)
+            if token and not token.startswith("-") and "=" not in token}
+
+
 class Oracle:
     """A sandbox for observing commands; use as a context manager (it owns a scratch dir).
 
@@ -307,7 +317,7 @@ class Oracle:
         return tuple(events)
 
     def _flags(self, command: str, events: Sequence[Event]) -> tuple[Event, ...]:
-        named = set(_WORD.findall(command))  # programs the policy saw in the command itself
+        named = _named_programs(command)
         flags = []
         for event in events:
             match event.effect:

@@ -96,12 +96,14 @@ def test_exec_outside_the_read_only_set(oracle: Oracle) -> None:
     oracle.read_only_program = labels.program
     try:
         hidden = oracle.observe('x=dat; "${x}e"')  # runs `date` without naming it
+        assigned = oracle.observe("x=/usr/bin/date; $x")  # only an assignment names it
         named = oracle.observe("cat README | xargs date")  # named: the labels judged it
         helper = oracle.observe("echo x | sh -c cat")  # a shell: its effects are traced
     finally:
         oracle.read_only_program = lambda _name: True
     assert hidden.categories == ("exec",), hidden.render()
     assert [e.target for e in hidden.flags] == ["/usr/bin/date"]
+    assert assigned.categories == ("exec",), assigned.render()
     assert not named.flagged, named.render()
     assert not helper.flagged, helper.render()
 
