@@ -1079,8 +1079,20 @@ class _Walker:
             src = self.src
             if src.newline and _scan.raw_newline(src.data, node.start_byte, first.start_byte):
                 self.mismatch(ctx, node, "bash rejects a newline before a redirect target")
-            target = self.word([first], ctx, "redirect target")
-            extra.extend(targets[1:])
+            # `< '.'\/\.\e\n\v` is one word: tree-sitter may split it into adjacent nodes
+            data = self.src.data
+            group = [first]
+            end = first.end_byte
+            for node_ in targets[1:]:
+                start = node_.start_byte
+                if start != end and not (
+                    data[end] == 0x5C and _scan.escapes_only(data, end, start)
+                ):
+                    break
+                group.append(node_)
+                end = node_.end_byte
+            target = self.word(group, ctx, "redirect target")
+            extra.extend(targets[len(group) :])
         redirects.append(Redirect(op=op, fd=fd, target=target, span=self.src.span(node)))
 
     def detached_fd(self, node: Node, parts: list[Node]) -> int | None:

@@ -126,3 +126,20 @@ def test_heredoc_piped_into_a_shell() -> None:
     assert line.segments[0].connector.value == "|"
     assert line.segments[1].wrapped is not None
     assert line.segments[1].wrapped.opaque
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "argv"),
+    [
+        ("cat < '.'\\/\\.\\e\\n\\v", "./.env", ("cat",)),
+        ("ls x > '/'\\e\\t\\c\\/\\p\\a\\s\\s\\w\\d", "/etc/passwd", ("ls", "x")),
+        ("cat < a'.' b", "a.", ("cat", "b")),
+    ],
+)
+def test_a_redirect_target_tree_sitter_splits_is_one_word(
+    text: str, target: str, argv: tuple[str, ...]
+) -> None:
+    # tree-sitter gives `'.'` and `\/\.\e\n\v` separate nodes; bash reads one word
+    segment = parse_command(text).segments[0]
+    assert segment.argv == argv
+    assert [r.target.value for r in segment.redirects if r.target is not None] == [target]
