@@ -54,6 +54,7 @@ from policylang.decision import Decision, Retention, Verdict
 from policylang.errors import SandboxUnavailableError
 from policylang.executor.process import terminate_group
 from policylang.executor.sandbox import BubblewrapBackend
+from policylang.testing._optionprobe import PROBE_VALUE
 from policylang.testing._trace import TRACED_CALLS, Effect, Event, parse_log
 
 if TYPE_CHECKING:
@@ -173,6 +174,9 @@ def make_scratch(root: Path, source: Path | None = None) -> tuple[Path, Path]:
     _write_tree(workspace, WORKSPACE_FILES)
     with tarfile.open(workspace / "archive.tar", "w") as archive:
         archive.add(workspace / "README", arcname="README")
+    probe = workspace / PROBE_VALUE  # what option probes name: run, it shows as an exec
+    probe.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    probe.chmod(0o755)
     if shutil.which("git") is not None:
         _git(workspace, home, "init", "-q", "-b", "main")
         _git(workspace, home, "add", "README", "README.md", "src")
@@ -281,6 +285,19 @@ class Oracle:
         trace_dir.mkdir(parents=True)
         try:
             return self._observe(command, trace_dir)
+        finally:
+            shutil.rmtree(trace_dir, ignore_errors=True)
+
+    def output_of(self, command: str, *, limit: int = 1 << 16) -> str:
+        """What `command` prints (stdout and stderr, up to `limit` bytes), run in the sandbox."""
+        self._counter += 1
+        trace_dir = self._root / "trace" / str(self._counter)
+        trace_dir.mkdir(parents=True)
+        try:
+            self._observe(f"exec >{_TRACE_DIR}/output 2>&1\n{command}", trace_dir)
+            output = trace_dir / "output"
+            data = output.read_bytes()[:limit] if output.is_file() else b""
+            return data.decode("utf-8", "replace")
         finally:
             shutil.rmtree(trace_dir, ignore_errors=True)
 
@@ -471,11 +488,29 @@ def corpus_candidates(labels: Labels, corpus_dir: Path | None
     return interleave(groups), sources
 
 
+def option_probes(oracle: Oracle, labels: Labels, commands: Sequence[str]) -> list[str]:
+    """Option probes (`_optionprobe`) for the programs that start `commands`, keeping
+    those the labels call read-only; each program's help is read inside the sandbox."""
+    from policylang.testing import _optionprobe
+    from policylang.testing._probes import PROBES
+
+    probes: list[str] = []
+    examples = [c for c in commands if c not in PROBES]  # probes may write already
+    for target, example in _optionprobe.probe_targets(examples).items():
+        text = oracle.output_of(_optionprobe.help_command(target))
+        probes += [p for p in _optionprobe.probes_for(example, text) if labels.read_only(p)]
+    return probes
+
+
 def check_policy(path: Path, *, commands: Sequence[str] | None = None,
                  corpus_dir: Path | None = None, budget_s: float = 300.0,
-                 timeout_s: float = 2.0, jobs: int = 1,
+                 timeout_s: float = 2.0, jobs: int = 1, option_probing: bool = True,
                  progress: Callable[[Observation], None] | None = None) -> OracleReport:
     """Run the oracle over the commands (default: probes and corpora) `path` labels read-only.
+
+    With the corpora (no `commands`) and `option_probing`, every program that starts a
+    read-only corpus command also gets one probe per option its `--help` says takes a
+    value (`_optionprobe`).
 
     Raises:
         SandboxUnavailableError: the sandbox cannot run here (nothing was run).
@@ -489,6 +524,10 @@ def check_policy(path: Path, *, commands: Sequence[str] | None = None,
         sources: dict[str, str] = {}
         if commands is None:  # already filtered and ordered; check_labels keeps the order
             commands, sources = corpus_candidates(labels, corpus_dir)
+            if option_probing:
+                probes = option_probes(oracle, labels, commands)
+                sources.update(dict.fromkeys(probes, "option-probes"))
+                commands = interleave([probes, commands])
         report = check_labels(oracle, labels, commands, budget_s=budget_s, jobs=jobs,
                               progress=progress)
     return OracleReport(candidates=report.candidates, observations=report.observations,

@@ -26,6 +26,7 @@ from policylang.testing.oracle import (
     check_labels,
     check_policy,
     interleave,
+    option_probes,
     sandbox_argv,
 )
 
@@ -39,9 +40,10 @@ def oracle() -> Iterator[Oracle]:
 
 
 def _toy(command: str) -> Decision:
-    """Deliberately wrong labels: `ls`, `cat` and `touch` lines are read-only, however written."""
+    """Deliberately wrong labels: `ls`, `cat`, `touch` and `sdiff` lines are read-only,
+    however written."""
     words = shlex.split(command)
-    read_only = bool(words) and words[0] in {"ls", "cat", "touch"}
+    read_only = bool(words) and words[0] in {"ls", "cat", "touch", "sdiff"}
     verdict = Verdict.ALLOW if read_only else Verdict.ASK
     retention = Retention.REQUERY if read_only else None
     segment = SegmentDecision(text=command, verdict=verdict, read_only=read_only)
@@ -183,3 +185,14 @@ def test_interleaving_samples_every_group() -> None:
     ordered = by_program(["find a", "find b", "find c", "ls", "cat x", "ls -l"])
     assert ordered[:3] == ["find a", "ls", "cat x"]
     assert sorted(ordered) == sorted(["find a", "find b", "find c", "ls", "cat x", "ls -l"])
+
+
+def test_option_probes_find_the_option_that_writes(oracle: Oracle) -> None:
+    labels = Labels(_toy)
+    probes = option_probes(oracle, labels, ["sdiff file1 file2", "rm file"])
+    assert "sdiff file1 file2 --output=./oracle-probe" in probes  # read from `sdiff --help`
+    assert not [p for p in probes if not p.startswith("sdiff file1 file2 --")]
+    report = check_labels(oracle, labels, probes, budget_s=60)
+    flagged = {o.command: o.categories for o in report.flagged}
+    assert flagged["sdiff file1 file2 --output=./oracle-probe"] == ("write",)
+    assert flagged["sdiff file1 file2 --diff-program=./oracle-probe"] == ("exec",)
