@@ -540,6 +540,12 @@ class _Walker:
     # ----------------------------------------------------------------- sequences
     def body(self, children: list[Node], ctx: _Ctx) -> None:
         """Statements separated by `;`, `&`, newlines (a program, a group, a loop body …)."""
+        if len(children) == 1:
+            node = children[0]
+            kind = node.type
+            if kind in _STATEMENTS and kind != "list" and kind != "pipeline" and node.is_named:
+                self.statement(node, ctx)  # the common case: one statement, nothing around it
+                return
         items: list[list[object]] = []
         data = self.src.data
         gaps: list[tuple[int, int]] = []
@@ -674,12 +680,13 @@ class _Walker:
         children = node.children
         if children and children[0].type == "command_name":
             name = data[children[0].start_byte : children[0].end_byte]
-            if name in _keywords.PREFIX_WORDS:
-                self.prefix(ctx, node)
-            elif _keywords.reserved_command(name):
-                # `ls; fi`, `ls & }`: bash reads a reserved word here and rejects the line
-                message = f"bash reads `{self.src.slice(children[0])}` here as a reserved word"
-                self.mismatch(ctx, children[0], message)
+            if name in _KEYWORD_NAMES:
+                if name in _keywords.PREFIX_WORDS:
+                    self.prefix(ctx, node)
+                else:
+                    # `ls; fi`, `ls & }`: bash reads a reserved word here and rejects it
+                    message = f"bash reads `{self.src.slice(children[0])}` here as a reserved word"
+                    self.mismatch(ctx, children[0], message)
         newline = self.src.newline
         kind = ""
         for child in children:
@@ -1188,25 +1195,38 @@ class _Walker:
         return tuple(words)
 
     def plain_words(self, parts: list[Node], ctx: _Ctx, role: str) -> tuple[Word, ...]:
-        """`words()` when no backslash follows: only adjacency joins nodes into words."""
-        word = self.word
-        if len(parts) == 1:
-            return (word(parts, ctx, role, 0),)
-        data = self.src.data
+        """`words()` when no backslash follows: only adjacency joins nodes into words.
+
+        A word of one bare node with no special character (most words) is built here
+        directly, which saves the general `word()` on the analyser's hot path.
+        """
+        src = self.src
+        text = src.text
+        check_newlines = role == "argument" and src.newline
+        plain = src.ascii  # byte offsets are character offsets
         words: list[Word] = []
-        group = [parts[0]]
-        end = parts[0].end_byte
-        for node in parts[1:]:
+        count = len(parts)
+        index = 0
+        previous = -1
+        while index < count:
+            node = parts[index]
             start = node.start_byte
-            if start == end:
-                group.append(node)
-            else:
-                if role == "argument" and data.find(b"\n", end, start) != -1:
-                    self.newline_mismatch(ctx, end, start)
-                words.append(word(group, ctx, role, len(words)))
-                group = [node]
             end = node.end_byte
-        words.append(word(group, ctx, role, len(words)))
+            stop = index + 1
+            while stop < count and parts[stop].start_byte == end:
+                end = parts[stop].end_byte
+                stop += 1
+            if check_newlines and previous >= 0 and src.data.find(b"\n", previous, start) != -1:
+                self.newline_mismatch(ctx, previous, start)
+            previous = end
+            if plain and stop == index + 1 and node.type in _BARE:
+                value = text[start:end]
+                if not _PLAIN_SPECIAL.search(value):
+                    words.append(_build.word(value, value, (), _build.span(start, end)))
+                    index = stop
+                    continue
+            words.append(self.word(parts[index:stop], ctx, role, len(words)))
+            index = stop
         return tuple(words)
 
     def declaration_words(
@@ -1707,6 +1727,11 @@ def _heredoc_continuation(node: Node, items: list[list[object]]) -> None:
         elif kind in _STATEMENTS or kind in ("list", "pipeline"):
             _flatten(child, items)
 
+
+# command names that are keywords for bash (`command` checks them)
+_KEYWORD_NAMES: Final = _keywords.PREFIX_WORDS | {
+    w.encode() for w in _keywords.RESERVED_COMMAND_WORDS
+}
 
 _COMPOSITE: Final = frozenset({"concatenation", "variable_assignment", "subscript", "array"})
 
