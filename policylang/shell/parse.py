@@ -586,9 +586,9 @@ class _Walker:
         if items and items[-1][1] in (Connector.SEQ, Connector.NEWLINE):
             items[-1][1] = None  # `{ a; b; }`: nothing follows b's `;` in its list
         if len(items) == 1 and items[0][1] is None:
-            node = items[0][0]
-            assert isinstance(node, Node)
-            self.statement(node, ctx)  # the common case: one statement, nothing to connect
+            only = items[0][0]
+            assert isinstance(only, Node)
+            self.statement(only, ctx)  # one statement, nothing to connect
             return
         self.emit(items, ctx)
 
