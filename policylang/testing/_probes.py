@@ -1,7 +1,8 @@
 """Probe commands for the dynamic oracle: pure data, imports nothing.
 
 Lines a policy might label read-only although the program can change something through
-one of its options (an output file, a lock, the clock, the host name). The oracle runs
+one of its options (an output file, a lock, the clock, the host name, a program to run:
+`./oracle-probe` is an executable in the workspace). The oracle runs
 those a policy labels read-only, next to the corpus commands; each is written against
 the oracle's scratch workspace (`file`, `file1`, `file2`, `archive.tar`, a git repository).
 Several of them are known to write: that is the point of a probe.
@@ -12,6 +13,8 @@ from __future__ import annotations
 PROBES: tuple[str, ...] = (
     # output-file options of reading tools
     "sdiff -o merged file1 file2",
+    "sdiff --diff-program=./oracle-probe file1 file2",
+    "diff3 --diff-program=./oracle-probe file file1 file2",
     "sort -o sorted file",
     "uniq file out",
     "xxd file out",
