@@ -17,11 +17,12 @@ A plain line, exactly:
   bash would treat those specially);
 - a quoted part is `'…'` (anything but `'`) or `"…"` without `$`, backquote or backslash,
   so quote removal is all bash does to it (`-name '*.py'` is the word `-name`, `*.py`);
-- each command has at least one word, and its first word is no assignment (`A=1 cmd`),
-  no wrapper or shell of the policy (`sudo`, `env`, `bash` …: those are unwrapped) and
-  none of the builtins the analyser reads specially (`export`, `eval`, `.`, `exec` …);
-- no word anywhere is a reserved word (`if`, `done`, `time` …), which tree-sitter and bash
-  may read differently;
+- each command has at least one word, and its first word has no `=`, `@`, `%`, `:` or `,`
+  outside quotes, nor a leading `-` or `+` (no assignment `A=1 cmd`; tree-sitter misreads
+  `a@`), is no wrapper or shell of the policy (`sudo`, `env`, `bash` …: those are
+  unwrapped) and none of the builtins the analyser reads specially (`export`, `.` …);
+- no word anywhere is a reserved word (`if`, `done`, `time` …), starts with one before a
+  quote (`if'x'`) or starts with `=` (`x ==`): tree-sitter and bash read those differently;
 - it is at most `_MAX_LENGTH` characters and `_MAX_SEGMENTS` commands long.
 
 INVARIANT: for every plain line, `plain_line(text) == parse_command(text)`, spans included
@@ -54,7 +55,12 @@ _SINGLE = r"'[ -&(-~]*'"  # printable ASCII but `'`
 _DOUBLE = r'"[ !#%-\[\]-_a-~]*"'  # printable ASCII but `"`, `$`, `\`, backquote
 _TOKEN: Final = re.compile(rf"((?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE})+)|(&&|\|\||[|;])|( +)")
 _QUOTED_PART: Final = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
-_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+# tree-sitter misreads `a@`, `1%`, `- x=` … in command position (bash does not): such
+# lines, and every assignment-like `A=1`, are left to the analyser, which reports them
+_COMMAND_NAME: Final = re.compile(
+    rf"(?:[A-Za-z0-9_./]|{_SINGLE}|{_DOUBLE})(?:[A-Za-z0-9_./+-]|{_SINGLE}|{_DOUBLE})*"
+)
+_QUOTE: Final = re.compile("['\"]")
 _CONNECTORS: Final = {
     "&&": Connector.AND,
     "||": Connector.OR,
@@ -99,8 +105,8 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
         raw, operator = match.group(1, 2)
         if raw is not None:
             value = raw if "'" not in raw and '"' not in raw else _unquote(raw)
-            if value in _RESERVED:
-                return None
+            if value in _RESERVED or raw[0] == "=" or _QUOTE.split(raw, 1)[0] in _RESERVED:
+                return None  # `fi`, `x ==`, `if'x'` (tree-sitter reads the keyword)
             words.append(_build.word(raw, value, (), _build.span(start, position)))
         elif operator is not None:
             if not words or len(commands) >= _MAX_SEGMENTS:
@@ -124,7 +130,7 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
         if (
             name is None
             or name in _SPECIAL
-            or "=" in first.text
+            or not _COMMAND_NAME.fullmatch(first.text)
             or wrappers.lookup(first) is not None
         ):
             return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,11 @@ def test_plain_lines_match_the_analyser(text: str) -> None:
         "ls; fi",
         "echo done",
         "'if' x",
+        "if'x' y",  # tree-sitter reads the keyword, bash the word `ifx`
+        "1@",  # tree-sitter misreads these command names
+        "a% b",
+        "- 00=",
+        "x ==",
         "(ls)",
         "echo é",
         "x" * 2000,
@@ -145,4 +151,24 @@ def test_corpus_plain_lines_match_the_analyser() -> None:
             if fast is not None:
                 _same(fast, fields[column])
                 checked += 1
+    assert checked > 5000
+
+
+def test_short_lines_over_the_whole_alphabet_match_the_analyser() -> None:
+    # every one- and two-character combination of the plain alphabet and quotes, in
+    # command and argument position, next to each operator: where tree-sitter misreads
+    # (`a@`, `x ==`), the fast path must have declined
+    alphabet = "A0_./:,@%+=-'\""
+    before = ("", "a", "1", "x ", "echo ", "ls | ", "a; ", '"a"', "'", "x -", "x=", "a&&")
+    after = ("", " x", "b", "1", " | c", ";", "'", " -", "=", " ==", "&&b", "||b")
+    checked = 0
+    for size in (1, 2):
+        for combo in itertools.product(alphabet, repeat=size):
+            for head in before:
+                for tail in after:
+                    text = head + "".join(combo) + tail
+                    fast = plain_line(text, wrappers=WRAPPERS)
+                    if fast is not None:
+                        _same(fast, text)
+                        checked += 1
     assert checked > 5000
