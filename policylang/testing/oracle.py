@@ -550,6 +550,9 @@ def add_arguments(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
                         metavar="N", help="commands run at once (default 1)")
     parser.add_argument(f"--{prefix}show", dest="oracle_show", type=int, default=8,
                         metavar="N", help="examples printed per category (default 8)")
+    parser.add_argument(f"--{prefix}no-option-probes", dest="oracle_option_probes",
+                        action="store_false",
+                        help="do not probe the valued options each program's --help lists")
 
 
 def run_from_args(policy: Path, args: argparse.Namespace,
@@ -560,7 +563,7 @@ def run_from_args(policy: Path, args: argparse.Namespace,
     try:
         report = check_policy(policy, commands=commands, corpus_dir=args.corpora,
                               budget_s=args.oracle_budget, timeout_s=args.oracle_timeout,
-                              jobs=args.oracle_jobs)
+                              jobs=args.oracle_jobs, option_probing=args.oracle_option_probes)
     except (PolicylangError, OSError) as exc:
         print(f"dynamic oracle: error: {exc}", file=sys.stderr)
         return 2
