@@ -1724,6 +1724,8 @@ def _heredoc_continuation(node: Node, items: list[list[object]]) -> None:
             connector = _CONNECTORS.get(kind)
             if connector is not None:
                 items[-1][1] = connector
+        elif kind in _REDIRECTS:
+            continue  # `cat <<EOF >out x`: the command's own redirect (`redirect` reads it)
         elif kind in _STATEMENTS or kind in ("list", "pipeline"):
             _flatten(child, items)
 

@@ -143,3 +143,12 @@ def test_a_redirect_target_tree_sitter_splits_is_one_word(
     segment = parse_command(text).segments[0]
     assert segment.argv == argv
     assert [r.target.value for r in segment.redirects if r.target is not None] == [target]
+
+
+def test_a_redirect_after_a_heredoc_is_no_command_of_its_own() -> None:
+    # tree-sitter nests `>out x` inside the heredoc node; it belongs to `cat`
+    line = parse_command("cat <<EOF >out x\nbody\nEOF")
+    assert [s.argv for s in line.segments] == [("cat", "x")]
+    assert [r.op for r in line.segments[0].redirects] == ["<<", ">"]
+    chained = parse_command("cat <<EOF >out && rm x\nbody\nEOF")
+    assert [s.argv for s in chained.segments] == [("cat",), ("rm", "x")]
