@@ -140,3 +140,25 @@ def test_assert_policy_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda path: Subjects(evaluate=naive_evaluate))
     with pytest.raises(AssertionError, match="property fail-closed violated"):
         campaign.assert_policy_invariants("any.policy", names=["fail-closed"], examples=50)
+
+
+DEFAULT_POLICY = Path(__file__).resolve().parents[3] / "policylang" / "rulesets" / "default.policy"
+
+
+def test_dynamic_runs_the_oracle_after_the_invariants(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an empty corpora directory: only the built-in probes run (some of them write)
+    status = campaign.main([str(DEFAULT_POLICY), "--property", "determinism", "--examples",
+                            "5", "--no-seeds", "--dynamic", "--corpora", str(tmp_path),
+                            "--dynamic-show", "1"])
+    out = capsys.readouterr().out
+    assert status == campaign.EXIT_FOUND
+    assert out.index("determinism: ok after 5 examples") < out.index("dynamic oracle: ")
+    assert "write: " in out
+
+
+def test_dynamic_needs_a_policy_file(capsys: pytest.CaptureFixture[str]) -> None:
+    status = campaign.main(["--evaluator", "policylang.decision:Verdict", "--property",
+                            "totality", "--examples", "1", "--dynamic"])
+    assert status == campaign.EXIT_USAGE
+    assert "--dynamic needs a RULESET file" in capsys.readouterr().err
