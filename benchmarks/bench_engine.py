@@ -1,6 +1,6 @@
 """Benchmark: `Policy.evaluate` per command, and `policylang eval --jsonl` throughput.
 
-Run: .venv/bin/python benchmarks/bench_engine.py [--n N] [--skip-jsonl]
+Run: .venv/bin/python benchmarks/bench_engine.py [--n N] [--cpu] [--skip-jsonl] [--workspace D]
 
 The sample is fixed (seeded): commands from ../shared/corpora (tldr, nl2bash, codex_cases)
 plus compound and hostile lines. No cache: every call parses and evaluates from scratch.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from policylang.engine.context import EvalContext
 from policylang.engine.evaluate import _Walk
+from policylang.engine.plain import plain_line
 from policylang.engine.policy import load_policy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,9 +63,15 @@ def sample(n: int, seed: int = 4) -> list[str]:
     return commands
 
 
-def bench_evaluate(commands: list[str], repeats: int = 3, *, cpu: bool = False) -> None:
+def bench_evaluate(
+    commands: list[str],
+    repeats: int = 3,
+    *,
+    cpu: bool = False,
+    workspace: str = "/nonexistent/workspace",
+) -> None:
     policy = load_policy(parse_cache=0, decision_cache=0)
-    ctx = EvalContext.build(workspace="/nonexistent/workspace", env={"HOME": "/nonexistent/home"})
+    ctx = EvalContext.build(workspace=workspace, env={"HOME": "/nonexistent/home"})
     for command in commands[:200]:  # warm up imports and caches of the interpreter
         policy.evaluate_in(command, ctx)
     timings: list[float] = []
@@ -71,12 +79,20 @@ def bench_evaluate(commands: list[str], repeats: int = 3, *, cpu: bool = False) 
     # there includes the time the scheduler gave to someone else
     clock = time.thread_time_ns if cpu else time.perf_counter_ns
     kind = "thread CPU time" if cpu else "wall time"
+    plain: dict[bool, list[float]] = {True: [], False: []}
+    wrappers = policy.compiled.wrappers
     for _ in range(repeats):
         for command in commands:
             start = clock()
             policy.evaluate_in(command, ctx)
-            timings.append((clock() - start) / 1000)
+            elapsed = (clock() - start) / 1000
+            timings.append(elapsed)
+            plain[plain_line(command, wrappers=wrappers) is not None].append(elapsed)
+    print(f"workspace {workspace}; load average {_load()}")
     _report(f"evaluate: {len(commands)} commands x {repeats}, no cache, {kind}", timings, True)
+    share = len(plain[True]) / max(1, len(timings))
+    _report(f"  plain lines ({share:.0%}: words, simple quotes, ; && || |)", plain[True], False)
+    _report("  other lines (the tree-sitter analyser)", plain[False], False)
     # the same split in two: the shell analyser's parse, and the engine's walk of its model
     view = policy._view
     parse_times: list[float] = []
@@ -90,8 +106,13 @@ def bench_evaluate(commands: list[str], repeats: int = 3, *, cpu: bool = False) 
         walk.assemble(command)
         parse_times.append((middle - start) / 1000)
         walk_times.append((clock() - middle) / 1000)
-    _report("  of which parse (shell analyser)", parse_times, False)
+    _report("  of which parse (plain-line fast path or shell analyser)", parse_times, False)
     _report("  of which walk (engine)", walk_times, False)
+    print(f"load average {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _report(title: str, timings: list[float], targets: bool) -> None:
@@ -111,7 +132,7 @@ def bench_jsonl(commands: list[str]) -> None:
     start = time.perf_counter()
     subprocess.run(base, input="", capture_output=True, text=True, check=True)
     startup = time.perf_counter() - start
-    print(f"eval --jsonl: process start and policy load {startup:.2f} s")
+    print(f"eval --jsonl: process start and policy load {startup:.2f} s; load average {_load()}")
     for cache in (0, 8192):
         args = [sys.executable, "-m", "policylang.cli.main"]
         args += ["eval", "--jsonl", "--workspace", "/nonexistent/workspace"]
@@ -124,6 +145,7 @@ def bench_jsonl(commands: list[str]) -> None:
         print(f"eval --jsonl, {label}: {lines} commands in {elapsed:.2f} s (with process start)")
         print(f"  {lines / elapsed:,.0f} commands/s   (target >= 20,000)")
         print(f"  {lines / max(elapsed - startup, 1e-9):,.0f} commands/s after start-up")
+    print(f"load average {_load()}")
 
 
 def main() -> int:
@@ -131,11 +153,16 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=6000, help="sample size")
     parser.add_argument("--skip-jsonl", action="store_true")
     parser.add_argument(
+        "--workspace",
+        default="/nonexistent/workspace",
+        help="workspace of the evaluations (an existing one makes paths resolve on disk)",
+    )
+    parser.add_argument(
         "--cpu", action="store_true", help="time with thread CPU time instead of wall time"
     )
     args = parser.parse_args()
     commands = sample(args.n)
-    bench_evaluate(commands, cpu=args.cpu)
+    bench_evaluate(commands, cpu=args.cpu, workspace=args.workspace)
     if not args.skip_jsonl:
         bench_jsonl(commands)
     return 0

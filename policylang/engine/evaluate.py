@@ -423,8 +423,7 @@ class _Walk(PathChecks):
         read_only = True
         locked = False
         decisions: list[SegmentDecision] = []
-        # the same reason on the same text (`:` twice in one loop) is listed once
-        reasons: dict[Reason, None] = {}
+        reasons: list[Reason] = []
         for s in self.segments:
             decisions.append(
                 SegmentDecision(
@@ -438,10 +437,13 @@ class _Walk(PathChecks):
             verdict = verdict.at_least(s.verdict)
             read_only = read_only and s.read_only
             locked = locked or s.locked
-            reasons.update(dict.fromkeys(s.reasons))
+            reasons.extend(s.reasons)
         for reason in self.line_reasons:
             verdict = verdict.at_least(reason.verdict)
-        reasons.update(dict.fromkeys(self.line_reasons))
+        reasons.extend(self.line_reasons)
+        if len(reasons) > 1:
+            # the same reason on the same text (`:` twice in one loop) is listed once
+            reasons = list(dict.fromkeys(reasons))
         retention: Retention | None
         if not self.complete:
             retention = None
