@@ -72,6 +72,20 @@ def escaped_backslashes(data: bytes, start: int, stop: int) -> list[int]:
     return found
 
 
+def escapes_near(data: bytes, start: int, end: int) -> bool:
+    """Whether a backslash lies in `data[start:end]` or after it, past blanks only.
+
+    Bounded so that the words of each command of a long line are not checked against
+    the whole rest of the line.
+    """
+    if data.find(b"\\", start, end) != -1:
+        return True
+    size = len(data)
+    while end < size and data[end] in (0x20, 0x09):
+        end += 1
+    return end < size and data[end] == 0x5C
+
+
 def escaped(data: bytes, offset: int) -> bool:
     """Whether the byte at `offset` is preceded by an odd number of backslashes."""
     count = 0

@@ -1162,8 +1162,8 @@ class _Walker:
             return self.declaration_words(parts, ctx, assignments)
         word = self.word
         data = self.src.data
-        escapes = self.src.backslash and data.find(b"\\", parts[0].start_byte) != -1
-        if not escapes:
+        first, last = parts[0].start_byte, parts[-1].end_byte
+        if not (self.src.backslash and _scan.escapes_near(data, first, last)):
             return self.plain_words(parts, ctx, role)
         words: list[Word] = []
         group = [parts[0]]
