@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from policylang.decision import Reason, Verdict
-from policylang.engine import paths
+from policylang.engine import _objects, paths
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import GitConfigInspector
 from policylang.engine.rules import RuleView, SegmentRules
@@ -48,9 +48,7 @@ class SegmentState:
             return
         self.floored = True
         self.verdict = self.verdict.at_least(verdict)
-        reason = Reason(
-            rule_id=rule_id, message=message, verdict=verdict, location=location, segment=self.text
-        )
+        reason = _objects.reason(rule_id, message, verdict, location, self.text)
         if reason not in self.reasons:
             self.reasons.append(reason)
 

@@ -31,7 +31,7 @@ import threading
 from collections.abc import Sequence
 
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import paths
+from policylang.engine import _objects, paths
 from policylang.engine.approvals import Approvals, format_rule
 from policylang.engine.checks import PathChecks, SegmentState, short
 from policylang.engine.context import EvalContext
@@ -362,12 +362,8 @@ class _Walk(PathChecks):
                 )
         if reason is not None:
             seg.reasons.append(
-                Reason(
-                    rule_id=reason.rule_id,
-                    message=reason.message,
-                    verdict=reason.verdict,
-                    location=reason.location,
-                    segment=seg.text,
+                _objects.reason(
+                    reason.rule_id, reason.message, reason.verdict, reason.location, seg.text
                 )
             )
         if verdict is Verdict.ASK and not found.locked:
@@ -426,12 +422,8 @@ class _Walk(PathChecks):
         reasons: list[Reason] = []
         for s in self.segments:
             decisions.append(
-                SegmentDecision(
-                    text=s.text,
-                    verdict=s.verdict,
-                    read_only=s.read_only,
-                    reasons=tuple(s.reasons),
-                    context=s.context,
+                _objects.segment_decision(
+                    s.text, s.verdict, s.read_only, tuple(s.reasons), s.context
                 )
             )
             verdict = verdict.at_least(s.verdict)
@@ -449,15 +441,14 @@ class _Walk(PathChecks):
             retention = None
         else:
             retention = Retention.REQUERY if read_only else Retention.DURABLE
-        return Decision(
-            command=command,
-            verdict=verdict,
-            retention=retention,
-            concurrency_safe=retention is Retention.REQUERY,
-            reasons=tuple(reasons),
-            segments=tuple(decisions),
-            suggested_rule=self.suggestion(verdict),
-            locked=locked,
+        return _objects.decision(
+            command,
+            verdict,
+            retention,
+            tuple(reasons),
+            tuple(decisions),
+            self.suggestion(verdict),
+            locked,
         )
 
     def suggestion(self, verdict: Verdict) -> str | None:

@@ -71,6 +71,8 @@ def lexical(path: str, cwd: str, home: str) -> str | None:
     if expanded is None:
         return None
     joined = posixpath.join(cwd, expanded)
+    if "/." not in joined and "//" not in joined and joined[-1:] != "/" and joined[:1] == "/":
+        return joined  # no `.`, `..` or empty component: already normal (the usual case)
     normal = posixpath.normpath(joined)
     # normpath keeps a leading `//` (POSIX allows it to mean something else); we don't.
     if normal.startswith("//"):

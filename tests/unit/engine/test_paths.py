@@ -133,3 +133,23 @@ def test_real_agrees_with_realpath(tmp_path: Path) -> None:
 def test_real_never_raises() -> None:
     assert paths.real("/a\0b") == "/a\0b"
     assert paths.real("/" + "x" * 5000) == "/" + "x" * 5000
+
+
+def test_lexical_agrees_with_normpath() -> None:
+    # lexical() skips normpath when the joined path is already normal; same answers
+    def reference(path: str, cwd: str, home: str) -> str | None:
+        if path.startswith("~"):
+            if path != "~" and not path.startswith("~/"):
+                return None
+            path = home + path[1:]
+        normal = os.path.normpath(os.path.join(cwd, path))
+        return "/" + normal.lstrip("/") if normal.startswith("//") else normal
+
+    parts = ("a", ".", "..", "", ".x", "~", "b.c", "/")
+    for cwd in ("/", "/w", "/w/", "//w", "/w/.", "w", "/w/a/..", ""):
+        for home in ("/h", "/", "/h/"):
+            for size in (1, 2, 3):
+                for combo in itertools.product(parts, repeat=size):
+                    path = "/".join(combo)
+                    assert paths.lexical(path, cwd, HOME) == reference(path, cwd, HOME)
+                    assert paths.lexical(path, cwd, home) == reference(path, cwd, home)
