@@ -102,16 +102,21 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
         if start != position:
             return None  # a character no token takes
         position = match.end()
-        raw, operator = match.group(1, 2)
-        if raw is not None:
-            value = raw if "'" not in raw and '"' not in raw else _unquote(raw)
-            if value in _RESERVED or raw[0] == "=" or _QUOTE.split(raw, 1)[0] in _RESERVED:
-                return None  # `fi`, `x ==`, `if'x'` (tree-sitter reads the keyword)
+        kind = match.lastindex
+        if kind == 1:  # a word
+            raw = match.group(1)
+            value = raw
+            if "'" in raw or '"' in raw:
+                value = _unquote(raw)
+                if _QUOTE.split(raw, 1)[0] in _RESERVED:
+                    return None  # `if'x'`: tree-sitter reads the keyword
+            if value in _RESERVED or raw[0] == "=":
+                return None  # `fi`, `x ==`
             words.append(_build.word(raw, value, (), _build.span(start, position)))
-        elif operator is not None:
+        elif kind == 2:  # an operator
             if not words or len(commands) >= _MAX_SEGMENTS:
                 return None  # `; ls`, `ls ;; x`, `&& x`
-            commands.append((words, _CONNECTORS[operator]))
+            commands.append((words, _CONNECTORS[match.group(2)]))
             words = []
     if position != len(text):
         return None
