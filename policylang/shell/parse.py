@@ -205,6 +205,7 @@ _BARE: Final = frozenset(
 )  # fmt: skip
 _PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(\s]")
 _BLANKS: Final = re.compile(r"[ \t\n]")
+_REGEX_MISMATCH: Final = re.compile(rb"[ \t\n;&|<>()]")  # bash ends a word at these
 _BARE_BACKTICK: Final = re.compile(r"(?<!\\)(?:\\\\)*`")
 _SUBSTITUTION_LABEL: Final = {"$(": "$()", "`": "backticks", "<(": "<()", ">(": ">()"}
 _ERROR_EXCERPT = 40
@@ -703,6 +704,9 @@ class _Walker:
                 parts.extend(child.children)
             elif kind in _WORDLIKE:
                 parts.append(child)
+                # `echo =~ ;|x`: tree-sitter reads a regex after `=~` even outside `[[ ]]`
+                if kind == "regex" and _REGEX_MISMATCH.search(data, start, child.end_byte):
+                    self.mismatch(ctx, child, "bash reads operators here, not one word")
             elif kind == "variable_assignment":
                 assignments.append(self.assignment(child, ctx))
             elif kind in _REDIRECTS:
@@ -1086,6 +1090,11 @@ class _Walker:
             src = self.src
             if src.newline and _scan.raw_newline(src.data, node.start_byte, first.start_byte):
                 self.mismatch(ctx, node, "bash rejects a newline before a redirect target")
+            if src.data[first.end_byte : first.end_byte + 1] in (b"<", b">") and (
+                src.data[first.start_byte : first.end_byte].isdigit()
+            ):
+                # `> 2>&1`: bash reads `2` as the fd of the next redirect, not as a target
+                self.mismatch(ctx, first, "bash reads this number as a file descriptor")
             # `< '.'\/\.\e\n\v` is one word: tree-sitter may split it into adjacent nodes
             data = self.src.data
             group = [first]

@@ -78,6 +78,10 @@ REJECTED = (
     "<<<x a=1 # c\n function",
     "ls | \\  while read I; do mv x y; done",
     "ls || \\  if a; then b; fi",
+    "echo =~ ;|}",
+    "echo -f =~ $(]] esac ]]",
+    "<<< 2>&1 function",
+    "T = [> 2>&1 -f",
 )
 
 # bash accepts these neighbours; the analyser must not report anything
@@ -124,6 +128,12 @@ ACCEPTED = (
     "ls | \\\n cat",
     "ls \\  | cat",
     "ls # c\n x",
+    "echo a =~ b",
+    "x =~ $(rm y)",
+    "[[ a =~ ;x ]]",
+    "ls [> x",
+    "ls 2>&1",
+    "<<< x function",
 )
 
 
