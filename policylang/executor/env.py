@@ -6,7 +6,7 @@ unless the caller forces that exact name through.
 
 >>> parent = {"PATH": "/usr/bin", "OPENAI_API_KEY": "sk-1", "EDITOR": "vi", "LC_ALL": "C"}
 >>> sorted(scrub_env(parent, cwd="/srv").items())
-[('LC_ALL', 'C'), ('PATH', '/usr/bin'), ('PWD', '/srv')]
+[('GIT_OPTIONAL_LOCKS', '0'), ('LC_ALL', 'C'), ('PATH', '/usr/bin'), ('PWD', '/srv')]
 >>> scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x", "MODE": "ci"})["MODE"]
 'ci'
 >>> "GH_TOKEN" in scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x"})
@@ -30,6 +30,10 @@ ALLOWED_NAMES: frozenset[str] = frozenset(
 ALLOWED_PREFIXES: tuple[str, ...] = ("LC_",)
 #: Substrings (matched case-insensitively) that mark a name as a secret.
 SECRET_MARKERS: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
+#: Set for every command unless the caller overrides them. `git status` otherwise takes
+#: `.git/index.lock` and refreshes the index: a write that contradicts its read-only
+#: label (the dynamic oracle found it) and makes two "concurrency-safe" git reads race.
+SAFE_DEFAULTS: Mapping[str, str] = {"GIT_OPTIONAL_LOCKS": "0"}
 
 
 def looks_secret(name: str) -> bool:
@@ -63,6 +67,7 @@ def scrub_env(
     env.update({k: parent[k] for k in parent
                 if k.startswith(ALLOWED_PREFIXES) and (k in forced or not looks_secret(k))})
     env.update({k: parent[k] for k in forced if k in parent})
+    env.update(SAFE_DEFAULTS)
     for name, value in (extra or {}).items():
         if looks_secret(name) and name not in forced:
             _log.info("dropping secret-looking variable %s from the command environment", name)

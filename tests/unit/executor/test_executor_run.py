@@ -367,6 +367,20 @@ def test_secrets_are_invisible_to_printenv(monkeypatch: pytest.MonkeyPatch, work
     assert env["LC_TIME"] == "C"
     assert env["PATH"] == os.environ["PATH"]
     assert env["PWD"] == workdir
+    assert env["GIT_OPTIONAL_LOCKS"] == "0"
+
+
+def test_git_status_takes_no_index_lock(workdir: str) -> None:
+    """A read-only `git status` must not write `.git/index` (it refreshes it by default)."""
+    subprocess.run(["git", "init", "-q", workdir], check=True)
+    (pathlib.Path(workdir) / "f").write_text("x\n")
+    subprocess.run(["git", "-C", workdir, "add", "f"], check=True)
+    index = pathlib.Path(workdir) / ".git" / "index"
+    os.utime(index, (1_000_000_000, 1_000_000_000))
+    (pathlib.Path(workdir) / "f").touch()  # a stat change that would trigger a refresh
+    res = _run("git status --short", workdir)
+    assert res.exit_code == 0
+    assert index.stat().st_mtime == 1_000_000_000
 
 
 def test_a_secret_passes_only_when_forced_by_name(monkeypatch: pytest.MonkeyPatch,
