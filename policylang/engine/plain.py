@@ -19,8 +19,10 @@ A plain line, exactly:
   so quote removal is all bash does to it (`-name '*.py'` is the word `-name`, `*.py`);
 - each command has at least one word, and its first word has no `=`, `@`, `%`, `:` or `,`
   outside quotes, nor a leading `-` or `+` (no assignment `A=1 cmd`; tree-sitter misreads
-  `a@`), is no wrapper or shell of the policy (`sudo`, `env`, `bash` …: those are
-  unwrapped) and none of the builtins the analyser reads specially (`export`, `.` …);
+  `a@`), and is none of the builtins the analyser reads specially (`export`, `.` …);
+- a wrapper of the policy (`sudo`, `env`, `timeout`, `xargs` …) is seen through with the
+  analyser's own `unwrap`, as long as what it runs is a plain command: a shell or a code
+  string (`bash -c …`, `sudo sh -c …`) or any problem leaves the line to the analyser;
 - no word anywhere is a reserved word (`if`, `done`, `time` …), starts with one before a
   quote (`if'x'`) or starts with `=` (`x ==`): tree-sitter and bash read those differently;
 - it is at most `_MAX_LENGTH` characters and `_MAX_SEGMENTS` commands long.
@@ -42,8 +44,16 @@ import re
 from typing import Final
 
 from policylang.shell import _build
-from policylang.shell.model import CommandLine, Connector, Scope, Segment, SegmentKind, Word
-from policylang.shell.wrappers import WrapperTable
+from policylang.shell.model import (
+    CommandLine,
+    Connector,
+    Scope,
+    Segment,
+    SegmentKind,
+    Unwrapped,
+    Word,
+)
+from policylang.shell.wrappers import WrapperKind, WrapperTable, unwrap
 
 __all__ = ["plain_line"]
 
@@ -132,17 +142,17 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
     for argv, connector in commands:
         first = argv[0]
         name = first.value
-        if (
-            name is None
-            or name in _SPECIAL
-            or not _COMMAND_NAME.fullmatch(first.text)
-            or wrappers.lookup(first) is not None
-        ):
+        if name is None or name in _SPECIAL or not _COMMAND_NAME.fullmatch(first.text):
             return None
+        wrapped: Unwrapped | None = None
+        if wrappers.lookup(first) is not None:
+            wrapped = _unwrapped(argv, wrappers)
+            if wrapped is None:
+                return None
         stage = piped or connector is Connector.PIPE
         if stage:
             group += 1
-        segments.append(_segment(text, argv, connector, group if stage else 0))
+        segments.append(_segment(text, argv, connector, group if stage else 0, wrapped))
         piped = connector is Connector.PIPE
     return _build.command_line(text, tuple(segments), (), "", 0, False, None)
 
@@ -152,7 +162,26 @@ def _unquote(raw: str) -> str:
     return "".join(a or b or c for a, b, c in _QUOTED_PART.findall(raw))
 
 
-def _segment(text: str, words: list[Word], connector: Connector, group: int) -> Segment:
+def _unwrapped(argv: list[Word], wrappers: WrapperTable) -> Unwrapped | None:
+    """What `sudo`, `env`, `timeout` … run, when no shell string needs the analyser.
+
+    The analyser gives `unwrap` a callback that parses `bash -c` strings; without one such
+    strings come back opaque, and then (or on any problem) the line is left to the
+    analyser. A wrapper name used without a wrapper use (`command -v x`) wraps nothing.
+    """
+    wrapped = unwrap(argv, wrappers)
+    if wrapped.opaque or wrapped.problems or wrapped.nested is not None:
+        return None
+    if any(use.kind != WrapperKind.WRAPPER.value for use in wrapped.chain):
+        return None
+    if not wrapped.words or wrapped.words[0].value in _SPECIAL:
+        return None
+    return wrapped if wrapped.chain else None
+
+
+def _segment(
+    text: str, words: list[Word], connector: Connector, group: int, wrapped: Unwrapped | None
+) -> Segment:
     """A simple command of plain words."""
     start, end = words[0].span.start, words[-1].span.end
     segment = _build.segment(
@@ -165,7 +194,7 @@ def _segment(text: str, words: list[Word], connector: Connector, group: int) -> 
         None,
         text[start:end],
         (),
-        None,
+        wrapped,
         _build.span(start, end),
     )
     _build.set_connector(segment, connector)

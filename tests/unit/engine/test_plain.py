@@ -45,6 +45,13 @@ def _same(fast: CommandLine, text: str) -> None:
         "dd if=a of=b bs=1M",
         "git log --format='%H %s' -5",
         "''",
+        # wrappers that run a plain command are seen through as the analyser does
+        "sudo ls",
+        "/usr/bin/sudo -u root ls",
+        "env -i PATH=/tmp A=1 ls",
+        "timeout 5 rm -rf /",
+        "nice -n 1 nohup make",
+        "find . | xargs grep -n TODO | sort",
     ],
 )
 def test_plain_lines_match_the_analyser(text: str) -> None:
@@ -80,11 +87,13 @@ def test_plain_lines_match_the_analyser(text: str) -> None:
         "echo 'unterminated",
         "A=1 ls",
         "PATH=/tmp ls",
-        "sudo ls",
-        "/usr/bin/sudo ls",
-        "env ls",
-        "bash -c ls",
-        "xargs rm",
+        "bash -c ls",  # a shell string needs the analyser
+        "sudo bash -c ls",
+        "xargs sh -c x",
+        "sudo",  # a wrapper with no command
+        "env",
+        "command -v ls",
+        "sudo export A=1",
         "export A=1",
         ". ./env",
         "eval ls",
@@ -109,8 +118,14 @@ def test_other_lines_are_left_to_the_analyser(text: str) -> None:
 
 
 def test_wrappers_come_from_the_policy() -> None:
-    assert plain_line("sudo ls", wrappers=WrapperTable()) is not None
-    assert plain_line("sudo ls", wrappers=WRAPPERS) is None
+    bare = plain_line("sudo ls", wrappers=WrapperTable())
+    assert bare is not None
+    assert bare.segments[0].wrapped is None
+    seen = plain_line("sudo ls", wrappers=WRAPPERS)
+    assert seen is not None
+    wrapped = seen.segments[0].wrapped
+    assert wrapped is not None
+    assert [w.value for w in wrapped.words] == ["ls"]
 
 
 _VOCABULARY = (
