@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ SUBCOMMANDS: tuple[str, ...] = (
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a process killed by SIGPIPE
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -45,7 +47,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None
     parser = build_parser(chosen)
     args = parser.parse_args(arguments)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except BrokenPipeError:
+        # the reader went away (`policylang explain … | head`): not an error of ours;
+        # point stdout at /dev/null so the interpreter's final flush cannot raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return code
 
 

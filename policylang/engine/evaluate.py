@@ -334,8 +334,11 @@ class _Walk(PathChecks):
     def rule_verdict(self, found: SegmentRules, seg: SegmentState) -> None:
         verdict = found.verdict
         reason = found.reason
-        if verdict is Verdict.ALLOW and found.read_only and seg.writes is not None:
-            # the rule no longer applies; what would without it is at least ask
+        placeholder = found.read_only or found.opaque
+        if verdict is Verdict.ALLOW and placeholder and seg.writes is not None:
+            # the rule no longer applies; what would without it is at least ask. An opaque
+            # wrapper's placeholder allow is no rule at all: its own writes are judged the same
+            # way (`watch -n 1 ls $X > x` must be no looser than `ls $X > x`).
             rule = reason.rule_id if reason is not None else "readonly"
             verdict = self.rules.policy.default.at_least(Verdict.ASK)
             reason = Reason(

@@ -93,7 +93,7 @@ WRAPPERS: dict[str, str] = {
     "setsid": "setsid {}", "ionice": "ionice -c3 {}", "sudo": "sudo {}",
     "sudo-user": "sudo -u root {}", "xargs": "xargs {}", "xargs-null": "xargs -0 {}",
     "doas": "doas {}", "taskset": "taskset 1 {}", "flock": "flock /tmp/lock {}",
-    "watch": "watch -n 1 {}", "nohup-env": "nohup env {}", "sudo-timeout": "sudo timeout 5 {}",
+    "nohup-env": "nohup env {}", "sudo-timeout": "sudo timeout 5 {}",
 }
 """Argv wrappers: `{}` is replaced by the inner command's text."""
 
@@ -103,6 +103,9 @@ _STRING_WRAPPERS: dict[str, Callable[[str], str]] = {
     "sh-c": lambda x: "sh -c " + quoting.single_quoted(x),
     "bash-lc": lambda x: "bash -lc " + quoting.single_quoted(x),
     "eval": lambda x: "eval " + quoting.single_quoted(x),
+    # watch joins its operands with spaces and hands them to `sh -c`, like eval: an argv
+    # form (`watch -n 1 date x '<' -s`) would mean a different command than its inner one
+    "watch": lambda x: "watch -n 1 " + quoting.single_quoted(x),
     "pipe-to-bash": lambda x: "echo " + quoting.single_quoted(x) + " | bash",
     "bash-heredoc": lambda x: "bash <<'EOF'\n" + x + "\nEOF\n",
     "python-os-system": _python, "node-exec-sync": _node, "perl-system": _perl,
