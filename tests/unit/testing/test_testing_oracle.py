@@ -164,12 +164,15 @@ def test_no_strace_means_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
         Oracle()
 
 
-def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     clean = oracle_mod.main([str(DEFAULT), "--command", "cat README", "--command", "rm x"])
     out = capsys.readouterr().out
     assert clean == 0
     assert out.startswith("dynamic oracle: 1 of 1 read-only command(s) run")
-    found = oracle_mod.main([str(DEFAULT), "--command", "hostname example"])
+    # a deliberately wrong ruleset that labels `hostname NAME` read-only (the shipped one asks)
+    wrong = tmp_path / "wrong.policy"
+    wrong.write_text('policy "wrong" version "1"\ndefault ask\nreadonly hostname ** id bad\n')
+    found = oracle_mod.main([str(wrong), "--command", "hostname example"])
     out = capsys.readouterr().out
     assert found == 1
     assert "system: 1 command(s)" in out
