@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import pathlib
 
+import pytest
+
 from policylang import load_policy
 from policylang.tool import ApprovalRequest, ApprovalSink, BashTool, ToolStatus
 
 
-def test_engine_policy_fits_the_tool_contract(tmp_path: pathlib.Path) -> None:
+def test_engine_policy_fits_the_tool_contract(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # INVARIANT: this test sends a destructive command through a real executor with an
+    # approver that says "always"; were the engine ever to answer ask, it would run. HOME
+    # points at a scratch directory so that even then nothing outside tmp_path is touched.
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "keep").write_text("x")
+    monkeypatch.setenv("HOME", str(home))
     approvals_file = tmp_path / "approvals.toml"
     policy = load_policy(approvals=approvals_file)
     asked: list[ApprovalRequest] = []
@@ -28,6 +39,7 @@ def test_engine_policy_fits_the_tool_contract(tmp_path: pathlib.Path) -> None:
     denied = tool.call({"command": "rm -rf ~"})
     assert denied.status is ToolStatus.DENIED
     assert asked == []
+    assert (home / "keep").exists()
 
     marker = tmp_path / "made.txt"
     wrote = tool.call({"command": f"echo hi > {marker}", "description": "Write a file"})
