@@ -249,6 +249,18 @@ def _compare(
     a, b = rules[i], rules[j]
     theirs = peer_winner(a, b)
     ours = our_winner(a, b)
+    if theirs is ours and ours.broadened:
+        # Both pick the broadened rule, but only where the peer's own (narrower) pattern
+        # matches; on the commands only the broadened pattern reaches, the peer applies the
+        # other rule. A looser broadened winner would loosen those: drop it (stricter).
+        other = b if ours is a else a
+        if ours.verdict.rank < other.verdict.rank:
+            dropped[i if ours is a else j] = (
+                Severity.STRICTER,
+                f"dropped: it had to be broadened, and on the commands only the broadened "
+                f"pattern matches, {peer} applies `{other.origin.text}` ({other.verdict})",
+            )
+            return
     if theirs is ours:
         return
     # INVARIANT: "never applies" is concluded only from a winner whose pattern is not

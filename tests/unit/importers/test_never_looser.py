@@ -257,3 +257,18 @@ def test_a_broadened_winner_never_proves_a_rule_dead(workdir: Path) -> None:
     assert_never_looser(
         ours, {c: reference.opencode(pairs, c) for c in ("git", "git gitx", "git x")}
     )
+
+
+def test_a_broadened_looser_winner_is_dropped(workdir: Path) -> None:
+    # Found by Hypothesis: a catch-all deny (priority 0) and `commandRegex = "git git"` ask
+    # (priority 10). The regex can only be broadened to `git **`; Gemini applies the ask
+    # only where the regex matches and the deny elsewhere (`git`), so keeping the broadened
+    # ask would loosen `git` from deny to ask.
+    text = (
+        '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 0\n\n'
+        '[[rule]]\ncommandRegex = "git git"\ndecision = "ask_user"\npriority = 10\n'
+    )
+    ours = Ours("gemini", text, workdir)
+    assert ours("git") is Verdict.DENY
+    assert any("broadened" in w.message for w in ours.result.warnings)
+    assert_never_looser(ours, {c: reference.gemini(text, c) for c in ("git", "git git", "ls")})
