@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from policylang.decision import Decision, Retention, Verdict
 from policylang.errors import SandboxUnavailableError
+from policylang.executor.env import SAFE_DEFAULTS
 from policylang.executor.process import terminate_group
 from policylang.executor.sandbox import BubblewrapBackend
 from policylang.testing._optionprobe import PROBE_VALUE
@@ -208,7 +209,12 @@ def sandbox_argv(*, bwrap: str, workspace: Path, home: Path, trace_dir: Path,
              "--clearenv", "--setenv", "PATH", _PATH, "--setenv", "HOME", HOME,
              "--setenv", "LANG", "C.UTF-8", "--setenv", "USER", "oracle",
              "--setenv", "LOGNAME", "oracle", "--setenv", "TERM", "dumb",
-             "--setenv", "SHELL", "/bin/bash", "--chdir", WORKSPACE, "--", *inner]
+             "--setenv", "SHELL", "/bin/bash"]
+    # the variables the executor sets for every command (GIT_OPTIONAL_LOCKS=0): the oracle
+    # judges commands as they really run
+    for name, value in SAFE_DEFAULTS.items():
+        argv += ["--setenv", name, value]
+    argv += ["--chdir", WORKSPACE, "--", *inner]
     return argv
 
 
