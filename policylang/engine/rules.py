@@ -290,7 +290,8 @@ class RuleView:
             floors.append(
                 Reason(
                     rule_id="engine.opaque-wrapper",
-                    message=f"cannot see the command run by {unwrapped.reason or 'a wrapper'}",
+                    message="cannot see the inner command: "
+                    + (unwrapped.reason or "a wrapper hides it"),
                     verdict=Verdict.ASK,
                 )
             )
