@@ -21,8 +21,8 @@ from pathlib import Path
 
 from policylang.engine.context import EvalContext
 from policylang.engine.evaluate import _Walk
-from policylang.engine.plain import plain_line
 from policylang.engine.policy import load_policy
+from policylang.shell.plain import plain_line
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"

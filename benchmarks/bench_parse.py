@@ -1,7 +1,8 @@
 """Benchmark: parse + model time per command over a fixed sample of the shared corpora.
 
-Prints median, p90 and p99 per command for tree-sitter-bash alone and for
-`parse_command` (tree-sitter + the model), overall and for pipelines of three or more
+Prints median, p90 and p99 per command for tree-sitter-bash alone (on the text, and on
+the text with the final newline the analyser adds) and for `parse_command` (the
+plain-line fast path or tree-sitter + the model), overall and for pipelines of three or more
 stages. Each figure is the best of R batches of 4 calls per command, so that preemption on a
 shared machine is not counted. Run: `.venv/bin/python benchmarks/bench_parse.py
 [--sample N] [--repeat R]`.
@@ -80,6 +81,11 @@ def main() -> int:
     def ts_only(command: str) -> object:
         return ts_parser.parse(command.encode("utf-8", "surrogatepass"))
 
+    def ts_terminated(command: str) -> object:
+        # what the analyser gives tree-sitter: the line with a final newline (`_tree`)
+        data = command.encode("utf-8", "surrogatepass")
+        return ts_parser.parse(data + b"\n" if data[-1:] not in (b"\\", b"\n") else data)
+
     for command in commands:  # warm-up (parser objects, caches)
         parse_command(command)
     pipes = {
@@ -91,7 +97,12 @@ def main() -> int:
         >= 2
     }
     rows: dict[str, dict[str, list[float]]] = {"all": {}, "pipelines of 3+ stages": {}}
-    for label, func in (("tree-sitter only", ts_only), ("parse_command", parse_command)):
+    measured: tuple[tuple[str, Callable[[str], object]], ...] = (
+        ("tree-sitter only", ts_only),
+        ("tree-sitter, +\\n", ts_terminated),
+        ("parse_command", parse_command),
+    )
+    for label, func in measured:
         times = [per_call_us(func, c, args.repeat) for c in commands]
         rows["all"][label] = times
         rows["pipelines of 3+ stages"][label] = [

@@ -28,7 +28,6 @@ from policylang.compiler.tree import (
 )
 from policylang.decision import Reason, Verdict
 from policylang.engine.context import EvalContext
-from policylang.engine.plain import plain_line
 from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
 from policylang.shell.parse import parse_command
@@ -150,16 +149,11 @@ class RuleView:
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
-        """The shell model of `command`: plain lines directly, the rest by the analyser."""
+        """The shell model of `command` (memoised when the policy has a parse cache)."""
         line = self._parsed.get(command)
         if line is not None:
             return line
-        if len(command) <= self.limits.max_length:
-            line = plain_line(command, wrappers=self.policy.wrappers)
-            if line is not None and len(line.segments) > self.limits.max_segments:
-                line = None
-        if line is None:
-            line = parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
+        line = parse_command(command, limits=self.limits, wrappers=self.policy.wrappers)
         if self._parse_cache_size > 0 and len(command) <= _CACHEABLE_LENGTH:
             with self._parse_lock:
                 if len(self._parsed) >= self._parse_cache_size:

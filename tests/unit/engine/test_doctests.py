@@ -12,7 +12,6 @@ MODULES = [
     "policylang.engine.policy",
     "policylang.engine.paths",
     "policylang.engine.approvals",
-    "policylang.engine.plain",
 ]
 
 

@@ -99,5 +99,10 @@ def test_internal_errors_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(parse._Walker, "body", broken)
+    line = parse_command("ls > out")  # not a plain line: the tree-sitter analyser
+    assert [p.code for p in line.problems] == ["shell.internal-error"]
+    assert parse_command("ls").problems == ()  # the plain-line fast path needs no walker
+
+    monkeypatch.setattr(parse, "plain_line", broken)
     line = parse_command("ls")
     assert [p.code for p in line.problems] == ["shell.internal-error"]

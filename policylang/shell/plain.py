@@ -1,4 +1,4 @@
-"""Engine stage: the shell model of a *plain* line, built without the tree-sitter walk.
+"""Shell stage: the fast path of `parse_command` for *plain* lines, without tree-sitter.
 
 Imports `shell.model`, the wrapper table and the model's fast builders (`shell._build`,
 which build frozen instances without the dataclass `__init__`: the same objects, cheaper).
@@ -6,8 +6,9 @@ which build frozen instances without the dataclass `__init__`: the same objects,
 Most command lines an agent writes are a few plain words (`git status`, `ls -la src`,
 `make test && make lint`), and for those bash does nothing but split on spaces and list
 operators: no quoting, no expansion, no redirect, no keyword. `plain_line` recognises
-such a line and builds the same `CommandLine` that `shell.parse.parse_command` builds for
-it, in a fraction of the time; anything else returns None and goes through the analyser.
+such a line and builds the same `CommandLine` that the tree-sitter analyser
+(`shell.parse.analyse`) builds for it, in a fraction of the time; anything else returns
+None, and `parse_command` hands it to the analyser.
 
 A plain line, exactly:
 
@@ -27,8 +28,8 @@ A plain line, exactly:
   quote (`if'x'`) or starts with `=` (`x ==`): tree-sitter and bash read those differently;
 - it is at most `_MAX_LENGTH` characters and `_MAX_SEGMENTS` commands long.
 
-INVARIANT: for every plain line, `plain_line(text) == parse_command(text)`, spans included
-(tests/unit/engine/test_plain.py checks it over the shared corpora and generated lines).
+INVARIANT: for every plain line, `plain_line(text) == analyse(text)`, spans included
+(tests/unit/shell/test_plain.py checks it over the shared corpora and generated lines).
 Any doubt falls back to the full analyser, never the other way round.
 
 >>> line = plain_line("make test && make lint", wrappers=WrapperTable())

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policylang.engine.plain import plain_line
 from policylang.engine.policy import load_policy
-from policylang.shell.model import CommandLine
-from policylang.shell.parse import parse_command
+from policylang.shell.model import CommandLine, Limits
+from policylang.shell.parse import analyse, parse_command
+from policylang.shell.plain import plain_line
 from policylang.shell.wrappers import WrapperTable
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -22,7 +22,7 @@ WRAPPERS = load_policy(check=False).compiled.wrappers
 
 def _same(fast: CommandLine, text: str) -> None:
     """`fast` equals the analyser's model of `text`, spans included."""
-    full = parse_command(text, wrappers=WRAPPERS)
+    full = analyse(text, wrappers=WRAPPERS)
     assert fast == full, text
     assert [s.span for s in fast.segments] == [s.span for s in full.segments], text
     for mine, theirs in zip(fast.segments, full.segments, strict=True):
@@ -187,3 +187,20 @@ def test_short_lines_over_the_whole_alphabet_match_the_analyser() -> None:
                         _same(fast, text)
                         checked += 1
     assert checked > 5000
+
+
+def test_parse_command_takes_the_fast_path_and_agrees_with_the_analyser() -> None:
+    text = "git status && ls -la src | wc -l"
+    assert plain_line(text, wrappers=WRAPPERS) is not None
+    assert parse_command(text, wrappers=WRAPPERS) == analyse(text, wrappers=WRAPPERS)
+
+
+def test_the_fast_path_respects_the_limits() -> None:
+    text = " && ".join(["ls"] * 5)
+    assert plain_line(text, wrappers=WRAPPERS) is not None
+    few = Limits(max_segments=3)
+    line = parse_command(text, limits=few, wrappers=WRAPPERS)
+    assert [p.code for p in line.problems] == ["shell.limit-segments"]
+    short_limit = Limits(max_length=10)
+    line = parse_command(text, limits=short_limit, wrappers=WRAPPERS)
+    assert [p.code for p in line.problems] == ["shell.limit-length"]
