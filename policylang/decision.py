@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from policylang.span import Span
 
@@ -29,10 +29,15 @@ class Verdict(enum.StrEnum):
 
     def at_least(self, floor: Verdict) -> Verdict:
         """This verdict raised to `floor` if it is looser."""
-        return floor if floor.rank > self.rank else self
+        # identity tests, not ranks: this runs several times per segment
+        if floor is self or self is _DENY or floor is _ALLOW:
+            return self
+        return floor  # floor is ask or deny, and self is looser
 
 
 _RANK = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
+_ALLOW: Final = Verdict.ALLOW  # module constants: an enum member lookup costs more
+_DENY: Final = Verdict.DENY
 
 
 def strictest(*verdicts: Verdict) -> Verdict:

@@ -310,6 +310,8 @@ def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
     """Apply the precedence: deny wins, then specificity (ties stricter), then locked floors."""
     if not hits:
         return None
+    if len(hits) == 1:  # the usual case: no precedence to apply, no floor below it
+        return _match(hits[0], floor=False)
     denies = [h for h in hits if h[0] is Verdict.DENY]
     winner = max(denies or hits, key=_strictness)
     layer = winner[4].ref.layer
@@ -381,6 +383,8 @@ class _ClauseEvaluator:
                 return None
             verdict = Verdict.ASK
         failure = self._run_checks(rule) if verdict is Verdict.ALLOW and rule.checks else None
+        if failure is None and not uncertain:
+            return rule.hit  # the rule applies as written: its matches are prebuilt
         if failure is not None:
             verdict = Verdict.ASK
         return (verdict, verdict.rank, uncertain, failure, rule)

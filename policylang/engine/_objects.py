@@ -12,20 +12,12 @@ field added to `decision` breaks that test, not the engine).
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, Final
+from typing import Final
 
+from policylang._frozen import twin
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 
-
-def _twin(cls: type) -> Any:  # the twin's attributes are set dynamically
-    slots = tuple(f.name for f in dataclasses.fields(cls))
-    if tuple(getattr(cls, "__slots__", ())) != slots:  # cannot mirror: fail loudly at import
-        raise TypeError(f"{cls.__name__} slots differ from its fields {slots}")
-    return type(f"_{cls.__name__}Twin", (), {"__slots__": slots})
-
-
-TWINS: Final = {cls: _twin(cls) for cls in (Reason, SegmentDecision, Decision)}
+TWINS: Final = {cls: twin(cls) for cls in (Reason, SegmentDecision, Decision)}
 _ReasonTwin: Final = TWINS[Reason]
 _SegmentTwin: Final = TWINS[SegmentDecision]
 _DecisionTwin: Final = TWINS[Decision]

@@ -222,17 +222,23 @@ def find_config(directory: str) -> str | None:
 
     Handles a `.git` directory and a `.git` file (`gitdir: …`, worktrees, submodules).
     """
-    current = os.path.abspath(directory)
+    current = directory
+    if not current.startswith("/") or "/." in current or "//" in current:
+        current = os.path.abspath(current)
+    current = current.rstrip("/")  # `/` becomes "" and `/.git` is then "" + "/.git"
     for _ in range(256):
-        dot_git = os.path.join(current, ".git")
-        if os.path.isdir(dot_git):
-            return os.path.join(dot_git, "config")
-        if os.path.isfile(dot_git):
+        dot_git = current + "/.git"
+        try:
+            mode = os.stat(dot_git).st_mode  # one system call per level, on the hot path
+        except (OSError, ValueError):
+            mode = 0
+        if stat.S_ISDIR(mode):
+            return dot_git + "/config"
+        if stat.S_ISREG(mode):
             return _config_from_gitfile(dot_git)
-        parent = os.path.dirname(current)
-        if parent == current:
+        if not current:
             return None
-        current = parent
+        current = current.rpartition("/")[0]
     return None
 
 

@@ -70,7 +70,13 @@ def lexical(path: str, cwd: str, home: str) -> str | None:
     expanded = expand_home(path, home)
     if expanded is None:
         return None
-    joined = posixpath.join(cwd, expanded)
+    # posixpath.join, spelt out: this runs for every path argument
+    if expanded[:1] == "/":
+        joined = expanded
+    elif not cwd or cwd[-1] == "/":
+        joined = cwd + expanded
+    else:
+        joined = f"{cwd}/{expanded}"
     if "/." not in joined and "//" not in joined and joined[-1:] != "/" and joined[:1] == "/":
         return joined  # no `.`, `..` or empty component: already normal (the usual case)
     normal = posixpath.normpath(joined)

@@ -17,9 +17,9 @@ constructed ones, so a field added to the model breaks that test, not the analys
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any, Final
+from typing import Final
 
+from policylang._frozen import twin
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -35,16 +35,7 @@ from policylang.shell.model import (
 )
 from policylang.span import Span
 
-
-def _twin(cls: type) -> Any:  # the twin's attributes are set dynamically
-    """A plain class with `cls`'s slot layout (fields in declaration order)."""
-    slots = tuple(f.name for f in dataclasses.fields(cls))
-    if tuple(getattr(cls, "__slots__", ())) != slots:  # cannot mirror: fail loudly at import
-        raise TypeError(f"{cls.__name__} slots differ from its fields {slots}")
-    return type(f"_{cls.__name__}Twin", (), {"__slots__": slots})
-
-
-TWINS: Final = {cls: _twin(cls) for cls in (Span, Word, Segment, CommandLine)}
+TWINS: Final = {cls: twin(cls) for cls in (Span, Word, Segment, CommandLine)}
 _SpanTwin: Final = TWINS[Span]
 _WordTwin: Final = TWINS[Word]
 _SegmentTwin: Final = TWINS[Segment]

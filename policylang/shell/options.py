@@ -27,7 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
+from policylang._frozen import twin
 from policylang.shell.model import Word
 
 
@@ -128,6 +130,45 @@ class OptionView:
         return frozenset(o.name for o in self.options)
 
 
+_OptionTwin: Final = twin(Option)
+_ViewTwin: Final = twin(OptionView)
+TWINS: Final = {Option: _OptionTwin, OptionView: _ViewTwin}
+
+
+def _option(
+    name: str,
+    value: str | None,
+    word_index: int,
+    literal: bool = True,
+    known: bool = True,
+    arg_indexes: tuple[int, ...] = (),
+) -> Option:
+    """`Option(...)` without the frozen dataclass `__init__` (see `policylang._frozen`)."""
+    obj = _OptionTwin()
+    obj.name = name
+    obj.value = value
+    obj.word_index = word_index
+    obj.literal = literal
+    obj.known = known
+    obj.arg_indexes = arg_indexes
+    obj.__class__ = Option
+    result: Option = obj
+    return result
+
+
+def _view(
+    options: tuple[Option, ...], operands: tuple[int, ...], unknown: tuple[int, ...], rest: int
+) -> OptionView:
+    obj = _ViewTwin()
+    obj.options = options
+    obj.operands = operands
+    obj.unknown = unknown
+    obj.rest = rest
+    obj.__class__ = OptionView
+    result: OptionView = obj
+    return result
+
+
 _MAY_BECOME_OPTION = frozenset("-$`\"'*?[{\\")
 _TERMINATORS = frozenset({";", "+"})
 
@@ -154,19 +195,10 @@ class _Scanner:
         """`name` takes the next word as its value (if there is one)."""
         if self.i < len(self.words):
             word = self.words[self.i]
-            self.options.append(
-                Option(
-                    name=name,
-                    value=word.value,
-                    word_index=index,
-                    literal=word.is_literal,
-                    known=known,
-                    arg_indexes=(self.i,),
-                )
-            )
+            self.options.append(_option(name, word.value, index, word.is_literal, known, (self.i,)))
             self.i += 1
         else:
-            self.options.append(Option(name=name, word_index=index, known=known))
+            self.options.append(_option(name, None, index, True, known))
 
     def take_terminated(self, name: str, index: int) -> None:
         args: list[int] = []
@@ -176,7 +208,7 @@ class _Scanner:
             if word.value in _TERMINATORS:
                 break
             args.append(self.i - 1)
-        self.options.append(Option(name=name, word_index=index, arg_indexes=tuple(args)))
+        self.options.append(_option(name, None, index, True, True, tuple(args)))
 
     def long(self, text: str, index: int) -> None:
         name, eq, value = text.partition("=")
@@ -184,11 +216,11 @@ class _Scanner:
         name = spec.expand_long(name)
         known = name in spec.known
         if eq:
-            self.options.append(Option(name=name, value=value, word_index=index, known=known))
+            self.options.append(_option(name, value, index, True, known))
         elif name in spec.takes_value:
             self.take_next(name, index, known)
         else:
-            self.options.append(Option(name=name, word_index=index, known=known))
+            self.options.append(_option(name, None, index, True, known))
 
     def short(self, text: str, index: int) -> None:
         spec = self.spec
@@ -200,7 +232,7 @@ class _Scanner:
                 self.take_next(text, index, True)
             else:
                 known = text in spec.known
-                self.options.append(Option(name=text, word_index=index, known=known))
+                self.options.append(_option(text, None, index, True, known))
             return
         for pos in range(1, len(text)):
             name = "-" + text[pos]
@@ -208,14 +240,14 @@ class _Scanner:
             known = name in spec.known
             if name in spec.takes_value:
                 if rest:
-                    self.options.append(Option(name=name, value=rest, word_index=index))
+                    self.options.append(_option(name, rest, index))
                 else:
                     self.take_next(name, index, known)
                 return
             if name in spec.optional_value:
-                self.options.append(Option(name=name, value=rest or None, word_index=index))
+                self.options.append(_option(name, rest or None, index))
                 return
-            self.options.append(Option(name=name, word_index=index, known=known))
+            self.options.append(_option(name, None, index, True, known))
 
     def old_style(self, text: str, index: int) -> None:
         """`tar xzf FILE`: each letter an option; value-taking letters take following words."""
@@ -225,7 +257,7 @@ class _Scanner:
                 self.take_next(name, index, True)
             else:
                 known = name in self.spec.known
-                self.options.append(Option(name=name, word_index=index, known=known))
+                self.options.append(_option(name, None, index, True, known))
 
 
 def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> OptionView:
@@ -273,12 +305,7 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
 
 
 def _finish(scan: _Scanner, rest: int) -> OptionView:
-    return OptionView(
-        options=tuple(scan.options),
-        operands=tuple(scan.operands),
-        unknown=tuple(scan.unknown),
-        rest=rest,
-    )
+    return _view(tuple(scan.options), tuple(scan.operands), tuple(scan.unknown), rest)
 
 
 def _fs(names: str) -> frozenset[str]:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
+from policylang.shell.options import (
+    DEFAULT_OPTION_SPECS,
+    Option,
+    OptionSpec,
+    OptionView,
+    option_view,
+)
 from policylang.shell.parse import parse_command
 
 SED = DEFAULT_OPTION_SPECS["sed"]
@@ -140,3 +148,26 @@ def test_specs_can_be_replaced_field_by_field() -> None:
     spec = dataclasses.replace(SED, flags=SED.flags | {"--zap"})
     assert "--zap" in spec.known
     assert spec.expand_long("--za") == "--zap"
+
+
+@pytest.mark.parametrize("cls", [Option, OptionView])
+def test_option_twins_mirror_every_field(cls: type) -> None:
+    from policylang.shell import options
+
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert options.TWINS[cls].__slots__ == names
+
+
+def test_built_options_equal_constructed_ones() -> None:
+    from policylang.shell import options
+
+    built = options._option("-n", "5", 1, True, False, (2,))
+    assert type(built) is Option
+    assert built == Option(name="-n", value="5", word_index=1, known=False, arg_indexes=(2,))
+    assert hash(built) == hash(
+        Option(name="-n", value="5", word_index=1, known=False, arg_indexes=(2,))
+    )
+    view = options._view((built,), (3,), (), 4)
+    assert view == OptionView(options=(built,), operands=(3,), rest=4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.rest = 1  # type: ignore[misc]
