@@ -1,15 +1,22 @@
 """`policylang eval`: decide one command, or a stream of them (`--jsonl`).
 
 Batch mode reads one JSON object per stdin line (`{"command": …, "cwd"?: …,
-"workspace"?: …}`) and writes one JSON object per line. The policy is loaded once and
-reused, so the per-line cost is one evaluation plus JSON.
+"workspace"?: …}`) and writes one JSON object per line, in input order. The policy is
+loaded once and reused, so the per-line cost is one evaluation plus JSON; large blocks
+of input are spread over worker processes (`--jobs`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
+import select
 import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TextIO
 
 from policylang.engine.context import EvalContext
@@ -82,6 +89,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "keep the last N parses and file-system-independent decisions (0: none; default 1024)"
         ),
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help=(
+            "with --jsonl: worker processes for large blocks of input "
+            "(default 0: one per CPU; 1: evaluate in this process only)"
+        ),
+    )
     parser.add_argument("command", nargs="?", metavar="COMMAND", help="the command line")
     parser.set_defaults(func=run)
 
@@ -94,7 +111,11 @@ def run(args: argparse.Namespace) -> int:
     if policy is None:
         return EXIT_RULESET_ERROR
     if args.jsonl:
-        batch(policy, sys.stdin, sys.stdout, cwd=args.cwd, workspace=args.workspace)
+        if args.jobs < 0:
+            print("error: --jobs must be 0 (one per CPU) or more", file=sys.stderr)
+            return 2
+        jobs = args.jobs or default_jobs()
+        batch(policy, sys.stdin, sys.stdout, cwd=args.cwd, workspace=args.workspace, jobs=jobs)
         return EXIT_OK
     decision = policy.evaluate(args.command, cwd=args.cwd, workspace=args.workspace)
     if args.json:
@@ -116,57 +137,218 @@ def batch(
     *,
     cwd: str | None = None,
     workspace: str | None = None,
+    jobs: int = 1,
 ) -> int:
     """Evaluate every JSON line of `stdin`; returns the number of lines evaluated.
 
-    Output goes out in chunks of `_CHUNK` lines (and at the end): one write per line costs
-    more than many evaluations.
+    Input is taken a block at a time, as it arrives (`_blocks`), and each block is
+    answered before the next read: a client that sends one line and waits gets its answer.
+    Answers are written a slice of lines at a time (one write per line would cost more
+    than many evaluations). With `jobs` > 1, a block of at least `_PARALLEL_MIN` lines is
+    cut into slices spread over that many worker processes, forked after the policy is
+    loaded so they share it; answers keep the input order.
     """
-    default = EvalContext.build(cwd=cwd, workspace=workspace)
-    contexts: dict[tuple[str | None, str | None], EvalContext] = {}
-    decode = json.JSONDecoder().decode
-    encode = _ENCODER.encode
-    pending: list[str] = []
+    state = _BatchState(policy, cwd, workspace)
+    workers: _Workers | None = None
     count = 0
-    for raw in stdin:
-        if not raw.strip():
-            continue
+    try:
+        for block in _blocks(stdin):
+            if jobs > 1 and workers is None and len(block) >= _PARALLEL_MIN:
+                workers = _Workers.start(state, jobs)
+                jobs = jobs if workers is not None else 1
+            if workers is not None and len(block) >= _PARALLEL_MIN:
+                parts = workers.answer(block)
+            else:
+                parts = iter([state.answer_all(block)])
+            for outputs in parts:
+                # a decision's object starts with its command; a bad line's with `error`
+                count += sum(1 for line in outputs if line.startswith('{"command"'))
+                stdout.write("\n".join(outputs) + "\n")
+            stdout.flush()
+    finally:
+        if workers is not None:
+            workers.close()
+    return count
+
+
+class _BatchState:
+    """What answering one input line needs: the policy and the contexts built so far."""
+
+    def __init__(self, policy: Policy, cwd: str | None, workspace: str | None) -> None:
+        self.policy = policy
+        self.cwd = cwd
+        self.workspace = workspace
+        self.default = EvalContext.build(cwd=cwd, workspace=workspace)
+        self.contexts: dict[tuple[str | None, str | None], EvalContext] = {}
+        self.decode = json.JSONDecoder().decode
+        self.encode = _ENCODER.encode
+
+    def answer(self, raw: str) -> str:
+        """The output line for one input line (an `error` object for a bad one)."""
         try:
-            item = decode(raw)
+            item = self.decode(raw)
             command = item["command"]
             if not isinstance(command, str):
                 raise TypeError("`command` must be a string")
             key = (item.get("cwd"), item.get("workspace"))
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            pending.append(encode({"error": f"bad input line: {error}", "line": raw.rstrip("\n")}))
-            continue
-        ctx = default
+            return self.encode({"error": f"bad input line: {error}", "line": raw})
+        ctx = self.default
         if key != (None, None):
-            ctx = contexts.get(key) or contexts.setdefault(
-                key, EvalContext.build(cwd=key[0] or cwd, workspace=key[1] or workspace)
+            ctx = self.contexts.get(key) or self.contexts.setdefault(
+                key,
+                EvalContext.build(cwd=key[0] or self.cwd, workspace=key[1] or self.workspace),
             )
-        decision = policy.evaluate_in(command, ctx)
-        pending.append(
-            encode(
-                {
-                    "command": command,
-                    "verdict": decision.verdict.value,
-                    "retention": None if decision.retention is None else decision.retention.value,
-                    "concurrency_safe": decision.concurrency_safe,
-                    "reasons": [r.to_dict() for r in decision.reasons],
-                    "suggested_rule": decision.suggested_rule,
-                }
-            )
+        decision = self.policy.evaluate_in(command, ctx)
+        return self.encode(
+            {
+                "command": command,
+                "verdict": decision.verdict.value,
+                "retention": None if decision.retention is None else decision.retention.value,
+                "concurrency_safe": decision.concurrency_safe,
+                "reasons": [r.to_dict() for r in decision.reasons],
+                "suggested_rule": decision.suggested_rule,
+            }
         )
-        count += 1
-        if len(pending) >= _CHUNK:
-            stdout.write("\n".join(pending) + "\n")
-            pending.clear()
-    if pending:
-        stdout.write("\n".join(pending) + "\n")
-    stdout.flush()
-    return count
+
+    def answer_all(self, lines: list[str]) -> list[str]:
+        return [self.answer(raw) for raw in lines]
 
 
-_CHUNK = 256
+def _blocks(stdin: TextIO) -> Iterator[list[str]]:
+    """Non-blank input lines, in blocks of what one read returned.
+
+    A real stream is read with `read1` (whatever is there) for as long as more input is
+    already waiting, up to `_BLOCK_BYTES`: a batch arrives in large blocks, and an
+    interactive client's single line is answered at once.
+    A line that is not UTF-8 is passed on as text with replacement characters, where it
+    fails JSON decoding or evaluates as written; it is never dropped.
+    """
+    buffer = getattr(stdin, "buffer", None)
+    read1 = getattr(buffer, "read1", None)
+    if read1 is None:  # an in-memory text stream
+        lines = [line.rstrip("\n") for line in stdin if line.strip()]
+        for start in range(0, len(lines), _BLOCK_LINES):
+            yield lines[start : start + _BLOCK_LINES]
+        return
+    fd = _fileno(buffer)
+    partial = b""
+    ended = False
+    while not ended:
+        data = read1(1 << 16)
+        if not data:
+            break
+        chunks = [partial, data]
+        size = len(data)
+        # take what is already waiting too (a batch), but never wait for more
+        while fd is not None and size < _BLOCK_BYTES and _readable(fd):
+            more = read1(1 << 16)
+            if not more:
+                ended = True
+                break
+            chunks.append(more)
+            size += len(more)
+        data = b"".join(chunks)
+        cut = data.rfind(b"\n") + 1
+        partial = data[cut:]
+        block = [
+            line.decode("utf-8", "replace").rstrip("\r")
+            for line in data[:cut].split(b"\n")
+            if line.strip()
+        ]
+        if block:
+            yield block
+    if partial.strip():
+        yield [partial.decode("utf-8", "replace").rstrip("\r")]
+
+
+def _fileno(stream: object) -> int | None:
+    try:
+        fileno = getattr(stream, "fileno", None)
+        return int(fileno()) if fileno is not None else None
+    except (OSError, ValueError):
+        return None
+
+
+def _readable(fd: int) -> bool:
+    """Whether `fd` has input waiting (or is at its end) right now."""
+    try:
+        ready, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return bool(ready)
+
+
+# the worker processes' state, set before they are forked (see `_Workers.start`)
+_WORKER: _BatchState | None = None
+
+
+def _worker_answer(lines: list[str]) -> list[str]:
+    assert _WORKER is not None  # INVARIANT: set in the parent before the fork
+    return _WORKER.answer_all(lines)
+
+
+class _Workers:
+    """Forked worker processes answering slices of a block, in order."""
+
+    def __init__(self, executor: ProcessPoolExecutor, state: _BatchState, jobs: int) -> None:
+        self.executor: ProcessPoolExecutor | None = executor
+        self.state = state
+        self.jobs = jobs
+
+    @classmethod
+    def start(cls, state: _BatchState, jobs: int) -> _Workers | None:
+        """Workers that inherit `state`, or None (with a warning) where none can start."""
+        global _WORKER
+        _WORKER = state
+        try:
+            # fork: the workers inherit the loaded policy instead of loading it again
+            context = multiprocessing.get_context("fork")
+            return cls(ProcessPoolExecutor(jobs, mp_context=context), state, jobs)
+        except (ValueError, OSError) as error:
+            print(f"warning: no batch workers ({error}); evaluating in-process", file=sys.stderr)
+            return None
+
+    def answer(self, block: list[str]) -> Iterator[list[str]]:
+        """The answers to `block`, a slice at a time, in input order.
+
+        A worker that dies (killed, out of memory) breaks the pool: its slices and all
+        later ones are answered in this process instead, with a warning; none is lost.
+        """
+        size = max(16, min(_SLICE_LINES, -(-len(block) // (self.jobs * 2))))
+        slices = [block[i : i + size] for i in range(0, len(block), size)]
+        executor = self.executor
+        futures = [executor.submit(_worker_answer, part) for part in slices] if executor else []
+        for index, part in enumerate(slices):
+            if index < len(futures):
+                try:
+                    yield futures[index].result()
+                    continue
+                except BrokenProcessPool as error:
+                    print(
+                        f"warning: a batch worker failed ({error}); evaluating in-process",
+                        file=sys.stderr,
+                    )
+                    self.close()
+                    futures = []
+            yield self.state.answer_all(part)
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
+def default_jobs() -> int:
+    """Worker processes for a batch: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+_BLOCK_LINES = 4096  # lines per block of an in-memory stream
+_BLOCK_BYTES = 1 << 20  # most input taken at once from a stream
+_PARALLEL_MIN = 128  # a smaller block is answered in-process: forking would cost more
+_SLICE_LINES = 256  # most lines per slice a worker answers (and per write)
 _ENCODER = json.JSONEncoder(ensure_ascii=False)

@@ -190,19 +190,21 @@ class RuleTree:
         active: list[TrieNode] = [self.root]
         for word in words:
             nxt: list[TrieNode] = []
+            value = word.value
             for node in active:
-                found.extend(node.rest)
-                if word.value is not None:
-                    child = node.children.get(word.value)
+                if node.rest:
+                    found.extend(node.rest)
+                if value is not None:
+                    child = node.children.get(value)
                     if child is not None:
                         nxt.append(child)
-                    value = word.value
-                    nxt.extend(c for _g, regex, c in node.globs if regex.fullmatch(value))
+                    if node.globs:
+                        nxt.extend(c for _g, regex, c in node.globs if regex.fullmatch(value))
                 if node.wildcard is not None:
                     nxt.append(node.wildcard)
-            active = nxt
-            if not active:
+            if not nxt:
                 return tuple(found)
+            active = nxt
         for node in active:
             found.extend(node.exact)
             found.extend(node.rest)

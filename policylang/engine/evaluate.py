@@ -352,9 +352,9 @@ class _Walk(PathChecks):
             and not found.locked
             and not found.exception
             and self.approvals is not None
-            and found.inner_values
+            and found.inner
         ):
-            approved = self.approvals.match(found.inner_values)
+            approved = self.approvals.match(tuple([w.value for w in found.inner]))
             if approved is not None and len(approved) >= found.specificity:
                 verdict = Verdict.ALLOW
                 reason = Reason(
@@ -369,8 +369,8 @@ class _Walk(PathChecks):
                     reason.rule_id, reason.message, reason.verdict, reason.location, seg.text
                 )
             )
-        if verdict is Verdict.ASK and not found.locked:
-            seg.suggestion = found.suggest()
+        if verdict is Verdict.ASK and not found.locked and not found.exception and found.inner:
+            seg.suggestion = self.rules.suggest(found.inner, found.view)
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
 

@@ -228,9 +228,13 @@ def find_config(directory: str) -> str | None:
     current = current.rstrip("/")  # `/` becomes "" and `/.git` is then "" + "/.git"
     for _ in range(256):
         dot_git = current + "/.git"
+        mode = 0
+        # `access` first: on the hot path most levels have no `.git`, and a failing `stat`
+        # costs a Python exception
         try:
-            mode = os.stat(dot_git).st_mode  # one system call per level, on the hot path
-        except (OSError, ValueError):
+            if os.access(dot_git, os.F_OK):
+                mode = os.stat(dot_git).st_mode
+        except (OSError, ValueError):  # ValueError: a NUL in the path
             mode = 0
         if stat.S_ISDIR(mode):
             return dot_git + "/config"

@@ -9,9 +9,8 @@ line's verdict.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from policylang.compiler.tree import (
     Access,
@@ -27,6 +26,7 @@ from policylang.compiler.tree import (
     RuleRef,
 )
 from policylang.decision import Reason, Verdict
+from policylang.engine import _objects
 from policylang.engine.context import EvalContext
 from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
@@ -45,9 +45,6 @@ _MATCH_CACHE_SIZE = 4096
 _CACHEABLE_LENGTH = 4096
 
 
-def _no_suggestion() -> tuple[str, ...] | None:
-    return None
-
 
 @dataclass(slots=True, kw_only=True)
 class SegmentRules:
@@ -64,8 +61,8 @@ class SegmentRules:
     floors: tuple[Reason, ...] = ()  # wrapper rules, interpreter floors, opaque parts
     opaque: bool = False
     nested: tuple[CommandLine, ...] = ()
-    inner_values: tuple[str | None, ...] = ()
-    suggest: Callable[[], tuple[str, ...] | None] = _no_suggestion  # computed when needed
+    inner: tuple[Word, ...] = ()  # the command's words, wrappers removed
+    view: OptionView = _EMPTY_VIEW  # their option view (empty where none was needed)
     exception: bool = False  # asks because an allow rule's `unless`/check fired: not approvable
     path_words: tuple[tuple[Word, str, bool], ...] = ()  # (word, access, recursive)
     implicit_cwd_read: bool = False
@@ -398,8 +395,8 @@ class RuleView:
             floors=tuple(floors),
             opaque=opaque,
             nested=nested,
-            inner_values=tuple([w.value for w in inner]),
-            suggest=_no_suggestion if exception else partial(self.suggest, inner, view),
+            inner=inner,
+            view=view,
             exception=exception,
             path_words=path_words,
             implicit_cwd_read=implicit,
@@ -499,7 +496,7 @@ def _match_reason(match: RuleMatch, where: str) -> Reason:
         message += f"; {match.check_failure}"
     if where:
         message = f"{where}: {message}"
-    return Reason(rule_id=ref.id, message=message, verdict=match.verdict, location=ref.location)
+    return _objects.reason(ref.id, message, match.verdict, ref.location, "")
 
 
 def _has_xargs(unwrapped: Unwrapped) -> bool:
@@ -574,6 +571,9 @@ def _value_word(word: Word, value: str) -> Word:
 
 def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
     """Directories whose repository config decides what git may run (`-C`), () = cwd."""
+    first = inner[1].value if len(inner) > 1 else ""
+    if first is not None and not first.startswith("-"):
+        return ()  # `git status`: git's own options stop at the subcommand; none here
     view = option_view(inner, DEFAULT_OPTION_SPECS["git"], start=1)
     dirs: list[str] = []
     for option in view.options:

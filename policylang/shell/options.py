@@ -271,6 +271,8 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
     Returns:
         The option view; word indexes refer to `words`.
     """
+    if start >= len(words):  # `ls`, `git status`: nothing to scan
+        return _view((), (), (), len(words))
     scan = _Scanner(words, spec, start)
     first = True
     while scan.i < len(words):

@@ -64,7 +64,10 @@ _MAX_SEGMENTS: Final = 16
 _PLAIN_CHAR = r"[A-Za-z0-9_./:,@%+=-]"
 _SINGLE = r"'[ -&(-~]*'"  # printable ASCII but `'`
 _DOUBLE = r'"[ !#%-\[\]-_a-~]*"'  # printable ASCII but `"`, `$`, `\`, backquote
-_TOKEN: Final = re.compile(rf"((?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE})+)|(&&|\|\||[|;])|( +)")
+# every token starts with a character of its own (a plain character, `'`, `"`, `&`, `|`,
+# `;`, a space), so a line either splits into them in exactly one way or not at all
+_LINE: Final = re.compile(rf"(?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE}|&&|\|\||[|; ])*")
+_TOKEN: Final = re.compile(rf"((?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE})+)|(&&|\|\||[|;])")
 _QUOTED_PART: Final = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
 # tree-sitter misreads `a@`, `1%`, `- x=` … in command position (bash does not): such
 # lines, and every assignment-like `A=1`, are left to the analyser, which reports them
@@ -103,34 +106,28 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
     Returns:
         The `CommandLine` that `parse_command(text)` returns, or None.
     """
-    if len(text) > _MAX_LENGTH or not text.isascii():
-        return None
+    if len(text) > _MAX_LENGTH or not text.isascii() or _LINE.fullmatch(text) is None:
+        return None  # a character no token takes, or an unclosed quote
     commands: list[tuple[list[Word], Connector]] = []
     words: list[Word] = []
-    position = 0
-    for match in _TOKEN.finditer(text):
-        start = match.start()
-        if start != position:
-            return None  # a character no token takes
-        position = match.end()
-        kind = match.lastindex
-        if kind == 1:  # a word
-            raw = match.group(1)
+    quoted = "'" in text or '"' in text
+    for match in _TOKEN.finditer(text):  # the line is all tokens and spaces (checked above)
+        raw = match.group(1)
+        if raw is not None:  # a word
             value = raw
-            if "'" in raw or '"' in raw:
+            if quoted and ("'" in raw or '"' in raw):
                 value = _unquote(raw)
                 if _QUOTE.split(raw, 1)[0] in _RESERVED:
                     return None  # `if'x'`: tree-sitter reads the keyword
             if value in _RESERVED or raw[0] == "=":
                 return None  # `fi`, `x ==`
-            words.append(_build.word(raw, value, (), _build.span(start, position)))
-        elif kind == 2:  # an operator
+            start, end = match.span()
+            words.append(_build.word(raw, value, (), _build.span(start, end)))
+        else:  # an operator
             if not words or len(commands) >= _MAX_SEGMENTS:
                 return None  # `; ls`, `ls ;; x`, `&& x`
             commands.append((words, _CONNECTORS[match.group(2)]))
             words = []
-    if position != len(text):
-        return None
     if words:
         commands.append((words, Connector.END))
     elif not commands or commands[-1][1] is not Connector.SEQ:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,62 @@ def test_explain_quotes_rule_source_lines(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "| deny sudo|doas|su|pkexec|run0 ** id privilege" in out
     assert "recursively, reaching protected" in out
+
+
+def _crash(lines: list[str]) -> list[str]:
+    os._exit(3)  # a worker that dies mid-batch (killed, out of memory)
+
+
+_BATCH = [json.dumps({"command": c}) for c in ("ls", "rm -rf ~", "npm install", "x=1")] * 100
+
+
+def _batch_output(jobs: int) -> tuple[int, str]:
+    out = io.StringIO()
+    count = eval_cmd.batch(
+        load_policy(), io.StringIO("\n".join(_BATCH) + "\n"), out, workspace="/w", jobs=jobs
+    )
+    return count, out.getvalue()
+
+
+def test_jsonl_workers_answer_like_one_process() -> None:
+    assert len(_BATCH) >= eval_cmd._PARALLEL_MIN
+    serial = _batch_output(1)
+    assert serial[0] == len(_BATCH)
+    assert _batch_output(2) == serial
+    verdicts = [json.loads(line)["verdict"] for line in serial[1].splitlines()[:4]]
+    assert verdicts == ["allow", "deny", "ask", "ask"]
+
+
+def test_jsonl_a_dead_worker_loses_no_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serial = _batch_output(1)
+    monkeypatch.setattr(eval_cmd, "_worker_answer", _crash)
+    assert _batch_output(2) == serial
+    assert "a batch worker failed" in capsys.readouterr().err
+
+
+def test_jsonl_answers_each_line_before_the_input_ends() -> None:
+    # an agent runtime keeps the process and sends one line at a time
+    process = subprocess.Popen(
+        [sys.executable, "-m", "policylang.cli.main", "eval", "--jsonl", "--workspace", "/w"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        for command, verdict in (("ls", "allow"), ("rm -rf /", "deny"), ("npm install", "ask")):
+            process.stdin.write(json.dumps({"command": command}) + "\n")
+            process.stdin.flush()
+            assert json.loads(process.stdout.readline())["verdict"] == verdict
+    finally:
+        process.stdin.close()
+        process.stdout.close()
+        assert process.wait(timeout=30) == 0
+
+
+def test_jsonl_rejects_negative_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--jsonl", "--jobs", "-1"]) == 2
+    assert "--jobs" in capsys.readouterr().err
