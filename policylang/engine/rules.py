@@ -45,7 +45,6 @@ _MATCH_CACHE_SIZE = 4096
 _CACHEABLE_LENGTH = 4096
 
 
-
 @dataclass(slots=True, kw_only=True)
 class SegmentRules:
     """What the policy says about one simple command (wrappers seen through).
@@ -335,6 +334,10 @@ class RuleView:
                 verdict=Verdict.ASK, reason=None, floors=tuple(floors), opaque=opaque
             )
         tree = self.policy.tree
+        written = inner  # as written: git's `-C` directories are read from these
+        git_globals: tuple[tuple[Word, str, bool], ...] = ()
+        if (name == "git" or name.endswith("/git")) and len(inner) > 2:
+            inner, git_globals = _without_git_globals(inner)
         candidates = tree.candidates(inner)
         views: dict[int, OptionView] = {}  # the clauses' option views of the final `inner`
         match = tree.decide(inner, candidates, None if "/" in name else views)
@@ -378,6 +381,8 @@ class RuleView:
         path_words, implicit = (
             self._path_words(name, command.roles, inner, view) if needs_view else ((), False)
         )
+        if git_globals:
+            path_words = (*git_globals, *path_words)
         if from_xargs and (path_words or implicit or nested or command.roles):
             floors.append(
                 Reason(
@@ -400,7 +405,7 @@ class RuleView:
             exception=exception,
             path_words=path_words,
             implicit_cwd_read=implicit,
-            git_dirs=_git_dirs(inner, floors) if name == "git" else None,
+            git_dirs=_git_dirs(written, floors) if name == "git" else None,
         )
 
     def _interpreter(
@@ -567,6 +572,52 @@ def _access_name(access: Access) -> str:
 
 def _value_word(word: Word, value: str) -> Word:
     return Word(text=value, value=value, span=word.span)
+
+
+# git's own options (before the subcommand) that change nothing a rule judges: `-C DIR`
+# (whose config `_git_dirs` inspects and whose path is checked like a read), the pager
+# switches, lock and pathspec modes. Not `-c`, `--git-dir`, `--work-tree`, `--exec-path`,
+# `--namespace`, `--config-env`, `-p`: those choose what git runs or reads.
+_GIT_HARMLESS_GLOBALS = frozenset(
+    {"-C", "--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--glob-pathspecs",
+     "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects"}
+)  # fmt: skip
+
+
+def _without_git_globals(
+    inner: tuple[Word, ...],
+) -> tuple[tuple[Word, ...], tuple[tuple[Word, str, bool], ...]]:
+    """`git -C dir --no-pager log` as the rules see it (`git log`), and the `-C` paths.
+
+    Only when every option before the subcommand is harmless and literal; otherwise the
+    words stay as written, and rules written for `git log …` do not match them.
+    """
+    first = inner[1].value
+    if first is not None and not first.startswith("-"):
+        return inner, ()
+    view = option_view(inner, DEFAULT_OPTION_SPECS["git"], start=1)
+    if (
+        view.unknown
+        or view.rest >= len(inner)
+        or any(o.name not in _GIT_HARMLESS_GLOBALS or not o.literal for o in view.options)
+    ):
+        return inner, ()
+    reads: list[tuple[Word, str, bool]] = []
+    base = ""
+    for option in view.options:
+        if option.name != "-C":
+            continue
+        if option.value is None:
+            return inner, ()
+        # `git -C a -C b` runs in a/b; an empty `-C ""` changes nothing
+        if option.value:
+            base = (
+                option.value
+                if not base or option.value.startswith(("/", "~"))
+                else f"{base}/{option.value}"
+            )
+            reads.append((_value_word(inner[option.word_index], base), "read", False))
+    return (inner[0], *inner[view.rest :]), tuple(reads)
 
 
 def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:

@@ -553,6 +553,8 @@ class _Walker:
         if not src.ascii:
             start = src.char(start)
             end = src.char(end)
+        elif end > src.size:  # a node that ends on the newline `_tree` added
+            end = src.size
         if ctx.redirects:
             redirects = (*redirects, *ctx.redirects)
         segment = _build.segment(
@@ -1346,7 +1348,7 @@ class _Walker:
             end_byte = last_end
         if src.ascii:
             start = start_byte
-            end = end_byte
+            end = end_byte if end_byte <= src.size else src.size
         else:
             start = src.char(start_byte)
             end = src.char(end_byte)

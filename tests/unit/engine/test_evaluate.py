@@ -165,6 +165,7 @@ def test_repository_config_that_runs_programs_makes_git_ask(
     _git_repo(workspace)
     policy = load_policy()
     assert policy.evaluate("git status", workspace=workspace).verdict is Verdict.ALLOW
+    assert policy.evaluate(f"git -C {workspace} status", workspace="/").verdict is Verdict.ALLOW
     subprocess.run(["git", "-C", str(workspace), "config", key, value], check=True)
     decision = policy.evaluate("git status", workspace=workspace)
     assert decision.verdict is Verdict.ASK
