@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import itertools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -66,8 +67,12 @@ class PathChecks:
     git: GitConfigInspector
     fs: bool  # set when a decision depends on the file system (it is then never cached)
     loop_values: dict[str, tuple[str, ...] | None]
+    reads_hidden: bool  # whether the segment's recursive reads include hidden files
+    reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
 
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        self.reads_hidden = found.reads_hidden
+        self.reads_contents = found.reads_contents
         for word, access, recursive in found.path_words:
             if access != "read":
                 seg.read_only = False
@@ -75,6 +80,8 @@ class PathChecks:
         if found.implicit_cwd_read:
             for directory in sorted(cwd.candidates):
                 self.check_absolute((directory,), "read", seg, directory)
+                if found.reads_contents:  # `grep -r key`, `rg key`: the directory's tree
+                    self.check_tree(directory, seg, ".")
             if not cwd.known:
                 seg.floor(
                     Verdict.ASK,
@@ -178,8 +185,12 @@ class PathChecks:
             and access == "read"
             and all(paths.is_within(form, self.ctx.workspace) for form in forms)
         ):
-            # reading a tree inside the workspace is the everyday case (`grep -r x .`); a
+            # reading a tree inside the workspace is the everyday case (`grep -r x .`): its
+            # protected globs (`**/.env`) would match by name, so look at what is there; a
             # recursive read of anything else (`grep -r x ~`) must not reach protected files
+            if self.reads_contents:  # `ls -R` lists names; `grep -r` prints contents
+                for form in dict.fromkeys(forms):
+                    self.check_tree(form, seg, value)
             subtree = False
         if not complete:
             seg.floor(
@@ -188,6 +199,24 @@ class PathChecks:
                 f"cannot tell where `{short(value)}` points (working directory or user unknown)",
             )
         self.check_absolute(forms, access, seg, value, subtree=subtree)
+
+    def check_tree(self, directory: str, seg: SegmentState, shown: str) -> None:
+        """Floors for the protected files a recursive read of `directory` reaches."""
+        if not os.path.isdir(directory):
+            return  # a file, or nothing yet: no tree below it
+        self.fs = True
+        reasons, complete = self.rules.protected_in_tree(
+            directory, self.ctx, shown, hidden=self.reads_hidden, budget=TREE_BUDGET
+        )
+        for reason in reasons:
+            seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.tree-budget",
+                f"reads `{short(shown)}` recursively: more than {TREE_BUDGET:,} entries, "
+                "too many to rule out protected files among them",
+            )
 
     def check_absolute(
         self,
@@ -264,6 +293,7 @@ def _is_fd_word(value: str) -> bool:
 
 
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
+TREE_BUDGET = 20_000  # entries a recursive read's tree may have before the engine asks
 
 # marks a re-checked loop value as a possible glob (path_text takes its text)
 _GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)

@@ -146,6 +146,9 @@ class _Walk(PathChecks):
         self.functions: set[str] = set()
         # `for f in a *.py` → f: ("a", "*.py"), so `cat "$f"` checks those paths
         self.loop_values: dict[str, tuple[str, ...] | None] = {}
+        # how the current segment reads trees (set per segment by `path_checks`)
+        self.reads_hidden = True
+        self.reads_contents = False
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
 
     def run(self, command: str) -> Decision:

@@ -8,10 +8,13 @@ line's verdict.
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from policylang.compiler.paths import HOME, WORKSPACE
 from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
@@ -26,22 +29,37 @@ from policylang.compiler.tree import (
     RuleRef,
 )
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects
+from policylang.engine import _objects, subtree
 from policylang.engine.context import EvalContext
+from policylang.engine.paths import is_within as paths_within
 from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
 from policylang.shell.parse import parse_command
 
 # Reader commands that read the working directory when given no operand.
-_IMPLICIT_CWD = frozenset({"ls", "find", "rg", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"})
+_IMPLICIT_CWD = frozenset(
+    {"ls", "find", "rg", "ag", "ack", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"}
+)
 _RECURSIVE = ("-r", "-R", "--recursive")
 _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
+# commands whose first operand is a pattern (`grep -r key` reads `.`), and the options
+# that give the pattern instead
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
+_PATTERN_OPTIONS = ("-e", "--regexp", "-f", "--file")
+# recursive "readers" that list names without reading the files
+_LISTERS = frozenset({"ls", "dir", "tree", "du", "find", "fd", "fdfind", "eza", "exa"})
+# recursive readers that skip hidden files unless told otherwise, and the options that tell
+_HIDDEN_FLAGS = {
+    "rg": ("--hidden", "-.", "-uu", "-uuu"),
+    "ag": ("--hidden", "-u", "--unrestricted"),
+}
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
 _GIT_PATH_SUBCOMMANDS = _GIT_BLOB_READERS | {"diff"}
 _MATCH_CACHE_SIZE = 4096
+_TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
 _CACHEABLE_LENGTH = 4096
 
 
@@ -65,6 +83,10 @@ class SegmentRules:
     exception: bool = False  # asks because an allow rule's `unless`/check fired: not approvable
     path_words: tuple[tuple[Word, str, bool], ...] = ()  # (word, access, recursive)
     implicit_cwd_read: bool = False
+    # whether a recursive read also reads hidden files (`rg` and `ag` skip them by default)
+    reads_hidden: bool = True
+    # whether it reads the files of whole trees (`grep -r`, `rg`; not `ls -R`, which lists)
+    reads_contents: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
 
 
@@ -136,6 +158,14 @@ class RuleView:
         self._parse_lock = threading.Lock()
         self._positions = {p.value: p for p in ExpansionPosition}
         self._commands = _command_table(policy)
+        # every workspace-anchored glob a read can violate, as one expression over paths
+        # relative to the workspace (`protected_in_tree` matches each entry against it)
+        readable = [
+            f"(?:{rule.regex.pattern})"
+            for rule in policy.protected.rules
+            if rule.anchor == WORKSPACE and rule.access.covers(Access.READ)
+        ]
+        self._tree_pattern = re.compile("|".join(readable), re.DOTALL) if readable else None
         self._default_reason = _reason(
             policy.default_ref, policy.default, "no rule covers this command"
         )
@@ -252,6 +282,47 @@ class RuleView:
             self._matches.clear()
         self._matches[key] = result
         return result
+
+    def protected_in_tree(
+        self, root: str, ctx: EvalContext, shown: str, *, hidden: bool, budget: int
+    ) -> tuple[list[Reason], bool]:
+        """Reasons for the protected files a recursive read of directory `root` would reach.
+
+        The everyday case, `grep -r key .` in the workspace, must not print a workspace
+        `.env`, yet the protected globs (`**/.env`) lie inside every directory *by name*;
+        so the tree is looked at (`subtree.scan`): each entry is matched against the
+        workspace-anchored rules (one combined expression), the literal directory of
+        each home- or root-anchored rule below `root` is checked if it exists, and each
+        symbolic link is checked where it points (recursively, for a directory).
+
+        Returns:
+            The reasons (a few at most) and whether the whole tree was seen (False when it
+            has more than `budget` entries).
+        """
+        found: list[Reason] = []
+        for rule in self.policy.protected.rules:
+            if rule.anchor == WORKSPACE or not rule.access.covers(Access.READ):
+                continue
+            base = ctx.home if rule.anchor == HOME else "/"
+            fixed = f"{base.rstrip('/')}/{rule.literal_prefix}" if rule.literal_prefix else base
+            if paths_within(fixed, root) and os.path.lexists(fixed):
+                found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
+        workspace = ctx.workspace.rstrip("/")
+        pattern = self._tree_pattern
+        scan = subtree.scan(root, hidden=hidden, budget=budget)
+        for path in scan.entries:
+            relative = path[len(workspace) + 1 :] if paths_within(path, workspace) else None
+            if pattern is not None and relative is not None and pattern.fullmatch(relative):
+                found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
+            if len(found) >= _TREE_REASONS:
+                break
+        for link, target in scan.links:
+            if not paths_within(target, root) and len(found) < _TREE_REASONS:
+                deep = os.path.isdir(target)
+                found.extend(
+                    self.path_verdicts((target,), "read", ctx, f"{shown} ({link})", subtree=deep)
+                )
+        return found, scan.complete
 
     # -- one simple command --------------------------------------------------------------
     def segment_rules(self, segment: Segment) -> SegmentRules:
@@ -383,6 +454,16 @@ class RuleView:
         )
         if git_globals:
             path_words = (*git_globals, *path_words)
+        reads_contents = (
+            needs_view
+            and name not in _LISTERS
+            and (view.has(*_RECURSIVE) or name in _ALWAYS_RECURSIVE)
+        )
+        reads_hidden = True
+        unhide = _HIDDEN_FLAGS.get(name)
+        if unhide is not None:
+            own = view if needs_view else option_view(inner, command.spec, start=1)
+            reads_hidden = own.has(*unhide) or bool(own.unknown)
         if from_xargs and (path_words or implicit or nested or command.roles):
             floors.append(
                 Reason(
@@ -405,6 +486,8 @@ class RuleView:
             exception=exception,
             path_words=path_words,
             implicit_cwd_read=implicit,
+            reads_hidden=reads_hidden,
+            reads_contents=reads_contents,
             git_dirs=_git_dirs(written, floors) if name == "git" else None,
         )
 
@@ -427,11 +510,13 @@ class RuleView:
             found.extend(_role_words(roles, inner, view, recursive))
         if name in _CONDITIONAL_WRITERS:
             found.extend(_conditional_writes(name, inner, view))
+        # a searcher's first operand is its pattern, unless `-e`/`-f` gave one
+        patterns = 1 if name in _SEARCHERS and not view.has(*_PATTERN_OPTIONS) else 0
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
-            and not view.operands
-            and (name in _IMPLICIT_CWD or (recursive and name in ("grep", "egrep", "fgrep")))
+            and len(view.operands) <= patterns
+            and (name in _IMPLICIT_CWD or (recursive and name in _SEARCHERS))
         )
         return tuple(found), implicit
 

@@ -12,6 +12,7 @@ MODULES = [
     "policylang.engine.policy",
     "policylang.engine.paths",
     "policylang.engine.approvals",
+    "policylang.engine.subtree",
 ]
 
 

@@ -1,0 +1,76 @@
+"""Engine stage: what a recursive read of a directory reaches; touches the file system only.
+
+`grep -r key .` reads every file below `.`. Protected globs such as `**/.env` name files
+that may exist anywhere in that tree, so whether the read reaches one is a question about
+the tree, not about the text. `scan` lists the tree, bounded: past `budget` entries it
+stops and says so (the caller then asks rather than guess).
+
+>>> import os, tempfile
+>>> root = tempfile.mkdtemp()
+>>> os.makedirs(f"{root}/src/.cache"); open(f"{root}/src/.env", "w").close()
+>>> found = scan(root, hidden=True, budget=100)
+>>> sorted(p[len(root):] for p in found.entries), found.complete
+(['/src', '/src/.cache', '/src/.env'], True)
+>>> sorted(p[len(root):] for p in scan(root, hidden=False, budget=100).entries)
+['/src']
+>>> scan(root, hidden=True, budget=2).complete
+False
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+__all__ = ["TreeScan", "scan"]
+
+
+@dataclass(frozen=True, slots=True)
+class TreeScan:
+    """The entries below a directory (absolute paths), its links and whether all were seen.
+
+    `links` pairs each symbolic link with the real path it points to; links are listed
+    but not followed (a reader that follows them reaches their targets, which the caller
+    checks on their own).
+    """
+
+    entries: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]
+    complete: bool
+
+
+def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
+    """Every entry below directory `root`, depth first, at most `budget` of them.
+
+    Args:
+        root: an absolute directory path.
+        hidden: whether to list names starting with `.` (and descend into such
+            directories); `rg` and `ag` skip them unless told otherwise.
+        budget: the most entries to list; one more makes the scan incomplete.
+
+    A directory that cannot be read is skipped, as the reader would skip it.
+    """
+    entries: list[str] = []
+    links: list[tuple[str, str]] = []
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as listing:
+                children = list(listing)
+        except (OSError, ValueError):
+            continue
+        for child in children:
+            if not hidden and child.name.startswith("."):
+                continue
+            if len(entries) >= budget:
+                return TreeScan(tuple(entries), tuple(links), complete=False)
+            entries.append(child.path)
+            try:
+                if child.is_symlink():
+                    links.append((child.path, os.path.realpath(child.path)))
+                elif child.is_dir(follow_symlinks=False):
+                    pending.append(child.path)
+            except (OSError, ValueError):
+                continue
+    return TreeScan(tuple(entries), tuple(links), complete=True)

@@ -1,0 +1,134 @@
+"""Recursive reads in the workspace: the tree is looked at, not only the text."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from policylang.decision import Verdict
+from policylang.engine import checks, subtree
+from policylang.engine.policy import Policy
+
+
+def _tree(root: Path) -> None:
+    (root / "src" / "deep").mkdir(parents=True)
+    (root / "src" / "deep" / "util.py").write_text("x = 1\n")
+    (root / ".cache").mkdir()
+    (root / ".cache" / "blob").write_text("")
+
+
+def test_scan_lists_every_entry_and_its_links(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    (tmp_path / "link").symlink_to(tmp_path / "src")
+    found = subtree.scan(str(tmp_path), hidden=True, budget=100)
+    names = sorted(os.path.relpath(p, tmp_path) for p in found.entries)
+    assert names == [".cache", ".cache/blob", "link", "src", "src/deep", "src/deep/util.py"]
+    assert found.links == ((str(tmp_path / "link"), str(tmp_path / "src")),)
+    assert found.complete
+
+
+def test_scan_skips_hidden_names_when_asked(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    found = subtree.scan(str(tmp_path), hidden=False, budget=100)
+    assert sorted(os.path.relpath(p, tmp_path) for p in found.entries) == [
+        "src",
+        "src/deep",
+        "src/deep/util.py",
+    ]
+
+
+def test_scan_stops_at_its_budget(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    found = subtree.scan(str(tmp_path), hidden=True, budget=3)
+    assert len(found.entries) == 3
+    assert not found.complete
+
+
+def test_scan_of_a_missing_directory_is_empty(tmp_path: Path) -> None:
+    found = subtree.scan(str(tmp_path / "absent"), hidden=True, budget=10)
+    assert found.entries == ()
+    assert found.complete
+
+
+@pytest.fixture
+def secret_workspace(workspace: Path) -> Path:
+    (workspace / "src" / "config").mkdir()
+    (workspace / "src" / "config" / ".env").write_text("TOKEN=hunter2\n")
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "guide.md").write_text("hello\n")
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        # reads that reach the .env deep in src
+        ("grep -r TOKEN .", Verdict.DENY),
+        ("grep -rn TOKEN src", Verdict.DENY),
+        ("grep -R TOKEN", Verdict.DENY),
+        ("grep -r -e TOKEN", Verdict.DENY),
+        ("rg --hidden TOKEN", Verdict.DENY),
+        ("rg -uu TOKEN src", Verdict.DENY),
+        ("ag --hidden TOKEN", Verdict.DENY),
+        ("ack TOKEN", Verdict.DENY),
+        # reads that do not: rg and ag skip hidden files; docs holds none; listings
+        ("rg TOKEN", Verdict.ALLOW),
+        ("ag TOKEN", Verdict.ALLOW),
+        ("grep -r TOKEN docs", Verdict.ALLOW),
+        ("grep TOKEN docs/guide.md", Verdict.ALLOW),
+        ("ls -R", Verdict.ALLOW),
+        ("ls -R src", Verdict.ALLOW),
+    ],
+)
+def test_recursive_reads_do_not_reach_workspace_secrets(
+    default_policy: Policy, secret_workspace: Path, command: str, verdict: Verdict
+) -> None:
+    decision = default_policy.evaluate(command, workspace=str(secret_workspace))
+    assert decision.verdict is verdict, decision.explain()
+    if verdict is Verdict.DENY:
+        assert any(".env" in r.message for r in decision.reasons)
+
+
+def test_a_link_out_of_the_tree_is_checked_where_it_points(
+    default_policy: Policy, workspace: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("key\n")
+    (workspace / "src" / "keys").symlink_to(home)
+    decision = default_policy.evaluate(
+        "grep -r BEGIN src", workspace=str(workspace), env={"HOME": str(home)}
+    )
+    assert decision.verdict is Verdict.DENY
+    assert any("keys" in r.message and ".ssh" in r.message for r in decision.reasons)
+
+
+def test_a_workspace_that_is_home_exposes_home_secrets(
+    default_policy: Policy, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("[default]\n")
+    decision = default_policy.evaluate(
+        "grep -r aws_secret .", workspace=str(home), env={"HOME": str(home)}
+    )
+    assert decision.verdict is Verdict.DENY
+
+
+def test_a_tree_too_large_to_check_asks(
+    default_policy: Policy, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for index in range(5):
+        (workspace / "src" / f"m{index}.py").write_text("")
+    monkeypatch.setattr(checks, "TREE_BUDGET", 3)
+    decision = default_policy.evaluate("grep -r x src", workspace=str(workspace))
+    assert decision.verdict is Verdict.ASK
+    assert [r.rule_id for r in decision.reasons if r.verdict is Verdict.ASK] == [
+        "engine.tree-budget"
+    ]
+    monkeypatch.setattr(checks, "TREE_BUDGET", 100)
+    assert default_policy.evaluate("grep -r x src", workspace=str(workspace)).verdict is (
+        Verdict.ALLOW
+    )
