@@ -293,6 +293,13 @@ def _parse_text(
             text=text, segments=(), problems=(problem,), context=where, depth=depth,
             reparsed=reparsed, anchor=anchor,
         )  # fmt: skip
+    if reparsed:
+        # a `bash -c` string is usually plain too (see `parse_command`)
+        plain = plain_line(text, wrappers=shared.wrappers)
+        count = shared.segments + len(plain.segments) if plain is not None else 0
+        if plain is not None and count <= shared.limits.max_segments:
+            shared.segments = count
+            return _build.command_line(text, plain.segments, (), where, depth, True, anchor)
     source = _Source(text)
     parsed = source.data
     root = _tree(parsed)

@@ -13,9 +13,11 @@ None, and `parse_command` hands it to the analyser.
 A plain line, exactly:
 
 - it is printable ASCII, and outside quotes every character is a letter, a digit, one of
-  `_ . / : , @ % + = -`, a space, or part of the operators `;`, `&&`, `||`, `|` (no tab,
-  newline, `$`, `~`, glob, brace, `#`, `!`, lone `&`, `<`, `>`, parenthesis or backslash:
-  bash would treat those specially);
+  `_ . / : , @ % + = -`, a tilde or glob character `~ * ? [ ]`, a space, or part of the
+  operators `;`, `&&`, `||`, `|` (no tab, newline, `$`, brace, `#`, `!`, lone `&`, `<`,
+  `>`, parenthesis or backslash: bash would treat those specially);
+- a word with an unquoted tilde or glob is reported with the tilde and glob expansions
+  the analyser reports for it (`quoting.pattern_kinds`), and no value;
 - a quoted part is `'…'` (anything but `'`) or `"…"` without `$`, backquote or backslash,
   so quote removal is all bash does to it (`-name '*.py'` is the word `-name`, `*.py`);
 - each command has at least one word, and its first word has no `=`, `@`, `%`, `:` or `,`
@@ -48,12 +50,14 @@ from policylang.shell import _build
 from policylang.shell.model import (
     CommandLine,
     Connector,
+    Expansion,
     Scope,
     Segment,
     SegmentKind,
     Unwrapped,
     Word,
 )
+from policylang.shell.quoting import pattern_kinds
 from policylang.shell.wrappers import WrapperKind, WrapperTable, unwrap
 
 __all__ = ["plain_line"]
@@ -61,7 +65,7 @@ __all__ = ["plain_line"]
 _MAX_LENGTH: Final = 1_000
 _MAX_SEGMENTS: Final = 16
 
-_PLAIN_CHAR = r"[A-Za-z0-9_./:,@%+=-]"
+_PLAIN_CHAR = r"[A-Za-z0-9_./:,@%+=~*?\[\]-]"
 _SINGLE = r"'[ -&(-~]*'"  # printable ASCII but `'`
 _DOUBLE = r'"[ !#%-\[\]-_a-~]*"'  # printable ASCII but `"`, `$`, `\`, backquote
 # every token starts with a character of its own (a plain character, `'`, `"`, `&`, `|`,
@@ -75,6 +79,7 @@ _COMMAND_NAME: Final = re.compile(
     rf"(?:[A-Za-z0-9_./]|{_SINGLE}|{_DOUBLE})(?:[A-Za-z0-9_./+-]|{_SINGLE}|{_DOUBLE})*"
 )
 _QUOTE: Final = re.compile("['\"]")
+_PATTERN: Final = re.compile(r"[~*?\[]")  # a word that may be a tilde or glob pattern
 _CONNECTORS: Final = {
     "&&": Connector.AND,
     "||": Connector.OR,
@@ -114,7 +119,7 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
     for match in _TOKEN.finditer(text):  # the line is all tokens and spaces (checked above)
         raw = match.group(1)
         if raw is not None:  # a word
-            value = raw
+            value: str | None = raw
             if quoted and ("'" in raw or '"' in raw):
                 value = _unquote(raw)
                 if _QUOTE.split(raw, 1)[0] in _RESERVED:
@@ -122,7 +127,14 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
             if value in _RESERVED or raw[0] == "=":
                 return None  # `fi`, `x ==`
             start, end = match.span()
-            words.append(_build.word(raw, value, (), _build.span(start, end)))
+            at = _build.span(start, end)
+            if _PATTERN.search(raw) is not None:
+                kinds = pattern_kinds(_pieces(raw))
+                if kinds:
+                    found = tuple(Expansion(kind=kind, text=raw, span=at) for kind in kinds)
+                    words.append(_build.word(raw, None, found, at))
+                    continue
+            words.append(_build.word(raw, value, (), at))
         else:  # an operator
             if not words or len(commands) >= _MAX_SEGMENTS:
                 return None  # `; ls`, `ls ;; x`, `&& x`
@@ -143,7 +155,10 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
         if name is None or name in _SPECIAL or not _COMMAND_NAME.fullmatch(first.text):
             return None
         wrapped: Unwrapped | None = None
-        if wrappers.lookup(first) is not None:
+        spec = wrappers.lookup(first)
+        if spec is not None and spec.kind is not WrapperKind.WRAPPER:
+            return None  # a shell (`bash -c …`): its string is the analyser's to parse
+        if spec is not None:
             wrapped = _unwrapped(argv, wrappers)
             if wrapped is None:
                 return None
@@ -153,6 +168,11 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
         segments.append(_segment(text, argv, connector, group if stage else 0, wrapped))
         piped = connector is Connector.PIPE
     return _build.command_line(text, tuple(segments), (), "", 0, False, None)
+
+
+def _pieces(raw: str) -> list[tuple[str, bool]]:
+    """The (text, quoted) pieces of a word of plain characters and simple quoted parts."""
+    return [(m.group(m.lastindex or 3), m.lastindex != 3) for m in _QUOTED_PART.finditer(raw)]
 
 
 def _unquote(raw: str) -> str:

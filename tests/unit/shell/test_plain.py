@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policylang.engine.policy import load_policy
+from policylang.shell import parse as parse_module
 from policylang.shell.model import CommandLine, Limits
 from policylang.shell.parse import analyse, parse_command
 from policylang.shell.plain import plain_line
@@ -44,6 +45,11 @@ def _same(fast: CommandLine, text: str) -> None:
         "echo '' \"\" '{print $1}' \"#x\" 'a|b;c&&d'",
         "dd if=a of=b bs=1M",
         "git log --format='%H %s' -5",
+        # tilde and glob words carry the analyser's expansions
+        "cat ~/.ssh/id_rsa",
+        "ls *.py src/*/[a-c]?.txt",
+        "ls ~ x~ a=~/b a:~/c '~'/x \"*\" '*'x* [ab [] ]x",
+        "find . -name *.py -o -path ~/x | xargs rm -- ~/y*",
         "''",
         # wrappers that run a plain command are seen through as the analyser does
         "sudo ls",
@@ -66,8 +72,8 @@ def test_plain_lines_match_the_analyser(text: str) -> None:
         "",
         "   ",
         "echo $HOME",
-        "cat ~/.ssh/id_rsa",
-        "ls *.py",
+        "~/bin/tool x",  # a command name that is a pattern
+        "*.sh",
         "echo {a,b}",
         "ls # comment",
         "ls > out",
@@ -135,7 +141,7 @@ _VOCABULARY = (
 )  # fmt: skip
 _WORDS = st.one_of(
     st.sampled_from(_VOCABULARY),
-    st.from_regex(r"[A-Za-z0-9_./:,@%+=-]{1,6}", fullmatch=True),
+    st.from_regex(r"[A-Za-z0-9_./:,@%+=~*?\[\]-]{1,6}", fullmatch=True),
     st.from_regex(r"'[ -&(-~]{0,5}'", fullmatch=True),
     st.from_regex(r'"[ -~]{0,5}"', fullmatch=True),
 )
@@ -173,7 +179,7 @@ def test_short_lines_over_the_whole_alphabet_match_the_analyser() -> None:
     # every one- and two-character combination of the plain alphabet and quotes, in
     # command and argument position, next to each operator: where tree-sitter misreads
     # (`a@`, `x ==`), the fast path must have declined
-    alphabet = "A0_./:,@%+=-'\""
+    alphabet = "A0_./:,@%+=-'\"~*?[]"
     before = ("", "a", "1", "x ", "echo ", "ls | ", "a; ", '"a"', "'", "x -", "x=", "a&&")
     after = ("", " x", "b", "1", " | c", ";", "'", " -", "=", " ==", "&&b", "||b")
     checked = 0
@@ -204,3 +210,32 @@ def test_the_fast_path_respects_the_limits() -> None:
     short_limit = Limits(max_length=10)
     line = parse_command(text, limits=short_limit, wrappers=WRAPPERS)
     assert [p.code for p in line.problems] == ["shell.limit-length"]
+
+
+def test_nested_shell_strings_take_the_fast_path_with_the_same_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `bash -c 'PLAIN'` re-parses PLAIN; the fast path must give the analyser's model,
+    # with the nested line's context, depth and anchor
+    texts = ["ls -la", "make test && make lint", "a | b | c", "sudo ls", "git log -5; date"]
+    if CORPORA.is_dir():
+        lines = (CORPORA / "tldr.tsv").read_text(encoding="utf-8").splitlines()
+        column = lines[0].split("\t").index("command")
+        texts += [
+            f[column]
+            for f in (line.split("\t") for line in lines[1::7])
+            if len(f) > column and not set("'\"\\$`") & set(f[column])
+        ]
+    wrapped = [f"timeout 5 bash -c '{text}' && bash -c 'sh -c \"{text}\"'" for text in texts]
+    fast = [parse_command(w, wrappers=WRAPPERS) for w in wrapped]
+    monkeypatch.setattr(parse_module, "plain_line", lambda text, wrappers: None)
+    full = [parse_command(w, wrappers=WRAPPERS) for w in wrapped]
+    for text, mine, theirs in zip(wrapped, fast, full, strict=True):
+        assert mine == theirs, text
+    assert len(wrapped) > 1000 or not CORPORA.is_dir()
+
+
+def test_nested_fast_path_respects_the_segment_limit() -> None:
+    text = "bash -c '" + " && ".join(["ls"] * 5) + "'"
+    line = parse_command(text, limits=Limits(max_segments=4), wrappers=WRAPPERS)
+    assert "shell.limit-segments" in [p.code for p in line.problems]
