@@ -692,8 +692,8 @@ def _without_git_globals(
     for option in view.options:
         if option.name != "-C":
             continue
-        if option.value is None:
-            return inner, ()
+        if option.value is None or not option.arg_indexes:
+            return inner, ()  # not literal, or `-C.`, which git itself rejects
         # `git -C a -C b` runs in a/b; an empty `-C ""` changes nothing
         if option.value:
             base = (
