@@ -90,6 +90,16 @@ def bench_evaluate(
             plain[plain_line(command, wrappers=wrappers) is not None].append(elapsed)
     print(f"workspace {workspace}; load average {_load()}")
     _report(f"evaluate: {len(commands)} commands x {repeats}, no cache, {kind}", timings, True)
+    # first sight: a fresh policy, each distinct command once, so that no memo of a pure
+    # sub-result (protected-path matches, git config files) can have seen it before
+    fresh = load_policy(parse_cache=0, decision_cache=0)
+    fresh.evaluate_in("true", ctx)
+    first: list[float] = []
+    for command in dict.fromkeys(commands):
+        start = clock()
+        fresh.evaluate_in(command, ctx)
+        first.append((clock() - start) / 1000)
+    _report(f"  first sight: {len(first)} distinct commands once, fresh policy", first, False)
     share = len(plain[True]) / max(1, len(timings))
     _report(f"  plain lines ({share:.0%}: words, simple quotes, ; && || |)", plain[True], False)
     _report("  other lines (the tree-sitter analyser)", plain[False], False)

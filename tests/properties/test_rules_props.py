@@ -429,3 +429,72 @@ def test_lookup_and_path_matching_are_total_for_any_valid_policy(
             policy.match_protected(path, access, home="/home/u", workspace="/w", subtree=True)
             policy.protected.match_outside(path, access, home="/home/u", workspace="/w")
     policy.dump()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(ref_rules(0), min_size=1, max_size=6),
+    st.lists(ref_rules(1), min_size=1, max_size=6),
+    st.lists(ref_rules(2), max_size=4),
+    st.lists(ARGV, min_size=1, max_size=8),
+)
+def test_a_locked_rule_holds_against_every_later_layer(
+    org: list[RefRule],
+    team: list[RefRule],
+    user: list[RefRule],
+    commands: list[tuple[str | None, ...]],
+) -> None:
+    # whatever a team and a user layer add, a command an org `locked` rule applies to is
+    # never decided looser than both that rule and the org layer alone say (a more specific
+    # unlocked org rule may loosen it within the org layer; no later layer may). Checked on
+    # the compiled tree, not the reference matcher (the two are compared above).
+    alone = _compile_rules([org])
+    stacked = _compile_rules([org, team, user])
+    for argv in commands:
+        got = _outcome(stacked, argv)
+        by_org = _outcome(alone, argv)
+        for rule in org:
+            if not rule.locked or not ref_pattern_matches(rule, argv):
+                continue
+            state = ref_clauses(rule, argv)
+            if state is False or (state is None and rule.verdict in ("allow", "readonly")):
+                continue
+            floor = _RANK["ask" if state is None else rule.verdict]
+            assert by_org is not None
+            assert got is not None, (argv, rule.text())
+            assert _RANK[got[0]] >= min(floor, _RANK[by_org[0]]), (argv, rule.text(), got)
+
+
+_PLAIN_WORDS = st.lists(st.sampled_from(("a", "b", "ab")), min_size=1, max_size=2)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    _PLAIN_WORDS,
+    _PLAIN_WORDS,
+    st.lists(st.sampled_from(VOCAB), max_size=2),
+    st.sampled_from(("ask", "deny")),
+    st.sampled_from(("allow", "readonly", "ask")),
+    st.lists(ref_rules(1), max_size=3),
+)
+def test_a_more_specific_later_rule_cannot_loosen_a_locked_one(
+    base: list[str],
+    extra: list[str],
+    tail: list[str],
+    locked: str,
+    looser: str,
+    noise: list[RefRule],
+) -> None:
+    # the case the layering exists for: the org locks `ask curl **`, a team allows the
+    # more specific `curl example.com **`
+    org = f"locked {locked} {' '.join(base)} **\n"
+    team = f"{looser} {' '.join(base + extra)} **\n" + "".join(r.text() + "\n" for r in noise)
+    layers = []
+    for index, text in enumerate((org, team)):
+        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
+        assert diagnostics == (), text
+        layers.append(Layer(index=index, ruleset=ruleset))
+    argv = tuple(base + extra + tail)
+    got = _outcome(compile_layers(tuple(layers)), argv)
+    assert got is not None
+    assert _RANK[got[0]] >= _RANK[locked], (org, team, argv, got)
