@@ -200,16 +200,21 @@ class _BatchState:
                 EvalContext.build(cwd=key[0] or self.cwd, workspace=key[1] or self.workspace),
             )
         decision = self.policy.evaluate_in(command, ctx)
-        return self.encode(
-            {
-                "command": command,
-                "verdict": decision.verdict.value,
-                "retention": None if decision.retention is None else decision.retention.value,
-                "concurrency_safe": decision.concurrency_safe,
-                "reasons": [r.to_dict() for r in decision.reasons],
-                "suggested_rule": decision.suggested_rule,
-            }
-        )
+        answer = {
+            "command": command,
+            "verdict": decision.verdict.value,
+            "retention": None if decision.retention is None else decision.retention.value,
+            "concurrency_safe": decision.concurrency_safe,
+            "reasons": [r.to_dict() for r in decision.reasons],
+            "suggested_rule": decision.suggested_rule,
+        }
+        text = self.encode(answer)
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate (`"\ud800"` in the input)
+                text = _ASCII_ENCODER.encode(answer)
+        return text
 
     def answer_all(self, lines: list[str]) -> list[str]:
         return [self.answer(raw) for raw in lines]
@@ -352,3 +357,4 @@ _BLOCK_BYTES = 1 << 20  # most input taken at once from a stream
 _PARALLEL_MIN = 128  # a smaller block is answered in-process: forking would cost more
 _SLICE_LINES = 256  # most lines per slice a worker answers (and per write)
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
+_ASCII_ENCODER = json.JSONEncoder()  # escapes what UTF-8 cannot carry

@@ -73,7 +73,14 @@ class PathChecks:
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.reads_hidden = found.reads_hidden
         self.reads_contents = found.reads_contents
+        for word, access, recursive in found.cwd_path_words:
+            self.check_path_word(word, access, seg, cwd, subtree=recursive)
+        if found.run_in is not None:  # `git -C DIR show HEAD:x`: x is relative to DIR
+            cwd = paths.moved(cwd, found.run_in, self.ctx.home)
         for word, access, recursive in found.path_words:
+            if access == "blob":
+                self.check_blob(word, seg, cwd)
+                continue
             if access != "read":
                 seg.read_only = False
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
@@ -199,6 +206,34 @@ class PathChecks:
                 f"cannot tell where `{short(value)}` points (working directory or user unknown)",
             )
         self.check_absolute(forms, access, seg, value, subtree=subtree)
+
+    def check_blob(self, word: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`git show HEAD:PATH` prints PATH as committed; PATH is relative to the root of
+        the repository (`./` and `../` make it relative to the working directory).
+
+        The root is some directory at or above the working directory, so PATH is checked
+        below each of them: a repository in `~` shows `~/.aws/credentials` to
+        `git -C ~/src show HEAD:.aws/credentials`.
+        """
+        value = word.value
+        if value is None or value.startswith(("./", "../")) or value in (".", ".."):
+            self.check_path_word(word, "read", seg, cwd)
+            return
+        if not cwd.known:
+            seg.floor(
+                Verdict.ASK,
+                "engine.unknown-cwd",
+                "the working directory is not known, so neither is the repository's root",
+            )
+        for base in sorted(cwd.candidates):
+            directory = base
+            while True:
+                absolute = paths.lexical(value, directory, self.ctx.home)
+                if absolute is not None:
+                    self.check_path(absolute, "read", seg, cwd)
+                if directory in ("/", ""):
+                    break
+                directory = directory.rpartition("/")[0] or "/"
 
     def check_tree(self, directory: str, seg: SegmentState, shown: str) -> None:
         """Floors for the protected files a recursive read of `directory` reaches."""

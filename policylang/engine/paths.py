@@ -260,6 +260,18 @@ def track(segments: Iterable[Segment], start: Cwd, home: str) -> list[Cwd]:
     return result
 
 
+def moved(current: Cwd, target: str, home: str) -> Cwd:
+    """Where a command runs that changes to `target` itself (`git -C DIR`): no fallback.
+
+    >>> moved(Cwd(candidates=frozenset({"/w"})), "../x", "/h").candidates
+    frozenset({'/x'})
+    """
+    absolute = _absolute_dirs(target, current, home)
+    if absolute is None:
+        return Cwd(candidates=current.candidates, known=False)
+    return Cwd(candidates=frozenset(absolute), known=current.known)
+
+
 def _absolute_dirs(target: str, current: Cwd, home: str) -> tuple[str, ...] | None:
     if not target.startswith(("/", "~")) and not current.known:
         return None

@@ -44,15 +44,23 @@ _RECURSIVE = ("-r", "-R", "--recursive")
 _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
 # commands whose first operand is a pattern (`grep -r key` reads `.`), and the options
 # that give the pattern instead
-_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack"})
-_PATTERN_OPTIONS = ("-e", "--regexp", "-f", "--file")
-# recursive "readers" that list names without reading the files
-_LISTERS = frozenset({"ls", "dir", "tree", "du", "find", "fd", "fdfind", "eza", "exa"})
-# recursive readers that skip hidden files unless told otherwise, and the options that tell
-_HIDDEN_FLAGS = {
-    "rg": ("--hidden", "-.", "-uu", "-uuu"),
-    "ag": ("--hidden", "-u", "--unrestricted"),
+_GREP_PATTERN = ("-e", "--regexp", "-f", "--file")
+_PATTERN_OPTIONS = {
+    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep", "rg"), _GREP_PATTERN),
+    # ag's `-f` is --follow; ack's `--match` takes a value the engine has no spec for: for
+    # both, one operand is always taken for the pattern (at worst the tree is checked)
+    "ag": (),
+    "ack": (),
 }
+_SEARCHERS = frozenset(_PATTERN_OPTIONS)
+# recursive readers that skip hidden files unless told otherwise, and the options that tell
+# commands that print or copy the contents of whole trees when recursive (`less -R` and
+# `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
+_CONTENT_READERS = frozenset(
+    {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff"}
+)
+_GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
+_ARCHIVE = ("-a", "--archive")  # cp and rsync: recursive
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
@@ -81,7 +89,11 @@ class SegmentRules:
     inner: tuple[Word, ...] = ()  # the command's words, wrappers removed
     view: OptionView = _EMPTY_VIEW  # their option view (empty where none was needed)
     exception: bool = False  # asks because an allow rule's `unless`/check fired: not approvable
-    path_words: tuple[tuple[Word, str, bool], ...] = ()  # (word, access, recursive)
+    # (word, access, recursive), relative to where the command runs (`run_in`)
+    path_words: tuple[tuple[Word, str, bool], ...] = ()
+    # paths relative to the segment's own directory: git's `-C DIR` (read like a path)
+    cwd_path_words: tuple[tuple[Word, str, bool], ...] = ()
+    run_in: str | None = None  # the directory the command changes to first (`git -C`)
     implicit_cwd_read: bool = False
     # whether a recursive read also reads hidden files (`rg` and `ag` skip them by default)
     reads_hidden: bool = True
@@ -309,7 +321,12 @@ class RuleView:
                 found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
         workspace = ctx.workspace.rstrip("/")
         pattern = self._tree_pattern
+        if not hidden and ctx.env.get("RIPGREP_CONFIG_PATH"):
+            hidden = True  # a config file the engine does not read may say `--hidden`
         scan = subtree.scan(root, hidden=hidden, budget=budget)
+        if not hidden and subtree.whitelists(scan, root, workspace):
+            # `!.env` in an ignore file makes rg and ag read that hidden file after all
+            scan = subtree.scan(root, hidden=True, budget=budget)
         for path in scan.entries:
             relative = path[len(workspace) + 1 :] if paths_within(path, workspace) else None
             if pattern is not None and relative is not None and pattern.fullmatch(relative):
@@ -407,8 +424,9 @@ class RuleView:
         tree = self.policy.tree
         written = inner  # as written: git's `-C` directories are read from these
         git_globals: tuple[tuple[Word, str, bool], ...] = ()
+        run_in: str | None = None
         if (name == "git" or name.endswith("/git")) and len(inner) > 2:
-            inner, git_globals = _without_git_globals(inner)
+            inner, git_globals, run_in = _without_git_globals(inner)
         candidates = tree.candidates(inner)
         views: dict[int, OptionView] = {}  # the clauses' option views of the final `inner`
         match = tree.decide(inner, candidates, None if "/" in name else views)
@@ -452,18 +470,18 @@ class RuleView:
         path_words, implicit = (
             self._path_words(name, command.roles, inner, view) if needs_view else ((), False)
         )
-        if git_globals:
-            path_words = (*git_globals, *path_words)
-        reads_contents = (
-            needs_view
-            and name not in _LISTERS
-            and (view.has(*_RECURSIVE) or name in _ALWAYS_RECURSIVE)
-        )
+        reads_contents = False
         reads_hidden = True
-        unhide = _HIDDEN_FLAGS.get(name)
-        if unhide is not None:
+        if name == "git" and _word(inner, 1) == "grep":
+            # `git grep` prints tracked files' contents (a committed `.env` too), and with
+            # `--no-index` or `--untracked` any file below the working directory
+            path_words = (*path_words, (_value_word(inner[1], "."), "read", True))
+            reads_contents = True
+        elif name in _CONTENT_READERS:
             own = view if needs_view else option_view(inner, command.spec, start=1)
-            reads_hidden = own.has(*unhide) or bool(own.unknown)
+            reads_contents = _reads_trees(name, own)
+            if name in ("rg", "ag"):
+                reads_hidden = _reads_hidden(name, own)
         if from_xargs and (path_words or implicit or nested or command.roles):
             floors.append(
                 Reason(
@@ -485,6 +503,8 @@ class RuleView:
             view=view,
             exception=exception,
             path_words=path_words,
+            cwd_path_words=git_globals,
+            run_in=run_in,
             implicit_cwd_read=implicit,
             reads_hidden=reads_hidden,
             reads_contents=reads_contents,
@@ -505,13 +525,18 @@ class RuleView:
         self, name: str, roles: PathRoles | None, inner: Sequence[Word], view: OptionView
     ) -> tuple[tuple[tuple[Word, str, bool], ...], bool]:
         found: list[tuple[Word, str, bool]] = []
-        recursive = view.has(*_RECURSIVE) or name in _ALWAYS_RECURSIVE
+        recursive = (
+            view.has(*_RECURSIVE)
+            or name in _ALWAYS_RECURSIVE
+            or (name in _CONTENT_READERS and _reads_trees(name, view))
+        )
         if roles is not None:
             found.extend(_role_words(roles, inner, view, recursive))
         if name in _CONDITIONAL_WRITERS:
             found.extend(_conditional_writes(name, inner, view))
         # a searcher's first operand is its pattern, unless `-e`/`-f` gave one
-        patterns = 1 if name in _SEARCHERS and not view.has(*_PATTERN_OPTIONS) else 0
+        given = _PATTERN_OPTIONS.get(name)
+        patterns = 1 if given is not None and not view.has(*given) else 0
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
@@ -589,6 +614,37 @@ def _match_reason(match: RuleMatch, where: str) -> Reason:
     return _objects.reason(ref.id, message, match.verdict, ref.location, "")
 
 
+def _reads_trees(name: str, view: OptionView) -> bool:
+    """Whether a content reader (`_CONTENT_READERS`) reads whole trees here."""
+    if name in ("rg", "ag", "ack"):
+        # recursive unless only listing (`rg --files`, `rg --type-list`)
+        return not view.has("--files", "--type-list", "--list-file-types", "--help-types")
+    if name in ("grep", "egrep", "fgrep", "zgrep"):
+        if view.has(*_GREP_RECURSIVE):
+            return True
+        # `-d recurse`, `--directories=recurse`; an unknown value may be `recurse`
+        return any(o.value in ("recurse", None) for o in view.find("-d", "--directories"))
+    if name in ("cp", "rsync") and view.has(*_ARCHIVE):
+        return True
+    return view.has("-r", "-R", "--recursive")
+
+
+def _reads_hidden(name: str, view: OptionView) -> bool:
+    """Whether `rg` / `ag` read hidden files here (both skip them by default).
+
+    Fails towards True: a glob override (`rg -g .env`) or following links can reach a
+    hidden file, and `-u` counts however it is spelt (`-uu`, `-nuu`, `-u -u`).
+    """
+    if view.unknown or view.has("--hidden", "-.", "-L", "--follow"):
+        return True
+    if name == "rg":
+        if view.has("-g", "--glob", "--iglob"):
+            return True
+        weight = {"-u": 1, "--unrestricted": 1, "-uu": 2, "-uuu": 3}
+        return sum(weight.get(o.name, 0) for o in view.options) >= 2
+    return view.has("-u", "--unrestricted", "-f")
+
+
 def _has_xargs(unwrapped: Unwrapped) -> bool:
     return any(use.name == "xargs" for use in unwrapped.chain)
 
@@ -648,7 +704,8 @@ def _conditional_writes(
             if value is not None and ":" in value:
                 path = value.partition(":")[2]
                 if path:
-                    yield _value_word(inner[index], path), "read", False
+                    # relative to the repository's root, wherever that is (`blob`)
+                    yield _value_word(inner[index], path), "blob", False
 
 
 def _access_name(access: Access) -> str:
@@ -671,29 +728,36 @@ _GIT_HARMLESS_GLOBALS = frozenset(
 
 def _without_git_globals(
     inner: tuple[Word, ...],
-) -> tuple[tuple[Word, ...], tuple[tuple[Word, str, bool], ...]]:
-    """`git -C dir --no-pager log` as the rules see it (`git log`), and the `-C` paths.
+) -> tuple[tuple[Word, ...], tuple[tuple[Word, str, bool], ...], str | None]:
+    """`git -C dir --no-pager log` as the rules see it (`git log`), the `-C` paths (read
+    like paths, relative to the segment's directory) and the directory git runs in (the
+    subcommand's own path operands are relative to it).
 
     Only when every option before the subcommand is harmless and literal; otherwise the
     words stay as written, and rules written for `git log …` do not match them.
     """
+    unchanged: tuple[tuple[Word, ...], tuple[tuple[Word, str, bool], ...], str | None] = (
+        inner,
+        (),
+        None,
+    )
     first = inner[1].value
     if first is not None and not first.startswith("-"):
-        return inner, ()
+        return unchanged
     view = option_view(inner, DEFAULT_OPTION_SPECS["git"], start=1)
     if (
         view.unknown
         or view.rest >= len(inner)
         or any(o.name not in _GIT_HARMLESS_GLOBALS or not o.literal for o in view.options)
     ):
-        return inner, ()
+        return unchanged
     reads: list[tuple[Word, str, bool]] = []
     base = ""
     for option in view.options:
         if option.name != "-C":
             continue
         if option.value is None or not option.arg_indexes:
-            return inner, ()  # not literal, or `-C.`, which git itself rejects
+            return unchanged  # not literal, or `-C.`, which git itself rejects
         # `git -C a -C b` runs in a/b; an empty `-C ""` changes nothing
         if option.value:
             base = (
@@ -702,7 +766,7 @@ def _without_git_globals(
                 else f"{base}/{option.value}"
             )
             reads.append((_value_word(inner[option.word_index], base), "read", False))
-    return (inner[0], *inner[view.rest :]), tuple(reads)
+    return (inner[0], *inner[view.rest :]), tuple(reads), base or None
 
 
 def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:

@@ -20,9 +20,10 @@ False
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 
-__all__ = ["TreeScan", "scan"]
+__all__ = ["IGNORE_FILES", "TreeScan", "scan", "whitelists"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class TreeScan:
     entries: tuple[str, ...]
     links: tuple[tuple[str, str], ...]
     complete: bool
+    ignore_files: tuple[str, ...] = ()  # ignore files met (listed even when hidden)
 
 
 def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
@@ -52,6 +54,7 @@ def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
     """
     entries: list[str] = []
     links: list[tuple[str, str]] = []
+    ignores: list[str] = []
     pending = [root]
     while pending:
         directory = pending.pop()
@@ -61,10 +64,12 @@ def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
         except (OSError, ValueError):
             continue
         for child in children:
+            if child.name in IGNORE_FILES:
+                ignores.append(child.path)
             if not hidden and child.name.startswith("."):
                 continue
             if len(entries) >= budget:
-                return TreeScan(tuple(entries), tuple(links), complete=False)
+                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores))
             entries.append(child.path)
             try:
                 if child.is_symlink():
@@ -73,4 +78,43 @@ def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
                     pending.append(child.path)
             except (OSError, ValueError):
                 continue
-    return TreeScan(tuple(entries), tuple(links), complete=True)
+    return TreeScan(tuple(entries), tuple(links), True, tuple(ignores))
+
+
+# the files in which rg and ag read ignore patterns, whose `!` lines re-include files
+IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore", ".agignore"})
+
+
+def whitelists(found: TreeScan, root: str, top: str) -> bool:
+    """Whether an ignore file in the tree, or in a directory from `root` up to `top`,
+    re-includes something (`!pattern`): rg and ag then read hidden files it names.
+
+    Unreadable files count as re-including (the check fails closed).
+    """
+    candidates = list(found.ignore_files)
+    directory = root
+    while directory.startswith(top) and len(directory) > len(top):
+        directory = os.path.dirname(directory)
+        candidates.extend(os.path.join(directory, name) for name in sorted(IGNORE_FILES))
+    candidates.extend(os.path.join(root, name) for name in sorted(IGNORE_FILES))
+    for path in dict.fromkeys(candidates):
+        try:
+            text = _read_regular(path)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return True
+        if text is None or any(line.lstrip().startswith(b"!") for line in text.splitlines()):
+            return True
+    return False
+
+
+def _read_regular(path: str) -> bytes | None:
+    """The first MiB of a regular file; None for anything else (a FIFO would block)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, 1 << 20)
+    finally:
+        os.close(fd)

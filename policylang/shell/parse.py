@@ -76,21 +76,41 @@ def _parser() -> tree_sitter.Parser:
     return parser
 
 
+# a quoted part, an escaped character, or (group 1) a character that ends a bash word
+_WORD_END: Final = re.compile(r"""'[^']*'|"(?:[^"\\]|\\.)*"|\\.|([|&;<>()\s])""", re.DOTALL)
+
+
+def _unquoted_metacharacter(raw: str) -> str | None:
+    """The first character of `raw` outside quotes that ends a word for bash, if any."""
+    for match in _WORD_END.finditer(raw):
+        if match.group(1):
+            return match.group(1)
+    return None
+
+
 def _tree(data: bytes) -> Node:
     """tree-sitter's tree of `data`, parsed as a terminated line.
 
-    WHY the newline: at the end of input tree-sitter-bash takes 20-40 times longer on a
-    pipeline of three or more commands (`a | b | c`: 47 µs; `a | b | c` and a newline:
-    4 µs). For bash a final newline changes nothing, except after a backslash (a line
-    continuation), so such input is parsed as it is. The newline adds no node; the rare
+    The bytes are made ASCII first (see `_ASCII_ONLY`). WHY the newline: at the end of
+    input tree-sitter-bash takes 20-40 times longer on a pipeline of three or more
+    commands (`a | b | c`: 47 µs; `a | b | c` and a newline: 4 µs). For bash a final
+    newline changes nothing, except after a backslash (a line continuation), so such
+    input is parsed as it is. The newline adds no node; the rare
     node that ends on it (an error at the end) is clamped to the text by `_Source.char`.
     """
     if data and data[-1] not in _UNTERMINABLE:
         data += b"\n"
-    return _parser().parse(data).root_node
+    return _parser().parse(data.translate(_ASCII_ONLY)).root_node
 
 
 _UNTERMINABLE: Final = frozenset(b"\\\n")
+# WHY: tree-sitter-bash's scanner reads out of bounds on some characters beyond the BMP
+# after `{` (`{` U+10FFFF crashes the process, intermittently). Bash's metacharacters and
+# quotes are all ASCII, so every other byte is a word character to it; tree-sitter gets
+# each non-ASCII byte as `x` (same length: offsets hold), and words still take their
+# text from the original. Two different non-ASCII here-document words may then look alike
+# to tree-sitter, which can only end a body early and show more of the line as commands.
+_ASCII_ONLY: Final = bytes(range(128)) + b"x" * 128
 
 
 class _Source:
@@ -1181,6 +1201,15 @@ class _Walker:
                 fd = _int(self.src.slice(child))
             elif kind == "heredoc_start":
                 raw = self.src.slice(child)
+                meta = _unquoted_metacharacter(raw)
+                if meta is not None:
+                    # `cat <<EOF|sh`: bash's delimiter is `EOF`, and `|sh` runs the body
+                    self.mismatch(
+                        ctx,
+                        child,
+                        f"tree-sitter reads `{raw}` as the here-document word; bash ends it "
+                        f"at `{meta}` and reads the rest as more of the command",
+                    )
                 pieces = unquote_bare(raw)
                 quoted = any(q for _, q in pieces) or "'" in raw or '"' in raw
                 delimiter = "".join(p for p, _ in pieces).replace("'", "").replace('"', "")

@@ -27,7 +27,8 @@ A plain line, exactly:
   analyser's own `unwrap`, as long as what it runs is a plain command: a shell or a code
   string (`bash -c …`, `sudo sh -c …`) or any problem leaves the line to the analyser;
 - no word anywhere is a reserved word (`if`, `done`, `time` …), starts with one before a
-  quote (`if'x'`) or starts with `=` (`x ==`): tree-sitter and bash read those differently;
+  quote (`if'x'`), starts with `=` (`x ==`) or is a lone `[` or `]` (tree-sitter reads
+  `[ ]` as one word): tree-sitter and bash read those differently;
 - it is at most `_MAX_LENGTH` characters and `_MAX_SEGMENTS` commands long.
 
 INVARIANT: for every plain line, `plain_line(text) == analyse(text)`, spans included
@@ -79,6 +80,7 @@ _COMMAND_NAME: Final = re.compile(
     rf"(?:[A-Za-z0-9_./]|{_SINGLE}|{_DOUBLE})(?:[A-Za-z0-9_./+-]|{_SINGLE}|{_DOUBLE})*"
 )
 _QUOTE: Final = re.compile("['\"]")
+_LONE_BRACKETS: Final = frozenset({"[", "]"})
 _PATTERN: Final = re.compile(r"[~*?\[]")  # a word that may be a tilde or glob pattern
 _CONNECTORS: Final = {
     "&&": Connector.AND,
@@ -124,8 +126,8 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
                 value = _unquote(raw)
                 if _QUOTE.split(raw, 1)[0] in _RESERVED:
                     return None  # `if'x'`: tree-sitter reads the keyword
-            if value in _RESERVED or raw[0] == "=":
-                return None  # `fi`, `x ==`
+            if value in _RESERVED or raw[0] == "=" or raw in _LONE_BRACKETS:
+                return None  # `fi`, `x ==`; tree-sitter joins `[ ]` into one word
             start, end = match.span()
             at = _build.span(start, end)
             if _PATTERN.search(raw) is not None:

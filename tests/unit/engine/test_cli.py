@@ -190,3 +190,14 @@ def test_jsonl_answers_each_line_before_the_input_ends() -> None:
 def test_jsonl_rejects_negative_jobs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "--jsonl", "--jobs", "-1"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def test_jsonl_answers_a_command_with_a_lone_surrogate() -> None:
+    out = io.StringIO()
+    lines = ['{"command": "ls \\ud800"}', '{"command": "echo \u00e9"}']
+    eval_cmd.batch(load_policy(), io.StringIO("\n".join(lines) + "\n"), out, workspace="/w")
+    rows = out.getvalue().splitlines()
+    assert len(rows) == 2
+    rows[0].encode("utf-8")  # writable: the surrogate is escaped, not passed through
+    assert json.loads(rows[0])["command"] == "ls \ud800"
+    assert json.loads(rows[1])["command"] == "echo \u00e9"

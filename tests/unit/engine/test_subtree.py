@@ -73,6 +73,18 @@ def secret_workspace(workspace: Path) -> Path:
         ("rg -uu TOKEN src", Verdict.DENY),
         ("ag --hidden TOKEN", Verdict.DENY),
         ("ack TOKEN", Verdict.DENY),
+        ("ack --match TOKEN", Verdict.DENY),
+        ("grep -d recurse TOKEN .", Verdict.DENY),
+        ("grep --directories=recurse TOKEN .", Verdict.DENY),
+        ("grep --dereference-recursive TOKEN .", Verdict.DENY),
+        ("rg -nuu TOKEN", Verdict.DENY),
+        ("rg -u -u TOKEN", Verdict.DENY),
+        ("rg --unrestricted --unrestricted TOKEN", Verdict.DENY),
+        ("rg -g .env TOKEN", Verdict.DENY),  # a glob override reaches hidden files
+        ("rg -L TOKEN", Verdict.DENY),
+        ("ag -f TOKEN", Verdict.DENY),  # ag's -f follows links
+        ("git grep TOKEN", Verdict.DENY),  # a committed .env is printed too
+        ("git grep --no-index TOKEN", Verdict.DENY),
         # reads that do not: rg and ag skip hidden files; docs holds none; listings
         ("rg TOKEN", Verdict.ALLOW),
         ("ag TOKEN", Verdict.ALLOW),
@@ -80,6 +92,12 @@ def secret_workspace(workspace: Path) -> Path:
         ("grep TOKEN docs/guide.md", Verdict.ALLOW),
         ("ls -R", Verdict.ALLOW),
         ("ls -R src", Verdict.ALLOW),
+        ("rg -u TOKEN", Verdict.ALLOW),  # one -u: ignore files off, hidden files still skipped
+        ("rg -e TOKEN", Verdict.ALLOW),
+        ("rg --files", Verdict.ALLOW),  # names, not contents
+        ("grep -d skip TOKEN .", Verdict.ALLOW),
+        ("less -R docs/guide.md", Verdict.ALLOW),  # -R: raw control characters
+        ("sort -R docs/guide.md", Verdict.ALLOW),  # -R: random order
     ],
 )
 def test_recursive_reads_do_not_reach_workspace_secrets(
@@ -132,3 +150,43 @@ def test_a_tree_too_large_to_check_asks(
     assert default_policy.evaluate("grep -r x src", workspace=str(workspace)).verdict is (
         Verdict.ALLOW
     )
+
+
+def test_an_ignore_file_that_re_includes_makes_rg_read_hidden_files(
+    default_policy: Policy, secret_workspace: Path
+) -> None:
+    assert default_policy.evaluate("rg TOKEN", workspace=str(secret_workspace)).verdict is (
+        Verdict.ALLOW
+    )
+    (secret_workspace / "src" / ".ignore").write_text("*.log\n!.env\n")
+    decision = default_policy.evaluate("rg TOKEN", workspace=str(secret_workspace))
+    assert decision.verdict is Verdict.DENY
+
+
+def test_an_ignore_file_that_is_a_fifo_fails_closed(
+    default_policy: Policy, secret_workspace: Path
+) -> None:
+    os.mkfifo(secret_workspace / ".rgignore")  # reading it would block: never read
+    decision = default_policy.evaluate("rg TOKEN", workspace=str(secret_workspace))
+    assert decision.verdict is Verdict.DENY
+
+
+def test_a_ripgrep_config_the_engine_cannot_read_counts_as_hidden(
+    default_policy: Policy, secret_workspace: Path
+) -> None:
+    env = {"HOME": "/nonexistent/home", "RIPGREP_CONFIG_PATH": "/somewhere/rgrc"}
+    decision = default_policy.evaluate("rg TOKEN", workspace=str(secret_workspace), env=env)
+    assert decision.verdict is Verdict.DENY
+
+
+def test_a_blob_path_is_checked_below_every_directory_that_may_be_the_root(
+    default_policy: Policy, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / "proj").mkdir()
+    env = {"HOME": str(home)}
+    decision = default_policy.evaluate(
+        "git show HEAD:.aws/credentials", cwd=str(home / "proj"), workspace=str(home), env=env
+    )
+    assert decision.verdict is Verdict.DENY

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from policylang.shell.model import Limits
@@ -106,3 +109,23 @@ def test_internal_errors_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parse, "plain_line", broken)
     line = parse_command("ls")
     assert [p.code for p in line.problems] == ["shell.internal-error"]
+
+
+def test_characters_that_crash_tree_sitter_bash_are_parsed_safely() -> None:
+    # tree-sitter-bash's scanner reads out of bounds on `{` before some characters beyond
+    # the BMP and crashes the process now and then; run it where a crash cannot take the
+    # test runner down, often enough to have crashed before the fix
+    code = (
+        "from policylang.shell import parse_command\n"
+        "for _ in range(300):\n"
+        "    parse_command('{\\U000F6E58')\n"
+        "    parse_command('echo {\\U0010FFFF x | wc')\n"
+        "line = parse_command('echo {\\U0010FFFF x')\n"
+        "print(line.segments[0].words[1].text == '{\\U0010FFFF')\n"
+    )
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "True"

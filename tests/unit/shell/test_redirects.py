@@ -152,3 +152,27 @@ def test_a_redirect_after_a_heredoc_is_no_command_of_its_own() -> None:
     assert [r.op for r in line.segments[0].redirects] == ["<<", ">"]
     chained = parse_command("cat <<EOF >out && rm x\nbody\nEOF")
     assert [s.argv for s in chained.segments] == [("cat",), ("rm", "x")]
+
+
+@pytest.mark.parametrize(
+    ("text", "char"),
+    [
+        ("cat <<EOF|sh\nrm -rf ~\nEOF|sh", "|"),
+        ("cat <<EOF; rm -rf ~\nEOF;", ";"),
+        ("cat <<E>out\nx\nE", ">"),
+        ("cat <<E&\nx\nE", "&"),
+    ],
+)
+def test_a_heredoc_word_glued_to_an_operator_is_a_problem(text: str, char: str) -> None:
+    # tree-sitter makes `EOF|sh` the delimiter; bash ends the word at `|` and pipes the
+    # body into `sh`: what runs is not what the model shows
+    problems = [p for p in parse_command(text).problems if p.code == "shell.syntax-mismatch"]
+    assert len(problems) == 1
+    assert f"at `{char}`" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    "text", ["cat <<'E|F'\nx\nE|F", 'cat <<"E;F"\nx\nE;F', "cat <<E\\|F\nx\nE|F"]
+)
+def test_a_quoted_heredoc_word_may_hold_operators(text: str) -> None:
+    assert parse_command(text).problems == ()
