@@ -7,7 +7,11 @@ docs/integrations.md for the settings snippets and for how each payload is answe
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import signal
 import sys
+from collections.abc import Callable
 from typing import BinaryIO
 
 from policylang.decision import Verdict
@@ -69,16 +73,69 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     try:
-        result = _answer(args, _read_bounded(sys.stdin.buffer))
+        text = _read_bounded(sys.stdin.buffer)
     except PayloadError as error:
         result = HookResult(stderr=f"policylang: refused: {error}\n", exit_code=EXIT_BLOCKED)
-    except Exception as error:  # INVARIANT: a crashing hook must block, not exit 1 (= proceed)
-        message = f"policylang: refused: internal error: {error}\n"
-        result = HookResult(stderr=message, exit_code=EXIT_BLOCKED)
+    else:
+        try:
+            result = isolated(lambda: _guarded(args, text))
+        except Exception as error:  # no process to fork, no pipe: blocked, never "go ahead"
+            message = f"policylang: refused: internal error: {error}\n"
+            result = HookResult(stderr=message, exit_code=EXIT_BLOCKED)
     sys.stdout.write(result.stdout)
     sys.stdout.flush()
     sys.stderr.write(result.stderr)
     return result.exit_code
+
+
+def _guarded(args: argparse.Namespace, text: str) -> HookResult:
+    try:
+        return _answer(args, text)
+    except PayloadError as error:
+        return HookResult(stderr=f"policylang: refused: {error}\n", exit_code=EXIT_BLOCKED)
+    except Exception as error:  # INVARIANT: a crashing hook must block, not exit 1 (= proceed)
+        message = f"policylang: refused: internal error: {error}\n"
+        return HookResult(stderr=message, exit_code=EXIT_BLOCKED)
+
+
+def isolated(compute: Callable[[], HookResult]) -> HookResult:
+    """`compute()` in a forked child, so that a crash in native code blocks the call.
+
+    WHY: the agents read any exit status but 0 and 2 as "the hook failed, go ahead", and
+    tree-sitter-bash's C scanner is not memory-safe: a segfault in this process would let
+    the command run. The child sends its answer back through a pipe; a child that dies by
+    a signal, or exits without an answer, is a blocked call. Without `fork` (not POSIX),
+    `compute` runs here.
+    """
+    if not hasattr(os, "fork"):
+        return compute()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer, hand the answer over, and leave at once
+        try:
+            os.close(read_end)
+            result = compute()
+            payload = json.dumps([result.stdout, result.stderr, result.exit_code])
+            with os.fdopen(write_end, "wb") as out:
+                out.write(payload.encode("utf-8", "surrogatepass"))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as answer:
+        data = answer.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and data:
+        try:
+            stdout, stderr, code = json.loads(data.decode("utf-8", "surrogatepass"))
+            return HookResult(stdout=str(stdout), stderr=str(stderr), exit_code=int(code))
+        except (ValueError, TypeError):
+            pass  # a torn answer: blocked below
+    if os.WIFSIGNALED(status):
+        how = f"killed by signal {signal.Signals(os.WTERMSIG(status)).name}"
+    else:
+        how = f"exit status {os.waitstatus_to_exitcode(status)} without an answer"
+    message = f"policylang: refused: the policy check crashed ({how})\n"
+    return HookResult(stderr=message, exit_code=EXIT_BLOCKED)
 
 
 def _answer(args: argparse.Namespace, text: str) -> HookResult:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import faulthandler
 import json
+import os
+import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from policylang.cli import hook_cmd
+from policylang.integrations._common import HookResult
 
 POLICY = Path(__file__).parent / "data" / "hook.policy"
 
@@ -144,3 +151,30 @@ def test_gemini_cli_unreadable_payload_blocks() -> None:
     proc = hook("gemini-cli", "[]")
     assert proc.returncode == 2
     assert b"refused" in proc.stderr
+
+
+def _segfault() -> HookResult:
+    faulthandler.disable()  # pytest's handler would print the child's stack
+    os.kill(os.getpid(), signal.SIGSEGV)  # what a crash in tree-sitter's C scanner does
+    return HookResult(stdout="never")
+
+
+def _leave() -> HookResult:
+    raise SystemExit(0)  # the child ends without an answer
+
+
+def test_an_answer_computed_in_the_child_comes_back_whole() -> None:
+    result = hook_cmd.isolated(lambda: HookResult(stdout='{"a": "é"}', stderr="x\n", exit_code=0))
+    assert result == HookResult(stdout='{"a": "é"}', stderr="x\n", exit_code=0)
+
+
+@pytest.mark.parametrize(("compute", "needle"), [(_segfault, "SIGSEGV"), (_leave, "without")])
+def test_a_child_that_crashes_blocks_the_call(
+    compute: Callable[[], HookResult], needle: str
+) -> None:
+    # the agents read any exit status but 0 and 2 as "go ahead": a crash must block
+    result = hook_cmd.isolated(compute)
+    assert result.exit_code == hook_cmd.EXIT_BLOCKED
+    assert result.stdout == ""
+    assert "crashed" in result.stderr
+    assert needle in result.stderr
