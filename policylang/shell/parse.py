@@ -82,9 +82,15 @@ _WORD_END: Final = re.compile(r"""'[^']*'|"(?:[^"\\]|\\.)*"|\\.|([|&;<>()\s])"""
 
 def _unquoted_metacharacter(raw: str) -> str | None:
     """The first character of `raw` outside quotes that ends a word for bash, if any."""
+    at = _word_end(raw)
+    return None if at is None else raw[at]
+
+
+def _word_end(raw: str) -> int | None:
+    """Where in `raw` the first character outside quotes that ends a bash word is."""
     for match in _WORD_END.finditer(raw):
         if match.group(1):
-            return match.group(1)
+            return match.start(1)
     return None
 
 
@@ -329,6 +335,8 @@ def _parse_text(
         root, parsed = walker.end_ansi_c_strings(root, parsed)
     if 0x23 in parsed:  # `#`
         root, parsed = walker.unhide_comments(root, parsed, repairs)
+    if b"<<" in parsed:
+        root, parsed = walker.unglue_heredocs(root, parsed, repairs)
     prefixes: dict[int, tuple[str, ...]] = {}
     for _ in range(_MAX_REPAIRS):
         saved = shared.segments, shared.segments_reported
@@ -473,6 +481,44 @@ class _Walker:
                         message="tree-sitter reads a comment here but bash does not: "
                         "`#` does not start a word",
                         span=_build.span(self.src.char(offset), self.src.char(offset) + 1),
+                    )
+                )
+            data = bytes(patched)
+            root = _tree(data)
+        return root, data
+
+    def unglue_heredocs(
+        self, root: Node, parsed: bytes, problems: list[Problem]
+    ) -> tuple[Node, bytes]:
+        """Re-parse where tree-sitter takes a here-document word glued to an operator.
+
+        In `cat <<EOF|sh` tree-sitter's delimiter is `EOF|sh`, which never ends the body,
+        so the body swallows the rest of the line; bash's delimiter is `EOF`, and `|sh`
+        runs it. The `<<` and its word are blanked in the bytes given to tree-sitter (same
+        length, so offsets hold) and the text is parsed again: what follows the word is
+        read as commands, and so are the body's lines (stricter than bash, which feeds
+        them to the command as data). Each such word is also a problem.
+        """
+        data = parsed
+        for _ in range(_MAX_REPAIRS):
+            glued = [
+                (start, end, word_start + at)
+                for start, word_start, end in _heredoc_words(root)
+                if (at := _word_end(data[word_start:end].decode("latin-1"))) is not None
+            ]
+            if not glued:
+                return root, data
+            patched = bytearray(data)
+            for start, end, stop in glued:
+                meta = chr(data[stop])
+                patched[start:stop] = b" " * (stop - start)  # `<<EOF` of `<<EOF|sh`
+                text = self.src.text[self.src.char(start) : self.src.char(end)]
+                problems.append(
+                    Problem(
+                        code="shell.syntax-mismatch",
+                        message=f"tree-sitter reads `{text}` as a here-document; bash ends "
+                        f"its word at `{meta}` and reads the rest as more of the command",
+                        span=_build.span(self.src.char(start), self.src.char(end)),
                     )
                 )
             data = bytes(patched)
@@ -1703,6 +1749,22 @@ def _ansi_c_strings(root: Node) -> list[tuple[int, int]]:
         if node.type == "ansi_c_string":
             found.append((node.start_byte, node.end_byte))
         elif node.child_count:
+            stack.extend(node.children)
+    return found
+
+
+def _heredoc_words(root: Node) -> list[tuple[int, int, int]]:
+    """(start of `<<`, start and end of the word) for every here-document redirect."""
+    found: list[tuple[int, int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "heredoc_redirect":
+            operator = next((c for c in node.children if c.type in ("<<", "<<-")), None)
+            word = next((c for c in node.children if c.type == "heredoc_start"), None)
+            if operator is not None and word is not None:
+                found.append((operator.start_byte, word.start_byte, word.end_byte))
+        if node.child_count:
             stack.extend(node.children)
     return found
 
