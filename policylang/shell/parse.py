@@ -494,24 +494,28 @@ class _Walker:
 
         In `cat <<EOF|sh` tree-sitter's delimiter is `EOF|sh`, which never ends the body,
         so the body swallows the rest of the line; bash's delimiter is `EOF`, and `|sh`
-        runs it. The `<<` and its word are blanked in the bytes given to tree-sitter (same
-        length, so offsets hold) and the text is parsed again: what follows the word is
-        read as commands, and so are the body's lines (stricter than bash, which feeds
-        them to the command as data). Each such word is also a problem.
+        runs it. The bytes given to tree-sitter are patched (same length, so offsets
+        hold) and the text is parsed again. Where bash's word is plain (`EOF`) and its
+        terminating line is found, tree-sitter is shown the same here-document under a
+        one-letter word it can end: `<<-E  |sh` and, for the line `EOF`, the line
+        `⇥⇥E` (`<<-` strips leading tabs), so the body stays data, with its expansions.
+        Otherwise the `<<` and its word are blanked, and the body's lines are read as
+        commands (stricter than bash). Each such word is also a problem.
         """
         data = parsed
         for _ in range(_MAX_REPAIRS):
             glued = [
-                (start, end, word_start + at)
+                (start, word_start, end, word_start + at)
                 for start, word_start, end in _heredoc_words(root)
                 if (at := _word_end(data[word_start:end].decode("latin-1"))) is not None
             ]
             if not glued:
                 return root, data
             patched = bytearray(data)
-            for start, end, stop in glued:
+            for start, word_start, end, stop in glued:
                 meta = chr(data[stop])
-                patched[start:stop] = b" " * (stop - start)  # `<<EOF` of `<<EOF|sh`
+                if not _reword_heredoc(patched, start, word_start, stop):
+                    patched[start:stop] = b" " * (stop - start)  # `<<EOF` of `<<EOF|sh`
                 text = self.src.text[self.src.char(start) : self.src.char(end)]
                 problems.append(
                     Problem(
@@ -1751,6 +1755,40 @@ def _ansi_c_strings(root: Node) -> list[tuple[int, int]]:
         elif node.child_count:
             stack.extend(node.children)
     return found
+
+
+_PLAIN_DELIMITER: Final = re.compile(rb"[A-Za-z0-9_]+")
+
+
+def _reword_heredoc(data: bytearray, start: int, word_start: int, stop: int) -> bool:
+    """Give the here-document at `start` a one-letter word ending before `stop`, in place.
+
+    `<<EOF;` becomes `<<-E ;` and its terminating line `EOF` becomes `⇥⇥E`: the same
+    lengths, the same body, a word tree-sitter ends where bash does. False (nothing
+    changed) when the word is not plain or no line after this one terminates it.
+    """
+    word = bytes(data[word_start:stop])
+    dash = data[start + 2 : start + 3] == b"-"  # `<<-` strips leading tabs already
+    room = stop - start - 3  # after `<<-`: the letter, then blanks
+    if room < 1 or _PLAIN_DELIMITER.fullmatch(word) is None:
+        return False
+    line_end = data.find(b"\n", stop)
+    if line_end < 0:
+        return False
+    position = line_end + 1
+    while position <= len(data):
+        end = data.find(b"\n", position)
+        end = len(data) if end < 0 else end
+        line = bytes(data[position:end])
+        if line == word or (dash and line.lstrip(b"\t") == word):
+            tabs = len(line) - 1
+            data[position:end] = b"\t" * tabs + word[:1]
+            data[start:stop] = b"<<-" + word[:1] + b" " * (room - 1)
+            return True
+        if end == len(data):
+            return False
+        position = end + 1
+    return False
 
 
 def _heredoc_words(root: Node) -> list[tuple[int, int, int]]:
