@@ -1758,6 +1758,7 @@ def _ansi_c_strings(root: Node) -> list[tuple[int, int]]:
 
 
 _PLAIN_DELIMITER: Final = re.compile(rb"[A-Za-z0-9_]+")
+_REWORDABLE_AFTER: Final = (b"|", b"<", b">", b"&&")
 
 
 def _reword_heredoc(data: bytearray, start: int, word_start: int, stop: int) -> bool:
@@ -1772,6 +1773,8 @@ def _reword_heredoc(data: bytearray, start: int, word_start: int, stop: int) -> 
     room = stop - start - 3  # after `<<-`: the letter, then blanks
     if room < 1 or _PLAIN_DELIMITER.fullmatch(word) is None:
         return False
+    if not data.startswith(_REWORDABLE_AFTER, stop):
+        return False  # tree-sitter cannot end a here-document word before `;`, `&` or `)`
     line_end = data.find(b"\n", stop)
     if line_end < 0:
         return False
@@ -1797,12 +1800,11 @@ def _heredoc_words(root: Node) -> list[tuple[int, int, int]]:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "heredoc_redirect":
-            operator = next((c for c in node.children if c.type in ("<<", "<<-")), None)
-            word = next((c for c in node.children if c.type == "heredoc_start"), None)
-            if operator is not None and word is not None:
-                found.append((operator.start_byte, word.start_byte, word.end_byte))
-        if node.child_count:
+        if node.type == "heredoc_start":  # in a heredoc_redirect, or loose in an ERROR
+            operator = node.prev_sibling
+            if operator is not None and operator.type in ("<<", "<<-"):
+                found.append((operator.start_byte, node.start_byte, node.end_byte))
+        elif node.child_count:
             stack.extend(node.children)
     return found
 
