@@ -499,8 +499,9 @@ class _Walker:
         terminating line is found, tree-sitter is shown the same here-document under a
         one-letter word it can end: `<<-E  |sh` and, for the line `EOF`, the line
         `⇥⇥E` (`<<-` strips leading tabs), so the body stays data, with its expansions.
-        Otherwise the `<<` and its word are blanked, and the body's lines are read as
-        commands (stricter than bash). Each such word is also a problem.
+        Otherwise the `<<` and its word are blanked and the body is read as commands
+        (stricter than bash); where that does not parse, a body that cannot run anything
+        is blanked too (`_blank_heredoc`). Each such word is also a problem.
         """
         data = parsed
         for _ in range(_MAX_REPAIRS):
@@ -512,10 +513,12 @@ class _Walker:
             if not glued:
                 return root, data
             patched = bytearray(data)
+            blanked: list[tuple[int, int, int]] = []
             for start, word_start, end, stop in glued:
                 meta = chr(data[stop])
                 if not _reword_heredoc(patched, start, word_start, stop):
-                    patched[start:stop] = b" " * (stop - start)  # `<<EOF` of `<<EOF|sh`
+                    _blank_heredoc(patched, start, word_start, stop, body=False)
+                    blanked.append((start, word_start, stop))
                 text = self.src.text[self.src.char(start) : self.src.char(end)]
                 problems.append(
                     Problem(
@@ -525,8 +528,18 @@ class _Walker:
                         span=_build.span(self.src.char(start), self.src.char(end)),
                     )
                 )
+            root = _tree(bytes(patched))
+            if blanked and root.has_error:
+                # a body read as commands does not parse (a lone `'`): blank the bodies
+                # that cannot run anything, which bash feeds to the command as data
+                patched = bytearray(data)
+                for start, word_start, _end, stop in glued:
+                    if (start, word_start, stop) in blanked:
+                        _blank_heredoc(patched, start, word_start, stop, body=True)
+                    else:
+                        _reword_heredoc(patched, start, word_start, stop)
+                root = _tree(bytes(patched))
             data = bytes(patched)
-            root = _tree(data)
         return root, data
 
     def blank_prefixes(
@@ -1775,23 +1788,60 @@ def _reword_heredoc(data: bytearray, start: int, word_start: int, stop: int) -> 
         return False
     if not data.startswith(_REWORDABLE_AFTER, stop):
         return False  # tree-sitter cannot end a here-document word before `;`, `&` or `)`
+    found = _terminator(data, stop, word, dash)
+    if found is None:
+        return False
+    position, end = found
+    data[position:end] = b"\t" * (end - position - 1) + word[:1]
+    data[start:stop] = b"<<-" + word[:1] + b" " * (room - 1)
+    return True
+
+
+def _blank_heredoc(
+    data: bytearray, start: int, word_start: int, stop: int, *, body: bool
+) -> None:
+    """Blank the `<<` and its word, in place; with `body`, also the body and its
+    terminating line, when nothing in the body can run (a quoted word, or no `$` or
+    backquote in it).
+
+    The body is read as commands first (stricter than bash: `cat <<EOF|sh` runs it); only
+    where that does not parse (a lone `'` would hide the rest of the line) is a body that
+    cannot expand blanked; one that may expand stays, so its substitutions are judged.
+    """
+    raw = bytes(data[word_start:stop])
+    text = raw.decode("latin-1")
+    word = "".join(p for p, _ in unquote_bare(text)).replace("'", "").replace('"', "")
+    quoted = any(c in text for c in "'\"\\")
+    dash = data[start + 2 : start + 3] == b"-"
+    data[start:stop] = b" " * (stop - start)  # `<<EOF` of `<<EOF;`
+    if not body:
+        return
+    found = _terminator(data, stop, word.encode("latin-1"), dash)
     line_end = data.find(b"\n", stop)
     if line_end < 0:
-        return False
+        return
+    body_end = found[1] if found is not None else len(data)
+    content = bytes(data[line_end + 1 : body_end])
+    if quoted or (b"$" not in content and b"`" not in content):
+        data[line_end + 1 : body_end] = bytes(b if b == 0x0A else 0x20 for b in content)
+
+
+def _terminator(data: bytearray, stop: int, word: bytes, dash: bool) -> tuple[int, int] | None:
+    """The span of the line that ends a here-document whose word ends at `stop`."""
+    line_end = data.find(b"\n", stop)
+    if line_end < 0:
+        return None
     position = line_end + 1
     while position <= len(data):
         end = data.find(b"\n", position)
         end = len(data) if end < 0 else end
         line = bytes(data[position:end])
         if line == word or (dash and line.lstrip(b"\t") == word):
-            tabs = len(line) - 1
-            data[position:end] = b"\t" * tabs + word[:1]
-            data[start:stop] = b"<<-" + word[:1] + b" " * (room - 1)
-            return True
+            return position, end
         if end == len(data):
-            return False
+            return None
         position = end + 1
-    return False
+    return None
 
 
 def _heredoc_words(root: Node) -> list[tuple[int, int, int]]:

@@ -176,3 +176,21 @@ def test_a_heredoc_word_glued_to_an_operator_is_a_problem(text: str, char: str) 
 )
 def test_a_quoted_heredoc_word_may_hold_operators(text: str) -> None:
     assert parse_command(text).problems == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "seen"),
+    [
+        # the body cannot expand: it is data, blanked, and its lone quote hides nothing
+        ("ls <<EOF;\n'\nEOF\nrm -rf /", ["ls", "rm -rf /"]),
+        ("cat <<-EOF;\n\t'\n\tEOF\nrm -rf /", ["cat", "rm -rf /"]),
+        # the body may expand: it is read as commands, so its substitution is judged
+        ("cat <<EOF;\n$(rm -rf ~)\nEOF", ["cat", "$(rm -rf ~)", "EOF"]),
+        # before `|`, `&&`, `<`, `>` tree-sitter is shown a word it can end: body is data
+        ("cat <<EOF&&rm -rf ~\nx\nEOF", ["cat <<EO", "rm -rf ~"]),
+    ],
+)
+def test_what_follows_a_glued_heredoc_word_is_seen(text: str, seen: list[str]) -> None:
+    line = parse_command(text)
+    assert [s.text for s in line.segments] == seen
+    assert "shell.syntax-mismatch" in [p.code for p in line.problems]
