@@ -239,3 +239,10 @@ def test_corpus_substitutions_stay_valid_when_the_seed_is() -> None:
     inner = bashcheck.syntax_ok([c.inner for c in cases])
     outer = bashcheck.syntax_ok([c.text for c in cases])
     assert all(o for i, o in zip(inner, outer, strict=True) if i)
+
+
+def test_corpus_wrapped_skips_seeds_that_cannot_be_quoted() -> None:
+    # a seed with a NUL cannot become a shell word; the campaign crashed on one
+    cases = strategies.draw_sample(strategies.corpus_wrapped(["ls\0x", "git status"]), 20, seed=1)
+    assert cases
+    assert all(case.inner == "git status" for case in cases)
