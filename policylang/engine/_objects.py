@@ -12,9 +12,10 @@ field added to `decision` breaks that test, not the engine).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
-from policylang._frozen import twin
+from policylang._frozen import builder, twin
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 
 TWINS: Final = {cls: twin(cls) for cls in (Reason, SegmentDecision, Decision)}
@@ -23,18 +24,8 @@ _SegmentTwin: Final = TWINS[SegmentDecision]
 _DecisionTwin: Final = TWINS[Decision]
 
 
-def reason(
-    rule_id: str, message: str, verdict: Verdict, location: str | None, segment: str
-) -> Reason:
-    obj = _ReasonTwin()
-    obj.rule_id = rule_id
-    obj.message = message
-    obj.verdict = verdict
-    obj.location = location
-    obj.segment = segment
-    obj.__class__ = Reason
-    result: Reason = obj
-    return result
+#: `Reason(…)`: rule_id, message, verdict, location, segment
+reason: Final[Callable[[str, str, Verdict, str | None, str], Reason]] = builder(Reason, _ReasonTwin)
 
 
 def segment_decision(

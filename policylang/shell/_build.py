@@ -17,9 +17,10 @@ constructed ones, so a field added to the model breaks that test, not the analys
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
-from policylang._frozen import twin
+from policylang._frozen import builder, twin
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -42,25 +43,19 @@ _SegmentTwin: Final = TWINS[Segment]
 _LineTwin: Final = TWINS[CommandLine]
 
 
-def span(start: int, end: int) -> Span:
-    """`Span(start, end)` for offsets known to be valid (0 <= start <= end)."""
-    obj = _SpanTwin()
-    obj.start = start
-    obj.end = end
-    obj.__class__ = Span
-    result: Span = obj
-    return result
-
-
-def word(text: str, value: str | None, expansions: tuple[Expansion, ...], at: Span) -> Word:
-    obj = _WordTwin()
-    obj.text = text
-    obj.value = value
-    obj.expansions = expansions
-    obj.span = at
-    obj.__class__ = Word
-    result: Word = obj
-    return result
+#: `Span(start, end)` for offsets known to be valid (0 <= start <= end)
+span: Final[Callable[[int, int], Span]] = builder(Span, _SpanTwin)
+#: `Word(text=…, value=…, expansions=…, span=…)`, positionally
+word: Final[Callable[[str, str | None, tuple[Expansion, ...], Span], Word]] = builder(
+    Word, _WordTwin
+)
+#: `CommandLine(…)`: text, segments, problems, context, depth, reparsed, anchor
+command_line: Final[
+    Callable[
+        [str, tuple[Segment, ...], tuple[Problem, ...], str, int, bool, Span | None],
+        CommandLine,
+    ]
+] = builder(CommandLine, _LineTwin)
 
 
 def segment(
@@ -101,25 +96,3 @@ _SET_CONNECTOR: Final = Segment.__dict__["connector"].__set__
 def set_connector(obj: Segment, connector: Connector) -> None:
     """Set what follows a segment, before the line holding it is returned."""
     _SET_CONNECTOR(obj, connector)
-
-
-def command_line(
-    text: str,
-    segments: tuple[Segment, ...],
-    problems: tuple[Problem, ...],
-    context: str,
-    depth: int,
-    reparsed: bool,
-    anchor: Span | None,
-) -> CommandLine:
-    obj = _LineTwin()
-    obj.text = text
-    obj.segments = segments
-    obj.problems = problems
-    obj.context = context
-    obj.depth = depth
-    obj.reparsed = reparsed
-    obj.anchor = anchor
-    obj.__class__ = CommandLine
-    result: CommandLine = obj
-    return result

@@ -24,12 +24,12 @@ may expand to `-delete` and a variable to `-rf`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-from policylang._frozen import twin
+from policylang._frozen import builder, twin
 from policylang.shell.model import Word
 
 
@@ -135,38 +135,14 @@ _ViewTwin: Final = twin(OptionView)
 TWINS: Final = {Option: _OptionTwin, OptionView: _ViewTwin}
 
 
-def _option(
-    name: str,
-    value: str | None,
-    word_index: int,
-    literal: bool = True,
-    known: bool = True,
-    arg_indexes: tuple[int, ...] = (),
-) -> Option:
-    """`Option(...)` without the frozen dataclass `__init__` (see `policylang._frozen`)."""
-    obj = _OptionTwin()
-    obj.name = name
-    obj.value = value
-    obj.word_index = word_index
-    obj.literal = literal
-    obj.known = known
-    obj.arg_indexes = arg_indexes
-    obj.__class__ = Option
-    result: Option = obj
-    return result
-
-
-def _view(
-    options: tuple[Option, ...], operands: tuple[int, ...], unknown: tuple[int, ...], rest: int
-) -> OptionView:
-    obj = _ViewTwin()
-    obj.options = options
-    obj.operands = operands
-    obj.unknown = unknown
-    obj.rest = rest
-    obj.__class__ = OptionView
-    result: OptionView = obj
-    return result
+#: `Option(…)`: name, value, word_index, literal, known, arg_indexes
+_option: Final[Callable[[str, str | None, int, bool, bool, tuple[int, ...]], Option]] = builder(
+    Option, _OptionTwin
+)
+#: `OptionView(…)`: options, operands, unknown, rest
+_view: Final[Callable[[tuple[Option, ...], tuple[int, ...], tuple[int, ...], int], OptionView]] = (
+    builder(OptionView, _ViewTwin)
+)
 
 
 _MAY_BECOME_OPTION = frozenset("-$`\"'*?[{\\")
@@ -198,7 +174,7 @@ class _Scanner:
             self.options.append(_option(name, word.value, index, word.is_literal, known, (self.i,)))
             self.i += 1
         else:
-            self.options.append(_option(name, None, index, True, known))
+            self.options.append(_option(name, None, index, True, known, ()))
 
     def take_terminated(self, name: str, index: int) -> None:
         args: list[int] = []
@@ -216,11 +192,11 @@ class _Scanner:
         name = spec.expand_long(name)
         known = name in spec.known
         if eq:
-            self.options.append(_option(name, value, index, True, known))
+            self.options.append(_option(name, value, index, True, known, ()))
         elif name in spec.takes_value:
             self.take_next(name, index, known)
         else:
-            self.options.append(_option(name, None, index, True, known))
+            self.options.append(_option(name, None, index, True, known, ()))
 
     def short(self, text: str, index: int) -> None:
         spec = self.spec
@@ -232,7 +208,7 @@ class _Scanner:
                 self.take_next(text, index, True)
             else:
                 known = text in spec.known
-                self.options.append(_option(text, None, index, True, known))
+                self.options.append(_option(text, None, index, True, known, ()))
             return
         for pos in range(1, len(text)):
             name = "-" + text[pos]
@@ -240,14 +216,14 @@ class _Scanner:
             known = name in spec.known
             if name in spec.takes_value:
                 if rest:
-                    self.options.append(_option(name, rest, index))
+                    self.options.append(_option(name, rest, index, True, True, ()))
                 else:
                     self.take_next(name, index, known)
                 return
             if name in spec.optional_value:
-                self.options.append(_option(name, rest or None, index))
+                self.options.append(_option(name, rest or None, index, True, True, ()))
                 return
-            self.options.append(_option(name, None, index, True, known))
+            self.options.append(_option(name, None, index, True, known, ()))
 
     def old_style(self, text: str, index: int) -> None:
         """`tar xzf FILE`: each letter an option; value-taking letters take following words."""
@@ -257,7 +233,7 @@ class _Scanner:
                 self.take_next(name, index, True)
             else:
                 known = name in self.spec.known
-                self.options.append(_option(name, None, index, True, known))
+                self.options.append(_option(name, None, index, True, known, ()))
 
 
 def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> OptionView:
