@@ -12,18 +12,23 @@ from __future__ import annotations
 import importlib.resources
 import logging
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policylang.compiler.tree import CompiledPolicy, check_expectations
 from policylang.decision import Decision, Retention, Verdict
 from policylang.diagnostics import Diagnostic
+from policylang.engine import snapshot as snapshots
 from policylang.engine.approvals import Approvals
 from policylang.engine.context import EvalContext
 from policylang.engine.evaluate import Evaluator, internal_error
 from policylang.engine.rules import RuleView
 from policylang.errors import RulesetError
 from policylang.shell.model import Limits
+
+if TYPE_CHECKING:
+    from policylang.rules.files import SourceInput
 
 _log = logging.getLogger(__name__)
 
@@ -126,6 +131,7 @@ def load_policy(
     limits: Limits | None = None,
     parse_cache: int = 1024,
     decision_cache: int = 1024,
+    snapshot: bool = True,
 ) -> Policy:
     """Load a policy file (the shipped default when `path` is None) with extra layers.
 
@@ -141,24 +147,52 @@ def load_policy(
         decision_cache: how many decisions to keep (0: none). Only decisions that touched
             no file system (no path resolved, no git config read) are kept; the key holds
             the text, the context and the approvals' generation.
+        snapshot: reuse and keep a snapshot of the compiled policy beside the first file
+            (see `policylang.engine.snapshot`; `POLICYLANG_SNAPSHOTS=0` turns it off).
 
     Raises:
         RulesetError: the files do not load, or an expectation fails (with `check`).
     """
-    from policylang.rules.load import load_ruleset
-
-    source = shipped_ruleset() if path is None else Path(path)
-    compiled = load_ruleset(source, extra_layers=tuple(Path(p) for p in extra))
+    layers = [str(shipped_ruleset() if path is None else path), *(str(p) for p in extra)]
     store = approvals if isinstance(approvals, Approvals) else Approvals(approvals)
-    policy = Policy(
-        compiled,
-        approvals=store,
-        limits=limits,
-        parse_cache=parse_cache,
-        decision_cache=decision_cache,
-    )
+
+    def make(compiled: CompiledPolicy) -> Policy:
+        return Policy(
+            compiled,
+            approvals=store,
+            limits=limits,
+            parse_cache=parse_cache,
+            decision_cache=decision_cache,
+        )
+
+    use_snapshot = snapshot and snapshots.enabled()
+    if use_snapshot:
+        found = snapshots.read(layers)
+        if found is not None and (found.checked or not check):
+            for warning in found.warnings:
+                _log.warning("%s", warning)
+            return make(found.policy)
+    compiled, inputs, warnings = _compile(layers)
+    policy = make(compiled)
     if check:
         failures = policy.check_expectations()
         if failures:
             raise RulesetError(failures)
+    if use_snapshot:
+        snapshots.write(layers, compiled, inputs, warnings, checked=check)
     return policy
+
+
+def _compile(
+    layers: Sequence[str],
+) -> tuple[CompiledPolicy, tuple[SourceInput, ...], tuple[str, ...]]:
+    """Compile from the files' text; the inputs read and the rendered warnings with it."""
+    from policylang.rules.load import check_ruleset
+
+    result = check_ruleset(layers[0], extra_layers=layers[1:])
+    if result.policy is None:
+        raise RulesetError(result.diagnostics)
+    warnings = tuple(d.render() for d in result.diagnostics)
+    for warning in warnings:
+        _log.warning("%s", warning)
+    return result.policy, result.inputs, warnings

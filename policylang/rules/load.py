@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +24,22 @@ from policylang.decision import Retention, Verdict
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.errors import RulesetError
 from policylang.rules import ast
+from policylang.rules.files import MAX_FILE_CHARS, SourceInput, digest_text, read_policy_file
 from policylang.rules.parser import parse_ruleset
 from policylang.rules.validate import Context, validate
 from policylang.span import Span
 
-__all__ = ["Evaluator", "LoadResult", "check_ruleset", "load_ruleset", "load_ruleset_text"]
+__all__ = [
+    "MAX_FILE_CHARS",
+    "Evaluator",
+    "LoadResult",
+    "SourceInput",
+    "check_ruleset",
+    "digest_text",
+    "load_ruleset",
+    "load_ruleset_text",
+    "read_policy_file",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -40,34 +50,16 @@ Evaluator = Callable[[CompiledPolicy], Callable[[str], tuple[Verdict, Retention 
 PathLike = str | os.PathLike[str]
 
 
-MAX_FILE_CHARS = 4 * 1024 * 1024  # a policy or arity file larger than this is refused
-
-
-def read_policy_file(path: Path) -> str:
-    """Read a regular UTF-8 file of bounded size (no devices, FIFOs or endless files).
-
-    Raises:
-        OSError: when the file cannot be read, is not a regular file, is too large or
-            is not UTF-8.
-    """
-    if not stat.S_ISREG(path.stat().st_mode):  # stat raises FileNotFoundError
-        raise OSError(f"not a regular file: {path}")
-    with path.open(encoding="utf-8", errors="strict") as handle:
-        try:
-            text = handle.read(MAX_FILE_CHARS + 1)
-        except UnicodeDecodeError as error:
-            raise OSError(f"not UTF-8: {path}: {error.reason}") from error
-    if len(text) > MAX_FILE_CHARS:
-        raise OSError(f"larger than {MAX_FILE_CHARS} characters: {path}")
-    return text
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadResult:
-    """What `check_ruleset` found: the policy (None when there are errors) and diagnostics."""
+    """What `check_ruleset` found: the policy (None when there are errors) and diagnostics.
+
+    `inputs` lists every file read, in order (policy files, includes, arity files).
+    """
 
     policy: CompiledPolicy | None
     diagnostics: tuple[Diagnostic, ...] = ()
+    inputs: tuple[SourceInput, ...] = ()
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -80,9 +72,19 @@ class _Loader:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     loaded: set[Path] = field(default_factory=set)
     stack: list[Path] = field(default_factory=list)
+    inputs: list[SourceInput] = field(default_factory=list)
+
+    def read(self, path: Path) -> str:
+        text = read_policy_file(path)
+        self.inputs.append(
+            SourceInput(
+                path=os.path.abspath(path), resolved=str(path.resolve()), sha256=digest_text(text)
+            )
+        )
+        return text
 
     def load_file(self, path: Path, *, name: str | None = None) -> None:
-        text = read_policy_file(path)
+        text = self.read(path)
         self.load_text(text, name=name or str(path), base=path.parent, key=path.resolve())
 
     def load_text(self, text: str, *, name: str, base: Path, key: Path | None) -> None:
@@ -142,7 +144,7 @@ class _Loader:
                 continue
             target = base / statement.path
             try:
-                found[statement.path] = parse_arity_toml(read_policy_file(target))
+                found[statement.path] = parse_arity_toml(self.read(target))
             except OSError as error:
                 self._error(
                     ruleset,
@@ -178,14 +180,15 @@ def _finish(loader: _Loader, evaluator: Evaluator | None) -> LoadResult:
     layers = tuple(loader.layers)
     diagnostics = list(loader.diagnostics)
     diagnostics.extend(validate([layer.ruleset for layer in layers], _CONTEXT))
+    inputs = tuple(loader.inputs)
     if any(d.severity is Severity.ERROR for d in diagnostics):
-        return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics))
+        return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics), inputs=inputs)
     policy = compile_layers(layers)
     if evaluator is not None:
         diagnostics.extend(check_expectations(policy, evaluator(policy)))
         if any(d.severity is Severity.ERROR for d in diagnostics):
-            return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics))
-    return LoadResult(policy=policy, diagnostics=sort_diagnostics(diagnostics))
+            return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics), inputs=inputs)
+    return LoadResult(policy=policy, diagnostics=sort_diagnostics(diagnostics), inputs=inputs)
 
 
 def check_ruleset(

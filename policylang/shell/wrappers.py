@@ -110,6 +110,13 @@ class WrapperTable:
     def __len__(self) -> int:
         return len(self._specs)
 
+    def __eq__(self, other: object) -> bool:
+        # by value, like the frozen dataclasses of a compiled policy it sits in
+        return isinstance(other, WrapperTable) and dict(self._specs) == dict(other._specs)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._specs.items()))
+
     def lookup(self, word: Word) -> WrapperSpec | None:
         """The spec for a command word (literal, matched on its basename)."""
         value = word.value

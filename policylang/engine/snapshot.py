@@ -1,0 +1,245 @@
+"""Snapshots of compiled policies: a process that loads an unchanged policy skips the work.
+
+A hook runs one process per tool call, and loading the default policy (importing the rules
+language, parsing, compiling, running the inline expectations) was about half of such a
+call. A snapshot is that compiled policy, pickled, in a `__pycache__` folder beside the
+first policy file, the way Python keeps byte code beside a module:
+
+    <folder>/__pycache__/<file>.<key>.policylang-snapshot
+
+It is used only while it provably describes the same policy: its header names the
+snapshot format, the Python version, a digest of policylang's own engine code and of the
+tree-sitter bindings, the paths the layers were loaded as, and every file the loader read
+(policy files, includes, arity files) with a digest of its text. Each of those files is
+read again and compared; anything different, and the policy is compiled from its text as
+before and the snapshot rewritten.
+
+A pickle can run code when it is loaded, so a snapshot is trusted exactly like the policy
+file beside it: it is read only from a folder and a file that belong to this user (or to
+root) and that no one else may write. Whoever can write there can already rewrite the
+policy. Set `POLICYLANG_SNAPSHOTS=0` (or pass `snapshot=False`) to neither read nor write
+them. A snapshot that cannot be used is reported in the log and never changes a decision:
+the same policy is compiled instead.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import functools
+import hashlib
+import importlib.util
+import json
+import logging
+import os
+import pickle
+import stat
+import sys
+import tempfile
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from policylang.compiler.tree import CompiledPolicy
+from policylang.rules.files import SourceInput, digest_text, read_policy_file
+
+_log = logging.getLogger(__name__)
+
+FORMAT = 1
+SUFFIX = ".policylang-snapshot"
+ENV_SWITCH = "POLICYLANG_SNAPSHOTS"
+_MAGIC = b"policylang-snapshot "
+_MAX_HEADER = 1 << 20
+# the parts of the package whose code decides what a compiled policy is and does
+_CODE_FOLDERS = ("rules", "compiler", "engine", "shell")
+_CODE_SUFFIXES = (".py", ".lark")
+_BINDINGS = ("tree_sitter", "tree_sitter_bash")
+
+
+def _proxy(mapping: dict[Any, Any]) -> Mapping[Any, Any]:
+    return types.MappingProxyType(mapping)
+
+
+def _reduce_proxy(proxy: types.MappingProxyType[Any, Any]) -> tuple[Any, ...]:
+    return _proxy, (dict(proxy),)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A compiled policy read back, with what loading it from text had reported."""
+
+    policy: CompiledPolicy
+    warnings: tuple[str, ...]  # rendered warning diagnostics, logged again on each load
+    checked: bool  # whether the inline expectations were run and passed
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "no", "false", "off")
+
+
+def snapshot_path(layers: Sequence[str]) -> Path:
+    """Where the snapshot of these layers (paths as given, first the main file) lives."""
+    first = Path(layers[0])
+    key = hashlib.sha256(json.dumps(_layer_key(layers)).encode()).hexdigest()[:16]
+    return first.parent / "__pycache__" / f"{first.name}.{key}{SUFFIX}"
+
+
+def _layer_key(layers: Sequence[str]) -> list[list[str]]:
+    # names as given are what reasons show (`rulesets/x.policy:3:1`), so they are part of
+    # the policy; absolute paths tell apart two folders that use the same relative name
+    return [[name, os.path.abspath(name)] for name in layers]
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the engine's code and of the tree-sitter bindings it parses with."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
+    files = sorted(p for p in package.glob("*.py"))
+    for folder in _CODE_FOLDERS:
+        files.extend(sorted(p for p in (package / folder).rglob("*") if p.suffix in _CODE_SUFFIXES))
+    for path in files:
+        digest.update(str(path.relative_to(package)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    for name in _BINDINGS:
+        digest.update(_binding_identity(name).encode())
+    return digest.hexdigest()
+
+
+def _binding_identity(name: str) -> str:
+    """Name, size and modification time of a binding's shared libraries (a version check
+    through `importlib.metadata` would cost 50 ms, the very time snapshots save)."""
+    spec = importlib.util.find_spec(name)
+    folders = (spec.submodule_search_locations or []) if spec is not None else []
+    parts = [name]
+    for folder in folders:
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            if entry.name.endswith(".so") or entry.name.endswith(".pyd"):
+                info = entry.stat()
+                parts.append(f"{entry.name}:{info.st_size}:{info.st_mtime_ns}")
+    return "|".join(parts)
+
+
+def read(layers: Sequence[str]) -> Snapshot | None:
+    """The snapshot of these layers if one exists and still describes them, else None."""
+    path = snapshot_path(layers)
+    try:
+        with open(path, "rb") as handle:
+            if not _trusted(path, os.fstat(handle.fileno())):
+                _log.warning("ignoring policy snapshot %s: writable by others", path)
+                return None
+            blob = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        _log.info("cannot read policy snapshot %s: %s", path, error)
+        return None
+    try:
+        return _decode(blob, layers)
+    except _Stale as stale:
+        _log.info("policy snapshot %s is out of date: %s", path, stale)
+    except Exception:  # a damaged snapshot only costs a compile
+        _log.warning("ignoring damaged policy snapshot %s", path, exc_info=True)
+    return None
+
+
+class _Stale(Exception):
+    pass
+
+
+def _decode(blob: bytes, layers: Sequence[str]) -> Snapshot:
+    if not blob.startswith(_MAGIC):
+        raise _Stale("not a snapshot")
+    end = blob.find(b"\n", 0, _MAX_HEADER)
+    if end < 0:
+        raise _Stale("no header")
+    header = json.loads(blob[len(_MAGIC) : end])
+    if header.get("format") != FORMAT:
+        raise _Stale("another snapshot format")
+    if header.get("layers") != _layer_key(layers):
+        raise _Stale("other layers")
+    if header.get("code") != code_digest():
+        raise _Stale("policylang's code or the tree-sitter bindings changed")
+    for path, resolved, sha in header["inputs"]:
+        if not _unchanged(SourceInput(path=path, resolved=resolved, sha256=sha)):
+            raise _Stale(f"{path} changed")
+    policy = pickle.loads(blob[end + 1 :])  # trusted like the policy files (module doc)
+    if not isinstance(policy, CompiledPolicy) or list(policy.sources) != header["sources"]:
+        raise _Stale("the snapshot holds something else")
+    return Snapshot(
+        policy=policy, warnings=tuple(header["warnings"]), checked=bool(header["checked"])
+    )
+
+
+def _unchanged(source: SourceInput) -> bool:
+    try:
+        text = read_policy_file(Path(source.path))
+        resolved = str(Path(source.path).resolve())
+    except OSError:
+        return False
+    return resolved == source.resolved and digest_text(text) == source.sha256
+
+
+def _trusted(path: Path, info: os.stat_result) -> bool:
+    """Owned by this user or root, a regular file, and neither it nor its folder writable
+    by anyone else (the folder: a file could be swapped in)."""
+    try:
+        folder = os.stat(path.parent)
+    except OSError:
+        return False
+    owners = {os.getuid(), 0}
+    return (
+        stat.S_ISREG(info.st_mode)
+        and info.st_uid in owners
+        and folder.st_uid in owners
+        and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        and not folder.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    )
+
+
+def write(
+    layers: Sequence[str],
+    policy: CompiledPolicy,
+    inputs: Sequence[SourceInput],
+    warnings: Sequence[str],
+    *,
+    checked: bool,
+) -> Path | None:
+    """Store a snapshot (atomically); None when the folder cannot be written."""
+    path = snapshot_path(layers)
+    header = {
+        "format": FORMAT,
+        "layers": _layer_key(layers),
+        "code": code_digest(),
+        "inputs": [[i.path, i.resolved, i.sha256] for i in inputs],
+        "sources": list(policy.sources),
+        "warnings": list(warnings),
+        "checked": checked,
+    }
+    pickler_table = copyreg.dispatch_table.copy()
+    pickler_table[types.MappingProxyType] = _reduce_proxy
+    try:
+        path.parent.mkdir(mode=0o755, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(_MAGIC + json.dumps(header).encode() + b"\n")
+                pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler.dispatch_table = pickler_table
+                pickler.dump(policy)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as error:
+        _log.info("cannot write policy snapshot %s: %s", path, error)
+        return None
+    except Exception:  # a snapshot is only an optimisation: loading goes on without it
+        _log.warning("cannot write policy snapshot %s", path, exc_info=True)
+        return None
+    return path
+
+
+__all__ = ["FORMAT", "Snapshot", "code_digest", "enabled", "read", "snapshot_path", "write"]

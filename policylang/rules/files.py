@@ -1,0 +1,54 @@
+"""Reading policy files: bounded, regular, UTF-8, and recorded with a digest of their text.
+
+Stage: the loader's file access (`rules.load` and the engine's policy snapshots use it).
+Kept apart from the loader so that checking a snapshot does not import the rules
+language (Lark) only to read a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_FILE_CHARS = 4 * 1024 * 1024  # a policy or arity file larger than this is refused
+
+
+def read_policy_file(path: Path) -> str:
+    """Read a regular UTF-8 file of bounded size (no devices, FIFOs or endless files).
+
+    Raises:
+        OSError: when the file cannot be read, is not a regular file, is too large or
+            is not UTF-8.
+    """
+    if not stat.S_ISREG(path.stat().st_mode):  # stat raises FileNotFoundError
+        raise OSError(f"not a regular file: {path}")
+    with path.open(encoding="utf-8", errors="strict") as handle:
+        try:
+            text = handle.read(MAX_FILE_CHARS + 1)
+        except UnicodeDecodeError as error:
+            raise OSError(f"not UTF-8: {path}: {error.reason}") from error
+    if len(text) > MAX_FILE_CHARS:
+        raise OSError(f"larger than {MAX_FILE_CHARS} characters: {path}")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInput:
+    """One file the loader read: where from, which file that was, and a digest of its text.
+
+    A compiled policy is a function of its inputs (and of the code), which is what lets a
+    snapshot of it be reused while every input still reads the same.
+    """
+
+    path: str  # absolute, as read (through any symbolic link)
+    resolved: str  # the file it resolved to (includes are deduplicated on this)
+    sha256: str  # of the UTF-8 text
+
+
+def digest_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+__all__ = ["MAX_FILE_CHARS", "SourceInput", "digest_text", "read_policy_file"]

@@ -1,0 +1,199 @@
+"""Compiled-policy snapshots: reused only while they describe the same policy."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+from policylang.engine import policy as policy_module
+from policylang.engine import snapshot
+from policylang.engine.cases import read_cases
+from policylang.engine.policy import EXPECTATION_CONTEXT, Policy, load_policy, shipped_ruleset
+from policylang.errors import RulesetError
+from policylang.rules.files import SourceInput, digest_text
+
+GOLDEN = Path(__file__).parents[2] / "golden" / "commands" / "default.tsv"
+
+MAIN = """\
+policy "team" version "1"
+include "base/common.policy"
+arity-file "arity.toml"
+default ask
+readonly tool **
+expect allow "tool x" retention requery
+"""
+COMMON = 'deny frob ** reason "frobbing is not allowed"\n'
+ARITY = '[arity]\n"tool" = 2\n'
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "base").mkdir()
+    (tmp_path / "team.policy").write_text(MAIN)
+    (tmp_path / "base" / "common.policy").write_text(COMMON)
+    (tmp_path / "arity.toml").write_text(ARITY)
+    return tmp_path / "team.policy"
+
+
+def _refuse(layers: object) -> object:
+    """Stands in for compiling: a load that succeeds must have used a snapshot."""
+    raise AssertionError("compiled from text although a snapshot was current")
+
+
+def _verdict(policy: Policy, command: str) -> str:
+    return policy.evaluate_in(command, EXPECTATION_CONTEXT, approvals=False).verdict.value
+
+
+def test_second_load_uses_the_snapshot(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = load_policy(files)
+    written = snapshot.snapshot_path([str(files)])
+    assert written.is_file()
+    assert written.parent == files.parent / "__pycache__"
+    monkeypatch.setattr(policy_module, "_compile", _refuse)
+    second = load_policy(files)
+    assert second.compiled == first.compiled
+    assert _verdict(second, "frob now") == "deny"
+    assert _verdict(second, "tool x") == "allow"
+    assert second.compiled.sources == first.compiled.sources
+
+
+@pytest.mark.parametrize(
+    ("changed", "text", "command", "verdict"),
+    [
+        ("team.policy", MAIN.replace("readonly tool **", "deny tool **"), "tool y", "deny"),
+        ("base/common.policy", "allow frob **\n", "frob now", "allow"),
+        ("arity.toml", '[arity]\n"tool" = 3\n', "tool a b", "allow"),
+    ],
+)
+def test_a_changed_input_is_compiled_again(
+    files: Path, changed: str, text: str, command: str, verdict: str
+) -> None:
+    load_policy(files, check=False)
+    (files.parent / changed).write_text(text)
+    reloaded = load_policy(files, check=False)
+    assert _verdict(reloaded, command) == verdict
+    if changed == "arity.toml":
+        assert reloaded.compiled.arity.prefix(["tool", "a", "b", "c"]) == ("tool", "a", "b")
+
+
+def test_an_include_swapped_by_a_symbolic_link_is_noticed(files: Path) -> None:
+    other = files.parent / "other.policy"
+    other.write_text("allow frob **\n")
+    load_policy(files)
+    common = files.parent / "base" / "common.policy"
+    common.unlink()
+    common.symlink_to(other)
+    assert _verdict(load_policy(files), "frob x") == "allow"
+
+
+def test_changed_code_makes_a_snapshot_stale(
+    files: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    load_policy(files)
+    monkeypatch.setattr(snapshot, "code_digest", lambda: "another build")
+    caplog.set_level(logging.INFO, logger="policylang.engine.snapshot")
+    assert snapshot.read([str(files)]) is None
+    assert "policylang's code or the tree-sitter bindings changed" in caplog.text
+
+
+def test_a_damaged_snapshot_is_reported_and_compiled_around(
+    files: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    load_policy(files)
+    path = snapshot.snapshot_path([str(files)])
+    blob = path.read_bytes()
+    path.write_bytes(blob[: len(blob) - 200])
+    with caplog.at_level(logging.WARNING, logger="policylang.engine.snapshot"):
+        policy = load_policy(files)
+    assert "ignoring damaged policy snapshot" in caplog.text
+    assert _verdict(policy, "frob x") == "deny"
+    assert snapshot.read([str(files)]) is not None  # rewritten whole
+
+
+def test_group_writable_snapshot_is_ignored(files: Path, caplog: pytest.LogCaptureFixture) -> None:
+    load_policy(files)
+    path = snapshot.snapshot_path([str(files)])
+    os.chmod(path, 0o664)
+    with caplog.at_level(logging.WARNING, logger="policylang.engine.snapshot"):
+        assert snapshot.read([str(files)]) is None
+    assert "writable by others" in caplog.text
+    os.chmod(path, 0o644)
+    os.chmod(path.parent, 0o777)
+    assert snapshot.read([str(files)]) is None
+    os.chmod(path.parent, 0o755)
+    assert snapshot.read([str(files)]) is not None
+
+
+def test_switched_off_by_the_environment(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLICYLANG_SNAPSHOTS", "0")
+    load_policy(files)
+    assert not (files.parent / "__pycache__").exists()
+    monkeypatch.delenv("POLICYLANG_SNAPSHOTS")
+    load_policy(files, snapshot=False)
+    assert not (files.parent / "__pycache__").exists()
+
+
+def test_an_unchecked_snapshot_does_not_skip_the_expectations(files: Path) -> None:
+    files.write_text(MAIN + 'expect deny "tool z"\n')
+    load_policy(files, check=False)
+    assert snapshot.read([str(files)]) is not None
+    with pytest.raises(RulesetError, match="tool z"):
+        load_policy(files)
+
+
+def test_warnings_are_logged_again_from_a_snapshot(
+    files: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    files.write_text(MAIN + "readonly tool **\n")  # a duplicate rule warns
+    with caplog.at_level(logging.WARNING):
+        load_policy(files)
+    first = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert first, "the duplicate rule should warn"
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        load_policy(files)
+    again = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert again == first
+
+
+def test_layers_and_names_key_the_snapshot(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    user = files.parent / "user.policy"
+    user.write_text("allow frob --dry-run\n")
+    alone = load_policy(files)
+    layered = load_policy(files, extra=[user])
+    assert _verdict(alone, "frob --dry-run") == "deny"
+    assert layered.compiled.sources != alone.compiled.sources
+    monkeypatch.chdir(files.parent)
+    relative = load_policy("team.policy")
+    assert "team.policy" in relative.compiled.sources
+    assert snapshot.snapshot_path(["team.policy"]) != snapshot.snapshot_path([str(files)])
+
+
+def test_the_shipped_policy_decides_the_same_from_its_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = shipped_ruleset()
+    for name in ("default.policy", "common.policy"):
+        (tmp_path / name).write_text((shipped.parent / name).read_text())
+    copy = str(tmp_path / "default.policy")
+    fresh = load_policy(copy, snapshot=False)
+    snapshot.write([copy], fresh.compiled, _inputs(tmp_path), (), checked=True)
+    monkeypatch.setattr(policy_module, "_compile", _refuse)
+    from_snapshot = load_policy(copy)  # compiling is refused: this is the snapshot
+    assert from_snapshot.compiled == fresh.compiled
+    cases = read_cases(GOLDEN)
+    assert len(cases) >= 300
+    for case in cases:
+        expected = fresh.evaluate_in(case.command, EXPECTATION_CONTEXT, approvals=False)
+        got = from_snapshot.evaluate_in(case.command, EXPECTATION_CONTEXT, approvals=False)
+        assert got == expected, case.command
+
+
+def _inputs(folder: Path) -> list[SourceInput]:
+    return [
+        SourceInput(path=str(p), resolved=str(p.resolve()), sha256=digest_text(p.read_text()))
+        for p in (folder / "default.policy", folder / "common.policy")
+    ]
