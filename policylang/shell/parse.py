@@ -31,7 +31,7 @@ from typing import Final
 import tree_sitter
 import tree_sitter_bash
 
-from policylang.shell import _build, _keywords, _scan
+from policylang.shell import _build, _exposure, _keywords, _scan
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -244,6 +244,12 @@ _WORDLIKE: Final = frozenset(
     }
 )  # fmt: skip
 _REDIRECTS: Final = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+# what a heredoc_redirect may hold besides the command's own words: its parts, redirects,
+# and the rest of the line that `_heredoc_continuation` reads (`cat <<E | sh`)
+_HEREDOC_PARTS: Final = frozenset(
+    {"file_descriptor", "heredoc_start", "heredoc_body", "heredoc_end", "comment"}
+    | {"list", "pipeline"}
+) | _REDIRECTS
 _BARE: Final = frozenset(
     {"word", "number", "variable_name", "extglob_pattern", "regex", "test_operator",
      "special_variable_name", "$", "file_descriptor"}
@@ -276,11 +282,12 @@ def parse_command(
     """
     table = DEFAULT_WRAPPERS if wrappers is None else wrappers
     try:
-        if len(text) <= limits.max_length:
-            # most lines are a few plain words: the fast path builds the same model
+        if len(text) <= limits.max_length and not _exposure.may_substitute(text):
+            # most lines are a few plain words: the fast path builds the same model (a
+            # quoted `'a[$(x)]'` goes to the analyser, whose safety net reports it)
             line = plain_line(text, wrappers=table)
             if line is not None and len(line.segments) <= limits.max_segments:
-                return line
+                return _safety_net(line) if "[" in text else line
         return _parse_text(text, _Shared(limits, table), depth=0, where="", anchor=None)
     except Exception:  # INVARIANT: untrusted text never raises; an internal bug fails closed
         _log.exception("shell analyser failed on %r", text[:200])
@@ -319,7 +326,7 @@ def _parse_text(
             text=text, segments=(), problems=(problem,), context=where, depth=depth,
             reparsed=reparsed, anchor=anchor,
         )  # fmt: skip
-    if reparsed:
+    if reparsed and not _exposure.may_substitute(text):
         # a `bash -c` string is usually plain too (see `parse_command`)
         plain = plain_line(text, wrappers=shared.wrappers)
         count = shared.segments + len(plain.segments) if plain is not None else 0
@@ -351,7 +358,128 @@ def _parse_text(
         line.problems.append(
             Problem(code="shell.limit-depth", message=message, span=Span(0, len(text)))
         )
-    return walker.finish(line, text, reparsed=reparsed, anchor=anchor)
+    finished = walker.finish(line, text, reparsed=reparsed, anchor=anchor)
+    if not finished.problems and ("[" in text or _exposure.may_substitute(text)):
+        # a line with a problem asks already; the net is for lines that look complete
+        return _safety_net(finished)
+    return finished
+
+
+def _safety_net(line: CommandLine) -> CommandLine:
+    """Add a problem for each substitution bash may run that the walk did not record, for
+    each CR, VT or FF that may split a word bash does not split, and for each word that
+    names an array element whose subscript runs a substitution (`'a[$(x)]'`)."""
+    unseen: list[tuple[int, str]] = []
+    if _exposure.may_substitute(line.text):
+        unseen = _exposure.unseen_substitutions(line.text, _substitution_spans(line))
+    if "[" in line.text:
+        unseen.extend(_code_subscripts(line))
+    if not unseen:
+        return line
+    problems = list(line.problems)
+    for offset, what in unseen:
+        message = (
+            f"bash may run a substitution at `{line.text[offset : offset + 20]}` that the "
+            "analyser cannot see"
+        )
+        if what in _exposure.CONTROL_BLANKS:
+            message = (
+                f"bash keeps {what!r} inside the word here, where the analyser may have "
+                "split it"
+            )
+        elif what == "'[…$(…)]'":
+            message = (
+                "a quoted array subscript holding a substitution runs it wherever bash "
+                "reads the word as a variable name or arithmetic"
+            )
+        code = "shell.unseen-substitution"
+        if what in _exposure.CONTROL_BLANKS:
+            code = "shell.control-blank"
+        problems.append(
+            Problem(
+                code=code,
+                message=message,
+                span=Span(offset, min(offset + len(what), len(line.text))),
+            )
+        )
+    return _build.command_line(
+        line.text, line.segments, tuple(problems), line.context, line.depth,
+        line.reparsed, line.anchor,
+    )  # fmt: skip
+
+
+def _code_subscripts(line: CommandLine) -> list[tuple[int, str]]:
+    """Words whose value (or text) holds `name[…$(…)…]`, however quoted or escaped: bash
+    runs the substitution wherever it evaluates the word as a variable name or arithmetic
+    (`test -v`, `printf -v`, `read`, `unset`, `[[ … -eq … ]]`), which the model does not
+    follow."""
+    found: list[tuple[int, str]] = []
+    stack = [line]
+    while stack:
+        current = stack.pop()
+        for segment in current.segments:
+            words: list[Word] = list(segment.words)
+            words.extend(r.target for r in segment.redirects if r.target is not None)
+            subscripts: list[Word] = []
+            for assignment in (*segment.assignments, *segment.declared):
+                words.extend(w for w in (assignment.value,) if w is not None)
+                subscripts.extend(w for w in (assignment.subscript,) if w is not None)
+            for word in (*words, *subscripts):
+                start = word.span.start
+                recorded = {e.span.start - start: e.span.end - start for e in word.expansions}
+                whole = word in subscripts
+                if _exposure.code_subscript(word.text, word.value, recorded, subscript=whole):
+                    found.append((word.span.start, "'[…$(…)]'"))
+            for expansion in _segment_expansions(segment):
+                nested = expansion.nested
+                if nested is not None and not nested.reparsed:
+                    stack.append(nested)
+    return found
+
+
+def _substitution_spans(line: CommandLine) -> dict[int, int]:
+    """Start → end of every substitution recorded in `line` and in the lines nested in it
+    that share its text (a `bash -c` string was parsed on its own and is not among them)."""
+    spans: dict[int, int] = {}
+    stack = [line]
+    seen = {id(line)}
+    while stack:
+        current = stack.pop()
+        for segment in current.segments:
+            for expansion in _segment_expansions(segment):
+                if expansion.kind in _SUBSTITUTION_KINDS:
+                    spans[expansion.span.start] = expansion.span.end
+                nested = expansion.nested
+                if nested is not None and not nested.reparsed and id(nested) not in seen:
+                    seen.add(id(nested))
+                    stack.append(nested)
+    return spans
+
+
+_SUBSTITUTION_KINDS: Final = frozenset(
+    {ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION}
+)
+
+
+def _segment_expansions(segment: Segment) -> list[Expansion]:
+    words: list[Word] = list(segment.words)
+    for assignment in (*segment.assignments, *segment.declared):
+        words.extend(assignment.array or ())
+        words.extend(w for w in (assignment.value, assignment.subscript) if w is not None)
+    found: list[Expansion] = []
+    for redirect in segment.redirects:
+        if redirect.target is not None:
+            words.append(redirect.target)
+        if redirect.heredoc is not None:
+            found.extend(redirect.heredoc.expansions)
+    wrapped = segment.wrapped
+    if wrapped is not None:
+        for assignment in wrapped.assignments:
+            words.extend(assignment.array or ())
+            words.extend(w for w in (assignment.value, assignment.subscript) if w is not None)
+    for word in words:
+        found.extend(word.expansions)
+    return found
 
 
 class _Walker:
@@ -1276,6 +1404,15 @@ class _Walker:
                 pieces = unquote_bare(raw)
                 quoted = any(q for _, q in pieces) or "'" in raw or '"' in raw
                 delimiter = "".join(p for p, _ in pieces).replace("'", "").replace('"', "")
+            elif kind not in _HEREDOC_PARTS and kind not in _STATEMENTS and child.is_named:
+                # `ls <<E -x $(y)`: bash passes these words to the command; tree-sitter
+                # files them under the here-document, where no walk would see them
+                self.mismatch(
+                    ctx,
+                    child,
+                    f"bash passes `{self.src.slice(child)[:40]}` to the command as an argument; "
+                    "tree-sitter reads it as part of the here-document",
+                )
             elif kind == "heredoc_body":
                 body = self.src.slice(child)
                 if not quoted:

@@ -1,0 +1,99 @@
+"""The analyser's lexical safety net: substitutions bash may run that tree-sitter hides."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell import parse_command
+from policylang.shell._exposure import unseen_substitutions
+
+NET = {"shell.unseen-substitution", "shell.control-blank", "shell.syntax-mismatch"}
+
+# every line here made bash run `touch PWNED` (or split a word) while the analyser showed
+# no substitution (review A, 2 December 2026)
+HIDDEN = [
+    "echo ${a['$(touch PWNED)']}",
+    "echo ${a[$'$(touch PWNED)']}",
+    "echo ${!a['$(touch PWNED)']}",
+    "echo \"${x:-'$(touch PWNED)'}\"",
+    "echo \"$(( '$(touch PWNED)' ))\"",
+    "(( '$(touch PWNED)' ))",
+    "echo ${HOME#$(touch PWNED)}",
+    "echo ${HOME,,$(touch PWNED)}",
+    "echo ${HOME/*$(touch PWNED)}",
+    "echo ${x=`touch PWNED`}",
+    "echo ${x:-<(touch PWNED)}",
+    "echo ${x#{a,b}$(touch PWNED)}",
+    ": \"${HOME#$(touch PWNED)}\"",
+    "ls <<E $(touch PWNED)\nE\n",
+    "ls <<E `touch PWNED`\nE",
+    "ls <<E <(touch PWNED)\nE",
+    "cat <<E\n`touch PWNED`\nE",
+    "cat <<E\n$x`touch PWNED`\nE",
+    "cat <<E\n\t$(touch PWNED)\nE",
+    "cat <<-E\n\t$(touch PWNED)\n\tE",
+    "cat <<E\n\\\\$(touch PWNED)\nE",
+    "cat <<E\n\\\n$(touch PWNED)\nE",
+    "cat <<E\n${a['$(touch PWNED)']}\nE",
+    "test -v 'a[$(touch PWNED)]'",
+    "[ -v 'a[$(touch PWNED)]' ]",
+    'test -v "a[\\$(touch PWNED)]"',
+    "test -v 'a[`touch PWNED`]'",
+    "[[ 'a[$(touch PWNED)]' -eq 1 ]]",
+    "[[ 1 -eq $'a[$(touch PWNED)]' ]]",
+    "printf -v 'a[$(touch PWNED)]' x",
+    "read 'a[$(touch PWNED)]' <<< x",
+    "unset 'GROUPS[$(touch PWNED)]'",
+    "LANG['$(touch PWNED)']=1",
+    "read x <<< 'a[$(touch PWNED)]'",
+    "echo x >&1\rPWNED",
+    "echo x >&1\x0bPWNED",
+    "ls >&2\x0c.bashrc",
+]
+
+SEEN = [
+    "echo $(ls) `date` \"$(pwd)\"",
+    "echo $(ls $(id))",
+    "diff <(ls a) <(ls b)",
+    "echo '$(literal)' $'$(literal)'",
+    "echo $(( 1 + 2 )) $[3]",
+    "for ((i=0;i<3;i++)); do echo $i; done",
+    "[[ \"$(wc -l < f)\" -eq 1 ]]",
+    "cat <<'E'\n$(literal) `literal`\nE",
+    "cat <<\"E\"\n$(literal)\nE",
+    "cat <<\\E\n$(literal)\nE",
+    "cat <<E\n$(date)\nE",
+    "unset array[`shuf -n1`]",
+    "echo ${HOME:-/tmp} ${x#a} ${a[1]}",
+    "grep '[a-z]$' f",
+    "echo \"a\rb\" 'c\rd'",
+]
+
+
+@pytest.mark.parametrize("line", HIDDEN)
+def test_hidden_substitutions_are_problems(line: str) -> None:
+    codes = {p.code for p in parse_command(line).problems}
+    assert codes & NET, codes
+
+
+@pytest.mark.parametrize("line", SEEN)
+def test_substitutions_the_analyser_records_are_not(line: str) -> None:
+    assert not [p for p in parse_command(line).problems if p.code in NET]
+
+
+def test_a_problem_names_the_place() -> None:
+    line = parse_command("echo ${HOME#$(touch PWNED)}")
+    problem = next(p for p in line.problems if p.code == "shell.unseen-substitution")
+    assert line.text[problem.span.start : problem.span.end] == "$("
+    assert "cannot see" in problem.message
+
+
+def test_the_scanner_alone() -> None:
+    # offsets of openers that are not recorded; a recorded one opens command level again
+    assert unseen_substitutions("echo ${x:-$(a)}", {}) == [(10, "$(")]
+    assert unseen_substitutions("echo $(a '$(b)')", {5: 16}) == []
+    assert unseen_substitutions("echo \"$(a '$(b)')\"", {6: 17}) == []
+    assert unseen_substitutions("echo $(( '$(b)' ))", {}) == [(10, "$(")]
+    # here-document bodies as bash delimits them: the quoted one is data
+    assert unseen_substitutions("cat <<'E'\n$(a)\nE\necho $(b)", {}) == [(22, "$(")]
+    assert unseen_substitutions("cat <<E\n'$(a)'\nE", {}) == [(9, "$(")]
