@@ -1772,6 +1772,9 @@ class _Walker:
         )
         span = src.span(node)
         text = src.slice(node)
+        lead = len(text) - len(text.lstrip())
+        if lead:  # `" $(x)"`: tree-sitter's `$(` token takes the blank before it along
+            span, text = Span(span.start + lead, span.end), text[lead:]
         if self.too_deep(ctx, node):
             return Expansion(kind=kind, text=text, span=span)
         where = f"inside {label} in {self.where(ctx, role)}"

@@ -97,3 +97,14 @@ def test_the_scanner_alone() -> None:
     # here-document bodies as bash delimits them: the quoted one is data
     assert unseen_substitutions("cat <<'E'\n$(a)\nE\necho $(b)", {}) == [(22, "$(")]
     assert unseen_substitutions("cat <<E\n'$(a)'\nE", {}) == [(9, "$(")]
+
+
+def test_a_substitution_after_a_blank_in_double_quotes_starts_at_its_dollar() -> None:
+    # tree-sitter's `$(` token takes the blank before it along; the nested line was
+    # `(jobs -pr` and the safety net saw an unrecorded `$(` one character later
+    line = parse_command('x=" $(jobs -pr)"')
+    assert not line.problems
+    expansion = line.segments[0].assignments[0].value.expansions[0]  # type: ignore[union-attr]
+    assert expansion.text == "$(jobs -pr)"
+    assert expansion.span.start == 4
+    assert expansion.nested is not None and expansion.nested.text == "jobs -pr"
