@@ -107,4 +107,5 @@ def test_a_substitution_after_a_blank_in_double_quotes_starts_at_its_dollar() ->
     expansion = line.segments[0].assignments[0].value.expansions[0]  # type: ignore[union-attr]
     assert expansion.text == "$(jobs -pr)"
     assert expansion.span.start == 4
-    assert expansion.nested is not None and expansion.nested.text == "jobs -pr"
+    assert expansion.nested is not None
+    assert expansion.nested.text == "jobs -pr"
