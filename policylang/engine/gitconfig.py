@@ -1,24 +1,43 @@
-"""Engine stage: whether a repository's git config can run programs; imports nothing above.
+"""Engine stage: whether a repository can make git run programs; imports nothing above.
 
 `git status` runs no program of the repository's choosing only when the repository's
 own configuration says nothing that git turns into a command. A cloned or generated
 repository (or an agent tricked into writing `.git/config`) can set `core.fsmonitor`,
-`core.pager`, `diff.external`, a `textconv` driver or a `!` alias, and the next "read-only"
-`git status` or `git log` runs it. This module reads `.git/config` and the files it
-includes (`include.path`, every `includeIf.*.path`, conservatively regardless of the
-condition) and reports the keys that can run programs.
+`core.pager`, `diff.external`, a `textconv` driver or a `!` alias, or drop an executable
+hook, and the next "read-only" `git status` or `git log` runs it.
 
-Reading is cached per file by `(mtime_ns, size, inode)`, so repeated evaluations cost a
-few `stat` calls. Unreadable or unparsable config counts as dangerous (fail closed).
+This module finds the git directories git itself would use for a working directory
+(git's discovery: `DIR/.git` as a directory or a `gitdir:` file, and DIR itself as a bare
+git directory, at each level up), and for each of them reads:
+
+- `config` of the common directory and the per-worktree `config.worktree`
+  (`extensions.worktreeConfig`), parsed like git's own parser (quotes, escapes,
+  backslash-newline continuations, `;`/`#` comments), and the files they include
+  (`include.path`, every `includeIf.*.path` regardless of the condition, with `~/`,
+  `~user/` expanded like git; `%(prefix)/` cannot be resolved here);
+- the hooks directory `hooks/`: an executable file not named `*.sample` is a risk
+  (`git status` can run `post-index-change`), unless it is a hook that only commands
+  changing the repository run (`pre-commit`, `pre-push`, …);
+- submodules, which `git status` and `git diff` recurse into: every git directory under
+  `modules/`, and the repository of every populated gitlink of the index.
+
+Fail closed: an include that cannot be resolved or read is reported as a risk naming it,
+and an unreadable or unparsable file, a config too large to read whole, an index that
+cannot be parsed or a tree of repositories too large to walk make the result incomplete.
+
+Reading is cached per file by `(mtime_ns, size, inode)`, so a plain repository costs a
+few `stat` calls per evaluation.
 """
 
 from __future__ import annotations
 
 import os
-import re
+import pwd
 import stat
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final, TypeVar
 
 # Keys (lowercased; `*` is one subsection) whose value git may execute.
 _EXACT_KEYS = frozenset(
@@ -33,13 +52,26 @@ _EXACT_KEYS = frozenset(
         "core.alternaterefscommand",
         "diff.external",
         "diff.tool",
+        "diff.guitool",
         "merge.tool",
+        "merge.guitool",
         "sequence.editor",
         "gpg.program",
+        "gpg.ssh.defaultkeycommand",
         "credential.helper",
         "interactive.difffilter",
         "uploadpack.packobjectshook",
         "web.browser",
+        "help.browser",
+        "help.format",
+        "man.viewer",
+        "imap.tunnel",
+        "instaweb.httpd",
+        "sendemail.sendmailcmd",
+        "sendemail.smtpserver",
+        "sendemail.tocmd",
+        "sendemail.cccmd",
+        "sendemail.headercmd",
         "pager.*",
         "diff.*.textconv",
         "diff.*.command",
@@ -53,179 +85,694 @@ _EXACT_KEYS = frozenset(
         "remote.*.receivepack",
         "remote.*.vcs",
         "difftool.*.cmd",
+        "difftool.*.path",
         "mergetool.*.cmd",
+        "mergetool.*.path",
         "browser.*.cmd",
+        "browser.*.path",
         "man.*.cmd",
+        "man.*.path",
+        "guitool.*.cmd",
+        "trailer.*.cmd",
+        "trailer.*.command",
+        "tar.*.command",
+        "sendemail.*.sendmailcmd",
+        "sendemail.*.smtpserver",
+        "sendemail.*.tocmd",
+        "sendemail.*.cccmd",
+        "sendemail.*.headercmd",
     }
 )
-_MAX_INCLUDES = 32
-_SECTION = re.compile(r'^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$')
-_KEY = re.compile(r"^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$")
+# Keys whose value runs a program only when it starts with `!`.
+_BANG_KEYS = frozenset({"alias", "submodule.*.update"})
+
+_MAX_INCLUDES = 32  # config files per repository
+_MAX_REPOS = 64  # repositories (the discovered ones and their submodules)
+_MAX_DEPTH = 8  # submodules of submodules…
+_MAX_SCAN = 512  # directories under `modules/`
+_MAX_CONFIG = 1_000_000  # bytes; a larger config is not read (incomplete)
+_MAX_INDEX = 64_000_000  # bytes of index parsed for gitlinks
+
+# git's own character classes (ASCII only, `isspace` without \v and \f)
+_SPACE = frozenset(" \t\n\r")
+_ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_KEYCHAR = _ALPHA | frozenset("0123456789-")
+_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "\\": "\\", '"': '"'}
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_GITLINK_MODE = b"\x00\x00\xe0\x00"  # 0o160000 as stored in an index entry
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GitRisk:
-    """A config entry that lets git run a program: the key and the file that sets it."""
+    """Something that lets git run a program: the key (or hook) and the file that sets it."""
 
     key: str
     file: str
 
 
-def _key_pattern(section: str, sub: str | None, name: str) -> tuple[str, str]:
-    """The lowercased full key and its wildcard form (`diff.x.textconv` → `diff.*.textconv`)."""
-    section = section.lower()
-    name = name.lower()
-    if sub is None:
-        full = f"{section}.{name}"
-        return full, full
-    return f"{section}.{sub}.{name}", f"{section}.*.{name}"
+class _ConfigError(Exception):
+    pass
 
 
-def _dangerous(section: str, sub: str | None, name: str, value: str) -> bool:
-    full, wild = _key_pattern(section, sub, name)
-    if full in _EXACT_KEYS or wild in _EXACT_KEYS:
+def _split_var(var: str) -> tuple[str, str | None, str]:
+    """`diff.x.y.textconv` → `("diff", "x.y", "textconv")`, as git's `parse_config_key`."""
+    first = var.find(".")
+    last = var.rfind(".")
+    if first < 0:
+        return "", None, var
+    if last == first:
+        return var[:first], None, var[last + 1 :]
+    return var[:first], var[first + 1 : last], var[last + 1 :]
+
+
+def _dangerous(var: str, value: str | None) -> bool:
+    section, sub, name = _split_var(var.lower())
+    wild = f"{section}.*.{name}" if sub is not None else f"{section}.{name}"
+    if var.lower() in _EXACT_KEYS or wild in _EXACT_KEYS:
         return True
-    if section.lower() == "alias":
+    if (section == "alias" or wild in _BANG_KEYS) and value is not None:
         return value.lstrip().startswith("!")
-    return sub is None and section.lower() == "pager"
+    return sub is None and section == "pager"
 
 
-def _parse(text: str) -> tuple[list[tuple[str, str | None, str, str]], bool]:
-    """Entries `(section, subsection, name, value)` and whether every line parsed."""
-    entries: list[tuple[str, str | None, str, str]] = []
-    ok = True
-    section: str | None = None
-    sub: str | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;":
+def _parse(text: str) -> tuple[list[tuple[str, str | None]], bool]:
+    """Entries `(variable, value)` as git reads them and whether the whole file parsed.
+
+    A port of git's `git_parse_source`: the variable is `section[.subsection].name` with
+    section and name lowercased; the value is None for a bare `name` (boolean true).
+    """
+    entries: list[tuple[str, str | None]] = []
+    text = text.replace("\r\n", "\n")
+    if text.startswith("\xef\xbb\xbf"):  # UTF-8 BOM (text is decoded as latin-1)
+        text = text[3:]
+    s = text + "\n\n"  # git's reader returns "\n" at the end of the file
+    try:
+        _parse_into(s, entries)
+    except (_ConfigError, IndexError):
+        return entries, False
+    return entries, True
+
+
+def _parse_into(s: str, entries: list[tuple[str, str | None]]) -> None:
+    n = len(s) - 1  # the last "\n" stands for end of file
+    i = 0
+    base: str | None = None
+    comment = False
+    while i < n:
+        c = s[i]
+        i += 1
+        if c == "\n":
+            comment = False
             continue
-        match = _SECTION.match(line)
-        if match:
-            name = match.group(1)
-            if "." in name and match.group(2) is None:
-                # old-style [section.sub] form
-                name, _, old_sub = name.partition(".")
-                section, sub = name, old_sub
-            else:
-                section, sub = name, match.group(2)
-            line = match.group(3).strip()
-            if not line or line[0] in "#;":
-                continue
-        key = _KEY.match(line)
-        if key is None or section is None:
-            ok = False
+        if comment or c in _SPACE:
             continue
-        entries.append((section, sub, key.group(1), (key.group(2) or "true").strip()))
-    return entries, ok
+        if c in "#;":
+            comment = True
+            continue
+        if c == "[":
+            base, i = _base_var(s, i)
+            if not base:
+                raise _ConfigError
+            continue
+        if c not in _ALPHA:
+            raise _ConfigError
+        j = i
+        while s[j] in _KEYCHAR:
+            j += 1
+        name = (c + s[i:j]).lower()
+        c = s[j]
+        i = j + 1
+        while c in " \t":
+            c = s[i]
+            i += 1
+        value: str | None = None
+        if c != "\n":
+            if c != "=":
+                raise _ConfigError
+            value, i = _value(s, i)
+        entries.append((f"{base}.{name}" if base is not None else name, value))
+
+
+def _base_var(s: str, i: int) -> tuple[str, int]:
+    name: list[str] = []
+    while True:
+        c = s[i]
+        i += 1
+        if c == "]":
+            return "".join(name), i
+        if c in _SPACE:
+            break
+        if c not in _KEYCHAR and c != ".":
+            raise _ConfigError
+        name.append(c.lower())
+    # `[section "subsection"]`
+    while True:
+        if c == "\n":
+            raise _ConfigError
+        c = s[i]
+        i += 1
+        if c not in _SPACE:
+            break
+    if c != '"':
+        raise _ConfigError
+    name.append(".")
+    while True:
+        c = s[i]
+        i += 1
+        if c == "\n":
+            raise _ConfigError
+        if c == '"':
+            break
+        if c == "\\":
+            c = s[i]
+            i += 1
+            if c == "\n":
+                raise _ConfigError
+        name.append(c)
+    if s[i] != "]":
+        raise _ConfigError
+    return "".join(name), i + 1
+
+
+def _value(s: str, i: int) -> tuple[str, int]:
+    out: list[str] = []
+    quote = comment = False
+    space = 0
+    while True:
+        c = s[i]
+        i += 1
+        if c == "\n":
+            if quote:
+                raise _ConfigError
+            if i >= len(s):  # the end of the file: stay on the final "\n"
+                i -= 1
+            return "".join(out), i
+        if comment:
+            continue
+        if c in _SPACE and not quote:
+            if out:
+                space += 1
+            continue
+        if not quote and c in ";#":
+            comment = True
+            continue
+        if space:
+            out.append(" " * space)
+            space = 0
+        if c == "\\":
+            c = s[i]
+            i += 1
+            if c == "\n":
+                continue  # continuation line
+            escaped = _ESCAPES.get(c)
+            if escaped is None:
+                raise _ConfigError
+            out.append(escaped)
+            continue
+        if c == '"':
+            quote = not quote
+            continue
+        out.append(c)
 
 
 @dataclass(frozen=True, slots=True)
 class _FileResult:
     risks: tuple[GitRisk, ...]
-    includes: tuple[str, ...]
+    includes: tuple[tuple[str, str, str | None], ...]  # (variable, raw value, resolved path)
+    worktree: str | None  # the last `core.worktree`
+
+
+@dataclass(slots=True)
+class _Walk:
+    home: str | None
+    risks: list[GitRisk] = field(default_factory=list)
+    complete: bool = True
+    repos: set[tuple[int, int]] = field(default_factory=set)
+    scanned: int = 0
+
+
+_Stamp = tuple[int, int, int, int]
 
 
 class GitConfigInspector:
-    """Finds the repository of a directory and the risky keys of its config (cached)."""
+    """Finds the repositories of a directory and what in them makes git run programs."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[tuple[int, int, int], _FileResult]] = {}
+        self._cache: dict[tuple[str, str], tuple[_Stamp, object]] = {}
         self._lock = threading.Lock()
 
-    def risks_for(self, directory: str) -> tuple[tuple[GitRisk, ...], bool]:
-        """The risky keys for the repository containing `directory`.
+    def risks_for(
+        self, directory: str, *, home: str | None = None
+    ) -> tuple[tuple[GitRisk, ...], bool]:
+        """The risks for the repository containing `directory`.
 
-        Returns `(risks, complete)`; `complete` is False when some config could not be
-        read or parsed (the caller treats that as a risk).
+        Returns `(risks, complete)`; `complete` is False when something could not be read
+        or parsed (the caller treats that as a risk). `home` expands `~/` in include paths
+        (default: `$HOME` of this process).
         """
-        config = find_config(directory)
-        if config is None:
-            return (), True
-        return self._collect(config)
+        found, complete = find_gitdirs(directory)
+        walk = _Walk(home=home)
+        walk.complete = complete
+        for gitdir, top in found:
+            self._inspect(gitdir, top, walk, 0)
+        return tuple(walk.risks), walk.complete
 
-    def _collect(self, config: str) -> tuple[tuple[GitRisk, ...], bool]:
-        risks: list[GitRisk] = []
-        complete = True
+    # -- one repository -------------------------------------------------------------
+
+    def _inspect(self, gitdir: str, top: str | None, walk: _Walk, depth: int) -> None:
+        try:
+            st = os.stat(gitdir)
+        except OSError:
+            walk.complete = False
+            return
+        ident = (st.st_dev, st.st_ino)
+        if ident in walk.repos:
+            return
+        walk.repos.add(ident)
+        if len(walk.repos) > _MAX_REPOS or depth > _MAX_DEPTH:
+            walk.complete = False
+            return
+        common = _commondir(gitdir)
+        if common is None:
+            walk.complete = False
+            return
+        configs = [common + "/config", gitdir + "/config.worktree"]
+        if common != gitdir:
+            configs.append(gitdir + "/config")
+        worktree: str | None = None
+        for config in configs:
+            found = self._collect(config, walk)
+            if found is not None:
+                worktree = found
+        self._hooks(common + "/hooks", walk)
+        # submodules: the populated gitlinks of the index, then everything in modules/
+        tops = [t for t in (top,) if t is not None]
+        if worktree:
+            tops.append(os.path.join(gitdir, worktree))
+        links = self._cached("index", gitdir + "/index", _read_gitlinks, missing=_NONE)
+        if links is None:
+            walk.complete = False
+        elif links:
+            for base in tops:
+                for link in links:
+                    self._submodule(base + "/" + link, walk, depth)
+        modules = common + "/modules"
+        if os.access(modules, os.F_OK):
+            self._scan_modules(modules, walk, depth)
+
+    def _submodule(self, path: str, walk: _Walk, depth: int) -> None:
+        dot_git = path + "/.git"
+        try:
+            mode = os.stat(dot_git).st_mode
+        except FileNotFoundError:
+            return  # not populated: git does not go there
+        except (OSError, ValueError):
+            walk.complete = False
+            return
+        if stat.S_ISDIR(mode):
+            self._inspect(dot_git, path, walk, depth + 1)
+        elif stat.S_ISREG(mode):
+            gitdir = _gitfile_target(dot_git)
+            if gitdir is None:
+                walk.complete = False
+            else:
+                self._inspect(gitdir, path, walk, depth + 1)
+
+    def _scan_modules(self, modules: str, walk: _Walk, depth: int) -> None:
+        stack = [modules]
+        while stack:
+            directory = stack.pop()
+            walk.scanned += 1
+            if walk.scanned > _MAX_SCAN:
+                walk.complete = False
+                return
+            try:
+                with os.scandir(directory) as entries:
+                    subdirs = [e.path for e in entries if e.is_dir()]
+            except OSError:
+                walk.complete = False
+                continue
+            for sub in subdirs:
+                if os.path.lexists(sub + "/HEAD") or os.path.lexists(sub + "/config"):
+                    self._inspect(sub, None, walk, depth + 1)
+                else:
+                    stack.append(sub)  # a submodule name with a slash
+
+    def _hooks(self, hooks: str, walk: _Walk) -> None:
+        names = self._cached("hooks", hooks, _hook_candidates, missing=_NONE, probe=True)
+        if names is None:
+            walk.complete = False
+            return
+        for name in names:
+            if name in _HOOKS_OF_CHANGES:
+                continue
+            path = f"{hooks}/{name}"
+            if os.access(path, os.X_OK) and not os.path.isdir(path):
+                walk.risks.append(GitRisk(key=f"hooks/{name}", file=path))
+
+    # -- config files -----------------------------------------------------------------
+
+    def _collect(self, config: str, walk: _Walk) -> str | None:
+        """Adds the risks of `config` and its includes; returns the last `core.worktree`."""
+        worktree: str | None = None
         seen: set[str] = set()
         pending = [config]
         while pending:
             path = pending.pop()
             if path in seen:
-                continue
+                continue  # an include cycle: git stops with an error
             seen.add(path)
             if len(seen) > _MAX_INCLUDES:
-                return tuple(risks), False
-            result = self._read(path)
+                walk.complete = False
+                return worktree
+            result = self._cached(
+                "config", path, _read_config, missing=_MISSING, probe=path.endswith(".worktree")
+            )
             if result is None:
-                complete = False
+                walk.complete = False
                 continue
-            risks.extend(result.risks)
-            pending.extend(result.includes)
-        return tuple(risks), complete
+            if result is _MISSING:
+                if path != config:  # an include git may find where this module did not
+                    walk.risks.append(GitRisk(key="include.path", file=f"{path}, unreadable"))
+                continue
+            walk.risks.extend(result.risks)
+            if result.worktree is not None:
+                worktree = result.worktree
+            for var, raw, target in reversed(result.includes):
+                if target is None:
+                    target = _include_target(raw, os.path.dirname(path), walk.home)
+                if target is None:
+                    walk.risks.append(GitRisk(key=f"{var} = {raw}", file=path))
+                else:
+                    pending.append(target)
+        return worktree
 
-    def _read(self, path: str) -> _FileResult | None:
+    def _cached(
+        self,
+        kind: str,
+        path: str,
+        load: Callable[[str, os.stat_result], _T | None],
+        *,
+        missing: _T,
+        probe: bool = False,
+    ) -> _T | None:
+        """`load(path)` cached by the file's stamp; `missing` when it does not exist.
+
+        `probe`: the file is usually absent, and `access` is cheaper than a failing `stat`.
+        """
+        if probe and not os.access(path, os.F_OK):
+            return missing  # (an unreadable git directory fails its `config` anyway)
         try:
             st = os.stat(path)
-        except FileNotFoundError:
-            # A missing include is ignored by git itself.
-            return _FileResult(risks=(), includes=())
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
+            return missing
+        except (OSError, ValueError):
             return None
-        if not stat.S_ISREG(st.st_mode):
-            return None  # a FIFO or device would block or lie: not a config we can trust
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+        key = (kind, path)
         with self._lock:
-            cached = self._cache.get(path)
+            cached = self._cache.get(key)
         if cached is not None and cached[0] == stamp:
-            return cached[1]
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(1_000_000)
-        except OSError:
-            return None
-        entries, ok = _parse(text)
-        if not ok:
-            return None
-        result = _analyse(entries, path)
-        with self._lock:
-            self._cache[path] = (stamp, result)
+            return cached[1]  # type: ignore[return-value]
+        result = load(path, st)
+        if result is not None:
+            with self._lock:
+                self._cache[key] = (stamp, result)
         return result
 
 
-def _analyse(entries: list[tuple[str, str | None, str, str]], path: str) -> _FileResult:
+_NONE: tuple[str, ...] = ()
+_MISSING = _FileResult(risks=(), includes=(), worktree=None)
+
+
+def _read_config(path: str, st: os.stat_result) -> _FileResult | None:
+    if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_CONFIG:
+        return None  # a FIFO would block, a device lie; a huge file is not read whole
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_MAX_CONFIG + 1)
+    except OSError:
+        return None
+    if len(data) > _MAX_CONFIG:
+        return None
+    entries, ok = _parse(data.decode("latin-1"))
+    if not ok:
+        return None
+    return _analyse(entries, path)
+
+
+def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     risks: list[GitRisk] = []
-    includes: list[str] = []
-    base = os.path.dirname(path)
-    for section, sub, name, value in entries:
-        low = section.lower()
-        if name.lower() == "path" and low in ("include", "includeif"):
-            target = _unquote(value)
-            if target.startswith("~/"):
-                target = os.path.expanduser(target)
-            includes.append(os.path.normpath(os.path.join(base, target)))
+    includes: list[tuple[str, str, str | None]] = []
+    worktree: str | None = None
+    for var, value in entries:
+        section, sub, name = _split_var(var)
+        if name == "path" and (
+            (section == "include" and sub is None) or (section == "includeif" and sub is not None)
+        ):
+            if value is None:
+                risks.append(GitRisk(key=f"{var} (no value)", file=path))
+            elif value.startswith("~"):
+                includes.append((var, value, None))  # expanded per call (the home may differ)
+            else:
+                target = _include_target(value, os.path.dirname(path), None)
+                includes.append((var, value, target))
             continue
-        if _dangerous(section, sub, name, value):
-            full, _ = _key_pattern(section, sub, name)
-            risks.append(GitRisk(key=full, file=path))
-    return _FileResult(risks=tuple(risks), includes=tuple(includes))
+        if var == "core.worktree":
+            worktree = value
+        if _dangerous(var, value):
+            risks.append(GitRisk(key=var, file=path))
+    return _FileResult(risks=tuple(risks), includes=tuple(includes), worktree=worktree)
 
 
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        return value[1:-1]
-    return value
+def _include_target(value: str, base: str, home: str | None) -> str | None:
+    """The file git includes for `value` (git's `interpolate_path`), None if unknown."""
+    if not value or value.startswith("%(prefix)/"):
+        return None  # git's runtime prefix is not known here
+    if value.startswith("~"):
+        user, slash, rest = value[1:].partition("/")
+        if user:
+            try:
+                directory = pwd.getpwnam(user).pw_dir
+            except (KeyError, ValueError):
+                return None
+        else:
+            directory = home if home is not None else os.environ.get("HOME", "")
+            if not directory:
+                return None
+        value = directory.rstrip("/") + "/" + rest if slash else directory
+    if not value.startswith("/"):
+        value = base + "/" + value
+    return value  # not normalised: the kernel resolves `..` after symlinks
 
 
-def find_config(directory: str) -> str | None:
-    """The config file of the repository containing `directory` (walking up), if any.
+# Hooks that only commands changing the repository run (commit, merge, rebase, push,
+# checkout, am, gc --auto, receive): git's inspection commands never do, and the policy
+# judges those commands on their own. `post-index-change` (which `git status` runs when it
+# refreshes the index), `reference-transaction` and any unknown name remain risks. Without
+# this, every repository with the pre-commit framework installed asked for `git status`.
+_HOOKS_OF_CHANGES: Final = frozenset(
+    {
+        "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit",
+        "pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase",
+        "post-checkout", "post-merge", "pre-push", "pre-receive", "update", "proc-receive",
+        "post-receive", "post-update", "push-to-checkout", "pre-auto-gc", "post-rewrite",
+        "sendemail-validate",
+    }
+)  # fmt: skip
 
-    Handles a `.git` directory and a `.git` file (`gitdir: …`, worktrees, submodules).
+
+def _hook_candidates(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+    """Names in the hooks directory that git could run (everything but `*.sample`)."""
+    if not stat.S_ISDIR(st.st_mode):
+        return ()
+    try:
+        with os.scandir(path) as entries:
+            return tuple(sorted(e.name for e in entries if not e.name.endswith(".sample")))
+    except OSError:
+        return None
+
+
+def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+    """The gitlink (submodule) paths of an index; None if it cannot be parsed."""
+    if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_INDEX:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_MAX_INDEX + 1)
+    except OSError:
+        return None
+    if _GITLINK_MODE not in data and b"link" not in data:
+        return ()  # no entry has the gitlink mode, and no split index
+    links = _parse_index(data, os.path.dirname(path), 0)
+    return None if links is None else tuple(sorted(set(links)))
+
+
+def _parse_index(data: bytes, gitdir: str, depth: int) -> list[str] | None:
+    if len(data) < 12 or data[:4] != b"DIRC":
+        return None
+    version = int.from_bytes(data[4:8], "big")
+    count = int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4):
+        return None
+    links: list[str] = []
+    pos = 12
+    previous = b""
+    try:
+        for _ in range(count):
+            mode = int.from_bytes(data[pos + 24 : pos + 28], "big")
+            flags = int.from_bytes(data[pos + 60 : pos + 62], "big")
+            start = pos + 62 + (2 if flags & 0x4000 else 0)
+            if version == 4:
+                strip, start = _varint(data, start)
+                end = data.index(b"\0", start)
+                if strip > len(previous):
+                    return None
+                name = previous[: len(previous) - strip] + data[start:end]
+                pos = end + 1
+            else:
+                end = data.index(b"\0", start)
+                name = data[start:end]
+                pos += (end - pos + 8) & ~7
+            previous = name
+            if mode & 0o170000 == 0o160000:
+                links.append(name.decode("utf-8", "surrogateescape"))
+        # extensions: a split index keeps most entries in `sharedindex.<hash>`
+        hash_size = 20
+        while pos + 8 <= len(data) - hash_size:
+            signature = data[pos : pos + 4]
+            size = int.from_bytes(data[pos + 4 : pos + 8], "big")
+            if signature == b"link":
+                if depth > 0:
+                    return None
+                shared = _shared_index(gitdir, data[pos + 8 : pos + 8 + size])
+                if shared is None:
+                    return None
+                more = _parse_index(shared, gitdir, depth + 1)
+                if more is None:
+                    return None
+                links.extend(more)
+            pos += 8 + size
+    except (ValueError, IndexError):
+        return None
+    return links
+
+
+def _shared_index(gitdir: str, digest: bytes) -> bytes | None:
+    for size in (20, 32):
+        if len(digest) < size:
+            continue
+        hexdigest = digest[:size].hex()
+        if hexdigest == "0" * len(hexdigest):
+            return b"DIRC\x00\x00\x00\x02\x00\x00\x00\x00"  # no shared index
+        path = f"{gitdir}/sharedindex.{hexdigest}"
+        try:
+            with open(path, "rb") as handle:
+                return handle.read(_MAX_INDEX + 1)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+    return None
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    c = data[pos]
+    pos += 1
+    value = c & 127
+    while c & 128:
+        value += 1
+        c = data[pos]
+        pos += 1
+        value = (value << 7) + (c & 127)
+    return value, pos
+
+
+# -- discovery ----------------------------------------------------------------------
+
+
+_HEAD_CACHE: dict[str, tuple[_Stamp, bool]] = {}
+
+
+def _valid_head(path: str) -> bool | None:
+    """git's `validate_headref`: True valid, False invalid, None absent."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+    cached = _HEAD_CACHE.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    valid = _check_head(path, st)
+    if len(_HEAD_CACHE) > 4096:
+        _HEAD_CACHE.clear()
+    _HEAD_CACHE[path] = (stamp, valid)
+    return valid
+
+
+def _check_head(path: str, st: os.stat_result) -> bool:
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            return os.readlink(path).startswith("refs/")
+        except OSError:
+            return False
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(255)
+    except OSError:
+        return False
+    if data.startswith(b"ref:") and data[4:].lstrip(b" \t\n\r").startswith(b"refs/"):
+        return True
+    # a detached HEAD: a SHA-1 or SHA-256 object name (git checks only the hex prefix)
+    return len(data) >= 40 and all(ch in _HEX for ch in data[:40])
+
+
+def _gitdir_state(directory: str) -> int:
+    """0: not a git directory; 1: maybe (git may accept it); 2: git accepts it."""
+    head = _valid_head(directory + "/HEAD")
+    if head is None:
+        return 0
+    if not head:
+        return 1
+    common = _commondir(directory)
+    if common is None:
+        return 1
+    if os.access(common + "/objects", os.X_OK) and os.access(common + "/refs", os.X_OK):
+        return 2
+    return 1
+
+
+def _commondir(gitdir: str) -> str | None:
+    """The common directory of a git directory (`commondir` file), None if unreadable."""
+    path = gitdir + "/commondir"
+    if not os.access(path, os.F_OK):
+        return gitdir
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+            text = handle.read(4096).rstrip("\r\n")
+    except OSError:
+        return None
+    if not text or "\n" in text:
+        return None
+    return text if text.startswith("/") else gitdir + "/" + text
+
+
+def find_gitdirs(directory: str) -> tuple[list[tuple[str, str | None]], bool]:
+    """The git directories git may use for `directory`, each with its working tree.
+
+    Walks up like git's discovery: at each level `DIR/.git` (a directory or a `gitdir:`
+    file), then DIR itself as a bare git directory. A candidate git may reject (a `.git`
+    without a valid HEAD, say) is kept and the walk goes on, so both are inspected.
+    Returns `(candidates, complete)`.
     """
     current = directory
     if not current.startswith("/") or "/." in current or "//" in current:
         current = os.path.abspath(current)
     current = current.rstrip("/")  # `/` becomes "" and `/.git` is then "" + "/.git"
+    found: list[tuple[str, str | None]] = []
     for _ in range(256):
         dot_git = current + "/.git"
         mode = 0
@@ -237,31 +784,49 @@ def find_config(directory: str) -> str | None:
         except (OSError, ValueError):  # ValueError: a NUL in the path
             mode = 0
         if stat.S_ISDIR(mode):
-            return dot_git + "/config"
-        if stat.S_ISREG(mode):
-            return _config_from_gitfile(dot_git)
+            state = _gitdir_state(dot_git)
+            if state:
+                found.append((dot_git, current or "/"))
+            if state == 2:
+                return found, True
+        elif stat.S_ISREG(mode):
+            target = _gitfile_target(dot_git)
+            if target is None or _gitdir_state(target) != 2:
+                return found, False  # git stops here with an error; we cannot tell
+            found.append((target, current or "/"))
+            return found, True
+        # DIR itself as a (bare) git directory: an embedded bare repository
+        state = _gitdir_state(current or "/")
+        if state:
+            found.append((current or "/", None))
+        if state == 2:
+            return found, True
         if not current:
-            return None
+            return found, True
         current = current.rpartition("/")[0]
+    return found, False
+
+
+def find_config(directory: str) -> str | None:
+    """The config file of the repository git uses for `directory`, if any."""
+    found, _ = find_gitdirs(directory)
+    for gitdir, _top in reversed(found):
+        common = _commondir(gitdir)
+        return os.path.normpath((common or gitdir) + "/config")
     return None
 
 
-def _config_from_gitfile(path: str) -> str | None:
-    if not os.path.isfile(path):
-        return None
+def _gitfile_target(path: str) -> str | None:
+    """The git directory a `.git` file names (`gitdir: …`), None if invalid."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            first = handle.readline().strip()
+        with open(path, "rb") as handle:
+            data = handle.read(65536)
     except OSError:
         return None
-    if not first.startswith("gitdir:"):
+    text = data.decode("utf-8", "surrogateescape").rstrip("\r\n")
+    if not text.startswith("gitdir: ") or "\n" in text or "\0" in text:
         return None
-    gitdir = os.path.join(os.path.dirname(path), first[len("gitdir:") :].strip())
-    commondir = os.path.join(gitdir, "commondir")
-    if os.path.isfile(commondir):
-        try:
-            with open(commondir, encoding="utf-8", errors="replace") as handle:
-                gitdir = os.path.join(gitdir, handle.readline().strip())
-        except OSError:
-            return None
-    return os.path.normpath(os.path.join(gitdir, "config"))
+    target = text[len("gitdir: ") :]
+    if not target:
+        return None
+    return target if target.startswith("/") else os.path.dirname(path) + "/" + target

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -7,9 +9,19 @@ import pytest
 from policylang.engine.gitconfig import GitConfigInspector, find_config
 
 
+def _gitdir(path: Path, config: str | None = None) -> Path:
+    """A minimal directory git accepts as a git directory (HEAD, objects/, refs/)."""
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "HEAD").write_text("ref: refs/heads/main\n")
+    (path / "objects").mkdir(exist_ok=True)
+    (path / "refs").mkdir(exist_ok=True)
+    if config is not None:
+        (path / "config").write_text(config)
+    return path
+
+
 def _repo(tmp_path: Path, config: str) -> Path:
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".git" / "config").write_text(config)
+    _gitdir(tmp_path / ".git", config)
     (tmp_path / "src").mkdir()
     return tmp_path
 
@@ -81,6 +93,7 @@ def test_gitfile_worktree(tmp_path: Path) -> None:
     main = _repo(tmp_path / "main", "[core]\nfsmonitor = x\n")
     wt_gitdir = main / ".git" / "worktrees" / "wt"
     wt_gitdir.mkdir(parents=True)
+    (wt_gitdir / "HEAD").write_text("0123456789012345678901234567890123456789\n")
     (wt_gitdir / "commondir").write_text("../..\n")
     wt = tmp_path / "wt"
     wt.mkdir()
@@ -95,8 +108,340 @@ def test_no_repository(tmp_path: Path) -> None:
 
 
 def test_fifo_config_is_incomplete_not_a_hang(tmp_path: Path) -> None:
-    import os
-
-    (tmp_path / ".git").mkdir()
+    _gitdir(tmp_path / ".git")
     os.mkfifo(tmp_path / ".git" / "config")
     assert GitConfigInspector().risks_for(str(tmp_path)) == ((), False)
+
+
+# -- review B: F7-F10, F12-F14 ---------------------------------------------------------
+
+_FSMONITOR = "[core]\n\tfsmonitor = /tmp/evil.sh\n"
+
+
+def _keys(directory: Path) -> tuple[list[str], bool]:
+    risks, complete = GitConfigInspector().risks_for(str(directory))
+    return sorted(r.key for r in risks), complete
+
+
+def _index(*entries: tuple[int, str]) -> bytes:
+    """A version 2 index holding `(mode, path)` entries."""
+    import hashlib
+    import struct
+
+    body = b"DIRC" + struct.pack(">II", 2, len(entries))
+    for mode, name in entries:
+        raw = name.encode()
+        entry = struct.pack(">10I", 0, 0, 0, 0, 0, 0, mode, 0, 0, 0) + b"\x11" * 20
+        entry += struct.pack(">H", len(raw)) + raw
+        entry += b"\0" * (8 - len(entry) % 8)
+        body += entry
+    return body + hashlib.sha1(body).digest()
+
+
+def test_plain_repository_with_sample_hooks_has_no_risks(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir()
+    for name in ("pre-commit.sample", "post-index-change.sample", "fsmonitor-watchman.sample"):
+        (hooks / name).write_text("#!/bin/sh\n")
+        (hooks / name).chmod(0o755)
+    (repo / ".git" / "index").write_bytes(_index((0o100644, "src/a.py")))
+    assert GitConfigInspector().risks_for(str(repo / "src")) == ((), True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_real_plain_repository_has_no_risks(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "f").write_text("x\n")
+    _git(tmp_path, "add", "f")
+    _git(tmp_path, "commit", "-qm", "one")
+    assert GitConfigInspector().risks_for(str(tmp_path)) == ((), True)
+
+
+def test_embedded_bare_repository_is_inspected(tmp_path: Path) -> None:
+    # F7: git uses `ws/evil.git` itself as the git directory, not ws/.git
+    ws = _repo(tmp_path, "[core]\n\tbare = false\n")
+    _gitdir(ws / "evil.git", "[core]\n\tbare = true\n[diff]\n\texternal = /tmp/x.sh\n")
+    assert _keys(ws / "evil.git") == (["diff.external"], True)
+    assert _keys(ws / "evil.git" / "refs") == (["diff.external"], True)
+    assert find_config(str(ws / "evil.git")) == str(ws / "evil.git" / "config")
+    assert _keys(ws) == ([], True)
+
+
+def test_invalid_nested_dot_git_does_not_hide_the_parent(tmp_path: Path) -> None:
+    # git skips a `.git` directory that is no git directory and goes on upwards
+    ws = _repo(tmp_path, _FSMONITOR)
+    (ws / "src" / ".git").mkdir()
+    (ws / "src" / ".git" / "config").write_text("[core]\n\tbare = false\n")
+    assert _keys(ws / "src") == (["core.fsmonitor"], True)
+
+
+def test_worktree_config_is_inspected(tmp_path: Path) -> None:
+    # F8: extensions.worktreeConfig makes git read config.worktree
+    repo = _repo(tmp_path, "[extensions]\n\tworktreeConfig = true\n")
+    (repo / ".git" / "config.worktree").write_text(_FSMONITOR)
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_linked_worktree_config_worktree_is_inspected(tmp_path: Path) -> None:
+    (tmp_path / "main").mkdir()
+    main = _repo(tmp_path / "main", "")
+    wt_gitdir = main / ".git" / "worktrees" / "wt"
+    wt_gitdir.mkdir(parents=True)
+    (wt_gitdir / "HEAD").write_text("0123456789012345678901234567890123456789\n")
+    (wt_gitdir / "commondir").write_text("../..\n")
+    (wt_gitdir / "config.worktree").write_text("[core]\n\tpager = evil\n")
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text(f"gitdir: {wt_gitdir}\n")
+    assert _keys(wt) == (["core.pager"], True)
+
+
+@pytest.mark.parametrize(
+    "include",
+    [
+        "path = evil.cfg ;c",
+        "path = evil.cfg #c",
+        'path = "evil".cfg',
+        'path = ev"il.c"fg',
+        "path = ev\\\nil.cfg",
+        'path = e\\"vil.cfg',  # the file is named `e"vil.cfg`
+    ],
+)
+def test_include_value_syntax(tmp_path: Path, include: str) -> None:
+    # F9: git strips comments, toggles quotes, joins continuation lines
+    repo = _repo(tmp_path, f"[include]\n\t{include}\n")
+    (repo / ".git" / "evil.cfg").write_text(_FSMONITOR)
+    (repo / ".git" / 'e"vil.cfg').write_text(_FSMONITOR)
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_include_if_value_syntax(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, '[includeIf "onbranch:main"]\n\tpath = "ev"il.cfg ; why\n')
+    (repo / ".git" / "evil.cfg").write_text(_FSMONITOR)
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_include_tilde_user(tmp_path: Path) -> None:
+    # F9: `~user/` is the home of `user`
+    import pwd
+
+    entry = pwd.getpwuid(os.getuid())
+    repo = _repo(tmp_path, "")
+    (repo / ".git" / "evil.cfg").write_text(_FSMONITOR)
+    relative = os.path.relpath(repo / ".git" / "evil.cfg", entry.pw_dir)
+    (repo / ".git" / "config").write_text(f"[include]\n\tpath = ~{entry.pw_name}/{relative}\n")
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_include_tilde_home(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "[include]\n\tpath = ~/evil.cfg\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "evil.cfg").write_text(_FSMONITOR)
+    risks, complete = GitConfigInspector().risks_for(str(repo), home=str(home))
+    assert [r.key for r in risks] == ["core.fsmonitor"]
+    assert complete
+
+
+@pytest.mark.parametrize(
+    "include",
+    [
+        "path = nothere.cfg",  # git ignores it, but this check may have misread the name
+        "path = %(prefix)/etc/evil.cfg",
+        "path = ~no-such-user-policylang/evil.cfg",
+        "path",
+        "path = ",
+    ],
+)
+def test_unresolvable_include_is_a_risk(tmp_path: Path, include: str) -> None:
+    repo = _repo(tmp_path, f"[include]\n\t{include}\n")
+    risks, _ = GitConfigInspector().risks_for(str(repo))
+    assert risks
+    assert all(r.key.startswith("include.path") for r in risks)
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        # F10: a backslash-newline continues the value; `[x]` is part of core.note
+        ("[core]\n\tnote = a \\\n[x]\n\tfsmonitor = /tmp/evil.sh\n", (["core.fsmonitor"], True)),
+        ("[core]\n\tnote = a \\\r\n[x]\n\tfsmonitor = /tmp/evil.sh\n", (["core.fsmonitor"], True)),
+        # …also inside quotes, where `]"` would otherwise end a section header
+        (
+            '[core]\n\tnote = "a \\\n[x]" x\n\tfsmonitor = /tmp/evil.sh\n',
+            (["core.fsmonitor"], True),
+        ),
+        # git rejects a space before `]`: nothing runs, but the check cannot read it either
+        ("[core ]\n\tfsmonitor = /tmp/evil.sh\n", ([], False)),
+        # an unknown escape is an error for git
+        ("[core]\n\tnote = a\\q\n", ([], False)),
+    ],
+)
+def test_value_continuation_and_quotes(
+    tmp_path: Path, config: str, expected: tuple[list[str], bool]
+) -> None:
+    repo = _repo(tmp_path, config)
+    assert _keys(repo) == expected
+
+
+def test_continuation_hides_no_section(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "[core]\n\tnote = a \\\n[x]\n\tfsmonitor = /tmp/evil.sh\n")
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_unterminated_quote_is_incomplete(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, '[core]\n\tnote = "a\n[x]\n\tfsmonitor = /tmp/evil.sh\n')
+    assert _keys(repo)[1] is False
+
+
+def test_oversized_config_is_incomplete(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "[core]\n" + "\tnote = x\n" * 120_000 + _FSMONITOR)
+    assert _keys(repo)[1] is False
+
+
+@pytest.mark.parametrize(
+    ("config", "key"),
+    [
+        ("[man]\n\tviewer = man\n", "man.viewer"),
+        ('[man "man"]\n\tpath = /tmp/evil.sh\n', "man.man.path"),
+        ('[browser "ff"]\n\tpath = /tmp/evil.sh\n', "browser.ff.path"),
+        ('[difftool "x"]\n\tpath = /tmp/evil.sh\n', "difftool.x.path"),
+        ('[mergetool "x"]\n\tpath = /tmp/evil.sh\n', "mergetool.x.path"),
+        ("[help]\n\tbrowser = ff\n", "help.browser"),
+        ("[help]\n\tformat = web\n", "help.format"),
+        ('[gpg "ssh"]\n\tdefaultKeyCommand = evil\n', "gpg.ssh.defaultkeycommand"),
+        ('[trailer "sign"]\n\tcommand = evil\n', "trailer.sign.command"),
+        ('[tar "tgz"]\n\tcommand = evil\n', "tar.tgz.command"),
+        ('[submodule "s"]\n\tupdate = !evil\n', "submodule.s.update"),
+        ("[imap]\n\ttunnel = evil\n", "imap.tunnel"),
+        ("[sendemail]\n\tsendmailCmd = evil\n", "sendemail.sendmailcmd"),
+    ],
+)
+def test_more_program_keys(tmp_path: Path, config: str, key: str) -> None:
+    # F12
+    repo = _repo(tmp_path, config)
+    assert _keys(repo) == ([key], True)
+
+
+def test_submodule_update_without_bang_is_not_risky(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, '[submodule "s"]\n\tupdate = rebase\n')
+    assert _keys(repo) == ([], True)
+
+
+def test_executable_hook_is_a_risk(tmp_path: Path) -> None:
+    # F13: `git status` runs post-index-change when it refreshes the index
+    repo = _repo(tmp_path, "")
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir()
+    (hooks / "pre-push.sample").write_text("#!/bin/sh\n")
+    (hooks / "pre-push.sample").chmod(0o755)
+    (hooks / "post-index-change").write_text("#!/bin/sh\n")
+    inspector = GitConfigInspector()
+    assert inspector.risks_for(str(repo)) == ((), True)  # not executable: git skips it
+    (hooks / "post-index-change").chmod(0o755)
+    risks, complete = inspector.risks_for(str(repo))
+    assert [r.key for r in risks] == ["hooks/post-index-change"]
+    assert risks[0].file == str(hooks / "post-index-change")
+    assert complete
+
+
+def test_hooks_only_changes_run_are_not_risks_for_inspection(tmp_path: Path) -> None:
+    # the pre-commit framework installs an executable pre-commit hook in many
+    # repositories; `git status`, `git log` and `git diff` never run it
+    repo = _repo(tmp_path, "")
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir()
+    for name in ("pre-commit", "pre-push", "commit-msg", "post-checkout"):
+        (hooks / name).write_text("#!/bin/sh\n")
+        (hooks / name).chmod(0o755)
+    assert GitConfigInspector().risks_for(str(repo)) == ((), True)
+    (hooks / "reference-transaction").write_text("#!/bin/sh\n")
+    (hooks / "reference-transaction").chmod(0o755)
+    risks, _ = GitConfigInspector().risks_for(str(repo))
+    assert [r.key for r in risks] == ["hooks/reference-transaction"]
+
+
+def test_absorbed_submodule_config_is_inspected(tmp_path: Path) -> None:
+    # F14: `git status` runs git in every submodule
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    _gitdir(repo / ".git" / "modules" / "lib" / "inner", _FSMONITOR)
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_nested_submodule_hook_is_inspected(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "")
+    sub = _gitdir(repo / ".git" / "modules" / "a" / "modules" / "b", "")
+    (sub / "hooks").mkdir()
+    (sub / "hooks" / "post-index-change").write_text("#!/bin/sh\n")
+    (sub / "hooks" / "post-index-change").chmod(0o755)
+    assert _keys(repo) == (["hooks/post-index-change"], True)
+
+
+def test_embedded_submodule_of_the_index_is_inspected(tmp_path: Path) -> None:
+    # F14: a gitlink whose checkout has its own `.git` directory (not under modules/)
+    repo = _repo(tmp_path, "")
+    (repo / ".git" / "index").write_bytes(_index((0o100644, "a.txt"), (0o160000, "vendor/lib")))
+    _gitdir(repo / "vendor" / "lib" / ".git", _FSMONITOR)
+    assert _keys(repo) == (["core.fsmonitor"], True)
+
+
+def test_corrupt_index_with_gitlink_bytes_is_incomplete(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "")
+    (repo / ".git" / "index").write_bytes(b"DIRC\x00\x00\x00\x02\x00\x00\x00\x05\x00\x00\xe0\x00")
+    assert _keys(repo)[1] is False
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_real_submodule_is_inspected(tmp_path: Path, version: str) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    _git(lib, "init", "-q")
+    (lib / "f").write_text("x\n")
+    _git(lib, "add", "f")
+    _git(lib, "commit", "-qm", "one")
+    top = tmp_path / "top"
+    top.mkdir()
+    _git(top, "init", "-q")
+    _git(top, "-c", "protocol.file.allow=always", "submodule", "-q", "add", str(lib), "deps/lib")
+    _git(top, "update-index", "--index-version", version)
+    assert _keys(top) == ([], True)
+    with open(top / ".git" / "modules" / "deps" / "lib" / "config", "a") as handle:
+        handle.write(_FSMONITOR)
+    assert _keys(top) == (["core.fsmonitor"], True)
+    # an embedded (non-absorbed) checkout: only the index names it
+    shutil.rmtree(top / ".git" / "modules")
+    shutil.rmtree(top / "deps" / "lib")
+    shutil.copytree(lib, top / "deps" / "lib")
+    with open(top / "deps" / "lib" / ".git" / "config", "a") as handle:
+        handle.write(_FSMONITOR)
+    assert _keys(top) == (["core.fsmonitor"], True)
+
+
+def test_default_policy_asks_for_git_status_with_a_hook(tmp_path: Path) -> None:
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    policy = load_policy()
+    assert policy.evaluate("git status", workspace=str(repo)).verdict.name == "ALLOW"
+    hook = repo / ".git" / "hooks" / "post-index-change"
+    hook.parent.mkdir()
+    hook.write_text("#!/bin/sh\n")
+    hook.chmod(0o755)
+    assert policy.evaluate("git status", workspace=str(repo)).verdict.name == "ASK"
+
+
+def _git(cwd: Path, *args: str) -> None:
+    import subprocess
+
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(cwd),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
