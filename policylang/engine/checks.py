@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -93,7 +94,8 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK,
                     "engine.unknown-cwd",
-                    "the working directory is not known after a `cd` to a non-literal path",
+                    "the working directory is not known after a `cd` to a non-literal path "
+                    "or into /proc's directory of a process",
                 )
 
     def check_path_word(
@@ -177,7 +179,7 @@ class PathChecks:
     def check_path(
         self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
     ) -> None:
-        if value in _HARMLESS_DEVICES or value.startswith("/dev/fd/"):
+        if is_harmless_device(value):
             return
         if value.startswith(_NETWORK_PREFIXES):
             seg.read_only = False
@@ -186,7 +188,14 @@ class PathChecks:
             )
             return
         self.fs = True
-        forms, complete = paths.resolve(value, cwd, self.ctx.home)
+        forms, complete, process = paths.resolve_all(value, cwd, self.ctx.home)
+        if process:
+            seg.floor(
+                Verdict.ASK,
+                "engine.process-path",
+                f"`{short(value)}` leads through /proc's directory of the process that opens "
+                "it (its working directory, root or descriptors), which cannot be known here",
+            )
         if (
             subtree
             and access == "read"
@@ -272,13 +281,13 @@ class PathChecks:
         if op in ("<<<", "<<", "<<-"):
             return
         value = target.value
-        if op in (">&", "<&", "&>") and value is not None and _is_fd_word(value):
-            if op == "&>":
-                seg.read_only = False
+        # only `>&N`, `<&N`, `>&N-` and `>&-` duplicate, move or close a descriptor: `&>WORD`
+        # and `&>>WORD` always write the file WORD (`echo x &>1` writes a file named `1`)
+        if op in (">&", "<&") and value is not None and _is_fd_word(value):
             return
         writes = redirect.writes or op == ">&"
         access = "write" if writes else "read"
-        if value is not None and (value in _HARMLESS_DEVICES or value.startswith("/dev/fd/")):
+        if value is not None and is_harmless_device(value):
             return
         if writes:
             seg.read_only = False
@@ -298,7 +307,8 @@ class PathChecks:
                     Verdict.ASK, "engine.git-config", f"cannot tell which repository `{target}` is"
                 )
                 return
-            directories.append(forms[0])
+            # `git -C lnk/..` changes directory physically: every form may be the repository
+            directories.extend(form for form in forms if form not in directories)
         if not found.git_dirs:
             directories.extend(sorted(cwd.candidates))
             if not cwd.known:
@@ -306,7 +316,7 @@ class PathChecks:
                     Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
                 )
         for directory in directories:
-            risks, complete = self.git.risks_for(directory)
+            risks, complete = self.git.risks_for(directory, home=self.ctx.home)
             if not complete:
                 seg.floor(
                     Verdict.ASK,
@@ -315,16 +325,29 @@ class PathChecks:
                 )
             for risk in risks:
                 seg.read_only = False
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.git-config",
-                    f"the repository's git config sets `{risk.key}` ({risk.file}), "
-                    "so git may run a program",
+                what = (
+                    f" has the executable hook `{risk.key}` ({risk.file})"
+                    if risk.key.startswith("hooks/")
+                    else f"'s git config sets `{risk.key}` ({risk.file})"
                 )
+                message = f"the repository{what}, so git may run a program"
+                seg.floor(Verdict.ASK, "engine.git-config", message)
+
+
+_FD_WORD = re.compile(r"[0-9]+-?|-")
+# the calling process's own descriptors, by their exact names only: `/dev/fd/1/../..` is a
+# path through /proc/self like any other (`/dev/fd` links to `/proc/self/fd`)
+_FD_DEVICE = re.compile(r"/dev/fd/[0-9]+")
 
 
 def _is_fd_word(value: str) -> bool:
-    return value == "-" or value.rstrip("-").isdigit()
+    """`N`, `N-` or `-` after `>&`/`<&`: a descriptor to duplicate, move or close."""
+    return _FD_WORD.fullmatch(value) is not None
+
+
+def is_harmless_device(value: str) -> bool:
+    """`/dev/null`, `/dev/stdout`, … and `/dev/fd/N`, spelt exactly."""
+    return value in _HARMLESS_DEVICES or _FD_DEVICE.fullmatch(value) is not None
 
 
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one

@@ -12,9 +12,11 @@ judge those. Bare assignments and declaration builtins (`export`, `declare`, `ty
 from __future__ import annotations
 
 import fnmatch
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from policylang.shell.model import Segment, SegmentKind
+from policylang.shell.model import Segment, SegmentKind, Word
 
 # Variables that change how later commands are found, loaded, expanded or resolved.
 POISON_NAMES: tuple[str, ...] = (
@@ -76,8 +78,11 @@ class Poison:
     segment_text: str
 
 
+_POISON = re.compile("|".join(fnmatch.translate(pattern) for pattern in POISON_NAMES))
+
+
 def is_poison_name(name: str) -> bool:
-    return any(fnmatch.fnmatchcase(name, pattern) for pattern in POISON_NAMES)
+    return _POISON.match(name) is not None
 
 
 def poison_of(segment: Segment) -> Poison | None:
@@ -93,8 +98,20 @@ def _reason(segment: Segment) -> str | None:
         return f"function `{segment.name or '?'}` is defined earlier and can shadow any command"
     if segment.kind is SegmentKind.ASSIGNMENT_ONLY:
         return _assignment_reason(segment)
+    if segment.kind is SegmentKind.LOOP_HEADER and segment.name:
+        if is_poison_name(base_name(segment.name)):
+            return f"`{segment.name}` is changed earlier in the line (the loop's variable)"
+        return None
     if segment.kind is not SegmentKind.SIMPLE or not segment.words:
         return None
+    assigned = assigned_by_builtin(segment)
+    if assigned is not None:
+        for name in assigned.names:
+            if name is None:
+                return f"`{assigned.command}` sets a variable whose name is not a literal word"
+            base = base_name(name)
+            if is_poison_name(base):
+                return f"`{base}` is changed earlier in the line (by `{assigned.command}`)"
     first = segment.words[0].value
     if first is None:
         return None
@@ -142,3 +159,125 @@ def _set_changes_expansion(segment: Segment) -> bool:
 
 def _shopt_sets(segment: Segment) -> bool:
     return any(w.value is None or w.value == "-s" for w in segment.words[1:])
+
+
+# -- builtins that assign variables ----------------------------------------------------------
+# `read PATH`, `printf -v HOME …`, `mapfile NAME`, `getopts … NAME`, `unset NAME`,
+# `export -n NAME`, `declare NAME`: each changes a shell variable exactly as `NAME=value`
+# does, so the env rules and the poisoning above apply to the names they are given.
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assigned:
+    """The variables a builtin assigns (None: an operand that is not a literal word)."""
+
+    command: str
+    names: tuple[str | None, ...]
+    # the values come from input or a format string (`read`, `mapfile`, `printf -v`,
+    # `getopts`), not from the line's text
+    data: bool
+
+
+# per builtin: options that take a value, and the one whose value names a variable
+_READ_VALUE_OPTIONS = "adinNptu"
+_MAPFILE_VALUE_OPTIONS = "dnOsuCc"
+DATA_BUILTINS = frozenset({"read", "printf", "mapfile", "readarray", "getopts"})
+
+
+def assigned_by_builtin(segment: Segment) -> Assigned | None:
+    """The variables `segment`'s builtin assigns by name, if it is such a builtin.
+
+    Seen through `command`/`builtin`; for `declare`/`export`/… only the operands without
+    `=` (the `NAME=VALUE` ones are `segment.declared`, judged like assignments).
+
+    >>> from policylang.shell.parse import parse_command
+    >>> def names(line):
+    ...     found = assigned_by_builtin(parse_command(line).segments[0])
+    ...     return None if found is None else found.names
+    >>> names("read -r -p 'say: ' x PATH"), names("printf -vHOME %s x"), names("read")
+    (('x', 'PATH'), ('HOME',), ('REPLY',))
+    >>> names("mapfile -t -u 3 lines"), names("getopts ab opt"), names("export -n PATH")
+    (('lines',), ('opt', 'OPTARG', 'OPTIND'), ('PATH',))
+    >>> names("unset -f ls"), names("declare -p PATH"), names("export PATH"), names("ls")
+    ((), (), (), None)
+    >>> names("local PATH"), names("declare -x A B=1"), names("unset -v IFS")
+    (('PATH',), ('A',), ('IFS',))
+    """
+    words = segment.command_words
+    if not words or words[0].value is None:
+        return None
+    command = words[0].value
+    args = words[1:]
+    names: list[str | None]
+    if command == "read":
+        given, operands, _ = _options(args, _READ_VALUE_OPTIONS, "a")
+        names = [*given, *(w.value for w in operands)]
+        if not names:
+            names = ["REPLY"]
+        return Assigned(command=command, names=tuple(names), data=True)
+    if command == "printf":
+        given, _, _ = _options(args, "v", "v")
+        return Assigned(command=command, names=tuple(given), data=True)
+    if command in ("mapfile", "readarray"):
+        _, operands, _ = _options(args, _MAPFILE_VALUE_OPTIONS, "")
+        names = [w.value for w in operands[:1]] or ["MAPFILE"]
+        return Assigned(command=command, names=tuple(names), data=True)
+    if command == "getopts":
+        _, operands, _ = _options(args, "", "")
+        names = [w.value for w in operands[1:2]]
+        return Assigned(command=command, names=(*names, "OPTARG", "OPTIND"), data=True)
+    if command == "unset":
+        _, operands, flags = _options(args, "", "")
+        if "f" in flags:
+            return Assigned(command=command, names=(), data=False)
+        return Assigned(command=command, names=tuple(w.value for w in operands), data=False)
+    if command in DECLARATION_BUILTINS:
+        _, operands, flags = _options(args, "", "", plus=True)
+        if flags & {"p", "f", "F"} or (command in ("export", "readonly") and "n" not in flags):
+            # printing or functions; `export NAME`/`readonly NAME` keep the value as it is
+            return Assigned(command=command, names=(), data=False)
+        names = [w.value for w in operands if w.value is None or "=" not in w.value]
+        return Assigned(command=command, names=tuple(names), data=False)
+    return None
+
+
+def base_name(name: str) -> str:
+    """`NAME` of `NAME`, `NAME[SUBSCRIPT]` or `NAME+`."""
+    return name.partition("[")[0].rstrip("+")
+
+
+def _options(
+    args: Sequence[Word],
+    with_value: str,
+    naming: str,
+    *,
+    plus: bool = False,
+) -> tuple[list[str | None], list[Word], set[str]]:
+    """Bash's option parsing for a builtin: (values of the `naming` options, the operand
+    words, the flags seen). A word that is not literal before the operands may be an
+    option naming a variable: it yields a None name."""
+    names: list[str | None] = []
+    flags: set[str] = set()
+    index = 0
+    while index < len(args):
+        value = args[index].value
+        if value is None:
+            names.append(None)
+            return names, list(args[index + 1 :]), flags
+        if value == "--":
+            index += 1
+            break
+        if len(value) < 2 or value[0] not in ("-+" if plus else "-"):
+            break
+        for position, letter in enumerate(value[1:], 1):
+            if letter in with_value:
+                given: str | None = value[position + 1 :]
+                if not given:
+                    index += 1
+                    given = args[index].value if index < len(args) else ""
+                if letter in naming:
+                    names.append(given)
+                break
+            flags.add(letter)
+        index += 1
+    return names, list(args[index:]), flags

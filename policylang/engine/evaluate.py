@@ -35,7 +35,14 @@ from policylang.engine import _objects, paths
 from policylang.engine.approvals import Approvals, format_rule
 from policylang.engine.checks import PathChecks, SegmentState, short
 from policylang.engine.context import EvalContext
-from policylang.engine.envpoison import Poison, poison_of
+from policylang.engine.envpoison import (
+    DECLARATION_BUILTINS,
+    Poison,
+    assigned_by_builtin,
+    base_name,
+    is_poison_name,
+    poison_of,
+)
 from policylang.engine.gitconfig import GitConfigInspector
 from policylang.engine.rules import RuleView, SegmentRules
 from policylang.shell.model import (
@@ -48,6 +55,7 @@ from policylang.shell.model import (
     SegmentKind,
     Word,
 )
+from policylang.shell.walk import walk
 
 _log = logging.getLogger(__name__)
 
@@ -150,10 +158,13 @@ class _Walk(PathChecks):
         self.reads_hidden = True
         self.reads_contents = False
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
+        self.root: CommandLine | None = None
+        self._data_names: frozenset[str] | None = None  # see `data_names`
 
     def run(self, command: str) -> Decision:
         self.text = command
         line = self.rules.parse(command)
+        self.root = line
         self.visit_line(line, self.start, None, "")
         return self.assemble(command)
 
@@ -198,6 +209,14 @@ class _Walk(PathChecks):
             self.redirects(segment.redirects, seg, cwd, poison, segment.words)
         if segment.assignments or segment.declared:
             self.assignments(segment, seg, cwd, poison)
+        if kind is SegmentKind.SIMPLE:
+            assigned = assigned_by_builtin(segment)
+            if assigned is not None:
+                self.assigned_names(assigned.command, assigned.names, seg)
+        elif kind is SegmentKind.LOOP_HEADER and segment.name:
+            self.assigned_names("for", (segment.name,), seg)
+        if kind in _EVALUATING_KINDS:
+            self.evaluated_words(segment, seg)
         if seg.writes is not None and (kind is not SegmentKind.SIMPLE or not segment.words):
             # `> file`, `x=1 > file`: no command, and the shell still creates or truncates
             seg.floor(
@@ -260,6 +279,11 @@ class _Walk(PathChecks):
     ) -> None:
         if exp.kind is ExpansionKind.ANSI_C:
             return
+        if exp.kind is ExpansionKind.ARITHMETIC:
+            self.data_use(_names_in(exp.text), exp.text, "arithmetic", seg)
+        elif exp.kind is ExpansionKind.PARAMETER and exp.text.startswith("${"):
+            for names, what in _parameter_uses(exp):
+                self.data_use(names, exp.text, what, seg)
         action = self.rules.disqualifier(exp.kind, position)
         if exp.kind in _SUBSTITUTIONS:
             if exp.nested is None:
@@ -311,6 +335,7 @@ class _Walk(PathChecks):
                 f"the command name `{short(words[0].text)}` is not a literal word",
             )
             return
+        self.evaluating_builtin(segment, seg)
         found = self.rules.segment_rules(segment)
         self.apply(found, segment, seg, cwd, poison)
 
@@ -416,8 +441,95 @@ class _Walk(PathChecks):
                 self.expansions(word, "assignment-value", seg, cwd, poison)
             if assignment.subscript is not None:
                 self.expansions(assignment.subscript, "assignment-value", seg, cwd, poison)
+                subscript = assignment.subscript.text
+                self.data_use(_names_in(subscript), subscript, "an array subscript", seg)
             for reason in self.rules.env_verdicts(assignment.name, seg.text):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+
+    def assigned_names(self, command: str, names: Sequence[str | None], seg: SegmentState) -> None:
+        """`read PATH`, `printf -v HOME`, `for IFS in …`: the env rules that name a variable
+        judge it as they judge `PATH=…` (the `env default` does not: `read line` is fine)."""
+        for name in names:
+            if name is None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.unknown-variable",
+                    f"`{command}` sets a variable whose name is not a literal word",
+                )
+                continue
+            base = base_name(name)
+            if base != name and any(ch in name for ch in "$`"):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.variable-subscript",
+                    f"`{command}` evaluates the subscript of `{short(name)}`, "
+                    "which can run a command",
+                )
+            if not base:
+                continue
+            for reason in self.rules.env_verdicts(base, seg.text, listed=not is_poison_name(base)):
+                seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+
+    # -- values evaluated as arithmetic or as names ------------------------------------
+    def data_names(self) -> frozenset[str]:
+        """Variables of the line whose values are data (see `_data_names`), found once."""
+        if self._data_names is None:
+            self._data_names = _data_names(self.root) if self.root is not None else frozenset()
+        return self._data_names
+
+    def data_use(self, names: set[str], shown: str, what: str, seg: SegmentState) -> None:
+        """Bash evaluates a variable's value where `shown` uses it as `what`, recursively,
+        and runs the `$(…)` of any array subscript in it (`x='a[$(id)]'; echo $((x))`)."""
+        if not names:
+            return
+        data = self.data_names()
+        for name in sorted(names):
+            if name in data or not _is_identifier(name):
+                source = (
+                    "is a positional parameter" if not _is_identifier(name) else "is set from data"
+                )
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.data-evaluated",
+                    f"`{name}` {source} in this line and `{short(shown)}` evaluates its value "
+                    f"as {what}: an array subscript in it (`a[$(…)]`) runs a command",
+                )
+                return
+
+    def evaluated_words(self, segment: Segment, seg: SegmentState) -> None:
+        """`(( … ))`, `for (( … ))`, and `[[ … ]]` with `-eq` or `-v`: words bash evaluates."""
+        words = segment.words
+        if segment.kind is not SegmentKind.TEST:
+            text = " ".join(w.text for w in words)
+            self.data_use(_names_in(text), text, "arithmetic", seg)
+            return
+        if any(w.value in _ARITHMETIC_TESTS for w in words):
+            text = " ".join(w.text for w in words)
+            self.data_use(_names_in(text), text, "arithmetic", seg)
+        self.tested_names(words, seg)
+
+    def tested_names(self, words: Sequence[Word], seg: SegmentState) -> None:
+        """`-v $x`: the value of x is a variable name (its subscript is evaluated)."""
+        for left, right in itertools.pairwise(words):
+            if left.value == "-v" and right.value is None:
+                self.data_use(_names_in(right.text), right.text, "a variable name", seg)
+
+    def evaluating_builtin(self, segment: Segment, seg: SegmentState) -> None:
+        """`let`, `test -v`/`[ -v`, `declare -i NAME=VALUE`: arguments bash evaluates."""
+        words = segment.command_words
+        command = words[0].value if words else None
+        if command == "let":
+            text = " ".join(w.text for w in words[1:])
+            self.data_use(_names_in(text), text, "arithmetic", seg)
+        elif command in ("test", "["):
+            self.tested_names(words[1:], seg)
+        elif command in DECLARATION_BUILTINS and any(
+            w.value is None or (w.value[:1] in "-+" and "i" in w.value) for w in words[1:]
+        ):
+            for assignment in segment.declared:
+                if assignment.value is not None:
+                    text = assignment.value.text
+                    self.data_use(_names_in(text), text, "arithmetic", seg)
 
     # -- assembly ------------------------------------------------------------------------
     def assemble(self, command: str) -> Decision:
@@ -485,6 +597,122 @@ def _may_reassign(text: str, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}(\[[^]]*\])?\+?=", text) is not None or (
         _REASSIGNERS.search(text) is not None
     )
+
+
+_EVALUATING_KINDS = frozenset({SegmentKind.ARITHMETIC, SegmentKind.TEST, SegmentKind.LOOP_HEADER})
+_ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+# a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`
+_NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# expansions whose result is data, not the line's text: a value built from them is data
+_SAFE_VALUE_KINDS = frozenset(
+    {ExpansionKind.ARITHMETIC, ExpansionKind.TILDE, ExpansionKind.BRACE, ExpansionKind.ANSI_C}
+)
+
+
+def _names_in(text: str) -> set[str]:
+    """The variables `text` may name when bash evaluates it as arithmetic.
+
+    >>> sorted(_names_in("i<${#a}+$1 && x[j]"))
+    ['1', 'a', 'i', 'j', 'x']
+    """
+    return {m.group(1) or m.group(2) for m in _NAME.finditer(text)}
+
+
+def _is_identifier(name: str) -> bool:
+    return _IDENTIFIER.fullmatch(name) is not None
+
+
+def _parameter_uses(exp: Expansion) -> list[tuple[set[str], str]]:
+    """Where a `${…}` evaluates a variable's value: `${!x}` (a name), `${x@P}` (a prompt:
+    runs `$(…)`), a subscript `${a[x]}` or a substring `${s:x:1}` (arithmetic).
+
+    >>> from policylang.span import Span
+    >>> def uses(text, name):
+    ...     exp = Expansion(kind=ExpansionKind.PARAMETER, text=text, span=Span(0, 0), name=name)
+    ...     return [(sorted(n), w) for n, w in _parameter_uses(exp)]
+    >>> uses("${!x}", "x"), uses("${a[i+j]}", "a")
+    ([(['x'], 'a variable name')], [(['i', 'j'], 'an array subscript')])
+    >>> uses("${s:o:1}", "s"), uses("${x:-y}", "x"), uses("${x@P}", "x")
+    ([(['o'], 'a substring offset')], [], [(['x'], 'a prompt string')])
+    """
+    text = exp.text
+    inner = text[2:-1] if text.endswith("}") else text[2:]
+    uses: list[tuple[set[str], str]] = []
+    name = exp.name
+    if name is not None:
+        if inner.startswith("!"):
+            uses.append(({name}, "a variable name"))
+        if inner.endswith("@P"):
+            uses.append(({name}, "a prompt string"))
+    head = re.match(r"[!#]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", inner)
+    rest = inner[head.end() :] if head is not None else inner
+    if rest.startswith("["):
+        depth, end = 0, len(rest)
+        for index, char in enumerate(rest):
+            depth += (char == "[") - (char == "]")
+            if depth == 0:
+                end = index
+                break
+        uses.append((_names_in(rest[1:end]), "an array subscript"))
+        rest = rest[end + 1 :]
+    if rest.startswith(":") and rest[1:2] not in ("-", "=", "?", "+"):
+        uses.append((_names_in(rest[1:]), "a substring offset"))
+    if "$((" in inner or "$[" in inner:
+        uses.append((_names_in(inner), "arithmetic"))
+    return [(names, what) for names, what in uses if names]
+
+
+def _data_names(line: CommandLine) -> frozenset[str]:
+    """Variables of `line` whose values are data rather than the line's own text.
+
+    Set by `read`, `mapfile`, `printf -v` or `getopts` (input, a format), by `select`, by a
+    `for` over words that expand, or by an assignment whose value expands a parameter or
+    a substitution or holds `[`, `$` or a backquote; and, by a fixpoint, any variable whose
+    value names one of those (`y=x` makes `$((y))` evaluate x).
+    """
+    data: set[str] = set()
+    aliases: dict[str, set[str]] = {}
+    for _, segment in walk(line):
+        if segment.kind is SegmentKind.SIMPLE:
+            assigned = assigned_by_builtin(segment)
+            if assigned is not None and assigned.data:
+                data.update(base_name(name) for name in assigned.names if name)
+        if segment.kind is SegmentKind.LOOP_HEADER and segment.name:
+            if segment.text.lstrip().startswith("select"):
+                data.add(segment.name)
+            else:
+                _note_value(segment.name, segment.words, data, aliases)
+        assignments = segment.assignments + segment.declared
+        if segment.wrapped is not None:
+            assignments += segment.wrapped.assignments
+        for assignment in assignments:
+            values = (assignment.value,) if assignment.value is not None else ()
+            _note_value(assignment.name, values + (assignment.array or ()), data, aliases)
+    changed = True
+    while changed:
+        changed = False
+        for name, named in aliases.items():
+            if name not in data and named & data:
+                data.add(name)
+                changed = True
+    return frozenset(data)
+
+
+def _note_value(
+    name: str, words: Sequence[Word], data: set[str], aliases: dict[str, set[str]]
+) -> None:
+    for word in words:
+        if word.value is None:
+            if any(exp.kind not in _SAFE_VALUE_KINDS for exp in word.expansions):
+                data.add(name)
+                return
+            aliases.setdefault(name, set()).update(_names_in(word.text))
+        elif any(ch in word.value for ch in "[$`"):
+            data.add(name)
+            return
+        else:
+            aliases.setdefault(name, set()).update(_names_in(word.value))
 
 
 def _snippet(text: str, start: int, end: int) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -67,23 +69,39 @@ def lexical(path: str, cwd: str, home: str) -> str | None:
     >>> lexical("~/x/./y", "/tmp", "/home/u")
     '/home/u/x/y'
     """
+    joined = join(path, cwd, home)
+    return None if joined is None else normal(joined)
+
+
+def join(path: str, cwd: str, home: str) -> str | None:
+    """`path` joined to `cwd` with `~` expanded, *not* normalised (None for `~user`).
+
+    The kernel resolves `lnk/..` physically (the parent of where `lnk` points), so the
+    real form of a path must be computed from this, not from the `..`-collapsed form.
+
+    >>> join("lnk/../x", "/w", "/h"), join("~/y", "/w", "/h")
+    ('/w/lnk/../x', '/h/y')
+    """
     expanded = expand_home(path, home)
     if expanded is None:
         return None
     # posixpath.join, spelt out: this runs for every path argument
     if expanded[:1] == "/":
-        joined = expanded
-    elif not cwd or cwd[-1] == "/":
-        joined = cwd + expanded
-    else:
-        joined = f"{cwd}/{expanded}"
+        return expanded
+    if not cwd or cwd[-1] == "/":
+        return cwd + expanded
+    return f"{cwd}/{expanded}"
+
+
+def normal(joined: str) -> str:
+    """`joined` with `.`, `..` and empty components collapsed textually."""
     if "/." not in joined and "//" not in joined and joined[-1:] != "/" and joined[:1] == "/":
         return joined  # no `.`, `..` or empty component: already normal (the usual case)
-    normal = posixpath.normpath(joined)
+    collapsed = posixpath.normpath(joined)
     # normpath keeps a leading `//` (POSIX allows it to mean something else); we don't.
-    if normal.startswith("//"):
-        normal = "/" + normal.lstrip("/")
-    return normal
+    if collapsed.startswith("//"):
+        collapsed = "/" + collapsed.lstrip("/")
+    return collapsed
 
 
 def real(path: str) -> str:
@@ -123,7 +141,11 @@ def _real(path: str) -> str:
     resolved = _kernel_real(existing)
     if resolved is None:
         return os.path.realpath(path)
-    return f"{resolved.rstrip('/')}/{missing}"
+    tail = f"{resolved.rstrip('/')}/{missing}"
+    if "/." in f"/{missing}" or "//" in tail or tail[-1] == "/":
+        # an un-normalised path: `missing/..` leads back to what exists (realpath's answer)
+        return os.path.realpath(path) if ".." in missing.split("/") else normal(tail)
+    return tail
 
 
 def _kernel_real(path: str) -> str | None:
@@ -145,29 +167,126 @@ def _kernel_real(path: str) -> str | None:
     return target
 
 
+# A process's own directory in /proc: `/proc/self`, `/proc/thread-self`, `/proc/PID`. What
+# lies below it (`cwd`, `root`, `fd/N`, `task/TID/cwd`, …) depends on the process that opens
+# it, so resolving it here would answer for policylang's process, not the command's.
+_PROCESS_DIR = re.compile(r"/proc/(?:self|thread-self|[0-9]+)(?=/|$)")
+# plain files of a process directory that hold no link (`cat /proc/self/status`), and the
+# per-namespace `net/…` tables `/proc/net` links to
+_PROCESS_SAFE_TAIL = re.compile(
+    r"(?:status|stat|statm|cmdline|comm|limits|cgroup|mounts|mountinfo|mountstats|io|"
+    r"oom_score|sched|schedstat|wchan|maps|smaps|smaps_rollup|personality|loginuid|"
+    r"sessionid|uid_map|gid_map|net(?:/[^./][^/]*)*)"
+)
+_MAX_LINKS = 40  # the kernel's limit on symlinks in one resolution
+
+
+def physical(joined: str, lexical_form: str) -> tuple[str, bool]:
+    """Where the kernel resolves absolute `joined` (`..` after a link is physical), and
+    whether that depends on the process resolving it (a process directory in /proc,
+    reached by name or through a link, such as `/proc/self/cwd` or `/dev/fd/..`).
+
+    `lexical_form` is `normal(joined)`. The usual path has neither a link nor `..` in it:
+    the kernel's answer is then the lexical form and one resolution suffices. Otherwise the
+    path is walked component by component, so that a link into /proc is seen before
+    policylang's own process would answer for it. (With `..`, equal answers prove nothing:
+    `lnk/../..` may climb out of a link to `/proc/self/cwd` to the same text.)
+    """
+    if "/.." not in joined and not lexical_form.startswith(("/proc/", "/dev/")):
+        resolved = real(joined)
+        if resolved == lexical_form:
+            return resolved, False
+    return _walk(joined)
+
+
+def _walk(path: str) -> tuple[str, bool]:
+    """`os.path.realpath(path)`, done by hand to notice a process directory of /proc.
+
+    True when a link inside `/proc/PID` (or `self`, `thread-self`) is crossed (`cwd`,
+    `root`, `fd/N`, `exe`: links the kernel resolves per process), or the path ends inside
+    one other than at a plain file of `_PROCESS_SAFE_TAIL`. `..` out of it is harmless:
+    `/dev/fd/../../..` is `/` for every process.
+    """
+    pending = path.split("/")[::-1]  # components still to resolve, next one last
+    resolved = ""  # "" is the root
+    links = 0
+    while pending:
+        name = pending.pop()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            resolved = resolved.rpartition("/")[0]
+            continue
+        candidate = f"{resolved}/{name}"
+        try:
+            is_link = stat.S_ISLNK(os.lstat(candidate).st_mode)
+        except (OSError, ValueError):
+            is_link = False  # missing: taken as written (`missing/..` is where realpath goes)
+        if not is_link:
+            resolved = candidate
+            continue
+        if _PROCESS_DIR.match(resolved):
+            # a link in a process's directory: `cwd`, `root`, `fd/N` (`self` is in /proc)
+            rest = "/".join(part for part in reversed(pending) if part not in ("", "."))
+            return normal(f"{candidate}/{rest}" if rest else candidate), True
+        links += 1
+        try:
+            target = os.readlink(candidate)
+        except (OSError, ValueError):
+            target = ""
+        if links > _MAX_LINKS or not target:
+            return os.path.realpath(path), False  # a loop: the kernel gives ELOOP
+        if target.startswith("/"):
+            resolved = ""
+        pending.extend(reversed(target.split("/")))
+    resolved = resolved or "/"
+    inside = _PROCESS_DIR.match(resolved)
+    if inside is not None and not _PROCESS_SAFE_TAIL.fullmatch(resolved[inside.end() + 1 :]):
+        return resolved, True
+    return resolved, False
+
+
 def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     """Every absolute form `path` may take (lexical and real, per candidate cwd).
 
     Returns the forms and whether they are complete: False when the path is relative
-    and the working directory is unknown, or it names another user's home (`~user`).
+    and the working directory is unknown, it names another user's home (`~user`), or it
+    leads through a process directory of /proc (see `resolve_all`).
+    """
+    forms, complete, process = resolve_all(path, cwd, home)
+    return forms, complete and not process
+
+
+def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, bool]:
+    """`resolve`, telling a path that leads through /proc's directory of the process
+    resolving it (`/proc/self/cwd/x`, `/dev/fd/../cwd`, a link to them) apart: its forms
+    are the lexical ones only, and the third value is True.
+
+    The real form is resolved from the joined path as written, not from the lexical form:
+    the kernel takes `lnk/..` to the parent of `lnk`'s target.
     """
     forms: list[str] = []
     complete = True
+    process = False
     bases = sorted(cwd.candidates)
-    if not path.startswith(("/", "~")) and not cwd.known:
+    absolute_path = path.startswith(("/", "~"))
+    if not absolute_path and not cwd.known:
         complete = False
     for base in bases:
-        absolute = lexical(path, base, home)
-        if absolute is None:
-            return (), False
-        if absolute not in forms:
-            forms.append(absolute)
-        resolved = real(absolute)
-        if resolved not in forms:
+        joined = join(path, base, home)
+        if joined is None:
+            return (), False, False
+        lexical_form = normal(joined)
+        if lexical_form not in forms:
+            forms.append(lexical_form)
+        resolved, through_process = physical(joined, lexical_form)
+        if through_process:
+            process = True
+        elif resolved not in forms:
             forms.append(resolved)
-        if path.startswith(("/", "~")):
+        if absolute_path:
             break  # the base does not matter for absolute paths
-    return tuple(forms), complete
+    return tuple(forms), complete, process
 
 
 def cd_target(
@@ -273,15 +392,25 @@ def moved(current: Cwd, target: str, home: str) -> Cwd:
 
 
 def _absolute_dirs(target: str, current: Cwd, home: str) -> tuple[str, ...] | None:
+    """The directories `cd target` may lead to from each candidate: bash's `cd` is logical
+    (`lnk/..` is the directory holding `lnk`) but falls back to the physical directory,
+    `cd -P` and `git -C` are physical; both forms are candidates when they differ. A target
+    in a process directory of /proc (`/proc/self/cwd`) is unknown (None)."""
     if not target.startswith(("/", "~")) and not current.known:
         return None
     out: list[str] = []
     for base in sorted(current.candidates):
-        absolute = lexical(target, base, home)
-        if absolute is None:
+        joined = join(target, base, home)
+        if joined is None:
             return None
-        out.append(absolute)
-    return tuple(out)
+        lexical_form = normal(joined)
+        out.append(lexical_form)
+        resolved, through_process = physical(joined, lexical_form)
+        if through_process:
+            return None
+        if resolved != lexical_form:
+            out.append(resolved)
+    return tuple(dict.fromkeys(out))
 
 
 def is_within(path: str, root: str) -> bool:

@@ -19,6 +19,7 @@ from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
     CompiledRule,
+    EnvMatch,
     ExpansionAction,
     ExpansionPosition,
     InterpreterSpec,
@@ -184,6 +185,7 @@ class RuleView:
         self._matches: dict[
             tuple[str, Access, str, str, bool], tuple[ProtectedMatch | None, bool]
         ] = {}
+        self._env: dict[str, EnvMatch] = {}  # env rule per variable name (names are few)
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -212,9 +214,15 @@ class RuleView:
         return entry.action.floor, entry.ref.id, entry.ref.location
 
     # -- environment ---------------------------------------------------------------------
-    def env_verdicts(self, name: str, text: str) -> list[Reason]:
-        match = self.policy.env.match(name)
-        if match.verdict is Verdict.ALLOW:
+    def env_verdicts(self, name: str, text: str, *, listed: bool = False) -> list[Reason]:
+        """Reasons the env rules give for setting `name`; with `listed`, only a rule that
+        names it counts (not `env default`): `read line` is no `line=…` assignment."""
+        match = self._env.get(name)
+        if match is None:
+            match = self.policy.env.match(name)
+            if len(self._env) < 4096:
+                self._env[name] = match
+        if match.verdict is Verdict.ALLOW or (listed and match.glob is None):
             return []
         ref = match.ref
         message = f"sets the environment variable `{name}`"

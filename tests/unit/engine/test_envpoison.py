@@ -49,3 +49,42 @@ def test_poison_names() -> None:
     assert is_poison_name("LD_LIBRARY_PATH")
     assert is_poison_name("GIT_SSH_COMMAND")
     assert not is_poison_name("LANG")
+
+
+# --- builtins that assign variables (review A-F2, B-F4) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "read PATH",
+        "read -r -- PATH",
+        "read x PATH",
+        "read -a PATH",
+        "read -ra LD_PRELOAD",
+        "printf -v PATH %s /tmp",
+        "printf -vHOME %s /tmp",
+        "mapfile CDPATH",
+        "readarray -t PATH",
+        "getopts ab IFS",
+        "unset PATH",
+        "unset -v IFS",
+        "export -n PATH",
+        "local PATH",
+        "declare BASH_ENV",
+        "command read PATH",
+        "builtin printf -v PS4 x",
+        "read $name",
+        "for PATH in /tmp; do :; done",
+    ],
+)
+def test_assigning_builtins_poison(command: str) -> None:
+    assert _poison(command) is not None
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["read line", "read -p PATH x", "printf PATH", "unset x", "unset -f PATH", "export PATH"],
+)
+def test_assigning_builtins_harmless(command: str) -> None:
+    assert _poison(command) is None

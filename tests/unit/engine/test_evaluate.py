@@ -188,6 +188,31 @@ def test_git_config_include_is_followed(workspace: Path) -> None:
     assert decision.verdict is Verdict.ASK
 
 
+def test_a_home_include_resolves_in_the_evaluated_home(workspace: Path, tmp_path: Path) -> None:
+    # `~/` in an include is the home of the command's environment, not policylang's own
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "evil.cfg").write_text("[core]\n\tfsmonitor = evil\n")
+    _git_repo(workspace)
+    subprocess.run(
+        ["git", "-C", str(workspace), "config", "include.path", "~/evil.cfg"], check=True
+    )
+    decision = load_policy().evaluate("git status", workspace=workspace, env={"HOME": str(home)})
+    assert decision.verdict is Verdict.ASK
+    assert any("core.fsmonitor" in r.message for r in decision.reasons), decision.reasons
+
+
+def test_an_executable_hook_is_named_as_a_hook(workspace: Path) -> None:
+    _git_repo(workspace)
+    hook = workspace / ".git" / "hooks" / "post-index-change"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text("#!/bin/sh\n")
+    hook.chmod(0o755)
+    decision = load_policy().evaluate("git status", workspace=workspace)
+    assert decision.verdict is Verdict.ASK
+    assert any("executable hook `hooks/post-index-change`" in r.message for r in decision.reasons)
+
+
 # --- approvals -----------------------------------------------------------------------
 
 
@@ -378,3 +403,86 @@ def test_the_start_directory_follows_the_context(default_policy: Policy) -> None
     assert default_policy.evaluate_in("cat config", inside, approvals=False).verdict is (
         Verdict.ALLOW
     )
+
+
+# --- review fixes: `..` after links, /proc, variables set by builtins, data as arithmetic ---
+
+
+def _linked_home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """HOME/work/proj is the workspace; its `lnk` points four levels below HOME, so only
+    a physical `..` (not a lexical one, nor one from the workspace) reaches HOME."""
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("secret")
+    (home / "a" / "b" / "c" / "d").mkdir(parents=True)
+    workspace = home / "work" / "proj"
+    workspace.mkdir(parents=True)
+    (workspace / "lnk").symlink_to(home / "a" / "b" / "c" / "d")
+    return workspace, {"HOME": str(home)}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat lnk/../../../../.aws/credentials",
+        "cd lnk && cat ../../../../.aws/credentials",
+        "cd -P lnk/../../../.. && cat .aws/credentials",
+        "cd lnk/../../../.. && cat .aws/credentials",
+        "cd lnk && cd ../../../.. && cat .aws/credentials",
+    ],
+)
+def test_dotdot_after_a_link_reaches_protected_files(tmp_path: Path, command: str) -> None:
+    workspace, env = _linked_home(tmp_path)
+    decision = load_policy().evaluate(command, workspace=workspace, env=env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_link_to_proc_self_asks(tmp_path: Path) -> None:
+    workspace, env = _linked_home(tmp_path)
+    (workspace / "me").symlink_to("/proc/self")
+    policy = load_policy()
+    for command in ("cat me/cwd/../.aws/credentials", "cat /proc/self/cwd/../x", "cd me/cwd"):
+        decision = policy.evaluate(command + " && ls", workspace=workspace, env=env)
+        assert decision.verdict is not Verdict.ALLOW, command
+    decision = policy.evaluate("cat me/cwd/x", workspace=workspace, env=env)
+    assert any(r.rule_id == "engine.process-path" for r in decision.reasons)
+    assert policy.evaluate("cat /proc/cpuinfo", workspace=workspace, env=env).verdict is (
+        Verdict.ALLOW
+    )
+
+
+def test_fd_write_is_a_file_write(decide: Decide) -> None:
+    assert decide("echo x &>1").verdict is Verdict.ASK
+    assert decide("echo x &>1").retention is Retention.DURABLE
+    assert decide("echo x >&1").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("read PATH <<< .; ls", None),
+        ("printf -v HOME %s /tmp; cat ~/x", None),
+        ("read $name", "engine.unknown-variable"),
+        ("read x < f; echo $((x))", "engine.data-evaluated"),
+        ("read x < f; echo ${!x}", "engine.data-evaluated"),
+        ("read x < f; [[ x -eq 1 ]]", "engine.data-evaluated"),
+    ],
+)
+def test_builtin_assignments_ask(decide: Decide, command: str, rule: str | None) -> None:
+    decision = decide(command)
+    assert decision.verdict is Verdict.ASK
+    if rule is not None:
+        assert any(r.rule_id == rule for r in decision.reasons)
+
+
+def test_data_arithmetic_really_runs_commands(tmp_path: Path) -> None:
+    # the shape the engine asks about: bash runs the subscript of a value read from data
+    (tmp_path / "f").write_text("a[$(touch MARK)]\n")
+    subprocess.run(
+        ["bash", "-c", "read x < f; echo $((x))"], cwd=tmp_path, check=False, capture_output=True
+    )
+    assert (tmp_path / "MARK").exists()
+    policy = load_policy()
+    decision = policy.evaluate("read x < f; echo $((x))", workspace=tmp_path)
+    assert decision.verdict is Verdict.ASK
+    assert policy.evaluate("echo $((1+2))", workspace=tmp_path).verdict is Verdict.ALLOW

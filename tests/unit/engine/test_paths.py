@@ -4,6 +4,8 @@ import itertools
 import os
 from pathlib import Path
 
+import pytest
+
 from policylang.engine import paths
 from policylang.engine.paths import Cwd
 from policylang.shell.model import Segment, SegmentKind, Word
@@ -153,3 +155,103 @@ def test_lexical_agrees_with_normpath() -> None:
                     path = "/".join(combo)
                     assert paths.lexical(path, cwd, HOME) == reference(path, cwd, HOME)
                     assert paths.lexical(path, cwd, home) == reference(path, cwd, home)
+
+
+# --- `..` after a link, and /proc's per-process directories (review B-F11, A-F13) -----------
+
+
+def test_dotdot_after_a_link_is_physical(tmp_path: Path) -> None:
+    # the kernel resolves `lnk/..` to the parent of lnk's target, not to the cwd
+    (tmp_path / "home" / "projects").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "lnk").symlink_to(tmp_path / "home" / "projects")
+    cwd = Cwd(candidates=frozenset({str(tmp_path / "ws")}))
+    forms, complete = paths.resolve("lnk/../.aws/credentials", cwd, HOME)
+    assert complete
+    assert str(tmp_path / "ws" / ".aws" / "credentials") in forms  # the lexical form
+    assert os.path.realpath(tmp_path / "home") + "/.aws/credentials" in forms
+
+
+def test_real_agrees_with_realpath_on_unnormalised_paths(tmp_path: Path) -> None:
+    names = [*_link_maze(tmp_path), "..", ".", ""]
+    for depth in (1, 2, 3):
+        for combo in itertools.product(names, repeat=depth):
+            path = "/".join((str(tmp_path), *combo))
+            assert paths.real(path) == os.path.realpath(path), path
+            resolved, process = paths.physical(path, paths.normal(path))
+            assert (resolved, process) == (os.path.realpath(path), False), path
+
+
+def test_cd_through_a_link_then_up_reaches_the_physical_parent(tmp_path: Path) -> None:
+    (tmp_path / "home" / "projects").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "lnk").symlink_to(tmp_path / "home" / "projects")
+    start = Cwd(candidates=frozenset({str(tmp_path / "ws")}))
+    physical_home = os.path.realpath(tmp_path / "home")
+    # `cd -P lnk/..` (and bash's fallback for `cd lnk/..`) is the physical directory
+    after = paths.track([_seg("cd", "-P", "lnk/.."), _seg("cat", "x")], start, HOME)[1]
+    assert physical_home in after.candidates
+    assert str(tmp_path / "ws") in after.candidates  # the logical one too
+    # `cd lnk; cat ../x`: `..` of the link's target
+    after = paths.track([_seg("cd", "lnk"), _seg("cat", "x")], start, HOME)[1]
+    forms = paths.resolve("../.aws/credentials", after, HOME)[0]
+    assert physical_home + "/.aws/credentials" in forms
+    # `git -C lnk/..`
+    moved = paths.moved(start, "lnk/..", HOME)
+    assert physical_home in moved.candidates
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/proc/self/cwd/.env",
+        "/proc/self/cwd/../x",
+        "/proc/thread-self/cwd/x",
+        "/proc/self/fd/../cwd/x",
+        "/proc/self/root/etc/x",
+        "/proc/self/task/1/root/x",
+        "/proc/1/cwd/x",
+        "/proc/self/fd/3",
+        "/dev/fd/../cwd/x",
+        "/dev/fd/0/../../cwd/x",
+        "/dev/stdin/../../cwd",
+        "/tmp/../proc/self/cwd/x",
+    ],
+)
+def test_process_relative_proc_paths_are_unknown(path: str) -> None:
+    cwd = Cwd(candidates=frozenset({"/w"}))
+    forms, _, process = paths.resolve_all(path, cwd, HOME)
+    assert process, path
+    assert paths.resolve(path, cwd, HOME)[1] is False
+    # nothing resolved in policylang's own process is offered as a form
+    assert not any(form.startswith(os.getcwd() + "/") for form in forms)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/proc/cpuinfo",
+        "/proc/meminfo",
+        "/proc/loadavg",
+        "/proc/self/status",
+        "/proc/1/cmdline",
+        "/proc/net/dev",
+        "/proc/mounts",
+        "/dev/fd/../../../etc/hostname",  # `..` out of /proc ends where it would anywhere
+    ],
+)
+def test_system_proc_paths_stay_known(path: str) -> None:
+    assert paths.resolve_all(path, Cwd(candidates=frozenset({"/w"})), HOME)[1:] == (True, False)
+
+
+def test_link_into_proc_self_is_unknown(tmp_path: Path) -> None:
+    (tmp_path / "me").symlink_to("/proc/self")
+    (tmp_path / "fds").symlink_to("/dev/fd")
+    cwd = Cwd(candidates=frozenset({str(tmp_path)}))
+    for path in ("me/cwd/x", "fds/../cwd/x", "me/root/etc/x"):
+        assert paths.resolve_all(path, cwd, HOME)[2], path
+    # a `cd` there leaves the directory unknown
+    after = paths.track([_seg("cd", "me/cwd"), _seg("cat", "x")], cwd, HOME)[1]
+    assert after.known is False
+    after = paths.track([_seg("cd", "/proc/self/cwd/.."), _seg("ls")], cwd, HOME)[1]
+    assert after.known is False
