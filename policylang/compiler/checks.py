@@ -16,6 +16,7 @@ when the command passes, or a one-line reason why it does not. Anything a check 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -214,11 +215,98 @@ def xargs_target(words: Sequence[Word], view: OptionView) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- tar
+
+
+def tar_local(words: Sequence[Word], view: OptionView) -> str | None:
+    """tar's archive is a local file: no `HOST:FILE` archive name without `--force-local`.
+
+    GNU tar opens an archive named `HOST:FILE` (a `:` before any `/`) on HOST through
+    `rsh` (often `ssh`) and `rmt`: a DNS lookup, the network and another program. Fails on
+    such a name and on an archive name or option that is not literal.
+    """
+    if view.unknown:
+        return "tar has a non-literal word where an option could be"
+    if view.has("--force-local"):
+        return None
+    for option in view.find("-f", "--file"):
+        value = option.value
+        if not option.literal:
+            # `~/x.tar`, `"$DIR"/x.tar`: local if a `/` comes before any `:` or expansion
+            value = _literal_start(words[option.arg_indexes[0]].text) if option.arg_indexes else ""
+            if "/" not in value or ":" in value.partition("/")[0]:
+                return "tar archive name is not literal"
+        if value is not None and is_remote_archive(value):
+            return f"tar archive `{value}` is on a remote host (tar runs rsh for it)"
+    return None
+
+
+def _literal_start(text: str) -> str:
+    """The start of a word's text before anything that expands (`~/` read as `/`)."""
+    if text.startswith("~/"):
+        return "/"
+    for index, char in enumerate(text):
+        if char in "$`*?[{\\\"'~":
+            return text[:index]
+    return text
+
+
+def is_remote_archive(name: str) -> bool:
+    """Whether GNU tar (and cpio, mt) read `name` as `[USER@]HOST:FILE` (rmt.h `_remdev`).
+
+    >>> [is_remote_archive(n) for n in ("localhost:x.tar", "u@h:x", "./a:b.tar", ":x", "x.tar")]
+    [True, True, False, False, False]
+    """
+    colon = name.find(":")
+    return colon > 0 and "/" not in name[:colon]
+
+
+# --------------------------------------------------------------------------- jq
+
+
+_JQ_MODULES = re.compile(r"\b(?:import|include|modulemeta)\b")
+
+
+def jq_program(words: Sequence[Word], view: OptionView) -> str | None:
+    """jq reads no file but its operands and `--rawfile`/`--slurpfile` files.
+
+    A module search path (`-L DIR`, `--library-path`) or a module path in the program
+    (`import "../../home/u/.docker/config" as $c`: jq appends `.json` and looks in
+    `$ORIGIN/../lib` too, so `..` climbs out of it) reads and prints any JSON or jq file, so
+    the check fails on `-L`, on `import`, `include` or `modulemeta` in any word, on a
+    program read from a file (`-f`, `--from-file`) and on any word that is not literal.
+    jq reads a short option from every letter of a word that starts with one dash
+    (`-nf` is `-n -f`).
+    """
+    options = True
+    for word in words[1:]:
+        text = word.value
+        if text is None:
+            return "jq has a non-literal word"
+        if text == "--":
+            options = False
+        if not options:
+            continue
+        if text in ("--library-path", "--from-file") or text.startswith("--library-path="):
+            return f"jq option `{text.partition('=')[0]}` reads modules or a program from files"
+        if text.startswith("-") and not text.startswith("--"):
+            if "L" in text:
+                return "jq option `-L` adds a module search path"
+            if "f" in text:
+                return "jq option `-f` reads the program from a file"
+    for word in words[1:]:
+        if word.value is not None and _JQ_MODULES.search(word.value):
+            return "jq program imports a module (it can read any JSON file)"
+    return None
+
+
 CHECKS: Mapping[str, Check] = MappingProxyType(
     {
         "sed-script": sed_script,
         "find-expr": find_expr,
         "git-config-keys": git_config_keys,
         "xargs-target": xargs_target,
+        "tar-local": tar_local,
+        "jq-program": jq_program,
     }
 )

@@ -22,13 +22,15 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final
 
-from policylang.shell.model import Assignment, CommandLine, Unwrapped, Word, WrapperUse
+from policylang.shell.model import Assignment, CommandLine, Problem, Unwrapped, Word, WrapperUse
 from policylang.shell.options import OptionSpec, OptionView, option_view
 from policylang.span import Span
 
 __all__ = [
     "DEFAULT_WRAPPERS",
+    "EFFECT_CODE",
     "OPTIONAL_WRAPPERS",
+    "OptionEffect",
     "ParseCallback",
     "Unwrapped",
     "WrapperKind",
@@ -53,6 +55,32 @@ class WrapperKind(enum.StrEnum):
     EVAL = "eval"  # joins its operands with spaces and runs them as shell code (eval, watch)
 
 
+#: The problem code of a wrapper option (or operand) with an effect of its own.
+EFFECT_CODE: Final = "shell.wrapper-effect"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionEffect:
+    """A wrapper option that does something besides running the inner command.
+
+    `time -o FILE` writes FILE, `xargs -a FILE` reads FILE, `env -C DIR` moves the inner
+    command's relative paths, `bash -o keyword` turns `NAME=VALUE` arguments into the
+    environment. Seeing through such a wrapper as if the option were not there would miss
+    what it does, so `unwrap` reports a problem (code `EFFECT_CODE`) the engine asks about,
+    while the inner command is still judged on its own (a deny for it holds).
+
+    Attributes:
+        options: the option's spellings (`-o --output`).
+        effect: what it does, for the message (`writes its report to a file …`).
+        values: only these values have the effect (`-o keyword`); empty: any value. A value
+            that is not literal may be any of them.
+    """
+
+    options: frozenset[str]
+    effect: str
+    values: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WrapperSpec:
     """How to find the inner command of one wrapper.
@@ -71,6 +99,12 @@ class WrapperSpec:
         command_optional: no inner command is fine (`exec` with only redirections).
         code_operands: for the eval kind, how many operands are code (0: all of them,
             joined with spaces as `eval` does; 1 for `trap CODE SIGNAL…`).
+        effects: options with an effect of their own (`time -o FILE` writes FILE): the
+            inner command is still seen, and a problem says what the option does.
+        positional_effect: what the positionals do besides (`flock FILE` creates FILE,
+            `chroot DIR` runs DIR's programs); "" when nothing.
+        descriptor_positional: a positional that is a number is a file descriptor and
+            has no `positional_effect` (`flock 9`).
     """
 
     name: str
@@ -84,6 +118,9 @@ class WrapperSpec:
     default_command: str | None = None
     command_optional: bool = False
     code_operands: int = 0  # eval kind: how many operands are code (0: all; `trap CODE SIG…`: 1)
+    effects: tuple[OptionEffect, ...] = ()
+    positional_effect: str = ""
+    descriptor_positional: bool = False
 
 
 class WrapperTable:
@@ -140,8 +177,20 @@ def unwrap(
 
     Returns:
         The chain of wrappers, the inner command's words, and the nested line or the
-        reason the inner command is opaque. With no wrapper the chain is empty.
+        reason the inner command is opaque. With no wrapper the chain is empty. A wrapper
+        option with an effect of its own (`WrapperSpec.effects`) adds a problem with code
+        `EFFECT_CODE`; the inner command is still returned.
     """
+    effects: list[Problem] = []
+    result = _unwrap(words, table, parse, effects)
+    if effects:
+        result = replace(result, problems=(*effects, *result.problems))
+    return result
+
+
+def _unwrap(
+    words: Sequence[Word], table: WrapperTable, parse: ParseCallback | None, effects: list[Problem]
+) -> Unwrapped:
     chain: list[WrapperUse] = []
     assignments: list[Assignment] = []
     rest = tuple(words)
@@ -154,6 +203,7 @@ def unwrap(
         view = option_view(rest, spec.options)
         if view.find(*spec.query_options):
             break
+        effects.extend(_option_effects(spec, rest, view))
         if spec.kind is not WrapperKind.WRAPPER:
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
             return _reenter(spec, rest, view, chain, assignments, parse)
@@ -171,6 +221,7 @@ def unwrap(
             while start < len(rest) and _NAME_EQ.match(rest[start].text):
                 assignments.append(_assignment(rest[start]))
                 start += 1
+        effects.extend(_positional_effects(spec, rest[start : start + spec.positionals]))
         start += spec.positionals
         if start < len(rest) and rest[start].value in spec.string_options:
             # `flock FILE -c CMD`: the string option comes after the positionals
@@ -195,6 +246,44 @@ def _check_options(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -
         if option.name in spec.opaque_options:
             return f"`{spec.name} {option.name}` hides the command it runs"
     return ""
+
+
+def _option_effects(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -> list[Problem]:
+    """Problems for the wrapper's options that do something of their own."""
+    found: list[Problem] = []
+    for effect in spec.effects:
+        for option in view.find(*effect.options):
+            if effect.values and option.literal and option.value not in effect.values:
+                continue
+            span = words[option.word_index].span
+            for index in option.arg_indexes:
+                span = span.cover(words[index].span)
+            shown = option.name if not effect.values else f"{option.name} {option.value or '…'}"
+            found.append(
+                Problem(
+                    code=EFFECT_CODE,
+                    message=f"`{spec.name} {shown}` {effect.effect}",
+                    span=span,
+                )
+            )
+            break
+    return found
+
+
+def _positional_effects(spec: WrapperSpec, positionals: Sequence[Word]) -> list[Problem]:
+    """A problem for positionals that do something of their own (`flock FILE`, `chroot DIR`)."""
+    if not spec.positional_effect or not positionals:
+        return []
+    if spec.descriptor_positional and all((w.value or "").isdigit() for w in positionals):
+        return []
+    shown = " ".join(w.text for w in positionals)
+    return [
+        Problem(
+            code=EFFECT_CODE,
+            message=f"`{spec.name} {shown}` {spec.positional_effect}",
+            span=positionals[0].span.cover(positionals[-1].span),
+        )
+    ]
 
 
 def _no_command(
@@ -319,6 +408,16 @@ _SHELL_OPTIONS = OptionSpec(
 )
 
 
+_KEYWORD_EFFECT = (
+    "makes `NAME=VALUE` arguments environment variables, which the policy does not check"
+)
+# `bash -k` / `-o keyword`: `ls LD_PRELOAD=x.so` sets LD_PRELOAD for `ls` (as `set -k` does)
+_SHELL_EFFECTS = (
+    OptionEffect(options=_fs("-k"), effect=_KEYWORD_EFFECT),
+    OptionEffect(options=_fs("-o"), effect=_KEYWORD_EFFECT, values=_fs("keyword")),
+)
+
+
 def _wrapper(name: str, **kwargs: object) -> WrapperSpec:
     return WrapperSpec(name=name, **kwargs)  # type: ignore[arg-type]
 
@@ -346,6 +445,13 @@ DEFAULT_WRAPPERS = WrapperTable(
             assignments=True,
             opaque_options=_fs("-S --split-string"),
             command_optional=True,
+            effects=(
+                OptionEffect(
+                    options=_fs("-C --chdir"),
+                    effect="runs the command in another directory, where its relative paths "
+                    "name files the policy did not check",
+                ),
+            ),
         ),
         _wrapper(
             "timeout",
@@ -371,6 +477,17 @@ DEFAULT_WRAPPERS = WrapperTable(
                 flags=_fs("-p --portability -a --append -v --verbose -q --quiet"),
             ),
             command_optional=True,
+            # GNU time (the program, not the keyword: `\time`, `cmd | time`, `env time`)
+            effects=(
+                OptionEffect(
+                    options=_fs("-o --output"),
+                    effect="writes its report to a file the policy does not check",
+                ),
+                OptionEffect(
+                    options=_fs("-a --append"),
+                    effect="appends its report to a file the policy does not check",
+                ),
+            ),
         ),
         _wrapper(
             "command",
@@ -399,6 +516,12 @@ DEFAULT_WRAPPERS = WrapperTable(
             ),
             query_options=_fs("--help --version --show-limits"),
             default_command="echo",
+            effects=(
+                OptionEffect(
+                    options=_fs("-a --arg-file"),
+                    effect="reads its arguments from a file the policy does not check",
+                ),
+            ),
         ),
         _wrapper(
             "sudo",
@@ -486,6 +609,9 @@ DEFAULT_WRAPPERS = WrapperTable(
             positionals=1,
             string_options=_fs("-c --command"),
             command_optional=True,
+            # `flock FILE …` opens FILE with O_CREAT; `flock 9` locks a descriptor
+            positional_effect="creates the lock file, which the policy does not check",
+            descriptor_positional=True,
         ),
         _wrapper(
             "su",
@@ -517,9 +643,11 @@ DEFAULT_WRAPPERS = WrapperTable(
                 takes_value=_fs("--userspec --groups"), flags=_fs("--skip-chdir --help --version")
             ),
             positionals=1,
+            positional_effect="runs the programs of that directory tree, which are not the "
+            "commands the rules know",
         ),
         *(
-            _wrapper(shell, kind=WrapperKind.SHELL, options=_SHELL_OPTIONS)
+            _wrapper(shell, kind=WrapperKind.SHELL, options=_SHELL_OPTIONS, effects=_SHELL_EFFECTS)
             for shell in ("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh")
         ),
     ]

@@ -1,4 +1,4 @@
-"""Built-in checks: sed-script, find-expr, git-config-keys, xargs-target."""
+"""Built-in checks: sed-script, find-expr, git-config-keys, xargs-target, tar-local, jq-program."""
 
 from __future__ import annotations
 
@@ -92,3 +92,77 @@ def test_git_config_keys(command: str, problem: str | None) -> None:
 )
 def test_xargs_target(command: str, problem: str | None) -> None:
     assert run("xargs-target", command) == problem
+
+
+@pytest.mark.parametrize(
+    ("command", "problem"),
+    [
+        ("tar -tf x.tar", None),
+        ("tar tzf archive.tar.gz", None),
+        ("tar -tf ./a:b.tar", None),
+        ("tar -tf dir/host:x.tar", None),
+        ("tar -tf /abs/host:x.tar", None),
+        ("tar -tf ~/x.tar", None),
+        ('tar -tf ./"$D"/x.tar', None),
+        ("tar -tf localhost:x.tar --force-local", None),
+        ("tar -t", None),
+        (
+            "tar -tf localhost:x.tar",
+            "tar archive `localhost:x.tar` is on a remote host (tar runs rsh for it)",
+        ),
+        (
+            "tar tf user@example.com:x.tar",
+            "tar archive `user@example.com:x.tar` is on a remote host (tar runs rsh for it)",
+        ),
+        (
+            "tar --list --file=h:x",
+            "tar archive `h:x` is on a remote host (tar runs rsh for it)",
+        ),
+        (
+            "tar -tf x.tar -f h:y",
+            "tar archive `h:y` is on a remote host (tar runs rsh for it)",
+        ),
+        ('tar -tf "$ARCHIVE"', "tar archive name is not literal"),
+        ('tar -tf "$H":x.tar', "tar archive name is not literal"),
+        ('tar -tf "$D"/x.tar', "tar archive name is not literal"),  # $D may be `host:dir`
+        ("tar -tf x.tar $OPTS", "tar has a non-literal word where an option could be"),
+    ],
+)
+def test_tar_local(command: str, problem: str | None) -> None:
+    assert run("tar-local", command) == problem
+
+
+_IMPORTS = "jq program imports a module (it can read any JSON file)"
+
+
+@pytest.mark.parametrize(
+    ("command", "problem"),
+    [
+        ("jq .name package.json", None),
+        ("jq -n 1", None),
+        ("jq -r '.[] | .name' f.json", None),
+        ("jq -n --arg x 1 '$x'", None),
+        ("jq -n -- '.a'", None),
+        (
+            "jq -n 'import \"../../home/u/.docker/config\" as $c; $c'",
+            _IMPORTS,
+        ),
+        ("jq -n 'include \"x\"; 1'", _IMPORTS),
+        ("jq -n -- 'import \"x\" as $c; $c'", _IMPORTS),
+        ("jq -n -L /dir 1", "jq option `-L` adds a module search path"),
+        ("jq -nL/dir 1", "jq option `-L` adds a module search path"),
+        (
+            "jq -n --library-path=/dir 1",
+            "jq option `--library-path` reads modules or a program from files",
+        ),
+        ("jq -nf prog.jq", "jq option `-f` reads the program from a file"),
+        (
+            "jq --from-file prog.jq data.json",
+            "jq option `--from-file` reads modules or a program from files",
+        ),
+        ('jq "$PROGRAM" f.json', "jq has a non-literal word"),
+        ('jq -n -- "$PROGRAM"', "jq has a non-literal word"),
+    ],
+)
+def test_jq_program(command: str, problem: str | None) -> None:
+    assert run("jq-program", command) == problem

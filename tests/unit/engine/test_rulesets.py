@@ -41,3 +41,19 @@ def test_load_policy_raises_on_failing_expectation(tmp_path: Path) -> None:
         load_policy(bad)
     assert "expectation" in str(info.value)
     assert load_policy(bad, check=False).evaluate("ls", workspace="/w").verdict.value == "allow"
+
+
+@pytest.mark.parametrize("name", ["PS0", "PS1", "PS2", "PS4"])
+def test_prompts_are_listed_as_ask(tmp_path: Path, name: str) -> None:
+    # a prompt is expanded like a command line (`PS4='$(…)'` with `set -x` runs it), so
+    # common.policy lists it: a later layer's `env default allow` does not free it
+    user = tmp_path / "user.policy"
+    user.write_text('policy "user"\nenv default allow\n')
+    policy = load_policy(extra=[user], check=False, snapshot=False)
+    assert policy.evaluate(f"{name}=x ls", workspace="/w").verdict.value == "ask"
+    assert policy.evaluate("FOO=x ls", workspace="/w").verdict.value == "allow"
+
+
+def test_ci_denies_prompts() -> None:
+    policy = load_policy(shipped_ruleset("ci"), check=False, snapshot=False)
+    assert policy.evaluate("PS4='$(id)' ls", workspace="/w").verdict.value == "deny"

@@ -7,7 +7,14 @@ import pytest
 from policylang.shell.model import Segment, Unwrapped
 from policylang.shell.options import OptionSpec
 from policylang.shell.parse import parse_command
-from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec, unwrap
+from policylang.shell.wrappers import (
+    DEFAULT_WRAPPERS,
+    EFFECT_CODE,
+    OptionEffect,
+    WrapperKind,
+    WrapperSpec,
+    unwrap,
+)
 
 
 def segment(text: str) -> Segment:
@@ -194,3 +201,164 @@ def test_trap_code_is_seen_through() -> None:
     assert late is not None
     assert late.nested is not None
     assert [s.argv for s in late.nested.segments] == [("curl", "x"), ("sh",)]
+
+
+def effects(text: str) -> list[str]:
+    """The messages of the wrapper-effect problems of `text`'s first segment."""
+    return [p.message for p in wrapped(text).problems if p.code == EFFECT_CODE]
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "words"),
+    [
+        # GNU time writes its report (review A F10)
+        (
+            "\\time -o out ls",
+            "`time -o` writes its report to a file the policy does not check",
+            ["ls"],
+        ),
+        (
+            "\\time --output=out ls",
+            "`time --output` writes its report to a file the policy does not check",
+            ["ls"],
+        ),
+        (
+            "\\time -oout ls",
+            "`time -o` writes its report to a file the policy does not check",
+            ["ls"],
+        ),
+        (
+            "\\time -a ls",
+            "`time -a` appends its report to a file the policy does not check",
+            ["ls"],
+        ),
+        (
+            "nice time -o out rm x",
+            "`time -o` writes its report to a file the policy does not check",
+            ["rm", "x"],
+        ),
+        # xargs reads its arguments from a file (review B F15)
+        (
+            "xargs -a .env",
+            "`xargs -a` reads its arguments from a file the policy does not check",
+            ["echo"],
+        ),
+        (
+            "xargs --arg-file=/x cat",
+            "`xargs --arg-file` reads its arguments from a file the policy does not check",
+            ["cat"],
+        ),
+        (
+            "xargs -a/x",
+            "`xargs -a` reads its arguments from a file the policy does not check",
+            ["echo"],
+        ),
+        # env -C moves the inner command (review B F16)
+        (
+            "env -C /home cat .aws/credentials",
+            "`env -C` runs the command in another directory, where its relative paths name "
+            "files the policy did not check",
+            ["cat", ".aws/credentials"],
+        ),
+        (
+            "env --ch=/home cat x",
+            "`env --chdir` runs the command in another directory, where its relative paths "
+            "name files the policy did not check",
+            ["cat", "x"],
+        ),
+        # flock creates its lock file (review B F17)
+        (
+            "flock -n .git/hooks/x ls",
+            "`flock .git/hooks/x` creates the lock file, which the policy does not check",
+            ["ls"],
+        ),
+        (
+            'flock ./"$LOCK" ls',
+            '`flock ./"$LOCK"` creates the lock file, which the policy does not check',
+            ["ls"],
+        ),
+        # chroot runs the programs of its directory (review B F18)
+        (
+            "chroot --userspec=1:1 /jail ls",
+            "`chroot /jail` runs the programs of that directory tree, which are not the "
+            "commands the rules know",
+            ["ls"],
+        ),
+    ],
+)
+def test_wrapper_options_with_effects_are_reported(
+    text: str, message: str, words: list[str]
+) -> None:
+    result = wrapped(text)
+    assert not result.opaque, result.reason
+    assert effects(text) == [message]
+    # the inner command is still seen, so its own rules (a deny) still apply
+    assert [w.value for w in result.words] == words
+
+
+def test_flock_string_option_reports_the_lock_file() -> None:
+    result = wrapped("flock lock -c 'rm x'")
+    assert effects("flock lock -c 'rm x'") == [
+        "`flock lock` creates the lock file, which the policy does not check"
+    ]
+    assert result.nested is not None
+    assert result.nested.segments[0].argv == ("rm", "x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bash -kc 'ls LD_PRELOAD=/x.so'",
+        "bash -k -c 'ls LD_PRELOAD=/x.so'",
+        "bash -ck 'ls LD_PRELOAD=/x.so'",
+        "sh -kc ls",
+        "bash -o keyword -c 'ls LD_PRELOAD=/x.so'",
+        "bash -o $OPT -c ls",  # may be `keyword`
+    ],
+)
+def test_shell_keyword_option_is_reported(text: str) -> None:
+    # review A F11: `NAME=VALUE` arguments become the environment of the command
+    result = wrapped(text)
+    assert effects(text), text
+    assert "`NAME=VALUE` arguments environment variables" in effects(text)[0]
+    assert result.nested is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "time -p ls",
+        "\\time -f %e ls",
+        "env -u HOME -i ls",
+        "env FOO=1 ls",
+        "xargs -0 -n1 grep x",
+        "flock 9",
+        "flock -n 9 ls",
+        "timeout 5 ls",
+        "bash -c ls",
+        "bash -o pipefail -c ls",
+        "bash -xec ls",
+    ],
+)
+def test_plain_wrapper_options_have_no_effect(text: str) -> None:
+    found = segment(text).wrapped
+    assert found is None or not [p for p in found.problems if p.code == EFFECT_CODE]
+
+
+def test_effects_are_reported_through_the_parser_as_problems() -> None:
+    line = parse_command("ls | \\time -o out ls")
+    assert [p.code for p in line.problems] == [EFFECT_CODE]
+    assert "writes its report" in line.problems[0].message
+
+
+def test_effect_of_an_extended_spec() -> None:
+    spec = WrapperSpec(
+        name="logrun",
+        options=OptionSpec(takes_value=frozenset({"--log"}), stop_at_operand=True),
+        effects=(OptionEffect(options=frozenset({"--log"}), effect="writes a log"),),
+    )
+    table = DEFAULT_WRAPPERS.extend([spec])
+    seen = parse_command("logrun --log=x rm y", wrappers=table).segments[0].wrapped
+    assert seen is not None
+    assert [p.message for p in seen.problems] == ["`logrun --log` writes a log"]
+    assert [w.value for w in seen.words] == ["rm", "y"]
