@@ -94,6 +94,9 @@ def poison_of(segment: Segment) -> Poison | None:
 
 
 def _reason(segment: Segment) -> str | None:
+    assigned_here = _expansion_assignment(segment)
+    if assigned_here is not None:
+        return assigned_here
     if segment.kind is SegmentKind.FUNCTION_DEF:
         return f"function `{segment.name or '?'}` is defined earlier and can shadow any command"
     if segment.kind is SegmentKind.ASSIGNMENT_ONLY:
@@ -125,6 +128,36 @@ def _reason(segment: Segment) -> str | None:
     if name == "shopt" and not _shopt_sets(segment):
         return None
     return _POISONING_COMMANDS.get(name)
+
+
+# `${NAME:=word}` and `${NAME=word}` assign NAME when it is unset (or empty)
+_ASSIGNING_EXPANSION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?:?=")
+
+
+def _expansion_assignment(segment: Segment) -> str | None:
+    """`: ${CDPATH:=~}`, `echo ${PATH=/x}`: an expansion that assigns a poisoning name.
+
+    >>> from policylang.shell import parse_command
+    >>> _expansion_assignment(parse_command(": ${CDPATH:=/x}").segments[0])
+    '`CDPATH` is changed earlier in the line (by `${CDPATH:=…}`)'
+    >>> _expansion_assignment(parse_command("echo ${x:=1} ${PATH:-/x}").segments[0]) is None
+    True
+    """
+    words: list[Word] = list(segment.words)
+    words.extend(r.target for r in segment.redirects if r.target is not None)
+    for assignment in (*segment.assignments, *segment.declared):
+        if assignment.value is not None:
+            words.append(assignment.value)
+    for word in words:
+        for expansion in word.expansions:
+            for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
+                if is_poison_name(match.group(1)):
+                    operator = match.group()[len(match.group(1)) + 2 :]
+                    return (
+                        f"`{match.group(1)}` is changed earlier in the line "
+                        f"(by `${{{match.group(1)}{operator}…}}`)"
+                    )
+    return None
 
 
 def _assignment_reason(segment: Segment) -> str | None:

@@ -66,7 +66,12 @@ _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
-_GIT_PATH_SUBCOMMANDS = _GIT_BLOB_READERS | {"diff"}
+# subcommands that print the contents of the files their pathspecs name (`git diff -- .env`
+# prints the working tree's .env); `log` and kin only with a patch option
+_GIT_CONTENT_PRINTERS = frozenset({"show", "diff", "blame", "annotate"})
+_GIT_PATCH_PRINTERS = frozenset({"log", "whatchanged", "diff-tree", "diff-files", "diff-index"})
+_GIT_PATCH_OPTIONS = ("-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-L")
+_GIT_PATH_SUBCOMMANDS = _GIT_BLOB_READERS | _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
 _CACHEABLE_LENGTH = 4096
@@ -704,6 +709,16 @@ def _conditional_writes(
         sub = option_view(inner, _PLAIN_SPEC, start=2)
         if sub.has("--no-index"):
             yield from ((inner[i], "read", False) for i in sub.operands)
+        else:
+            yield from _git_pathspecs(inner, sub)
+    elif name == "git" and _word(inner, 1) in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS:
+        sub = option_view(inner, _PLAIN_SPEC, start=2)
+        if _word(inner, 1) in _GIT_CONTENT_PRINTERS or any(
+            o.name.startswith(_GIT_PATCH_OPTIONS) for o in sub.options
+        ):
+            yield from _git_pathspecs(inner, sub)
+        if _word(inner, 1) in _GIT_BLOB_READERS:
+            yield from _git_blobs(inner, sub)
     elif name == "git" and _word(inner, 1) in _GIT_BLOB_READERS:
         # `git show HEAD:.env` prints a committed file: its path is read like a file's
         sub = option_view(inner, _PLAIN_SPEC, start=2)
@@ -714,6 +729,34 @@ def _conditional_writes(
                 if path:
                     # relative to the repository's root, wherever that is (`blob`)
                     yield _value_word(inner[index], path), "blob", False
+
+
+def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
+    """The operands of a git command that prints file contents, each of which may be a
+    pathspec (git tells revisions from paths by what exists): relative to the working
+    directory, and, for a committed file, below every possible repository root (`blob`).
+    A glob or magic pathspec (`'*.env'`, `:(glob)…`) may name any file: it asks."""
+    for index in sub.operands:
+        word = inner[index]
+        value = word.value
+        if value is None:
+            yield word, "read", False  # `git diff -- $F`: which file is not known
+            continue
+        if value.startswith(":") or any(c in value for c in "*?["):
+            yield Word(text=word.text, value=None, span=word.span), "read", False
+            continue
+        yield word, "read", False
+        yield word, "blob", False
+
+
+def _git_blobs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
+    for index in sub.operands:
+        value = inner[index].value
+        if value is not None and ":" in value:
+            path = value.partition(":")[2]
+            if path:
+                # relative to the repository's root, wherever that is (`blob`)
+                yield _value_word(inner[index], path), "blob", False
 
 
 def _access_name(access: Access) -> str:

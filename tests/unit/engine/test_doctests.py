@@ -13,6 +13,7 @@ MODULES = [
     "policylang.engine.paths",
     "policylang.engine.approvals",
     "policylang.engine.subtree",
+    "policylang.engine.envpoison",
 ]
 
 
