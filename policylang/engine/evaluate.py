@@ -215,7 +215,8 @@ class _Walk(PathChecks):
                 self.assigned_names(assigned.command, assigned.names, seg)
         elif kind is SegmentKind.LOOP_HEADER and segment.name:
             self.assigned_names("for", (segment.name,), seg)
-        if kind in _EVALUATING_KINDS:
+        if kind in _EVALUATING_KINDS and not (kind is SegmentKind.LOOP_HEADER and segment.name):
+            # `for ((…))` evaluates its words; `for NAME in WORDS` only expands them
             self.evaluated_words(segment, seg)
         if seg.writes is not None and (kind is not SegmentKind.SIMPLE or not segment.words):
             # `> file`, `x=1 > file`: no command, and the shell still creates or truncates
