@@ -720,15 +720,7 @@ def _conditional_writes(
         if _word(inner, 1) in _GIT_BLOB_READERS:
             yield from _git_blobs(inner, sub)
     elif name == "git" and _word(inner, 1) in _GIT_BLOB_READERS:
-        # `git show HEAD:.env` prints a committed file: its path is read like a file's
-        sub = option_view(inner, _PLAIN_SPEC, start=2)
-        for index in sub.operands:
-            value = inner[index].value
-            if value is not None and ":" in value:
-                path = value.partition(":")[2]
-                if path:
-                    # relative to the repository's root, wherever that is (`blob`)
-                    yield _value_word(inner[index], path), "blob", False
+        yield from _git_blobs(inner, option_view(inner, _PLAIN_SPEC, start=2))
 
 
 def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
@@ -750,6 +742,7 @@ def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Wor
 
 
 def _git_blobs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
+    """`git show HEAD:.env` prints a committed file: its path is read like a file's."""
     for index in sub.operands:
         value = inner[index].value
         if value is not None and ":" in value:

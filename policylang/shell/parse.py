@@ -50,6 +50,7 @@ from policylang.shell.model import (
 )
 from policylang.shell.plain import plain_line
 from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare, unquote_double
+from policylang.shell.walk import expansions as segment_expansions
 from policylang.shell.walk import nested_lines, walk
 from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperTable, unwrap
 from policylang.span import Span
@@ -430,7 +431,7 @@ def _code_subscripts(line: CommandLine) -> list[tuple[int, str]]:
                 whole = word in subscripts
                 if _exposure.code_subscript(word.text, word.value, recorded, subscript=whole):
                     found.append((word.span.start, "'[…$(…)]'"))
-            for expansion in _segment_expansions(segment):
+            for expansion in segment_expansions(segment):
                 nested = expansion.nested
                 if nested is not None and not nested.reparsed:
                     stack.append(nested)
@@ -446,7 +447,7 @@ def _substitution_spans(line: CommandLine) -> dict[int, int]:
     while stack:
         current = stack.pop()
         for segment in current.segments:
-            for expansion in _segment_expansions(segment):
+            for expansion in segment_expansions(segment):
                 if expansion.kind in _SUBSTITUTION_KINDS:
                     spans[expansion.span.start] = expansion.span.end
                 nested = expansion.nested
@@ -459,27 +460,6 @@ def _substitution_spans(line: CommandLine) -> dict[int, int]:
 _SUBSTITUTION_KINDS: Final = frozenset(
     {ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION}
 )
-
-
-def _segment_expansions(segment: Segment) -> list[Expansion]:
-    words: list[Word] = list(segment.words)
-    for assignment in (*segment.assignments, *segment.declared):
-        words.extend(assignment.array or ())
-        words.extend(w for w in (assignment.value, assignment.subscript) if w is not None)
-    found: list[Expansion] = []
-    for redirect in segment.redirects:
-        if redirect.target is not None:
-            words.append(redirect.target)
-        if redirect.heredoc is not None:
-            found.extend(redirect.heredoc.expansions)
-    wrapped = segment.wrapped
-    if wrapped is not None:
-        for assignment in wrapped.assignments:
-            words.extend(assignment.array or ())
-            words.extend(w for w in (assignment.value, assignment.subscript) if w is not None)
-    for word in words:
-        found.extend(word.expansions)
-    return found
 
 
 class _Walker:

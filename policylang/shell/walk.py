@@ -10,38 +10,41 @@ from collections.abc import Iterator
 
 from policylang.shell.model import Assignment, CommandLine, Expansion, Segment, Word
 
-__all__ = ["lines", "nested_lines", "walk"]
+__all__ = ["expansions", "lines", "nested_lines", "walk"]
 
 
-def nested_lines(segment: Segment) -> Iterator[CommandLine]:
-    """Every command line nested directly in a segment (substitutions, heredocs, `bash -c`)."""
+def expansions(segment: Segment) -> list[Expansion]:
+    """Every expansion written in a segment: in its words, assignments (its own and its
+    wrappers'), redirect targets and unquoted heredoc bodies."""
     words: list[Word] = list(segment.words)
     for assignment in (*segment.assignments, *segment.declared):
         words.extend(_assignment_words(assignment))
-    expansions: list[Expansion] = []
+    found: list[Expansion] = []
     for redirect in segment.redirects:
         if redirect.target is not None:
             words.append(redirect.target)
         if redirect.heredoc is not None:
-            expansions.extend(redirect.heredoc.expansions)
+            found.extend(redirect.heredoc.expansions)
+    if segment.wrapped is not None:
+        for assignment in segment.wrapped.assignments:
+            words.extend(_assignment_words(assignment))
     for word in words:
-        expansions.extend(word.expansions)
+        found.extend(word.expansions)
+    return found
+
+
+def nested_lines(segment: Segment) -> Iterator[CommandLine]:
+    """Every command line nested directly in a segment (substitutions, heredocs, `bash -c`)."""
     seen: set[int] = set()
-    for expansion in expansions:
+    for expansion in expansions(segment):
         # INVARIANT: `export A=$(x)` shares one Expansion between its word and its
         # declared assignment; yield each nested line once.
         if expansion.nested is not None and id(expansion.nested) not in seen:
             seen.add(id(expansion.nested))
             yield expansion.nested
     wrapped = segment.wrapped
-    if wrapped is not None:
-        for assignment in wrapped.assignments:
-            for word in _assignment_words(assignment):
-                for expansion in word.expansions:
-                    if expansion.nested is not None:
-                        yield expansion.nested
-        if wrapped.nested is not None:
-            yield wrapped.nested
+    if wrapped is not None and wrapped.nested is not None:
+        yield wrapped.nested
 
 
 def _assignment_words(assignment: Assignment) -> list[Word]:
