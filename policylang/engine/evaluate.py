@@ -29,6 +29,7 @@ import logging
 import re
 import threading
 from collections.abc import Sequence
+from typing import Final
 
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, paths
@@ -664,6 +665,15 @@ def _parameter_uses(exp: Expansion) -> list[tuple[set[str], str]]:
     return [(names, what) for names, what in uses if names]
 
 
+# variables bash sets from data itself: `_` is the last argument of the previous command
+# (`: "$x"; echo $((_))`), BASH_REMATCH what `[[ =~ ]]` matched, REPLY and MAPFILE what
+# `read` and `mapfile` read without a name
+_SET_BY_BASH: Final = frozenset(
+    {"_", "BASH_REMATCH", "REPLY", "MAPFILE", "OPTARG", "BASH_ARGV", "BASH_COMMAND",
+     "BASH_EXECUTION_STRING", "READLINE_LINE", "COMP_LINE", "COMP_WORDS", "COPROC"}
+)  # fmt: skip
+
+
 def _data_names(line: CommandLine) -> frozenset[str]:
     """Variables of `line` whose values are data rather than the line's own text.
 
@@ -672,7 +682,7 @@ def _data_names(line: CommandLine) -> frozenset[str]:
     a substitution or holds `[`, `$` or a backquote; and, by a fixpoint, any variable whose
     value names one of those (`y=x` makes `$((y))` evaluate x).
     """
-    data: set[str] = set()
+    data: set[str] = set(_SET_BY_BASH)
     aliases: dict[str, set[str]] = {}
     for _, segment in walk(line):
         if segment.kind is SegmentKind.SIMPLE:

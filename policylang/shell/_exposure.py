@@ -26,13 +26,13 @@ __all__ = ["CONTROL_BLANKS", "code_subscript", "may_substitute", "unseen_substit
 
 # the characters the scanner reacts to; everything else is skipped in one regex step
 _INTERESTING: Final = re.compile(r"[\\'\"$`{}()<>\[\]\n\r\v\f#]")
-_MAY_SUBSTITUTE: Final = re.compile(r"\$\(|`|<\(|>\(|[\r\v\f]")
+_MAY_SUBSTITUTE: Final = re.compile(r"\$\(|`|<\(|>\(|[\r\v\f]|[$<>]\\\n")
 # bash splits words at blanks and newlines only; tree-sitter also at these
 CONTROL_BLANKS: Final = "\r\v\f"
 _HEREDOC_OP: Final = re.compile(r"<<(-?)[ \t]*")
 _HEREDOC_WORD: Final = re.compile(r"""(?:[^\s;&|<>()]|\\.)+""", re.DOTALL)
 # `name[ … $( … ]`: an array subscript that runs a substitution when bash evaluates it
-_SUBSCRIPT_SUBSTITUTION: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[^\]]*(\$\(|`)")
+_SUBSCRIPT_SUBSTITUTION: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[.*?(\$\(|`)", re.DOTALL)
 # the same as written, with quotes and backslashes anywhere (`a[\$\(x\)]`, `"a["'$('x)]`)
 _OPENER: Final = re.compile(r"\$\(|`")
 _SUBSCRIPT_START: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[\\'\"]*\[")
@@ -65,19 +65,18 @@ def code_subscript(
         return _hidden_opener(text, 0, len(text), recorded)
     if "[" not in text:
         return False
-    for start in _SUBSCRIPT_START.finditer(text):
-        end = text.find("]", start.end())
-        if _hidden_opener(text, start.end(), len(text) if end < 0 else end, recorded):
-            return True
-    return False
+    # to the end of the word, not the first `]`: bash matches brackets (`a[b[1]+$(x)]`)
+    start = _SUBSCRIPT_START.search(text)
+    return start is not None and _hidden_opener(text, start.end(), len(text), recorded)
 
 
 def _hidden_opener(text: str, start: int, stop: int, recorded: Mapping[int, int]) -> bool:
-    position = start
-    while (opener := _OPENER_ESCAPED.search(text, position, stop)) is not None:
-        if opener.start() not in recorded:
+    """Whether an opener in `text[start:stop]` lies outside every recorded substitution
+    (those bash expands as part of the word, such as `${a[@]}` inside a backquote)."""
+    for opener in _OPENER_ESCAPED.finditer(text, start, stop):
+        where = opener.start()
+        if not any(first <= where < end for first, end in recorded.items()):
             return True
-        position = max(recorded[opener.start()], opener.end())  # past what bash expands
     return False
 
 
@@ -127,6 +126,11 @@ class _Scanner:
             return closed
         if char == "\\":
             return i + 2
+        if char in "$<>" and text.startswith("\\\n", i + 1) and i not in self.seen:
+            # bash deletes `\⏎` before it reads tokens: `$\⏎(cmd)` is `$(cmd)`, which
+            # this scan would otherwise read as `$` and an escaped newline
+            self.found.append((i, f"{char}\\\n"))
+            return i + 3
         if char in CONTROL_BLANKS:
             if kind not in (_DOUBLE, _BODY):
                 self.found.append((i, char))

@@ -46,6 +46,12 @@ HIDDEN = [
     "unset 'GROUPS[$(touch PWNED)]'",
     "LANG['$(touch PWNED)']=1",
     "read x <<< 'a[$(touch PWNED)]'",
+    # review C: a line continuation between `$` and `(`, nested brackets in a subscript
+    "echo ${x:-$\\\n(touch PWNED)}",
+    "echo \"$\\\n(touch PWNED)\"",
+    "cat <<E\n$\\\n(touch PWNED)\nE",
+    "test -v 'a[b[1]+$(touch PWNED)]'",
+    "[[ 'a[b[1]+$(touch PWNED)]' -eq 1 ]]",
     "echo x >&1\rPWNED",
     "echo x >&1\x0bPWNED",
     "ls >&2\x0c.bashrc",
