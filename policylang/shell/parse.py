@@ -245,6 +245,13 @@ _WORDLIKE: Final = frozenset(
     }
 )  # fmt: skip
 _REDIRECTS: Final = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+# a here-document word whose end line bash and tree-sitter agree on: plain, or wholly
+# quoted once (`EOF`, `'EOF'`, `"EOF"`, `\EOF`)
+_PLAIN_HEREDOC_WORD: Final = re.compile(
+    r"(?:[A-Za-z0-9_.,:+@%=/-]|\\[^\n])+"  # EOF, \EOF, E\|F
+    r"|'[^'\n]+'"  # 'EOF', 'E|F'
+    r'|"[^"\n\\$`]+"'  # "EOF", "E;F"
+)
 # what a heredoc_redirect may hold besides the command's own words: its parts, redirects,
 # and the rest of the line that `_heredoc_continuation` reads (`cat <<E | sh`)
 _HEREDOC_PARTS: Final = frozenset(
@@ -372,7 +379,12 @@ def _safety_net(line: CommandLine) -> CommandLine:
     names an array element whose subscript runs a substitution (`'a[$(x)]'`)."""
     unseen: list[tuple[int, str]] = []
     if _exposure.may_substitute(line.text):
-        unseen = _exposure.unseen_substitutions(line.text, _substitution_spans(line))
+        spans, arithmetic, covered = _substitution_spans(line)
+        unseen = [
+            (where, what)
+            for where, what in _exposure.unseen_substitutions(line.text, spans, arithmetic)
+            if not any(start <= where < end for start, end in covered)
+        ]
     if "[" in line.text:
         unseen.extend(_code_subscripts(line))
     if not unseen:
@@ -438,23 +450,41 @@ def _code_subscripts(line: CommandLine) -> list[tuple[int, str]]:
     return found
 
 
-def _substitution_spans(line: CommandLine) -> dict[int, int]:
-    """Start → end of every substitution recorded in `line` and in the lines nested in it
-    that share its text (a `bash -c` string was parsed on its own and is not among them)."""
+def _substitution_spans(
+    line: CommandLine,
+) -> tuple[dict[int, int], frozenset[int], list[tuple[int, int]]]:
+    """What the walk recorded in `line` and in the lines nested in it that share its text:
+    start → end of every command and process substitution, the starts of arithmetic
+    expansions, and the spans of the words re-parsed as lines of their own (a `bash -c`
+    string, whose text gets its own safety net when it is parsed)."""
     spans: dict[int, int] = {}
+    arithmetic: set[int] = set()
+    covered: list[tuple[int, int]] = []
     stack = [line]
     seen = {id(line)}
     while stack:
         current = stack.pop()
         for segment in current.segments:
+            nested_lines: list[CommandLine] = []
             for expansion in segment_expansions(segment):
                 if expansion.kind in _SUBSTITUTION_KINDS:
                     spans[expansion.span.start] = expansion.span.end
-                nested = expansion.nested
-                if nested is not None and not nested.reparsed and id(nested) not in seen:
-                    seen.add(id(nested))
+                elif expansion.kind is ExpansionKind.ARITHMETIC:
+                    arithmetic.add(expansion.span.start)
+                if expansion.nested is not None:
+                    nested_lines.append(expansion.nested)
+            if segment.wrapped is not None and segment.wrapped.nested is not None:
+                nested_lines.append(segment.wrapped.nested)
+            for nested in nested_lines:
+                if id(nested) in seen:
+                    continue
+                seen.add(id(nested))
+                if nested.reparsed:
+                    if nested.anchor is not None:
+                        covered.append((nested.anchor.start, nested.anchor.end))
+                else:
                     stack.append(nested)
-    return spans
+    return spans, frozenset(arithmetic), covered
 
 
 _SUBSTITUTION_KINDS: Final = frozenset(
@@ -1381,6 +1411,16 @@ class _Walker:
                         f"tree-sitter reads `{raw}` as the here-document word; bash ends it "
                         f"at `{meta}` and reads the rest as more of the command",
                     )
+                if meta is None and _PLAIN_HEREDOC_WORD.fullmatch(raw) is None:
+                    # `<<$'E'` ends at `E` for bash and at `$'E'` for tree-sitter; a word
+                    # with a newline never ends: what follows is data for one and
+                    # commands for the other, whatever it holds
+                    self.mismatch(
+                        ctx,
+                        child,
+                        f"bash and tree-sitter may end the here-document `{raw[:40]}` at "
+                        "different lines",
+                    )
                 pieces = unquote_bare(raw)
                 quoted = any(q for _, q in pieces) or "'" in raw or '"' in raw
                 delimiter = "".join(p for p, _ in pieces).replace("'", "").replace('"', "")
@@ -1395,6 +1435,12 @@ class _Walker:
                 )
             elif kind == "heredoc_body":
                 body = self.src.slice(child)
+                if not quoted and "\\\n" in body:
+                    # bash joins an unquoted body's continued lines before it looks for
+                    # the terminator line; tree-sitter does not
+                    self.mismatch(
+                        ctx, child, "a line continuation in a here-document body moves its end"
+                    )
                 if not quoted:
                     for part in child.children:
                         if part.type not in ("heredoc_content",):

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policylang.cli.parse_cmd import render_summary
+from policylang.shell._exposure import may_substitute
 from policylang.shell.model import CommandLine, Limits
 from policylang.shell.options import OptionSpec, option_view
 from policylang.shell.parse import parse_command
@@ -65,9 +66,14 @@ def test_analysis_is_deterministic(text: str) -> None:
 @SETTINGS
 @given(st.text(alphabet=st.characters(blacklist_characters="\x00"), min_size=1, max_size=40))
 def test_shlex_quoted_words_keep_their_value(value: str) -> None:
-    line = parse_command(f"echo {shlex.quote(value)}")
-    assert line.problems == ()
+    text = f"echo {shlex.quote(value)}"
+    line = parse_command(text)
     assert line.segments[0].argv == ("echo", value)
+    # the safety net honours no quoting: a quoted `$(`, backquote, `<(`, `>(` or CR/VT/FF
+    # is reported all the same (stricter, by design); nothing else is
+    net = {"shell.unseen-substitution", "shell.control-blank"}
+    expected = net if may_substitute(text) else set()
+    assert {p.code for p in line.problems} <= expected
 
 
 def ansi_c(value: str) -> str:

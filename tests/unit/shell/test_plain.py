@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from policylang.engine.policy import load_policy
 from policylang.shell import parse as parse_module
+from policylang.shell._exposure import may_substitute
 from policylang.shell.model import CommandLine, Limits
 from policylang.shell.parse import analyse, parse_command
 from policylang.shell.plain import plain_line
@@ -22,7 +23,13 @@ WRAPPERS = load_policy(check=False).compiled.wrappers
 
 
 def _same(fast: CommandLine, text: str) -> None:
-    """`fast` equals the analyser's model of `text`, spans included."""
+    """`fast` equals the analyser's model of `text`, spans included.
+
+    A line that may substitute (a quoted `$(`, a CR …) never takes the fast path
+    (`parse_command` sends it to the analyser and its safety net), so it is not compared.
+    """
+    if may_substitute(text):
+        return
     full = analyse(text, wrappers=WRAPPERS)
     assert fast == full, text
     assert [s.span for s in fast.segments] == [s.span for s in full.segments], text
@@ -171,7 +178,7 @@ def test_corpus_plain_lines_match_the_analyser() -> None:
             if len(fields) <= column:
                 continue
             fast = plain_line(fields[column], wrappers=WRAPPERS)
-            if fast is not None:
+            if fast is not None and not may_substitute(fields[column]):
                 _same(fast, fields[column])
                 checked += 1
     assert checked > 5000
