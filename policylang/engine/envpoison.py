@@ -274,6 +274,30 @@ def assigned_by_builtin(segment: Segment) -> Assigned | None:
     return None
 
 
+def exported_names(segment: Segment) -> tuple[str | None, ...]:
+    """Names `export NAME` or `declare -x NAME` (no `=`) puts in the environment of later
+    commands with whatever value they have, which the line may have set unseen
+    (`read TAR_OPTIONS …; export TAR_OPTIONS; tar …`).
+
+    >>> from policylang.shell.parse import parse_command
+    >>> def names(line):
+    ...     return exported_names(parse_command(line).segments[0])
+    >>> names("export A B=1"), names("declare -x C"), names("export -n D"), names("ls")
+    (('A',), ('C',), (), ())
+    """
+    words = segment.command_words
+    if not words or words[0].value not in DECLARATION_BUILTINS:
+        return ()
+    command = words[0].value
+    _, operands, flags = _options(words[1:], "", "", plus=True)
+    exporting = (command == "export" and "n" not in flags) or (
+        command != "export" and "x" in flags
+    )
+    if not exporting or flags & {"p", "f", "F"}:
+        return ()
+    return tuple(w.value for w in operands if w.value is None or "=" not in w.value)
+
+
 def base_name(name: str) -> str:
     """`NAME` of `NAME`, `NAME[SUBSCRIPT]` or `NAME+`."""
     return name.partition("[")[0].rstrip("+")

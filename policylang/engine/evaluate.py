@@ -41,6 +41,7 @@ from policylang.engine.envpoison import (
     Poison,
     assigned_by_builtin,
     base_name,
+    exported_names,
     is_poison_name,
     poison_of,
 )
@@ -214,6 +215,8 @@ class _Walk(PathChecks):
             assigned = assigned_by_builtin(segment)
             if assigned is not None:
                 self.assigned_names(assigned.command, assigned.names, seg)
+            for name in exported_names(segment):
+                self.exported(name, seg)
         elif kind is SegmentKind.LOOP_HEADER and segment.name:
             self.assigned_names("for", (segment.name,), seg)
         if kind in _EVALUATING_KINDS and not (kind is SegmentKind.LOOP_HEADER and segment.name):
@@ -286,6 +289,13 @@ class _Walk(PathChecks):
         elif exp.kind is ExpansionKind.PARAMETER and exp.text.startswith("${"):
             for names, what in _parameter_uses(exp):
                 self.data_use(names, exp.text, what, seg)
+            if "[" in exp.text and ("$'" in exp.text or '$"' in exp.text):
+                # `${a[$'\x24(cmd)']}`: the subscript is expanded, then evaluated
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.data-evaluated",
+                    f"`{short(exp.text)}` evaluates a subscript spelt with escapes",
+                )
         action = self.rules.disqualifier(exp.kind, position)
         if exp.kind in _SUBSTITUTIONS:
             if exp.nested is None:
@@ -472,6 +482,16 @@ class _Walk(PathChecks):
             for reason in self.rules.env_verdicts(base, seg.text, listed=not is_poison_name(base)):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
 
+    def exported(self, name: str | None, seg: SegmentState) -> None:
+        """`export NAME`: the environment gets NAME's value, which this line may have set
+        by `read` or a loop; judged like `export NAME=…` with a value not shown."""
+        if name is None:
+            message = "exports a variable whose name is not literal"
+            seg.floor(Verdict.ASK, "engine.unknown-variable", message)
+            return
+        for reason in self.rules.env_verdicts(base_name(name), seg.text):
+            seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+
     # -- values evaluated as arithmetic or as names ------------------------------------
     def data_names(self) -> frozenset[str]:
         """Variables of the line whose values are data (see `_data_names`), found once."""
@@ -508,13 +528,39 @@ class _Walk(PathChecks):
         if any(w.value in _ARITHMETIC_TESTS for w in words):
             text = " ".join(w.text for w in words)
             self.data_use(_names_in(text), text, "arithmetic", seg)
+            for word in words:
+                self.shaped_word(word, seg)
         self.tested_names(words, seg)
+        self.subscripted_names(words, seg)
 
     def tested_names(self, words: Sequence[Word], seg: SegmentState) -> None:
         """`-v $x`: the value of x is a variable name (its subscript is evaluated)."""
         for left, right in itertools.pairwise(words):
             if left.value == "-v" and right.value is None:
                 self.data_use(_names_in(right.text), right.text, "a variable name", seg)
+                self.shaped_word(right, seg)
+
+    def shaped_word(self, word: Word, seg: SegmentState) -> None:
+        """A word bash evaluates (a name, arithmetic) whose value ANSI-C quoting or
+        escapes shape: `$'a\\x5b\\x24(cmd)]'${x}` is `a[$(cmd)]` to bash."""
+        if word.value is None and (
+            any(e.kind is ExpansionKind.ANSI_C for e in word.expansions) or "\\" in word.text
+        ):
+            seg.floor(
+                Verdict.ASK,
+                "engine.data-evaluated",
+                f"`{short(word.text)}` is evaluated as a name or arithmetic, and its value "
+                "is spelt with escapes the policy does not follow there",
+            )
+
+    def subscripted_names(self, words: Sequence[Word], seg: SegmentState) -> None:
+        """`test -v 'a[_]'`, `printf -v 'a[i]'`, `read 'a[i]'`: a literal name's subscript
+        is arithmetic, so the variables it names are evaluated."""
+        for word in words:
+            value = word.value
+            if value is not None and "[" in value:
+                subscript = value[value.index("[") + 1 :]
+                self.data_use(_names_in(subscript), value, "an array subscript", seg)
 
     def evaluating_builtin(self, segment: Segment, seg: SegmentState) -> None:
         """`let`, `test -v`/`[ -v`, `declare -i NAME=VALUE`: arguments bash evaluates."""
@@ -525,6 +571,8 @@ class _Walk(PathChecks):
             self.data_use(_names_in(text), text, "arithmetic", seg)
         elif command in ("test", "["):
             self.tested_names(words[1:], seg)
+        if command in _NAMING_BUILTINS:
+            self.subscripted_names(words[1:], seg)
         elif command in DECLARATION_BUILTINS and any(
             w.value is None or (w.value[:1] in "-+" and "i" in w.value) for w in words[1:]
         ):
@@ -601,6 +649,11 @@ def _may_reassign(text: str, name: str) -> bool:
     )
 
 
+# builtins whose operands may be variable names (with subscripts bash evaluates)
+_NAMING_BUILTINS = frozenset(
+    {"test", "[", "printf", "read", "unset", "wait", "declare", "typeset", "local", "export",
+     "readonly", "mapfile", "readarray", "getopts"}
+)  # fmt: skip
 _EVALUATING_KINDS = frozenset({SegmentKind.ARITHMETIC, SegmentKind.TEST, SegmentKind.LOOP_HEADER})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 # a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`

@@ -503,6 +503,17 @@ class RuleView:
                     verdict=Verdict.ASK,
                 )
             )
+        elif from_xargs and any(not rule.plain for rule in candidates):
+            # `echo -D main | xargs git branch`: the words xargs adds may be just what a
+            # rule's `unless`, `when` or `operand` clause looks for
+            floors.append(
+                Reason(
+                    rule_id="engine.xargs-arguments",
+                    message=f"xargs adds arguments to `{name}` that the policy's rules for it "
+                    "would look at",
+                    verdict=Verdict.ASK,
+                )
+            )
         return SegmentRules(
             verdict=verdict,
             reason=reason,

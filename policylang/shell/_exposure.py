@@ -40,7 +40,9 @@ _SUBSTITUTION: Final = re.compile(r"\$\(|`")
 _SUBSCRIPT_SUBSTITUTION: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[.*?(\$\(|`)", re.DOTALL)
 # the same as written, with quotes and backslashes anywhere (`a[\$\(x\)]`, `"a["'$('x)]`)
 _SUBSCRIPT_START: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[\\'\"]*\[")
-_OPENER_ESCAPED: Final = re.compile(r"\$[\\'\"]*\(|`|\\x24|\\044|\\u0024|\\U00000024")
+_OPENER_ESCAPED: Final = re.compile(
+    r"\$[\\'\"]*\(|`|\\x24|\\044|\\u0024|\\U00000024|\\x60|\\140|\\u0060|\\U00000060"
+)
 
 
 def may_substitute(text: str) -> bool:

@@ -295,7 +295,7 @@ def parse_command(
             # quoted `'a[$(x)]'` goes to the analyser, whose safety net reports it)
             line = plain_line(text, wrappers=table)
             if line is not None and len(line.segments) <= limits.max_segments:
-                return _safety_net(line) if "[" in text else line
+                return _safety_net(line) if _NET_ON_PLAIN.search(text) else line
         return _parse_text(text, _Shared(limits, table), depth=0, where="", anchor=None)
     except Exception:  # INVARIANT: untrusted text never raises; an internal bug fails closed
         _log.exception("shell analyser failed on %r", text[:200])
@@ -367,10 +367,15 @@ def _parse_text(
             Problem(code="shell.limit-depth", message=message, span=Span(0, len(text)))
         )
     finished = walker.finish(line, text, reparsed=reparsed, anchor=anchor)
-    if not finished.problems and ("[" in text or _exposure.may_substitute(text)):
+    if not finished.problems and (
+        _NET_ON_PLAIN.search(text) or _exposure.may_substitute(text)
+    ):
         # a line with a problem asks already; the net is for lines that look complete
         return _safety_net(finished)
     return finished
+
+
+_NET_ON_PLAIN: Final = re.compile(r"[\[\n#]|\$\{")
 
 
 def _safety_net(line: CommandLine) -> CommandLine:
@@ -387,9 +392,14 @@ def _safety_net(line: CommandLine) -> CommandLine:
         ]
     if "[" in line.text:
         unseen.extend(_code_subscripts(line))
-    if not unseen:
-        return line
     problems = list(line.problems)
+    if _MAY_MISJOIN.search(line.text):
+        problems.extend(_misjoined_words(line))
+    if not unseen:
+        return _build.command_line(
+            line.text, line.segments, tuple(problems), line.context, line.depth,
+            line.reparsed, line.anchor,
+        ) if len(problems) > len(line.problems) else line  # fmt: skip
     for offset, what in unseen:
         message = (
             f"bash may run a substitution at `{line.text[offset : offset + 20]}` that the "
@@ -419,6 +429,108 @@ def _safety_net(line: CommandLine) -> CommandLine:
         line.text, line.segments, tuple(problems), line.context, line.depth,
         line.reparsed, line.anchor,
     )  # fmt: skip
+
+
+# what may make tree-sitter join what bash splits: a newline inside a word (`echo =~ $⏎rm`
+# is two commands), a `#` it drops between words, a `}` that ends a `${…}` early for bash
+_MAY_MISJOIN: Final = re.compile(r"\n|#|\$\{")
+_WORD_GAP: Final = re.compile(r"(?:[ \t]|\\\n)*")
+
+
+def _misjoined_words(line: CommandLine) -> list[Problem]:
+    """Where the words of a simple command are not what bash reads: a raw newline outside
+    quotes inside a word, text between words that is neither blanks nor a line
+    continuation (a dropped `#…`), or a `${…}` that bash closes before its last `}`."""
+    found: list[Problem] = []
+    text = line.text
+    stack = [line]
+    while stack:
+        current = stack.pop()
+        for segment in current.segments:
+            if segment.kind is SegmentKind.SIMPLE:
+                found.extend(_segment_misjoins(text, segment))
+            for expansion in segment_expansions(segment):
+                if expansion.kind is ExpansionKind.PARAMETER and _closes_early(expansion.text):
+                    found.append(
+                        Problem(
+                            code="shell.word-mismatch",
+                            message=f"bash ends `{expansion.text[:30]}` at its first `}}`",
+                            span=expansion.span,
+                        )
+                    )
+                nested = expansion.nested
+                if nested is not None and not nested.reparsed:
+                    stack.append(nested)
+    return found
+
+
+def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
+    found: list[Problem] = []
+    pieces = sorted(
+        [w.span for w in segment.words]
+        + [r.span for r in segment.redirects if segment.span.start <= r.span.start]
+        + [a.span for a in segment.assignments],
+        key=lambda span: span.start,
+    )
+    for word in segment.words:
+        if "\n" in word.text and _raw_newline(word.text):
+            found.append(
+                Problem(
+                    code="shell.word-mismatch",
+                    message="a newline outside quotes ends the command for bash",
+                    span=word.span,
+                )
+            )
+    for left, right in itertools.pairwise(pieces):
+        if (
+            left.end < right.start <= segment.span.end
+            and _WORD_GAP.fullmatch(text, left.end, right.start) is None
+        ):
+                found.append(
+                    Problem(
+                        code="shell.dropped-text",
+                        message=f"bash reads `{text[left.end : right.start][:30]}` between "
+                        "these words, which the analyser dropped",
+                        span=Span(left.end, right.start),
+                    )
+                )
+    return found
+
+
+def _raw_newline(word: str) -> bool:
+    """Whether `word` holds a newline outside quotes and not after a backslash."""
+    i = 0
+    quote = ""
+    while i < len(word):
+        char = word[i]
+        if char == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "\n":
+            return True
+        i += 1
+    return False
+
+
+def _closes_early(expansion: str) -> bool:
+    """Whether bash closes `${…}` before its last `}` (it counts only `${` as nesting:
+    `${x#{};rm -rf ~ #}` is `${x#{}` and a command)."""
+    if not expansion.startswith("${"):
+        return False
+    depth = 0
+    for index in range(len(expansion) - 1):
+        if expansion.startswith("${", index):
+            depth += 1
+        elif expansion[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return True
+    return False
 
 
 def _code_subscripts(line: CommandLine) -> list[tuple[int, str]]:

@@ -415,6 +415,11 @@ _KEYWORD_EFFECT = (
 _SHELL_EFFECTS = (
     OptionEffect(options=_fs("-k"), effect=_KEYWORD_EFFECT),
     OptionEffect(options=_fs("-o"), effect=_KEYWORD_EFFECT, values=_fs("keyword")),
+    # `bash --rcfile ./x.sh -ic …` runs x.sh before the command the policy judges
+    OptionEffect(
+        options=_fs("--rcfile --init-file"),
+        effect="sources a start-up file the policy does not see",
+    ),
 )
 
 
