@@ -554,13 +554,18 @@ class RuleView:
             or name in _ALWAYS_RECURSIVE
             or (name in _CONTENT_READERS and _reads_trees(name, view))
         )
-        if roles is not None:
-            found.extend(_role_words(roles, inner, view, recursive))
-        if name in _CONDITIONAL_WRITERS:
-            found.extend(_conditional_writes(name, inner, view))
         # a searcher's first operand is its pattern, unless `-e`/`-f` gave one
         given = _PATTERN_OPTIONS.get(name)
         patterns = 1 if given is not None and not view.has(*given) else 0
+        if roles is not None:
+            words = _role_words(roles, inner, view, recursive)
+            first = min((*view.operands, *view.unknown), default=None)
+            if patterns and first is not None and first in view.operands:
+                # `grep .env notes.txt` reads notes.txt; `.env` is what it looks for
+                words = (w for w in words if w[0] is not inner[first])
+            found.extend(words)
+        if name in _CONDITIONAL_WRITERS:
+            found.extend(_conditional_writes(name, inner, view))
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ

@@ -434,6 +434,8 @@ def _safety_net(line: CommandLine) -> CommandLine:
 # what may make tree-sitter join what bash splits: a newline inside a word (`echo =~ $⏎rm`
 # is two commands), a `#` it drops between words, a `}` that ends a `${…}` early for bash
 _MAY_MISJOIN: Final = re.compile(r"\n|#|\$\{")
+_ENCLOSED: Final = re.compile(r"(?:\$\(|<\(|>\().*\)|`.*`|\$\{.*\}|\$\[.*\]", re.DOTALL)
+_MAY_BREAK: Final = re.compile(r"[\n \t'\"]")
 _WORD_GAP: Final = re.compile(r"(?:[ \t]|\\\n)*")
 
 
@@ -473,11 +475,20 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
         key=lambda span: span.start,
     )
     for word in segment.words:
-        if "\n" in word.text and _raw_newline(word.text):
+        if word.text.startswith("#"):
+            found.append(
+                Problem(
+                    code="shell.comment-mismatch",
+                    message="a `#` that starts a word starts a comment for bash",
+                    span=word.span,
+                )
+            )
+        if _MAY_BREAK.search(word.text) and _raw_newline(_outside_expansions(word)):
             found.append(
                 Problem(
                     code="shell.word-mismatch",
-                    message="a newline outside quotes ends the command for bash",
+                    message="bash does not read this as one word (a blank or newline outside "
+                    "quotes, or a quote left open)",
                     span=word.span,
                 )
             )
@@ -497,24 +508,44 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
     return found
 
 
+def _outside_expansions(word: Word) -> str:
+    """The word's text with its recorded expansions blanked to `x` (a `$(ls -la)` or
+    `${x:+a b}` keeps its blanks inside for bash)."""
+    text = word.text
+    if not word.expansions:
+        return text
+    chars = list(text)
+    for expansion in word.expansions:
+        if not _ENCLOSED.fullmatch(expansion.text):
+            continue  # `$⏎x` is no expansion that may hold a newline
+        start = expansion.span.start - word.span.start
+        for index in range(max(start, 0), min(expansion.span.end - word.span.start, len(chars))):
+            chars[index] = "x"
+    return "".join(chars)
+
+
 def _raw_newline(word: str) -> bool:
-    """Whether `word` holds a newline outside quotes and not after a backslash."""
+    """Whether bash would not read `word` as one word: it holds a newline or a blank
+    outside quotes and not after a backslash, or it ends inside a quote."""
     i = 0
     quote = ""
     while i < len(word):
         char = word[i]
-        if char == "\\" and quote != "'":
+        if char == "\\" and quote in ("", '"', "$'"):
             i += 2
             continue
         if quote:
-            if char == quote:
+            if char == quote[-1]:
                 quote = ""
+        elif word.startswith("$'", i):
+            quote = "$'"
+            i += 1
         elif char in "'\"":
             quote = char
-        elif char == "\n":
+        elif char in "\n \t":
             return True
         i += 1
-    return False
+    return bool(quote)
 
 
 def _closes_early(expansion: str) -> bool:
