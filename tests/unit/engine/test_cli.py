@@ -148,6 +148,14 @@ def _batch_output(jobs: int) -> tuple[int, str]:
     return count, out.getvalue()
 
 
+@pytest.fixture
+def quiet_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rm -rf ~` looks inside the home directory: a fixed one keeps the answers of two
+    runs comparable while other processes change the real home."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
+@pytest.mark.usefixtures("quiet_home")
 def test_jsonl_workers_answer_like_one_process() -> None:
     assert len(_BATCH) >= eval_cmd._PARALLEL_MIN
     serial = _batch_output(1)
@@ -157,6 +165,7 @@ def test_jsonl_workers_answer_like_one_process() -> None:
     assert verdicts == ["allow", "deny", "ask", "ask"]
 
 
+@pytest.mark.usefixtures("quiet_home")
 def test_jsonl_a_dead_worker_loses_no_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
