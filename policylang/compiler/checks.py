@@ -261,6 +261,39 @@ def is_remote_archive(name: str) -> bool:
     return colon > 0 and "/" not in name[:colon]
 
 
+# --------------------------------------------------------------------------- unzip
+
+_UNZIP_LISTING = frozenset("ltvZ")
+
+
+def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
+    """unzip only lists or tests: `-l`, `-t`, `-v` or `-Z` comes before the archive name.
+
+    UnZip reads its options only before the archive; after it, every word but `-x` and
+    `-d` is a member name, so `unzip x.zip '*' -l` extracts everything (and `-l` is a
+    name that matches nothing). Fails when no listing flag precedes the archive, and on a
+    word that is not literal before it.
+
+    >>> from policylang.span import Span
+    >>> def run(*values):
+    ...     argv = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+    ...     return unzip_listing(argv, option_view(argv, OptionSpec()))
+    >>> run("unzip", "-l", "x.zip"), run("unzip", "-qql", "x.zip", "a", "-d", "out")
+    (None, None)
+    >>> run("unzip", "x.zip", "*", "-l")
+    'unzip takes options only before the archive name: it would extract'
+    """
+    for word in words[1:]:
+        text = word.value
+        if text is None:
+            return "unzip has a non-literal word before its archive name"
+        if not text.startswith("-") or text == "-":
+            break
+        if _UNZIP_LISTING & set(text[1:]):
+            return None
+    return "unzip takes options only before the archive name: it would extract"
+
+
 # --------------------------------------------------------------------------- jq
 
 
@@ -308,5 +341,6 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "xargs-target": xargs_target,
         "tar-local": tar_local,
         "jq-program": jq_program,
+        "unzip-listing": unzip_listing,
     }
 )

@@ -62,7 +62,13 @@ from policylang.rules import ast
 from policylang.rules.validate import MAX_PATTERN_PATHS
 from policylang.shell.model import ExpansionKind
 from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec
-from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperKind, WrapperSpec, WrapperTable
+from policylang.shell.wrappers import (
+    DEFAULT_WRAPPERS,
+    Dialect,
+    WrapperKind,
+    WrapperSpec,
+    WrapperTable,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -390,7 +396,10 @@ def _wrapper_table(layers: tuple[Layer, ...]) -> tuple[WrapperTable, frozenset[s
         for shell in statement.names:
             shells.add(shell.value)
             if template is not None and shell.value not in table:
-                table = table.extend([dataclasses.replace(template, name=shell.value)])
+                # a shell the analyser does not know may read its code otherwise than bash
+                # does: its strings are still parsed (a deny holds) but always at least ask
+                named = dataclasses.replace(template, name=shell.value, dialect=Dialect.FOREIGN)
+                table = table.extend([named])
     return table, frozenset(shells)
 
 

@@ -431,7 +431,8 @@ def _listed(name: str, items: frozenset[str], abbreviations: bool) -> bool:
     """`name` is one of `items`, or (with `abbreviations`) a `--` prefix of one of them."""
     if name in items:
         return True
-    if not abbreviations or not name.startswith("--") or len(name) < 4:
+    # any prefix past `--` counts: git takes `--w` for `--web` when it is unique
+    if not abbreviations or not name.startswith("--") or len(name) < 3:
         return False
     return any(item.startswith(name) for item in items)
 

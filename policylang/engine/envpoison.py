@@ -38,6 +38,9 @@ POISON_NAMES: tuple[str, ...] = (
     "BASH_FUNC_*",
     "BASH_LOADABLES_PATH",
     "EXECIGNORE",
+    # bash's command hash table and alias table: `BASH_CMDS[ls]=/bin/rm` makes `ls` run rm
+    "BASH_CMDS",
+    "BASH_ALIASES",
     "GIT_*",
     "PAGER",
     "MANPAGER",
@@ -134,6 +137,28 @@ def _reason(segment: Segment) -> str | None:
 _ASSIGNING_EXPANSION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?:?=")
 
 
+def expansion_assignments(segment: Segment) -> list[tuple[str, str]]:
+    """The variables `segment`'s expansions assign, with the operator: `${NAME:=word}`
+    and `${NAME=word}` (also `${NAME[i]:=word}`) assign NAME when it is unset (or empty).
+
+    >>> from policylang.shell import parse_command
+    >>> expansion_assignments(parse_command("echo ${x:=1} ${y[2]=2} ${z:-3}").segments[0])
+    [('x', ':='), ('y', '=')]
+    """
+    words: list[Word] = list(segment.words)
+    words.extend(r.target for r in segment.redirects if r.target is not None)
+    for assignment in (*segment.assignments, *segment.declared):
+        if assignment.value is not None:
+            words.append(assignment.value)
+    found: list[tuple[str, str]] = []
+    for word in words:
+        for expansion in word.expansions:
+            for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
+                operator = ":=" if match.group().endswith(":=") else "="
+                found.append((match.group(1), operator))
+    return found
+
+
 def _expansion_assignment(segment: Segment) -> str | None:
     """`: ${CDPATH:=~}`, `echo ${PATH=/x}`: an expansion that assigns a poisoning name.
 
@@ -143,20 +168,9 @@ def _expansion_assignment(segment: Segment) -> str | None:
     >>> _expansion_assignment(parse_command("echo ${x:=1} ${PATH:-/x}").segments[0]) is None
     True
     """
-    words: list[Word] = list(segment.words)
-    words.extend(r.target for r in segment.redirects if r.target is not None)
-    for assignment in (*segment.assignments, *segment.declared):
-        if assignment.value is not None:
-            words.append(assignment.value)
-    for word in words:
-        for expansion in word.expansions:
-            for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
-                if is_poison_name(match.group(1)):
-                    operator = match.group()[len(match.group(1)) + 2 :]
-                    return (
-                        f"`{match.group(1)}` is changed earlier in the line "
-                        f"(by `${{{match.group(1)}{operator}…}}`)"
-                    )
+    for name, operator in expansion_assignments(segment):
+        if is_poison_name(name):
+            return f"`{name}` is changed earlier in the line (by `${{{name}{operator}…}}`)"
     return None
 
 
@@ -231,6 +245,8 @@ def assigned_by_builtin(segment: Segment) -> Assigned | None:
     (('x', 'PATH'), ('HOME',), ('REPLY',))
     >>> names("mapfile -t -u 3 lines"), names("getopts ab opt"), names("export -n PATH")
     (('lines',), ('opt', 'OPTARG', 'OPTIND'), ('PATH',))
+    >>> names("wait -n -p BASH_CMDS"), names("wait %1")
+    (('BASH_CMDS',), ())
     >>> names("unset -f ls"), names("declare -p PATH"), names("export PATH"), names("ls")
     ((), (), (), None)
     >>> names("local PATH"), names("declare -x A B=1"), names("unset -v IFS")
@@ -255,6 +271,10 @@ def assigned_by_builtin(segment: Segment) -> Assigned | None:
         _, operands, _ = _options(args, _MAPFILE_VALUE_OPTIONS, "")
         names = [w.value for w in operands[:1]] or ["MAPFILE"]
         return Assigned(command=command, names=tuple(names), data=True)
+    if command == "wait":
+        # `wait -p NAME` stores the id of the job that ended
+        given, _, _ = _options(args, "p", "p")
+        return Assigned(command=command, names=tuple(given), data=True)
     if command == "getopts":
         _, operands, _ = _options(args, "", "")
         names = [w.value for w in operands[1:2]]

@@ -41,6 +41,7 @@ from policylang.engine.envpoison import (
     Poison,
     assigned_by_builtin,
     base_name,
+    expansion_assignments,
     exported_names,
     is_poison_name,
     poison_of,
@@ -219,6 +220,8 @@ class _Walk(PathChecks):
                 self.exported(name, seg)
         elif kind is SegmentKind.LOOP_HEADER and segment.name:
             self.assigned_names("for", (segment.name,), seg)
+        for name, operator in expansion_assignments(segment):
+            self.assigned_names(f"${{{name}{operator}…}}", (name,), seg)
         if kind in _EVALUATING_KINDS and not (kind is SegmentKind.LOOP_HEADER and segment.name):
             # `for ((…))` evaluates its words; `for NAME in WORDS` only expands them
             self.evaluated_words(segment, seg)
@@ -287,6 +290,14 @@ class _Walk(PathChecks):
         if exp.kind is ExpansionKind.ARITHMETIC:
             self.data_use(_names_in(exp.text), exp.text, "arithmetic", seg)
         elif exp.kind is ExpansionKind.PARAMETER and exp.text.startswith("${"):
+            if "@P" in exp.text:
+                # whatever the value, prompt decoding turns `\044(` into `$(` and runs it
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.prompt-expansion",
+                    f"`{short(exp.text)}` expands a value as a prompt string, which runs "
+                    "commands spelt with prompt escapes (`\\044(cmd)`)",
+                )
             for names, what in _parameter_uses(exp):
                 self.data_use(names, exp.text, what, seg)
             if "[" in exp.text and ("$'" in exp.text or '$"' in exp.text):
@@ -460,7 +471,8 @@ class _Walk(PathChecks):
 
     def assigned_names(self, command: str, names: Sequence[str | None], seg: SegmentState) -> None:
         """`read PATH`, `printf -v HOME`, `for IFS in …`: the env rules that name a variable
-        judge it as they judge `PATH=…` (the `env default` does not: `read line` is fine)."""
+        judge it as they judge `PATH=…` (the `env default` does not: `read line` is fine,
+        unless `line` is in the environment given, where bash keeps it exported)."""
         for name in names:
             if name is None:
                 seg.floor(
@@ -479,7 +491,8 @@ class _Walk(PathChecks):
                 )
             if not base:
                 continue
-            for reason in self.rules.env_verdicts(base, seg.text, listed=not is_poison_name(base)):
+            listed = not is_poison_name(base) and base not in self.ctx.env
+            for reason in self.rules.env_verdicts(base, seg.text, listed=listed):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
 
     def exported(self, name: str | None, seg: SegmentState) -> None:
@@ -679,8 +692,8 @@ def _is_identifier(name: str) -> bool:
 
 
 def _parameter_uses(exp: Expansion) -> list[tuple[set[str], str]]:
-    """Where a `${…}` evaluates a variable's value: `${!x}` (a name), `${x@P}` (a prompt:
-    runs `$(…)`), a subscript `${a[x]}` or a substring `${s:x:1}` (arithmetic).
+    """Where a `${…}` evaluates a variable's value: `${!x}` (a name), a subscript `${a[x]}`
+    or a substring `${s:x:1}` (arithmetic). (`${x@P}` asks whatever x holds.)
 
     >>> from policylang.span import Span
     >>> def uses(text, name):
@@ -688,18 +701,15 @@ def _parameter_uses(exp: Expansion) -> list[tuple[set[str], str]]:
     ...     return [(sorted(n), w) for n, w in _parameter_uses(exp)]
     >>> uses("${!x}", "x"), uses("${a[i+j]}", "a")
     ([(['x'], 'a variable name')], [(['i', 'j'], 'an array subscript')])
-    >>> uses("${s:o:1}", "s"), uses("${x:-y}", "x"), uses("${x@P}", "x")
-    ([(['o'], 'a substring offset')], [], [(['x'], 'a prompt string')])
+    >>> uses("${s:o:1}", "s"), uses("${x:-y}", "x")
+    ([(['o'], 'a substring offset')], [])
     """
     text = exp.text
     inner = text[2:-1] if text.endswith("}") else text[2:]
     uses: list[tuple[set[str], str]] = []
     name = exp.name
-    if name is not None:
-        if inner.startswith("!"):
-            uses.append(({name}, "a variable name"))
-        if inner.endswith("@P"):
-            uses.append(({name}, "a prompt string"))
+    if name is not None and inner.startswith("!"):
+        uses.append(({name}, "a variable name"))
     head = re.match(r"[!#]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", inner)
     rest = inner[head.end() :] if head is not None else inner
     if rest.startswith("["):
@@ -742,6 +752,8 @@ def _data_names(line: CommandLine) -> frozenset[str]:
             assigned = assigned_by_builtin(segment)
             if assigned is not None and assigned.data:
                 data.update(base_name(name) for name in assigned.names if name)
+        # `${y:=$'a\x5b\x24(cmd)]'}`: the default's escapes are not followed here
+        data.update(name for name, _ in expansion_assignments(segment))
         if segment.kind is SegmentKind.LOOP_HEADER and segment.name:
             if segment.text.lstrip().startswith("select"):
                 data.add(segment.name)

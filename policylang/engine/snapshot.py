@@ -51,6 +51,7 @@ SUFFIX = ".policylang-snapshot"
 ENV_SWITCH = "POLICYLANG_SNAPSHOTS"
 _MAGIC = b"policylang-snapshot "
 _MAX_HEADER = 1 << 20
+KEEP = 8  # snapshots kept per policy file (one per set of layers it was loaded with)
 # the parts of the package whose code decides what a compiled policy is and does
 _CODE_FOLDERS = ("rules", "compiler", "engine", "shell")
 _CODE_SUFFIXES = (".py", ".lark")
@@ -233,6 +234,7 @@ def write(
         except BaseException:
             os.unlink(temporary)
             raise
+        _prune(path)
     except OSError as error:
         _log.info("cannot write policy snapshot %s: %s", path, error)
         return None
@@ -240,6 +242,27 @@ def write(
         _log.warning("cannot write policy snapshot %s", path, exc_info=True)
         return None
     return path
+
+
+def _prune(kept: Path) -> None:
+    """Keep only the `KEEP` newest snapshots of the same first file: each set of layers
+    (`--policy` with another user file, a test's temporary layer) has its own, and a
+    folder beside a shipped policy must not fill up with them."""
+
+    def first_file(name: str) -> str:
+        return name[: -len(SUFFIX)].rpartition(".")[0]
+
+    siblings: list[tuple[float, Path]] = []
+    try:
+        for entry in os.scandir(kept.parent):
+            if entry.name.endswith(SUFFIX) and first_file(entry.name) == first_file(kept.name):
+                siblings.append((entry.stat().st_mtime, Path(entry.path)))
+        siblings.sort(reverse=True)
+        for _, old in siblings[KEEP:]:
+            if old != kept:
+                old.unlink(missing_ok=True)
+    except OSError as error:  # pruning is housekeeping: the snapshot itself was written
+        _log.info("cannot prune policy snapshots beside %s: %s", kept, error)
 
 
 __all__ = ["FORMAT", "Snapshot", "code_digest", "enabled", "read", "snapshot_path", "write"]

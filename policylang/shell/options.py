@@ -47,6 +47,8 @@ class OptionSpec:
         bundling: whether `-abc` means `-a -b -c` (False: `-abc` is one option).
         stop_at_operand: POSIX style: the first operand ends the options (`sudo`, `env`).
         bundle_without_dash: old-style first word without a dash (`tar xzf FILE`).
+        long_nocase: long option names match ignoring case (less: `--LESSKEY-SRC` is
+            `--lesskey-src`); they are normalised to lower case.
     """
 
     takes_value: frozenset[str] = frozenset()
@@ -58,6 +60,7 @@ class OptionSpec:
     bundling: bool = True
     stop_at_operand: bool = False
     bundle_without_dash: bool = False
+    long_nocase: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
     _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -189,6 +192,8 @@ class _Scanner:
     def long(self, text: str, index: int) -> None:
         name, eq, value = text.partition("=")
         spec = self.spec
+        if spec.long_nocase:
+            name = name.lower()
         name = spec.expand_long(name)
         known = name in spec.known
         if eq:
@@ -306,6 +311,32 @@ _FIND_FLAGS = _fs(
 
 DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
     {
+        # less 590: long names ignore case (upper case picks the "capital" variant of the
+        # same option where there is one: `--LOG-FILE` is `-O`)
+        "less": OptionSpec(
+            takes_value=_fs(
+                "-b --buffers -D --color -h --max-back-scroll -j --jump-target -k "
+                "--lesskey-file --lesskey-src --lesskey-content -o --log-file -O -p "
+                "--pattern -P --prompt -t --tag -T --tag-file -x --tabs -y "
+                "--max-forw-scroll -z --window -# --shift --line-num-width "
+                "--status-col-width --wheel-lines --rscroll --quotes --header --intr "
+                "--search-options"
+            ),
+            flags=_fs(
+                "-? --help -a --search-skip-screen -A -B --auto-buffers -c --clear-screen "
+                "-C -d --dumb -e --quit-at-eof -E -f --force -F --quit-if-one-screen -g "
+                "--hilite-search -G -i --ignore-case -I -J --status-column -K "
+                "--quit-on-intr -L --no-lessopen -m --long-prompt -M -n --line-numbers "
+                "-N -q --quiet --silent -Q -r --raw-control-chars -R -s "
+                "--squeeze-blank-lines -S --chop-long-lines -u --underline-special -U "
+                "-V --version -w --hilite-unread -W -X --no-init -~ --tilde --file-size "
+                "--follow-name --incsearch --mouse --no-keypad --no-histdups --save-marks "
+                "--use-backslash --use-color --exit-follow-on-close --redraw-on-quit "
+                "--no-number-headers --no-search-headers --no-vbell --show-preproc-errors "
+                "--status-line --wordwrap"
+            ),
+            long_nocase=True,
+        ),
         "find": OptionSpec(
             takes_value=_FIND_VALUE,
             single_dash_long=_FIND_VALUE | _FIND_FLAGS,

@@ -28,8 +28,10 @@ from policylang.span import Span
 
 __all__ = [
     "DEFAULT_WRAPPERS",
+    "DIALECT_CODE",
     "EFFECT_CODE",
     "OPTIONAL_WRAPPERS",
+    "Dialect",
     "OptionEffect",
     "ParseCallback",
     "Unwrapped",
@@ -49,6 +51,15 @@ MAX_CHAIN = 16  # `nice nice nice …` deeper than this is opaque rather than wa
 _NO_OPTIONS: Final = OptionSpec(stop_at_operand=True)
 
 
+class Dialect(enum.StrEnum):
+    """Whose rules a shell reads its code by; the analyser parses bash only."""
+
+    BASH = "bash"  # bash itself (`eval`, `trap` run in the calling bash)
+    # dash, ash, busybox sh: POSIX sh, read by bash's rules only where both agree
+    POSIX = "posix"
+    FOREIGN = "foreign"  # zsh, ksh, mksh, fish …: too different to read by bash's rules
+
+
 class WrapperKind(enum.StrEnum):
     WRAPPER = "wrapper"  # runs its operands as a command (sudo, env, timeout …)
     SHELL = "shell"  # bash/sh …: `-c STRING`, a script file, or standard input
@@ -57,6 +68,8 @@ class WrapperKind(enum.StrEnum):
 
 #: The problem code of a wrapper option (or operand) with an effect of its own.
 EFFECT_CODE: Final = "shell.wrapper-effect"
+#: The problem code of code for another shell (`sh -c`, `zsh -c`) that bash reads otherwise.
+DIALECT_CODE: Final = "shell.dialect"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,11 +87,14 @@ class OptionEffect:
         effect: what it does, for the message (`writes its report to a file …`).
         values: only these values have the effect (`-o keyword`); empty: any value. A value
             that is not literal may be any of them.
+        harmless: when `values` is empty, values that do not have the effect
+            (`-O nullglob`); any other value does.
     """
 
     options: frozenset[str]
     effect: str
     values: frozenset[str] = frozenset()
+    harmless: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,6 +121,9 @@ class WrapperSpec:
             `chroot DIR` runs DIR's programs); "" when nothing.
         descriptor_positional: a positional that is a number is a file descriptor and
             has no `positional_effect` (`flock 9`).
+        dialect: the language of the code it runs (shell and eval kinds, string options):
+            POSIX code is parsed but asks where bash would read it differently; FOREIGN
+            code is opaque.
     """
 
     name: str
@@ -121,6 +140,7 @@ class WrapperSpec:
     effects: tuple[OptionEffect, ...] = ()
     positional_effect: str = ""
     descriptor_positional: bool = False
+    dialect: Dialect = Dialect.BASH
 
 
 class WrapperTable:
@@ -213,7 +233,9 @@ def _unwrap(
             return _opaque(chain, assignments, problem)
         for option in view.find(*spec.string_options):
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
-            return _string(option.arg_indexes, rest, option.value, chain, assignments, parse)
+            return _string(
+                option.arg_indexes, rest, option.value, chain, assignments, parse, spec.dialect
+            )
         start = view.rest
         if start < len(rest) and rest[start].value == "-" and "-" in spec.options.flags:
             start += 1  # `env - NAME=V cmd`: a lone `-` is `-i`
@@ -228,7 +250,7 @@ def _unwrap(
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
             code = rest[start + 1].value if start + 1 < len(rest) else None
             indexes = (start + 1,) if start + 1 < len(rest) else ()
-            return _string(indexes, rest, code, chain, assignments, parse)
+            return _string(indexes, rest, code, chain, assignments, parse, spec.dialect)
         chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest[:start]))
         if start >= len(rest):
             return _no_command(spec, rest, chain, assignments, start > len(rest))
@@ -255,10 +277,13 @@ def _option_effects(spec: WrapperSpec, words: Sequence[Word], view: OptionView) 
         for option in view.find(*effect.options):
             if effect.values and option.literal and option.value not in effect.values:
                 continue
+            if effect.harmless and option.literal and option.value in effect.harmless:
+                continue
             span = words[option.word_index].span
             for index in option.arg_indexes:
                 span = span.cover(words[index].span)
-            shown = option.name if not effect.values else f"{option.name} {option.value or '…'}"
+            valued = effect.values or effect.harmless
+            shown = option.name if not valued else f"{option.name} {option.value or '…'}"
             found.append(
                 Problem(
                     code=EFFECT_CODE,
@@ -326,16 +351,19 @@ def _reenter(
             return _opaque(chain, assignments, f"`{spec.name}` runs code that is not literal")
         joined = " ".join(v for v in values if v is not None)
         indexes = tuple(range(first, first + len(operands)))
-        return _string(indexes, words, joined, chain, assignments, parse)
+        return _string(indexes, words, joined, chain, assignments, parse, spec.dialect)
     for option in view.find(*spec.string_options):
-        return _string(option.arg_indexes, words, option.value, chain, assignments, parse)
+        return _string(
+            option.arg_indexes, words, option.value, chain, assignments, parse, spec.dialect
+        )
     if spec.string_options:
         return _opaque(chain, assignments, f"`{spec.name}` starts an interactive shell")
     if view.has("-c"):
         first = min(view.rest, *view.unknown) if view.unknown else view.rest
         if first >= len(words):
             return _opaque(chain, assignments, f"`{spec.name} -c` without a command string")
-        return _string((first,), words, words[first].value, chain, assignments, parse)
+        code = words[first].value
+        return _string((first,), words, code, chain, assignments, parse, spec.dialect)
     if view.has("--version", "--help"):
         return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
     if view.unknown:
@@ -354,6 +382,7 @@ def _string(
     chain: list[WrapperUse],
     assignments: list[Assignment],
     parse: ParseCallback | None,
+    dialect: Dialect,
 ) -> Unwrapped:
     """Shell code given as a string: parsed when literal, opaque otherwise."""
     name = chain[-1].name
@@ -365,13 +394,47 @@ def _string(
         return _opaque(chain, assignments, f"the command string of `{name}` was not analysed")
     anchor = words[indexes[0]].span.cover(words[indexes[-1]].span)
     nested = parse(code, anchor, f"inside the command string of `{name}`")
+    problems = nested.problems
+    if dialect is Dialect.POSIX:
+        problems = (*_bash_only(code, name, anchor), *problems)
+    elif dialect is Dialect.FOREIGN:
+        # still parsed, so a deny bash's reading finds holds; never more than a question
+        message = f"`{name}` does not read code by bash's rules, the only ones the policy knows"
+        problems = (Problem(code=DIALECT_CODE, message=message, span=anchor), *problems)
     return Unwrapped(
         chain=tuple(chain),
         words=(),
         assignments=tuple(assignments),
         nested=nested,
-        problems=nested.problems,
+        problems=problems,
     )
+
+# Spellings bash and POSIX shells (dash, ash) split or run differently. The code is parsed
+# by bash's rules, so where one of these appears the line the policy judged may not be the
+# line dash runs: `$'\''` ends a quote only for bash, `&>` is `&` then `>` for dash (the
+# words after it are a new command), `((…))` is arithmetic for bash and two subshells for
+# dash, `time` a keyword for bash and the program for dash. Searched in the raw text,
+# quotes and all: a match inside quotes costs a question, never a missed command.
+_BASH_ONLY: Final = (
+    (re.compile(r"\$['\"]"), "`$'…'` and `$\"…\"` are quoting for bash only"),
+    (re.compile(r"&>"), "`&>` is a redirect for bash, but a background `&` then `>` for sh"),
+    (re.compile(r"(?<!\$)\(\("), "`((…))` is arithmetic for bash, but two subshells for sh"),
+    (re.compile(r"\[\[|<<<|[<>]\(|\|&|;&"), "bash-only syntax that sh reads differently"),
+    (re.compile(r"(?<![\w-])time(?![\w-])"), "`time` is a keyword for bash, a program for sh"),
+)
+
+
+def _bash_only(code: str, name: str, anchor: Span) -> list[Problem]:
+    """Problems for spellings of `code` (run by POSIX shell `name`) bash reads otherwise."""
+    for pattern, why in _BASH_ONLY:
+        found = pattern.search(code)
+        if found is not None:
+            message = (
+                f"`{name}` is not bash and `{found.group()}` differs: {why}; the policy "
+                "reads the code by bash's rules"
+            )
+            return [Problem(code=DIALECT_CODE, message=message, span=anchor)]
+    return []
 
 
 def _opaque(chain: list[WrapperUse], assignments: list[Assignment], reason: str) -> Unwrapped:
@@ -411,16 +474,57 @@ _SHELL_OPTIONS = OptionSpec(
 _KEYWORD_EFFECT = (
     "makes `NAME=VALUE` arguments environment variables, which the policy does not check"
 )
+# `set -o` / `shopt -s` options that change nothing the policy relies on; any other changes
+# how the code expands or runs (`-o allexport`, `-O dotglob`, `-O expand_aliases` …)
+_HARMLESS_SET_OPTIONS = _fs(
+    "errexit nounset xtrace verbose pipefail noclobber noglob noexec errtrace functrace"
+)
+_HARMLESS_SHOPT_OPTIONS = _fs("nullglob failglob inherit_errexit lastpipe")
 # `bash -k` / `-o keyword`: `ls LD_PRELOAD=x.so` sets LD_PRELOAD for `ls` (as `set -k` does)
 _SHELL_EFFECTS = (
     OptionEffect(options=_fs("-k"), effect=_KEYWORD_EFFECT),
     OptionEffect(options=_fs("-o"), effect=_KEYWORD_EFFECT, values=_fs("keyword")),
+    # `bash -ac 'read TAR_OPTIONS; tar …'`: what `read` sets reaches tar's environment
+    OptionEffect(
+        options=_fs("-a"),
+        effect="exports every variable the code sets, which the policy does not check",
+    ),
+    OptionEffect(
+        options=_fs("-o"),
+        effect="sets a shell option that changes how the code runs",
+        harmless=_HARMLESS_SET_OPTIONS,
+    ),
+    # `-O dotglob` lets `*` match `.env`, `-O cdable_vars` makes `cd HOME` go home,
+    # `-O expand_aliases` runs aliases the code defines through `BASH_ALIASES`
+    OptionEffect(
+        options=_fs("-O"),
+        effect="sets a shell option that changes what the code's words mean",
+        harmless=_HARMLESS_SHOPT_OPTIONS,
+    ),
+    # an interactive shell reads ~/.bashrc or $ENV and expands aliases
+    OptionEffect(
+        options=_fs("-i"),
+        effect="starts an interactive shell, which reads start-up files and expands aliases",
+    ),
     # `bash --rcfile ./x.sh -ic …` runs x.sh before the command the policy judges
     OptionEffect(
         options=_fs("--rcfile --init-file"),
         effect="sources a start-up file the policy does not see",
     ),
 )
+
+
+# `sh` is dash on Debian, bash in POSIX mode elsewhere: read as the common subset of both
+_SHELL_DIALECTS: Final = {
+    "bash": Dialect.BASH,
+    "sh": Dialect.POSIX,
+    "dash": Dialect.POSIX,
+    "ash": Dialect.POSIX,
+    "busybox-sh": Dialect.POSIX,
+    "zsh": Dialect.FOREIGN,
+    "ksh": Dialect.FOREIGN,
+    "mksh": Dialect.FOREIGN,
+}
 
 
 def _wrapper(name: str, **kwargs: object) -> WrapperSpec:
@@ -504,6 +608,14 @@ DEFAULT_WRAPPERS = WrapperTable(
             "exec",
             options=_options(takes_value=_fs("-a"), flags=_fs("-c -l")),
             command_optional=True,
+            # procps `pgrep` named `pkill` kills; multi-call programs act on argv[0]
+            effects=(
+                OptionEffect(
+                    options=_fs("-a"),
+                    effect="runs the program under another name, which multi-call programs "
+                    "act on (`pgrep` named `pkill` kills)",
+                ),
+            ),
         ),
         _wrapper("builtin", options=_options(), command_optional=True),
         _wrapper(
@@ -525,6 +637,12 @@ DEFAULT_WRAPPERS = WrapperTable(
                 OptionEffect(
                     options=_fs("-a --arg-file"),
                     effect="reads its arguments from a file the policy does not check",
+                ),
+                # `--process-slot-var=PATH` runs the command with PATH=0 (`./0/echo`)
+                OptionEffect(
+                    options=_fs("--process-slot-var"),
+                    effect="sets an environment variable of the command it runs, which the "
+                    "policy does not check",
                 ),
             ),
         ),
@@ -572,9 +690,11 @@ DEFAULT_WRAPPERS = WrapperTable(
             "setsid",
             options=_options(flags=_fs("-c --ctty -f --fork -w --wait")),
         ),
+        # procps watch runs its joined operands with `sh -c`
         _wrapper(
             "watch",
             kind=WrapperKind.EVAL,
+            dialect=Dialect.POSIX,
             options=_options(
                 takes_value=_fs("-n --interval -q --equexit"),
                 optional_value=_fs("-d --differences"),
@@ -613,6 +733,7 @@ DEFAULT_WRAPPERS = WrapperTable(
             ),
             positionals=1,
             string_options=_fs("-c --command"),
+            dialect=Dialect.FOREIGN,  # `-c` runs $SHELL, whichever shell that is
             command_optional=True,
             # `flock FILE …` opens FILE with O_CREAT; `flock 9` locks a descriptor
             positional_effect="creates the lock file, which the policy does not check",
@@ -629,6 +750,7 @@ DEFAULT_WRAPPERS = WrapperTable(
                 flags=_fs("- -l --login -m -p --preserve-environment -P --pty -f --fast"),
             ),
             string_options=_fs("-c --command --session-command"),
+            dialect=Dialect.FOREIGN,  # the target account's login shell
         ),
         _wrapper("eval", kind=WrapperKind.EVAL, options=_options(flags=_fs("--"))),
         # `trap CODE SIGNAL…` runs CODE later in this shell (at exit, on a signal): seen
@@ -652,8 +774,14 @@ DEFAULT_WRAPPERS = WrapperTable(
             "commands the rules know",
         ),
         *(
-            _wrapper(shell, kind=WrapperKind.SHELL, options=_SHELL_OPTIONS, effects=_SHELL_EFFECTS)
-            for shell in ("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh")
+            _wrapper(
+                shell,
+                kind=WrapperKind.SHELL,
+                options=_SHELL_OPTIONS,
+                effects=_SHELL_EFFECTS,
+                dialect=dialect,
+            )
+            for shell, dialect in _SHELL_DIALECTS.items()
         ),
     ]
 )

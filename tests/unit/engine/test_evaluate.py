@@ -486,3 +486,29 @@ def test_data_arithmetic_really_runs_commands(tmp_path: Path) -> None:
     decision = policy.evaluate("read x < f; echo $((x))", workspace=tmp_path)
     assert decision.verdict is Verdict.ASK
     assert policy.evaluate("echo $((1+2))", workspace=tmp_path).verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "read -r TAR_OPTIONS <<< x; tar -tf x.tar",
+        "printf -v TAR_OPTIONS %s x; tar -tf x.tar",
+        ": ${TAR_OPTIONS:=x}; tar -tf x.tar",
+        "for TAR_OPTIONS in x; do tar -tf x.tar; done",
+    ],
+)
+def test_assigning_a_variable_the_environment_exports(
+    default_policy: Policy, tmp_path: Path, command: str
+) -> None:
+    # review E17: bash keeps the export attribute, so `read NAME` of a variable the agent's
+    # environment has is an environment assignment, judged by the env rules
+    def verdict(env: dict[str, str]) -> Verdict:
+        return default_policy.evaluate(command, workspace=tmp_path, env=env).verdict
+
+    home = {"HOME": str(tmp_path / "home")}
+    assert verdict(home) is Verdict.ALLOW
+    assert verdict({**home, "TAR_OPTIONS": "-v"}) is Verdict.ASK
+    # a name the env rules let through stays allowed even when exported
+    allowed = command.replace("TAR_OPTIONS", "LANG")
+    decision = default_policy.evaluate(allowed, workspace=tmp_path, env={**home, "LANG": "C"})
+    assert decision.verdict is Verdict.ALLOW

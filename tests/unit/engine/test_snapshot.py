@@ -197,3 +197,21 @@ def _inputs(folder: Path) -> list[SourceInput]:
         SourceInput(path=str(p), resolved=str(p.resolve()), sha256=digest_text(p.read_text()))
         for p in (folder / "default.policy", folder / "common.policy")
     ]
+
+
+def test_old_snapshots_of_a_file_are_pruned(files: Path) -> None:
+    # every set of layers has its own snapshot; the folder keeps only the newest few
+    folder = files.parent / "__pycache__"
+    for index in range(snapshot.KEEP + 4):
+        user = files.parent / f"user{index}.policy"
+        user.write_text(f"allow frob --n{index}\n")
+        load_policy(files, extra=[user])
+        written = snapshot.snapshot_path([str(files), str(user)])
+        os.utime(written, (1_000_000 + index, 1_000_000 + index))  # a distinct age each
+    (folder / "other.policy.0123456789abcdef.policylang-snapshot").write_bytes(b"x")
+    kept = sorted(p.name for p in folder.glob(f"team.policy.*{snapshot.SUFFIX}"))
+    assert len(kept) == snapshot.KEEP
+    # the newest stay, and another file's snapshot is not touched
+    newest = snapshot.snapshot_path([str(files), str(files.parent / "user11.policy")])
+    assert newest.name in kept
+    assert (folder / "other.policy.0123456789abcdef.policylang-snapshot").exists()

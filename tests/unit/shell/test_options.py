@@ -171,3 +171,26 @@ def test_built_options_equal_constructed_ones() -> None:
     assert view == OptionView(options=(built,), operands=(3,), rest=4)
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.rest = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value"),
+    [
+        ("less --LESSKEY-SRC=lk f", "--lesskey-src", "lk"),
+        ("less --Lesskey-Src lk f", "--lesskey-src", "lk"),
+        ("less --LESSKEY-S=lk f", "--lesskey-src", "lk"),
+        ("less --TAG=x", "--tag", "x"),
+        ("less --LOG-FILE=out f", "--log-file", "out"),
+    ],
+)
+def test_less_long_options_ignore_case(text: str, name: str, value: str) -> None:
+    # review E6: less matches long option names in any case, abbreviated or not
+    words = parse_command(text).segments[0].words
+    view = option_view(words, DEFAULT_OPTION_SPECS["less"])
+    assert (view.options[0].name, view.options[0].value) == (name, value)
+
+
+def test_other_commands_keep_the_case_of_long_options() -> None:
+    words = parse_command("grep --REGEXP=x f").segments[0].words
+    view = option_view(words, DEFAULT_OPTION_SPECS["grep"])
+    assert view.options[0].name == "--REGEXP"

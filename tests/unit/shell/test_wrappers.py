@@ -9,7 +9,9 @@ from policylang.shell.options import OptionSpec
 from policylang.shell.parse import parse_command
 from policylang.shell.wrappers import (
     DEFAULT_WRAPPERS,
+    DIALECT_CODE,
     EFFECT_CODE,
+    Dialect,
     OptionEffect,
     WrapperKind,
     WrapperSpec,
@@ -338,6 +340,11 @@ def test_shell_keyword_option_is_reported(text: str) -> None:
         "bash -c ls",
         "bash -o pipefail -c ls",
         "bash -xec ls",
+        "bash -lc ls",
+        "bash -O nullglob -c ls",
+        "bash -o errexit -o nounset -c ls",
+        "exec ls",
+        "xargs -P 2 -n 1 ls",
     ],
 )
 def test_plain_wrapper_options_have_no_effect(text: str) -> None:
@@ -362,3 +369,94 @@ def test_effect_of_an_extended_spec() -> None:
     assert seen is not None
     assert [p.message for p in seen.problems] == ["`logrun --log` writes a log"]
     assert [w.value for w in seen.words] == ["rm", "y"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        # review E16: what `read` sets in an allexport shell reaches tar's environment
+        ("bash -ac 'read TAR_OPTIONS; tar -tf x.tar'", "`bash -a` exports every variable"),
+        ("bash -a -c ls", "`bash -a` exports every variable"),
+        ("bash -o allexport -c ls", "`bash -o allexport` sets a shell option"),
+        ("bash -o $OPT -c ls", "`bash -o …` sets a shell option"),
+        # review E12 and E4b: options that change what words mean
+        ("bash -O dotglob -c 'cat *'", "`bash -O dotglob` sets a shell option"),
+        ("bash -O cdable_vars -c 'cd HOME'", "`bash -O cdable_vars` sets a shell option"),
+        ("bash -O expand_aliases -c ls", "`bash -O expand_aliases` sets a shell option"),
+        ("bash -O $OPT -c ls", "`bash -O …` sets a shell option"),
+        ("bash -ic ls", "`bash -i` starts an interactive shell"),
+        # review E9: argv[0] chosen by the line (`pgrep` named `pkill` kills)
+        ("exec -a pkill pgrep -f x", "`exec -a` runs the program under another name"),
+        ("exec -apkill pgrep x", "`exec -a` runs the program under another name"),
+        # review E8: `--process-slot-var=PATH` runs the command with PATH=0
+        (
+            "xargs --process-slot-var=PATH echo",
+            "`xargs --process-slot-var` sets an environment variable",
+        ),
+    ],
+)
+def test_more_options_with_effects(text: str, fragment: str) -> None:
+    found = effects(text)
+    assert any(message.startswith(fragment) for message in found), found
+    result = wrapped(text)
+    assert not result.opaque, result.reason
+
+
+def dialect_problems(text: str) -> list[str]:
+    return [p.message for p in wrapped(text).problems if p.code == DIALECT_CODE]
+
+
+@pytest.mark.parametrize(
+    ("text", "spelling"),
+    [
+        # review E13: each reads differently in dash than in bash
+        ("sh -c \"echo \\$'\\\\'\ntouch x\n'\"", "$'"),
+        ("dash -c 'echo x &>/dev/null touch y'", "&>"),
+        ("sh -c '((rm - LICENSE))'", "(("),
+        ("ash -c 'cat <<< x'", "<<<"),
+        ("sh -c '[[ -f x ]]'", "[["),
+        ("sh -c 'diff <(ls) y'", "<("),
+        ("sh -c 'time -o out ls'", "time"),
+        ("busybox sh -c 'ls |& cat'", "|&"),
+        ("watch 'ls &>/dev/null rm x'", "&>"),
+    ],
+)
+def test_posix_shell_code_with_bash_only_spellings(text: str, spelling: str) -> None:
+    found = dialect_problems(text)
+    assert len(found) == 1, found
+    assert f"`{spelling}`" in found[0], found
+    # still parsed: a deny bash's reading finds keeps applying
+    assert wrapped(text).nested is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sh -c 'ls -la | head -5'",
+        "sh -c 'echo $((1 + 2)) > /dev/null'",
+        "dash -c 'for f in *.txt; do wc -l \"$f\"; done'",
+        "bash -c 'echo x &>/dev/null; [[ -f y ]]; time ls'",
+        "eval 'echo x &>/dev/null'",
+        "watch -n 1 'ls -l'",
+    ],
+)
+def test_code_both_shells_read_alike_has_no_dialect_problem(text: str) -> None:
+    assert dialect_problems(text) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["zsh -c ls", "ksh -c 'ls -l'", "mksh -c ls", "flock 9 -c ls", "su -c ls user"]
+)
+def test_foreign_shell_code_is_parsed_but_always_reported(text: str) -> None:
+    found = dialect_problems(text)
+    assert len(found) == 1, found
+    assert "does not read code by bash's rules" in found[0], found
+    assert wrapped(text).nested is not None
+
+
+def test_default_dialects() -> None:
+    dialects = {spec.name: spec.dialect for spec in DEFAULT_WRAPPERS}
+    assert dialects["bash"] is Dialect.BASH
+    assert dialects["eval"] is Dialect.BASH
+    assert dialects["sh"] is dialects["dash"] is dialects["watch"] is Dialect.POSIX
+    assert dialects["zsh"] is dialects["ksh"] is Dialect.FOREIGN
