@@ -41,6 +41,12 @@ POISON_NAMES: tuple[str, ...] = (
     # bash's command hash table and alias table: `BASH_CMDS[ls]=/bin/rm` makes `ls` run rm
     "BASH_CMDS",
     "BASH_ALIASES",
+    # a translated `$"…"` is expanded again (message catalogs from TEXTDOMAINDIR);
+    # POSIXLY_CORRECT turns on posix mode and BASH_COMPAT older parsing rules
+    "TEXTDOMAIN",
+    "TEXTDOMAINDIR",
+    "POSIXLY_CORRECT",
+    "BASH_COMPAT",
     "GIT_*",
     "PAGER",
     "MANPAGER",
