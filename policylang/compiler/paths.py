@@ -14,12 +14,20 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from policylang.rules.globs import glob_regex
 
-__all__ = ["glob_regex", "literal_prefix", "match_outside", "match_rules", "split_anchor"]
+__all__ = [
+    "glob_regex",
+    "literal_prefix",
+    "match_outside",
+    "match_rules",
+    "prefilter",
+    "split_anchor",
+]
 
 if TYPE_CHECKING:
     from policylang.compiler.tables import Access, OutsideWorkspace, ProtectedMatch, ProtectedRule
@@ -118,6 +126,62 @@ def match_rules(
     if best is None:
         return None
     return ProtectedMatch(rule=best, verdict=best.verdict, ref=best.ref, path=path)
+
+
+def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str], bool]:
+    """A quick test that is False only for paths none of `rules` can cover for `access`
+    (not subtree matching), to skip `match_rules` over many paths (a git index).
+
+    A glob ending in `/**` covers paths holding its last literal component as a directory
+    (`~/.ssh/**`: `/.ssh/` or a path ending in `/.ssh`); any other glob covers paths whose
+    base name matches its last component (`**/*.pem`: `*.pem`). A glob this cannot reduce
+    (`**`, `/home/*/**`) lets every path through.
+
+    >>> from policylang.compiler.tables import Access, ProtectedRule, RuleRef
+    >>> from policylang.decision import Verdict
+    >>> def rule(glob):
+    ...     anchor, rest = split_anchor(glob)
+    ...     return ProtectedRule(glob=glob, access=Access.READ_WRITE, verdict=Verdict.DENY,
+    ...         ref=RuleRef(id="r", message="", location="x"), anchor=anchor,
+    ...         regex=glob_regex(rest), literal_prefix=literal_prefix(rest))
+    >>> test = prefilter([rule("~/.ssh/**"), rule("**/.env.*"), rule("**/*.pem")], Access.READ)
+    >>> [test(p) for p in ("/w/a.py", "/h/.ssh/id", "/w/.env.local", "/w/x/k.pem", "/w/.ssh")]
+    [False, True, True, True, True]
+    """
+    directories: set[str] = set()
+    exact: set[str] = set()
+    names: list[str] = []
+    for rule in rules:
+        if not rule.access.covers(access):
+            continue
+        parts = [part for part in rule.glob.split("/") if part not in ("", "~", ".")]
+        while parts and parts[-1] == "**":
+            parts.pop()
+        if not parts:
+            return lambda path: True
+        last = parts[-1]
+        if rule.glob.rstrip("/").endswith("/**") or rule.glob == "**":
+            if any(c in last for c in "*?["):
+                return lambda path: True
+            directories.add(re.escape(last))
+        elif any(c in last for c in "*?["):
+            names.append(glob_regex(last).pattern)
+        else:
+            exact.add(last)
+    # one search each, in C: a directory component, or the base name
+    folder = re.compile("/(?:" + ("|".join(sorted(directories)) or "(?!)") + ")(?:/|$)")
+    pattern = re.compile("|".join(f"(?:{n})" for n in names) or "(?!)")
+    exact_names = frozenset(exact)
+
+    def could_match(path: str) -> bool:
+        name = path.rpartition("/")[2]
+        return (
+            name in exact_names
+            or folder.search(path) is not None
+            or pattern.fullmatch(name) is not None
+        )
+
+    return could_match
 
 
 def match_outside(

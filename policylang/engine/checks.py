@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.context import EvalContext
-from policylang.engine.gitconfig import GitConfigInspector
-from policylang.engine.rules import RuleView, SegmentRules
+from policylang.engine.gitconfig import GitConfigInspector, TrackedFile, TrackedSelection
+from policylang.engine.rules import GitPrint, RuleView, SegmentRules
 from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
 from policylang.span import Span
 
@@ -332,6 +332,86 @@ class PathChecks:
                 )
                 message = f"the repository{what}, so git may run a program"
                 seg.floor(Verdict.ASK, "engine.git-config", message)
+        if found.git_print is not None:
+            for directory in directories:
+                self.tracked_secrets(found.git_print, directory, seg)
+
+    def tracked_secrets(self, printing: GitPrint, directory: str, seg: SegmentState) -> None:
+        """`git diff`, `git show REV`, `git log -p`, `git diff src`: git prints the contents
+        of tracked files the command does not name, a committed `.env` among them.
+
+        The index lists what the repository tracks; a tracked file under the command's
+        path operands (all of the working tree without any) that a protected-path rule
+        covers makes the command ask. Plain `git diff` prints only files that differ from
+        the index, so there a protected file whose size and modification time are what the
+        index recorded (and not as late as the index itself: git re-reads those) is left
+        out. History is not read: a protected file removed from the index but present in an
+        older commit is not found (`git log -p` may still print it).
+        """
+        scope, revisions = _git_scope(printing, directory)
+        selections, complete = self.git.tracked(
+            directory, self._protected_read, (self.ctx.home, self.ctx.workspace)
+        )
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-tracked",
+                f"the index of the repository of `{directory}` could not be read; "
+                f"`{printing.command}` may print a protected file",
+            )
+            return
+        for selection in selections:
+            for entry, rule in selection.files:
+                path = f"{selection.top.rstrip('/')}/{entry.path}"
+                if scope and not any(path == r or path.startswith(r + "/") for r in scope):
+                    continue
+                if printing.worktree and not revisions and _unchanged(entry, path, selection):
+                    continue
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-tracked",
+                    f"the repository tracks `{entry.path}`, which {rule}, and "
+                    f"`{printing.command}` may print its contents",
+                )
+                return
+
+    def _protected_read(self, path: str) -> str | None:
+        return self.rules.protection(path, self.ctx)
+
+
+def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
+    """The absolute paths a content-printing git command is limited to ([]: none, so the
+    whole working tree), and whether it
+    names a revision. git takes an operand before `--` for a path when it exists, and for
+    a revision otherwise; with no path at all it prints from the whole working tree."""
+    base = directory.rstrip("/")
+    scope: list[str] = []
+    revisions = False
+    for word in printing.ambiguous:
+        value = word.value or ""
+        path = os.path.normpath(value if value.startswith("/") else f"{base}/{value}")
+        if value and os.path.lexists(path):
+            scope.append(path)
+        else:
+            revisions = True
+    for word in printing.paths:
+        value = word.value or ""
+        scope.append(os.path.normpath(value if value.startswith("/") else f"{base}/{value}"))
+    return scope, revisions  # no scope: the whole working tree
+
+
+def _unchanged(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:
+    """Whether git would take the working tree's file for the staged one without reading
+    it: same size and modification time, staged before the index was last written."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False  # deleted: `git diff` prints the staged contents as removed lines
+    return (
+        st.st_size == entry.size
+        and st.st_mtime_ns == entry.mtime_ns
+        and entry.mtime_ns < selection.index_mtime_ns
+    )
 
 
 _FD_WORD = re.compile(r"[0-9]+-?|-")

@@ -34,10 +34,11 @@ from __future__ import annotations
 import os
 import pwd
 import stat
+import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import Final, Generic, NamedTuple, TypeVar
 
 # Keys (lowercased; `*` is one subsection) whose value git may execute.
 _EXACT_KEYS = frozenset(
@@ -120,6 +121,8 @@ _KEYCHAR = _ALPHA | frozenset("0123456789-")
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "\\": "\\", '"': '"'}
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 _GITLINK_MODE = b"\x00\x00\xe0\x00"  # 0o160000 as stored in an index entry
+# an index entry's fixed part: mtime (s, ns) at 8, mode at 24, size at 36, flags at 60
+_ENTRY_HEAD = struct.Struct(">8xII8xI8xI20xH")
 
 _T = TypeVar("_T")
 
@@ -316,11 +319,21 @@ class _Walk:
 _Stamp = tuple[int, int, int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class TrackedSelection(Generic[_T]):
+    """Tracked files of one working tree that a caller picked, with what it kept for each."""
+
+    top: str
+    index_mtime_ns: int  # entries staged as late as this may differ with equal stat data
+    files: tuple[tuple[TrackedFile, _T], ...]
+
+
 class GitConfigInspector:
     """Finds the repositories of a directory and what in them makes git run programs."""
 
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], tuple[_Stamp, object]] = {}
+        self._tracked: dict[tuple[str, Hashable], tuple[_Stamp, object]] = {}
         self._lock = threading.Lock()
 
     def risks_for(
@@ -338,6 +351,56 @@ class GitConfigInspector:
         for gitdir, top in found:
             self._inspect(gitdir, top, walk, 0)
         return tuple(walk.risks), walk.complete
+
+    def tracked(
+        self, directory: str, select: Callable[[str], _T | None], select_key: Hashable
+    ) -> tuple[list[TrackedSelection[_T]], bool]:
+        """The tracked files `select` picks in each repository git may use for
+        `directory` (those with a working tree).
+
+        `select` gets a tracked file's absolute path and returns what to keep (None: not
+        this one); results are cached per index file version and `select_key`, so a large
+        index is matched once. Returns `(selections, complete)`; `complete` is False when
+        an index could not be read or parsed.
+        """
+        found, complete = find_gitdirs(directory)
+        selections: list[TrackedSelection[_T]] = []
+        for gitdir, top in found:
+            if top is None:
+                continue  # a bare repository has no working tree to print from
+            index = gitdir + "/index"
+            try:
+                st = os.stat(index)
+            except FileNotFoundError:
+                continue  # nothing staged yet
+            except (OSError, ValueError):
+                complete = False
+                continue
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+            key = (index, select_key)
+            with self._lock:
+                cached = self._tracked.get(key)
+            picked: tuple[tuple[TrackedFile, _T], ...]
+            if cached is not None and cached[0] == stamp:
+                picked = cached[1]  # type: ignore[assignment]
+            else:
+                entries = _read_tracked(index, st)
+                if entries is None:
+                    complete = False
+                    continue
+                root = top.rstrip("/")
+                chosen: list[tuple[TrackedFile, _T]] = []
+                for entry in entries:
+                    kept = select(f"{root}/{entry.path}")
+                    if kept is not None:
+                        chosen.append((entry, kept))
+                picked = tuple(chosen)
+                with self._lock:
+                    self._tracked[key] = (stamp, picked)
+            selections.append(
+                TrackedSelection(top=top, index_mtime_ns=st.st_mtime_ns, files=picked)
+            )
+        return selections, complete
 
     # -- one repository -------------------------------------------------------------
 
@@ -611,19 +674,50 @@ def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
 
 
 def _parse_index(data: bytes, gitdir: str, depth: int) -> list[str] | None:
+    entries = _index_entries(data, gitdir, depth)
+    if entries is None:
+        return None
+    return [e.path for e in entries if e.mode & 0o170000 == 0o160000]
+
+
+class TrackedFile(NamedTuple):
+    """An index entry: a path relative to the working tree, with the stat data git keeps
+    to tell whether the file in the working tree changed since it was staged."""
+
+    path: str
+    mode: int
+    mtime_ns: int
+    size: int
+
+
+def _read_tracked(path: str, st: os.stat_result) -> tuple[TrackedFile, ...] | None:
+    """Every entry of the index file `path` (None: unreadable, too large or unparsable)."""
+    if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_INDEX:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_MAX_INDEX + 1)
+    except OSError:
+        return None
+    entries = _index_entries(data, os.path.dirname(path), 0)
+    return None if entries is None else tuple(entries)
+
+
+def _index_entries(data: bytes, gitdir: str, depth: int) -> list[TrackedFile] | None:
+    """The entries of an index (versions 2 to 4, split indexes followed)."""
     if len(data) < 12 or data[:4] != b"DIRC":
         return None
     version = int.from_bytes(data[4:8], "big")
     count = int.from_bytes(data[8:12], "big")
     if version not in (2, 3, 4):
         return None
-    links: list[str] = []
+    entries: list[TrackedFile] = []
     pos = 12
     previous = b""
     try:
+        header = _ENTRY_HEAD.unpack_from
         for _ in range(count):
-            mode = int.from_bytes(data[pos + 24 : pos + 28], "big")
-            flags = int.from_bytes(data[pos + 60 : pos + 62], "big")
+            seconds, nanoseconds, mode, size, flags = header(data, pos)
             start = pos + 62 + (2 if flags & 0x4000 else 0)
             if version == 4:
                 strip, start = _varint(data, start)
@@ -637,8 +731,14 @@ def _parse_index(data: bytes, gitdir: str, depth: int) -> list[str] | None:
                 name = data[start:end]
                 pos += (end - pos + 8) & ~7
             previous = name
-            if mode & 0o170000 == 0o160000:
-                links.append(name.decode("utf-8", "surrogateescape"))
+            entries.append(
+                TrackedFile(
+                    name.decode("utf-8", "surrogateescape"),
+                    mode,
+                    seconds * 1_000_000_000 + nanoseconds,
+                    size,
+                )
+            )
         # extensions: a split index keeps most entries in `sharedindex.<hash>`
         hash_size = 20
         while pos + 8 <= len(data) - hash_size:
@@ -650,14 +750,14 @@ def _parse_index(data: bytes, gitdir: str, depth: int) -> list[str] | None:
                 shared = _shared_index(gitdir, data[pos + 8 : pos + 8 + size])
                 if shared is None:
                     return None
-                more = _parse_index(shared, gitdir, depth + 1)
+                more = _index_entries(shared, gitdir, depth + 1)
                 if more is None:
                     return None
-                links.extend(more)
+                entries.extend(more)  # (entries the split index replaces stay listed)
             pos += 8 + size
     except (ValueError, IndexError):
         return None
-    return links
+    return entries
 
 
 def _shared_index(gitdir: str, digest: bytes) -> bytes | None:

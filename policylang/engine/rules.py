@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from policylang.compiler.paths import HOME, WORKSPACE
+from policylang.compiler.paths import HOME, WORKSPACE, prefilter
 from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
@@ -77,6 +77,21 @@ _TREE_REASONS = 3  # protected files named per recursive read (one is enough to 
 _CACHEABLE_LENGTH = 4096
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GitPrint:
+    """A git command that prints the contents of tracked files it does not name: `git diff`,
+    `git show REV`, `git log -p`, or one limited to directories (`git diff src`).
+
+    Which operands are paths is git's call (what exists is a path, the rest revisions), so
+    the engine makes it against the file system: see `PathChecks.tracked_secrets`.
+    """
+
+    command: str  # `git diff`, for messages
+    worktree: bool  # compares the working tree with the index, unless a revision is given
+    ambiguous: tuple[Word, ...]  # operands before `--`: paths if they exist, else revisions
+    paths: tuple[Word, ...]  # operands after `--`
+
+
 @dataclass(slots=True, kw_only=True)
 class SegmentRules:
     """What the policy says about one simple command (wrappers seen through).
@@ -106,6 +121,7 @@ class SegmentRules:
     # whether it reads the files of whole trees (`grep -r`, `rg`; not `ls -R`, which lists)
     reads_contents: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
+    git_print: GitPrint | None = None  # git prints contents of files it does not name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,6 +207,8 @@ class RuleView:
             tuple[str, Access, str, str, bool], tuple[ProtectedMatch | None, bool]
         ] = {}
         self._env: dict[str, EnvMatch] = {}  # env rule per variable name (names are few)
+        # reads a protected rule may cover: a git index is matched path by path
+        self._may_protect = prefilter(policy.protected.rules, Access.READ)
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -242,6 +260,18 @@ class RuleView:
         ]
 
     # -- paths ---------------------------------------------------------------------------
+    def protection(self, path: str, ctx: EvalContext) -> str | None:
+        """The rule that protects reading `path` (`id: message`, glob), or None: the
+        protected-path rules only, not the outside-workspace one."""
+        if not self._may_protect(path):
+            return None
+        hit, outside = self._match(path, Access.READ, ctx.home, ctx.workspace, False)
+        if hit is None or outside or hit.verdict is Verdict.ALLOW:
+            return None
+        glob = hit.rule.glob if hit.rule is not None else "?"
+        about = f": {hit.ref.message}" if hit.ref.message else ""
+        return f"`{hit.ref.id}` protects (`{glob}`{about})"
+
     def path_verdicts(
         self,
         forms: Sequence[str],
@@ -533,6 +563,7 @@ class RuleView:
             reads_hidden=reads_hidden,
             reads_contents=reads_contents,
             git_dirs=_git_dirs(written, floors) if name == "git" else None,
+            git_print=_git_print(inner) if name == "git" else None,
         )
 
     def _interpreter(
@@ -755,6 +786,41 @@ def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Wor
             continue
         yield word, "read", False
         yield word, "blob", False
+
+
+# options after which git prints names or statistics, not contents (unless `-p` is given)
+_GIT_NO_CONTENT = (
+    "--stat", "--numstat", "--shortstat", "--dirstat", "--name-only", "--name-status",
+    "--summary", "--raw", "-s", "--no-patch", "--quiet", "--check", "--compact-summary",
+)  # fmt: skip
+
+
+def _git_print(inner: Sequence[Word]) -> GitPrint | None:
+    """The `GitPrint` of a git command (subcommand at `inner[1]`), if it prints contents."""
+    subcommand = _word(inner, 1)
+    if subcommand not in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS or subcommand in (
+        "blame",
+        "annotate",
+    ):
+        return None  # (blame and annotate print only the file they name)
+    sub = option_view(inner, _PLAIN_SPEC, start=2)
+    patch = any(o.name.startswith(_GIT_PATCH_OPTIONS) for o in sub.options)
+    if subcommand in _GIT_PATCH_PRINTERS and not patch:
+        return None
+    if sub.has("--no-index") or (sub.has(*_GIT_NO_CONTENT) and not patch):
+        return None
+    words = list(inner[2:])
+    split = next((i for i, w in enumerate(words) if w.value == "--"), len(words))
+    operands = [inner[i] for i in sub.operands]
+    if subcommand == "show" and operands and all(":" in (w.value or "") for w in operands):
+        return None  # `git show HEAD:README.md` prints that blob (checked as a path) only
+    after = {id(w) for w in words[split + 1 :]}
+    return GitPrint(
+        command=f"git {subcommand}",
+        worktree=subcommand == "diff" and not sub.has("--cached", "--staged", "--merge-base"),
+        ambiguous=tuple(w for w in operands if id(w) not in after),
+        paths=tuple(w for w in operands if id(w) in after),
+    )
 
 
 def _git_blobs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
