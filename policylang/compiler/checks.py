@@ -261,6 +261,33 @@ def is_remote_archive(name: str) -> bool:
     return colon > 0 and "/" not in name[:colon]
 
 
+# --------------------------------------------------------------------------- git formats
+
+
+def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
+    """git verifies no signature: no `%G` placeholder in a format (`%G?`, `%GS`, `%GK` …
+    run `gpg.program`, `gpg.ssh.program` or `gpg.x509.program` on each signed commit, as
+    `--show-signature` does; so does for-each-ref's `%(signature)`). Fails on such a
+    placeholder in any word and on a non-literal word.
+
+    >>> from policylang.span import Span
+    >>> def run(*values):
+    ...     argv = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+    ...     return git_signatures(argv, option_view(argv, OptionSpec()))
+    >>> run("git", "log", "--format=%h %s"), run("git", "log", "--pretty=format:%G?")
+    (None, 'git format `--pretty=format:%G?` verifies signatures (runs gpg)')
+    >>> run("git", "log", "--format=%%G")  # an escaped percent sign
+    """
+    for word in words[1:]:
+        text = word.value
+        if text is None:
+            return "git has a non-literal word (a format could verify signatures)"
+        plain = text.replace("%%", "")
+        if "%G" in plain or "%(signature" in plain:
+            return f"git format `{text}` verifies signatures (runs gpg)"
+    return None
+
+
 # --------------------------------------------------------------------------- unzip
 
 _UNZIP_LISTING = frozenset("ltvZ")
@@ -342,5 +369,6 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "tar-local": tar_local,
         "jq-program": jq_program,
         "unzip-listing": unzip_listing,
+        "git-signatures": git_signatures,
     }
 )
