@@ -153,7 +153,10 @@ def specificity(rule: ast.Rule) -> tuple[int, ...]:
     return (leading, literals, globs, len(kinds) - rest, exact, clauses)
 
 
-_NAMING_CLAUSES = frozenset({ast.ClauseKind.REASON, ast.ClauseKind.ID})
+# clauses that do not narrow which commands a rule is about: names, and checks (a check
+# only keeps an allow rule from allowing; counted, it made `readonly git … checked-by …`
+# outrank `ask git blame ** when -S`)
+_NAMING_CLAUSES = frozenset({ast.ClauseKind.REASON, ast.ClauseKind.ID, ast.ClauseKind.CHECKED_BY})
 
 
 def pattern_text(rule: ast.Rule) -> str:

@@ -755,7 +755,7 @@ def _index_entries(data: bytes, gitdir: str, depth: int) -> list[TrackedFile] | 
                     return None
                 entries.extend(more)  # (entries the split index replaces stay listed)
             pos += 8 + size
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, struct.error):
         return None
     return entries
 
