@@ -159,11 +159,29 @@ def find_expr(words: Sequence[Word], view: OptionView) -> str | None:
 
 
 SAFE_GIT_CONFIG_PREFIXES: tuple[str, ...] = (
-    "color.", "column.", "advice.", "i18n.", "log.", "format.pretty", "pretty.",
-    "core.quotepath", "core.abbrev", "init.defaultbranch", "user.name", "user.email",
-    "blame.", "status.short", "status.branch", "grep.linenumber", "diff.noprefix",
-    "diff.renames", "diff.algorithm", "diff.context", "diff.interhunkcontext",
+    "color.", "column.", "advice.", "i18n.", "core.quotepath", "core.abbrev",
+    "init.defaultbranch", "user.name", "user.email", "status.short", "status.branch",
+    "grep.linenumber", "diff.noprefix", "diff.renames", "diff.algorithm", "diff.context",
+    "diff.interhunkcontext", "log.decorate", "log.abbrevcommit", "log.date", "log.follow",
 )  # fmt: skip
+# keys whose value is a format: harmless unless it verifies signatures (`%G?` runs gpg)
+_GIT_FORMAT_KEYS = ("format.pretty", "pretty.")
+
+
+def harmless_git_setting(setting: str) -> bool:
+    """Whether `git -c KEY=VALUE` sets a key known to run nothing and read no other file
+    (not `log.showSignature`, not `blame.ignoreRevsFile`, no `%G` in a format).
+
+    >>> [harmless_git_setting(s) for s in ("color.ui=always", "core.fsmonitor=x",
+    ...     "log.showSignature=true", "pretty.x=%h %s", "format.pretty=%G?")]
+    [True, False, False, True, False]
+    """
+    key, _, value = setting.partition("=")
+    key = key.lower()
+    if key.startswith(_GIT_FORMAT_KEYS):
+        plain = value.replace("%%", "")
+        return "%G" not in plain and "%(signature" not in plain
+    return key.startswith(SAFE_GIT_CONFIG_PREFIXES)
 
 
 def git_config_keys(words: Sequence[Word], view: OptionView) -> str | None:
@@ -179,8 +197,8 @@ def git_config_keys(words: Sequence[Word], view: OptionView) -> str | None:
             continue
         if option.value is None:
             return "git -c value is not literal"
-        key = option.value.partition("=")[0].lower()
-        if not key.startswith(SAFE_GIT_CONFIG_PREFIXES):
+        if not harmless_git_setting(option.value):
+            key = option.value.partition("=")[0].lower()
             return f"git -c sets `{key}`, which is not known to be harmless"
     return None
 

@@ -334,9 +334,11 @@ class PathChecks:
                 seg.floor(Verdict.ASK, "engine.git-config", message)
         if found.git_print is not None:
             for directory in directories:
-                self.tracked_secrets(found.git_print, directory, seg)
+                self.tracked_secrets(found.git_print, directory, seg, cwd)
 
-    def tracked_secrets(self, printing: GitPrint, directory: str, seg: SegmentState) -> None:
+    def tracked_secrets(
+        self, printing: GitPrint, directory: str, seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
         """`git diff`, `git show REV`, `git log -p`, `git diff src`: git prints the contents
         of tracked files the command does not name, a committed `.env` among them.
 
@@ -360,10 +362,22 @@ class PathChecks:
                 f"`{printing.command}` may print a protected file",
             )
             return
+        tops = [selection.top.rstrip("/") for selection in selections]
+        if (
+            printing.worktree
+            and not revisions
+            and len(scope) == 2
+            and (not tops or any(not _below(path, tops) for path in scope))
+        ):
+            # `git diff A B` outside a repository, or with a path outside its working
+            # tree, is `git diff --no-index A B`: both compared file by file, recursively
+            for path in scope:
+                self.check_path(path, "read", seg, cwd, subtree=True)
+            return
         for selection in selections:
             for entry, rule in selection.files:
                 path = f"{selection.top.rstrip('/')}/{entry.path}"
-                if scope and not any(path == r or path.startswith(r + "/") for r in scope):
+                if scope and not _below(path, scope):
                     continue
                 if printing.worktree and not revisions and _unchanged(entry, path, selection):
                     continue
@@ -398,6 +412,11 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
         value = word.value or ""
         scope.append(os.path.normpath(value if value.startswith("/") else f"{base}/{value}"))
     return scope, revisions  # no scope: the whole working tree
+
+
+def _below(path: str, roots: Sequence[str]) -> bool:
+    """Whether `path` is one of `roots` or inside one (all absolute, normalised)."""
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
 def _unchanged(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:

@@ -189,7 +189,7 @@ class _Walk(PathChecks):
             if reason not in self.line_reasons:
                 self.line_reasons.append(reason)
         segments = line.segments
-        cwds = paths.track(segments, start, self.ctx.home)
+        cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
         last = len(segments) - 1
         where = context or line.context
         for index, segment in enumerate(segments):

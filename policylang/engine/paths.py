@@ -27,7 +27,10 @@ MAX_CANDIDATES = 8
 
 _LOOP_SCOPES = frozenset({Scope.LOOP_BODY, Scope.WHILE_CONDITION, Scope.FOR, Scope.SELECT})
 _CD_COMMANDS = frozenset({"cd", "pushd", "popd", "chdir"})
-_MAY_CD = _CD_COMMANDS | {"builtin", "command"}
+# words that may stand before a `cd` that still runs in this shell: `command -p cd`,
+# `builtin -- cd`, and the `time` keyword (`time -p cd ~/.aws` changes directory)
+_CD_PREFIXES = frozenset({"builtin", "command", "time"})
+_MAY_CD = _CD_COMMANDS | _CD_PREFIXES
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -290,15 +293,15 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
 
 
 def cd_target(
-    segment: Segment, home: str, env_oldpwd: str | None = None
+    segment: Segment, home: str, env_oldpwd: str | None = None, cdpath: str | None = None
 ) -> tuple[bool, str | None]:
     """Whether `segment` changes directory, and where to (None: not knowable).
 
-    `cd` with no operand goes home; `cd -`, `popd` and non-literal operands are unknown.
+    `cd` with no operand goes home; `cd -`, `popd` and non-literal operands are unknown,
+    and so is a relative operand bash may look up in `cdpath` (a CDPATH the environment
+    has). Words after `--` are operands, whatever they look like (`cd -- -aws`).
     """
-    words = segment.words
-    while words and words[0].value in ("builtin", "command"):
-        words = words[1:]
+    words = _without_cd_prefixes(segment.words)
     if not words or words[0].value not in _CD_COMMANDS:
         return False, None
     name = words[0].value
@@ -307,13 +310,34 @@ def cd_target(
     texts = [path_text(w) for w in words[1:]]
     if any(text is None or any(ch in text for ch in "*?[") for text in texts):
         return True, None
-    operands = [t for t in texts if t is not None and (not t.startswith("-") or t == "-")]
+    operands: list[str] = []
+    options = True
+    for text in texts:
+        assert text is not None  # INVARIANT: checked above
+        if options and text == "--":
+            options = False
+        elif not options or not text.startswith("-") or text == "-":
+            operands.append(text)
     if not operands:
         return True, home if name != "pushd" else None
     target = operands[0]
     if target == "-":
         return True, env_oldpwd
+    if cdpath and not target.startswith(("/", "./", "../", "~")) and target not in (".", ".."):
+        return True, None  # `cd .aws` may be `$CDPATH/.aws`
     return True, target
+
+
+def _without_cd_prefixes(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """`command -p -- cd x` → `cd x`: the prefixes before a `cd` and their options."""
+    while words and words[0].value in _CD_PREFIXES:
+        words = words[1:]
+        while words and words[0].value is not None and words[0].value.startswith("-"):
+            done = words[0].value == "--"
+            words = words[1:]
+            if done:
+                break
+    return words
 
 
 _PATH_TEXT_KINDS = frozenset({ExpansionKind.GLOB, ExpansionKind.BRACE, ExpansionKind.TILDE})
@@ -336,14 +360,16 @@ def in_loop(segment: Segment) -> bool:
     return any(scope in _LOOP_SCOPES for scope in segment.scopes)
 
 
-def track(segments: Iterable[Segment], start: Cwd, home: str) -> list[Cwd]:
+def track(
+    segments: Iterable[Segment], start: Cwd, home: str, cdpath: str | None = None
+) -> list[Cwd]:
     """The candidate working directories of each segment, in order.
 
     A `cd` changes the directory for later segments of its own group (a subshell or a
     pipeline stage is a group of its own, so its `cd` does not leak out); a group seen for
     the first time inherits the directory of the segment before it. A `cd` inside a loop
     may run before any segment of the line on a later iteration, so its target is added to
-    every segment's candidates.
+    every segment's candidates. `cdpath`: the CDPATH of the environment, if any.
     """
     segs = list(segments)
     if not any(seg.words and seg.words[0].value in _MAY_CD for seg in segs):
@@ -360,7 +386,7 @@ def track(segments: Iterable[Segment], start: Cwd, home: str) -> list[Cwd]:
         current = by_group.get(seg.group, inherited)
         result.append(current)
         piped = seg.connector in (Connector.PIPE, Connector.PIPE_ALL)
-        is_cd, target = cd_target(seg, home)
+        is_cd, target = cd_target(seg, home, cdpath=cdpath)
         if is_cd:
             absolute = None if target is None else _absolute_dirs(target, current, home)
             new = current

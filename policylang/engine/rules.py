@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from policylang.compiler.checks import harmless_git_setting
 from policylang.compiler.paths import HOME, WORKSPACE, prefilter
 from policylang.compiler.tree import (
     Access,
@@ -61,6 +62,8 @@ _CONTENT_READERS = frozenset(
     {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff"}
 )
 _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
+# option values that stand for operands (read as deeply as the operands are)
+_RECURSIVE_OPERAND_OPTIONS = frozenset({"--from-file", "--to-file"})
 _ARCHIVE = ("-a", "--archive")  # cp and rsync: recursive
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
@@ -145,8 +148,12 @@ class _Command:
 _PLAIN_COMMAND = _Command()
 
 
+_SOURCING = frozenset({"source", "."})
+
+
 def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
     names = set(policy.interpreters) | set(policy.shells) | set(policy.path_args.commands)
+    names |= _SOURCING
     names |= {spec.name for spec in policy.wrappers} | _CONDITIONAL_WRITERS
     names |= set(policy.tree.option_specs)
     return {
@@ -157,6 +164,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
                 name in policy.interpreters
                 or name in policy.shells
                 or policy.wrappers.get(name) is not None
+                or name in _SOURCING  # `source x.sh` runs x.sh in this shell
             ),
             conditional=name in _CONDITIONAL_WRITERS,
             spec=policy.tree.option_spec(name),
@@ -520,6 +528,8 @@ class RuleView:
             # `--no-index` or `--untracked` any file below the working directory
             path_words = (*path_words, (_value_word(inner[1], "."), "read", True))
             reads_contents = True
+        elif name == "git" and _word(inner, 1) == "diff":
+            reads_contents = True  # `git diff [--no-index] DIR DIR` prints every file below
         elif name in _CONTENT_READERS:
             own = view if needs_view else option_view(inner, command.spec, start=1)
             reads_contents = _reads_trees(name, own)
@@ -544,6 +554,8 @@ class RuleView:
                     verdict=Verdict.ASK,
                 )
             )
+        # before `floors` is frozen below: git's own risky options add to it
+        git_dirs = _git_dirs(written, floors) if name == "git" else None
         return SegmentRules(
             verdict=verdict,
             reason=reason,
@@ -562,7 +574,7 @@ class RuleView:
             implicit_cwd_read=implicit,
             reads_hidden=reads_hidden,
             reads_contents=reads_contents,
-            git_dirs=_git_dirs(written, floors) if name == "git" else None,
+            git_dirs=git_dirs,
             git_print=_git_print(inner) if name == "git" else None,
         )
 
@@ -635,6 +647,14 @@ def _by_exception(candidates: Sequence[CompiledRule], match: RuleMatch | None) -
     the bare prefix would allow every spelling the exception exists to catch.
     """
     if match is not None and (match.uncertain or match.check_failure is not None):
+        return True
+    if match is not None and any(
+        rule.ref is match.rule and not rule.plain and rule.verdict is not Verdict.ALLOW
+        for rule in candidates
+    ):
+        # `ask strings ** operand @*/**`, `ask man ** when -P`: an ask with a clause is an
+        # exception carved out of a broader rule; approving the bare prefix (`strings`)
+        # would allow every spelling it exists to catch (review F7)
         return True
     return any(rule.verdict is Verdict.ALLOW and not rule.plain for rule in candidates)
 
@@ -725,10 +745,12 @@ def _role_words(
         access = roles.options.get(option.name)
         if access is None:
             continue
+        # `diff -r --to-file=DIR a`: DIR is compared, recursively, with every operand
+        deep = recursive and option.name in _RECURSIVE_OPERAND_OPTIONS
         for index in option.arg_indexes or ():
-            yield inner[index], _access_name(access), False
+            yield inner[index], _access_name(access), deep
         if not option.arg_indexes and option.value is not None:
-            yield _value_word(inner[option.word_index], option.value), _access_name(access), False
+            yield _value_word(inner[option.word_index], option.value), _access_name(access), deep
     if roles.keys:
         for index in operands:
             word = inner[index]
@@ -755,7 +777,8 @@ def _conditional_writes(
         # `git diff --no-index A B` reads two files like diff does
         sub = option_view(inner, _PLAIN_SPEC, start=2)
         if sub.has("--no-index"):
-            yield from ((inner[i], "read", False) for i in sub.operands)
+            # compares two files, or two directories file by file, recursively
+            yield from ((inner[i], "read", True) for i in sub.operands)
         else:
             yield from _git_pathspecs(inner, sub)
     elif name == "git" and _word(inner, 1) in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS:
@@ -842,14 +865,22 @@ def _value_word(word: Word, value: str) -> Word:
     return Word(text=value, value=value, span=word.span)
 
 
-# git's own options (before the subcommand) that change nothing a rule judges: `-C DIR`
-# (whose config `_git_dirs` inspects and whose path is checked like a read), the pager
-# switches, lock and pathspec modes. Not `-c`, `--git-dir`, `--work-tree`, `--exec-path`,
-# `--namespace`, `--config-env`, `-p`: those choose what git runs or reads.
-_GIT_HARMLESS_GLOBALS = frozenset(
-    {"-C", "--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--glob-pathspecs",
-     "--noglob-pathspecs", "--icase-pathspecs", "--no-replace-objects"}
-)  # fmt: skip
+# git's own options that make what follows no subcommand (`git --help log` shows a page)
+_GIT_QUERIES = frozenset(
+    {"--version", "--help", "--list-cmds", "--html-path", "--man-path", "--info-path"}
+)
+# git's own options that choose what git runs or reads: each is at least ask (`-c` only
+# for a key that can run a program or read a file, see `_risky_git_config`)
+_GIT_RISKY_GLOBALS = {
+    "--git-dir": "points git at a repository chosen here",
+    "--work-tree": "points git at a working tree chosen here",
+    "--exec-path": "points git at programs chosen here",
+    "--config-env": "sets git configuration from an environment variable",
+    "--bare": "treats the directory as a repository",
+    "--super-prefix": "is an internal option",
+    "-p": "runs a pager",
+    "--paginate": "runs a pager",
+}
 
 
 def _without_git_globals(
@@ -859,8 +890,11 @@ def _without_git_globals(
     like paths, relative to the segment's directory) and the directory git runs in (the
     subcommand's own path operands are relative to it).
 
-    Only when every option before the subcommand is harmless and literal; otherwise the
-    words stay as written, and rules written for `git log …` do not match them.
+    Every global option is seen through, so a rule for `git push` holds for
+    `git -c k=v push` too (review F6/F8); the options that choose what git runs or reads
+    (`-c`, `--git-dir` …) are floors of their own (`_git_dirs`). The words stay as written
+    when an option is not literal or unknown, or a query option (`--version`, `--help`)
+    makes the rest no subcommand.
     """
     unchanged: tuple[tuple[Word, ...], tuple[tuple[Word, str, bool], ...], str | None] = (
         inner,
@@ -874,7 +908,7 @@ def _without_git_globals(
     if (
         view.unknown
         or view.rest >= len(inner)
-        or any(o.name not in _GIT_HARMLESS_GLOBALS or not o.literal for o in view.options)
+        or any(not o.known or not o.literal or o.name in _GIT_QUERIES for o in view.options)
     ):
         return unchanged
     reads: list[tuple[Word, str, bool]] = []
@@ -917,12 +951,28 @@ def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
             dirs.append(
                 option.value if option.value.startswith(("/", "~")) else f"{base}/{option.value}"
             )
-        elif option.name in ("--git-dir", "--work-tree", "--exec-path"):
+        elif option.name in _GIT_RISKY_GLOBALS:
+            what = _GIT_RISKY_GLOBALS[option.name]
             floors.append(
                 Reason(
                     rule_id="engine.git-config",
-                    message=f"`{option.name}` points git at a repository or programs chosen here",
+                    message=f"`git {option.name}` {what}",
+                    verdict=Verdict.ASK,
+                )
+            )
+        elif option.name == "-c" and _risky_git_config(option.value):
+            floors.append(
+                Reason(
+                    rule_id="engine.git-config",
+                    message=f"`git -c {(option.value or '…')[:60]}` sets configuration "
+                    "that can run a program or read a file",
                     verdict=Verdict.ASK,
                 )
             )
     return tuple(dirs)
+
+
+def _risky_git_config(setting: str | None) -> bool:
+    """Whether `git -c KEY=VALUE` may run a program or read another file: any key not
+    known to be harmless (`compiler.checks.harmless_git_setting`), and any non-literal."""
+    return setting is None or not harmless_git_setting(setting)
