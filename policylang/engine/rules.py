@@ -555,7 +555,11 @@ class RuleView:
                 )
             )
         # before `floors` is frozen below: git's own risky options add to it
-        git_dirs = _git_dirs(written, floors) if name == "git" else None
+        git_dirs = None
+        if name == "git":
+            before = len(floors)
+            git_dirs = _git_dirs(written, floors)
+            read_only = read_only and len(floors) == before  # `git -p`, `-c core.pager=…`
         return SegmentRules(
             verdict=verdict,
             reason=reason,
