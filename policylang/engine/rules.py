@@ -881,6 +881,7 @@ _GIT_RISKY_GLOBALS = {
     "--exec-path": "points git at programs chosen here",
     "--config-env": "sets git configuration from an environment variable",
     "--bare": "treats the directory as a repository",
+    "--namespace": "reads the refs of another namespace",
     "--super-prefix": "is an internal option",
     "-p": "runs a pager",
     "--paginate": "runs a pager",
