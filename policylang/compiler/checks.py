@@ -33,7 +33,7 @@ def sed_script(words: Sequence[Word], view: OptionView) -> str | None:
     """sed runs no commands and writes or reads no other files.
 
     Fails on the `e`, `w`, `W`, `r`, `R` commands, the `e` and `w` flags of `s`, `-f`
-    script files and any non-literal script.
+    script files, any non-literal script and any script with non-ASCII characters.
     """
     if view.unknown:
         return "sed has a non-literal word where an option could be"
@@ -48,6 +48,10 @@ def sed_script(words: Sequence[Word], view: OptionView) -> str | None:
     for script in scripts:
         if script is None:
             return "sed script is not literal"
+        if not script.isascii():
+            # sed reads a script by bytes in the C locale and by characters in UTF-8: a
+            # delimiter or an `s` part may end elsewhere than this check sees (review G2)
+            return "sed script has non-ASCII characters, read differently by locale"
         problem = _sed_problem(script)
         if problem is not None:
             return problem
@@ -83,11 +87,30 @@ def _sed_problem(script: str) -> str | None:
             i, flags = _skip_substitution(script, i, replacement=True)
             if flags is None:
                 return "sed script has an unterminated `y` command"
-        elif cmd in _SED_LABEL or cmd in _SED_TEXT or cmd == "#":
+        elif cmd in _SED_LABEL:
+            i = _after_label(script, i)
+            if i < 0:
+                return f"sed `{cmd}` label is followed by more text (GNU sed runs it)"
+        elif cmd in _SED_TEXT or cmd == "#":
             i = _to_line_end(script, i, cmd)
         elif cmd not in _SED_SIMPLE:
             return f"sed script has an unknown command `{cmd}`"
     return None
+
+
+def _after_label(script: str, i: int) -> int:
+    """Past the label of `:`, `b`, `t` or `T` and the blanks after it; -1 when something
+    other than `;`, a newline or the end follows. GNU sed ends a label at a blank and
+    reads what follows as the next command (`:a e touch x` runs `e touch x`, review G5),
+    where other seds take the rest of the line for the label: such a script is refused."""
+    n = len(script)
+    while i < n and script[i] in " \t":
+        i += 1
+    while i < n and script[i] not in " \t\n;":
+        i += 1
+    while i < n and script[i] in " \t":
+        i += 1
+    return i if i >= n or script[i] in "\n;" else -1
 
 
 def _to_line_end(script: str, i: int, cmd: str) -> int:
@@ -306,6 +329,61 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- ps
+
+
+# UNIX-style ps options whose value may be the next word (`-o pid,etime`, `-p 1`)
+_PS_VALUED = frozenset("oOpqsuUgGCtkN")
+_PS_LONG_VALUED = frozenset(
+    {"--format", "--sort", "--pid", "--ppid", "--quick-pid", "--sid", "--user", "--User",
+     "--group", "--Group", "--cols", "--columns", "--width", "--rows", "--lines", "--tty"}
+)  # fmt: skip
+
+
+def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
+    """ps prints no process's environment.
+
+    procps reads `e` as "show the environment" in BSD syntax: in a word without a dash
+    (`ps eww`), and also in `-e` once `x` or `t` switches the line to BSD parsing:
+    `ps -ex`, `ps -e -x`, `ps -auxe`, `ps -et` all print every process's environment
+    (review G3), while `ps -ef` and `ps -eo …` list all processes. Only ps is checked.
+
+    >>> from policylang.span import Span
+    >>> def run(*values):
+    ...     argv = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+    ...     return ps_environment(argv, option_view(argv, OptionSpec()))
+    >>> run("ps", "-ef"), run("ps", "-e", "-o", "pid,etime,args"), run("ps", "aux")
+    (None, None, None)
+    >>> run("ps", "-auxe") == run("ps", "-e", "-x") == "ps -e with BSD options prints environments"
+    True
+    >>> run("ps", "eww"), run("pgrep", "-x", "e")
+    ('ps BSD option `e` prints environments', None)
+    """
+    if not words or words[0].value != "ps":
+        return None
+    dash_e = bsd = skip = False
+    for word in words[1:]:
+        text = word.value
+        if skip:  # an option's value (`-p "$pid"`)
+            skip = False
+            continue
+        if text is None:
+            return "ps has a non-literal word where an option could be"
+        if text.startswith("--"):
+            skip = "=" not in text and text in _PS_LONG_VALUED
+        elif text.startswith("-") and len(text) > 1:
+            dash_e = dash_e or "e" in text
+            bsd = bsd or "x" in text or "t" in text
+            skip = text[-1] in _PS_VALUED  # its value is the next word
+        elif "e" in text:
+            return "ps BSD option `e` prints environments"
+        else:
+            bsd = True
+    if dash_e and bsd:
+        return "ps -e with BSD options prints environments"
+    return None
+
+
 # --------------------------------------------------------------------------- unzip
 
 _UNZIP_LISTING = frozenset("ltvZ")
@@ -388,5 +466,6 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "jq-program": jq_program,
         "unzip-listing": unzip_listing,
         "git-signatures": git_signatures,
+        "ps-environment": ps_environment,
     }
 )

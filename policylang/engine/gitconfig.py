@@ -59,6 +59,10 @@ _EXACT_KEYS = frozenset(
         "sequence.editor",
         "gpg.program",
         "gpg.ssh.defaultkeycommand",
+        # not run, but read and echoed: `git blame` prints the first line of this file
+        # in its error (review G4); `log.showSignature` runs gpg.program on every commit
+        "blame.ignorerevsfile",
+        "log.showsignature",
         "credential.helper",
         "interactive.difffilter",
         "uploadpack.packobjectshook",

@@ -882,6 +882,7 @@ _GIT_RISKY_GLOBALS = {
     "--config-env": "sets git configuration from an environment variable",
     "--bare": "treats the directory as a repository",
     "--namespace": "reads the refs of another namespace",
+    "--icase-pathspecs": "matches paths ignoring case (`.ENV` is `.env`)",
     "--super-prefix": "is an internal option",
     "-p": "runs a pager",
     "--paginate": "runs a pager",

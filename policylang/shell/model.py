@@ -25,7 +25,7 @@ class ExpansionKind(enum.StrEnum):
     GLOB = "glob"  # * ? […]
     TILDE = "tilde"  # ~ ~user (leading)
     EXTGLOB = "extglob"  # !(…) @(…) +(…) *(…) ?(…)
-    ANSI_C = "ansi-c"  # $'…' — decoded; does not make a word non-literal
+    ANSI_C = "ansi-c"  # $'…' whose bytes depend on the locale ($'\u00e9'); others are decoded
     HISTORY = "history"  # !! !n — only where history expansion could apply
 
 

@@ -49,7 +49,14 @@ from policylang.shell.model import (
     Word,
 )
 from policylang.shell.plain import plain_line
-from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare, unquote_double
+from policylang.shell.quoting import (
+    LocaleDependent,
+    bytes_to_text,
+    decode_ansi_c,
+    pattern_kinds,
+    unquote_bare,
+    unquote_double,
+)
 from policylang.shell.walk import expansions as segment_expansions
 from policylang.shell.walk import nested_lines, walk
 from policylang.shell.wrappers import DEFAULT_WRAPPERS, WrapperTable, unwrap
@@ -1788,7 +1795,8 @@ class _Walker:
             span = _build.span(start, end)
             found = tuple(Expansion(kind=k, text=text, span=span) for k in kinds)
             return _build.word(text, None, found, span)
-        return _build.word(text, "".join(p for p, _ in pieces), (), _build.span(start, end))
+        value = bytes_to_text("".join(p for p, _ in pieces))  # `$'\xc3'$'\xa9'` is `é`
+        return _build.word(text, value, (), _build.span(start, end))
 
     def parts(
         self,
@@ -1859,7 +1867,12 @@ class _Walker:
         elif kind == "ansi_c_string":
             text = src.slice(node)
             body = text[2:-1] if len(text) >= 3 and text.endswith("'") else text[2:]
-            pieces.append((decode_ansi_c(body), True))
+            try:
+                pieces.append((decode_ansi_c(body), True))
+            except LocaleDependent:  # `$'\u00e9'`: its bytes depend on bash's locale
+                expansions.append(
+                    Expansion(kind=ExpansionKind.ANSI_C, text=text, span=src.span(node))
+                )
         elif kind == "string" or kind == "translated_string":
             self.string(node, ctx, role, pieces, expansions)
         elif kind in _COMPOSITE:

@@ -6,7 +6,7 @@ pattern characters (glob, brace, tilde, extglob) that make the word non-literal.
 
 >>> decode_ansi_c(r"\\x72\\x6d")
 'rm'
->>> decode_ansi_c(r"\\u00e9\\101\\cA")
+>>> decode_ansi_c(r"\\xc3\\xa9\\101\\cA")
 'éA\\x01'
 >>> unquote_bare("r\\\\m")
 [('r', False), ('m', True)]
@@ -41,29 +41,55 @@ _ANSI_C = re.compile(
 )
 
 
+def _byte(value: int) -> str:
+    """One byte as bash produces it: ASCII as itself, any other byte as the surrogate
+    escape Python uses for an undecodable byte of a file name (see `bytes_to_text`)."""
+    return chr(value) if value < 0x80 else chr(0xDC00 + value)
+
+
 def _ansi_c_escape(match: re.Match[str]) -> str:
     simple, octal, hex2, u4, u8, ctrl, other = match.groups()
     if simple is not None:
         return _SIMPLE_ESCAPES[simple]
     if octal is not None:
-        return chr(int(octal, 8) & 0xFF)
+        return _byte(int(octal, 8) & 0xFF)
     if hex2 is not None:
-        return chr(int(hex2, 16))
+        return _byte(int(hex2, 16))
     code = u4 if u4 is not None else u8
     if code is not None:
         value = int(code, 16)
-        return chr(value) if value <= 0x10FFFF else match.group(0)
+        if value >= 0x80:
+            # the locale decides: UTF-8 bytes in a UTF-8 locale, the escape itself in C
+            raise LocaleDependent(match.group(0))
+        return chr(value)
     if ctrl is not None:
         return "\x7f" if ctrl == "?" else chr(ord(ctrl.upper()) & 0x1F)
     return "\\" + other
 
 
+class LocaleDependent(ValueError):
+    """A `$'…'` whose bytes depend on the locale bash runs in (`\\u00e9`)."""
+
+
 def decode_ansi_c(body: str) -> str:
-    """Decode the body of `$'…'` as bash does; a NUL ends the string (bash truncates there)."""
+    """Decode the body of `$'…'` as bash does; a NUL ends the string (bash truncates there).
+
+    `\\xHH` and `\\NNN` give raw bytes, whatever the locale: a byte of 0x80 or more is kept
+    as a surrogate escape, so the text encodes back to bash's bytes (`$'\\xc3\\xa9'` is a
+    name `é` on disk). `\\u`/`\\U` beyond ASCII depend on the locale: `LocaleDependent`.
+    """
     if "\\" not in body:
         return body
     decoded = _ANSI_C.sub(_ansi_c_escape, body)
-    return decoded.partition("\x00")[0]
+    return bytes_to_text(decoded.partition("\x00")[0])
+
+
+def bytes_to_text(text: str) -> str:
+    """Text whose surrogate-escaped bytes that form UTF-8 are decoded (`\\udcc3\\udca9` is
+    `é`): the form Python gives a file name with those bytes."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 _DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
