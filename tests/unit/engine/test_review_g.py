@@ -74,7 +74,7 @@ def test_a_locale_dependent_escape_is_not_literal(
 def test_sed_label_followed_by_a_command(
     default_policy: Policy, world: tuple[Path, Path], script: str
 ) -> None:
-    ws, home = world
+    ws, _ = world
     command = f"sed -n '{script}' README.md"
     assert _verdict(default_policy, world, command) is not Verdict.ALLOW
     subprocess.run(["sed", "-n", script, "README.md"], cwd=ws, capture_output=True)
