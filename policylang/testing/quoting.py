@@ -97,14 +97,15 @@ def double_quoted(value: str) -> str:
 
 
 def ansi_c_quoted(value: str, *, hex_escapes: bool = False) -> str:
-    """`$'…'`; control characters as escapes, or every character escaped if `hex_escapes`."""
+    """`$'…'`; control characters as escapes, or every byte escaped if `hex_escapes`."""
     _check(value)
     out: list[str] = []
     for ch in value:
         code = ord(ch)
         if hex_escapes:
-            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
-                       if code <= 0xFFFF else f"\\U{code:08x}")
+            # the UTF-8 bytes, each as `\\xHH`: bash gives the same bytes in every locale
+            # (a `\\u` escape would be the text `\\u00e9` in the C locale)
+            out.extend(f"\\x{byte:02x}" for byte in ch.encode())
         elif ch in _ANSI_C_NAMED:
             out.append(_ANSI_C_NAMED[ch])
         elif code < 0x20 or code == 0x7F:

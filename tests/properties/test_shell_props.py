@@ -77,11 +77,8 @@ def test_shlex_quoted_words_keep_their_value(value: str) -> None:
 
 
 def ansi_c(value: str) -> str:
-    return (
-        "$'"
-        + "".join(f"\\u{ord(c):04x}" if ord(c) > 0x7F else f"\\x{ord(c):02x}" for c in value)
-        + "'"
-    )
+    # every UTF-8 byte as `\\xHH`: what bash passes whatever its locale
+    return "$'" + "".join(f"\\x{byte:02x}" for byte in value.encode()) + "'"
 
 
 @SETTINGS
@@ -94,6 +91,15 @@ def ansi_c(value: str) -> str:
 )
 def test_ansi_c_quoting_decodes_exactly(value: str) -> None:
     assert parse_command(f"echo {ansi_c(value)}").segments[0].argv == ("echo", value)
+
+
+@SETTINGS
+@given(st.characters(min_codepoint=0x80, max_codepoint=0x10FFFF, blacklist_categories=("Cs",)))
+def test_a_unicode_escape_beyond_ascii_is_not_literal(char: str) -> None:
+    # bash gives `$'\\u00e9'` UTF-8 bytes in a UTF-8 locale and the text `\\u00E9` in C
+    escape = f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
+    word = parse_command(f"cat $'{escape}'").segments[0].words[1]
+    assert word.value is None
 
 
 @SETTINGS

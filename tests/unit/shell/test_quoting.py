@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from policylang.shell.model import ExpansionKind as K
-from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare, unquote_double
+from policylang.shell.quoting import (
+    LocaleDependent,
+    decode_ansi_c,
+    pattern_kinds,
+    unquote_bare,
+    unquote_double,
+)
 
 
 @pytest.mark.parametrize(
@@ -13,9 +19,10 @@ from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare,
     [
         ("\\x72\\x6d", "rm"),
         ("\\162\\155", "rm"),
-        ("\\u00e9", "é"),
-        ("\\U0001F600", "😀"),
-        ("\\UFFFFFFFF", "\\UFFFFFFFF"),  # beyond Unicode: kept as written
+        ("\\xc3\\xa9", "é"),  # bytes, as bash passes them
+        ("\\303\\251", "é"),
+        ("\\xc3", "\udcc3"),  # a byte that is no UTF-8: a surrogate escape
+        ("\\u0041", "A"),
         ("\\a\\b\\e\\E\\f\\n\\r\\t\\v", "\a\b\x1b\x1b\f\n\r\t\v"),
         ("\\\\\\'\\\"\\?", "\\'\"?"),
         ("\\ca\\cZ\\c?", "\x01\x1a\x7f"),
@@ -27,6 +34,12 @@ from policylang.shell.quoting import decode_ansi_c, pattern_kinds, unquote_bare,
 )
 def test_decode_ansi_c(body: str, value: str) -> None:
     assert decode_ansi_c(body) == value
+
+
+@pytest.mark.parametrize("body", ["\\u00e9", "\\U0001F600", "\\UFFFFFFFF", "a\\u0080"])
+def test_unicode_escapes_beyond_ascii_depend_on_the_locale(body: str) -> None:
+    with pytest.raises(LocaleDependent):
+        decode_ansi_c(body)
 
 
 def test_unquote_double() -> None:
