@@ -82,9 +82,23 @@ def run(args: argparse.Namespace) -> int:
         except Exception as error:  # no process to fork, no pipe: blocked, never "go ahead"
             message = f"policylang: refused: internal error: {error}\n"
             result = HookResult(stderr=message, exit_code=EXIT_BLOCKED)
-    sys.stdout.write(result.stdout)
-    sys.stdout.flush()
-    sys.stderr.write(result.stderr)
+    return _deliver(result)
+
+
+def _deliver(result: HookResult) -> int:
+    """Write the answer; if even that fails, block (exit 2), never exit 1 (= "go ahead").
+
+    The answer is ASCII (JSON escapes), but a reason may quote text with lone surrogates
+    from the payload (`"\\ud800"`), which a strict UTF-8 stream refuses (review H1)."""
+    try:
+        sys.stdout.buffer.write(result.stdout.encode("utf-8", "backslashreplace"))
+        sys.stdout.flush()
+    except Exception as error:  # INVARIANT: a hook that cannot answer blocks the call
+        message = f"policylang: refused: cannot write the answer: {error}\n"
+        sys.stderr.buffer.write(message.encode("utf-8", "backslashreplace"))
+        return EXIT_BLOCKED
+    sys.stderr.buffer.write(result.stderr.encode("utf-8", "backslashreplace"))
+    sys.stderr.flush()
     return result.exit_code
 
 

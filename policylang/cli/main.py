@@ -42,9 +42,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_HOOK_BLOCKED = 2  # agents read any other failure status as "the hook failed, go ahead"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     chosen = arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None
+    if chosen != "hook":
+        return _main(arguments, chosen)
+    try:
+        return _main(arguments, chosen)
+    except Exception as error:  # INVARIANT: a hook that fails (even to import) blocks
+        message = f"policylang: refused: internal error: {error!r}\n"
+        sys.stderr.buffer.write(message.encode("utf-8", "backslashreplace"))
+        return EXIT_HOOK_BLOCKED
+
+
+def _main(arguments: list[str], chosen: str | None) -> int:
     parser = build_parser(chosen)
     args = parser.parse_args(arguments)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -107,6 +108,19 @@ def failure_reason(what: str, error: BaseException) -> str:
     return _clip(f"policylang: {what}: {detail}")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def as_sent(command: str) -> str:
+    r"""The command as the agent's runtime will hand it to the shell: a JSON payload can
+    carry lone surrogates (`"\ud800"`), which JavaScript encodes as U+FFFD.
+
+    >>> as_sent("ls \ud800x") == "ls \ufffdx"
+    True
+    """
+    return _LONE_SURROGATE.sub("\ufffd", command)
+
+
 def evaluate_safely(
     factory: PolicyFactory,
     command: str,
@@ -126,7 +140,7 @@ def evaluate_safely(
         _log.warning("policy failed to load", exc_info=True)
         return failure_reason("the policy could not be loaded", error)
     try:
-        return policy.evaluate(command, cwd=cwd, workspace=workspace, env=env)
+        return policy.evaluate(as_sent(command), cwd=cwd, workspace=workspace, env=env)
     except Exception as error:
         _log.error("evaluate raised", exc_info=True)
         return failure_reason("internal error while evaluating", error)

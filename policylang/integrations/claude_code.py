@@ -114,7 +114,8 @@ def answer(verdict: Verdict, reason: str) -> HookResult:
             "permissionDecisionReason": reason,
         }
     }
-    return HookResult(stdout=json.dumps(body, ensure_ascii=False) + "\n")
+    # ASCII: a lone surrogate from the payload is escaped, never an encoding error
+    return HookResult(stdout=json.dumps(body) + "\n")
 
 
 def _permission_decision(verdict: Verdict) -> str:

@@ -111,7 +111,8 @@ def answer(verdict: Verdict, reason: str) -> HookResult:
     if verdict is not Verdict.ALLOW:
         body["reason"] = reason
         body["systemMessage"] = reason
-    return HookResult(stdout=json.dumps(body, ensure_ascii=False) + "\n")
+    # ASCII: a lone surrogate from the payload is escaped, never an encoding error
+    return HookResult(stdout=json.dumps(body) + "\n")
 
 
 def _decision(verdict: Verdict) -> str:

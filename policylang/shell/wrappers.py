@@ -214,6 +214,7 @@ def _unwrap(
     chain: list[WrapperUse] = []
     assignments: list[Assignment] = []
     rest = tuple(words)
+    no_path = False  # an earlier wrapper emptied the environment or unset PATH
     while rest:
         spec = table.lookup(rest[0])
         if spec is None:
@@ -224,6 +225,18 @@ def _unwrap(
         if view.find(*spec.query_options):
             break
         effects.extend(_option_effects(spec, rest, view))
+        if spec.kind is WrapperKind.SHELL and no_path:
+            # bash's built-in PATH when it inherits none ends in `.` (review H2), and `sh`
+            # may be bash
+            effects.append(
+                Problem(
+                    code=EFFECT_CODE,
+                    message=f"`{spec.name}` starts without PATH and then looks for commands "
+                    "in the working directory too",
+                    span=rest[0].span,
+                )
+            )
+        no_path = no_path or _clears_path(spec, rest, view)
         if spec.kind is not WrapperKind.WRAPPER:
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
             return _reenter(spec, rest, view, chain, assignments, parse)
@@ -256,6 +269,17 @@ def _unwrap(
             return _no_command(spec, rest, chain, assignments, start > len(rest))
         rest = rest[start:]
     return Unwrapped(chain=tuple(chain), words=rest, assignments=tuple(assignments))
+
+
+def _clears_path(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -> bool:
+    """`env -i`, `env -`, `env -u PATH`, `exec -c`: the command starts without PATH."""
+    if spec.name == "env":
+        start = view.rest
+        bare_dash = start < len(words) and words[start].value == "-"
+        if view.has("-i", "--ignore-environment") or bare_dash:
+            return True
+        return any(v in (None, "PATH") for v in (*view.values("-u"), *view.values("--unset")))
+    return spec.name == "exec" and view.has("-c")
 
 
 def _check_options(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -> str:

@@ -15,7 +15,7 @@ from policylang.testing.quoting import Style
         ("hi!", Style.DOUBLE, '"hi"\'!\''),
         ("a\nb", Style.ANSI_C, "$'a\\nb'"),
         ("\x01'", Style.ANSI_C, "$'\\x01\\''"),
-        ("ré", Style.ANSI_C_HEX, "$'\\x72\\u00e9'"),
+        ("ré", Style.ANSI_C_HEX, "$'\\x72\\xc3\\xa9'"),
         ("a b;c", Style.BACKSLASH, "a\\ b\\;c"),
         ("a\nb", Style.BACKSLASH, "a'\n'b"),
         ("", Style.BACKSLASH, "''"),
