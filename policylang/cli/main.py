@@ -42,7 +42,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-EXIT_HOOK_BLOCKED = 2  # agents read any other failure status as "the hook failed, go ahead"
+# = hook_cmd.EXIT_BLOCKED: agents read any other failure status as "the hook failed, go ahead"
+_HOOK_BLOCKED = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # INVARIANT: a hook that fails (even to import) blocks
         message = f"policylang: refused: internal error: {error!r}\n"
         sys.stderr.buffer.write(message.encode("utf-8", "backslashreplace"))
-        return EXIT_HOOK_BLOCKED
+        return _HOOK_BLOCKED
 
 
 def _main(arguments: list[str], chosen: str | None) -> int:

@@ -178,3 +178,54 @@ def test_a_child_that_crashes_blocks_the_call(
     assert result.stdout == ""
     assert "crashed" in result.stderr
     assert needle in result.stderr
+
+
+def test_a_lone_surrogate_in_the_command_still_gets_the_verdict() -> None:
+    # review H1: the reason quotes the segment; writing it must not crash into exit 1
+    # (which the agents read as "go ahead"): the answer is ASCII JSON, and the command is
+    # judged as the agent's runtime sends it (a lone surrogate becomes U+FFFD)
+    payload = claude_payload("rm -rf build # x").replace("# x", "# \\ud800")
+    proc = hook("claude-code", payload)
+    answer = claude_answer(proc)
+    assert answer["permissionDecision"] == "deny"
+    assert proc.stdout.isascii()
+
+
+def test_an_answer_that_cannot_be_written_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        def write(self, data: bytes) -> int:
+            raise OSError("no space left on device")
+
+    class Stream:
+        buffer = Broken()
+
+        def flush(self) -> None:
+            pass
+
+    stderr: list[bytes] = []
+
+    class Errors:
+        class buffer:  # mimics sys.stderr.buffer
+            @staticmethod
+            def write(data: bytes) -> int:
+                stderr.append(data)
+                return len(data)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Stream())
+    monkeypatch.setattr(sys, "stderr", Errors())
+    code = hook_cmd._deliver(HookResult(stdout='{"x": 1}\n'))
+    assert code == hook_cmd.EXIT_BLOCKED
+    assert b"cannot write the answer" in b"".join(stderr)
+
+
+def test_a_hook_that_fails_to_start_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from policylang.cli import main as cli_main
+
+    def broken(name: str) -> object:
+        raise ImportError(f"broken install: {name}")
+
+    monkeypatch.setattr(cli_main.importlib, "import_module", broken)
+    assert cli_main.main(["hook", "claude-code"]) == hook_cmd.EXIT_BLOCKED

@@ -460,3 +460,27 @@ def test_default_dialects() -> None:
     assert dialects["eval"] is Dialect.BASH
     assert dialects["sh"] is dialects["dash"] is dialects["watch"] is Dialect.POSIX
     assert dialects["zsh"] is dialects["ksh"] is Dialect.FOREIGN
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "env -i bash -c ll",
+        "env -u PATH bash -c ll",
+        "env --unset=PATH bash -c ll",
+        "env - bash -c ll",
+        "exec -c bash -c ll",
+        "env -i timeout 5 nice bash -c ll",
+        "env -i sh -c ll",  # `sh` may be bash
+    ],
+)
+def test_a_shell_started_without_path_is_an_effect(text: str) -> None:
+    # review H2: bash's own default PATH ends in `.`, so `ll` may be `./ll`
+    assert any("starts without PATH" in message for message in effects(text)), effects(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["env -i ls", "env -u HOME bash -c ls", "env PATH=/bin bash -c ls"]
+)
+def test_no_path_effect_without_both_parts(text: str) -> None:
+    assert not any("starts without PATH" in message for message in effects(text))
