@@ -58,6 +58,29 @@ class Retention(enum.StrEnum):
     UNCLASSED = "unclassed"
 
 
+def visible(text: str) -> str:
+    r"""`text` safe to show a person: every character that is not printable (terminal
+    controls such as ESC, CR and backspace, bidirectional overrides, zero-width and other
+    format characters, lone surrogates) is written as its escape; newlines and tabs stay.
+
+    A command can carry `\x1b[2J…` in a quoted argument and redraw an approval prompt as
+    another command (review H5): what a person approves must be what runs.
+
+    >>> visible("ls\x1b[2J\rrm\u202e x\ty")
+    'ls\\x1b[2J\\x0drm\\u202e x\ty'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in "\n\t" else _escape(ch) for ch in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reason:
     """Why a verdict was reached: a rule (with its source location) applied to a segment."""
@@ -79,8 +102,8 @@ class Reason:
 
     def render(self) -> str:
         where = f" ({self.location})" if self.location else ""
-        seg = f" on `{self.segment}`" if self.segment else ""
-        return f"{self.verdict}: {self.message} [{self.rule_id}{where}]{seg}"
+        seg = f" on `{visible(self.segment)}`" if self.segment else ""
+        return f"{self.verdict}: {visible(self.message)} [{self.rule_id}{where}]{seg}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,11 +158,15 @@ class Decision:
     def explain(self) -> str:
         """A readable multi-line trace of how the verdict was reached."""
         retention = self.retention or "unknown until run"
-        lines = [f"command: {self.command}", f"verdict: {self.verdict} (retention: {retention})"]
+        lines = [
+            f"command: {visible(self.command)}",
+            f"verdict: {self.verdict} (retention: {retention})",
+        ]
         for index, seg in enumerate(self.segments, 1):
-            ctx = f" [{seg.context}]" if seg.context else ""
+            ctx = f" [{visible(seg.context)}]" if seg.context else ""
             kind = "read-only" if seg.read_only else "has effects"
-            lines.append(f"  segment {index}{ctx}: `{seg.text}` -> {seg.verdict} ({kind})")
+            text = visible(seg.text)
+            lines.append(f"  segment {index}{ctx}: `{text}` -> {seg.verdict} ({kind})")
             lines.extend(f"      {reason.render()}" for reason in seg.reasons)
         line_level = [r for r in self.reasons if not any(r in s.reasons for s in self.segments)]
         if line_level:

@@ -7,8 +7,6 @@ repository's git config, turning each finding into a floor on the segment's stat
 
 from __future__ import annotations
 
-import glob
-import itertools
 import os
 import re
 from collections.abc import Sequence
@@ -152,16 +150,19 @@ class PathChecks:
         for base in sorted(cwd.candidates):
             absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
             try:
-                matches = list(itertools.islice(glob.iglob(absolute), _GLOB_CAP + 1))
-            except (OSError, ValueError, RecursionError):
-                matches = [""] * (_GLOB_CAP + 1)
-            if len(matches) > _GLOB_CAP:
+                found = paths.bounded_glob(absolute, matches=_GLOB_CAP, visits=_GLOB_VISITS)
+            except (OSError, ValueError):
+                found = None
+            if found is None:
+                # too many matches, or a walk too long to finish (`/sys/*/*/*/*/*/x`)
                 seg.floor(
                     Verdict.ASK,
                     "engine.glob-path",
-                    f"the glob `{short(pattern)}` matches more than {_GLOB_CAP} files to check",
+                    f"the glob `{short(pattern)}` names more files than can be checked "
+                    f"(over {_GLOB_CAP}, or over {_GLOB_VISITS} directory entries to read)",
                 )
                 return
+            matches = found
             for match in matches:
                 self.check_path(match, access, seg, cwd, subtree=subtree)
             if expanded.startswith("/"):
@@ -450,6 +451,7 @@ def is_harmless_device(value: str) -> bool:
 
 
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
+_GLOB_VISITS = 20_000  # directory entries a glob may read to find its matches (review H4)
 TREE_BUDGET = 20_000  # entries a recursive read's tree may have before the engine asks
 
 # marks a re-checked loop value as a possible glob (path_text takes its text)

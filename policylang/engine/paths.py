@@ -448,3 +448,61 @@ def is_within(path: str, root: str) -> bool:
     if root == "/":
         return True
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+_GLOB_MAGIC = re.compile(r"[*?[]")
+
+
+def bounded_glob(pattern: str, *, matches: int, visits: int) -> list[str] | None:
+    """The files an absolute glob names now, as bash expands it (a component's `*`, `?`
+    or `[…]` does not match a leading dot unless the component starts with one), or None
+    when more than `matches` files match or more than `visits` directory entries would
+    have to be read to tell (`/sys/*/*/*/*/*/x` reads without end).
+
+    >>> import tempfile
+    >>> root = tempfile.mkdtemp()
+    >>> for name in ("a.txt", "b.txt", ".env"): open(f"{root}/{name}", "w").close()
+    >>> [p[len(root):] for p in bounded_glob(f"{root}/*", matches=10, visits=10)]
+    ['/a.txt', '/b.txt']
+    >>> bounded_glob(f"{root}/*", matches=1, visits=10) is None
+    True
+    >>> [p[len(root):] for p in bounded_glob(f"{root}/.e*", matches=10, visits=10)]
+    ['/.env']
+    """
+    import fnmatch
+
+    parts = [part for part in pattern.split("/") if part]
+    current = ["/"]
+    budget = visits
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        following: list[str] = []
+        if not _GLOB_MAGIC.search(part):
+            for base in current:
+                path = posixpath.join(base, part)
+                if os.path.lexists(path) and (last or os.path.isdir(path)):
+                    following.append(path)
+        else:
+            dots = part.startswith(".")
+            for base in current:
+                try:
+                    with os.scandir(base) as entries:
+                        names = []
+                        for entry in entries:
+                            budget -= 1
+                            if budget < 0:
+                                return None
+                            names.append(entry.name)
+                except OSError:
+                    continue
+                for name in sorted(names):
+                    if name.startswith(".") and not dots:
+                        continue
+                    if fnmatch.fnmatchcase(name, part):
+                        path = posixpath.join(base, name)
+                        if last or os.path.isdir(path):
+                            following.append(path)
+        if len(following) > matches:
+            return None
+        current = following
+    return current

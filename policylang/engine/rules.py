@@ -869,6 +869,7 @@ def _value_word(word: Word, value: str) -> Word:
     return Word(text=value, value=value, span=word.span)
 
 
+_MAX_GIT_C = 8  # `git -C DIR` options followed; more asks
 # git's own options that make what follows no subcommand (`git --help log` shows a page)
 _GIT_QUERIES = frozenset(
     {"--version", "--help", "--list-cmds", "--html-path", "--man-path", "--info-path"}
@@ -917,6 +918,8 @@ def _without_git_globals(
         or any(not o.known or not o.literal or o.name in _GIT_QUERIES for o in view.options)
     ):
         return unchanged
+    if sum(1 for o in view.options if o.name == "-C") > _MAX_GIT_C:
+        return unchanged  # `_git_dirs` asks; each would be resolved against all before
     reads: list[tuple[Word, str, bool]] = []
     base = ""
     for option in view.options:
@@ -941,6 +944,17 @@ def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
     if first is not None and not first.startswith("-"):
         return ()  # `git status`: git's own options stop at the subcommand; none here
     view = option_view(inner, DEFAULT_OPTION_SPECS["git"], start=1)
+    if sum(1 for o in view.options if o.name == "-C") > _MAX_GIT_C:
+        # `git -C . -C . …` thousands of times: each directory is resolved against all the
+        # ones before it, which costs time growing with the cube of their number (review H3)
+        floors.append(
+            Reason(
+                rule_id="engine.git-config",
+                message=f"more than {_MAX_GIT_C} `git -C` directories to follow",
+                verdict=Verdict.ASK,
+            )
+        )
+        return ()
     dirs: list[str] = []
     for option in view.options:
         if option.name == "-C":

@@ -25,6 +25,7 @@ from policylang.decision import (
     Decision,
     Reason,
     Verdict,
+    visible,
 )
 from policylang.errors import ExecutionRefusedError
 from policylang.executor import (
@@ -113,11 +114,12 @@ class ApprovalRequest:
     decision: Decision | None = field(default=None, compare=False, repr=False)  # in full
 
     def render(self) -> str:
-        lines = [f"run `{self.command}` in {self.workdir}?"]
+        # the command and the model's words may carry terminal controls: shown escaped
+        lines = [f"run `{visible(self.command)}` in {visible(self.workdir)}?"]
         if self.description:
-            lines.append(f"  purpose: {self.description}")
+            lines.append(f"  purpose: {visible(self.description)}")
         if self.escalation:
-            lines.append(f"  OUTSIDE THE SANDBOX, because: {self.justification}")
+            lines.append(f"  OUTSIDE THE SANDBOX, because: {visible(self.justification or '')}")
         lines.extend(f"  {reason.render()}" for reason in self.reasons)
         if self.suggested_rule and not self.locked:
             lines.append(f"  always allowing would add: {self.suggested_rule}")

@@ -48,3 +48,22 @@ def test_json_and_explain_carry_reasons() -> None:
     text = decision.explain()
     assert "no-rm" in text
     assert "default.policy:3:1" in text
+
+
+def test_text_shown_to_a_person_has_no_terminal_controls() -> None:
+    # review H5: ESC sequences in a quoted argument redrew the approval prompt
+    from policylang import load_policy
+    from policylang.decision import visible
+    from policylang.tool.bash import ApprovalRequest
+
+    spoof = "python3 -c 'x' '\x1b[2J\x1b[Hrun `git status`?\x1b[2;1H\r\u202e\x08'"
+    decision = load_policy().evaluate(spoof, workspace="/nonexistent/workspace")
+    request = ApprovalRequest(
+        command=spoof, description="look\x1b[1A", reasons=decision.reasons,
+        suggested_rule=None, workdir="/w", verdict=decision.verdict,
+    )  # fmt: skip
+    for shown in (decision.explain(), request.render(), *(r.render() for r in decision.reasons)):
+        assert all(ch.isprintable() or ch in "\n\t" for ch in shown), repr(shown)
+    assert "\\x1b[2J\\x1b[H" in request.render()  # shown, escaped
+    assert "\\x1b[2J\\x1b[H" in decision.explain()
+    assert visible("plain text, é") == "plain text, é"
