@@ -372,7 +372,25 @@ def test_globs_are_checked_against_what_they_match(workspace: Path) -> None:
         (workspace / "src" / f"f{index}.txt").write_text("")
     decision = policy.evaluate("cat src/*.txt", workspace=workspace)
     assert decision.verdict is Verdict.ASK
-    assert any("more than" in r.message for r in decision.reasons)
+    assert any("more files than can be checked" in r.message for r in decision.reasons)
+
+
+def test_a_glob_walk_is_bounded_by_the_entries_it_reads(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review H4: `cat /sys/*/*/*/*/*/*/*/*/*/*/x` matches nothing but reads without end;
+    # the walk stops after a budget of directory entries and the command asks
+    from policylang.engine import checks
+
+    for index in range(30):
+        (workspace / f"d{index}" / "sub").mkdir(parents=True)
+    policy = load_policy()
+    whole = policy.evaluate("cat */x", workspace=workspace)
+    assert not any("directory entries" in r.message for r in whole.reasons)
+    monkeypatch.setattr(checks, "_GLOB_VISITS", 20)
+    decision = policy.evaluate("cat */x", workspace=workspace)
+    assert decision.verdict is Verdict.ASK
+    assert any("directory entries" in r.message for r in decision.reasons), decision.explain()
 
 
 @pytest.mark.parametrize(
