@@ -68,6 +68,7 @@ class PathChecks:
     loop_values: dict[str, tuple[str, ...] | None]
     reads_hidden: bool  # whether the segment's recursive reads include hidden files
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
+    trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
 
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.reads_hidden = found.reads_hidden
@@ -250,9 +251,22 @@ class PathChecks:
         if not os.path.isdir(directory):
             return  # a file, or nothing yet: no tree below it
         self.fs = True
-        reasons, complete = self.rules.protected_in_tree(
-            directory, self.ctx, shown, hidden=self.reads_hidden, budget=TREE_BUDGET
-        )
+        key = (directory, self.reads_hidden)
+        scanned = self.trees.get(key)
+        if scanned is None:
+            if len(self.trees) >= TREES_PER_LINE:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.tree-budget",
+                    f"reads `{short(shown)}` recursively: more than {TREES_PER_LINE} trees "
+                    "to check in one line",
+                )
+                return
+            scanned = self.rules.protected_in_tree(
+                directory, self.ctx, shown, hidden=self.reads_hidden, budget=TREE_BUDGET
+            )
+            self.trees[key] = scanned
+        reasons, complete = scanned
         for reason in reasons:
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
         if not complete:
@@ -453,6 +467,7 @@ def is_harmless_device(value: str) -> bool:
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
 _GLOB_VISITS = 20_000  # directory entries a glob may read to find its matches (review H4)
 TREE_BUDGET = 20_000  # entries a recursive read's tree may have before the engine asks
+TREES_PER_LINE = 8  # distinct trees a line may read recursively before the engine asks
 
 # marks a re-checked loop value as a possible glob (path_text takes its text)
 _GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)

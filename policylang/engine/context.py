@@ -16,13 +16,25 @@ from dataclasses import dataclass, field
 class EvalContext:
     """Where a command would run: working directory, workspace root, home, environment.
 
-    All paths are absolute and normalised. `env` is only consulted for `OLDPWD`.
+    All paths are absolute and normalised. `real_workspace` and `real_home` are the same
+    directories with symbolic links resolved ("" when no different): a protected path is
+    protected under either spelling, since the engine checks both the lexical and the
+    resolved form of every path (review H9: a workspace given as `/tmp/x` on macOS, where
+    `/tmp` links to `/private/tmp`).
     """
 
     cwd: str
     workspace: str
     home: str
     env: Mapping[str, str] = field(default_factory=dict)
+    real_workspace: str = ""
+    real_home: str = ""
+
+    def anchors(self) -> tuple[tuple[str, str], ...]:
+        """(home, workspace) as given, then resolved if that differs."""
+        given = (self.home, self.workspace)
+        real = (self.real_home or self.home, self.real_workspace or self.workspace)
+        return (given,) if real == given else (given, real)
 
     @classmethod
     def build(
@@ -50,12 +62,24 @@ class EvalContext:
         environment = dict(env) if env is not None else {}
         home = environment.get("HOME") or os.environ.get("HOME") or os.path.expanduser("~")
         workspace_abs = _absolute(ws_s)
+        home_abs = _absolute(home)
         return cls(
             cwd=_absolute(cwd_s, base=workspace_abs),
             workspace=workspace_abs,
-            home=_absolute(home),
+            home=home_abs,
             env=environment,
+            real_workspace=_resolved(workspace_abs),
+            real_home=_resolved(home_abs),
         )
+
+
+def _resolved(path: str) -> str:
+    """`path` with symbolic links resolved, or "" when that changes nothing."""
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return ""
+    return "" if real == path else real
 
 
 def _absolute(path: str, *, base: str | None = None) -> str:

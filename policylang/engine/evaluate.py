@@ -160,6 +160,8 @@ class _Walk(PathChecks):
         # how the current segment reads trees (set per segment by `path_checks`)
         self.reads_hidden = True
         self.reads_contents = False
+        # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
+        self.trees: dict[tuple[str, bool], tuple[list[Reason], bool]] = {}
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`

@@ -273,7 +273,7 @@ class RuleView:
         protected-path rules only, not the outside-workspace one."""
         if not self._may_protect(path):
             return None
-        hit, outside = self._match(path, Access.READ, ctx.home, ctx.workspace, False)
+        hit, outside = self._match_anchors(path, Access.READ, ctx, False)
         if hit is None or outside or hit.verdict is Verdict.ALLOW:
             return None
         glob = hit.rule.glob if hit.rule is not None else "?"
@@ -293,7 +293,7 @@ class RuleView:
         wanted = Access.WRITE if access == "write" else Access.READ
         found: list[Reason] = []
         for form in forms:
-            hit, outside = self._match(form, wanted, ctx.home, ctx.workspace, subtree)
+            hit, outside = self._match_anchors(form, wanted, ctx, subtree)
             if hit is None:
                 continue
             if outside:
@@ -304,9 +304,7 @@ class RuleView:
                 via = "" if form == shown else f" (resolves to `{form}`)"
                 message = f"{access}s protected path `{shown}`{via}: matches `{glob}`{extra}"
                 direct, direct_outside = (
-                    self._match(form, wanted, ctx.home, ctx.workspace, False)
-                    if subtree
-                    else (hit, False)
+                    self._match_anchors(form, wanted, ctx, False) if subtree else (hit, False)
                 )
                 if direct is None or direct_outside:
                     message = (
@@ -323,6 +321,22 @@ class RuleView:
             if hit.verdict is Verdict.DENY:
                 break
         return found
+
+    def _match_anchors(
+        self, form: str, access: Access, ctx: EvalContext, subtree: bool
+    ) -> tuple[ProtectedMatch | None, bool]:
+        """`_match` under each spelling of home and workspace (`EvalContext.anchors`): the
+        strictest protected match of any; outside only when outside under every one."""
+        pairs = ctx.anchors()
+        if len(pairs) == 1:
+            return self._match(form, access, ctx.home, ctx.workspace, subtree)
+        results = [self._match(form, access, home, ws, subtree) for home, ws in pairs]
+        protected = [hit for hit, outside in results if hit is not None and not outside]
+        if protected:
+            return max(protected, key=lambda hit: hit.verdict.rank), False
+        if all(outside for _, outside in results):
+            return results[0]
+        return None, False
 
     def _match(
         self, form: str, access: Access, home: str, workspace: str, subtree: bool
@@ -363,14 +377,16 @@ class RuleView:
             has more than `budget` entries).
         """
         found: list[Reason] = []
+        homes = dict.fromkeys(home for home, _ in ctx.anchors())
         for rule in self.policy.protected.rules:
             if rule.anchor == WORKSPACE or not rule.access.covers(Access.READ):
                 continue
-            base = ctx.home if rule.anchor == HOME else "/"
-            fixed = f"{base.rstrip('/')}/{rule.literal_prefix}" if rule.literal_prefix else base
-            if paths_within(fixed, root) and os.path.lexists(fixed):
-                found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
-        workspace = ctx.workspace.rstrip("/")
+            for base in homes if rule.anchor == HOME else ("/",):
+                fixed = f"{base.rstrip('/')}/{rule.literal_prefix}" if rule.literal_prefix else base
+                if paths_within(fixed, root) and os.path.lexists(fixed):
+                    found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
+        workspaces = [ws.rstrip("/") for ws in dict.fromkeys(ws for _, ws in ctx.anchors())]
+        workspace = workspaces[0]
         pattern = self._tree_pattern
         if not hidden and ctx.env.get("RIPGREP_CONFIG_PATH"):
             hidden = True  # a config file the engine does not read may say `--hidden`
@@ -379,9 +395,11 @@ class RuleView:
             # `!.env` in an ignore file makes rg and ag read that hidden file after all
             scan = subtree.scan(root, hidden=True, budget=budget)
         for path in scan.entries:
-            relative = path[len(workspace) + 1 :] if paths_within(path, workspace) else None
-            if pattern is not None and relative is not None and pattern.fullmatch(relative):
-                found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
+            for anchor in workspaces:
+                relative = path[len(anchor) + 1 :] if paths_within(path, anchor) else None
+                if pattern is not None and relative is not None and pattern.fullmatch(relative):
+                    found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
+                    break
             if len(found) >= _TREE_REASONS:
                 break
         for link, target in scan.links:

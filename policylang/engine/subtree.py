@@ -61,8 +61,12 @@ def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
         try:
             with os.scandir(directory) as listing:
                 children = list(listing)
+        except (PermissionError, FileNotFoundError, NotADirectoryError):
+            continue  # the reader cannot go there either
         except (OSError, ValueError):
-            continue
+            # a directory the reader can reach but this scan cannot (a path longer than
+            # PATH_MAX, which `grep -r` walks relative to its parent: review H7)
+            return TreeScan(tuple(entries), tuple(links), False, tuple(ignores))
         for child in children:
             if child.name in IGNORE_FILES:
                 ignores.append(child.path)

@@ -25,6 +25,7 @@ import itertools
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -114,7 +115,33 @@ def _tree(data: bytes) -> Node:
     """
     if data and data[-1] not in _UNTERMINABLE:
         data += b"\n"
-    return _parser().parse(data.translate(_ASCII_ONLY)).root_node
+    data = data.translate(_ASCII_ONLY)
+    parser = _parser()
+    if len(data) <= _UNTIMED_BYTES:
+        return parser.parse(data).root_node
+    # WHY: tree-sitter's error recovery is quadratic (`ls a(b)a(b)…`, 96 KB: 72 s, review
+    # H6); a long line is parsed under the deadline `parse_command` set, through the
+    # chunked interface (the only one that honours a progress callback)
+    deadline = getattr(_LOCAL, "deadline", None) or time.monotonic() + PARSE_SECONDS
+    try:
+        tree = parser.parse(
+            lambda offset, _point: data[offset:],
+            progress_callback=lambda *_state: time.monotonic() > deadline,
+        )
+    except ValueError as error:  # halted by the callback
+        parser.reset()
+        raise ParseTimeout from error
+    return tree.root_node
+
+
+class ParseTimeout(Exception):
+    """tree-sitter did not finish within `PARSE_SECONDS`."""
+
+
+#: Lines up to this many bytes are parsed without a deadline (4 KB of errors: 0.2 s).
+_UNTIMED_BYTES: Final = 4096
+#: The most time tree-sitter may spend on one command line, nested strings included.
+PARSE_SECONDS: Final = 1.0
 
 
 _UNTERMINABLE: Final = frozenset(b"\\\n")
@@ -296,6 +323,7 @@ def parse_command(
         (syntax errors, unhandled constructs, limits), nested lines' problems included.
     """
     table = DEFAULT_WRAPPERS if wrappers is None else wrappers
+    _LOCAL.deadline = time.monotonic() + PARSE_SECONDS
     try:
         if len(text) <= limits.max_length and not _exposure.may_substitute(text):
             # most lines are a few plain words: the fast path builds the same model (a
@@ -304,6 +332,13 @@ def parse_command(
             if line is not None and len(line.segments) <= limits.max_segments:
                 return _safety_net(line) if _NET_ON_PLAIN.search(text) else line
         return _parse_text(text, _Shared(limits, table), depth=0, where="", anchor=None)
+    except ParseTimeout:
+        problem = Problem(
+            code="shell.limit-time",
+            message=f"the shell analyser gave up after {PARSE_SECONDS:g} s on this command",
+            span=Span(0, len(text)),
+        )
+        return CommandLine(text=text, segments=(), problems=(problem,))
     except Exception:  # INVARIANT: untrusted text never raises; an internal bug fails closed
         _log.exception("shell analyser failed on %r", text[:200])
         problem = Problem(
@@ -312,6 +347,8 @@ def parse_command(
             span=Span(0, len(text)),
         )
         return CommandLine(text=text, segments=(), problems=(problem,))
+    finally:
+        _LOCAL.deadline = None
 
 
 def analyse(
