@@ -100,7 +100,7 @@ def _sed_problem(script: str) -> str | None:
 
 def _after_label(script: str, i: int) -> int:
     """Past the label of `:`, `b`, `t` or `T` and the blanks after it; -1 when something
-    other than `;`, a newline or the end follows. GNU sed ends a label at a blank and
+    other than `;`, a newline, `}` or the end follows. GNU sed ends a label at a blank and
     reads what follows as the next command (`:a e touch x` runs `e touch x`, review G5),
     where other seds take the rest of the line for the label: such a script is refused."""
     n = len(script)
@@ -110,7 +110,8 @@ def _after_label(script: str, i: int) -> int:
         i += 1
     while i < n and script[i] in " \t":
         i += 1
-    return i if i >= n or script[i] in "\n;" else -1
+    # `bb }`: a block may close right after the label (`}` is then the next command)
+    return i if i >= n or script[i] in "\n;}" else -1
 
 
 def _to_line_end(script: str, i: int, cmd: str) -> int:
