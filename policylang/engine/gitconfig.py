@@ -662,14 +662,22 @@ def _hook_candidates(path: str, st: os.stat_result) -> tuple[str, ...] | None:
         return None
 
 
-def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
-    """The gitlink (submodule) paths of an index; None if it cannot be parsed."""
+def _index_bytes(path: str, st: os.stat_result) -> bytes | None:
+    """The bytes of the index file `path`; None if not a regular file, too large or
+    unreadable."""
     if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_INDEX:
         return None
     try:
         with open(path, "rb") as handle:
-            data = handle.read(_MAX_INDEX + 1)
+            return handle.read(_MAX_INDEX + 1)
     except OSError:
+        return None
+
+
+def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+    """The gitlink (submodule) paths of an index; None if it cannot be parsed."""
+    data = _index_bytes(path, st)
+    if data is None:
         return None
     if _GITLINK_MODE not in data and b"link" not in data:
         return ()  # no entry has the gitlink mode, and no split index
@@ -696,12 +704,8 @@ class TrackedFile(NamedTuple):
 
 def _read_tracked(path: str, st: os.stat_result) -> tuple[TrackedFile, ...] | None:
     """Every entry of the index file `path` (None: unreadable, too large or unparsable)."""
-    if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_INDEX:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(_MAX_INDEX + 1)
-    except OSError:
+    data = _index_bytes(path, st)
+    if data is None:
         return None
     entries = _index_entries(data, os.path.dirname(path), 0)
     return None if entries is None else tuple(entries)
