@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from policylang.shell.model import Segment, SegmentKind, Word
@@ -151,18 +151,28 @@ def expansion_assignments(segment: Segment) -> list[tuple[str, str]]:
     >>> expansion_assignments(parse_command("echo ${x:=1} ${y[2]=2} ${z:-3}").segments[0])
     [('x', ':='), ('y', '=')]
     """
-    words: list[Word] = list(segment.words)
-    words.extend(r.target for r in segment.redirects if r.target is not None)
-    for assignment in (*segment.assignments, *segment.declared):
-        if assignment.value is not None:
-            words.append(assignment.value)
     found: list[tuple[str, str]] = []
-    for word in words:
+    for word in _expanding_words(segment):
         for expansion in word.expansions:
+            if "=" not in expansion.text:
+                continue  # the hot path: most expansions assign nothing
             for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
                 operator = ":=" if match.group().endswith(":=") else "="
                 found.append((match.group(1), operator))
     return found
+
+
+def _expanding_words(segment: Segment) -> Iterator[Word]:
+    """The segment's words, redirect targets and assignment values that expand."""
+    for word in segment.words:
+        if word.expansions:
+            yield word
+    for redirect in segment.redirects:
+        if redirect.target is not None and redirect.target.expansions:
+            yield redirect.target
+    for assignment in (*segment.assignments, *segment.declared):
+        if assignment.value is not None and assignment.value.expansions:
+            yield assignment.value
 
 
 def _expansion_assignment(segment: Segment) -> str | None:
