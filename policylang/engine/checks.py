@@ -210,6 +210,13 @@ class PathChecks:
                 for form in dict.fromkeys(forms):
                     self.check_tree(form, seg, value)
             subtree = False
+        elif subtree and access == "read" and self.reads_contents:
+            # a tree elsewhere (`grep -r x ../other`): rules anchored at `/` (`/**/.env`)
+            # match by name anywhere in it, so it is looked at too; its home- and
+            # root-anchored directories are still found by `check_absolute` below
+            for form in dict.fromkeys(forms):
+                if not paths.is_within(form, self.ctx.workspace):
+                    self.check_tree(form, seg, value)
         if not complete:
             seg.floor(
                 Verdict.ASK,

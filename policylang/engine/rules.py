@@ -395,11 +395,16 @@ class RuleView:
             # `!.env` in an ignore file makes rg and ag read that hidden file after all
             scan = subtree.scan(root, hidden=True, budget=budget)
         for path in scan.entries:
+            inside = False
             for anchor in workspaces:
                 relative = path[len(anchor) + 1 :] if paths_within(path, anchor) else None
+                inside = inside or relative is not None
                 if pattern is not None and relative is not None and pattern.fullmatch(relative):
                     found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
                     break
+            if not inside and self._may_protect(path):
+                # a tree outside the workspace: rules anchored at `/` (`/**/.env`) hold there
+                found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
             if len(found) >= _TREE_REASONS:
                 break
         for link, target in scan.links:
