@@ -13,8 +13,9 @@ elicitation if the client declared the capability: a form with one choice, once 
 session / always / deny (once / deny when a locked rule decided). On protocol revisions
 that carry elicitation in the tool result (2026-07-28 and later) the question goes back
 as an input-required result whose `request_state` is bound, by an HMAC under a key this
-process made, to the exact command and working directory asked about: an answer is
-used only for the call it was given for. A client without elicitation gets a refusal
+process made, to the exact command and working directory asked about and to every
+argument of the call (`login`, `background` …): an answer is used once, only for the
+call it was given for, and within ten minutes. A client without elicitation gets a refusal
 with the reasons and the suggested rule, and nothing runs.
 """
 
@@ -25,6 +26,8 @@ import hmac
 import json
 import logging
 import os
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +63,15 @@ class _Approval:
     pending: list[ApprovalRequest] = field(default_factory=list)
 
 
+_STATE_TTL_S = 600  # how long an approval question may stay unanswered
+
+
+def _arguments_digest(arguments: dict[str, Any]) -> str:
+    """Every argument of a `bash` call, so an approval cannot be moved to another call."""
+    text = json.dumps(arguments, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def request_digest(request: ApprovalRequest) -> str:
     """What an approval is bound to: the exact command, directory and escalation."""
     text = json.dumps([request.command, request.workdir, request.escalation])
@@ -73,6 +85,8 @@ class PolicyShellServer:
         self._make_tool = make_tool
         self._jobs = jobs
         self._key = os.urandom(32)
+        # the request states already answered: an approval is used once (review I1)
+        self._spent: set[str] = set()
         self.server: Server[Any] = Server(
             SERVER_NAME,
             version=version,
@@ -155,7 +169,8 @@ class PolicyShellServer:
     ) -> types.CallToolResult | types.InputRequiredResult:
         state = _Approval()
         response = (params.input_responses or {}).get(APPROVAL_KEY)
-        bound = self._verify(params.request_state)
+        call = _arguments_digest(arguments)
+        bound = self._verify(params.request_state, call)
         if isinstance(response, types.ElicitResult) and bound is not None:
             state.answer, state.bound_to = _answer_of(response), bound
 
@@ -173,18 +188,31 @@ class PolicyShellServer:
         request = state.pending[0]
         question = types.ElicitRequest(params=_question(request))
         return types.InputRequiredResult(
-            input_requests={APPROVAL_KEY: question}, request_state=self._sign(request)
+            input_requests={APPROVAL_KEY: question}, request_state=self._sign(request, call)
         )
 
-    def _sign(self, request: ApprovalRequest) -> str:
-        digest = request_digest(request)
-        mac = hmac.new(self._key, digest.encode(), hashlib.sha256).hexdigest()
-        return f"{digest}.{mac}"
+    def _sign(self, request: ApprovalRequest, call: str) -> str:
+        """A request state bound to the question (`request_digest`), to every argument of
+        the call (`login`, `background`, `timeout_s` …), used once, for `_STATE_TTL_S`."""
+        expires = str(int(time.time()) + _STATE_TTL_S)
+        body = ".".join((request_digest(request), call, secrets.token_hex(16), expires))
+        mac = hmac.new(self._key, body.encode(), hashlib.sha256).hexdigest()
+        return f"{body}.{mac}"
 
-    def _verify(self, state: str | None) -> str | None:
-        digest, _, mac = (state or "").partition(".")
-        good = hmac.new(self._key, digest.encode(), hashlib.sha256).hexdigest()
-        return digest if digest and hmac.compare_digest(mac, good) else None
+    def _verify(self, state: str | None, call: str) -> str | None:
+        """The question digest a request state answers, or None: forged, for another call,
+        expired, or already used."""
+        body, _, mac = (state or "").rpartition(".")
+        good = hmac.new(self._key, body.encode(), hashlib.sha256).hexdigest()
+        if not body or not hmac.compare_digest(mac, good):
+            return None
+        digest, bound_call, nonce, expires = [*body.split("."), "", "", "", ""][:4]
+        if not hmac.compare_digest(bound_call, call) or not expires.isdigit():
+            return None
+        if int(expires) < time.time() or nonce in self._spent:
+            return None
+        self._spent.add(nonce)
+        return digest
 
     async def _job_status(self, arguments: dict[str, Any]) -> types.CallToolResult:
         job_id = arguments.get("job_id")

@@ -214,3 +214,32 @@ def test_sandboxed_server_confines_writes(tmp_path: Path) -> None:
         assert not outside.exists()
     finally:
         outside.unlink(missing_ok=True)
+
+
+def test_an_approval_state_is_used_once_for_that_call_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # review I1: a signed request state could be replayed, and moved to a call with other
+    # arguments (`login`, `background`); now it is bound to every argument, used once,
+    # and expires
+    from policylang.decision import Verdict
+    from policylang.executor.jobs import JobStore
+    from policylang.integrations import mcp_server
+    from policylang.tool.bash import ApprovalRequest
+
+    with JobStore() as jobs:
+        server = mcp_server.PolicyShellServer(lambda approver: None, jobs)  # type: ignore[arg-type,return-value]
+        request = ApprovalRequest(
+            command="touch x", description=None, reasons=(), suggested_rule=None,
+            workdir="/w", verdict=Verdict.ASK,
+        )  # fmt: skip
+        call = mcp_server._arguments_digest({"command": "touch x"})
+        state = server._sign(request, call)
+        other = mcp_server._arguments_digest({"command": "touch x", "login": True})
+        assert server._verify(state, other) is None  # another call's arguments
+        assert server._verify(state, call) == mcp_server.request_digest(request)
+        assert server._verify(state, call) is None  # used once
+        assert server._verify(state[:-1] + "0", call) is None  # forged
+        late = server._sign(request, call)
+        monkeypatch.setattr(mcp_server.time, "time", lambda: 2e10)
+        assert server._verify(late, call) is None  # expired
