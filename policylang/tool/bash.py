@@ -117,13 +117,18 @@ class ApprovalRequest:
         # the command and the model's words may carry terminal controls: shown escaped
         lines = [f"run `{visible(self.command)}` in {visible(self.workdir)}?"]
         if self.description:
-            lines.append(f"  purpose: {visible(self.description)}")
+            lines.append(f"  purpose: {_one_line(self.description)}")
         if self.escalation:
-            lines.append(f"  OUTSIDE THE SANDBOX, because: {visible(self.justification or '')}")
+            lines.append(f"  OUTSIDE THE SANDBOX, because: {_one_line(self.justification or '')}")
         lines.extend(f"  {reason.render()}" for reason in self.reasons)
         if self.suggested_rule and not self.locked:
             lines.append(f"  always allowing would add: {self.suggested_rule}")
         return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    """The model's own words on one line: a newline there could imitate a reason line."""
+    return visible(text).replace("\n", "\\n").replace("\t", " ")
 
 
 Approver = Callable[[ApprovalRequest], "ApprovalAnswer | str"]
