@@ -3,7 +3,6 @@ ran a payload or pushed; here the engine must not allow it. Real files, real git
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -167,4 +166,3 @@ def test_a_team_allow_does_not_lift_the_org_locked_push_behind_git_options(
         "git --work-tree=. push",
     ):
         assert _verdict(policy, world, command) is Verdict.ASK, command
-    assert os.path.exists(org)

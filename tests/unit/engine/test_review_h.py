@@ -70,8 +70,14 @@ def test_a_tree_the_scan_cannot_enter_is_incomplete(
 
     monkeypatch.setattr(subtree.os, "scandir", scandir)
     assert subtree.scan(str(tmp_path), hidden=True, budget=100).complete is False
-    (tmp_path / "locked").mkdir()
-    monkeypatch.setattr(subtree.os, "scandir", real)
+
+    def denied(path: str) -> object:
+        if str(path).endswith("deep"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    # a directory nobody may read: `grep -r` skips it too, so the scan is still complete
+    monkeypatch.setattr(subtree.os, "scandir", denied)
     assert subtree.scan(str(tmp_path), hidden=True, budget=100).complete is True
 
 
