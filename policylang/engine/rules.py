@@ -838,10 +838,11 @@ def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Wor
         yield word, "blob", False
 
 
-# options after which git prints names or statistics, not contents (unless `-p` is given)
+# options after which git prints names or statistics, not contents (unless `-p` is given;
+# not `--check`, which prints the lines with whitespace errors)
 _GIT_NO_CONTENT = (
     "--stat", "--numstat", "--shortstat", "--dirstat", "--name-only", "--name-status",
-    "--summary", "--raw", "-s", "--no-patch", "--quiet", "--check", "--compact-summary",
+    "--summary", "--raw", "-s", "--no-patch", "--quiet", "--compact-summary",
 )  # fmt: skip
 
 

@@ -129,3 +129,10 @@ def test_every_index_format_is_read(repo: Path, setup: tuple[str, ...]) -> None:
 def test_an_unreadable_index_asks(default_policy: Policy, repo: Path) -> None:
     (repo / ".git" / "index").write_bytes(b"DIRC\x00\x00\x00\x09garbage")
     assert _verdict(default_policy, repo, "git show") is Verdict.ASK
+
+
+def test_diff_check_prints_lines_so_it_is_checked_too(default_policy: Policy, repo: Path) -> None:
+    # `git diff --check` prints each changed line with a whitespace error, contents and all
+    (repo / "config" / ".env").write_text('API_KEY="NEWSECRET, LONGER" \n')
+    assert _verdict(default_policy, repo, "git diff --check") is Verdict.ASK
+    assert _verdict(default_policy, repo, "git diff --stat") is Verdict.ALLOW
