@@ -26,6 +26,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -38,6 +39,7 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel.server import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 from mcp_types.version import is_version_at_least
 
 from policylang.executor import JobStore, UnknownJobError
@@ -72,6 +74,100 @@ def _arguments_digest(arguments: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+# JSON-RPC 2.0 error codes
+_PARSE_ERROR = -32700
+_INVALID_REQUEST = -32600
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+async def _answer_unreadable(read: Any, forward: Any, write: Any) -> None:
+    """Pass readable messages on to the server; answer unreadable requests with an error.
+
+    The SDK's transport hands a line it cannot read to the server as an exception, and
+    the server drops it without a reply, so the client waits forever for an answer. Such
+    a line is JSON the SDK's parser refuses (a lone surrogate such as `"\\ud800"` in
+    the command: review I), not JSON at all, or JSON that is no JSON-RPC message.
+    """
+    async with forward:
+        async for item in read:
+            if not isinstance(item, Exception):
+                await forward.send(item)
+                continue
+            answer = unreadable_answer(item)
+            _log.warning("unreadable message from the client: %s", _first_line(item))
+            if answer is not None:
+                await write.send(SessionMessage(answer))
+
+
+def unreadable_answer(error: Exception) -> types.JSONRPCError | None:
+    """The error response to a message the transport could not read, or None when no
+    answer is due (a notification, or a response of the client's own)."""
+    message = _raw_message(error)
+    if message is _NOT_JSON:
+        return _error(None, _PARSE_ERROR, "parse error: the line is not JSON; nothing was run")
+    if not isinstance(message, dict):
+        return _error(None, _INVALID_REQUEST, "invalid request: not a JSON-RPC 2.0 message")
+    if "method" not in message:
+        return None  # a response to one of our requests: a reply to a reply is not due
+    request_id = message.get("id")
+    if request_id is None:
+        return None  # a notification: JSON-RPC forbids answering it
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        return _error(None, _INVALID_REQUEST, "invalid request: the id is not a string or number")
+    if _has_surrogate(message):
+        why = "a string holds a lone surrogate (not valid Unicode); nothing was run"
+    else:
+        why = "the message does not follow the JSON-RPC 2.0 / MCP schema; nothing was run"
+    return _error(_ascii_id(request_id), _INVALID_REQUEST, f"invalid request: {why}")
+
+
+_NOT_JSON = object()
+
+
+def _raw_message(error: Exception) -> object:
+    """The message as Python's own JSON parser reads it (it accepts lone surrogates), from
+    the input the SDK's validation error carries; `_NOT_JSON` when it is not JSON."""
+    errors = getattr(error, "errors", None)
+    inputs = [entry.get("input") for entry in errors()] if callable(errors) else []
+    for value in inputs:
+        if isinstance(value, dict):
+            return value
+    for value in inputs:
+        if isinstance(value, str | bytes):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return _NOT_JSON
+    return _NOT_JSON if not inputs else inputs[0]
+
+
+def _has_surrogate(value: object) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_surrogate(item) for item in value)
+    return False
+
+
+def _ascii_id(request_id: int | str) -> int | str:
+    """An id the answer can carry: the transport writes strict UTF-8, so an id holding a
+    lone surrogate is echoed with it replaced (the client still sees which call failed)."""
+    if isinstance(request_id, str) and _has_surrogate(request_id):
+        return _SURROGATE.sub("\ufffd", request_id)
+    return request_id
+
+
+def _error(request_id: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    data = types.ErrorData(code=code, message=message)
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=data)
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
 def request_digest(request: ApprovalRequest) -> str:
     """What an approval is bound to: the exact command, directory and escalation."""
     text = json.dumps([request.command, request.workdir, request.escalation])
@@ -97,7 +193,11 @@ class PolicyShellServer:
 
     async def run_stdio(self) -> None:
         async with stdio_server() as (read, write):
-            await self.server.run(read, write, self.server.create_initialization_options())
+            send, screened = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            async with anyio.create_task_group() as group:
+                group.start_soon(_answer_unreadable, read, send, write)
+                options = self.server.create_initialization_options()
+                await self.server.run(screened, write, options)
 
     # -- listing --------------------------------------------------------------------
 

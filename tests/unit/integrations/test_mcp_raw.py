@@ -1,0 +1,183 @@
+"""`policylang mcp` spoken to in raw JSON-RPC lines, for what the SDK's client cannot send.
+
+The SDK's client refuses to encode a lone surrogate, and never sends a line that is not
+JSON; an agent's runtime, or a hostile peer on the pipe, can. Every request must still get
+an answer: the SDK's transport drops a line it cannot read, which left the call hanging.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+POLICY = Path(__file__).parent / "data" / "hook.policy"
+TIMEOUT_S = 30.0
+
+
+class RawClient:
+    """A JSON-RPC peer writing exact lines to the server's stdin and reading its answers."""
+
+    def __init__(self, workspace: Path) -> None:
+        args = [sys.executable, "-m", "policylang.cli.main", "mcp"]
+        args += ["--policy", str(POLICY), "--workspace", str(workspace)]
+        self.process = subprocess.Popen(
+            args,
+            cwd=workspace,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.answers: queue.Queue[bytes] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.answers.put(line)
+
+    def send_line(self, line: str) -> None:
+        assert self.process.stdin is not None
+        # surrogatepass: the bytes a careless peer's encoder writes for a lone surrogate
+        self.process.stdin.write(line.encode("utf-8", "surrogatepass") + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        try:
+            line = self.answers.get(timeout=TIMEOUT_S)
+        except queue.Empty:
+            pytest.fail(f"the server did not answer within {TIMEOUT_S} s")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def initialize(self) -> None:
+        params = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"},
+        }
+        request = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params}
+        self.send_line(json.dumps(request))
+        assert "result" in self.answer()
+        self.send_line(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+
+    def close(self) -> str:
+        assert self.process.stdin is not None
+        assert self.process.stderr is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._reader.join(TIMEOUT_S)
+        stderr = self.process.stderr.read().decode("utf-8", "replace")
+        for pipe in (self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                pipe.close()
+        return stderr
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[RawClient]:
+    peer = RawClient(tmp_path)
+    peer.initialize()
+    yield peer
+    peer.close()
+
+
+def call_line(request_id: object, command_json: str) -> str:
+    """A `tools/call` of `bash` whose command is given as raw JSON text (escapes kept)."""
+    return (
+        f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},"method":"tools/call",'
+        f'"params":{{"name":"bash","arguments":{{"command":{command_json}}}}}}}'
+    )
+
+
+def list_tools(peer: RawClient, request_id: int) -> None:
+    peer.send_line(json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"}))
+    answer = peer.answer()
+    assert answer["id"] == request_id
+    assert "bash" in {tool["name"] for tool in answer["result"]["tools"]}
+
+
+def test_an_escaped_lone_surrogate_in_a_call_is_answered_and_nothing_runs(
+    client: RawClient, tmp_path: Path
+) -> None:
+    client.send_line(call_line(7, r'"touch marker; echo \ud800"'))
+    answer = client.answer()
+    assert answer["id"] == 7
+    assert answer["error"]["code"] == -32600
+    message = answer["error"]["message"]
+    assert "lone surrogate" in message
+    assert "nothing was run" in message
+    assert not (tmp_path / "marker").exists()
+    list_tools(client, 8)  # the server goes on serving
+
+
+def test_raw_surrogate_bytes_are_judged_as_replacement_characters(
+    client: RawClient, tmp_path: Path
+) -> None:
+    # bytes that are not UTF-8 reach the handler as U+FFFD (the transport decodes with
+    # replacement), so the command is judged, and refused, as it would run
+    client.send_line(call_line(9, '"touch marker; echo \ud800"'))
+    answer = client.answer()
+    assert answer["id"] == 9
+    result = answer["result"]
+    assert result["isError"] is True
+    assert result["structuredContent"]["status"] == "refused"
+    assert "echo \ufffd\ufffd\ufffd" in result["content"][0]["text"]
+    assert not (tmp_path / "marker").exists()
+
+
+def test_a_line_that_is_not_json_gets_a_parse_error(client: RawClient) -> None:
+    client.send_line("this is not json {")
+    answer = client.answer()
+    assert answer["id"] is None
+    assert answer["error"]["code"] == -32700
+    list_tools(client, 2)
+
+
+def test_a_request_off_the_schema_is_answered_with_its_id(client: RawClient) -> None:
+    client.send_line('{"jsonrpc":"2.0","id":"abc","method":5}')
+    answer = client.answer()
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": "abc",
+        "error": {
+            "code": -32600,
+            "message": "invalid request: the message does not follow the JSON-RPC 2.0 / "
+            "MCP schema; nothing was run",
+        },
+    }
+
+
+def test_an_id_holding_a_surrogate_is_echoed_in_valid_unicode(client: RawClient) -> None:
+    client.send_line(call_line("call\udc80", '"ls"'))  # json.dumps escapes it: \\udc80
+    answer = client.answer()
+    assert answer["id"] == "call\ufffd"
+    assert answer["error"]["code"] == -32600
+
+
+def test_unreadable_notifications_are_not_answered(client: RawClient) -> None:
+    client.send_line(
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"x":"\\ud800"}}'
+    )
+    list_tools(client, 3)  # the next answer is the list's: nothing was sent for the notification
+
+
+def test_the_server_logs_what_it_could_not_read(tmp_path: Path) -> None:
+    peer = RawClient(tmp_path)
+    peer.initialize()
+    peer.send_line("not json")
+    peer.answer()
+    stderr = peer.close()
+    assert "unreadable message from the client" in stderr
