@@ -93,10 +93,13 @@ async def _answer_unreadable(read: Any, forward: Any, write: Any) -> None:
             if not isinstance(item, Exception):
                 await forward.send(item)
                 continue
-            answer = unreadable_answer(item)
             _log.warning("unreadable message from the client: %s", _first_line(item))
+            answer = unreadable_answer(item)
             if answer is not None:
                 await write.send(SessionMessage(answer))
+            failed = unreadable_response(item)
+            if failed is not None:
+                await forward.send(SessionMessage(failed))
 
 
 def unreadable_answer(error: Exception) -> types.JSONRPCError | None:
@@ -119,6 +122,23 @@ def unreadable_answer(error: Exception) -> types.JSONRPCError | None:
     else:
         why = "the message does not follow the JSON-RPC 2.0 / MCP schema; nothing was run"
     return _error(_ascii_id(request_id), _INVALID_REQUEST, f"invalid request: {why}")
+
+
+def unreadable_response(error: Exception) -> types.JSONRPCError | None:
+    """For an unreadable response of the client's (its answer to our elicitation), the
+    error that settles our request in its place, or None when it is not a response.
+
+    Without it, the question would wait forever for an answer that has already come; the
+    error makes the approver fail, and a failed approver is a "no".
+    """
+    message = _raw_message(error)
+    if not isinstance(message, dict) or "method" in message:
+        return None
+    request_id = message.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        return None
+    why = "the client's answer could not be read (invalid JSON-RPC or Unicode)"
+    return _error(request_id, _INVALID_REQUEST, why)
 
 
 _NOT_JSON = object()

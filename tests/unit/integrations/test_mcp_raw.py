@@ -58,10 +58,10 @@ class RawClient:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def initialize(self) -> None:
+    def initialize(self, capabilities: dict[str, Any] | None = None) -> None:
         params = {
             "protocolVersion": "2025-06-18",
-            "capabilities": {},
+            "capabilities": capabilities or {},
             "clientInfo": {"name": "raw", "version": "1"},
         }
         request = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params}
@@ -181,3 +181,21 @@ def test_the_server_logs_what_it_could_not_read(tmp_path: Path) -> None:
     peer.answer()
     stderr = peer.close()
     assert "unreadable message from the client" in stderr
+
+
+def test_an_unreadable_answer_to_a_question_is_a_no(tmp_path: Path) -> None:
+    peer = RawClient(tmp_path)
+    peer.initialize({"elicitation": {"form": {}}})
+    peer.send_line(call_line(4, '"touch marker"'))  # the policy asks
+    question = peer.answer()
+    assert question["method"] == "elicitation/create"
+    # the person "accepts" with an answer the server cannot read: before, the call waited
+    # forever for an answer that had already come
+    reply = {"action": "accept", "content": {"decision": "once\ud800"}}
+    line = json.dumps({"jsonrpc": "2.0", "id": question["id"], "result": reply})
+    peer.send_line(line)
+    answer = peer.answer()
+    assert answer["id"] == 4
+    assert answer["result"]["structuredContent"]["status"] == "denied"
+    assert not (tmp_path / "marker").exists()
+    peer.close()
