@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False))
         return code
     if result.result is None:
-        print(f"policylang run: {result.model_text}", file=sys.stderr)
+        print(f"policylang run: {result.display_text}", file=sys.stderr)
         if code == EXIT_NO_APPROVAL:
             print("hint: run it on a terminal to be asked, or pass --yes", file=sys.stderr)
         return code

@@ -11,6 +11,8 @@ from policylang.executor.env import looks_secret, scrub_env
 from policylang.executor.jobs import JobInfo, JobPoll, JobStatus, JobStore, UnknownJobError
 from policylang.executor.render import (
     Rendered,
+    fit,
+    for_display,
     merged_text,
     render_for_display,
     render_for_model,
@@ -48,6 +50,8 @@ __all__ = [
     "Rendered",
     "UnknownJobError",
     "authorize",
+    "fit",
+    "for_display",
     "looks_secret",
     "merged_text",
     "render_for_display",

@@ -11,9 +11,11 @@ from __future__ import annotations
 import codecs
 import logging
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 
+from policylang.decision import visible
 from policylang.executor.runner import ExecResult
 
 _log = logging.getLogger(__name__)
@@ -148,9 +150,32 @@ def _nth_newline(data: bytes, count: int, *, limit: int, skip_first: bool = Fals
     return min(pos, limit)
 
 
+def _private_dir(path: str) -> str | None:
+    """Why `path` is no place for our output, or None when it is ours alone.
+
+    The default spill directory has a fixed name in a shared temp directory: another user
+    who made it first could swap a spill file for text the model then reads (review J8).
+    """
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return str(exc)
+    if not stat.S_ISDIR(info.st_mode):
+        return "not a directory (a symbolic link or a file)"
+    if info.st_uid != os.geteuid():
+        return f"owned by uid {info.st_uid}, not by this user"
+    if info.st_mode & 0o077:
+        return f"open to other users (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
+
+
 def _spill(text: str, spill_dir: str) -> str | None:
     try:
         os.makedirs(spill_dir, mode=0o700, exist_ok=True)
+        unsafe = _private_dir(spill_dir)
+        if unsafe is not None:
+            _log.warning("not writing spill files under %s: %s", spill_dir, unsafe)
+            return None
         fd, path = tempfile.mkstemp(prefix="bash-output-", suffix=".txt", dir=spill_dir)
         with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
             fh.write(text)
@@ -162,9 +187,13 @@ def _spill(text: str, spill_dir: str) -> str | None:
 
 def _render(
     result: ExecResult, *, max_lines: int, max_bytes: int, spill_dir: str | None,
-    spill_path: str | None,
+    spill_path: str | None, for_person: bool = False,
 ) -> Rendered:
     body = merged_text(result)
+    if for_person:
+        # escaped before the clip, so the escapes count against the budget (review J7:
+        # `ESC[2J` in output redrew a UI showing the display view)
+        body = visible(body)
     parts = [header(result), *_notes(result)]
     # INVARIANT: the whole text stays within max_bytes: the header, the notes and the
     # truncation line (<= _LINE_ROOM bytes with its path) come out of the budget.
@@ -211,7 +240,29 @@ def render_for_display(
 ) -> Rendered:
     """A shorter view for a human UI (≤ 30 kB by default); never writes a file.
 
+    Terminal controls in the output (ESC, CR, bidirectional overrides …) are escaped.
+
     Pass the model view's `spill_path` so the display can point at the same file.
     """
     return _render(result, max_lines=max_lines, max_bytes=max_bytes, spill_dir=None,
-                   spill_path=spill_path)
+                   spill_path=spill_path, for_person=True)
+
+
+def fit(text: str, *, max_lines: int = MODEL_MAX_LINES, max_bytes: int = MODEL_MAX_BYTES) -> str:
+    """`text` within a budget: its head and tail around a line saying what was left out.
+
+    For texts that are not a command's result (a job's new output, a refusal quoting a
+    long command); nothing is spilled.
+    """
+    room = max(0, max_bytes - _LINE_ROOM)
+    clip = _clip(text, max_lines=max(1, max_lines - 1), max_bytes=room)
+    if clip is None:
+        return text
+    middle = (f"[text truncated: {clip.omitted_lines:,} lines omitted "
+              f"({clip.omitted_bytes:,} bytes)]")
+    return "\n".join((clip.head.rstrip("\n"), middle, clip.tail.rstrip("\n")))
+
+
+def for_display(text: str, *, max_bytes: int = DISPLAY_MAX_BYTES) -> str:
+    """`text` for a human UI: terminal controls escaped, within the display budget."""
+    return fit(visible(text), max_lines=DISPLAY_MAX_LINES, max_bytes=max_bytes)

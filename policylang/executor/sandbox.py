@@ -115,6 +115,7 @@ class BubblewrapBackend:
         self.shell = shell
         self.probe_timeout_s = probe_timeout_s
         self._probed: Availability | None = None
+        self._programs: tuple[str, str] | None = None  # (bwrap, shell), fixed by the probe
         self._lock = threading.Lock()
 
     def _base(self, bwrap: str, cwd: str) -> list[str]:
@@ -146,6 +147,11 @@ class BubblewrapBackend:
         shell = shutil.which(self.shell)
         if shell is None:
             return Availability(ok=False, detail=f"shell `{self.shell}` not found")
+        bwrap, shell = os.path.realpath(bwrap), os.path.realpath(shell)
+        for role, program in (("bubblewrap", bwrap), ("the shell", shell)):
+            unsafe = self._replaceable(program)
+            if unsafe is not None:
+                return Availability(ok=False, detail=f"{role} `{program}` {unsafe}")
         argv = [*self._base(bwrap, self.workspace), "--", shell, "-c", "true"]
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
@@ -155,11 +161,42 @@ class BubblewrapBackend:
         if done.returncode != 0:
             why = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
             return Availability(ok=False, detail=f"bubblewrap does not work here: {why}")
+        # INVARIANT: every later run uses exactly these files. Looking `bwrap` up on PATH
+        # again let a sandboxed command plant one in a workspace directory on PATH (an
+        # activated `.venv/bin`) and run every later command unconfined (review J1).
+        self._programs = (bwrap, shell)
         return Availability(ok=True, detail=f"bubblewrap {bwrap}")
 
+    def _replaceable(self, program: str) -> str | None:
+        """Why a sandboxed command (or another user) could replace `program`, or None.
+
+        The sandbox's writable areas hold no program it trusts, and neither does a
+        directory that others may write to (`/tmp`, without being the owner's own).
+        """
+        for area in (self.workspace, *self.writable):
+            root = os.path.realpath(area)
+            if program == root or program.startswith(root.rstrip("/") + "/"):
+                return f"lies in `{area}`, which sandboxed commands may write"
+        path = program
+        while True:
+            try:
+                info = os.stat(path)
+            except OSError as exc:
+                return f"cannot be checked: {exc}"
+            if info.st_uid not in (0, os.geteuid()):
+                return f"is replaceable by another user: `{path}` belongs to uid {info.st_uid}"
+            if info.st_mode & 0o022 and not info.st_mode & 0o1000:
+                return f"is replaceable by other users: `{path}` is group- or world-writable"
+            parent = os.path.dirname(path)
+            if parent == path:
+                return None
+            path = parent
+
     def argv(self, command: str, *, cwd: str, login: bool) -> list[str]:
-        bwrap = shutil.which(self.bwrap) or self.bwrap
-        shell = shutil.which(self.shell) or self.shell
+        if self._programs is None and not self.probe().ok:
+            raise RuntimeError("the bubblewrap backend is used before a successful probe")
+        assert self._programs is not None
+        bwrap, shell = self._programs
         return [*self._base(bwrap, cwd), "--", *_shell_argv(shell, command, login=login)]
 
     def __repr__(self) -> str:

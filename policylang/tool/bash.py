@@ -33,6 +33,8 @@ from policylang.executor import (
     ExecResult,
     JobStore,
     PlainBackend,
+    fit,
+    for_display,
     render_for_display,
     render_for_model,
     run,
@@ -122,7 +124,8 @@ class ApprovalRequest:
             lines.append(f"  OUTSIDE THE SANDBOX, because: {_one_line(self.justification or '')}")
         lines.extend(f"  {reason.render()}" for reason in self.reasons)
         if self.suggested_rule and not self.locked:
-            lines.append(f"  always allowing would add: {self.suggested_rule}")
+            # the rule is made of the command's words: escaped too (review J3)
+            lines.append(f"  always allowing would add: {_one_line(self.suggested_rule)}")
         return "\n".join(lines)
 
 
@@ -192,7 +195,8 @@ class ToolResult:
 
 
 def _plain(status: ToolStatus, text: str, decision: Decision | None = None) -> ToolResult:
-    return ToolResult(status=status, model_text=text, display_text=text,
+    # the text quotes the command, which may carry terminal controls (review J7)
+    return ToolResult(status=status, model_text=fit(text), display_text=for_display(text),
                       is_error=status is not ToolStatus.STARTED, decision=decision)
 
 
@@ -423,7 +427,8 @@ class BashTool:
                 f"it keeps running {until}")
         if args.timeout_clamped:
             text += f"\n(note: timeout_s was clamped to {args.timeout_s:g} s)"
-        return ToolResult(status=ToolStatus.STARTED, model_text=text, display_text=text,
+        return ToolResult(status=ToolStatus.STARTED, model_text=text,
+                          display_text=for_display(text),
                           is_error=False, decision=decision, job_id=job_id, approval=approval)
 
     def _finished(

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from policylang.executor import JobInfo, JobStatus, JobStore, UnknownJobError
+from policylang.executor import (
+    JobInfo,
+    JobStatus,
+    JobStore,
+    UnknownJobError,
+    fit,
+    for_display,
+)
 from policylang.tool.bash import ToolResult, ToolStatus
 from policylang.tool.schema import json_type
 
@@ -48,13 +55,15 @@ def describe(info: JobInfo) -> str:
 
 
 def _ok(text: str, *, error: bool = False) -> ToolResult:
+    # a job's new output is up to 50 kB of raw bytes, which decoding can triple (review J9)
     status = ToolStatus.FAILED if error else ToolStatus.OK
-    return ToolResult(status=status, model_text=text, display_text=text, is_error=error)
+    return ToolResult(status=status, model_text=fit(text), display_text=for_display(text),
+                      is_error=error)
 
 
 def _invalid(text: str) -> ToolResult:
-    return ToolResult(status=ToolStatus.INVALID, model_text=text, display_text=text,
-                      is_error=True)
+    return ToolResult(status=ToolStatus.INVALID, model_text=fit(text),
+                      display_text=for_display(text), is_error=True)
 
 
 class JobTools:

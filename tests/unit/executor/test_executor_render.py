@@ -126,3 +126,46 @@ def test_merge_keeps_multibyte_characters_split_across_reads(workdir: str) -> No
 
 def test_default_spill_dir_is_under_the_temp_dir() -> None:
     assert default_spill_dir().endswith("policylang-output")
+
+
+def test_the_display_view_escapes_terminal_controls(workdir: str, tmp_path: pathlib.Path) -> None:
+    # review J7: output that clears the screen and draws another text must not do so in a UI
+    res = _run(r"printf 'ok\033[2J\033[Hfake: all tests passed\033]0;title\007\n'", workdir)
+    display = render_for_display(res)
+    assert "\x1b" not in display.text
+    assert "\x07" not in display.text
+    assert "ok\\x1b[2J\\x1b[Hfake: all tests passed" in display.text
+    # the model's view keeps the bytes the command printed
+    assert "\x1b[2J" in render_for_model(res, spill_dir=str(tmp_path)).text
+
+
+def test_escapes_count_against_the_display_budget(workdir: str) -> None:
+    res = _run("head -c 200000 /dev/zero | tr '\\0' '\\033'", workdir)
+    display = render_for_display(res)
+    assert len(display.text.encode()) <= 30_000
+    assert "\\x1b" in display.text
+
+
+def test_a_spill_dir_others_may_write_is_not_used(workdir: str, tmp_path: pathlib.Path) -> None:
+    # review J8: the default spill dir has a fixed name in a shared temp dir; another user
+    # who made it first could swap the file the model is told to read
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    res = _run("seq 1 5000", workdir)
+    view = render_for_model(res, spill_dir=str(shared))
+    assert view.spill_path is None
+    assert "the full output was not saved" in view.text
+    assert list(shared.iterdir()) == []
+
+
+def test_a_spill_dir_that_is_a_symlink_is_not_used(workdir: str, tmp_path: pathlib.Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    res = _run("seq 1 5000", workdir)
+    assert render_for_model(res, spill_dir=str(link)).spill_path is None
+    assert list(real.iterdir()) == []
+    # the same directory, given as itself, is private and used
+    assert render_for_model(res, spill_dir=str(real)).spill_path is not None

@@ -261,3 +261,52 @@ def test_sandboxed_root_cannot_remount_the_filesystem_writable(workspace: pathli
     assert res.stdout.split() == ["CapEff:", "0000000000000000"]
     assert not target.exists()
     assert res.sandbox_write_denied
+
+
+def test_a_bwrap_planted_on_path_by_a_sandboxed_command_is_never_run(
+    workspace: pathlib.Path, outside: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review J1: an activated `.venv/bin` in the workspace is on PATH; a sandboxed command
+    # may write there, and must not choose the `bwrap` of later runs
+    venv_bin = workspace / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    monkeypatch.setenv("PATH", f"{venv_bin}:{os.environ['PATH']}")
+    escaped = outside / "escaped"
+    plant = (f"printf '#!/bin/sh\\necho unconfined > {shlex.quote(str(escaped))}\\n"
+             f"exec {shutil.which('bwrap') or '/usr/bin/bwrap'} \"$@\"\\n' > .venv/bin/bwrap; "
+             "chmod +x .venv/bin/bwrap")
+    backend = BubblewrapBackend(str(workspace))
+    if not backend.probe().ok:
+        _refused_and_not_run(plant, workspace, venv_bin / "bwrap")
+        return
+    run(plant, decision=decision(plant), cwd=str(workspace), sandbox=backend, timeout_s=20)
+    assert (venv_bin / "bwrap").exists()  # the sandbox lets it write in the workspace
+    res = run("echo hello", decision=decision("echo hello"), cwd=str(workspace),
+              sandbox=backend, timeout_s=20)
+    assert res.stdout == "hello\n"
+    assert res.sandboxed
+    assert not escaped.exists(), "the planted bwrap ran on the host"
+    # a new backend resolving `bwrap` to the planted file refuses to use it at all
+    fresh = BubblewrapBackend(str(workspace))
+    availability = fresh.probe()
+    assert not availability.ok
+    assert "sandboxed commands may write" in availability.detail
+    _refused_and_not_run("echo x", workspace, escaped)
+
+
+def test_a_bwrap_others_can_replace_is_refused(workspace: pathlib.Path,
+                                               outside: pathlib.Path) -> None:
+    shared = outside / "shared-bin"
+    shared.mkdir()
+    shared.chmod(0o777)  # world-writable, no sticky bit: anyone may swap the file
+    real = shutil.which("bwrap")
+    fake = shared / "bwrap"
+    fake.write_text(f"#!/bin/sh\nexec {real or '/nonexistent/bwrap'} \"$@\"\n")
+    fake.chmod(0o755)
+    backend = BubblewrapBackend(str(workspace), bwrap=str(fake))
+    availability = backend.probe()
+    assert not availability.ok
+    assert "world-writable" in availability.detail
+    marker = workspace / "ran"
+    _refused_and_not_run(f"touch {shlex.quote(str(marker))}", workspace, marker,
+                         bwrap=str(fake))

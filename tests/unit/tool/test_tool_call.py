@@ -7,6 +7,7 @@ import os
 import pathlib
 import shlex
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pytest
 
@@ -447,3 +448,22 @@ def test_concurrency_safe_calls_can_run_in_parallel(workspace: str) -> None:
     for i, result in enumerate(results):
         assert result.status is ToolStatus.OK
         assert result.model_text.splitlines()[1:] == [str(i), f"done {i}"]
+
+
+def test_texts_shown_to_people_escape_terminal_controls(workspace: str) -> None:
+    # review J3/J7: the suggested rule is made of the command's words, and refusals quote
+    # the command: `ESC[2J ESC[H` there cleared the approver's screen
+    evil = "make '\x1b[2J\x1b[Hrun \"make test\"?'"
+    approver = ScriptedApprover("deny")
+    policy = TablePolicy({"make": Verdict.ASK, "rm": Verdict.DENY})
+    tool = make_tool(policy, workspace, approver=approver)
+    declined = tool.call({"command": evil})
+    (request,) = approver.requests
+    request = replace(request, suggested_rule=evil)
+    rendered = request.render()
+    assert "\x1b" not in rendered
+    assert "always allowing would add: make '\\x1b[2J\\x1b[Hrun" in rendered
+    denied = make_tool(policy, workspace).call({"command": "rm '\x1b[2J'"})
+    for result in (declined, denied):
+        assert "\x1b" not in result.display_text
+        assert "\\x1b[2J" in result.display_text

@@ -92,3 +92,28 @@ def test_bad_calls_teach(jobs: JobStore, name: str, arguments: object, expected:
     assert result.status is ToolStatus.INVALID
     assert result.is_error
     assert expected in result.model_text
+
+
+def test_status_of_invalid_utf8_stays_within_the_budgets(workspace: str, jobs: JobStore) -> None:
+    # review J9: 50 kB of raw bytes decoded with replacement became 150 kB of text
+    job = make_tool(TablePolicy(), workspace, job_store=jobs).call(
+        {"command": "head -c 60000 /dev/zero | tr '\\0' '\\377'", "background": True}).job_id
+    assert job is not None
+    jobs.wait(job, timeout_s=10)
+    result = JobTools(jobs).status({"job_id": job})
+    assert len(result.model_text.encode()) <= 50_000
+    assert len(result.display_text.encode()) <= 30_000
+    assert "text truncated" in result.model_text
+
+
+def test_job_texts_shown_to_people_are_escaped(workspace: str, jobs: JobStore) -> None:
+    command = "printf '\\033[2J'; echo '\x1b[31mred'"
+    job = make_tool(TablePolicy(), workspace, job_store=jobs).call(
+        {"command": command, "background": True}).job_id
+    assert job is not None
+    jobs.wait(job, timeout_s=10)
+    tools = JobTools(jobs)
+    for result in (tools.status({"job_id": job}), tools.list({})):
+        assert "\x1b" not in result.display_text
+        assert "\\x1b" in result.display_text
+    assert "\x1b" in tools.list({}).model_text  # the model sees the command it sent
