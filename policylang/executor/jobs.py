@@ -22,12 +22,13 @@ from dataclasses import dataclass
 
 from policylang.decision import ApprovalRecord, Decision
 from policylang.errors import ExecutionRefusedError
-from policylang.executor import output, runner
+from policylang.executor import output, process, runner
 from policylang.executor.sandbox import Backend
 
 _log = logging.getLogger(__name__)
 
 DEFAULT_MAX_FINISHED = 20
+DEFAULT_MAX_RUNNING = 16
 DEFAULT_POLL_CAP_BYTES = 50_000
 
 
@@ -161,13 +162,18 @@ class JobStore:
         self,
         *,
         max_finished: int = DEFAULT_MAX_FINISHED,
+        max_running: int = DEFAULT_MAX_RUNNING,
         poll_cap_bytes: int = DEFAULT_POLL_CAP_BYTES,
         grace_s: float = runner.DEFAULT_GRACE_S,
         drain_s: float = runner.DEFAULT_DRAIN_S,
     ) -> None:
         if max_finished < 0 or poll_cap_bytes < 0:
             raise ValueError("max_finished and poll_cap_bytes must be >= 0")
+        if max_running < 1:
+            raise ValueError(f"max_running must be >= 1, got {max_running!r}")
+        runner.check_durations(grace_s=grace_s, drain_s=drain_s)
         self.max_finished = max_finished
+        self.max_running = max_running
         self.poll_cap_bytes = poll_cap_bytes
         self.grace_s = grace_s
         self.drain_s = drain_s
@@ -202,18 +208,37 @@ class JobStore:
         """
         if self._closed:
             raise ExecutionRefusedError("refused: the job store is closed; the command never ran")
-        if timeout_s is not None and not timeout_s > 0:
-            raise ValueError(f"timeout_s must be greater than 0 or None, got {timeout_s!r}")
+        runner.check_durations(timeout_s=timeout_s)
+        with self._lock:
+            running = sum(1 for held in self._jobs.values() if held.outcome is None)
+        if running >= self.max_running:
+            # each job holds pipes and a thread: without a cap a model can exhaust the
+            # host's file descriptors, where a job's watcher then failed (review J4)
+            raise ExecutionRefusedError(
+                f"refused: {running} background jobs are running, the most this host "
+                "allows; wait for one to finish or kill one; the command never ran")
         prepared = runner.prepare(command, decision=decision, approval=approval, cwd=cwd,
                                   env=env, force_env=force_env, login=login, sandbox=sandbox)
-        proc = runner.start(prepared)
+        # INVARIANT: whatever can fail (the cancel pipe, the thread) is made before the
+        # spawn or undone with a kill: a job is never left running unwatched
         job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))
+        try:
+            proc = runner.start(prepared)
+        except BaseException:
+            job.cancel.close()
+            raise
         job.pid = proc.pid
         job.thread = threading.Thread(target=self._watch, args=(job, proc, timeout_s),
                                       name=f"policylang-{job.id}", daemon=True)
+        try:
+            job.thread.start()
+        except BaseException as exc:
+            process.terminate_group(proc, grace_s=self.grace_s)
+            job.cancel.close()
+            raise ExecutionRefusedError(
+                f"refused: could not watch the job ({exc}); it was killed") from exc
         with self._lock:
             self._jobs[job.id] = job
-        job.thread.start()
         _log.debug("started %s (pid %d): %s", job.id, proc.pid, command)
         return job.id
 
@@ -223,8 +248,10 @@ class JobStore:
             job.outcome = output.pump(proc, job.window, timeout_s=timeout_s,
                                       grace_s=self.grace_s, drain_s=self.drain_s,
                                       cancel=job.cancel)
-        except Exception:  # pump has killed and reaped the group already
+        except Exception:
             _log.exception("background %s failed", job.id)
+            if proc.returncode is None:  # pump kills and reaps on failure: make sure
+                process.terminate_group(proc, grace_s=self.grace_s)
             job.outcome = output.PumpOutcome(timed_out=False, cancelled=True,
                                              returncode=proc.returncode or -9)
         finally:

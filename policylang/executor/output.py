@@ -208,10 +208,15 @@ def pump(
     the whole group and reaps it before re-raising.
     """
     state = _State(deadline=None if timeout_s is None else time.monotonic() + timeout_s)
-    pidfd = process.open_pidfd(proc.pid)
-    reader = _Reader(sink)
-    sel = selectors.DefaultSelector()
+    reader = _Reader(sink)  # no system call
+    pidfd: int | None = None
+    sel: selectors.BaseSelector | None = None
     try:
+        # INVARIANT: everything that can fail after the spawn is inside the guard. Out of
+        # file descriptors, the selector failed before it and the child ran on, unkilled
+        # (review J4).
+        pidfd = process.open_pidfd(proc.pid)
+        sel = selectors.DefaultSelector()
         for pipe, stream in ((proc.stdout, STDOUT), (proc.stderr, STDERR)):
             assert pipe is not None  # INVARIANT: process.spawn always pipes both
             sel.register(pipe.fileno(), selectors.EVENT_READ, stream)
@@ -238,7 +243,8 @@ def pump(
         process.terminate_group(proc, grace_s=grace_s)
         raise
     finally:
-        sel.close()
+        if sel is not None:
+            sel.close()
         process.close_quietly(pidfd)
         reader.close()
         for pipe in (proc.stdout, proc.stderr):

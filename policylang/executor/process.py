@@ -204,10 +204,47 @@ def alive(pgid: int, strays: Strays) -> bool:
 
 
 def kill_now(pgid: int, strays: Strays) -> None:
-    """SIGKILL the group (sent even when only zombies are left: harmless) and the strays."""
+    """SIGKILL the group (sent even when only zombies are left: harmless) and the strays.
+
+    First the group and the strays are stopped, and their descendants that left the group
+    since the strays were found are added (`strays` grows in place) until none is new:
+    a process answering TERM by forking a child into a new session escaped the kill
+    (review J2). A stopped process cannot fork, so the last walk sees them all.
+    """
+    for _ in range(_SWEEPS):
+        if group_alive(pgid):
+            signal_group(pgid, signal.SIGSTOP)
+        signal_strays(strays, signal.SIGSTOP)
+        new = _left_the_group(pgid, strays)
+        if not new:
+            break
+        strays.update(new)
     if group_alive(pgid):
         signal_group(pgid, signal.SIGKILL)
     signal_strays(strays, signal.SIGKILL)
+
+
+_SWEEPS = 8
+
+
+def _left_the_group(pgid: int, strays: Strays) -> Strays:
+    """Running descendants of the group's members and of `strays` that are neither in the
+    group nor already in `strays`."""
+    table = _proc_table() or {}
+    children: dict[int, list[int]] = {}
+    for pid, st in table.items():
+        children.setdefault(st.ppid, []).append(pid)
+    roots = [pid for pid, st in table.items() if st.pgid == pgid]
+    roots += [pid for pid in strays if pid in table and table[pid].start == strays[pid]]
+    found: Strays = {}
+    todo = [child for root in roots for child in children.get(root, ())]
+    while todo:
+        pid = todo.pop()
+        st = table[pid]
+        if st.pgid != pgid and not st.zombie and pid not in strays and pid not in found:
+            found[pid] = st.start
+        todo.extend(children.get(pid, ()))
+    return found
 
 
 def wait_group_gone(pgid: int, strays: Strays | None = None, *, timeout_s: float = 2.0) -> bool:

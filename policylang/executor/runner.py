@@ -181,7 +181,7 @@ def start(prepared: Prepared) -> subprocess.Popen[bytes]:
     """Spawn a prepared command; an OS failure becomes `ExecutionRefusedError`."""
     try:
         return process.spawn(prepared.argv, cwd=prepared.cwd, env=prepared.env)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: text the OS cannot take (a surrogate)
         raise ExecutionRefusedError(
             f"refused: could not start `{prepared.argv[0]}`: {exc}; the command never ran"
         ) from exc
@@ -290,12 +290,32 @@ def _gap_at(capture: output.Capture, stream: int, kept: int) -> int:
     return len(capture.head[stream]) if capture.seen[stream] > kept else kept
 
 
+MAX_DURATION_S = 1e8  # about three years: longer is a mistake, and overflows the clock
+
+
 def _check_numbers(
     *, timeout_s: float | None, max_stream_bytes: int, grace_s: float, drain_s: float
 ) -> None:
-    if timeout_s is not None and not timeout_s > 0:
-        raise ValueError(f"timeout_s must be greater than 0 or None, got {timeout_s!r}")
+    check_durations(timeout_s=timeout_s, grace_s=grace_s, drain_s=drain_s)
     if max_stream_bytes < 0:
         raise ValueError(f"max_stream_bytes must be >= 0, got {max_stream_bytes!r}")
-    if grace_s < 0 or drain_s < 0:
-        raise ValueError(f"grace_s and drain_s must be >= 0, got {grace_s!r}, {drain_s!r}")
+
+
+def check_durations(
+    *, timeout_s: float | None = None, grace_s: float = 0.0, drain_s: float = 0.0
+) -> None:
+    """Refuse durations that are not finite, negative or absurd, before any spawn.
+
+    `grace_s=nan` meant no SIGKILL ever, and `timeout_s=inf` raised after the spawn
+    (review J10).
+
+    Raises:
+        ValueError: which duration, and what was given.
+    """
+    if timeout_s is not None and not 0 < timeout_s <= MAX_DURATION_S:
+        raise ValueError(f"timeout_s must be a number of seconds in (0, {MAX_DURATION_S:g}] "
+                         f"or None, got {timeout_s!r}")
+    for name, value in (("grace_s", grace_s), ("drain_s", drain_s)):
+        if not 0 <= value <= MAX_DURATION_S:
+            raise ValueError(f"{name} must be a number of seconds in [0, {MAX_DURATION_S:g}], "
+                             f"got {value!r}")

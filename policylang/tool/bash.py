@@ -41,6 +41,7 @@ from policylang.executor import (
     scrub_env,
 )
 from policylang.executor.render import default_spill_dir
+from policylang.executor.runner import check_durations
 from policylang.tool.schema import (
     ArgumentProblems,
     BashArgs,
@@ -159,6 +160,12 @@ class ToolOptions:
     model_max_lines: int = 2000
     model_max_bytes: int = 50_000
     display_max_bytes: int = 30_000
+
+    def __post_init__(self) -> None:
+        # checked here, not at the first run: `grace_s=nan` meant no SIGKILL ever
+        check_durations(grace_s=self.grace_s, drain_s=self.drain_s)
+        if self.max_stream_bytes < 0:
+            raise ValueError(f"max_stream_bytes must be >= 0, got {self.max_stream_bytes!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -313,8 +320,11 @@ class BashTool:
         return None
 
     def _cwd(self, args: BashArgs) -> str | None:
-        path = os.path.join(self.workspace, args.workdir or "")
-        path = os.path.normpath(path)
+        # INVARIANT: the policy judges, and the shell starts in, the same resolved path.
+        # Given through a symbolic link, the policy judged the link's target while the
+        # spawn followed the link again, so a writer flipping it between the two reads a
+        # protected directory (review J6).
+        path = os.path.realpath(os.path.join(self.workspace, args.workdir or ""))
         return path if os.path.isdir(path) else None
 
     def _workdir_problem(self, args: BashArgs) -> str:

@@ -140,7 +140,10 @@ def _shown(value: object) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except ValueError:  # an integer past Python's digit limit
+            text = f"<{type(value).__name__} too long to show>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -192,6 +195,16 @@ def _escalation_problems(args: BashArgs, arguments: Mapping[Any, Any]) -> list[s
     return []
 
 
+def _encodable(text: str) -> bool:
+    """Whether `text` can be passed to the OS (`os.fsencode`): no lone surrogate, except
+    the escapes of undecodable bytes (U+DC80-U+DCFF) that Python itself makes."""
+    try:
+        text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class _Fields:
     """Typed access to optional fields; each problem is appended to `problems`."""
 
@@ -213,6 +226,10 @@ class _Fields:
         elif "\x00" in value:
             self.problems.append("'command' contains a NUL character, which no shell command "
                                  "can carry; remove it")
+        elif not _encodable(value):
+            self.problems.append("'command' holds a lone surrogate (such as \\ud800), which is "
+                                 "not valid Unicode and no shell command can carry; send the "
+                                 "command as valid UTF-8 text")
         else:
             return value
         return ""
@@ -226,13 +243,14 @@ class _Fields:
                                  "write it without quotes, e.g. 30")
         elif isinstance(value, bool) or not isinstance(value, int | float):
             self.problems.append(f"'timeout_s' must be a number of seconds ({_got(value)})")
-        elif not math.isfinite(value):
+        elif isinstance(value, float) and not math.isfinite(value):
             self.problems.append(f"'timeout_s' must be a finite number of seconds ({_got(value)})")
         elif value <= 0:
             self.problems.append(f"'timeout_s' must be greater than 0 ({_got(value)}); omit it "
                                  f"for the default of {DEFAULT_TIMEOUT_S:g} s")
         else:
-            return min(float(value), MAX_TIMEOUT_S), True, value > MAX_TIMEOUT_S
+            # compared before converting: an integer of 400 digits has no float (review J5)
+            return float(min(value, MAX_TIMEOUT_S)), True, value > MAX_TIMEOUT_S
         return DEFAULT_TIMEOUT_S, True, False
 
     def text(self, key: str, *, nonempty: bool = False, limit: int | None = None) -> str | None:

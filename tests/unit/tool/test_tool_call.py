@@ -467,3 +467,45 @@ def test_texts_shown_to_people_escape_terminal_controls(workspace: str) -> None:
     for result in (declined, denied):
         assert "\x1b" not in result.display_text
         assert "\\x1b[2J" in result.display_text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"command": "echo \ud800"}, "lone surrogate"),
+        ({"command": "echo x", "timeout_s": 10**400}, None),
+        ({"command": "echo x", "timeout_s": -(10**5000)}, "greater than 0"),
+    ],
+    ids=["surrogate", "huge-timeout", "huge-negative-timeout"],
+)
+def test_model_input_never_raises(workspace: str, arguments: dict[str, object],
+                                  expected: str | None) -> None:
+    # review J5: a lone surrogate raised UnicodeEncodeError from the spawn, and a
+    # 400-digit timeout OverflowError; the contract is a result for anything a model sends
+    result = make_tool(TablePolicy(), workspace).call(arguments)
+    if expected is None:
+        assert result.status is ToolStatus.OK
+        assert "timeout_s was clamped" in result.model_text
+    else:
+        assert result.status is ToolStatus.INVALID
+        assert expected in result.model_text
+
+
+def test_a_workdir_through_a_symlink_is_judged_and_run_as_its_target(workspace: str) -> None:
+    # review J6: the policy judged the link's target, the spawn followed the link again
+    real = pathlib.Path(workspace, "real")
+    real.mkdir()
+    pathlib.Path(workspace, "link").symlink_to(real)
+    policy = TablePolicy()
+    result = make_tool(policy, workspace).call({"command": "pwd; pwd -P", "workdir": "link"})
+    assert result.status is ToolStatus.OK
+    assert policy.calls[-1][1] == str(real)
+    assert result.result is not None
+    assert result.result.stdout == f"{real}\n{real}\n"
+
+
+def test_tool_options_refuse_durations_that_are_not_finite() -> None:
+    with pytest.raises(ValueError, match="grace_s must be a number of seconds"):
+        ToolOptions(grace_s=float("nan"))
+    with pytest.raises(ValueError, match="drain_s must be a number of seconds"):
+        ToolOptions(drain_s=float("inf"))
