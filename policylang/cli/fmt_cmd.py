@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from policylang.rules.files import MAX_FILE_CHARS, read_policy_file
 from policylang.rules.format import format_ruleset
 from policylang.rules.parser import parse_ruleset
 
@@ -37,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         path = Path(name)
         try:
-            text = path.read_text(encoding="utf-8")
+            # bounded, regular files only, newlines as the grammar reads them (review K3)
+            text = read_policy_file(path)
         except OSError as error:
             print(f"{name}: cannot read: {error.strerror or error}")
             status = 1
@@ -62,7 +64,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _stdin(check: bool) -> int:
-    text = sys.stdin.read()
+    # bytes, decoded here: text mode would turn a bare `\r` into a line break (review K1)
+    raw = sys.stdin.buffer.read(MAX_FILE_CHARS * 4 + 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        print(f"<stdin>: cannot read: not UTF-8: {error.reason}", file=sys.stderr)
+        return 1
+    if len(text) > MAX_FILE_CHARS:
+        print(f"<stdin>: cannot read: larger than {MAX_FILE_CHARS} characters", file=sys.stderr)
+        return 1
     ruleset, diagnostics = parse_ruleset(text, filename="<stdin>")
     if diagnostics:
         for diagnostic in diagnostics:

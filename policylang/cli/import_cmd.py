@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from policylang.decision import visible
 from policylang.importers import (
     FORMATS,
     ImportFormatError,
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         Path(args.output).write_text(text, encoding="utf-8")
     for warning in result.warnings:
-        print(f"policylang import: {warning.render()}", file=sys.stderr)
+        print(f"policylang import: {visible(warning.render())}", file=sys.stderr)
     _summary(result, args.output)
     return code
 

@@ -16,6 +16,7 @@ from policylang.importers.common import (
     Severity,
 )
 from policylang.importers.render import render_policy
+from policylang.rules.files import read_policy_file
 
 FORMATS: tuple[str, ...] = ("claude-code", "opencode", "gemini", "codex")
 
@@ -47,9 +48,15 @@ def import_text(fmt: str, text: str, *, filename: str) -> ImportResult:
 
 
 def import_file(fmt: str, path: str | Path) -> ImportResult:
-    """Convert the file at `path`; see `import_text`."""
+    """Convert the file at `path`; see `import_text`.
+
+    Raises:
+        OSError: not a regular file (a FIFO or `/dev/zero` would never end), larger than
+            4 MiB, or not UTF-8.
+        ImportFormatError: see `import_text`.
+    """
     source = Path(path)
-    return import_text(fmt, source.read_text(encoding="utf-8"), filename=source.name)
+    return import_text(fmt, read_policy_file(source), filename=source.name)
 
 
 __all__ = [

