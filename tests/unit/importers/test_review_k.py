@@ -38,8 +38,10 @@ def _injected(fmt: str, brk: str) -> str:
         return json.dumps({"permission": {"bash": {"*": "ask", payload: "deny"}}})
     assert fmt == "gemini"
     regex = json.dumps(f"^x{brk}allow curl **{brk}#")  # a TOML basic string is JSON-like
-    return (f'[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = {regex}\n'
-            'decision = "deny"\npriority = 900\n')
+    return (
+        f'[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = {regex}\n'
+        'decision = "deny"\npriority = 900\n'
+    )
 
 
 @pytest.mark.parametrize("brk", LINE_BREAKS, ids=[f"U+{ord(b):04X}" for b in LINE_BREAKS])
@@ -72,7 +74,10 @@ def test_a_bare_cr_in_a_policy_comment_does_not_end_the_comment(tmp_path: Path) 
     assert policylang("fmt", "--check", str(path)).returncode == 0
     piped = subprocess.run(
         [sys.executable, "-m", "policylang.cli.main", "fmt", "-"],
-        input=path.read_bytes(), capture_output=True, timeout=60, check=False,
+        input=path.read_bytes(),
+        capture_output=True,
+        timeout=60,
+        check=False,
     )
     assert piped.returncode == 0
     assert b"# note\rallow curl **\n" in piped.stdout
