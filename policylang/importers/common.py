@@ -17,6 +17,7 @@ or changes the output toward stricter with a warning.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -366,6 +367,8 @@ def finish(
     expectations: Sequence[Expectation] = (),
 ) -> ImportResult:
     """Reconcile precedence, fold catch-alls into `default`, and assemble the result."""
+    rules, expanded = broaden_expansions(rules)
+    warnings = (*warnings, *expanded)
     kept, gone, notes = reconcile(rules, peer_winner, peer)
     rest, default, default_origin = catch_all_default(kept, peer_winner, fallback)
     rest, pruned, pruned_notes = prune(rest)
@@ -382,6 +385,46 @@ def finish(
         expectations=tuple(expectations),
         dropped=gone,
     )
+
+
+# what bash expands in an unquoted word: a tilde at the start or after `=`/`:`, a glob
+# (`*`, `?`, a bracket set), a brace list or sequence (`{a,b}`, `{1..3}`)
+_EXPANDS = re.compile(r"^~|[=:]~|[*?]|\[[^\]]*\]|\{[^{}]*(?:,|\.\.)[^{}]*\}")
+
+
+def broaden_expansions(
+    rules: Sequence[ImportedRule],
+) -> tuple[list[ImportedRule], list[ImportWarning]]:
+    """Ask and deny rules cut at the first word a shell would expand, and broadened.
+
+    A peer matches the command's text, so its deny of `rm -rf ~` fires on exactly that
+    text. Our engine matches words, and an unquoted `~`, `{a,b}` or `prod-?` in a command
+    is an expansion, which never matches a literal word: rendered as a literal, the deny
+    never fired (review K2). An allow keeps its literal word: that only narrows it.
+    """
+    out: list[ImportedRule] = []
+    warnings: list[ImportWarning] = []
+    for rule in rules:
+        index = _first_expanding(rule.pattern)
+        if rule.verdict is Verdict.ALLOW or index is None:
+            out.append(rule)
+            continue
+        word = next(a for a in rule.pattern.words[index].alternatives if _EXPANDS.search(a))
+        broad = Pattern(rule.pattern.words[:index], rest=True)
+        shown = " ".join(["|".join(w.alternatives) or "*" for w in broad.words] + ["**"])
+        note = (f"broadened to `{shown}`: `{word}` is a shell expansion in a command (tilde, "
+                "glob or brace), which never matches a literal word")
+        out.append(replace(with_note(rule, note), pattern=broad, broadened=True))
+        warnings.append(ImportWarning(severity=Severity.STRICTER, message=note,
+                                      origin=rule.origin))
+    return out, warnings
+
+
+def _first_expanding(pattern: Pattern) -> int | None:
+    for index, word in enumerate(pattern.words):
+        if any(_EXPANDS.search(alternative) for alternative in word.alternatives):
+            return index
+    return None
 
 
 def with_note(rule: ImportedRule, note: str | None) -> ImportedRule:

@@ -114,3 +114,60 @@ def test_fmt_reports_text_that_is_not_utf8(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "not UTF-8" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+K2_SOURCES = {
+    "claude-code": json.dumps(
+        {
+            "permissions": {
+                "allow": ["Bash(rm:*)", "Bash(kubectl:*)"],
+                "deny": ["Bash(rm -rf ~)", "Bash(kubectl delete ns {prod,staging})"],
+            }
+        }
+    ),
+    "codex": (
+        'prefix_rule(pattern = ["rm"], decision = "allow")\n'
+        'prefix_rule(pattern = ["kubectl"], decision = "allow")\n'
+        'prefix_rule(pattern = ["rm", "-rf", "~"], decision = "forbidden")\n'
+        'prefix_rule(pattern = ["kubectl", "delete", "ns", "{prod,staging}"], '
+        'decision = "forbidden")\n'
+    ),
+    "gemini": (
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["rm", "kubectl"]\n'
+        'decision = "allow"\npriority = 100\n\n'
+        '[[rule]]\ntoolName = "run_shell_command"\n'
+        'commandPrefix = ["rm -rf ~", "kubectl delete ns {prod,staging}"]\n'
+        'decision = "deny"\npriority = 900\n'
+    ),
+    "opencode": json.dumps(
+        {
+            "permission": {
+                "bash": {
+                    "*": "ask",
+                    "rm *": "allow",
+                    "kubectl *": "allow",
+                    "rm -rf ~": "deny",
+                    "kubectl delete ns {prod,staging}": "deny",
+                }
+            }
+        }
+    ),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(K2_SOURCES))
+def test_a_denied_word_the_shell_expands_is_broadened_not_made_literal(
+    tmp_path: Path, fmt: str
+) -> None:
+    # review K2: `~` and `{prod,staging}` became quoted literal words; in a command they
+    # are expansions, which never match a literal, so the denies never fired
+    result = import_text(fmt, K2_SOURCES[fmt], filename="peer")
+    path = tmp_path / "imported.policy"
+    path.write_text(render_policy(result), encoding="utf-8")
+    policy = load_policy(path, check=False)
+    for command in ("rm -rf ~", "kubectl delete ns {prod,staging}"):
+        verdict = policy.evaluate(command, workspace=str(tmp_path)).verdict
+        assert verdict is Verdict.DENY, (command, verdict)
+    assert policy.evaluate("kubectl get pods", workspace=str(tmp_path)).verdict is Verdict.ALLOW
+    stricter = [w.message for w in result.warnings if w.severity == "stricter"]
+    assert any("is a shell expansion" in message for message in stricter)
