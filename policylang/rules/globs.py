@@ -38,22 +38,70 @@ def glob_regex(glob: str) -> re.Pattern[str]:
     return re.compile("".join(regex), re.DOTALL)
 
 
+def glob_problem(glob: str) -> str | None:
+    """Why `glob` cannot be used, or None: a bracket set this translation would not mean
+    as a shell does (POSIX classes, empty sets, reversed ranges)."""
+    for part in glob.split("/"):
+        i = 0
+        while i < len(part):
+            if part[i] == "[" and (close := _set_end(part, i)) > 0:
+                body = part[i + 1 : close]
+                if "[:" in body or "[=" in body or "[." in body:
+                    return (f"`{glob}`: character classes such as `[[:alpha:]]` are not "
+                            "supported; write the set out, e.g. `[a-zA-Z]`")
+                i = close
+            i += 1
+    try:
+        glob_regex(glob)
+    except re.error as error:
+        return f"`{glob}`: not a valid bracket set ({error.msg})"
+    return None
+
+
+def _set_end(part: str, start: int) -> int:
+    """Index of the `]` closing the set opened at `start`, or -1 (then `[` is a literal).
+    A `]` right after `[` or `[!` belongs to the set, as in the shell."""
+    first = start + 2 if part[start + 1 : start + 2] == "!" else start + 1
+    return part.find("]", first + 1)
+
+
 def _component(part: str) -> str:
-    out: list[str] = []
+    """One path component as a regex that cannot backtrack catastrophically.
+
+    The component is split at its stars into fixed-width chunks. Every chunk between two
+    stars is found at its earliest place and kept there (an atomic group): with fixed-width
+    chunks and stars that match any run of the component, the earliest place always
+    leaves the most room for the rest, so no match is lost. A plain `[^/]*` per star let
+    `a*a*a*a*b` take minutes on a long word (review K5).
+    """
+    chunks: list[list[str]] = [[]]
     i = 0
     while i < len(part):
         ch = part[i]
         if ch == "*":
-            out.append("[^/]*")
+            if chunks[-1] or len(chunks) == 1:
+                chunks.append([])  # runs of stars are one star
         elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[" and (close := part.find("]", i + 2)) > 0:
-            body = part[i + 1 : close]
-            if body.startswith("!"):
-                body = "^" + body[1:]
-            out.append("[" + body.replace("\\", "\\\\") + "]")
+            chunks[-1].append("[^/]")
+        elif ch == "[" and (close := _set_end(part, i)) > 0:
+            chunks[-1].append(_bracket(part[i + 1 : close]))
             i = close
         else:
-            out.append(re.escape(ch))
+            chunks[-1].append(re.escape(ch))
         i += 1
-    return "".join(out)
+    if len(chunks) == 1:
+        return "".join(chunks[0])
+    first, *middle, last = ("".join(chunk) for chunk in chunks)
+    return first + "".join(f"(?>[^/]*?{chunk})" for chunk in middle if chunk) + "[^/]*" + last
+
+
+def _bracket(body: str) -> str:
+    """A shell bracket set as a regex set; it never matches `/`, like `?`."""
+    negated = body.startswith("!")
+    if negated:
+        body = body[1:]
+    body = body.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    if body.startswith("^"):
+        body = "\\" + body  # a literal caret, not a negation
+    # a positive set never holds `/`: globs are split into components first
+    return f"[^/{body}]" if negated else f"[{body}]"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.rules import ast
-from policylang.rules.globs import glob_regex
+from policylang.rules.globs import glob_problem, glob_regex
 from policylang.shell.model import ExpansionKind
 from policylang.span import SourceText, Span
 
@@ -109,6 +109,9 @@ def _check_rule(rule: ast.Statement, source: SourceText, context: Context, sink:
     for clause in rule.clauses:
         if clause.kind in _OPTION_CLAUSES:
             _check_options(clause, source, sink)
+        elif clause.kind is ast.ClauseKind.OPERAND:
+            for item in clause.items:
+                _check_glob_syntax(item.value, item.span, source, sink)
         elif clause.kind is ast.ClauseKind.CHECKED_BY:
             name = clause.items[0]
             if name.value not in context.checks:
@@ -159,6 +162,10 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
             help="split it into several rules, or use `*` for a position with many words",
         )
     for index, pw in enumerate(rule.pattern):
+        if pw.is_glob:
+            for alternative in pw.alternatives:
+                if ast.is_glob_text(alternative):
+                    _check_glob_syntax(alternative, pw.span, source, sink)
         if pw.is_rest and index != len(rule.pattern) - 1:
             sink.add(
                 source,
@@ -283,9 +290,17 @@ def _check_arity(node: ast.Statement, source: SourceText, context: Context, sink
         sink.add(source, node.count.span, "rules.invalid-arity", "an arity must be at least 1")
 
 
+def _check_glob_syntax(value: str, span: Span, source: SourceText, sink: _Sink) -> None:
+    problem = glob_problem(value)
+    if problem is not None:
+        sink.add(source, span, "rules.bad-glob", problem,
+                 help="bracket sets are `[abc]`, `[a-z]` or `[!abc]`")
+
+
 def _check_glob(name: ast.Name, source: SourceText, sink: _Sink) -> None:
     value = name.value
     parts = value.split("/")
+    _check_glob_syntax(value, name.span, source, sink)
     if value.startswith("~") and not (value == "~" or value.startswith("~/")):
         sink.add(
             source,

@@ -92,12 +92,12 @@ def test_fmt_cli_rewrites_checks_and_refuses_broken_files(
 def test_fmt_cli_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("allow   ls\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"allow   ls\n")))
     assert main(["fmt", "-"]) == 0
     assert capsys.readouterr().out == "allow ls\n"
-    monkeypatch.setattr("sys.stdin", io.StringIO("allow   ls\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"allow   ls\n")))
     assert main(["fmt", "--check", "-"]) == 1
-    monkeypatch.setattr("sys.stdin", io.StringIO("alow ls\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"alow ls\n")))
     assert main(["fmt", "-"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "alow ls\n"

@@ -1,0 +1,115 @@
+"""Glob translation: the same matches as a plain matcher, in time linear in the word."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policylang.rules.globs import glob_problem, glob_regex
+
+from .helpers import diagnostics_of
+
+
+def reference(glob: str, text: str) -> bool:
+    """A direct backtracking matcher of the documented semantics (no `**`): `*` any run of
+    characters but `/`, `?` one character but `/`, `[ab]`/`[!ab]` one such character."""
+    atoms: list[tuple[str, str]] = []
+    i = 0
+    while i < len(glob):
+        ch = glob[i]
+        close = glob.find("]", i + 2) if ch == "[" else -1
+        if ch == "[" and close > 0:
+            atoms.append(("set", glob[i + 1 : close]))
+            i = close + 1
+            continue
+        atoms.append(("star", "") if ch == "*" else ("any", "") if ch == "?" else ("lit", ch))
+        i += 1
+
+    @functools.cache
+    def match(a: int, t: int) -> bool:
+        if a == len(atoms):
+            return t == len(text)
+        kind, value = atoms[a]
+        if kind == "star":
+            return match(a + 1, t) or (t < len(text) and text[t] != "/" and match(a, t + 1))
+        if t == len(text):
+            return False
+        ch = text[t]
+        if kind == "lit":
+            ok = ch == value
+        elif kind == "any":
+            ok = ch != "/"
+        elif value.startswith("!"):
+            ok = ch != "/" and ch not in value[1:]
+        else:
+            ok = ch in value
+        return ok and match(a + 1, t + 1)
+
+    return match(0, 0)
+
+
+_GLOB_ATOMS = st.sampled_from(["a", "b", "/", "*", "?", "[ab]", "[!a]", "ab"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_GLOB_ATOMS, max_size=7).map("".join), st.text("ab/", max_size=10))
+def test_translation_matches_the_reference(glob: str, text: str) -> None:
+    while "**" in glob:  # `**` components have their own meaning (tests in the doctests)
+        glob = glob.replace("**", "*")
+    assert bool(glob_regex(glob).fullmatch(text)) == reference(glob, text)
+
+
+A_RUN = "a" * 20_000
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("glob", "text", "expected"),
+    [
+        ("a*a*a*a*a*a*a*b", A_RUN, False),
+        ("a*a*a*a*a*a*a*b", A_RUN + "b", True),
+        ("*a*a*a*a*a*a*", A_RUN, True),
+        ("x/*a*a*a*a*b/y", f"x/{A_RUN}/y", False),
+        ("x/*a*a*a*a*b/y", f"x/{A_RUN}b/y", True),
+    ],
+    ids=["no-match", "match", "stars-both-ends", "middle-no-match", "middle-match"],
+)
+def test_many_stars_against_a_long_word_finish(glob: str, text: str, expected: bool) -> None:
+    # review K5: `a*a*a*a*a*a*b` against 160 `a`s took 95 s (polynomial backtracking)
+    assert bool(glob_regex(glob).fullmatch(text)) is expected
+
+
+@pytest.mark.parametrize(
+    ("glob", "needle"),
+    [
+        ("[[:alpha:]]*.key", "character classes"),
+        ("d/[[:digit:]]", "character classes"),
+        ("[z-a]", "bad character range"),
+    ],
+)
+def test_bracket_sets_the_translation_cannot_mean_are_refused(glob: str, needle: str) -> None:
+    # review K6: `[[:alpha:]]` compiled to a set that needed a literal `]`: never matched
+    problem = glob_problem(glob)
+    assert problem is not None
+    assert needle in problem
+
+
+@pytest.mark.parametrize("glob", ["[!]", "x[]", "[]a]", "[!]a]", "*.py", "**/.env*", "[a-z]?"])
+def test_good_globs_have_no_problem(glob: str) -> None:
+    assert glob_problem(glob) is None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "allow x [z-a]",
+        "deny cat ** operand d/[[:alpha:]]*.key",
+        "protect read **/[[:alpha:]]*.key deny",
+    ],
+)
+def test_bad_bracket_sets_are_diagnostics_everywhere(rule: str) -> None:
+    diagnostics = diagnostics_of(f'policy "t"\ndefault ask\n{rule}\n')
+    assert [d.code for d in diagnostics if d.severity == "error"] == ["rules.bad-glob"]
