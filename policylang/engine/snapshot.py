@@ -2,10 +2,11 @@
 
 A hook runs one process per tool call, and loading the default policy (importing the rules
 language, parsing, compiling, running the inline expectations) was about half of such a
-call. A snapshot is that compiled policy, pickled, in a `__pycache__` folder beside the
-first policy file, the way Python keeps byte code beside a module:
+call. A snapshot is that compiled policy, pickled, in this user's cache folder
+(`cache_dir()`: `$POLICYLANG_CACHE_DIR`, else `$XDG_CACHE_HOME/policylang/snapshots`, else
+`~/.cache/policylang/snapshots`):
 
-    <folder>/__pycache__/<file>.<key>.policylang-snapshot
+    <cache>/<file>.<key>.policylang-snapshot
 
 It is used only while it provably describes the same policy: its header names the
 snapshot format, the Python version, a digest of policylang's own engine code and of the
@@ -14,12 +15,18 @@ tree-sitter bindings, the paths the layers were loaded as, and every file the lo
 read again and compared; anything different, and the policy is compiled from its text as
 before and the snapshot rewritten.
 
-A pickle can run code when it is loaded, so a snapshot is trusted exactly like the policy
-file beside it: it is read only from a folder and a file that belong to this user (or to
-root) and that no one else may write. Whoever can write there can already rewrite the
-policy. Set `POLICYLANG_SNAPSHOTS=0` (or pass `snapshot=False`) to neither read nor write
-them. A snapshot that cannot be used is reported in the log and never changes a decision:
-the same policy is compiled instead.
+Those checks tell a stale snapshot from a fresh one; they cannot tell a forged one, since
+anyone can compute the digests. So snapshots are kept out of reach of the agent: not
+beside the policy, whose folder may be in the workspace (review L1: a snapshot planted
+there by a sandboxed command ran its code in the next hook process, on the host), but in
+a folder and a file that belong to this user (or to root), that no one else may write,
+and that the default ruleset protects from writes. And they are read with an unpickler
+that builds nothing but policylang's own data (`_SnapshotUnpickler`), so even a forged
+one cannot run code.
+
+Set `POLICYLANG_SNAPSHOTS=0` (or pass `snapshot=False`) to neither read nor write them. A
+snapshot that cannot be used is reported in the log, and the same policy is compiled
+instead.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import copyreg
 import functools
 import hashlib
 import importlib.util
+import io
 import json
 import logging
 import os
@@ -49,6 +57,7 @@ _log = logging.getLogger(__name__)
 FORMAT = 1
 SUFFIX = ".policylang-snapshot"
 ENV_SWITCH = "POLICYLANG_SNAPSHOTS"
+CACHE_ENV = "POLICYLANG_CACHE_DIR"
 _MAGIC = b"policylang-snapshot "
 _MAX_HEADER = 1 << 20
 KEEP = 8  # snapshots kept per policy file (one per set of layers it was loaded with)
@@ -79,11 +88,24 @@ def enabled() -> bool:
     return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "no", "false", "off")
 
 
+def cache_dir() -> Path:
+    """This user's folder for snapshots: `$POLICYLANG_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/policylang`, else `~/.cache/policylang`."""
+    chosen = os.environ.get(CACHE_ENV) or os.environ.get("XDG_CACHE_HOME")
+    base = Path(chosen) if chosen else Path.home() / ".cache"
+    return (base if os.environ.get(CACHE_ENV) else base / "policylang") / "snapshots"
+
+
 def snapshot_path(layers: Sequence[str]) -> Path:
-    """Where the snapshot of these layers (paths as given, first the main file) lives."""
+    """Where the snapshot of these layers (paths as given, first the main file) lives.
+
+    Not beside the policy: a policy layer in the workspace has a folder that the agent's
+    commands (and the sandbox) may write, and a snapshot written there ran its code in
+    the next process that loaded the policy, outside any sandbox (review L1).
+    """
     first = Path(layers[0])
     key = hashlib.sha256(json.dumps(_layer_key(layers)).encode()).hexdigest()[:16]
-    return first.parent / "__pycache__" / f"{first.name}.{key}{SUFFIX}"
+    return cache_dir() / f"{first.name}.{key}{SUFFIX}"
 
 
 def _layer_key(layers: Sequence[str]) -> list[list[str]]:
@@ -165,12 +187,42 @@ def _decode(blob: bytes, layers: Sequence[str]) -> Snapshot:
     for path, resolved, sha in header["inputs"]:
         if not _unchanged(SourceInput(path=path, resolved=resolved, sha256=sha)):
             raise _Stale(f"{path} changed")
-    policy = pickle.loads(blob[end + 1 :])  # trusted like the policy files (module doc)
+    policy = _SnapshotUnpickler(io.BytesIO(blob[end + 1 :])).load()
     if not isinstance(policy, CompiledPolicy) or list(policy.sources) != header["sources"]:
         raise _Stale("the snapshot holds something else")
     return Snapshot(
         policy=policy, warnings=tuple(header["warnings"]), checked=bool(header["checked"])
     )
+
+
+# what a snapshot may name besides the classes policylang defines in these packages
+_DATA_PACKAGES = ("policylang.compiler.", "policylang.shell.", "policylang.rules.")
+_DATA_MODULES = frozenset({"policylang.decision", "policylang.span"})
+_FUNCTIONS = frozenset({("re", "_compile"), ("policylang.engine.snapshot", "_proxy")})
+_CHECKS = "policylang.compiler.checks"  # the built-in checks, named by rules
+
+
+class _SnapshotUnpickler(pickle.Unpickler):
+    """An unpickler that builds only policylang's data: its classes, its built-in check
+    functions, compiled regexes and read-only mappings, and nothing else.
+
+    Defence in depth for review L1: whoever can write a snapshot could otherwise make its
+    loading call any function (`os.system`). A forged snapshot can still describe some
+    other policy, which is why snapshots live where only this user writes (`cache_dir`).
+    """
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _FUNCTIONS:
+            return super().find_class(module, name)
+        if "." in name or not (module in _DATA_MODULES or module.startswith(_DATA_PACKAGES)):
+            raise pickle.UnpicklingError(f"a snapshot may not load `{module}.{name}`")
+        found = super().find_class(module, name)
+        # defined there, not imported (`subprocess.Popen` is a class too)
+        if getattr(found, "__module__", None) != module:
+            raise pickle.UnpicklingError(f"`{module}.{name}` is not policylang's own")
+        if isinstance(found, type) or (module == _CHECKS and callable(found)):
+            return found
+        raise pickle.UnpicklingError(f"a snapshot may not call `{module}.{name}`")
 
 
 def _unchanged(source: SourceInput) -> bool:
@@ -221,7 +273,7 @@ def write(
     pickler_table = copyreg.dispatch_table.copy()
     pickler_table[types.MappingProxyType] = _reduce_proxy
     try:
-        path.parent.mkdir(mode=0o755, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
         try:
             with os.fdopen(descriptor, "wb") as handle:
@@ -229,7 +281,7 @@ def write(
                 pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
                 pickler.dispatch_table = pickler_table
                 pickler.dump(policy)
-            os.chmod(temporary, 0o644)
+            os.chmod(temporary, 0o600)
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)

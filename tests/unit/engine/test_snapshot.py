@@ -29,6 +29,13 @@ COMMON = 'deny frob ** reason "frobbing is not allowed"\n'
 ARITY = '[arity]\n"tool" = 2\n'
 
 
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("POLICYLANG_CACHE_DIR", str(folder))
+    return folder / "snapshots"
+
+
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
     (tmp_path / "base").mkdir()
@@ -51,7 +58,8 @@ def test_second_load_uses_the_snapshot(files: Path, monkeypatch: pytest.MonkeyPa
     first = load_policy(files)
     written = snapshot.snapshot_path([str(files)])
     assert written.is_file()
-    assert written.parent == files.parent / "__pycache__"
+    assert written.parent == snapshot.cache_dir()
+    assert not (files.parent / "__pycache__").exists()  # never beside the policy (review L1)
     monkeypatch.setattr(policy_module, "_compile", _refuse)
     second = load_policy(files)
     assert second.compiled == first.compiled
@@ -130,10 +138,10 @@ def test_group_writable_snapshot_is_ignored(files: Path, caplog: pytest.LogCaptu
 def test_switched_off_by_the_environment(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POLICYLANG_SNAPSHOTS", "0")
     load_policy(files)
-    assert not (files.parent / "__pycache__").exists()
+    assert not snapshot.cache_dir().exists()
     monkeypatch.delenv("POLICYLANG_SNAPSHOTS")
     load_policy(files, snapshot=False)
-    assert not (files.parent / "__pycache__").exists()
+    assert not snapshot.cache_dir().exists()
 
 
 def test_an_unchecked_snapshot_does_not_skip_the_expectations(files: Path) -> None:
@@ -201,7 +209,7 @@ def _inputs(folder: Path) -> list[SourceInput]:
 
 def test_old_snapshots_of_a_file_are_pruned(files: Path) -> None:
     # every set of layers has its own snapshot; the folder keeps only the newest few
-    folder = files.parent / "__pycache__"
+    folder = snapshot.cache_dir()
     for index in range(snapshot.KEEP + 4):
         user = files.parent / f"user{index}.policy"
         user.write_text(f"allow frob --n{index}\n")
@@ -215,3 +223,60 @@ def test_old_snapshots_of_a_file_are_pruned(files: Path) -> None:
     newest = snapshot.snapshot_path([str(files), str(files.parent / "user11.policy")])
     assert newest.name in kept
     assert (folder / "other.policy.0123456789abcdef.policylang-snapshot").exists()
+
+
+class _RunsAShell:
+    """What a forged snapshot holds: an object whose unpickling calls `os.system`."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return os.system, (f"touch {self.marker}",)
+
+
+def _forge(files: Path, payload: object) -> Path:
+    """A snapshot with a header that passes every check (anyone can compute the digests:
+    the agent can too) and `payload` pickled after it."""
+    import json
+    import pickle
+
+    load_policy(files)
+    path = snapshot.snapshot_path([str(files)])
+    blob = path.read_bytes()
+    header = blob[: blob.index(b"\n") + 1]
+    json.loads(header[len(b"policylang-snapshot ") :])  # a real header, reused as is
+    path.write_bytes(header + pickle.dumps(payload))
+    return path
+
+
+def test_a_forged_snapshot_runs_no_code(
+    files: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # review L1: the header checks tell a stale snapshot, not a forged one; unpickling a
+    # planted one ran its code in the next process that loaded the policy
+    marker = tmp_path / "ran"
+    _forge(files, _RunsAShell(marker))
+    with caplog.at_level(logging.WARNING, logger="policylang.engine.snapshot"):
+        policy = load_policy(files)
+    assert not marker.exists()
+    assert "ignoring damaged policy snapshot" in caplog.text
+    assert "may not load `posix.system`" in caplog.text
+    assert _verdict(policy, "frob x") == "deny"  # compiled from the text instead
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        ("subprocess", "Popen"),  # a class, but not policylang's
+        ("policylang.compiler.tree", "os.system"),  # reached through a module attribute
+        ("policylang.engine.policy", "load_policy"),  # policylang's, but a function
+    ],
+    ids=["foreign-class", "dotted-name", "own-function"],
+)
+def test_the_snapshot_unpickler_builds_only_policylang_data(payload: tuple[str, str]) -> None:
+    import pickle
+
+    module, name = payload
+    with pytest.raises(pickle.UnpicklingError):
+        snapshot._SnapshotUnpickler(__import__("io").BytesIO(b"")).find_class(module, name)
