@@ -77,12 +77,21 @@ def run(args: argparse.Namespace) -> int:
     from policylang import __version__
     from policylang.errors import PolicylangError
     from policylang.executor import JobStore
-    from policylang.integrations._common import policy_factory, sandbox_backend
+    from policylang.integrations._common import (
+        approvals_problem,
+        policy_factory,
+        policy_files,
+        sandbox_backend,
+    )
     from policylang.tool import Approver, BashTool
 
     workspace = os.path.abspath(args.workspace)
     if not os.path.isdir(workspace):
         print(f"policylang mcp: workspace {workspace} is not a directory", file=sys.stderr)
+        return EXIT_USAGE
+    unusable = approvals_problem(args.approvals, workspace)
+    if unusable is not None:
+        print(f"policylang mcp: {unusable}", file=sys.stderr)
         return EXIT_USAGE
     try:
         policy = policy_factory(tuple(args.policy), approvals=args.approvals)()
@@ -91,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
     with JobStore() as jobs:
-        backend = sandbox_backend(args.sandbox, workspace, network=args.network)
+        backend = sandbox_backend(args.sandbox, workspace, network=args.network,
+                                  readonly=policy_files(policy, args.approvals))
 
         def make_tool(approver: Approver | None) -> BashTool:
             return BashTool(

@@ -90,11 +90,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from policylang.errors import PolicylangError
-    from policylang.integrations._common import policy_factory, sandbox_backend
+    from policylang.integrations._common import (
+        approvals_problem,
+        policy_factory,
+        policy_files,
+        sandbox_backend,
+    )
     from policylang.tool import ApprovalAnswer, BashTool
 
     command = " ".join(args.command)
     workspace = os.path.abspath(args.workspace)
+    unusable = approvals_problem(args.approvals, workspace)
+    if unusable is not None:
+        print(f"policylang run: {unusable}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         policy = policy_factory(tuple(args.policy), approvals=args.approvals)()
     except (PolicylangError, OSError) as error:
@@ -114,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
         policy,
         workspace=workspace,
         approver=approver if (args.yes or interactive) else None,
-        backend=sandbox_backend(args.sandbox, workspace, network=args.network),
+        backend=sandbox_backend(args.sandbox, workspace, network=args.network,
+                                readonly=policy_files(policy, args.approvals)),
     )
     arguments: dict[str, object] = {"command": command, "timeout_s": args.timeout}
     if args.cwd:

@@ -73,7 +73,9 @@ class Approvals:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self._path = None if path is None else Path(path)
+        # `~` expanded here: a path from a JSON config or an environment variable reaches
+        # us unexpanded, and `<cwd>/~/.config/…` put the file in the workspace (review L5)
+        self._path = None if path is None else Path(path).expanduser().absolute()
         self._lock = threading.Lock()
         self._session: set[tuple[str, ...]] = set()
         self._persisted: set[tuple[str, ...]] = set()

@@ -28,6 +28,15 @@ _log = logging.getLogger(__name__)
 #: What a denied write looks like in a sandboxed command's output (EROFS).
 READ_ONLY_MESSAGE = "Read-only file system"
 
+#: Names in the workspace that stay read-only inside the sandbox when they exist: what a
+#: command there could change to run code outside it later (git hooks and config, agent
+#: and editor configuration, direnv) or to widen the policy (review L2). The default
+#: ruleset protects the same names from plain commands' writes.
+PROTECTED_NAMES = (
+    ".git", ".claude", ".gemini", ".codex", ".agents", ".opencode", ".cursor", ".idea",
+    ".vscode", ".mcp.json", ".envrc", ".policylang", "AGENTS.md", "CLAUDE.md", "GEMINI.md",
+)  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Availability:
@@ -104,6 +113,8 @@ class BubblewrapBackend:
         *,
         network: bool = False,
         writable: Sequence[str] = (),
+        readonly: Sequence[str] = (),
+        protected_names: Sequence[str] = PROTECTED_NAMES,
         bwrap: str = "bwrap",
         shell: str = "bash",
         probe_timeout_s: float = 10.0,
@@ -111,6 +122,10 @@ class BubblewrapBackend:
         self.workspace = os.path.abspath(workspace)
         self.network = network
         self.writable = tuple(os.path.abspath(p) for p in writable)
+        # kept read-only inside the writable areas: `readonly` paths (policy files, the
+        # approvals file) and the `protected_names` of the workspace
+        self.readonly = tuple(os.path.abspath(p) for p in readonly)
+        self.protected_names = tuple(protected_names)
         self.bwrap = bwrap
         self.shell = shell
         self.probe_timeout_s = probe_timeout_s
@@ -123,12 +138,33 @@ class BubblewrapBackend:
                 "--tmpfs", "/tmp"]
         for path in (self.workspace, *self.writable):
             argv += ["--bind", path, path]
+        for path in self._read_only_again():
+            argv += ["--ro-bind", path, path]
         # INVARIANT: --cap-drop ALL. bubblewrap started by root keeps every capability by
         # default, and a sandboxed root could then remount `/` read-write (tested).
         argv += ["--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--chdir", cwd]
         if self.network:
             argv.append("--share-net")
         return argv
+
+    def _read_only_again(self) -> list[str]:
+        """The existing paths inside the writable areas to mount read-only over them.
+
+        Looked up at each run: a `.git` made by the previous command is covered by the
+        next. A name that does not exist is not covered: mounting over it would leave an
+        empty file or folder in the workspace (a documented gap).
+        """
+        areas = [os.path.realpath(a) for a in (self.workspace, *self.writable)]
+        wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
+        found: list[str] = []
+        for path in (*wanted, *self.readonly):
+            if not os.path.lexists(path):
+                continue
+            real = os.path.realpath(path)  # a link is covered where it leads
+            inside = any(real == a or real.startswith(a.rstrip("/") + "/") for a in areas)
+            if inside and real not in found and os.path.exists(real):
+                found.append(real)
+        return found
 
     def probe(self) -> Availability:
         """Run `true` inside a real sandbox once; the answer is cached per backend."""
@@ -201,7 +237,7 @@ class BubblewrapBackend:
 
     def __repr__(self) -> str:
         return (f"BubblewrapBackend(workspace={self.workspace!r}, network={self.network}, "
-                f"writable={self.writable!r})")
+                f"writable={self.writable!r}, readonly={self.readonly!r})")
 
 
 def write_denied(confined: bool, *outputs: bytes) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -167,9 +168,34 @@ def policy_factory(paths: Sequence[str] = (), *, approvals: str | None = None) -
     return load
 
 
-def sandbox_backend(kind: str, workspace: str, *, network: bool = False) -> Backend | None:
+def policy_files(policy: object, approvals: str | None) -> tuple[str, ...]:
+    """The files that decide what runs: every policy layer and include, and the approvals
+    file. Inside the workspace a sandboxed command could rewrite them (review L2)."""
+    compiled = getattr(policy, "compiled", None)
+    files = [str(name) for name in getattr(compiled, "sources", ())]
+    if approvals:
+        files.append(approvals)
+    return tuple(os.path.abspath(os.path.expanduser(name)) for name in files)
+
+
+def approvals_problem(approvals: str | None, workspace: str) -> str | None:
+    """Why this approvals file cannot be used with this workspace, or None."""
+    if not approvals:
+        return None
+    path = os.path.realpath(os.path.expanduser(approvals))
+    root = os.path.realpath(workspace)
+    if path == root or path.startswith(root.rstrip("/") + "/"):
+        return (f"the approvals file {path} is inside the workspace, where the agent's "
+                "commands could add approvals to it; keep it in ~/.config/policylang/")
+    return None
+
+
+def sandbox_backend(
+    kind: str, workspace: str, *, network: bool = False, readonly: tuple[str, ...] = ()
+) -> Backend | None:
     """The executor backend for a `--sandbox` choice: None (the tool's plain default) or
-    bubblewrap confined to `workspace`. An unusable sandbox is refused at each call, never
+    bubblewrap confined to `workspace`, with `readonly` files (the policy's own, see
+    `policy_files`) kept read-only. An unusable sandbox is refused at each call, never
     silently replaced by an unconfined run.
     """
     if kind == "none":
@@ -177,5 +203,5 @@ def sandbox_backend(kind: str, workspace: str, *, network: bool = False) -> Back
     if kind == "bubblewrap":
         from policylang.executor import BubblewrapBackend
 
-        return BubblewrapBackend(workspace, network=network)
+        return BubblewrapBackend(workspace, network=network, readonly=readonly)
     raise ValueError(f"unknown sandbox `{kind}`")

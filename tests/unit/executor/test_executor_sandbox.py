@@ -310,3 +310,29 @@ def test_a_bwrap_others_can_replace_is_refused(workspace: pathlib.Path,
     marker = workspace / "ran"
     _refused_and_not_run(f"touch {shlex.quote(str(marker))}", workspace, marker,
                          bwrap=str(fake))
+
+
+def test_protected_names_and_policy_files_stay_read_only(workspace: pathlib.Path) -> None:
+    # review L2: a sandboxed `make test` rewrote the agent's settings, planted a git hook
+    # and widened a policy layer kept in the workspace
+    (workspace / ".git" / "hooks").mkdir(parents=True)
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_text("{}")
+    layer = workspace / "team.policy"
+    layer.write_text("allow ls **\n")
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "CLAUDE.md").symlink_to(workspace / ".claude" / "settings.json")
+    command = ("echo x > .git/hooks/pre-commit; echo x > .claude/settings.json; "
+               "echo x >> team.policy; echo x > docs/CLAUDE.md; echo ok > made.txt")
+    backend = BubblewrapBackend(str(workspace), readonly=[str(layer)])
+    if not backend.probe().ok:
+        _refused_and_not_run(command, workspace, workspace / "made.txt")
+        return
+    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
+              timeout_s=20)
+    assert (workspace / "made.txt").read_text() == "ok\n"  # the workspace stays writable
+    assert not (workspace / ".git" / "hooks" / "pre-commit").exists()
+    assert (workspace / ".claude" / "settings.json").read_text() == "{}"
+    assert layer.read_text() == "allow ls **\n"
+    assert res.sandbox_write_denied
+    assert res.stderr.count("Read-only file system") == 4

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -178,7 +179,9 @@ def test_invalid_arguments_teach(tmp_path: Path) -> None:
 @pytest.mark.parametrize("answer", ["session", "always"])
 def test_session_and_always_answers_are_remembered(tmp_path: Path, answer: str) -> None:
     asked: list[str] = []
-    store = tmp_path / "approvals.toml"
+    store = tmp_path / "config" / "approvals.toml"  # outside the workspace: see below
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
 
     async def body(client: Client) -> None:
         first = await client.call_tool("bash", {"command": "touch one"})
@@ -186,10 +189,10 @@ def test_session_and_always_answers_are_remembered(tmp_path: Path, answer: str) 
         second = await client.call_tool("bash", {"command": "touch two"})
         assert not second.is_error, text_of(second)
 
-    run_session(tmp_path, body, answer=answer, asked=asked, extra=("--approvals", str(store)))
+    run_session(workspace, body, answer=answer, asked=asked, extra=("--approvals", str(store)))
     assert len(asked) == 1
-    assert (tmp_path / "one").exists()
-    assert (tmp_path / "two").exists()
+    assert (workspace / "one").exists()
+    assert (workspace / "two").exists()
     saved = store.read_text() if store.exists() else ""
     assert ('"touch"' in saved) is (answer == "always")
 
@@ -243,3 +246,14 @@ def test_an_approval_state_is_used_once_for_that_call_only(
         late = server._sign(request, call)
         monkeypatch.setattr(mcp_server.time, "time", lambda: 2e10)
         assert server._verify(late, call) is None  # expired
+
+
+def test_an_approvals_file_in_the_workspace_is_refused(tmp_path: Path) -> None:
+    # review L5: the agent's commands (sandboxed ones too) can write the workspace
+    proc = subprocess.run(
+        [sys.executable, "-m", "policylang.cli.main", "mcp", "--workspace", str(tmp_path),
+         "--approvals", str(tmp_path / "approvals.toml")],
+        input="", capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert proc.returncode == 2
+    assert "inside the workspace" in proc.stderr

@@ -170,3 +170,42 @@ def test_sandbox_confines_writes_to_the_workspace(tmp_path: Path) -> None:
             assert not (tmp_path / "ok.txt").exists()
     finally:
         outside.unlink(missing_ok=True)
+
+
+def test_an_approvals_file_inside_the_workspace_is_refused(tmp_path: Path) -> None:
+    # review L5: a sandboxed command could add approvals to a file it can write
+    inside = tmp_path / "approvals.toml"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "policylang.cli.main",
+            "run",
+            "--workspace",
+            str(tmp_path),
+            "--approvals",
+            str(inside),
+            "--yes",
+            "touch",
+            str(tmp_path / "ran"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "inside the workspace" in proc.stderr
+    assert not (tmp_path / "ran").exists()
+
+
+def test_approvals_paths_expand_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policylang.engine.approvals import Approvals
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "..")
+    assert Approvals("~/.config/policylang/approvals.toml").path == (
+        tmp_path / ".config" / "policylang" / "approvals.toml"
+    )
