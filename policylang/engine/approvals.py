@@ -20,9 +20,12 @@ allow = [
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shlex
+import stat
+import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -84,7 +87,12 @@ class Approvals:
         self.generation = 0
         if self._path is not None and self._path.exists():
             for rule in _read_rules(self._path):
-                self._insert(rule_words(rule), persisted=True)
+                try:
+                    words = rule_words(rule)
+                except ApprovalError as error:  # one bad entry costs only itself
+                    _log.warning("approvals file %s: entry %r ignored: %s", self._path, rule, error)
+                    continue
+                self._insert(words, persisted=True)
 
     @property
     def path(self) -> Path | None:
@@ -146,8 +154,22 @@ class Approvals:
         self._by_first.setdefault(words[0], []).append(words)
 
 
+MAX_FILE_BYTES = 1 << 20  # an approvals file is a short list; a bigger one is refused
+
+
 def _load(path: Path) -> tomlkit.TOMLDocument:
-    return tomlkit.parse(path.read_text(encoding="utf-8"))
+    # O_NONBLOCK: opening a FIFO for reading would wait for a writer forever
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(f"not a regular file: {path}")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(f"larger than {MAX_FILE_BYTES} bytes: {path}")
+    try:
+        return tomlkit.parse(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise OSError(f"not UTF-8: {path}") from error
 
 
 def _read_rules(path: Path) -> Iterable[str]:
@@ -198,7 +220,18 @@ def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
 
 
 def _write(path: Path, text: str) -> None:
+    """Replace the file atomically through a temporary file of a fresh, unguessable name.
+
+    A fixed name (`approvals.toml.tmp`) was followed if someone had made it a symbolic
+    link, overwriting the file it pointed to (review L6); two writers also raced on it.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -388,7 +388,11 @@ class _Walk(PathChecks):
         verdict = found.verdict
         reason = found.reason
         placeholder = found.read_only or found.opaque
+        # a read-only rule's write is no prefix to approve: approved once as `echo` (for
+        # `echo hi > notes.txt`), `echo x > ANY-FILE` was allowed from then on (review L3)
+        approvable = not found.locked and not found.exception
         if verdict is Verdict.ALLOW and placeholder and seg.writes is not None:
+            approvable = False
             # the rule no longer applies; what would without it is at least ask. An opaque
             # wrapper's placeholder allow is no rule at all: its own writes are judged the same
             # way (`watch -n 1 ls $X > x` must be no looser than `ls $X > x`).
@@ -402,8 +406,7 @@ class _Walk(PathChecks):
             )
         if (
             verdict is Verdict.ASK
-            and not found.locked
-            and not found.exception
+            and approvable
             and self.approvals is not None
             and found.inner
         ):
@@ -422,7 +425,7 @@ class _Walk(PathChecks):
                     reason.rule_id, reason.message, reason.verdict, reason.location, seg.text
                 )
             )
-        if verdict is Verdict.ASK and not found.locked and not found.exception and found.inner:
+        if verdict is Verdict.ASK and approvable and found.inner:
             seg.suggestion = self.rules.suggest(found.inner, found.view)
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)

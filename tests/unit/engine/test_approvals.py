@@ -73,3 +73,57 @@ def test_unreadable_file_is_ignored_with_warning(
     path.write_text("allow = [unclosed\n")
     assert Approvals(path).rules() == ()
     assert "cannot read approvals file" in caplog.text
+
+
+def test_an_approved_read_only_name_does_not_approve_its_writes(tmp_path: Path) -> None:
+    # review L3: `echo hi > notes.txt` suggested `echo`; approved, `echo x > ANY-FILE`
+    # (a policy layer, a Makefile) was allowed from then on
+    from policylang.decision import Verdict
+    from policylang.engine.policy import load_policy
+
+    approvals = tmp_path / "approvals.toml"
+    approvals.write_text('allow = ["echo", "cat"]\n')
+    policy = load_policy(approvals=approvals)
+    workspace = str(tmp_path)
+    first = policy.evaluate("echo hi > notes.txt", workspace=workspace)
+    assert first.verdict is Verdict.ASK
+    assert first.suggested_rule is None  # no prefix to "always allow" for a write
+    for command in ("echo x > team.policy", "cat a > Makefile", "echo x >> .venv/bin/activate"):
+        assert policy.evaluate(command, workspace=workspace).verdict is Verdict.ASK, command
+    assert policy.evaluate("echo hi", workspace=workspace).verdict is Verdict.ALLOW
+
+
+def test_the_temporary_file_is_never_followed(tmp_path: Path) -> None:
+    # review L6: a fixed `approvals.toml.tmp` made a symbolic link was written through
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    store = tmp_path / "approvals.toml"
+    (tmp_path / "approvals.toml.tmp").symlink_to(victim)
+    Approvals(store).add("npm run build", persist=True)
+    assert victim.read_text() == "precious\n"
+    assert not store.is_symlink()
+    assert Approvals(store).match(("npm", "run", "build")) == ("npm", "run", "build")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".approvals")] == []
+
+
+def test_bad_entries_are_skipped_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # review L8: `""` or an unclosed quote raised out of the loader (a traceback in `run`)
+    store = tmp_path / "approvals.toml"
+    store.write_text('allow = ["", "a \'b", "make test"]\n')
+    approvals = Approvals(store)
+    assert approvals.rules() == ("make test",)
+    assert caplog.text.count("ignored") == 2
+
+
+@pytest.mark.timeout(30)  # opening a FIFO used to wait for a writer forever
+def test_an_approvals_file_that_is_not_a_regular_file_is_ignored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import os
+
+    fifo = tmp_path / "approvals.toml"
+    os.mkfifo(fifo)
+    assert Approvals(fifo).rules() == ()
+    assert "not a regular file" in caplog.text
