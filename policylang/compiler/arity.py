@@ -46,6 +46,8 @@ def parse_arity_toml(text: str) -> dict[tuple[str, ...], int]:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ArityFileError(f"invalid TOML: {error}") from error
+    except RecursionError:  # a hostile file nesting arrays thousands deep (review K4)
+        raise ArityFileError("invalid TOML: nested too deeply") from None
     table = document.get("arity")
     if not isinstance(table, dict):
         raise ArityFileError("expected an `[arity]` table")

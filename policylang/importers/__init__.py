@@ -28,6 +28,18 @@ def import_text(fmt: str, text: str, *, filename: str) -> ImportResult:
         ImportFormatError: the text is not in that format.
         ValueError: `fmt` is not a known format.
     """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format `{fmt}` (known: {', '.join(FORMATS)})")
+    try:
+        return _convert(fmt, text, filename)
+    except (RecursionError, MemoryError) as error:
+        # deeply nested JSON or TOML, or a Codex file of a 100,000-term expression
+        raise ImportFormatError(
+            f"{filename}: too deeply nested or too large to read ({type(error).__name__})"
+        ) from None
+
+
+def _convert(fmt: str, text: str, filename: str) -> ImportResult:
     if fmt == "claude-code":
         from policylang.importers.claude_code import import_settings
 

@@ -149,7 +149,19 @@ def _check_rule(rule: ast.Statement, source: SourceText, context: Context, sink:
 MAX_PATTERN_PATHS = 4096  # a pattern's alternatives expand into at most this many trie paths
 
 
+MAX_PATTERN_WORDS = 64  # far more than any command prefix; the rule trie is that deep
+
+
 def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
+    if len(rule.pattern) > MAX_PATTERN_WORDS:
+        sink.add(
+            source,
+            rule.pattern_span,
+            "rules.pattern-too-large",
+            f"this pattern has {len(rule.pattern)} words, more than {MAX_PATTERN_WORDS}",
+            help="match the leading words and end the pattern with `**`",
+        )
+        return
     paths = 1
     for word in rule.pattern:
         paths *= len(word.alternatives) if not word.is_any else 1

@@ -171,3 +171,41 @@ def test_a_denied_word_the_shell_expands_is_broadened_not_made_literal(
     assert policy.evaluate("kubectl get pods", workspace=str(tmp_path)).verdict is Verdict.ALLOW
     stricter = [w.message for w in result.warnings if w.severity == "stricter"]
     assert any("is a shell expansion" in message for message in stricter)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        ("claude-code", "[" * 100_000),
+        ("claude-code", '{"permissions":' * 5_000 + "{}" + "}" * 5_000),
+        ("codex", "x=" + "-" * 100_000 + "1\n"),
+    ],
+    ids=["deep-array", "deep-object", "long-expression"],
+)
+def test_hostile_nesting_is_a_format_error_not_a_crash(fmt: str, text: str) -> None:
+    # review K4: RecursionError and MemoryError tracebacks
+    from policylang.importers import ImportFormatError
+
+    with pytest.raises(ImportFormatError):
+        import_text(fmt, text, filename="peer")
+
+
+def test_a_pattern_of_hundreds_of_words_is_a_diagnostic(tmp_path: Path) -> None:
+    # review K4: 500 words made the rule trie that deep, and freezing it recursed too far
+    words = " ".join(f"a{i}" for i in range(500))
+    path = tmp_path / "long.policy"
+    path.write_text(f'policy "x"\ndefault ask\nallow x {words}\n')
+    proc = policylang("check", str(path))
+    assert proc.returncode == 1
+    assert "rules.pattern-too-large" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_deeply_nested_arity_file_is_a_diagnostic(tmp_path: Path) -> None:
+    (tmp_path / "deep.toml").write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    path = tmp_path / "p.policy"
+    path.write_text('policy "x"\narity-file "deep.toml"\ndefault ask\n')
+    proc = policylang("check", str(path))
+    assert proc.returncode == 1
+    assert "nested too deeply" in proc.stdout
+    assert "Traceback" not in proc.stderr
