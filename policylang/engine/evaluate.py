@@ -410,7 +410,10 @@ class _Walk(PathChecks):
             and self.approvals is not None
             and found.inner
         ):
-            approved = self.approvals.match(tuple([w.value for w in found.inner]))
+            words = [w.value for w in found.inner]
+            if found.invoked_as is not None:
+                words[0] = found.invoked_as
+            approved = self.approvals.match(tuple(words))
             if approved is not None and len(approved) >= found.specificity:
                 verdict = Verdict.ALLOW
                 reason = Reason(
@@ -426,7 +429,10 @@ class _Walk(PathChecks):
                 )
             )
         if verdict is Verdict.ASK and approvable and found.inner:
-            seg.suggestion = self.rules.suggest(found.inner, found.view)
+            suggestion = self.rules.suggest(found.inner, found.view)
+            if suggestion is not None and found.invoked_as is not None:
+                suggestion = (found.invoked_as, *suggestion[1:])
+            seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
 

@@ -125,6 +125,9 @@ class SegmentRules:
     reads_contents: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
     git_print: GitPrint | None = None  # git prints contents of files it does not name
+    # a program run by path (`./build.sh`): rules judge its basename, approvals the path
+    # as written, so approving one script is not approving every file of that name (L7)
+    invoked_as: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -504,6 +507,7 @@ class RuleView:
         candidates = tree.candidates(inner)
         views: dict[int, OptionView] = {}  # the clauses' option views of the final `inner`
         match = tree.decide(inner, candidates, None if "/" in name else views)
+        invoked_as = name if "/" in name else None
         if "/" in name:
             # `/usr/bin/sudo`, `./rm`: the rules of the basename are floors (a deny holds),
             # but an allow for `rm` says nothing about whatever `./rm` is
@@ -603,6 +607,7 @@ class RuleView:
             reads_contents=reads_contents,
             git_dirs=git_dirs,
             git_print=_git_print(inner) if name == "git" else None,
+            invoked_as=invoked_as,
         )
 
     def _interpreter(

@@ -127,3 +127,24 @@ def test_an_approvals_file_that_is_not_a_regular_file_is_ignored(
     os.mkfifo(fifo)
     assert Approvals(fifo).rules() == ()
     assert "not a regular file" in caplog.text
+
+
+def test_a_script_run_by_path_is_approved_by_that_path(tmp_path: Path) -> None:
+    # review L7: `./build.sh` suggested `build.sh`, which then allowed every `build.sh`
+    from policylang.decision import Verdict
+    from policylang.engine.policy import load_policy
+
+    approvals = tmp_path / "approvals.toml"
+    policy = load_policy(approvals=approvals)
+    workspace = str(tmp_path)
+    decision = policy.evaluate("./build.sh --fast", workspace=workspace)
+    assert decision.verdict is Verdict.ASK
+    assert decision.suggested_rule == "./build.sh"
+    approvals.write_text('allow = ["./build.sh"]\n')
+    policy = load_policy(approvals=approvals)
+    assert policy.evaluate("./build.sh --fast", workspace=workspace).verdict is Verdict.ALLOW
+    for other in ("/tmp/evil/build.sh", "../x/build.sh", "sub/build.sh"):
+        assert policy.evaluate(other, workspace=workspace).verdict is Verdict.ASK, other
+    approvals.write_text('allow = ["build.sh"]\n')
+    policy = load_policy(approvals=approvals)
+    assert policy.evaluate("./build.sh", workspace=workspace).verdict is Verdict.ASK
