@@ -14,6 +14,7 @@ raises the cost of an attack; it is not a boundary on its own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -36,6 +37,12 @@ PROTECTED_NAMES = (
     ".git", ".claude", ".gemini", ".codex", ".agents", ".opencode", ".cursor", ".idea",
     ".vscode", ".mcp.json", ".envrc", ".policylang", "AGENTS.md", "CLAUDE.md", "GEMINI.md",
 )  # fmt: skip
+#: Of those, the folders made (empty) when missing, so that a sandboxed command cannot
+#: create them: a new `.claude/settings.json` defines hooks that the agent's host runs
+#: unsandboxed. An empty folder is harmless and invisible to git; `.git` is not among
+#: them (an empty `.git` would hide the enclosing repository), nor are files.
+CREATED_WHEN_MISSING = (".claude", ".gemini", ".codex", ".agents", ".opencode", ".cursor",
+                        ".vscode")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,6 +122,7 @@ class BubblewrapBackend:
         writable: Sequence[str] = (),
         readonly: Sequence[str] = (),
         protected_names: Sequence[str] = PROTECTED_NAMES,
+        created_when_missing: Sequence[str] = CREATED_WHEN_MISSING,
         bwrap: str = "bwrap",
         shell: str = "bash",
         probe_timeout_s: float = 10.0,
@@ -126,6 +134,7 @@ class BubblewrapBackend:
         # approvals file) and the `protected_names` of the workspace
         self.readonly = tuple(os.path.abspath(p) for p in readonly)
         self.protected_names = tuple(protected_names)
+        self.created_when_missing = tuple(created_when_missing)
         self.bwrap = bwrap
         self.shell = shell
         self.probe_timeout_s = probe_timeout_s
@@ -151,18 +160,24 @@ class BubblewrapBackend:
         """The existing paths inside the writable areas to mount read-only over them.
 
         Looked up at each run: a `.git` made by the previous command is covered by the
-        next. A name that does not exist is not covered: mounting over it would leave an
-        empty file or folder in the workspace (a documented gap).
+        next. The folders of `created_when_missing` are made first; any other name that
+        does not exist is not covered, since mounting over it would leave an empty file in
+        the workspace (a documented gap: a new `.mcp.json` or `CLAUDE.md`).
         """
         areas = [os.path.realpath(a) for a in (self.workspace, *self.writable)]
+        for name in self.created_when_missing:
+            # where it leads: a dangling link `.claude -> x` would let `x` be created
+            real = os.path.realpath(os.path.join(self.workspace, name))
+            if _within(real, areas) and not os.path.exists(real):
+                with contextlib.suppress(OSError):  # then it stays uncovered, as before
+                    os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
                 continue
             real = os.path.realpath(path)  # a link is covered where it leads
-            inside = any(real == a or real.startswith(a.rstrip("/") + "/") for a in areas)
-            if inside and real not in found and os.path.exists(real):
+            if _within(real, areas) and real not in found and os.path.exists(real):
                 found.append(real)
         return found
 
@@ -238,6 +253,10 @@ class BubblewrapBackend:
     def __repr__(self) -> str:
         return (f"BubblewrapBackend(workspace={self.workspace!r}, network={self.network}, "
                 f"writable={self.writable!r}, readonly={self.readonly!r})")
+
+
+def _within(path: str, areas: Sequence[str]) -> bool:
+    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in areas)
 
 
 def write_denied(confined: bool, *outputs: bytes) -> bool:

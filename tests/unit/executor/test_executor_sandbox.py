@@ -336,3 +336,22 @@ def test_protected_names_and_policy_files_stay_read_only(workspace: pathlib.Path
     assert layer.read_text() == "allow ls **\n"
     assert res.sandbox_write_denied
     assert res.stderr.count("Read-only file system") == 4
+
+
+def test_missing_agent_folders_cannot_be_created_in_the_sandbox(workspace: pathlib.Path) -> None:
+    # a new `.claude/settings.json` defines hooks that the agent's host runs unsandboxed
+    (workspace / "elsewhere").mkdir()
+    (workspace / ".gemini").symlink_to(workspace / "elsewhere" / "gemini")  # dangling
+    command = ("mkdir -p .claude && echo '{}' > .claude/settings.json; "
+               "echo x > .gemini/settings.json; echo ok > made.txt")
+    backend = BubblewrapBackend(str(workspace))
+    if not backend.probe().ok:
+        _refused_and_not_run(command, workspace, workspace / "made.txt")
+        return
+    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
+              timeout_s=20)
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert (workspace / ".claude").is_dir()  # made empty, and read-only inside
+    assert list((workspace / ".claude").iterdir()) == []
+    assert list((workspace / "elsewhere" / "gemini").iterdir()) == []
+    assert res.sandbox_write_denied
