@@ -113,7 +113,8 @@ class ApprovalRequest:
     verdict: Verdict
     escalation: bool = False  # the model asks to run outside the sandbox
     justification: str | None = None
-    locked: bool = False  # only ONCE can be granted: a locked rule decided
+    # only ONCE can be granted: a locked rule decided, or the call runs outside the sandbox
+    locked: bool = False
     decision: Decision | None = field(default=None, compare=False, repr=False)  # in full
 
     def render(self) -> str:
@@ -373,7 +374,11 @@ class BashTool:
             command=args.command, description=args.description, reasons=decision.reasons,
             suggested_rule=decision.suggested_rule, workdir=cwd, verdict=decision.verdict,
             escalation=args.sandbox is SandboxRequest.ESCALATED,
-            justification=args.justification, locked=decision.locked, decision=decision)
+            justification=args.justification,
+            # an escalation is approved one run at a time: "always" for `touch` outside
+            # the sandbox was saved as `touch` for every later session (review L10)
+            locked=decision.locked or args.sandbox is SandboxRequest.ESCALATED,
+            decision=decision)
         try:
             answer = ApprovalAnswer(self.approver(request))
         except Exception:  # a broken approver is a "no"
@@ -384,7 +389,7 @@ class BashTool:
                                 f"the user declined to run `{args.command}`; it was not run. "
                                 "Do not retry it unchanged; ask the user how to proceed",
                                 decision)
-        scope = self._remember(answer, decision)
+        scope = ApprovalScope.ONCE if request.locked else self._remember(answer, decision)
         return ApprovalRecord(command=args.command, scope=scope,
                               suggested_rule=decision.suggested_rule), None
 

@@ -509,3 +509,28 @@ def test_tool_options_refuse_durations_that_are_not_finite() -> None:
         ToolOptions(grace_s=float("nan"))
     with pytest.raises(ValueError, match="drain_s must be a number of seconds"):
         ToolOptions(drain_s=float("inf"))
+
+
+@pytest.mark.parametrize("answer", ["session", "always"])
+def test_an_escalation_is_approved_one_run_at_a_time(workspace: str, answer: str) -> None:
+    # review L10: "always" to an escalated `touch …` saved `touch` for every later
+    # session, sandboxed or not
+    outside = pathlib.Path("/var/tmp") / f"policylang-escalated-{os.getpid()}-{answer}"
+    command = f"touch {shlex.quote(str(outside))}"
+    approver = ScriptedApprover(answer)
+    sink = RecordingSink()
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace,
+                     backend=BubblewrapBackend(workspace), approver=approver, approvals=sink,
+                     approval_mode=ApprovalMode.ON_REQUEST)
+    try:
+        result = tool.call({"command": command, "sandbox": "escalated",
+                            "justification": "writes outside the workspace"})
+        assert result.status is ToolStatus.OK
+        assert result.approval is not None
+        assert result.approval.scope is ApprovalScope.ONCE
+        assert sink.added == []
+        (request,) = approver.requests
+        assert request.locked  # offered as once / deny only
+        assert "always allowing would add" not in request.render()
+    finally:
+        outside.unlink(missing_ok=True)
