@@ -36,7 +36,9 @@ from policylang.importers.common import (
     Origin,
     Pattern,
     Severity,
+    duplicate_warnings,
     finish,
+    json_with_duplicates,
     literal,
     strictest_wins,
 )
@@ -54,7 +56,7 @@ def import_settings(text: str, *, filename: str) -> ImportResult:
         ImportFormatError: the text is not a JSON object with a `permissions` object.
     """
     try:
-        data = json.loads(text)
+        data, duplicates = json_with_duplicates(text)
     except json.JSONDecodeError as error:
         raise ImportFormatError(f"{filename}: not JSON: {error}") from None
     permissions = data.get("permissions") if isinstance(data, dict) else None
@@ -62,7 +64,7 @@ def import_settings(text: str, *, filename: str) -> ImportResult:
         raise ImportFormatError(f"{filename}: no `permissions` object")
     lines = text.splitlines()
     rules: list[ImportedRule] = []
-    warnings: list[ImportWarning] = []
+    warnings: list[ImportWarning] = duplicate_warnings(duplicates, filename)
     skipped = 0
     for key, verdict in _LISTS:
         entries = permissions.get(key, [])
@@ -119,6 +121,11 @@ def _convert(
     if match["tool"] != "Bash":
         return None, None
     spec = match["spec"]
+    if spec is not None and not spec.strip() and verdict is Verdict.ALLOW:
+        # `Bash` and `Bash(*)` are documented to match every command; `Bash()` is not,
+        # and an allow is never guessed (review K8)
+        return None, _warn(Severity.STRICTER, "dropped: `Bash()` with an empty specifier "
+                           "is not documented to match anything", origin)
     if spec is None or spec.strip() in ("", "*"):
         return ImportedRule(verdict=verdict, pattern=CATCH_ALL, origin=origin), None
     rule, note = _pattern(spec.strip(), verdict, origin)

@@ -17,9 +17,11 @@ or changes the output toward stricter with a warning.
 from __future__ import annotations
 
 import enum
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from policylang.decision import Verdict
 
@@ -425,6 +427,39 @@ def _first_expanding(pattern: Pattern) -> int | None:
         if any(_EXPANDS.search(alternative) for alternative in word.alternatives):
             return index
     return None
+
+
+def json_with_duplicates(text: str) -> tuple[Any, list[str]]:
+    """`json.loads(text)`, and the keys that appeared twice in one object.
+
+    The last one wins, as in the peers' own `JSON.parse`; but a reviewer reading the file
+    sees the first one too (a deny), so each is reported (review K8).
+
+    Raises:
+        json.JSONDecodeError: not JSON.
+    """
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in items:
+            if key in seen:
+                duplicates.append(key)
+            seen[key] = value
+        return seen
+
+    return json.loads(text, object_pairs_hook=pairs), duplicates
+
+
+def duplicate_warnings(duplicates: Sequence[str], filename: str) -> list[ImportWarning]:
+    return [
+        ImportWarning(
+            severity=Severity.NOTE,
+            message=f"{filename}: key `{key}` appears twice in one object; the last one "
+            "counts, as in the peer, and the earlier one was ignored",
+        )
+        for key in dict.fromkeys(duplicates)
+    ]
 
 
 def with_note(rule: ImportedRule, note: str | None) -> ImportedRule:

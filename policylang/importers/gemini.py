@@ -198,13 +198,20 @@ def _from_prefix(prefix: Any) -> _Converted:
 # `(a|b)` / `(?:a|b)` groups of literal alternatives standing as whole words, single
 # spaces or `\s+` between words, and at the end `$`, `\b`, `\s`, `.*` or nothing.
 _TOKEN = re.compile(
-    r"\(\?:(?P<ncg>[^()]*)\)|\((?P<grp>[^()?][^()]*)\)|(?P<esc>\\.)|(?P<sp>\\s\+?| \+?)"
+    r"\(\?:(?P<ncg>[^()]*)\)|\((?P<grp>[^()?][^()]*)\)|(?P<sp>\\s\+?| \+?)|(?P<esc>\\.)"
     r"|(?P<tail>\.\*|\.\+|\$)|(?P<ch>[^\\()\[\]{}.*+?^$|])|(?P<other>.)"
 )
 _ESCAPED_LITERAL = set("-.()[]{}*+?^$|/\\\"' ")
 
 
 def _from_regex(regex: str, verdict: Verdict) -> _Converted:
+    if verdict is Verdict.ALLOW and regex.endswith("$") and not regex.endswith("\\$"):
+        # Gemini CLI tests the regex against the JSON of the tool's arguments, whose text
+        # never ends where the command does: such an allow never applies there (review K7)
+        return None, (
+            f"`{regex}` never matches in Gemini CLI: it is tested against the JSON of the "
+            "tool's arguments, so `$` is never at the command's end"
+        )
     words, boundary, rest = _regex_words(regex)
     if words is None or not words:
         return _regex_fallback(regex, verdict)

@@ -27,7 +27,9 @@ from policylang.importers.common import (
     ImportWarning,
     Origin,
     Severity,
+    duplicate_warnings,
     finish,
+    json_with_duplicates,
 )
 from policylang.importers.patterns import glob_rule
 
@@ -47,13 +49,13 @@ def import_config(text: str, *, filename: str) -> ImportResult:
         ImportFormatError: not JSON(C), or no `permission` object.
     """
     try:
-        data = json.loads(strip_jsonc(text))
+        data, duplicates = json_with_duplicates(strip_jsonc(text))
     except json.JSONDecodeError as error:
         raise ImportFormatError(f"{filename}: not JSON: {error}") from None
     permission = data.get("permission") if isinstance(data, dict) else None
     if not isinstance(permission, dict):
         raise ImportFormatError(f"{filename}: no `permission` object")
-    warnings: list[ImportWarning] = []
+    warnings: list[ImportWarning] = duplicate_warnings(duplicates, filename)
     if isinstance(data.get("agent"), dict) and any(
         isinstance(a, dict) and "permission" in a for a in data["agent"].values()
     ):

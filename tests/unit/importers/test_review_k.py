@@ -209,3 +209,41 @@ def test_a_deeply_nested_arity_file_is_a_diagnostic(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "nested too deeply" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_gemini_regexes_ending_in_dollar_and_whitespace_classes() -> None:
+    # review K7: Gemini tests `commandRegex` against the JSON of the arguments, so an allow
+    # ending in `$` never applies there; and `\s` was never read as a word separator
+    text = (
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = "git status$"\n'
+        'decision = "allow"\npriority = 100\n\n'
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = "rm (-rf|-fr)\\\\s"\n'
+        'decision = "deny"\npriority = 900\n'
+    )
+    result = import_text("gemini", text, filename="peer.toml")
+    rendered = [line for line in render_policy(result).splitlines() if line[:1].isalpha()]
+    assert "deny rm -rf|-fr **" in rendered
+    assert not any(line.startswith("allow git status") for line in rendered)
+    assert any("never matches in Gemini CLI" in w.message for w in result.warnings)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        ("claude-code", '{"permissions":{"deny":["Bash(rm:*)"],"deny":[]}}'),
+        ("opencode", '{"permission":{"bash":{"rm *":"deny"},"bash":{}}}'),
+    ],
+)
+def test_duplicate_keys_are_reported(fmt: str, text: str) -> None:
+    # review K8: the last key wins, as in the peer, but the first (a deny) vanished silently
+    result = import_text(fmt, text, filename="peer.json")
+    notes = [w.message for w in result.warnings]
+    assert any("appears twice in one object" in note for note in notes), notes
+
+
+def test_an_empty_bash_specifier_allows_nothing() -> None:
+    # review K8 (suspicion): `Bash()` became `default allow`
+    text = json.dumps({"permissions": {"allow": ["Bash()"], "deny": ["Bash()"]}})
+    result = import_text("claude-code", text, filename="peer.json")
+    assert result.default is not Verdict.ALLOW
+    assert any("empty specifier" in w.message for w in result.warnings)
