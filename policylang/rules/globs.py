@@ -61,7 +61,7 @@ def glob_problem(glob: str) -> str | None:
 def _set_end(part: str, start: int) -> int:
     """Index of the `]` closing the set opened at `start`, or -1 (then `[` is a literal).
     A `]` right after `[` or `[!` belongs to the set, as in the shell."""
-    first = start + 2 if part[start + 1 : start + 2] == "!" else start + 1
+    first = start + 2 if part[start + 1 : start + 2] in ("!", "^") else start + 1
     return part.find("]", first + 1)
 
 
@@ -96,12 +96,16 @@ def _component(part: str) -> str:
 
 
 def _bracket(body: str) -> str:
-    """A shell bracket set as a regex set; it never matches `/`, like `?`."""
-    negated = body.startswith("!")
+    """A shell bracket set as a regex set; it never matches `/`, like `?`.
+
+    `[!…]` and `[^…]` both negate, as in bash. The `/` is excluded by a lookahead, not
+    added to the set, where it could start a range (`[!-x]` is not `[^/-x]`).
+    """
+    negated = body[:1] in ("!", "^")
     if negated:
         body = body[1:]
     body = body.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     if body.startswith("^"):
         body = "\\" + body  # a literal caret, not a negation
     # a positive set never holds `/`: globs are split into components first
-    return f"[^/{body}]" if negated else f"[{body}]"
+    return f"(?!/)[^{body}]" if negated else f"[{body}]"

@@ -42,7 +42,7 @@ def reference(glob: str, text: str) -> bool:
             ok = ch == value
         elif kind == "any":
             ok = ch != "/"
-        elif value.startswith("!"):
+        elif value.startswith(("!", "^")):  # bash negates with either
             ok = ch != "/" and ch not in value[1:]
         else:
             ok = ch in value
@@ -51,11 +51,13 @@ def reference(glob: str, text: str) -> bool:
     return match(0, 0)
 
 
-_GLOB_ATOMS = st.sampled_from(["a", "b", "/", "*", "?", "[ab]", "[!a]", "ab"])
+_GLOB_ATOMS = st.sampled_from(
+    ["a", "b", "-", "/", "*", "?", "[ab]", "[!a]", "[^a]", "[!-b]", "[-a]", "ab"]
+)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(_GLOB_ATOMS, max_size=7).map("".join), st.text("ab/", max_size=10))
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_GLOB_ATOMS, max_size=7).map("".join), st.text("ab/-^", max_size=10))
 def test_translation_matches_the_reference(glob: str, text: str) -> None:
     while "**" in glob:  # `**` components have their own meaning (tests in the doctests)
         glob = glob.replace("**", "*")
@@ -113,3 +115,18 @@ def test_good_globs_have_no_problem(glob: str) -> None:
 def test_bad_bracket_sets_are_diagnostics_everywhere(rule: str) -> None:
     diagnostics = diagnostics_of(f'policy "t"\ndefault ask\n{rule}\n')
     assert [d.code for d in diagnostics if d.severity == "error"] == ["rules.bad-glob"]
+
+
+@pytest.mark.parametrize(
+    ("glob", "text", "expected"),
+    [
+        ("[^0-7]*", "8x", True),  # `^` negates, as `!` does (review M5)
+        ("[^0-7]*", "5x", False),
+        ("[!-9]*", "-", False),  # a leading `-` is literal: not a range from `/`
+        ("[!-9]*", "5", True),
+        ("[^.]*.lock", ".lock", False),
+        ("[!a]b", "/b", False),  # a negated set never matches `/`
+    ],
+)
+def test_negated_sets_mean_what_bash_means(glob: str, text: str, expected: bool) -> None:
+    assert bool(glob_regex(glob).fullmatch(text)) is expected
