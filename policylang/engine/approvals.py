@@ -102,10 +102,12 @@ class Approvals:
         """Approve `rule` (a command prefix) for this session, and on disk if `persist`."""
         words = rule_words(rule)
         with self._lock:
-            self.generation += 1
-            self._insert(words, persisted=persist and self._path is not None)
+            # written first: a file that cannot be written must leave nothing granted
+            # beyond this one call, which is what the tool then reports (review M11)
             if persist and self._path is not None:
                 _append_rule(self._path, format_rule(words))
+            self.generation += 1
+            self._insert(words, persisted=persist and self._path is not None)
         if persist and self._path is None:
             _log.warning("no approvals file configured; `%s` is approved for this session", rule)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import re
 import threading
 from collections.abc import Sequence
@@ -379,18 +380,23 @@ class _Walk(PathChecks):
         for line in found.nested:
             self.nested(line, cwd, poison, "inside a shell's -c string")
         seg.read_only = seg.read_only and found.read_only
-        self.rule_verdict(found, seg)
+        self.rule_verdict(found, seg, cwd)
         self.path_checks(found, seg, cwd)
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
             self.git_check(found, seg, cwd)
 
-    def rule_verdict(self, found: SegmentRules, seg: SegmentState) -> None:
+    def rule_verdict(
+        self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd | None = None
+    ) -> None:
         verdict = found.verdict
         reason = found.reason
         placeholder = found.read_only or found.opaque
         # a read-only rule's write is no prefix to approve: approved once as `echo` (for
         # `echo hi > notes.txt`), `echo x > ANY-FILE` was allowed from then on (review L3)
         approvable = not found.locked and not found.exception
+        program = _program_path(found.invoked_as, cwd)
+        if found.invoked_as is not None and program is None:
+            approvable = False  # a script whose folder is not known: approved by nothing
         if verdict is Verdict.ALLOW and placeholder and seg.writes is not None:
             approvable = False
             # the rule no longer applies; what would without it is at least ask. An opaque
@@ -411,8 +417,8 @@ class _Walk(PathChecks):
             and found.inner
         ):
             words = [w.value for w in found.inner]
-            if found.invoked_as is not None:
-                words[0] = found.invoked_as
+            if program is not None:
+                words[0] = program
             approved = self.approvals.match(tuple(words))
             if approved is not None and len(approved) >= found.specificity:
                 verdict = Verdict.ALLOW
@@ -430,8 +436,8 @@ class _Walk(PathChecks):
             )
         if verdict is Verdict.ASK and approvable and found.inner:
             suggestion = self.rules.suggest(found.inner, found.view)
-            if suggestion is not None and found.invoked_as is not None:
-                suggestion = (found.invoked_as, *suggestion[1:])
+            if suggestion is not None and program is not None:
+                suggestion = (program, *suggestion[1:])
             seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
@@ -658,6 +664,18 @@ class _Walk(PathChecks):
         if len(prefixes) != 1:
             return None
         return format_rule(prefixes[0])
+
+
+def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:
+    """The absolute path of a program run by path (`./build.sh` in `/repo`:
+    `/repo/build.sh`), which approvals name (review M7: approved as written, `./build.sh`
+    was approved in every folder); None when it is not known."""
+    if invoked_as is None or invoked_as.startswith("/"):
+        return invoked_as
+    if cwd is None or not cwd.known or len(cwd.candidates) != 1:
+        return None
+    (folder,) = cwd.candidates
+    return os.path.normpath(os.path.join(folder, invoked_as)) if folder.startswith("/") else None
 
 
 _REASSIGNERS = re.compile(

@@ -145,9 +145,21 @@ class BubblewrapBackend:
     def _base(self, bwrap: str, cwd: str) -> list[str]:
         argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--tmpfs", "/tmp"]
-        for path in (self.workspace, *self.writable):
-            argv += ["--bind", path, path]
-        for path in self._read_only_again():
+        # mounted where they really are, so that the read-only mounts below, which are made
+        # at real paths, land inside them; a path given through a link under `/tmp` (which
+        # the sandbox replaces) is linked again inside (review M4)
+        for given in (self.workspace, *self.writable):
+            real = os.path.realpath(given)
+            argv += ["--bind", real, real]
+            if given != real and _within(given, ["/tmp"]):
+                argv += ["--symlink", real, given]
+        read_only = self._read_only_again()
+        # every folder between a writable root and a read-only path becomes a mount point
+        # of its own, which cannot be renamed: `mv pol pol.orig && mkdir pol` replaced a
+        # policy layer's folder, read-only file and all (review M1)
+        for folder in _folders_between(read_only, self._areas()):
+            argv += ["--bind", folder, folder]
+        for path in read_only:
             argv += ["--ro-bind", path, path]
         # INVARIANT: --cap-drop ALL. bubblewrap started by root keeps every capability by
         # default, and a sandboxed root could then remount `/` read-write (tested).
@@ -164,7 +176,7 @@ class BubblewrapBackend:
         does not exist is not covered, since mounting over it would leave an empty file in
         the workspace (a documented gap: a new `.mcp.json` or `CLAUDE.md`).
         """
-        areas = [os.path.realpath(a) for a in (self.workspace, *self.writable)]
+        areas = self._areas()
         for name in self.created_when_missing:
             # where it leads: a dangling link `.claude -> x` would let `x` be created
             real = os.path.realpath(os.path.join(self.workspace, name))
@@ -172,6 +184,7 @@ class BubblewrapBackend:
                 with contextlib.suppress(OSError):  # then it stays uncovered, as before
                     os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
+        wanted += _nested_names(os.path.realpath(self.workspace), self.protected_names)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
@@ -180,6 +193,9 @@ class BubblewrapBackend:
             if _within(real, areas) and real not in found and os.path.exists(real):
                 found.append(real)
         return found
+
+    def _areas(self) -> list[str]:
+        return [os.path.realpath(a) for a in (self.workspace, *self.writable)]
 
     def probe(self) -> Availability:
         """Run `true` inside a real sandbox once; the answer is cached per backend."""
@@ -257,6 +273,53 @@ class BubblewrapBackend:
 
 def _within(path: str, areas: Sequence[str]) -> bool:
     return any(path == a or path.startswith(a.rstrip("/") + "/") for a in areas)
+
+
+def _folders_between(paths: Sequence[str], areas: Sequence[str]) -> list[str]:
+    """The folders strictly between a writable root and each path, outermost first."""
+    folders: list[str] = []
+    for path in paths:
+        root = max((a for a in areas if _within(path, [a])), key=len, default=None)
+        if root is None:
+            continue
+        chain: list[str] = []
+        folder = os.path.dirname(path)
+        while folder != root and _within(folder, [root]):
+            chain.append(folder)
+            folder = os.path.dirname(folder)
+        folders.extend(f for f in reversed(chain) if f not in folders)
+    return sorted(folders, key=lambda f: f.count("/"))
+
+
+NESTED_DEPTH = 3  # how deep below the workspace protected names are looked for
+NESTED_FOLDERS = 2000  # and in how many folders at most, so a huge tree costs little
+_NOT_SEARCHED = frozenset({"node_modules", "__pycache__", ".venv", "venv", ".tox", "target"})
+
+
+def _nested_names(workspace: str, names: Sequence[str]) -> list[str]:
+    """Protected names in subfolders (`sub/.git`, a nested repository; `pkg/.claude`),
+    down to `NESTED_DEPTH` levels and through at most `NESTED_FOLDERS` folders (M2)."""
+    wanted = set(names)
+    found: list[str] = []
+    queue: list[tuple[str, int]] = [(workspace, 0)]
+    visited = 0
+    while queue and visited < NESTED_FOLDERS:
+        folder, depth = queue.pop(0)
+        visited += 1
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name in wanted:
+                if depth > 0:
+                    found.append(entry.path)
+                continue  # not searched inside: it is covered whole
+            if depth < NESTED_DEPTH and entry.name not in _NOT_SEARCHED:
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        queue.append((entry.path, depth + 1))
+    return found
 
 
 def write_denied(confined: bool, *outputs: bytes) -> bool:

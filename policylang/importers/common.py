@@ -412,6 +412,15 @@ def broaden_expansions(
             out.append(rule)
             continue
         word = next(a for a in rule.pattern.words[index].alternatives if _EXPANDS.search(a))
+        if index == 0:
+            # broadened, it would cover every command (a `default deny` that drops every
+            # allow, review M10); the engine asks for a command name that is not literal
+            why = (f"not converted: the command name `{word}` is a shell expansion in a "
+                   "command; policylang asks for every command whose name is not literal, "
+                   "but cannot deny it by name")
+            warnings.append(ImportWarning(severity=Severity.UNCONVERTED, message=why,
+                                          origin=rule.origin))
+            continue
         broad = Pattern(rule.pattern.words[:index], rest=True)
         shown = " ".join(["|".join(w.alternatives) or "*" for w in broad.words] + ["**"])
         note = (f"broadened to `{shown}`: `{word}` is a shell expansion in a command (tilde, "

@@ -169,12 +169,18 @@ def policy_factory(paths: Sequence[str] = (), *, approvals: str | None = None) -
 
 
 def policy_files(policy: object, approvals: str | None) -> tuple[str, ...]:
-    """The files that decide what runs: every policy layer and include, and the approvals
-    file. Inside the workspace a sandboxed command could rewrite them (review L2)."""
+    """The files that decide what runs: every policy layer and include, the approvals file
+    and the snapshot folder. Inside the workspace a sandboxed command could rewrite them
+    (review L2)."""
+    from policylang.engine.snapshot import cache_dir
+
     compiled = getattr(policy, "compiled", None)
     files = [str(name) for name in getattr(compiled, "sources", ())]
     if approvals:
         files.append(approvals)
+    # compiled snapshots: a workspace that holds the cache (the home folder, or
+    # `$XDG_CACHE_HOME` inside it) let a sandboxed script rewrite one (review M3)
+    files.append(str(cache_dir()))
     return tuple(os.path.abspath(os.path.expanduser(name)) for name in files)
 
 

@@ -280,3 +280,16 @@ def test_the_snapshot_unpickler_builds_only_policylang_data(payload: tuple[str, 
     module, name = payload
     with pytest.raises(pickle.UnpicklingError):
         snapshot._SnapshotUnpickler(__import__("io").BytesIO(b"")).find_class(module, name)
+
+
+def test_a_snapshot_regex_may_not_carry_debug_flags() -> None:
+    # review M8: `re.DEBUG` in a forged snapshot printed onto the hook's stdout
+    import pickle
+    import re
+
+    compile_ = snapshot._SnapshotUnpickler(__import__("io").BytesIO(b"")).find_class(
+        "re", "_compile"
+    )
+    assert compile_("a+", re.DOTALL).fullmatch("aa")
+    with pytest.raises(pickle.UnpicklingError):
+        compile_("a+", re.DEBUG)

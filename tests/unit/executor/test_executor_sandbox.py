@@ -355,3 +355,31 @@ def test_missing_agent_folders_cannot_be_created_in_the_sandbox(workspace: pathl
     assert list((workspace / ".claude").iterdir()) == []
     assert list((workspace / "elsewhere" / "gemini").iterdir()) == []
     assert res.sandbox_write_denied
+
+
+def test_read_only_paths_hold_against_renames_nesting_and_links(tmp_path: pathlib.Path) -> None:
+    # review M1: `mv pol pol.orig && mkdir pol` replaced a read-only policy layer;
+    # M2: `sub/.git` (a nested repository) stayed writable; M4: a workspace given through
+    # a link under /tmp put the read-only mounts outside the mounted workspace
+    real = tmp_path / "real"
+    (real / "pol").mkdir(parents=True)
+    (real / "pol" / "main.policy").write_text("allow ls **\n")
+    (real / "sub" / ".git" / "hooks").mkdir(parents=True)
+    link = pathlib.Path(tempfile.mkdtemp(prefix="policylang-link-", dir="/tmp")) / "ws"
+    link.symlink_to(real)
+    command = ("pwd; mv pol pol.orig; mkdir -p pol; echo 'default allow' >> pol/main.policy; "
+               "echo x > sub/.git/hooks/pre-commit; echo ok > made.txt")
+    backend = BubblewrapBackend(str(link), readonly=[str(link / "pol" / "main.policy")])
+    try:
+        if not backend.probe().ok:
+            _refused_and_not_run(command, link, real / "made.txt")
+            return
+        res = run(command, decision=decision(command), cwd=str(link), sandbox=backend,
+                  timeout_s=20)
+        assert res.stdout.splitlines()[0] == str(link)  # the link works inside too
+        assert (real / "made.txt").read_text() == "ok\n"
+        assert (real / "pol" / "main.policy").read_text() == "allow ls **\n"
+        assert not (real / "pol.orig").exists()
+        assert not (real / "sub" / ".git" / "hooks" / "pre-commit").exists()
+    finally:
+        shutil.rmtree(link.parent, ignore_errors=True)

@@ -247,3 +247,12 @@ def test_an_empty_bash_specifier_allows_nothing() -> None:
     result = import_text("claude-code", text, filename="peer.json")
     assert result.default is not Verdict.ALLOW
     assert any("empty specifier" in w.message for w in result.warnings)
+
+
+def test_a_deny_of_an_expanding_command_name_is_reported_not_made_a_default() -> None:
+    # review M10: cut at its first word, `Bash(~/bin/deploy.sh)` became `default deny`
+    text = json.dumps({"permissions": {"allow": ["Bash(ls:*)"], "deny": ["Bash(~/bin/deploy.sh)"]}})
+    result = import_text("claude-code", text, filename="peer.json")
+    assert result.default is not Verdict.DENY
+    assert [r.verdict for r in result.rules] == [Verdict.ALLOW]
+    assert any(w.severity == "unconverted" and "command name" in w.message for w in result.warnings)

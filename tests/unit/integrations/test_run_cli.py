@@ -209,3 +209,14 @@ def test_approvals_paths_expand_the_home_folder(
     assert Approvals("~/.config/policylang/approvals.toml").path == (
         tmp_path / ".config" / "policylang" / "approvals.toml"
     )
+
+
+def test_the_sandbox_keeps_the_snapshot_folder_read_only(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # review M3: with the cache inside the workspace, a sandboxed script rewrote a snapshot
+    from policylang.engine.policy import load_policy
+    from policylang.integrations._common import policy_files
+
+    monkeypatch.setenv("POLICYLANG_CACHE_DIR", str(tmp_path / "cache"))
+    files = policy_files(load_policy(), None)
+    assert str(tmp_path / "cache" / "snapshots") in files
