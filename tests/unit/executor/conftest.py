@@ -71,3 +71,16 @@ def kill_pid(pid: int) -> None:
 @pytest.fixture
 def workdir(tmp_path: object) -> str:
     return str(tmp_path)
+
+
+def tagged(tag: str) -> list[int]:
+    """Running processes whose argv[0] is `tag` (named with `exec -a`)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if fh.read().split(b"\0")[0] == tag.encode():
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found

@@ -16,20 +16,7 @@ import pytest
 from policylang.errors import ExecutionRefusedError
 from policylang.executor import JobStatus, JobStore, run
 
-from .conftest import decision
-
-
-def _tagged(tag: str) -> list[int]:
-    """Running processes whose argv[0] is `tag` (named with `exec -a`)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if fh.read().split(b"\0")[0] == tag.encode():
-                    found.append(int(pid))
-        except OSError:
-            continue
-    return found
+from .conftest import decision, tagged
 
 
 def _no_selector() -> selectors.BaseSelector:
@@ -48,10 +35,10 @@ def test_a_watcher_that_cannot_start_kills_the_command(
         job = store.start(command, decision=decision(command), cwd=workdir)
         info = store.wait(job, timeout_s=10)
         assert info.status is JobStatus.CANCELLED
-        assert _tagged(tag) == []
+        assert tagged(tag) == []
     with pytest.raises(OSError, match="Too many open files"):
         run(command, decision=decision(command), cwd=workdir, grace_s=0.2)
-    assert _tagged(tag) == []
+    assert tagged(tag) == []
 
 
 def test_running_jobs_are_capped(workdir: str, tmp_path: pathlib.Path) -> None:
@@ -132,9 +119,9 @@ def test_a_process_forking_away_on_term_is_killed_too(
         assert ready.exists()  # the handler was installed before the timeout
         assert res.timed_out
         deadline = time.monotonic() + 5
-        while _tagged(tag) and time.monotonic() < deadline:
+        while tagged(tag) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert _tagged(tag) == [], "a process forked on TERM outlived the kill"
+        assert tagged(tag) == [], "a process forked on TERM outlived the kill"
     finally:
-        for pid in _tagged(tag):
+        for pid in tagged(tag):
             os.kill(pid, 9)

@@ -31,7 +31,7 @@ from policylang.executor import (
 )
 from policylang.executor.render import SANDBOX_MARKER
 
-from .conftest import decision, live_group_members
+from .conftest import decision, live_group_members, tagged
 
 
 @pytest.fixture
@@ -191,10 +191,10 @@ def test_setsid_cannot_escape_the_sandbox(workspace: pathlib.Path,
                   sandbox=BubblewrapBackend(str(workspace)), timeout_s=timeout_s, grace_s=0.2)
         assert res.timed_out is (timeout_s is not None)
         assert started.exists()  # the detached process did start
-        assert _until(lambda: not _tagged(tag), timeout_s=5)
+        assert _until(lambda: not tagged(tag), timeout_s=5)
     finally:
-        for pid in _tagged(tag):
-            os.kill(int(pid), signal.SIGKILL)
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
 
 
 _HOST = """
@@ -206,18 +206,6 @@ decision = Decision(command=command, verdict=Verdict.ALLOW, retention=None,
                     concurrency_safe=False)
 run(command, decision=decision, cwd=sys.argv[1], sandbox=BubblewrapBackend(sys.argv[1]))
 """
-
-
-def _tagged(tag: str) -> list[str]:
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                if fh.read().split(b"\0")[0] == tag.encode():
-                    found.append(pid)
-        except OSError:
-            continue
-    return found
 
 
 def _until(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
@@ -238,15 +226,15 @@ def test_the_sandbox_dies_with_its_host(workspace: pathlib.Path) -> None:
         return
     host = subprocess.Popen([sys.executable, "-c", _HOST, str(workspace), command])
     try:
-        assert _until(lambda: ready.exists() and bool(_tagged(tag)))
+        assert _until(lambda: ready.exists() and bool(tagged(tag)))
         host.kill()
         host.wait()
-        assert _until(lambda: not _tagged(tag)), "sandboxed process outlived its host"
+        assert _until(lambda: not tagged(tag)), "sandboxed process outlived its host"
     finally:
         host.kill()
         host.wait()
-        for pid in _tagged(tag):
-            os.kill(int(pid), signal.SIGKILL)
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_sandboxed_root_cannot_remount_the_filesystem_writable(workspace: pathlib.Path,

@@ -14,19 +14,10 @@ from policylang.decision import Verdict
 from policylang.engine.policy import load_policy
 from policylang.importers import import_text, render_policy
 
+from .test_import_cli import policylang
+
 # every character `str.splitlines` breaks on, besides `\n`
 LINE_BREAKS = ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
-
-
-def policylang(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "policylang.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        input=stdin,
-    )
 
 
 def _injected(fmt: str, brk: str) -> str:
