@@ -64,6 +64,9 @@ class Policy:
         decision_cache: int = 1024,
     ) -> None:
         self.compiled = compiled
+        # every file the loader read (layers, includes, arity files), as absolute paths:
+        # what a sandbox keeps read-only (review M9); empty for a policy built in memory
+        self.input_files: tuple[str, ...] = ()
         self.approvals = approvals if approvals is not None else Approvals()
         self._view = RuleView(compiled, limits=limits, parse_cache=parse_cache)
         self._evaluator = Evaluator(self._view, self.approvals, cache=decision_cache)
@@ -147,8 +150,8 @@ def load_policy(
         decision_cache: how many decisions to keep (0: none). Only decisions that touched
             no file system (no path resolved, no git config read) are kept; the key holds
             the text, the context and the approvals' generation.
-        snapshot: reuse and keep a snapshot of the compiled policy beside the first file
-            (see `policylang.engine.snapshot`; `POLICYLANG_SNAPSHOTS=0` turns it off).
+        snapshot: reuse and keep a snapshot of the compiled policy in the user's cache
+            folder (see `policylang.engine.snapshot`; `POLICYLANG_SNAPSHOTS=0` turns it off).
 
     Raises:
         RulesetError: the files do not load, or an expectation fails (with `check`).
@@ -156,14 +159,16 @@ def load_policy(
     layers = [str(shipped_ruleset() if path is None else path), *(str(p) for p in extra)]
     store = approvals if isinstance(approvals, Approvals) else Approvals(approvals)
 
-    def make(compiled: CompiledPolicy) -> Policy:
-        return Policy(
+    def make(compiled: CompiledPolicy, inputs: Sequence[str]) -> Policy:
+        policy = Policy(
             compiled,
             approvals=store,
             limits=limits,
             parse_cache=parse_cache,
             decision_cache=decision_cache,
         )
+        policy.input_files = tuple(inputs)
+        return policy
 
     use_snapshot = snapshot and snapshots.enabled()
     if use_snapshot:
@@ -171,9 +176,9 @@ def load_policy(
         if found is not None and (found.checked or not check):
             for warning in found.warnings:
                 _log.warning("%s", warning)
-            return make(found.policy)
+            return make(found.policy, found.inputs)
     compiled, inputs, warnings = _compile(layers)
-    policy = make(compiled)
+    policy = make(compiled, [i.path for i in inputs])
     if check:
         failures = policy.check_expectations()
         if failures:

@@ -83,6 +83,7 @@ class Snapshot:
     policy: CompiledPolicy
     warnings: tuple[str, ...]  # rendered warning diagnostics, logged again on each load
     checked: bool  # whether the inline expectations were run and passed
+    inputs: tuple[str, ...] = ()  # every file the loader read, as recorded
 
 
 def enabled() -> bool:
@@ -192,7 +193,10 @@ def _decode(blob: bytes, layers: Sequence[str]) -> Snapshot:
     if not isinstance(policy, CompiledPolicy) or list(policy.sources) != header["sources"]:
         raise _Stale("the snapshot holds something else")
     return Snapshot(
-        policy=policy, warnings=tuple(header["warnings"]), checked=bool(header["checked"])
+        policy=policy,
+        warnings=tuple(header["warnings"]),
+        checked=bool(header["checked"]),
+        inputs=tuple(str(path) for path, _, _ in header["inputs"]),
     )
 
 

@@ -176,6 +176,7 @@ def policy_files(policy: object, approvals: str | None) -> tuple[str, ...]:
 
     compiled = getattr(policy, "compiled", None)
     files = [str(name) for name in getattr(compiled, "sources", ())]
+    files += [str(name) for name in getattr(policy, "input_files", ())]  # arity files too
     if approvals:
         files.append(approvals)
     # compiled snapshots: a workspace that holds the cache (the home folder, or

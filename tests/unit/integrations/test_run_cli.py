@@ -220,3 +220,17 @@ def test_the_sandbox_keeps_the_snapshot_folder_read_only(tmp_path: Path,
     monkeypatch.setenv("POLICYLANG_CACHE_DIR", str(tmp_path / "cache"))
     files = policy_files(load_policy(), None)
     assert str(tmp_path / "cache" / "snapshots") in files
+
+
+def test_the_sandbox_keeps_every_file_the_policy_read(tmp_path: Path) -> None:
+    # review M9: an `arity-file` in the workspace stayed writable inside the sandbox
+    from policylang.engine.policy import load_policy
+    from policylang.integrations._common import policy_files
+
+    (tmp_path / "arity.toml").write_text('[arity]\n"tool" = 2\n')
+    main = tmp_path / "team.policy"
+    main.write_text('policy "t"\narity-file "arity.toml"\ndefault ask\n')
+    for snapshot in (False, True, True):  # compiled, then written and read back
+        files = policy_files(load_policy(main, snapshot=snapshot), None)
+        assert str(tmp_path / "arity.toml") in files
+        assert str(main) in files
