@@ -211,8 +211,9 @@ def test_approvals_paths_expand_the_home_folder(
     )
 
 
-def test_the_sandbox_keeps_the_snapshot_folder_read_only(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sandbox_keeps_the_snapshot_folder_read_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # review M3: with the cache inside the workspace, a sandboxed script rewrote a snapshot
     from policylang.engine.policy import load_policy
     from policylang.integrations._common import policy_files
