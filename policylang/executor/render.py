@@ -107,6 +107,11 @@ def _notes(result: ExecResult) -> list[str]:
                          f"{kept - head:,} of {seen:,} bytes")
     if result.sandbox_write_denied:
         notes.append(SANDBOX_MARKER)
+    if result.protected_changed:
+        names = ", ".join(result.protected_changed)
+        notes.append(f"[sandbox: the command created, removed or replaced {names}, which the "
+                     "agent's host reads and the sandbox could not keep read-only; have a "
+                     "person review the change]")
     return notes
 
 

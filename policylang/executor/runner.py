@@ -7,6 +7,7 @@ must be for this exact command, and must be ALLOW, or ASK together with an
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -56,6 +57,9 @@ class ExecResult:
     sandboxed: bool
     sandbox_write_denied: bool  # a positive signal only; False proves nothing
     pid: int  # also the process group id
+    # protected names of the workspace (`.mcp.json`, `CLAUDE.md` …) that a sandboxed
+    # command created, removed or replaced where the sandbox could not keep them read-only
+    protected_changed: tuple[str, ...] = ()
 
     @property
     def stdout(self) -> str:
@@ -238,13 +242,24 @@ def run(
     prepared = prepare(command, decision=decision, approval=approval, cwd=cwd, env=env,
                        force_env=force_env, login=login, sandbox=sandbox)
     capture = output.Capture(max_stream_bytes)
+    before = _protected_state(prepared.backend)
     started = time.monotonic()
     proc = start(prepared)
     _log.debug("started pid %d: %s", proc.pid, command)
     outcome = output.pump(proc, capture, timeout_s=timeout_s, grace_s=grace_s, drain_s=drain_s)
-    return build_result(command, decision=decision, capture=capture, outcome=outcome,
-                        started=started, timeout_s=timeout_s, backend=prepared.backend,
-                        pid=proc.pid)
+    result = build_result(command, decision=decision, capture=capture, outcome=outcome,
+                          started=started, timeout_s=timeout_s, backend=prepared.backend,
+                          pid=proc.pid)
+    after = _protected_state(prepared.backend)
+    names = before.keys() | after.keys()
+    changed = tuple(sorted(n for n in names if before.get(n) != after.get(n)))
+    return dataclasses.replace(result, protected_changed=changed) if changed else result
+
+
+def _protected_state(backend: Backend) -> dict[str, object]:
+    """What a backend that watches protected names (the sandbox) sees there now."""
+    state = getattr(backend, "protected_state", None)
+    return dict(state()) if callable(state) else {}
 
 
 def build_result(

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import os
 import shutil
+import stat
 import subprocess
 import threading
 from collections.abc import Sequence
@@ -193,6 +194,30 @@ class BubblewrapBackend:
             if _within(real, areas) and real not in found and os.path.exists(real):
                 found.append(real)
         return found
+
+    def protected_state(self) -> dict[str, tuple[object, ...]]:
+        """The protected names at the workspace's top: kind, identity and, for a file, its
+        size and modification time; for a link, its target.
+
+        The runner compares them before and after a command, to report what the sandbox
+        could not keep read-only: a name created where none was (`.mcp.json`), or a
+        link replaced (`CLAUDE.md -> AGENTS.md`, review M6).
+        """
+        state: dict[str, tuple[object, ...]] = {}
+        for name in self.protected_names:
+            path = os.path.join(self.workspace, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            kind = stat.S_IFMT(info.st_mode)
+            if stat.S_ISLNK(info.st_mode):
+                state[name] = (kind, info.st_ino, os.readlink(path))
+            elif stat.S_ISDIR(info.st_mode):
+                state[name] = (kind, info.st_ino)
+            else:
+                state[name] = (kind, info.st_ino, info.st_size, info.st_mtime_ns)
+        return state
 
     def _areas(self) -> list[str]:
         return [os.path.realpath(a) for a in (self.workspace, *self.writable)]

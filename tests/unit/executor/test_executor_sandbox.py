@@ -371,3 +371,25 @@ def test_read_only_paths_hold_against_renames_nesting_and_links(tmp_path: pathli
         assert not (real / "sub" / ".git" / "hooks" / "pre-commit").exists()
     finally:
         shutil.rmtree(link.parent, ignore_errors=True)
+
+
+def test_what_the_sandbox_cannot_keep_read_only_is_reported(workspace: pathlib.Path,
+                                                            tmp_path: pathlib.Path) -> None:
+    # the gaps: a protected file created where none was (`.mcp.json`), and a protected
+    # name that is a link, replaced (review M6: `CLAUDE.md -> AGENTS.md`)
+    (workspace / "AGENTS.md").write_text("rules\n")
+    (workspace / "CLAUDE.md").symlink_to("AGENTS.md")
+    command = ("echo '{}' > .mcp.json; rm CLAUDE.md; echo 'new rules' > CLAUDE.md; "
+               "echo ok > made.txt")
+    backend = BubblewrapBackend(str(workspace))
+    if not backend.probe().ok:
+        _refused_and_not_run(command, workspace, workspace / "made.txt")
+        return
+    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
+              timeout_s=20)
+    assert res.protected_changed == (".mcp.json", "CLAUDE.md")
+    text = render_for_model(res, spill_dir=str(tmp_path)).text
+    assert "created, removed or replaced .mcp.json, CLAUDE.md" in text
+    quiet = run("echo ok > made.txt", decision=decision("echo ok > made.txt"),
+                cwd=str(workspace), sandbox=backend, timeout_s=20)
+    assert quiet.protected_changed == ()
