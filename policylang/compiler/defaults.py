@@ -123,13 +123,14 @@ def _path_args() -> dict[str, PathRoles]:
         "base64 jq yq bat source . column fold fmt expand unexpand iconv"
     )
     write = "tee touch mkdir rmdir rm shred truncate chmod chown chgrp unlink mkfifo"
-    copy = "cp mv ln install rsync scp"
+    copy = "cp ln install rsync scp"
     for name in read.split():
         table[name] = PathRoles(operands=OperandRole.READ)
     for name in write.split():
         table[name] = PathRoles(operands=OperandRole.WRITE)
     for name in copy.split():
         table[name] = PathRoles(operands=OperandRole.COPY)
+    table["mv"] = PathRoles(operands=OperandRole.MOVE)
     out = MappingProxyType({"-o": Access.WRITE, "--output": Access.WRITE})
     table["sort"] = PathRoles(operands=OperandRole.READ, options=out)
     table["curl"] = PathRoles(options=out)

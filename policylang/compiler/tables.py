@@ -58,6 +58,7 @@ class OperandRole(enum.StrEnum):
     READ = "read"  # every operand is read
     WRITE = "write"  # every operand is written
     COPY = "copy"  # the last operand is written, the others are read
+    MOVE = "move"  # as COPY, and the others are written too: they are removed (`mv`)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

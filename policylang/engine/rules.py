@@ -633,7 +633,7 @@ class RuleView:
         given = _PATTERN_OPTIONS.get(name)
         patterns = 1 if given is not None and not view.has(*given) else 0
         if roles is not None:
-            words = _role_words(roles, inner, view, recursive, moves=name in _MOVERS)
+            words = _role_words(roles, inner, view, recursive)
             first = min((*view.operands, *view.unknown), default=None)
             if patterns and first is not None and first in view.operands:
                 # `grep .env notes.txt` reads notes.txt; `.env` is what it looks for
@@ -761,17 +761,8 @@ def _has_xargs(unwrapped: Unwrapped) -> bool:
     return any(use.name == "xargs" for use in unwrapped.chain)
 
 
-# copy-role commands that remove their sources: moving `.git` away is writing it (M13)
-_MOVERS = frozenset({"mv"})
-
-
 def _role_words(
-    roles: PathRoles,
-    inner: Sequence[Word],
-    view: OptionView,
-    recursive: bool,
-    *,
-    moves: bool = False,
+    roles: PathRoles, inner: Sequence[Word], view: OptionView, recursive: bool
 ) -> Iterable[tuple[Word, str, bool]]:
     # a non-literal word where an option could be may just as well be a file name
     operands = tuple(sorted(set(view.operands) | set(view.unknown)))
@@ -779,9 +770,9 @@ def _role_words(
         yield from ((inner[i], "read", recursive) for i in operands)
     elif roles.operands is OperandRole.WRITE:
         yield from ((inner[i], "write", recursive) for i in operands)
-    elif roles.operands is OperandRole.COPY and operands:
+    elif roles.operands in (OperandRole.COPY, OperandRole.MOVE) and operands:
         yield from ((inner[i], "read", recursive) for i in operands[:-1])
-        if moves:
+        if roles.operands is OperandRole.MOVE:  # removed: moving `.git` away writes it (M13)
             yield from ((inner[i], "write", recursive) for i in operands[:-1])
         yield inner[operands[-1]], "write", recursive
     for option in view.options:

@@ -530,3 +530,21 @@ def test_assigning_a_variable_the_environment_exports(
     allowed = command.replace("TAR_OPTIONS", "LANG")
     decision = default_policy.evaluate(allowed, workspace=tmp_path, env={**home, "LANG": "C"})
     assert decision.verdict is Verdict.ALLOW
+
+
+def test_path_args_move_writes_the_sources(tmp_path: Path) -> None:
+    # review M13: with `copy` roles, `mv .git old` only read `.git`, and a write-protected
+    # path could be moved away on an ask; `move` writes the sources too (they are removed)
+    from policylang.engine.policy import load_policy
+
+    path = tmp_path / "p.policy"
+    path.write_text(
+        'policy "t"\ndefault ask\nallow relocate|duplicate **\n'
+        "path-args move relocate\npath-args copy duplicate\n"
+        "protect write keep/** deny\n"
+    )
+    policy = load_policy(path, check=False)
+    ws = str(tmp_path)
+    assert policy.evaluate("relocate keep/a elsewhere", workspace=ws).verdict.value == "deny"
+    assert policy.evaluate("duplicate keep/a elsewhere", workspace=ws).verdict.value == "allow"
+    assert policy.evaluate("relocate a keep/b", workspace=ws).verdict.value == "deny"

@@ -96,6 +96,10 @@ REST = ast.PatternWord(alternatives=("**",), kind=ast.WordKind.REST)
             ast.PathArgs(form="operands", commands=n("cp", "mv"), role="copy"),
         ),
         (
+            "path-args move mv",
+            ast.PathArgs(form="operands", commands=n("mv"), role="move"),
+        ),
+        (
             "path-args option sort -o|--output write",
             ast.PathArgs(
                 form="option", commands=n("sort"), role="write", items=n("-o", "--output")
