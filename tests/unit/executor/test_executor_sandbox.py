@@ -62,6 +62,16 @@ def _refused_and_not_run(command: str, ws: pathlib.Path, marker: pathlib.Path,
     assert not marker.exists()
 
 
+def _confined(command: str, ws: pathlib.Path, backend: BubblewrapBackend,
+              marker: pathlib.Path) -> ExecResult | None:
+    """`command` run in `backend`; where bubblewrap cannot work on this host, the refusal
+    is asserted instead (nothing ran) and None returned."""
+    if not backend.probe().ok:
+        _refused_and_not_run(command, ws, marker)
+        return None
+    return run(command, decision=decision(command), cwd=str(ws), sandbox=backend, timeout_s=20)
+
+
 def test_write_outside_the_workspace_is_denied_and_marked(workspace: pathlib.Path,
                                                           outside: pathlib.Path) -> None:
     target, inside = outside / "escaped", workspace / "made"
@@ -313,11 +323,9 @@ def test_protected_names_and_policy_files_stay_read_only(workspace: pathlib.Path
     command = ("echo x > .git/hooks/pre-commit; echo x > .claude/settings.json; "
                "echo x >> team.policy; echo x > docs/CLAUDE.md; echo ok > made.txt")
     backend = BubblewrapBackend(str(workspace), readonly=[str(layer)])
-    if not backend.probe().ok:
-        _refused_and_not_run(command, workspace, workspace / "made.txt")
+    res = _confined(command, workspace, backend, workspace / "made.txt")
+    if res is None:
         return
-    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
-              timeout_s=20)
     assert (workspace / "made.txt").read_text() == "ok\n"  # the workspace stays writable
     assert not (workspace / ".git" / "hooks" / "pre-commit").exists()
     assert (workspace / ".claude" / "settings.json").read_text() == "{}"
@@ -333,11 +341,9 @@ def test_missing_agent_folders_cannot_be_created_in_the_sandbox(workspace: pathl
     command = ("mkdir -p .claude && echo '{}' > .claude/settings.json; "
                "echo x > .gemini/settings.json; echo ok > made.txt")
     backend = BubblewrapBackend(str(workspace))
-    if not backend.probe().ok:
-        _refused_and_not_run(command, workspace, workspace / "made.txt")
+    res = _confined(command, workspace, backend, workspace / "made.txt")
+    if res is None:
         return
-    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
-              timeout_s=20)
     assert (workspace / "made.txt").read_text() == "ok\n"
     assert (workspace / ".claude").is_dir()  # made empty, and read-only inside
     assert list((workspace / ".claude").iterdir()) == []
@@ -359,11 +365,9 @@ def test_read_only_paths_hold_against_renames_nesting_and_links(tmp_path: pathli
                "echo x > sub/.git/hooks/pre-commit; echo ok > made.txt")
     backend = BubblewrapBackend(str(link), readonly=[str(link / "pol" / "main.policy")])
     try:
-        if not backend.probe().ok:
-            _refused_and_not_run(command, link, real / "made.txt")
+        res = _confined(command, link, backend, real / "made.txt")
+        if res is None:
             return
-        res = run(command, decision=decision(command), cwd=str(link), sandbox=backend,
-                  timeout_s=20)
         assert res.stdout.splitlines()[0] == str(link)  # the link works inside too
         assert (real / "made.txt").read_text() == "ok\n"
         assert (real / "pol" / "main.policy").read_text() == "allow ls **\n"
@@ -382,11 +386,9 @@ def test_what_the_sandbox_cannot_keep_read_only_is_reported(workspace: pathlib.P
     command = ("echo '{}' > .mcp.json; rm CLAUDE.md; echo 'new rules' > CLAUDE.md; "
                "echo ok > made.txt")
     backend = BubblewrapBackend(str(workspace))
-    if not backend.probe().ok:
-        _refused_and_not_run(command, workspace, workspace / "made.txt")
+    res = _confined(command, workspace, backend, workspace / "made.txt")
+    if res is None:
         return
-    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
-              timeout_s=20)
     assert res.protected_changed == (".mcp.json", "CLAUDE.md")
     text = render_for_model(res, spill_dir=str(tmp_path)).text
     assert "created, removed or replaced .mcp.json, CLAUDE.md" in text
