@@ -18,24 +18,42 @@ import re
 
 
 def glob_regex(glob: str) -> re.Pattern[str]:
-    """Translate a path glob (`*`, `?`, `[…]`, `**` components) to a full-match regex."""
-    parts = glob.split("/")
-    regex: list[str] = []
-    after_leading_stars = False
-    for index, part in enumerate(parts):
-        if part == "**":
-            if index == 0:
-                regex.append(".*" if len(parts) == 1 else "(?:.*/)?")
-                after_leading_stars = True
-            else:
-                regex.append("(?:/.*)?")
-                after_leading_stars = False
-            continue
-        if index > 0 and not after_leading_stars:
-            regex.append("/")
-        regex.append(_component(part))
-        after_leading_stars = False
+    """Translate a path glob (`*`, `?`, `[…]`, `**` components) to a full-match regex.
+
+    The glob is cut at its `**` components into runs of ordinary components. The last run
+    is anchored at the end of the path; every run between two `**` is found at its
+    earliest place and kept there (an atomic group). Earliest is never wrong: a later `**`
+    can swallow whatever lies between two places, so the earliest leaves the most room for
+    the rest. Without that, three `**` took seconds on a deep path (review M12).
+    """
+    runs = _runs(glob.split("/"))
+    regex = ["/".join(_component(part) for part in runs[0])]
+    for index, run in enumerate(runs[1:], start=1):
+        leading = index == 1 and not runs[0]  # the glob starts with `**`
+        body = "/".join(_component(part) for part in run)
+        if not run:  # the glob ends with `**` (runs of `**` are one, so only the last)
+            regex.append(".*" if leading else "(?:/.*)?")
+        elif index < len(runs) - 1:  # another `**` follows: earliest place, kept
+            skip = "(?:.*?/)??" if leading else "(?:/.*?)??/"
+            regex.append(f"(?>{skip}{body}(?=/|\\Z))")
+        else:  # the last run ends the path
+            regex.append(f"(?:.*/)?{body}" if leading else f"(?:/.*)?/{body}")
     return re.compile("".join(regex), re.DOTALL)
+
+
+def _runs(parts: list[str]) -> list[list[str]]:
+    """The components between `**` components; `**/**` means what `**` means.
+
+    >>> _runs(["a", "**", "**", "b", "c", "**"])
+    [['a'], ['b', 'c'], []]
+    """
+    runs: list[list[str]] = [[]]
+    for index, part in enumerate(parts):
+        if part != "**":
+            runs[-1].append(part)
+        elif index == 0 or parts[index - 1] != "**":
+            runs.append([])
+    return runs
 
 
 def glob_problem(glob: str) -> str | None:

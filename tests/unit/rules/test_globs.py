@@ -59,9 +59,70 @@ _GLOB_ATOMS = st.sampled_from(
 @settings(max_examples=600, deadline=None)
 @given(st.lists(_GLOB_ATOMS, max_size=7).map("".join), st.text("ab/-^", max_size=10))
 def test_translation_matches_the_reference(glob: str, text: str) -> None:
-    while "**" in glob:  # `**` components have their own meaning (tests in the doctests)
+    while "**" in glob:  # `**` components have their own meaning (the next test)
         glob = glob.replace("**", "*")
     assert bool(glob_regex(glob).fullmatch(text)) == reference(glob, text)
+
+
+def reference_with_globstar(glob: str, text: str) -> bool:
+    """Component by component: a `**` component matches any number of components (none
+    included), any other component is matched by `reference`."""
+    parts, names = glob.split("/"), text.split("/")
+
+    @functools.cache
+    def match(p: int, n: int) -> bool:
+        if p == len(parts):
+            return n == len(names)
+        if parts[p] == "**":
+            return any(match(p + 1, k) for k in range(n, len(names) + 1))
+        return n < len(names) and reference(parts[p], names[n]) and match(p + 1, n + 1)
+
+    return match(0, 0)
+
+
+_COMPONENTS = st.one_of(
+    st.just("**"),
+    st.lists(st.sampled_from(["a", "b", "*", "?", "[ab]", "[!a]"]), max_size=3).map("".join),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_COMPONENTS, min_size=1, max_size=6).map("/".join), st.text("ab/", max_size=10))
+def test_globstar_translation_matches_the_reference(glob: str, text: str) -> None:
+    glob = "/".join(p if p == "**" else p.replace("**", "*") for p in glob.split("/"))
+    assert bool(glob_regex(glob).fullmatch(text)) == reference_with_globstar(glob, text)
+
+
+@pytest.mark.parametrize(
+    ("glob", "text", "expected"),
+    [
+        ("**/**", "a/b", True),  # review M12: `**/**` matched nothing but ``
+        ("**/**/.env", "x/y/.env", True),
+        ("a/**/**/b", "a/x/b", True),
+        ("**/**", "", True),
+    ],
+)
+def test_runs_of_globstars_mean_one(glob: str, text: str, expected: bool) -> None:
+    assert bool(glob_regex(glob).fullmatch(text)) is expected
+
+
+DEEP = "/".join(["a"] * 2_000)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("glob", "text", "expected"),
+    [
+        ("**/a/**/a/**/a/**/b", DEEP, False),
+        ("**/a/**/a/**/a/**/b", DEEP + "/b", True),
+        ("a/**/a/**/a/**/a/**/c/**", DEEP + "/c/d", True),
+        ("**/a/**/b/**", DEEP, False),
+    ],
+    ids=["no-match", "match", "trailing", "middle-missing"],
+)
+def test_many_globstars_against_a_deep_path_finish(glob: str, text: str, expected: bool) -> None:
+    # review M12: three or more `**` backtracked polynomially (seconds on a deep path)
+    assert bool(glob_regex(glob).fullmatch(text)) is expected
 
 
 A_RUN = "a" * 20_000
