@@ -14,6 +14,7 @@ from policylang.executor.render import (
     fit,
     for_display,
     merged_text,
+    protected_note,
     render_for_display,
     render_for_model,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "for_display",
     "looks_secret",
     "merged_text",
+    "protected_note",
     "render_for_display",
     "render_for_model",
     "run",

@@ -55,6 +55,8 @@ class JobInfo:
     signal: int | None
     duration_ms: int
     pid: int
+    # as `ExecResult.protected_changed`, known once the job has ended
+    protected_changed: tuple[str, ...] = ()
 
     @property
     def done(self) -> bool:
@@ -123,6 +125,10 @@ class _Job:
         self.outcome: output.PumpOutcome | None = None
         self.pid = 0
         self.thread: threading.Thread | None = None
+        # what `runner.protected_state` saw before the spawn, and the backend to ask after
+        self.protected_before: dict[str, object] = {}
+        self.backend: Backend | None = None
+        self.protected_changed: tuple[str, ...] = ()
 
     def info(self) -> JobInfo:
         outcome, end = self.outcome, self.finished or time.monotonic()
@@ -130,7 +136,8 @@ class _Job:
         return JobInfo(id=self.id, command=self.command, status=_status(outcome),
                        exit_code=code if code is not None and code >= 0 else None,
                        signal=-code if code is not None and code < 0 else None,
-                       duration_ms=round((end - self.started) * 1000), pid=self.pid)
+                       duration_ms=round((end - self.started) * 1000), pid=self.pid,
+                       protected_changed=self.protected_changed)
 
 
 def _status(outcome: output.PumpOutcome | None) -> JobStatus:
@@ -222,6 +229,8 @@ class JobStore:
         # INVARIANT: whatever can fail (the cancel pipe, the thread) is made before the
         # spawn or undone with a kill: a job is never left running unwatched
         job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))
+        job.backend = prepared.backend
+        job.protected_before = runner.protected_state(prepared.backend)
         try:
             proc = runner.start(prepared)
         except BaseException:
@@ -245,18 +254,33 @@ class JobStore:
     def _watch(self, job: _Job, proc: subprocess.Popen[bytes],
                timeout_s: float | None) -> None:
         try:
-            job.outcome = output.pump(proc, job.window, timeout_s=timeout_s,
-                                      grace_s=self.grace_s, drain_s=self.drain_s,
-                                      cancel=job.cancel)
+            outcome = output.pump(proc, job.window, timeout_s=timeout_s,
+                                  grace_s=self.grace_s, drain_s=self.drain_s,
+                                  cancel=job.cancel)
         except Exception:
             _log.exception("background %s failed", job.id)
             if proc.returncode is None:  # pump kills and reaps on failure: make sure
                 process.terminate_group(proc, grace_s=self.grace_s)
-            job.outcome = output.PumpOutcome(timed_out=False, cancelled=True,
-                                             returncode=proc.returncode or -9)
+            outcome = output.PumpOutcome(timed_out=False, cancelled=True,
+                                         returncode=proc.returncode or -9)
         finally:
+            # before the outcome: a job seen as done has its protected names compared
+            job.protected_changed = self._protected_changes(job)
             job.finished = time.monotonic()
             job.cancel.close()
+        job.outcome = outcome
+
+    @staticmethod
+    def _protected_changes(job: _Job) -> tuple[str, ...]:
+        """What the sandbox could not keep read-only, compared once the job has ended."""
+        if job.backend is None:
+            return ()
+        try:
+            after = runner.protected_state(job.backend)
+        except Exception:  # cannot look: say so rather than report nothing
+            _log.exception("background %s: protected names not checked", job.id)
+            return ("(protected names could not be checked)",)
+        return runner.protected_changes(job.protected_before, after)
 
     def jobs(self) -> tuple[JobInfo, ...]:
         """Every job this store still holds, oldest first."""

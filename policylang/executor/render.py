@@ -108,11 +108,15 @@ def _notes(result: ExecResult) -> list[str]:
     if result.sandbox_write_denied:
         notes.append(SANDBOX_MARKER)
     if result.protected_changed:
-        names = ", ".join(result.protected_changed)
-        notes.append(f"[sandbox: the command created, removed or replaced {names}, which the "
-                     "agent's host reads and the sandbox could not keep read-only; have a "
-                     "person review the change]")
+        notes.append(protected_note(result.protected_changed))
     return notes
+
+
+def protected_note(names: tuple[str, ...]) -> str:
+    """The note on protected names a sandboxed command changed (`protected_changed`)."""
+    return (f"[sandbox: the command created, removed or replaced {', '.join(names)}, which "
+            "the agent's host reads and the sandbox could not keep read-only; have a person "
+            "review the change]")
 
 
 @dataclass(frozen=True, slots=True)

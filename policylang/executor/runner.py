@@ -242,7 +242,7 @@ def run(
     prepared = prepare(command, decision=decision, approval=approval, cwd=cwd, env=env,
                        force_env=force_env, login=login, sandbox=sandbox)
     capture = output.Capture(max_stream_bytes)
-    before = _protected_state(prepared.backend)
+    before = protected_state(prepared.backend)
     started = time.monotonic()
     proc = start(prepared)
     _log.debug("started pid %d: %s", proc.pid, command)
@@ -250,16 +250,20 @@ def run(
     result = build_result(command, decision=decision, capture=capture, outcome=outcome,
                           started=started, timeout_s=timeout_s, backend=prepared.backend,
                           pid=proc.pid)
-    after = _protected_state(prepared.backend)
-    names = before.keys() | after.keys()
-    changed = tuple(sorted(n for n in names if before.get(n) != after.get(n)))
+    changed = protected_changes(before, protected_state(prepared.backend))
     return dataclasses.replace(result, protected_changed=changed) if changed else result
 
 
-def _protected_state(backend: Backend) -> dict[str, object]:
+def protected_state(backend: Backend) -> dict[str, object]:
     """What a backend that watches protected names (the sandbox) sees there now."""
     state = getattr(backend, "protected_state", None)
     return dict(state()) if callable(state) else {}
+
+
+def protected_changes(before: dict[str, object], after: dict[str, object]) -> tuple[str, ...]:
+    """The protected names created, removed or replaced between two `protected_state`s."""
+    names = before.keys() | after.keys()
+    return tuple(sorted(n for n in names if before.get(n) != after.get(n)))
 
 
 def build_result(

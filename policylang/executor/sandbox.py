@@ -208,11 +208,12 @@ class BubblewrapBackend:
             path = os.path.join(self.workspace, name)
             try:
                 info = os.lstat(path)
-            except OSError:
+                target = os.readlink(path) if stat.S_ISLNK(info.st_mode) else ""
+            except OSError:  # gone, or no longer a link: as the command left it
                 continue
             kind = stat.S_IFMT(info.st_mode)
             if stat.S_ISLNK(info.st_mode):
-                state[name] = (kind, info.st_ino, os.readlink(path))
+                state[name] = (kind, info.st_ino, target)
             elif stat.S_ISDIR(info.st_mode):
                 state[name] = (kind, info.st_ino)
             else:

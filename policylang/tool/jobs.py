@@ -16,6 +16,7 @@ from policylang.executor import (
     UnknownJobError,
     fit,
     for_display,
+    protected_note,
 )
 from policylang.tool.bash import ToolResult, ToolStatus
 from policylang.tool.schema import json_type
@@ -51,7 +52,8 @@ def describe(info: JobInfo) -> str:
             state = "timed out and killed"
         case _:
             state = str(info.status)
-    return f"[{info.id} {state}, {info.duration_ms}ms] {info.command}"
+    line = f"[{info.id} {state}, {info.duration_ms}ms] {info.command}"
+    return f"{line}\n{protected_note(info.protected_changed)}" if info.protected_changed else line
 
 
 def _ok(text: str, *, error: bool = False) -> ToolResult:

@@ -25,11 +25,13 @@ from policylang.errors import ExecutionRefusedError, SandboxUnavailableError
 from policylang.executor import (
     BubblewrapBackend,
     ExecResult,
+    JobStore,
     PlainBackend,
     render_for_model,
     run,
 )
 from policylang.executor.render import SANDBOX_MARKER
+from policylang.tool import JobTools
 
 from .conftest import decision, live_group_members, tagged
 
@@ -395,3 +397,31 @@ def test_what_the_sandbox_cannot_keep_read_only_is_reported(workspace: pathlib.P
     quiet = run("echo ok > made.txt", decision=decision("echo ok > made.txt"),
                 cwd=str(workspace), sandbox=backend, timeout_s=20)
     assert quiet.protected_changed == ()
+
+
+def test_a_background_job_reports_what_the_sandbox_could_not_keep(workspace: pathlib.Path
+                                                                   ) -> None:
+    # the foreground check, for jobs too: a job seen as done has its names compared
+    command = "echo '{}' > .mcp.json; echo ok > made.txt"
+    backend = BubblewrapBackend(str(workspace))
+    with JobStore() as store:
+        if not backend.probe().ok:
+            with pytest.raises(SandboxUnavailableError, match="never ran"):
+                store.start(command, decision=decision(command), cwd=str(workspace),
+                            sandbox=backend)
+            assert not (workspace / "made.txt").exists()
+            return
+        changed = store.start(command, decision=decision(command), cwd=str(workspace),
+                              sandbox=backend, timeout_s=20)
+        info = store.wait(changed, timeout_s=30)
+        # one after the other: a change is reported by every job whose run overlapped it
+        quiet = store.start("echo ok > other.txt", decision=decision("echo ok > other.txt"),
+                            cwd=str(workspace), sandbox=backend, timeout_s=20)
+        calm = store.wait(quiet, timeout_s=30)
+        listing = JobTools(store).list().model_text
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert info.exit_code == 0
+    assert info.protected_changed == (".mcp.json",)
+    assert calm.exit_code == 0
+    assert calm.protected_changed == ()
+    assert listing.count("created, removed or replaced .mcp.json") == 1
