@@ -7,10 +7,14 @@ docs/integrations.md for the settings snippets and for how each payload is answe
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import os
+import select
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import BinaryIO
 
@@ -21,23 +25,29 @@ from policylang.integrations._common import HookResult, PayloadError, policy_fac
 EXIT_OK = 0
 EXIT_BLOCKED = 2  # the agent blocks the call; the reason is on stderr
 
+# Longest a policy check may take before the call is blocked: below Gemini CLI's default
+# hook timeout (60 s), after which it would let the call through.
+DEFAULT_DEADLINE_S = 20.0
+
 # A PreToolUse payload is a few kilobytes; anything this large is not one.
 MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
 
 _EPILOG = """\
-examples:
+examples (write the absolute path `which policylang` prints: a hook that cannot
+start exits 127, which the agents read as "go ahead"):
   in .claude/settings.json (Claude Code):
     {"hooks": {"PreToolUse": [{"matcher": "Bash",
-      "hooks": [{"type": "command", "command": "policylang hook claude-code"}]}]}}
+      "hooks": [{"type": "command", "command": "/path/to/venv/bin/policylang hook claude-code"}]}]}}
   in .gemini/settings.json (Gemini CLI):
     {"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
-      "hooks": [{"type": "command", "command": "policylang hook gemini-cli"}]}]}}
+      "hooks": [{"type": "command", "command": "/path/to/venv/bin/policylang hook gemini-cli"}]}]}}
   try it by hand:
     echo '{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"."}' \\
       | policylang hook claude-code --policy rulesets/default.policy
 
 exit codes: 0 answered (the answer is on stdout, or nothing for other tools);
-2 the payload was unreadable and the call is blocked (reason on stderr)
+2 the call is blocked (reason on stderr): the payload was unreadable, or the check
+crashed or gave no answer within --deadline seconds
 """
 
 
@@ -68,7 +78,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="ask",
         help="gemini-cli only: answer ask as deny (for releases without `ask`, or headless runs)",
     )
+    parser.add_argument(
+        "--deadline",
+        type=_seconds,
+        default=DEFAULT_DEADLINE_S,
+        metavar="S",
+        help=f"block the call if the check has not answered after S seconds (default "
+        f"{DEFAULT_DEADLINE_S:g}); keep it below the agent's hook timeout",
+    )
     parser.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         result = HookResult(stderr=f"policylang: refused: {error}\n", exit_code=EXIT_BLOCKED)
     else:
         try:
-            result = isolated(lambda: _guarded(args, text))
+            result = isolated(lambda: _guarded(args, text), deadline_s=args.deadline)
         except Exception as error:  # no process to fork, no pipe: blocked, never "go ahead"
             message = f"policylang: refused: internal error: {error}\n"
             result = HookResult(stderr=message, exit_code=EXIT_BLOCKED)
@@ -112,14 +140,16 @@ def _guarded(args: argparse.Namespace, text: str) -> HookResult:
         return HookResult(stderr=message, exit_code=EXIT_BLOCKED)
 
 
-def isolated(compute: Callable[[], HookResult]) -> HookResult:
+def isolated(compute: Callable[[], HookResult], *,
+             deadline_s: float = DEFAULT_DEADLINE_S) -> HookResult:
     """`compute()` in a forked child, so that a crash in native code blocks the call.
 
     WHY: the agents read any exit status but 0 and 2 as "the hook failed, go ahead", and
     tree-sitter-bash's C scanner is not memory-safe: a segfault in this process would let
     the command run. The child sends its answer back through a pipe; a child that dies by
-    a signal, or exits without an answer, is a blocked call. Without `fork` (not POSIX),
-    `compute` runs here.
+    a signal, exits without an answer, or has not answered after `deadline_s` (it is
+    killed) is a blocked call: an agent lets a call through once its own hook timeout
+    passes (review N2). Without `fork` (not POSIX), `compute` runs here.
     """
     if not hasattr(os, "fork"):
         return compute()
@@ -135,8 +165,13 @@ def isolated(compute: Callable[[], HookResult]) -> HookResult:
         finally:
             os._exit(0)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as answer:
-        data = answer.read()
+    with os.fdopen(read_end, "rb", buffering=0) as answer:
+        data = _read_until(answer, time.monotonic() + deadline_s)
+    if data is None:
+        _kill_and_reap(pid)
+        message = (f"policylang: refused: the policy check gave no answer within "
+                   f"{deadline_s:g} s (see `--deadline`)\n")
+        return HookResult(stderr=message, exit_code=EXIT_BLOCKED)
     _, status = os.waitpid(pid, 0)
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and data:
         try:
@@ -150,6 +185,33 @@ def isolated(compute: Callable[[], HookResult]) -> HookResult:
         how = f"exit status {os.waitstatus_to_exitcode(status)} without an answer"
     message = f"policylang: refused: the policy check crashed ({how})\n"
     return HookResult(stderr=message, exit_code=EXIT_BLOCKED)
+
+
+def _read_until(stream: BinaryIO, deadline: float) -> bytes | None:
+    """Everything `stream` gives until its end, or None if the deadline passes first."""
+    chunks: list[bytes] = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        ready, _, _ = select.select([stream], [], [], remaining)
+        if not ready:
+            return None
+        chunk = stream.read(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _kill_and_reap(pid: int) -> None:
+    """Kill the child; reap it if it dies soon (one stuck in the kernel may not)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    for _ in range(50):
+        with contextlib.suppress(ChildProcessError):
+            if os.waitpid(pid, os.WNOHANG)[0] != 0:
+                return
+        time.sleep(0.01)
 
 
 def _answer(args: argparse.Namespace, text: str) -> HookResult:

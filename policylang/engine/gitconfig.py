@@ -574,15 +574,44 @@ _NONE: tuple[str, ...] = ()
 _MISSING = _FileResult(risks=(), includes=(), worktree=None)
 
 
+_MAX_POINTER = 65536  # a `commondir` or `gitdir:` file: one path
+
+
+def read_regular(path: str, limit: int) -> bytes | None:
+    """At most `limit` bytes of the regular file at `path` (links followed); None if it is
+    anything else or cannot be read.
+
+    WHY: the file is opened non-blocking and checked *after* the open, so a FIFO or device
+    planted in a repository (`.git/HEAD`, `commondir`) can never block an evaluation: a
+    hook that hangs is one the agent gives up on and lets the call through (review N2).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except (OSError, ValueError):  # ValueError: a NUL in the path
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while size < limit:
+            chunk = os.read(fd, limit - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _read_config(path: str, st: os.stat_result) -> _FileResult | None:
     if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_CONFIG:
         return None  # a FIFO would block, a device lie; a huge file is not read whole
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(_MAX_CONFIG + 1)
-    except OSError:
-        return None
-    if len(data) > _MAX_CONFIG:
+    data = read_regular(path, _MAX_CONFIG + 1)
+    if data is None or len(data) > _MAX_CONFIG:
         return None
     entries, ok = _parse(data.decode("latin-1"))
     if not ok:
@@ -667,11 +696,7 @@ def _index_bytes(path: str, st: os.stat_result) -> bytes | None:
     unreadable."""
     if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_INDEX:
         return None
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(_MAX_INDEX + 1)
-    except OSError:
-        return None
+    return read_regular(path, _MAX_INDEX + 1)
 
 
 def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
@@ -776,13 +801,9 @@ def _shared_index(gitdir: str, digest: bytes) -> bytes | None:
         if hexdigest == "0" * len(hexdigest):
             return b"DIRC\x00\x00\x00\x02\x00\x00\x00\x00"  # no shared index
         path = f"{gitdir}/sharedindex.{hexdigest}"
-        try:
-            with open(path, "rb") as handle:
-                return handle.read(_MAX_INDEX + 1)
-        except FileNotFoundError:
+        if not os.path.lexists(path):
             continue
-        except OSError:
-            return None
+        return read_regular(path, _MAX_INDEX + 1)
     return None
 
 
@@ -827,10 +848,8 @@ def _check_head(path: str, st: os.stat_result) -> bool:
             return os.readlink(path).startswith("refs/")
         except OSError:
             return False
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(255)
-    except OSError:
+    data = read_regular(path, 255)
+    if data is None:
         return False
     if data.startswith(b"ref:") and data[4:].lstrip(b" \t\n\r").startswith(b"refs/"):
         return True
@@ -858,11 +877,10 @@ def _commondir(gitdir: str) -> str | None:
     path = gitdir + "/commondir"
     if not os.access(path, os.F_OK):
         return gitdir
-    try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-            text = handle.read(4096).rstrip("\r\n")
-    except OSError:
+    data = read_regular(path, _MAX_POINTER)
+    if data is None:
         return None
+    text = data.decode("utf-8", "surrogateescape").rstrip("\r\n")
     if not text or "\n" in text:
         return None
     return text if text.startswith("/") else gitdir + "/" + text
@@ -926,10 +944,8 @@ def find_config(directory: str) -> str | None:
 
 def _gitfile_target(path: str) -> str | None:
     """The git directory a `.git` file names (`gitdir: …`), None if invalid."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(65536)
-    except OSError:
+    data = read_regular(path, _MAX_POINTER)
+    if data is None:
         return None
     text = data.decode("utf-8", "surrogateescape").rstrip("\r\n")
     if not text.startswith("gitdir: ") or "\n" in text or "\0" in text:

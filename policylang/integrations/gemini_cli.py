@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 import os
 import os.path
+import re
 from collections.abc import Mapping
 from typing import Any, assert_never
 
-from policylang.decision import Decision, Verdict
+from policylang.decision import Decision, Verdict, strictest
 from policylang.integrations._common import (
     HookResult,
     PayloadError,
@@ -41,8 +42,29 @@ EVENT = "BeforeTool"
 SHELL_TOOL = "run_shell_command"
 EXIT_BLOCK = 2
 # The shell tool's working-directory argument, relative to the project root; older
-# releases named it `directory`.
+# releases named it `directory`, current ones ignore that key (review N3).
 _DIR_KEYS = ("dir_path", "directory")
+
+# JavaScript's `trim()` and `\s`: what Gemini CLI strips around a command
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_S = f"[{_JS_SPACE}]"
+# The shell wrappers Gemini CLI releases cut off before running a command: exactly
+# `sh|bash|zsh -c` (any case), and, in some releases, with assignments before, a path, and
+# flags such as `-e`, `-o pipefail` or `-lc`. Matching too much costs only a stricter
+# answer: every text is judged, and the strictest verdict wins.
+_WRAPPER_PREFIXES = (
+    re.compile(f"{_S}*(?:sh|bash|zsh){_S}+-c{_S}", re.IGNORECASE | re.ASCII),
+    re.compile(
+        f"{_S}*(?:[A-Za-z_][A-Za-z0-9_]*=[^{_JS_SPACE}]*{_S}+)*"
+        f"(?:[^{_JS_SPACE}]*[/\\\\])?(?:sh|bash|zsh|dash|ksh)(?:\\.exe)?{_S}+"
+        f"(?:[-+][A-Za-z-]*{_S}+(?:[A-Za-z][A-Za-z0-9_-]*{_S}+)??)*?"
+        f"-[A-Za-z]*c[A-Za-z]*{_S}",
+        re.IGNORECASE | re.ASCII,
+    ),
+)
 
 
 def handle(
@@ -87,22 +109,69 @@ def handle(
     env = os.environ if environ is None else environ
     base = string_field(payload, "cwd")
     root = workspace or env.get("GEMINI_PROJECT_DIR") or base
-    cwd = _working_directory(tool_input, base or root)
-    outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root)
-    if isinstance(outcome, Decision):
-        verdict = ask_as if outcome.verdict is Verdict.ASK else outcome.verdict
-        return answer(verdict, describe_decision(outcome))
-    return answer(ask_as, outcome)
+    worst: Decision | None = None
+    for text in commands_run(command):
+        for cwd in working_directories(tool_input, base or root):
+            outcome = evaluate_safely(factory, text, cwd=cwd, workspace=root)
+            if not isinstance(outcome, Decision):
+                return answer(ask_as, outcome)
+            if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
+                worst = outcome
+    assert worst is not None  # INVARIANT: at least one text and one directory
+    verdict = ask_as if worst.verdict is Verdict.ASK else worst.verdict
+    return answer(verdict, describe_decision(worst))
 
 
-def _working_directory(tool_input: Mapping[str, Any], base: str | None) -> str | None:
+def commands_run(command: str) -> tuple[str, ...]:
+    """`command` as sent, and every text a Gemini CLI release may run in its place.
+
+    Gemini CLI cuts a leading shell wrapper (`bash -c `), then the first and last
+    character when both are the same quote, *without checking that they pair up*: `bash
+    -c 'echo ok' x '; cat .env'` runs `echo ok' x '; cat .env` (review N1). It runs the
+    result inside `{ …; }`; that group cannot be closed early by a text that parses on
+    its own, and one that does not parse is never allowed, so the group is not judged.
+
+    >>> commands_run("bash -c 'echo ok' x '; cat .env'")
+    ("bash -c 'echo ok' x '; cat .env'", "echo ok' x '; cat .env")
+    >>> commands_run("git status")
+    ('git status',)
+    """
+    found = [command]
+    for prefix in _WRAPPER_PREFIXES:
+        match = prefix.match(command)
+        if match is None:
+            continue
+        rest = command[match.end() :].strip(_JS_SPACE)
+        if rest[:1] in ("'", '"') and rest.endswith(rest[0]):
+            rest = rest[1:-1]  # JavaScript's `substring(1, length - 1)`: "" for one quote
+        if rest not in found:
+            found.append(rest)
+    return tuple(found)
+
+
+def working_directories(tool_input: Mapping[str, Any], base: str | None) -> tuple[str | None, ...]:
+    """Every directory a Gemini CLI release may run the command in: the project root (or
+    the payload's `cwd`), then `dir_path` and `directory` when given.
+
+    Current releases read `dir_path` (an empty one is the project root) and ignore
+    `directory`; older ones read `directory`. The model writes these arguments, so a
+    `directory` that current releases ignore must not move the judgement away from where
+    the command runs (review N3): each candidate is judged, and the strictest answer wins.
+    """
+    found: list[str | None] = [base]
     for key in _DIR_KEYS:
         value = tool_input.get(key)
         if isinstance(value, str) and value:
-            if os.path.isabs(value):
-                return value
-            return None if base is None else os.path.normpath(os.path.join(base, value))
-    return base
+            resolved = _resolve(value, base)
+            if resolved not in found:
+                found.append(resolved)
+    return tuple(found)
+
+
+def _resolve(value: str, base: str | None) -> str | None:
+    if os.path.isabs(value):
+        return value
+    return None if base is None else os.path.normpath(os.path.join(base, value))
 
 
 def answer(verdict: Verdict, reason: str) -> HookResult:
