@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -34,9 +35,25 @@ from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, subtree
 from policylang.engine.context import EvalContext
 from policylang.engine.paths import is_within as paths_within
-from policylang.shell.model import CommandLine, ExpansionKind, Limits, Segment, Unwrapped, Word
-from policylang.shell.options import DEFAULT_OPTION_SPECS, OptionSpec, OptionView, option_view
+from policylang.engine.paths import path_text
+from policylang.shell.model import (
+    CommandLine,
+    Expansion,
+    ExpansionKind,
+    Limits,
+    Segment,
+    Unwrapped,
+    Word,
+)
+from policylang.shell.options import (
+    DEFAULT_OPTION_SPECS,
+    Option,
+    OptionSpec,
+    OptionView,
+    option_view,
+)
 from policylang.shell.parse import parse_command
+from policylang.span import Span
 
 # Reader commands that read the working directory when given no operand.
 _IMPLICIT_CWD = frozenset(
@@ -66,6 +83,9 @@ _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
 _RECURSIVE_OPERAND_OPTIONS = frozenset({"--from-file", "--to-file"})
 _ARCHIVE = ("-a", "--archive")  # cp and rsync: recursive
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
+# network clients that send files named inside option values or operands (`curl -d @FILE`,
+# `curl file:///…`, httpie's `field@FILE`), which a role table cannot express
+_FILE_SENDERS = frozenset({"curl", "http", "https", "xh", "xhs", "docker", "podman"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
@@ -157,7 +177,7 @@ _SOURCING = frozenset({"source", "."})
 def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
     names = set(policy.interpreters) | set(policy.shells) | set(policy.path_args.commands)
     names |= _SOURCING
-    names |= {spec.name for spec in policy.wrappers} | _CONDITIONAL_WRITERS
+    names |= {spec.name for spec in policy.wrappers} | _CONDITIONAL_WRITERS | _FILE_SENDERS
     names |= set(policy.tree.option_specs)
     return {
         name: _Command(
@@ -169,7 +189,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
                 or policy.wrappers.get(name) is not None
                 or name in _SOURCING  # `source x.sh` runs x.sh in this shell
             ),
-            conditional=name in _CONDITIONAL_WRITERS,
+            conditional=name in _CONDITIONAL_WRITERS or name in _FILE_SENDERS,
             spec=policy.tree.option_spec(name),
             clause_view=policy.tree.command_clause_spec(name) is policy.tree.option_spec(name),
         )
@@ -641,6 +661,8 @@ class RuleView:
             found.extend(words)
         if name in _CONDITIONAL_WRITERS:
             found.extend(_conditional_writes(name, inner, view))
+        elif name in _FILE_SENDERS:
+            found.extend(_sent_files(name, inner, view))
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
@@ -781,10 +803,11 @@ def _role_words(
             continue
         # `diff -r --to-file=DIR a`: DIR is compared, recursively, with every operand
         deep = recursive and option.name in _RECURSIVE_OPERAND_OPTIONS
-        for index in option.arg_indexes or ():
-            yield inner[index], _access_name(access), deep
-        if not option.arg_indexes and option.value is not None:
-            yield _value_word(inner[option.word_index], option.value), _access_name(access), deep
+        for name in _access_names(access):
+            for index in option.arg_indexes or ():
+                yield inner[index], name, deep
+            if not option.arg_indexes and option.value is not None:
+                yield _value_word(inner[option.word_index], option.value), name, deep
     if roles.keys:
         for index in operands:
             word = inner[index]
@@ -794,7 +817,199 @@ def _role_words(
             key, _, path = value.partition("=")
             access = roles.keys.get(key)
             if access is not None:
-                yield _value_word(word, path), _access_name(access), False
+                for name in _access_names(access):
+                    yield _value_word(word, path), name, False
+
+
+def _sent_files(
+    name: str, inner: Sequence[Word], view: OptionView
+) -> Iterable[tuple[Word, str, bool]]:
+    """Files a network client reads to send them, named inside values (review P).
+
+    An approved `curl` must not upload `~/.ssh/id_rsa`: `-d @FILE`, `-F f=@FILE`, `-H
+    @FILE`, `--variable v@FILE`, a cookie file, and `file://` URLs read local files (curl
+    prints or sends them); httpie's `field@FILE`, `field=@FILE`, `field:=@FILE` too.
+    """
+    if name in ("docker", "podman"):
+        yield from _container_mounts(inner)
+        return
+    if name != "curl":
+        for index in view.operands[1:]:  # the first operand is the method or the URL
+            word = inner[index]
+            found = _httpie_file(word.value) if word.value is not None else (
+                "?" if "@" in word.text else None
+            )
+            if found is not None:
+                yield _file_word(word, found), "read", False
+        return
+    for option in view.options:
+        for word, value in _option_values(inner, option):
+            if value is None and option.name in _CURL_WHOLE_FILE:
+                yield word, "read", False  # `-b ~/.x`: the checks resolve the tilde
+                continue
+            found = _curl_option_file(option.name, value)
+            if found is not None:
+                yield _file_word(word, found), "read", False
+    for index in view.operands:
+        word = inner[index]
+        # a URL that is not literal may be a `file:` URL as well
+        found = _file_url(word.value) if word.value is not None else "?"
+        if found is not None:
+            yield _file_word(word, found), "read", False
+
+
+_CONTAINER_STARTS = frozenset({"run", "create"})
+_BUNDLED_VOLUME = re.compile(r"-[itdP]*v(.*)", re.DOTALL)
+_MOUNT_OPTIONS = frozenset({"--volume", "--mount", "--env-file", "--volumes-from"})
+
+
+def _container_mounts(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
+    """Host paths `docker run` / `podman run` mount or read: `-v SRC:DST`, `--mount
+    type=bind,source=SRC`, `--env-file FILE`; `--volumes-from` (another container's
+    mounts) cannot be known (review P: an approved `docker run` must not mount ~/.ssh).
+    Every word after `run` is scanned, the container's own command's too: stricter, never
+    looser, than finding where docker's options end."""
+    words = [w.value for w in inner]
+    start = next((i for i, v in enumerate(words) if v in _CONTAINER_STARTS), None)
+    if start is None:
+        return
+    # `-v ~/.ssh:/k`: a tilde or glob is checked as the path pattern it spells
+    words = [w.value if w.value is not None else path_text(w) for w in inner]
+    index = start + 1
+    while index < len(inner):
+        word, text = inner[index], words[index]
+        index += 1
+        option, value = _mount_option(text)
+        if option is None:
+            continue
+        if option == "--volumes-from":  # another container's mounts: not known here
+            yield _file_word(word, "?"), "read", False
+            continue
+        if value is None:  # the value is the next word
+            if index >= len(inner):
+                return
+            word, value = inner[index], words[index]
+            index += 1
+            if value is None:
+                yield _file_word(word, "?"), "read", False
+                continue
+        yield from _mount_paths(word, option, value)
+
+
+def _mount_option(text: str | None) -> tuple[str | None, str | None]:
+    """(option, its value if glued to it) for docker's mount options, else (None, None)."""
+    if text is None or not text.startswith("-"):
+        return None, None
+    if text.startswith("--"):
+        name, eq, rest = text.partition("=")
+        return (name, rest if eq else None) if name in _MOUNT_OPTIONS else (None, None)
+    bundled = _BUNDLED_VOLUME.fullmatch(text)  # `-v X`, `-vX`, `-itv X`
+    return ("-v", bundled.group(1) or None) if bundled is not None else (None, None)
+
+
+def _mount_paths(word: Word, option: str, value: str) -> Iterable[tuple[Word, str, bool]]:
+    if option == "--env-file":
+        yield _value_word(word, value), "read", False
+        return
+    source = None
+    if option in ("-v", "--volume"):
+        head, colon, _ = value.partition(":")
+        if colon and head.startswith(("/", ".", "~")):
+            source = head
+    elif option == "--mount":
+        fields = dict(part.partition("=")[::2] for part in value.split(","))
+        if fields.get("type", "volume") == "bind":
+            source = fields.get("source") or fields.get("src") or "?"
+    if source is not None:
+        path = _file_word(word, source)
+        yield path, "read", True  # the container may read the whole tree
+        yield path, "write", False
+
+
+def _option_values(inner: Sequence[Word], option: Option) -> Iterable[tuple[Word, str | None]]:
+    for index in option.arg_indexes or ():
+        yield inner[index], inner[index].value
+    if not option.arg_indexes and option.value is not None:
+        yield inner[option.word_index], option.value
+
+
+_CURL_AT_FILE = frozenset(
+    {"-d", "--data", "--data-binary", "--data-ascii", "--json", "-H", "--header", "--proxy-header"}
+)
+_CURL_NAME_AT_FILE = frozenset({"--data-urlencode", "--variable", "--url-query"})
+_CURL_WHOLE_FILE = frozenset({"-b", "--cookie", "-T", "--upload-file"})
+_CURL_FILE_OPTIONS = _CURL_AT_FILE | _CURL_NAME_AT_FILE | {
+    "-F", "--form", "-b", "--cookie", "--url", "-T", "--upload-file"
+}
+
+
+def _curl_option_file(option: str, value: str | None) -> str | None:
+    """The local file a curl option value names, `?` when it cannot be told, or None."""
+    if value is None:
+        return "?" if option in _CURL_FILE_OPTIONS else None
+    if option in ("-T", "--upload-file"):  # the policy's role reads it; curl globs it too
+        return value if ("{" in value or "[" in value) else None
+    if option in _CURL_AT_FILE:
+        return value[1:] if value.startswith("@") and value != "@-" else None
+    if option in _CURL_NAME_AT_FILE:  # `name@FILE` or `@FILE`; `name=…` is content
+        at = min((i for i in (value.find("@"), value.find("=")) if i >= 0), default=-1)
+        if at >= 0 and value[at] == "@" and value[at + 1 :] != "-":
+            return value[at + 1 :]
+        return None
+    if option in ("-F", "--form"):  # `name=@FILE;type=…` or `name=<FILE`
+        content = value.partition("=")[2]
+        if content[:1] not in ("@", "<") or content[1:] == "-":
+            return None
+        rest = content[1:]
+        if rest.startswith('"'):
+            return rest[1:].partition('"')[0]
+        return rest.partition(";")[0]
+    if option in ("-b", "--cookie"):  # without `=` the value is a cookie file
+        return value if "=" not in value and value != "-" else None
+    if option == "--url":
+        return _file_url(value)
+    return None
+
+
+def _file_url(value: str | None) -> str | None:
+    """The local path of a `file:` URL (`file:///etc/passwd`, any case), else None."""
+    if value is None or value[:5].lower() != "file:":
+        return None
+    rest = urllib.parse.unquote(value[5:])
+    if rest.startswith("//"):
+        host, slash, path = rest[2:].partition("/")
+        return "?" if host.lower() not in ("", "localhost") else slash + path
+    return rest
+
+
+def _httpie_file(value: str | None) -> str | None:
+    """The file an httpie request item sends (`f@FILE`, `f=@FILE`, `f:=@FILE`), else None."""
+    if value is None:
+        return None
+    for index, char in enumerate(value):
+        if char == "\\":
+            return None  # escaped separators: leave the item alone
+        if char == "@":
+            return value[index + 1 :]
+        if char in "=:":
+            rest = value[index:]
+            for separator in (":=@", "=@", ":@"):
+                if rest.startswith(separator):
+                    return value[index + len(separator) :]
+            return None
+    return None
+
+
+# a value the checks cannot resolve to one file: they ask (`engine.unknown-path`)
+_UNKNOWN_FILE = (Expansion(kind=ExpansionKind.COMMAND_SUBSTITUTION, text="", span=Span(0, 0)),)
+
+
+def _file_word(word: Word, path: str) -> Word:
+    """The word to check for a file named inside `word`: a literal, or (for curl's own
+    `{a,b}` and `[1-9]` globs, or an unknown value) a word the checks cannot resolve."""
+    if path == "?" or "{" in path or "[" in path:
+        return Word(text=word.text, value=None, span=word.span, expansions=_UNKNOWN_FILE)
+    return _value_word(word, path)
 
 
 def _conditional_writes(
@@ -892,8 +1107,11 @@ def _git_blobs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, s
                 yield _value_word(inner[index], path), "blob", False
 
 
-def _access_name(access: Access) -> str:
-    return "read" if access is Access.READ else "write"
+def _access_names(access: Access) -> tuple[str, ...]:
+    """The checks a role makes: a read-write value (`curl --hsts FILE`) is both."""
+    if access is Access.READ_WRITE:
+        return ("read", "write")
+    return ("read",) if access is Access.READ else ("write",)
 
 
 def _value_word(word: Word, value: str) -> Word:
