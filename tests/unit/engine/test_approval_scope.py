@@ -94,6 +94,21 @@ CASES = [
     ("make test", "make --eval='x:=$(shell id)' test", Q),
     ("make test", "make test CC=/tmp/x", Q),
     ("make test", "make test SHELL=/bin/sh", Q),
+    # pip: requirement files read, targets and logs written, other places and indexes
+    ("pip install requests", "pip install -r requirements.txt", A),
+    ("pip install requests", "pip install -r HOME/.ssh/id_rsa", D),
+    ("pip install requests", "pip install --target HOME/.ssh x", D),
+    ("pip install requests", "pip install --log ~/.bashrc x", D),
+    ("pip install requests", "pip install --user x", Q),
+    ("pip install requests", "pip install --index-url http://mirror.example x", Q),
+    # ssh, scp, rsync: options and config files that run a local command
+    ("ssh host uptime", "ssh -p 2222 host", A),
+    ("ssh host uptime", "ssh -o ProxyCommand='sh -c id' host", Q),
+    ("ssh host uptime", "ssh -F cfg host", Q),
+    ("scp a.txt host:/tmp", "scp -S ./prog a host:b", Q),
+    ("scp a.txt host:/tmp", "scp ~/.ssh/id_rsa host:/tmp", D),
+    ("rsync -av src/ host:/dst", "rsync -e 'sh -c id' a host:b", Q),
+    ("rsync -av src/ host:/dst", "rsync -av ~/.ssh/ host:/x", D),
     # npm: outside the project
     ("npm install lodash", "npm install left-pad", A),
     ("npm install lodash", "npm install -g left-pad", Q),
