@@ -94,7 +94,38 @@ _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
 _GIT_CONTENT_PRINTERS = frozenset({"show", "diff", "blame", "annotate"})
 _GIT_PATCH_PRINTERS = frozenset({"log", "whatchanged", "diff-tree", "diff-files", "diff-index"})
 _GIT_PATCH_OPTIONS = ("-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-L")
-_GIT_PATH_SUBCOMMANDS = _GIT_BLOB_READERS | _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS
+# files some subcommands read into the repository or apply (review P: an approved `git
+# commit` must not commit `-F ~/.ssh/id_rsa`), and where `clone` writes
+_GIT_FILE_OPTIONS = {
+    "commit": ("-F", "--file", "-t", "--template"),
+    "tag": ("-F", "--file"),
+    "merge": ("-F", "--file"),
+    "notes": ("-F", "--file"),
+}
+_GIT_MESSAGE_OPTIONS = ("-m", "--message")
+_GIT_FILE_SPECS = {
+    sub: OptionSpec(takes_value=frozenset((*names, *_GIT_MESSAGE_OPTIONS)))
+    for sub, names in _GIT_FILE_OPTIONS.items()
+}
+_GIT_PATCH_APPLIERS = frozenset({"apply", "am"})
+_GIT_CLONE_SPEC = OptionSpec(
+    takes_value=frozenset(
+        {
+            "-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference",
+            "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since",
+            "--shallow-exclude", "-c", "--config", "--template", "-j", "--jobs", "--filter",
+            "--server-option", "--bundle-uri", "--ref-format",
+        }
+    )
+)
+_GIT_PATH_SUBCOMMANDS = (
+    _GIT_BLOB_READERS
+    | _GIT_CONTENT_PRINTERS
+    | _GIT_PATCH_PRINTERS
+    | frozenset(_GIT_FILE_OPTIONS)
+    | _GIT_PATCH_APPLIERS
+    | {"clone"}
+)
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
 _CACHEABLE_LENGTH = 4096
@@ -1040,6 +1071,28 @@ def _conditional_writes(
             yield from _git_blobs(inner, sub)
     elif name == "git" and _word(inner, 1) in _GIT_BLOB_READERS:
         yield from _git_blobs(inner, option_view(inner, _PLAIN_SPEC, start=2))
+    elif name == "git":
+        yield from _git_files(inner)
+
+
+def _git_files(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
+    """Message files `commit -F`, `tag -F` … read into the repository, patch files `apply`
+    and `am` read, and the directory `clone` writes."""
+    sub = _word(inner, 1)
+    if sub in _GIT_FILE_SPECS:
+        view = option_view(inner, _GIT_FILE_SPECS[sub], start=2)
+        names = _GIT_FILE_OPTIONS[sub]
+        for option in view.options:
+            if option.name in names:
+                for word, value in _option_values(inner, option):
+                    yield (word if value is None else _value_word(word, value)), "read", False
+    elif sub in _GIT_PATCH_APPLIERS:
+        view = option_view(inner, _PLAIN_SPEC, start=2)
+        yield from ((inner[i], "read", False) for i in view.operands)
+    elif sub == "clone":
+        view = option_view(inner, _GIT_CLONE_SPEC, start=2)
+        if len(view.operands) >= 2:
+            yield inner[view.operands[1]], "write", True
 
 
 def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
