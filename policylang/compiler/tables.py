@@ -98,6 +98,13 @@ class ArityTable:
                 return tuple(words[:arity])
         return tuple(words[:1])
 
+    def key_length(self, words: Sequence[str]) -> int:
+        """How many leading words the matching entry names (`python3 -m`: 2), 0 for none."""
+        for size in range(min(self.longest, len(words)), 0, -1):
+            if tuple(words[:size]) in self.entries:
+                return size
+        return 0
+
 
 # --------------------------------------------------------------------------- paths
 

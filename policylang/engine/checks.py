@@ -40,6 +40,7 @@ class SegmentState:
     floored: bool = False
     locked: bool = False
     writes: str | None = None  # the first file a redirect writes
+    approved: int = 0  # the words of an approval that made the rule's ask an allow
 
     def floor(
         self, verdict: Verdict, rule_id: str, message: str, location: str | None = None

@@ -48,7 +48,7 @@ from policylang.engine.envpoison import (
     poison_of,
 )
 from policylang.engine.gitconfig import GitConfigInspector
-from policylang.engine.rules import RuleView, SegmentRules
+from policylang.engine.rules import RuleView, SegmentRules, runs_elsewhere
 from policylang.shell.model import (
     CommandLine,
     Expansion,
@@ -166,6 +166,7 @@ class _Walk(PathChecks):
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
+        self.depth = 0  # commands run by approved programs, judged one inside another
 
     def run(self, command: str) -> Decision:
         self.text = command
@@ -382,6 +383,8 @@ class _Walk(PathChecks):
         seg.read_only = seg.read_only and found.read_only
         self.rule_verdict(found, seg, cwd)
         self.path_checks(found, seg, cwd)
+        if seg.approved and not runs_elsewhere([w.value for w in found.inner]):
+            self.approved_rest(found.inner[:seg.approved], found.inner[seg.approved:], seg, cwd)
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
             self.git_check(found, seg, cwd)
 
@@ -421,6 +424,7 @@ class _Walk(PathChecks):
                 words[0] = program
             approved = self.approvals.match(tuple(words))
             if approved is not None and len(approved) >= found.specificity:
+                seg.approved = len(approved)
                 verdict = Verdict.ALLOW
                 reason = Reason(
                     rule_id="approval",
@@ -441,6 +445,62 @@ class _Walk(PathChecks):
             seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
+
+    def approved_rest(
+        self,
+        prefix: Sequence[Word],
+        rest: Sequence[Word],
+        seg: SegmentState,
+        cwd: paths.Cwd,
+    ) -> None:
+        """What an approval of `prefix` does not cover in the words after it (review R).
+
+        A person approves what a program does, not every file or program its later words
+        may name. So each word is checked as a path both read and written (approved `gcc`,
+        `gcc x.c -o .git/hooks/pre-commit`; approved `pytest`, `--basetemp=/home/u`): a
+        protected path still denies, a place outside the workspace asks, a word that cannot
+        be known asks. A word naming a program the policy knows starts a command judged on
+        its own (approved `strace`, `strace rm -rf ~`; approved `poetry run`, `poetry run
+        curl …`): the approval never reaches past it.
+        """
+        approved = " ".join(w.value or "" for w in prefix)
+        for index, word in enumerate(rest):
+            for path in _named_paths(word):
+                self.check_path_word(path, "read", seg, cwd)
+                self.check_path_word(path, "write", seg, cwd)
+            if word.value is not None and not word.value.startswith("-") and (
+                self.rules.names_program(word.value)
+            ):
+                self.approved_program(approved, rest[index:], seg, cwd)
+                return
+
+    def approved_program(
+        self, approved: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """Judge the command an approved program runs (its words from a program name on)."""
+        # the words as written: the shell reads them so, expansions and all
+        text = " ".join(w.text for w in words)
+        if self.depth >= _MAX_APPROVED_DEPTH:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-runs-program",
+                f"`{short(approved)}` is approved, but it runs `{short(text)}` through more "
+                "approved programs than are followed",
+            )
+            return
+        inner = _Walk(self.rules, self.ctx, self.approvals, self.git, cwd)
+        inner.depth = self.depth + 1
+        decision = inner.run(text)
+        self.fs = self.fs or inner.fs
+        if decision.verdict is Verdict.ALLOW:
+            return
+        why = decision.reasons[0].message if decision.reasons else str(decision.verdict)
+        seg.floor(
+            decision.verdict,
+            "engine.approved-runs-program",
+            f"`{short(approved)}` is approved, but it runs `{short(text)}`, which is "
+            f"{decision.verdict}: {short(why, 120)}",
+        )
 
     # -- redirects, assignments ------------------------------------------------------
     def redirects(
@@ -826,3 +886,44 @@ def _snippet(text: str, start: int, end: int) -> str:
 
 
 __all__ = ["Evaluator", "internal_error"]
+
+
+_MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks
+_PATH_PIECES: Final = re.compile(r"[,=]")
+
+
+def _named_paths(word: Word) -> list[Word]:
+    """The paths a word after an approved prefix may name: itself, a value after `=`
+    (`--out=FILE`), pieces of `a=b,c=d` lists, a value glued to a short option
+    (`-o.git/x`), an `@FILE`. A tilde or glob stays one for the checks; a word that cannot
+    be known is returned as it is (the checks ask)."""
+    text = word.value if word.value is not None else paths.path_text(word)
+    if text is None:
+        return [word]
+    if text.startswith("-"):
+        _name, eq, rest = text.partition("=")
+        if eq:
+            return _path_words(word, rest)
+        glued = text[2:] if not text.startswith("--") else ""
+        return _path_words(word, glued) if _looks_like_path(glued) else []
+    return _path_words(word, text)
+
+
+def _path_words(word: Word, text: str) -> list[Word]:
+    if not text:
+        return []
+    found = [text]
+    found.extend(p for p in _PATH_PIECES.split(text) if p != text and _looks_like_path(p))
+    if text.startswith("@") and len(text) > 1:
+        found.append(text[1:])
+    if word.value is not None:
+        return [Word(text=t, value=t, span=word.span) for t in dict.fromkeys(found)]
+    # a tilde or glob: checked as the pattern it spells (`path_text`)
+    return [
+        Word(text=t, value=None, span=word.span, expansions=word.expansions)
+        for t in dict.fromkeys(found)
+    ]
+
+
+def _looks_like_path(text: str) -> bool:
+    return "/" in text or text.startswith((".", "~"))

@@ -85,7 +85,7 @@ _ARCHIVE = ("-a", "--archive")  # cp and rsync: recursive
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 # network clients that send files named inside option values or operands (`curl -d @FILE`,
 # `curl file:///…`, httpie's `field@FILE`), which a role table cannot express
-_FILE_SENDERS = frozenset({"curl", "http", "https", "xh", "xhs", "docker", "podman"})
+_FILE_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman"})
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
@@ -608,6 +608,8 @@ class RuleView:
             reads_contents = True
         elif name == "git" and _word(inner, 1) == "diff":
             reads_contents = True  # `git diff [--no-index] DIR DIR` prints every file below
+        elif name in ("docker", "podman"):
+            reads_contents = True  # a mounted tree is the container's to read (review Q8)
         elif name in _CONTENT_READERS:
             own = view if needs_view else option_view(inner, command.spec, start=1)
             reads_contents = _reads_trees(name, own)
@@ -706,6 +708,13 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._commands.get(name, _PLAIN_COMMAND).runs_code
 
+    def names_program(self, value: str) -> bool:
+        """Whether the policy knows `value` as a program: rules, roles or a table entry."""
+        folder, slash, name = value.rpartition("/")
+        if name in ("", ".", "..") or (slash and not _is_bin_folder(folder)):
+            return False  # `git add .`, `touch path/to/file`: paths, not programs
+        return name in self._commands or name in self.policy.tree.root.children
+
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
         values: list[str] = []
@@ -716,12 +725,61 @@ class RuleView:
         if not values:
             return None
         prefix = self.policy.arity.prefix(values)
+        named = max(1, self.policy.arity.key_length(values))  # `python3 -m` names its `-m`
+        if any(word.startswith("-") for word in prefix[named:]):
+            return None  # `systemctl --user`: an option says nothing of what follows
         if self._runs_code(values[0]) and len(prefix) < 2:
             # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer
             if len(values) < 2 or values[1].startswith("-") or view.unknown:
                 return None
             prefix = tuple(values[:2])
-        return prefix
+        return self._through_programs(prefix, values)
+
+    def _through_programs(
+        self, prefix: tuple[str, ...], values: list[str]
+    ) -> tuple[str, ...] | None:
+        """The prefix extended through the programs named after it (`poetry run pytest`,
+        `strace ls`, `apt install curl`): an approval never reaches a program named after
+        it (see `_Walk.approved_rest`), so approving less would not let the line through.
+        None when an option stands before such a program (`strace -f ls`)."""
+        if runs_elsewhere(values):
+            return prefix
+        end = len(prefix)
+        for index in range(len(prefix), len(values)):
+            if self.names_program(values[index]) and not values[index].startswith("-"):
+                end = index + 1
+        if end == len(prefix):
+            return prefix
+        if any(value.startswith("-") for value in values[len(prefix) : end]):
+            return None
+        return tuple(values[:end])
+
+
+def _is_bin_folder(folder: str) -> bool:
+    """`/usr/bin`, `/usr/local/sbin`, `/opt/x/bin`: where a word by path names a program."""
+    return folder.startswith("/") and folder.rpartition("/")[2] in ("bin", "sbin")
+
+
+# commands whose later words run inside a container or on another host, not here
+_CONTAINER_RUNS = frozenset({"run", "exec", "create"})
+_KUBECTL_RUNS = frozenset({"exec", "run", "debug", "attach"})
+
+
+def runs_elsewhere(values: Sequence[str | None]) -> bool:
+    """Whether the words after the program run in a container or on another host (`docker
+    run IMAGE CMD`, `kubectl exec POD -- CMD`, `ssh HOST CMD`): a word there that names a
+    program, or a path, is not this machine's."""
+    if not values or values[0] is None:
+        return False
+    name = values[0].rpartition("/")[2]
+    if name == "ssh":
+        return True
+    rest = [v for v in values[1:] if v is not None and not v.startswith("-")]
+    if name in ("docker", "podman", "nerdctl"):
+        if rest[:1] == ["container"]:
+            rest = rest[1:]
+        return bool(rest) and rest[0] in _CONTAINER_RUNS
+    return name in ("kubectl", "oc") and bool(rest) and rest[0] in _KUBECTL_RUNS
 
 
 def _by_exception(candidates: Sequence[CompiledRule], match: RuleMatch | None) -> bool:
@@ -864,6 +922,9 @@ def _sent_files(
     if name in ("docker", "podman"):
         yield from _container_mounts(inner)
         return
+    if name == "wget":
+        yield from _wget_files(inner, view)
+        return
     if name != "curl":
         for index in view.operands[1:]:  # the first operand is the method or the URL
             word = inner[index]
@@ -887,11 +948,52 @@ def _sent_files(
         found = _file_url(word.value) if word.value is not None else "?"
         if found is not None:
             yield _file_word(word, found), "read", False
+    yield from _downloads(inner, view, remote_name=view.has(*_CURL_REMOTE_NAME),
+                          unknown_name=view.has(*_CURL_SERVER_NAME))
 
 
-_CONTAINER_STARTS = frozenset({"run", "create"})
-_BUNDLED_VOLUME = re.compile(r"-[itdP]*v(.*)", re.DOTALL)
-_MOUNT_OPTIONS = frozenset({"--volume", "--mount", "--env-file", "--volumes-from"})
+def _downloads(
+    inner: Sequence[Word], view: OptionView, *, remote_name: bool, unknown_name: bool
+) -> Iterable[tuple[Word, str, bool]]:
+    """Files a downloader names after the URL (`curl -O URL/.bashrc`, `wget URL/.envrc`
+    write `.bashrc`, `.envrc` in the working directory; review Q2), or after what the
+    server says (`-J`, `--content-disposition`): those cannot be known here."""
+    if unknown_name:
+        yield _file_word(inner[0], "?"), "write", False
+        return
+    if not remote_name:
+        return
+    for index in view.operands:
+        word = inner[index]
+        if word.value is None:
+            yield _file_word(word, "?"), "write", False
+            continue
+        path = urllib.parse.urlsplit(word.value).path if "://" in word.value else word.value
+        name = path.rpartition("/")[2] or "index.html"
+        yield _file_word(word, urllib.parse.unquote(name)), "write", False
+
+
+_CURL_REMOTE_NAME = ("-O", "--remote-name", "--remote-name-all")
+_CURL_SERVER_NAME = ("-J", "--remote-header-name")
+_WGET_SERVER_NAME = (
+    "--content-disposition", "-r", "--recursive", "-m", "--mirror", "-p",
+    "--page-requisites", "--trust-server-names",
+)
+
+
+def _wget_files(inner: Sequence[Word], view: OptionView) -> Iterable[tuple[Word, str, bool]]:
+    """Where wget saves without `-O`: the URL's last name, in the working directory."""
+    named = view.has("-O", "--output-document", "--spider")
+    yield from _downloads(inner, view, remote_name=not named,
+                          unknown_name=not named and view.has(*_WGET_SERVER_NAME))
+
+
+_CONTAINER_STARTS = frozenset({"run", "create", "build"})
+# `-v X`, `-vX`, `-v=X`, `-itv X`, `-qv=X`: short flags bundle before `-v` (review Q1)
+_BUNDLED_VOLUME = re.compile(r"-[A-Za-z]*v=?(.*)", re.DOTALL)
+_MOUNT_OPTIONS = frozenset(
+    {"--volume", "--mount", "--env-file", "--label-file", "--volumes-from", "--secret"}
+)
 
 
 def _container_mounts(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
@@ -939,7 +1041,7 @@ def _mount_option(text: str | None) -> tuple[str | None, str | None]:
 
 
 def _mount_paths(word: Word, option: str, value: str) -> Iterable[tuple[Word, str, bool]]:
-    if option == "--env-file":
+    if option in ("--env-file", "--label-file"):
         yield _value_word(word, value), "read", False
         return
     source = None
@@ -947,10 +1049,19 @@ def _mount_paths(word: Word, option: str, value: str) -> Iterable[tuple[Word, st
         head, colon, _ = value.partition(":")
         if colon and head.startswith(("/", ".", "~")):
             source = head
-    elif option == "--mount":
-        fields = dict(part.partition("=")[::2] for part in value.split(","))
-        if fields.get("type", "volume") == "bind":
-            source = fields.get("source") or fields.get("src") or "?"
+    elif option in ("--mount", "--secret"):
+        # docker reads these as CSV, keys and `bind` in any case (review Q8): a quote
+        # anywhere, or a local-driver `device=`, is a host path this cannot read for sure
+        if '"' in value or "'" in value:
+            source = "?"
+        else:
+            pairs = (part.partition("=") for part in value.split(","))
+            fields = {key.strip().lower(): val for key, _, val in pairs}
+            named = fields.get("source") or fields.get("src")
+            if option == "--secret" or fields.get("type", "volume").lower() == "bind":
+                source = named or "?"
+            elif "device" in value.lower() or "volume-opt" in fields:
+                source = "?"
     if source is not None:
         path = _file_word(word, source)
         yield path, "read", True  # the container may read the whole tree
@@ -965,9 +1076,13 @@ def _option_values(inner: Sequence[Word], option: Option) -> Iterable[tuple[Word
 
 
 _CURL_AT_FILE = frozenset(
-    {"-d", "--data", "--data-binary", "--data-ascii", "--json", "-H", "--header", "--proxy-header"}
+    {
+        "-d", "--data", "--data-binary", "--data-ascii", "--json", "-H", "--header",
+        "--proxy-header", "-w", "--write-out",
+    }
 )
 _CURL_NAME_AT_FILE = frozenset({"--data-urlencode", "--variable", "--url-query"})
+_FORM_FILE = re.compile(r"=[@<](\"[^\"]*\"|[^;]*)")
 _CURL_WHOLE_FILE = frozenset({"-b", "--cookie", "-T", "--upload-file"})
 _CURL_FILE_OPTIONS = _CURL_AT_FILE | _CURL_NAME_AT_FILE | {
     "-F", "--form", "-b", "--cookie", "--url", "-T", "--upload-file"
@@ -987,14 +1102,16 @@ def _curl_option_file(option: str, value: str | None) -> str | None:
         if at >= 0 and value[at] == "@" and value[at + 1 :] != "-":
             return value[at + 1 :]
         return None
-    if option in ("-F", "--form"):  # `name=@FILE;type=…` or `name=<FILE`
-        content = value.partition("=")[2]
-        if content[:1] not in ("@", "<") or content[1:] == "-":
+    if option in ("-F", "--form"):  # `name=@FILE;type=…`, `name=<FILE`, `;headers=@FILE`
+        files = _FORM_FILE.findall(value)
+        if not files:
             return None
-        rest = content[1:]
+        # more than one file in one value: not known which to check first, so none passes
+        rest = files[0]
         if rest.startswith('"'):
-            return rest[1:].partition('"')[0]
-        return rest.partition(";")[0]
+            rest = rest[1:].partition('"')[0]
+        rest = rest.partition(";")[0]
+        return "?" if len(files) > 1 else (None if rest == "-" else rest)
     if option in ("-b", "--cookie"):  # without `=` the value is a cookie file
         return value if "=" not in value and value != "-" else None
     if option == "--url":
@@ -1021,12 +1138,12 @@ def _httpie_file(value: str | None) -> str | None:
         if char == "\\":
             return None  # escaped separators: leave the item alone
         if char == "@":
-            return value[index + 1 :]
+            return value[index + 1 :].partition(";")[0]
         if char in "=:":
             rest = value[index:]
             for separator in (":=@", "=@", ":@"):
                 if rest.startswith(separator):
-                    return value[index + len(separator) :]
+                    return value[index + len(separator) :].partition(";")[0]
             return None
     return None
 

@@ -57,6 +57,13 @@ _S = f"[{_JS_SPACE}]"
 # answer: every text is judged, and the strictest verdict wins.
 _WRAPPER_PREFIXES = (
     re.compile(f"{_S}*(?:sh|bash|zsh){_S}+-c{_S}", re.IGNORECASE | re.ASCII),
+    # Windows wrappers are cut on every platform (review Q5): `cmd.exe /c cat .env` runs
+    # `cat .env` through bash on Linux
+    re.compile(f"{_S}*cmd\\.exe{_S}+/c{_S}", re.IGNORECASE | re.ASCII),
+    re.compile(
+        f"{_S}*(?:powershell|pwsh)(?:\\.exe)?{_S}+(?:-NoProfile{_S}+)?-Command{_S}",
+        re.IGNORECASE | re.ASCII,
+    ),
     re.compile(
         f"{_S}*(?:[A-Za-z_][A-Za-z0-9_]*=[^{_JS_SPACE}]*{_S}+)*"
         f"(?:[^{_JS_SPACE}]*[/\\\\])?(?:sh|bash|zsh|dash|ksh)(?:\\.exe)?{_S}+"

@@ -59,6 +59,8 @@ def gemini(command: str, ws: Path, **tool_input: str) -> dict[str, Any]:
         "sh -c 'git status' _ '; cat .env'",
         "BASH -c 'ls' _ '; cat .env'",
         "FOO=1 bash -e -o pipefail -lc 'ls' _ ';cat .env'",
+        "cmd.exe /c cat .env",  # review Q5: Windows wrappers are cut on Linux too
+        "pwsh -NoProfile -Command cat .env",
     ],
 )
 def test_gemini_judges_the_text_it_runs_after_cutting_the_wrapper(repo: Path,
