@@ -383,8 +383,18 @@ class _Walk(PathChecks):
         seg.read_only = seg.read_only and found.read_only
         self.rule_verdict(found, seg, cwd)
         self.path_checks(found, seg, cwd)
-        if seg.approved and not runs_elsewhere([w.value for w in found.inner]):
+        elsewhere = runs_elsewhere([w.value for w in found.inner])
+        if seg.approved and not elsewhere:
             self.approved_rest(found.inner[:seg.approved], found.inner[seg.approved:], seg, cwd)
+        elif seg.suggestion is not None and not elsewhere:
+            # a suggestion is a promise: approved, it lets this segment through. Where the
+            # words after it would still ask or deny (a path outside the workspace, a word
+            # not known), approving is no use: nothing is offered (approve once instead)
+            trial = SegmentState(text=seg.text, context=seg.context)
+            size = len(seg.suggestion)
+            self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
+            if trial.verdict is not Verdict.ALLOW:
+                seg.suggestion = None
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
             self.git_check(found, seg, cwd)
 
@@ -440,6 +450,12 @@ class _Walk(PathChecks):
             )
         if verdict is Verdict.ASK and approvable and found.inner:
             suggestion = self.rules.suggest(found.inner, found.view)
+            if suggestion is not None and len(suggestion) < found.specificity:
+                # `ask git bisect run **` is not lifted by approving `git bisect`: offer the
+                # rule's own words, when they are plain words
+                words = [w.value for w in found.inner[: found.specificity]]
+                plain = all(w is not None and not w.startswith("-") for w in words)
+                suggestion = tuple(w for w in words if w is not None) if plain else None
             if suggestion is not None and program is not None:
                 suggestion = (program, *suggestion[1:])
             seg.suggestion = suggestion
@@ -452,6 +468,8 @@ class _Walk(PathChecks):
         rest: Sequence[Word],
         seg: SegmentState,
         cwd: paths.Cwd,
+        *,
+        trial: bool = False,
     ) -> None:
         """What an approval of `prefix` does not cover in the words after it (review R).
 
@@ -466,6 +484,11 @@ class _Walk(PathChecks):
         approved = " ".join(w.value or "" for w in prefix)
         for index, word in enumerate(rest):
             for path in _named_paths(word):
+                if trial and self._plainly_inside(path):
+                    # deciding whether to offer a suggestion only: a plain relative name no
+                    # protected rule names is skipped (a link it may be is checked when the
+                    # approval is used); offering one in vain costs a question, not a hole
+                    continue
                 self.check_path_word(path, "read", seg, cwd)
                 self.check_path_word(path, "write", seg, cwd)
             if word.value is not None and not word.value.startswith("-") and (
@@ -473,6 +496,12 @@ class _Walk(PathChecks):
             ):
                 self.approved_program(approved, rest[index:], seg, cwd)
                 return
+
+    def _plainly_inside(self, word: Word) -> bool:
+        text = word.value
+        if text is None or text.startswith(("/", "~")) or ".." in text.split("/"):
+            return False
+        return not self.rules.may_be_protected("/" + text)
 
     def approved_program(
         self, approved: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd

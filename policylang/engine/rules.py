@@ -271,6 +271,7 @@ class RuleView:
         self._env: dict[str, EnvMatch] = {}  # env rule per variable name (names are few)
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
+        self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -322,6 +323,11 @@ class RuleView:
         ]
 
     # -- paths ---------------------------------------------------------------------------
+    def may_be_protected(self, path: str) -> bool:
+        """Whether some protected-path rule could cover `path` (a cheap test by names: no
+        False is wrong, a True may be)."""
+        return self._may_protect(path) or self._may_protect_write(path)
+
     def protection(self, path: str, ctx: EvalContext) -> str | None:
         """The rule that protects reading `path` (`id: message`, glob), or None: the
         protected-path rules only, not the outside-workspace one."""
