@@ -481,27 +481,28 @@ class _Walk(PathChecks):
         its own (approved `strace`, `strace rm -rf ~`; approved `poetry run`, `poetry run
         curl …`): the approval never reaches past it.
         """
-        approved = " ".join(w.value or "" for w in prefix)
         for index, word in enumerate(rest):
-            for path in _named_paths(word):
-                if trial and self._plainly_inside(path):
-                    # deciding whether to offer a suggestion only: a plain relative name no
-                    # protected rule names is skipped (a link it may be is checked when the
-                    # approval is used); offering one in vain costs a question, not a hole
-                    continue
-                self.check_path_word(path, "read", seg, cwd)
-                self.check_path_word(path, "write", seg, cwd)
-            if word.value is not None and not word.value.startswith("-") and (
-                self.rules.names_program(word.value)
-            ):
+            value = word.value
+            # deciding whether to offer a suggestion only: a plain relative name that no
+            # protected rule names is skipped (a link it may be is checked when the approval
+            # is used); offering one in vain costs a question, not a hole
+            if not (trial and value is not None and self._plainly_inside(value)):
+                for path in _named_paths(word):
+                    self.check_path_word(path, "read", seg, cwd)
+                    self.check_path_word(path, "write", seg, cwd)
+            if value is not None and value[:1] != "-" and self.rules.names_program(value):
+                approved = " ".join(w.value or "" for w in prefix)
                 self.approved_program(approved, rest[index:], seg, cwd)
                 return
 
-    def _plainly_inside(self, word: Word) -> bool:
-        text = word.value
-        if text is None or text.startswith(("/", "~")) or ".." in text.split("/"):
+    def _plainly_inside(self, value: str) -> bool:
+        """A word that names nothing but a plain relative path no protected rule names: an
+        option without a value, or a name such as `2.0`, `src/main.c`."""
+        if value[:1] == "-":  # `-s`, `--verbose`: no value glued (`-o/x`, `--o=x` have)
+            return "=" not in value and (value.startswith("--") or len(value) <= 2)
+        if value.startswith(("/", "~")) or ".." in value or any(c in value for c in "=,@:"):
             return False
-        return not self.rules.may_be_protected("/" + text)
+        return not self.rules.may_be_protected("/" + value)
 
     def approved_program(
         self, approved: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd

@@ -272,6 +272,7 @@ class RuleView:
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
+        self._program_names: dict[str, bool] = {}  # `names_program`, memoised (pure)
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -716,10 +717,16 @@ class RuleView:
 
     def names_program(self, value: str) -> bool:
         """Whether the policy knows `value` as a program: rules, roles or a table entry."""
-        folder, slash, name = value.rpartition("/")
-        if name in ("", ".", "..") or (slash and not _is_bin_folder(folder)):
-            return False  # `git add .`, `touch path/to/file`: paths, not programs
-        return name in self._commands or name in self.policy.tree.root.children
+        known = self._program_names.get(value)
+        if known is None:
+            folder, slash, name = value.rpartition("/")
+            if name in ("", ".", "..") or (slash and not _is_bin_folder(folder)):
+                known = False  # `git add .`, `touch path/to/file`: paths, not programs
+            else:
+                known = name in self._commands or name in self.policy.tree.root.children
+            if len(self._program_names) < _MATCH_CACHE_SIZE:
+                self._program_names[value] = known
+        return known
 
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
