@@ -48,7 +48,7 @@ from policylang.engine.envpoison import (
     poison_of,
 )
 from policylang.engine.gitconfig import GitConfigInspector
-from policylang.engine.rules import RuleView, SegmentRules, runs_elsewhere
+from policylang.engine.rules import RuleView, SegmentRules, runner_length, runs_elsewhere
 from policylang.shell.model import (
     CommandLine,
     Expansion,
@@ -167,6 +167,7 @@ class _Walk(PathChecks):
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
         self.depth = 0  # commands run by approved programs, judged one inside another
+        self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
 
     def run(self, command: str) -> Decision:
         self.text = command
@@ -384,6 +385,8 @@ class _Walk(PathChecks):
         self.rule_verdict(found, seg, cwd)
         self.path_checks(found, seg, cwd)
         elsewhere = runs_elsewhere([w.value for w in found.inner])
+        if found.run_in is not None:  # `git -C DIR add x`: x is relative to DIR (review S4)
+            cwd = paths.moved(cwd, found.run_in, self.ctx.home)
         if seg.approved and not elsewhere:
             self.approved_rest(found.inner[:seg.approved], found.inner[seg.approved:], seg, cwd)
         elif seg.suggestion is not None and not elsewhere:
@@ -481,28 +484,46 @@ class _Walk(PathChecks):
         its own (approved `strace`, `strace rm -rf ~`; approved `poetry run`, `poetry run
         curl …`): the approval never reaches past it.
         """
+        # the runner's own program is not part of what was approved (`strace`, not
+        # `strace ls`)
+        runner = runner_length([w.value for w in prefix]) == len(prefix)
+        inside = trial and self._cwd_inside(cwd)
         for index, word in enumerate(rest):
             value = word.value
-            # deciding whether to offer a suggestion only: a plain relative name that no
-            # protected rule names is skipped (a link it may be is checked when the approval
-            # is used); offering one in vain costs a question, not a hole
-            if not (trial and value is not None and self._plainly_inside(value)):
+            # deciding whether to offer a suggestion only: a relative name that does not
+            # exist and that no protected rule names is skipped; offering a suggestion in
+            # vain would cost a question, never a hole (the approval's use checks it all)
+            if not (inside and value is not None and self._plainly_inside(value, cwd)):
                 for path in _named_paths(word):
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
-            if value is not None and value[:1] != "-" and self.rules.names_program(value):
+            if runner and (value is None or value[:1] != "-"):
+                # a runner's first operand is the program it runs (`strace ./a.out`): that
+                # command is judged on its own; a trial never walks it (review S5). The
+                # words after it are still checked as paths above.
+                runner = False
                 approved = " ".join(w.value or "" for w in prefix)
-                self.approved_program(approved, rest[index:], seg, cwd)
-                return
+                if trial:
+                    seg.floor(Verdict.ASK, "engine.approved-runs-program", approved)
+                else:
+                    self.approved_program(approved, rest[index:], seg, cwd)
 
-    def _plainly_inside(self, value: str) -> bool:
-        """A word that names nothing but a plain relative path no protected rule names: an
-        option without a value, or a name such as `2.0`, `src/main.c`."""
+    def _cwd_inside(self, cwd: paths.Cwd) -> bool:
+        workspace = self.ctx.workspace
+        return cwd.known and all(paths.is_within(c, workspace) for c in cwd.candidates)
+
+    def _plainly_inside(self, value: str, cwd: paths.Cwd) -> bool:
+        """A word that names nothing but one relative name that does not exist (so no link)
+        and that no protected rule names: an option without a value, `2.0`, `build`."""
         if value[:1] == "-":  # `-s`, `--verbose`: no value glued (`-o/x`, `--o=x` have)
             return "=" not in value and (value.startswith("--") or len(value) <= 2)
-        if value.startswith(("/", "~")) or ".." in value or any(c in value for c in "=,@:"):
+        # one name, no glob: a folder on a longer path may be a link (review S8)
+        if any(c in value for c in "/~=,@:*?[") or value in ("", ".", ".."):
             return False
-        return not self.rules.may_be_protected("/" + value)
+        if self.rules.may_be_protected("/" + value):
+            return False
+        self.fs = True
+        return not any(os.path.lexists(os.path.join(c, value)) for c in cwd.candidates)
 
     def approved_program(
         self, approved: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -510,16 +531,18 @@ class _Walk(PathChecks):
         """Judge the command an approved program runs (its words from a program name on)."""
         # the words as written: the shell reads them so, expansions and all
         text = " ".join(w.text for w in words)
-        if self.depth >= _MAX_APPROVED_DEPTH:
+        self.budget[0] -= 1
+        if self.depth >= _MAX_APPROVED_DEPTH or self.budget[0] < 0:
             seg.floor(
                 Verdict.ASK,
                 "engine.approved-runs-program",
                 f"`{short(approved)}` is approved, but it runs `{short(text)}` through more "
-                "approved programs than are followed",
+                "approved programs than are followed in one line",
             )
             return
         inner = _Walk(self.rules, self.ctx, self.approvals, self.git, cwd)
         inner.depth = self.depth + 1
+        inner.budget = self.budget  # shared: nested `$(…)` cannot multiply the work
         decision = inner.run(text)
         self.fs = self.fs or inner.fs
         if decision.verdict is Verdict.ALLOW:
@@ -919,7 +942,9 @@ __all__ = ["Evaluator", "internal_error"]
 
 
 _MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks
+_MAX_APPROVED_WALKS: Final = 8  # per line, nested ones included (review S5); more asks
 _PATH_PIECES: Final = re.compile(r"[,=]")
+_LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 
 
 def _named_paths(word: Word) -> list[Word]:
@@ -934,8 +959,13 @@ def _named_paths(word: Word) -> list[Word]:
         _name, eq, rest = text.partition("=")
         if eq:
             return _path_words(word, rest)
-        glued = text[2:] if not text.startswith("--") else ""
-        return _path_words(word, glued) if _looks_like_path(glued) else []
+        # a value glued to a short option, or the rest of a single-dash long option:
+        # `-oCLAUDE.md`, `-include/abs`, `-Wl,@FILE` (review S2)
+        if text.startswith("--"):
+            return []
+        after = _LEADING_LETTERS.sub("", text)  # `-include/abs` → `/abs`
+        return [*_path_words(word, text[2:]), *_path_words(word, text[1:]),
+                *_path_words(word, after)]
     return _path_words(word, text)
 
 
@@ -943,9 +973,8 @@ def _path_words(word: Word, text: str) -> list[Word]:
     if not text:
         return []
     found = [text]
-    found.extend(p for p in _PATH_PIECES.split(text) if p != text and _looks_like_path(p))
-    if text.startswith("@") and len(text) > 1:
-        found.append(text[1:])
+    found.extend(p for p in _PATH_PIECES.split(text) if p and p != text)
+    found.extend(p[1:] for p in list(found) if p.startswith("@") and len(p) > 1)
     if word.value is not None:
         return [Word(text=t, value=t, span=word.span) for t in dict.fromkeys(found)]
     # a tilde or glob: checked as the pattern it spells (`path_text`)

@@ -272,7 +272,6 @@ class RuleView:
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
-        self._program_names: dict[str, bool] = {}  # `names_program`, memoised (pure)
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -715,19 +714,6 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._commands.get(name, _PLAIN_COMMAND).runs_code
 
-    def names_program(self, value: str) -> bool:
-        """Whether the policy knows `value` as a program: rules, roles or a table entry."""
-        known = self._program_names.get(value)
-        if known is None:
-            folder, slash, name = value.rpartition("/")
-            if name in ("", ".", "..") or (slash and not _is_bin_folder(folder)):
-                known = False  # `git add .`, `touch path/to/file`: paths, not programs
-            else:
-                known = name in self._commands or name in self.policy.tree.root.children
-            if len(self._program_names) < _MATCH_CACHE_SIZE:
-                self._program_names[value] = known
-        return known
-
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
         values: list[str] = []
@@ -746,36 +732,59 @@ class RuleView:
             if len(values) < 2 or values[1].startswith("-") or view.unknown:
                 return None
             prefix = tuple(values[:2])
-        return self._through_programs(prefix, values)
-
-    def _through_programs(
-        self, prefix: tuple[str, ...], values: list[str]
-    ) -> tuple[str, ...] | None:
-        """The prefix extended through the programs named after it (`poetry run pytest`,
-        `strace ls`, `apt install curl`): an approval never reaches a program named after
-        it (see `_Walk.approved_rest`), so approving less would not let the line through.
-        None when an option stands before such a program (`strace -f ls`)."""
-        if runs_elsewhere(values):
-            return prefix
-        end = len(prefix)
-        for index in range(len(prefix), len(values)):
-            if self.names_program(values[index]) and not values[index].startswith("-"):
-                end = index + 1
-        if end == len(prefix):
-            return prefix
-        if any(value.startswith("-") for value in values[len(prefix) : end]):
+        size = runner_length(prefix)
+        if size == 0 or len(prefix) > size:
+            return prefix  # not a runner, or its program is in the prefix already
+        # a runner's approval never reaches the program it runs (`_Walk.approved_rest`):
+        # offer the two together (`strace ls`, `poetry run pytest`), or nothing when an
+        # option comes first (`strace -f ls`) or there is no program word
+        if len(values) == size or values[size].startswith("-"):
             return None
-        return tuple(values[:end])
-
-
-def _is_bin_folder(folder: str) -> bool:
-    """`/usr/bin`, `/usr/local/sbin`, `/opt/x/bin`: where a word by path names a program."""
-    return folder.startswith("/") and folder.rpartition("/")[2] in ("bin", "sbin")
+        return tuple(values[: size + 1])
 
 
 # commands whose later words run inside a container or on another host, not here
 _CONTAINER_RUNS = frozenset({"run", "exec", "create"})
 _KUBECTL_RUNS = frozenset({"exec", "run", "debug", "attach"})
+
+
+# programs whose operands are a command they run (review R2, S1); `poetry run` and the
+# like by their verb. `sudo`, `env`, `timeout` … are wrappers the shell model sees through.
+_RUNNERS = frozenset(
+    {
+        "strace", "ltrace", "valgrind", "gdb", "lldb", "xvfb-run", "hyperfine",
+        "unshare", "ssh-agent", "screen", "script", "firejail", "faketime",
+        "unbuffer", "chronic", "proxychains", "proxychains4", "torsocks", "prlimit",
+        "numactl", "setpriv", "runuser", "dbus-run-session", "entr", "watchexec", "parallel",
+        "systemd-run", "dotenv", "catchsegv", "sem", "rr", "bwrap", "fakeroot",
+        "nsenter", "setarch", "linux32", "linux64", "cgexec", "bear", "ccache", "distcc",
+        "torify", "tsocks", "flatpak-spawn",
+    }
+)
+_RUNNER_VERBS = {
+    "poetry": {"run"}, "pipenv": {"run"}, "conda": {"run"}, "mamba": {"run"},
+    "uv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"}, "pixi": {"run"},
+    "npm": {"exec"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "bun": {"x", "run"},
+    "nix": {"develop", "shell", "run"}, "mise": {"exec", "x"}, "asdf": {"exec"},
+    "op": {"run"}, "doppler": {"run"}, "aws-vault": {"exec"}, "devbox": {"run"},
+    "direnv": {"exec"},
+    "tmux": {"new", "new-session", "new-window", "neww", "split-window", "splitw",
+             "run-shell", "run", "respawn-pane", "respawnp", "respawn-window", "respawnw"},
+    "perf": {"stat", "record", "trace", "mem", "sched", "kvm"},
+}
+
+
+def runner_length(values: Sequence[str | None]) -> int:
+    """How many words name a runner, a program that runs its first operand as a command
+    (`strace`: 1, `poetry run`: 2), or 0. An approval of a runner alone never reaches the
+    command it runs."""
+    if not values or values[0] is None:
+        return 0
+    name = values[0].rpartition("/")[2]
+    if name in _RUNNERS:
+        return 1
+    verbs = _RUNNER_VERBS.get(name)
+    return 2 if verbs is not None and len(values) > 1 and values[1] in verbs else 0
 
 
 def runs_elsewhere(values: Sequence[str | None]) -> bool:
@@ -1001,7 +1010,7 @@ def _wget_files(inner: Sequence[Word], view: OptionView) -> Iterable[tuple[Word,
                           unknown_name=not named and view.has(*_WGET_SERVER_NAME))
 
 
-_CONTAINER_STARTS = frozenset({"run", "create", "build"})
+_CONTAINER_STARTS = frozenset({"run", "create", "build", "exec"})
 # `-v X`, `-vX`, `-v=X`, `-itv X`, `-qv=X`: short flags bundle before `-v` (review Q1)
 _BUNDLED_VOLUME = re.compile(r"-[A-Za-z]*v=?(.*)", re.DOTALL)
 _MOUNT_OPTIONS = frozenset(

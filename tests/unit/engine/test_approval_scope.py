@@ -197,6 +197,21 @@ CASES = [
     ("git push origin main", "git push --prune origin", D),
     ("pip install requests", "pip install --log-file x.log requests", Q),
     ("npm install lodash", "npm -C /opt install lodash", Q),
+    # review S: runners, gcc spellings, stdin file lists, git -C, container host files
+    ("strace ./a.out", "strace ./a.out -v", A),
+    ("gcc main.c -o main", "gcc -oCLAUDE.md x.c", D),
+    ("gcc main.c -o main", "gcc -Wl,@HOME/.ssh/id_rsa x.c", D),
+    ("gcc main.c -o main", "gcc -Wp,-include,.env x.c", D),
+    ("gcc main.c -o main", "gcc -includeHOME/.aws/credentials x.c", D),
+    ("zip out.zip a.txt", "zip out.zip a.txt -TT 'sh -c id'", Q),
+    ("zip out.zip a.txt", "zip -@ out.zip", Q),
+    ("sqlite3 app.db 'select 1'", "sqlite3 app.db '.shell id'", Q),
+    ("git commit -m wip", "git commit -m init", A),  # a word that is a program's name
+    ("git checkout -b feature", "git checkout -b init", A),
+    ("pip install requests", "pip install -U pip setuptools wheel", A),
+    ("podman run --rm alpine ls", "podman run --rootfs / alpine ls", Q),
+    ("docker run --rm alpine ls", "docker run --cidfile ~/.bashrc alpine", Q),
+    ("docker exec c ls", "docker exec --env-file HOME/.aws/credentials c ls", D),
     # npm: outside the project
     ("npm install lodash", "npm install left-pad", A),
     ("npm install lodash", "npm install -g left-pad", Q),
@@ -224,13 +239,17 @@ def test_an_approved_prefix_does_not_reach_further(
     [
         # a bare runner approved (an approvals file may hold one): what it runs is judged
         ("strace", "strace ls -la", A),
-        ("strace", "strace -f -o /dev/null rm -rf ~", D),
+        ("strace", "strace -f -o /dev/null rm -rf ~", Q),  # `/dev/null rm …` runs: unknown
+        ("strace", "strace -f rm -rf ~", D),
         ("strace", "strace -o /dev/null cat ~/.ssh/id_rsa", D),
         ("strace", "strace -f sudo id", D),
         ("poetry run", "poetry run pytest", Q),
         ("poetry run", "poetry run ls", A),
         ("script", "script -qc 'cat ~/.aws/credentials' /dev/null", Q),
         ("tmux new", "tmux new -d rm -rf ~", D),
+        ("strace", "strace ./a.out", Q),  # a program the policy does not know (review S1)
+        ("strace", "strace -f python3.11 -c 'import os'", Q),
+        ("valgrind", "valgrind vim -c '!id'", Q),
     ],
 )
 def test_an_approved_runner_does_not_cover_what_it_runs(
@@ -241,3 +260,30 @@ def test_an_approved_runner_does_not_cover_what_it_runs(
     policy.approvals.add(approved, persist=False)
     decision = policy.evaluate(command, workspace=ws, env={"HOME": str(home)})
     assert decision.verdict is expected, decision.explain()
+
+
+def test_an_approved_git_add_checks_its_words_where_git_runs(tmp_path: Path) -> None:
+    # review S4: `git -C DIR add x` adds DIR/x; x was checked against the working directory
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("FAKE\n")
+    policy = load_policy()
+    policy.approvals.add("git add", persist=False)
+    where = {"workspace": ws, "env": {"HOME": str(home)}}
+    decision = policy.evaluate(f"git -C {home} add .aws/credentials", **where)  # type: ignore[arg-type]
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_nested_substitutions_stay_fast(places: tuple[Path, Path]) -> None:
+    # review S5: each nested `$(…)` walked the rest again: 40 s for 661 characters
+    ws, home = places
+    policy = load_policy()
+    policy.approvals.add("strace", persist=False)
+    line = "ls"
+    for _ in range(30):
+        line = f"strace ls $( {line} )"
+    decision = policy.evaluate(line, workspace=ws, env={"HOME": str(home)})
+    assert decision.verdict is Verdict.ASK
+    # the work is bounded: at most a few approved-program judgements per line
+    assert sum(r.rule_id == "engine.approved-runs-program" for r in decision.reasons) >= 1
