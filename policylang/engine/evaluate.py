@@ -480,9 +480,12 @@ class _Walk(PathChecks):
         may name. So each word is checked as a path both read and written (approved `gcc`,
         `gcc x.c -o .git/hooks/pre-commit`; approved `pytest`, `--basetemp=/home/u`): a
         protected path still denies, a place outside the workspace asks, a word that cannot
-        be known asks. A word naming a program the policy knows starts a command judged on
-        its own (approved `strace`, `strace rm -rf ~`; approved `poetry run`, `poetry run
-        curl …`): the approval never reaches past it.
+        be known asks. An approved runner alone (`strace`, `poetry run`: `runner_length`)
+        does not cover the command it runs: from its first operand on, that command is
+        judged on its own (approved `strace`, `strace rm -rf ~` is denied).
+
+        `trial`: only deciding whether to offer a suggestion (see `apply`); cheaper, and it
+        never walks a nested command.
         """
         # the runner's own program is not part of what was approved (`strace`, not
         # `strace ls`)
