@@ -135,3 +135,34 @@ def test_wrapper_transparency(policy: Policy, command: str) -> None:
         f"sh -c {shlex.quote(command)}",
     ):
         assert _rank(policy, wrapped) >= inner, wrapped
+
+
+# An approval never lifts a protected path (reviews P to S): whatever program was approved,
+# and however its later words spell a protected file, the line is not allowed. (`docker run
+# IMAGE CMD` is left out on purpose: its words are the container's, not this machine's.)
+_APPROVED = ("gcc", "pytest", "curl", "git commit", "make test", "npm install",
+             "strace", "poetry run", "cp", "openssl enc", "ruff check", "zip", "pip install")
+_PROTECTED = ("~/.ssh/id_rsa", "/nonexistent/home/.aws/credentials", ".env",
+              ".git/hooks/pre-commit", "~/.bashrc", ".claude/settings.json")
+_SPELLINGS = ("{p}", "--out={p}", "-o{p}", "-o {p}", "@{p}", "--files=a,{p}", "-Wl,@{p}",
+              "x=@{p}")
+_FILLER = st.sampled_from(("-v", "--fast", "src", "2.0", "-j4", "--name=x", "a.txt"))
+
+
+@_SETTINGS
+@given(
+    approved=st.sampled_from(_APPROVED),
+    protected=st.sampled_from(_PROTECTED),
+    spelling=st.sampled_from(_SPELLINGS),
+    before=st.lists(_FILLER, max_size=3),
+    after=st.lists(_FILLER, max_size=3),
+)
+def test_an_approval_never_lifts_a_protected_path(
+    approved: str, protected: str, spelling: str, before: list[str], after: list[str]
+) -> None:
+    policy = load_policy()
+    policy.approvals.add(approved, persist=False)
+    word = spelling.format(p=protected)
+    line = " ".join([approved, *before, word, *after])
+    decision = policy.evaluate_in(line, EXPECTATION_CONTEXT)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
