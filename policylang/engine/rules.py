@@ -1158,7 +1158,7 @@ def _httpie_file(value: str | None) -> str | None:
         return None
     for index, char in enumerate(value):
         if char == "\\":
-            return None  # escaped separators: leave the item alone
+            return "?"  # an escaped separator: which one is real is not read here
         if char == "@":
             return value[index + 1 :].partition(";")[0]
         if char in "=:":
