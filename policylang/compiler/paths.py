@@ -108,24 +108,139 @@ def match_rules(
     workspace: str,
     subtree: bool = False,
 ) -> ProtectedMatch | None:
-    """The strictest rule covering `path` for `access` (first written wins a tie)."""
+    """The strictest rule covering `path` for `access` (first written wins a tie).
+
+    The rules are indexed once per rule list (`_RuleIndex`), so the cost depends on the
+    path and on the rules that do match it, not on how many rules there are: a path no
+    glob covers costs one regex search per anchor.
+    """
     from policylang.compiler.tables import ProtectedMatch
 
-    best: ProtectedRule | None = None
-    # the path relative to each anchor, computed once rather than once per rule
-    relative = {ABSOLUTE: None, HOME: _relative(path, home), WORKSPACE: _relative(path, workspace)}
-    bases = {ABSOLUTE: "/", HOME: home, WORKSPACE: workspace}
-    for rule in rules:
-        if not rule.access.covers(access):
+    index = _index_of(rules, access)
+    best: tuple[int, int] | None = None  # (-rank, order): the smallest wins
+    for anchor, base in ((ABSOLUTE, "/"), (HOME, home), (WORKSPACE, workspace)):
+        group = index.groups.get(anchor)
+        if group is None:
             continue
-        if best is not None and rule.verdict.rank <= best.verdict.rank:
-            continue
-        anchor = rule.anchor
-        if _hits(rule, path, relative[anchor], bases[anchor], subtree):
-            best = rule
+        for order in group.hits(path, base, subtree):
+            key = (-rules[order].verdict.rank, order)
+            if best is None or key < best:
+                best = key
     if best is None:
         return None
-    return ProtectedMatch(rule=best, verdict=best.verdict, ref=best.ref, path=path)
+    rule = rules[best[1]]
+    return ProtectedMatch(rule=rule, verdict=rule.verdict, ref=rule.ref, path=path)
+
+
+class _AnchorGroup:
+    """The rules of one anchor that cover one access, with what finds them fast.
+
+    `any_glob` is the alternation of the rules' regexes: a path it does not match is
+    matched by none of them, which is the common case, so the rules are tried one by one
+    only after it matched. `below` maps each literal prefix of the rules' globs, and every
+    ancestor of one, to the rules whose prefix lies at or below it: the subtree matches of
+    a path under the anchor.
+    """
+
+    __slots__ = ("anchor", "any_glob", "below", "orders", "rules")
+
+    def __init__(self, anchor: str, members: list[tuple[int, ProtectedRule]]) -> None:
+        self.anchor = anchor
+        self.orders = tuple(order for order, _ in members)
+        self.rules = tuple(rule for _, rule in members)
+        self.any_glob = _alternation([rule.regex for rule in self.rules])
+        below: dict[str, list[int]] = {}
+        for order, rule in members:
+            for key in _ancestors(rule.literal_prefix, absolute=anchor == ABSOLUTE):
+                below.setdefault(key, []).append(order)
+        self.below = {key: tuple(orders) for key, orders in below.items()}
+
+    def hits(self, path: str, base: str, subtree: bool) -> list[int]:
+        """The orders of the rules in this group that cover `path` (see `_hits`)."""
+        rel = path if self.anchor == ABSOLUTE else _relative(path, base)
+        found: list[int] = []
+        if rel is not None and (self.any_glob is None or self.any_glob.fullmatch(rel)):
+            found = [
+                order
+                for order, rule in zip(self.orders, self.rules, strict=True)
+                if rule.regex.fullmatch(rel)
+            ]
+        if subtree:
+            found.extend(self._subtree(path.rstrip("/") or "/", base))
+        return found
+
+    def _subtree(self, path: str, base: str) -> tuple[int, ...]:
+        """Rules whose literal prefix (joined to the anchor) lies at or below `path`."""
+        if self.anchor == ABSOLUTE:
+            return self.below.get(path, ())
+        if _relative(base, path) is not None:  # the anchor itself lies at or below `path`
+            return self.orders
+        rel = _relative(path, base)
+        return self.below.get(rel, ()) if rel else ()  # strictly inside the anchor, or not
+
+
+class _RuleIndex:
+    __slots__ = ("groups", "rules")
+
+    def __init__(self, rules: Sequence[ProtectedRule], access: Access) -> None:
+        self.rules = rules  # kept alive, so that its id is not reused while cached
+        members: dict[str, list[tuple[int, ProtectedRule]]] = {}
+        for order, rule in enumerate(rules):
+            if rule.access.covers(access):
+                members.setdefault(rule.anchor, []).append((order, rule))
+        self.groups = {anchor: _AnchorGroup(anchor, found) for anchor, found in members.items()}
+
+
+_INDEXES: dict[tuple[int, str], _RuleIndex] = {}
+
+
+def _index_of(rules: Sequence[ProtectedRule], access: Access) -> _RuleIndex:
+    """The index of `rules` for `access`, built on first use (a policy's rules never change:
+    they are a tuple of frozen rules)."""
+    key = (id(rules), access.value)
+    index = _INDEXES.get(key)
+    if index is None or index.rules is not rules:
+        if len(_INDEXES) >= 64:
+            _INDEXES.clear()
+        index = _INDEXES[key] = _RuleIndex(rules, access)
+    return index
+
+
+def _alternation(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """One regex that full-matches what any of `patterns` full-matches, or None when they
+    cannot be joined (a capturing group could be referred to by number)."""
+    parts: list[str] = []
+    for pattern in patterns:
+        if pattern.groups:
+            return None
+        flags = "s" if pattern.flags & re.DOTALL else ""
+        flags += "i" if pattern.flags & re.IGNORECASE else ""
+        parts.append(f"(?{flags}:{pattern.pattern})" if flags else f"(?:{pattern.pattern})")
+    try:
+        return re.compile("|".join(parts) or "(?!)")
+    except re.error:
+        return None
+
+
+def _ancestors(prefix: str, *, absolute: bool) -> list[str]:
+    """`prefix` and each directory above it, as `_AnchorGroup.below` keys: relative to the
+    anchor (`a/b`, `a`) or, for an absolute glob, absolute (`/a/b`, `/a`, `/`)."""
+    if absolute:
+        if not prefix.startswith("/"):
+            return []  # `_relative` never places it below any path
+        keys = []
+        current = prefix
+        while current not in ("", "/"):
+            keys.append(current)
+            current = current.rpartition("/")[0]
+        keys.append("/")
+        return keys
+    keys = []
+    current = prefix
+    while current:
+        keys.append(current)
+        current = current.rpartition("/")[0]
+    return keys
 
 
 def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str], bool]:

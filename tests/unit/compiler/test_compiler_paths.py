@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules.helpers import compile_text
 
 from policylang.compiler.paths import glob_regex, literal_prefix, split_anchor
@@ -161,3 +163,81 @@ def test_match_rules_agrees_with_rule_by_rule_matching() -> None:
                     assert (hit.rule if hit else None) == best, (path, access, subtree)
                     compared += 1
     assert compared > 300
+
+
+_GLOB_PARTS = ("a", "b", ".s", "*", "a*", "?", "[ab]", "**", "")
+_PATH_PARTS = ("a", "b", ".s", "ab", "x")
+
+
+def _linear_match(rules, path, access, *, home, workspace, subtree):  # type: ignore[no-untyped-def]
+    """The specification: every rule in written order, the strictest kept, first among equals."""
+    from policylang.compiler.paths import rule_matches
+
+    best = None
+    for rule in rules:
+        if not rule.access.covers(access):
+            continue
+        if best is not None and rule.verdict.rank <= best.verdict.rank:
+            continue
+        if rule_matches(rule, path, home=home, workspace=workspace, subtree=subtree):
+            best = rule
+    return best
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    globs=st.lists(
+        st.tuples(
+            st.sampled_from(("~/", "/", "", "./")),
+            st.lists(st.sampled_from(_GLOB_PARTS), min_size=1, max_size=4),
+            st.sampled_from((Verdict.ALLOW, Verdict.ASK, Verdict.DENY)),
+            st.sampled_from(tuple(Access)),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    paths=st.lists(st.lists(st.sampled_from(_PATH_PARTS), max_size=5), min_size=1, max_size=6),
+    home=st.sampled_from(("/h", "/", "/h/", "/w/h")),
+    workspace=st.sampled_from(("/w", "/h/w", "/", "/w/")),
+    trailing=st.booleans(),
+)
+def test_indexed_match_rules_equals_the_linear_specification(
+    globs: list[tuple[str, list[str], Verdict, Access]],
+    paths: list[list[str]],
+    home: str,
+    workspace: str,
+    trailing: bool,
+) -> None:
+    # match_rules looks rules up through an index (one alternation per anchor, a map of
+    # literal prefixes for subtree matches); it must answer exactly as the rule-by-rule
+    # specification, whatever the globs, anchors, home, workspace and path spellings
+    from policylang.compiler.paths import glob_regex, literal_prefix, match_rules, split_anchor
+    from policylang.compiler.tables import ProtectedRule, RuleRef
+
+    rules = []
+    for number, (anchor_text, parts, verdict, access) in enumerate(globs):
+        glob = anchor_text + "/".join(parts)
+        if not glob or glob in ("~/", "./"):
+            continue
+        anchor, rest = split_anchor(glob)
+        ref = RuleRef(id=f"r{number}", location=f"t:{number}:1", message="")
+        rules.append(
+            ProtectedRule(
+                glob=glob, access=access, verdict=verdict, ref=ref, anchor=anchor,
+                regex=glob_regex(rest), literal_prefix=literal_prefix(rest),
+            )
+        )  # fmt: skip
+    table = tuple(rules)
+    for parts in paths:
+        for root in ("/", home, workspace):
+            path = root.rstrip("/") + "/" + "/".join(parts) if parts else root
+            path = path if trailing else (path.rstrip("/") or "/")
+            for access in (Access.READ, Access.WRITE):
+                for subtree in (False, True):
+                    want = _linear_match(
+                        table, path, access, home=home, workspace=workspace, subtree=subtree
+                    )
+                    hit = match_rules(
+                        table, path, access, home=home, workspace=workspace, subtree=subtree
+                    )
+                    assert (hit.rule if hit else None) == want, (path, access, subtree)
