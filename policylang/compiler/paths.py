@@ -278,22 +278,23 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
         if rule.glob.rstrip("/").endswith("/**") or rule.glob == "**":
             if any(c in last for c in "*?["):
                 return lambda path: True
-            directories.add(re.escape(last))
+            directories.add(last)
         elif any(c in last for c in "*?["):
             names.append(glob_regex(last).pattern)
         else:
             exact.add(last)
-    # one search each, in C: a directory component, or the base name
-    folder = re.compile("/(?:" + ("|".join(sorted(directories)) or "(?!)") + ")(?:/|$)")
+    # set lookups for the literal names (their number does not matter), one regex for the
+    # base-name globs
     pattern = re.compile("|".join(f"(?:{n})" for n in names) or "(?!)")
     exact_names = frozenset(exact)
+    folders = frozenset(directories)
 
     def could_match(path: str) -> bool:
-        name = path.rpartition("/")[2]
+        parts = path.split("/")
         return (
-            name in exact_names
-            or folder.search(path) is not None
-            or pattern.fullmatch(name) is not None
+            parts[-1] in exact_names
+            or not folders.isdisjoint(parts[1:])
+            or pattern.fullmatch(parts[-1]) is not None
         )
 
     return could_match
