@@ -417,9 +417,12 @@ def run_from_args(args: argparse.Namespace) -> int:
     seed_texts: tuple[str, ...] = ()
     if not args.no_seeds:
         golden = args.golden
-        if golden is None and Path("tests/golden").is_dir():
-            golden = Path("tests/golden")  # running from a policylang checkout
+        if golden is None and _in_policylang_checkout():
+            golden = Path("tests/golden")
         seed_texts = seeds.load_seeds(args.corpora, golden)
+        corpora = args.corpora or seeds.default_corpus_dir()
+        print(f"seeds: {len(seed_texts)} commands from {golden or 'no golden tables'} and "
+              f"{corpora or 'no corpora'}", flush=True)
     report = run_campaign(subjects, names=args.properties, budget_s=args.budget,
                           seed=args.seed, examples=args.examples, seed_texts=seed_texts,
                           progress=lambda r: print(r.render(), flush=True))
@@ -439,3 +442,13 @@ def _run_oracle(args: argparse.Namespace) -> int:
         print("policylang fuzz: error: --dynamic needs a RULESET file", file=sys.stderr)
         return EXIT_USAGE
     return oracle.run_from_args(args.policy, args)
+
+
+def _in_policylang_checkout() -> bool:
+    """Whether the cwd is a policylang checkout, whose golden tables make good seeds (a
+    `tests/golden` in some other project is not ours to run)."""
+    try:
+        project = Path("pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return 'name = "policylang"' in project and Path("tests/golden").is_dir()

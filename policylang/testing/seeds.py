@@ -31,11 +31,16 @@ SYNTAX_TOKENS: tuple[str, ...] = (
 
 
 def default_corpus_dir() -> Path | None:
-    """`$POLICYLANG_CORPORA`, else the first `../shared/corpora` above the cwd or this file."""
+    """`$POLICYLANG_CORPORA`, else the first `../shared/corpora` above this file, else above
+    the cwd.
+
+    This file's folders come first: the cwd may be a workspace someone else wrote, and the
+    seeds of `fuzz --dynamic` are run (in a sandbox) when the policy allows them (review N).
+    """
     env = os.environ.get("POLICYLANG_CORPORA")
     if env:
         return Path(env) if Path(env).is_dir() else None
-    for start in (Path.cwd(), Path(__file__).resolve()):
+    for start in (Path(__file__).resolve(), Path.cwd()):
         for base in (start, *start.parents):
             candidate = base.parent / "shared" / "corpora"
             if (candidate / "README.md").is_file():

@@ -94,3 +94,36 @@ def test_decode_golden_field(field: str, command: str) -> None:
 def test_golden_tables_decode_their_conventions(tmp_path: Path) -> None:
     _write(tmp_path / "t.tsv", 'ls⏎pwd\tallow\n"a\\tb"\t[x]\n')
     assert seeds.load_golden_commands(tmp_path) == ("ls\npwd", "a\tb")
+
+
+def test_corpus_dir_prefers_the_package_to_the_cwd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a workspace that plants `../shared/corpora` must not choose the fuzzer's seeds when
+    # the package has its own (review N, low)
+    monkeypatch.delenv("POLICYLANG_CORPORA", raising=False)
+    package_corpora = seeds.default_corpus_dir()
+    planted = tmp_path / "shared" / "corpora"
+    _write(planted / "README.md", "planted\n")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    monkeypatch.chdir(workspace)
+    found = seeds.default_corpus_dir()
+    if package_corpora is None:  # no corpora beside this checkout: the cwd's are the fallback
+        assert found == planted
+    else:
+        assert found == package_corpora != planted
+
+
+def test_golden_seeds_come_only_from_a_policylang_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policylang.testing.campaign import _in_policylang_checkout
+
+    (tmp_path / "tests" / "golden").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert not _in_policylang_checkout()  # another project's tests/golden
+    _write(tmp_path / "pyproject.toml", '[project]\nname = "other"\n')
+    assert not _in_policylang_checkout()
+    _write(tmp_path / "pyproject.toml", '[project]\nname = "policylang"\n')
+    assert _in_policylang_checkout()
