@@ -18,6 +18,7 @@ from policylang.compiler.tree import (
     OperandRole,
     PathArgTable,
     PathRoles,
+    RunnerTable,
     builtin_ref,
 )
 from policylang.decision import Verdict
@@ -142,3 +143,32 @@ def _path_args() -> dict[str, PathRoles]:
 
 
 DEFAULT_PATH_ARGS = PathArgTable(commands=MappingProxyType(_path_args()))
+
+
+# programs whose operands are a command they run (review R2, S1); `poetry run` and the
+# like by their verb. `sudo`, `env`, `timeout` … are wrappers the shell model sees through.
+# A policy adds more with `runner NAME…`.
+_RUNNER_PROGRAMS = (
+    "strace", "ltrace", "valgrind", "gdb", "lldb", "xvfb-run", "hyperfine",
+    "unshare", "ssh-agent", "screen", "script", "firejail", "faketime",
+    "unbuffer", "chronic", "proxychains", "proxychains4", "torsocks", "prlimit",
+    "numactl", "setpriv", "runuser", "dbus-run-session", "entr", "watchexec", "parallel",
+    "systemd-run", "dotenv", "catchsegv", "sem", "rr", "bwrap", "fakeroot",
+    "nsenter", "setarch", "linux32", "linux64", "cgexec", "bear", "ccache", "distcc",
+    "torify", "tsocks", "flatpak-spawn",
+)  # fmt: skip
+_RUNNER_VERBS = {
+    "poetry": ("run",), "pipenv": ("run",), "conda": ("run",), "mamba": ("run",),
+    "uv": ("run",), "pdm": ("run",), "hatch": ("run",), "rye": ("run",), "pixi": ("run",),
+    "npm": ("exec",), "pnpm": ("exec", "dlx"), "yarn": ("exec", "dlx"), "bun": ("x", "run"),
+    "nix": ("develop", "shell", "run"), "mise": ("exec", "x"), "asdf": ("exec",),
+    "op": ("run",), "doppler": ("run",), "aws-vault": ("exec",), "devbox": ("run",),
+    "direnv": ("exec",),
+    "tmux": ("new", "new-session", "new-window", "neww", "split-window", "splitw",
+             "run-shell", "run", "respawn-pane", "respawnp", "respawn-window", "respawnw"),
+    "perf": ("stat", "record", "trace", "mem", "sched", "kvm"),
+}  # fmt: skip
+DEFAULT_RUNNERS = RunnerTable(
+    programs=frozenset(_RUNNER_PROGRAMS),
+    verbs=frozenset((name, verb) for name, verbs in _RUNNER_VERBS.items() for verb in verbs),
+)

@@ -52,6 +52,9 @@ def dump_policy(policy: CompiledPolicy) -> str:
         )
         lines.append(f"  {kind.value:<22} {row.rstrip()}")
     lines.append("shells: " + " ".join(sorted(policy.shells)))
+    verbs = sorted(f'"{program} {verb}"' for program, verb in policy.runners.verbs)
+    runners = [*sorted(policy.runners.programs), *verbs]
+    lines.append("runners: " + " ".join(runners))
     lines.append("interpreters:")
     for name, spec in sorted(policy.interpreters.items()):
         inline = " inline " + "|".join(sorted(spec.inline)) if spec.inline else ""

@@ -31,6 +31,7 @@ from policylang.compiler.defaults import (
     DEFAULT_ENV,
     DEFAULT_INTERPRETERS,
     DEFAULT_PATH_ARGS,
+    DEFAULT_RUNNERS,
 )
 from policylang.compiler.tree import (
     Access,
@@ -54,6 +55,7 @@ from policylang.compiler.tree import (
     ProtectedTable,
     RuleRef,
     RuleTree,
+    RunnerTable,
     TrieNode,
     builtin_ref,
 )
@@ -422,10 +424,17 @@ def _interpreters(layers: tuple[Layer, ...]) -> dict[str, InterpreterSpec]:
     return interpreters
 
 
+def _runners(layers: tuple[Layer, ...]) -> RunnerTable:
+    """The built-in runners extended by every layer's `runner` lines."""
+    names = [n.value for _layer, s in _statements(layers, ast.Runners) for n in s.names]
+    return DEFAULT_RUNNERS.extend(names)
+
+
 def build_programs(state: _State) -> dict[str, Any]:
-    """Option specs, the wrapper table, shells and interpreters."""
+    """Option specs, the wrapper table, shells, runners and interpreters."""
     table, shells = _wrapper_table(state.layers)
     return {
+        "runners": _runners(state.layers),
         "option_specs": MappingProxyType(_option_specs(state.layers)),
         "wrappers": table,
         "shells": shells,
@@ -524,6 +533,7 @@ def compile_layers(layers: tuple[Layer, ...], *, dump_after: str | None = None) 
         disqualifiers=state.parts["build-disqualifiers"],
         wrappers=programs["wrappers"],
         shells=programs["shells"],
+        runners=programs["runners"],
         interpreters=programs["interpreters"],
         env=state.parts["build-env"],
         path_args=state.parts["build-path-args"],

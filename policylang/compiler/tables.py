@@ -62,6 +62,61 @@ class OperandRole(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RunnerTable:
+    """Programs that run their first operand as a command: alone (`strace`) or by a verb
+    (`poetry run`). An approval of a runner never covers the command it runs.
+
+    >>> table = RunnerTable(programs=frozenset({"strace"}), verbs=frozenset({("uv", "run")}))
+    >>> [table.length(w.split()) for w in ("strace ls", "/usr/bin/uv run x", "uv sync", "uv")]
+    [1, 2, 0, 0]
+    >>> [table.length(w.split()) for w in ("uv --directory d run x", "uv -q run x", "uv x run")]
+    [4, 3, 0]
+    """
+
+    programs: frozenset[str] = frozenset()
+    verbs: frozenset[tuple[str, str]] = frozenset()
+
+    def length(self, values: Sequence[str | None]) -> int:
+        """How many leading words name a runner, through its verb (`poetry -C d run`: 4),
+        or 0: what follows is the command it runs.
+
+        Options before the verb may take a value, which cannot be told from an operand
+        without the program's option table; so a word after an option is skipped as its
+        possible value, and the first word that is neither decides. A word that cannot be
+        read there may be the verb: it counts as one (fail closed).
+        """
+        if not values or values[0] is None:
+            return 0
+        name = values[0].rpartition("/")[2]
+        if name in self.programs:
+            return 1
+        if not any(program == name for program, _verb in self.verbs):
+            return 0
+        after_option = False
+        for index, value in enumerate(values[1:], start=1):
+            if value is None or (name, value) in self.verbs:
+                return index + 1
+            if value.startswith("-") and value != "-":
+                after_option = "=" not in value
+            elif after_option:
+                after_option = False  # the option's value, perhaps
+            else:
+                return 0  # another verb (`uv sync`)
+        return 0
+
+    def extend(self, names: Sequence[str]) -> RunnerTable:
+        """The table with `names` added (`strace`, or `poetry run`: a program and verb)."""
+        programs, verbs = set(self.programs), set(self.verbs)
+        for name in names:
+            words = name.split()
+            if len(words) == 1:
+                programs.add(words[0])
+            elif len(words) == 2:
+                verbs.add((words[0], words[1]))
+        return RunnerTable(programs=frozenset(programs), verbs=frozenset(verbs))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RuleRef:
     """Provenance of a rule: what explanations print."""
 

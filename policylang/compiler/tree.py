@@ -41,6 +41,7 @@ from policylang.compiler.tables import (
     ProtectedRule,
     ProtectedTable,
     RuleRef,
+    RunnerTable,
     builtin_ref,
 )
 from policylang.decision import Retention, Verdict
@@ -76,6 +77,7 @@ __all__ = [
     "RuleMatch",
     "RuleRef",
     "RuleTree",
+    "RunnerTable",
     "TrieNode",
     "builtin_ref",
     "check_expectations",
@@ -520,6 +522,7 @@ class CompiledPolicy:
     wrappers: WrapperTable
     shells: frozenset[str]
     interpreters: Mapping[str, InterpreterSpec]
+    runners: RunnerTable = field(default_factory=RunnerTable)
     env: EnvTable
     path_args: PathArgTable
     expectations: tuple[Expectation, ...] = ()

@@ -48,7 +48,12 @@ from policylang.engine.envpoison import (
     poison_of,
 )
 from policylang.engine.gitconfig import GitConfigInspector
-from policylang.engine.rules import RuleView, SegmentRules, runner_length, runs_elsewhere
+from policylang.engine.rules import (
+    RuleView,
+    SegmentRules,
+    loopback_reach,
+    runs_elsewhere,
+)
 from policylang.shell.model import (
     CommandLine,
     Expansion,
@@ -384,7 +389,16 @@ class _Walk(PathChecks):
         seg.read_only = seg.read_only and found.read_only
         self.rule_verdict(found, seg, cwd)
         self.path_checks(found, seg, cwd)
-        elsewhere = runs_elsewhere([w.value for w in found.inner])
+        values = [w.value for w in found.inner]
+        elsewhere = runs_elsewhere(values)
+        here = loopback_reach(values) if seg.approved or seg.suggestion is not None else None
+        if here is not None:
+            # the approval was given for other hosts; this one runs here (review S9)
+            if seg.approved:
+                message = f"connects back to this machine (`{here}`), which no approval covers"
+                seg.floor(Verdict.ASK, "engine.approved-loopback", message)
+            seg.suggestion = None
+            elsewhere = True  # asks already: the later words need no trial
         if found.run_in is not None:  # `git -C DIR add x`: x is relative to DIR (review S4)
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)
         if seg.approved and not elsewhere:
@@ -480,7 +494,7 @@ class _Walk(PathChecks):
         may name. So each word is checked as a path both read and written (approved `gcc`,
         `gcc x.c -o .git/hooks/pre-commit`; approved `pytest`, `--basetemp=/home/u`): a
         protected path still denies, a place outside the workspace asks, a word that cannot
-        be known asks. An approved runner alone (`strace`, `poetry run`: `runner_length`)
+        be known asks. An approved runner alone (`strace`, `poetry run`: `RunnerTable`)
         does not cover the command it runs: from its first operand on, that command is
         judged on its own (approved `strace`, `strace rm -rf ~` is denied).
 
@@ -488,8 +502,10 @@ class _Walk(PathChecks):
         never walks a nested command.
         """
         # the runner's own program is not part of what was approved (`strace`, not
-        # `strace ls`)
-        runner = runner_length([w.value for w in prefix]) == len(prefix)
+        # `strace ls`); an approval of `perf` reaches `perf stat` (review of session 6):
+        # the runner's words end at `size`, and its program is the first operand after
+        size = self.rules.policy.runners.length([w.value for w in (*prefix, *rest)])
+        runner = size > 0 and len(prefix) <= size
         inside = trial and self._cwd_inside(cwd)
         for index, word in enumerate(rest):
             value = word.value
@@ -500,7 +516,7 @@ class _Walk(PathChecks):
                 for path in _named_paths(word):
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
-            if runner and (value is None or value[:1] != "-"):
+            if runner and len(prefix) + index >= size and (value is None or value[:1] != "-"):
                 # a runner's first operand is the program it runs (`strace ./a.out`): that
                 # command is judged on its own; a trial never walks it (review S5). The
                 # words after it are still checked as paths above.

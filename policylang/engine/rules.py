@@ -8,8 +8,11 @@ line's verdict.
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import os
 import re
+import socket
 import threading
 import urllib.parse
 from collections.abc import Iterable, Sequence
@@ -732,13 +735,13 @@ class RuleView:
             if len(values) < 2 or values[1].startswith("-") or view.unknown:
                 return None
             prefix = tuple(values[:2])
-        size = runner_length(prefix)
+        size = self.policy.runners.length(values)
         if size == 0 or len(prefix) > size:
             return prefix  # not a runner, or its program is in the prefix already
         # a runner's approval never reaches the program it runs (`_Walk.approved_rest`):
         # offer the two together (`strace ls`, `poetry run pytest`), or nothing when an
-        # option comes first (`strace -f ls`) or there is no program word
-        if len(values) == size or values[size].startswith("-"):
+        # option comes first (`strace -f ls`, `tmux -L s new ls`) or there is no program
+        if len(values) == size or any(v.startswith("-") for v in values[1 : size + 1]):
             return None
         return tuple(values[: size + 1])
 
@@ -748,43 +751,119 @@ _CONTAINER_RUNS = frozenset({"run", "exec", "create"})
 _KUBECTL_RUNS = frozenset({"exec", "run", "debug", "attach"})
 
 
-# programs whose operands are a command they run (review R2, S1); `poetry run` and the
-# like by their verb. `sudo`, `env`, `timeout` … are wrappers the shell model sees through.
-_RUNNERS = frozenset(
-    {
-        "strace", "ltrace", "valgrind", "gdb", "lldb", "xvfb-run", "hyperfine",
-        "unshare", "ssh-agent", "screen", "script", "firejail", "faketime",
-        "unbuffer", "chronic", "proxychains", "proxychains4", "torsocks", "prlimit",
-        "numactl", "setpriv", "runuser", "dbus-run-session", "entr", "watchexec", "parallel",
-        "systemd-run", "dotenv", "catchsegv", "sem", "rr", "bwrap", "fakeroot",
-        "nsenter", "setarch", "linux32", "linux64", "cgexec", "bear", "ccache", "distcc",
-        "torify", "tsocks", "flatpak-spawn",
-    }
-)
-_RUNNER_VERBS = {
-    "poetry": {"run"}, "pipenv": {"run"}, "conda": {"run"}, "mamba": {"run"},
-    "uv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"}, "pixi": {"run"},
-    "npm": {"exec"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "bun": {"x", "run"},
-    "nix": {"develop", "shell", "run"}, "mise": {"exec", "x"}, "asdf": {"exec"},
-    "op": {"run"}, "doppler": {"run"}, "aws-vault": {"exec"}, "devbox": {"run"},
-    "direnv": {"exec"},
-    "tmux": {"new", "new-session", "new-window", "neww", "split-window", "splitw",
-             "run-shell", "run", "respawn-pane", "respawnp", "respawn-window", "respawnw"},
-    "perf": {"stat", "record", "trace", "mem", "sched", "kvm"},
-}
+# ssh's options that take a value (OpenSSH 9): the first other word is the destination
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOopQRSWw")
+_REMOTE_SHELLS = frozenset({"ssh", "sftp", "scp", "rsync"})
+_URL_SCHEMES = re.compile(r"(?:scp|rsync|sftp|ssh)://", re.IGNORECASE)
 
 
-def runner_length(values: Sequence[str | None]) -> int:
-    """How many words name a runner, a program that runs its first operand as a command
-    (`strace`: 1, `poetry run`: 2), or 0. An approval of a runner alone never reaches the
-    command it runs."""
+def loopback_reach(values: Sequence[str | None]) -> str | None:
+    """The destination of `ssh`, `sftp`, `scp` or `rsync` when it is this machine by its
+    own address (`localhost`, `127.0.0.1`, `[::1]`, `0`, `127.1`, this host's name), or a
+    word that cannot be read (None otherwise).
+
+    Such a command runs here what an approval of the program was given for other hosts:
+    `ssh localhost 'cat ~/.aws/credentials'` (review S9), or `rsync localhost:.ssh/ k/`.
+    A name that `~/.ssh/config` or DNS maps to this machine cannot be seen.
+    """
     if not values or values[0] is None:
-        return 0
+        return None
     name = values[0].rpartition("/")[2]
-    if name in _RUNNERS:
-        return 1
-    verbs = _RUNNER_VERBS.get(name)
-    return 2 if verbs is not None and len(values) > 1 and values[1] in verbs else 0
+    if name not in _REMOTE_SHELLS:
+        return None
+    for host in _remote_hosts(name, values[1:]):
+        if host is None:
+            return "a word that cannot be read"
+        if _is_loopback(host):
+            return host or "an empty host name"
+    return None
+
+
+def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
+    """The hosts `name` connects to: ssh's and sftp's destination, every `HOST:PATH` (or
+    `scp://` / `rsync://` URL) operand of scp and rsync."""
+    if name in ("ssh", "sftp"):
+        index = 0
+        while index < len(words):
+            word = words[index]
+            if word is None:
+                return [None]
+            if word == "--":
+                index += 1
+                break
+            if not word.startswith("-") or word == "-":
+                break
+            letters = word[1:]
+            for position, letter in enumerate(letters):
+                if letter in _SSH_VALUED:
+                    index += 1 if position < len(letters) - 1 else 2
+                    break
+            else:
+                index += 1
+            continue
+        if index >= len(words):
+            return []
+        return [_host_of(words[index], with_path=name == "sftp")]
+    hosts: list[str | None] = []
+    for word in words:
+        if word is None:
+            hosts.append(None)
+        elif _URL_SCHEMES.match(word) or (word[:1] != "-" and ":" in word.split("/", 1)[0]):
+            hosts.append(_host_of(word))  # `scp://…`, `HOST:PATH` (a `/` before `:`: a path)
+    return hosts
+
+
+def _host_of(destination: str | None, *, with_path: bool = True) -> str | None:
+    """The host of `[user@]host[:path]` (`with_path`; ssh's destination has no path, so
+    `::1` is a host there), `[user@][v6]:path` or `scheme://[user@]host[:port]/…`. The
+    user ends at the last `@` before the host (`u@h@localhost:x` is `localhost`)."""
+    if destination is None:
+        return None
+    text = destination
+    if "://" in text:
+        text = text.split("://", 1)[1].split("/", 1)[0]
+        with_path = True  # `host:port`
+    if not with_path:
+        host = text.rpartition("@")[2]
+        return host[1:].split("]", 1)[0] if host.startswith("[") else host
+    bracket, colon = text.find("["), text.find(":")
+    if bracket != -1 and (colon == -1 or bracket < colon):
+        return text[bracket + 1 :].split("]", 1)[0]
+    return text.split(":", 1)[0].rpartition("@")[2]
+
+
+@functools.cache
+def _own_names() -> frozenset[str]:
+    """This machine's name and its first label (no DNS lookup: that could hang)."""
+    try:
+        name = socket.gethostname().lower()
+    except OSError:
+        return frozenset()
+    return frozenset({name, name.split(".", 1)[0]}) - {""}
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether `host` names this machine by an address or a name every system gives it."""
+    host = host.strip().rstrip(".").lower()
+    if host in ("", "localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"):
+        return True
+    if host.endswith(".localhost"):
+        return True
+    if host in _own_names():
+        return True
+    try:  # the classic forms getaddrinfo takes too: `127.1`, `0x7f000001`, `2130706433`, `0`
+        packed = socket.inet_aton(host)
+    except (OSError, ValueError):
+        packed = None
+    if packed is not None:
+        return packed[0] == 127 or packed == b"\0\0\0\0"
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback or address.is_unspecified
 
 
 def runs_elsewhere(values: Sequence[str | None]) -> bool:

@@ -215,6 +215,15 @@ class Shells:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Runners:
+    """`runner NAME…`: programs that run their first operand as a command (`strace`), or,
+    quoted with their verb, whose verb does (`"poetry run"`)."""
+
+    names: tuple[Name, ...]
+    span: Span = field(default=_NO_SPAN, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Interpreter:
     names: tuple[Name, ...]
     floor: str
@@ -265,6 +274,7 @@ Statement = (
     | Options
     | Wrapper
     | Shells
+    | Runners
     | Interpreter
     | Env
     | PathArgs

@@ -157,6 +157,8 @@ def format_statement(node: ast.Statement) -> str:
             return " ".join(parts)
         case ast.Shells():
             return f"shell {_words(node.names)}"
+        case ast.Runners():
+            return f"runner {_words(node.names)}"
         case ast.Interpreter():
             parts = ["interpreter", _words(node.names, "interp")]
             if node.inline:

@@ -283,6 +283,10 @@ def _shells(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     return ast.Shells(names=cv.names(_trees(tree, "nword")), span=span)
 
 
+def _runner(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
+    return ast.Runners(names=cv.names(_trees(tree, "nword")), span=span)
+
+
 def _interpreter(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     inline = tuple(n for t in _trees(tree, "inline") for n in cv.names(t.children))
     return ast.Interpreter(
@@ -360,6 +364,7 @@ _HANDLERS: dict[str, _Handler] = {
     "options": _options,
     "wrapper": _wrapper,
     "shells": _shells,
+    "runner": _runner,
     "interpreter": _interpreter,
     "env": _env,
     "env_default": _env_default,

@@ -10,7 +10,7 @@ rules.duplicate-rule, rules.contradictory-rules, rules.shadowed-by-deny,
 rules.dead-under-locked, rules.duplicate-id, rules.duplicate-header,
 rules.duplicate-default, rules.invalid-arity, rules.invalid-number, rules.bad-glob,
 rules.unknown-expansion-kind, rules.unknown-position, rules.inspect-needs-substitution,
-rules.unknown-retention, rules.bad-env-name.
+rules.unknown-retention, rules.bad-env-name, rules.bad-runner.
 """
 
 from __future__ import annotations
@@ -447,6 +447,20 @@ def _check_wrapper(node: ast.Statement, source: SourceText, context: Context, si
             )
 
 
+def _check_runner(node: ast.Statement, source: SourceText, context: Context, sink: _Sink) -> None:
+    assert isinstance(node, ast.Runners)
+    for name in node.names:
+        words = name.value.split()
+        if not 1 <= len(words) <= 2 or any(w.startswith("-") for w in words):
+            sink.add(
+                source,
+                name.span,
+                "rules.bad-runner",
+                f"`{name.value}` is not a program or a program and its verb",
+                help='e.g. `runner strace "poetry run"`: a name, or a quoted name and verb',
+            )
+
+
 _Checker = Callable[[ast.Statement, SourceText, Context, _Sink], None]
 _CHECKERS: dict[type[ast.Statement], tuple[_Checker, ...]] = {
     ast.Rule: (_check_rule,),
@@ -459,6 +473,7 @@ _CHECKERS: dict[type[ast.Statement], tuple[_Checker, ...]] = {
     ast.Wrapper: (_check_wrapper,),
     ast.Options: (_check_wrapper,),
     ast.PathArgs: (_check_path_args,),
+    ast.Runners: (_check_runner,),
 }
 
 

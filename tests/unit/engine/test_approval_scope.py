@@ -213,6 +213,40 @@ CASES = [
     ("podman run --rm alpine ls", "podman run --rootfs / alpine ls", Q),
     ("docker run --rm alpine ls", "docker run --cidfile ~/.bashrc alpine", Q),
     ("docker exec c ls", "docker exec --env-file HOME/.aws/credentials c ls", D),
+    # review R (low): discarding work, ignored files, stashes; names a suffix chooses
+    ("git reset HEAD~1", "git reset --soft HEAD~1", A),
+    ("git reset HEAD~1", "git reset --hard", Q),
+    ("git reset HEAD~1", "git reset --keep HEAD~2", Q),
+    ("git switch feature", "git switch -f main", Q),
+    ("git switch feature", "git switch --discard-changes main", Q),
+    ("git checkout -b feature", "git checkout -f main", Q),
+    ("git clean -n", "git clean -fd", A),
+    ("git clean -n", "git clean -fdx", Q),
+    ("git clean -n", "git clean -f -X", Q),
+    ("git stash", "git stash pop", A),
+    ("git stash", "git stash clear", Q),
+    ("git stash", "git stash drop stash@{0}", Q),
+    ("gzip a.txt", "gzip -k a.txt", A),
+    ("gzip a.txt", "gzip -S .json .claude/settings", Q),
+    ("gzip a.txt", "gzip --suffix=rc HOME/.bash", Q),
+    # review S9: an approval for other hosts does not reach this machine through ssh
+    ("ssh build1 uptime", "ssh build2 uptime", A),
+    ("ssh build1 uptime", "ssh localhost cat HOME/.aws/credentials", Q),
+    ("ssh build1 uptime", "ssh -p 22 127.1 id", Q),
+    ("ssh build1 uptime", "ssh -vp22 u@localhost id", Q),
+    ("ssh build1 uptime", "ssh ::1 id", Q),
+    ("ssh build1 uptime", "ssh ssh://u@[::1]:22 id", Q),
+    ("ssh build1 uptime", "ssh u@0 id", Q),
+    ("ssh build1 uptime", "ssh 2130706433 id", Q),
+    ("ssh build1 uptime", "ssh ::ffff:127.0.0.1 id", Q),
+    ("ssh build1 uptime", "ssh x.localhost id", Q),
+    ("ssh build1 uptime", "ssh localhost", Q),  # a shell reading the agent's stdin
+    ("scp a.txt build1:/tmp/", "scp a.txt build2:/tmp/", A),
+    ("scp a.txt build1:/tmp/", "scp u@h@localhost:.aws/credentials .", Q),
+    ("scp a.txt build1:/tmp/", "scp scp://u@127.0.0.1/x .", Q),
+    ("rsync -a src/ build1:/tmp/", "rsync -a localhost:.ssh/ keys/", Q),
+    ("rsync -a src/ build1:/tmp/", "rsync -a src/ build2:/srv/x", A),
+    ("sftp build1", "sftp u@[::1]:/etc", Q),
     # npm: outside the project
     ("npm install lodash", "npm install left-pad", A),
     ("npm install lodash", "npm install -g left-pad", Q),
@@ -289,3 +323,97 @@ def test_nested_substitutions_stay_fast(places: tuple[Path, Path]) -> None:
     assert decision.verdict is Verdict.ASK
     # the work is bounded: at most a few approved-program judgements per line
     assert sum(r.rule_id == "engine.approved-runs-program" for r in decision.reasons) >= 1
+
+
+def test_loopback_reach_reads_each_destination_form() -> None:
+    import socket
+
+    from policylang.engine.rules import loopback_reach
+
+    here = socket.gethostname()
+    cases = {
+        ("ssh", "localhost", "id"): "localhost",
+        ("ssh", "-l", "u", "-p", "2222", "127.0.0.2"): "127.0.0.2",
+        ("ssh", "-i", "k", "--", "0x7f000001", "id"): "0x7f000001",
+        ("ssh", f"u@{here}", "id"): here,
+        ("ssh", "remote.example", "localhost"): None,  # the command's word, not the host
+        ("ssh", "-J", "localhost", "remote.example"): None,  # a jump host runs nothing
+        ("ssh", None, "id"): "a word that cannot be read",
+        ("scp", "a", "remote:/x@localhost"): None,  # `@` inside the path
+        ("rsync", "-a", "localhost::module/", "dst"): "localhost",
+        ("sftp", "remote.example"): None,
+        ("ls", "localhost:x"): None,
+    }
+    for words, expected in cases.items():
+        assert loopback_reach(words) == expected, words
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_a_runner_line_extends_the_built_in_runners(
+    places: tuple[Path, Path], tmp_path: Path, declared: bool
+) -> None:
+    # `runner` lines add to the built-in list (`strace`, `poetry run` …): an approval of
+    # the runner alone then no longer covers the command it runs
+    ws, home = places
+    layer = tmp_path / "team.policy"
+    lines = ['policy "team"', 'allow acme-ci status']
+    if declared:
+        lines.append('runner acme-trace "acme exec"')
+    layer.write_text("\n".join(lines) + "\n")
+    policy = load_policy(extra=(layer,))
+    assert policy.compiled.runners.length(["acme", "exec", "ls"]) == (2 if declared else 0)
+    assert policy.compiled.runners.length(["strace", "ls"]) == 1  # the built-ins stay
+    where = {"workspace": ws, "env": {"HOME": str(home)}}
+    offered = policy.evaluate("acme exec make", **where).suggested_rule  # type: ignore[arg-type]
+    assert offered == ("acme exec make" if declared else "acme")
+    for approved in ("acme exec", "acme-trace"):
+        policy.approvals.add(approved, persist=False)
+    for command in ("acme exec rm -rf ~", "acme-trace -f rm -rf ~"):
+        decision = policy.evaluate(command, **where)  # type: ignore[arg-type]
+        expected = Verdict.DENY if declared else Verdict.ALLOW
+        assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("approved", "command", "expected"),
+    [
+        # a one-word approval of a program whose verb runs a command (an approvals file
+        # written by hand, or a suggestion made before the verb was known to run one)
+        ("perf", "perf list", A),
+        ("perf", "perf stat rm -rf ~", D),
+        ("perf", "perf -v stat rm -rf ~", D),
+        ("tmux", "tmux ls", A),
+        ("tmux", "tmux -L sock new rm -rf ~", D),
+        ("tmux", "tmux $X rm -rf ~", D),  # a word that cannot be read may be the verb
+        ("op", "op run -- rm -rf ~", D),
+        ("op", "op --account x run rm -rf ~", D),
+        ("uv", "uv sync", A),
+        ("uv", "uv --directory d run -- rm -rf ~", D),
+    ],
+)
+def test_an_approval_short_of_a_runner_verb_does_not_cover_its_command(
+    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+) -> None:
+    ws, home = places
+    policy = load_policy()
+    policy.approvals.add(approved, persist=False)
+    decision = policy.evaluate(command, workspace=ws, env={"HOME": str(home)})
+    assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("command", "offered"),
+    [
+        ("perf stat ls", "perf stat ls"),  # was `perf`, which covered `perf stat rm -rf ~`
+        ("doppler run ls", "doppler run ls"),
+        ("tmux -L sock new ls", None),  # an option before the verb: nothing to offer
+        ("strace -f ls", None),
+        ("tmux ls", "tmux ls"),
+    ],
+)
+def test_a_runner_suggestion_names_its_verb_and_program(
+    places: tuple[Path, Path], command: str, offered: str | None
+) -> None:
+    ws, home = places
+    decision = load_policy().evaluate(command, workspace=ws, env={"HOME": str(home)})
+    assert decision.suggested_rule == offered, decision.explain()

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[3]
         ("interpreter python inline -c|-m floor ask", "interpreter python inline -c|-m floor ask"),
         ('options "git log" value --output', 'options "git log" value --output'),
         ("allow git \\\n  status", "allow git status"),
+        ('runner  acme-trace   "acme  exec"', 'runner acme-trace "acme  exec"'),
     ],
 )
 def test_canonical_form(text: str, expected: str) -> None:

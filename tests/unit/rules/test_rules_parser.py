@@ -82,6 +82,12 @@ REST = ast.PatternWord(alternatives=("**",), kind=ast.WordKind.REST)
         ),
         ("shell bash fish", ast.Shells(names=n("bash", "fish"))),
         (
+            'runner acme-trace "acme exec"',
+            ast.Runners(
+                names=(ast.Name(value="acme-trace"), ast.Name(value="acme exec", quoted=True))
+            ),
+        ),
+        (
             "interpreter python3 inline -c floor deny",
             ast.Interpreter(names=n("python3"), inline=n("-c"), floor="deny"),
         ),
