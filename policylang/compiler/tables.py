@@ -75,6 +75,11 @@ class RunnerTable:
 
     programs: frozenset[str] = frozenset()
     verbs: frozenset[tuple[str, str]] = frozenset()
+    # the programs of `verbs`: most commands are none of them, and are answered at once
+    verb_programs: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verb_programs", frozenset(p for p, _verb in self.verbs))
 
     def length(self, values: Sequence[str | None]) -> int:
         """How many leading words name a runner, through its verb (`poetry -C d run`: 4),
@@ -90,7 +95,7 @@ class RunnerTable:
         name = values[0].rpartition("/")[2]
         if name in self.programs:
             return 1
-        if not any(program == name for program, _verb in self.verbs):
+        if name not in self.verb_programs:
             return 0
         after_option = False
         for index, value in enumerate(values[1:], start=1):
