@@ -145,8 +145,8 @@ def _path_args() -> dict[str, PathRoles]:
 DEFAULT_PATH_ARGS = PathArgTable(commands=MappingProxyType(_path_args()))
 
 
-# programs whose operands are a command they run (review R2, S1); `poetry run` and the
-# like by their verb. `sudo`, `env`, `timeout` … are wrappers the shell model sees through.
+# programs whose operands are a command they run (review R2, S1, T); `poetry run` and the
+# like by their verbs. `sudo`, `env`, `timeout` … are wrappers the shell model sees through.
 # A policy adds more with `runner NAME…`.
 _RUNNER_PROGRAMS = (
     "strace", "ltrace", "valgrind", "gdb", "lldb", "xvfb-run", "hyperfine",
@@ -155,20 +155,31 @@ _RUNNER_PROGRAMS = (
     "numactl", "setpriv", "runuser", "dbus-run-session", "entr", "watchexec", "parallel",
     "systemd-run", "dotenv", "catchsegv", "sem", "rr", "bwrap", "fakeroot",
     "nsenter", "setarch", "linux32", "linux64", "cgexec", "bear", "ccache", "distcc",
-    "torify", "tsocks", "flatpak-spawn",
+    "torify", "tsocks", "flatpak-spawn", "npx", "pnpx", "bunx", "uvx", "heaptrack",
+    "memusage", "gtime", "cpulimit", "trickle", "with-contenv", "dumb-init", "tini",
+    "catatonit", "s6-setuidgid", "chpst", "envdir", "softlimit", "setlock", "lckdo", "sg",
+    "rlwrap",
 )  # fmt: skip
-_RUNNER_VERBS = {
-    "poetry": ("run",), "pipenv": ("run",), "conda": ("run",), "mamba": ("run",),
-    "uv": ("run",), "pdm": ("run",), "hatch": ("run",), "rye": ("run",), "pixi": ("run",),
-    "npm": ("exec",), "pnpm": ("exec", "dlx"), "yarn": ("exec", "dlx"), "bun": ("x", "run"),
-    "nix": ("develop", "shell", "run"), "mise": ("exec", "x"), "asdf": ("exec",),
-    "op": ("run",), "doppler": ("run",), "aws-vault": ("exec",), "devbox": ("run",),
-    "direnv": ("exec",),
-    "tmux": ("new", "new-session", "new-window", "neww", "split-window", "splitw",
-             "run-shell", "run", "respawn-pane", "respawnp", "respawn-window", "respawnw"),
-    "perf": ("stat", "record", "trace", "mem", "sched", "kvm"),
-}  # fmt: skip
+# (program, verb, …): the words that run a command; tmux and npm take abbreviations,
+# which `RunnerTable.length` allows for every verb (any prefix counts)
+_RUNNER_VERBS = (
+    "poetry run", "pipenv run", "conda run", "mamba run", "micromamba run", "uv run",
+    "uv tool run", "pdm run", "hatch run", "hatch shell", "rye run", "pixi run",
+    "pixi exec", "pipx run", "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec",
+    "yarn dlx", "yarn node", "bun x", "bun run", "bun exec", "deno run", "nix develop",
+    "nix shell", "nix run", "mise exec", "mise x", "asdf exec", "rtx exec", "op run",
+    "doppler run", "aws-vault exec", "devbox run", "direnv exec", "infisical run",
+    "dotenvx run", "sops exec-env", "sops exec-file",
+    "tmux new-session", "tmux new-window", "tmux neww", "tmux split-window", "tmux splitw",
+    "tmux run-shell", "tmux respawn-pane", "tmux respawnp", "tmux respawn-window",
+    "tmux respawnw", "tmux if-shell", "tmux send-keys", "tmux display-popup", "tmux popup",
+    "tmux pipe-pane", "tmux pipep", "tmux command-prompt", "tmux confirm-before",
+    "tmux display-menu", "tmux menu", "tmux bind-key", "tmux set-hook", "tmux source-file",
+    "perf stat", "perf record", "perf trace", "perf ftrace", "perf iostat", "perf kvm",
+    "perf lock record", "perf sched record", "perf kmem record", "perf kwork record",
+    "perf mem record", "perf c2c record", "perf script record", "perf timechart record",
+)  # fmt: skip
 DEFAULT_RUNNERS = RunnerTable(
     programs=frozenset(_RUNNER_PROGRAMS),
-    verbs=frozenset((name, verb) for name, verbs in _RUNNER_VERBS.items() for verb in verbs),
+    verbs=frozenset(tuple(entry.split()) for entry in _RUNNER_VERBS),
 )

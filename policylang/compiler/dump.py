@@ -52,7 +52,7 @@ def dump_policy(policy: CompiledPolicy) -> str:
         )
         lines.append(f"  {kind.value:<22} {row.rstrip()}")
     lines.append("shells: " + " ".join(sorted(policy.shells)))
-    verbs = sorted(f'"{program} {verb}"' for program, verb in policy.runners.verbs)
+    verbs = sorted(f'"{" ".join(entry)}"' for entry in policy.runners.verbs)
     runners = [*sorted(policy.runners.programs), *verbs]
     lines.append("runners: " + " ".join(runners))
     lines.append("interpreters:")

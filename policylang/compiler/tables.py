@@ -63,46 +63,67 @@ class OperandRole(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunnerTable:
-    """Programs that run their first operand as a command: alone (`strace`) or by a verb
-    (`poetry run`). An approval of a runner never covers the command it runs.
+    """Programs that run a command given in their operands: alone (`strace CMD`) or by a
+    verb (`poetry run CMD`, `uv tool run CMD`). An approval of a runner never covers the
+    command it runs.
 
-    >>> table = RunnerTable(programs=frozenset({"strace"}), verbs=frozenset({("uv", "run")}))
+    >>> table = RunnerTable(programs=frozenset({"strace"}),
+    ...                     verbs=frozenset({("uv", "run"), ("uv", "tool", "run")}))
     >>> [table.length(w.split()) for w in ("strace ls", "/usr/bin/uv run x", "uv sync", "uv")]
     [1, 2, 0, 0]
-    >>> [table.length(w.split()) for w in ("uv --directory d run x", "uv -q run x", "uv x run")]
+    >>> [table.length(w.split()) for w in ("uv --directory d run x", "uv -q ru x", "uv x run")]
     [4, 3, 0]
+    >>> table.length("uv tool run x".split()), table.length("uv tool list".split())
+    (3, 0)
     """
 
     programs: frozenset[str] = frozenset()
-    verbs: frozenset[tuple[str, str]] = frozenset()
-    # the programs of `verbs`: most commands are none of them, and are answered at once
-    verb_programs: frozenset[str] = field(init=False, repr=False, compare=False)
+    verbs: frozenset[tuple[str, ...]] = frozenset()  # (program, verb, …)
+    # the verb paths by program: most commands are none of them, and are answered at once
+    by_program: dict[str, tuple[tuple[str, ...], ...]] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "verb_programs", frozenset(p for p, _verb in self.verbs))
+        grouped: dict[str, list[tuple[str, ...]]] = {}
+        for entry in self.verbs:
+            grouped.setdefault(entry[0], []).append(entry[1:])
+        object.__setattr__(
+            self, "by_program", {name: tuple(paths) for name, paths in grouped.items()}
+        )
 
     def length(self, values: Sequence[str | None]) -> int:
-        """How many leading words name a runner, through its verb (`poetry -C d run`: 4),
-        or 0: what follows is the command it runs.
+        """How many leading words name a runner, through its verbs (`poetry -C d run`: 4),
+        or 0: the command it runs starts after them.
 
-        Options before the verb may take a value, which cannot be told from an operand
-        without the program's option table; so a word after an option is skipped as its
-        possible value, and the first word that is neither decides. A word that cannot be
-        read there may be the verb: it counts as one (fail closed).
+        Fail closed, since an approval of a runner is what this limits:
+        - a verb may be abbreviated (tmux and npm take any unambiguous prefix: `new-s`,
+          `ex`), so any prefix of a verb counts as the verb;
+        - options before a verb may take a value, which cannot be told from an operand
+          without the program's option table, so a word after an option (without `=`) is
+          skipped as its possible value;
+        - a word that cannot be read may be the verb, and counts as one.
         """
         if not values or values[0] is None:
             return 0
         name = values[0].rpartition("/")[2]
         if name in self.programs:
             return 1
-        if name not in self.verb_programs:
+        pending = self.by_program.get(name)
+        if pending is None:
             return 0
         after_option = False
         for index, value in enumerate(values[1:], start=1):
-            if value is None or (name, value) in self.verbs:
+            if value is None:
                 return index + 1
             if value.startswith("-") and value != "-":
                 after_option = "=" not in value
+                continue
+            matched = [rest[1:] for rest in pending if rest and rest[0].startswith(value)]
+            if matched and value:
+                if any(not rest for rest in matched):
+                    return index + 1
+                pending, after_option = tuple(matched), False
             elif after_option:
                 after_option = False  # the option's value, perhaps
             else:
@@ -110,14 +131,14 @@ class RunnerTable:
         return 0
 
     def extend(self, names: Sequence[str]) -> RunnerTable:
-        """The table with `names` added (`strace`, or `poetry run`: a program and verb)."""
+        """The table with `names` added (`strace`, or `poetry run`: a program and verbs)."""
         programs, verbs = set(self.programs), set(self.verbs)
         for name in names:
-            words = name.split()
+            words = tuple(name.split())
             if len(words) == 1:
                 programs.add(words[0])
-            elif len(words) == 2:
-                verbs.add((words[0], words[1]))
+            elif words:
+                verbs.add(words)
         return RunnerTable(programs=frozenset(programs), verbs=frozenset(verbs))
 
 

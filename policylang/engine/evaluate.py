@@ -30,7 +30,7 @@ import os
 import re
 import threading
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, paths
@@ -52,6 +52,7 @@ from policylang.engine.rules import (
     RuleView,
     SegmentRules,
     loopback_reach,
+    program_starts,
     runs_elsewhere,
 )
 from policylang.shell.model import (
@@ -140,6 +141,28 @@ def internal_error(command: str, error: BaseException) -> Decision:
     )
 
 
+class ApprovalLookup(Protocol):
+    """What a walk asks of approvals: the longest approved prefix of a command's words."""
+
+    def match(self, words: Sequence[str | None]) -> tuple[str, ...] | None: ...
+
+
+class _WithPrefix:
+    """Approvals plus one prefix: the command an approved runner runs, approved by the
+    words of the runner's approval that name it (`pytest` of `uv run pytest`)."""
+
+    def __init__(self, base: ApprovalLookup | None, prefix: tuple[str, ...]) -> None:
+        self.base = base
+        self.prefix = prefix
+
+    def match(self, words: Sequence[str | None]) -> tuple[str, ...] | None:
+        found = self.base.match(words) if self.base is not None else None
+        size = len(self.prefix)
+        if tuple(words[:size]) == self.prefix and (found is None or len(found) < size):
+            return self.prefix
+        return found
+
+
 class _Walk(PathChecks):
     """One evaluation: walks the line and its nested lines, accumulating segments."""
 
@@ -147,7 +170,7 @@ class _Walk(PathChecks):
         self,
         rules: RuleView,
         ctx: EvalContext,
-        approvals: Approvals | None,
+        approvals: ApprovalLookup | None,
         git: GitConfigInspector,
         start: paths.Cwd | None = None,
     ) -> None:
@@ -494,20 +517,15 @@ class _Walk(PathChecks):
         may name. So each word is checked as a path both read and written (approved `gcc`,
         `gcc x.c -o .git/hooks/pre-commit`; approved `pytest`, `--basetemp=/home/u`): a
         protected path still denies, a place outside the workspace asks, a word that cannot
-        be known asks. An approved runner alone (`strace`, `poetry run`: `RunnerTable`)
-        does not cover the command it runs: from its first operand on, that command is
-        judged on its own (approved `strace`, `strace rm -rf ~` is denied).
+        be known asks. An approved runner (`strace`, `poetry run`: `RunnerTable`) does not
+        cover the command it runs: that command is judged on its own (`approved_runner`).
 
-        `trial`: only deciding whether to offer a suggestion (see `apply`); cheaper, and it
-        never walks a nested command.
+        `trial`: only deciding whether to offer a suggestion (see `apply`); cheaper: it
+        skips names that plainly lie in the workspace. A runner's command is judged even
+        then (within the line's budget), since the suggestion names it.
         """
-        # the runner's own program is not part of what was approved (`strace`, not
-        # `strace ls`); an approval of `perf` reaches `perf stat` (review of session 6):
-        # the runner's words end at `size`, and its program is the first operand after
-        size = self.rules.policy.runners.length([w.value for w in (*prefix, *rest)])
-        runner = size > 0 and len(prefix) <= size
         inside = trial and self._cwd_inside(cwd)
-        for index, word in enumerate(rest):
+        for word in rest:
             value = word.value
             # deciding whether to offer a suggestion only: a relative name that does not
             # exist and that no protected rule names is skipped; offering a suggestion in
@@ -516,16 +534,35 @@ class _Walk(PathChecks):
                 for path in _named_paths(word):
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
-            if runner and len(prefix) + index >= size and (value is None or value[:1] != "-"):
-                # a runner's first operand is the program it runs (`strace ./a.out`): that
-                # command is judged on its own; a trial never walks it (review S5). The
-                # words after it are still checked as paths above.
-                runner = False
-                approved = " ".join(w.value or "" for w in prefix)
-                if trial:
-                    seg.floor(Verdict.ASK, "engine.approved-runs-program", approved)
-                else:
-                    self.approved_program(approved, rest[index:], seg, cwd)
+        self.approved_runner(prefix, rest, seg, cwd)
+
+    def approved_runner(
+        self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """Judge the command an approved runner runs (`strace CMD`, `perf stat CMD`).
+
+        What was approved is the runner (`strace`, `perf`), or the runner and a command
+        (`uv run pytest`): the command it runs is judged on its own, with the approved
+        words that name it (`pytest`) as its approval. So `uv run pytest -x` passes, and
+        `uv run python -c …` under `uv run python x.py`, `perf stat rm -rf ~` under
+        `perf`, or `uv run pip install -g x` under `uv run pip install` do not (review T).
+        Where an option's value may hide the command's start, each start is judged.
+        """
+        words = (*prefix, *rest)
+        values = [w.value for w in words]
+        size = self.rules.policy.runners.length(values)
+        if size == 0:
+            return
+        approved = " ".join(w.value or "" for w in prefix)
+        for start in program_starts(values, size):
+            named = values[start : len(prefix)]
+            # the approved words past the runner, when they are the command's own
+            extra = tuple(v for v in named if v is not None) if None not in named else ()
+            if extra and "/" in extra[0]:
+                # a program run by path is approved by where it is (`rule_verdict`)
+                where = _program_path(extra[0], cwd)
+                extra = (where, *extra[1:]) if where is not None else ()
+            self.approved_program(approved, words[start:], seg, cwd, extra)
 
     def _cwd_inside(self, cwd: paths.Cwd) -> bool:
         workspace = self.ctx.workspace
@@ -545,9 +582,15 @@ class _Walk(PathChecks):
         return not any(os.path.lexists(os.path.join(c, value)) for c in cwd.candidates)
 
     def approved_program(
-        self, approved: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+        self,
+        approved: str,
+        words: Sequence[Word],
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        extra: tuple[str, ...] = (),
     ) -> None:
-        """Judge the command an approved program runs (its words from a program name on)."""
+        """Judge the command an approved program runs (its words from a program name on),
+        with `extra` approved for it as well (the approval's words that name it)."""
         # the words as written: the shell reads them so, expansions and all
         text = " ".join(w.text for w in words)
         self.budget[0] -= 1
@@ -559,7 +602,8 @@ class _Walk(PathChecks):
                 "approved programs than are followed in one line",
             )
             return
-        inner = _Walk(self.rules, self.ctx, self.approvals, self.git, cwd)
+        approvals = _WithPrefix(self.approvals, extra) if extra else self.approvals
+        inner = _Walk(self.rules, self.ctx, approvals, self.git, cwd)
         inner.depth = self.depth + 1
         inner.budget = self.budget  # shared: nested `$(…)` cannot multiply the work
         decision = inner.run(text)

@@ -8,6 +8,7 @@ line's verdict.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import ipaddress
 import os
@@ -89,6 +90,21 @@ _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 # network clients that send files named inside option values or operands (`curl -d @FILE`,
 # `curl file:///…`, httpie's `field@FILE`), which a role table cannot express
 _FILE_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman"})
+# compressors write a file named after each operand: `gzip -d CLAUDE.md.gz` writes
+# `CLAUDE.md`, `gzip x` writes `x.gz` (review T6); the suffix each adds or strips
+_COMPRESSORS: dict[str, tuple[str, ...]] = {
+    "gzip": (".gz", ".z", "-gz", ".Z", ".tgz", ".taz"), "pigz": (".gz", ".zz", ".tgz"),
+    "xz": (".xz", ".txz", ".lzma", ".tlz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst"),
+    "bzip2": (".bz2", ".tbz2", ".tbz"), "lz4": (".lz4",), "brotli": (".br",), "lzip": (".lz",),
+    "lzop": (".lzo",),
+}  # fmt: skip
+_DECOMPRESSORS = {
+    "gunzip": "gzip", "unpigz": "pigz", "unxz": "xz", "unlzma": "lzma", "unzstd": "zstd",
+    "bunzip2": "bzip2", "unlz4": "lz4",
+}  # fmt: skip
+# what the shorthand suffixes decompress to (`a.tgz` -> `a.tar`)
+_TAR_SUFFIXES = frozenset({".tgz", ".taz", ".txz", ".tlz", ".tzst", ".tbz2", ".tbz"})
+_TO_STDOUT = ("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list")
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
@@ -212,6 +228,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
     names = set(policy.interpreters) | set(policy.shells) | set(policy.path_args.commands)
     names |= _SOURCING
     names |= {spec.name for spec in policy.wrappers} | _CONDITIONAL_WRITERS | _FILE_SENDERS
+    names |= set(_COMPRESSORS) | set(_DECOMPRESSORS)
     names |= set(policy.tree.option_specs)
     return {
         name: _Command(
@@ -223,7 +240,12 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
                 or policy.wrappers.get(name) is not None
                 or name in _SOURCING  # `source x.sh` runs x.sh in this shell
             ),
-            conditional=name in _CONDITIONAL_WRITERS or name in _FILE_SENDERS,
+            conditional=(
+                name in _CONDITIONAL_WRITERS
+                or name in _FILE_SENDERS
+                or name in _COMPRESSORS
+                or name in _DECOMPRESSORS
+            ),
             spec=policy.tree.option_spec(name),
             clause_view=policy.tree.command_clause_spec(name) is policy.tree.option_spec(name),
         )
@@ -705,6 +727,8 @@ class RuleView:
             found.extend(_conditional_writes(name, inner, view))
         elif name in _FILE_SENDERS:
             found.extend(_sent_files(name, inner, view))
+        elif name in _COMPRESSORS or name in _DECOMPRESSORS:
+            found.extend(_compressed_names(name, inner, view))
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
@@ -726,24 +750,62 @@ class RuleView:
             values.append(word.value)
         if not values:
             return None
+        return self._suggest_values(values, bool(view.unknown), 0)
+
+    def _suggest_values(
+        self, values: Sequence[str], unknown: bool, depth: int
+    ) -> tuple[str, ...] | None:
         prefix = self.policy.arity.prefix(values)
         named = max(1, self.policy.arity.key_length(values))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
             return None  # `systemctl --user`: an option says nothing of what follows
         if self._runs_code(values[0]) and len(prefix) < 2:
             # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer
-            if len(values) < 2 or values[1].startswith("-") or view.unknown:
+            if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
             prefix = tuple(values[:2])
         size = self.policy.runners.length(values)
-        if size == 0 or len(prefix) > size:
-            return prefix  # not a runner, or its program is in the prefix already
-        # a runner's approval never reaches the program it runs (`_Walk.approved_rest`):
-        # offer the two together (`strace ls`, `poetry run pytest`), or nothing when an
-        # option comes first (`strace -f ls`, `tmux -L s new ls`) or there is no program
+        if size == 0:
+            return prefix
+        # a runner's approval never reaches the command it runs (`_Walk.approved_rest`):
+        # offer the runner with that command's own suggestion (`strace ls`, `poetry run
+        # pytest`, `uv run python x.py`, not `uv run python`), or nothing when an option
+        # comes first (`strace -f ls`, `tmux -L s new ls`) or there is no command
         if len(values) == size or any(v.startswith("-") for v in values[1 : size + 1]):
             return None
-        return tuple(values[: size + 1])
+        if depth >= _MAX_SUGGESTION_DEPTH:
+            return None
+        inner = self._suggest_values(values[size:], False, depth + 1)
+        return None if inner is None else (*values[:size], *inner)
+
+
+_MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
+
+
+def program_starts(values: Sequence[str | None], size: int) -> tuple[int, ...]:
+    """Where the command a runner runs may start, given the runner's words end at `size`
+    (`RunnerTable.length`): at its first operand, or, when that word follows an option
+    without `=` (`strace -o echo sh -c …`: `-o` takes `echo`), at the next operand too.
+
+    The option table of each runner is not known, so every start an option's value could
+    hide is returned (at most three); after `--` the next word is the command.
+    """
+    starts: list[int] = []
+    after_option = False
+    for index in range(size, len(values)):
+        value = values[index]
+        if value == "--":
+            if index + 1 < len(values):
+                starts.append(index + 1)
+            break
+        if value is not None and value.startswith("-") and value != "-":
+            after_option = "=" not in value
+            continue
+        starts.append(index)
+        if not after_option or len(starts) >= 3:
+            break
+        after_option = False
+    return tuple(starts)
 
 
 # commands whose later words run inside a container or on another host, not here
@@ -751,8 +813,9 @@ _CONTAINER_RUNS = frozenset({"run", "exec", "create"})
 _KUBECTL_RUNS = frozenset({"exec", "run", "debug", "attach"})
 
 
-# ssh's options that take a value (OpenSSH 9): the first other word is the destination
-_SSH_VALUED = frozenset("BbcDEeFIiJLlmOopQRSWw")
+# the options that take a value (OpenSSH 10; `-P` is one since 10, review T9): the first
+# other word is the destination
+_VALUED_LETTERS = {"ssh": frozenset("BbcDEeFIiJLlmOoPpQRSWw"), "sftp": frozenset("BbcDFiJloPRSsX")}
 _REMOTE_SHELLS = frozenset({"ssh", "sftp", "scp", "rsync"})
 _URL_SCHEMES = re.compile(r"(?:scp|rsync|sftp|ssh)://", re.IGNORECASE)
 
@@ -795,7 +858,7 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
                 break
             letters = word[1:]
             for position, letter in enumerate(letters):
-                if letter in _SSH_VALUED:
+                if letter in _VALUED_LETTERS[name]:
                     index += 1 if position < len(letters) - 1 else 2
                     break
             else:
@@ -834,12 +897,49 @@ def _host_of(destination: str | None, *, with_path: bool = True) -> str | None:
 
 @functools.cache
 def _own_names() -> frozenset[str]:
-    """This machine's name and its first label (no DNS lookup: that could hang)."""
-    try:
+    """This machine's names and addresses, read once without any lookup (DNS could hang):
+    its host name, the addresses of its interfaces (`/proc/net/fib_trie`, `if_inet6`),
+    and the `/etc/hosts` names of any of them or of a loopback address (review T)."""
+    names: set[str] = set()
+    with contextlib.suppress(OSError):
         name = socket.gethostname().lower()
-    except OSError:
-        return frozenset()
-    return frozenset({name, name.split(".", 1)[0]}) - {""}
+        names |= {name, name.split(".", 1)[0]}
+    addresses = _local_addresses()
+    names |= addresses
+    with contextlib.suppress(OSError, UnicodeDecodeError), open("/etc/hosts") as hosts:
+        for line in hosts:
+            fields = line.split("#", 1)[0].split()
+            if len(fields) >= 2 and (fields[0] in addresses or _is_loopback_address(fields[0])):
+                names |= {field.lower() for field in fields[1:]}
+    return frozenset(names - {""})
+
+
+def _local_addresses() -> set[str]:
+    """The IPv4 and IPv6 addresses of this machine's interfaces, as Linux lists them."""
+    found: set[str] = set()
+    with contextlib.suppress(OSError, UnicodeDecodeError), open("/proc/net/fib_trie") as trie:
+        previous = ""
+        for line in trie:
+            text = line.strip()
+            if text.startswith("/32 host LOCAL"):
+                found.add(previous)
+            elif text.startswith(("|--", "+--")):
+                previous = text[3:].split()[0]
+    with (
+        contextlib.suppress(OSError, UnicodeDecodeError, ValueError),
+        open("/proc/net/if_inet6") as table,
+    ):
+        for line in table:
+            found.add(str(ipaddress.IPv6Address(bytes.fromhex(line.split()[0]))))
+    return found
+
+
+def _is_loopback_address(text: str) -> bool:
+    try:
+        address = ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
 
 
 def _is_loopback(host: str) -> bool:
@@ -856,14 +956,15 @@ def _is_loopback(host: str) -> bool:
     except (OSError, ValueError):
         packed = None
     if packed is not None:
-        return packed[0] == 127 or packed == b"\0\0\0\0"
+        local = socket.inet_ntoa(packed) in _own_names()  # `0xc0.0.2.2` is 192.0.2.2
+        return packed[0] == 127 or packed == b"\0\0\0\0" or local
     try:
         address = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
         return False
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
-    return address.is_loopback or address.is_unspecified
+    return address.is_loopback or address.is_unspecified or str(address) in _own_names()
 
 
 def runs_elsewhere(values: Sequence[str | None]) -> bool:
@@ -1259,6 +1360,54 @@ def _file_word(word: Word, path: str) -> Word:
     if path == "?" or "{" in path or "[" in path:
         return Word(text=word.text, value=None, span=word.span, expansions=_UNKNOWN_FILE)
     return _value_word(word, path)
+
+
+def _compressed_names(
+    name: str, inner: Sequence[Word], view: OptionView
+) -> Iterable[tuple[Word, str, bool]]:
+    """The files a compressor writes beside its operands (review T6): each operand with
+    the suffix stripped (`-d`, `gunzip`) or added. Nothing for output to stdout."""
+    if view.has(*_TO_STDOUT):
+        return
+    family = _DECOMPRESSORS.get(name, name)
+    suffixes = _COMPRESSORS[family]
+    decompress = name in _DECOMPRESSORS or view.has("-d", "--decompress", "--uncompress")
+    for index in view.operands:
+        word = inner[index]
+        value = word.value if word.value is not None else _pattern_text(word)
+        if value is None:
+            yield _file_word(word, "?"), "write", False
+        elif value == "-":
+            continue
+        elif not decompress:
+            yield _renamed(word, value + suffixes[0]), "write", False
+        else:
+            for suffix in suffixes:
+                if value.endswith(suffix) and len(value) > len(suffix):
+                    stem = value[: -len(suffix)]
+                    written = stem + ".tar" if suffix in _TAR_SUFFIXES else stem
+                    yield _renamed(word, written), "write", False
+                    break
+
+
+_PATTERN_KINDS = frozenset({ExpansionKind.TILDE, ExpansionKind.GLOB})
+
+
+def _pattern_text(word: Word) -> str | None:
+    """The text of an unquoted word whose only expansions are a tilde and globs
+    (`~/.bashrc.gz`, `*.gz`), which the path checks resolve; None for anything else."""
+    if not word.expansions or any(e.kind not in _PATTERN_KINDS for e in word.expansions):
+        return None
+    return None if any(c in word.text for c in "'\"\\$`") else word.text
+
+
+def _renamed(word: Word, text: str) -> Word:
+    """`word` naming `text` instead: a literal, or the same kind of tilde or glob pattern."""
+    if word.value is not None:
+        return _value_word(word, text)
+    kinds = dict.fromkeys(e.kind for e in word.expansions)
+    found = tuple(Expansion(kind=kind, text=text, span=word.span) for kind in kinds)
+    return Word(text=text, value=None, span=word.span, expansions=found)
 
 
 def _conditional_writes(

@@ -451,13 +451,15 @@ def _check_runner(node: ast.Statement, source: SourceText, context: Context, sin
     assert isinstance(node, ast.Runners)
     for name in node.names:
         words = name.value.split()
-        if not 1 <= len(words) <= 2 or any(w.startswith("-") for w in words):
+        if not words or any(w.startswith("-") for w in words) or "/" in words[0]:
             sink.add(
                 source,
                 name.span,
                 "rules.bad-runner",
-                f"`{name.value}` is not a program or a program and its verb",
-                help='e.g. `runner strace "poetry run"`: a name, or a quoted name and verb',
+                f"`{name.value}` is not a program name, or a program name and its verbs",
+                help='e.g. `runner strace "poetry run" "uv tool run"`: a name without `/` '
+                "(runners are matched by name wherever they are installed), or a quoted "
+                "name and verbs",
             )
 
 

