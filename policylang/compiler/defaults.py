@@ -158,7 +158,7 @@ _RUNNER_PROGRAMS = (
     "torify", "tsocks", "flatpak-spawn", "npx", "pnpx", "bunx", "uvx", "heaptrack",
     "memusage", "gtime", "cpulimit", "trickle", "with-contenv", "dumb-init", "tini",
     "catatonit", "s6-setuidgid", "chpst", "envdir", "softlimit", "setlock", "lckdo", "sg",
-    "rlwrap",
+    "rlwrap", "corepack",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -178,8 +178,21 @@ _RUNNER_VERBS = (
     "perf stat", "perf record", "perf trace", "perf ftrace", "perf iostat", "perf kvm",
     "perf lock record", "perf sched record", "perf kmem record", "perf kwork record",
     "perf mem record", "perf c2c record", "perf script record", "perf timechart record",
+    "volta run", "pyenv exec", "rbenv exec", "nodenv exec", "goenv exec", "jenv exec",
+    "fnm exec", "proto run", "tox exec", "tox run",
+)  # fmt: skip
+# the runners whose command starts at their first operand after their own options, and
+# whose later words are all the command's (they stop reading options there): an
+# approval may name that command (`strace ls`, `uv run pytest`). Every other runner's
+# command cannot be told, so no approval covers a use of it (review U).
+_EXACT_RUNNERS = (
+    "strace", "ltrace", "valgrind", "gtime", "uv run", "uv tool run", "uvx", "pipenv run",
+    "poetry run", "pdm run", "rye run", "hatch run", "perf record", "perf lock record",
+    "perf sched record", "perf kmem record", "perf kwork record", "perf mem record",
+    "perf c2c record", "perf script record", "perf timechart record",
 )  # fmt: skip
 DEFAULT_RUNNERS = RunnerTable(
     programs=frozenset(_RUNNER_PROGRAMS),
     verbs=frozenset(tuple(entry.split()) for entry in _RUNNER_VERBS),
+    exact=frozenset(tuple(entry.split()) for entry in _EXACT_RUNNERS),
 )

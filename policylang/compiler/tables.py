@@ -63,22 +63,33 @@ class OperandRole(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunnerTable:
-    """Programs that run a command given in their operands: alone (`strace CMD`) or by a
-    verb (`poetry run CMD`, `uv tool run CMD`). An approval of a runner never covers the
+    """Programs that run a command given in their operands: alone (`strace CMD`) or by
+    verbs (`poetry run CMD`, `uv tool run CMD`). An approval of a runner never covers the
     command it runs.
 
+    `exact` names the runners whose command is known to start at their first operand
+    after their own options, with every later word the command's (`strace`, `uv run`).
+    Others take positional words first (`faketime TIME CMD`, `aws-vault exec PROFILE`),
+    shell strings (`hyperfine 'CMD'`, `tmux send-keys`), or their own options after the
+    command (`npm exec PKG --registry …`, `gdb PROG -ex …`): their command cannot be
+    told, so no approval covers a use of them and none is suggested (review U).
+
     >>> table = RunnerTable(programs=frozenset({"strace"}),
-    ...                     verbs=frozenset({("uv", "run"), ("uv", "tool", "run")}))
+    ...                     verbs=frozenset({("uv", "run"), ("uv", "tool", "run")}),
+    ...                     exact=frozenset({("strace",), ("uv", "run")}))
     >>> [table.length(w.split()) for w in ("strace ls", "/usr/bin/uv run x", "uv sync", "uv")]
     [1, 2, 0, 0]
     >>> [table.length(w.split()) for w in ("uv --directory d run x", "uv -q ru x", "uv x run")]
     [4, 3, 0]
-    >>> table.length("uv tool run x".split()), table.length("uv tool list".split())
-    (3, 0)
+    >>> table.find("uv tool run x".split()), table.find("uv tool list".split())
+    ((3, ('uv', 'tool', 'run')), (0, None))
+    >>> table.is_exact(("uv", "run")), table.is_exact(("uv", "tool", "run"))
+    (True, False)
     """
 
     programs: frozenset[str] = frozenset()
     verbs: frozenset[tuple[str, ...]] = frozenset()  # (program, verb, …)
+    exact: frozenset[tuple[str, ...]] = frozenset()
     # the verb paths by program: most commands are none of them, and are answered at once
     by_program: dict[str, tuple[tuple[str, ...], ...]] = field(
         init=False, repr=False, compare=False
@@ -92,9 +103,18 @@ class RunnerTable:
             self, "by_program", {name: tuple(paths) for name, paths in grouped.items()}
         )
 
+    def is_exact(self, runner: tuple[str, ...] | None) -> bool:
+        """Whether the command `runner` runs starts at its first operand (see above)."""
+        return runner is not None and runner in self.exact
+
     def length(self, values: Sequence[str | None]) -> int:
+        """How many leading words name a runner, through its verbs, or 0 (see `find`)."""
+        return self.find(values)[0]
+
+    def find(self, values: Sequence[str | None]) -> tuple[int, tuple[str, ...] | None]:
         """How many leading words name a runner, through its verbs (`poetry -C d run`: 4),
-        or 0: the command it runs starts after them.
+        and which runner (its table entry), or (0, None): the command it runs starts after
+        those words.
 
         Fail closed, since an approval of a runner is what this limits:
         - a verb may be abbreviated (tmux and npm take any unambiguous prefix: `new-s`,
@@ -102,33 +122,37 @@ class RunnerTable:
         - options before a verb may take a value, which cannot be told from an operand
           without the program's option table, so a word after an option (without `=`) is
           skipped as its possible value;
-        - a word that cannot be read may be the verb, and counts as one.
+        - a word that cannot be read may be the verb, and counts as one (the runner is
+          then none of the exact ones).
         """
         if not values or values[0] is None:
-            return 0
+            return 0, None
         name = values[0].rpartition("/")[2]
         if name in self.programs:
-            return 1
+            return 1, (name,)
         pending = self.by_program.get(name)
         if pending is None:
-            return 0
+            return 0, None
+        path: list[str] = [name]
         after_option = False
         for index, value in enumerate(values[1:], start=1):
             if value is None:
-                return index + 1
+                return index + 1, None
             if value.startswith("-") and value != "-":
                 after_option = "=" not in value
                 continue
-            matched = [rest[1:] for rest in pending if rest and rest[0].startswith(value)]
+            matched = [rest for rest in pending if rest and rest[0].startswith(value)]
             if matched and value:
-                if any(not rest for rest in matched):
-                    return index + 1
-                pending, after_option = tuple(matched), False
+                done = [rest for rest in matched if len(rest) == 1]
+                if done:
+                    return index + 1, (*path, done[0][0])
+                path.append(matched[0][0])
+                pending, after_option = tuple(rest[1:] for rest in matched), False
             elif after_option:
                 after_option = False  # the option's value, perhaps
             else:
-                return 0  # another verb (`uv sync`)
-        return 0
+                return 0, None  # another verb (`uv sync`)
+        return 0, None
 
     def extend(self, names: Sequence[str]) -> RunnerTable:
         """The table with `names` added (`strace`, or `poetry run`: a program and verbs)."""
@@ -139,7 +163,9 @@ class RunnerTable:
                 programs.add(words[0])
             elif words:
                 verbs.add(words)
-        return RunnerTable(programs=frozenset(programs), verbs=frozenset(verbs))
+        return RunnerTable(
+            programs=frozenset(programs), verbs=frozenset(verbs), exact=self.exact
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

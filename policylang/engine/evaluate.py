@@ -550,11 +550,22 @@ class _Walk(PathChecks):
         """
         words = (*prefix, *rest)
         values = [w.value for w in words]
-        size = self.rules.policy.runners.length(values)
+        runners = self.rules.policy.runners
+        size, runner = runners.find(values)
         if size == 0:
             return
         approved = " ".join(w.value or "" for w in prefix)
-        for start in program_starts(values, size):
+        starts, complete = program_starts(values, size) if runners.is_exact(runner) else ((), False)
+        if not complete:
+            what = " ".join(v or "…" for v in values[:size])
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-runs-program",
+                f"`{short(approved)}` is approved, but `{short(what)}` runs a command whose "
+                "start in its words cannot be told (an option's value, a positional word "
+                "or a shell string), which no approval covers",
+            )
+        for start in starts:
             named = values[start : len(prefix)]
             # the approved words past the runner, when they are the command's own
             extra = tuple(v for v in named if v is not None) if None not in named else ()

@@ -92,18 +92,25 @@ _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 _FILE_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman"})
 # compressors write a file named after each operand: `gzip -d CLAUDE.md.gz` writes
 # `CLAUDE.md`, `gzip x` writes `x.gz` (review T6); the suffix each adds or strips
-_COMPRESSORS: dict[str, tuple[str, ...]] = {
-    "gzip": (".gz", ".z", "-gz", ".Z", ".tgz", ".taz"), "pigz": (".gz", ".zz", ".tgz"),
-    "xz": (".xz", ".txz", ".lzma", ".tlz"), "lzma": (".lzma", ".tlz"), "zstd": (".zst", ".tzst"),
-    "bzip2": (".bz2", ".tbz2", ".tbz"), "lz4": (".lz4",), "brotli": (".br",), "lzip": (".lz",),
-    "lzop": (".lzo",),
+# (the suffix each adds; `_UNPACKED` lists what any of them strips)
+_COMPRESSORS: dict[str, str] = {
+    "gzip": ".gz", "pigz": ".gz", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
+    "bzip2": ".bz2", "lz4": ".lz4", "brotli": ".br", "lzip": ".lz", "lzop": ".lzo",
+    "compress": ".Z",
 }  # fmt: skip
 _DECOMPRESSORS = {
     "gunzip": "gzip", "unpigz": "pigz", "unxz": "xz", "unlzma": "lzma", "unzstd": "zstd",
-    "bunzip2": "bzip2", "unlz4": "lz4",
+    "bunzip2": "bzip2", "unlz4": "lz4", "uncompress": "compress", "lunzip": "lzip",
 }  # fmt: skip
-# what the shorthand suffixes decompress to (`a.tgz` -> `a.tar`)
-_TAR_SUFFIXES = frozenset({".tgz", ".taz", ".txz", ".tlz", ".tzst", ".tbz2", ".tbz"})
+# Every suffix a decompressor strips, whatever the program: zstd and xz read other
+# formats too, and gzip compares suffixes without case (`X.GZ`, `X_z`: review U7). The
+# value is what replaces it (`a.tgz` -> `a.tar`).
+_UNPACKED = {
+    ".gz": "", ".z": "", "-gz": "", "_z": "", "-z": "", ".zz": "", ".xz": "", ".lzma": "",
+    ".zst": "", ".bz2": "", ".bz": "", ".lz4": "", ".br": "", ".lz": "", ".lzo": "",
+    ".tgz": ".tar", ".taz": ".tar", ".txz": ".tar", ".tlz": ".tar", ".tzst": ".tar",
+    ".tbz2": ".tar", ".tbz": ".tar",
+}  # fmt: skip
 _TO_STDOUT = ("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list")
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
@@ -764,14 +771,17 @@ class RuleView:
             if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
             prefix = tuple(values[:2])
-        size = self.policy.runners.length(values)
+        size, runner = self.policy.runners.find(values)
         if size == 0:
             return prefix
-        # a runner's approval never reaches the command it runs (`_Walk.approved_rest`):
+        # a runner's approval never reaches the command it runs (`_Walk.approved_runner`):
         # offer the runner with that command's own suggestion (`strace ls`, `poetry run
         # pytest`, `uv run python x.py`, not `uv run python`), or nothing when an option
-        # comes first (`strace -f ls`, `tmux -L s new ls`) or there is no command
-        if len(values) == size or any(v.startswith("-") for v in values[1 : size + 1]):
+        # comes first (`strace -f ls`, `tmux -L s new ls`), there is no command, or where
+        # the command starts cannot be told (`faketime 2020-01-01 CMD`: review U)
+        if not self.policy.runners.is_exact(runner) or len(values) == size:
+            return None
+        if any(v.startswith("-") for v in values[1 : size + 1]):
             return None
         if depth >= _MAX_SUGGESTION_DEPTH:
             return None
@@ -782,13 +792,18 @@ class RuleView:
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 
 
-def program_starts(values: Sequence[str | None], size: int) -> tuple[int, ...]:
-    """Where the command a runner runs may start, given the runner's words end at `size`
-    (`RunnerTable.length`): at its first operand, or, when that word follows an option
-    without `=` (`strace -o echo sh -c …`: `-o` takes `echo`), at the next operand too.
+_MAX_PROGRAM_STARTS = 3
+
+
+def program_starts(values: Sequence[str | None], size: int) -> tuple[tuple[int, ...], bool]:
+    """Where the command an exact runner runs may start, given the runner's words end at
+    `size` (`RunnerTable.find`): at its first operand, or, when that word follows an option
+    without `=` (`strace -o echo sh -c …`: `-o` takes `echo`), at the next operand too;
+    and whether that is all of them.
 
     The option table of each runner is not known, so every start an option's value could
-    hide is returned (at most three); after `--` the next word is the command.
+    hide is returned, at most `_MAX_PROGRAM_STARTS`: past that the answer is incomplete
+    (review U1), and the caller asks. After `--` the next word is the command.
     """
     starts: list[int] = []
     after_option = False
@@ -797,15 +812,17 @@ def program_starts(values: Sequence[str | None], size: int) -> tuple[int, ...]:
         if value == "--":
             if index + 1 < len(values):
                 starts.append(index + 1)
-            break
+            return tuple(starts[:_MAX_PROGRAM_STARTS]), len(starts) <= _MAX_PROGRAM_STARTS
         if value is not None and value.startswith("-") and value != "-":
             after_option = "=" not in value
             continue
+        if len(starts) == _MAX_PROGRAM_STARTS:
+            return tuple(starts), False
         starts.append(index)
-        if not after_option or len(starts) >= 3:
+        if not after_option:
             break
         after_option = False
-    return tuple(starts)
+    return tuple(starts), True
 
 
 # commands whose later words run inside a container or on another host, not here
@@ -1369,25 +1386,44 @@ def _compressed_names(
     the suffix stripped (`-d`, `gunzip`) or added. Nothing for output to stdout."""
     if view.has(*_TO_STDOUT):
         return
-    family = _DECOMPRESSORS.get(name, name)
-    suffixes = _COMPRESSORS[family]
-    decompress = name in _DECOMPRESSORS or view.has("-d", "--decompress", "--uncompress")
+    added = _COMPRESSORS[_DECOMPRESSORS.get(name, name)]
+    decompress = name in _DECOMPRESSORS or _decompressing(name, view)
+    recursive = view.has("-r", "--recursive")
     for index in view.operands:
         word = inner[index]
         value = word.value if word.value is not None else _pattern_text(word)
-        if value is None:
+        if recursive and decompress:
+            # every file below is unpacked beside itself, under names not known here
+            yield _file_word(word, "?"), "write", False
+        elif recursive:
+            yield word, "write", True  # every file below is replaced by its `.gz`
+        elif value is None or (decompress and _is_glob(word)):
+            # (a glob names the files it matches now, not the names they unpack to)
             yield _file_word(word, "?"), "write", False
         elif value == "-":
             continue
         elif not decompress:
-            yield _renamed(word, value + suffixes[0]), "write", False
+            yield _renamed(word, value + added), "write", False
         else:
-            for suffix in suffixes:
-                if value.endswith(suffix) and len(value) > len(suffix):
-                    stem = value[: -len(suffix)]
-                    written = stem + ".tar" if suffix in _TAR_SUFFIXES else stem
+            lowered = value.lower()
+            for suffix, replacement in _UNPACKED.items():
+                if lowered.endswith(suffix) and len(value) > len(suffix):
+                    written = value[: -len(suffix)] + replacement
                     yield _renamed(word, written), "write", False
-                    break
+
+
+def _decompressing(name: str, view: OptionView) -> bool:
+    """`-d`, or any abbreviation of `--decompress` / `--uncompress` (`--decomp`), or
+    lzop's `-x`."""
+    if view.has("-d") or (name == "lzop" and view.has("-x")):
+        return True
+    for option in view.options:
+        spelled = option.name
+        if len(spelled) > 3 and spelled.startswith("--") and (
+            "--decompress".startswith(spelled) or "--uncompress".startswith(spelled)
+        ):
+            return True
+    return False
 
 
 _PATTERN_KINDS = frozenset({ExpansionKind.TILDE, ExpansionKind.GLOB})
@@ -1399,6 +1435,10 @@ def _pattern_text(word: Word) -> str | None:
     if not word.expansions or any(e.kind not in _PATTERN_KINDS for e in word.expansions):
         return None
     return None if any(c in word.text for c in "'\"\\$`") else word.text
+
+
+def _is_glob(word: Word) -> bool:
+    return any(e.kind is ExpansionKind.GLOB for e in word.expansions)
 
 
 def _renamed(word: Word, text: str) -> Word:
