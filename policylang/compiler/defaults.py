@@ -187,7 +187,7 @@ _RUNNER_VERBS = (
 # command cannot be told, so no approval covers a use of it (review U).
 _EXACT_RUNNERS = (
     "strace", "ltrace", "valgrind", "gtime", "uv run", "uv tool run", "uvx", "pipenv run",
-    "poetry run", "pdm run", "rye run", "hatch run", "perf record", "perf lock record",
+    "poetry run", "pdm run", "perf record", "perf lock record",
     "perf sched record", "perf kmem record", "perf kwork record", "perf mem record",
     "perf c2c record", "perf script record", "perf timechart record",
 )  # fmt: skip
