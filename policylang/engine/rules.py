@@ -112,6 +112,10 @@ _UNPACKED = {
     ".tbz2": ".tar", ".tbz": ".tar", ".zip": "", "-zz": "",
 }  # fmt: skip
 _TO_STDOUT = ("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list")
+# cloud CLIs that read a file named inside any value: aws `file://PATH` and `fileb://PATH`
+# (its parse errors print the file; review W1), az `@PATH`
+_CLOUD_FILE_READERS = frozenset({"aws", "az"})
+_AWS_FILE = re.compile(r"fileb?://([^,\s]*)", re.IGNORECASE)
 _EMPTY_VIEW = OptionView(options=(), operands=())
 _PLAIN_SPEC = OptionSpec()
 _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
@@ -235,7 +239,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
     names = set(policy.interpreters) | set(policy.shells) | set(policy.path_args.commands)
     names |= _SOURCING
     names |= {spec.name for spec in policy.wrappers} | _CONDITIONAL_WRITERS | _FILE_SENDERS
-    names |= set(_COMPRESSORS) | set(_DECOMPRESSORS)
+    names |= set(_COMPRESSORS) | set(_DECOMPRESSORS) | _CLOUD_FILE_READERS
     names |= set(policy.tree.option_specs)
     return {
         name: _Command(
@@ -252,6 +256,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
                 or name in _FILE_SENDERS
                 or name in _COMPRESSORS
                 or name in _DECOMPRESSORS
+                or name in _CLOUD_FILE_READERS
             ),
             spec=policy.tree.option_spec(name),
             clause_view=policy.tree.command_clause_spec(name) is policy.tree.option_spec(name),
@@ -736,6 +741,8 @@ class RuleView:
             found.extend(_sent_files(name, inner, view))
         elif name in _COMPRESSORS or name in _DECOMPRESSORS:
             found.extend(_compressed_names(name, inner, view))
+        elif name in _CLOUD_FILE_READERS:
+            found.extend(_cloud_file_values(name, inner))
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
@@ -1433,6 +1440,24 @@ def _compressed_names(
                 if lowered.endswith(suffix) and len(value) > len(suffix):
                     written = value[: -len(suffix)] + replacement
                     yield _renamed(word, written), "write", False
+
+
+def _cloud_file_values(name: str, inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
+    """The local files aws and az read from argument values (`file://~/.aws/credentials`,
+    `--parameters @.env`); a value that cannot be read may name one."""
+    for word in inner[1:]:
+        value = word.value
+        if value is None:
+            if "file" in word.text.lower() or "@" in word.text:
+                yield _file_word(word, "?"), "read", False
+            continue
+        if name == "aws":
+            for found in _AWS_FILE.finditer(value):
+                yield _file_word(word, found.group(1) or "?"), "read", False
+        else:
+            text = value.partition("=")[2] if value.startswith("--") else value
+            if text.startswith("@") and len(text) > 1:
+                yield _file_word(word, text[1:]), "read", False
 
 
 def _decompressing(name: str, view: OptionView) -> bool:
