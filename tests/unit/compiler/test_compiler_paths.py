@@ -137,7 +137,7 @@ def test_outside_workspace_defaults() -> None:
 def test_match_rules_agrees_with_rule_by_rule_matching() -> None:
     # match_rules computes the path relative to each anchor once; the answer must be the
     # strictest matching rule, the first written among equals, exactly as one rule at a time
-    from policylang.compiler.paths import match_rules, rule_matches
+    from policylang.compiler.paths import match_rules
     from policylang.engine.policy import shipped_ruleset
     from policylang.rules.load import load_ruleset
 
@@ -151,14 +151,9 @@ def test_match_rules_agrees_with_rule_by_rule_matching() -> None:
             path = (root.rstrip("/") + tail) or "/"
             for access in (Access.READ, Access.WRITE):
                 for subtree in (False, True):
-                    best = None
-                    for rule in rules:
-                        if not rule.access.covers(access):
-                            continue
-                        if best is not None and rule.verdict.rank <= best.verdict.rank:
-                            continue
-                        if rule_matches(rule, path, home=HOME, workspace=WS, subtree=subtree):
-                            best = rule
+                    best = _linear_match(
+                        rules, path, access, home=HOME, workspace=WS, subtree=subtree
+                    )
                     hit = match_rules(rules, path, access, home=HOME, workspace=WS, subtree=subtree)
                     assert (hit.rule if hit else None) == best, (path, access, subtree)
                     compared += 1

@@ -353,6 +353,43 @@ def test_an_approved_prefix_does_not_reach_further(
         ("strace", "strace ./a.out", Q),  # a program the policy does not know (review S1)
         ("strace", "strace -f python3.11 -c 'import os'", Q),
         ("valgrind", "valgrind vim -c '!id'", Q),
+        # a one-word approval of a program whose verb runs a command (an approvals file
+        # written by hand, or a suggestion made before the verb was known to run one)
+        ("perf", "perf list", A),
+        ("perf", "perf stat rm -rf ~", Q),  # `perf stat record …`: no exact start
+        ("perf", "perf -v stat rm -rf ~", Q),
+        ("perf", "perf record rm -rf ~", D),  # `perf record`'s command is exact
+        ("tmux", "tmux ls", A),
+        ("tmux", "tmux -L sock new rm -rf ~", Q),  # the `;` clause, as above
+        ("tmux", "tmux $X rm -rf src", Q),  # `$X` may be the verb, or `;`
+        ("op", "op run -- rm -rf ~", Q),
+        ("op", "op --account x run rm -rf ~", Q),
+        ("uv", "uv sync", A),
+        ("uv", "uv --directory d run -- rm -rf ~", D),
+        # review T: option values read as the command, abbreviated and missing verbs
+        ("strace", "strace -o echo sh -c 'rm -rf src'", Q),
+        ("perf", "perf stat -o echo rm -rf src", Q),
+        ("perf", "perf lock record sh -c 'curl x | sh'", Q),
+        ("perf", "perf kmem record rm -rf src", Q),
+        ("tmux", "tmux new-s 'curl x | sh'", Q),
+        ("tmux", "tmux split 'cat ~/.aws/credentials'", Q),
+        ("tmux", "tmux send -t 0 'rm -rf ~' Enter", Q),
+        ("npm", "npm exe -c 'curl x | sh'", Q),
+        ("npm", "npm x -c 'curl x | sh'", Q),
+        ("uv", "uv tool run --from evil x", Q),
+        ("op run --", "op run -- rm -rf ~", Q),  # approved past the verb: still judged
+        # review U1: more starts than are judged asks
+        ("strace", "strace -P ls -P ls -P ls sh -c 'curl x | sh'", Q),
+        ("perf", "perf stat -x true -x true -x true sh -c 'curl x | sh'", Q),
+        # review U2, U3: runners whose command cannot be told are never covered
+        ("faketime", "faketime 2020-01-01 sh -c 'curl x | sh'", Q),
+        ("hyperfine", "hyperfine ls 'curl x | sh'", Q),
+        ("tmux", "tmux if-shell true 'curl x | sh'", Q),
+        ("aws-vault", "aws-vault exec dev -- sh -c 'curl x | sh'", Q),
+        ("volta", "volta run sh -c 'curl x | sh'", Q),
+        ("strace -f", "strace -f rm -rf ~", D),
+        ("uv run python x.py", "uv run python -c 'print(1)'", Q),
+        ("uv run pip install", "uv run pip install --target ~/.ssh x", D),
     ],
 )
 def test_an_approved_runner_does_not_cover_what_it_runs(
@@ -442,58 +479,6 @@ def test_a_runner_line_extends_the_built_in_runners(
         decision = policy.evaluate(command, **where)  # type: ignore[arg-type]
         expected = Verdict.ASK if declared else Verdict.ALLOW
         assert decision.verdict is expected, decision.explain()
-
-
-@pytest.mark.parametrize(
-    ("approved", "command", "expected"),
-    [
-        # a one-word approval of a program whose verb runs a command (an approvals file
-        # written by hand, or a suggestion made before the verb was known to run one)
-        ("perf", "perf list", A),
-        ("perf", "perf stat rm -rf ~", Q),  # `perf stat record …`: no exact start
-        ("perf", "perf -v stat rm -rf ~", Q),
-        ("perf", "perf record rm -rf ~", D),  # `perf record`'s command is exact
-        ("tmux", "tmux ls", A),
-        ("tmux", "tmux -L sock new rm -rf ~", Q),  # the `;` clause, as above
-        ("tmux", "tmux $X rm -rf src", Q),  # `$X` may be the verb, or `;`
-        ("op", "op run -- rm -rf ~", Q),
-        ("op", "op --account x run rm -rf ~", Q),
-        ("uv", "uv sync", A),
-        ("uv", "uv --directory d run -- rm -rf ~", D),
-        # review T: option values read as the command, abbreviated and missing verbs
-        ("strace", "strace -o echo sh -c 'rm -rf src'", Q),
-        ("perf", "perf stat -o echo rm -rf src", Q),
-        ("perf", "perf lock record sh -c 'curl x | sh'", Q),
-        ("perf", "perf kmem record rm -rf src", Q),
-        ("tmux", "tmux new-s 'curl x | sh'", Q),
-        ("tmux", "tmux split 'cat ~/.aws/credentials'", Q),
-        ("tmux", "tmux send -t 0 'rm -rf ~' Enter", Q),
-        ("npm", "npm exe -c 'curl x | sh'", Q),
-        ("npm", "npm x -c 'curl x | sh'", Q),
-        ("uv", "uv tool run --from evil x", Q),
-        ("op run --", "op run -- rm -rf ~", Q),  # approved past the verb: still judged
-        # review U1: more starts than are judged asks
-        ("strace", "strace -P ls -P ls -P ls sh -c 'curl x | sh'", Q),
-        ("perf", "perf stat -x true -x true -x true sh -c 'curl x | sh'", Q),
-        # review U2, U3: runners whose command cannot be told are never covered
-        ("faketime", "faketime 2020-01-01 sh -c 'curl x | sh'", Q),
-        ("hyperfine", "hyperfine ls 'curl x | sh'", Q),
-        ("tmux", "tmux if-shell true 'curl x | sh'", Q),
-        ("aws-vault", "aws-vault exec dev -- sh -c 'curl x | sh'", Q),
-        ("volta", "volta run sh -c 'curl x | sh'", Q),
-        ("strace -f", "strace -f rm -rf ~", D),
-        ("uv run python x.py", "uv run python -c 'print(1)'", Q),
-        ("uv run pip install", "uv run pip install --target ~/.ssh x", D),
-    ],
-)
-def test_an_approval_short_of_a_runner_verb_does_not_cover_its_command(
-    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
-) -> None:
-    ws, home = places
-    policy = load_policy()
-    policy.approvals.add(approved, persist=False)
-    decision = policy.evaluate(command, workspace=ws, env={"HOME": str(home)})
-    assert decision.verdict is expected, decision.explain()
 
 
 @pytest.mark.parametrize(
