@@ -41,6 +41,9 @@ class SegmentState:
     locked: bool = False
     writes: str | None = None  # the first file a redirect writes
     approved: int = 0  # the words of an approval that made the rule's ask an allow
+    # the words of an approval that would cover the segment but for an exception (a
+    # clause ask): its later words are still checked, so a deny they reach is not lost
+    shadowed: int = 0
 
     def floor(
         self, verdict: Verdict, rule_id: str, message: str, location: str | None = None

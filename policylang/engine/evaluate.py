@@ -194,6 +194,7 @@ class _Walk(PathChecks):
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
+        self.linked: str | None = None  # a segment that made a link (`ln`, `cp -s`)
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
 
@@ -393,7 +394,18 @@ class _Walk(PathChecks):
             return
         self.evaluating_builtin(segment, seg)
         found = self.rules.segment_rules(segment)
+        if self.linked is not None:
+            # paths are resolved through the links that exist now; one made earlier in
+            # this line (`ln -s ../.. t; cat t/../home/u/.aws/credentials`) is not seen
+            seg.floor(
+                Verdict.ASK,
+                "engine.link-in-line",
+                f"`{self.linked}` makes a link earlier in this line, so the paths after it "
+                "may lead anywhere",
+            )
         self.apply(found, segment, seg, cwd, poison)
+        if _makes_link(found):
+            self.linked = short(seg.text)
 
     def apply(
         self,
@@ -424,8 +436,9 @@ class _Walk(PathChecks):
             elsewhere = True  # asks already: the later words need no trial
         if found.run_in is not None:  # `git -C DIR add x`: x is relative to DIR (review S4)
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)
-        if seg.approved and not elsewhere:
-            self.approved_rest(found.inner[:seg.approved], found.inner[seg.approved:], seg, cwd)
+        covered = seg.approved or seg.shadowed
+        if covered and not elsewhere:
+            self.approved_rest(found.inner[:covered], found.inner[covered:], seg, cwd)
         elif seg.suggestion is not None and not elsewhere:
             # a suggestion is a promise: approved, it lets this segment through. Where the
             # words after it would still ask or deny (a path outside the workspace, a word
@@ -482,6 +495,14 @@ class _Walk(PathChecks):
                     verdict=Verdict.ALLOW,
                     segment=seg.text,
                 )
+        elif verdict is Verdict.ASK and found.exception and self.approvals is not None:
+            # `pytest --junitxml=~/.bashrc` under `pytest`: a clause asks first (the `~…`
+            # word might be `--basetemp`), but the approval's checks still deny the write
+            words = [w.value for w in found.inner] or [None]
+            if program is not None:
+                words[0] = program
+            shadow = self.approvals.match(tuple(words))
+            seg.shadowed = len(shadow) if shadow is not None else 0
         if reason is not None:
             seg.reasons.append(
                 _objects.reason(
@@ -851,6 +872,16 @@ class _Walk(PathChecks):
         if len(prefixes) != 1:
             return None
         return format_rule(prefixes[0])
+
+
+def _makes_link(found: SegmentRules) -> bool:
+    """Whether a command makes a symbolic or hard link (`ln`, `cp -s`, `cp -l`, `link`)."""
+    if not found.inner or found.inner[0].value is None:
+        return False
+    name = found.inner[0].value.rpartition("/")[2]
+    if name in ("ln", "link", "symlink"):
+        return True
+    return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
 
 
 def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:
