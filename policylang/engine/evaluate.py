@@ -194,7 +194,8 @@ class _Walk(PathChecks):
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
-        self.linked: str | None = None  # a segment that made a link (`ln`, `cp -s`)
+        # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
+        self.link_makers: list[SegmentState] = []
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
 
@@ -394,18 +395,9 @@ class _Walk(PathChecks):
             return
         self.evaluating_builtin(segment, seg)
         found = self.rules.segment_rules(segment)
-        if self.linked is not None:
-            # paths are resolved through the links that exist now; one made earlier in
-            # this line (`ln -s ../.. t; cat t/../home/u/.aws/credentials`) is not seen
-            seg.floor(
-                Verdict.ASK,
-                "engine.link-in-line",
-                f"`{self.linked}` makes a link earlier in this line, so the paths after it "
-                "may lead anywhere",
-            )
         self.apply(found, segment, seg, cwd, poison)
         if _makes_link(found):
-            self.linked = short(seg.text)
+            self.link_makers.append(seg)
 
     def apply(
         self,
@@ -640,6 +632,8 @@ class _Walk(PathChecks):
         inner.budget = self.budget  # shared: nested `$(…)` cannot multiply the work
         decision = inner.run(text)
         self.fs = self.fs or inner.fs
+        if inner.link_makers:  # `strace ln -s … ; cat …`
+            self.link_makers.append(seg)
         if decision.verdict is Verdict.ALLOW:
             return
         why = decision.reasons[0].message if decision.reasons else str(decision.verdict)
@@ -820,7 +814,28 @@ class _Walk(PathChecks):
                     self.data_use(_names_in(text), text, "arithmetic", seg)
 
     # -- assembly ------------------------------------------------------------------------
+    def floor_after_links(self) -> None:
+        """Every other segment of a line that makes a link asks.
+
+        Paths are resolved through the links that exist when the line is judged; one the
+        line itself makes (`ln -s ../.. t; cat t/../home/u/.aws/credentials`) is not seen
+        (review X1). Loops, background jobs and pipelines run segments in another order
+        than they are written (review Y1), so no segment counts as "before" the link.
+        """
+        if not self.link_makers:
+            return
+        maker = short(self.link_makers[0].text)
+        for seg in self.segments:
+            if not any(seg is made for made in self.link_makers):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.link-in-line",
+                    f"`{maker}` makes a link in this line, so the paths of the other "
+                    "commands may lead anywhere",
+                )
+
     def assemble(self, command: str) -> Decision:
+        self.floor_after_links()
         verdict = Verdict.ALLOW
         read_only = True
         locked = False
@@ -879,7 +894,7 @@ def _makes_link(found: SegmentRules) -> bool:
     if not found.inner or found.inner[0].value is None:
         return False
     name = found.inner[0].value.rpartition("/")[2]
-    if name in ("ln", "link", "symlink"):
+    if name in ("ln", "gln", "link", "symlink"):
         return True
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
 

@@ -1272,9 +1272,9 @@ def _build_contexts(inner: Sequence[Word], start: int) -> Iterable[tuple[Word, s
         text = word.value if word.value is not None else path_text(word)
         if text is None or text == "-":
             yield _file_word(word, "?"), "read", False
-        elif "://" not in text and (
-            text in (".", "..") or text.startswith(("/", "./", "../", "~"))
-        ):
+        elif "://" not in text and not text.startswith("-"):
+            # any operand may be the context (`app/..` is `.`); an option's value too,
+            # which only costs a read check of a folder that usually does not exist
             yield _file_word(word, text), "read", True
 
 
@@ -1455,7 +1455,7 @@ def _cloud_file_values(name: str, inner: Sequence[Word]) -> Iterable[tuple[Word,
             for found in _AWS_FILE.finditer(value):
                 yield _file_word(word, found.group(1) or "?"), "read", False
         else:
-            text = value.partition("=")[2] if value.startswith("--") else value
+            text = value.partition("=")[2] if value.startswith("-") else value
             if text.startswith("@") and len(text) > 1:
                 yield _file_word(word, text[1:]), "read", False
 

@@ -317,6 +317,9 @@ CASES = [
     ("pulumi stack output", "pulumi stack output --show-secrets", Q),
     # review X: links made earlier in the line, backup suffixes, python modules, hooks
     ("ln -s src/a.py b", "ln -s ../.. t; ln -s t/../HOME/.aws a; cat a/credentials", Q),
+    ("ln -s src/a.py b", "for i in 1 2; do cat t/x; ln -sfn ../.. t; done", Q),  # review Y1
+    ("ln -s src/a.py b", "{ sleep 1; cat t/x; } | ln -s .. t", Q),
+    ("docker build -t app src", "docker build src/..", D),  # the workspace, `.env` in it
     ("cp src/a.py b.py", "cp src/a.py CLAUDE && cp -S .md src/a.py CLAUDE", Q),
     ("cp src/a.py b.py", "cp src/a.py c.py", A),
     ("install -m 755 src/a.py bin/a", "install -s --strip-program=sh src/a.py out", Q),
@@ -400,6 +403,8 @@ def test_an_approved_prefix_does_not_reach_further(
         ("aws-vault", "aws-vault exec dev -- sh -c 'curl x | sh'", Q),
         ("volta", "volta run sh -c 'curl x | sh'", Q),
         ("strace -f", "strace -f rm -rf ~", D),
+        ("strace", "strace ln -s ../.. t; cat t/x", Q),  # a link made by the run command
+        ("strace", "strace ls; cat README.md", A),
         ("uv run python x.py", "uv run python -c 'print(1)'", Q),
         ("uv run pip install", "uv run pip install --target ~/.ssh x", D),
     ],
