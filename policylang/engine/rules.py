@@ -958,12 +958,16 @@ def _local_addresses() -> set[str]:
     return found
 
 
-def _is_loopback_address(text: str) -> bool:
+def _is_loopback_address(text: str, own: frozenset[str] | set[str] = frozenset()) -> bool:
+    """Whether `text` is an IP address of this machine: loopback, unspecified (also
+    IPv4-mapped), or one of `own`."""
     try:
         address = ipaddress.ip_address(text.split("%", 1)[0])
     except ValueError:
         return False
-    return address.is_loopback or address.is_unspecified
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback or address.is_unspecified or str(address) in own
 
 
 def _is_loopback(host: str) -> bool:
@@ -982,13 +986,7 @@ def _is_loopback(host: str) -> bool:
     if packed is not None:
         local = socket.inet_ntoa(packed) in _own_names()  # `0xc0.0.2.2` is 192.0.2.2
         return packed[0] == 127 or packed == b"\0\0\0\0" or local
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_loopback or address.is_unspecified or str(address) in _own_names()
+    return _is_loopback_address(host, _own_names())
 
 
 def runs_elsewhere(values: Sequence[str | None]) -> bool:
@@ -1421,13 +1419,13 @@ def _compressed_names(
     recursive = view.has("-r", "--recursive")
     for index in view.operands:
         word = inner[index]
-        value = word.value if word.value is not None else _pattern_text(word)
+        value = path_text(word)
         if recursive and decompress:
             # every file below is unpacked beside itself, under names not known here
             yield _file_word(word, "?"), "write", False
         elif recursive:
             yield word, "write", True  # every file below is replaced by its `.gz`
-        elif value is None or (decompress and _is_glob(word)):
+        elif value is None or (decompress and word.value is None and not _tilde_only(word)):
             # (a glob names the files it matches now, not the names they unpack to)
             yield _file_word(word, "?"), "write", False
         elif value == "-":
@@ -1474,19 +1472,8 @@ def _decompressing(name: str, view: OptionView) -> bool:
     return False
 
 
-_PATTERN_KINDS = frozenset({ExpansionKind.TILDE, ExpansionKind.GLOB})
-
-
-def _pattern_text(word: Word) -> str | None:
-    """The text of an unquoted word whose only expansions are a tilde and globs
-    (`~/.bashrc.gz`, `*.gz`), which the path checks resolve; None for anything else."""
-    if not word.expansions or any(e.kind not in _PATTERN_KINDS for e in word.expansions):
-        return None
-    return None if any(c in word.text for c in "'\"\\$`") else word.text
-
-
-def _is_glob(word: Word) -> bool:
-    return any(e.kind is ExpansionKind.GLOB for e in word.expansions)
+def _tilde_only(word: Word) -> bool:
+    return all(e.kind is ExpansionKind.TILDE for e in word.expansions)
 
 
 def _renamed(word: Word, text: str) -> Word:
