@@ -172,7 +172,9 @@ _CONDITION_KINDS = frozenset(k.value for k in ConditionKind)
 
 def _condition(kind: ConditionKind, items: frozenset[str]) -> Condition:
     if kind is not ConditionKind.OPERAND:
-        return Condition(kind=kind, items=items)
+        # `--config.*`: validated to be one `*` at the end of a long option's start
+        starts = tuple(sorted(item[:-1] for item in items if item.endswith("*")))
+        return Condition(kind=kind, items=items, prefixes=starts)
     alternatives = "|".join(f"(?:{paths.glob_regex(item).pattern})" for item in sorted(items))
     return Condition(kind=kind, items=items, regex=re.compile(alternatives, re.DOTALL))
 

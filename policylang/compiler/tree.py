@@ -94,11 +94,14 @@ class ConditionKind(enum.StrEnum):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Condition:
     """A clause. For OPERAND, `items` are path-style globs (`*` stays within one path
-    component, `**` crosses them: `/*` is `/etc`, not `/etc/passwd`), compiled in `regex`."""
+    component, `**` crosses them: `/*` is `/etc`, not `/etc/passwd`), compiled in `regex`.
+    For option clauses, an item ending in `*` (`--config.*`) names every option that
+    starts with what precedes it; the compiler lists those starts in `prefixes`."""
 
     kind: ConditionKind
     items: frozenset[str]
     regex: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    prefixes: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -408,18 +411,19 @@ class _ClauseEvaluator:
         ask/deny rules (`loose`); it never counts as listed for `only`.
         """
         items = condition.items
+        starts = condition.prefixes
         unknown = bool(view.unknown)
         match condition.kind:
             case ConditionKind.WHEN:
-                if any(_listed(opt.name, items, loose) for opt in view.options):
+                if any(_listed(opt.name, items, starts, loose) for opt in view.options):
                     return True
                 return None if unknown else False
             case ConditionKind.UNLESS:
-                if any(_listed(opt.name, items, True) for opt in view.options):
+                if any(_listed(opt.name, items, starts, True) for opt in view.options):
                     return False
                 return None if unknown else True
             case ConditionKind.ONLY:
-                if any(opt.name not in items for opt in view.options):
+                if any(_listed(o.name, items, starts, False) is False for o in view.options):
                     return False
                 return None if unknown else True
             case ConditionKind.OPERAND:
@@ -429,9 +433,12 @@ class _ClauseEvaluator:
                 assert_never(condition.kind)
 
 
-def _listed(name: str, items: frozenset[str], abbreviations: bool) -> bool:
-    """`name` is one of `items`, or (with `abbreviations`) a `--` prefix of one of them."""
+def _listed(name: str, items: frozenset[str], starts: tuple[str, ...], abbreviations: bool) -> bool:
+    """`name` is one of `items`, starts with one of `starts` (`--config.*`), or (with
+    `abbreviations`) is a `--` prefix of one of them."""
     if name in items:
+        return True
+    if starts and name.startswith(starts):
         return True
     # any prefix past `--` counts: git takes `--w` for `--web` when it is unique
     if not abbreviations or not name.startswith("--") or len(name) < 3:

@@ -51,6 +51,7 @@ from policylang.engine.gitconfig import GitConfigInspector
 from policylang.engine.rules import (
     RuleView,
     SegmentRules,
+    file_url_path,
     loopback_reach,
     program_starts,
     runs_elsewhere,
@@ -1070,8 +1071,8 @@ _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 def _named_paths(word: Word) -> list[Word]:
     """The paths a word after an approved prefix may name: itself, a value after `=`
     (`--out=FILE`), pieces of `a=b,c=d` lists, a value glued to a short option
-    (`-o.git/x`), an `@FILE`. A tilde or glob stays one for the checks; a word that cannot
-    be known is returned as it is (the checks ask)."""
+    (`-o.git/x`), an `@FILE`, the path of a `file://` URL. A tilde or glob stays one for
+    the checks; a word that cannot be known is returned as it is (the checks ask)."""
     text = word.value if word.value is not None else paths.path_text(word)
     if text is None:
         return [word]
@@ -1095,6 +1096,14 @@ def _path_words(word: Word, text: str) -> list[Word]:
     found = [text]
     found.extend(p for p in _PATH_PIECES.split(text) if p and p != text)
     found.extend(p[1:] for p in list(found) if p.startswith("@") and len(p) > 1)
+    # `git clone file:///home/u/.ssh x` reads what the path form reads (review W19); git
+    # reads `file://h/x` as the relative `h/x`, curl as `/x` on host h: both are checked
+    for piece in list(found):
+        local = file_url_path(piece)
+        if local is not None and local != "?":
+            found.append(local)
+        if piece[:7].lower() == "file://" and len(piece) > 7:
+            found.append(piece[7:])
     if word.value is not None:
         return [Word(text=t, value=t, span=word.span) for t in dict.fromkeys(found)]
     # a tilde or glob: checked as the pattern it spells (`path_text`)

@@ -840,8 +840,12 @@ _KUBECTL_RUNS = frozenset({"exec", "run", "debug", "attach"})
 # the options that take a value (OpenSSH 10; `-P` is one since 10, review T9): the first
 # other word is the destination
 _VALUED_LETTERS = {"ssh": frozenset("BbcDEeFIiJLlmOoPpQRSWw"), "sftp": frozenset("BbcDFiJloPRSsX")}
-_REMOTE_SHELLS = frozenset({"ssh", "sftp", "scp", "rsync"})
-_URL_SCHEMES = re.compile(r"(?:scp|rsync|sftp|ssh)://", re.IGNORECASE)
+_REMOTE_SHELLS = frozenset({"ssh", "sftp", "scp", "rsync", "git"})
+_URL_SCHEMES = re.compile(r"(?:scp|rsync|sftp|ssh|git\+ssh|ssh\+git)://", re.IGNORECASE)
+# git's verbs that reach a repository by URL; the URL may be ssh to this machine
+_GIT_REMOTE_VERBS = frozenset(
+    {"clone", "fetch", "pull", "push", "ls-remote", "archive", "submodule", "remote"}
+)
 
 
 def loopback_reach(values: Sequence[str | None]) -> str | None:
@@ -851,7 +855,8 @@ def loopback_reach(values: Sequence[str | None]) -> str | None:
 
     Such a command runs here what an approval of the program was given for other hosts:
     `ssh localhost 'cat ~/.aws/credentials'` (review S9), or `rsync localhost:.ssh/ k/`.
-    A name that `~/.ssh/config` or DNS maps to this machine cannot be seen.
+    A name that `~/.ssh/config` or DNS maps to this machine cannot be seen. git over ssh
+    (`git clone localhost:/home/u/repo`) is such a reach too.
     """
     if not values or values[0] is None:
         return None
@@ -868,7 +873,11 @@ def loopback_reach(values: Sequence[str | None]) -> str | None:
 
 def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     """The hosts `name` connects to: ssh's and sftp's destination, every `HOST:PATH` (or
-    `scp://` / `rsync://` URL) operand of scp and rsync."""
+    `scp://` / `rsync://` URL) operand of scp and rsync, and of git's remote verbs (after
+    `clone`, `fetch` …: a refspec `a:b` there counts too, which errs on the strict side)."""
+    if name == "git":
+        verb = next((i for i, w in enumerate(words) if w in _GIT_REMOTE_VERBS), None)
+        words = words[verb + 1 :] if verb is not None else ()
     if name in ("ssh", "sftp"):
         index = 0
         while index < len(words):
@@ -895,9 +904,16 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     for word in words:
         if word is None:
             hosts.append(None)
-        elif _URL_SCHEMES.match(word) or (word[:1] != "-" and ":" in word.split("/", 1)[0]):
-            hosts.append(_host_of(word))  # `scp://…`, `HOST:PATH` (a `/` before `:`: a path)
+        elif _URL_SCHEMES.match(word) or (_scp_like(word) and (name != "git" or "://" not in word)):
+            # `scp://…`, `HOST:PATH` (a `/` before `:`: a path); git's `file://` and
+            # `https://` URLs are not ssh (the first is checked as the path it names)
+            hosts.append(_host_of(word))
     return hosts
+
+
+def _scp_like(word: str) -> bool:
+    """`[user@]host:path`: a `:` before any `/`, not an option."""
+    return word[:1] != "-" and ":" in word.split("/", 1)[0]
 
 
 def _host_of(destination: str | None, *, with_path: bool = True) -> str | None:
@@ -1174,7 +1190,7 @@ def _sent_files(
     for index in view.operands:
         word = inner[index]
         # a URL that is not literal may be a `file:` URL as well
-        found = _file_url(word.value) if word.value is not None else "?"
+        found = file_url_path(word.value) if word.value is not None else "?"
         if found is not None:
             yield _file_word(word, found), "read", False
     yield from _downloads(inner, view, remote_name=view.has(*_CURL_REMOTE_NAME),
@@ -1362,12 +1378,13 @@ def _curl_option_file(option: str, value: str | None) -> str | None:
     if option in ("-b", "--cookie"):  # without `=` the value is a cookie file
         return value if "=" not in value and value != "-" else None
     if option == "--url":
-        return _file_url(value)
+        return file_url_path(value)
     return None
 
 
-def _file_url(value: str | None) -> str | None:
-    """The local path of a `file:` URL (`file:///etc/passwd`, any case), else None."""
+def file_url_path(value: str | None) -> str | None:
+    """The local path of a `file:` URL (`file:///etc/passwd`, any case), "?" for one on
+    another host, else None."""
     if value is None or value[:5].lower() != "file:":
         return None
     rest = urllib.parse.unquote(value[5:])

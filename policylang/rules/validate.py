@@ -10,7 +10,7 @@ rules.duplicate-rule, rules.contradictory-rules, rules.shadowed-by-deny,
 rules.dead-under-locked, rules.duplicate-id, rules.duplicate-header,
 rules.duplicate-default, rules.invalid-arity, rules.invalid-number, rules.bad-glob,
 rules.unknown-expansion-kind, rules.unknown-position, rules.inspect-needs-substitution,
-rules.unknown-retention, rules.bad-env-name, rules.bad-runner.
+rules.unknown-retention, rules.bad-env-name, rules.bad-runner, rules.bad-option-glob.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from policylang.shell.model import ExpansionKind
 from policylang.span import SourceText, Span
 
 _OPTION_CLAUSES = (ast.ClauseKind.WHEN, ast.ClauseKind.UNLESS, ast.ClauseKind.ONLY)
+# an option clause's only pattern: the start of long options (`--config.*`)
+_OPTION_START = re.compile(r"--[^*=\s]+\*")
 _CLAUSE_WORDS = tuple(k.value for k in ast.ClauseKind)
 _SUBSTITUTIONS = frozenset({"command-substitution", "process-substitution"})
 _ENV_NAME = re.compile(r"[A-Za-z_*?\[][A-Za-z0-9_*?\[\]!-]*")
@@ -240,6 +242,14 @@ def _check_options(clause: ast.Clause, source: SourceText, sink: _Sink) -> None:
                 "rules.never-matches",
                 f"`{value}` can never be an option name",
                 help="conditions match option names; write `--output`, not `--output=FILE`",
+            )
+        elif "*" in value and not _OPTION_START.fullmatch(value):
+            sink.add(
+                source,
+                item.span,
+                "rules.bad-option-glob",
+                f"`{value}`: `*` in an option clause only ends a long option's start",
+                help="`--config.*` matches `--config.registry`, `--config.script-shell` …",
             )
 
 

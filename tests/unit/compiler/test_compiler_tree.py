@@ -185,6 +185,25 @@ def test_abbreviated_long_options_err_on_the_strict_side() -> None:
     assert verdict_of(policy, "ls --color") == "allow"
 
 
+def test_an_option_start_pattern_names_every_option_that_starts_so() -> None:
+    policy = compile_text(
+        "allow pnpm **\n"
+        "ask pnpm ** when --config.*\n"
+        "allow tool ** only --ok.*|-v\n"
+        "allow lint ** unless --rule.*\n"
+    )
+    assert verdict_of(policy, "pnpm test --config.script-shell=/x") == "ask"
+    assert verdict_of(policy, "pnpm --config.registry http://x install") == "ask"
+    assert verdict_of(policy, "pnpm test --configure") == "allow"  # not `--config.`
+    assert verdict_of(policy, "pnpm test --config") == "ask"  # may abbreviate one
+    assert verdict_of(policy, "pnpm test --reporter=x") == "allow"
+    assert verdict_of(policy, "tool --ok.a=1 -v --ok.b x") == "allow"
+    assert verdict_of(policy, "tool --ok.a=1 --other x") == "default"
+    assert verdict_of(policy, "tool --ok x") == "default"  # `only` takes no abbreviation
+    assert verdict_of(policy, "lint --rule.x=1 f") == "default"
+    assert verdict_of(policy, "lint --fix f") == "allow"
+
+
 def test_tie_between_allow_and_readonly_is_durable_in_any_order() -> None:
     for text in ("allow cat a|b\nreadonly cat a|c\n", "readonly cat a|c\nallow cat a|b\n"):
         match = lookup(compile_text(text), "cat a")

@@ -243,6 +243,27 @@ CASES = [
     ("rsync -a src/ build1:/tmp/", "rsync -a localhost:.ssh/ keys/", Q),
     ("rsync -a src/ build1:/tmp/", "rsync -a src/ build2:/srv/x", A),
     ("sftp build1", "sftp u@[::1]:/etc", Q),
+    # review W17: pnpm's `--config.KEY`, npm's program-naming configuration keys
+    ("pnpm test", "pnpm test --config.script-shell=./evil.sh", Q),
+    ("pnpm test", "pnpm --config.node-options=--require=./x.js test", Q),
+    ("pnpm test", "pnpm test --reporter=silent", A),
+    ("npm install", "npm install --git=./fake-git", Q),
+    ("npm install", "npm install --node-gyp ./fake-gyp", Q),
+    ("npm install", "npm install --save-dev left-pad", A),
+    # review W19: git reads a `file://` URL as the path it names, and reaches ssh URLs
+    ("git clone https://example.com/r", "git clone file://HOME/.ssh keys", D),
+    ("git clone https://example.com/r", "git clone FILE:///HOME/.ssh keys", D),
+    ("git clone https://example.com/r", "git clone file:HOME/.aws a", D),
+    ("git clone https://example.com/r", "git clone file://localhost/HOME/.ssh keys", D),
+    ("git clone https://example.com/r", "git clone file://x/y z", A),  # git reads `x/y` here
+    ("git clone https://example.com/r", "git clone file://../../../../../../../../srv/r z", Q),
+    ("git clone https://example.com/r", "git clone localhost:HOME/r dir", Q),
+    ("git clone https://example.com/r", "git clone ssh://u@127.0.0.1/HOME/r dir", Q),
+    ("git clone https://example.com/r", "git clone git+ssh://[::1]/r dir", Q),
+    ("git clone https://example.com/r", "git clone git@github.com:a/b.git", A),
+    ("git fetch origin", "git fetch file://HOME/.ssh", D),
+    ("git fetch origin", "git fetch origin main:main", A),
+    ("git push origin main", "git push localhost:HOME/r main", Q),
     # review T: runner verbs, abbreviations, option values, interpreters behind runners
     ("tmux ls", "tmux ls \\; new-window 'cat HOME/.aws/credentials > /tmp/x'", Q),
     ("tmux ls", "tmux ls -F x", A),
@@ -465,6 +486,11 @@ def test_loopback_reach_reads_each_destination_form() -> None:
         ("rsync", "-a", "localhost::module/", "dst"): "localhost",
         ("sftp", "remote.example"): None,
         ("ls", "localhost:x"): None,
+        ("git", "clone", "u@localhost:r", "dir"): "localhost",
+        ("git", "-C", "localhost:x", "status"): None,  # not a remote verb
+        ("git", "clone", "https://localhost/r"): None,  # http, not ssh
+        ("git", "fetch", "file://localhost/r"): None,  # a path, checked as one
+        ("git", "push", "ssh+git://127.0.0.1/r"): "127.0.0.1",
     }
     for words, expected in cases.items():
         assert loopback_reach(words) == expected, words
