@@ -49,6 +49,8 @@ def rule_words(rule: str) -> tuple[str, ...]:
     >>> rule_words("npm run 'build all'")
     ('npm', 'run', 'build all')
     """
+    if not isinstance(rule, str):  # shlex would fail inside, on `.read`
+        raise TypeError(f"an approval rule is a str such as 'npm run build', not {rule!r}")
     try:
         words = tuple(shlex.split(rule, comments=False, posix=True))
     except ValueError as error:

@@ -66,6 +66,13 @@ def test_bad_rules_are_rejected(rule: str) -> None:
         Approvals().add(rule, persist=False)
 
 
+def test_a_rule_that_is_not_text_is_a_type_error_naming_the_form() -> None:
+    approvals = Approvals()
+    with pytest.raises(TypeError, match="npm run build"):
+        approvals.add(("git", "clone"), persist=False)  # type: ignore[arg-type]
+    assert approvals.rules() == ()
+
+
 def test_unreadable_file_is_ignored_with_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
