@@ -422,6 +422,8 @@ def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
 
 
 _JQ_MODULES = re.compile(r"\b(?:import|include|modulemeta)\b")
+# jq's `env` builtin and `$ENV` hold the whole environment (`.env`, a field, does not)
+_JQ_ENVIRONMENT = re.compile(r"\$ENV\b|(?<![.\w$])env\b")
 
 
 def jq_program(words: Sequence[Word], view: OptionView) -> str | None:
@@ -431,7 +433,9 @@ def jq_program(words: Sequence[Word], view: OptionView) -> str | None:
     (`import "../../home/u/.docker/config" as $c`: jq appends `.json` and looks in
     `$ORIGIN/../lib` too, so `..` climbs out of it) reads and prints any JSON or jq file, so
     the check fails on `-L`, on `import`, `include` or `modulemeta` in any word, on a
-    program read from a file (`-f`, `--from-file`) and on any word that is not literal.
+    program read from a file (`-f`, `--from-file`, `--run-tests`) and on any word that is
+    not literal.
+    It fails on `env` and `$ENV` too: they print the environment, tokens included.
     jq reads a short option from every letter of a word that starts with one dash
     (`-nf` is `-n -f`).
     """
@@ -444,7 +448,9 @@ def jq_program(words: Sequence[Word], view: OptionView) -> str | None:
             options = False
         if not options:
             continue
-        if text in ("--library-path", "--from-file") or text.startswith("--library-path="):
+        if text in ("--library-path", "--from-file", "--run-tests") or text.startswith(
+            ("--library-path=", "--run-tests=")
+        ):
             return f"jq option `{text.partition('=')[0]}` reads modules or a program from files"
         if text.startswith("-") and not text.startswith("--"):
             if "L" in text:
@@ -454,6 +460,8 @@ def jq_program(words: Sequence[Word], view: OptionView) -> str | None:
     for word in words[1:]:
         if word.value is not None and _JQ_MODULES.search(word.value):
             return "jq program imports a module (it can read any JSON file)"
+        if word.value is not None and _JQ_ENVIRONMENT.search(word.value):
+            return "jq program reads the environment (`env`, `$ENV`), secrets included"
     return None
 
 

@@ -64,6 +64,7 @@ def dump_policy(policy: CompiledPolicy) -> str:
     lines.extend(
         f"  {glob} -> {'free' if v.rank == 0 else v}" for glob, v, _ref in policy.env.rules
     )
+    lines.append("env secret: " + " ".join(glob for glob, _ref in policy.env.secrets))
     lines.append(f"path-args: {len(policy.path_args.commands)} commands")
     lines.append(f"arity: {len(policy.arity.entries)} entries")
     lines.append("expectations:")

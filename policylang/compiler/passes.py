@@ -445,10 +445,18 @@ def build_programs(state: _State) -> dict[str, Any]:
 
 
 def build_env(state: _State) -> EnvTable:
-    """Env rules; the built-in table applies only when no layer says anything about env."""
-    statements = list(_statements(state.layers, ast.Env))
+    """Env rules; the built-in assignment table applies only when no layer says anything
+    about assignments (`env secret` lines are not about assignments)."""
+    every = list(_statements(state.layers, ast.Env))
+    secrets = tuple(
+        (n.value, _ref(layer, statement, None, "the value of this variable is a secret"))
+        for layer, statement in every
+        if statement.kind == "secret"
+        for n in statement.names
+    )
+    statements = [(layer, s) for layer, s in every if s.kind != "secret"]
     if not statements:
-        return DEFAULT_ENV
+        return dataclasses.replace(DEFAULT_ENV, secrets=secrets)
     rules: list[tuple[str, Verdict, RuleRef | None]] = []
     default, default_ref = Verdict.ASK, None
     for layer, statement in statements:
@@ -459,7 +467,7 @@ def build_env(state: _State) -> EnvTable:
         verdict = Verdict.ALLOW if statement.kind == "free" else Verdict(statement.kind)
         ref = _ref(layer, statement, None, f"setting this variable is {statement.kind}")
         rules.extend((n.value, verdict, ref) for n in statement.names)
-    return EnvTable(rules=tuple(rules), default=default, default_ref=default_ref)
+    return EnvTable(rules=tuple(rules), default=default, default_ref=default_ref, secrets=secrets)
 
 
 def build_path_args(state: _State) -> PathArgTable:

@@ -340,11 +340,33 @@ class EnvMatch:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EnvTable:
-    """Environment assignments: free globs, floors per glob, a default floor."""
+    """Environment assignments: free globs, floors per glob, a default floor; and the
+    globs of variables that hold secrets (`env secret`), whose values must not be printed."""
 
     rules: tuple[tuple[str, Verdict, RuleRef | None], ...] = ()
     default: Verdict = Verdict.ASK
     default_ref: RuleRef | None = None
+    secrets: tuple[tuple[str, RuleRef | None], ...] = ()
+    # every secret glob in one pattern: most expansions (`$HOME`) are no secret
+    _any_secret: re.Pattern[str] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.secrets:
+            pattern = "|".join(fnmatch.translate(glob.upper()) for glob, _ref in self.secrets)
+            object.__setattr__(self, "_any_secret", re.compile(pattern, re.DOTALL))
+
+    def secret(self, name: str) -> tuple[str, RuleRef | None] | None:
+        """The `env secret` glob (and its rule) that `name` matches, in any case, or None.
+
+        Case is ignored: `*TOKEN*` names `gh_token` too (the executor's scrub does the same).
+        """
+        upper = name.upper()
+        if self._any_secret is None or self._any_secret.match(upper) is None:
+            return None
+        for glob, ref in self.secrets:
+            if fnmatch.fnmatchcase(upper, glob.upper()):
+                return glob, ref
+        return None
 
     def match(self, name: str) -> EnvMatch:
         """The strictest matching glob's verdict (free = allow), else the default."""

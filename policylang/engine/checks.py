@@ -16,7 +16,7 @@ from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import GitConfigInspector, TrackedFile, TrackedSelection
-from policylang.engine.rules import GitPrint, RuleView, SegmentRules
+from policylang.engine.rules import GitPrint, RuleView, SegmentRules, is_git_config_path
 from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
 from policylang.span import Span
 
@@ -55,6 +55,20 @@ class SegmentState:
         reason = _objects.reason(rule_id, message, verdict, location, self.text)
         if reason not in self.reasons:
             self.reasons.append(reason)
+
+
+def _prints_git_config(values: Sequence[str | None]) -> str | None:
+    """The git command (`git config`, `git remote -v` …) when it prints configuration
+    values or remote URLs, which may carry credentials; else None."""
+    sub = values[1] if len(values) > 1 else None
+    if sub in ("config", "var"):
+        return f"git {sub}"
+    rest = values[2:]
+    if sub == "remote" and any(v in ("-v", "--verbose", "get-url", "show") for v in rest):
+        return "git remote"
+    if sub == "ls-remote" and "--get-url" in rest:
+        return "git ls-remote --get-url"
+    return None
 
 
 def short(text: str, limit: int = 60) -> str:
@@ -168,19 +182,42 @@ class PathChecks:
                 )
                 return
             matches = found
+            if not expanded.startswith("/"):
+                # bash passes a relative match as it is named here: `-r`, a file a hostile
+                # tree may hold, is an option to the command (review Z3)
+                prefix = len(base.rstrip("/")) + 1
+                option = next((m[prefix:] for m in matches if m[prefix:].startswith("-")), None)
+                if option is not None:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.glob-option",
+                        f"the glob `{short(pattern)}` matches `{short(option)}`, which the "
+                        "command reads as an option",
+                    )
             for match in matches:
                 self.check_path(match, access, seg, cwd, subtree=subtree)
             if expanded.startswith("/"):
                 return
 
     def loop_variable(self, word: Word) -> tuple[str, ...] | None:
-        """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known."""
+        """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known.
+
+        Not known when a value is not one plain operand (review Z1): one that starts with
+        `-` is an option to the command, and one with a blank becomes several words when
+        the variable is unquoted (`for f in ".env ../x"; do cat $f; done` reads `.env`).
+        """
         if len(word.expansions) != 1 or word.expansions[0].kind is not ExpansionKind.PARAMETER:
             return None
         name = word.expansions[0].name
         if name is None or word.text.strip('"') not in (f"${name}", f"${{{name}}}"):
             return None
-        return self.loop_values.get(name)
+        values = self.loop_values.get(name)
+        if values is None:
+            return None
+        quoted = word.text.startswith('"')
+        if any(v.startswith("-") or (not quoted and _BLANKS.search(v)) for v in values):
+            return None
+        return values
 
     def check_path(
         self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
@@ -227,7 +264,33 @@ class PathChecks:
                 "engine.unknown-path",
                 f"cannot tell where `{short(value)}` points (working directory or user unknown)",
             )
+        if access == "read":
+            for form in forms:
+                if is_git_config_path(form):
+                    found = self.git_config_credentials(form, value)
+                    if found is not None:
+                        seg.floor(found.verdict, found.rule_id, found.message)
         self.check_absolute(forms, access, seg, value, subtree=subtree)
+
+    def _in_workspace(self, path: str) -> bool:
+        """`path` lies in the workspace, as written and with its links resolved."""
+        if not path.startswith("/") or not paths.is_within(path, self.ctx.workspace):
+            return False
+        real = os.path.realpath(path)
+        return any(paths.is_within(real, ws) for _home, ws in self.ctx.anchors())
+
+    def git_config_credentials(self, path: str, shown: str) -> Reason | None:
+        """Reading a git config file that holds a credential (`http.extraheader`, which
+        actions/checkout leaves in `.git/config`; a URL with a token in it) prints it."""
+        found = self.git.credentials_in(path)
+        if not found:
+            return None
+        return Reason(
+            rule_id="engine.git-credentials",
+            message=f"`{short(shown)}` reads a git config that holds a credential "
+            f"(`{found[0].key}`)",
+            verdict=Verdict.ASK,
+        )
 
     def check_blob(self, word: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
         """`git show HEAD:PATH` prints PATH as committed; PATH is relative to the root of
@@ -274,7 +337,12 @@ class PathChecks:
                 )
                 return
             scanned = self.rules.protected_in_tree(
-                directory, self.ctx, shown, hidden=self.reads_hidden, budget=TREE_BUDGET
+                directory,
+                self.ctx,
+                shown,
+                hidden=self.reads_hidden,
+                budget=TREE_BUDGET,
+                git_config=self.git_config_credentials,
             )
             self.trees[key] = scanned
         reasons, complete = scanned
@@ -341,8 +409,26 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
                 )
+        printer = _prints_git_config([w.value for w in found.inner])
         for directory in directories:
-            risks, complete = self.git.risks_for(directory, home=self.ctx.home)
+            inspection = self.git.inspect(directory, home=self.ctx.home)
+            risks, complete = inspection.risks, inspection.complete
+            if printer is not None and inspection.credentials:
+                held = inspection.credentials[0]
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-credentials",
+                    f"the repository's git config holds a credential (`{held.key}` in "
+                    f"{held.file}), which `{printer}` prints",
+                )
+            for worktree in inspection.worktrees:
+                if not self._in_workspace(worktree):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-worktree",
+                        f"the repository's `core.worktree` is `{short(worktree)}`, outside the "
+                        "workspace: git reads and prints the files there",
+                    )
             if not complete:
                 seg.floor(
                     Verdict.ASK,
@@ -475,6 +561,7 @@ def is_harmless_device(value: str) -> bool:
     return value in _HARMLESS_DEVICES or _FD_DEVICE.fullmatch(value) is not None
 
 
+_BLANKS = re.compile(r"[ \t\n]")  # bash's default IFS
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
 _GLOB_VISITS = 20_000  # directory entries a glob may read to find its matches (review H4)
 TREE_BUDGET = 20_000  # entries a recursive read's tree may have before the engine asks

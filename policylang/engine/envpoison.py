@@ -374,3 +374,53 @@ def _options(
             flags.add(letter)
         index += 1
     return names, list(args[index:]), flags
+
+
+def _empties_environment(word: str | None) -> bool:
+    """`env -i`, `env -`, `env --ignore-environment`, `env -0i`."""
+    if word is None or not word.startswith("-"):
+        return False
+    return word in ("-", "--ignore-environment") or (not word.startswith("--") and "i" in word)
+
+
+# `declare -f|-F` prints functions, not variables
+_FUNCTION_LETTERS = frozenset("fF")
+
+
+def printed_variables(values: Sequence[str | None]) -> tuple[str | None, ...] | None:
+    """The variables a command prints with their values: None when it prints none, `()`
+    when it prints them all (`env`, `printenv`, bare `set`, `export -p`, `declare -p`),
+    else the names it prints (`printenv HOME`, `declare -p X`; None for a word that cannot
+    be read).
+
+    `values` are the command's words, wrappers removed: an `env` that runs a command is
+    seen as that command, so an `env` here prints (`env`, `env -0`, `env X=1`).
+    """
+    if not values or values[0] is None:
+        return None
+    name = values[0].rpartition("/")[2]
+    args = values[1:]
+    if name == "env":
+        # `env -i` starts from an empty environment: it prints only what it is given
+        return None if any(_empties_environment(a) for a in args) else ()
+    if name == "printenv":
+        names = [a for a in args if a is None or not a.startswith("-")]
+        return tuple(names)
+    if name == "set":
+        return () if not args else None
+    if name in DECLARATION_BUILTINS:
+        letters: set[str] = set()
+        operands: list[str | None] = []
+        for arg in args:
+            if arg is not None and arg[:1] in ("-", "+") and len(arg) > 1:
+                letters.update(arg[1:])
+            else:
+                operands.append(arg)
+        if letters & _FUNCTION_LETTERS:
+            return None  # `declare -f`: function bodies and names, not variables
+        if not operands:
+            return ()  # `export`, `export -p`, `declare`, `declare -x`, `readonly`
+        if "p" not in letters:
+            return None  # `export X=1`, `declare X`: sets, prints nothing
+        return tuple(o for o in operands if o is None or "=" not in o)
+    return None

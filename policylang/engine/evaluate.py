@@ -46,6 +46,7 @@ from policylang.engine.envpoison import (
     exported_names,
     is_poison_name,
     poison_of,
+    printed_variables,
 )
 from policylang.engine.gitconfig import GitConfigInspector
 from policylang.engine.rules import (
@@ -343,6 +344,8 @@ class _Walk(PathChecks):
                     "engine.data-evaluated",
                     f"`{short(exp.text)}` evaluates a subscript spelt with escapes",
                 )
+        if exp.kind is ExpansionKind.PARAMETER and exp.name is not None:
+            self.secret_expansion(exp, seg)
         action = self.rules.disqualifier(exp.kind, position)
         if exp.kind in _SUBSTITUTIONS:
             if exp.nested is None:
@@ -365,6 +368,71 @@ class _Walk(PathChecks):
             f"{exp.kind} expansion `{short(exp.text)}` in {position.replace('-', ' ')}",
             location,
         )
+
+    def secret_expansion(self, exp: Expansion, seg: SegmentState) -> None:
+        """`$GITHUB_TOKEN` puts a secret's value in the command's output or arguments,
+        from where the model reads it; `${!X}` may name any variable."""
+        table = self.rules.policy.env
+        if not table.secrets or exp.name is None:
+            return
+        if exp.text.startswith("${!") and not exp.text.endswith(("*}", "@}")):
+            what = f"the variable that `${exp.name}` names"
+            seg.floor(
+                Verdict.ASK,
+                "engine.secret-variable",
+                f"`{short(exp.text)}` expands {what}, which may hold a secret",
+            )
+            return
+        if exp.name in self.loop_values:
+            return  # a `for` variable holds the loop's words, whose expansions are judged
+        self.secret_name(exp.name, f"`{short(exp.text)}` expands", seg)
+
+    def secret_name(self, name: str, what: str, seg: SegmentState) -> None:
+        found = self.rules.policy.env.secret(name)
+        if found is None:
+            return
+        glob, ref = found
+        seg.floor(
+            Verdict.ASK,
+            "engine.secret-variable",
+            f"{what} `{name}`, which holds a secret (`env secret {glob}`): its value would "
+            "reach the output the model reads",
+            ref.location if ref is not None else None,
+        )
+
+    def printed_environment(
+        self, found: SegmentRules, segment: Segment, seg: SegmentState
+    ) -> None:
+        """`env`, `printenv`, `export -p` … print variables, secrets among them."""
+        table = self.rules.policy.env
+        if not table.secrets:
+            return
+        words = found.inner
+        wrapped = segment.wrapped
+        if wrapped is not None and wrapped.chain and not wrapped.words:
+            words = wrapped.chain[-1].words  # `timeout 5 env`: the last wrapper runs alone
+        printed = printed_variables([w.value for w in words])
+        if printed is None:
+            return
+        if not printed:
+            globs = " ".join(glob for glob, _ref in table.secrets[:4])
+            seg.floor(
+                Verdict.ASK,
+                "engine.secret-variable",
+                "prints every variable of the environment, those that hold secrets "
+                f"(`env secret {globs}` …) included",
+                table.secrets[0][1].location if table.secrets[0][1] is not None else None,
+            )
+            return
+        for name in printed:
+            if name is None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.secret-variable",
+                    "prints a variable whose name is not a literal word, which may hold a secret",
+                )
+            else:
+                self.secret_name(name, "prints", seg)
 
     # -- simple commands ---------------------------------------------------------------
     def simple(
@@ -417,6 +485,7 @@ class _Walk(PathChecks):
         seg.read_only = seg.read_only and found.read_only
         self.rule_verdict(found, seg, cwd)
         self.path_checks(found, seg, cwd)
+        self.printed_environment(found, segment, seg)
         values = [w.value for w in found.inner]
         elsewhere = runs_elsewhere(values)
         here = loopback_reach(values) if seg.approved or seg.suggestion is not None else None
@@ -737,6 +806,11 @@ class _Walk(PathChecks):
         and runs the `$(…)` of any array subscript in it (`x='a[$(id)]'; echo $((x))`)."""
         if not names:
             return
+        for name in sorted(names) if what == "arithmetic" else ():
+            # `$((GITHUB_TOKEN))`: a value that is no number is printed in bash's error
+            # (only arithmetic: the names found in other texts are a guess, `read -p "…"`)
+            if name not in self.loop_values and _is_identifier(name):
+                self.secret_name(name, f"`{short(shown)}` evaluates", seg)
         data = self.data_names()
         for name in sorted(names):
             if name in data or not _is_identifier(name):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 import stat
 import struct
 import threading
@@ -137,6 +138,19 @@ class GitRisk:
 
     key: str
     file: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GitInspection:
+    """A repository's risks (programs git may run), the keys of its configuration that
+    hold credentials, and whether everything could be read."""
+
+    risks: tuple[GitRisk, ...]
+    credentials: tuple[GitRisk, ...]
+    complete: bool
+    # the work trees `core.worktree` sets (absolute, lexical): git reads and prints the
+    # files there, wherever they are (review Z4: a shipped bare repository aimed at `~`)
+    worktrees: tuple[str, ...] = ()
 
 
 class _ConfigError(Exception):
@@ -309,12 +323,15 @@ class _FileResult:
     risks: tuple[GitRisk, ...]
     includes: tuple[tuple[str, str, str | None], ...]  # (variable, raw value, resolved path)
     worktree: str | None  # the last `core.worktree`
+    credentials: tuple[GitRisk, ...] = ()  # keys whose value (or name) holds a credential
 
 
 @dataclass(slots=True)
 class _Walk:
     home: str | None
     risks: list[GitRisk] = field(default_factory=list)
+    credentials: list[GitRisk] = field(default_factory=list)
+    worktrees: list[str] = field(default_factory=list)
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -349,12 +366,29 @@ class GitConfigInspector:
         or parsed (the caller treats that as a risk). `home` expands `~/` in include paths
         (default: `$HOME` of this process).
         """
+        inspection = self.inspect(directory, home=home)
+        return inspection.risks, inspection.complete
+
+    def inspect(self, directory: str, *, home: str | None = None) -> GitInspection:
+        """What the repository containing `directory` lets git run, and the credentials its
+        configuration holds (see `risks_for`)."""
         found, complete = find_gitdirs(directory)
         walk = _Walk(home=home)
         walk.complete = complete
         for gitdir, top in found:
             self._inspect(gitdir, top, walk, 0)
-        return tuple(walk.risks), walk.complete
+        return GitInspection(
+            risks=tuple(walk.risks),
+            credentials=tuple(walk.credentials),
+            complete=walk.complete,
+            worktrees=tuple(dict.fromkeys(walk.worktrees)),
+        )
+
+    def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
+        """The credentials a git config file itself holds (its includes not followed): for
+        a command that prints the file (`cat .git/config`). None: not a readable config."""
+        result = self._cached("config", path, _read_config, missing=_MISSING)
+        return None if result is None else result.credentials
 
     def tracked(
         self, directory: str, select: Callable[[str], _T | None], select_key: Hashable
@@ -438,6 +472,9 @@ class GitConfigInspector:
         tops = [t for t in (top,) if t is not None]
         if worktree:
             tops.append(os.path.join(gitdir, worktree))
+            # `~` is not expanded there by git; kept as written, it is never in a workspace
+            where = worktree if worktree.startswith("~") else os.path.join(gitdir, worktree)
+            walk.worktrees.append(os.path.normpath(where))
         links = self._cached("index", gitdir + "/index", _read_gitlinks, missing=_NONE)
         if links is None:
             walk.complete = False
@@ -525,6 +562,7 @@ class GitConfigInspector:
                     walk.risks.append(GitRisk(key="include.path", file=f"{path}, unreadable"))
                 continue
             walk.risks.extend(result.risks)
+            walk.credentials.extend(result.credentials)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -619,8 +657,37 @@ def _read_config(path: str, st: os.stat_result) -> _FileResult | None:
     return _analyse(entries, path)
 
 
+# a URL with a user part: `https://x-access-token:TOKEN@host/…`, `https://TOKEN@host/…`
+# (ssh's `ssh://git@host` names a user, not a secret)
+_URL_USERINFO = re.compile(
+    r"(?:https?|ftps?)://[^/@\s]+@|[a-z][a-z0-9+.-]*://[^/@\s:]*:[^/@\s]*@", re.IGNORECASE
+)
+# names of keys that hold secrets: `http.extraHeader` (actions/checkout's token),
+# `sendemail.smtpPass`, `github.token`, `hub.oauthtoken`
+_CREDENTIAL_NAME = re.compile(r"extraheader|pass|token|secret", re.I)
+# values of switches (`http.sslCertPasswordProtected = true`), not secrets
+_SWITCH_VALUES = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
+
+
+def _credential(var: str, value: str | None) -> bool:
+    """Whether the entry `var = value` holds a credential: by its name, or a URL with a
+    user part in its value or in its subsection (`url."https://u:p@h/".insteadOf`)."""
+    _section, sub, name = _split_var(var)
+    if (
+        value is not None
+        and _CREDENTIAL_NAME.search(name)
+        and value.strip().lower() not in _SWITCH_VALUES
+    ):
+        return True
+    return bool(
+        (value is not None and _URL_USERINFO.search(value))
+        or (sub is not None and _URL_USERINFO.search(sub))
+    )
+
+
 def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     risks: list[GitRisk] = []
+    credentials: list[GitRisk] = []
     includes: list[tuple[str, str, str | None]] = []
     worktree: str | None = None
     for var, value in entries:
@@ -640,7 +707,14 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
             worktree = value
         if _dangerous(var, value):
             risks.append(GitRisk(key=var, file=path))
-    return _FileResult(risks=tuple(risks), includes=tuple(includes), worktree=worktree)
+        if _credential(var, value):
+            credentials.append(GitRisk(key=var, file=path))
+    return _FileResult(
+        risks=tuple(risks),
+        includes=tuple(includes),
+        worktree=worktree,
+        credentials=tuple(credentials),
+    )
 
 
 def _include_target(value: str, base: str, home: str | None) -> str | None:

@@ -16,7 +16,7 @@ import re
 import socket
 import threading
 import urllib.parse
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from policylang.compiler.checks import harmless_git_setting
@@ -76,6 +76,10 @@ _PATTERN_OPTIONS = {
     "ack": (),
 }
 _SEARCHERS = frozenset(_PATTERN_OPTIONS)
+# jq's first operand is its program (`jq .env.url x.json` reads x.json), unless `-f` reads
+# the program from a file; a value-taking option before it only moves the program later,
+# where it is checked as a path too (the strict side)
+_PATTERN_OPTIONS.update(dict.fromkeys(("jq", "xq", "tomlq", "yq"), ("-f", "--from-file")))
 # recursive readers that skip hidden files unless told otherwise, and the options that tell
 # commands that print or copy the contents of whole trees when recursive (`less -R` and
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
@@ -263,6 +267,35 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
         )
         for name in names
     }
+
+
+# `uniq IN OUT`, `xxd IN OUT` write their second operand (`ask uniq|xxd * * **`): a word
+# that may expand to several (`uniq *.txt`) makes the count of operands unknown (review Z2)
+_LAST_OPERAND_WRITERS = frozenset({"uniq", "xxd"})
+
+
+def _uncounted_operands(name: str, inner: Sequence[Word], view: OptionView) -> list[Reason]:
+    for index in (*view.operands, *view.unknown):
+        word = inner[index]
+        if word.value is None:
+            return [
+                Reason(
+                    rule_id="engine.operand-count",
+                    message=f"`{word.text}` may expand to several operands, and `{name}` "
+                    "writes its second one",
+                    verdict=Verdict.ASK,
+                )
+            ]
+    return []
+
+
+def is_git_config_path(path: str) -> bool:
+    """A path where git keeps a repository's configuration: `…/.git/config`,
+    `…/.git/config.worktree`, and those of submodules and worktrees below `.git/`."""
+    head, _, name = path.rpartition("/")
+    return name in ("config", "config.worktree") and (
+        head.endswith("/.git") or head == ".git" or "/.git/" in head or head.startswith(".git/")
+    )
 
 
 def _reason(ref: RuleRef | None, verdict: Verdict, fallback: str, extra: str = "") -> Reason:
@@ -458,7 +491,14 @@ class RuleView:
         return result
 
     def protected_in_tree(
-        self, root: str, ctx: EvalContext, shown: str, *, hidden: bool, budget: int
+        self,
+        root: str,
+        ctx: EvalContext,
+        shown: str,
+        *,
+        hidden: bool,
+        budget: int,
+        git_config: Callable[[str, str], Reason | None] | None = None,
     ) -> tuple[list[Reason], bool]:
         """Reasons for the protected files a recursive read of directory `root` would reach.
 
@@ -468,6 +508,9 @@ class RuleView:
         workspace-anchored rules (one combined expression), the literal directory of
         each home- or root-anchored rule below `root` is checked if it exists, and each
         symbolic link is checked where it points (recursively, for a directory).
+
+        `git_config(path, shown)`: the reason a git config file in the tree gives, if any
+        (one that holds a credential, `http.extraheader` in a CI checkout).
 
         Returns:
             The reasons (a few at most) and whether the whole tree was seen (False when it
@@ -502,6 +545,10 @@ class RuleView:
             if not inside and self._may_protect(path):
                 # a tree outside the workspace: rules anchored at `/` (`/**/.env`) hold there
                 found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
+            if git_config is not None and is_git_config_path(path):
+                reason = git_config(path, f"{shown} ({path})")
+                if reason is not None:
+                    found.append(reason)
             if len(found) >= _TREE_REASONS:
                 break
         for link, target in scan.links:
@@ -639,6 +686,8 @@ class RuleView:
             view = shared if shared is not None else option_view(inner, command.spec, start=1)
         if command.interpreter is not None:
             self._interpreter(command.interpreter, name, view, floors)
+        if name in _LAST_OPERAND_WRITERS and needs_view:
+            floors.extend(_uncounted_operands(name, inner, view))
         path_words, implicit = (
             self._path_words(name, command.roles, inner, view) if needs_view else ((), False)
         )

@@ -234,7 +234,8 @@ class Interpreter:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Env:
-    """`env free|allow|ask|deny NAME…`, or `env default VERDICT` (kind "default", no names)."""
+    """`env free|allow|ask|deny NAME…` (assignments), `env secret NAME…` (variables whose
+    value is a secret), or `env default VERDICT` (kind "default", no names)."""
 
     kind: str
     names: tuple[Name, ...] = ()

@@ -120,6 +120,22 @@ def test_env_defaults_and_directives() -> None:
     assert match.ref is not None
 
 
+def test_env_secret_globs_ignore_case_and_leave_assignments_alone() -> None:
+    env = compile_text("allow ls\nenv secret *TOKEN* AWS_*\n").env
+    glob, ref = env.secret("gh_token") or ("", None)
+    assert glob == "*TOKEN*"
+    assert ref is not None
+    assert ref.location.endswith(":2:1")
+    assert env.secret("AWS_PROFILE") is not None
+    assert env.secret("HOME") is None
+    assert env.secret("TOKENS_DIR") is not None  # `*` matches nothing too
+    # `env secret` says nothing about assignments: the built-in assignment table stays
+    assert env.floor("LC_ALL") is Verdict.ALLOW
+    assert env.floor("LD_PRELOAD") is Verdict.ASK
+    assert compile_text("allow ls\n").env.secret("GITHUB_TOKEN") is None
+    assert "env secret: *TOKEN* AWS_*" in compile_text("env secret *TOKEN* AWS_*\n").dump()
+
+
 def test_programs_wrappers_shells_interpreters_options() -> None:
     policy = compile_text(
         "wrapper mywrap value -t positionals 1\n"

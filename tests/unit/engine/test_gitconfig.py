@@ -445,3 +445,85 @@ def _git(cwd: Path, *args: str) -> None:
         "GIT_COMMITTER_EMAIL": "t@example.invalid",
     }
     subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+# -- credentials (review Z5) ---------------------------------------------------------------
+
+_HEADER = '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC10b2s=\n'
+
+
+@pytest.mark.parametrize(
+    ("config", "key"),
+    [
+        (_HEADER, "http.https://github.com/.extraheader"),
+        ("[http]\n\textraHeader = Authorization: Bearer x\n", "http.extraheader"),
+        ('[remote "o"]\n\turl = https://x-access-token:ghs_1@github.com/a/b\n', "remote.o.url"),
+        ('[remote "o"]\n\tpushurl = https://ghp_1@github.com/a/b\n', "remote.o.pushurl"),
+        ('[url "https://u:p@git.example/"]\n\tinsteadOf = https://git.example/\n',
+         "url.https://u:p@git.example/.insteadof"),
+        ("[sendemail]\n\tsmtpPass = hunter2\n", "sendemail.smtppass"),
+        ("[github]\n\ttoken = ghp_2\n", "github.token"),
+    ],
+)
+def test_credentials_in_the_config_are_reported(tmp_path: Path, config: str, key: str) -> None:
+    repo = _repo(tmp_path, config)
+    inspection = GitConfigInspector().inspect(str(repo / "src"))
+    assert [c.key for c in inspection.credentials] == [key]
+    assert inspection.risks == ()  # a credential runs nothing: git status stays read-only
+    assert GitConfigInspector().credentials_in(str(repo / ".git" / "config")) != ()
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        '[remote "o"]\n\turl = https://github.com/a/b\n',
+        '[remote "o"]\n\turl = git@github.com:a/b.git\n',
+        '[remote "o"]\n\turl = ssh://git@github.com/a/b\n',
+        "[http]\n\tsslCertPasswordProtected = true\n",
+        "[user]\n\tname = A\n\temail = a@b.example\n",
+    ],
+)
+def test_no_credential_is_reported_where_there_is_none(tmp_path: Path, config: str) -> None:
+    repo = _repo(tmp_path, config)
+    assert GitConfigInspector().inspect(str(repo)).credentials == ()
+
+
+def test_credentials_in_an_included_file_count_for_git_commands(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "[include]\n\tpath = extra.inc\n")
+    (repo / ".git" / "extra.inc").write_text(_HEADER)
+    assert len(GitConfigInspector().inspect(str(repo)).credentials) == 1
+    # `cat .git/config` prints that file only, not its includes
+    assert GitConfigInspector().credentials_in(str(repo / ".git" / "config")) == ()
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git config --list", "ASK"),
+        ("git config --get user.name", "ASK"),
+        ("git remote -v", "ASK"),
+        ("git remote get-url origin", "ASK"),
+        ("git var -l", "ASK"),
+        ("cat .git/config", "ASK"),
+        ("cd .git && cat config", "ASK"),
+        ("grep -r basic .", "ASK"),
+        ("grep -r basic .git", "ASK"),
+        ("rg -uu basic", "ASK"),
+        ("git status", "ALLOW"),
+        ("git log --oneline", "ALLOW"),
+        ("git remote", "ALLOW"),
+        ("rg basic", "ALLOW"),  # rg skips the hidden .git
+        ("cat src/a.py", "ALLOW"),
+    ],
+)
+def test_default_policy_asks_before_printing_a_credential(
+    tmp_path: Path, command: str, expected: str
+) -> None:
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, _HEADER)
+    (repo / "src" / "a.py").write_text("x = 1\n")
+    decision = load_policy().evaluate(command, workspace=str(repo))
+    assert decision.verdict.name == expected, decision.explain()
+    if expected == "ASK":
+        assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)

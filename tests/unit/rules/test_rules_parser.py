@@ -97,6 +97,7 @@ REST = ast.PatternWord(alternatives=("**",), kind=ast.WordKind.REST)
         ),
         ("env free LANG LC_*", ast.Env(kind="free", names=n("LANG", "LC_*"))),
         ("env default deny", ast.Env(kind="default", verdict="deny")),
+        ("env secret *TOKEN* AWS_*", ast.Env(kind="secret", names=n("*TOKEN*", "AWS_*"))),
         (
             "path-args copy cp mv",
             ast.PathArgs(form="operands", commands=n("cp", "mv"), role="copy"),

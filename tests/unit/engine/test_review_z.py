@@ -1,0 +1,126 @@
+"""Review Z: lines the default ruleset allowed with no approval that bash turned into
+secret reads or writes: loop values split into words, globs that match option names or
+stand for several operands, and a repository whose work tree is elsewhere.
+
+Each layout is what a hostile repository can ship (a file named `-r`, a bare repository
+with a `core.worktree`); the expected verdicts were checked against bash by the review.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from policylang.decision import Decision, Verdict
+from policylang.engine.policy import Policy, load_policy
+
+A, Q, D = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    return load_policy()
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / "src").mkdir(parents=True)
+    (ws / "src" / "a.py").write_text("x = 1\n")
+    (ws / ".env").write_text("API_KEY=FAKE\n")
+    (ws / "README.md").write_text("readme\n")
+    (ws / "a.txt").write_text("a\n")
+    (ws / "b.txt").write_text("b\n")
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("aws_secret_access_key=FAKE\n")
+    return ws, home
+
+
+def _decide(policy: Policy, places: tuple[Path, Path], command: str) -> Decision:
+    ws, home = places
+    return policy.evaluate(command, workspace=ws, env={"HOME": str(home)})
+
+
+@pytest.mark.parametrize(
+    ("command", "expected", "rule"),
+    [
+        # Z1: an unquoted loop variable is split on blanks; a value may be an option
+        ('for f in ".env ../README.md"; do cat $f; done', Q, "engine.unknown-path"),
+        ('for f in "README.md HOME/.aws/credentials"; do cat $f; done', Q, "engine.unknown-path"),
+        ('for f in "-r fake ."; do grep $f; done', Q, "engine.unknown-path"),
+        ("for f in -r; do grep x \"$f\" .; done", Q, "engine.unknown-path"),
+        ('for f in "--from-file=.env README.md"; do diff $f; done', Q, "engine.unknown-path"),
+        ('for f in "a.txt b.txt"; do cat "$f"; done', A, None),  # quoted: one word
+        ("for f in a.txt b.txt; do cat $f; done", A, None),
+        ("for f in src/*.py; do wc -l $f; done", A, None),
+        # Z2: a glob may stand for the two operands that make uniq and xxd write
+        ("uniq *.txt", Q, "engine.operand-count"),
+        ("xxd *.txt", Q, "engine.operand-count"),
+        ("uniq a.txt", A, None),
+        ("xxd a.txt", A, None),
+    ],
+)
+def test_loop_values_and_operand_counts(
+    policy: Policy,
+    places: tuple[Path, Path],
+    command: str,
+    expected: Verdict,
+    rule: str | None,
+) -> None:
+    decision = _decide(policy, places, command.replace("HOME", str(places[1])))
+    assert decision.verdict is expected, decision.explain()
+    if rule is not None:
+        assert any(r.rule_id == rule for r in decision.reasons), decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("name", "command"),
+    [
+        ("-r", "grep aws_secret *"),
+        ("-r", "diff *"),
+        ("--from-file=.env", "diff -u *"),
+        ("-r", "for f in *; do grep x $f; done"),
+    ],
+)
+def test_a_glob_that_matches_an_option_name_asks(
+    policy: Policy, places: tuple[Path, Path], name: str, command: str
+) -> None:
+    ws, home = places
+    (ws / name).write_text("")
+    (ws / "h").symlink_to(home)
+    decision = _decide(policy, places, command)
+    assert decision.verdict is not A, decision.explain()
+    assert any(r.rule_id == "engine.glob-option" for r in decision.reasons)
+    # the idiom that keeps names from being options stays allowed
+    assert _decide(policy, places, "grep -n x ./*.txt").verdict is A
+
+
+def _git(*args: str) -> None:
+    subprocess.run(["git", *args], check=True, capture_output=True)
+
+
+def test_a_bare_repository_aimed_at_another_tree_asks(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    ws = places[0]
+    bare = ws / "fixtures" / "repo.git"
+    _git("init", "-q", "--bare", str(bare))
+    _git("--git-dir", str(bare), "config", "core.bare", "false")
+    _git("--git-dir", str(bare), "config", "core.worktree", "../../../home")
+    for command in ("cd fixtures/repo.git && git diff", "git -C fixtures/repo.git diff"):
+        decision = _decide(policy, places, command)
+        assert decision.verdict is Q, decision.explain()
+        assert any(r.rule_id == "engine.git-worktree" for r in decision.reasons)
+    # a work tree inside the workspace is an ordinary layout
+    _git("--git-dir", str(bare), "config", "core.worktree", "../../src")
+    decision = _decide(policy, places, "git -C fixtures/repo.git diff")
+    assert not any(r.rule_id == "engine.git-worktree" for r in decision.reasons)
+
+
+@pytest.mark.parametrize("command", ["jq --run-tests t.jq", "jq --run-tests=t.jq"])
+def test_jq_running_test_programs_from_a_file_asks(
+    policy: Policy, places: tuple[Path, Path], command: str
+) -> None:
+    assert _decide(policy, places, command).verdict is Q
