@@ -423,7 +423,8 @@ def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
 
 _JQ_MODULES = re.compile(r"\b(?:import|include|modulemeta)\b")
 # jq's `env` builtin and `$ENV` hold the whole environment (`.env`, a field, does not)
-_JQ_ENVIRONMENT = re.compile(r"\$ENV\b|(?<![.\w$])env\b")
+# (`$ ENV` and `$#c⏎ENV` too: jq allows blanks and comments after `$`, review AA5)
+_JQ_ENVIRONMENT = re.compile(r"\$(?:\s|#[^\n]*(?:\n|$))*ENV\b|(?<![.\w$])env\b")
 
 
 def jq_program(words: Sequence[Word], view: OptionView) -> str | None:

@@ -57,6 +57,10 @@ class SegmentState:
             self.reasons.append(reason)
 
 
+# config keys whose value git shows in ref and status output (`%(push:remotename)`)
+_TRACKING_KEY = re.compile(r"branch\..*\.(?:remote|pushremote|merge)|remote\.pushdefault", re.I)
+
+
 def _prints_git_config(values: Sequence[str | None]) -> str | None:
     """The git command (`git config`, `git remote -v` …) when it prints configuration
     values or remote URLs, which may carry credentials; else None."""
@@ -421,14 +425,23 @@ class PathChecks:
                     f"the repository's git config holds a credential (`{held.key}` in "
                     f"{held.file}), which `{printer}` prints",
                 )
-            for worktree in inspection.worktrees:
-                if not self._in_workspace(worktree):
+            for worktree, submodule in inspection.worktrees:
+                # a submodule's is its checkout; any other was set by whoever wrote the
+                # config, and makes a shipped index print files it names (review AA9)
+                if not submodule or not self._in_workspace(worktree):
                     seg.floor(
                         Verdict.ASK,
                         "engine.git-worktree",
-                        f"the repository's `core.worktree` is `{short(worktree)}`, outside the "
-                        "workspace: git reads and prints the files there",
+                        f"the repository's `core.worktree` is `{short(worktree)}`: git reads "
+                        "and prints the files of that tree, as a shipped index names them",
                     )
+            if any(_TRACKING_KEY.fullmatch(held.key) for held in inspection.credentials):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-credentials",
+                    "a branch's remote is a URL with a credential in the repository's git "
+                    "config, which git prints in branch, ref and status output",
+                )
             if not complete:
                 seg.floor(
                     Verdict.ASK,

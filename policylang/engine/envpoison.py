@@ -376,11 +376,35 @@ def _options(
     return names, list(args[index:]), flags
 
 
-def _empties_environment(word: str | None) -> bool:
-    """`env -i`, `env -`, `env --ignore-environment`, `env -0i`."""
-    if word is None or not word.startswith("-"):
-        return False
-    return word in ("-", "--ignore-environment") or (not word.startswith("--") and "i" in word)
+# env's options that take a value: `-u NAME`, `-C DIR`, `-S STRING` (`-ui` unsets `i`)
+_ENV_VALUE_LETTERS = frozenset("uCS")
+_ENV_VALUE_LONG = ("--unset", "--chdir", "--split-string")
+
+
+def _empties_environment(args: Sequence[str | None]) -> bool:
+    """Whether env's options start from an empty environment (`-i`, `-`,
+    `--ignore-environment`, `-0i`), read as env reads them: `-ui` and `-u -i` unset the
+    variable `i` (review AA3). A word that cannot be read counts as not emptying."""
+    index = 0
+    while index < len(args):
+        word = args[index]
+        index += 1
+        if word is None or word == "--" or not word.startswith("-"):
+            return False  # an assignment or a word not known: options end (strict side)
+        if word in ("-", "--ignore-environment"):
+            return True
+        if word.startswith("--"):
+            if word in _ENV_VALUE_LONG:
+                index += 1
+            continue
+        for position, letter in enumerate(word[1:], start=1):
+            if letter == "i":
+                return True
+            if letter in _ENV_VALUE_LETTERS:
+                if position == len(word) - 1:
+                    index += 1  # the value is the next word
+                break
+    return False
 
 
 # `declare -f|-F` prints functions, not variables
@@ -402,7 +426,7 @@ def printed_variables(values: Sequence[str | None]) -> tuple[str | None, ...] | 
     args = values[1:]
     if name == "env":
         # `env -i` starts from an empty environment: it prints only what it is given
-        return None if any(_empties_environment(a) for a in args) else ()
+        return None if _empties_environment(args) else ()
     if name == "printenv":
         names = [a for a in args if a is None or not a.startswith("-")]
         return tuple(names)

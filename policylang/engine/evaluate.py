@@ -373,19 +373,23 @@ class _Walk(PathChecks):
         """`$GITHUB_TOKEN` puts a secret's value in the command's output or arguments,
         from where the model reads it; `${!X}` may name any variable."""
         table = self.rules.policy.env
-        if not table.secrets or exp.name is None:
+        if not table.secrets:
             return
-        if exp.text.startswith("${!") and not exp.text.endswith(("*}", "@}")):
-            what = f"the variable that `${exp.name}` names"
+        text = exp.text
+        if "${!" in text and not _NAMES_ONLY.fullmatch(text):
             seg.floor(
                 Verdict.ASK,
                 "engine.secret-variable",
-                f"`{short(exp.text)}` expands {what}, which may hold a secret",
+                f"`{short(text)}` expands a variable that another one names, which may hold "
+                "a secret",
             )
             return
-        if exp.name in self.loop_values:
-            return  # a `for` variable holds the loop's words, whose expansions are judged
-        self.secret_name(exp.name, f"`{short(exp.text)}` expands", seg)
+        # every name the text mentions: the word of `${X:-…}` is expanded too, and inside
+        # double quotes its single quotes are plain characters (`"${X:-'$T'}"`: review AA2).
+        # A `for` variable is no exception: the loop may not run, or run in a subshell (AA1)
+        names = [exp.name] if exp.name is not None else []
+        for name in dict.fromkeys([*names, *_MENTIONED.findall(text)]):
+            self.secret_name(name, f"`{short(text)}` expands", seg)
 
     def secret_name(self, name: str, what: str, seg: SegmentState) -> None:
         found = self.rules.policy.env.secret(name)
@@ -414,6 +418,8 @@ class _Walk(PathChecks):
         printed = printed_variables([w.value for w in words])
         if printed is None:
             return
+        if printed and wrapped is not None and any(u.name == "xargs" for u in wrapped.chain):
+            printed = (None,)  # xargs adds names from its input (review AA4)
         if not printed:
             globs = " ".join(glob for glob, _ref in table.secrets[:4])
             seg.floor(
@@ -809,7 +815,7 @@ class _Walk(PathChecks):
         for name in sorted(names) if what == "arithmetic" else ():
             # `$((GITHUB_TOKEN))`: a value that is no number is printed in bash's error
             # (only arithmetic: the names found in other texts are a guess, `read -p "…"`)
-            if name not in self.loop_values and _is_identifier(name):
+            if _is_identifier(name):
                 self.secret_name(name, f"`{short(shown)}` evaluates", seg)
         data = self.data_names()
         for name in sorted(names):
@@ -990,6 +996,12 @@ _REASSIGNERS = re.compile(
     r"\b(read|declare|typeset|local|export|readonly|eval|let|printf|mapfile|readarray|getopts"
     r"|unset|source)\b|\(\(|\$\[|(^|[\s;&|(]|\\)\.\s"
 )
+
+
+# a name after `$`, `${`, `${#`, `${!` anywhere in an expansion's text
+_MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
+# `${!prefix*}`, `${!prefix@}`: the names of variables, not their values
+_NAMES_ONLY = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*[*@]\}")
 
 
 def _may_reassign(text: str, name: str) -> bool:

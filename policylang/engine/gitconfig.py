@@ -148,9 +148,10 @@ class GitInspection:
     risks: tuple[GitRisk, ...]
     credentials: tuple[GitRisk, ...]
     complete: bool
-    # the work trees `core.worktree` sets (absolute, lexical): git reads and prints the
-    # files there, wherever they are (review Z4: a shipped bare repository aimed at `~`)
-    worktrees: tuple[str, ...] = ()
+    # the work trees `core.worktree` sets (absolute, lexical), each with whether it is a
+    # submodule's (whose git directory lies in `modules/` of its superproject's): git
+    # reads and prints the files there (review Z4: a shipped bare repository aimed at `~`)
+    worktrees: tuple[tuple[str, bool], ...] = ()
 
 
 class _ConfigError(Exception):
@@ -331,7 +332,7 @@ class _Walk:
     home: str | None
     risks: list[GitRisk] = field(default_factory=list)
     credentials: list[GitRisk] = field(default_factory=list)
-    worktrees: list[str] = field(default_factory=list)
+    worktrees: list[tuple[str, bool]] = field(default_factory=list)
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -474,7 +475,8 @@ class GitConfigInspector:
             tops.append(os.path.join(gitdir, worktree))
             # `~` is not expanded there by git; kept as written, it is never in a workspace
             where = worktree if worktree.startswith("~") else os.path.join(gitdir, worktree)
-            walk.worktrees.append(os.path.normpath(where))
+            submodule = "/modules/" in common
+            walk.worktrees.append((os.path.normpath(where), submodule))
         links = self._cached("index", gitdir + "/index", _read_gitlinks, missing=_NONE)
         if links is None:
             walk.complete = False

@@ -290,12 +290,15 @@ def _uncounted_operands(name: str, inner: Sequence[Word], view: OptionView) -> l
 
 
 def is_git_config_path(path: str) -> bool:
-    """A path where git keeps a repository's configuration: `…/.git/config`,
-    `…/.git/config.worktree`, and those of submodules and worktrees below `.git/`."""
-    head, _, name = path.rpartition("/")
-    return name in ("config", "config.worktree") and (
-        head.endswith("/.git") or head == ".git" or "/.git/" in head or head.startswith(".git/")
-    )
+    """A name git configuration goes by: `config` and `config.worktree` of any git
+    directory (`.git/`, a bare `deps.git/`, `modules/x/`), `.gitconfig`, and the files
+    configs include (`*.config`, `*.gitconfig`: actions/checkout's credentials file).
+    Whether it is one, and holds a credential, the caller reads (review AA6, AA7)."""
+    name = path.rpartition("/")[2]
+    return name in _GIT_CONFIG_NAMES or name.endswith((".config", ".gitconfig"))
+
+
+_GIT_CONFIG_NAMES = frozenset({"config", "config.worktree", ".gitconfig", "gitconfig"})
 
 
 def _reason(ref: RuleRef | None, verdict: Verdict, fallback: str, extra: str = "") -> Reason:

@@ -459,8 +459,10 @@ _HEADER = '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC
         ("[http]\n\textraHeader = Authorization: Bearer x\n", "http.extraheader"),
         ('[remote "o"]\n\turl = https://x-access-token:ghs_1@github.com/a/b\n', "remote.o.url"),
         ('[remote "o"]\n\tpushurl = https://ghp_1@github.com/a/b\n', "remote.o.pushurl"),
-        ('[url "https://u:p@git.example/"]\n\tinsteadOf = https://git.example/\n',
-         "url.https://u:p@git.example/.insteadof"),
+        (
+            '[url "https://u:p@git.example/"]\n\tinsteadOf = https://git.example/\n',
+            "url.https://u:p@git.example/.insteadof",
+        ),
         ("[sendemail]\n\tsmtpPass = hunter2\n", "sendemail.smtppass"),
         ("[github]\n\ttoken = ghp_2\n", "github.token"),
     ],
@@ -527,3 +529,84 @@ def test_default_policy_asks_before_printing_a_credential(
     assert decision.verdict.name == expected, decision.explain()
     if expected == "ASK":
         assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
+
+
+def test_a_credentials_file_a_config_includes_is_checked_when_read(tmp_path: Path) -> None:
+    """actions/checkout v6 keeps the token in `$RUNNER_TEMP/git-credentials-*.config`,
+    included from `.git/config` (review AA6)."""
+    from policylang import load_policy
+
+    runner = tmp_path / "rt"
+    runner.mkdir()
+    (runner / "creds.config").write_text(_HEADER)
+    repo = _repo(
+        tmp_path / "ws",
+        f'[includeIf "gitdir:{tmp_path}/ws/.git"]\n\tpath = {runner}/creds.config\n',
+    )
+    policy = load_policy()
+    for command in ("cat ../rt/creds.config", f"grep -r basic {runner}", "git config -l"):
+        decision = policy.evaluate(command, workspace=str(repo))
+        assert decision.verdict.name == "ASK", decision.explain()
+        assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
+    (runner / "git-credentials-1234.config").write_text(_HEADER)
+    decision = policy.evaluate("cat ../rt/git-credentials-1234.config", workspace=str(repo))
+    assert decision.verdict.name == "DENY"  # the name actions/checkout gives it
+
+
+def test_a_bare_clone_in_the_tree_is_a_git_config_too(tmp_path: Path) -> None:
+    """`git clone --mirror https://x-access-token:T@…` leaves the URL in `NAME.git/config`
+    (review AA7)."""
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    _gitdir(repo / "deps.git", '[remote "origin"]\n\turl = https://x-access-token:T@h/x\n')
+    policy = load_policy()
+    for command in ("cat deps.git/config", "grep -r x-access .", "rg -uu x-access"):
+        decision = policy.evaluate(command, workspace=str(repo))
+        assert decision.verdict.name == "ASK", decision.explain()
+    assert policy.evaluate("cat src/../.git/config", workspace=str(repo)).verdict.name == "ALLOW"
+
+
+def test_a_branch_remote_that_is_a_token_url_makes_git_ask(tmp_path: Path) -> None:
+    """`git push -u https://u:T@h/x main` stores the URL as `branch.main.remote`, which
+    `%(push:remotename)` prints (review AA8)."""
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, '[branch "main"]\n\tremote = https://u:T@h/x\n')
+    policy = load_policy()
+    for command in ("git for-each-ref --format='%(push:remotename)'", "git status -sb"):
+        decision = policy.evaluate(command, workspace=str(repo))
+        assert decision.verdict.name == "ASK", decision.explain()
+        assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
+
+
+@pytest.mark.parametrize(
+    ("worktree", "module"), [("../..", False), ("../../../../elsewhere", True)]
+)
+def test_a_core_worktree_that_is_not_a_submodule_checkout_asks(
+    tmp_path: Path, worktree: str, module: bool
+) -> None:
+    """A shipped bare repository with `core.worktree` makes its index print what it names,
+    inside the workspace too (review AA9); a submodule's checkout outside it asks too."""
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    where = repo / ".git" / "modules" / "lib" if module else repo / "fixtures" / "r.git"
+    _gitdir(where, f"[core]\n\tbare = false\n\tworktree = {worktree}\n")
+    directory = where if module else repo / "fixtures" / "r.git"
+    decision = load_policy().evaluate(f"git -C {directory} diff", workspace=str(repo))
+    assert decision.verdict.name == "ASK", decision.explain()
+    assert any(r.rule_id == "engine.git-worktree" for r in decision.reasons)
+
+
+def test_a_submodule_checkout_inside_the_workspace_does_not_ask(tmp_path: Path) -> None:
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    (repo / "lib").mkdir()
+    _gitdir(
+        repo / ".git" / "modules" / "lib", "[core]\n\tbare = false\n\tworktree = ../../../lib\n"
+    )
+    (repo / "lib" / ".git").write_text("gitdir: ../.git/modules/lib\n")
+    decision = load_policy().evaluate("git -C lib diff", workspace=str(repo))
+    assert not any(r.rule_id == "engine.git-worktree" for r in decision.reasons), decision.explain()

@@ -113,10 +113,12 @@ def test_a_bare_repository_aimed_at_another_tree_asks(
         decision = _decide(policy, places, command)
         assert decision.verdict is Q, decision.explain()
         assert any(r.rule_id == "engine.git-worktree" for r in decision.reasons)
-    # a work tree inside the workspace is an ordinary layout
-    _git("--git-dir", str(bare), "config", "core.worktree", "../../src")
+    # inside the workspace too: a shipped index may name `.env` there (review AA9)
+    _git("--git-dir", str(bare), "config", "core.worktree", "../..")
     decision = _decide(policy, places, "git -C fixtures/repo.git diff")
-    assert not any(r.rule_id == "engine.git-worktree" for r in decision.reasons)
+    assert any(r.rule_id == "engine.git-worktree" for r in decision.reasons)
+    # the workspace's own repository is not affected
+    assert _decide(policy, places, "git status").verdict is not Q
 
 
 @pytest.mark.parametrize("command", ["jq --run-tests t.jq", "jq --run-tests=t.jq"])

@@ -35,6 +35,27 @@ CASES = [
     ("echo ${!X}", Q),  # the variable X names
     ("for v in GITHUB_TOKEN; do echo ${!v}; done", Q),
     ("echo $key; for key in a; do :; done", Q),  # before the loop: the environment's
+    # review AA1: a loop may not run, or run in another shell, so its name is no exception
+    ("(for GITHUB_TOKEN in x; do :; done); echo $GITHUB_TOKEN", Q),
+    ("false && for GITHUB_TOKEN in x; do :; done; echo $GITHUB_TOKEN", Q),
+    ("(for API_KEY in x; do :; done); echo $((API_KEY))", Q),
+    ("for key in a b; do echo $key; done", Q),  # (the price: a loop named like a secret)
+    # review AA2: inside double quotes the word of `${X:-…}` is expanded, quotes and all
+    ("echo \"${X:-'$GITHUB_TOKEN'}\"", Q),
+    ("echo \"${X+'$GITHUB_TOKEN'}\"", Q),
+    ("echo \"${X:-$'$GITHUB_TOKEN'}\"", Q),
+    (": GITHUB_TOKEN; echo \"${X:-'${!_}'}\"", Q),
+    ("cat <<E\n${X:-'$GITHUB_TOKEN'}\nE", Q),
+    # review AA3: `-u` takes a value, so `-ui` unsets `i` and empties nothing
+    ("env -ui", Q),
+    ("env -u -i", Q),
+    ("env -ui | grep TOKEN", Q),
+    # review AA4: xargs adds the names
+    ("echo GITHUB_TOKEN | xargs -I{} printenv {}", Q),
+    ("echo GITHUB_TOKEN | xargs printenv HOME", Q),
+    # review AA5: jq allows blanks and comments between `$` and `ENV`
+    ("jq -n '$ ENV.GITHUB_TOKEN'", Q),
+    ("jq -n '$#c\nENV'", Q),
     ("printenv GITHUB_TOKEN", Q),
     ("printenv", Q),
     ("printenv -0", Q),
@@ -49,7 +70,6 @@ CASES = [
     ("jq -n '$ENV.GITHUB_TOKEN'", Q),
     # what stays allowed
     ("echo $HOME", A),
-    ("for key in a b; do echo $key; done", A),  # the loop's own words
     ("echo $PATH", A),
     ("echo ${!BASH*}", A),  # names, not values
     ("printenv HOME", A),
@@ -57,6 +77,9 @@ CASES = [
     ("env ls", A),  # `env` that runs a command prints nothing
     ("set -x", A),
     ("env -i", A),  # an empty environment
+    ("env -vi", A),
+    ("env -iu X", A),
+    ("echo ${X:-$HOME}", A),
     ("echo $((x + 1))", A),
     ('read -p "Press [Enter] key to go on"', A),  # a prompt, not a variable
     ("cat <<'EOF'\n$GITHUB_TOKEN\nEOF", A),  # a quoted heredoc expands nothing
@@ -112,6 +135,11 @@ def test_a_policy_without_secret_names_lets_them_through(tmp_path: Path) -> None
         (("env", "-i"), None),  # an empty environment
         (("env", "-", "A=1"), None),
         (("env", "-0i"), None),
+        (("env", "-ui"), ()),  # unsets `i`
+        (("env", "-u", "-i"), ()),
+        (("env", "--unset", "-i"), ()),
+        (("env", "-C", "/", "-i"), None),
+        (("env", "A=1", "-i"), ()),  # options end at the assignment
         (("env", "-u", "HOME"), ()),
         (("printenv",), ()),
         (("printenv", "-0", "A", "B"), ("A", "B")),
