@@ -608,8 +608,11 @@ def _glob_may_reach_hidden(pattern: str) -> bool:
     """Whether a glob may match a name the literal text does not show.
 
     A glob char in a directory component, a leading-dot or bracket final component, or
-    braces can reach files the text does not spell out.
+    braces can reach files the text does not spell out. A word that is a tilde path and
+    no pattern (`~/.gitconfig`) names one file, which is checked as a path.
     """
+    if not any(ch in pattern for ch in "*?[{"):
+        return False
     head, _, last = pattern.rpartition("/")
     if any(ch in head for ch in "*?[{"):
         return True
