@@ -274,6 +274,19 @@ def build_tree(state: _State) -> RuleTree:
     )
 
 
+# the homes of other accounts, where a `~/…` glob protects the same files: an agent that
+# runs as root reads `/home/bob/.my.cnf` as easily as its own `~/.my.cnf`
+_OTHER_HOMES = ("/root", "/home/*", "/Users/*")
+
+
+def _every_home(glob: str) -> tuple[str, ...]:
+    """`~/.my.cnf` → itself, `/root/.my.cnf`, `/home/*/.my.cnf`, `/Users/*/.my.cnf`."""
+    anchor, rest = paths.split_anchor(glob)
+    if anchor != paths.HOME:
+        return (glob,)
+    return (glob, *(f"{home}/{rest}" if rest else home for home in _OTHER_HOMES))
+
+
 def _protected_rule(glob: str, access: Access, verdict: Verdict, ref: RuleRef) -> ProtectedRule:
     anchor, rest = paths.split_anchor(glob)
     prefix = paths.literal_prefix(rest)
@@ -296,11 +309,12 @@ def expand_path_globs(state: _State) -> ProtectedTable:
         message = statement.reason or f"protected path ({statement.access})"
         ref = _ref(layer, statement, rule_id, message)
         for glob in statement.globs:
-            rules.append(
-                _protected_rule(
-                    glob.value, Access(statement.access), Verdict(statement.verdict), ref
+            for spelled in _every_home(glob.value):
+                rules.append(
+                    _protected_rule(
+                        spelled, Access(statement.access), Verdict(statement.verdict), ref
+                    )
                 )
-            )
     outside = OutsideWorkspace()
     for layer, statement in _statements(state.layers, ast.OutsideWorkspace):
         access = Access(statement.access)

@@ -270,9 +270,13 @@ def _line_writes(command: str) -> bool:
     line = parse_command(command)
     if line.problems:
         return True
-    quiet = {"/dev/null", "/dev/stdout", "/dev/stderr"}
-    return any(r.writes and not (r.target is not None and r.target.value in quiet)
+    # the engine's list (docs/engine.md): `/dev/fd/N` is a descriptor the line itself
+    # opened (`exec 3>f`, checked where it is opened) or one it inherits
+    return any(r.writes and not (r.target is not None and _QUIET.fullmatch(r.target.value or ""))
                for _, segment in walk(line) for r in segment.redirects)
+
+
+_QUIET = re.compile(r"/dev/(?:null|stdout|stderr|fd/[0-9]+)")
 
 
 def policy_subjects(path: Path) -> Subjects:

@@ -86,6 +86,25 @@ def test_match_protected(
     assert match.rule.glob == glob
 
 
+@pytest.mark.parametrize(
+    ("path", "glob"),
+    [
+        ("/home/bob/.ssh/id_rsa", "/home/*/.ssh/**"),
+        ("/root/.ssh/id_rsa", "/root/.ssh/**"),
+        ("/Users/ann/.ssh/config", "/Users/*/.ssh/**"),
+        ("/home/u/.ssh/id_rsa", "~/.ssh/**"),  # the own home keeps its own spelling
+    ],
+)
+def test_a_home_glob_protects_the_same_files_in_every_home(path: str, glob: str) -> None:
+    policy = compile_text(POLICY)
+    match = policy.match_protected(path, Access.WRITE, home=HOME, workspace=WS)
+    assert match is not None
+    assert match.rule is not None
+    assert match.rule.glob == glob
+    assert match.ref.message == "keys and repository internals"  # the rule's own reason
+    assert policy.match_protected("/home/bob/x", Access.WRITE, home=HOME, workspace=WS) is None
+
+
 def test_provenance_of_a_protected_match() -> None:
     policy = compile_text(POLICY)
     match = policy.match_protected("/etc/shadow", Access.WRITE, home=HOME, workspace=WS)
