@@ -61,6 +61,34 @@ class SegmentState:
 _TRACKING_KEY = re.compile(r"branch\..*\.(?:remote|pushremote|merge)|remote\.pushdefault", re.I)
 
 
+def _tilde_readings(word: Word, home: str) -> list[str]:
+    r"""The other ways a literal word's tilde may be read (review AB6):
+
+    - a `~` that bash leaves alone (`"~/x"`, `\~/x`, `--file=~/x`) names a directory
+      called `~` here, while the path rules read it as the home: `./~/x` is checked too;
+    - bash expands an unquoted `~` after the `=` of an assignment-shaped argument and
+      after its `:`s: `x=~/.my.cnf` is the relative path `x=/home/u/.my.cnf` (through a
+      directory `x=`, which may be a link), checked too.
+    """
+    if word.value is not None:
+        # the analyser saw no tilde expansion: a `~` here is a character
+        return ["./" + word.value] if word.value.startswith("~") else []
+    if not any(e.kind is ExpansionKind.TILDE for e in word.expansions):
+        return []
+    value = paths.path_text(word)
+    found: list[str] = []
+    if value is not None and _ASSIGNMENT_SHAPED.match(value):
+        name, _, rest = value.partition("=")
+        parts = rest.split(":")
+        expanded = [home + p[1:] if p == "~" or p.startswith("~/") else p for p in parts]
+        if expanded != parts:
+            found.append(f"./{name}={':'.join(expanded)}")
+    return found
+
+
+_ASSIGNMENT_SHAPED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
 def _prints_git_config(values: Sequence[str | None]) -> str | None:
     """The git command (`git config`, `git remote -v` …) when it prints configuration
     values or remote URLs, which may carry credentials; else None."""
@@ -123,6 +151,9 @@ class PathChecks:
         self, word: Word, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
     ) -> None:
         value = word.value
+        for other in _tilde_readings(word, self.ctx.home):
+            # bash and the path rules read `~` differently here (review AB6): check both
+            self.check_path(other, access, seg, cwd, subtree=subtree)
         if value is None:
             if _is_process_substitution(word):
                 return  # the path is a pipe; its command is evaluated on its own
@@ -221,6 +252,8 @@ class PathChecks:
         quoted = word.text.startswith('"')
         if any(v.startswith("-") or (not quoted and _BLANKS.search(v)) for v in values):
             return None
+        if any("~" in v[1:] for v in values):
+            return None  # `x=~/…` in the word list: bash expands that tilde (review AB6)
         return values
 
     def check_path(
@@ -414,6 +447,22 @@ class PathChecks:
                     Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
                 )
         printer = _prints_git_config([w.value for w in found.inner])
+        if printer is not None:
+            global_held, complete = self.git.global_credentials(self.ctx.home, self.ctx.env)
+            if global_held:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-credentials",
+                    f"git's global configuration holds a credential (`{global_held[0].key}` "
+                    f"in {global_held[0].file}), which `{printer}` prints",
+                )
+            elif not complete:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-credentials",
+                    f"git's global configuration could not be read; `{printer}` may print "
+                    "a credential from it",
+                )
         for directory in directories:
             inspection = self.git.inspect(directory, home=self.ctx.home)
             risks, complete = inspection.risks, inspection.complete

@@ -37,7 +37,7 @@ import re
 import stat
 import struct
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Generic, NamedTuple, TypeVar
 
@@ -385,6 +385,22 @@ class GitConfigInspector:
             worktrees=tuple(dict.fromkeys(walk.worktrees)),
         )
 
+    def global_credentials(
+        self, home: str, env: Mapping[str, str]
+    ) -> tuple[tuple[GitRisk, ...], bool]:
+        """The credentials of the configuration git reads besides the repository's: the
+        global (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, `$GIT_CONFIG_GLOBAL`) and
+        the system one (`/etc/gitconfig`, `$GIT_CONFIG_SYSTEM`), includes followed. A
+        global `url."https://x-access-token:T@github.com/".insteadOf` shows in
+        `git remote -v` (review AB2). Returns `(credentials, complete)`."""
+        xdg = env.get("XDG_CONFIG_HOME") or f"{home}/.config"
+        files = [env.get("GIT_CONFIG_GLOBAL") or f"{home}/.gitconfig", f"{xdg}/git/config"]
+        files.append(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
+        walk = _Walk(home=home)
+        for path in dict.fromkeys(files):
+            self._collect(path, walk)
+        return tuple(walk.credentials), walk.complete
+
     def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
         """The credentials a git config file itself holds (its includes not followed): for
         a command that prints the file (`cat .git/config`). None: not a readable config."""
@@ -475,7 +491,8 @@ class GitConfigInspector:
             tops.append(os.path.join(gitdir, worktree))
             # `~` is not expanded there by git; kept as written, it is never in a workspace
             where = worktree if worktree.startswith("~") else os.path.join(gitdir, worktree)
-            submodule = "/modules/" in common
+            # a submodule's git directory is `modules/NAME` of its superproject's `.git`
+            submodule = "/.git/modules/" in common
             walk.worktrees.append((os.path.normpath(where), submodule))
         links = self._cached("index", gitdir + "/index", _read_gitlinks, missing=_NONE)
         if links is None:
@@ -667,6 +684,7 @@ _URL_USERINFO = re.compile(
 # names of keys that hold secrets: `http.extraHeader` (actions/checkout's token),
 # `sendemail.smtpPass`, `github.token`, `hub.oauthtoken`
 _CREDENTIAL_NAME = re.compile(r"extraheader|pass|token|secret", re.I)
+_HELPER_SECRET = re.compile(r"pass|token|secret", re.IGNORECASE)
 # values of switches (`http.sslCertPasswordProtected = true`), not secrets
 _SWITCH_VALUES = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
 
@@ -674,7 +692,9 @@ _SWITCH_VALUES = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", 
 def _credential(var: str, value: str | None) -> bool:
     """Whether the entry `var = value` holds a credential: by its name, or a URL with a
     user part in its value or in its subsection (`url."https://u:p@h/".insteadOf`)."""
-    _section, sub, name = _split_var(var)
+    section, sub, name = _split_var(var)
+    if section == "credential" and value is not None and _HELPER_SECRET.search(value):
+        return True  # `helper = "!f() { echo password=…; }; f"`
     if (
         value is not None
         and _CREDENTIAL_NAME.search(name)

@@ -79,7 +79,16 @@ _SEARCHERS = frozenset(_PATTERN_OPTIONS)
 # jq's first operand is its program (`jq .env.url x.json` reads x.json), unless `-f` reads
 # the program from a file; a value-taking option before it only moves the program later,
 # where it is checked as a path too (the strict side)
-_PATTERN_OPTIONS.update(dict.fromkeys(("jq", "xq", "tomlq", "yq"), ("-f", "--from-file")))
+_JQ_FAMILY = ("jq", "xq", "tomlq", "yq")
+_PATTERN_OPTIONS.update(dict.fromkeys(_JQ_FAMILY, ("-f", "--from-file")))
+
+
+def _jq_program_like(value: str | None) -> bool:
+    """A word jq reads as its program though it starts with `-` (`-0,.`, `-1`): jq takes
+    only `-LETTER…` and `--NAME` for options, so the option view and jq disagree on it."""
+    if value is None:
+        return True
+    return value.startswith("-") and len(value) > 1 and not (value[1].isalpha() or value[1] == "-")
 # recursive readers that skip hidden files unless told otherwise, and the options that tell
 # commands that print or copy the contents of whole trees when recursive (`less -R` and
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
@@ -295,7 +304,11 @@ def is_git_config_path(path: str) -> bool:
     configs include (`*.config`, `*.gitconfig`: actions/checkout's credentials file).
     Whether it is one, and holds a credential, the caller reads (review AA6, AA7)."""
     name = path.rpartition("/")[2]
-    return name in _GIT_CONFIG_NAMES or name.endswith((".config", ".gitconfig"))
+    return (
+        name in _GIT_CONFIG_NAMES
+        or name.startswith((".gitconfig", "gitconfig"))  # `~/.gitconfig.local`
+        or name.endswith((".config", ".gitconfig", ".inc"))
+    )
 
 
 _GIT_CONFIG_NAMES = frozenset({"config", "config.worktree", ".gitconfig", "gitconfig"})
@@ -780,6 +793,8 @@ class RuleView:
         # a searcher's first operand is its pattern, unless `-e`/`-f` gave one
         given = _PATTERN_OPTIONS.get(name)
         patterns = 1 if given is not None and not view.has(*given) else 0
+        if patterns and name in _JQ_FAMILY and any(_jq_program_like(w.value) for w in inner):
+            patterns = 0  # jq takes `-0,.` for its program: every operand may be a file (AB1)
         if roles is not None:
             words = _role_words(roles, inner, view, recursive)
             first = min((*view.operands, *view.unknown), default=None)
@@ -930,6 +945,8 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     if name == "git":
         verb = next((i for i, w in enumerate(words) if w in _GIT_REMOTE_VERBS), None)
         words = words[verb + 1 :] if verb is not None else ()
+        # `--remote=localhost:repo`, `--repo=…`: the URL glued to an option (review AB5)
+        words = [w.partition("=")[2] if w and w.startswith("--") and "=" in w else w for w in words]
     if name in ("ssh", "sftp"):
         index = 0
         while index < len(words):

@@ -610,3 +610,62 @@ def test_a_submodule_checkout_inside_the_workspace_does_not_ask(tmp_path: Path) 
     (repo / "lib" / ".git").write_text("gitdir: ../.git/modules/lib\n")
     decision = load_policy().evaluate("git -C lib diff", workspace=str(repo))
     assert not any(r.rule_id == "engine.git-worktree" for r in decision.reasons), decision.explain()
+
+
+def test_credentials_in_the_global_config_make_printers_ask(tmp_path: Path) -> None:
+    """A global `url."https://x-access-token:T@github.com/".insteadOf` rewrites every
+    remote URL, so `git remote -v` prints the token (review AB2)."""
+    from policylang import load_policy
+
+    home = tmp_path / "home"
+    home.mkdir()
+    repo = _repo(tmp_path / "ws", '[remote "origin"]\n\turl = https://github.com/a/b\n')
+    env = {"HOME": str(home)}
+    policy = load_policy()
+    assert policy.evaluate("git remote -v", workspace=str(repo), env=env).verdict.name == "ALLOW"
+    (home / ".gitconfig").write_text(
+        '[url "https://x-access-token:T@github.com/"]\n\tinsteadOf = https://github.com/\n'
+    )
+    for command in ("git remote -v", "git config -l", "git var -l"):
+        decision = policy.evaluate(command, workspace=str(repo), env=env)
+        assert decision.verdict.name == "ASK", decision.explain()
+    assert policy.evaluate("git status", workspace=str(repo), env=env).verdict.name == "ALLOW"
+    (home / ".gitconfig").unlink()
+    xdg = home / "xdg" / "git"
+    xdg.mkdir(parents=True)
+    (xdg / "config").write_text(_HEADER)
+    env["XDG_CONFIG_HOME"] = str(home / "xdg")
+    assert policy.evaluate("git config -l", workspace=str(repo), env=env).verdict.name == "ASK"
+
+
+def test_a_modules_folder_outside_dot_git_is_no_submodule(tmp_path: Path) -> None:
+    """review AB3: `fixtures/modules/repo.git` is not `.git/modules/NAME`."""
+    from policylang import load_policy
+
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    shipped = repo / "fixtures" / "modules" / "repo.git"
+    _gitdir(shipped, "[core]\n\tbare = false\n\tworktree = ../../..\n")
+    decision = load_policy().evaluate(f"git -C {shipped} diff", workspace=str(repo))
+    assert any(r.rule_id == "engine.git-worktree" for r in decision.reasons), decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("name", "config"),
+    [
+        ("checkout-creds.inc", _HEADER),
+        (".gitconfig.local", "[github]\n\ttoken = ghp_1\n"),
+        (".gitconfig-secrets", '[url "https://x-access-token:T@h/"]\n\tinsteadOf = https://h/\n'),
+        ("config", '[credential]\n\thelper = "!f() { echo password=P; }; f"\n'),
+    ],
+)
+def test_other_files_git_reads_as_configuration_are_checked(
+    tmp_path: Path, name: str, config: str
+) -> None:
+    """review AB4: include targets with their own names, and inline credential helpers."""
+    from policylang import load_policy
+
+    repo = _repo(tmp_path / "ws", "[core]\n\tbare = false\n")
+    (tmp_path / name).write_text(config)
+    decision = load_policy().evaluate(f"cat {tmp_path / name}", workspace=str(repo))
+    assert decision.verdict.name == "ASK", decision.explain()
+    assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)

@@ -50,7 +50,7 @@ def _decide(policy: Policy, places: tuple[Path, Path], command: str) -> Decision
         ('for f in ".env ../README.md"; do cat $f; done', Q, "engine.unknown-path"),
         ('for f in "README.md HOME/.aws/credentials"; do cat $f; done', Q, "engine.unknown-path"),
         ('for f in "-r fake ."; do grep $f; done', Q, "engine.unknown-path"),
-        ("for f in -r; do grep x \"$f\" .; done", Q, "engine.unknown-path"),
+        ('for f in -r; do grep x "$f" .; done', Q, "engine.unknown-path"),
         ('for f in "--from-file=.env README.md"; do diff $f; done', Q, "engine.unknown-path"),
         ('for f in "a.txt b.txt"; do cat "$f"; done', A, None),  # quoted: one word
         ("for f in a.txt b.txt; do cat $f; done", A, None),
@@ -126,3 +126,61 @@ def test_jq_running_test_programs_from_a_file_asks(
     policy: Policy, places: tuple[Path, Path], command: str
 ) -> None:
     assert _decide(policy, places, command).verdict is Q
+
+
+# -- review AB: a second look at the same day's fixes ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "jq -R '-0,.' .env",  # jq takes `-0,.` for its program, so `.env` is its input
+        "jq -R '-0,.' -- .env",
+        "jq '-.' HOME/.aws/credentials",
+    ],
+)
+def test_jq_programs_that_look_like_options_leave_every_operand_a_path(
+    policy: Policy, places: tuple[Path, Path], command: str
+) -> None:
+    decision = _decide(policy, places, command.replace("HOME", str(places[1])))
+    assert decision.verdict is D, decision.explain()
+
+
+def test_tildes_read_as_bash_reads_them(policy: Policy, places: tuple[Path, Path]) -> None:
+    ws, home = places
+    (ws / "x=").symlink_to("/")
+    (ws / "~").symlink_to("/")
+    rel = str(home).lstrip("/")
+    for command in (
+        "cat x=~/.aws/credentials",  # bash expands `~` after the `=`
+        "grep -r aws x=~/.aws",
+        f'cat "~/{rel}/.aws/credentials"',  # quoted: a directory named `~` here
+        f"cat \\~/{rel}/.aws/credentials",
+    ):
+        decision = _decide(policy, places, command)
+        assert decision.verdict is D, decision.explain()
+    decision = _decide(policy, places, "for f in x=~/.aws/credentials; do cat $f; done")
+    assert decision.verdict is not A, decision.explain()
+    assert _decide(policy, places, "cat ~/.gitconfig").verdict is A  # a plain tilde path
+
+
+@pytest.mark.parametrize(
+    ("approved", "command"),
+    [
+        ("git archive HEAD", "git archive --remote=localhost:/srv/r HEAD"),
+        ("git archive HEAD", "git archive --remote=ssh://127.0.0.1/x HEAD"),
+        ("git push origin main", "git push --repo=localhost:/srv/r --all"),
+    ],
+)
+def test_a_git_url_glued_to_an_option_reaching_this_machine_asks(
+    policy: Policy, places: tuple[Path, Path], approved: str, command: str
+) -> None:
+    ws, home = places
+    where = {"workspace": ws, "env": {"HOME": str(home)}}
+    fresh = load_policy()
+    suggested = fresh.evaluate(approved, **where).suggested_rule  # type: ignore[arg-type]
+    assert suggested is not None
+    fresh.approvals.add(suggested, persist=False)
+    decision = fresh.evaluate(command, **where)  # type: ignore[arg-type]
+    assert decision.verdict is Q, decision.explain()
+    assert any(r.rule_id == "engine.approved-loopback" for r in decision.reasons)
