@@ -16,7 +16,14 @@ from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import GitConfigInspector, TrackedFile, TrackedSelection
-from policylang.engine.rules import GitPrint, RuleView, SegmentRules, is_git_config_path
+from policylang.engine.rules import (
+    GitPrint,
+    RuleView,
+    SegmentRules,
+    git_url_reach,
+    is_git_config_path,
+    is_git_remote_verb,
+)
 from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
 from policylang.span import Span
 
@@ -57,8 +64,16 @@ class SegmentState:
             self.reasons.append(reason)
 
 
+# variables that give git configuration or point it at another one (review AC7)
+_GIT_CONFIG_ENV = re.compile(
+    r"GIT_CONFIG(?:_COUNT|_KEY_\d+|_VALUE_\d+|_PARAMETERS)?|GIT_DIR|GIT_COMMON_DIR"
+)
 # config keys whose value git shows in ref and status output (`%(push:remotename)`)
 _TRACKING_KEY = re.compile(r"branch\..*\.(?:remote|pushremote|merge)|remote\.pushdefault", re.I)
+
+
+def _word_value(words: Sequence[Word], index: int) -> str | None:
+    return words[index].value if index < len(words) else None
 
 
 def _tilde_readings(word: Word, home: str) -> list[str]:
@@ -83,10 +98,14 @@ def _tilde_readings(word: Word, home: str) -> list[str]:
         expanded = [home + p[1:] if p == "~" or p.startswith("~/") else p for p in parts]
         if expanded != parts:
             found.append(f"./{name}={':'.join(expanded)}")
+        # `~+`, `~-`, `~user` there name directories the path rules cannot know: checked
+        # as written, they make the path unknown (review AC2)
+        found.extend(p for p in parts if p.startswith("~") and p != "~" and not p.startswith("~/"))
     return found
 
 
-_ASSIGNMENT_SHAPED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# `x=`, `x+=`, `x[0]=`: bash expands a tilde after their `=` (review AC2)
+_ASSIGNMENT_SHAPED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?\+?=")
 
 
 def _prints_git_config(values: Sequence[str | None]) -> str | None:
@@ -309,6 +328,26 @@ class PathChecks:
                         seg.floor(found.verdict, found.rule_id, found.message)
         self.check_absolute(forms, access, seg, value, subtree=subtree)
 
+    def git_remotes(self, remotes: Sequence[str], seg: SegmentState, directory: str) -> None:
+        """The remotes git may reach without the line naming them (`git fetch up`,
+        `git submodule update`): ssh to this machine asks, and a local repository is read
+        like a path, so one under `~/.config/op` is denied (review AC6)."""
+        here = paths.Cwd(candidates=frozenset({directory}), known=True)
+        for url in remotes:
+            reach = git_url_reach(url)
+            if reach is None:
+                continue
+            kind, where = reach
+            if kind == "loopback":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-loopback",
+                    f"the repository's remote `{short(url)}` is this machine (`{where}`): git "
+                    "reaches it over ssh",
+                )
+            else:
+                self.check_path(where, "read", seg, here, subtree=True)
+
     def _in_workspace(self, path: str) -> bool:
         """`path` lies in the workspace, as written and with its links resolved."""
         if not path.startswith("/") or not paths.is_within(path, self.ctx.workspace):
@@ -447,6 +486,15 @@ class PathChecks:
                     Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
                 )
         printer = _prints_git_config([w.value for w in found.inner])
+        supplied = sorted(k for k in self.ctx.env if _GIT_CONFIG_ENV.fullmatch(k))
+        if printer is not None and supplied:
+            # configuration the environment gives git, which the engine does not read
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-credentials",
+                f"the environment gives git configuration (`{supplied[0]}`), which "
+                f"`{printer}` may print with a credential in it",
+            )
         if printer is not None:
             global_held, complete = self.git.global_credentials(self.ctx.home, self.ctx.env)
             if global_held:
@@ -474,6 +522,8 @@ class PathChecks:
                     f"the repository's git config holds a credential (`{held.key}` in "
                     f"{held.file}), which `{printer}` prints",
                 )
+            if is_git_remote_verb(_word_value(found.inner, 1)):
+                self.git_remotes(inspection.remotes, seg, directory)
             for worktree, submodule in inspection.worktrees:
                 # a submodule's is its checkout; any other was set by whoever wrote the
                 # config, and makes a shipped index print files it names (review AA9)

@@ -286,7 +286,8 @@ class _Walk(PathChecks):
 
     def loop_header(self, segment: Segment) -> None:
         name = segment.name or ""
-        texts = tuple(paths.path_text(w) for w in segment.words)
+        # a quoted `~` is a character (`for f in "~/x"`: `$f` names `./~/x`, review AC4)
+        texts = tuple(_loop_word_text(w) for w in segment.words)
         known = segment.words and all(t is not None for t in texts)
         if name in self.loop_values or not known or _may_reassign(self.text, name):
             self.loop_values[name] = None  # reused or unknowable: never trusted
@@ -1002,6 +1003,14 @@ _REASSIGNERS = re.compile(
 _MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # `${!prefix*}`, `${!prefix@}`: the names of variables, not their values
 _NAMES_ONLY = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*[*@]\}")
+
+
+def _loop_word_text(word: Word) -> str | None:
+    """What a `for` word stands for as a path: a quoted `~` is a character there."""
+    value = word.value
+    if value is not None and value.startswith("~"):
+        return "./" + value
+    return paths.path_text(word)
 
 
 def _may_reassign(text: str, name: str) -> bool:

@@ -152,6 +152,9 @@ class GitInspection:
     # submodule's (whose git directory lies in `modules/` of its superproject's): git
     # reads and prints the files there (review Z4: a shipped bare repository aimed at `~`)
     worktrees: tuple[tuple[str, bool], ...] = ()
+    # remote URLs of its configuration and its `.gitmodules`: what `git fetch up` or
+    # `git submodule update` reach without naming it (review AC6)
+    remotes: tuple[str, ...] = ()
 
 
 class _ConfigError(Exception):
@@ -325,6 +328,7 @@ class _FileResult:
     includes: tuple[tuple[str, str, str | None], ...]  # (variable, raw value, resolved path)
     worktree: str | None  # the last `core.worktree`
     credentials: tuple[GitRisk, ...] = ()  # keys whose value (or name) holds a credential
+    remotes: tuple[str, ...] = ()  # the URLs git may fetch from or push to (review AC6)
 
 
 @dataclass(slots=True)
@@ -333,6 +337,7 @@ class _Walk:
     risks: list[GitRisk] = field(default_factory=list)
     credentials: list[GitRisk] = field(default_factory=list)
     worktrees: list[tuple[str, bool]] = field(default_factory=list)
+    remotes: list[str] = field(default_factory=list)
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -383,6 +388,7 @@ class GitConfigInspector:
             credentials=tuple(walk.credentials),
             complete=walk.complete,
             worktrees=tuple(dict.fromkeys(walk.worktrees)),
+            remotes=tuple(dict.fromkeys(walk.remotes)),
         )
 
     def global_credentials(
@@ -485,6 +491,12 @@ class GitConfigInspector:
             if found is not None:
                 worktree = found
         self._hooks(common + "/hooks", walk)
+        if top is not None:  # `.gitmodules` is read for its URLs only: git takes no keys from it
+            listed = self._cached("config", top + "/.gitmodules", _read_config, missing=_MISSING)
+            if listed is None:
+                walk.complete = False
+            else:
+                walk.remotes.extend(listed.remotes)
         # submodules: the populated gitlinks of the index, then everything in modules/
         tops = [t for t in (top,) if t is not None]
         if worktree:
@@ -582,6 +594,7 @@ class GitConfigInspector:
                 continue
             walk.risks.extend(result.risks)
             walk.credentials.extend(result.credentials)
+            walk.remotes.extend(result.remotes)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -710,6 +723,7 @@ def _credential(var: str, value: str | None) -> bool:
 def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     risks: list[GitRisk] = []
     credentials: list[GitRisk] = []
+    remotes: list[str] = []
     includes: list[tuple[str, str, str | None]] = []
     worktree: str | None = None
     for var, value in entries:
@@ -731,11 +745,19 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
             risks.append(GitRisk(key=var, file=path))
         if _credential(var, value):
             credentials.append(GitRisk(key=var, file=path))
+        if value is not None and (
+            (section == "remote" and name in ("url", "pushurl"))
+            or (section == "submodule" and name == "url")
+        ):
+            remotes.append(value)
+        elif section == "url" and sub is not None:
+            remotes.append(sub)  # `url.BASE.insteadOf`: BASE is what git then reaches
     return _FileResult(
         risks=tuple(risks),
         includes=tuple(includes),
         worktree=worktree,
         credentials=tuple(credentials),
+        remotes=tuple(remotes),
     )
 
 

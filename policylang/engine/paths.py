@@ -310,6 +310,8 @@ def cd_target(
     texts = [path_text(w) for w in words[1:]]
     if any(text is None or any(ch in text for ch in "*?[") for text in texts):
         return True, None
+    if any(not _plain_cd_word(w) for w in words[1:]):
+        return True, None
     operands: list[str] = []
     options = True
     for text in texts:
@@ -326,6 +328,19 @@ def cd_target(
     if cdpath and not target.startswith(("/", "./", "../", "~")) and target not in (".", ".."):
         return True, None  # `cd .aws` may be `$CDPATH/.aws`
     return True, target
+
+
+def _plain_cd_word(word: Word) -> bool:
+    """A `cd` word whose directory the engine reads as bash does: no brace expansion
+    (`cd {~/.aws,}` goes to `~/.aws`, review AC1), and a `~` only where bash expands it
+    the way the path rules do, at the start of an unquoted word (`cd "~/x"` enters a
+    directory named `~`, `cd x=~/x` one named `x=`: review AC3)."""
+    if any(e.kind is ExpansionKind.BRACE for e in word.expansions):
+        return False
+    if word.value is not None:
+        return "~" not in word.value
+    text = word.text
+    return "~" not in text[1:]
 
 
 def _without_cd_prefixes(words: tuple[Word, ...]) -> tuple[Word, ...]:

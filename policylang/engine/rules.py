@@ -303,11 +303,12 @@ def is_git_config_path(path: str) -> bool:
     directory (`.git/`, a bare `deps.git/`, `modules/x/`), `.gitconfig`, and the files
     configs include (`*.config`, `*.gitconfig`: actions/checkout's credentials file).
     Whether it is one, and holds a credential, the caller reads (review AA6, AA7)."""
-    name = path.rpartition("/")[2]
+    head, _, name = path.rpartition("/")
     return (
         name in _GIT_CONFIG_NAMES
-        or name.startswith((".gitconfig", "gitconfig"))  # `~/.gitconfig.local`
-        or name.endswith((".config", ".gitconfig", ".inc"))
+        or name.startswith((".gitconfig", "gitconfig", "config."))  # `~/.gitconfig.local`
+        or name.endswith((".config", ".gitconfig", ".inc", ".conf"))
+        or head.endswith("/git")  # `~/.config/git/*` (review AC8)
     )
 
 
@@ -980,6 +981,26 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     return hosts
 
 
+def git_url_reach(url: str) -> tuple[str, str] | None:
+    """Where a git remote URL leads on this machine: `("loopback", HOST)` for ssh to this
+    machine, `("path", PATH)` for a local repository (`/srv/r`, `../r`, `file:///r`, git's
+    `file://h/r` being the relative `h/r`), None for anything else (https, another host)."""
+    if url[:7].lower() == "file://":
+        return ("path", url[7:] or ".")
+    if _URL_SCHEMES.match(url) or ("://" not in url and _scp_like(url)):
+        host = _host_of(url)
+        if host is None or _is_loopback(host):
+            return ("loopback", host or "a host that cannot be read")
+        return None
+    if "://" in url:
+        return None
+    return ("path", url)  # git reads any other URL as a local path
+
+
+def is_git_remote_verb(word: str | None) -> bool:
+    return word in _GIT_REMOTE_VERBS
+
+
 def _scp_like(word: str) -> bool:
     """`[user@]host:path`: a `:` before any `/`, not an option."""
     return word[:1] != "-" and ":" in word.split("/", 1)[0]
@@ -1184,7 +1205,14 @@ def _has_xargs(unwrapped: Unwrapped) -> bool:
 def _role_words(
     roles: PathRoles, inner: Sequence[Word], view: OptionView, recursive: bool
 ) -> Iterable[tuple[Word, str, bool]]:
-    # a non-literal word where an option could be may just as well be a file name
+    # a non-literal word where an option could be may just as well be a file name; and
+    # one spelt `--opt=VALUE` (`--from-file=~/x`, review AC5) may name a file in VALUE
+    for index in view.unknown:
+        glued = _glued_value(inner[index])
+        if glued is not inner[index]:
+            access = roles.options.get(inner[index].text.partition("=")[0])
+            for name in _access_names(access) if access is not None else ("read",):
+                yield glued, name, recursive
     operands = tuple(sorted(set(view.operands) | set(view.unknown)))
     if roles.operands is OperandRole.READ:
         yield from ((inner[i], "read", recursive) for i in operands)
@@ -1697,6 +1725,17 @@ def _access_names(access: Access) -> tuple[str, ...]:
 
 def _value_word(word: Word, value: str) -> Word:
     return Word(text=value, value=value, span=word.span)
+
+
+def _glued_value(word: Word) -> Word:
+    """The value of `--opt=VALUE` in a word that is not literal: VALUE as written when the
+    word has no quote, `$` or backquote (bash expands nothing after such an `=`, tildes
+    included), else the word itself, which the path checks cannot read (they ask)."""
+    text = word.text
+    name, eq, value = text.partition("=")
+    if not eq or not name.startswith("-") or any(ch in text for ch in "'\"\\$`*?[{"):
+        return word
+    return _value_word(word, value)
 
 
 _MAX_GIT_C = 8  # `git -C DIR` options followed; more asks

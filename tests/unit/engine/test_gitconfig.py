@@ -653,6 +653,8 @@ def test_a_modules_folder_outside_dot_git_is_no_submodule(tmp_path: Path) -> Non
     ("name", "config"),
     [
         ("checkout-creds.inc", _HEADER),
+        ("work.conf", _HEADER),  # review AC8
+        ("config.local", "[github]\n\ttoken = ghp_1\n"),
         (".gitconfig.local", "[github]\n\ttoken = ghp_1\n"),
         (".gitconfig-secrets", '[url "https://x-access-token:T@h/"]\n\tinsteadOf = https://h/\n'),
         ("config", '[credential]\n\thelper = "!f() { echo password=P; }; f"\n'),

@@ -8,7 +8,7 @@ import pytest
 
 from policylang.engine import paths
 from policylang.engine.paths import Cwd
-from policylang.shell.model import Segment, SegmentKind, Word
+from policylang.shell.model import Expansion, ExpansionKind, Segment, SegmentKind, Word
 from policylang.span import Span
 
 HOME = "/home/u"
@@ -16,7 +16,7 @@ SPAN = Span(0, 0)
 
 
 def _seg(*argv: str | None, group: int = 0, scopes: tuple[object, ...] = ()) -> Segment:
-    words = tuple(Word(text=a or "$X", value=a, span=SPAN) for a in argv)
+    words = tuple(_word(a) for a in argv)
     return Segment(
         kind=SegmentKind.SIMPLE,
         words=words,
@@ -25,6 +25,15 @@ def _seg(*argv: str | None, group: int = 0, scopes: tuple[object, ...] = ()) -> 
         text=" ".join(a or "$X" for a in argv),
         span=SPAN,
     )
+
+
+def _word(text: str | None) -> Word:
+    """A word as the analyser builds it: `$X` for None, and an unquoted leading `~` is a
+    tilde expansion with no literal value (a literal `~` would be a quoted one)."""
+    if text is not None and text.startswith("~"):
+        tilde = Expansion(kind=ExpansionKind.TILDE, text=text.split("/")[0], span=SPAN)
+        return Word(text=text, value=None, expansions=(tilde,), span=SPAN)
+    return Word(text=text or "$X", value=text, span=SPAN)
 
 
 def test_lexical_collapses_traversal_and_home() -> None:

@@ -184,3 +184,77 @@ def test_a_git_url_glued_to_an_option_reaching_this_machine_asks(
     decision = fresh.evaluate(command, **where)  # type: ignore[arg-type]
     assert decision.verdict is Q, decision.explain()
     assert any(r.rule_id == "engine.approved-loopback" for r in decision.reasons)
+
+
+# -- review AC: a third look -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("cd {~/.aws,} && cat credentials", Q),  # AC1: brace expansion in `cd`
+        ("cd {..,} && cat x", Q),
+        ('cd "~/x" && cat y', Q),  # AC3: a quoted `~` is a directory named `~`
+        ("cd x=~/.aws && cat credentials", Q),
+        ("cd ~/.aws && cat credentials", D),
+        ("cd src && ls", A),
+        ('for f in "~/x"; do cat $f; done', Q),  # AC4: the loop's quoted `~` stays one
+        ("diff --from-file=~/.aws/credentials a.txt", D),  # AC5: a glued value is read
+        ("diff --from-file=~/notes.txt a.txt", A),
+    ],
+)
+def test_cd_loops_and_glued_values_read_tildes_and_braces_as_bash(
+    policy: Policy, places: tuple[Path, Path], command: str, expected: Verdict
+) -> None:
+    decision = _decide(policy, places, command)
+    assert decision.verdict is expected, decision.explain()
+
+
+def test_more_assignment_shapes_expand_their_tilde(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    ws = places[0]
+    (ws / "x+=").symlink_to("/")
+    assert _decide(policy, places, "cat x+=~/.aws/credentials").verdict is D  # AC2
+    assert _decide(policy, places, "cat x=~nobody/.my.cnf").verdict is not A
+
+
+def test_remotes_from_configuration_are_judged_like_written_ones(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    """AC6: `git fetch up` reaches what `remote.up.url` says, and `git submodule update`
+    what `.gitmodules` says, under approvals a person gives for `git fetch`."""
+    ws, home = places
+    (home / ".config" / "op").mkdir(parents=True)
+    bare = ws / "fixtures" / "dep.git"
+    _git("init", "-q", "--bare", str(bare))
+    _git("--git-dir", str(bare), "remote", "add", "up", str(home / ".aws"))
+    where = {"workspace": ws, "env": {"HOME": str(home)}}
+    fresh = load_policy()
+    fresh.approvals.add("git fetch", persist=False)
+    decision = fresh.evaluate("git -C fixtures/dep.git fetch up", **where)  # type: ignore[arg-type]
+    assert decision.verdict is D, decision.explain()
+    _git("--git-dir", str(bare), "remote", "set-url", "up", "localhost:.config/op")
+    decision = fresh.evaluate("git -C fixtures/dep.git fetch up", **where)  # type: ignore[arg-type]
+    assert decision.verdict is Q, decision.explain()
+    _git("--git-dir", str(bare), "remote", "set-url", "up", "https://example.com/r")
+    decision = fresh.evaluate("git -C fixtures/dep.git fetch up", **where)  # type: ignore[arg-type]
+    assert decision.verdict is A, decision.explain()
+    # `.gitmodules` of the workspace's own repository
+    _git("init", "-q", str(ws))
+    (ws / ".gitmodules").write_text('[submodule "op"]\n\tpath = v\n\turl = localhost:.config/op\n')
+    fresh.approvals.add("git submodule update", persist=False)
+    decision = fresh.evaluate("git submodule update --init", **where)  # type: ignore[arg-type]
+    assert decision.verdict is Q, decision.explain()
+
+
+def test_git_configuration_from_the_environment_makes_printers_ask(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    """AC7: `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n` give git configuration the engine does
+    not read."""
+    ws, home = places
+    env = {"HOME": str(home), "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "a.b"}
+    for command in ("git remote -v", "git config -l"):
+        assert policy.evaluate(command, workspace=ws, env=env).verdict is Q
+    assert policy.evaluate("git status", workspace=ws, env=env).verdict is A
