@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.context import EvalContext
-from policylang.engine.gitconfig import GitConfigInspector, TrackedFile, TrackedSelection
+from policylang.engine.gitconfig import (
+    REWRITE_MARK,
+    GitConfigInspector,
+    TrackedFile,
+    TrackedSelection,
+)
 from policylang.engine.rules import (
     GitPrint,
     RuleView,
@@ -64,6 +69,8 @@ class SegmentState:
             self.reasons.append(reason)
 
 
+# a rewrite base that ends after a whole host, so nothing can be glued to the host
+_COMPLETE_HOST = re.compile(r"(?:https?|git|ssh)://[^/@]*@?[A-Za-z0-9.-]+(?::\d+)?/|[\w.-]+@[\w.-]+:")
 # variables that give git configuration or point it at another one (review AC7)
 _GIT_CONFIG_ENV = re.compile(
     r"GIT_CONFIG(?:_COUNT|_KEY_\d+|_VALUE_\d+|_PARAMETERS)?|GIT_DIR|GIT_COMMON_DIR"
@@ -332,8 +339,24 @@ class PathChecks:
         """The remotes git may reach without the line naming them (`git fetch up`,
         `git submodule update`): ssh to this machine asks, and a local repository is read
         like a path, so one under `~/.config/op` is denied (review AC6)."""
-        here = paths.Cwd(candidates=frozenset({directory}), known=True)
+        # git reads a relative remote from the top of the work tree, which may be any
+        # directory at or above this one (review AD3): each is a base
+        bases = [directory]
+        while bases[-1] not in ("/", ""):
+            bases.append(bases[-1].rpartition("/")[0] or "/")
+        here = paths.Cwd(candidates=frozenset(bases), known=True)
         for url in remotes:
+            if url.endswith(REWRITE_MARK):
+                base = url[: -len(REWRITE_MARK)]
+                if not _COMPLETE_HOST.match(base):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-remote",
+                        f"the repository rewrites remote URLs to start with `{short(base)}` "
+                        "(`insteadOf`), so where git goes cannot be told",
+                    )
+                    continue
+                url = base
             reach = git_url_reach(url)
             if reach is None:
                 continue
@@ -342,11 +365,19 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK,
                     "engine.approved-loopback",
-                    f"the repository's remote `{short(url)}` is this machine (`{where}`): git "
-                    "reaches it over ssh",
+                    f"the repository's remote `{short(url)}` is this machine (`{where[0]}`): "
+                    "git reaches it over ssh",
+                )
+            elif kind == "program":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-remote",
+                    f"the repository's remote `{short(url)}` runs a command or uses a "
+                    "descriptor (git's `ext::` and `fd::` transports)",
                 )
             else:
-                self.check_path(where, "read", seg, here, subtree=True)
+                for path in where:
+                    self.check_path(path, "read", seg, here, subtree=True)
 
     def _in_workspace(self, path: str) -> bool:
         """`path` lies in the workspace, as written and with its links resolved."""
@@ -487,13 +518,14 @@ class PathChecks:
                 )
         printer = _prints_git_config([w.value for w in found.inner])
         supplied = sorted(k for k in self.ctx.env if _GIT_CONFIG_ENV.fullmatch(k))
-        if printer is not None and supplied:
+        remote_verb = is_git_remote_verb(_word_value(found.inner, 1))
+        if (printer is not None or remote_verb) and supplied:
             # configuration the environment gives git, which the engine does not read
             seg.floor(
                 Verdict.ASK,
                 "engine.git-credentials",
-                f"the environment gives git configuration (`{supplied[0]}`), which "
-                f"`{printer}` may print with a credential in it",
+                f"the environment gives git configuration (`{supplied[0]}`), which the "
+                "engine does not read: it may hold a credential or a remote",
             )
         if printer is not None:
             global_held, complete = self.git.global_credentials(self.ctx.home, self.ctx.env)
@@ -522,7 +554,7 @@ class PathChecks:
                     f"the repository's git config holds a credential (`{held.key}` in "
                     f"{held.file}), which `{printer}` prints",
                 )
-            if is_git_remote_verb(_word_value(found.inner, 1)):
+            if remote_verb:
                 self.git_remotes(inspection.remotes, seg, directory)
             for worktree, submodule in inspection.worktrees:
                 # a submodule's is its checkout; any other was set by whoever wrote the

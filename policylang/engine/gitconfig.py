@@ -45,6 +45,9 @@ from typing import Final, Generic, NamedTuple, TypeVar
 _EXACT_KEYS = frozenset(
     {
         "core.fsmonitor",
+        # `ext::CMD` remotes run CMD once this allows them (review AD2)
+        "protocol.ext.allow",
+        "protocol.allow",
         "core.pager",
         "core.sshcommand",
         "core.hookspath",
@@ -697,6 +700,7 @@ _URL_USERINFO = re.compile(
 # names of keys that hold secrets: `http.extraHeader` (actions/checkout's token),
 # `sendemail.smtpPass`, `github.token`, `hub.oauthtoken`
 _CREDENTIAL_NAME = re.compile(r"extraheader|pass|token|secret", re.I)
+REWRITE_MARK = "\x00*"  # ends a remote that is the start of a rewritten URL
 _HELPER_SECRET = re.compile(r"pass|token|secret", re.IGNORECASE)
 # values of switches (`http.sslCertPasswordProtected = true`), not secrets
 _SWITCH_VALUES = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
@@ -751,7 +755,9 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         ):
             remotes.append(value)
         elif section == "url" and sub is not None:
-            remotes.append(sub)  # `url.BASE.insteadOf`: BASE is what git then reaches
+            # `url.BASE.insteadOf`: git glues BASE to the rest of a matching URL, so BASE
+            # is a prefix (`local` + `host:x` is `localhost:x`, review AD1): marked `*`
+            remotes.append(sub + REWRITE_MARK)
     return _FileResult(
         risks=tuple(risks),
         includes=tuple(includes),

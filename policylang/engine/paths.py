@@ -338,9 +338,8 @@ def _plain_cd_word(word: Word) -> bool:
     if any(e.kind is ExpansionKind.BRACE for e in word.expansions):
         return False
     if word.value is not None:
-        return "~" not in word.value
-    text = word.text
-    return "~" not in text[1:]
+        return not word.value.startswith("~")  # (`cd a~b` is plain)
+    return "=~" not in word.text and ":~" not in word.text
 
 
 def _without_cd_prefixes(words: tuple[Word, ...]) -> tuple[Word, ...]:

@@ -981,20 +981,26 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     return hosts
 
 
-def git_url_reach(url: str) -> tuple[str, str] | None:
-    """Where a git remote URL leads on this machine: `("loopback", HOST)` for ssh to this
-    machine, `("path", PATH)` for a local repository (`/srv/r`, `../r`, `file:///r`, git's
-    `file://h/r` being the relative `h/r`), None for anything else (https, another host)."""
+def git_url_reach(url: str) -> tuple[str, tuple[str, ...]] | None:
+    """Where a git remote URL leads on this machine: `("loopback", (HOST,))` for ssh to
+    this machine, `("program", (URL,))` for `ext::` and `fd::` transports, which run a
+    command or use a descriptor (review AD2), `("path", PATHS)` for a local repository
+    (`/srv/r`, `../r`, `file:///r`; `file://h/x` both as `/x` and as the relative `h/x`,
+    review AD4), None for anything else (https, another host)."""
+    if url.startswith(("ext::", "fd::")):
+        return ("program", (url,))
     if url[:7].lower() == "file://":
-        return ("path", url[7:] or ".")
+        local = file_url_path(url)
+        readings = (url[7:] or ".", *(() if local in (None, "?") else (local,)))
+        return ("path", tuple(dict.fromkeys(r for r in readings if r is not None)))
     if _URL_SCHEMES.match(url) or ("://" not in url and _scp_like(url)):
         host = _host_of(url)
         if host is None or _is_loopback(host):
-            return ("loopback", host or "a host that cannot be read")
+            return ("loopback", (host or "a host that cannot be read",))
         return None
-    if "://" in url:
-        return None
-    return ("path", url)  # git reads any other URL as a local path
+    if "://" in url or "::" in url:
+        return None if "://" in url else ("program", (url,))
+    return ("path", (url,))  # git reads any other URL as a local path
 
 
 def is_git_remote_verb(word: str | None) -> bool:
@@ -1210,7 +1216,8 @@ def _role_words(
     for index in view.unknown:
         glued = _glued_value(inner[index])
         if glued is not inner[index]:
-            access = roles.options.get(inner[index].text.partition("=")[0])
+            text = inner[index].text
+            access = roles.options.get(text.partition("=")[0] if text[1:2] == "-" else text[:2])
             for name in _access_names(access) if access is not None else ("read",):
                 yield glued, name, recursive
     operands = tuple(sorted(set(view.operands) | set(view.unknown)))
@@ -1728,14 +1735,19 @@ def _value_word(word: Word, value: str) -> Word:
 
 
 def _glued_value(word: Word) -> Word:
-    """The value of `--opt=VALUE` in a word that is not literal: VALUE as written when the
-    word has no quote, `$` or backquote (bash expands nothing after such an `=`, tildes
-    included), else the word itself, which the path checks cannot read (they ask)."""
+    """The value glued to an option in a word that is not literal: VALUE of `--opt=VALUE`,
+    or all after the letter of `-oVALUE`, as written when the word has no quote, `$`,
+    backquote or pattern (bash expands nothing there, tildes included: the word was not
+    literal for a tilde after `=`); else the word itself, which the path checks cannot
+    read (they ask)."""
     text = word.text
-    name, eq, value = text.partition("=")
-    if not eq or not name.startswith("-") or any(ch in text for ch in "'\"\\$`*?[{"):
+    if any(ch in text for ch in "'\"\\$`*?[{") or not text.startswith("-"):
         return word
-    return _value_word(word, value)
+    if not text.startswith("--"):
+        # `-f=~/x` gives `-f` the value `=~/x`, a path through a directory `=~` (AD6)
+        return _value_word(word, text[2:]) if len(text) > 2 else word
+    _name, eq, value = text.partition("=")
+    return _value_word(word, value) if eq else word
 
 
 _MAX_GIT_C = 8  # `git -C DIR` options followed; more asks

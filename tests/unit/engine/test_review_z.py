@@ -258,3 +258,83 @@ def test_git_configuration_from_the_environment_makes_printers_ask(
     for command in ("git remote -v", "git config -l"):
         assert policy.evaluate(command, workspace=ws, env=env).verdict is Q
     assert policy.evaluate("git status", workspace=ws, env=env).verdict is A
+
+
+# -- review AD: a fourth look -----------------------------------------------------------------
+
+
+def _fetch_with(places: tuple[Path, Path], config: str, command: str = "git fetch up") -> Decision:
+    ws, home = places
+    (home / ".config" / "op").mkdir(parents=True, exist_ok=True)
+    _git("init", "-q", str(ws))
+    with open(ws / ".git" / "config", "a") as handle:
+        handle.write(config.replace("HOME", str(home)))
+    fresh = load_policy()
+    fresh.approvals.add("git fetch", persist=False)
+    return fresh.evaluate(command, workspace=ws, env={"HOME": str(home)})
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        # AD1: an insteadOf base is glued to the rest of the URL
+        (
+            '[remote "up"]\n\turl = https://b.example/host:.config/op\n'
+            '[url "local"]\n\tinsteadOf = https://b.example/\n',
+            Q,
+        ),
+        (
+            '[remote "up"]\n\turl = https://g.example/acme/p\n'
+            '[url "HOME/.config/o"]\n\tinsteadOf = https://g.example/acme/\n',
+            Q,
+        ),
+        (
+            '[remote "up"]\n\turl = https://g.example/acme/p\n'
+            '[url "https://mirror.example/"]\n\tinsteadOf = https://g.example/\n',
+            A,
+        ),
+        # AD2: ext:: runs a command once protocol.ext.allow lets it
+        ('[protocol "ext"]\n\tallow = always\n[remote "up"]\n\turl = ext::sh -c id\n', Q),
+        ('[remote "up"]\n\turl = ext::sh -c id\n', Q),
+        # AD4: git reads file://localhost/abs as /abs
+        ('[remote "up"]\n\turl = file://localhost/HOME/.config/op\n', D),
+        ('[remote "up"]\n\turl = https://example.com/r\n', A),
+    ],
+)
+def test_remote_urls_as_git_reads_them(
+    places: tuple[Path, Path], config: str, expected: Verdict
+) -> None:
+    decision = _fetch_with(places, config)
+    assert decision.verdict is expected, decision.explain()
+
+
+def test_a_relative_remote_is_read_from_the_top_of_the_work_tree(places: tuple[Path, Path]) -> None:
+    """AD3: `git -C sub fetch rel` resolves `../home/.config/op` from the top, not `sub`."""
+    ws = places[0]
+    (ws / "sub").mkdir()
+    rel = "../" * (len(ws.parts) - 1) + str(places[1]).lstrip("/") + "/.config/op"
+    config = f'[remote "rel"]\n\turl = {rel}\n'
+    decision = _fetch_with(places, config, "git -C sub fetch rel")
+    assert decision.verdict is D, decision.explain()
+
+
+def test_environment_configuration_makes_remote_verbs_ask(places: tuple[Path, Path]) -> None:
+    """AD7: a remote given in `GIT_CONFIG_*` is not read by the engine."""
+    ws, home = places
+    _git("init", "-q", str(ws))
+    fresh = load_policy()
+    fresh.approvals.add("git fetch", persist=False)
+    env = {"HOME": str(home), "GIT_CONFIG_COUNT": "1"}
+    assert fresh.evaluate("git fetch origin", workspace=ws, env=env).verdict is Q
+
+
+def test_short_glued_values_and_plain_tilde_names(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    ws = places[0]
+    (ws / "=~").symlink_to("/")
+    # AD6: `-f=~/x` gives `-f` the value `=~/x`, a path through a directory `=~`
+    decision = _decide(policy, places, f"grep -f=~{places[1]}/.aws/credentials a.txt")
+    assert decision.verdict is not A, decision.explain()
+    (ws / "a~b").mkdir()
+    assert _decide(policy, places, "cd a~b && ls").verdict is A  # a `~` inside a name
