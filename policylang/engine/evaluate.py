@@ -53,6 +53,7 @@ from policylang.engine.rules import (
     RuleView,
     SegmentRules,
     file_url_path,
+    has_xargs,
     loopback_reach,
     program_starts,
     runs_elsewhere,
@@ -345,7 +346,7 @@ class _Walk(PathChecks):
                     "engine.data-evaluated",
                     f"`{short(exp.text)}` evaluates a subscript spelt with escapes",
                 )
-        if exp.kind is ExpansionKind.PARAMETER and exp.name is not None:
+        if exp.kind is ExpansionKind.PARAMETER:
             self.secret_expansion(exp, seg)
         action = self.rules.disqualifier(exp.kind, position)
         if exp.kind in _SUBSTITUTIONS:
@@ -377,7 +378,7 @@ class _Walk(PathChecks):
         if not table.secrets:
             return
         text = exp.text
-        if "${!" in text and not _NAMES_ONLY.fullmatch(text):
+        if "${!" in text and text != "${!}" and not _NAMES_ONLY.fullmatch(text):
             seg.floor(
                 Verdict.ASK,
                 "engine.secret-variable",
@@ -419,7 +420,7 @@ class _Walk(PathChecks):
         printed = printed_variables([w.value for w in words])
         if printed is None:
             return
-        if printed and wrapped is not None and any(u.name == "xargs" for u in wrapped.chain):
+        if printed and wrapped is not None and has_xargs(wrapped):
             printed = (None,)  # xargs adds names from its input (review AA4)
         if not printed:
             globs = " ".join(glob for glob, _ref in table.secrets[:4])
@@ -1001,7 +1002,8 @@ _REASSIGNERS = re.compile(
 
 # a name after `$`, `${`, `${#`, `${!` anywhere in an expansion's text
 _MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
-# `${!prefix*}`, `${!prefix@}`: the names of variables, not their values
+# `${!prefix*}`, `${!prefix@}`: the names of variables, not their values (and `${!}` is
+# the last background job's process id)
 _NAMES_ONLY = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*[*@]\}")
 
 

@@ -609,7 +609,7 @@ class RuleView:
                 )
             )
         if not inner:
-            if nested and _has_xargs(unwrapped):
+            if nested and has_xargs(unwrapped):
                 floors.append(
                     Reason(
                         rule_id="engine.xargs-paths",
@@ -628,7 +628,7 @@ class RuleView:
                 )
             inner = tuple(words)
         found = self._inner(
-            inner, floors, nested, unwrapped.opaque, from_xargs=_has_xargs(unwrapped)
+            inner, floors, nested, unwrapped.opaque, from_xargs=has_xargs(unwrapped)
         )
         if floors and found.read_only:
             # a wrapper the policy objects to (sudo …) may do more than its command reads
@@ -1204,7 +1204,7 @@ def _reads_hidden(name: str, view: OptionView) -> bool:
     return view.has("-u", "--unrestricted", "-f")
 
 
-def _has_xargs(unwrapped: Unwrapped) -> bool:
+def has_xargs(unwrapped: Unwrapped) -> bool:
     return any(use.name == "xargs" for use in unwrapped.chain)
 
 

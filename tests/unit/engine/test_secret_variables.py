@@ -32,6 +32,7 @@ CASES = [
     ("echo $((GITHUB_TOKEN))", Q),  # bash prints a value that is no number in its error
     ("((API_KEY + 1))", Q),
     ("[[ GITHUB_TOKEN -eq 1 ]]", Q),
+    ('echo "${@:-$GITHUB_TOKEN}"', Q),  # the default word of `${@:-…}` is expanded
     ("echo ${!X}", Q),  # the variable X names
     ("for v in GITHUB_TOKEN; do echo ${!v}; done", Q),
     ("echo $key; for key in a; do :; done", Q),  # before the loop: the environment's
@@ -70,6 +71,7 @@ CASES = [
     ("jq -n '$ENV.GITHUB_TOKEN'", Q),
     # what stays allowed
     ("echo $HOME", A),
+    ("sleep 1 & echo ${!}", A),  # the background job's process id, no indirection
     ("echo $PATH", A),
     ("echo ${!BASH*}", A),  # names, not values
     ("printenv HOME", A),
