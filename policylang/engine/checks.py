@@ -335,10 +335,13 @@ class PathChecks:
                         seg.floor(found.verdict, found.rule_id, found.message)
         self.check_absolute(forms, access, seg, value, subtree=subtree)
 
-    def git_remotes(self, remotes: Sequence[str], seg: SegmentState, directory: str) -> None:
+    def git_remotes(
+        self, remotes: Sequence[str], seg: SegmentState, directory: str, owner: str
+    ) -> None:
         """The remotes git may reach without the line naming them (`git fetch up`,
         `git submodule update`): ssh to this machine asks, and a local repository is read
-        like a path, so one under `~/.config/op` is denied (review AC6)."""
+        like a path, so one under `~/.config/op` is denied (review AC6). `owner` names
+        the configuration they come from, for the reasons."""
         # git reads a relative remote from the top of the work tree, which may be any
         # directory at or above this one (review AD3): each is a base
         bases = [directory]
@@ -352,7 +355,7 @@ class PathChecks:
                     seg.floor(
                         Verdict.ASK,
                         "engine.git-remote",
-                        f"the repository rewrites remote URLs to start with `{short(base)}` "
+                        f"{owner} rewrites remote URLs to start with `{short(base)}` "
                         "(`insteadOf`), so where git goes cannot be told",
                     )
                     continue
@@ -365,14 +368,14 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK,
                     "engine.approved-loopback",
-                    f"the repository's remote `{short(url)}` is this machine (`{where[0]}`): "
+                    f"{owner} has the remote `{short(url)}`, which is this machine (`{where[0]}`): "
                     "git reaches it over ssh",
                 )
             elif kind == "program":
                 seg.floor(
                     Verdict.ASK,
                     "engine.git-remote",
-                    f"the repository's remote `{short(url)}` runs a command or uses a "
+                    f"{owner} has the remote `{short(url)}`, which runs a command or uses a "
                     "descriptor (git's `ext::` and `fd::` transports)",
                 )
             else:
@@ -527,21 +530,28 @@ class PathChecks:
                 f"the environment gives git configuration (`{supplied[0]}`), which the "
                 "engine does not read: it may hold a credential or a remote",
             )
-        if printer is not None:
-            global_held, complete = self.git.global_credentials(self.ctx.home, self.ctx.env)
-            if global_held:
+        global_remotes: tuple[str, ...] = ()
+        if printer is not None or remote_verb:
+            config = self.git.global_config(self.ctx.home, self.ctx.env)
+            global_remotes = config.remotes if remote_verb else ()
+            if printer is not None and config.credentials:
+                held = config.credentials[0]
                 seg.floor(
                     Verdict.ASK,
                     "engine.git-credentials",
-                    f"git's global configuration holds a credential (`{global_held[0].key}` "
-                    f"in {global_held[0].file}), which `{printer}` prints",
+                    f"git's global configuration holds a credential (`{held.key}` "
+                    f"in {held.file}), which `{printer}` prints",
                 )
-            elif not complete:
+            elif not config.complete:
                 seg.floor(
                     Verdict.ASK,
-                    "engine.git-credentials",
-                    f"git's global configuration could not be read; `{printer}` may print "
-                    "a credential from it",
+                    "engine.git-credentials" if printer is not None else "engine.git-remote",
+                    "git's global configuration could not be read; "
+                    + (
+                        f"`{printer}` may print a credential from it"
+                        if printer is not None
+                        else "it may send git to another remote (`insteadOf`)"
+                    ),
                 )
         for directory in directories:
             inspection = self.git.inspect(directory, home=self.ctx.home)
@@ -555,7 +565,9 @@ class PathChecks:
                     f"{held.file}), which `{printer}` prints",
                 )
             if remote_verb:
-                self.git_remotes(inspection.remotes, seg, directory)
+                self.git_remotes(inspection.remotes, seg, directory, "the repository")
+                owner = "git's global configuration"
+                self.git_remotes(global_remotes, seg, directory, owner)
             for worktree, submodule in inspection.worktrees:
                 # a submodule's is its checkout; any other was set by whoever wrote the
                 # config, and makes a shipped index print files it names (review AA9)

@@ -394,21 +394,25 @@ class GitConfigInspector:
             remotes=tuple(dict.fromkeys(walk.remotes)),
         )
 
-    def global_credentials(
-        self, home: str, env: Mapping[str, str]
-    ) -> tuple[tuple[GitRisk, ...], bool]:
-        """The credentials of the configuration git reads besides the repository's: the
-        global (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, `$GIT_CONFIG_GLOBAL`) and
-        the system one (`/etc/gitconfig`, `$GIT_CONFIG_SYSTEM`), includes followed. A
-        global `url."https://x-access-token:T@github.com/".insteadOf` shows in
-        `git remote -v` (review AB2). Returns `(credentials, complete)`."""
+    def global_config(self, home: str, env: Mapping[str, str]) -> GitInspection:
+        """The configuration git reads besides the repository's: the global
+        (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, `$GIT_CONFIG_GLOBAL`) and the system
+        one (`/etc/gitconfig`, `$GIT_CONFIG_SYSTEM`), includes followed. Its credentials
+        show in `git remote -v` (a global `url."https://x-access-token:T@github.com/"
+        .insteadOf`, review AB2); its remotes and `insteadOf` bases are where `git fetch`
+        may go (review AD7). Its risks are the user's own settings: not reported."""
         xdg = env.get("XDG_CONFIG_HOME") or f"{home}/.config"
         files = [env.get("GIT_CONFIG_GLOBAL") or f"{home}/.gitconfig", f"{xdg}/git/config"]
         files.append(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
         walk = _Walk(home=home)
         for path in dict.fromkeys(files):
             self._collect(path, walk)
-        return tuple(walk.credentials), walk.complete
+        return GitInspection(
+            risks=(),
+            credentials=tuple(walk.credentials),
+            complete=walk.complete,
+            remotes=tuple(dict.fromkeys(walk.remotes)),
+        )
 
     def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
         """The credentials a git config file itself holds (its includes not followed): for

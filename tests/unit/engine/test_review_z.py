@@ -328,6 +328,32 @@ def test_environment_configuration_makes_remote_verbs_ask(places: tuple[Path, Pa
     assert fresh.evaluate("git fetch origin", workspace=ws, env=env).verdict is Q
 
 
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        # a global `insteadOf` to a local base turns a repository's remote into a path
+        ('[url "HOME/"]\n\tinsteadOf = home:\n', Q),
+        ('[remote "up"]\n\turl = HOME/.config/op\n', D),
+        ('[url "localhost:"]\n\tinsteadOf = https://b.example/\n', Q),
+        ('[url "git@github.com:"]\n\tinsteadOf = https://github.com/\n', A),
+        ('[url "https://x-access-token:T@github.com/"]\n\tinsteadOf = https://github.com/\n', A),
+    ],
+)
+def test_remotes_of_the_global_configuration_are_judged_for_remote_verbs(
+    places: tuple[Path, Path], config: str, expected: Verdict
+) -> None:
+    """AD7 residual: `git fetch` also goes where the global configuration sends it."""
+    ws, home = places
+    (home / ".gitconfig").write_text(config.replace("HOME", str(home)))
+    decision = _fetch_with(places, '[remote "up"]\n\turl = home:.config/op\n')
+    assert decision.verdict is expected, decision.explain()
+    if expected is Q:
+        assert "global configuration" in decision.explain()
+    # a command that neither fetches nor prints configuration does not read it
+    status = load_policy().evaluate("git status", workspace=ws, env={"HOME": str(home)})
+    assert status.verdict is A, status.explain()
+
+
 def test_short_glued_values_and_plain_tilde_names(
     policy: Policy, places: tuple[Path, Path]
 ) -> None:
