@@ -814,9 +814,11 @@ class _Walk(PathChecks):
         and runs the `$(…)` of any array subscript in it (`x='a[$(id)]'; echo $((x))`)."""
         if not names:
             return
-        for name in sorted(names) if what == "arithmetic" else ():
-            # `$((GITHUB_TOKEN))`: a value that is no number is printed in bash's error
-            # (only arithmetic: the names found in other texts are a guess, `read -p "…"`)
+        for name in sorted(names) if what != "a variable name" else ():
+            # `$((GITHUB_TOKEN))`, `${a[GITHUB_TOKEN]}`, `${s:GITHUB_TOKEN}`, `read 'a[X]'`:
+            # arithmetic, and a value that is no number is printed in bash's error (review
+            # AE1; an associative array's key is not evaluated, but which kind `a` is
+            # cannot be told here)
             if _is_identifier(name):
                 self.secret_name(name, f"`{short(shown)}` evaluates", seg)
         data = self.data_names()
@@ -853,6 +855,9 @@ class _Walk(PathChecks):
         for left, right in itertools.pairwise(words):
             if left.value == "-v" and right.value is None:
                 self.data_use(_names_in(right.text), right.text, "a variable name", seg)
+                if "[" in right.text:  # `[[ -v a[X] ]]`: a subscript, not a glob (AE1)
+                    subscript = right.text[right.text.index("[") + 1 :]
+                    self.data_use(_names_in(subscript), right.text, "an array subscript", seg)
                 self.shaped_word(right, seg)
 
     def shaped_word(self, word: Word, seg: SegmentState) -> None:
@@ -873,7 +878,7 @@ class _Walk(PathChecks):
         is arithmetic, so the variables it names are evaluated."""
         for word in words:
             value = word.value
-            if value is not None and "[" in value:
+            if value is not None and _SUBSCRIPTED.match(value):
                 subscript = value[value.index("[") + 1 :]
                 self.data_use(_names_in(subscript), value, "an array subscript", seg)
 
@@ -1016,8 +1021,10 @@ def _loop_word_text(word: Word) -> str | None:
 
 
 def _may_reassign(text: str, name: str) -> bool:
-    """Whether a line may change variable `name` other than by its `for` loop (textual)."""
-    return re.search(rf"\b{re.escape(name)}(\[[^]]*\])?\+?=", text) is not None or (
+    """Whether a line may change variable `name` other than by its `for` loop (textual):
+    `f=`, `f+=`, `f[0]=`, and the expansions that assign, `${f=…}` and `${f:=…}` (review
+    AE5), besides the builtins of `_REASSIGNERS`."""
+    return re.search(rf"\b{re.escape(name)}(\[[^]]*\])?(?:\+|:)?=", text) is not None or (
         _REASSIGNERS.search(text) is not None
     )
 
@@ -1032,6 +1039,8 @@ _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 # a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`
 _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a name with a subscript (`a[i]`), not any text with a `[` (`read -p "[Enter] key"`)
+_SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
 # expansions whose result is data, not the line's text: a value built from them is data
 _SAFE_VALUE_KINDS = frozenset(
     {ExpansionKind.ARITHMETIC, ExpansionKind.TILDE, ExpansionKind.BRACE, ExpansionKind.ANSI_C}

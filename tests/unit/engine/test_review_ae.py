@@ -1,0 +1,73 @@
+"""Reviews AE and AF (3 December 2026): lines the default ruleset allowed, with or without
+an approval, that bash turned into secret reads, writes or programs run.
+
+Each layout is what a hostile repository or prompt can produce; the reviews checked the
+leaks against real bash and real programs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from policylang.decision import Decision, Verdict
+from policylang.engine.policy import Policy, load_policy
+
+A, Q, D = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    return load_policy()
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / "src").mkdir(parents=True)
+    (ws / ".env").write_text("API_KEY=FAKE\n")
+    (ws / "a.txt").write_text("a\n")
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("aws_secret_access_key=FAKE\n")
+    return ws, home
+
+
+def _decide(policy: Policy, places: tuple[Path, Path], command: str, *approved: str) -> Decision:
+    ws, home = places
+    if approved:
+        policy = load_policy()
+        for rule in approved:
+            policy.approvals.add(rule, persist=False)
+    env = {"HOME": str(home), "GITHUB_TOKEN": "ghp-x.y", "AWS_SECRET_ACCESS_KEY": "a/b+c"}
+    return policy.evaluate(command.replace("HOME", str(home)), workspace=ws, env=env)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # AE5: `${f:=…}` assigns the loop variable, so its loop value says nothing
+        ("for f in ''; do : ${f:=~/.aws/credentials}; cat $f; done", Q),
+        ('for f in ""; do : "${f:=.env}"; cat "$f"; done', Q),
+        ("for f in a; do : ${f[0]:=.env}; cat $f; done", Q),
+        ("for f in a; do for f in HOME/.aws/credentials; do :; done; cat $f; done", Q),
+        ("for f in a.txt; do : ${f:-x}; cat $f; done", A),  # `:-` assigns nothing
+        # AE1: subscripts and substring offsets are arithmetic, whose errors print values
+        ("echo ${a[AWS_SECRET_ACCESS_KEY]}", Q),
+        ('echo "${a[GITHUB_TOKEN]:-x}"', Q),
+        ("echo ${#a[GITHUB_TOKEN]}", Q),
+        ("echo ${x:0:GITHUB_TOKEN}", Q),
+        ("echo ${x:GITHUB_TOKEN}", Q),
+        ("read 'a[GITHUB_TOKEN]' <<< x", Q),
+        ("printf -v 'a[GITHUB_TOKEN]' %s x", Q),
+        ("test -v 'a[GITHUB_TOKEN]'", Q),
+        ("[[ -v a[GITHUB_TOKEN] ]]", Q),
+        ("echo ${a[i]} ${x:1:2}", A),
+        ("[[ -v a[i] ]]", A),
+    ],
+)
+def test_variables_bash_assigns_or_evaluates(
+    policy: Policy, places: tuple[Path, Path], command: str, expected: Verdict
+) -> None:
+    decision = _decide(policy, places, command)
+    assert decision.verdict is expected, decision.explain()
