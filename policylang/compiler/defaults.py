@@ -119,6 +119,16 @@ def _interpreters() -> dict[str, InterpreterSpec]:
     add("pwsh powershell", "-c -Command")
     add("tclsh wish expect", "-c")
     add("awk gawk mawk nawk busybox-awk", program_operand=True)
+    # review AF1: approving the bare name of any of these approved its inline code
+    add("raku rakudo perl6", "-e")
+    add("dc", "-e --expression")
+    add("octave octave-cli", "--eval")
+    add("ghci ghc", "-e")
+    add("runghc runhaskell ocaml java jshell kotlin kotlinc", "")
+    add("xterm uxterm konsole", "-e")
+    add("vim vi nvim gvim ex view", "-c --cmd")
+    add("emacs", "--eval --execute -eval -execute")
+    add("socat capsh", "")
     return table
 
 

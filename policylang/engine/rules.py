@@ -688,7 +688,7 @@ class RuleView:
         exception = verdict is not Verdict.ALLOW and _by_exception(candidates, match)
         if exception and match is None:
             reason = _exception_reason(inner, candidates, verdict) or reason
-        command = self._commands.get(name, _PLAIN_COMMAND)
+        command = self._command(name)
         # the option view is only needed for interpreters, path roles and suggestions of
         # programs that run code; most segments need none
         needs_view = (
@@ -820,8 +820,25 @@ class RuleView:
         return tuple(found), implicit
 
     # -- approvals -----------------------------------------------------------------------
+    def _command(self, name: str) -> _Command:
+        """What the tables say about `name`; a versioned name of a program that runs code
+        (`perl5.36.0`, `ruby3.1`, `python3.12-dbg`, `nodejs18`) is that program (review
+        AF1: approving `perl5.36.0` approved `perl5.36.0 -e …`)."""
+        found = self._commands.get(name)
+        if found is not None:
+            return found
+        if not _VERSIONED.search(name):
+            return _PLAIN_COMMAND
+        base = name
+        for _ in range(_MAX_VERSION_PARTS):
+            base = _VERSIONED.sub("", base, count=1)
+            found = self._commands.get(base)
+            if found is not None:
+                return found if found.runs_code else _PLAIN_COMMAND
+        return _PLAIN_COMMAND
+
     def _runs_code(self, name: str) -> bool:
-        return self._commands.get(name, _PLAIN_COMMAND).runs_code
+        return self._command(name).runs_code
 
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
@@ -841,8 +858,12 @@ class RuleView:
         named = max(1, self.policy.arity.key_length(values))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
             return None  # `systemctl --user`: an option says nothing of what follows
-        if self._runs_code(values[0]) and len(prefix) < 2:
-            # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer
+        if len(prefix) < 2 and (
+            self._runs_code(values[0]) or (len(values) > 1 and _SCRIPT_NAME.search(values[1]))
+        ):
+            # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer; and a
+            # program no table names, run on a script (`fish x.fish`, `raku x.raku`), is
+            # offered with its script too, never bare (review AF1)
             if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
             prefix = tuple(values[:2])
@@ -865,6 +886,17 @@ class RuleView:
 
 
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
+# a version at the end of a program's name: `5.36.0` of `perl5.36.0`, `-dbg` of
+# `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
+_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+|-dbg|-debug)$")
+_MAX_VERSION_PARTS = 4
+# the operand of a program run on a script: its name says it is code
+_SCRIPT_NAME = re.compile(
+    r"\.(?:sh|bash|zsh|ksh|fish|csh|tcsh|nu|xsh|elv|py|pyw|pl|pm|rb|php|lua|tcl|raku|p6|rakumod"
+    r"|hs|lhs|ml|java|jsh|kts|groovy|scala|sc|clj|cljs|jl|r|ex|exs|erl|swift|ps1|js|mjs|cjs"
+    r"|ts|mts|awk|sed|dc|m|vim|el|scm|rkt|lisp|tcsh|expect|exp|osa|applescript|jsx|tsx)$",
+    re.IGNORECASE,
+)
 
 
 _MAX_PROGRAM_STARTS = 3

@@ -548,6 +548,16 @@ _SHELL_DIALECTS: Final = {
     "zsh": Dialect.FOREIGN,
     "ksh": Dialect.FOREIGN,
     "mksh": Dialect.FOREIGN,
+    # review AF1: shells the tables missed, whose bare names were offered as approvals
+    "rbash": Dialect.BASH,  # bash, restricted only where an interactive user types
+    "posh": Dialect.POSIX,
+    "yash": Dialect.POSIX,
+    "fish": Dialect.FOREIGN,
+    "csh": Dialect.FOREIGN,
+    "tcsh": Dialect.FOREIGN,
+    "nu": Dialect.FOREIGN,
+    "xonsh": Dialect.FOREIGN,
+    "elvish": Dialect.FOREIGN,
 }
 
 

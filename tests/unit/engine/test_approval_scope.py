@@ -324,7 +324,7 @@ CASES = [
     ("kubectl create configmap x --from-literal=a=b",
      "kubectl create configmap x --from-file=. --dry-run=client -o yaml", Q),
     ("npm c get registry", "npm c set editor 'sh -c id'", Q),
-    ("vim --version", "vim -es -c '!id'", Q),
+    ("ed --version", "ed -s notes.txt", Q),
     ("tox -e py", "tox -e py -x 'testenv.commands=sh -c id'", Q),
     ("apt-get update", "apt-get update -o APT::Update::Pre-Invoke::=id", Q),
     ("pytest tests", "pytest tests --basetemp=src", Q),

@@ -71,3 +71,43 @@ def test_variables_bash_assigns_or_evaluates(
 ) -> None:
     decision = _decide(policy, places, command)
     assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        # AF1: versioned names of interpreters are those interpreters
+        ("perl5.36.0 x.pl", "perl5.36.0 -e 'system(q{id})'"),
+        ("ruby3.1 x.rb", "ruby3.1 -e 'system(1)'"),
+        ("php8.2 x.php", "php8.2 -r 'system(1);'"),
+        ("lua5.4 x.lua", "lua5.4 -e 'os.execute(1)'"),
+        ("pypy3.10 x.py", "pypy3.10 -c 'import os'"),
+        ("python3.12-dbg x.py", "python3.12-dbg -c 1"),
+        ("nodejs18 x.js", "nodejs18 -e 1"),
+        # shells and interpreters the tables missed
+        ("rbash x.sh", "rbash -c 'rm -rf src'"),
+        ("fish x.fish", "fish -c 'rm -rf src'"),
+        ("tcsh x.csh", "tcsh -c 'rm -rf src'"),
+        ("raku x.raku", "raku -e 'shell 1'"),
+        ("dc x.dc", "dc -e '!id'"),
+        ("xterm", "xterm -e 'id'"),
+        # a program no table names, run on a script, is offered with its script
+        ("yorick x.sh", "yorick -c id"),
+    ],
+)
+def test_the_suggestion_for_code_is_never_a_bare_name(
+    policy: Policy, places: tuple[Path, Path], first: str, then: str
+) -> None:
+    decision = _decide(policy, places, first)
+    suggestion = decision.suggested_rule
+    assert suggestion is None or " " in suggestion, suggestion
+    if suggestion is not None:
+        assert _decide(policy, places, then, suggestion).verdict is not A
+    assert _decide(policy, places, then).verdict is not A
+
+
+def test_a_versioned_name_of_a_plain_program_is_not_an_interpreter(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    """Only names that run code are looked up without their version."""
+    assert _decide(policy, places, "md5 a.txt").suggested_rule == "md5"
