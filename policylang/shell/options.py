@@ -24,6 +24,7 @@ may expand to `-delete` and a variable to `-rf`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -208,6 +209,14 @@ class _Scanner:
         if text in spec.terminated:
             self.take_terminated(text, index)
             return
+        if spec.single_dash_long and text not in spec.single_dash_long:
+            # `-toolexec=./x` (Go's flags), `-fplugin=x.so`, `-Wl,-plugin,x.so` (gcc): a
+            # single-dash long option with its value glued after `=` or `,`
+            glue = _GLUE.search(text)
+            if glue is not None and text[: glue.start()] in spec.single_dash_long:
+                name = text[: glue.start()]
+                self.options.append(_option(name, text[glue.end() :], index, True, True, ()))
+                return
         if text in spec.single_dash_long or not spec.bundling or text in spec.known:
             if text in spec.takes_value:
                 self.take_next(text, index, True)
@@ -239,6 +248,9 @@ class _Scanner:
             else:
                 known = name in self.spec.known
                 self.options.append(_option(name, None, index, True, known, ()))
+
+
+_GLUE: Final = re.compile("[=,]")
 
 
 def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> OptionView:

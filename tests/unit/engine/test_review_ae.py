@@ -111,3 +111,30 @@ def test_a_versioned_name_of_a_plain_program_is_not_an_interpreter(
 ) -> None:
     """Only names that run code are looked up without their version."""
     assert _decide(policy, places, "md5 a.txt").suggested_rule == "md5"
+
+
+@pytest.mark.parametrize(
+    ("approved", "command", "expected"),
+    [
+        # AF2: compilers run what some options name
+        ("gcc", "gcc -wrapper sh,-c,'rm -rf ~' x.c", Q),
+        ("gcc", "gcc -fplugin=./x.so x.c", Q),
+        ("gcc", "gcc -B./bin x.c", Q),
+        ("gcc", "gcc -specs=x x.c", Q),
+        ("gcc", "gcc --specs=x x.c", Q),
+        ("gcc", "gcc x.c -Wl,-plugin,./x.so", Q),
+        ("gcc", "gcc @opts x.c", Q),
+        ("clang", "clang -Xclang -load -Xclang x.so x.c", Q),
+        ("gcc", "gcc -O2 -Wall x.c -o out", A),
+        # Go's flags take `-flag=value` and `--flag` too
+        ("go build", "go build -toolexec=./evil .", Q),
+        ("go build", "go build --toolexec=./evil .", Q),
+        ("go test", "go test -exec=./x ./...", Q),
+        ("go build", "go build ./...", A),
+    ],
+)
+def test_approved_compilers_do_not_run_other_programs(
+    policy: Policy, places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+) -> None:
+    decision = _decide(policy, places, command, approved)
+    assert decision.verdict is expected, decision.explain()

@@ -109,6 +109,27 @@ def test_find_single_dash_long_and_exec() -> None:
     assert result.operands == (1,)
 
 
+def test_single_dash_long_options_take_glued_values() -> None:
+    """Go's `-toolexec=./x` and gcc's `-fplugin=x.so`, `-Wl,-plugin,x.so` (review AF2)."""
+    spec = OptionSpec(
+        single_dash_long=frozenset({"-toolexec", "-Wl"}), takes_value=frozenset({"-B"})
+    )
+    assert pairs("go -toolexec=./x -Wl,-plugin,y.so -Bdir -toolexecx", spec) == [
+        ("-toolexec", "./x"),
+        ("-Wl", "-plugin,y.so"),
+        ("-B", "dir"),
+        ("-t", None),
+        ("-o", None),
+        ("-o", None),
+        ("-l", None),
+        ("-e", None),
+        ("-x", None),
+        ("-e", None),
+        ("-c", None),
+        ("-x", None),
+    ]
+
+
 def test_tar_old_style_bundle() -> None:
     tar = DEFAULT_OPTION_SPECS["tar"]
     result = view("tar czf out.tgz dir", tar)
