@@ -556,7 +556,16 @@ class _Walk(PathChecks):
             if program is not None:
                 words[0] = program
             approved = self.approvals.match(tuple(words))
-            if approved is not None and len(approved) >= found.specificity:
+            if approved is not None and found.from_xargs:
+                # `echo -o.git/hooks/x | xargs gcc x.c`: the approval's checks of the words
+                # after its prefix cannot see the ones xargs adds (review AF3)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.xargs-arguments",
+                    f"`{format_rule(approved)}` is approved, but xargs adds words to it that "
+                    "the approval's checks cannot see",
+                )
+            elif approved is not None and len(approved) >= found.specificity:
                 seg.approved = len(approved)
                 verdict = Verdict.ALLOW
                 reason = Reason(
@@ -579,7 +588,7 @@ class _Walk(PathChecks):
                     reason.rule_id, reason.message, reason.verdict, reason.location, seg.text
                 )
             )
-        if verdict is Verdict.ASK and approvable and found.inner:
+        if verdict is Verdict.ASK and approvable and found.inner and not found.from_xargs:
             suggestion = self.rules.suggest(found.inner, found.view)
             if suggestion is not None and len(suggestion) < found.specificity:
                 # `ask git bisect run **` is not lifted by approving `git bisect`: offer the

@@ -222,6 +222,8 @@ class SegmentRules:
     # a program run by path (`./build.sh`): rules judge its basename, approvals the path
     # as written, so approving one script is not approving every file of that name (L7)
     invoked_as: str | None = None
+    # xargs adds words to the command: no approval covers them (review AF3)
+    from_xargs: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -770,6 +772,7 @@ class RuleView:
             git_dirs=git_dirs,
             git_print=_git_print(inner) if name == "git" else None,
             invoked_as=invoked_as,
+            from_xargs=from_xargs,
         )
 
     def _interpreter(

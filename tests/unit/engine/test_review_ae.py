@@ -138,3 +138,23 @@ def test_approved_compilers_do_not_run_other_programs(
 ) -> None:
     decision = _decide(policy, places, command, approved)
     assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("approved", "command"),
+    [
+        # AF3: the approval's checks of later words cannot see the ones xargs adds
+        ("gcc", "echo -o.git/hooks/pre-commit | xargs gcc x.c"),
+        ("openssl enc", "echo -in HOME/.aws/credentials | xargs openssl enc -base64"),
+        ("uv run pytest", "echo --basetemp=HOME | xargs uv run pytest"),
+        ("poetry run pytest", "echo --basetemp=HOME | xargs poetry run pytest"),
+        ("python3 -m json.tool", "echo .claude/settings.json | xargs python3 -m json.tool a"),
+    ],
+)
+def test_approvals_do_not_cover_words_xargs_adds(
+    policy: Policy, places: tuple[Path, Path], approved: str, command: str
+) -> None:
+    decision = _decide(policy, places, command, approved)
+    assert decision.verdict is Q, decision.explain()
+    assert decision.suggested_rule is None
+    assert any(r.rule_id == "engine.xargs-arguments" for r in decision.reasons)
