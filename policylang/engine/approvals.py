@@ -200,9 +200,20 @@ def _append_rule(path: Path, rule: str) -> None:
         allow = tomlkit.array()
         allow.multiline(True)
         document["allow"] = allow
-    if rule not in [str(item) for item in allow]:
+    words = rule_words(rule)
+    if not any(_spells(item, words) for item in allow):
         allow.append(rule)
     _write(path, tomlkit.dumps(document))
+
+
+def _spells(item: object, words: tuple[str, ...]) -> bool:
+    """Whether a file's entry spells the rule of `words` (by its words, not its text)."""
+    if not isinstance(item, str):
+        return False
+    try:
+        return rule_words(str(item)) == words
+    except ApprovalError:
+        return False
 
 
 def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
@@ -210,17 +221,16 @@ def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
     allow = document.get("allow")
     if not isinstance(allow, Array):
         return False
-    for index, item in enumerate(list(allow)):
-        if isinstance(item, str):
-            try:
-                same = rule_words(str(item)) == words
-            except ApprovalError:
-                same = False
-            if same:
-                del allow[index]
-                _write(path, tomlkit.dumps(document))
-                return True
-    return False
+    # every spelling of the rule goes (`"npm  run build"`, `'npm run "build"'`): one left
+    # behind brought the revoked approval back at the next load (review AF7)
+    removed = False
+    for index in reversed(range(len(allow))):
+        if _spells(allow[index], words):
+            del allow[index]
+            removed = True
+    if removed:
+        _write(path, tomlkit.dumps(document))
+    return removed
 
 
 def _write(path: Path, text: str) -> None:

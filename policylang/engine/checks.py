@@ -122,11 +122,24 @@ def _prints_git_config(values: Sequence[str | None]) -> str | None:
     if sub in ("config", "var"):
         return f"git {sub}"
     rest = values[2:]
-    if sub == "remote" and any(v in ("-v", "--verbose", "get-url", "show") for v in rest):
-        return "git remote"
-    if sub == "ls-remote" and "--get-url" in rest:
+    if sub == "remote" and any(
+        v in ("get-url", "show") or _long_prefix(v, "--verbose") or _VERBOSE.fullmatch(v or "")
+        for v in rest
+    ):
+        return "git remote"  # `-vv`, `--verb`: git counts and expands them (review AE7)
+    if sub == "ls-remote" and any(_long_prefix(v, "--get-url", 5) for v in rest):
         return "git ls-remote --get-url"
+    if (sub == "help" and rest) or "--help" in rest:
+        return "git help"  # `'deploy' is aliased to 'push https://u:T@…'` (review AE3)
     return None
+
+
+_VERBOSE = re.compile(r"-v+")
+
+
+def _long_prefix(value: str | None, option: str, shortest: int = 3) -> bool:
+    """`value` is `option` or an abbreviation git's option parser expands to it."""
+    return value is not None and len(value) >= shortest and option.startswith(value)
 
 
 def short(text: str, limit: int = 60) -> str:

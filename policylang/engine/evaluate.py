@@ -507,8 +507,16 @@ class _Walk(PathChecks):
         if found.run_in is not None:  # `git -C DIR add x`: x is relative to DIR (review S4)
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)
         covered = seg.approved or seg.shadowed
+        judged: frozenset[int] = frozenset()
+        if found.standing and not covered and seg.verdict is Verdict.ALLOW:
+            # an `allow X **` rule is a standing approval of `X`: its `**` covers words,
+            # not the protected files or other programs they name (review AF5: a team's
+            # `allow pytest -q **` let `--junitxml=~/.bashrc` past the org's protect rule);
+            # words the path-role table judged keep that judgement
+            covered = found.specificity
+            judged = frozenset(id(word) for word, _access, _deep in found.path_words)
         if covered and not elsewhere:
-            self.approved_rest(found.inner[:covered], found.inner[covered:], seg, cwd)
+            self.approved_rest(found.inner[:covered], found.inner[covered:], seg, cwd, judged)
         elif seg.suggestion is not None and not elsewhere:
             # a suggestion is a promise: approved, it lets this segment through. Where the
             # words after it would still ask or deny (a path outside the workspace, a word
@@ -608,6 +616,7 @@ class _Walk(PathChecks):
         rest: Sequence[Word],
         seg: SegmentState,
         cwd: paths.Cwd,
+        judged: frozenset[int] = frozenset(),
         *,
         trial: bool = False,
     ) -> None:
@@ -626,6 +635,8 @@ class _Walk(PathChecks):
         """
         inside = trial and self._cwd_inside(cwd)
         for word in rest:
+            if id(word) in judged:
+                continue  # (`judged`: the ids of words the path-role table checked)
             value = word.value
             # deciding whether to offer a suggestion only: a relative name that does not
             # exist and that no protected rule names is skipped; offering a suggestion in

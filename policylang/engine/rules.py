@@ -224,6 +224,9 @@ class SegmentRules:
     invoked_as: str | None = None
     # xargs adds words to the command: no approval covers them (review AF3)
     from_xargs: bool = False
+    # allowed by an `allow` rule (not `readonly`): its words after the rule's literal
+    # prefix are checked like an approval's (review AF5)
+    standing: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -773,6 +776,7 @@ class RuleView:
             git_print=_git_print(inner) if name == "git" else None,
             invoked_as=invoked_as,
             from_xargs=from_xargs,
+            standing=match is not None and verdict is Verdict.ALLOW and not match.readonly,
         )
 
     def _interpreter(

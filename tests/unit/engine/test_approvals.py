@@ -53,6 +53,20 @@ def test_remove(tmp_path: Path) -> None:
     assert not approvals.remove("git commit")
 
 
+def test_remove_forgets_every_spelling_in_the_file(tmp_path: Path) -> None:
+    """review AF7: an equivalent spelling left in the file brought the approval back."""
+    path = tmp_path / "a.toml"
+    path.write_text(
+        '# mine\nallow = ["npm run build", "npm  run   build", \'npm run "build"\', "make test"]\n'
+    )
+    approvals = Approvals(path)
+    assert approvals.remove("npm run build")
+    assert Approvals(path).rules() == ("make test",)
+    assert path.read_text().startswith("# mine")  # the rest of the file is kept
+    approvals.add("make  test", persist=True)  # the same rule: not written twice
+    assert path.read_text().count("make") == 1
+
+
 def test_quoted_words_round_trip() -> None:
     approvals = Approvals()
     approvals.add("echo 'a b'", persist=False)

@@ -158,3 +158,47 @@ def test_approvals_do_not_cover_words_xargs_adds(
     assert decision.verdict is Q, decision.explain()
     assert decision.suggested_rule is None
     assert any(r.rule_id == "engine.xargs-arguments" for r in decision.reasons)
+
+
+def test_an_allow_rule_with_stars_checks_its_words_like_an_approval(
+    places: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """AF5: a later layer's `allow X **` covered every word, protected files included."""
+    ws, home = places
+    layer = tmp_path / "team.policy"
+    layer.write_text(
+        'policy "team"\ninclude "'
+        + str(Path(__file__).parents[3] / "policylang/rulesets/org-example/org.policy")
+        + '"\nallow pytest -q ** id team-pytest\nallow relocate **\npath-args move relocate\n'
+    )
+    team = load_policy(layer, check=False)
+    env = {"HOME": str(home)}
+
+    def verdict(command: str) -> Verdict:
+        return team.evaluate(command.replace("HOME", str(home)), workspace=ws, env=env).verdict
+
+    assert verdict("pytest -q --junitxml=HOME/.bashrc") is D  # protected: shell start-up
+    assert verdict("pytest -q --junitxml=.git/hooks/pre-commit") is D
+    assert verdict("pytest -q --basetemp=/opt/elsewhere") is Q  # outside the workspace
+    assert verdict("pytest -q src") is A
+    assert verdict("relocate src a.txt") is A  # the path-role table's judgement stands
+
+
+def test_git_printers_by_other_spellings(places: tuple[Path, Path]) -> None:
+    """AE7: `-vv` and `--verb` print remote URLs; AE3: `git help ALIAS` prints the alias."""
+    import subprocess
+
+    ws, home = places
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    (ws / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = https://x-access-token:T@github.com/o/r.git\n'
+        "[alias]\n\tdeploy = push https://u:T@github.com/o/r.git\n"
+    )
+    policy = load_policy()
+    policy.approvals.add("git remote", persist=False)
+    env = {"HOME": str(home)}
+    for command in ("git remote -vv", "git remote --verb", "git help deploy", "git deploy --help"):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert decision.verdict is Q, decision.explain()
+    assert policy.evaluate("git remote", workspace=ws, env=env).verdict is A
+    assert policy.evaluate("git help", workspace=ws, env=env).verdict is A
