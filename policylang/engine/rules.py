@@ -573,13 +573,37 @@ class RuleView:
                     found.append(reason)
             if len(found) >= _TREE_REASONS:
                 break
-        for link, target in scan.links:
-            if not paths_within(target, root) and len(found) < _TREE_REASONS:
-                deep = os.path.isdir(target)
-                found.extend(
-                    self.path_verdicts((target,), "read", ctx, f"{shown} ({link})", subtree=deep)
-                )
-        return found, scan.complete
+        complete = scan.complete
+        pending = list(scan.links)
+        linked: set[str] = set()
+        while pending and len(found) < _TREE_REASONS:
+            link, target = pending.pop()
+            if paths_within(target, root):
+                continue
+            deep = os.path.isdir(target)
+            found.extend(
+                self.path_verdicts((target,), "read", ctx, f"{shown} ({link})", subtree=deep)
+            )
+            if git_config is None:
+                continue
+            # a link the repository ships to `.git/config`, or to `.git` (review AE6):
+            # `grep -R` follows it into the credential the protect rules do not cover
+            if not deep:
+                if is_git_config_path(target):
+                    reason = git_config(target, f"{shown} ({link})")
+                    found.extend(() if reason is None else (reason,))
+            elif target not in linked and len(linked) < _MAX_LINKED_TREES:
+                linked.add(target)
+                sub = subtree.scan(target, hidden=hidden, budget=budget)
+                complete = complete and sub.complete
+                for path in sub.entries:
+                    if is_git_config_path(path):
+                        reason = git_config(path, f"{shown} ({link} → {path})")
+                        found.extend(() if reason is None else (reason,))
+                pending.extend(sub.links)
+            else:
+                complete = False
+        return found, complete
 
     # -- one simple command --------------------------------------------------------------
     def segment_rules(self, segment: Segment) -> SegmentRules:
@@ -897,6 +921,7 @@ _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+|-dbg|-debug)$")
 _MAX_VERSION_PARTS = 4
+_MAX_LINKED_TREES = 8  # directories reached through links that one tree check scans
 # the operand of a program run on a script: its name says it is code
 _SCRIPT_NAME = re.compile(
     r"\.(?:sh|bash|zsh|ksh|fish|csh|tcsh|nu|xsh|elv|py|pyw|pl|pm|rb|php|lua|tcl|raku|p6|rakumod"

@@ -202,3 +202,25 @@ def test_git_printers_by_other_spellings(places: tuple[Path, Path]) -> None:
         assert decision.verdict is Q, decision.explain()
     assert policy.evaluate("git remote", workspace=ws, env=env).verdict is A
     assert policy.evaluate("git help", workspace=ws, env=env).verdict is A
+
+
+def test_recursive_reads_follow_links_to_git_config(places: tuple[Path, Path]) -> None:
+    """AE6: shipped links `docs/n.txt -> ../.git/config` and `docs/gd -> ../.git` took
+    `grep -R` to the credential actions/checkout leaves in `.git/config`."""
+    import subprocess
+
+    ws, home = places
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    with open(ws / ".git" / "config", "a") as config:
+        config.write('[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic Zm9v\n')
+    (ws / "docs").mkdir()
+    (ws / "docs" / "a.md").write_text("a\n")
+    policy = load_policy()
+    env = {"HOME": str(home)}
+    assert policy.evaluate("grep -R x docs", workspace=ws, env=env).verdict is A
+    for link, target in (("n.txt", "../.git/config"), ("gd", "../.git")):
+        (ws / "docs" / link).symlink_to(target)
+        decision = policy.evaluate("grep -R x docs", workspace=ws, env=env)
+        assert decision.verdict is Q, decision.explain()
+        assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
+        (ws / "docs" / link).unlink()
