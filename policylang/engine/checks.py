@@ -20,6 +20,7 @@ from policylang.engine.gitconfig import (
     GitConfigInspector,
     TrackedFile,
     TrackedSelection,
+    find_gitdirs,
 )
 from policylang.engine.rules import (
     GitPrint,
@@ -613,6 +614,10 @@ class PathChecks:
                 )
                 message = f"the repository{what}, so git may run a program"
                 seg.floor(Verdict.ASK, "engine.git-config", message)
+        subcommand = _word_value(found.inner, 1)
+        if found.git_print is not None or subcommand in _GIT_OBJECT_PRINTERS:
+            for directory in directories:
+                self.unplaced_repository(directory, f"git {subcommand}", seg)
         if found.git_print is not None:
             for directory in directories:
                 self.tracked_secrets(found.git_print, directory, seg, cwd)
@@ -670,8 +675,32 @@ class PathChecks:
                 )
                 return
 
+    def unplaced_repository(self, directory: str, command: str, seg: SegmentState) -> None:
+        """A bare repository (`~/.dotfiles`), or a `.git` file pointing at a repository
+        elsewhere: which files its revisions hold cannot be placed on the disk, so the
+        protect rules cannot tell that `git grep . HEAD` prints its tracked
+        `.aws/credentials` (review AE4)."""
+        for gitdir, top in find_gitdirs(directory)[0]:
+            if top is None or (
+                gitdir != f"{top.rstrip('/')}/.git" and not _LINKED_GITDIR.search(gitdir)
+            ):
+                where = "has no working tree" if top is None else f"lives at `{short(gitdir)}`"
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-tracked",
+                    f"the repository of `{short(directory)}` {where}, so the files "
+                    f"`{command}` may print from it cannot be checked",
+                )
+                return
+
     def _protected_read(self, path: str) -> str | None:
         return self.rules.protection(path, self.ctx)
+
+
+# subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
+_GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
+# the git directory of a linked work tree or of a submodule (`.git` files point there)
+_LINKED_GITDIR = re.compile(r"/\.git/(?:worktrees|modules)/")
 
 
 def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:

@@ -1751,6 +1751,8 @@ _GIT_NO_CONTENT = (
 def _git_print(inner: Sequence[Word]) -> GitPrint | None:
     """The `GitPrint` of a git command (subcommand at `inner[1]`), if it prints contents."""
     subcommand = _word(inner, 1)
+    if subcommand == "cat-file":
+        return _git_cat_file_print(inner)
     if subcommand not in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS or subcommand in (
         "blame",
         "annotate",
@@ -1774,6 +1776,19 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         ambiguous=tuple(w for w in operands if id(w) not in after),
         paths=tuple(w for w in operands if id(w) in after),
     )
+
+
+def _git_cat_file_print(inner: Sequence[Word]) -> GitPrint | None:
+    """`git cat-file -p OBJECT`, `git cat-file blob OBJECT`: an object id names no path,
+    so any tracked file may be what it prints (review AE4). `-t`, `-s` and `-e` print a
+    type, a size or nothing; `HEAD:.env` is checked as that path (`_git_blobs`)."""
+    sub = option_view(inner, _PLAIN_SPEC, start=2)
+    if sub.has("-t", "-s", "-e") and not sub.has("-p"):
+        return None
+    objects = [inner[i] for i in sub.operands if ":" not in (inner[i].value or ":")]
+    if not objects:
+        return None
+    return GitPrint(command="git cat-file", worktree=False, ambiguous=tuple(objects), paths=())
 
 
 def _git_blobs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:

@@ -224,3 +224,58 @@ def test_recursive_reads_follow_links_to_git_config(places: tuple[Path, Path]) -
         assert decision.verdict is Q, decision.explain()
         assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
         (ws / "docs" / link).unlink()
+
+
+def _git(*args: str, cwd: Path | None = None) -> str:
+    import subprocess
+
+    identity = ["-c", "user.email=a@example.com", "-c", "user.name=a", "-c", "init.defaultBranch=m"]
+    done = subprocess.run(
+        ["git", *identity, *args], cwd=cwd, check=True, capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+def test_repositories_whose_files_cannot_be_placed_ask(places: tuple[Path, Path]) -> None:
+    """AE4: a bare dotfiles repository in home tracks `.aws/credentials`; `git grep . HEAD`
+    there, or through a workspace `.git` file pointing at it, printed it."""
+    ws, home = places
+    dotfiles = home / ".dotfiles"
+    _git("init", "-q", "--bare", str(dotfiles))
+    _git("--git-dir", str(dotfiles), "--work-tree", str(home), "add", "-f", ".aws/credentials")
+    _git("--git-dir", str(dotfiles), "--work-tree", str(home), "commit", "-qm", "x")
+    (ws / "sub").mkdir()
+    (ws / "sub" / ".git").write_text(f"gitdir: {dotfiles}\n")
+    policy = load_policy()
+    env = {"HOME": str(home)}
+    for command in (
+        f"git -C {dotfiles} grep -h . HEAD",
+        f"git -C {dotfiles} log -p",
+        f"git -C {dotfiles} cat-file -p HEAD",
+        "git -C sub show HEAD:.aws/credentials",
+        "git -C sub grep -h . HEAD",
+    ):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert decision.verdict is not A, decision.explain()
+    assert policy.evaluate(f"git -C {dotfiles} log --oneline", workspace=ws, env=env).verdict is A
+
+
+def test_a_blob_id_names_no_path_and_linked_work_trees_are_placed(
+    places: tuple[Path, Path],
+) -> None:
+    """AE4: `git cat-file -p BLOB` printed a committed `.env`; a linked work tree (whose
+    `.git` file points into the main repository) is still an ordinary checkout."""
+    ws, home = places
+    _git("init", "-q", str(ws))
+    _git("add", "-f", ".env", "a.txt", cwd=ws)
+    _git("commit", "-qm", "x", cwd=ws)
+    blob = _git("rev-parse", "HEAD:.env", cwd=ws)
+    policy = load_policy()
+    env = {"HOME": str(home)}
+    assert policy.evaluate(f"git cat-file -p {blob}", workspace=ws, env=env).verdict is Q
+    assert policy.evaluate(f"git cat-file -t {blob}", workspace=ws, env=env).verdict is A
+    linked = ws.parent / "linked"
+    _git("worktree", "add", "-q", str(linked), cwd=ws)
+    for command in ("git show HEAD:a.txt", "git log --oneline"):
+        decision = policy.evaluate(command, workspace=linked, env=env)
+        assert decision.verdict is A, decision.explain()
