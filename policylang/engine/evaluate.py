@@ -541,6 +541,9 @@ class _Walk(PathChecks):
         program = _program_path(found.invoked_as, cwd)
         if found.invoked_as is not None and program is None:
             approvable = False  # a script whose folder is not known: approved by nothing
+        script, placed = self.script_operand(found, cwd)
+        if not placed:
+            approvable = False
         if verdict is Verdict.ALLOW and placeholder and seg.writes is not None:
             approvable = False
             # the rule no longer applies; what would without it is at least ask. An opaque
@@ -563,6 +566,8 @@ class _Walk(PathChecks):
             words = [w.value for w in found.inner]
             if program is not None:
                 words[0] = program
+            if script is not None:
+                words[1] = script
             approved = self.approvals.match(tuple(words))
             if approved is not None and found.from_xargs:
                 # `echo -o.git/hooks/x | xargs gcc x.c`: the approval's checks of the words
@@ -588,6 +593,8 @@ class _Walk(PathChecks):
             words = [w.value for w in found.inner] or [None]
             if program is not None:
                 words[0] = program
+            if script is not None:
+                words[1] = script
             shadow = self.approvals.match(tuple(words))
             seg.shadowed = len(shadow) if shadow is not None else 0
         if reason is not None:
@@ -606,9 +613,30 @@ class _Walk(PathChecks):
                 suggestion = tuple(w for w in words if w is not None) if plain else None
             if suggestion is not None and program is not None:
                 suggestion = (program, *suggestion[1:])
+            if suggestion is not None and script is not None and len(suggestion) > 1:
+                suggestion = (suggestion[0], script, *suggestion[2:])
             seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
+
+    def script_operand(
+        self, found: SegmentRules, cwd: paths.Cwd | None
+    ) -> tuple[str | None, bool]:
+        """The script an interpreter, a shell or `source` runs (`python3 x.py`), made
+        absolute, as approvals name it: approved in one folder, `python3 x.py` was
+        approved in every folder and project (review AF6). Returns `(path, placed)`:
+        `(None, True)` when there is no relative script; `placed` is False when the
+        folder is not known (then nothing approves it)."""
+        inner = found.inner
+        if len(inner) < 2:
+            return None, True
+        name, value = inner[0].value, inner[1].value
+        if name is None or not value or value[0] in "-/" or not self.rules.runs_script(name, value):
+            return None, True
+        if self.rules.policy.runners.find([name, value])[0]:
+            return None, True  # `uv run …`: its command is judged on its own
+        path = _program_path(value, cwd)
+        return path, path is not None
 
     def approved_rest(
         self,
@@ -684,6 +712,11 @@ class _Walk(PathChecks):
                 # a program run by path is approved by where it is (`rule_verdict`)
                 where = _program_path(extra[0], cwd)
                 extra = (where, *extra[1:]) if where is not None else ()
+            if len(extra) > 1 and extra[1][:1] not in ("-", "/", ""):
+                if self.rules.runs_script(extra[0], extra[1]):
+                    # and a script by where it is (`script_operand`)
+                    where = _program_path(extra[1], cwd)
+                    extra = (extra[0], where, *extra[2:]) if where is not None else ()
             self.approved_program(approved, words[start:], seg, cwd, extra)
 
     def _cwd_inside(self, cwd: paths.Cwd) -> bool:

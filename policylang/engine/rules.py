@@ -871,6 +871,10 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._command(name).runs_code
 
+    def runs_script(self, name: str, operand: str) -> bool:
+        """Whether `NAME OPERAND` runs the script OPERAND names (as its suggestion keeps)."""
+        return self._runs_code(name) or _SCRIPT_NAME.search(operand) is not None
+
     def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
         """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
         values: list[str] = []

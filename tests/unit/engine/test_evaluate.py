@@ -58,7 +58,8 @@ def test_suggested_rule_is_arity_prefix(decide: Decide) -> None:
 
 
 def test_suggested_rule_never_bare_interpreter(decide: Decide) -> None:
-    assert decide("python3 script.py").suggested_rule == "python3 script.py"
+    # the script by where it is (review AF6): approved in one folder, not in every one
+    assert decide("python3 script.py").suggested_rule == "python3 /nonexistent/workspace/script.py"
     assert decide("python3 -c 'print(1)'").suggested_rule is None
     assert decide("bash script.sh").suggested_rule is None
 
@@ -246,10 +247,15 @@ def test_approval_never_beats_deny_protected_or_floors() -> None:
 
 def test_approving_script_does_not_approve_inline_code() -> None:
     policy = load_policy()
-    policy.approvals.add("python3 x.py", persist=False)
+    policy.approvals.add("python3 /w/x.py", persist=False)
     assert policy.evaluate("python3 x.py --flag", workspace="/w").verdict is Verdict.ALLOW
     assert policy.evaluate("python3 -c 'import os'", workspace="/w").verdict is Verdict.ASK
     assert policy.evaluate("python3 y.py", workspace="/w").verdict is Verdict.ASK
+    # the script is approved where it is (review AF6): not x.py of another folder
+    assert policy.evaluate("python3 x.py", workspace="/v").verdict is Verdict.ASK
+    relative = load_policy()
+    relative.approvals.add("python3 x.py", persist=False)  # (as approved before AF6)
+    assert relative.evaluate("python3 x.py", workspace="/w").verdict is Verdict.ASK
 
 
 def test_approval_never_beats_locked_ask(tmp_path: Path) -> None:

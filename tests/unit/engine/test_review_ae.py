@@ -279,3 +279,26 @@ def test_a_blob_id_names_no_path_and_linked_work_trees_are_placed(
     for command in ("git show HEAD:a.txt", "git log --oneline"):
         decision = policy.evaluate(command, workspace=linked, env=env)
         assert decision.verdict is A, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("first", "elsewhere"),
+    [
+        ("python3 x.py", "cd OTHER && python3 x.py"),
+        ("node x.js", "cd OTHER && node x.js"),
+        ("source x.sh", "cd OTHER && source x.sh"),
+    ],
+)
+def test_a_script_is_approved_where_it_is(
+    policy: Policy, places: tuple[Path, Path], first: str, elsewhere: str
+) -> None:
+    """AF6: approved in one folder, `python3 x.py` ran any `x.py` of any folder."""
+    ws, home = places
+    other = ws.parent / "other"
+    other.mkdir()
+    decision = _decide(policy, places, first)
+    assert decision.suggested_rule is not None
+    assert str(ws) in decision.suggested_rule, decision.suggested_rule
+    assert _decide(policy, places, first, decision.suggested_rule).verdict is A
+    then = elsewhere.replace("OTHER", str(other))
+    assert _decide(policy, places, then, decision.suggested_rule).verdict is Q

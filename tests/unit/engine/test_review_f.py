@@ -148,7 +148,7 @@ def test_no_suggestion_opens_more_than_the_command(
 def test_source_suggests_the_script_not_every_script(world: tuple[Path, Path]) -> None:
     ws, home = world
     decision = load_policy().evaluate("source x.sh", workspace=ws, env={"HOME": str(home)})
-    assert decision.suggested_rule == "source x.sh"
+    assert decision.suggested_rule == f"source {ws}/x.sh"  # where it is (review AF6)
 
 
 def test_a_team_allow_does_not_lift_the_org_locked_push_behind_git_options(
