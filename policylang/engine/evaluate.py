@@ -712,11 +712,14 @@ class _Walk(PathChecks):
                 # a program run by path is approved by where it is (`rule_verdict`)
                 where = _program_path(extra[0], cwd)
                 extra = (where, *extra[1:]) if where is not None else ()
-            if len(extra) > 1 and extra[1][:1] not in ("-", "/", ""):
-                if self.rules.runs_script(extra[0], extra[1]):
-                    # and a script by where it is (`script_operand`)
-                    where = _program_path(extra[1], cwd)
-                    extra = (extra[0], where, *extra[2:]) if where is not None else ()
+            if (
+                len(extra) > 1
+                and extra[1][:1] not in ("-", "/", "")
+                and self.rules.runs_script(extra[0], extra[1])
+            ):
+                # and a script by where it is (`script_operand`)
+                where = _program_path(extra[1], cwd)
+                extra = (extra[0], where, *extra[2:]) if where is not None else ()
             self.approved_program(approved, words[start:], seg, cwd, extra)
 
     def _cwd_inside(self, cwd: paths.Cwd) -> bool:

@@ -293,7 +293,7 @@ def test_a_script_is_approved_where_it_is(
     policy: Policy, places: tuple[Path, Path], first: str, elsewhere: str
 ) -> None:
     """AF6: approved in one folder, `python3 x.py` ran any `x.py` of any folder."""
-    ws, home = places
+    ws = places[0]
     other = ws.parent / "other"
     other.mkdir()
     decision = _decide(policy, places, first)
