@@ -366,8 +366,25 @@ def path_text(word: Word) -> str | None:
         return None
     text = word.text
     if any(ch in text for ch in "'\"$`\\"):
+        if all(exp.kind is ExpansionKind.TILDE for exp in word.expansions):
+            return _tilde_with_quotes(text)
         return None
     return text
+
+
+# `~/".aws/credentials"`: bash expands the unquoted `~/` and removes the quotes of the
+# literal rest (review AE8: it asked where `~/.aws/credentials` is denied)
+_TILDE_QUOTED = re.compile(r"~/((?:[A-Za-z0-9_./@%+,:=-]|'[^']*'|\"[^\"$`\\!]*\")+)")
+_QUOTED_PIECE = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
+
+
+def _tilde_with_quotes(text: str) -> str | None:
+    """The pattern of a `~/` word whose rest is quoted literal text, else None."""
+    match = _TILDE_QUOTED.fullmatch(text)
+    if match is None:
+        return None
+    rest = "".join(a or b or c for a, b, c in _QUOTED_PIECE.findall(match.group(1)))
+    return "~/" + rest
 
 
 def in_loop(segment: Segment) -> bool:

@@ -64,6 +64,11 @@ def _decide(policy: Policy, places: tuple[Path, Path], command: str, *approved: 
         ("[[ -v a[GITHUB_TOKEN] ]]", Q),
         ("echo ${a[i]} ${x:1:2}", A),
         ("[[ -v a[i] ]]", A),
+        # AE8: bash expands the unquoted `~/` and reads the quoted literal rest
+        ('cat ~/".aws/credentials"', D),
+        ("cat ~/'.aws'/credentials", D),
+        ('for f in ~/".aws/credentials"; do cat $f; done', D),
+        ('cat ~""/.aws/credentials', Q),  # no expansion: a folder named `~`
     ],
 )
 def test_variables_bash_assigns_or_evaluates(
