@@ -343,7 +343,7 @@ class PathChecks:
             )
         if access == "read":
             for form in forms:
-                if is_git_config_path(form):
+                if is_git_config_path(form) or self._included_config(form):
                     found = self.git_config_credentials(form, value)
                     if found is not None:
                         seg.floor(found.verdict, found.rule_id, found.message)
@@ -395,6 +395,14 @@ class PathChecks:
             else:
                 for path in where:
                     self.check_path(path, "read", seg, here, subtree=True)
+
+    def _included_config(self, path: str) -> bool:
+        """`path` is a file git configuration includes (review AE2). Reads of workspace
+        files outside `.git` skip the look: includes name files in home or in `.git`."""
+        if paths.is_within(path, self.ctx.workspace) and "/.git/" not in path:
+            return False
+        included = self.git.included_files(self.ctx.workspace, self.ctx.home, self.ctx.env)
+        return path in included
 
     def _in_workspace(self, path: str) -> bool:
         """`path` lies in the workspace, as written and with its links resolved."""
@@ -472,6 +480,14 @@ class PathChecks:
         reasons, complete = scanned
         for reason in reasons:
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+        if not paths.is_within(directory, self.ctx.workspace) or "/.git" in directory:
+            # files git configuration includes, whatever their names (review AE2)
+            included = self.git.included_files(self.ctx.workspace, self.ctx.home, self.ctx.env)
+            for path in included:
+                below = _below(path, [directory])
+                found = self.git_config_credentials(path, shown) if below else None
+                if found is not None:
+                    seg.floor(found.verdict, found.rule_id, found.message)
         if not complete:
             seg.floor(
                 Verdict.ASK,

@@ -341,6 +341,7 @@ class _Walk:
     credentials: list[GitRisk] = field(default_factory=list)
     worktrees: list[tuple[str, bool]] = field(default_factory=list)
     remotes: list[str] = field(default_factory=list)
+    included: list[str] = field(default_factory=list)  # the files includes name
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -401,11 +402,8 @@ class GitConfigInspector:
         show in `git remote -v` (a global `url."https://x-access-token:T@github.com/"
         .insteadOf`, review AB2); its remotes and `insteadOf` bases are where `git fetch`
         may go (review AD7). Its risks are the user's own settings: not reported."""
-        xdg = env.get("XDG_CONFIG_HOME") or f"{home}/.config"
-        files = [env.get("GIT_CONFIG_GLOBAL") or f"{home}/.gitconfig", f"{xdg}/git/config"]
-        files.append(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
         walk = _Walk(home=home)
-        for path in dict.fromkeys(files):
+        for path in _global_files(home, env):
             self._collect(path, walk)
         return GitInspection(
             risks=(),
@@ -413,6 +411,16 @@ class GitConfigInspector:
             complete=walk.complete,
             remotes=tuple(dict.fromkeys(walk.remotes)),
         )
+
+    def included_files(self, directory: str, home: str, env: Mapping[str, str]) -> frozenset[str]:
+        """The files the global configuration and that of the repository of `directory`
+        include (`include.path = ~/.work-creds`): git reads them as configuration, so
+        whatever their names, reading one may print a credential (review AE2)."""
+        walk = _Walk(home=home)
+        config = find_config(directory)
+        for path in (*_global_files(home, env), *(() if config is None else (config,))):
+            self._collect(path, walk)
+        return frozenset(os.path.normpath(path) for path in walk.included)
 
     def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
         """The credentials a git config file itself holds (its includes not followed): for
@@ -611,6 +619,7 @@ class GitConfigInspector:
                     walk.risks.append(GitRisk(key=f"{var} = {raw}", file=path))
                 else:
                     pending.append(target)
+                    walk.included.append(target)
         return worktree
 
     def _cached(
@@ -645,6 +654,14 @@ class GitConfigInspector:
             with self._lock:
                 self._cache[key] = (stamp, result)
         return result
+
+
+def _global_files(home: str, env: Mapping[str, str]) -> tuple[str, ...]:
+    """The global and system configuration files git reads, in its order."""
+    xdg = env.get("XDG_CONFIG_HOME") or f"{home}/.config"
+    files = [env.get("GIT_CONFIG_GLOBAL") or f"{home}/.gitconfig", f"{xdg}/git/config"]
+    files.append(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
+    return tuple(dict.fromkeys(files))
 
 
 _NONE: tuple[str, ...] = ()

@@ -307,3 +307,32 @@ def test_a_script_is_approved_where_it_is(
     assert _decide(policy, places, first, decision.suggested_rule).verdict is A
     then = elsewhere.replace("OTHER", str(other))
     assert _decide(policy, places, then, decision.suggested_rule).verdict is Q
+
+
+def test_files_git_configuration_includes_are_git_configuration(
+    places: tuple[Path, Path],
+) -> None:
+    """AE2: `include.path = ~/.work-creds` makes that file git configuration, whatever
+    its name; `cat` of it printed the token URL it holds."""
+    ws, home = places
+    _git("init", "-q", str(ws))
+    (home / ".gitconfig").write_text("[include]\n\tpath = ~/.work-creds\n")
+    (home / ".work-creds").write_text(
+        '[url "https://x-access-token:T@github.com/"]\n\tinsteadOf = https://github.com/\n'
+    )
+    _git("config", "include.path", "secrets/tokenfile", cwd=ws)
+    (ws / ".git" / "secrets").mkdir()
+    (ws / ".git" / "secrets" / "tokenfile").write_text(
+        "[http]\n\textraheader = AUTHORIZATION: basic Zm9v\n"
+    )
+    policy = load_policy()
+    env = {"HOME": str(home)}
+    for command in (
+        f"cat {home}/.work-creds",
+        "cat .git/secrets/tokenfile",
+        "grep -r AUTH .git/secrets",
+    ):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert decision.verdict is Q, decision.explain()
+        assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
+    assert policy.evaluate("cat a.txt", workspace=ws, env=env).verdict is A
