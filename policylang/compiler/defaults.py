@@ -129,6 +129,10 @@ def _interpreters() -> dict[str, InterpreterSpec]:
     add("vim vi nvim gvim ex view", "-c --cmd")
     add("emacs", "--eval --execute -eval -execute")
     add("socat capsh", "")
+    add("micropython", "-c")  # review AG3
+    add("jruby truffleruby", "-e")
+    add("qjs", "-e --eval")
+    add("php-cgi", "-r")
     return table
 
 

@@ -604,7 +604,7 @@ class _Walk(PathChecks):
                 )
             )
         if verdict is Verdict.ASK and approvable and found.inner and not found.from_xargs:
-            suggestion = self.rules.suggest(found.inner, found.view)
+            suggestion = self.rules.suggest(found.inner, found.view, ruled=found.specificity > 0)
             if suggestion is not None and len(suggestion) < found.specificity:
                 # `ask git bisect run **` is not lifted by approving `git bisect`: offer the
                 # rule's own words, when they are plain words
@@ -631,7 +631,13 @@ class _Walk(PathChecks):
         if len(inner) < 2:
             return None, True
         name, value = inner[0].value, inner[1].value
-        if name is None or not value or value[0] in "-/" or not self.rules.runs_script(name, value):
+        ruled = found.specificity > 0
+        if (
+            name is None
+            or not value
+            or value[0] in "-/"
+            or not self.rules.runs_script(name, value, ruled=ruled)
+        ):
             return None, True
         if self.rules.policy.runners.find([name, value])[0]:
             return None, True  # `uv run …`: its command is judged on its own

@@ -871,12 +871,17 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._command(name).runs_code
 
-    def runs_script(self, name: str, operand: str) -> bool:
+    def runs_script(self, name: str, operand: str, *, ruled: bool = True) -> bool:
         """Whether `NAME OPERAND` runs the script OPERAND names (as its suggestion keeps)."""
-        return self._runs_code(name) or _SCRIPT_NAME.search(operand) is not None
+        return self._runs_code(name) or (not ruled and _SCRIPT_NAME.search(operand) is not None)
 
-    def suggest(self, inner: Sequence[Word], view: OptionView) -> tuple[str, ...] | None:
-        """The arity prefix to offer as "always allow"; never an interpreter's bare name."""
+    def suggest(
+        self, inner: Sequence[Word], view: OptionView, *, ruled: bool = True
+    ) -> tuple[str, ...] | None:
+        """The arity prefix to offer as "always allow"; never an interpreter's bare name.
+
+        `ruled`: some rule names the command (`pytest tests/x.py` is offered as `pytest`;
+        a program no rule names, run on a script, keeps the script)."""
         values: list[str] = []
         for word in inner:
             if word.value is None:
@@ -884,17 +889,18 @@ class RuleView:
             values.append(word.value)
         if not values:
             return None
-        return self._suggest_values(values, bool(view.unknown), 0)
+        return self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
 
     def _suggest_values(
-        self, values: Sequence[str], unknown: bool, depth: int
+        self, values: Sequence[str], unknown: bool, depth: int, *, ruled: bool = True
     ) -> tuple[str, ...] | None:
         prefix = self.policy.arity.prefix(values)
         named = max(1, self.policy.arity.key_length(values))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
             return None  # `systemctl --user`: an option says nothing of what follows
         if len(prefix) < 2 and (
-            self._runs_code(values[0]) or (len(values) > 1 and _SCRIPT_NAME.search(values[1]))
+            self._runs_code(values[0])
+            or (not ruled and len(values) > 1 and _SCRIPT_NAME.search(values[1]))
         ):
             # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer; and a
             # program no table names, run on a script (`fish x.fish`, `raku x.raku`), is
@@ -923,14 +929,16 @@ class RuleView:
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 # a version at the end of a program's name: `5.36.0` of `perl5.36.0`, `-dbg` of
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
-_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+|-dbg|-debug)$")
+_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
 _MAX_VERSION_PARTS = 4
 _MAX_LINKED_TREES = 8  # directories reached through links that one tree check scans
 # the operand of a program run on a script: its name says it is code
 _SCRIPT_NAME = re.compile(
-    r"\.(?:sh|bash|zsh|ksh|fish|csh|tcsh|nu|xsh|elv|py|pyw|pl|pm|rb|php|lua|tcl|raku|p6|rakumod"
-    r"|hs|lhs|ml|java|jsh|kts|groovy|scala|sc|clj|cljs|jl|r|ex|exs|erl|swift|ps1|js|mjs|cjs"
-    r"|ts|mts|awk|sed|dc|m|vim|el|scm|rkt|lisp|tcsh|expect|exp|osa|applescript|jsx|tsx)$",
+    # (not `.py`, `.js`, `.ts`: linters without rules take those all day, and their
+    # interpreters are in the tables)
+    r"\.(?:sh|bash|zsh|ksh|fish|csh|tcsh|nu|xsh|elv|pl|pm|rb|php|lua|tcl|raku|p6|rakumod"
+    r"|hs|lhs|ml|java|jsh|kts|groovy|scala|sc|clj|cljs|jl|r|ex|exs|erl|swift|ps1"
+    r"|awk|sed|dc|m|vim|el|scm|rkt|lisp|expect|exp|osa|applescript)$",
     re.IGNORECASE,
 )
 

@@ -336,3 +336,33 @@ def test_files_git_configuration_includes_are_git_configuration(
         assert decision.verdict is Q, decision.explain()
         assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
     assert policy.evaluate("cat a.txt", workspace=ws, env=env).verdict is A
+
+
+@pytest.mark.parametrize(
+    ("approved", "command", "expected"),
+    [
+        # review AG1: gcc reads an unknown `--NAME` as `-fNAME`, and has long spellings
+        ("gcc", "gcc --plugin=./evil.so x.c", Q),
+        ("gcc", "gcc --for-linker=-plugin=./e.so x.c", Q),
+        # AG6: pytest takes arguments and configuration from files
+        ("pytest", "pytest -q @opts", Q),
+        ("pytest", "pytest --config-file=evil.ini", Q),
+        ("pytest", "pytest -q tests", A),
+        # AG3: free-threaded builds and interpreters the tables missed
+        ("python3.13t /W/x.py", "python3.13t -c 1", Q),
+        ("micropython /W/x.py", "micropython -c 1", Q),
+    ],
+)
+def test_review_ag(
+    policy: Policy, places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+) -> None:
+    decision = _decide(policy, places, command, approved.replace("/W", str(places[0])))
+    assert decision.verdict is expected, decision.explain()
+
+
+def test_linters_without_rules_are_still_offered_bare(
+    policy: Policy, places: tuple[Path, Path]
+) -> None:
+    """The script-file net is for programs that run code, not `mypy src/a.py` (AG FP1)."""
+    assert _decide(policy, places, "mypy src/a.py").suggested_rule == "mypy"
+    assert _decide(policy, places, "pytest tests/test_x.py").suggested_rule == "pytest"
