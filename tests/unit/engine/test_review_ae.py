@@ -348,6 +348,10 @@ def test_files_git_configuration_includes_are_git_configuration(
         ("pytest", "pytest -q @opts", Q),
         ("pytest", "pytest --config-file=evil.ini", Q),
         ("pytest", "pytest -q tests", A),
+        # AG5: go's other program-naming flags
+        ("go vet", "go vet -vettool=./x ./...", Q),
+        ("go build", "go build -gccgoflags=-fplugin=x.so .", Q),
+        ("go vet", "go vet ./...", A),
         # AG3: free-threaded builds and interpreters the tables missed
         ("python3.13t /W/x.py", "python3.13t -c 1", Q),
         ("micropython /W/x.py", "micropython -c 1", Q),
