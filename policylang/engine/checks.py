@@ -697,8 +697,10 @@ class PathChecks:
         protect rules cannot tell that `git grep . HEAD` prints its tracked
         `.aws/credentials` (review AE4)."""
         for gitdir, top in find_gitdirs(directory)[0]:
-            if top is None or (
-                gitdir != f"{top.rstrip('/')}/.git" and not _LINKED_GITDIR.search(gitdir)
+            if (
+                top is None
+                or (gitdir != f"{top.rstrip('/')}/.git" and not _LINKED_GITDIR.search(gitdir))
+                or os.path.islink(gitdir)  # a `.git` link to a bare repository (review AG7)
             ):
                 where = "has no working tree" if top is None else f"lives at `{short(gitdir)}`"
                 seg.floor(

@@ -251,6 +251,8 @@ def test_repositories_whose_files_cannot_be_placed_ask(places: tuple[Path, Path]
     _git("--git-dir", str(dotfiles), "--work-tree", str(home), "commit", "-qm", "x")
     (ws / "sub").mkdir()
     (ws / "sub" / ".git").write_text(f"gitdir: {dotfiles}\n")
+    (ws / "sub2").mkdir()
+    (ws / "sub2" / ".git").symlink_to(dotfiles)  # review AG7
     policy = load_policy()
     env = {"HOME": str(home)}
     for command in (
@@ -259,6 +261,7 @@ def test_repositories_whose_files_cannot_be_placed_ask(places: tuple[Path, Path]
         f"git -C {dotfiles} cat-file -p HEAD",
         "git -C sub show HEAD:.aws/credentials",
         "git -C sub grep -h . HEAD",
+        "git -C sub2 grep -h . HEAD",
     ):
         decision = policy.evaluate(command, workspace=ws, env=env)
         assert decision.verdict is not A, decision.explain()
