@@ -541,9 +541,6 @@ class _Walk(PathChecks):
         program = _program_path(found.invoked_as, cwd)
         if found.invoked_as is not None and program is None:
             approvable = False  # a script whose folder is not known: approved by nothing
-        script, placed = self.script_operand(found, cwd)
-        if not placed:
-            approvable = False
         if verdict is Verdict.ALLOW and placeholder and seg.writes is not None:
             approvable = False
             # the rule no longer applies; what would without it is at least ask. An opaque
@@ -557,6 +554,12 @@ class _Walk(PathChecks):
                 verdict=verdict,
                 location=reason.location if reason is not None else None,
             )
+        # only an ask is approved or suggested: the script is looked at for those alone
+        script, placed = (
+            self.script_operand(found, cwd) if verdict is Verdict.ASK else (None, True)
+        )
+        if not placed:
+            approvable = False
         if (
             verdict is Verdict.ASK
             and approvable

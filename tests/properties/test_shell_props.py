@@ -16,7 +16,7 @@ from policylang.shell._exposure import may_substitute
 from policylang.shell.model import CommandLine, Limits
 from policylang.shell.options import OptionSpec, option_view
 from policylang.shell.parse import parse_command
-from policylang.shell.walk import lines, walk
+from policylang.shell.walk import nested_lines, walk
 
 SETTINGS = settings(max_examples=200, deadline=None)
 
@@ -36,16 +36,24 @@ any_text = st.one_of(st.text(max_size=200), shellish)
 
 def check_line(text: str, line: CommandLine) -> None:
     assert all(p.code != "shell.internal-error" for p in line.problems), line.problems
-    for nested in lines(line):
-        base = nested.text if nested.reparsed else text
-        for segment in nested.segments:
-            assert 0 <= segment.span.start <= segment.span.end <= len(base)
-            for word in segment.words:
-                assert 0 <= word.span.start <= word.span.end <= len(base)
-                if not nested.reparsed and word.text:
-                    assert word.span.slice(base) == word.text
+    _check_spans(line, text)
     for problem in line.problems:
         assert problem.span.start >= 0
+
+
+def _check_spans(line: CommandLine, base: str) -> None:
+    """Spans index the text of the nearest enclosing reparsed line, else the input text
+    (`` ``0`\\0 ``: a line nested in a reparsed one points into that one's text)."""
+    if line.reparsed:
+        base = line.text
+    for segment in line.segments:
+        assert 0 <= segment.span.start <= segment.span.end <= len(base)
+        for word in segment.words:
+            assert 0 <= word.span.start <= word.span.end <= len(base)
+            if not line.reparsed and word.text:
+                assert word.span.slice(base) == word.text
+        for nested in nested_lines(segment):
+            _check_spans(nested, base)
 
 
 @SETTINGS

@@ -17,11 +17,6 @@ from policylang.engine.policy import Policy, load_policy
 A, Q, D = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
 
 
-@pytest.fixture(scope="module")
-def policy() -> Policy:
-    return load_policy()
-
-
 @pytest.fixture
 def places(tmp_path: Path) -> tuple[Path, Path]:
     ws, home = tmp_path / "ws", tmp_path / "home"
@@ -72,9 +67,9 @@ def _decide(policy: Policy, places: tuple[Path, Path], command: str, *approved: 
     ],
 )
 def test_variables_bash_assigns_or_evaluates(
-    policy: Policy, places: tuple[Path, Path], command: str, expected: Verdict
+    default_policy: Policy, places: tuple[Path, Path], command: str, expected: Verdict
 ) -> None:
-    decision = _decide(policy, places, command)
+    decision = _decide(default_policy, places, command)
     assert decision.verdict is expected, decision.explain()
 
 
@@ -101,21 +96,21 @@ def test_variables_bash_assigns_or_evaluates(
     ],
 )
 def test_the_suggestion_for_code_is_never_a_bare_name(
-    policy: Policy, places: tuple[Path, Path], first: str, then: str
+    default_policy: Policy, places: tuple[Path, Path], first: str, then: str
 ) -> None:
-    decision = _decide(policy, places, first)
+    decision = _decide(default_policy, places, first)
     suggestion = decision.suggested_rule
     assert suggestion is None or " " in suggestion, suggestion
     if suggestion is not None:
-        assert _decide(policy, places, then, suggestion).verdict is not A
-    assert _decide(policy, places, then).verdict is not A
+        assert _decide(default_policy, places, then, suggestion).verdict is not A
+    assert _decide(default_policy, places, then).verdict is not A
 
 
 def test_a_versioned_name_of_a_plain_program_is_not_an_interpreter(
-    policy: Policy, places: tuple[Path, Path]
+    default_policy: Policy, places: tuple[Path, Path]
 ) -> None:
     """Only names that run code are looked up without their version."""
-    assert _decide(policy, places, "md5 a.txt").suggested_rule == "md5"
+    assert _decide(default_policy, places, "md5 a.txt").suggested_rule == "md5"
 
 
 @pytest.mark.parametrize(
@@ -139,9 +134,13 @@ def test_a_versioned_name_of_a_plain_program_is_not_an_interpreter(
     ],
 )
 def test_approved_compilers_do_not_run_other_programs(
-    policy: Policy, places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+    default_policy: Policy,
+    places: tuple[Path, Path],
+    approved: str,
+    command: str,
+    expected: Verdict,
 ) -> None:
-    decision = _decide(policy, places, command, approved)
+    decision = _decide(default_policy, places, command, approved)
     assert decision.verdict is expected, decision.explain()
 
 
@@ -157,9 +156,9 @@ def test_approved_compilers_do_not_run_other_programs(
     ],
 )
 def test_approvals_do_not_cover_words_xargs_adds(
-    policy: Policy, places: tuple[Path, Path], approved: str, command: str
+    default_policy: Policy, places: tuple[Path, Path], approved: str, command: str
 ) -> None:
-    decision = _decide(policy, places, command, approved)
+    decision = _decide(default_policy, places, command, approved)
     assert decision.verdict is Q, decision.explain()
     assert decision.suggested_rule is None
     assert any(r.rule_id == "engine.xargs-arguments" for r in decision.reasons)
@@ -298,18 +297,18 @@ def test_a_blob_id_names_no_path_and_linked_work_trees_are_placed(
     ],
 )
 def test_a_script_is_approved_where_it_is(
-    policy: Policy, places: tuple[Path, Path], first: str, elsewhere: str
+    default_policy: Policy, places: tuple[Path, Path], first: str, elsewhere: str
 ) -> None:
     """AF6: approved in one folder, `python3 x.py` ran any `x.py` of any folder."""
     ws = places[0]
     other = ws.parent / "other"
     other.mkdir()
-    decision = _decide(policy, places, first)
+    decision = _decide(default_policy, places, first)
     assert decision.suggested_rule is not None
     assert str(ws) in decision.suggested_rule, decision.suggested_rule
-    assert _decide(policy, places, first, decision.suggested_rule).verdict is A
+    assert _decide(default_policy, places, first, decision.suggested_rule).verdict is A
     then = elsewhere.replace("OTHER", str(other))
-    assert _decide(policy, places, then, decision.suggested_rule).verdict is Q
+    assert _decide(default_policy, places, then, decision.suggested_rule).verdict is Q
 
 
 def test_files_git_configuration_includes_are_git_configuration(
@@ -361,15 +360,19 @@ def test_files_git_configuration_includes_are_git_configuration(
     ],
 )
 def test_review_ag(
-    policy: Policy, places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+    default_policy: Policy,
+    places: tuple[Path, Path],
+    approved: str,
+    command: str,
+    expected: Verdict,
 ) -> None:
-    decision = _decide(policy, places, command, approved.replace("/W", str(places[0])))
+    decision = _decide(default_policy, places, command, approved.replace("/W", str(places[0])))
     assert decision.verdict is expected, decision.explain()
 
 
 def test_linters_without_rules_are_still_offered_bare(
-    policy: Policy, places: tuple[Path, Path]
+    default_policy: Policy, places: tuple[Path, Path]
 ) -> None:
     """The script-file net is for programs that run code, not `mypy src/a.py` (AG FP1)."""
-    assert _decide(policy, places, "mypy src/a.py").suggested_rule == "mypy"
-    assert _decide(policy, places, "pytest tests/test_x.py").suggested_rule == "pytest"
+    assert _decide(default_policy, places, "mypy src/a.py").suggested_rule == "mypy"
+    assert _decide(default_policy, places, "pytest tests/test_x.py").suggested_rule == "pytest"
