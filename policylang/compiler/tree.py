@@ -215,6 +215,11 @@ class RuleTree:
             found.extend(node.rest)
         return tuple(found)
 
+    def knows(self, name: str) -> bool:
+        """Whether some rule's pattern starts with the command name `name`."""
+        root = self.root
+        return name in root.children or any(regex.fullmatch(name) for _g, regex, _c in root.globs)
+
     def lookup(self, words: Sequence[Word]) -> RuleMatch | None:
         """The deciding rule for one simple command's words, or None when no rule matches.
 

@@ -37,6 +37,10 @@ _HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero"}
 )
 _NETWORK_PREFIXES = ("/dev/tcp/", "/dev/udp/")
+# a path that starts inside a word, after a separator of the program's own syntax
+# (after `=` and `,` the whole piece is a path word already: `_named_paths`)
+_EMBEDDED_HINT = re.compile(r"[|;\]:(<>]~?/")
+_EMBEDDED_PATH = re.compile(r"([|;\]:(<>])(~?/[^|;,\]<>()\s]*)")
 
 
 @dataclass(slots=True)
@@ -82,6 +86,16 @@ _TRACKING_KEY = re.compile(r"branch\..*\.(?:remote|pushremote|merge)|remote\.pus
 
 def _word_value(words: Sequence[Word], index: int) -> str | None:
     return words[index].value if index < len(words) else None
+
+
+def _is_sibling_temporary(path: str, state: str) -> bool:
+    """`path` is a temporary file written beside `state` and renamed over it
+    (`.approvals.toml.tmp`, `approvals.toml~`)."""
+    folder, _sep, name = state.rpartition("/")
+    if not path.startswith(folder + "/"):
+        return False
+    other = path[len(folder) + 1 :]
+    return "/" not in other and other != name and name in other
 
 
 def _tilde_readings(word: Word, home: str) -> list[str]:
@@ -159,6 +173,7 @@ class PathChecks:
     reads_hidden: bool  # whether the segment's recursive reads include hidden files
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
+    state_files: frozenset[str]  # the policy's own files: writes deny (`check_state`)
 
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.reads_hidden = found.reads_hidden
@@ -507,6 +522,51 @@ class PathChecks:
     ) -> None:
         for reason in self.rules.path_verdicts(forms, access, self.ctx, shown, subtree=subtree):
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+        if access == "write" and self.state_files:
+            self.check_state(forms, seg, shown, subtree=subtree)
+
+    def check_state(
+        self, forms: Sequence[str], seg: SegmentState, shown: str, *, subtree: bool
+    ) -> None:
+        """A write to a file the policy is loaded from, to its approvals file or a
+        temporary sibling of it: deny. A write to a folder that holds one: deny when it
+        reaches the whole tree (`rm -r`), else ask (`mv d x` moves the file away, `cp x d`
+        only writes into it)."""
+        for form in forms:
+            for state in self.state_files:
+                exact = form == state or _is_sibling_temporary(form, state)
+                if not exact and not paths.is_within(state, form):
+                    continue
+                verdict = Verdict.DENY if exact or subtree else Verdict.ASK
+                what = "is" if exact else "holds"
+                seg.floor(
+                    verdict,
+                    "engine.policy-state",
+                    f"writes `{short(shown)}`, which {what} `{state}`, a file this policy is "
+                    "loaded from (its rules or its approvals)",
+                )
+                return
+
+    def check_embedded(self, word: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """Absolute paths inside a word's own syntax, after `|`, `;`, `]`, `:` …
+        (`concat:a|/home/u/.aws/credentials`, ffmpeg's tee muxer `[f=data]~/.bashrc`),
+        checked against the protect rules only: `s|/usr|/opt|` names no file to ask
+        about, but an approved program must not reach a protected one (review AF4)."""
+        value = word.value
+        if value is None or not _EMBEDDED_HINT.search(value):
+            return
+        for match in _EMBEDDED_PATH.finditer(value):
+            separator, piece = match.group(1, 2)
+            forms, _complete, _process = paths.resolve_all(piece, cwd, self.ctx.home)
+            # after a `:` it may be another machine's path (`docker cp c:/etc/hosts x`,
+            # `host:/etc/x`), or a protocol's file (`cache:/…`): read, not written
+            for access in ("read",) if separator == ":" else ("read", "write"):
+                for reason in self.rules.path_verdicts(
+                    forms, access, self.ctx, piece, protected_only=True
+                ):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+            if separator != ":" and self.state_files:
+                self.check_state(forms, seg, piece, subtree=False)
 
     def redirect_target(
         self, redirect: Redirect, target: Word, seg: SegmentState, cwd: paths.Cwd

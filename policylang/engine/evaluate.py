@@ -93,6 +93,19 @@ class Evaluator:
         # the starting directory of the last context (contexts are immutable and usually
         # reused, so a batch builds it once)
         self._start: tuple[EvalContext, paths.Cwd] | None = None
+        # the files the policy is loaded from and its approvals file (`protect_state`)
+        self.state_files: frozenset[str] = frozenset()
+
+    def protect_state(self, files: Sequence[str]) -> None:
+        """Deny writes to `files` (the policy's layers, its approvals file), as written and
+        with links resolved: an agent that could append `"bash"` to the approvals file,
+        or rewrite a team layer kept in the workspace, would approve itself (review AH4)."""
+        found: set[str] = set()
+        for name in files:
+            absolute = os.path.abspath(name)
+            found.update((absolute, os.path.realpath(absolute)))
+        self.state_files = frozenset(found)
+        self._cache.clear()
 
     def evaluate(self, command: str, ctx: EvalContext) -> Decision:
         """The decision for `command`; never raises (an internal error asks).
@@ -113,7 +126,9 @@ class Evaluator:
             start = self._start
             if start is None or start[0] is not ctx:
                 start = self._start = (ctx, paths.Cwd(candidates=frozenset({ctx.cwd})))
-            walk = _Walk(self._rules, ctx, self._approvals, self._git, start[1])
+            walk = _Walk(
+                self._rules, ctx, self._approvals, self._git, start[1], self.state_files
+            )
             decision = walk.run(command)
             if key is not None and not walk.fs:
                 self._remember(key, decision)
@@ -176,11 +191,13 @@ class _Walk(PathChecks):
         approvals: ApprovalLookup | None,
         git: GitConfigInspector,
         start: paths.Cwd | None = None,
+        state_files: frozenset[str] = frozenset(),
     ) -> None:
         self.rules = rules
         self.ctx = ctx
         self.approvals = approvals
         self.git = git
+        self.state_files = state_files
         self.segments: list[SegmentState] = []
         self.line_reasons: list[Reason] = []
         self.complete = True
@@ -555,8 +572,8 @@ class _Walk(PathChecks):
                 location=reason.location if reason is not None else None,
             )
         # only an ask is approved or suggested: the script is looked at for those alone
-        script, placed = (
-            self.script_operand(found, cwd) if verdict is Verdict.ASK else (None, True)
+        scripts, placed = (
+            self.script_operand(found, cwd) if verdict is Verdict.ASK else ((), True)
         )
         if not placed:
             approvable = False
@@ -569,8 +586,8 @@ class _Walk(PathChecks):
             words = [w.value for w in found.inner]
             if program is not None:
                 words[0] = program
-            if script is not None:
-                words[1] = script
+            for index, script in scripts:
+                words[index] = script
             approved = self.approvals.match(tuple(words))
             if approved is not None and found.from_xargs:
                 # `echo -o.git/hooks/x | xargs gcc x.c`: the approval's checks of the words
@@ -596,8 +613,8 @@ class _Walk(PathChecks):
             words = [w.value for w in found.inner] or [None]
             if program is not None:
                 words[0] = program
-            if script is not None:
-                words[1] = script
+            for index, script in scripts:
+                words[index] = script
             shadow = self.approvals.match(tuple(words))
             seg.shadowed = len(shadow) if shadow is not None else 0
         if reason is not None:
@@ -616,36 +633,63 @@ class _Walk(PathChecks):
                 suggestion = tuple(w for w in words if w is not None) if plain else None
             if suggestion is not None and program is not None:
                 suggestion = (program, *suggestion[1:])
-            if suggestion is not None and script is not None and len(suggestion) > 1:
-                suggestion = (suggestion[0], script, *suggestion[2:])
+            for index, script in scripts:
+                if suggestion is not None and 0 < index < len(suggestion):
+                    suggestion = (*suggestion[:index], script, *suggestion[index + 1 :])
             seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
 
     def script_operand(
         self, found: SegmentRules, cwd: paths.Cwd | None
-    ) -> tuple[str | None, bool]:
-        """The script an interpreter, a shell or `source` runs (`python3 x.py`), made
-        absolute, as approvals name it: approved in one folder, `python3 x.py` was
-        approved in every folder and project (review AF6). Returns `(path, placed)`:
-        `(None, True)` when there is no relative script; `placed` is False when the
+    ) -> tuple[tuple[tuple[int, str], ...], bool]:
+        """The scripts an interpreter, a shell or `source` runs (`python3 x.py`), directly
+        or through an exact runner (`uv run python3 x.py`, `uv run x.py`), made absolute as
+        approvals name them: approved in one folder, `python3 x.py` was approved in every
+        folder and project (reviews AF6, AG4). Returns `(anchors, placed)`: `anchors` are
+        `(index, absolute path)` for each relative script word; `placed` is False when the
         folder is not known (then nothing approves it)."""
-        inner = found.inner
-        if len(inner) < 2:
-            return None, True
-        name, value = inner[0].value, inner[1].value
-        ruled = found.specificity > 0
-        if (
-            name is None
-            or not value
-            or value[0] in "-/"
-            or not self.rules.runs_script(name, value, ruled=ruled)
-        ):
-            return None, True
-        if self.rules.policy.runners.find([name, value])[0]:
-            return None, True  # `uv run …`: its command is judged on its own
-        path = _program_path(value, cwd)
-        return path, path is not None
+        values = [w.value for w in found.inner]
+        runners = self.rules.policy.runners
+        size, runner = runners.find(values)
+        if size == 0:
+            found_at = self._script_at(values, 0, ruled=found.specificity > 0)
+            indexes: tuple[int, ...] = () if found_at is None else (found_at,)
+        elif runners.is_exact(runner):
+            starts, _complete = program_starts(values, size)
+            indexes = tuple(
+                index
+                for start in starts
+                if (index := self._script_at(values, start, ruled=True, run=True)) is not None
+            )
+        else:
+            indexes = ()  # an inexact runner's command cannot be told: nothing approves it
+        anchors: list[tuple[int, str]] = []
+        for index in indexes:
+            path = _program_path(values[index] or "", cwd)
+            if path is None:
+                return (), False
+            anchors.append((index, path))
+        return tuple(anchors), True
+
+    def _script_at(
+        self, values: Sequence[str | None], start: int, *, ruled: bool, run: bool = False
+    ) -> int | None:
+        """Where the relative script of the command at `start` is: the word after a
+        program that runs one (`python3 x.py`), or, for a runner's command (`run`), the
+        command word itself when it names a script (`uv run x.py`, `uv run ./x.sh`)."""
+        name = values[start]
+        if name is None:
+            return None
+        relative = name[:1] not in ("-", "/", "")
+        if run and relative and ("/" in name or self.rules.names_script(name)):
+            return start
+        value = values[start + 1] if start + 1 < len(values) else None
+        if not value or value[0] in "-/" or not self.rules.runs_script(name, value, ruled=ruled):
+            return None
+        if not run and self.rules.policy.runners.find([name, value])[0]:
+            return None  # `uv run …` read as a script: the runner's branch judges it
+        return start + 1
 
     def approved_rest(
         self,
@@ -682,6 +726,7 @@ class _Walk(PathChecks):
                 for path in _named_paths(word):
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
+                self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
 
     def approved_runner(
@@ -876,7 +921,16 @@ class _Walk(PathChecks):
 
     def data_use(self, names: set[str], shown: str, what: str, seg: SegmentState) -> None:
         """Bash evaluates a variable's value where `shown` uses it as `what`, recursively,
-        and runs the `$(…)` of any array subscript in it (`x='a[$(id)]'; echo $((x))`)."""
+        and runs the `$(…)` of any array subscript in it (`x='a[$(id)]'; echo $((x))`).
+        The output of a command substitution in `shown` is data too (review AI1:
+        `$(( $(base64 -d <<< …) ))` ran the `a[$(…)]` it decoded)."""
+        if _EVALUATED_OUTPUT.search(_NUMERIC_SUBSTITUTION.sub("", shown)):
+            seg.floor(
+                Verdict.ASK,
+                "engine.data-evaluated",
+                f"`{short(shown)}` evaluates the output of a command substitution as {what}: "
+                "an array subscript in it (`a[$(…)]`) runs a command",
+            )
         if not names:
             return
         for name in sorted(names) if what != "a variable name" else ():
@@ -1104,6 +1158,14 @@ _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 # a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`
 _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a command substitution (not an arithmetic `$((`) or backquote whose output bash evaluates
+_EVALUATED_OUTPUT: Final = re.compile(r"\$\((?!\()|`")
+# substitutions that print a number and nothing else, which evaluates to itself:
+# `$(( $(wc -l < f) + 1 ))`, `$(nproc)`, `$(id -u)`, `$(date +%s)`
+_NUMERIC_SUBSTITUTION: Final = re.compile(
+    r"\$\(\s*(?:[^()$`'\"\\;&|<>]*\|\s*)?"
+    r"(?:wc\s+-[lcmw]\s*(?:<\s*[\w./-]+\s*)?|nproc|id\s+-[ug]|date\s+\+%s|getconf\s+\w+)\s*\)"
+)
 # a name with a subscript (`a[i]`), not any text with a `[` (`read -p "[Enter] key"`)
 _SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
 # expansions whose result is data, not the line's text: a value built from them is data

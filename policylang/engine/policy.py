@@ -66,11 +66,31 @@ class Policy:
         self.compiled = compiled
         # every file the loader read (layers, includes, arity files), as absolute paths:
         # what a sandbox keeps read-only (review M9); empty for a policy built in memory
-        self.input_files: tuple[str, ...] = ()
         self.approvals = approvals if approvals is not None else Approvals()
         self._view = RuleView(compiled, limits=limits, parse_cache=parse_cache)
         self._evaluator = Evaluator(self._view, self.approvals, cache=decision_cache)
         self._plain = Evaluator(self._view, None)
+        self._input_files: tuple[str, ...] = ()
+        self._protect_state()
+
+    @property
+    def input_files(self) -> tuple[str, ...]:
+        """Every file the loader read (layers, includes, arity files), as absolute paths:
+        what a sandbox keeps read-only (review M9); empty for a policy built in memory.
+        Writes to them, and to the approvals file, are denied (review AH4)."""
+        return self._input_files
+
+    @input_files.setter
+    def input_files(self, files: tuple[str, ...]) -> None:
+        self._input_files = tuple(files)
+        self._protect_state()
+
+    def _protect_state(self) -> None:
+        state = [*self._input_files]
+        if self.approvals.path is not None:
+            state.append(str(self.approvals.path))
+        self._evaluator.protect_state(state)
+        self._plain.protect_state(state)
 
     @property
     def name(self) -> str:

@@ -34,6 +34,7 @@ from policylang.compiler.tree import (
     ProtectedMatch,
     RuleMatch,
     RuleRef,
+    RuleTree,
 )
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, subtree
@@ -440,13 +441,15 @@ class RuleView:
         shown: str,
         *,
         subtree: bool = False,
+        protected_only: bool = False,
     ) -> list[Reason]:
-        """Reasons for every protected-path or outside-workspace rule the forms violate."""
+        """Reasons for every protected-path or outside-workspace rule the forms violate
+        (`protected_only`: the protected paths alone)."""
         wanted = Access.WRITE if access == "write" else Access.READ
         found: list[Reason] = []
         for form in forms:
             hit, outside = self._match_anchors(form, wanted, ctx, subtree)
-            if hit is None:
+            if hit is None or (outside and protected_only):
                 continue
             if outside:
                 message = f"{access}s `{shown}` outside the workspace"
@@ -705,12 +708,26 @@ class RuleView:
             if based is not None and based.verdict is not Verdict.ALLOW:
                 floors.append(_match_reason(based, f"`{base}` run by path"))
             name = base
+        renamed = _renamed_program(name, tree) if match is None else None
+        if renamed is not None:
+            # `gcc-12`, `x86_64-linux-gnu-gcc`, `c99`, `clang-16`, `go1.22.1` are the program
+            # they rename: its asks and denies are theirs, approved as that program's are
+            # (review AG2: approved `gcc-12` ran `gcc-12 -wrapper sh,-c,CMD`); its allows
+            # say nothing about a program of another name
+            based_words = (_value_word(inner[0], renamed), *inner[1:])
+            based_candidates = tree.candidates(based_words)
+            based = tree.decide(based_words, based_candidates, {} if views else views)
+            if based is not None and based.verdict is not Verdict.ALLOW:
+                match, candidates = based, based_candidates
+            else:
+                renamed = None
         if match is None:
             verdict = self.policy.default
             reason: Reason | None = self._default_reason
             locked, specificity, read_only = False, 0, False
         else:
-            verdict, reason = match.verdict, _match_reason(match, "")
+            where = "" if renamed is None else f"`{name}` is `{renamed}`"
+            verdict, reason = match.verdict, _match_reason(match, where)
             locked = match.locked
             specificity = match.specificity[0] if match.specificity else 0
             read_only = match.readonly and verdict is Verdict.ALLOW
@@ -871,6 +888,11 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._command(name).runs_code
 
+    def names_script(self, value: str) -> bool:
+        """Whether `value` is named like a script file (`x.sh`, `x.py`): what a runner
+        (`uv run x.py`) runs when it is its command."""
+        return _SCRIPT_NAME.search(value) is not None or _RUN_SCRIPT_NAME.search(value) is not None
+
     def runs_script(self, name: str, operand: str, *, ruled: bool = True) -> bool:
         """Whether `NAME OPERAND` runs the script OPERAND names (as its suggestion keeps)."""
         return self._runs_code(name) or (not ruled and _SCRIPT_NAME.search(operand) is not None)
@@ -931,8 +953,13 @@ _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
 _MAX_VERSION_PARTS = 4
+# a name that may rename a program: a digit or a dash in it (`gcc-12`, `c99`, `go1.22`)
+_RENAME_HINT = re.compile(r"[0-9-]")
+# `c89`, `c99`, `c11` (POSIX's and Debian's C compiler drivers), `c99-gcc` → `gcc`
+_C_STANDARD = re.compile(r"c(?:89|9[0-9]|1[0-9]|2[0-9x])(?:-(\w+))?")
 _MAX_LINKED_TREES = 8  # directories reached through links that one tree check scans
 # the operand of a program run on a script: its name says it is code
+_RUN_SCRIPT_NAME = re.compile(r"\.(?:py|pyw|js|mjs|cjs|ts|mts)$", re.IGNORECASE)
 _SCRIPT_NAME = re.compile(
     # (not `.py`, `.js`, `.ts`: linters without rules take those all day, and their
     # interpreters are in the tables)
@@ -988,7 +1015,12 @@ _REMOTE_SHELLS = frozenset({"ssh", "sftp", "scp", "rsync", "git"})
 _URL_SCHEMES = re.compile(r"(?:scp|rsync|sftp|ssh|git\+ssh|ssh\+git)://", re.IGNORECASE)
 # git's verbs that reach a repository by URL; the URL may be ssh to this machine
 _GIT_REMOTE_VERBS = frozenset(
-    {"clone", "fetch", "pull", "push", "ls-remote", "archive", "submodule", "remote"}
+    {
+        "clone", "fetch", "pull", "push", "ls-remote", "archive", "submodule", "remote",
+        # `maintenance run --task=prefetch` fetches every remote (review AG8);
+        # `request-pull` asks the URL it names what it holds
+        "maintenance", "request-pull",
+    }
 )
 
 
@@ -1819,6 +1851,32 @@ def _access_names(access: Access) -> tuple[str, ...]:
     if access is Access.READ_WRITE:
         return ("read", "write")
     return ("read",) if access is Access.READ else ("write",)
+
+
+def _renamed_program(name: str, tree: RuleTree) -> str | None:
+    """The program the rules name that `name` renames, when the rules do not name `name`
+    itself: a versioned name (`gcc-12`, `clang-16`, `go1.22.1`), a cross tool
+    (`x86_64-linux-gnu-gcc-12`, `arm-none-eabi-gcc`), a C standard's driver (`c99`,
+    `c89-gcc`). None for any other name."""
+    if not _RENAME_HINT.search(name) or tree.knows(name):
+        return None
+    stem = name
+    for _ in range(_MAX_VERSION_PARTS + 1):
+        standard = _C_STANDARD.fullmatch(stem)
+        if standard is not None:
+            candidates: tuple[str, ...] = (standard.group(1) or "cc",)
+        else:
+            prefix, dash, last = stem.rpartition("-")
+            cross = dash and (prefix.count("-") >= 1 or _C_STANDARD.fullmatch(prefix))
+            candidates = (stem, last) if cross else (stem,)
+        for candidate in candidates:
+            if candidate != name and tree.knows(candidate):
+                return candidate
+        shorter = _VERSIONED.sub("", stem, count=1)
+        if shorter == stem or not shorter:
+            return None
+        stem = shorter
+    return None
 
 
 def _value_word(word: Word, value: str) -> Word:

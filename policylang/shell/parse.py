@@ -283,7 +283,7 @@ _REDIRECTS: Final = frozenset({"file_redirect", "heredoc_redirect", "herestring_
 # quoted once (`EOF`, `'EOF'`, `"EOF"`, `\EOF`)
 _PLAIN_HEREDOC_WORD: Final = re.compile(
     r"(?:[A-Za-z0-9_.,:+@%=/-]|\\[^\n])+"  # EOF, \EOF, E\|F
-    r"|'[^'\n]+'"  # 'EOF', 'E|F'
+    r"|'[^'\n\\]+'"  # 'EOF', 'E|F' (not 'E\F': tree-sitter drops that backslash)
     r'|"[^"\n\\$`]+"'  # "EOF", "E;F"
 )
 # what a heredoc_redirect may hold besides the command's own words: its parts, redirects,
@@ -322,6 +322,21 @@ def parse_command(
         The command line. `problems` lists everything the analyser could not see
         (syntax errors, unhandled constructs, limits), nested lines' problems included.
     """
+    if "\x00" in text:
+        # bash drops NUL bytes from what it reads (stdin, a pty): `cat .e\0nv` reads `.env`
+        # there, while the words here keep them (review AI3); the model is bash's reading
+        # (spans point into the text without them)
+        where = text.index("\x00")
+        read = parse_command(text.replace("\x00", ""), limits=limits, wrappers=wrappers)
+        problem = Problem(
+            code="shell.nul-byte",
+            message="the command holds a NUL byte, which bash drops or stops at, depending "
+            "on how it reads the command",
+            span=Span(min(where, max(len(read.text) - 1, 0)), min(where + 1, len(read.text))),
+        )
+        return CommandLine(
+            text=read.text, segments=read.segments, problems=(*read.problems, problem)
+        )
     table = DEFAULT_WRAPPERS if wrappers is None else wrappers
     _LOCAL.deadline = time.monotonic() + PARSE_SECONDS
     try:

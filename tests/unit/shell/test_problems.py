@@ -129,3 +129,15 @@ def test_characters_that_crash_tree_sitter_bash_are_parsed_safely() -> None:
         )
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("text", ["cat .e\x00nv", "\x00", "ls \x00-la", "echo $(cat .e\x00nv)"])
+def test_a_nul_byte_is_a_problem_and_the_model_is_bashs_reading(text: str) -> None:
+    # review AI3: bash drops NUL bytes from what it reads, so the words are read without them
+    line = parse_command(text)
+    assert "shell.nul-byte" in [p.code for p in line.problems]
+    assert line.text == text.replace("\x00", "")
+    for problem in line.problems:
+        assert 0 <= problem.span.start <= problem.span.end <= len(line.text)
+    if text.startswith("cat"):
+        assert line.segments[0].argv == ("cat", ".env")

@@ -194,3 +194,13 @@ def test_what_follows_a_glued_heredoc_word_is_seen(text: str, seen: list[str]) -
     line = parse_command(text)
     assert [s.text for s in line.segments] == seen
     assert "shell.syntax-mismatch" in [p.code for p in line.problems]
+
+
+@pytest.mark.parametrize("quoted", ["'E\\F'", "'\\E'", "'E\\ F'", "'E\\$'"])
+@pytest.mark.parametrize("op", ["<<", "<<-"])
+def test_a_backslash_in_a_single_quoted_heredoc_word_is_a_problem(quoted: str, op: str) -> None:
+    # review AI2: bash keeps the backslash (`E\F` ends the body); tree-sitter drops it and
+    # reads on to `EF`, taking the commands between for data
+    delimiter = quoted[1:-1]
+    text = f"cat {op}{quoted}\nx\n{delimiter}\nid\n{delimiter.replace(chr(92), '')}"
+    assert "shell.syntax-mismatch" in [p.code for p in parse_command(text).problems]

@@ -1,0 +1,242 @@
+"""Residuals of review AG and AF, and reviews AH and AI (3 December 2026, fourth session):
+approvals that let a renamed program, a runner's script or a program's own path syntax
+do more than was approved, and what the reviews of that day found.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from policylang.decision import Decision, Verdict
+from policylang.engine.policy import load_policy
+
+A, Q, D = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> tuple[Path, Path]:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / "src").mkdir(parents=True)
+    (ws / "x.py").write_text("print(1)\n")
+    (ws / "x.c").write_text("int main(void){return 0;}\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x.py").write_text("print(2)\n")
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("aws_secret_access_key=FAKE\n")
+    (home / ".bashrc").write_text("# rc\n")
+    return ws, home
+
+
+def _decide(
+    places: tuple[Path, Path], command: str, *approved: str, cwd: Path | None = None
+) -> Decision:
+    ws, home = places
+    policy = load_policy()
+    for rule in approved:
+        policy.approvals.add(rule.replace("WS", str(ws)), persist=False)
+    return policy.evaluate(
+        command.replace("HOME", str(home)), workspace=ws, cwd=cwd or ws, env={"HOME": str(home)}
+    )
+
+
+@pytest.mark.parametrize(
+    ("approved", "command", "expected"),
+    [
+        # AG2: a versioned, cross or standard-named compiler is the compiler it renames:
+        # that compiler's asks hold under an approval of the new name
+        ("gcc-12", "gcc-12 -wrapper sh,-c,'touch pwned' x.c", Q),
+        ("gcc-12", "gcc-12 -O2 -c x.c", A),
+        ("c99", "c99 -B./ev/ x.c", Q),
+        ("c99", "c99 -o x x.c", A),
+        ("c89-gcc", "c89-gcc @opts x.c", Q),
+        ("x86_64-linux-gnu-gcc", "x86_64-linux-gnu-gcc -fplugin=./evil.so x.c", Q),
+        ("x86_64-linux-gnu-gcc-12", "x86_64-linux-gnu-gcc-12 -Wl,-plugin,./e.so x.c", Q),
+        ("arm-none-eabi-gcc", "arm-none-eabi-gcc --plugin=./e.so x.c", Q),
+        ("clang-16", "clang-16 -fplugin=./evil.so x.c", Q),
+        ("clang-16", "clang-16 -c x.c", A),
+        ("go1.22.1 build", "go1.22.1 build -toolexec=./x .", Q),
+        ("go1.22.1 build", "go1.22.1 build ./...", A),
+    ],
+)
+def test_renamed_programs_keep_their_asks(
+    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+) -> None:
+    decision = _decide(places, command, approved)
+    assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["gcc-12 x.c", "c99 x.c", "x86_64-linux-gnu-gcc-12 x.c", "clang-16 -c x.c"],
+)
+def test_renamed_programs_are_suggested_by_their_own_name(
+    places: tuple[Path, Path], command: str
+) -> None:
+    # a renamed program is not its base for allows: nothing of `gcc`'s readonly rules
+    # reaches `gcc-12`, and the prefix offered is the name as run
+    decision = _decide(places, command)
+    assert decision.verdict is Q, decision.explain()
+    assert decision.suggested_rule == command.split()[0]
+
+
+def test_renamed_interpreter_is_not_a_renamed_allow(places: tuple[Path, Path]) -> None:
+    # `diff3 --diff-program=PROG` runs PROG: `diff`'s read-only rule must not reach it
+    decision = _decide(places, "diff3 --diff-program=./evil a b c")
+    assert decision.verdict is not A, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "uv run python3 x.py",
+        "poetry run python x.py",
+        "uv run x.py",
+        "pdm run python x.py",
+        "uv run ./x.py",
+    ],
+)
+def test_runner_scripts_are_anchored(
+    places: tuple[Path, Path], command: str, tmp_path: Path
+) -> None:
+    # AG4: approved in one folder, a runner's script was approved in every folder
+    ws, _home = places
+    first = _decide(places, command)
+    assert first.verdict is Q, first.explain()
+    assert first.suggested_rule is not None
+    assert f"{ws}/x.py" in first.suggested_rule, first.suggested_rule
+    assert _decide(places, command, first.suggested_rule).verdict is A
+    elsewhere = _decide(places, command, first.suggested_rule, cwd=tmp_path / "other")
+    assert elsewhere.verdict is Q, elsewhere.explain()
+    assert elsewhere.suggested_rule is not None
+    assert str(tmp_path / "other" / "x.py") in elsewhere.suggested_rule
+
+
+def test_anchored_runner_approval_matches_as_written(places: tuple[Path, Path]) -> None:
+    # an approval written with the absolute script matches the relative spelling there
+    decision = _decide(places, "uv run python3 x.py", "uv run python3 WS/x.py")
+    assert decision.verdict is A, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # AF4: paths inside ffmpeg's own syntax (concat protocol, tee muxer)
+        ("ffmpeg -f data -i 'concat:a.txt|HOME/.aws/credentials' -f data -", D),
+        ("ffmpeg -f data -i 'concat:a.txt|~/.aws/credentials' -f data -", D),
+        ("ffmpeg -i a.mp4 -f tee '[f=mp4]x.mp4|[f=data]HOME/.bashrc'", D),
+        ("ffmpeg -i cache:HOME/.aws/credentials out.mp4", D),
+        # separators of a program's syntax before a path that is not protected: no ask
+        ("ffmpeg -i a.mp4 -vf 'scale=1:2,crop=2:2' out.mp4", A),
+        # inside a word only protected paths count: `s|/usr/local|/opt|` names no file
+        ("ffmpeg -i 'concat:a.mp4|/usr/share/b.mp4' out.mp4", A),
+        ("ffmpeg -i a.mp4 -metadata 'comment=x|/usr/local|/opt' out.mp4", A),
+    ],
+)
+def test_paths_in_a_programs_own_syntax(
+    places: tuple[Path, Path], command: str, expected: Verdict
+) -> None:
+    decision = _decide(places, command, "ffmpeg")
+    assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # AG8: the prefetch task fetches every remote, like `git fetch --all`
+        ("git maintenance run --task=prefetch", D),
+        ("git maintenance run --task=gc", D),  # the task may come from configuration
+    ],
+)
+def test_git_maintenance_is_a_remote_verb(
+    places: tuple[Path, Path], command: str, expected: Verdict
+) -> None:
+    ws, home = places
+    (home / ".config" / "op").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    with open(ws / ".git" / "config", "a") as handle:
+        handle.write(f'[remote "up"]\n\turl = {home}/.config/op\n')
+    policy = load_policy()
+    policy.approvals.add("git maintenance run", persist=False)
+    decision = policy.evaluate(command, workspace=ws, env={"HOME": str(home)})
+    assert decision.verdict is expected, decision.explain()
+    (ws / ".git" / "config").write_text("[core]\n\tbare = false\n")
+    assert policy.evaluate(command, workspace=ws, env={"HOME": str(home)}).verdict is A
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # AI1: the output of a substitution that bash evaluates as arithmetic or as a
+        # variable name runs the `$(…)` of an array subscript it holds
+        ("echo $(( $(tr x '$' <<< 'a[x(touch pwned)]') ))", Q),
+        ("(( $(tr x '$' <<< 'a[x(touch pwned)]') ))", Q),
+        ("for (( i=$(tr x '$' <<< 'a[x(touch pwned)]'); i<0; )); do :; done", Q),
+        ("[[ 1 -lt $(tr x '$' <<< 'a[x(touch pwned)]') ]]", Q),
+        ("[[ $(printf %s 'a') -eq 1 ]]", Q),
+        ("[[ -v $(tr x '$' <<< 'a[x(touch pwned)]') ]]", Q),
+        ("test -v \"$(tr x '$' <<< 'a[x(touch pwned)]')\"", Q),
+        ('[ -v "$(printf a)" ]', Q),
+        ("echo $[ $(tr x '$' <<< 'a[x(touch pwned)]') ]", Q),
+        ("echo $(( `tr x '$' <<< 'a[x(touch pwned)]'` ))", Q),
+        ('echo "$(( 1 + $(base64 -d <<< YQ==) ))"', Q),
+        ("echo $(( $(< a.txt) ))", Q),
+        ("let x=$(cat a.txt)", Q),
+        # substitutions that can print nothing but a number
+        ("echo $(( $(wc -l < a.txt) + 1 ))", A),
+        ("echo $(( $(cat a.txt | wc -l) * 2 ))", A),
+        ("echo $(( $(nproc) / 2 ))", A),
+        ("[[ $(id -u) -eq 0 ]]", A),
+        ("echo $(( (1 + 2) * 3 ))", A),
+        # AI2: bash ends this here-document at `E\F`; tree-sitter read `EF`
+        ("cat <<'E\\F'\nx\nE\\F\ncat ~/.aws/credentials\nEF", Q),
+        ("cat <<-'E\\aF'\nx\nE\\aF\nid\nEaF", Q),
+        ("cat <<'EOF'\nx\nEOF", A),
+        # AI3: bash drops NUL bytes from what it reads: `cat .e\0nv` reads `.env`
+        ("cat .e\x00nv", D),
+        ("cat ~/.a\x00ws/credentials", D),
+        ("ls\x00", Q),
+    ],
+)
+def test_what_bash_evaluates_or_reads_differently(
+    places: tuple[Path, Path], command: str, expected: Verdict
+) -> None:
+    (places[0] / "a.txt").write_text("1\n")
+    (places[0] / ".env").write_text("API_KEY=FAKE\n")
+    decision = _decide(places, command)
+    assert decision.verdict is expected, decision.explain()
+
+
+def test_the_policys_own_files_are_not_writable(tmp_path: Path) -> None:
+    # AH4: with `tee` approved, `tee -a approvals.toml` let the agent approve itself
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    (ws / "team.policy").write_text("allow cowsay **\n")
+    approvals = ws / "state" / "approvals.toml"  # (`.policylang/**` is protected anyway)
+    policy = load_policy(extra=[ws / "team.policy"], approvals=approvals)
+    policy.approvals.add("tee", persist=True)
+    env = {"HOME": str(home)}
+
+    def verdict(command: str) -> Verdict:
+        return policy.evaluate(command, workspace=ws, env=env).verdict
+
+    assert approvals.exists()
+    assert verdict("tee notes.txt") is A
+    for command in (
+        "tee -a state/approvals.toml",
+        "echo '\"bash\",' | tee -a state/approvals.toml",
+        "tee team.policy",
+        "cowsay x > team.policy",
+        "cowsay x > state/.approvals.toml.tmp",
+        f"rm -rf {ws}/state",
+        f"tee {policy.input_files[0]}",  # the shipped default ruleset itself
+    ):
+        assert verdict(command) is D, command
+    # moving the folder that holds it away asks; reading it is fine
+    assert verdict("mv state old") is Q
+    assert verdict("cat state/approvals.toml") is A
+    (ws / "link").symlink_to(ws / "state")
+    assert verdict("tee -a link/approvals.toml") is D
