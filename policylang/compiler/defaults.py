@@ -205,6 +205,9 @@ _RUNNER_VERBS = (
     "volta run", "pyenv exec", "rbenv exec", "nodenv exec", "goenv exec", "jenv exec",
     "fnm exec", "proto run", "tox exec", "bundle exec", "lerna exec",
     "rails runner", "firebase emulators:exec", "nx exec",
+    # review AH3: build tools' verbs that run any command
+    "stack exec", "opam exec", "cabal exec", "meson devenv", "dune exec", "esy x",
+    "cargo watch",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an

@@ -68,6 +68,7 @@ from policylang.shell.model import (
     SegmentKind,
     Word,
 )
+from policylang.shell.options import option_view
 from policylang.shell.walk import walk
 
 _log = logging.getLogger(__name__)
@@ -598,6 +599,15 @@ class _Walk(PathChecks):
                     f"`{format_rule(approved)}` is approved, but xargs adds words to it that "
                     "the approval's checks cannot see",
                 )
+            elif approved is not None and (elsewhere := self._approval_elsewhere(seg, cwd)):
+                # an approval is given for this project's commands: `make test` approved
+                # here ran the Makefile of any folder, one a clone had just made too
+                # (review AH5)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-elsewhere",
+                    f"`{format_rule(approved)}` is approved, but this {elsewhere}",
+                )
             elif approved is not None and len(approved) >= found.specificity:
                 seg.approved = len(approved)
                 verdict = Verdict.ALLOW
@@ -623,7 +633,13 @@ class _Walk(PathChecks):
                     reason.rule_id, reason.message, reason.verdict, reason.location, seg.text
                 )
             )
-        if verdict is Verdict.ASK and approvable and found.inner and not found.from_xargs:
+        if (
+            verdict is Verdict.ASK
+            and approvable
+            and found.inner
+            and not found.from_xargs
+            and not self._approval_elsewhere(seg, cwd)
+        ):
             suggestion = self.rules.suggest(found.inner, found.view, ruled=found.specificity > 0)
             if suggestion is not None and len(suggestion) < found.specificity:
                 # `ask git bisect run **` is not lifted by approving `git bisect`: offer the
@@ -678,7 +694,7 @@ class _Walk(PathChecks):
         """Where the relative script of the command at `start` is: the word after a
         program that runs one (`python3 x.py`), or, for a runner's command (`run`), the
         command word itself when it names a script (`uv run x.py`, `uv run ./x.sh`)."""
-        name = values[start]
+        name = values[start] if start < len(values) else None
         if name is None:
             return None
         relative = name[:1] not in ("-", "/", "")
@@ -687,6 +703,8 @@ class _Walk(PathChecks):
         value = values[start + 1] if start + 1 < len(values) else None
         if not value or value[0] in "-/" or not self.rules.runs_script(name, value, ruled=ruled):
             return None
+        if self.rules.has_verb(name, value):
+            return None  # `bun pm ls`, `bun install`: a verb, not a script
         if not run and self.rules.policy.runners.find([name, value])[0]:
             return None  # `uv run …` read as a script: the runner's branch judges it
         return start + 1
@@ -715,10 +733,23 @@ class _Walk(PathChecks):
         then (within the line's budget), since the suggestion names it.
         """
         inside = trial and self._cwd_inside(cwd)
+        if len(prefix) > 1 and prefix[0].value is not None:
+            name = prefix[0].value.rpartition("/")[2]
+            if name in _TARGET_TAKERS:
+                self.extra_targets(name, prefix, rest, seg)
         for word in rest:
             if id(word) in judged:
                 continue  # (`judged`: the ids of words the path-role table checked)
             value = word.value
+            if value is not None and _INLINE_CODE.search(value):
+                # `exiftool -p '${x;system(…)}'`, `sox '|sh -c …'`, `gs -sOutputFile=%pipe%…`:
+                # code or a command handed to the approved program (review AH2)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-inline-code",
+                    f"`{short(word.text)}` looks like code or a command for "
+                    f"`{prefix[0].text if prefix else '?'}` to run, which no approval covers",
+                )
             # deciding whether to offer a suggestion only: a relative name that does not
             # exist and that no protected rule names is skipped; offering a suggestion in
             # vain would cost a question, never a hole (the approval's use checks it all)
@@ -728,6 +759,27 @@ class _Walk(PathChecks):
                     self.check_path_word(path, "write", seg, cwd)
                 self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
+
+    def extra_targets(
+        self, name: str, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState
+    ) -> None:
+        """`make test deploy` under `make test`: a build tool runs every target, goal or
+        task it is given, and the approval named one (review AH6)."""
+        words = (*prefix, *rest)
+        view = option_view(words, self.rules.policy.tree.option_spec(name), start=1)
+        for index in view.operands:
+            if index < len(prefix):
+                continue
+            value = words[index].value
+            if value is None or "=" in value or value.isdigit():
+                continue  # (`V=1`: an override, judged by its own rule; `-j 4`)
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-extra-target",
+                f"`{short(value)}` is another target than the approved "
+                f"`{short(' '.join(w.text for w in prefix))}`",
+            )
+            return
 
     def approved_runner(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -775,6 +827,23 @@ class _Walk(PathChecks):
                 where = _program_path(extra[1], cwd)
                 extra = (extra[0], where, *extra[2:]) if where is not None else ()
             self.approved_program(approved, words[start:], seg, cwd, extra)
+
+    def _approval_elsewhere(self, seg: SegmentState, cwd: paths.Cwd | None) -> str:
+        """Why approvals do not hold where `seg` runs ("" where they do): outside the
+        workspace, or in a folder the line moved to after a segment that may have made it
+        (`git clone URL sub && cd sub && make test`)."""
+        if cwd is None:
+            return ""
+        if not self._cwd_inside(cwd):
+            return "runs outside the workspace, where no approval holds"
+        if cwd.candidates != self.start.candidates and any(
+            not other.read_only for other in self.segments if other is not seg
+        ):
+            return (
+                "runs in a folder the line moved to after commands that change files "
+                "(which may have made what runs there)"
+            )
+        return ""
 
     def _cwd_inside(self, cwd: paths.Cwd) -> bool:
         workspace = self.ctx.workspace
@@ -1158,13 +1227,27 @@ _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 # a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`
 _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# build tools that run each target, goal or task among their operands (`make a b`)
+_TARGET_TAKERS: Final = frozenset(
+    {"make", "gmake", "bmake", "mvn", "mvnw", "gradle", "gradlew", "ant", "rake", "just",
+     "task", "ninja", "invoke", "inv", "mage"}
+)  # fmt: skip
+# a word after an approved prefix that hands the program code or a command to run: a
+# leading `|` (Perl's, sox's, ImageMagick's pipe open), Ghostscript's `%pipe%`, exiftool's
+# `${TAG;EXPR}`, a call of a language's process or eval functions, TeX's `\write18`
+_INLINE_CODE: Final = re.compile(
+    r"^\||%pipe%|\$\{[^}]*;|\b(?:system|exec|popen|spawn|eval|__import__)\s*\("
+    r"|os\.system|subprocess\.|\\write18|\\immediate"
+)
 # a command substitution (not an arithmetic `$((`) or backquote whose output bash evaluates
 _EVALUATED_OUTPUT: Final = re.compile(r"\$\((?!\()|`")
 # substitutions that print a number and nothing else, which evaluates to itself:
 # `$(( $(wc -l < f) + 1 ))`, `$(nproc)`, `$(id -u)`, `$(date +%s)`
 _NUMERIC_SUBSTITUTION: Final = re.compile(
     r"\$\(\s*(?:[^()$`'\"\\;&|<>]*\|\s*)?"
-    r"(?:wc\s+-[lcmw]\s*(?:<\s*[\w./-]+\s*)?|nproc|id\s+-[ug]|date\s+\+%s|getconf\s+\w+)\s*\)"
+    r"(?:wc\s+-[lcmw]\s*(?:<\s*[\w./-]+\s*)?|nproc|id\s+-[ug]|getconf\s+\w+"
+    # `date [-u] [-d 'when'] +%s`: seconds, whatever the date asked for
+    r"|date(?:\s+-[a-zA-Z]+|\s+'[^'$`\\]*'|\s+\"[^\"$`\\]*\")*\s+['\"]?\+['\"]?%s['\"]?)\s*\)"
 )
 # a name with a subscript (`a[i]`), not any text with a `[` (`read -p "[Enter] key"`)
 _SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")

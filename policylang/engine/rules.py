@@ -888,6 +888,16 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._command(name).runs_code
 
+    def has_verb(self, name: str, operand: str) -> bool:
+        """Whether `operand` is a verb of `name` rather than a script it runs: the arity
+        table gives `name` verbs (`bun` = 2: `bun install`), and `operand` is not named
+        like a file (`bun x.ts`, `bun ./build`)."""
+        return (
+            len(self.policy.arity.prefix((name, operand))) > 1
+            and "/" not in operand
+            and not self.names_script(operand)
+        )
+
     def names_script(self, value: str) -> bool:
         """Whether `value` is named like a script file (`x.sh`, `x.py`): what a runner
         (`uv run x.py`) runs when it is its command."""
@@ -930,6 +940,18 @@ class RuleView:
             if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
             prefix = tuple(values[:2])
+        if (
+            not ruled
+            and len(prefix) == 1
+            and len(values) > 1
+            and self.policy.arity.key_length(values) == 0
+            and _VERB.fullmatch(values[1])
+            and not self._runs_code(values[0])
+        ):
+            # a program no rule or arity entry knows: its first word may be a verb
+            # (`meson compile`): offered with it, since the bare name would approve every
+            # verb, those that run any command among them (review AH3)
+            prefix = tuple(values[:2])
         size, runner = self.policy.runners.find(values)
         if size == 0:
             return prefix
@@ -953,6 +975,8 @@ _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
 _MAX_VERSION_PARTS = 4
+# a word that may be a program's verb (`compile`, `try-repo`), not a file or a value
+_VERB = re.compile(r"[a-z][a-z0-9-]*")
 # a name that may rename a program: a digit or a dash in it (`gcc-12`, `c99`, `go1.22`)
 _RENAME_HINT = re.compile(r"[0-9-]")
 # `c89`, `c99`, `c11` (POSIX's and Debian's C compiler drivers), `c99-gcc` → `gcc`

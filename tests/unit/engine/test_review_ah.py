@@ -108,10 +108,16 @@ def test_runner_scripts_are_anchored(
     assert first.suggested_rule is not None
     assert f"{ws}/x.py" in first.suggested_rule, first.suggested_rule
     assert _decide(places, command, first.suggested_rule).verdict is A
-    elsewhere = _decide(places, command, first.suggested_rule, cwd=tmp_path / "other")
+    # another folder of the workspace: another script, offered by where it is
+    (ws / "src" / "x.py").write_text("print(3)\n")
+    elsewhere = _decide(places, command, first.suggested_rule, cwd=ws / "src")
     assert elsewhere.verdict is Q, elsewhere.explain()
     assert elsewhere.suggested_rule is not None
-    assert str(tmp_path / "other" / "x.py") in elsewhere.suggested_rule
+    assert str(ws / "src" / "x.py") in elsewhere.suggested_rule
+    # outside the workspace no approval holds, and none is offered (AH5)
+    outside = _decide(places, command, first.suggested_rule, cwd=tmp_path / "other")
+    assert outside.verdict is Q, outside.explain()
+    assert outside.suggested_rule is None
 
 
 def test_anchored_runner_approval_matches_as_written(places: tuple[Path, Path]) -> None:
@@ -190,6 +196,8 @@ def test_git_maintenance_is_a_remote_verb(
         ("echo $(( $(nproc) / 2 ))", A),
         ("[[ $(id -u) -eq 0 ]]", A),
         ("echo $(( (1 + 2) * 3 ))", A),
+        ("echo $(( ($(date -ud '2003-08-02 17:24' +'%s') - $(date +%s)) / 60 ))", A),
+        ('echo $(( $(date -d "$(cat a.txt)" +%s) ))', Q),
         # AI2: bash ends this here-document at `E\F`; tree-sitter read `EF`
         ("cat <<'E\\F'\nx\nE\\F\ncat ~/.aws/credentials\nEF", Q),
         ("cat <<-'E\\aF'\nx\nE\\aF\nid\nEaF", Q),
@@ -240,3 +248,144 @@ def test_the_policys_own_files_are_not_writable(tmp_path: Path) -> None:
     assert verdict("cat state/approvals.toml") is A
     (ws / "link").symlink_to(ws / "state")
     assert verdict("tee -a link/approvals.toml") is D
+
+
+@pytest.mark.parametrize(
+    ("approved", "command", "expected"),
+    [
+        # AH1: rustc names the linker to run and passes gcc's `-wrapper` on
+        ("rustc", "rustc x.rs -C link-arg=-wrapper -C link-arg=sh,-c,id", Q),
+        ("rustc", "rustc x.rs -Clink-args='-wrapper sh,-c,id'", Q),
+        ("rustc", "rustc x.rs -C linker=sh", Q),
+        ("rustc", "rustc x.rs -Z codegen-backend=./evil.so", Q),
+        ("rustc", "rustc x.rs -o x", A),
+        ("cargo rustc", "cargo rustc -- -C linker=sh", Q),
+        ("cargo rustc", "timeout 5 cargo rustc -- -C link-arg=-wrapper", Q),
+        ("zig cc", "zig cc -wrapper sh,-c,id x.c", Q),
+        ("zig cc", "zig cc -fplugin=./evil.so x.c", Q),
+        ("zig cc", "zig cc -O2 x.c", A),
+        # AH2: options and words that hand the approved program code to run
+        ("exiftool", "exiftool -if 'system(\"id\")' x.jpg", Q),
+        ("exiftool", "exiftool -p '${filename;system(\"id\")}' x.jpg", Q),
+        ("exiftool", "exiftool -All= x.jpg", A),
+        ("gs", "gs -dBATCH -sOutputFile='%pipe%id' x.pdf", Q),
+        ("gs", "gs -dNOSAFER -c '(x) (r) file' -c quit", Q),
+        ("gs", "gs -dBATCH -sOutputFile=out.pdf x.pdf", A),
+        ("latexmk", "latexmk -e 'system(\"id\")' x.tex", Q),
+        ("latexmk", 'latexmk -pdf -pdflatex="sh -c id" x.tex', Q),
+        ("latexmk", "latexmk -pdf x.tex", A),
+        ("pylint", "pylint --init-hook='import os; os.system(\"id\")' x.py", Q),
+        ("pylint", "pylint x.py", A),
+        ("sox", "sox '|sh -c id' out.wav", Q),
+        ("sox", "sox x.wav y.wav", A),
+        ("pdflatex", "pdflatex -shell-escape x.tex", Q),
+        ("pdflatex", "pdflatex x.tex", A),
+        ("rake", "rake -e 'system(\"id\")'", Q),
+        ("convert", "convert '|sh -c id' out.png", Q),
+        # AH3: verbs and options of build tools that run any command
+        ("ctest", "ctest --build-and-test a b --build-generator Ninja --test-command sh -c id", Q),
+        ("ctest", "ctest -j4", A),
+        ("just", "just --command id", Q),
+        ("just", "just --shell sh --shell-arg -c x", Q),
+        ("just test", "just test", A),
+        ("meson", "meson devenv sh -c id", Q),
+        ("meson test", "meson test --wrapper='sh -c id'", Q),
+        ("stack", "stack exec -- sh -c id", Q),
+        ("opam", "opam exec -- sh -c id", Q),
+        ("cabal", "cabal exec -- sh -c id", Q),
+        ("stack build", "stack build --exec 'sh -c id'", Q),
+        ("mix", "mix run -e 'System.cmd(\"id\",[])'", Q),
+        ("mix", "mix eval 'x'", Q),
+        ("sbt", "sbt 'eval 1'", Q),
+        ("nim", "nim --eval:'exec \"id\"'", Q),
+        ("pre-commit run", "pre-commit run -c other.yaml", Q),
+        # AH7: shell builtins that load or run
+        ("enable", "enable -f ./evil.so foo", Q),
+        ("complete", "complete -C 'rm -rf ~' ls", Q),
+        ("bind", "bind -x '\"\\C-a\":id'", Q),
+        # AH6: an approved target is that target
+        ("make test", "make test deploy", Q),
+        ("make test", "make test -j 4", A),
+        ("mvn compile", "mvn compile deploy", Q),
+        ("mvn compile", "mvn compile exec:exec -Dexec.executable=sh", Q),
+        ("mvn compile", "mvn compile -pl core -DskipTests", A),
+        ("gradle test", "gradle test publish", Q),
+        ("gradle test", "gradle test --tests Foo", A),
+        ("gradle test", "gradle test --init-script init.gradle", Q),
+        ("mvn install", "mvn install -s settings.xml", Q),
+        # AH8: options that run a file the agent may have planted
+        ("pandoc", "pandoc -L evil.lua in.md", Q),
+        ("pandoc", "pandoc --filter=./evil in.md", Q),
+        ("pandoc", "pandoc in.md -o out.html", A),
+        ("ld", "ld -plugin ./evil.so x.o", Q),
+        ("javac", "javac -processorpath . -processor Evil X.java", Q),
+        ("javac", "javac -J-javaagent:evil.jar X.java", Q),
+        ("javac", "javac -d out X.java", A),
+        ("cmake ..", "cmake .. -P x.cmake", Q),
+        ("ninja", "ninja -f other.ninja", Q),
+        ("task", "task --taskfile other.yml", Q),
+    ],
+)
+def test_approved_tools_do_not_run_what_they_are_handed(
+    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+) -> None:
+    decision = _decide(places, command, approved)
+    assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("command", "offered"),
+    [
+        # AH3: a program no rule or arity entry knows is offered with its verb
+        ("meson compile -C builddir", "meson compile"),
+        ("opam install pkg", "opam install"),
+        ("pre-commit run", "pre-commit run"),
+        ("tldr tar", "tldr tar"),
+        ("rustc main.rs", "rustc"),  # a file, not a verb
+        ("mix eval 'x'", None),  # code: never approvable
+        # false positives of review AH: verbs of an interpreter that has them
+        ("bun pm ls", "bun pm"),
+        ("bun install", "bun install"),
+        ("bun x.ts", "bun WS/x.ts"),
+        ("cmake --build build", "cmake --build"),
+    ],
+)
+def test_suggestions_name_the_verb(
+    places: tuple[Path, Path], command: str, offered: str | None
+) -> None:
+    decision = _decide(places, command)
+    expected = None if offered is None else offered.replace("WS", str(places[0]))
+    assert decision.suggested_rule == expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # AH5: approvals hold in the workspace, and not in a folder the line just made
+        ("make test", A),
+        ("cd src && make test", A),
+        ("cd src && git status && make test", A),
+        ("cd OTHER && make test", Q),
+        ("cd ~ && make test", Q),
+        ("git clone https://example.com/r sub && cd sub && make test", Q),
+        ("mkdir -p sub && cd sub && make test", Q),
+    ],
+)
+def test_approvals_hold_in_the_workspace(
+    places: tuple[Path, Path], command: str, expected: Verdict, tmp_path: Path
+) -> None:
+    command = command.replace("OTHER", str(tmp_path / "other"))
+    decision = _decide(places, command, "make test", "git clone", "mkdir")
+    assert decision.verdict is expected, decision.explain()
+    if expected is Q:
+        assert "engine.approved-elsewhere" in [r.rule_id for r in decision.reasons]
+
+
+@pytest.mark.parametrize(
+    "command", ["watch wc -l <filename>", "env - `cat ~/cronenv` /bin/sh", "watch"]
+)
+def test_a_segment_with_no_inner_words_is_judged(places: tuple[Path, Path], command: str) -> None:
+    # found by calibration: the script lookup met a wrapper whose inner command is empty
+    decision = _decide(places, command)
+    assert decision.verdict is not A
+    assert all("internal error" not in r.message for r in decision.reasons), decision.explain()
