@@ -57,6 +57,7 @@ from policylang.engine.rules import (
     loopback_reach,
     program_starts,
     runs_elsewhere,
+    ssh_loopback_aliases,
 )
 from policylang.shell.model import (
     CommandLine,
@@ -514,7 +515,11 @@ class _Walk(PathChecks):
         self.printed_environment(found, segment, seg)
         values = [w.value for w in found.inner]
         elsewhere = runs_elsewhere(values)
-        here = loopback_reach(values) if seg.approved or seg.suggestion is not None else None
+        here = (
+            loopback_reach(values, ssh_loopback_aliases(self.ctx.home))
+            if (seg.approved or seg.suggestion is not None) and _REMOTE_NAMES.search(values[0] or "")
+            else None
+        )
         if here is not None:
             # the approval was given for other hosts; this one runs here (review S9)
             if seg.approved:
@@ -1227,6 +1232,8 @@ _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 # a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`
 _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# the programs `loopback_reach` looks at (ssh, sftp, scp, rsync, git), by name or path
+_REMOTE_NAMES: Final = re.compile(r"(?:^|/)(?:ssh|sftp|scp|rsync|git)$")
 # build tools that run each target, goal or task among their operands (`make a b`)
 _TARGET_TAKERS: Final = frozenset(
     {"make", "gmake", "bmake", "mvn", "mvnw", "gradle", "gradlew", "ant", "rake", "just",

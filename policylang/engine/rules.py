@@ -940,11 +940,20 @@ class RuleView:
             if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
             prefix = tuple(values[:2])
+        unknown_program = not ruled and self.policy.arity.key_length(values) == 0
         if (
-            not ruled
+            unknown_program
+            and any(v in _INLINE_CODE_OPTIONS for v in values[1:3])
+            and _renamed_program(values[0], self.policy.tree) is None  # `gcc-12 -c x.c`
+        ):
+            # `rhino -e CODE`, `oksh -c CMD`, `toybox sh -c CMD`, `gnome-terminal -- CMD`:
+            # a program the tables miss, given code inline; approving its name would
+            # approve any code (review AG3): approved once instead
+            return None
+        if (
+            unknown_program
             and len(prefix) == 1
             and len(values) > 1
-            and self.policy.arity.key_length(values) == 0
             and _VERB.fullmatch(values[1])
             and not self._runs_code(values[0])
         ):
@@ -975,6 +984,12 @@ _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
 _MAX_VERSION_PARTS = 4
+_MAX_SSH_CONFIG = 256 * 1024  # bytes of ~/.ssh/config read for loopback aliases
+# options that give code or a command inline, to many programs the tables may miss
+_INLINE_CODE_OPTIONS = frozenset(
+    {"-c", "-e", "-E", "-r", "--", "--eval", "--exec", "--execute",
+     "--command", "--code", "--run", "--script"}
+)  # fmt: skip
 # a word that may be a program's verb (`compile`, `try-repo`), not a file or a value
 _VERB = re.compile(r"[a-z][a-z0-9-]*")
 # a name that may rename a program: a digit or a dash in it (`gcc-12`, `c99`, `go1.22`)
@@ -1048,15 +1063,18 @@ _GIT_REMOTE_VERBS = frozenset(
 )
 
 
-def loopback_reach(values: Sequence[str | None]) -> str | None:
+def loopback_reach(
+    values: Sequence[str | None], aliases: frozenset[str] = frozenset()
+) -> str | None:
     """The destination of `ssh`, `sftp`, `scp` or `rsync` when it is this machine by its
     own address (`localhost`, `127.0.0.1`, `[::1]`, `0`, `127.1`, this host's name), or a
     word that cannot be read (None otherwise).
 
     Such a command runs here what an approval of the program was given for other hosts:
     `ssh localhost 'cat ~/.aws/credentials'` (review S9), or `rsync localhost:.ssh/ k/`.
-    A name that `~/.ssh/config` or DNS maps to this machine cannot be seen. git over ssh
-    (`git clone localhost:/home/u/repo`) is such a reach too.
+    `aliases` are names `~/.ssh/config` maps to this machine (`ssh_loopback_aliases`); a
+    name DNS maps to it cannot be seen. git over ssh (`git clone localhost:/home/u/repo`)
+    is such a reach too.
     """
     if not values or values[0] is None:
         return None
@@ -1066,9 +1084,43 @@ def loopback_reach(values: Sequence[str | None]) -> str | None:
     for host in _remote_hosts(name, values[1:]):
         if host is None:
             return "a word that cannot be read"
-        if _is_loopback(host):
+        if _is_loopback(host) or host.lower() in aliases:
             return host or "an empty host name"
     return None
+
+
+def ssh_loopback_aliases(home: str) -> frozenset[str]:
+    """The `Host` names of `HOME/.ssh/config` whose `HostName` is this machine
+    (`Host box` / `HostName 127.0.0.1`): `ssh box CMD` runs CMD here, which an approval of
+    `ssh` for other hosts does not cover. Patterns (`Host *.lan`) and `Include` files are
+    not followed; the file is read again when it changes."""
+    path = os.path.join(home, ".ssh", "config")
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return frozenset()
+    return _ssh_aliases(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _ssh_aliases(path: str, _mtime: int, size: int) -> frozenset[str]:
+    if size > _MAX_SSH_CONFIG:
+        return frozenset()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(_MAX_SSH_CONFIG)
+    except OSError:
+        return frozenset()
+    found: set[str] = set()
+    names: list[str] = []
+    for raw in text.splitlines():
+        key, _sep, rest = raw.strip().replace("=", " ", 1).partition(" ")
+        key, rest = key.lower(), rest.strip().strip('"')
+        if key in ("host", "match"):
+            names = [n.lower() for n in rest.split() if key == "host" and not set(n) & set("*?!")]
+        elif key == "hostname" and _is_loopback(rest):
+            found.update(names)
+    return frozenset(found)
 
 
 def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:

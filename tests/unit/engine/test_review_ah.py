@@ -389,3 +389,45 @@ def test_a_segment_with_no_inner_words_is_judged(places: tuple[Path, Path], comm
     decision = _decide(places, command)
     assert decision.verdict is not A
     assert all("internal error" not in r.message for r in decision.reasons), decision.explain()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # AG3: programs the tables miss, given code inline, are not offered by their name
+        "rhino -e 1",
+        "oksh -c id",
+        "rc -c 'cat ~/.aws/credentials'",
+        "toybox sh -c id",
+        "gnome-terminal -- sh -c id",
+        "alacritty -e id",
+        "php-cgi -r 'system(1);'",
+    ],
+)
+def test_inline_code_of_unknown_programs_is_not_suggested(
+    places: tuple[Path, Path], command: str
+) -> None:
+    decision = _decide(places, command)
+    assert decision.verdict is Q, decision.explain()
+    assert decision.suggested_rule is None
+
+
+def test_ssh_config_aliases_of_this_machine_are_not_approved(places: tuple[Path, Path]) -> None:
+    # closing-8 residual: `Host box` / `HostName 127.0.0.1` makes `ssh box CMD` run here
+    ws, home = places
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "config").write_text(
+        "Host build box\n  HostName 127.0.0.1\n  User me\n\nHost far\n  HostName example.com\n"
+        "Host *.lan\n  HostName localhost\n"
+    )
+    for command in (
+        "ssh box 'cat ~/.aws/credentials'",
+        "scp build:.aws/credentials k",
+        "rsync -a BOX:.ssh/ k/",
+    ):
+        decision = _decide(places, command, "ssh", "scp", "rsync")
+        assert decision.verdict is not A, decision.explain()
+        assert "engine.approved-loopback" in [r.rule_id for r in decision.reasons]
+    assert _decide(places, "ssh far uptime", "ssh").verdict is A
+    (home / ".ssh" / "config").write_text("Host box\n  HostName example.com\n")
+    assert _decide(places, "ssh box uptime", "ssh").verdict is A  # read again when changed
