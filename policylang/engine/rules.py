@@ -58,6 +58,7 @@ from policylang.shell.options import (
     option_view,
 )
 from policylang.shell.parse import parse_command
+from policylang.shell.wrappers import DEFAULT_WRAPPERS
 from policylang.span import Span
 
 # Reader commands that read the working directory when given no operand.
@@ -347,6 +348,11 @@ class RuleView:
         self._parse_lock = threading.Lock()
         self._positions = {p.value: p for p in ExpansionPosition}
         self._commands = _command_table(policy)
+        # wrappers a policy's own lines define or redefine: `wrapper git …` in a later layer
+        # must not hide `git push --force` from an earlier layer's deny (review AF8)
+        self._declared_wrappers = frozenset(
+            spec.name for spec in policy.wrappers if DEFAULT_WRAPPERS.get(spec.name) != spec
+        )
         # every workspace-anchored glob a read can violate, as one expression over paths
         # relative to the workspace (`protected_in_tree` matches each entry against it)
         readable = [
@@ -629,6 +635,11 @@ class RuleView:
             match = self.policy.tree.lookup(use_words)
             if match is not None and match.verdict is not Verdict.ALLOW:
                 floors.append(_match_reason(match, f"wrapper `{use.name}`"))
+            if use.name in self._declared_wrappers and self.policy.tree.knows(use.name):
+                # the rules of the name see the whole command, as without the wrapper line
+                whole = self.policy.tree.lookup(words)
+                if whole is not None and whole.verdict is not Verdict.ALLOW:
+                    floors.append(_match_reason(whole, f"`{use.name}` as a command"))
         inner = tuple(unwrapped.words)
         nested = () if unwrapped.nested is None else (unwrapped.nested,)
         if unwrapped.opaque:

@@ -431,3 +431,15 @@ def test_ssh_config_aliases_of_this_machine_are_not_approved(places: tuple[Path,
     assert _decide(places, "ssh far uptime", "ssh").verdict is A
     (home / ".ssh" / "config").write_text("Host box\n  HostName example.com\n")
     assert _decide(places, "ssh box uptime", "ssh").verdict is A  # read again when changed
+
+
+def test_a_later_wrapper_line_does_not_hide_an_earlier_deny(tmp_path: Path) -> None:
+    # AF8: `wrapper git positionals 1` in a user layer made `git push --force` an ask
+    org = Path(__file__).parents[3] / "policylang" / "rulesets" / "org-example" / "org.policy"
+    layer = tmp_path / "user.policy"
+    layer.write_text("wrapper git positionals 1\n")
+    policy = load_policy(org, extra=[layer], check=False)
+    decision = policy.evaluate("git push --force origin main", workspace=tmp_path)
+    assert decision.verdict is D, decision.explain()
+    # without the wrapper line it is the same deny
+    assert load_policy(org).evaluate("git push -f origin main", workspace=tmp_path).verdict is D
