@@ -515,11 +515,9 @@ class _Walk(PathChecks):
         self.printed_environment(found, segment, seg)
         values = [w.value for w in found.inner]
         elsewhere = runs_elsewhere(values)
-        here = (
-            loopback_reach(values, ssh_loopback_aliases(self.ctx.home))
-            if (seg.approved or seg.suggestion is not None) and _REMOTE_NAMES.search(values[0] or "")
-            else None
-        )
+        offered = seg.approved or seg.suggestion is not None
+        remote = offered and _REMOTE_NAMES.search(values[0] or "") is not None
+        here = loopback_reach(values, ssh_loopback_aliases(self.ctx.home)) if remote else None
         if here is not None:
             # the approval was given for other hosts; this one runs here (review S9)
             if seg.approved:

@@ -414,7 +414,7 @@ def test_inline_code_of_unknown_programs_is_not_suggested(
 
 def test_ssh_config_aliases_of_this_machine_are_not_approved(places: tuple[Path, Path]) -> None:
     # closing-8 residual: `Host box` / `HostName 127.0.0.1` makes `ssh box CMD` run here
-    ws, home = places
+    home = places[1]
     (home / ".ssh").mkdir()
     (home / ".ssh" / "config").write_text(
         "Host build box\n  HostName 127.0.0.1\n  User me\n\nHost far\n  HostName example.com\n"
