@@ -224,3 +224,59 @@ DEFAULT_RUNNERS = RunnerTable(
     verbs=frozenset(tuple(entry.split()) for entry in _RUNNER_VERBS),
     exact=frozenset(tuple(entry.split()) for entry in _EXACT_RUNNERS),
 )
+
+# Words that make a program run code, or a program or file of code they name, matched on
+# each word after an approved prefix (`--opt=value` and `-opt value` spellings both: the
+# value of a separate word is matched too). The policy's clause asks catch the common
+# spelling; these catch what clauses cannot say: case (`exiftool -IF`), prefixes of
+# getopt_long_only options (`pdflatex -shell-esc`), keys inside a value (`rustc -C
+# linker=sh`), files by their kind (`pandoc -t w.lua`). Reviews AH and AJ.
+_TEX = r"--?(?:shell-e[a-z-]*|enable-w[a-z0-9]*|cnf-line\b.*)"
+_TEX_ENGINES = ("pdflatex", "xelatex", "lualatex", "latex", "tex", "etex", "pdftex", "luatex")
+_RUSTC = (
+    r"(?:-C|--codegen=?)?(?:linker|linker-flavor|link-args?|link-self-contained|llvm-args"
+    r"|passes|codegen-backend|profile-generate|profile-use|dlltool|ar)(?:=.*)?|-Z.*|@.*"
+)
+_MVN = (
+    r"-D(?:maven\.ext\.class\.path|exec\.|maven\.repo\.local).*|-(?:s|gs|f|t)"
+    r"|--(?:settings|global-settings|file|toolchains)(?:=.*)?"
+)
+_GRADLE = (
+    r"-D(?:org\.gradle\.jvmargs|org\.gradle\.java\.home).*|-(?:I|b|c|p|g).*"
+    r"|--(?:init-script|build-file|settings-file|project-dir|gradle-user-home)(?:=.*)?"
+)
+HANDED_CODE: Mapping[str, str] = MappingProxyType(
+    {
+        "exiftool": r"(?i)-(?:if\d*|p|printformat|config|api|userparam|@)",
+        "latexmk": r"--?(?:e|r|(?:pdf|lua|xe|dvilua)?latex|dvipdf|ps2pdf|pdfdvi|pv|pvc|view"
+        r"|usepretex|pretex|print|makeindex|bibtex|biber|lpr|dvips|xdvipdfmx)(?:=.*)?|" + _TEX,
+        **dict.fromkeys(_TEX_ENGINES, _TEX),
+        "rustc": _RUSTC,
+        "rustdoc": _RUSTC,
+        "cargo": _RUSTC,
+        "pandoc": r".*\.lua|-[dLF].*|--(?:defaults|data-dir|pdf-engine|pdf-engine-opt"
+        r"|lua-filter|filter|template)(?:=.*)?",
+        "ctest": r"--(?:overwrite|build-and-test|test-command|build-makeprogram|script"
+        r"|script-new-process|extra-submit).*|-S[PR]?|.*(?:Memory|Coverage|Update|Build"
+        r"|Configure)Command.*",
+        "cabal": r"--(?:with-[a-z-]+|ghc-options|ghcjs-options|gcc-options|ld-options"
+        r"|configure-option|project-file)(?:=.*)?|-w.*",
+        "stack": r"--(?:with-[a-z-]+|ghc-options|exec|stack-yaml|nix-shell-file)(?:=.*)?",
+        "nim": r"(?i)--?(?:pass[cl]|[a-z0-9_]+\.(?:exe|linkerexe|options\.[a-z]+)|eval|e"
+        r"|import|include)(?::.*|=.*)?",
+        "meson": r"--(?:native-file|cross-file|wrapper|gdb|gdb-path)(?:=.*)?|-D\w*args=.*",
+        "mix": r"eval|-e|--eval|-r|--require",
+        "sbt": r"(?:eval|console|consoleQuick|consoleProject|set|apply)\b.*|<.*|-J.*|--?script.*",
+        "rake": r"--?(?:e|execute|p|execute-print|E|execute-continue|r|require|f|rakefile"
+        r"|I|libdir|rakelib|R|g|system)(?:=.*)?",
+        "pylint": r"--(?:init-hook|load-plugins|rcfile)(?:=.*)?|--output-format=.*\..*",
+        "just": r"--(?:command|shell|shell-arg|shell-command|justfile|dotenv-path"
+        r"|dotenv-filename|working-directory)(?:=.*)?|-[cdf]",
+        "mvn": _MVN,
+        "mvnw": _MVN,
+        "gradle": _GRADLE,
+        "gradlew": _GRADLE,
+        "gs": r"(?i)-[ds](?:NOSAFER|DELAYSAFER|NOSAFETY|WRITESYSTEMDICT|SAFER=false).*|-c",
+        "zig": r"-wrapper|-fplugin.*|-B.*|-specs.*|-fuse-ld.*|-Wl,.*|-Xlinker|-Xclang|@.*",
+    }
+)

@@ -38,9 +38,10 @@ _HARMLESS_DEVICES = frozenset(
 )
 _NETWORK_PREFIXES = ("/dev/tcp/", "/dev/udp/")
 # a path that starts inside a word, after a separator of the program's own syntax
-# (after `=` and `,` the whole piece is a path word already: `_named_paths`)
-_EMBEDDED_HINT = re.compile(r"[|;\]:(<>]~?/")
-_EMBEDDED_PATH = re.compile(r"([|;\]:(<>])(~?/[^|;,\]<>()\s]*)")
+# (after `=` and `,` too: inside quotes, `textfile='/x'`, the piece is not one of
+# `_named_paths`; relative pieces count, `concat:a|../home/u/.bashrc`)
+_EMBEDDED_HINT = re.compile(r"[|;\]:(<>'\"=,](?:~|\.\.?)?\\?/")
+_EMBEDDED_PATH = re.compile(r"([|;\]:(<>'\"=,])((?:~|\.\.?)?/[^|;,\]<>()'\"\s]*)")
 
 
 @dataclass(slots=True)
@@ -535,10 +536,12 @@ class PathChecks:
         for form in forms:
             for state in self.state_files:
                 exact = form == state or _is_sibling_temporary(form, state)
-                if not exact and not paths.is_within(state, form):
+                # a name `split`/`csplit` add a suffix to (`split -n25 F team.polic`)
+                prefix = state.startswith(form) and "/" not in state[len(form) :]
+                if not exact and not prefix and not paths.is_within(state, form):
                     continue
                 verdict = Verdict.DENY if exact or subtree else Verdict.ASK
-                what = "is" if exact else "holds"
+                what = "is" if exact else "may become" if prefix else "holds"
                 seg.floor(
                     verdict,
                     "engine.policy-state",
@@ -555,17 +558,22 @@ class PathChecks:
         value = word.value
         if value is None or not _EMBEDDED_HINT.search(value):
             return
+        # a program's own quoting and escapes (ffmpeg's `textfile='/x'`, `..\/x`) are its
+        # to remove: the pieces are read without them (review AJ3)
+        value = value.replace("\\", "")
         for match in _EMBEDDED_PATH.finditer(value):
             separator, piece = match.group(1, 2)
             forms, _complete, _process = paths.resolve_all(piece, cwd, self.ctx.home)
             # after a `:` it may be another machine's path (`docker cp c:/etc/hosts x`,
-            # `host:/etc/x`), or a protocol's file (`cache:/…`): read, not written
-            for access in ("read",) if separator == ":" else ("read", "write"):
+            # `host:/etc/x`), or a protocol's file (`cache:/…`): read, not written, but
+            # for `file:`
+            only_read = separator == ":" and not value[: match.start() + 1].endswith("file:")
+            for access in ("read",) if only_read else ("read", "write"):
                 for reason in self.rules.path_verdicts(
                     forms, access, self.ctx, piece, protected_only=True
                 ):
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-            if separator != ":" and self.state_files:
+            if not only_read and self.state_files:
                 self.check_state(forms, seg, piece, subtree=False)
 
     def redirect_target(

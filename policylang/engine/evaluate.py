@@ -32,6 +32,7 @@ import threading
 from collections.abc import Sequence
 from typing import Final, Protocol
 
+from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.approvals import Approvals, format_rule
@@ -50,6 +51,7 @@ from policylang.engine.envpoison import (
 )
 from policylang.engine.gitconfig import GitConfigInspector
 from policylang.engine.rules import (
+    TARGET_TAKERS,
     RuleView,
     SegmentRules,
     file_url_path,
@@ -218,6 +220,8 @@ class _Walk(PathChecks):
         self._data_names: frozenset[str] | None = None  # see `data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
+        # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
+        self.moved_approvals: list[tuple[SegmentState, str]] = []
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
 
@@ -547,6 +551,8 @@ class _Walk(PathChecks):
             self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
             if trial.verdict is not Verdict.ALLOW:
                 seg.suggestion = None
+        if found.git_dirs is not None and seg.verdict is not Verdict.DENY:
+            self.git_tree_state(found, seg)
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
             self.git_check(found, seg, cwd)
 
@@ -612,6 +618,8 @@ class _Walk(PathChecks):
                     f"`{format_rule(approved)}` is approved, but this {elsewhere}",
                 )
             elif approved is not None and len(approved) >= found.specificity:
+                if cwd is not None and cwd.candidates != self.start.candidates:
+                    self.moved_approvals.append((seg, format_rule(approved)))
                 seg.approved = len(approved)
                 verdict = Verdict.ALLOW
                 reason = Reason(
@@ -736,11 +744,19 @@ class _Walk(PathChecks):
         then (within the line's budget), since the suggestion names it.
         """
         inside = trial and self._cwd_inside(cwd)
-        if len(prefix) > 1 and prefix[0].value is not None:
-            name = prefix[0].value.rpartition("/")[2]
-            if name in _TARGET_TAKERS:
-                self.extra_targets(name, prefix, rest, seg)
+        program = prefix[0].value.rpartition("/")[2] if prefix and prefix[0].value else ""
+        program = self.rules.renamed(program) or program
+        if len(prefix) > 1 and program in TARGET_TAKERS:
+            self.extra_targets(program, prefix, rest, seg)
+        handed = _HANDED_CODE.get(program)
         for word in rest:
+            if handed is not None and word.value is not None and handed.fullmatch(word.value):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-inline-code",
+                    f"`{short(word.text)}` makes `{program}` run code or a program it names, "
+                    "which no approval covers",
+                )
             if id(word) in judged:
                 continue  # (`judged`: the ids of words the path-role table checked)
             value = word.value
@@ -763,6 +779,23 @@ class _Walk(PathChecks):
                 self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
 
+    def git_tree_state(self, found: SegmentRules, seg: SegmentState) -> None:
+        """A git command that rewrites files of the work tree by pathspec globs, a pathspec
+        file or whole (`git checkout FETCH_HEAD -- '*.policy'`, `git merge`, `git clean`)
+        asks where one of the policy's own files lies in the workspace: no path check sees
+        which files those are (review AJ1)."""
+        verb = found.inner[1].value if len(found.inner) > 1 else None
+        if verb not in _GIT_TREE_WRITERS or not self.state_files:
+            return
+        inside = [s for s in self.state_files if paths.is_within(s, self.ctx.workspace)]
+        if inside:
+            seg.floor(
+                Verdict.ASK,
+                "engine.policy-state",
+                f"`git {verb}` may rewrite files of the work tree, where `{min(inside)}`, a "
+                "file this policy is loaded from, lies",
+            )
+
     def extra_targets(
         self, name: str, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState
     ) -> None:
@@ -770,9 +803,10 @@ class _Walk(PathChecks):
         task it is given, and the approval named one (review AH6)."""
         words = (*prefix, *rest)
         view = option_view(words, self.rules.policy.tree.option_spec(name), start=1)
+        end = next((i for i, w in enumerate(words) if w.value == "--"), len(words))
         for index in view.operands:
-            if index < len(prefix):
-                continue
+            if index < len(prefix) or index > end:
+                continue  # (after `--`: the task's own arguments, `task build -- -x`)
             value = words[index].value
             if value is None or "=" in value or value.isdigit():
                 continue  # (`V=1`: an override, judged by its own rule; `-j 4`)
@@ -1093,6 +1127,20 @@ class _Walk(PathChecks):
                     self.data_use(_names_in(text), text, "arithmetic", seg)
 
     # -- assembly ------------------------------------------------------------------------
+    def floor_moved_approvals(self) -> None:
+        """An approved segment in a folder the line moved to asks when any other segment
+        of the line changes files, before or after it in the text: a background job or a
+        loop may run it after them (`(sleep 2; cd r && make test) & git clone URL r`,
+        review AJ6)."""
+        for seg, approved in self.moved_approvals:
+            if any(not other.read_only for other in self.segments if other is not seg):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-elsewhere",
+                    f"`{approved}` is approved, but this runs in a folder the line moved to, "
+                    "and the line also changes files (which may make what runs there)",
+                )
+
     def floor_after_links(self) -> None:
         """Every other segment of a line that makes a link asks.
 
@@ -1115,6 +1163,7 @@ class _Walk(PathChecks):
 
     def assemble(self, command: str) -> Decision:
         self.floor_after_links()
+        self.floor_moved_approvals()
         verdict = Verdict.ALLOW
         read_only = True
         locked = False
@@ -1232,11 +1281,15 @@ _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # the programs `loopback_reach` looks at (ssh, sftp, scp, rsync, git), by name or path
 _REMOTE_NAMES: Final = re.compile(r"(?:^|/)(?:ssh|sftp|scp|rsync|git)$")
-# build tools that run each target, goal or task among their operands (`make a b`)
-_TARGET_TAKERS: Final = frozenset(
-    {"make", "gmake", "bmake", "mvn", "mvnw", "gradle", "gradlew", "ant", "rake", "just",
-     "task", "ninja", "invoke", "inv", "mage"}
+# git's verbs that write files of the work tree, by pathspec globs or whole
+_GIT_TREE_WRITERS: Final = frozenset(
+    {"checkout", "switch", "restore", "reset", "merge", "pull", "rebase", "cherry-pick",
+     "revert", "am", "apply", "stash", "read-tree", "checkout-index", "sparse-checkout",
+     "submodule", "bisect", "worktree", "clean", "rm", "mv", "filter-branch", "filter-repo",
+     "update-index", "clone"}
 )  # fmt: skip
+# options and values that hand a program code to run (`HANDED_CODE`), compiled once
+_HANDED_CODE: Final = {name: re.compile(text) for name, text in HANDED_CODE.items()}
 # a word after an approved prefix that hands the program code or a command to run: a
 # leading `|` (Perl's, sox's, ImageMagick's pipe open), Ghostscript's `%pipe%`, exiftool's
 # `${TAG;EXPR}`, a call of a language's process or eval functions, TeX's `\write18`
@@ -1250,7 +1303,7 @@ _EVALUATED_OUTPUT: Final = re.compile(r"\$\((?!\()|`")
 # `$(( $(wc -l < f) + 1 ))`, `$(nproc)`, `$(id -u)`, `$(date +%s)`
 _NUMERIC_SUBSTITUTION: Final = re.compile(
     r"\$\(\s*(?:[^()$`'\"\\;&|<>]*\|\s*)?"
-    r"(?:wc\s+-[lcmw]\s*(?:<\s*[\w./-]+\s*)?|nproc|id\s+-[ug]|getconf\s+\w+"
+    r"(?:wc\s+-[lcmw]\s*(?:<\s*[\w./-]+\s*)?|nproc|id\s+-[ug]"
     # `date [-u] [-d 'when'] +%s`: seconds, whatever the date asked for
     r"|date(?:\s+-[a-zA-Z]+|\s+'[^'$`\\]*'|\s+\"[^\"$`\\]*\")*\s+['\"]?\+['\"]?%s['\"]?)\s*\)"
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import ipaddress
+import itertools
 import os
 import re
 import socket
@@ -18,6 +19,7 @@ import threading
 import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from policylang.compiler.checks import harmless_git_setting
 from policylang.compiler.paths import HOME, WORKSPACE, prefilter
@@ -899,6 +901,10 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._command(name).runs_code
 
+    def renamed(self, name: str) -> str | None:
+        """The program the rules name that `name` renames (`gmake` → `make`), or None."""
+        return _renamed_program(name, self.policy.tree)
+
     def has_verb(self, name: str, operand: str) -> bool:
         """Whether `operand` is a verb of `name` rather than a script it runs: the arity
         table gives `name` verbs (`bun` = 2: `bun install`), and `operand` is not named
@@ -972,6 +978,11 @@ class RuleView:
             # (`meson compile`): offered with it, since the bare name would approve every
             # verb, those that run any command among them (review AH3)
             prefix = tuple(values[:2])
+        if len(prefix) > 1 and values[0].rpartition("/")[2] in TARGET_TAKERS:
+            # `mvn clean package`: every goal, since an approval covers the ones it names
+            rest = values[len(prefix) :]
+            more = itertools.takewhile(lambda v: _TARGET.fullmatch(v) is not None, rest)
+            prefix = (*prefix, *more)
         size, runner = self.policy.runners.find(values)
         if size == 0:
             return prefix
@@ -996,15 +1007,32 @@ _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
 _MAX_VERSION_PARTS = 4
 _MAX_SSH_CONFIG = 256 * 1024  # bytes of ~/.ssh/config read for loopback aliases
+# build tools that run each target, goal or task among their operands (`make a b`):
+# an approval names the ones it covers (review AH6), and a suggestion names them all
+TARGET_TAKERS: Final = frozenset(
+    {"make", "gmake", "bmake", "mvn", "mvnw", "gradle", "gradlew", "ant", "rake", "just",
+     "task", "ninja", "invoke", "inv", "mage"}
+)  # fmt: skip
 # options that give code or a command inline, to many programs the tables may miss
 _INLINE_CODE_OPTIONS = frozenset(
     {"-c", "-e", "-E", "-r", "--", "--eval", "--exec", "--execute",
      "--command", "--code", "--run", "--script"}
 )  # fmt: skip
+# a word that may be a build tool's target (`package`, `exec:exec`, `:app:test`)
+_TARGET = re.compile(r"(?!-)[\w:.+/-]+")
 # a word that may be a program's verb (`compile`, `try-repo`), not a file or a value
 _VERB = re.compile(r"[a-z][a-z0-9-]*")
 # a name that may rename a program: a digit or a dash in it (`gcc-12`, `c99`, `go1.22`)
 _RENAME_HINT = re.compile(r"[0-9-]")
+# programs that are another under a name with no version in it (review AJ4)
+_ALIASES = {
+    "gmake": "make", "bmake": "make", "pmake": "make",
+    "cpp": "gcc", "gfortran": "gcc", "gccgo": "gcc", "gdc": "gcc", "gnat": "gcc",
+    "musl-gcc": "gcc", "tcc": "gcc", "clang-cpp": "clang", "musl-clang": "clang",
+    "zig-cc": "clang",
+}  # fmt: skip
+# a toolchain's threading-model suffix, stripped like a version (`-gcc-win32`, `-g++-posix`)
+_TOOLCHAIN_SUFFIX = re.compile(r"-(?:win32|posix)$")
 # `c89`, `c99`, `c11` (POSIX's and Debian's C compiler drivers), `c99-gcc` → `gcc`
 _C_STANDARD = re.compile(r"c(?:89|9[0-9]|1[0-9]|2[0-9x])(?:-(\w+))?")
 _MAX_LINKED_TREES = 8  # directories reached through links that one tree check scans
@@ -1944,10 +1972,16 @@ def _renamed_program(name: str, tree: RuleTree) -> str | None:
     """The program the rules name that `name` renames, when the rules do not name `name`
     itself: a versioned name (`gcc-12`, `clang-16`, `go1.22.1`), a cross tool
     (`x86_64-linux-gnu-gcc-12`, `arm-none-eabi-gcc`), a C standard's driver (`c99`,
-    `c89-gcc`). None for any other name."""
-    if not _RENAME_HINT.search(name) or tree.knows(name):
+    `c89-gcc`), another name of it (`gmake`, `cpp`, `gfortran`: `_ALIASES`). None for any
+    other name."""
+    if tree.knows(name):
         return None
-    stem = name
+    alias = _ALIASES.get(name)
+    if alias is not None:
+        return alias if tree.knows(alias) else None
+    if not _RENAME_HINT.search(name):
+        return None
+    stem = _TOOLCHAIN_SUFFIX.sub("", name)  # `x86_64-w64-mingw32-gcc-win32`
     for _ in range(_MAX_VERSION_PARTS + 1):
         standard = _C_STANDARD.fullmatch(stem)
         if standard is not None:
@@ -1957,6 +1991,7 @@ def _renamed_program(name: str, tree: RuleTree) -> str | None:
             cross = dash and (prefix.count("-") >= 1 or _C_STANDARD.fullmatch(prefix))
             candidates = (stem, last) if cross else (stem,)
         for candidate in candidates:
+            candidate = _ALIASES.get(candidate, candidate)  # `x86_64-linux-gnu-cpp-12`
             if candidate != name and tree.knows(candidate):
                 return candidate
         shorter = _VERSIONED.sub("", stem, count=1)

@@ -443,3 +443,122 @@ def test_a_later_wrapper_line_does_not_hide_an_earlier_deny(tmp_path: Path) -> N
     assert decision.verdict is D, decision.explain()
     # without the wrapper line it is the same deny
     assert load_policy(org).evaluate("git push -f origin main", workspace=tmp_path).verdict is D
+
+
+@pytest.mark.parametrize(
+    ("approved", "command", "expected"),
+    [
+        # AJ4: renamed programs without a version in their name
+        ("gmake test", "gmake test --eval='x:=${shell id}'", Q),
+        ("gmake test", "gmake test SHELL=sh", Q),
+        ("gmake test", "gmake test", A),
+        ("cpp", "cpp -wrapper sh,-c,id x.c", Q),
+        ("cpp", "cpp x.c", A),
+        ("gfortran", "gfortran -fplugin=./e.so x.f", Q),
+        ("clang-cpp-16", "clang-cpp-16 -fplugin=./e.so x.c", Q),
+        ("x86_64-w64-mingw32-gcc-win32", "x86_64-w64-mingw32-gcc-win32 -wrapper sh,-c,id x.c", Q),
+        ("x86_64-linux-gnu-cpp-12", "x86_64-linux-gnu-cpp-12 -wrapper sh,-c,id x.c", Q),
+        # AJ5: other spellings of the options that run code
+        ("exiftool", "exiftool -IF 'qx{id}' x.jpg", Q),
+        ("exiftool", "exiftool -If6 x x.jpg", Q),
+        ("exiftool", "exiftool -PrintFormat fmt x.jpg", Q),
+        ("exiftool", "exiftool -CONFIG cfg x.jpg", Q),
+        ("latexmk", "latexmk -pdf --pdflatex='touch x; false %O %S' d.tex", Q),
+        ("latexmk", "latexmk --e 'qx{id}' -pdf d.tex", Q),
+        ("pdflatex", "pdflatex -interaction=batchmode -shell-esc t.tex", Q),
+        ("pdflatex", "pdflatex -cnf-line=shell_escape=t t.tex", Q),
+        ("pdflatex", "pdflatex -interaction=batchmode t.tex", A),
+        ("rustc", "rustc x.rs @args", Q),
+        ("rustc", "rustc -Clinker=sh x.rs", Q),
+        ("cargo rustc", "cargo rustc -- -C link-args=-x", Q),
+        # AJ11: the everyday spellings stay approvable
+        ("exiftool", "exiftool -gps:all= a.jpg", A),
+        ("exiftool", "exiftool -progress a.jpg", A),
+        ("rustc", "rustc -C opt-level=3 x.rs", A),
+        ("cargo rustc", "cargo rustc -- -C target-cpu=native", A),
+        # AJ7, AJ8
+        ("pandoc", "pandoc -t w.lua in.md", Q),
+        ("pandoc", "pandoc -d d.yaml in.md", Q),
+        ("pandoc", "pandoc in.md -t html", A),
+        ("ctest", "ctest -T memcheck --overwrite MemoryCheckCommand=./mc.sh", Q),
+        ("cabal build", "cabal build --with-compiler=sh", Q),
+        ("nim c", "nim c --passC:-wrapper x.nim", Q),
+        ("meson setup", "meson setup build --native-file evil.ini", Q),
+        ("mix do", "mix do eval 'x'", Q),
+        ("sbt", "sbt test '< script.sbt'", Q),
+        ("rake", "rake --rakelib D", Q),
+        ("pylint", "pylint --output-format=evil.Reporter x.py", Q),
+        ("mvn compile", "mvn compile -Dmaven.ext.class.path=evil.jar", Q),
+        ("gradle test", "gradle test -Dorg.gradle.jvmargs=-javaagent:x.jar", Q),
+        # AJ3: relative, quoted and escaped paths in a program's own syntax
+        ("ffmpeg", "ffmpeg -f data -i 'concat:x.py|../home/.aws/credentials' -f data o.bin", D),
+        ("ffmpeg", "ffmpeg -i a.wav -f tee '[f=u8]../home/.bashrc' -y", D),
+        ("ffmpeg", "ffmpeg -i x -vf \"drawtext=textfile='HOME/.aws/credentials'\" o.png", D),
+        ("ffmpeg", "ffmpeg -i a.wav -af 'amovie=..\\/home/.aws/credentials' o.mp4", D),
+        ("ffmpeg", "ffmpeg -i a.wav -f tee '[f=data]file\\:HOME/.bashrc'", D),
+        ("ffmpeg", "ffmpeg -i a.mp4 -vf \"subtitles='./subs/a.srt'\" o.mp4", A),
+        # AJ9: `getconf` can print a name, which arithmetic evaluates
+        ("getconf", "echo $(( $(getconf TZNAME_MAX) ))", Q),
+        # AJ10: goals given together are offered and approved together
+        ("mvn clean package", "mvn clean package -DskipTests", A),
+        ("gradle dependencies", "gradle dependencies --configuration implementation", A),
+        ("make test", "make test -l 2.5", A),
+        ("task build", "task build -- --x", A),
+    ],
+)
+def test_review_aj(
+    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+) -> None:
+    decision = _decide(places, command, approved)
+    assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("command", "offered"),
+    [
+        ("mvn clean package", "mvn clean package"),
+        ("mvn clean package -DskipTests", "mvn clean package"),
+        ("gradle clean build", "gradle clean build"),
+        ("just test unit", "just test unit"),
+        ("make test deploy", "make test deploy"),
+    ],
+)
+def test_build_goals_are_offered_together(
+    places: tuple[Path, Path], command: str, offered: str
+) -> None:
+    decision = _decide(places, command)
+    assert decision.suggested_rule == offered, decision.explain()
+    assert _decide(places, command, offered).verdict is A
+
+
+def test_git_cannot_rewrite_the_policys_files_in_the_workspace(tmp_path: Path) -> None:
+    # AJ1: a pathspec glob, a pathspec file or a whole-tree verb rewrote `team.policy`
+    # or created `approvals.toml` from a commit the agent had made
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    (ws / "team.policy").write_text("allow cowsay **\n")
+    policy = load_policy(extra=[ws / "team.policy"], approvals=ws / "approvals.toml")
+    for rule in ("git checkout", "git restore", "git merge", "git clean", "git stash", "split"):
+        policy.approvals.add(rule, persist=False)
+    env = {"HOME": str(home)}
+    for command in (
+        "git checkout FETCH_HEAD -- '*.policy'",
+        "git restore -s FETCH_HEAD 'approvals.tom?'",
+        "git checkout --pathspec-from-file=list other",
+        "git merge other",
+        "git clean -f",
+        "git stash",
+        # AJ2: split and csplit add a suffix to the name they are given
+        "split -a1 -n25 x.py team.polic",
+    ):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert decision.verdict is not A, command
+        assert "engine.policy-state" in [r.rule_id for r in decision.reasons], command
+    # git commands that only read stay allowed
+    assert policy.evaluate("git status", workspace=ws, env=env).verdict is A
+    # with the policy's files elsewhere, the approvals hold as before
+    plain = load_policy()
+    plain.approvals.add("git merge", persist=False)
+    assert plain.evaluate("git merge other", workspace=ws, env=env).verdict is A
