@@ -250,82 +250,142 @@ def test_the_policys_own_files_are_not_writable(tmp_path: Path) -> None:
     assert verdict("tee -a link/approvals.toml") is D
 
 
-@pytest.mark.parametrize(
-    ("approved", "command", "expected"),
-    [
-        # AH1: rustc names the linker to run and passes gcc's `-wrapper` on
-        ("rustc", "rustc x.rs -C link-arg=-wrapper -C link-arg=sh,-c,id", Q),
-        ("rustc", "rustc x.rs -Clink-args='-wrapper sh,-c,id'", Q),
-        ("rustc", "rustc x.rs -C linker=sh", Q),
-        ("rustc", "rustc x.rs -Z codegen-backend=./evil.so", Q),
-        ("rustc", "rustc x.rs -o x", A),
-        ("cargo rustc", "cargo rustc -- -C linker=sh", Q),
-        ("cargo rustc", "timeout 5 cargo rustc -- -C link-arg=-wrapper", Q),
-        ("zig cc", "zig cc -wrapper sh,-c,id x.c", Q),
-        ("zig cc", "zig cc -fplugin=./evil.so x.c", Q),
-        ("zig cc", "zig cc -O2 x.c", A),
-        # AH2: options and words that hand the approved program code to run
-        ("exiftool", "exiftool -if 'system(\"id\")' x.jpg", Q),
-        ("exiftool", "exiftool -p '${filename;system(\"id\")}' x.jpg", Q),
-        ("exiftool", "exiftool -All= x.jpg", A),
-        ("gs", "gs -dBATCH -sOutputFile='%pipe%id' x.pdf", Q),
-        ("gs", "gs -dNOSAFER -c '(x) (r) file' -c quit", Q),
-        ("gs", "gs -dBATCH -sOutputFile=out.pdf x.pdf", A),
-        ("latexmk", "latexmk -e 'system(\"id\")' x.tex", Q),
-        ("latexmk", 'latexmk -pdf -pdflatex="sh -c id" x.tex', Q),
-        ("latexmk", "latexmk -pdf x.tex", A),
-        ("pylint", "pylint --init-hook='import os; os.system(\"id\")' x.py", Q),
-        ("pylint", "pylint x.py", A),
-        ("sox", "sox '|sh -c id' out.wav", Q),
-        ("sox", "sox x.wav y.wav", A),
-        ("pdflatex", "pdflatex -shell-escape x.tex", Q),
-        ("pdflatex", "pdflatex x.tex", A),
-        ("rake", "rake -e 'system(\"id\")'", Q),
-        ("convert", "convert '|sh -c id' out.png", Q),
-        # AH3: verbs and options of build tools that run any command
-        ("ctest", "ctest --build-and-test a b --build-generator Ninja --test-command sh -c id", Q),
-        ("ctest", "ctest -j4", A),
-        ("just", "just --command id", Q),
-        ("just", "just --shell sh --shell-arg -c x", Q),
-        ("just test", "just test", A),
-        ("meson", "meson devenv sh -c id", Q),
-        ("meson test", "meson test --wrapper='sh -c id'", Q),
-        ("stack", "stack exec -- sh -c id", Q),
-        ("opam", "opam exec -- sh -c id", Q),
-        ("cabal", "cabal exec -- sh -c id", Q),
-        ("stack build", "stack build --exec 'sh -c id'", Q),
-        ("mix", "mix run -e 'System.cmd(\"id\",[])'", Q),
-        ("mix", "mix eval 'x'", Q),
-        ("sbt", "sbt 'eval 1'", Q),
-        ("nim", "nim --eval:'exec \"id\"'", Q),
-        ("pre-commit run", "pre-commit run -c other.yaml", Q),
-        # AH7: shell builtins that load or run
-        ("enable", "enable -f ./evil.so foo", Q),
-        ("complete", "complete -C 'rm -rf ~' ls", Q),
-        ("bind", "bind -x '\"\\C-a\":id'", Q),
-        # AH6: an approved target is that target
-        ("make test", "make test deploy", Q),
-        ("make test", "make test -j 4", A),
-        ("mvn compile", "mvn compile deploy", Q),
-        ("mvn compile", "mvn compile exec:exec -Dexec.executable=sh", Q),
-        ("mvn compile", "mvn compile -pl core -DskipTests", A),
-        ("gradle test", "gradle test publish", Q),
-        ("gradle test", "gradle test --tests Foo", A),
-        ("gradle test", "gradle test --init-script init.gradle", Q),
-        ("mvn install", "mvn install -s settings.xml", Q),
-        # AH8: options that run a file the agent may have planted
-        ("pandoc", "pandoc -L evil.lua in.md", Q),
-        ("pandoc", "pandoc --filter=./evil in.md", Q),
-        ("pandoc", "pandoc in.md -o out.html", A),
-        ("ld", "ld -plugin ./evil.so x.o", Q),
-        ("javac", "javac -processorpath . -processor Evil X.java", Q),
-        ("javac", "javac -J-javaagent:evil.jar X.java", Q),
-        ("javac", "javac -d out X.java", A),
-        ("cmake ..", "cmake .. -P x.cmake", Q),
-        ("ninja", "ninja -f other.ninja", Q),
-        ("task", "task --taskfile other.yml", Q),
-    ],
-)
+_REVIEW_AH: list[tuple[str, str, Verdict]] = [
+    # AH1: rustc names the linker to run and passes gcc's `-wrapper` on
+    ("rustc", "rustc x.rs -C link-arg=-wrapper -C link-arg=sh,-c,id", Q),
+    ("rustc", "rustc x.rs -Clink-args='-wrapper sh,-c,id'", Q),
+    ("rustc", "rustc x.rs -C linker=sh", Q),
+    ("rustc", "rustc x.rs -Z codegen-backend=./evil.so", Q),
+    ("rustc", "rustc x.rs -o x", A),
+    ("cargo rustc", "cargo rustc -- -C linker=sh", Q),
+    ("cargo rustc", "timeout 5 cargo rustc -- -C link-arg=-wrapper", Q),
+    ("zig cc", "zig cc -wrapper sh,-c,id x.c", Q),
+    ("zig cc", "zig cc -fplugin=./evil.so x.c", Q),
+    ("zig cc", "zig cc -O2 x.c", A),
+    # AH2: options and words that hand the approved program code to run
+    ("exiftool", "exiftool -if 'system(\"id\")' x.jpg", Q),
+    ("exiftool", "exiftool -p '${filename;system(\"id\")}' x.jpg", Q),
+    ("exiftool", "exiftool -All= x.jpg", A),
+    ("gs", "gs -dBATCH -sOutputFile='%pipe%id' x.pdf", Q),
+    ("gs", "gs -dNOSAFER -c '(x) (r) file' -c quit", Q),
+    ("gs", "gs -dBATCH -sOutputFile=out.pdf x.pdf", A),
+    ("latexmk", "latexmk -e 'system(\"id\")' x.tex", Q),
+    ("latexmk", 'latexmk -pdf -pdflatex="sh -c id" x.tex', Q),
+    ("latexmk", "latexmk -pdf x.tex", A),
+    ("pylint", "pylint --init-hook='import os; os.system(\"id\")' x.py", Q),
+    ("pylint", "pylint x.py", A),
+    ("sox", "sox '|sh -c id' out.wav", Q),
+    ("sox", "sox x.wav y.wav", A),
+    ("pdflatex", "pdflatex -shell-escape x.tex", Q),
+    ("pdflatex", "pdflatex x.tex", A),
+    ("rake", "rake -e 'system(\"id\")'", Q),
+    ("convert", "convert '|sh -c id' out.png", Q),
+    # AH3: verbs and options of build tools that run any command
+    ("ctest", "ctest --build-and-test a b --build-generator Ninja --test-command sh -c id", Q),
+    ("ctest", "ctest -j4", A),
+    ("just", "just --command id", Q),
+    ("just", "just --shell sh --shell-arg -c x", Q),
+    ("just test", "just test", A),
+    ("meson", "meson devenv sh -c id", Q),
+    ("meson test", "meson test --wrapper='sh -c id'", Q),
+    ("stack", "stack exec -- sh -c id", Q),
+    ("opam", "opam exec -- sh -c id", Q),
+    ("cabal", "cabal exec -- sh -c id", Q),
+    ("stack build", "stack build --exec 'sh -c id'", Q),
+    ("mix", "mix run -e 'System.cmd(\"id\",[])'", Q),
+    ("mix", "mix eval 'x'", Q),
+    ("sbt", "sbt 'eval 1'", Q),
+    ("nim", "nim --eval:'exec \"id\"'", Q),
+    ("pre-commit run", "pre-commit run -c other.yaml", Q),
+    # AH7: shell builtins that load or run
+    ("enable", "enable -f ./evil.so foo", Q),
+    ("complete", "complete -C 'rm -rf ~' ls", Q),
+    ("bind", "bind -x '\"\\C-a\":id'", Q),
+    # AH6: an approved target is that target
+    ("make test", "make test deploy", Q),
+    ("make test", "make test -j 4", A),
+    ("mvn compile", "mvn compile deploy", Q),
+    ("mvn compile", "mvn compile exec:exec -Dexec.executable=sh", Q),
+    ("mvn compile", "mvn compile -pl core -DskipTests", A),
+    ("gradle test", "gradle test publish", Q),
+    ("gradle test", "gradle test --tests Foo", A),
+    ("gradle test", "gradle test --init-script init.gradle", Q),
+    ("mvn install", "mvn install -s settings.xml", Q),
+    # AH8: options that run a file the agent may have planted
+    ("pandoc", "pandoc -L evil.lua in.md", Q),
+    ("pandoc", "pandoc --filter=./evil in.md", Q),
+    ("pandoc", "pandoc in.md -o out.html", A),
+    ("ld", "ld -plugin ./evil.so x.o", Q),
+    ("javac", "javac -processorpath . -processor Evil X.java", Q),
+    ("javac", "javac -J-javaagent:evil.jar X.java", Q),
+    ("javac", "javac -d out X.java", A),
+    ("cmake ..", "cmake .. -P x.cmake", Q),
+    ("ninja", "ninja -f other.ninja", Q),
+    ("task", "task --taskfile other.yml", Q),
+]
+
+
+_REVIEW_AJ: list[tuple[str, str, Verdict]] = [
+    # AJ4: renamed programs without a version in their name
+    ("gmake test", "gmake test --eval='x:=${shell id}'", Q),
+    ("gmake test", "gmake test SHELL=sh", Q),
+    ("gmake test", "gmake test", A),
+    ("cpp", "cpp -wrapper sh,-c,id x.c", Q),
+    ("cpp", "cpp x.c", A),
+    ("gfortran", "gfortran -fplugin=./e.so x.f", Q),
+    ("clang-cpp-16", "clang-cpp-16 -fplugin=./e.so x.c", Q),
+    ("x86_64-w64-mingw32-gcc-win32", "x86_64-w64-mingw32-gcc-win32 -wrapper sh,-c,id x.c", Q),
+    ("x86_64-linux-gnu-cpp-12", "x86_64-linux-gnu-cpp-12 -wrapper sh,-c,id x.c", Q),
+    # AJ5: other spellings of the options that run code
+    ("exiftool", "exiftool -IF 'qx{id}' x.jpg", Q),
+    ("exiftool", "exiftool -If6 x x.jpg", Q),
+    ("exiftool", "exiftool -PrintFormat fmt x.jpg", Q),
+    ("exiftool", "exiftool -CONFIG cfg x.jpg", Q),
+    ("latexmk", "latexmk -pdf --pdflatex='touch x; false %O %S' d.tex", Q),
+    ("latexmk", "latexmk --e 'qx{id}' -pdf d.tex", Q),
+    ("pdflatex", "pdflatex -interaction=batchmode -shell-esc t.tex", Q),
+    ("pdflatex", "pdflatex -cnf-line=shell_escape=t t.tex", Q),
+    ("pdflatex", "pdflatex -interaction=batchmode t.tex", A),
+    ("rustc", "rustc x.rs @args", Q),
+    ("rustc", "rustc -Clinker=sh x.rs", Q),
+    ("cargo rustc", "cargo rustc -- -C link-args=-x", Q),
+    # AJ11: the everyday spellings stay approvable
+    ("exiftool", "exiftool -gps:all= a.jpg", A),
+    ("exiftool", "exiftool -progress a.jpg", A),
+    ("rustc", "rustc -C opt-level=3 x.rs", A),
+    ("cargo rustc", "cargo rustc -- -C target-cpu=native", A),
+    # AJ7, AJ8
+    ("pandoc", "pandoc -t w.lua in.md", Q),
+    ("pandoc", "pandoc -d d.yaml in.md", Q),
+    ("pandoc", "pandoc in.md -t html", A),
+    ("ctest", "ctest -T memcheck --overwrite MemoryCheckCommand=./mc.sh", Q),
+    ("cabal build", "cabal build --with-compiler=sh", Q),
+    ("nim c", "nim c --passC:-wrapper x.nim", Q),
+    ("meson setup", "meson setup build --native-file evil.ini", Q),
+    ("mix do", "mix do eval 'x'", Q),
+    ("sbt", "sbt test '< script.sbt'", Q),
+    ("rake", "rake --rakelib D", Q),
+    ("pylint", "pylint --output-format=evil.Reporter x.py", Q),
+    ("mvn compile", "mvn compile -Dmaven.ext.class.path=evil.jar", Q),
+    ("gradle test", "gradle test -Dorg.gradle.jvmargs=-javaagent:x.jar", Q),
+    # AJ3: relative, quoted and escaped paths in a program's own syntax
+    ("ffmpeg", "ffmpeg -f data -i 'concat:x.py|../home/.aws/credentials' -f data o.bin", D),
+    ("ffmpeg", "ffmpeg -i a.wav -f tee '[f=u8]../home/.bashrc' -y", D),
+    ("ffmpeg", "ffmpeg -i x -vf \"drawtext=textfile='HOME/.aws/credentials'\" o.png", D),
+    ("ffmpeg", "ffmpeg -i a.wav -af 'amovie=..\\/home/.aws/credentials' o.mp4", D),
+    ("ffmpeg", "ffmpeg -i a.wav -f tee '[f=data]file\\:HOME/.bashrc'", D),
+    ("ffmpeg", "ffmpeg -i a.mp4 -vf \"subtitles='./subs/a.srt'\" o.mp4", A),
+    # AJ9: `getconf` can print a name, which arithmetic evaluates
+    ("getconf", "echo $(( $(getconf TZNAME_MAX) ))", Q),
+    # AJ10: goals given together are offered and approved together
+    ("mvn clean package", "mvn clean package -DskipTests", A),
+    ("gradle dependencies", "gradle dependencies --configuration implementation", A),
+    ("make test", "make test -l 2.5", A),
+    ("task build", "task build -- --x", A),
+]
+
+
+@pytest.mark.parametrize(("approved", "command", "expected"), _REVIEW_AH + _REVIEW_AJ)
 def test_approved_tools_do_not_run_what_they_are_handed(
     places: tuple[Path, Path], approved: str, command: str, expected: Verdict
 ) -> None:
@@ -443,74 +503,6 @@ def test_a_later_wrapper_line_does_not_hide_an_earlier_deny(tmp_path: Path) -> N
     assert decision.verdict is D, decision.explain()
     # without the wrapper line it is the same deny
     assert load_policy(org).evaluate("git push -f origin main", workspace=tmp_path).verdict is D
-
-
-@pytest.mark.parametrize(
-    ("approved", "command", "expected"),
-    [
-        # AJ4: renamed programs without a version in their name
-        ("gmake test", "gmake test --eval='x:=${shell id}'", Q),
-        ("gmake test", "gmake test SHELL=sh", Q),
-        ("gmake test", "gmake test", A),
-        ("cpp", "cpp -wrapper sh,-c,id x.c", Q),
-        ("cpp", "cpp x.c", A),
-        ("gfortran", "gfortran -fplugin=./e.so x.f", Q),
-        ("clang-cpp-16", "clang-cpp-16 -fplugin=./e.so x.c", Q),
-        ("x86_64-w64-mingw32-gcc-win32", "x86_64-w64-mingw32-gcc-win32 -wrapper sh,-c,id x.c", Q),
-        ("x86_64-linux-gnu-cpp-12", "x86_64-linux-gnu-cpp-12 -wrapper sh,-c,id x.c", Q),
-        # AJ5: other spellings of the options that run code
-        ("exiftool", "exiftool -IF 'qx{id}' x.jpg", Q),
-        ("exiftool", "exiftool -If6 x x.jpg", Q),
-        ("exiftool", "exiftool -PrintFormat fmt x.jpg", Q),
-        ("exiftool", "exiftool -CONFIG cfg x.jpg", Q),
-        ("latexmk", "latexmk -pdf --pdflatex='touch x; false %O %S' d.tex", Q),
-        ("latexmk", "latexmk --e 'qx{id}' -pdf d.tex", Q),
-        ("pdflatex", "pdflatex -interaction=batchmode -shell-esc t.tex", Q),
-        ("pdflatex", "pdflatex -cnf-line=shell_escape=t t.tex", Q),
-        ("pdflatex", "pdflatex -interaction=batchmode t.tex", A),
-        ("rustc", "rustc x.rs @args", Q),
-        ("rustc", "rustc -Clinker=sh x.rs", Q),
-        ("cargo rustc", "cargo rustc -- -C link-args=-x", Q),
-        # AJ11: the everyday spellings stay approvable
-        ("exiftool", "exiftool -gps:all= a.jpg", A),
-        ("exiftool", "exiftool -progress a.jpg", A),
-        ("rustc", "rustc -C opt-level=3 x.rs", A),
-        ("cargo rustc", "cargo rustc -- -C target-cpu=native", A),
-        # AJ7, AJ8
-        ("pandoc", "pandoc -t w.lua in.md", Q),
-        ("pandoc", "pandoc -d d.yaml in.md", Q),
-        ("pandoc", "pandoc in.md -t html", A),
-        ("ctest", "ctest -T memcheck --overwrite MemoryCheckCommand=./mc.sh", Q),
-        ("cabal build", "cabal build --with-compiler=sh", Q),
-        ("nim c", "nim c --passC:-wrapper x.nim", Q),
-        ("meson setup", "meson setup build --native-file evil.ini", Q),
-        ("mix do", "mix do eval 'x'", Q),
-        ("sbt", "sbt test '< script.sbt'", Q),
-        ("rake", "rake --rakelib D", Q),
-        ("pylint", "pylint --output-format=evil.Reporter x.py", Q),
-        ("mvn compile", "mvn compile -Dmaven.ext.class.path=evil.jar", Q),
-        ("gradle test", "gradle test -Dorg.gradle.jvmargs=-javaagent:x.jar", Q),
-        # AJ3: relative, quoted and escaped paths in a program's own syntax
-        ("ffmpeg", "ffmpeg -f data -i 'concat:x.py|../home/.aws/credentials' -f data o.bin", D),
-        ("ffmpeg", "ffmpeg -i a.wav -f tee '[f=u8]../home/.bashrc' -y", D),
-        ("ffmpeg", "ffmpeg -i x -vf \"drawtext=textfile='HOME/.aws/credentials'\" o.png", D),
-        ("ffmpeg", "ffmpeg -i a.wav -af 'amovie=..\\/home/.aws/credentials' o.mp4", D),
-        ("ffmpeg", "ffmpeg -i a.wav -f tee '[f=data]file\\:HOME/.bashrc'", D),
-        ("ffmpeg", "ffmpeg -i a.mp4 -vf \"subtitles='./subs/a.srt'\" o.mp4", A),
-        # AJ9: `getconf` can print a name, which arithmetic evaluates
-        ("getconf", "echo $(( $(getconf TZNAME_MAX) ))", Q),
-        # AJ10: goals given together are offered and approved together
-        ("mvn clean package", "mvn clean package -DskipTests", A),
-        ("gradle dependencies", "gradle dependencies --configuration implementation", A),
-        ("make test", "make test -l 2.5", A),
-        ("task build", "task build -- --x", A),
-    ],
-)
-def test_review_aj(
-    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
-) -> None:
-    decision = _decide(places, command, approved)
-    assert decision.verdict is expected, decision.explain()
 
 
 @pytest.mark.parametrize(
