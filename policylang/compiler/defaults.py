@@ -231,30 +231,41 @@ DEFAULT_RUNNERS = RunnerTable(
 # spelling; these catch what clauses cannot say: case (`exiftool -IF`), prefixes of
 # getopt_long_only options (`pdflatex -shell-esc`), keys inside a value (`rustc -C
 # linker=sh`), files by their kind (`pandoc -t w.lua`). Reviews AH and AJ.
-_TEX = r"--?(?:shell-e[a-z-]*|enable-w[a-z0-9]*|cnf-line\b.*)"
-_TEX_ENGINES = ("pdflatex", "xelatex", "lualatex", "latex", "tex", "etex", "pdftex", "luatex")
+_TEX = r"--?(?:shell-e[a-z-]*|enable-w[a-z0-9]*|cn(?:f[a-z-]*)?(?:=.*)?)"  # `-cnf=`, `-cn=`
+_TEX_ENGINES = (
+    "pdflatex", "xelatex", "lualatex", "latex", "tex", "etex", "pdftex", "luatex", "xetex",
+    "luahbtex", "uplatex", "platex", "uptex", "ptex", "eptex", "mpost", "pdflatex-dev",
+    "lualatex-dev", "xelatex-dev", "luajittex", "luajitlatex",
+)  # fmt: skip
+# rustc reads `_` and `-` alike in `-C` keys (`link_arg`, review AK3)
 _RUSTC = (
-    r"(?:-C|--codegen=?)?(?:linker|linker-flavor|link-args?|link-self-contained|llvm-args"
-    r"|passes|codegen-backend|profile-generate|profile-use|dlltool|ar)(?:=.*)?|-Z.*|@.*"
+    r"(?:-C|--codegen=?)?(?:linker|linker[-_]flavor|link[-_]args?|link[-_]self[-_]contained"
+    r"|llvm[-_]args|passes|codegen[-_]backend|profile[-_]generate|profile[-_]use|dlltool"
+    r"|ar)(?:=.*)?|-Z.*|@.*"
 )
+# `-D KEY=VALUE` may be two words (review AK5): the key is matched with or without `-D`
 _MVN = (
-    r"-D(?:maven\.ext\.class\.path|exec\.|maven\.repo\.local).*|-(?:s|gs|f|t)"
-    r"|--(?:settings|global-settings|file|toolchains)(?:=.*)?"
+    r"(?:-D|--define=?)?(?:maven\.ext\.class\.path|exec\.[\w.]+|maven\.compiler\.executable"
+    r"|maven\.compiler\.fork|maven\.repo\.local|maven\.multiModuleProjectDirectory)(?:=.*)?"
+    r"|-(?:s|gs|f|t)|--(?:settings|global-settings|file|toolchains)(?:=.*)?"
 )
 _GRADLE = (
-    r"-D(?:org\.gradle\.jvmargs|org\.gradle\.java\.home).*|-(?:I|b|c|p|g).*"
+    r"(?:-D|--system-prop=?)?org\.gradle\.(?:jvmargs|java\.home)(?:=.*)?|-(?:I|b|c|p|g).*"
     r"|--(?:init-script|build-file|settings-file|project-dir|gradle-user-home)(?:=.*)?"
 )
 HANDED_CODE: Mapping[str, str] = MappingProxyType(
     {
-        "exiftool": r"(?i)-(?:if\d*|p|printformat|config|api|userparam|@)",
+        # `-w`/`-W` build output names from the input file's (review AK1); `-p`, not `-P`
+        "exiftool": r"-p-?|(?i:-(?:if\d*|printformat|config|api|userparam|@|w[!+]*|srcfile"
+        r"|tagsfromfile)|.*%[a-z].*)",
         "latexmk": r"--?(?:e|r|(?:pdf|lua|xe|dvilua)?latex|dvipdf|ps2pdf|pdfdvi|pv|pvc|view"
         r"|usepretex|pretex|print|makeindex|bibtex|biber|lpr|dvips|xdvipdfmx)(?:=.*)?|" + _TEX,
         **dict.fromkeys(_TEX_ENGINES, _TEX),
         "rustc": _RUSTC,
         "rustdoc": _RUSTC,
         "cargo": _RUSTC,
-        "pandoc": r".*\.lua|-[dLF].*|--(?:defaults|data-dir|pdf-engine|pdf-engine-opt"
+        # a custom reader or writer is a Lua file, named as pandoc likes (`-t w.lua+smart`)
+        "pandoc": r".*lua.*|-[dLF].*|--(?:defaults|data-dir|pdf-engine|pdf-engine-opt"
         r"|lua-filter|filter|template)(?:=.*)?",
         "ctest": r"--(?:overwrite|build-and-test|test-command|build-makeprogram|script"
         r"|script-new-process|extra-submit).*|-S[PR]?|.*(?:Memory|Coverage|Update|Build"
@@ -262,14 +273,17 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         "cabal": r"--(?:with-[a-z-]+|ghc-options|ghcjs-options|gcc-options|ld-options"
         r"|configure-option|project-file)(?:=.*)?|-w.*",
         "stack": r"--(?:with-[a-z-]+|ghc-options|exec|stack-yaml|nix-shell-file)(?:=.*)?",
-        "nim": r"(?i)--?(?:pass[cl]|[a-z0-9_]+\.(?:exe|linkerexe|options\.[a-z]+)|eval|e"
-        r"|import|include)(?::.*|=.*)?",
-        "meson": r"--(?:native-file|cross-file|wrapper|gdb|gdb-path)(?:=.*)?|-D\w*args=.*",
-        "mix": r"eval|-e|--eval|-r|--require",
-        "sbt": r"(?:eval|console|consoleQuick|consoleProject|set|apply)\b.*|<.*|-J.*|--?script.*",
+        "nim": r"(?i)--?(?:pass_?[cl]|putenv|[a-z0-9_]+\.(?:exe|linkerexe|options\.[a-z]+)"
+        r"|eval|e|import|include)(?::.*|=.*)?",
+        "meson": r"--(?:nat|cro|wra|gdb)[a-z-]*(?:=.*)?|(?:-D)?\w*args=.*",
+        "mix": r"eval|cmd|-e|--eval|-r|--require",
+        "sbt": r"(?:eval|console|consoleQuick|consoleProject|set|apply)\b.*|<.*|-J.*|--?script.*"
+        r"|-(?:java-home|sbt-jar|sbt-boot|ivy|jvm-debug|sbt-dir).*",
         "rake": r"--?(?:e|execute|p|execute-print|E|execute-continue|r|require|f|rakefile"
-        r"|I|libdir|rakelib|R|g|system)(?:=.*)?",
-        "pylint": r"--(?:init-hook|load-plugins|rcfile)(?:=.*)?|--output-format=.*\..*",
+        r"|I|libdir|R|g)(?:=.*)?|--(?:rakel|sys|exec|req|libd|rakef)[a-z-]*(?:=.*)?",
+        # a reporter class (`-f mod.Class`) is imported
+        "pylint": r"--(?:init-hook|load-plugins|rcfile)(?:=.*)?|--output-format=.*\..*"
+        r"|[a-z_][\w.]*\.[A-Z]\w*",
         "just": r"--(?:command|shell|shell-arg|shell-command|justfile|dotenv-path"
         r"|dotenv-filename|working-directory)(?:=.*)?|-[cdf]",
         "mvn": _MVN,

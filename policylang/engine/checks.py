@@ -536,17 +536,36 @@ class PathChecks:
         for form in forms:
             for state in self.state_files:
                 exact = form == state or _is_sibling_temporary(form, state)
-                # a name `split`/`csplit` add a suffix to (`split -n25 F team.polic`)
-                prefix = state.startswith(form) and "/" not in state[len(form) :]
-                if not exact and not prefix and not paths.is_within(state, form):
+                if not exact and not paths.is_within(state, form):
                     continue
                 verdict = Verdict.DENY if exact or subtree else Verdict.ASK
-                what = "is" if exact else "may become" if prefix else "holds"
+                what = "is" if exact else "holds"
                 seg.floor(
                     verdict,
                     "engine.policy-state",
                     f"writes `{short(shown)}`, which {what} `{state}`, a file this policy is "
                     "loaded from (its rules or its approvals)",
+                )
+                return
+
+    def check_state_prefix(self, word: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A name `split`/`csplit` add a suffix to: `split -n25 F team.polic` writes
+        `team.policy` (review AJ2)."""
+        value = word.value
+        if value is None or value.startswith("-"):
+            return
+        forms, _complete, _process = paths.resolve_all(value, cwd, self.ctx.home)
+        for form in forms:
+            hit = next(
+                (s for s in self.state_files if s.startswith(form) and "/" not in s[len(form) :]),
+                None,
+            )
+            if hit is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.policy-state",
+                    f"writes files named `{short(value)}` and a suffix, such as `{hit}`, a "
+                    "file this policy is loaded from",
                 )
                 return
 

@@ -749,7 +749,10 @@ class _Walk(PathChecks):
         if len(prefix) > 1 and program in TARGET_TAKERS:
             self.extra_targets(program, prefix, rest, seg)
         handed = _HANDED_CODE.get(program)
+        prefixes = program in _PREFIX_WRITERS and bool(self.state_files)
         for word in rest:
+            if prefixes:
+                self.check_state_prefix(word, seg, cwd)
             if handed is not None and word.value is not None and handed.fullmatch(word.value):
                 seg.floor(
                     Verdict.ASK,
@@ -785,7 +788,9 @@ class _Walk(PathChecks):
         asks where one of the policy's own files lies in the workspace: no path check sees
         which files those are (review AJ1)."""
         verb = found.inner[1].value if len(found.inner) > 1 else None
-        if verb not in _GIT_TREE_WRITERS or not self.state_files:
+        # any verb but those known to leave the work tree alone: an alias (`co =
+        # checkout`) or an extension (`git lfs pull`) may write it (review AK7)
+        if verb in _GIT_TREE_KEEPERS or not self.state_files:
             return
         inside = [s for s in self.state_files if paths.is_within(s, self.ctx.workspace)]
         if inside:
@@ -1281,13 +1286,19 @@ _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # the programs `loopback_reach` looks at (ssh, sftp, scp, rsync, git), by name or path
 _REMOTE_NAMES: Final = re.compile(r"(?:^|/)(?:ssh|sftp|scp|rsync|git)$")
-# git's verbs that write files of the work tree, by pathspec globs or whole
-_GIT_TREE_WRITERS: Final = frozenset(
-    {"checkout", "switch", "restore", "reset", "merge", "pull", "rebase", "cherry-pick",
-     "revert", "am", "apply", "stash", "read-tree", "checkout-index", "sparse-checkout",
-     "submodule", "bisect", "worktree", "clean", "rm", "mv", "filter-branch", "filter-repo",
-     "update-index", "clone"}
+# git's verbs that leave the files of the work tree alone (any other may write them, by
+# pathspec globs or whole: `checkout`, `merge`, `clean`, `stash`, an alias, an extension)
+_GIT_TREE_KEEPERS: Final = frozenset(
+    {"status", "log", "diff", "show", "branch", "tag", "remote", "fetch", "push", "add",
+     "commit", "ls-files", "ls-tree", "ls-remote", "cat-file", "rev-parse", "rev-list",
+     "describe", "blame", "annotate", "grep", "shortlog", "reflog", "help", "version",
+     "config", "count-objects", "fsck", "gc", "prune", "init", "for-each-ref", "show-ref",
+     "name-rev", "whatchanged", "range-diff", "format-patch", "archive", "bundle",
+     "notes", "verify-commit", "verify-tag", "merge-base", "diff-tree", "diff-index",
+     "diff-files", "hash-object", "check-ignore", "check-attr", "var", "maintenance", None}
 )  # fmt: skip
+# programs that write files named by a prefix they are given and a suffix they add
+_PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once
 _HANDED_CODE: Final = {name: re.compile(text) for name, text in HANDED_CODE.items()}
 # a word after an approved prefix that hands the program code or a command to run: a

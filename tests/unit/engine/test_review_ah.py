@@ -385,7 +385,43 @@ _REVIEW_AJ: list[tuple[str, str, Verdict]] = [
 ]
 
 
-@pytest.mark.parametrize(("approved", "command", "expected"), _REVIEW_AH + _REVIEW_AJ)
+_REVIEW_AK: list[tuple[str, str, Verdict]] = [
+    # AK1: exiftool builds output names from the input file's name or metadata
+    ("exiftool", "exiftool -w! toml -b -Comment approvals.jpg", Q),
+    ("exiftool", "exiftool -W! .%f/config -b -Comment git.jpg", Q),
+    ("exiftool", "exiftool -o out.jpg a.jpg", A),
+    ("exiftool", "exiftool -P -Comment=x a.jpg", A),  # `-P` keeps the date (AK10)
+    ("exiftool", "exiftool -p- fmt a.jpg", Q),
+    # AK2: the shorter forms of `-cnf-line`
+    ("pdflatex", "pdflatex -cnf=shell_escape=t t.tex", Q),
+    ("pdflatex", "pdflatex -cn=shell_escape=t t.tex", Q),
+    ("xetex", "xetex -shell-escape t.tex", Q),
+    # AK3: rustc reads `_` as `-` in its keys
+    ("rustc", "rustc -C link_arg=-wrapper -C link_arg=/bin/sh,-c,id x.rs", Q),
+    ("rustc", "rustc -C linker_flavor=gcc x.rs", Q),
+    # AK5: `-D KEY=VALUE` as two words
+    ("mvn compile", "mvn compile -D maven.ext.class.path=evil.jar", Q),
+    ("mvn compile", "mvn compile --define maven.ext.class.path=evil.jar", Q),
+    ("mvn compile", "mvn compile -Dmaven.compiler.executable=./w.sh", Q),
+    ("gradle test", "gradle test -D org.gradle.jvmargs=-javaagent:x.jar", Q),
+    ("gradle test", "gradle test --system-prop org.gradle.jvmargs=-x", Q),
+    # AK6: a Lua writer by any name
+    ("pandoc", "pandoc -t w.lua+smart in.md", Q),
+    ("pandoc", "pandoc -t xlua in.md", Q),
+    # AK8
+    ("pylint", "pylint -f evil.Reporter x.py", Q),
+    ("pylint", "pylint --output-format evil.Reporter x.py", Q),
+    ("nim c", "nim c --pass_c:-wrapper x.nim", Q),
+    ("nim c", "nim c --putenv:X=1 x.nim", Q),
+    ("meson setup", "meson setup b -D c_args=-wrapper", Q),
+    ("meson setup", "meson setup b --native=evil.ini", Q),
+    ("rake", "rake --rakel=D", Q),
+    ("sbt", "sbt -java-home /x test", Q),
+    ("mix do", "mix do cmd id", Q),
+]
+
+
+@pytest.mark.parametrize(("approved", "command", "expected"), _REVIEW_AH + _REVIEW_AJ + _REVIEW_AK)
 def test_approved_tools_do_not_run_what_they_are_handed(
     places: tuple[Path, Path], approved: str, command: str, expected: Verdict
 ) -> None:
@@ -554,3 +590,29 @@ def test_git_cannot_rewrite_the_policys_files_in_the_workspace(tmp_path: Path) -
     plain = load_policy()
     plain.approvals.add("git merge", persist=False)
     assert plain.evaluate("git merge other", workspace=ws, env=env).verdict is A
+
+
+def test_lualatex_is_an_interpreter(places: tuple[Path, Path]) -> None:
+    # AK4: LuaTeX runs the Lua of the document it reads, which may write any file
+    ws = places[0]
+    first = _decide(places, "lualatex l.tex")
+    assert first.suggested_rule == f"lualatex {ws}/l.tex", first.explain()
+    assert _decide(places, "lualatex --lua=e.lua l.tex", "lualatex").verdict is Q
+
+
+def test_policy_files_in_the_workspace_keep_everyday_approvals(tmp_path: Path) -> None:
+    # AK9: the split prefix rule asked for any word a policy file's name starts with
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    (ws / "team.policy").write_text("allow cowsay **\n")
+    policy = load_policy(extra=[ws / "team.policy"])
+    for rule in ("git commit", "pytest", "touch", "git co", "split"):
+        policy.approvals.add(rule, persist=False)
+    env = {"HOME": str(home)}
+    for command in ("git commit -m a", "pytest -k te", "touch t"):
+        assert policy.evaluate(command, workspace=ws, env=env).verdict is A, command
+    # AK7: an alias may be any verb; split's prefix names the layer
+    for command in ("git co FETCH_HEAD -- '*.policy'", "split -n25 x.py team.polic"):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert "engine.policy-state" in [r.rule_id for r in decision.reasons], command
