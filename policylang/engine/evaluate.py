@@ -750,6 +750,13 @@ class _Walk(PathChecks):
             self.extra_targets(program, prefix, rest, seg)
         handed = _HANDED_CODE.get(program)
         prefixes = program in _PREFIX_WRITERS and bool(self.state_files)
+        forges = program in ("gh", "hub", "glab")
+        if program in _TREE_SWITCHERS and self.state_files and (
+            not forges or any(w.value in _FORGE_SWITCHES for w in (*prefix, *rest))
+        ):
+            # `gh pr checkout 12`, `hub checkout`, `jj`, `hg update`: another tool that
+            # rewrites the work tree, near the policy's files (review AK7)
+            self.tree_switcher_state(program, seg)
         for word in rest:
             if prefixes:
                 self.check_state_prefix(word, seg, cwd)
@@ -798,6 +805,16 @@ class _Walk(PathChecks):
                 Verdict.ASK,
                 "engine.policy-state",
                 f"`git {verb}` may rewrite files of the work tree, where `{min(inside)}`, a "
+                "file this policy is loaded from, lies",
+            )
+
+    def tree_switcher_state(self, program: str, seg: SegmentState) -> None:
+        inside = [s for s in self.state_files if paths.is_within(s, self.ctx.workspace)]
+        if inside:
+            seg.floor(
+                Verdict.ASK,
+                "engine.policy-state",
+                f"`{program}` may rewrite files of the work tree, where `{min(inside)}`, a "
                 "file this policy is loaded from, lies",
             )
 
@@ -1297,6 +1314,9 @@ _GIT_TREE_KEEPERS: Final = frozenset(
      "notes", "verify-commit", "verify-tag", "merge-base", "diff-tree", "diff-index",
      "diff-files", "hash-object", "check-ignore", "check-attr", "var", "maintenance", None}
 )  # fmt: skip
+# programs besides git that may rewrite the work tree under an approval of any verb
+_TREE_SWITCHERS: Final = frozenset({"gh", "hub", "glab", "jj", "hg", "sl", "tig", "git-lfs"})
+_FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", "pull"})
 # programs that write files named by a prefix they are given and a suffix they add
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once

@@ -616,3 +616,19 @@ def test_policy_files_in_the_workspace_keep_everyday_approvals(tmp_path: Path) -
     for command in ("git co FETCH_HEAD -- '*.policy'", "split -n25 x.py team.polic"):
         decision = policy.evaluate(command, workspace=ws, env=env)
         assert "engine.policy-state" in [r.rule_id for r in decision.reasons], command
+
+
+def test_other_tools_that_switch_the_work_tree(tmp_path: Path) -> None:
+    # AK7: `gh pr checkout` rewrites the work tree where a policy layer lies
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    (ws / "team.policy").write_text("allow cowsay **\n")
+    policy = load_policy(extra=[ws / "team.policy"])
+    for rule in ("gh pr checkout", "gh pr view", "jj"):
+        policy.approvals.add(rule, persist=False)
+    env = {"HOME": str(home)}
+    for command in ("gh pr checkout 12", "jj new main"):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert "engine.policy-state" in [r.rule_id for r in decision.reasons], command
+    assert policy.evaluate("gh pr view 12", workspace=ws, env=env).verdict is A
