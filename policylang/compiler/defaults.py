@@ -183,6 +183,9 @@ _RUNNER_PROGRAMS = (
     "catatonit", "s6-setuidgid", "chpst", "envdir", "softlimit", "setlock", "lckdo", "sg",
     "rlwrap", "corepack", "cross-env", "concurrently", "nodemon", "npm-run-all", "run-p",
     "run-s", "nix-shell", "env-cmd",
+    # review AL2
+    "logsave", "retry", "reflex", "daemon", "daemonize", "runlim", "ifne", "boxxy",
+    "mirrord", "with-env", "timeout-cli", "caffeinate", "doas-keepenv",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -208,6 +211,10 @@ _RUNNER_VERBS = (
     # review AH3: build tools' verbs that run any command
     "stack exec", "opam exec", "cabal exec", "meson devenv", "dune exec", "esy x",
     "cargo watch",
+    # review AL2
+    "rustup run", "nvm exec", "nvm run", "pueue add", "foreman run", "apptainer exec",
+    "apptainer run", "singularity exec", "singularity run", "mirrord exec", "jj bisect",
+    "fnm use", "asdf shell", "mise run",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an
@@ -292,5 +299,17 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         "gradlew": _GRADLE,
         "gs": r"(?i)-[ds](?:NOSAFER|DELAYSAFER|NOSAFETY|WRITESYSTEMDICT|SAFER=false).*|-c",
         "zig": r"-wrapper|-fplugin.*|-B.*|-specs.*|-fuse-ld.*|-Wl,.*|-Xlinker|-Xclang|@.*",
+        # tmux runs the shell command of a `#(…)` format and of its command options (AL3)
+        "tmux": r".*#\(.*|default-(?:command|shell)|set-hook|run-shell|run|if-shell|if"
+        r"|pipe-pane|pipep|respawn.*|new.*|split.*|send-keys|send|source-file|source",
+        "groff": r"-[a-zA-Z]*U.*",  # unsafe mode: `.sy`, `.pso` run shell commands (AL4)
+        "m4": r".*(?:e?syscmd|include|sinclude).*",
+        "mutt": r"-[eF].*|--?(?:command|config)(?:=.*)?",
+        "neomutt": r"-[eF].*",
+        "psql": r".*\\!.*|-f.*|--file(?:=.*)?|.*\\(?:o|out|copy|i|include|ir|w|write).*",
+        "mysql": r"(?i).*(?:\b(?:system|source|tee|pager)\b|\\!).*",
+        "mariadb": r"(?i).*(?:\b(?:system|source|tee|pager)\b|\\!).*",
+        "sqlite3": r"\..*",
+        "gnuplot": r"-e.*|--?eval.*|-c.*",
     }
 )

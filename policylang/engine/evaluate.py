@@ -1483,8 +1483,12 @@ def _named_paths(word: Word) -> list[Word]:
         return [word]
     if text.startswith("-"):
         _name, eq, rest = text.partition("=")
-        if eq:
-            return _path_words(word, rest)
+        # `--out:FILE`, `-Xloggc:FILE`, `-o:FILE` (nim, java, dotnet): a value after `:`
+        # too (review AL1)
+        _name, colon, after = _name.partition(":")
+        colon_value = _path_words(word, after + eq + rest) if colon else []
+        if eq or colon:
+            return [*_path_words(word, rest), *colon_value] if eq else colon_value
         # a value glued to a short option, or the rest of a single-dash long option:
         # `-oCLAUDE.md`, `-include/abs`, `-Wl,@FILE` (review S2)
         if text.startswith("--"):

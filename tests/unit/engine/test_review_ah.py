@@ -421,7 +421,37 @@ _REVIEW_AK: list[tuple[str, str, Verdict]] = [
 ]
 
 
-@pytest.mark.parametrize(("approved", "command", "expected"), _REVIEW_AH + _REVIEW_AJ + _REVIEW_AK)
+_REVIEW_AL: list[tuple[str, str, Verdict]] = [
+    # AL1: a value after `:` in an option word is a path too
+    ("java", "java -Xloggc:HOME/.bashrc -version", D),
+    ("nim c", "nim c --out:.git/hooks/pre-commit x.nim", D),
+    ("nim c", "nim c -o:../home/.bashrc x.nim", D),
+    ("dotnet build", "dotnet build --output:.git/hooks", D),
+    ("dotnet build", "dotnet build -o:out", A),
+    # AL2: programs that run the command in their operands
+    ("logsave", "logsave log.txt sh -c id", Q),
+    ("rustup run", "rustup run stable sh -c id", Q),
+    ("pueue add", "pueue add -- sh -c id", Q),
+    # AL3: tmux formats run shell commands
+    ("tmux ls", "tmux ls -F '#(id)'", Q),
+    ("tmux", "tmux display-message -p '#(id)'", Q),
+    ("tmux", "tmux set-option -g default-command 'sh -c id'", Q),
+    ("tmux ls", "tmux ls", A),
+    # AL4: languages and REPLs the tables missed
+    ("groff", "groff -U -ms x.ms", Q),
+    ("groff", "groff -ms x.ms", A),
+    ("mysql", "mysql -e 'system id'", Q),
+    ("mysql", "mysql -e 'select 1'", A),
+    ("psql", "psql db -c '\\! id'", Q),
+    ("psql", "psql db -c 'select 1'", A),
+    ("mutt", "mutt -e 'set x' a@b.c", Q),
+    ("crystal eval", "crystal eval 'puts 1'", Q),
+    ("flask shell", "flask shell", Q),
+]
+_APPROVAL_CASES = _REVIEW_AH + _REVIEW_AJ + _REVIEW_AK + _REVIEW_AL
+
+
+@pytest.mark.parametrize(("approved", "command", "expected"), _APPROVAL_CASES)
 def test_approved_tools_do_not_run_what_they_are_handed(
     places: tuple[Path, Path], approved: str, command: str, expected: Verdict
 ) -> None:
