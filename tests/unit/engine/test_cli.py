@@ -129,7 +129,7 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
 def test_explain_quotes_rule_source_lines(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "--workspace", "/w", "sudo rm -rf /"]) == 0
     out = capsys.readouterr().out
-    assert "| deny sudo|doas|su|pkexec|run0 ** id privilege" in out
+    assert "| deny sudo|doas|su|pkexec|run0|dzdo|gksu|gksudo|kdesu|kdesudo|please|sudo-rs **" in out
     assert "recursively, reaching protected" in out
 
 
