@@ -1090,6 +1090,8 @@ _KUBECTL_RUNS = frozenset({"exec", "run", "debug", "attach"})
 # other word is the destination
 _VALUED_LETTERS = {"ssh": frozenset("BbcDEeFIiJLlmOoPpQRSWw"), "sftp": frozenset("BbcDFiJloPRSsX")}
 _REMOTE_SHELLS = frozenset({"ssh", "sftp", "scp", "rsync", "git"})
+# git's global options whose value is the next word
+_GIT_VALUED_GLOBALS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _URL_SCHEMES = re.compile(r"(?:scp|rsync|sftp|ssh|git\+ssh|ssh\+git)://", re.IGNORECASE)
 # git's verbs that reach a repository by URL; the URL may be ssh to this machine
 _GIT_REMOTE_VERBS = frozenset(
@@ -1167,7 +1169,7 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     `scp://` / `rsync://` URL) operand of scp and rsync, and of git's remote verbs (after
     `clone`, `fetch` …: a refspec `a:b` there counts too, which errs on the strict side)."""
     if name == "git":
-        verb = next((i for i, w in enumerate(words) if w in _GIT_REMOTE_VERBS), None)
+        verb = _git_verb_index(words)
         words = words[verb + 1 :] if verb is not None else ()
         # `--remote=localhost:repo`, `--repo=…`: the URL glued to an option (review AB5)
         words = [w.partition("=")[2] if w and w.startswith("--") and "=" in w else w for w in words]
@@ -1202,6 +1204,27 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
             # `https://` URLs are not ssh (the first is checked as the path it names)
             hosts.append(_host_of(word))
     return hosts
+
+
+def _git_verb_index(words: Sequence[str | None]) -> int | None:
+    """Where git's remote verb is among its words: its subcommand, past the global
+    options (`git -C d fetch`), when that is a remote verb; a word that cannot be read
+    there may be one. `git stash push -- ':/.env'` has none (review AL10)."""
+    skip = False
+    for index, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word is None:
+            # the subcommand cannot be read: any later remote verb may be it
+            return next((i for i, w in enumerate(words) if w in _GIT_REMOTE_VERBS), None)
+        if word in _GIT_VALUED_GLOBALS:
+            skip = True
+            continue
+        if word.startswith("-"):
+            continue
+        return index if word in _GIT_REMOTE_VERBS else None
+    return None
 
 
 def git_url_reach(url: str) -> tuple[str, tuple[str, ...]] | None:

@@ -662,3 +662,23 @@ def test_other_tools_that_switch_the_work_tree(tmp_path: Path) -> None:
         decision = policy.evaluate(command, workspace=ws, env=env)
         assert "engine.policy-state" in [r.rule_id for r in decision.reasons], command
     assert policy.evaluate("gh pr view 12", workspace=ws, env=env).verdict is A
+
+
+@pytest.mark.parametrize(
+    ("words", "reach"),
+    [
+        # AL10: a pathspec `:/x` of a verb that is no remote verb is no host
+        (("git", "stash", "push", "--", ":/.env"), None),
+        (("git", "log", "--", ":/x"), None),
+        (("git", "push", "localhost:r"), "localhost"),
+        (("git", "-C", "d", "fetch", "localhost:r"), "localhost"),
+        (("git", "-c", "x=y", "clone", "127.0.0.1:r"), "127.0.0.1"),
+        (("git", None, "push", "localhost:r"), "localhost"),  # an unreadable subcommand
+    ],
+)
+def test_git_remote_verb_is_the_subcommand(
+    words: tuple[str | None, ...], reach: str | None
+) -> None:
+    from policylang.engine.rules import loopback_reach
+
+    assert loopback_reach(words) == reach
