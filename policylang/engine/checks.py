@@ -535,7 +535,12 @@ class PathChecks:
         only writes into it)."""
         for form in forms:
             for state in self.state_files:
-                exact = form == state or _is_sibling_temporary(form, state)
+                # (a state folder, the snapshots', holds state files: a write into it)
+                exact = (
+                    form == state
+                    or _is_sibling_temporary(form, state)
+                    or paths.is_within(form, state)
+                )
                 if not exact and not paths.is_within(state, form):
                     continue
                 verdict = Verdict.DENY if exact or subtree else Verdict.ASK

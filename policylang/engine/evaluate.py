@@ -222,6 +222,7 @@ class _Walk(PathChecks):
         self.link_makers: list[SegmentState] = []
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
+        self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
 
@@ -496,6 +497,9 @@ class _Walk(PathChecks):
         self.evaluating_builtin(segment, seg)
         found = self.rules.segment_rules(segment)
         self.apply(found, segment, seg, cwd, poison)
+        if self.ctx.env.get("PATH"):
+            names = {words[0].value, found.inner[0].value if found.inner else None}
+            self.path_programs(names, seg, cwd)
         if _makes_link(found):
             self.link_makers.append(seg)
 
@@ -1149,6 +1153,42 @@ class _Walk(PathChecks):
                     self.data_use(_names_in(text), text, "arithmetic", seg)
 
     # -- assembly ------------------------------------------------------------------------
+    def path_programs(self, names: set[str | None], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A bare command name that PATH finds in the workspace: an empty or relative
+        PATH entry (`PATH=$PATH:`), or one inside the workspace (`bin`, `node_modules/.bin`,
+        an activated `.venv/bin`) runs the repository's `rg` where the policy judged the
+        real one (reviews AL7, AM1)."""
+        for name in names:
+            if not name or "/" in name or name in _SHELL_BUILTINS:
+                continue
+            for entry in self._workspace_path_entries(cwd):
+                candidate = os.path.join(entry, name)
+                if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                    self.fs = True
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.path-program",
+                        f"`{name}` runs `{candidate}`, a file of the workspace that PATH "
+                        "finds before or instead of the program the policy judged",
+                    )
+                    return
+
+    def _workspace_path_entries(self, cwd: paths.Cwd) -> list[str]:
+        """The PATH entries that lead into the workspace, as directories to look in."""
+        if self._path_entries is None:  # once per line: PATH and the workspace are fixed
+            entries = self.ctx.env.get("PATH", "").split(":")
+            workspace = self.ctx.workspace
+            self._path_entries = [
+                e for e in entries if not e.startswith("/") or paths.is_within(e, workspace)
+            ]
+        found: list[str] = []
+        for entry in self._path_entries:
+            if not entry.startswith("/"):  # empty or relative: where the command runs
+                found.extend(os.path.join(c, entry) for c in sorted(cwd.candidates))
+            else:
+                found.append(entry)
+        return found
+
     def floor_moved_approvals(self) -> None:
         """An approved segment in a folder the line moved to asks when any other segment
         of the line changes files, before or after it in the text: a background job or a
@@ -1317,6 +1357,14 @@ _GIT_TREE_KEEPERS: Final = frozenset(
 # programs besides git that may rewrite the work tree under an approval of any verb
 _TREE_SWITCHERS: Final = frozenset({"gh", "hub", "glab", "jj", "hg", "sl", "tig", "git-lfs"})
 _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", "pull"})
+# names bash runs itself, whatever PATH holds
+_SHELL_BUILTINS: Final = frozenset(
+    {"cd", "echo", "printf", "test", "[", "[[", "true", "false", "pwd", "read", "export",
+     "set", "unset", "type", "command", "builtin", "exit", "return", "source", ".", "eval",
+     "exec", "alias", "unalias", "declare", "local", "readonly", "shift", "trap", "wait",
+     "jobs", "fg", "bg", "kill", "let", "ulimit", "umask", "hash", "getopts", "shopt",
+     "mapfile", "readarray", "pushd", "popd", "dirs", "times", "enable", "help", ":"}
+)  # fmt: skip
 # programs that write files named by a prefix they are given and a suffix they add
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once

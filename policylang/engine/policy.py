@@ -89,6 +89,8 @@ class Policy:
         state = [*self._input_files]
         if self.approvals.path is not None:
             state.append(str(self.approvals.path))
+        # a forged snapshot is a policy too (review AM2): the folder they are kept in
+        state.append(str(snapshots.cache_dir()))
         self._evaluator.protect_state(state)
         self._plain.protect_state(state)
 

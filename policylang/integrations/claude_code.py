@@ -92,7 +92,7 @@ def handle(
     cwd = string_field(payload, "cwd")
     env = os.environ if environ is None else environ
     root = workspace or env.get("CLAUDE_PROJECT_DIR") or cwd
-    outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root)
+    outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root, env=env)
     if isinstance(outcome, Decision):
         return answer(outcome.verdict, describe_decision(outcome))
     return answer(Verdict.ASK, outcome)

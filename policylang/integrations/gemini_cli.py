@@ -119,7 +119,7 @@ def handle(
     worst: Decision | None = None
     for text in commands_run(command):
         for cwd in working_directories(tool_input, base or root):
-            outcome = evaluate_safely(factory, text, cwd=cwd, workspace=root)
+            outcome = evaluate_safely(factory, text, cwd=cwd, workspace=root, env=env)
             if not isinstance(outcome, Decision):
                 return answer(ask_as, outcome)
             if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:

@@ -682,3 +682,41 @@ def test_git_remote_verb_is_the_subcommand(
     from policylang.engine.rules import loopback_reach
 
     assert loopback_reach(words) == reach
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("WS/bin:/usr/bin:/bin", Q),  # a folder of the workspace on PATH
+        ("bin:/usr/bin:/bin", Q),  # a relative entry: where the command runs
+        ("/usr/bin:/bin:", A),  # an empty entry is the working folder: no `rg` there
+        ("/usr/bin:/bin", A),
+    ],
+)
+def test_a_program_path_finds_in_the_workspace_asks(
+    places: tuple[Path, Path], path: str, expected: Verdict
+) -> None:
+    # reviews AL7, AM1: PATH may run the repository's `rg` where the policy judged rg
+    ws, home = places
+    (ws / "bin").mkdir()
+    (ws / "bin" / "rg").write_text("#!/bin/sh\necho planted\n")
+    (ws / "bin" / "rg").chmod(0o755)
+    env = {"HOME": str(home), "PATH": path.replace("WS", str(ws))}
+    policy = load_policy()
+    for command in ("rg foo", "timeout 5 rg foo"):
+        decision = policy.evaluate(command, workspace=ws, env=env)
+        assert decision.verdict is expected, decision.explain()
+    assert policy.evaluate("echo hi", workspace=ws, env=env).verdict is A  # a builtin
+
+
+def test_the_snapshot_folder_is_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # review AM2: a forged snapshot in `$POLICYLANG_CACHE_DIR` was loaded as the policy
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("POLICYLANG_CACHE_DIR", str(cache))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    policy = load_policy(snapshot=False)
+    policy.approvals.add("cp", persist=False)
+    decision = policy.evaluate(f"cp x.snap {cache}/snapshots/forged.snap", workspace=ws)
+    assert decision.verdict is D, decision.explain()
+    assert "engine.policy-state" in [r.rule_id for r in decision.reasons]

@@ -229,3 +229,30 @@ def test_a_hook_that_fails_to_start_blocks(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(cli_main.importlib, "import_module", broken)
     assert cli_main.main(["hook", "claude-code"]) == hook_cmd.EXIT_BLOCKED
+
+
+def test_a_workspace_program_on_path_is_not_the_program_judged(tmp_path: Path) -> None:
+    # review AM1: with the repository's `bin` on PATH, `rg` runs the repository's file
+    ws = tmp_path / "ws"
+    (ws / "bin").mkdir(parents=True)
+    planted = ws / "bin" / "rg"
+    planted.write_text("#!/bin/sh\necho planted\n")
+    planted.chmod(0o755)
+    body = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "cwd": str(ws),
+        "tool_input": {"command": "rg foo"},
+    }
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(ws)}
+    for path, expected in ((f"{ws}/bin:/usr/bin:/bin", "ask"), ("/usr/bin:/bin", "allow")):
+        proc = subprocess.run(
+            [sys.executable, "-m", "policylang.cli.main", "hook", "claude-code"],
+            input=json.dumps(body).encode(),
+            capture_output=True,
+            timeout=60,
+            check=False,
+            env={**env, "PATH": path},
+        )
+        answer = claude_answer(proc)
+        assert answer["permissionDecision"] == expected, answer
