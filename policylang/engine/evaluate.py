@@ -801,18 +801,12 @@ class _Walk(PathChecks):
         verb = found.inner[1].value if len(found.inner) > 1 else None
         # any verb but those known to leave the work tree alone: an alias (`co =
         # checkout`) or an extension (`git lfs pull`) may write it (review AK7)
-        if verb in _GIT_TREE_KEEPERS or not self.state_files:
-            return
-        inside = [s for s in self.state_files if paths.is_within(s, self.ctx.workspace)]
-        if inside:
-            seg.floor(
-                Verdict.ASK,
-                "engine.policy-state",
-                f"`git {verb}` may rewrite files of the work tree, where `{min(inside)}`, a "
-                "file this policy is loaded from, lies",
-            )
+        if verb not in _GIT_TREE_KEEPERS and self.state_files:
+            self.tree_switcher_state(f"git {verb}", seg)
 
     def tree_switcher_state(self, program: str, seg: SegmentState) -> None:
+        """`program` may rewrite files of the work tree: it asks where one of the policy's
+        own files lies in the workspace."""
         inside = [s for s in self.state_files if paths.is_within(s, self.ctx.workspace)]
         if inside:
             seg.floor(
