@@ -1173,7 +1173,10 @@ class _Walk(PathChecks):
             entries = self.ctx.env.get("PATH", "").split(":")
             workspace = self.ctx.workspace
             self._path_entries = [
-                e for e in entries if not e.startswith("/") or paths.is_within(e, workspace)
+                e
+                for e in entries
+                if not e.startswith("/")
+                or (paths.is_within(e, workspace) and not _INSTALLED_BIN.search(e))
             ]
         found: list[str] = []
         for entry in self._path_entries:
@@ -1351,6 +1354,12 @@ _GIT_TREE_KEEPERS: Final = frozenset(
 # programs besides git that may rewrite the work tree under an approval of any verb
 _TREE_SWITCHERS: Final = frozenset({"gh", "hub", "glab", "jj", "hg", "sl", "tig", "git-lfs"})
 _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", "pull"})
+# the folders package managers install programs into (an activated `.venv/bin`,
+# `node_modules/.bin`): what is there came from an install, which ran the packages' own
+# code anyway; a repository that commits such a folder is not told apart
+_INSTALLED_BIN: Final = re.compile(
+    r"/(?:\.?venv[^/]*|\.?env|\.tox/[^/]+|\.nox/[^/]+)/bin/?$|/node_modules/\.bin/?$"
+)
 # names bash runs itself, whatever PATH holds
 _SHELL_BUILTINS: Final = frozenset(
     {"cd", "echo", "printf", "test", "[", "[[", "true", "false", "pwd", "read", "export",

@@ -720,3 +720,14 @@ def test_the_snapshot_folder_is_state(tmp_path: Path, monkeypatch: pytest.Monkey
     decision = policy.evaluate(f"cp x.snap {cache}/snapshots/forged.snap", workspace=ws)
     assert decision.verdict is D, decision.explain()
     assert "engine.policy-state" in [r.rule_id for r in decision.reasons]
+
+
+def test_an_activated_environment_keeps_its_programs(places: tuple[Path, Path]) -> None:
+    # an activated `.venv/bin` or `node_modules/.bin`: installed programs, not planted ones
+    ws, home = places
+    for folder in (".venv/bin", "node_modules/.bin"):
+        (ws / folder).mkdir(parents=True)
+        (ws / folder / "rg").write_text("#!/bin/sh\n")
+        (ws / folder / "rg").chmod(0o755)
+    env = {"HOME": str(home), "PATH": f"{ws}/.venv/bin:{ws}/node_modules/.bin:/usr/bin"}
+    assert load_policy().evaluate("rg foo", workspace=ws, env=env).verdict is A
