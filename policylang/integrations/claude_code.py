@@ -90,6 +90,12 @@ def handle(
     if command is None:
         return answer(Verdict.DENY, "policylang: Bash call without a string `tool_input.command`")
     cwd = string_field(payload, "cwd")
+    if cwd is not None and "\x00" in cwd:
+        return answer(Verdict.ASK, "policylang: the payload's `cwd` holds a NUL byte")
+    if cwd:
+        # a relative `cwd` (`.` in a hand-made payload) is the hook's own folder; judged
+        # as given, it was joined to itself as the workspace too (review AM6)
+        cwd = os.path.abspath(cwd)
     env = os.environ if environ is None else environ
     root = workspace or env.get("CLAUDE_PROJECT_DIR") or cwd
     outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root, env=env)

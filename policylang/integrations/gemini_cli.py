@@ -115,6 +115,12 @@ def handle(
         return answer(Verdict.DENY, "policylang: shell call without a string `tool_input.command`")
     env = os.environ if environ is None else environ
     base = string_field(payload, "cwd")
+    if base is not None and "\x00" in base:
+        return answer(Verdict.ASK, "policylang: the payload's `cwd` holds a NUL byte")
+    if base:
+        # a relative `cwd` (`.` in a hand-made payload) is the hook's own folder; judged
+        # as given, it was joined to itself as the workspace too (review AM6)
+        base = os.path.abspath(base)
     root = workspace or env.get("GEMINI_PROJECT_DIR") or base
     worst: Decision | None = None
     for text in commands_run(command):

@@ -185,3 +185,17 @@ def test_nothing_but_a_well_formed_bash_call_is_ever_allowed(text: str) -> None:
     assert body.get("hook_event_name", "PreToolUse") == "PreToolUse"
     assert isinstance(body["tool_input"]["command"], str)
     assert allow_all.calls[-1][0] == body["tool_input"]["command"]
+
+
+def test_a_relative_cwd_is_the_hooks_folder_and_nul_is_refused(policy: TablePolicy) -> None:
+    # review AM6: a relative cwd was joined to itself (`.ssh/.ssh/id_rsa`)
+    import os
+
+    claude_code.handle(payload("ls", cwd=".ssh"), lambda: policy, environ={})
+    here = os.path.abspath(".ssh")
+    assert policy.calls == [("ls", here, here)]
+    result = claude_code.handle(payload("ls", cwd="/work/repo\x00/x"), lambda: policy, environ={})
+    verdict, reason = decision_of(result.stdout)
+    assert verdict == "ask"
+    assert "NUL" in reason
+    assert len(policy.calls) == 1
