@@ -83,8 +83,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=_seconds,
         default=DEFAULT_DEADLINE_S,
         metavar="S",
-        help=f"block the call if the check has not answered after S seconds (default "
-        f"{DEFAULT_DEADLINE_S:g}); keep it below the agent's hook timeout",
+        help=f"block the call if there is no answer S seconds after the start, reading the "
+        f"payload included (default {DEFAULT_DEADLINE_S:g}); keep it below the agent's hook "
+        "timeout",
     )
     parser.set_defaults(func=run)
 
@@ -100,13 +101,17 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the clock starts before the payload is read: a writer that never closes stdin must
+    # not hold the hook past the agent's own timeout, which lets the call through (AM3)
+    deadline = time.monotonic() + args.deadline
     try:
-        text = _read_bounded(sys.stdin.buffer)
+        text = _read_bounded(sys.stdin.fileno(), deadline)
     except PayloadError as error:
         result = HookResult(stderr=f"policylang: refused: {error}\n", exit_code=EXIT_BLOCKED)
     else:
         try:
-            result = isolated(lambda: _guarded(args, text), deadline_s=args.deadline)
+            remaining = max(deadline - time.monotonic(), 0.001)
+            result = isolated(lambda: _guarded(args, text), deadline_s=remaining)
         except Exception as error:  # no process to fork, no pipe: blocked, never "go ahead"
             message = f"policylang: refused: internal error: {error}\n"
             result = HookResult(stderr=message, exit_code=EXIT_BLOCKED)
@@ -170,7 +175,7 @@ def isolated(compute: Callable[[], HookResult], *,
     if data is None:
         _kill_and_reap(pid)
         message = (f"policylang: refused: the policy check gave no answer within "
-                   f"{deadline_s:g} s (see `--deadline`)\n")
+                   f"{deadline_s:.3g} s (see `--deadline`)\n")
         return HookResult(stderr=message, exit_code=EXIT_BLOCKED)
     _, status = os.waitpid(pid, 0)
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and data:
@@ -221,10 +226,25 @@ def _answer(args: argparse.Namespace, text: str) -> HookResult:
     return gemini_cli.handle(text, factory, workspace=args.workspace, ask_as=Verdict(args.ask_as))
 
 
-def _read_bounded(stream: BinaryIO) -> str:
-    data = stream.read(MAX_PAYLOAD_BYTES + 1)
-    if len(data) > MAX_PAYLOAD_BYTES:
-        raise PayloadError(f"hook payload is larger than {MAX_PAYLOAD_BYTES} bytes")
+def _read_bounded(descriptor: int, deadline: float) -> str:
+    """The whole payload on `descriptor`, refused if it is too large or has not ended by
+    `deadline` (a monotonic time)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        remaining = deadline - time.monotonic()
+        ready = remaining > 0 and select.select([descriptor], [], [], remaining)[0]
+        if not ready:
+            raise PayloadError("the hook payload did not end before the deadline "
+                               "(see `--deadline`)")
+        chunk = os.read(descriptor, 1 << 16)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > MAX_PAYLOAD_BYTES:
+            raise PayloadError(f"hook payload is larger than {MAX_PAYLOAD_BYTES} bytes")
+        chunks.append(chunk)
+    data = b"".join(chunks)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -171,7 +171,9 @@ def _load(path: Path) -> tomlkit.TOMLDocument:
     if len(data) > MAX_FILE_BYTES:
         raise OSError(f"larger than {MAX_FILE_BYTES} bytes: {path}")
     try:
-        return tomlkit.parse(data.decode("utf-8"))
+        # `utf-8-sig`: an editor's byte-order mark had made the whole file unreadable, so
+        # every approval in it was dropped with only a warning (review AL8)
+        return tomlkit.parse(data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
         raise OSError(f"not UTF-8: {path}") from error
 
@@ -196,10 +198,13 @@ def _append_rule(path: Path, rule: str) -> None:
         document = tomlkit.document()
         document.add(tomlkit.comment("approvals learned by policylang: command prefixes to allow"))
     allow = document.get("allow")
-    if not isinstance(allow, Array):
+    if allow is None:
         allow = tomlkit.array()
         allow.multiline(True)
         document["allow"] = allow
+    elif not isinstance(allow, Array):
+        # replacing it would lose what the user wrote there (review AL8)
+        raise ApprovalError(f"{path}: `allow` is not a list; not rewriting the file")
     words = rule_words(rule)
     if not any(_spells(item, words) for item in allow):
         allow.append(rule)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import logging
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -119,7 +120,7 @@ class ApprovalRequest:
 
     def render(self) -> str:
         # the command and the model's words may carry terminal controls: shown escaped
-        lines = [f"run `{visible(self.command)}` in {visible(self.workdir)}?"]
+        lines = _command_block(self.command, visible(self.workdir))
         if self.description:
             lines.append(f"  purpose: {_one_line(self.description)}")
         if self.escalation:
@@ -129,6 +130,25 @@ class ApprovalRequest:
             # the rule is made of the command's words: escaped too (review J3)
             lines.append(f"  always allowing would add: {_one_line(self.suggested_rule)}")
         return "\n".join(lines)
+
+
+def _command_block(command: str, workdir: str) -> list[str]:
+    """The question's first lines. A command of several lines is shown as a numbered block
+    under a header that counts them, so a line of the command cannot pass for one of the
+    reason lines that follow (review AM4); long runs of blanks are marked, since padding
+    could push `; rm …` past the edge of the approver's window."""
+    shown = [_mark_padding(line) for line in visible(command).split("\n")]
+    if len(shown) == 1:
+        return [f"run `{shown[0]}` in {workdir}?"]
+    header = f"run this command of {len(shown)} lines in {workdir}?"
+    return [header, *(f"  {number:>3} | {line}" for number, line in enumerate(shown, 1))]
+
+
+_PADDING = re.compile(r"[ \t]{8,}")
+
+
+def _mark_padding(line: str) -> str:
+    return _PADDING.sub(lambda run: f" [{len(run.group())} blanks] ", line)
 
 
 def _one_line(text: str) -> str:

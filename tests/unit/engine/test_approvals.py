@@ -184,3 +184,27 @@ def test_an_approval_that_cannot_be_saved_is_not_kept_for_the_session(tmp_path: 
     with pytest.raises(Exception):  # noqa: B017, PT011 - whatever the writer raises
         approvals.add("make test", persist=True)
     assert approvals.match(("make", "test")) is None
+
+
+def test_a_byte_order_mark_does_not_drop_the_file(tmp_path: Path) -> None:
+    # review AL8: an editor's BOM made the file unreadable, so every approval was lost
+    store = tmp_path / "approvals.toml"
+    store.write_bytes('\ufeffallow = ["make test"]\n'.encode())
+    approvals = Approvals(store)
+    assert approvals.match(("make", "test", "-j4")) == ("make", "test")
+    approvals.add("npm test", persist=True)
+    assert Approvals(store).rules() == ("make test", "npm test")
+
+
+@pytest.mark.parametrize(
+    "content", ['allow = "make test"\n', "[allow]\nmake = true\n", "allow.x = ['make']\n"]
+)
+def test_an_allow_that_is_not_a_list_is_never_overwritten(tmp_path: Path, content: str) -> None:
+    # review AL8: the next persisted approval replaced what the user had written there
+    store = tmp_path / "approvals.toml"
+    store.write_text(content)
+    approvals = Approvals(store)
+    with pytest.raises(ApprovalError, match="not a list"):
+        approvals.add("npm test", persist=True)
+    assert store.read_text() == content
+    assert approvals.match(("npm", "test")) is None

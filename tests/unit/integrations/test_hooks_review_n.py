@@ -133,3 +133,27 @@ def test_a_deadline_must_be_a_positive_number(tmp_path: Path, value: str) -> Non
     proc = run_hook("claude-code", {}, tmp_path, "--deadline", value)
     assert proc.returncode == 2
     assert b"--deadline" in proc.stderr
+
+
+def test_a_payload_that_never_ends_is_refused_at_the_deadline(tmp_path: Path) -> None:
+    # review AM3: stdin was read to its end before the deadline started, so a writer that
+    # kept it open held the hook until the agent's own timeout let the call through
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(tmp_path),
+               "tool_input": {"command": "ls"}}
+    command = [sys.executable, "-m", "policylang.cli.main", "hook", "claude-code",
+               "--deadline", "3"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=tmp_path) as hook:
+        assert hook.stdin is not None
+        assert hook.stdout is not None
+        assert hook.stderr is not None
+        hook.stdin.write(json.dumps(payload).encode())
+        hook.stdin.flush()  # and left open
+        try:
+            returncode = hook.wait(timeout=40)
+        finally:
+            hook.kill()
+        stdout, stderr = hook.stdout.read(), hook.stderr.read()
+    assert returncode == hook_cmd.EXIT_BLOCKED
+    assert stdout == b""
+    assert b"did not end before the deadline" in stderr

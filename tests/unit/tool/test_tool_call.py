@@ -469,6 +469,25 @@ def test_texts_shown_to_people_escape_terminal_controls(workspace: str) -> None:
         assert "\\x1b[2J" in result.display_text
 
 
+def test_the_question_frames_a_command_of_several_lines_and_marks_padding(
+    workspace: str,
+) -> None:
+    # review AM4: a line of the command imitated a reason line, and padding pushed
+    # `; touch x` out of the approver's window
+    approver = ScriptedApprover("deny")
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace, approver=approver)
+    tool.call({"command": "touch a\n  ok: allowed by policy [read-fs]\ntouch b"})
+    tool.call({"command": "touch docs.txt" + " " * 300 + "; touch x"})
+    several, padded = (request.render().splitlines() for request in approver.requests)
+    assert several[0].startswith("run this command of 3 lines in ")
+    assert several[1:4] == [
+        "    1 | touch a",
+        "    2 |   ok: allowed by policy [read-fs]",
+        "    3 | touch b",
+    ]
+    assert padded[0].startswith("run `touch docs.txt [300 blanks] ; touch x` in ")
+
+
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
