@@ -311,5 +311,8 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         "mariadb": r"(?i).*(?:\b(?:system|source|tee|pager)\b|\\!).*",
         "sqlite3": r"\..*",
         "gnuplot": r"-e.*|--?eval.*|-c.*",
+        # the linker's `-extld PROG` runs PROG; `-extldflags` hands the C compiler options
+        # such as `-wrapper sh,-c,CMD` (AG5)
+        "go": r".*-extld.*",
     }
 )

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from policylang.decision import Verdict
 from policylang.rules.globs import glob_regex
 
 __all__ = [
@@ -118,11 +119,15 @@ def match_rules(
 
     index = _index_of(rules, access)
     best: tuple[int, int] | None = None  # (-rank, order): the smallest wins
+    folded = path.lower()
     for anchor, base in ((ABSOLUTE, "/"), (HOME, home), (WORKSPACE, workspace)):
         group = index.groups.get(anchor)
         if group is None:
             continue
-        for order in group.hits(path, base, subtree):
+        orders = group.hits(path, base, subtree)
+        if group.folded is not None:
+            orders.extend(group.folded.hits(folded, base.lower(), subtree))
+        for order in orders:
             key = (-rules[order].verdict.rank, order)
             if best is None or key < best:
                 best = key
@@ -142,18 +147,26 @@ class _AnchorGroup:
     a path under the anchor.
     """
 
-    __slots__ = ("anchor", "any_glob", "below", "orders", "rules")
+    __slots__ = ("anchor", "any_glob", "below", "folded", "orders", "regexes")
 
-    def __init__(self, anchor: str, members: list[tuple[int, ProtectedRule]]) -> None:
+    def __init__(
+        self, anchor: str, members: list[tuple[int, ProtectedRule]], *, fold: bool = False
+    ) -> None:
         self.anchor = anchor
         self.orders = tuple(order for order, _ in members)
-        self.rules = tuple(rule for _, rule in members)
-        self.any_glob = _alternation([rule.regex for rule in self.rules])
+        flags = re.IGNORECASE if fold else 0
+        self.regexes = tuple(
+            re.compile(rule.regex.pattern, rule.regex.flags | flags) if fold else rule.regex
+            for _, rule in members
+        )
+        self.any_glob = _alternation(self.regexes)
         below: dict[str, list[int]] = {}
         for order, rule in members:
-            for key in _ancestors(rule.literal_prefix, absolute=anchor == ABSOLUTE):
+            prefix = rule.literal_prefix.lower() if fold else rule.literal_prefix
+            for key in _ancestors(prefix, absolute=anchor == ABSOLUTE):
                 below.setdefault(key, []).append(order)
         self.below = {key: tuple(orders) for key, orders in below.items()}
+        self.folded: _AnchorGroup | None = None
 
     def hits(self, path: str, base: str, subtree: bool) -> list[int]:
         """The orders of the rules in this group that cover `path` (see `_hits`)."""
@@ -162,8 +175,8 @@ class _AnchorGroup:
         if rel is not None and (self.any_glob is None or self.any_glob.fullmatch(rel)):
             found = [
                 order
-                for order, rule in zip(self.orders, self.rules, strict=True)
-                if rule.regex.fullmatch(rel)
+                for order, regex in zip(self.orders, self.regexes, strict=True)
+                if regex.fullmatch(rel)
             ]
         if subtree:
             found.extend(self._subtree(path.rstrip("/") or "/", base))
@@ -184,11 +197,22 @@ class _RuleIndex:
 
     def __init__(self, rules: Sequence[ProtectedRule], access: Access) -> None:
         self.rules = rules  # kept alive, so that its id is not reused while cached
-        members: dict[str, list[tuple[int, ProtectedRule]]] = {}
+        # WHY two groups per anchor: a volume may ignore case (macOS's default), where
+        # `~/.AWS/credentials` and `.GIT/config` are the protected files (review AL5). So
+        # rules that ask or deny match without regard to case (on a volume that respects
+        # case this costs at most a needless question); a rule that allows does not, since
+        # there it would wave through a path it does not name.
+        exact: dict[str, list[tuple[int, ProtectedRule]]] = {}
+        folded: dict[str, list[tuple[int, ProtectedRule]]] = {}
         for order, rule in enumerate(rules):
             if rule.access.covers(access):
-                members.setdefault(rule.anchor, []).append((order, rule))
-        self.groups = {anchor: _AnchorGroup(anchor, found) for anchor, found in members.items()}
+                side = exact if rule.verdict is Verdict.ALLOW else folded
+                side.setdefault(rule.anchor, []).append((order, rule))
+        self.groups: dict[str, _AnchorGroup] = {}
+        for anchor in (*exact, *(a for a in folded if a not in exact)):
+            group = self.groups[anchor] = _AnchorGroup(anchor, exact.get(anchor, []))
+            if anchor in folded:
+                group.folded = _AnchorGroup(anchor, folded[anchor], fold=True)
 
 
 _INDEXES: dict[tuple[int, str], _RuleIndex] = {}
@@ -274,7 +298,7 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
             parts.pop()
         if not parts:
             return lambda path: True
-        last = parts[-1]
+        last = parts[-1].lower()  # the rules match without regard to case (`_RuleIndex`)
         if rule.glob.rstrip("/").endswith("/**") or rule.glob == "**":
             if any(c in last for c in "*?["):
                 return lambda path: True
@@ -290,7 +314,7 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
     folders = frozenset(directories)
 
     def could_match(path: str) -> bool:
-        parts = path.split("/")
+        parts = path.lower().split("/")
         return (
             parts[-1] in exact_names
             or not folders.isdisjoint(parts[1:])

@@ -362,7 +362,11 @@ class RuleView:
             for rule in policy.protected.rules
             if rule.anchor == WORKSPACE and rule.access.covers(Access.READ)
         ]
-        self._tree_pattern = re.compile("|".join(readable), re.DOTALL) if readable else None
+        # without regard to case, like the rules themselves (`match_rules`): this only picks
+        # the entries that `path_verdicts` then judges
+        self._tree_pattern = (
+            re.compile("|".join(readable), re.DOTALL | re.IGNORECASE) if readable else None
+        )
         self._default_reason = _reason(
             policy.default_ref, policy.default, "no rule covers this command"
         )

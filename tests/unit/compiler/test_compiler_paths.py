@@ -105,6 +105,41 @@ def test_a_home_glob_protects_the_same_files_in_every_home(path: str, glob: str)
     assert policy.match_protected("/home/bob/x", Access.WRITE, home=HOME, workspace=WS) is None
 
 
+@pytest.mark.parametrize(
+    ("path", "access", "glob"),
+    [
+        ("/home/u/.SSH/id_rsa", Access.WRITE, "~/.ssh/**"),
+        ("/HOME/U/.ssh/id_rsa", Access.WRITE, "~/.ssh/**"),
+        ("/work/repo/.GIT/config", Access.WRITE, ".git/**"),
+        ("/WORK/Repo/.git/config", Access.WRITE, ".git/**"),
+        ("/work/repo/app/.ENV.prod", Access.READ, "**/.env*"),
+        ("/ETC/Shadow", Access.READ, "/etc/shadow"),
+        ("/home/u/.BashRC", Access.WRITE, "~/.bashrc"),
+    ],
+)
+def test_rules_that_ask_or_deny_ignore_case(path: str, access: Access, glob: str) -> None:
+    # review AL5: on a volume that ignores case (macOS's default) these are the protected
+    # files themselves
+    policy = compile_text(POLICY)
+    match = policy.match_protected(path, access, home=HOME, workspace=WS)
+    assert match is not None
+    assert match.rule is not None
+    assert match.rule.glob == glob
+    subtree = policy.match_protected("/HOME/u", Access.WRITE, home=HOME, workspace=WS, subtree=True)
+    assert subtree is not None
+    assert subtree.verdict is Verdict.DENY
+
+
+def test_a_protect_rule_that_allows_keeps_to_its_case() -> None:
+    # an `allow` protect rule lifts the outside-workspace question: folding its case would
+    # lift it for `/SCRATCH`, another folder where case matters
+    policy = compile_text(POLICY + "protect write /scratch/** allow\n")
+    allowed = policy.match_protected("/scratch/x", Access.WRITE, home=HOME, workspace=WS)
+    assert allowed is not None
+    assert allowed.verdict is Verdict.ALLOW
+    assert policy.match_protected("/SCRATCH/x", Access.WRITE, home=HOME, workspace=WS) is None
+
+
 def test_provenance_of_a_protected_match() -> None:
     policy = compile_text(POLICY)
     match = policy.match_protected("/etc/shadow", Access.WRITE, home=HOME, workspace=WS)

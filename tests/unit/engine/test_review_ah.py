@@ -262,6 +262,11 @@ _REVIEW_AH: list[tuple[str, str, Verdict]] = [
     ("zig cc", "zig cc -wrapper sh,-c,id x.c", Q),
     ("zig cc", "zig cc -fplugin=./evil.so x.c", Q),
     ("zig cc", "zig cc -O2 x.c", A),
+    # the linker's external linker and its flags (AG5)
+    ("go build", "go build -ldflags=-extld=./x.sh ./...", Q),
+    ("go build", "go build -ldflags '-linkmode external -extld ./x.sh' .", Q),
+    ("go build", "go build '-ldflags=-extldflags=-wrapper=sh,-c,id' .", Q),
+    ("go build", "go build -ldflags='-s -w -X main.v=1' ./...", A),
     # AH2: options and words that hand the approved program code to run
     ("exiftool", "exiftool -if 'system(\"id\")' x.jpg", Q),
     ("exiftool", "exiftool -p '${filename;system(\"id\")}' x.jpg", Q),

@@ -57,3 +57,23 @@ def test_prompts_are_listed_as_ask(tmp_path: Path, name: str) -> None:
 def test_ci_denies_prompts() -> None:
     policy = load_policy(shipped_ruleset("ci"), check=False, snapshot=False)
     assert policy.evaluate("PS4='$(id)' ls", workspace="/w").verdict.value == "deny"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x >> .local/bin/ls",
+        "echo x >> .bash_aliases",
+        "echo x >> .local/lib/python3.11/site-packages/evil.pth",
+        "echo x >> .pam_environment",
+        "echo x >> .config/environment.d/10-path.conf",
+    ],
+)
+def test_startup_files_deny_even_when_the_workspace_is_home(tmp_path: Path, command: str) -> None:
+    # review AM5: with the workspace at $HOME these writes were workspace writes (ask); each
+    # runs code later, outside any check
+    home = str(tmp_path)
+    decision = load_policy().evaluate(command, cwd=home, workspace=home, env={"HOME": home})
+    assert decision.verdict == "deny", decision.explain()
+    assert load_policy().evaluate(f"cat {command.split()[-1]}", workspace=home,
+                                  env={"HOME": home}).verdict == "allow"
