@@ -76,7 +76,9 @@ class SegmentState:
 
 
 # a rewrite base that ends after a whole host, so nothing can be glued to the host
-_COMPLETE_HOST = re.compile(r"(?:https?|git|ssh)://[^/@]*@?[A-Za-z0-9.-]+(?::\d+)?/|[\w.-]+@[\w.-]+:")
+_COMPLETE_HOST = re.compile(
+    r"(?:https?|git|ssh)://[^/@]*@?[A-Za-z0-9.-]+(?::\d+)?/|[\w.-]+@[\w.-]+:"
+)
 # variables that give git configuration or point it at another one (review AC7)
 _GIT_CONFIG_ENV = re.compile(
     r"GIT_CONFIG(?:_COUNT|_KEY_\d+|_VALUE_\d+|_PARAMETERS)?|GIT_DIR|GIT_COMMON_DIR"
@@ -686,6 +688,16 @@ class PathChecks:
                     f"the repository's git config holds a credential (`{held.key}` in "
                     f"{held.file}), which `{printer}` prints",
                 )
+            subcommand = _word_value(found.inner, 1)
+            if inspection.lazy_fetch and subcommand not in _GIT_WITHOUT_OBJECT_READS:
+                lazy = inspection.lazy_fetch[0]
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-remote",
+                    f"the repository is a partial clone (`{lazy.key}` in {lazy.file}): "
+                    f"`git {subcommand or ''}` may fetch the objects it lacks from that remote "
+                    "over the network",
+                )
             if remote_verb:
                 self.git_remotes(inspection.remotes, seg, directory, "the repository")
                 owner = "git's global configuration"
@@ -809,6 +821,30 @@ class PathChecks:
 
 # subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
+# git verbs that read refs, the index or commits only: a partial clone (which always holds
+# its commits and the blobs of its checkout) does not fetch for them
+_GIT_WITHOUT_OBJECT_READS = frozenset(
+    {
+        "status",
+        "branch",
+        "rev-parse",
+        "remote",
+        "config",
+        "ls-files",
+        "tag",
+        "symbolic-ref",
+        "show-ref",
+        "for-each-ref",
+        "reflog",
+        "var",
+        "version",
+        "help",
+        "check-ignore",
+        "worktree",
+        "describe",
+        "shortlog",
+    }
+)
 # the git directory of a linked work tree or of a submodule (`.git` files point there)
 _LINKED_GITDIR = re.compile(r"/\.git/(?:worktrees|modules)/")
 

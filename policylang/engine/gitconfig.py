@@ -158,6 +158,10 @@ class GitInspection:
     # remote URLs of its configuration and its `.gitmodules`: what `git fetch up` or
     # `git submodule update` reach without naming it (review AC6)
     remotes: tuple[str, ...] = ()
+    # keys that make it a partial clone (`extensions.partialClone`, `remote.X.promisor`):
+    # git fetches the objects it lacks from that remote whenever a command reads one, so
+    # `git log -p` or `git blame` reach the network (review AN1)
+    lazy_fetch: tuple[GitRisk, ...] = ()
 
 
 class _ConfigError(Exception):
@@ -332,6 +336,7 @@ class _FileResult:
     worktree: str | None  # the last `core.worktree`
     credentials: tuple[GitRisk, ...] = ()  # keys whose value (or name) holds a credential
     remotes: tuple[str, ...] = ()  # the URLs git may fetch from or push to (review AC6)
+    lazy: tuple[GitRisk, ...] = ()  # keys that make it a partial clone (review AN1)
 
 
 @dataclass(slots=True)
@@ -341,6 +346,7 @@ class _Walk:
     credentials: list[GitRisk] = field(default_factory=list)
     worktrees: list[tuple[str, bool]] = field(default_factory=list)
     remotes: list[str] = field(default_factory=list)
+    lazy: list[GitRisk] = field(default_factory=list)
     included: list[str] = field(default_factory=list)  # the files includes name
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -393,6 +399,7 @@ class GitConfigInspector:
             complete=walk.complete,
             worktrees=tuple(dict.fromkeys(walk.worktrees)),
             remotes=tuple(dict.fromkeys(walk.remotes)),
+            lazy_fetch=tuple(walk.lazy),
         )
 
     def global_config(self, home: str, env: Mapping[str, str]) -> GitInspection:
@@ -610,6 +617,7 @@ class GitConfigInspector:
             walk.risks.extend(result.risks)
             walk.credentials.extend(result.credentials)
             walk.remotes.extend(result.remotes)
+            walk.lazy.extend(result.lazy)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -749,6 +757,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     risks: list[GitRisk] = []
     credentials: list[GitRisk] = []
     remotes: list[str] = []
+    lazy: list[GitRisk] = []
     includes: list[tuple[str, str, str | None]] = []
     worktree: str | None = None
     for var, value in entries:
@@ -770,6 +779,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
             risks.append(GitRisk(key=var, file=path))
         if _credential(var, value):
             credentials.append(GitRisk(key=var, file=path))
+        if _lazy_fetch(section, sub, name, value):
+            lazy.append(GitRisk(key=var, file=path))
         if value is not None and (
             (section == "remote" and name in ("url", "pushurl"))
             or (section == "submodule" and name == "url")
@@ -785,7 +796,20 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         worktree=worktree,
         credentials=tuple(credentials),
         remotes=tuple(remotes),
+        lazy=tuple(lazy),
     )
+
+
+_FALSE = frozenset({"false", "no", "off", "0", ""})
+
+
+def _lazy_fetch(section: str, sub: str | None, name: str, value: str | None) -> bool:
+    """Whether a key makes the repository a partial clone: `extensions.partialClone` (any
+    value) or a true `remote.X.promisor` (a key without a value is true for git)."""
+    if section == "extensions" and sub is None and name == "partialclone":
+        return True
+    promisor = section == "remote" and sub is not None and name == "promisor"
+    return promisor and (value is None or value.strip().lower() not in _FALSE)
 
 
 def _include_target(value: str, base: str, home: str | None) -> str | None:

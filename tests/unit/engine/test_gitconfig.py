@@ -671,3 +671,31 @@ def test_other_files_git_reads_as_configuration_are_checked(
     decision = load_policy().evaluate(f"cat {tmp_path / name}", workspace=str(repo))
     assert decision.verdict.name == "ASK", decision.explain()
     assert any(r.rule_id == "engine.git-credentials" for r in decision.reasons)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_partial_clone_makes_object_reading_verbs_ask(tmp_path: Path) -> None:
+    # review AN1: in a blobless clone `git log -p`, `git show` and `git blame` fetch the
+    # blobs they lack from the promisor remote (seen with a listener)
+    from policylang.engine.policy import load_policy
+
+    source = tmp_path / "src"
+    source.mkdir()
+    _git(source, "init", "-q")
+    _git(source, "config", "uploadpack.allowfilter", "true")
+    (source / "a.txt").write_text("one\n")
+    _git(source, "add", "a.txt")
+    _git(source, "commit", "-qm", "one")
+    _git(tmp_path, "clone", "-q", "--filter=blob:none", "--no-local", f"file://{source}", "ws")
+    workspace = str(tmp_path / "ws")
+    inspection = GitConfigInspector().inspect(workspace)
+    assert "remote.origin.promisor" in {risk.key for risk in inspection.lazy_fetch}
+    policy = load_policy()
+    env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    for command in ("git log -p", "git show HEAD:a.txt", "git blame a.txt", "git diff HEAD~0"):
+        decision = policy.evaluate(command, workspace=workspace, env=env)
+        assert decision.verdict == "ask", command
+        assert any("partial clone" in reason.message for reason in decision.reasons)
+    for command in ("git status", "git branch -v", "git ls-files"):
+        assert policy.evaluate(command, workspace=workspace, env=env).verdict == "allow", command
+    assert policy.evaluate("git log -p", workspace=str(source), env=env).verdict == "allow"
