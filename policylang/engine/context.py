@@ -29,6 +29,13 @@ class EvalContext:
     env: Mapping[str, str] = field(default_factory=dict)
     real_workspace: str = ""
     real_home: str = ""
+    # the environment as a key of the decision cache: PATH, git's and ripgrep's variables
+    # and the secret-named ones change decisions (a PATH entry into the workspace makes
+    # `rg` the repository's), so a decision made under one environment is not another's
+    env_items: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "env_items", frozenset(self.env.items()))
 
     def anchors(self) -> tuple[tuple[str, str], ...]:
         """(home, workspace) as given, then resolved if that differs."""

@@ -75,6 +75,8 @@ from policylang.shell.options import option_view
 from policylang.shell.walk import walk
 
 _log = logging.getLogger(__name__)
+# (command, cwd, workspace, home, environment, approvals generation)
+_CacheKey = tuple[str, str, str, str, frozenset[tuple[str, str]], int]
 
 _SUBSTITUTIONS = frozenset({ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION})
 _WORD_KINDS = frozenset(
@@ -92,7 +94,7 @@ class Evaluator:
         self._approvals = approvals
         self._git = GitConfigInspector()
         self._cache_size = cache
-        self._cache: dict[tuple[str, str, str, str, str | None, int], Decision] = {}
+        self._cache: dict[_CacheKey, Decision] = {}
         self._lock = threading.Lock()
         # the starting directory of the last context (contexts are immutable and usually
         # reused, so a batch builds it once)
@@ -122,8 +124,7 @@ class Evaluator:
             key = None
             if self._cache_size > 0 and isinstance(command, str):
                 generation = self._approvals.generation if self._approvals is not None else 0
-                oldpwd = ctx.env.get("OLDPWD")
-                key = (command, ctx.cwd, ctx.workspace, ctx.home, oldpwd, generation)
+                key = (command, ctx.cwd, ctx.workspace, ctx.home, ctx.env_items, generation)
                 cached = self._cache.get(key)
                 if cached is not None:
                     return cached
@@ -141,7 +142,7 @@ class Evaluator:
             _log.exception("internal error while evaluating %r", str(command)[:200])
             return internal_error(command, error)
 
-    def _remember(self, key: tuple[str, str, str, str, str | None, int], value: Decision) -> None:
+    def _remember(self, key: _CacheKey, value: Decision) -> None:
         with self._lock:
             if len(self._cache) >= self._cache_size:
                 self._cache.pop(next(iter(self._cache)))
@@ -1155,6 +1156,8 @@ class _Walk(PathChecks):
         for name in names:
             if not name or "/" in name or name in _SHELL_BUILTINS:
                 continue
+            if name in _PATH_DOC_READERS:
+                self._documentation_path(name, seg)
             for entry in self._workspace_path_entries(cwd):
                 candidate = os.path.join(entry, name)
                 if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
@@ -1166,6 +1169,22 @@ class _Walk(PathChecks):
                         "finds before or instead of the program the policy judged",
                     )
                     return
+
+    def _documentation_path(self, name: str, seg: SegmentState) -> None:
+        """man-db and GNU info look for pages next to every absolute PATH entry (`D/bin`
+        → `D/man`, `D/share/man`, `D/share/info`), and a page may include any file
+        (`.so ../.env`): a PATH entry inside the workspace, an activated `.venv/bin`
+        included, makes them read the repository's pages (review AN2)."""
+        workspace = self.ctx.workspace
+        for entry in self.ctx.env.get("PATH", "").split(":"):
+            if entry.startswith("/") and paths.is_within(entry, workspace):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.path-program",
+                    f"`{name}` also reads the pages beside the PATH entry `{short(entry)}`, "
+                    "which is in the workspace: a page there can include any file",
+                )
+                return
 
     def _workspace_path_entries(self, cwd: paths.Cwd) -> list[str]:
         """The PATH entries that lead into the workspace, as directories to look in."""
@@ -1359,6 +1378,10 @@ _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", 
 # code anyway; a repository that commits such a folder is not told apart
 _INSTALLED_BIN: Final = re.compile(
     r"/(?:\.?venv[^/]*|\.?env|\.tox/[^/]+|\.nox/[^/]+)/bin/?$|/node_modules/\.bin/?$"
+)
+# programs that derive where they look for documentation from PATH (review AN2)
+_PATH_DOC_READERS: Final = frozenset(
+    {"man", "apropos", "whatis", "info", "pinfo", "manpath", "lexgrog", "catman", "mandb"}
 )
 # names bash runs itself, whatever PATH holds
 _SHELL_BUILTINS: Final = frozenset(

@@ -116,8 +116,9 @@ class Policy:
             command: the command line, as the agent wrote it.
             cwd: where it would run (defaults to `workspace`, then the process cwd).
             workspace: the workspace root (defaults to `cwd`, then the process cwd).
-            env: the environment it would run with; only `HOME` and `OLDPWD` are read
-                (`HOME` defaults to the process's).
+            env: the environment it would run with (`HOME` defaults to the process's):
+                `HOME`, `OLDPWD`, `PATH`, git's and ripgrep's variables and the names of
+                the others are read.
 
         Returns:
             The `Decision`: verdict, retention, reasons, per-segment verdicts, suggested rule.

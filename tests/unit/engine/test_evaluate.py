@@ -554,3 +554,27 @@ def test_path_args_move_writes_the_sources(tmp_path: Path) -> None:
     assert policy.evaluate("relocate keep/a elsewhere", workspace=ws).verdict.value == "deny"
     assert policy.evaluate("duplicate keep/a elsewhere", workspace=ws).verdict.value == "allow"
     assert policy.evaluate("relocate a keep/b", workspace=ws).verdict.value == "deny"
+
+
+def test_a_cached_decision_is_not_reused_under_another_environment(tmp_path: Path) -> None:
+    # the cache key had no environment: `rg foo` allowed under one PATH was reused under a
+    # PATH that finds the repository's own `rg` (and `man` under a PATH into the workspace)
+    workspace = tmp_path / "ws"
+    (workspace / "bin").mkdir(parents=True)
+    planted = workspace / "bin" / "rg"
+    planted.write_text("#!/bin/sh\necho planted\n")
+    planted.chmod(0o755)
+    policy = load_policy(decision_cache=64)
+    home = str(tmp_path / "home")
+    plain = {"HOME": home, "PATH": "/usr/bin:/bin"}
+    into_workspace = {"HOME": home, "PATH": f"{workspace}/bin:/usr/bin:/bin"}
+    for command in ("rg foo", "man ls"):
+        assert policy.evaluate(command, workspace=workspace, env=plain).verdict == "allow"
+        decision = policy.evaluate(command, workspace=workspace, env=into_workspace)
+        assert decision.verdict == "ask", command
+        assert any(r.rule_id == "engine.path-program" for r in decision.reasons)
+    # review AN2: man-db reads `D/share/man` for a PATH entry `D/bin`, an activated
+    # environment's too, and a page there can `.so ../.env`
+    venv = {"HOME": home, "PATH": f"{workspace}/.venv/bin:/usr/bin:/bin"}
+    assert policy.evaluate("man ls", workspace=workspace, env=venv).verdict == "ask"
+    assert policy.evaluate("ls", workspace=workspace, env=venv).verdict == "allow"
