@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -72,6 +73,24 @@ def visible(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() or ch in "\n\t" else _escape(ch) for ch in text)
+
+
+def visible_line(text: str) -> str:
+    """`visible(text)` on one line: a newline there could imitate a line of its own (a
+    reason, a verdict) in what a person reads."""
+    return visible(text).replace("\n", "\\n").replace("\t", " ")
+
+
+_PADDING = re.compile(r"[ \t]{8,}")
+
+
+def shown_lines(text: str) -> list[str]:
+    """`visible(text)` split into its lines, long runs of blanks marked (`[300 blanks]`):
+    padding could push `; rm …` past the edge of the reader's window (review AM4)."""
+    return [
+        _PADDING.sub(lambda run: f" [{len(run.group())} blanks] ", line)
+        for line in visible(text).split("\n")
+    ]
 
 
 def _escape(char: str) -> str:
@@ -158,14 +177,17 @@ class Decision:
     def explain(self) -> str:
         """A readable multi-line trace of how the verdict was reached."""
         retention = self.retention or "unknown until run"
-        lines = [
-            f"command: {visible(self.command)}",
-            f"verdict: {self.verdict} (retention: {retention})",
-        ]
+        shown = shown_lines(self.command)
+        if len(shown) == 1:
+            lines = [f"command: {shown[0]}"]
+        else:  # numbered, so that no line of the command passes for a line of the trace
+            lines = [f"command of {len(shown)} lines:"]
+            lines.extend(f"  {number:>3} | {line}" for number, line in enumerate(shown, 1))
+        lines.append(f"verdict: {self.verdict} (retention: {retention})")
         for index, seg in enumerate(self.segments, 1):
             ctx = f" [{visible(seg.context)}]" if seg.context else ""
             kind = "read-only" if seg.read_only else "has effects"
-            text = visible(seg.text)
+            text = visible_line(seg.text)
             lines.append(f"  segment {index}{ctx}: `{text}` -> {seg.verdict} ({kind})")
             lines.extend(f"      {reason.render()}" for reason in seg.reasons)
         line_level = [r for r in self.reasons if not any(r in s.reasons for s in self.segments)]
@@ -173,7 +195,7 @@ class Decision:
             lines.append("  whole line:")
             lines.extend(f"      {reason.render()}" for reason in line_level)
         if self.suggested_rule:
-            lines.append(f"suggested rule to always allow: {self.suggested_rule}")
+            lines.append(f"suggested rule to always allow: {visible_line(self.suggested_rule)}")
         return "\n".join(lines)
 
 

@@ -34,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from policylang.decision import visible_line
     from policylang.engine.policy import EXPECTATION_CONTEXT, load_policy
 
     policy = load_policy()
@@ -50,6 +51,6 @@ def run(args: argparse.Namespace) -> int:
             shown.add(key)
             print(f"    {reason.message} [{reason.rule_id}]")
         if decision.suggested_rule:
-            print(f"    suggested rule to always allow: {decision.suggested_rule}")
+            print(f"    suggested rule to always allow: {visible_line(decision.suggested_rule)}")
         print()
     return EXIT_OK

@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TextIO
 
+from policylang.decision import visible_line
 from policylang.engine.context import EvalContext
 from policylang.engine.policy import Policy, load_policy
 from policylang.errors import RulesetError
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     for reason in decision.reasons:
         print(f"  {reason.render()}")
     if decision.suggested_rule:
-        print(f"suggested rule: {decision.suggested_rule}")
+        print(f"suggested rule: {visible_line(decision.suggested_rule)}")
     return EXIT_OK
 
 
@@ -190,15 +191,19 @@ class _BatchState:
             command = item["command"]
             if not isinstance(command, str):
                 raise TypeError("`command` must be a string")
-            key = (item.get("cwd"), item.get("workspace"))
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            key = (_folder(item, "cwd"), _folder(item, "workspace"))
+        # RecursionError: JSON nested thousands deep (review AO11)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             return self.encode({"error": f"bad input line: {error}", "line": raw})
-        ctx = self.default
-        if key != (None, None):
-            ctx = self.contexts.get(key) or self.contexts.setdefault(
-                key,
-                EvalContext.build(cwd=key[0] or self.cwd, workspace=key[1] or self.workspace),
-            )
+        try:
+            ctx = self.default
+            if key != (None, None):
+                ctx = self.contexts.get(key) or self.contexts.setdefault(
+                    key,
+                    EvalContext.build(cwd=key[0] or self.cwd, workspace=key[1] or self.workspace),
+                )
+        except (OSError, ValueError) as error:
+            return self.encode({"error": f"bad input line: {error}", "line": raw})
         decision = self.policy.evaluate_in(command, ctx)
         answer = {
             "command": command,
@@ -218,6 +223,19 @@ class _BatchState:
 
     def answer_all(self, lines: list[str]) -> list[str]:
         return [self.answer(raw) for raw in lines]
+
+
+def _folder(item: dict[str, object], name: str) -> str | None:
+    """The `cwd` or `workspace` of an input object: absent, null or a path without NUL.
+    Any other value had stopped the whole batch with a traceback (review AO11)."""
+    value = item.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"`{name}` must be a string")
+    if "\0" in value:
+        raise ValueError(f"`{name}` holds a NUL byte")
+    return value
 
 
 def _blocks(stdin: TextIO) -> Iterator[list[str]]:

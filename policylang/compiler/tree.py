@@ -538,6 +538,11 @@ class CompiledPolicy:
     env: EnvTable
     path_args: PathArgTable
     expectations: tuple[Expectation, ...] = ()
+    # the policies of the earlier layers alone, where a later layer changes how commands
+    # are read (wrappers, option specs, path roles, interpreters, expansion, environment
+    # or outside-workspace settings): their denies and locked asks hold under their own
+    # reading, whatever the later layer says (review AO1-AO7)
+    floors: tuple[CompiledPolicy, ...] = ()
 
     def lookup(self, words: Sequence[Word]) -> RuleMatch | None:
         """Shorthand for `self.tree.lookup(words)`."""

@@ -24,6 +24,7 @@ that names what could not be seen.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import os
@@ -84,6 +85,31 @@ _WORD_KINDS = frozenset(
 )
 
 
+def _hold_floor(decision: Decision, floor: Decision) -> Decision:
+    """`decision` raised to what an earlier layers' policy (`floor`) holds: its deny, or
+    its locked ask. Its other verdicts are the later layers' to change, as rules are."""
+    holds = floor.verdict is Verdict.DENY or (floor.verdict is Verdict.ASK and floor.locked)
+    if not holds:
+        return decision
+    raises = floor.verdict.rank > decision.verdict.rank
+    if not raises and not (floor.locked and not decision.locked):
+        return decision
+    note = " (by the earlier layers' own reading of the command)"
+    held = tuple(
+        dataclasses.replace(reason, message=reason.message + note)
+        for reason in floor.reasons
+        if reason.verdict is floor.verdict
+    )
+    verdict = floor.verdict if raises else decision.verdict
+    return dataclasses.replace(
+        decision,
+        verdict=verdict,
+        locked=decision.locked or floor.locked,
+        reasons=decision.reasons + held,
+        suggested_rule=None if verdict is Verdict.DENY or floor.locked else decision.suggested_rule,
+    )
+
+
 class Evaluator:
     """Evaluates command lines against one compiled policy (reusable, thread-safe)."""
 
@@ -101,6 +127,12 @@ class Evaluator:
         self._start: tuple[EvalContext, paths.Cwd] | None = None
         # the files the policy is loaded from and its approvals file (`protect_state`)
         self.state_files: frozenset[str] = frozenset()
+        # the earlier layers' own policies where a later layer changes how commands are
+        # read: their denies and locked asks hold (`CompiledPolicy.floors`, review AO1)
+        self._floors = tuple(
+            Evaluator(RuleView(floor, limits=rules.limits, parse_cache=0))
+            for floor in rules.policy.floors
+        )
 
     def protect_state(self, files: Sequence[str]) -> None:
         """Deny writes to `files` (the policy's layers, its approvals file), as written and
@@ -112,6 +144,8 @@ class Evaluator:
             found.update((absolute, os.path.realpath(absolute)))
         self.state_files = frozenset(found)
         self._cache.clear()
+        for floor in self._floors:
+            floor.protect_state(files)
 
     def evaluate(self, command: str, ctx: EvalContext) -> Decision:
         """The decision for `command`; never raises (an internal error asks).
@@ -128,19 +162,26 @@ class Evaluator:
                 cached = self._cache.get(key)
                 if cached is not None:
                     return cached
-            start = self._start
-            if start is None or start[0] is not ctx:
-                start = self._start = (ctx, paths.Cwd(candidates=frozenset({ctx.cwd})))
-            walk = _Walk(
-                self._rules, ctx, self._approvals, self._git, start[1], self.state_files
-            )
-            decision = walk.run(command)
-            if key is not None and not walk.fs:
+            decision, touched = self._decide(command, ctx)
+            for floor in self._floors:
+                held, floor_touched = floor._decide(command, ctx)
+                touched = touched or floor_touched
+                decision = _hold_floor(decision, held)
+            if key is not None and not touched:
                 self._remember(key, decision)
             return decision
         except Exception as error:  # INVARIANT: untrusted text never raises out of evaluate
             _log.exception("internal error while evaluating %r", str(command)[:200])
             return internal_error(command, error)
+
+    def _decide(self, command: str, ctx: EvalContext) -> tuple[Decision, bool]:
+        """The decision of this policy alone, and whether reaching it touched the file
+        system (then it is not cached)."""
+        start = self._start
+        if start is None or start[0] is not ctx:
+            start = self._start = (ctx, paths.Cwd(candidates=frozenset({ctx.cwd})))
+        walk = _Walk(self._rules, ctx, self._approvals, self._git, start[1], self.state_files)
+        return walk.run(command), walk.fs
 
     def _remember(self, key: _CacheKey, value: Decision) -> None:
         with self._lock:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 
 from policylang.rules import ast
-from policylang.rules.parser import logical_lines, parse_ruleset
+from policylang.rules.parser import grammar_text, logical_lines, parse_ruleset
 
 _PLAIN = re.compile(r'[^\s"#\\|]+')
 _CONTINUATION = re.compile(r"\\\r?\n")
@@ -35,13 +36,22 @@ _RESERVED: dict[str, frozenset[str]] = {
 }
 
 
+# Every keyword of the grammar. The LALR parser merges the states after a word, so a
+# keyword may be reserved where `_RESERVED` does not expect it (`path-args read cat read`
+# does not parse: review AO10); quoting one never changes what a word means.
+_KEYWORDS = frozenset(re.findall(r'"([a-z][a-z-]*)"', grammar_text()))
+# set while a statement is written again with every keyword-like word quoted
+_QUOTE_KEYWORDS: ContextVar[bool] = ContextVar("quote_keywords", default=False)
+
+
 def quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def word(value: str, context: str = "plain") -> str:
     """A single word, quoted when it would not read back as the same single word."""
-    if _PLAIN.fullmatch(value) and value not in _RESERVED[context]:
+    reserved = _KEYWORDS if _QUOTE_KEYWORDS.get() else _RESERVED[context]
+    if _PLAIN.fullmatch(value) and value not in reserved:
         return value
     return quote(value)
 
@@ -204,11 +214,32 @@ def format_ruleset(ruleset: ast.RuleSet) -> str:
             out.append("")
             blank = False
         statement = next((by_start[i] for i in range(line.start, line.end) if i in by_start), None)
-        body = format_statement(statement) if statement is not None else stripped
+        body = _reads_back(statement) if statement is not None else stripped
         if line.comment is not None:
             body = f"{body}  {line.comment.text}" if body else line.comment.text
         out.append(body)
     return "\n".join(out) + "\n" if out else ""
+
+
+def _reads_back(statement: ast.Statement) -> str:
+    """The statement's text, checked to parse back to the same statement; if it does not
+    (a word the parser takes for a keyword there: review AO10), written again with every
+    keyword-like word quoted, which always reads back."""
+    body = format_statement(statement)
+    if _same_statement(body, body):
+        return body
+    token = _QUOTE_KEYWORDS.set(True)
+    try:
+        return format_statement(statement)
+    finally:
+        _QUOTE_KEYWORDS.reset(token)
+
+
+def _same_statement(text: str, expected: str) -> bool:
+    ruleset, diagnostics = parse_ruleset(text + "\n", filename="<fmt>")
+    if diagnostics or len(ruleset.statements) != 1:
+        return False
+    return format_statement(ruleset.statements[0]) == expected
 
 
 def format_text(text: str, *, filename: str = "<text>") -> str:

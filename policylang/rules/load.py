@@ -10,6 +10,7 @@ cycle or a missing file is a diagnostic at the `include` line.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ from policylang.rules import ast
 from policylang.rules.files import MAX_FILE_CHARS, SourceInput, digest_text, read_policy_file
 from policylang.rules.parser import parse_ruleset
 from policylang.rules.validate import Context, validate
+from policylang.shell.options import DEFAULT_OPTION_SPECS
 from policylang.span import Span
 
 __all__ = [
@@ -172,11 +174,56 @@ class _Loader:
 
 
 _CONTEXT = Context(
-    checks=frozenset(CHECKS), positions=frozenset(p.value for p in ExpansionPosition)
+    checks=frozenset(CHECKS),
+    positions=frozenset(p.value for p in ExpansionPosition),
+    long_options={
+        name: spec.single_dash_long | spec.terminated | spec.takes_value | spec.flags
+        | spec.optional_value
+        for name, spec in DEFAULT_OPTION_SPECS.items()
+    },
+    unbundled=frozenset(name for name, spec in DEFAULT_OPTION_SPECS.items() if not spec.bundling),
 )
 
 
-def _finish(loader: _Loader, evaluator: Evaluator | None) -> LoadResult:
+# statements that change how a command is read or judged beyond its rules: from a later
+# layer, each makes the earlier layers a floor (`CompiledPolicy.floors`)
+_READING_STATEMENTS = (
+    ast.Wrapper,
+    ast.Shells,
+    ast.Options,
+    ast.PathArgs,
+    ast.Interpreter,
+    ast.OutsideWorkspace,
+    ast.Env,
+    ast.Expansion,
+)
+
+
+def _floors(layers: tuple[Layer, ...], starts: Sequence[int]) -> tuple[CompiledPolicy, ...]:
+    """The earlier layers' own policies, for each later file (team, user) from which on a
+    layer changes the reading tables.
+
+    Rules alone need no floor: a deny always wins and a locked rule is a floor by the
+    rule tree's precedence. But a later `wrapper timeout positionals 2` or `options sed
+    value -n` changes what the command *is* (`timeout 5 sudo id` reads as `id`), so the
+    earlier layers' denies would stop matching (review AO1 to AO7). The engine evaluates
+    each floor too and keeps its denies and locked asks.
+    """
+    floors: list[CompiledPolicy] = []
+    for start in starts:
+        later = layers[start:]
+        if start > 0 and any(
+            isinstance(statement, _READING_STATEMENTS)
+            for layer in later
+            for statement in layer.ruleset.statements
+        ):
+            floors.append(compile_layers(layers[:start]))
+    return tuple(floors)
+
+
+def _finish(
+    loader: _Loader, evaluator: Evaluator | None, starts: Sequence[int] = ()
+) -> LoadResult:
     layers = tuple(loader.layers)
     diagnostics = list(loader.diagnostics)
     diagnostics.extend(validate([layer.ruleset for layer in layers], _CONTEXT))
@@ -184,6 +231,9 @@ def _finish(loader: _Loader, evaluator: Evaluator | None) -> LoadResult:
     if any(d.severity is Severity.ERROR for d in diagnostics):
         return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics), inputs=inputs)
     policy = compile_layers(layers)
+    floors = _floors(layers, starts)
+    if floors:
+        policy = dataclasses.replace(policy, floors=floors)
     if evaluator is not None:
         diagnostics.extend(check_expectations(policy, evaluator(policy)))
         if any(d.severity is Severity.ERROR for d in diagnostics):
@@ -210,11 +260,13 @@ def check_ruleset(
         loader.load_file(Path(path))
     else:
         raise TypeError("check_ruleset needs a path or text")
+    starts: list[int] = []  # where each later file's layers begin
     for extra in extra_layers:
         target = Path(extra).resolve()
         if target not in loader.loaded:
+            starts.append(len(loader.layers))
             loader.load_file(Path(extra))
-    return _finish(loader, evaluator)
+    return _finish(loader, evaluator, starts)
 
 
 def load_ruleset(

@@ -369,8 +369,29 @@ def parse_ruleset(text: str, *, filename: str) -> tuple[ast.RuleSet, tuple[Diagn
     else:
         spans = [(line.start, line.end) for line in lines]
         statements, diagnostics = to_statements(tree, text=scan, lines=spans), ()
+    diagnostics = (*diagnostics, *_glued_comments(source, scan, comments))
     ruleset = ast.RuleSet(statements=statements, comments=comments, source=source)
     return ruleset, sort_diagnostics(diagnostics)
+
+
+def _glued_comments(
+    source: SourceText, scan: str, comments: tuple[ast.Comment, ...]
+) -> Iterator[Diagnostic]:
+    """A `#` right after a word starts a comment, silently: `deny curl https://x/#a **`
+    would read as the exact `curl https://x/`, its `**` gone (review AO8). bash starts
+    no comment inside a word, so an author would not expect one: an error."""
+    for comment in comments:
+        start = comment.span.start
+        if start > 0 and not scan[start - 1].isspace():
+            yield Diagnostic(
+                code="rules.missing-space",
+                message="`#` right after a word starts a comment: the rest of the line "
+                "would be ignored",
+                source=source,
+                span=Span(start, start + 1),
+                help='quote the word to keep the `#` in it (`"a#b"`), or put a space '
+                "before a comment",
+            )
 
 
 def _parse_by_line(

@@ -18,8 +18,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.rules import ast
@@ -41,6 +41,9 @@ class Context:
 
     checks: Collection[str]
     positions: Collection[str]
+    # the single-dash long options (`find -name`) the shell analyser knows per command
+    long_options: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    unbundled: Collection[str] = ()  # commands that never bundle (`-abc` is one option)
 
 
 class _Sink:
@@ -77,7 +80,67 @@ def validate(layers: Sequence[ast.RuleSet], context: Context) -> tuple[Diagnosti
         _check_file(ruleset, context, sink)
     _check_ids(layers, sink)
     _check_rule_relations(layers, sink)
+    _check_bundles(layers, context, sink)
     return sort_diagnostics(sink.items)
+
+
+_BUNDLE = re.compile(r"-[^-=\s]{2,}")
+
+
+def _spec_keys(pattern: Sequence[ast.PatternWord]) -> set[str]:
+    """The names an option spec may be declared under for a rule's pattern: each spelling
+    of its leading literal words (`zig cc|c++ **` → `zig`, `zig cc`, `zig c++`)."""
+    keys: set[str] = set()
+    spellings = [""]
+    for word in pattern[:3]:
+        if not word.is_literal or len(word.alternatives) > 8:
+            break
+        spellings = [f"{s} {a}".strip() for s in spellings for a in word.alternatives]
+        keys.update(spellings)
+    return keys
+
+
+def _check_bundles(layers: Sequence[ast.RuleSet], context: Context, sink: _Sink) -> None:
+    """`when -rf`: the option view splits a bundle of short options (`-rf` is `-r -f`), so
+    a clause naming the bundle never sees it and the rule is dead, unless the command
+    takes `-rf` as one single-dash long option (`find -name`, or an `options … long` line
+    of any layer). `deny rm ** when -rf` had allowed `rm -rf build` (review AO9)."""
+    declared: dict[str, set[str]] = defaultdict(set)
+    for ruleset in layers:
+        for statement in ruleset.statements:
+            if isinstance(statement, ast.Options):
+                spec = statement.spec
+                items = (*spec.long, *spec.value, *spec.optional, *spec.flag)
+                declared[statement.command.value].update(n.value for n in items)
+    for ruleset in layers:
+        for statement in ruleset.statements:
+            if not isinstance(statement, ast.Rule) or not statement.pattern:
+                continue
+            keys = _spec_keys(statement.pattern)
+            if keys & set(context.unbundled):
+                continue
+            longs = set().union(*(declared[k] | context.long_options.get(k, set()) for k in keys))
+            for clause in statement.clauses:
+                if clause.kind not in _OPTION_CLAUSES:
+                    continue
+                strict = statement.verdict in (ast.RuleVerdict.DENY, ast.RuleVerdict.ASK)
+                # an error where the dead item loosens the rule, a warning where it only
+                # makes it stricter
+                loosens = (clause.kind is ast.ClauseKind.UNLESS) is not strict
+                for item in clause.items:
+                    if _BUNDLE.fullmatch(item.value) and item.value not in longs:
+                        letters = " ".join(f"-{c}" for c in item.value[1:])
+                        sink.add(
+                            ruleset.source,
+                            item.span,
+                            "rules.never-matches",
+                            f"`{item.value}` is read as the bundle `{letters}`, so this "
+                            "clause never sees it",
+                            help=f"name one option per item (`{clause.kind} -{item.value[1]}`;"
+                            f" repeat `when` to require several), or declare it with "
+                            f"`options NAME long {item.value}`",
+                            warning=not loosens,
+                        )
 
 
 def _check_file(ruleset: ast.RuleSet, context: Context, sink: _Sink) -> None:
@@ -346,6 +409,24 @@ def _check_glob(name: ast.Name, source: SourceText, sink: _Sink) -> None:
             "rules.bad-glob",
             f"`**` must be a whole path component in `{value}`",
             help="e.g. `**/.env` or `.git/**`",
+        )
+    elif "$" in value:
+        # `$HOME/.ssh/**` is a workspace folder literally named `$HOME` (review AO9)
+        sink.add(
+            source,
+            name.span,
+            "rules.bad-glob",
+            f"`{value}`: globs are not expanded, so `$` is a literal character",
+            help="write `~/…` for the home directory, or the absolute path",
+        )
+    elif value not in ("/", "~/") and (value.endswith("/") or "" in parts[1:-1]):
+        # paths are matched normalised: `~/.aws/` and `a//b` match nothing (review AO9)
+        sink.add(
+            source,
+            name.span,
+            "rules.bad-glob",
+            f"`{value}` matches nothing: paths are matched without a trailing or doubled `/`",
+            help="write `DIR/**` for a folder and everything in it",
         )
 
 

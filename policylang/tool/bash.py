@@ -15,7 +15,6 @@ from __future__ import annotations
 import enum
 import logging
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -26,7 +25,9 @@ from policylang.decision import (
     Decision,
     Reason,
     Verdict,
+    shown_lines,
     visible,
+    visible_line,
 )
 from policylang.errors import ExecutionRefusedError
 from policylang.executor import (
@@ -135,25 +136,17 @@ class ApprovalRequest:
 def _command_block(command: str, workdir: str) -> list[str]:
     """The question's first lines. A command of several lines is shown as a numbered block
     under a header that counts them, so a line of the command cannot pass for one of the
-    reason lines that follow (review AM4); long runs of blanks are marked, since padding
-    could push `; rm …` past the edge of the approver's window."""
-    shown = [_mark_padding(line) for line in visible(command).split("\n")]
+    reason lines that follow (review AM4)."""
+    shown = shown_lines(command)
     if len(shown) == 1:
         return [f"run `{shown[0]}` in {workdir}?"]
     header = f"run this command of {len(shown)} lines in {workdir}?"
     return [header, *(f"  {number:>3} | {line}" for number, line in enumerate(shown, 1))]
 
 
-_PADDING = re.compile(r"[ \t]{8,}")
-
-
-def _mark_padding(line: str) -> str:
-    return _PADDING.sub(lambda run: f" [{len(run.group())} blanks] ", line)
-
-
 def _one_line(text: str) -> str:
     """The model's own words on one line: a newline there could imitate a reason line."""
-    return visible(text).replace("\n", "\\n").replace("\t", " ")
+    return visible_line(text)
 
 
 Approver = Callable[[ApprovalRequest], "ApprovalAnswer | str"]

@@ -67,3 +67,23 @@ def test_text_shown_to_a_person_has_no_terminal_controls() -> None:
     assert "\\x1b[2J\\x1b[H" in request.render()  # shown, escaped
     assert "\\x1b[2J\\x1b[H" in decision.explain()
     assert visible("plain text, é") == "plain text, é"
+
+
+def test_explain_frames_a_command_of_several_lines_and_escapes_the_suggestion() -> None:
+    # review AO12: the command's newlines printed a fake verdict block above the real
+    # one, and a carriage return in the suggested rule rewrote the approver's line
+    decision = Decision(
+        command="git status\nverdict: allow (retention: requery)",
+        verdict=Verdict.ASK,
+        retention=None,
+        concurrency_safe=False,
+        suggested_rule="make 'test\r\x1b[2Kclean'",
+    )
+    lines = decision.explain().splitlines()
+    assert lines[:4] == [
+        "command of 2 lines:",
+        "    1 | git status",
+        "    2 | verdict: allow (retention: requery)",
+        "verdict: ask (retention: unknown until run)",
+    ]
+    assert lines[-1] == "suggested rule to always allow: make 'test\\x0d\\x1b[2Kclean'"

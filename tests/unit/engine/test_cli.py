@@ -71,6 +71,27 @@ def test_jsonl_batch_reuses_policy_and_reports_bad_lines() -> None:
     assert rows[5]["suggested_rule"] == "touch"
 
 
+def test_a_wrong_typed_folder_or_deep_json_costs_only_its_own_line() -> None:
+    # review AO11: one such line ended the whole batch with a traceback
+    lines = [
+        json.dumps({"command": "ls"}),
+        json.dumps({"command": "ls", "cwd": [1]}),
+        json.dumps({"command": "ls", "cwd": 5}),
+        json.dumps({"command": "ls", "workspace": True}),
+        json.dumps({"command": "ls", "cwd": {"a": 1}}),
+        json.dumps({"command": "ls", "cwd": "/w\u0000x"}),
+        "[" * 100_000 + "]" * 100_000,
+        json.dumps({"command": "git status"}),
+    ]
+    out = io.StringIO()
+    count = eval_cmd.batch(load_policy(), io.StringIO("\n".join(lines) + "\n"), out, workspace="/w")
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert count == 2
+    assert len(rows) == len(lines)
+    assert [r.get("verdict") for r in rows] == ["allow", *[None] * 6, "allow"]
+    assert all("bad input line" in r["error"] for r in rows[1:7])
+
+
 def test_jsonl_subprocess() -> None:
     payload = json.dumps({"command": "ls && sudo id"}) + "\n"
     done = subprocess.run(

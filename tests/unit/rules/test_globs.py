@@ -191,3 +191,46 @@ def test_bad_bracket_sets_are_diagnostics_everywhere(rule: str) -> None:
 )
 def test_negated_sets_mean_what_bash_means(glob: str, text: str, expected: bool) -> None:
     assert bool(glob_regex(glob).fullmatch(text)) is expected
+
+
+@pytest.mark.parametrize(
+    "glob", ["$HOME/.ssh/**", "${HOME}/.kube/**", "~/.aws/", "a//b", ".git/hooks/"]
+)
+def test_globs_that_can_never_match_are_errors(glob: str) -> None:
+    # review AO9: the natural first spellings of a deny, each dead without a word
+    diagnostics = diagnostics_of(f'policy "t"\nprotect read {glob} deny\n')
+    assert [d.code for d in diagnostics if d.severity == "error"] == ["rules.bad-glob"]
+
+
+@pytest.mark.parametrize("glob", ["/", "~", "~/", "~/.aws/**", "/etc/*.conf"])
+def test_root_and_home_are_good_globs(glob: str) -> None:
+    diagnostics = diagnostics_of(f'policy "t"\nprotect write {glob} deny\n')
+    assert [d.code for d in diagnostics if d.severity == "error"] == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "severity"),
+    [
+        ("deny rm ** when -rf", "error"),  # the deny never fired: `rm -rf x` was allowed
+        ("ask curl ** only -sS", "error"),
+        ("allow tar ** unless -xf", "error"),
+        ("ask sqlite3 ** unless -version", "warning"),  # dead, but only stricter
+        ("allow git branch ** only -vv", "warning"),
+    ],
+)
+def test_a_clause_naming_a_bundle_of_short_options_is_reported(rule: str, severity: str) -> None:
+    diagnostics = diagnostics_of(f'policy "t"\n{rule}\n')
+    assert [(d.code, d.severity) for d in diagnostics] == [("rules.never-matches", severity)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "deny find ** when -exec|-delete",  # find never bundles
+        "options mytool long -xy\nask mytool ** when -xy",
+        'options "zig cc" long -wrapper\nask zig cc|c++ ** when -wrapper',
+        "deny rm ** when -r|-f|--recursive",
+    ],
+)
+def test_declared_or_unbundled_options_are_not_bundles(text: str) -> None:
+    assert [d.code for d in diagnostics_of(f'policy "t"\n{text}\n')] == []

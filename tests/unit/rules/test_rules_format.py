@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from policylang.cli.main import main
-from policylang.rules.format import format_text
+from policylang.rules.format import format_ruleset, format_statement, format_text
 from policylang.rules.parser import parse_ruleset
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -103,3 +103,32 @@ def test_fmt_cli_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     captured = capsys.readouterr()
     assert captured.out == "alow ls\n"
     assert "rules.unknown-directive" in captured.err
+
+
+_KEYWORD_TEMPLATES = (
+    "allow git {}", "deny {} **", "allow git status unless --x {}", "protect write {} deny",
+    "outside-workspace write ask except {}", "options {} value -x", "wrapper {} positionals 1",
+    "shell {} x", "runner x {}", "interpreter x {} floor ask", "env ask X {}",
+    "path-args read {}", "path-args write x {}", "path-args option x {} -o write",
+    "path-args key dd {} write", "arity x {} 2", "allow x ** operand {}",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("template", _KEYWORD_TEMPLATES)
+def test_a_quoted_keyword_stays_quoted_where_the_parser_would_take_it(template: str) -> None:
+    # review AO10: `path-args read cat "read"` became `path-args read cat read`, which does
+    # not parse, and `fmt` then refused the file
+    from policylang.rules.format import _KEYWORDS
+
+    for keyword in sorted(_KEYWORDS):
+        text = template.format(f'"{keyword}"') + "\n"
+        ruleset, diagnostics = parse_ruleset(text, filename="t.policy")
+        if diagnostics:
+            continue
+        formatted = format_ruleset(ruleset)
+        again, problems = parse_ruleset(formatted, filename="t.policy")
+        assert problems == (), (text, formatted)
+        assert format_ruleset(again) == formatted
+        assert [format_statement(s) for s in again.statements] == [
+            format_statement(s) for s in ruleset.statements
+        ]

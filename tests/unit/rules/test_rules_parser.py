@@ -212,6 +212,14 @@ def test_glued_keyword_is_an_unknown_directive_not_a_split() -> None:
     assert_diag(syntax_of('allow git"x"\n'), code="rules.missing-space", underlined='git"x"')
 
 
+def test_a_hash_glued_to_a_word_is_an_error_not_a_comment() -> None:
+    # review AO8: `deny curl https://x/#a **` had compiled to the exact `curl https://x/`
+    diagnostics = syntax_of("deny curl https://evil.example/#x **\nallow ls a#b\n")
+    assert [d.code for d in diagnostics] == ["rules.missing-space"] * 2
+    assert_diag(diagnostics, code="rules.missing-space", underlined="#")
+    assert syntax_of('allow ls "a#b" # a comment\n# another\n\t# indented\n') == ()
+
+
 @pytest.mark.parametrize(
     ("kind", "sample"),
     [(kind, sample) for kind, samples in ERROR_EXAMPLES.items() for sample in samples],
