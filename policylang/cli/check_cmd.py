@@ -37,10 +37,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     failed = False
     for name in args.files:
+        # the summary names every file it covers: an error may be in a layer (review AO13)
+        label = " + ".join([name, *args.layer])
         try:
             result = check_ruleset(name, extra_layers=args.layer)
         except OSError as error:
-            print(f"{name}: cannot read: {error.strerror or error}")
+            # the file that could not be read, which may be a layer, not `name`
+            print(f"{error.filename or name}: cannot read: {error.strerror or error}")
             failed = True
             continue
         diagnostics = result.diagnostics
@@ -52,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
         warnings = len(diagnostics) - errors
         if errors == 0 and result.policy is not None:
             rules = result.policy.tree.rule_count
-            print(f"{name}: ok ({rules} rules, {warnings} warnings)")
+            print(f"{label}: ok ({rules} rules, {warnings} warnings)")
         else:
-            print(f"{name}: {errors} errors, {warnings} warnings")
+            print(f"{label}: {errors} errors, {warnings} warnings")
         failed = failed or errors > 0 or (args.strict and warnings > 0)
     return 1 if failed else 0
 

@@ -21,13 +21,14 @@ allow = [
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import shlex
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import tomlkit
@@ -191,7 +192,29 @@ def _read_rules(path: Path) -> Iterable[str]:
     return tuple(str(item) for item in allow if isinstance(item, str))
 
 
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the approvals file's lock (a sibling `.NAME.lock`) for a read-modify-write.
+
+    Without it, two processes that add at once each read the old list and the last write
+    wins: 8 processes adding 80 approvals had left 13, all reported as saved, and an add
+    racing a removal brought a revoked approval back (review AO15)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = path.parent / f".{path.name}.lock"
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
 def _append_rule(path: Path, rule: str) -> None:
+    with _locked(path):
+        _append_unlocked(path, rule)
+
+
+def _append_unlocked(path: Path, rule: str) -> None:
     if path.exists():
         document = _load(path)
     else:
@@ -222,6 +245,11 @@ def _spells(item: object, words: tuple[str, ...]) -> bool:
 
 
 def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
+    with _locked(path):
+        return _remove_unlocked(path, words)
+
+
+def _remove_unlocked(path: Path, words: tuple[str, ...]) -> bool:
     document = _load(path)
     allow = document.get("allow")
     if not isinstance(allow, Array):

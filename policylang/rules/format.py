@@ -201,6 +201,10 @@ def _path_args(node: ast.PathArgs) -> str:
 def format_ruleset(ruleset: ast.RuleSet) -> str:
     """Canonical text of a parsed file, comments and single blank lines kept."""
     text = ruleset.source.text
+    if text.startswith("\ufeff"):
+        # read as a blank, as the parser does (same offsets): dropped before a comment as
+        # before a statement (review AO14)
+        text = " " + text[1:]
     by_start = {s.span.start: s for s in ruleset.statements}
     out: list[str] = []
     blank = False

@@ -132,3 +132,9 @@ def test_a_quoted_keyword_stays_quoted_where_the_parser_would_take_it(template: 
         assert [format_statement(s) for s in again.statements] == [
             format_statement(s) for s in ruleset.statements
         ]
+
+
+@pytest.mark.parametrize("text", ["\ufeff# note\nallow ls\n", "\ufeffallow ls\n"])
+def test_a_byte_order_mark_is_dropped_before_a_comment_as_before_a_statement(text: str) -> None:
+    # review AO14: it was kept (with two spaces) before a comment
+    assert format_text(text) == text[1:]
