@@ -468,9 +468,24 @@ def _operand_matches(
         value = words[index].value
         if value is None:
             uncertain = True
-        elif regex.fullmatch(value):
+        elif regex.fullmatch(value) or (
+            "/" in value and regex.fullmatch(_tidy_path(value)) is not None
+        ):
             return True
     return None if uncertain else False
+
+
+_SLASHES = re.compile(r"/(?:\.?/)+")
+
+
+def _tidy_path(value: str) -> str:
+    """`value` as the same path without doubled `/`, `/./` or a trailing `/` or `/.`:
+    `rm -rf /usr/` deletes what `rm -rf /usr` does, and only the second had matched
+    `operand /usr` (review AN4). `..` is left alone: it may cross a link."""
+    tidy = _SLASHES.sub("/", value)
+    if tidy.endswith("/."):
+        tidy = tidy[:-2] or "/"
+    return tidy.rstrip("/") or "/"
 
 
 # --------------------------------------------------------------------------- expectations

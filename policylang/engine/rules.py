@@ -148,10 +148,16 @@ _GIT_FILE_OPTIONS = {
     "tag": ("-F", "--file"),
     "merge": ("-F", "--file"),
     "notes": ("-F", "--file"),
+    # read as ignore patterns; not echoed, but a protected file is not for git to open
+    # on an allowed read either (review AN5)
+    "ls-files": ("-X", "--exclude-from"),
 }
 _GIT_MESSAGE_OPTIONS = ("-m", "--message")
 _GIT_FILE_SPECS = {
-    sub: OptionSpec(takes_value=frozenset((*names, *_GIT_MESSAGE_OPTIONS)))
+    sub: OptionSpec(
+        # `git ls-files -m` lists modified files: a flag there, not a message
+        takes_value=frozenset((*names, *(_GIT_MESSAGE_OPTIONS if sub != "ls-files" else ())))
+    )
     for sub, names in _GIT_FILE_OPTIONS.items()
 }
 _GIT_PATCH_APPLIERS = frozenset({"apply", "am"})

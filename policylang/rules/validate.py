@@ -84,7 +84,7 @@ def validate(layers: Sequence[ast.RuleSet], context: Context) -> tuple[Diagnosti
     return sort_diagnostics(sink.items)
 
 
-_BUNDLE = re.compile(r"-[^-=\s]{2,}")
+_BUNDLE = re.compile(r"-[^-=*\s]{2,}")
 
 
 def _spec_keys(pattern: Sequence[ast.PatternWord]) -> set[str]:
