@@ -227,6 +227,17 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
             help="match the leading words and end the pattern with `**`",
         )
         return
+    for word in rule.pattern:
+        if any(_CONTROL.search(alternative) for alternative in word.alternatives):
+            # a NUL or escape in a pattern word never matches what a person reads there
+            # (review AO13)
+            sink.add(
+                source,
+                word.span,
+                "rules.control-character",
+                "a control character in a pattern word",
+                help="remove it; a command word a rule names is printable",
+            )
     paths = 1
     for word in rule.pattern:
         paths *= len(word.alternatives) if not word.is_any else 1
@@ -580,6 +591,10 @@ def _rules(layers: Sequence[ast.RuleSet]) -> Iterator[tuple[int, ast.RuleSet, as
                 yield index, ruleset, statement
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_RULE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
 def _check_ids(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
     first: dict[str, tuple[ast.RuleSet, ast.Name]] = {}
     for ruleset in layers:
@@ -591,6 +606,16 @@ def _check_ids(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
             )
             if name is None:
                 continue
+            if not _RULE_ID.fullmatch(name.value):
+                # `id org.policy:3` in a user layer read as the org's rule in `explain`
+                # (review AO13); a control character hides in a terminal
+                sink.add(
+                    ruleset.source,
+                    name.span,
+                    "rules.bad-id",
+                    f"rule id `{name.value}` may hold only letters, digits, `_`, `.` and `-`",
+                    help="an id that looks like a location or holds blanks misleads readers",
+                )
             if name.value in first:
                 other, other_name = first[name.value]
                 where = other.source.location(other_name.span)

@@ -1,0 +1,25 @@
+"""Semantic checks across a policy's files (`policylang.rules.validate`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import diagnostics_of
+
+
+@pytest.mark.parametrize("rule_id", ["org.policy:3", "a\x1bb", "-x", "a/b"])
+def test_a_rule_id_that_could_mislead_is_an_error(rule_id: str) -> None:
+    # review AO13: `id org.policy:3` in a user layer read as the org's rule in `explain`
+    diagnostics = diagnostics_of(f'policy "t"\nallow ls ** id {rule_id}\n')
+    assert [d.code for d in diagnostics] == ["rules.bad-id"]
+
+
+@pytest.mark.parametrize("rule_id", ["git-inspect", "org.rm_root", "R2", "_x"])
+def test_plain_rule_ids_are_accepted(rule_id: str) -> None:
+    assert diagnostics_of(f'policy "t"\nallow ls ** id {rule_id}\n') == ()
+
+
+@pytest.mark.parametrize("word", ["ls\x00", '"a\x1b[2Jb"', "git|st\x07atus"])
+def test_a_control_character_in_a_pattern_word_is_an_error(word: str) -> None:
+    diagnostics = diagnostics_of(f'policy "t"\nallow {word} **\n')
+    assert "rules.control-character" in [d.code for d in diagnostics]
