@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import linecache
 
-from policylang.decision import Decision
+from policylang.decision import Decision, visible_line
 
 
 @functools.lru_cache(maxsize=256)
@@ -22,8 +22,17 @@ def _source_line(location: str) -> str | None:
     path, _, line = path.rpartition(":")
     if not path or not line.isdigit() or not rest.isdigit():
         return None
-    text = linecache.getline(path, int(line)).strip()
-    return text or None
+    number = int(line)
+    text = linecache.getline(path, number).rstrip("\n")
+    # a rule continued with `\` is shown whole: its clauses and reason are on the next
+    # lines (review AO13); bounded, as a file may end in a `\`
+    parts = [text]
+    while text.rstrip().endswith("\\") and len(parts) < 50:
+        number += 1
+        text = linecache.getline(path, number).rstrip("\n")
+        parts.append(text)
+    joined = " ".join(part.strip().removesuffix("\\").strip() for part in parts)
+    return visible_line(joined) or None
 
 
 def explain_with_sources(decision: Decision) -> str:

@@ -469,9 +469,15 @@ def _diagnose(
     span = line_span if kind.whole_line else _error_span(error, line, chunk, line_span)
     found = source.text[span.start : span.end]
     message = kind.message
+    help = _keyword_suggestion(error) or kind.help
     if kind.code == "rules.syntax-error":
         message = f"unexpected `{found}`" if found.strip() else "unexpected end of line"
-    help = _keyword_suggestion(error) or kind.help
+        if help is None and found.strip():
+            # the common case: a word spelled like a keyword where the parser takes it for
+            # one (`path-args read cat read`, review AO13)
+            help = f'to use `{found}` as a word, write it in double quotes: "{found}"'
+        elif help is None:
+            help = "the directive is incomplete; see docs/language.md for its form"
     return Diagnostic(code=kind.code, message=message, source=source, span=span, help=help)
 
 

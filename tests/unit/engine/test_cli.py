@@ -231,3 +231,13 @@ def test_jsonl_answers_a_command_with_a_lone_surrogate() -> None:
     rows[0].encode("utf-8")  # writable: the surrogate is escaped, not passed through
     assert json.loads(rows[0])["command"] == "ls \ud800"
     assert json.loads(rows[1])["command"] == "echo \u00e9"
+
+
+def test_explain_quotes_a_continued_rule_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # review AO13: only `| ask git \` was shown, without the clauses and the reason
+    policy = tmp_path / "cont.policy"
+    policy.write_text('policy "c"\ndefault allow\nask git \\\n  push ** \\\n  reason "pushes"\n')
+    assert main(["explain", "--policy", str(policy), "git push"]) == 0
+    assert '| ask git push ** reason "pushes"' in capsys.readouterr().out

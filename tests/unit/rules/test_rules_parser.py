@@ -277,3 +277,13 @@ def test_path_args_option_lists_commands_then_options() -> None:
         role="write",
         items=n("-o", "--output"),
     )
+
+
+def test_a_syntax_error_on_a_keyword_says_how_to_quote_it() -> None:
+    # review AO13: `rules.syntax-error` had no help line
+    assert_diag(
+        syntax_of("path-args read cat read\n"),
+        code="rules.syntax-error",
+        underlined="read",
+        help='to use `read` as a word, write it in double quotes: "read"',
+    )
