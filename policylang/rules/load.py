@@ -115,13 +115,21 @@ class _Loader:
             )
         elif target in self.loaded:
             return
-        elif not target.is_file():
+        elif not target.exists():
             self._error(
                 ruleset,
                 statement.path_span,
                 "rules.include-missing",
                 f"included file `{statement.path}` not found",
                 "include paths are relative to the including file",
+            )
+        elif not target.is_file():
+            self._error(
+                ruleset,
+                statement.path_span,
+                "rules.include-unreadable",
+                f"included `{statement.path}` is not a regular file",
+                "include a policy file, not a folder or a pipe",
             )
         else:
             folder = os.path.dirname(ruleset.source.name)

@@ -54,7 +54,7 @@ def test_unreadable_include_is_a_diagnostic(tmp_path: Path) -> None:
     (tmp_path / "dir").mkdir()
     (tmp_path / "bad.policy").write_bytes(b"allow \xff\n")
     result = check_ruleset(tmp_path / "a.policy")
-    assert_diag(result.diagnostics, code="rules.include-missing", underlined='"dir"')
+    assert_diag(result.diagnostics, code="rules.include-unreadable", underlined='"dir"')
     assert_diag(result.diagnostics, code="rules.include-unreadable", underlined='"bad.policy"')
 
 
