@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, paths
+from policylang.engine import _objects, gitstage, paths
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import (
     REWRITE_MARK,
@@ -735,6 +735,9 @@ class PathChecks:
                 message = f"the repository{what}, so git may run a program"
                 seg.floor(Verdict.ASK, "engine.git-config", message)
         subcommand = _word_value(found.inner, 1)
+        if subcommand == "add":
+            for directory in directories:
+                self.staged_secrets(found, seg, directory)
         if found.git_print is not None or subcommand in _GIT_OBJECT_PRINTERS:
             for directory in directories:
                 self.unplaced_repository(directory, f"git {subcommand}", seg)
@@ -815,10 +818,57 @@ class PathChecks:
                 )
                 return
 
+    def staged_secrets(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
+        """`git add -A`, `git add .`: an untracked, not ignored file a protect rule covers
+        would be staged, and go out with a routine commit and push (review AL9)."""
+        found_dirs, _complete = find_gitdirs(directory)
+        top = next((top for _gitdir, top in found_dirs if top is not None), None)
+        if top is None:
+            return
+        plan = gitstage.stage_plan([w.value for w in found.inner[2:]], directory, top)
+        if plan is None:
+            return
+        candidates, complete = gitstage.protected_files(
+            plan.roots, lambda path: self._protected_read(path) is not None, _STAGE_BUDGET
+        )
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-stage",
+                f"too many files below `{short(plan.roots[0])}` to tell whether `git add` "
+                "would stage a protected file",
+            )
+            return
+        if not candidates:
+            return
+        selections, readable = self.git.tracked(
+            directory, self._protected_read, (self.ctx.home, self.ctx.workspace)
+        )
+        tracked = {
+            f"{selection.top.rstrip('/')}/{entry.path}"
+            for selection in selections
+            for entry, _kept in selection.files
+        }
+        for path in candidates:
+            if readable and path in tracked:
+                continue  # already in the repository: staging a change adds nothing new
+            if not plan.force and gitstage.surely_ignored(path, top):
+                continue
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-stage",
+                f"`git add` would stage `{short(path)}`, a file a protect rule covers "
+                f"({self._protected_read(path)}) that git does not track or surely "
+                "ignore: it would go out with the next commit",
+            )
+            return
+
     def _protected_read(self, path: str) -> str | None:
         return self.rules.protection(path, self.ctx)
 
 
+# entries `git add -A` walks before it asks rather than look further
+_STAGE_BUDGET = 20_000
 # subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
 # git verbs that read refs, the index or commits only: a partial clone (which always holds

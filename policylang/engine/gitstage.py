@@ -1,0 +1,177 @@
+"""Engine stage: what `git add` would stage that a protect rule covers (review AL9).
+
+`git add .env` names the file and is judged as a read of it. `git add -A`, `git add .` or
+`git add 'src/*'` name no file, yet stage every untracked file below that git does not
+ignore: a workspace `.env` would go into the next commit, and with a routine `git commit`
+and `git push` to the remote. So the tree below each pathspec is walked (`.git`
+skipped), and a protected file there that the index does not track and no ignore file
+surely ignores is reported.
+
+The ignore check errs on the side of "not ignored" (a question, not a leak): only the
+ignore files of the repository are read (`.gitignore` from the top down to the file, and
+`.git/info/exclude`); a negation (`!`), an escape or an unreadable file in one of them
+makes the answer "not ignored"; git's global excludes are not read. Imports only the
+stdlib and `rules.globs`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from policylang.rules.globs import glob_regex
+
+# `git add` options that change what is staged; the others do not matter here
+_ALL = frozenset({"-A", "--all", "--no-ignore-removal"})
+_FORCE = frozenset({"-f", "--force"})
+_NOTHING_NEW = frozenset({"-u", "--update", "-n", "--dry-run", "--refresh", "--renormalize"})
+_VALUE_OPTIONS = frozenset({"--chmod", "--pathspec-from-file"})
+_GLOB = re.compile(r"[*?\[]")
+_MAX_IGNORE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class StagePlan:
+    """The folders whose untracked files a `git add` stages, and whether ignored ones too."""
+
+    roots: tuple[str, ...]
+    force: bool
+
+
+def stage_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
+    """What `git add WORDS…` (the words after `add`) stages, run in `cwd` of the work tree
+    `top`; None when it stages no untracked file. A word the engine cannot read, a
+    pathspec with magic (`:/`, `:(glob)`) or a glob, and `--pathspec-from-file` count
+    as the whole work tree."""
+    everything = force = False
+    operands: list[str | None] = []
+    options_done = False
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if not options_done and word is not None and word.startswith("-") and word != "-":
+            if word == "--":
+                options_done = True
+            elif word in _NOTHING_NEW:
+                return None
+            elif word in _ALL:
+                everything = True
+            elif word in _FORCE:
+                force = True
+            elif word.startswith("--pathspec-from-file"):
+                operands.append(None)
+                skip = "=" not in word
+            elif word in _VALUE_OPTIONS:
+                skip = True
+            elif not word.startswith("--") and ("A" in word[1:] or "f" in word[1:]):
+                everything = everything or "A" in word[1:]
+                force = force or "f" in word[1:]
+            continue
+        operands.append(word)
+    if not operands:
+        return StagePlan(roots=(top,), force=force) if everything else None
+    roots: list[str] = []
+    for operand in operands:
+        if operand is None or operand.startswith(":") or _GLOB.search(operand):
+            return StagePlan(roots=(top,), force=force)
+        roots.append(os.path.normpath(os.path.join(cwd, operand)))
+    return StagePlan(roots=tuple(dict.fromkeys(roots)), force=force)
+
+
+def protected_files(
+    roots: Iterable[str], protected: Callable[[str], bool], budget: int
+) -> tuple[list[str], bool]:
+    """The files below `roots` (or the roots themselves) that `protected` picks, `.git`
+    folders skipped; and whether every entry was seen (at most `budget` of them)."""
+    found: list[str] = []
+    seen = 0
+    pending = list(roots)
+    while pending:
+        path = pending.pop()
+        try:
+            mode = os.lstat(path).st_mode
+        except (OSError, ValueError):
+            continue  # git cannot stage what is not there
+        seen += 1
+        if seen > budget:
+            return found, False
+        if stat.S_ISDIR(mode):
+            try:
+                with os.scandir(path) as listing:
+                    names = [entry.name for entry in listing]
+            except (OSError, ValueError):
+                continue
+            pending.extend(os.path.join(path, name) for name in names if name != ".git")
+        elif protected(path):
+            found.append(path)
+    return found, True
+
+
+def surely_ignored(path: str, top: str) -> bool:
+    """Whether the repository's own ignore files certainly make git ignore `path` (a
+    file below the work tree `top`). False whenever in doubt."""
+    relative = os.path.relpath(path, top)
+    if relative.startswith(".."):
+        return False
+    parts = relative.split(os.sep)
+    sources = [(os.path.join(top, ".git", "info", "exclude"), 0)]
+    sources.extend(
+        (os.path.join(top, *parts[:depth], ".gitignore"), depth) for depth in range(len(parts))
+    )
+    ignored = False
+    for source, depth in sources:
+        lines = _read_lines(source)
+        if lines is None:
+            return False
+        for line in lines:
+            pattern = line.strip()
+            if not pattern or pattern.startswith("#"):
+                continue
+            if pattern.startswith("!") or "\\" in pattern:
+                return False  # a negation or an escape: not read here
+            ignored = ignored or _matches(pattern, parts[depth:])
+    return ignored
+
+
+def _read_lines(path: str) -> list[str] | None:
+    """The lines of an ignore file ([] if there is none); None if it cannot be read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        data = os.read(descriptor, _MAX_IGNORE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if len(data) > _MAX_IGNORE_BYTES:
+        return None
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def _matches(pattern: str, parts: Sequence[str]) -> bool:
+    """Whether a gitignore pattern, read from the folder `parts` is relative to, covers
+    the file `parts` or a folder above it."""
+    directory_only = pattern.endswith("/")
+    body = pattern.rstrip("/")
+    if not body:
+        return False
+    anchored = "/" in body
+    regex = glob_regex(body.lstrip("/"))
+    for depth in range(1, len(parts) + 1):
+        if directory_only and depth == len(parts):
+            break  # the file itself is no folder
+        candidate = "/".join(parts[:depth]) if anchored else parts[depth - 1]
+        if regex.fullmatch(candidate):
+            return True
+    return False
