@@ -81,7 +81,11 @@ def visible_line(text: str) -> str:
     return visible(text).replace("\n", "\\n").replace("\t", " ")
 
 
-_PADDING = re.compile(r"[ \t]{8,}")
+# blanks, and characters that print as nothing or as a blank (braille blank, Hangul
+# fillers, wide and narrow spaces: review AP10)
+_PADDING = re.compile(
+    "[ \t\u00a0\u115f\u1160\u2000-\u200a\u202f\u205f\u2800\u3000\u3164\uffa0]{8,}"
+)
 
 
 def shown_lines(text: str) -> list[str]:

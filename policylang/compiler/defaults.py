@@ -311,8 +311,11 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         "mariadb": r"(?i).*(?:\b(?:system|source|tee|pager)\b|\\!).*",
         "sqlite3": r"\..*",
         "gnuplot": r"-e.*|--?eval.*|-c.*",
-        # the linker's `-extld PROG` runs PROG; `-extldflags` hands the C compiler options
-        # such as `-wrapper sh,-c,CMD` (AG5)
-        "go": r".*-extld.*",
+        # the linker's `-extld PROG` and `-extar PROG` run PROG; `-extldflags` hands the C
+        # compiler options such as `-wrapper sh,-c,CMD` (AG5, AP8); inside a flags value
+        # (`-ldflags "-cpuprofile ~/.bashrc"`) the compiler's and linker's file options
+        # write any file, unseen by the path checks
+        "go": r".*-ext(?:ld|ar).*|(?=.*(?:\s|flags=)).*-(?:cpuprofile|memprofile|blockprofile"
+        r"|mutexprofile|trace|tmpdir|importcfg|dumpdep|pluginpath|o|D|I|buildid)(?:[=\s].*|$)",
     }
 )

@@ -126,7 +126,13 @@ def match_rules(
             continue
         orders = group.hits(path, base, subtree)
         if group.folded is not None:
-            orders.extend(group.folded.hits(folded, base.lower(), subtree))
+            lowered = base.lower()
+            if len(folded) == len(path) and len(lowered) == len(base):
+                orders.extend(group.folded.hits(folded, lowered, subtree))
+            else:
+                # `İ`.lower() is two characters, which `?` and `[…]` would not match:
+                # as written, with the rules' own case folding (review AP11)
+                orders.extend(group.folded.hits(path, base, subtree))
         for order in orders:
             key = (-rules[order].verdict.rank, order)
             if best is None or key < best:

@@ -28,6 +28,7 @@ import shlex
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -104,11 +105,13 @@ class Approvals:
     def add(self, rule: str, *, persist: bool) -> None:
         """Approve `rule` (a command prefix) for this session, and on disk if `persist`."""
         words = rule_words(rule)
+        # written first: a file that cannot be written must leave nothing granted beyond
+        # this one call, which is what the tool then reports (review M11); and outside the
+        # in-memory lock, which every evaluation takes, so that waiting for another
+        # process's file lock stalls no evaluation (review AP9)
+        if persist and self._path is not None:
+            _append_rule(self._path, format_rule(words))
         with self._lock:
-            # written first: a file that cannot be written must leave nothing granted
-            # beyond this one call, which is what the tool then reports (review M11)
-            if persist and self._path is not None:
-                _append_rule(self._path, format_rule(words))
             self.generation += 1
             self._insert(words, persisted=persist and self._path is not None)
         if persist and self._path is None:
@@ -192,6 +195,9 @@ def _read_rules(path: Path) -> Iterable[str]:
     return tuple(str(item) for item in allow if isinstance(item, str))
 
 
+_LOCK_WAIT_S = 5.0  # how long a writer waits for another process's lock
+
+
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """Hold the approvals file's lock (a sibling `.NAME.lock`) for a read-modify-write.
@@ -203,7 +209,15 @@ def _locked(path: Path) -> Iterator[None]:
     lock = path.parent / f".{path.name}.lock"
     descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        deadline = time.monotonic() + _LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:  # a stuck writer: refuse, do not hang
+                    raise OSError(f"approvals file {path} is locked by another process") from None
+                time.sleep(0.01)
         yield
     finally:
         os.close(descriptor)  # closing releases the lock

@@ -874,27 +874,11 @@ _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
 # git verbs that read refs, the index or commits only: a partial clone (which always holds
 # its commits and the blobs of its checkout) does not fetch for them
 _GIT_WITHOUT_OBJECT_READS = frozenset(
-    {
-        "status",
-        "branch",
-        "rev-parse",
-        "remote",
-        "config",
-        "ls-files",
-        "tag",
-        "symbolic-ref",
-        "show-ref",
-        "for-each-ref",
-        "reflog",
-        "var",
-        "version",
-        "help",
-        "check-ignore",
-        "worktree",
-        "describe",
-        "shortlog",
-    }
-)
+    # not `rev-parse`, `ls-files`, `describe`, `shortlog`, `reflog`: `REV:FILE`,
+    # `--with-tree=REV`, `-p` and pathspecs read trees and blobs (review AP2)
+    {"status", "branch", "remote", "config", "tag", "symbolic-ref", "show-ref", "for-each-ref",
+     "var", "version", "help", "check-ignore", "worktree"}
+)  # fmt: skip
 # the git directory of a linked work tree or of a submodule (`.git` files point there)
 _LINKED_GITDIR = re.compile(r"/\.git/(?:worktrees|modules)/")
 

@@ -24,6 +24,7 @@ that names what could not be seen.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import logging
@@ -104,6 +105,7 @@ def _hold_floor(decision: Decision, floor: Decision) -> Decision:
     return dataclasses.replace(
         decision,
         verdict=verdict,
+        concurrency_safe=False,
         locked=decision.locked or floor.locked,
         reasons=decision.reasons + held,
         suggested_rule=None if verdict is Verdict.DENY or floor.locked else decision.suggested_rule,
@@ -542,6 +544,8 @@ class _Walk(PathChecks):
         if self.ctx.env.get("PATH"):
             names = {words[0].value, found.inner[0].value if found.inner else None}
             self.path_programs(names, seg, cwd)
+            if _runs_man(found.inner or words):
+                self._documentation_path("git help", seg)
         if _makes_link(found):
             self.link_makers.append(seg)
 
@@ -1216,9 +1220,8 @@ class _Walk(PathChecks):
         → `D/man`, `D/share/man`, `D/share/info`), and a page may include any file
         (`.so ../.env`): a PATH entry inside the workspace, an activated `.venv/bin`
         included, makes them read the repository's pages (review AN2)."""
-        workspace = self.ctx.workspace
         for entry in self.ctx.env.get("PATH", "").split(":"):
-            if entry.startswith("/") and paths.is_within(entry, workspace):
+            if entry.startswith("/") and self._in_workspace(entry):
                 seg.floor(
                     Verdict.ASK,
                     "engine.path-program",
@@ -1227,16 +1230,24 @@ class _Walk(PathChecks):
                 )
                 return
 
+    def _in_workspace(self, entry: str) -> bool:
+        """Whether an absolute PATH entry leads into the workspace, spelled with `..`
+        or through a symbolic link included (review AP3)."""
+        forms = {os.path.normpath(entry)}
+        with contextlib.suppress(OSError, ValueError):
+            forms.add(os.path.realpath(entry))
+        anchors = {self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace}
+        return any(paths.is_within(form, anchor) for form in forms for anchor in anchors)
+
     def _workspace_path_entries(self, cwd: paths.Cwd) -> list[str]:
         """The PATH entries that lead into the workspace, as directories to look in."""
         if self._path_entries is None:  # once per line: PATH and the workspace are fixed
             entries = self.ctx.env.get("PATH", "").split(":")
-            workspace = self.ctx.workspace
             self._path_entries = [
                 e
                 for e in entries
                 if not e.startswith("/")
-                or (paths.is_within(e, workspace) and not _INSTALLED_BIN.search(e))
+                or (self._in_workspace(e) and not _INSTALLED_BIN.search(os.path.normpath(e)))
             ]
         found: list[str] = []
         for entry in self._path_entries:
@@ -1420,6 +1431,14 @@ _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", 
 _INSTALLED_BIN: Final = re.compile(
     r"/(?:\.?venv[^/]*|\.?env|\.tox/[^/]+|\.nox/[^/]+)/bin/?$|/node_modules/\.bin/?$"
 )
+def _runs_man(words: Sequence[Word]) -> bool:
+    """`git help X`, `git X --help`: git shows the page with `man` (review AP4)."""
+    if not words or words[0].value not in ("git", "scalar"):
+        return False
+    values = [word.value for word in words[1:]]
+    return "help" in values[:3] or "--help" in values
+
+
 # programs that derive where they look for documentation from PATH (review AN2)
 _PATH_DOC_READERS: Final = frozenset(
     {"man", "apropos", "whatis", "info", "pinfo", "manpath", "lexgrog", "catman", "mandb"}

@@ -525,9 +525,15 @@ class RuleView:
         table = self.policy.protected
         hit = table.match_protected(form, access, home=home, workspace=workspace, subtree=subtree)
         result: tuple[ProtectedMatch | None, bool] = (hit, False)
-        if hit is None:
+        if hit is None or hit.verdict is not Verdict.ALLOW:
+            # a protect rule that asks does not lift a stricter outside-workspace verdict
+            # (`outside-workspace write deny` and a matching `protect … ask`: review AP5);
+            # only one that allows carves an exception out of it
             out = table.match_outside(form, access, home=home, workspace=workspace)
-            result = (None, False) if out is None or out.verdict is Verdict.ALLOW else (out, True)
+            if out is not None and out.verdict is not Verdict.ALLOW and (
+                hit is None or out.verdict.rank > hit.verdict.rank
+            ):
+                result = (out, True)
         if len(self._matches) >= _MATCH_CACHE_SIZE:
             self._matches.clear()
         self._matches[key] = result

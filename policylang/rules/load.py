@@ -207,6 +207,14 @@ _READING_STATEMENTS = (
 )
 
 
+def _changes_reading(statement: ast.Statement) -> bool:
+    """A table line, or a `protect … allow`, which lifts the outside-workspace verdict
+    for the paths it names (review AP1)."""
+    if isinstance(statement, ast.Protect):
+        return statement.verdict == "allow"
+    return isinstance(statement, _READING_STATEMENTS)
+
+
 def _floors(layers: tuple[Layer, ...], starts: Sequence[int]) -> tuple[CompiledPolicy, ...]:
     """The earlier layers' own policies, for each later file (team, user) from which on a
     layer changes the reading tables.
@@ -221,9 +229,7 @@ def _floors(layers: tuple[Layer, ...], starts: Sequence[int]) -> tuple[CompiledP
     for start in starts:
         later = layers[start:]
         if start > 0 and any(
-            isinstance(statement, _READING_STATEMENTS)
-            for layer in later
-            for statement in layer.ruleset.statements
+            _changes_reading(statement) for layer in later for statement in layer.ruleset.statements
         ):
             floors.append(compile_layers(layers[:start]))
     return tuple(floors)

@@ -84,7 +84,7 @@ def validate(layers: Sequence[ast.RuleSet], context: Context) -> tuple[Diagnosti
     return sort_diagnostics(sink.items)
 
 
-_BUNDLE = re.compile(r"-[^-=*\s]{2,}")
+_BUNDLE = re.compile(r"-[^-=*\s][^=*\s]+")  # `-rf`, `-auto-approve` (review AP7)
 
 
 def _spec_keys(pattern: Sequence[ast.PatternWord]) -> set[str]:
@@ -129,7 +129,7 @@ def _check_bundles(layers: Sequence[ast.RuleSet], context: Context, sink: _Sink)
                 loosens = (clause.kind is ast.ClauseKind.UNLESS) is not strict
                 for item in clause.items:
                     if _BUNDLE.fullmatch(item.value) and item.value not in longs:
-                        letters = " ".join(f"-{c}" for c in item.value[1:])
+                        letters = " ".join(f"-{c}" for c in item.value[1:] if c != "-")
                         sink.add(
                             ruleset.source,
                             item.span,
@@ -430,13 +430,15 @@ def _check_glob(name: ast.Name, source: SourceText, sink: _Sink) -> None:
             f"`{value}`: globs are not expanded, so `$` is a literal character",
             help="write `~/…` for the home directory, or the absolute path",
         )
-    elif value not in ("/", "~/") and (value.endswith("/") or "" in parts[1:-1]):
+    elif value not in ("/", "~/") and (
+        value.endswith("/") or "" in parts[1:-1] or "." in parts[1:]
+    ):
         # paths are matched normalised: `~/.aws/` and `a//b` match nothing (review AO9)
         sink.add(
             source,
             name.span,
             "rules.bad-glob",
-            f"`{value}` matches nothing: paths are matched without a trailing or doubled `/`",
+            f"`{value}` matches nothing: paths are matched without a trailing `/`, `//` or `/./`",
             help="write `DIR/**` for a folder and everything in it",
         )
 

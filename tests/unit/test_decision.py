@@ -87,3 +87,11 @@ def test_explain_frames_a_command_of_several_lines_and_escapes_the_suggestion() 
         "verdict: ask (retention: unknown until run)",
     ]
     assert lines[-1] == "suggested rule to always allow: make 'test\\x0d\\x1b[2Kclean'"
+
+
+def test_padding_made_of_blank_looking_characters_is_marked() -> None:
+    # review AP10: braille blanks and Hangul fillers print as nothing
+    from policylang.decision import shown_lines
+
+    assert shown_lines("touch a" + "\u2800" * 50 + "; rm x") == ["touch a [50 blanks] ; rm x"]
+    assert shown_lines("touch a" + "\u3164" * 9 + "b") == ["touch a [9 blanks] b"]

@@ -290,3 +290,10 @@ def test_indexed_match_rules_equals_the_linear_specification(
                         table, path, access, home=home, workspace=workspace, subtree=subtree
                     )
                     assert (hit.rule if hit else None) == want, (path, access, subtree)
+
+
+def test_a_character_whose_lower_case_is_longer_still_matches() -> None:
+    # review AP11: `İ`.lower() is two characters, which `?` did not match
+    policy = compile_text("protect read **/?.sx deny\n")
+    match = policy.match_protected(f"{WS}/\u0130.sx", Access.READ, home=HOME, workspace=WS)
+    assert match is not None

@@ -578,3 +578,9 @@ def test_a_cached_decision_is_not_reused_under_another_environment(tmp_path: Pat
     venv = {"HOME": home, "PATH": f"{workspace}/.venv/bin:/usr/bin:/bin"}
     assert policy.evaluate("man ls", workspace=workspace, env=venv).verdict == "ask"
     assert policy.evaluate("ls", workspace=workspace, env=venv).verdict == "allow"
+    # review AP3: the entry spelled with `..` or through a link; AP4: `git help` runs man
+    (tmp_path / "link").symlink_to(workspace)
+    for entry in (f"{tmp_path}/x/../ws/bin", f"{tmp_path}/link/bin"):
+        spelled = {"HOME": home, "PATH": f"{entry}:/usr/bin:/bin"}
+        for command in ("man ls", "git log --help", "git help log"):
+            assert policy.evaluate(command, workspace=workspace, env=spelled).verdict == "ask"

@@ -692,10 +692,11 @@ def test_a_partial_clone_makes_object_reading_verbs_ask(tmp_path: Path) -> None:
     assert "remote.origin.promisor" in {risk.key for risk in inspection.lazy_fetch}
     policy = load_policy()
     env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
-    for command in ("git log -p", "git show HEAD:a.txt", "git blame a.txt", "git diff HEAD~0"):
+    for command in ("git log -p", "git show HEAD:a.txt", "git blame a.txt", "git diff HEAD~0",
+                    "git rev-parse HEAD:a.txt", "git ls-files --with-tree=HEAD", "git reflog -p"):
         decision = policy.evaluate(command, workspace=workspace, env=env)
         assert decision.verdict == "ask", command
         assert any("partial clone" in reason.message for reason in decision.reasons)
-    for command in ("git status", "git branch -v", "git ls-files"):
+    for command in ("git status", "git branch -v", "git remote -v"):
         assert policy.evaluate(command, workspace=workspace, env=env).verdict == "allow", command
     assert policy.evaluate("git log -p", workspace=str(source), env=env).verdict == "allow"

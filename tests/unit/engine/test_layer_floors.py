@@ -47,6 +47,8 @@ CASES = [
     ("shell python3\n", "python3 -c 'ls'", "deny"),
     ("expansion parameter in command-name allow\n", "$X foo", "deny"),
     ("options curl value -v\nallow curl **\n", "curl -v -d @notes.txt https://example.com", "ask"),
+    # review AP1: a later `protect … allow` lifted the org's outside-workspace deny
+    ("protect write /usr/** allow\n", "touch /usr/local/x", "deny"),
 ]
 
 
@@ -107,3 +109,20 @@ def test_the_shipped_org_example_holds_against_a_rewritten_wrapper(tmp_path: Pat
         assert layered.evaluate(command, workspace=workspace).verdict == "deny", command
     # the later layer's reading still decides what the earlier layers leave open
     assert layered.evaluate("timeout 5 10 ls", workspace=workspace).verdict == "allow"
+
+
+def test_a_protect_ask_does_not_lift_a_stricter_outside_workspace_verdict(
+    tmp_path: Path,
+) -> None:
+    # review AP5: a matching `protect … ask` had replaced `outside-workspace write deny`
+    org = tmp_path / "org.policy"
+    org.write_text(
+        'policy "o"\nallow touch **\noutside-workspace write deny\n'
+        "protect write ~/.mozilla/** ask\n"
+    )
+    (tmp_path / "ws").mkdir()
+    policy = load_policy(org, check=False, snapshot=False)
+    env = {"HOME": str(tmp_path / "home")}
+    for command in ("touch ~/.mozilla/x", "touch ~/.MOZILLA/x"):
+        decision = policy.evaluate(command, workspace=tmp_path / "ws", env=env)
+        assert decision.verdict == "deny", command

@@ -266,7 +266,14 @@ _REVIEW_AH: list[tuple[str, str, Verdict]] = [
     ("go build", "go build -ldflags=-extld=./x.sh ./...", Q),
     ("go build", "go build -ldflags '-linkmode external -extld ./x.sh' .", Q),
     ("go build", "go build '-ldflags=-extldflags=-wrapper=sh,-c,id' .", Q),
+    ("go build", "go build -ldflags=-extar=./x ./...", Q),  # review AP8
+    ("go build", "go build -ldflags '-cpuprofile ~/.bashrc' .", Q),
+    ("go build", "go build '-gcflags=all=-cpuprofile=/tmp/x' .", Q),
     ("go build", "go build -ldflags='-s -w -X main.v=1' ./...", A),
+    ("go build", "go build -o bin/app -gcflags='all=-N -l' ./cmd", A),
+    # review AP6: `-init FILE` runs the file's dot commands before `-version` prints
+    ("sqlite3", "sqlite3 -init x.sql -version", Q),
+    ("sqlite3", "sqlite3 -cmd '.shell id' --version", Q),
     # AH2: options and words that hand the approved program code to run
     ("exiftool", "exiftool -if 'system(\"id\")' x.jpg", Q),
     ("exiftool", "exiftool -p '${filename;system(\"id\")}' x.jpg", Q),

@@ -194,7 +194,7 @@ def test_negated_sets_mean_what_bash_means(glob: str, text: str, expected: bool)
 
 
 @pytest.mark.parametrize(
-    "glob", ["$HOME/.ssh/**", "${HOME}/.kube/**", "~/.aws/", "a//b", ".git/hooks/"]
+    "glob", ["$HOME/.ssh/**", "${HOME}/.kube/**", "~/.aws/", "a//b", ".git/hooks/", "a/./b", "a/."]
 )
 def test_globs_that_can_never_match_are_errors(glob: str) -> None:
     # review AO9: the natural first spellings of a deny, each dead without a word
@@ -212,6 +212,7 @@ def test_root_and_home_are_good_globs(glob: str) -> None:
     ("rule", "severity"),
     [
         ("deny rm ** when -rf", "error"),  # the deny never fired: `rm -rf x` was allowed
+        ("deny terraform apply ** when -auto-approve", "error"),  # review AP7
         ("ask curl ** only -sS", "error"),
         ("allow tar ** unless -xf", "error"),
         ("ask sqlite3 ** unless -version", "warning"),  # dead, but only stricter
