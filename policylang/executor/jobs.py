@@ -204,6 +204,7 @@ class JobStore:
         force_env: Iterable[str] = (),
         login: bool = False,
         sandbox: Backend | None = None,
+        cwd_identity: tuple[int, int] | None = None,
     ) -> str:
         """Start `command` in the background and return its job id at once.
 
@@ -225,7 +226,8 @@ class JobStore:
                 f"refused: {running} background jobs are running, the most this host "
                 "allows; wait for one to finish or kill one; the command never ran")
         prepared = runner.prepare(command, decision=decision, approval=approval, cwd=cwd,
-                                  env=env, force_env=force_env, login=login, sandbox=sandbox)
+                                  env=env, force_env=force_env, login=login, sandbox=sandbox,
+                                  cwd_identity=cwd_identity)
         # INVARIANT: whatever can fail (the cancel pipe, the thread) is made before the
         # spawn or undone with a kill: a job is never left running unwatched
         job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))

@@ -142,6 +142,8 @@ class Prepared:
     cwd: str
     env: Mapping[str, str]
     backend: Backend
+    # (st_dev, st_ino) of the directory that was judged: the spawn refuses any other
+    cwd_identity: tuple[int, int] | None = None
 
 
 def prepare(
@@ -154,6 +156,7 @@ def prepare(
     force_env: Iterable[str],
     login: bool,
     sandbox: Backend | None,
+    cwd_identity: tuple[int, int] | None = None,
 ) -> Prepared:
     """Every check `run` and the job store make before anything is spawned.
 
@@ -178,17 +181,50 @@ def prepare(
             f"refused: working directory `{cwd}` does not exist; the command never ran")
     child_env = scrub_env(os.environ, cwd=cwd, extra=env, force=force_env)
     argv = backend.argv(command, cwd=cwd, login=login)
-    return Prepared(argv=tuple(argv), cwd=cwd, env=child_env, backend=backend)
+    return Prepared(argv=tuple(argv), cwd=cwd, env=child_env, backend=backend,
+                    cwd_identity=cwd_identity)
 
 
 def start(prepared: Prepared) -> subprocess.Popen[bytes]:
-    """Spawn a prepared command; an OS failure becomes `ExecutionRefusedError`."""
+    """Spawn a prepared command; an OS failure becomes `ExecutionRefusedError`.
+
+    With `cwd_identity`, the working directory is opened and compared with the directory
+    that was judged, and an unconfined command starts in that open directory
+    (`/proc/self/fd/N`), not in whatever its path names by then: a folder swapped for a
+    link to `~/.config/gh` while the approver read the question had been followed
+    (review AQ1). A confined command starts by path inside the sandbox (its own view of
+    the file system), right after the same comparison.
+    """
+    pinned = None
     try:
-        return process.spawn(prepared.argv, cwd=prepared.cwd, env=prepared.env)
+        cwd = prepared.cwd
+        if prepared.cwd_identity is not None:
+            pinned = _pin_directory(prepared.cwd, prepared.cwd_identity)
+            if not prepared.backend.confined and os.path.isdir(_FD_DIR):
+                cwd = f"{_FD_DIR}/{pinned}"
+        return process.spawn(prepared.argv, cwd=cwd, env=prepared.env)
     except (OSError, ValueError) as exc:  # ValueError: text the OS cannot take (a surrogate)
         raise ExecutionRefusedError(
             f"refused: could not start `{prepared.argv[0]}`: {exc}; the command never ran"
         ) from exc
+    finally:
+        if pinned is not None:
+            os.close(pinned)
+
+
+_FD_DIR = "/proc/self/fd"
+
+
+def _pin_directory(path: str, identity: tuple[int, int]) -> int:
+    """An open descriptor of directory `path`, which must still be the one judged."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    found = os.fstat(descriptor)
+    if (found.st_dev, found.st_ino) != identity:
+        os.close(descriptor)
+        raise ExecutionRefusedError(
+            f"refused: the working directory `{path}` is no longer the directory the command "
+            "was judged in (it was replaced, perhaps by a link); the command never ran")
+    return descriptor
 
 
 def final_retention(declared: Retention | None, *, failed: bool) -> Retention | None:
@@ -212,6 +248,7 @@ def run(
     force_env: Iterable[str] = (),
     grace_s: float = DEFAULT_GRACE_S,
     drain_s: float = DEFAULT_DRAIN_S,
+    cwd_identity: tuple[int, int] | None = None,
 ) -> ExecResult:
     """Run an approved command with `bash -c` and capture its output.
 
@@ -228,6 +265,8 @@ def run(
         force_env: secret-looking names that may pass anyway, by exact name.
         grace_s: time between TERM and KILL.
         drain_s: how long to keep reading after the shell exits while a helper holds the pipes.
+        cwd_identity: `(st_dev, st_ino)` of `cwd` when the command was judged; the command
+            then runs in that directory or not at all (see `start`).
 
     Returns:
         The frozen `ExecResult`.
@@ -240,7 +279,8 @@ def run(
     _check_numbers(timeout_s=timeout_s, max_stream_bytes=max_stream_bytes,
                    grace_s=grace_s, drain_s=drain_s)
     prepared = prepare(command, decision=decision, approval=approval, cwd=cwd, env=env,
-                       force_env=force_env, login=login, sandbox=sandbox)
+                       force_env=force_env, login=login, sandbox=sandbox,
+                       cwd_identity=cwd_identity)
     capture = output.Capture(max_stream_bytes)
     before = protected_state(prepared.backend)
     started = time.monotonic()

@@ -235,8 +235,11 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
                 source,
                 word.span,
                 "rules.control-character",
-                "a control character in a pattern word",
-                help="remove it; a command word a rule names is printable",
+                "a control character in a pattern word: the word matches only a command "
+                "that holds one",
+                help="remove it if it was not meant; a command word is usually printable",
+                # a warning: an imported deny of such a word is still a deny (review AR9)
+                warning=True,
             )
     paths = 1
     for word in rule.pattern:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import logging
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -131,6 +132,19 @@ class ApprovalRequest:
             # the rule is made of the command's words: escaped too (review J3)
             lines.append(f"  always allowing would add: {_one_line(self.suggested_rule)}")
         return "\n".join(lines)
+
+
+def _directory_identity(path: str) -> tuple[int, int] | None:
+    """`(st_dev, st_ino)` of the directory `path` names, checked to name it without a
+    link still (a swap between resolving and looking is refused); the command later runs
+    in exactly this directory (review AQ1)."""
+    try:
+        found = os.stat(path)
+        if os.path.realpath(path) != path or not stat.S_ISDIR(found.st_mode):
+            return None
+    except (OSError, ValueError):
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _command_block(command: str, workdir: str) -> list[str]:
@@ -299,13 +313,14 @@ class BashTool:
         if early is not None:
             return early
         cwd = self._cwd(args)
-        if cwd is None:
+        identity = None if cwd is None else _directory_identity(cwd)
+        if cwd is None or identity is None:
             return _plain(ToolStatus.INVALID, self._workdir_problem(args))
         decision = self._evaluate(args.command, cwd)
         approval, refusal = self._authorize(args, decision, cwd)
         if refusal is not None:
             return refusal
-        return self._execute(args, decision, approval, cwd)
+        return self._execute(args, decision, approval, cwd, identity)
 
     # -- steps of `call` ----------------------------------------------------------------
 
@@ -425,7 +440,12 @@ class BashTool:
         return ApprovalScope.ALWAYS if persist else ApprovalScope.SESSION
 
     def _execute(
-        self, args: BashArgs, decision: Decision, approval: ApprovalRecord | None, cwd: str
+        self,
+        args: BashArgs,
+        decision: Decision,
+        approval: ApprovalRecord | None,
+        cwd: str,
+        identity: tuple[int, int],
     ) -> ToolResult:
         escalated = args.sandbox is SandboxRequest.ESCALATED
         backend = self.escalation_backend if escalated else self.backend
@@ -436,12 +456,14 @@ class BashTool:
                 job_id = self.job_store.start(
                     args.command, decision=decision, cwd=cwd, approval=approval,
                     timeout_s=args.timeout_s if args.timeout_given else None, env=opts.env,
-                    force_env=opts.force_env, login=args.login, sandbox=backend)
+                    force_env=opts.force_env, login=args.login, sandbox=backend,
+                    cwd_identity=identity)
                 return self._started(job_id, args, decision, approval)
             result = run(args.command, decision=decision, cwd=cwd, timeout_s=args.timeout_s,
                          env=opts.env, max_stream_bytes=opts.max_stream_bytes,
                          login=args.login, sandbox=backend, approval=approval,
-                         force_env=opts.force_env, grace_s=opts.grace_s, drain_s=opts.drain_s)
+                         force_env=opts.force_env, grace_s=opts.grace_s, drain_s=opts.drain_s,
+                         cwd_identity=identity)
         except ExecutionRefusedError as exc:
             return _plain(ToolStatus.REFUSED, str(exc), decision)
         return self._finished(args, result, decision, approval)

@@ -553,3 +553,40 @@ def test_an_escalation_is_approved_one_run_at_a_time(workspace: str, answer: str
         assert "always allowing would add" not in request.render()
     finally:
         outside.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_a_workdir_swapped_for_a_link_while_approving_is_refused(
+    workspace: str, jobs: JobStore, background: bool
+) -> None:
+    # review AQ1: the policy judged `ws/d`; while the person read the question, `d` became
+    # a link to a secrets folder, and the command read the secret there
+    secrets = pathlib.Path(workspace).parent / f"secrets-{background}"
+    secrets.mkdir()
+    (secrets / "hosts.yml").write_text("oauth_token: SECRET\n")
+    folder = pathlib.Path(workspace) / "d"
+    folder.mkdir()
+    (folder / "hosts.yml").write_text("harmless\n")
+
+    def swap_then_allow(request: object) -> str:
+        folder.rename(folder.with_name("d.dir"))
+        folder.symlink_to(secrets)
+        return "once"
+
+    tool = make_tool(TablePolicy({"cat": Verdict.ASK}), workspace, approver=swap_then_allow,
+                     job_store=jobs)
+    arguments: dict[str, object] = {"command": "cat hosts.yml", "workdir": "d"}
+    if background:
+        arguments["background"] = True
+    result = tool.call(arguments)
+    assert result.status is ToolStatus.REFUSED
+    assert "no longer the directory" in result.model_text
+    assert "SECRET" not in result.model_text
+
+
+def test_a_command_runs_in_the_directory_that_was_judged(workspace: str) -> None:
+    folder = pathlib.Path(workspace) / "d"
+    folder.mkdir()
+    result = make_tool(TablePolicy(), workspace).call({"command": "pwd -P", "workdir": "d"})
+    assert result.status is ToolStatus.OK
+    assert result.model_text.strip().endswith(str(folder.resolve()))
