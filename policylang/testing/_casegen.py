@@ -8,7 +8,7 @@ Builds on `policylang.testing._shellgen`; imports `quoting`, `optiontables`, `se
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from hypothesis import strategies as st
 
@@ -198,14 +198,20 @@ def respelled_commands(draw: st.DrawFn, *, redirect: bool = True) -> Respelled:
 
 
 @st.composite
-def _invocation(draw: st.DrawFn) -> optiontables.Invocation:
-    tool = draw(st.sampled_from(optiontables.TOOLS))
+def _invocation(
+    draw: st.DrawFn, policy_operands: Mapping[str, Sequence[str]] | None = None
+) -> optiontables.Invocation:
+    named = [t for t in optiontables.TOOLS if t.name in (policy_operands or {})]
+    # the tools the policy's rules name, half the time, with the operands they name
+    tools = st.sampled_from(optiontables.TOOLS)
+    tool = draw(st.one_of(tools, st.sampled_from(named)) if named else tools)
+    own = tuple((policy_operands or {}).get(tool.name, ()))
     flags = draw(st.lists(st.sampled_from(sorted(tool.flags)), unique=True, max_size=3))
     valued_letters = draw(st.lists(st.sampled_from(sorted(tool.valued) or ["-"]),
                                    unique=True, max_size=2)) if tool.valued else []
     value_words = st.sampled_from(("5", "out.txt", "x", "GET", "1,2", "p"))
     valued = tuple((letter, draw(value_words)) for letter in valued_letters)
-    operands = tuple(draw(st.lists(st.sampled_from(("x", "dir", "file.txt", "/tmp/out")),
+    operands = tuple(draw(st.lists(st.sampled_from(("x", "dir", "file.txt", "/tmp/out", *own)),
                                    min_size=1, max_size=2)))
     return optiontables.Invocation(tool=tool, flags=tuple(flags), valued=valued,
                                    operands=operands)
@@ -226,10 +232,21 @@ def _spelling_choice(draw: st.DrawFn, inv: optiontables.Invocation
 
 
 @st.composite
-def option_respellings(draw: st.DrawFn) -> Respelled:
+def option_respellings(
+    draw: st.DrawFn,
+    policy_operands: Mapping[str, Sequence[str]] | None = None,
+    policy_commands: Sequence[str] = (),
+) -> Respelled:
     """One tool call with its options spelled differently (bundled, split, long, `=`,
-    abbreviated, moved after the operands, `--`): GNU tools read them all the same."""
-    inv = draw(_invocation())
+    abbreviated, moved after the operands, `--`): GNU tools read them all the same.
+    `policy_operands`: operand words per tool that the policy's rules name;
+    `policy_commands`: commands made from its rules (`seeds.policy_seeds`)."""
+    own = [parsed for command in (policy_commands or ())
+           if (parsed := optiontables.parse_invocation(command.split())) is not None]
+    # the policy's own commands half the time: a rule about `rm -rf /srv` is tested on
+    # `rm -rf /srv` itself, respelled (review AR1)
+    invocations = _invocation(policy_operands)
+    inv = draw(st.one_of(st.sampled_from(own), invocations) if own else invocations)
     choices = draw(st.lists(_spelling_choice(inv), min_size=1, max_size=3))
     argvs = optiontables.respellings(inv, choices)
     return Respelled(values=inv.canonical(), spellings=tuple(" ".join(a) for a in argvs),

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,8 +47,13 @@ EXIT_USAGE = 2
 ROUND_EXAMPLES = 200
 
 
-def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy[Any]:
-    """The example strategy for invariant `name` (seeded from `seed_texts` if any)."""
+def strategy_for(
+    name: str,
+    seed_texts: Sequence[str] = (),
+    policy_operands: Mapping[str, Sequence[str]] | None = None,
+) -> st.SearchStrategy[Any]:
+    """The example strategy for invariant `name` (seeded from `seed_texts` if any, and
+    from the operand words the policy's own rules name per command)."""
     from hypothesis import strategies as st
 
     from policylang.testing import strategies
@@ -70,7 +75,7 @@ def strategy_for(name: str, seed_texts: Sequence[str] = ()) -> st.SearchStrategy
                 quoted.append(strategies.corpus_respelled(seed_texts))
             return st.one_of(quoted)
         case "option-invariance":
-            return strategies.option_respellings()
+            return strategies.option_respellings(policy_operands, seed_texts[:500])
         case "path-invariance":
             return strategies.path_respellings()
         case "substitution-soundness":
@@ -216,13 +221,15 @@ def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchSt
 def run_campaign(subjects: Subjects, *, names: Sequence[str] | None = None,
                  budget_s: float = 60.0, seed: int = 0, examples: int | None = None,
                  seed_texts: Sequence[str] = (),
+                 policy_operands: Mapping[str, Sequence[str]] | None = None,
                  progress: Callable[[PropertyReport], None] | None = None) -> CampaignReport:
     """Run each named invariant (all by default) with an equal share of the budget."""
     chosen = [INVARIANTS[n] for n in (names or tuple(INVARIANTS))]
     share = budget_s / max(1, len(chosen))
     reports = []
     for invariant in chosen:
-        report = run_property(invariant, subjects, strategy_for(invariant.name, seed_texts),
+        strategy = strategy_for(invariant.name, seed_texts, policy_operands)
+        report = run_property(invariant, subjects, strategy,
                               seed=seed, budget_s=share, examples=examples)
         reports.append(report)
         if progress is not None:
@@ -345,6 +352,26 @@ def parse_budget(text: str) -> float:
     return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
 
 
+def _positive_int(text: str) -> int:
+    """`--examples`: 0 or a negative number had ended in a Hypothesis traceback and the
+    exit status of a counterexample (review AR3)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def _directory(text: str) -> Path:
+    """`--corpora`: a folder that does not exist had silently given no seeds (AR2)."""
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a directory: {text!r}")
+    return path
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The campaign's arguments, for this script's parser or a `policylang fuzz` subcommand."""
     parser.add_argument("policy", nargs="?", type=Path, metavar="RULESET",
@@ -356,14 +383,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--property", action="append", dest="properties",
                         choices=tuple(INVARIANTS), metavar="NAME",
                         help="run only this invariant (repeatable); see --list")
-    parser.add_argument("--examples", type=int, metavar="N",
+    parser.add_argument("--examples", type=_positive_int, metavar="N",
                         help="run exactly N examples per invariant instead of a time budget")
     parser.add_argument("--evaluator", metavar="MODULE:NAME",
                         help="check this evaluate callable instead of the policy's")
     parser.add_argument("--reference", metavar="MODULE:NAME",
                         help="a reference evaluator for the differential invariant")
-    parser.add_argument("--corpora", type=Path, metavar="DIR",
-                        help="directory of seed corpora (*.tsv)")
+    parser.add_argument("--corpora", type=_directory, metavar="DIR",
+                        help="directory of seed corpora (tldr.tsv, nl2bash.tsv, "
+                        "codex_cases.tsv with a `command` column)")
     parser.add_argument("--golden", type=Path, metavar="DIR",
                         help="directory of golden command tables (default: tests/golden)")
     parser.add_argument("--no-seeds", action="store_true", help="structural generators only")
@@ -419,16 +447,23 @@ def run_from_args(args: argparse.Namespace) -> int:
               "pip install 'policylang[fuzz]'", file=sys.stderr)
         return EXIT_USAGE
     seed_texts: tuple[str, ...] = ()
+    own: tuple[str, ...] = ()
+    operands: dict[str, tuple[str, ...]] = {}
+    if args.policy is not None:
+        # the policy's own words first: its rules are what the campaign tests (review AR1)
+        own, operands = seeds.policy_seeds(args.policy)
     if not args.no_seeds:
         golden = args.golden
         if golden is None and _in_policylang_checkout():
             golden = Path("tests/golden")
         seed_texts = seeds.load_seeds(args.corpora, golden)
         corpora = args.corpora or seeds.default_corpus_dir()
-        print(f"seeds: {len(seed_texts)} commands from {golden or 'no golden tables'} and "
-              f"{corpora or 'no corpora'}", flush=True)
+        print(f"seeds: {len(own)} commands from the policy's rules, {len(seed_texts)} from "
+              f"{golden or 'no golden tables'} and {corpora or 'no corpora'}", flush=True)
+    seed_texts = tuple(dict.fromkeys((*own, *seed_texts)))
     report = run_campaign(subjects, names=args.properties, budget_s=args.budget,
                           seed=args.seed, examples=args.examples, seed_texts=seed_texts,
+                          policy_operands=operands,
                           progress=lambda r: print(r.render(), flush=True))
     found = len(report.violations)
     total = sum(p.examples for p in report.properties)

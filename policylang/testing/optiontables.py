@@ -162,3 +162,48 @@ def respellings(inv: Invocation, choices: Sequence[SpellingChoice]) -> tuple[tup
     for choice in choices:
         seen.setdefault(respell(inv, choice))
     return tuple(seen)
+
+
+def parse_invocation(words: Sequence[str]) -> Invocation | None:
+    """`words` as an `Invocation` of a known tool when every option is one of its short
+    flags or valued options (bundles split, long names mapped back), else None: the
+    policy's own `deny rm -rf /srv` becomes `rm -r -f /srv`, to be respelled."""
+    tool = TOOLS_BY_NAME.get(words[0]) if words else None
+    if tool is None:
+        return None
+    longs = {name: letter for letter, name in (*tool.flags.items(), *tool.valued.items())
+             if name}
+    flags: list[str] = []
+    valued: list[tuple[str, str]] = []
+    operands: list[str] = []
+    rest = list(words[1:])
+    while rest:
+        word = rest.pop(0)
+        if word.startswith("--") and word[2:] in longs:
+            letter = longs[word[2:]]
+            if letter in tool.valued:
+                if not rest:
+                    return None
+                valued.append((letter, rest.pop(0)))
+            elif letter not in flags:
+                flags.append(letter)
+        elif word.startswith("-") and len(word) > 1 and not word.startswith("--"):
+            for index, letter in enumerate(word[1:], 1):
+                if letter in tool.valued:
+                    value = word[index + 1 :] or (rest.pop(0) if rest else "")
+                    if not value:
+                        return None
+                    valued.append((letter, value))
+                    break
+                if letter not in tool.flags:
+                    return None
+                if letter not in flags:
+                    flags.append(letter)
+        elif word.startswith("-"):
+            return None
+        else:
+            operands.append(word)
+    if not operands:
+        return None
+    return Invocation(tool=tool, flags=tuple(flags), valued=tuple(valued),
+                      operands=tuple(operands))

@@ -125,6 +125,79 @@ def load_seeds(corpus_dir: Path | None = None, golden_dir: Path | None = None,
     return out[:limit] if limit is not None else out
 
 
+def policy_seeds(path: Path) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """Commands made from a policy file's own rules, and the operand words its rules name
+    per command (`deny rm -rf /srv` gives `rm -rf /srv`, and `/srv` for `rm`).
+
+    Generators that only use fixed words (`x`, `file.txt`) never reach a rule about
+    `/srv`, so a hole in it went unseen (review AR1). Unreadable files give nothing.
+    """
+    from policylang.rules import ast
+    from policylang.rules.parser import parse_ruleset
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return (), {}
+    ruleset, _problems = parse_ruleset(text, filename=str(path))
+    commands: dict[str, None] = {}
+    operands: dict[str, dict[str, None]] = {}
+    for statement in ruleset.statements:
+        if not isinstance(statement, ast.Rule) or not statement.pattern:
+            continue
+        words = [_example_word(word) for word in statement.pattern]
+        if words[0] is None:
+            continue
+        program = words[0]
+        concrete = [w for w in words if w]
+        named = [_example_glob(item.value) for item in
+                 statement.clause_items(ast.ClauseKind.OPERAND)]
+        named = [n for n in named if n]
+        for option in [i.value for i in statement.clause_items(ast.ClauseKind.WHEN)][:3]:
+            commands.setdefault(quoting.shell_join([*concrete, option, *named[:1]]))
+        commands.setdefault(quoting.shell_join([*concrete, *named[:1]]))
+        pool = operands.setdefault(program, {})
+        for word in (*concrete[1:], *named):
+            if not word.startswith("-"):
+                pool.setdefault(word)
+    return tuple(commands), {k: tuple(v) for k, v in operands.items() if v}
+
+
+def _example_word(word: object) -> str | None:
+    """A concrete word a pattern word matches (its first alternative, `*` as `x`); ""
+    for `**`."""
+    alternatives = getattr(word, "alternatives", ())
+    if getattr(word, "is_any", False):
+        return "" if "**" in alternatives else "x"
+    if not alternatives:
+        return None
+    return _example_glob(alternatives[0]) or None
+
+
+def _example_glob(glob: str) -> str:
+    """A word a glob matches: `*` and `?` filled in, a bracket set's first member."""
+    out: list[str] = []
+    index = 0
+    while index < len(glob):
+        char = glob[index]
+        if char == "*":
+            index += 2 if glob.startswith("**", index) else 1
+            continue
+        if char == "?":
+            out.append("x")
+        elif char == "[":
+            end = glob.find("]", index + 2)
+            if end < 0:
+                return ""
+            members = glob[index + 1 : end].lstrip("!^")
+            out.append(members[:1] or "x")
+            index = end
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out).rstrip("/") or ""
+
+
 # --- mutations -------------------------------------------------------------------------
 
 _SIMPLE_FORBIDDEN = frozenset("$`\\;|&<>()*?[]{}~#!\n\t")

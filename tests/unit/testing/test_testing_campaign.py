@@ -162,3 +162,44 @@ def test_dynamic_needs_a_policy_file(capsys: pytest.CaptureFixture[str]) -> None
                             "totality", "--examples", "1", "--dynamic"])
     assert status == campaign.EXIT_USAGE
     assert "--dynamic needs a RULESET file" in capsys.readouterr().err
+
+
+def test_the_fuzzer_tests_the_policys_own_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # review AR1: the generators used only fixed words, so a hole in a rule about `/srv`
+    # went unseen: `deny rm -rf /srv` with `allow rm **` let `rm -r -f /srv` through
+    policy = tmp_path / "hole.policy"
+    policy.write_text('policy "h"\ndefault ask\ndeny rm -rf /srv\nallow rm **\n')
+    code = policylang.cli.main.main(
+        ["fuzz", str(policy), "--property", "option-invariance", "--examples", "300",
+         "--no-seeds"])
+    out = capsys.readouterr().out
+    assert code == campaign.EXIT_FOUND
+    assert "rm -rf /srv" in out
+
+
+def test_policy_seeds_are_made_from_the_rules(tmp_path: Path) -> None:
+    from policylang.testing.seeds import policy_seeds
+
+    policy = tmp_path / "p.policy"
+    policy.write_text('policy "p"\ndeny rm -rf /srv\nask curl ** when -d operand *evil.example*\n'
+                      "allow git status|log **\n")
+    commands, operands = policy_seeds(policy)
+    assert commands == ("rm -rf /srv", "curl -d evil.example", "curl evil.example",
+                        "git status")
+    assert operands == {"rm": ("/srv",), "curl": ("evil.example",), "git": ("status",)}
+
+
+@pytest.mark.parametrize("arguments", [["--examples", "0"], ["--examples", "-1"],
+                                       ["--corpora", "/nonexistent/corpora"]])
+def test_bad_fuzz_arguments_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str]
+) -> None:
+    # review AR2, AR3: a traceback with the "found" status, or silently no seeds
+    policy = tmp_path / "p.policy"
+    policy.write_text('policy "p"\nallow ls **\n')
+    with pytest.raises(SystemExit) as exit_info:
+        policylang.cli.main.main(["fuzz", str(policy), *arguments])
+    assert exit_info.value.code == campaign.EXIT_USAGE
+    assert "Traceback" not in capsys.readouterr().err
