@@ -227,6 +227,42 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
             help="match the leading words and end the pattern with `**`",
         )
         return
+    if rule.verdict in (ast.RuleVerdict.DENY, ast.RuleVerdict.ASK):
+        for word in rule.pattern[1:]:
+            # a lone short option (`python -m venv`) is left alone: its other spellings
+            # glue its value (`-mvenv`), which interpreters' floors already ask about
+            if word.is_literal and any(
+                a.startswith("-") and len(a) > 2 and a != "--" for a in word.alternatives
+            ):
+                # `deny rm -rf /srv` does not cover `rm -fr /srv` or `rm -r -f /srv`
+                # (review AR5): clauses read options in any spelling
+                sink.add(
+                    source,
+                    word.span,
+                    "rules.option-in-pattern",
+                    "an option in a pattern matches only this spelling of it (not `-fr`, "
+                    "`-r -f` or the long form)",
+                    help="write the options as a clause: `deny rm ** when -r operand /srv`",
+                    warning=True,
+                )
+    spelled: list[tuple[Span, tuple[str, ...]]] = [
+        (w.span, w.alternatives) for w in rule.pattern[1:]
+    ]
+    spelled += [(n.span, (n.value,)) for n in rule.clause_items(ast.ClauseKind.OPERAND)]
+    for span, values in spelled:
+        if any(value.startswith(("~", "$")) for value in values):
+            # bash expands `~` and `$HOME` before the command sees its words: the rule
+            # matches only the quoted literal `"~/secret.txt"` (review AR4)
+            sink.add(
+                source,
+                span,
+                "rules.expanded-word",
+                "bash expands `~` and `$…` before a command sees its words, so this "
+                "matches only the literal, quoted text",
+                help="to protect a path, write `protect read-write ~/… deny`; rules match "
+                "the words a command gets",
+                warning=True,
+            )
     for word in rule.pattern:
         if any(_CONTROL.search(alternative) for alternative in word.alternatives):
             # a NUL or escape in a pattern word never matches what a person reads there

@@ -23,3 +23,21 @@ def test_plain_rule_ids_are_accepted(rule_id: str) -> None:
 def test_a_control_character_in_a_pattern_word_is_a_warning(word: str) -> None:
     diagnostics = diagnostics_of(f'policy "t"\nallow {word} **\n')
     assert ("rules.control-character", "warning") in [(d.code, d.severity) for d in diagnostics]
+
+
+@pytest.mark.parametrize("rule", ["deny cat ~/secret.txt", "deny cat ** operand ~/x/**",
+                                  "deny rm $HOME/x"])
+def test_a_word_bash_expands_is_a_warning(rule: str) -> None:
+    # review AR4: `deny cat ~/secret.txt` matched only `cat "~/secret.txt"`
+    diagnostics = diagnostics_of(f'policy "t"\n{rule}\n')
+    assert [(d.code, d.severity) for d in diagnostics] == [("rules.expanded-word", "warning")]
+
+
+@pytest.mark.parametrize(("rule", "warned"), [("deny rm -rf /srv", True),
+                                              ("ask git push --force **", True),
+                                              ("ask python3 -m venv **", False),
+                                              ("allow rm -rf build", False)])
+def test_an_option_in_a_deny_or_ask_pattern_is_a_warning(rule: str, warned: bool) -> None:
+    # review AR5: `deny rm -rf /srv` does not cover `rm -fr /srv`
+    codes = [d.code for d in diagnostics_of(f'policy "t"\n{rule}\n')]
+    assert ("rules.option-in-pattern" in codes) is warned
