@@ -180,7 +180,7 @@ def prepare(
         raise ExecutionRefusedError(
             f"refused: working directory `{cwd}` does not exist; the command never ran")
     child_env = scrub_env(os.environ, cwd=cwd, extra=env, force=force_env)
-    argv = backend.argv(command, cwd=cwd, login=login)
+    argv = backend.argv(command, cwd=cwd, login=login, keep=force_env)
     return Prepared(argv=tuple(argv), cwd=cwd, env=child_env, backend=backend,
                     cwd_identity=cwd_identity)
 

@@ -1,4 +1,5 @@
-"""Executor stage: execution backends (plain Unix, bubblewrap) and their probes; imports none.
+"""Executor stage: execution backends (plain Unix, bubblewrap) and their probes; imports
+only `executor.env` (the secret-looking names a login shell must drop again).
 
 A backend turns a command into the argv that runs it and says, through `probe`,
 whether it can work on this host. The executor refuses to run when the requested
@@ -17,13 +18,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shutil
 import stat
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+from policylang.executor.env import SECRET_MARKERS
 
 _log = logging.getLogger(__name__)
 
@@ -68,11 +72,33 @@ class Backend(Protocol):
 
     def probe(self) -> Availability: ...
 
-    def argv(self, command: str, *, cwd: str, login: bool) -> list[str]: ...
+    def argv(
+        self, command: str, *, cwd: str, login: bool, keep: Iterable[str] = ()
+    ) -> list[str]: ...
 
 
-def _shell_argv(shell: str, command: str, *, login: bool) -> list[str]:
-    return [shell, "-lc" if login else "-c", command]
+def _shell_argv(shell: str, command: str, *, login: bool, keep: Iterable[str] = ()) -> list[str]:
+    """`SHELL -c COMMAND`; for a login shell, the profile files are read, then every
+    exported variable with a secret-looking name is dropped again before the command runs:
+    `~/.profile` commonly exports API keys, which had reached the
+    command although its environment was scrubbed (review AQ3). `keep`: names the caller
+    forced through."""
+    if not login:
+        return [shell, "-c", command]
+    markers = "|".join(f"*{marker}*" for marker in SECRET_MARKERS)
+    kept = "|".join(name for name in keep if _NAME.fullmatch(name))
+    spared = f"{kept}) ;; " if kept else ""
+    # the command runs in the login shell itself (`shopt login_shell`, the profile's
+    # functions), by `eval`, with no positional parameters and no helper variable left
+    script = (
+        'for __v in $(compgen -e); do case "${__v^^}" in '
+        f'{spared}{markers}) unset "$__v" ;; esac; done; unset __v; '
+        '__c=$1; set --; eval "unset __c\n$__c"'
+    )
+    return [shell, "-l", "-c", script, shell, command]
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class PlainBackend:
@@ -102,8 +128,10 @@ class PlainBackend:
             return Availability(ok=False, detail=f"shell `{self.shell}` not found")
         return Availability(ok=True, detail=f"plain {path}")
 
-    def argv(self, command: str, *, cwd: str, login: bool) -> list[str]:
-        return _shell_argv(self._resolved() or self.shell, command, login=login)
+    def argv(
+        self, command: str, *, cwd: str, login: bool, keep: Iterable[str] = ()
+    ) -> list[str]:
+        return _shell_argv(self._resolved() or self.shell, command, login=login, keep=keep)
 
     def __repr__(self) -> str:
         return f"PlainBackend(shell={self.shell!r})"
@@ -285,12 +313,15 @@ class BubblewrapBackend:
                 return None
             path = parent
 
-    def argv(self, command: str, *, cwd: str, login: bool) -> list[str]:
+    def argv(
+        self, command: str, *, cwd: str, login: bool, keep: Iterable[str] = ()
+    ) -> list[str]:
         if self._programs is None and not self.probe().ok:
             raise RuntimeError("the bubblewrap backend is used before a successful probe")
         assert self._programs is not None
         bwrap, shell = self._programs
-        return [*self._base(bwrap, cwd), "--", *_shell_argv(shell, command, login=login)]
+        return [*self._base(bwrap, cwd), "--",
+                *_shell_argv(shell, command, login=login, keep=keep)]
 
     def __repr__(self) -> str:
         return (f"BubblewrapBackend(workspace={self.workspace!r}, network={self.network}, "

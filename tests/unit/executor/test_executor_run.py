@@ -426,3 +426,25 @@ def test_module_imports_only_decision_and_errors() -> None:
             if mod.startswith("policylang") and not mod.startswith("policylang.executor"):
                 assert mod in allowed, f"{path.name} imports {mod}"
     assert sys.modules["policylang.executor"] is not None
+
+
+def test_a_login_shell_drops_the_secrets_its_profile_exports(
+    workdir: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review AQ3: `~/.profile` re-exported API keys into a command whose environment had
+    # been scrubbed, and the policy had judged it without them
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".profile").write_text(
+        "export GITHUB_TOKEN=ghp_fake\nexport AWS_SECRET_ACCESS_KEY=x\nexport KEEP_KEY=kept\n"
+        "export MYVAR=ok\n"
+    )
+    monkeypatch.setenv("HOME", str(home))
+    probe = 'printenv | sort; echo "args:$#:${__c-none}"; shopt -q login_shell && echo login'
+    out = _run(probe, workdir, login=True, force_env=("KEEP_KEY",)).stdout
+    assert "GITHUB_TOKEN" not in out
+    assert "AWS_SECRET_ACCESS_KEY" not in out
+    assert "KEEP_KEY=kept" in out  # a name the caller forced through stays
+    assert "MYVAR=ok" in out
+    assert "args:0:none" in out  # no positional parameter or helper left behind
+    assert out.endswith("login\n")
