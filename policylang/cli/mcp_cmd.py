@@ -8,7 +8,11 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
+from typing import Any
+
+from policylang.executor import terminate_all
 
 _EPILOG = """\
 examples:
@@ -76,14 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from policylang import __version__
     from policylang.errors import PolicylangError
-    from policylang.executor import JobStore
-    from policylang.integrations._common import (
-        approvals_problem,
-        policy_factory,
-        policy_files,
-        sandbox_backend,
-    )
-    from policylang.tool import Approver, BashTool
+    from policylang.integrations._common import approvals_problem, policy_factory
 
     workspace = os.path.abspath(args.workspace)
     if not os.path.isdir(workspace):
@@ -99,6 +96,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"policylang mcp: the policy did not load: {error}", file=sys.stderr)
         return EXIT_USAGE
 
+    # a client stops a stdio server with SIGTERM (and a closed terminal sends SIGHUP):
+    # without a handler Python dies at once, and the `with JobStore()` below never closed,
+    # so background jobs and a running foreground command outlived the server under pid 1
+    # (review AQ2)
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, _exit_on_signal)
+    try:
+        return _serve(args, policy, workspace, anyio, PolicyShellServer, __version__)
+    finally:
+        terminate_all()  # whatever is left, however the server ended
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    # every command this server started (foreground calls and background jobs) is stopped,
+    # then the process ends at once: an orderly shutdown would wait for the thread that
+    # reads stdin, which the client may never close
+    terminate_all()
+    sys.stderr.flush()
+    os._exit(128 + signum)
+
+
+def _serve(
+    args: argparse.Namespace, policy: Any, workspace: str, anyio: Any, server_class: Any,
+    version: str,
+) -> int:
+    from policylang.executor import JobStore
+    from policylang.integrations._common import policy_files, sandbox_backend
+    from policylang.tool import Approver, BashTool
+
     with JobStore() as jobs:
         backend = sandbox_backend(args.sandbox, workspace, network=args.network,
                                   readonly=policy_files(policy, args.approvals))
@@ -108,6 +134,6 @@ def run(args: argparse.Namespace) -> int:
                 policy, workspace=workspace, approver=approver, job_store=jobs, backend=backend
             )
 
-        server = PolicyShellServer(make_tool, jobs, version=__version__)
+        server = server_class(make_tool, jobs, version=version)
         anyio.run(server.run_stdio)
     return EXIT_OK

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from policylang.executor.env import looks_secret, scrub_env
 from policylang.executor.jobs import JobInfo, JobPoll, JobStatus, JobStore, UnknownJobError
+from policylang.executor.process import terminate_all
 from policylang.executor.render import (
     Rendered,
     fit,
@@ -60,4 +61,5 @@ __all__ = [
     "render_for_model",
     "run",
     "scrub_env",
+    "terminate_all",
 ]

@@ -16,8 +16,10 @@ import logging
 import os
 import signal
 import subprocess
+import threading
 import time
 import warnings
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -47,7 +49,31 @@ def spawn(argv: Sequence[str], *, cwd: str, env: Mapping[str, str]) -> subproces
     for pipe in (proc.stdout, proc.stderr):
         assert pipe is not None  # INVARIANT: both were requested as PIPE above
         os.set_blocking(pipe.fileno(), False)
+    with _SPAWNED_LOCK:
+        _SPAWNED.add(proc)
     return proc
+
+
+# every command this process started, for `terminate_all` (weak: a reaped and forgotten
+# command leaves the set by itself)
+_SPAWNED: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
+_SPAWNED_LOCK = threading.RLock()  # reentrant: `terminate_all` may run in a signal handler
+
+
+def terminate_all(*, grace_s: float = 0.5) -> int:
+    """TERM, then KILL, the group of every command this process started that is still
+    running (its leader not yet reaped, so its group id cannot have been reused); how many.
+
+    For a host that is being stopped by a signal (SIGTERM, SIGHUP): a foreground command
+    in a worker thread would otherwise be left running under pid 1 with no timeout at all
+    (review AQ2). Safe to call from several threads.
+    """
+    with _SPAWNED_LOCK:
+        running = [proc for proc in _SPAWNED if proc.returncode is None]
+    for proc in running:
+        with contextlib.suppress(OSError):
+            terminate_group(proc, grace_s=grace_s)
+    return len(running)
 
 
 def grow_pipe(fd: int) -> None:

@@ -8,10 +8,13 @@ an answer: the SDK's transport drops a line it cannot read, which left the call 
 from __future__ import annotations
 
 import json
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -199,3 +202,61 @@ def test_an_unreadable_answer_to_a_question_is_a_no(tmp_path: Path) -> None:
     assert answer["result"]["structuredContent"]["status"] == "denied"
     assert not (tmp_path / "marker").exists()
     peer.close()
+
+
+def _sleepers(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if argv[:2] == [b"sleep", marker.encode()]:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_a_server_stopped_by_a_signal_stops_its_commands(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    # review AQ2: a background job and a running foreground command outlived a server
+    # stopped with SIGTERM (how clients stop stdio servers), under pid 1, without timeout
+    policy = tmp_path / "sleep.policy"
+    policy.write_text('policy "s"\ndefault ask\nallow sleep **\n')
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    args = [sys.executable, "-m", "policylang.cli.main", "mcp", "--policy", str(policy),
+            "--workspace", str(workspace)]
+    background, foreground = f"31{stop.value}7", f"31{stop.value}8"
+    peer = RawClient.__new__(RawClient)
+    peer.process = subprocess.Popen(args, cwd=workspace, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peer.answers = queue.Queue()
+    peer._reader = threading.Thread(target=peer._read, daemon=True)
+    peer._reader.start()
+    try:
+        peer.initialize()
+        call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "bash",
+                           "arguments": {"command": f"sleep {background}", "background": True}}}
+        peer.send_line(json.dumps(call))
+        assert peer.answer()["id"] == 1
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "bash", "arguments": {"command": f"sleep {foreground}"}}}
+        peer.send_line(json.dumps(call))
+        deadline = time.monotonic() + TIMEOUT_S
+        while not (_sleepers(background) and _sleepers(foreground)):
+            assert time.monotonic() < deadline, "the commands did not start"
+            time.sleep(0.05)
+        peer.process.send_signal(stop)
+        peer.process.wait(timeout=TIMEOUT_S)
+        deadline = time.monotonic() + 10
+        while _sleepers(background) or _sleepers(foreground):
+            assert time.monotonic() < deadline, "a command outlived the server"
+            time.sleep(0.05)
+    finally:
+        for pid in _sleepers(background) + _sleepers(foreground):
+            os.kill(pid, signal.SIGKILL)
+        peer.close()
