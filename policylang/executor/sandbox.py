@@ -41,6 +41,11 @@ READ_ONLY_MESSAGE = "Read-only file system"
 PROTECTED_NAMES = (
     ".git", ".claude", ".gemini", ".codex", ".agents", ".opencode", ".cursor", ".idea",
     ".vscode", ".mcp.json", ".envrc", ".policylang", "AGENTS.md", "CLAUDE.md", "GEMINI.md",
+    # git hooks kept in the work tree (husky, lefthook, pre-commit) and tool-version files
+    # that run code on `cd` (mise): a sandboxed command could plant what git or the
+    # shell runs outside the sandbox later (review AQ4)
+    ".husky", ".githooks", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
+    "lefthook-local.yml", ".lefthook", "mise.toml", ".mise.toml", "mise.local.toml",
 )  # fmt: skip
 #: Of those, the folders made (empty) when missing, so that a sandboxed command cannot
 #: create them: a new `.claude/settings.json` defines hooks that the agent's host runs
@@ -75,6 +80,27 @@ class Backend(Protocol):
     def argv(
         self, command: str, *, cwd: str, login: bool, keep: Iterable[str] = ()
     ) -> list[str]: ...
+
+
+_HOOKS_PATH = re.compile(rb"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _hooks_paths(workspace: str) -> list[str]:
+    """The folders the repository's `core.hooksPath` names (read loosely: every
+    `hooksPath = …` line of `.git/config`, quotes dropped), made absolute against the work
+    tree: git runs the hooks there, outside the sandbox (review AQ4)."""
+    try:
+        with open(os.path.join(workspace, ".git", "config"), "rb") as handle:
+            text = handle.read(1 << 20)
+    except OSError:
+        return []
+    found: list[str] = []
+    for match in _HOOKS_PATH.finditer(text):
+        value = match.group(1).decode("utf-8", "replace").strip('"')
+        if value.startswith("~"):
+            value = os.path.expanduser(value)
+        found.append(os.path.normpath(os.path.join(workspace, value)))
+    return found
 
 
 def _shell_argv(shell: str, command: str, *, login: bool, keep: Iterable[str] = ()) -> list[str]:
@@ -214,6 +240,7 @@ class BubblewrapBackend:
                     os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
         wanted += _nested_names(os.path.realpath(self.workspace), self.protected_names)
+        wanted += _hooks_paths(self.workspace)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):

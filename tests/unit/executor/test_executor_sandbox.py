@@ -336,6 +336,26 @@ def test_protected_names_and_policy_files_stay_read_only(workspace: pathlib.Path
     assert res.stderr.count("Read-only file system") == 4
 
 
+def test_hooks_kept_in_the_work_tree_stay_read_only(workspace: pathlib.Path) -> None:
+    # review AQ4: with `core.hooksPath = .husky` (husky), a sandboxed write to
+    # `.husky/pre-commit` ran unsandboxed at the next `git commit`
+    (workspace / ".git").mkdir()
+    (workspace / ".git" / "config").write_text("[core]\n\thooksPath = tools/hooks\n")
+    (workspace / "tools" / "hooks").mkdir(parents=True)
+    (workspace / ".husky").mkdir()
+    (workspace / ".pre-commit-config.yaml").write_text("repos: []\n")
+    command = ("echo x > tools/hooks/pre-commit; echo x > .husky/pre-commit; "
+               "echo x >> .pre-commit-config.yaml; echo ok > made.txt")
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert not (workspace / "tools" / "hooks" / "pre-commit").exists()
+    assert not (workspace / ".husky" / "pre-commit").exists()
+    assert (workspace / ".pre-commit-config.yaml").read_text() == "repos: []\n"
+    assert res.stderr.count("Read-only file system") == 3
+
+
 def test_missing_agent_folders_cannot_be_created_in_the_sandbox(workspace: pathlib.Path) -> None:
     # a new `.claude/settings.json` defines hooks that the agent's host runs unsandboxed
     (workspace / "elsewhere").mkdir()
