@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -42,7 +43,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types.version import is_version_at_least
 
-from policylang.executor import JobStore, UnknownJobError
+from policylang.executor import JobStore, UnknownJobError, protected_note
 from policylang.tool import ApprovalAnswer, ApprovalRequest, Approver, BashTool, ToolResult
 
 _log = logging.getLogger(__name__)
@@ -339,7 +340,12 @@ class PolicyShellServer:
         wait = arguments.get("wait_s", 0)
         if not isinstance(job_id, str):
             return _text("`job_id` must be the string id `bash` returned", is_error=True)
-        if not isinstance(wait, int | float) or isinstance(wait, bool) or wait < 0:
+        if (
+            not isinstance(wait, int | float)
+            or isinstance(wait, bool)
+            or not math.isfinite(wait)  # `NaN` reached `Thread.join` (review AQ12)
+            or wait < 0
+        ):
             return _text("`wait_s` must be a number of seconds >= 0", is_error=True)
         try:
             if wait:
@@ -352,6 +358,8 @@ class PolicyShellServer:
             f"{info.id}: {info.status} exit_code={info.exit_code} "
             f"duration_ms={info.duration_ms} `{info.command}`"
         ]
+        if info.protected_changed:  # what the sandbox could not keep read-only (AQ6)
+            lines.append(protected_note(info.protected_changed))
         if poll.dropped_bytes:
             lines.append(f"({poll.dropped_bytes} bytes of output dropped since the last poll)")
         lines.append(poll.output if poll.output else "(no new output)")
@@ -467,7 +475,12 @@ def _jobs_text(jobs: JobStore) -> str:
     held = jobs.jobs()
     if not held:
         return "no background jobs"
-    return "\n".join(
-        f"{j.id}: {j.status} exit_code={j.exit_code} duration_ms={j.duration_ms} `{j.command}`"
-        for j in held
-    )
+    lines: list[str] = []
+    for j in held:
+        lines.append(
+            f"{j.id}: {j.status} exit_code={j.exit_code} duration_ms={j.duration_ms} "
+            f"`{j.command}`"
+        )
+        if j.protected_changed:
+            lines.append(protected_note(j.protected_changed))
+    return "\n".join(lines)

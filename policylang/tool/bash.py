@@ -353,11 +353,15 @@ class BashTool:
         # Given through a symbolic link, the policy judged the link's target while the
         # spawn followed the link again, so a writer flipping it between the two reads a
         # protected directory (review J6).
-        path = os.path.realpath(os.path.join(self.workspace, args.workdir or ""))
-        return path if os.path.isdir(path) else None
+        try:
+            path = os.path.realpath(os.path.join(self.workspace, args.workdir or ""))
+            return path if os.path.isdir(path) else None
+        except ValueError:  # a NUL or a lone surrogate: no such directory (review AQ7)
+            return None
 
     def _workdir_problem(self, args: BashArgs) -> str:
-        return (f"'workdir' `{args.workdir}` is not an existing directory (relative paths are "
+        shown = visible(args.workdir or "")
+        return (f"'workdir' `{shown}` is not an existing directory (relative paths are "
                 f"resolved against the workspace {self.workspace}); nothing ran")
 
     def _child_env(self, cwd: str) -> dict[str, str]:

@@ -419,6 +419,12 @@ def test_what_the_sandbox_cannot_keep_read_only_is_reported(workspace: pathlib.P
     assert quiet.protected_changed == ()
 
 
+def _mcp_jobs_text(store: JobStore) -> str:
+    mcp_server = pytest.importorskip("policylang.integrations.mcp_server")
+    text: str = mcp_server._jobs_text(store)
+    return text
+
+
 def test_a_background_job_reports_what_the_sandbox_could_not_keep(workspace: pathlib.Path
                                                                    ) -> None:
     # the foreground check, for jobs too: a job seen as done has its names compared
@@ -439,7 +445,9 @@ def test_a_background_job_reports_what_the_sandbox_could_not_keep(workspace: pat
                             cwd=str(workspace), sandbox=backend, timeout_s=20)
         calm = store.wait(quiet, timeout_s=30)
         listing = JobTools(store).list().model_text
+        mcp_listing = _mcp_jobs_text(store)  # the MCP server's own listing (review AQ6)
     assert (workspace / "made.txt").read_text() == "ok\n"
+    assert mcp_listing.count("created, removed or replaced .mcp.json") == 1
     assert info.exit_code == 0
     assert info.protected_changed == (".mcp.json",)
     assert calm.exit_code == 0

@@ -260,3 +260,13 @@ def test_a_server_stopped_by_a_signal_stops_its_commands(
         for pid in _sleepers(background) + _sleepers(foreground):
             os.kill(pid, signal.SIGKILL)
         peer.close()
+
+
+def test_a_wait_that_is_not_a_number_is_a_tool_error(client: RawClient) -> None:
+    # review AQ12: `NaN` (which the SDK's parser accepts) reached `Thread.join`
+    client.send_line('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":'
+                     '"job_status","arguments":{"job_id":"job-1","wait_s":NaN}}}')
+    answer = client.answer()
+    assert answer["id"] == 9
+    assert answer["result"]["isError"] is True
+    assert "wait_s" in answer["result"]["content"][0]["text"]

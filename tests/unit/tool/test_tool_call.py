@@ -590,3 +590,13 @@ def test_a_command_runs_in_the_directory_that_was_judged(workspace: str) -> None
     result = make_tool(TablePolicy(), workspace).call({"command": "pwd -P", "workdir": "d"})
     assert result.status is ToolStatus.OK
     assert result.model_text.strip().endswith(str(folder.resolve()))
+
+
+@pytest.mark.parametrize("workdir", ["a\x00b", "\ud800"])
+def test_a_workdir_that_names_no_directory_is_invalid_not_raised(
+    workspace: str, workdir: str
+) -> None:
+    # review AQ7: `os.path.realpath` raised out of `call` (over MCP: JSON-RPC error code 0)
+    tool = make_tool(TablePolicy(), workspace)
+    assert tool.call({"command": "ls", "workdir": workdir}).status is ToolStatus.INVALID
+    assert tool.concurrency_safe({"command": "ls", "workdir": workdir}) is False
