@@ -15,14 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from typing import TYPE_CHECKING, TextIO
 
 from policylang.decision import Verdict
 
 if TYPE_CHECKING:  # the tool (and the executor under it) loads only when a command runs
+    from policylang.executor import ExecResult
     from policylang.tool import ApprovalAnswer, ApprovalRequest, ToolResult
 
+EXIT_OUTPUT_CUT = 1  # the command succeeded, but its output was longer than the cap
 EXIT_USAGE = 2
 EXIT_TIMEOUT = 124
 EXIT_DENIED = 125
@@ -37,7 +40,8 @@ examples:
 
 exit codes: the command's own; 124 timed out; 128+N killed by signal N; 125 denied by the
 policy or by you; 126 needed approval but there is no terminal (use --yes); 2 usage error
-or the policy did not load
+or the policy did not load; 1 when the command succeeded but its output was longer than
+the cap (1 MB a stream: the cut is marked in the output); 130 interrupted (Ctrl-C)
 """
 
 _CHOICES = {"o": "once", "s": "session", "a": "always", "d": "deny"}
@@ -129,7 +133,11 @@ def run(args: argparse.Namespace) -> int:
     arguments: dict[str, object] = {"command": command, "timeout_s": args.timeout}
     if args.cwd:
         arguments["workdir"] = os.path.abspath(args.cwd)
-    result = tool.call(arguments)
+    try:
+        result = tool.call(arguments)
+    except KeyboardInterrupt:  # the command's group is already killed by the executor
+        print("policylang run: interrupted; the command was stopped", file=sys.stderr)
+        return 128 + signal.SIGINT
     code = _exit_code(result)
     if args.json:
         report = result.to_dict()
@@ -145,9 +153,12 @@ def run(args: argparse.Namespace) -> int:
         if code == EXIT_NO_APPROVAL:
             print("hint: run it on a terminal to be asked, or pass --yes", file=sys.stderr)
         return code
-    _write(result.result.stdout_bytes, result.result.stderr_bytes)
+    _write(result.result)
     if result.result.stdout_truncated or result.result.stderr_truncated:
-        print("policylang run: output was longer than the cap and was cut", file=sys.stderr)
+        print("policylang run: output was longer than the cap and was cut (marked where)",
+              file=sys.stderr)
+        # a pipeline must not take cut output for the command's success (review AQ8)
+        code = code or EXIT_OUTPUT_CUT
     if result.result.timed_out:
         print(f"policylang run: timed out after {args.timeout:g} s", file=sys.stderr)
     return code
@@ -170,13 +181,39 @@ def _exit_code(result: ToolResult) -> int:
     return EXIT_USAGE
 
 
-def _write(stdout: bytes, stderr: bytes) -> None:
+def _write(result: ExecResult) -> None:
+    """The kept output in the order it arrived, with a marker where bytes were left out
+    (they had been spliced head to tail, and stdout written before all of stderr: AQ8)."""
     sys.stdout.flush()
-    sys.stdout.buffer.write(stdout)
-    sys.stdout.buffer.flush()
     sys.stderr.flush()
-    sys.stderr.buffer.write(stderr)
-    sys.stderr.buffer.flush()
+    streams = {1: (sys.stdout.buffer, result.stdout_bytes, result.stdout_gap_at,
+                   result.stdout_omitted),
+               2: (sys.stderr.buffer, result.stderr_bytes, result.stderr_gap_at,
+                   result.stderr_omitted)}
+    offsets = {1: 0, 2: 0}
+    marked: set[int] = set()
+
+    def mark(stream: int) -> None:
+        out, _data, _gap, omitted = streams[stream]
+        if omitted and stream not in marked:
+            out.write(f"\n[policylang run: {omitted} bytes not kept here]\n".encode())
+            marked.add(stream)
+
+    for stream, length in result.interleaving:
+        out, data, gap, _omitted = streams[stream]
+        start = offsets[stream]
+        end = start + length
+        if start <= gap < end:
+            out.write(data[start:gap])
+            mark(stream)
+            out.write(data[gap:end])
+        else:
+            out.write(data[start:end])
+        offsets[stream] = end
+    for stream, (out, data, _gap, _omitted) in streams.items():
+        out.write(data[offsets[stream]:])  # anything the runs did not cover
+        mark(stream)  # cut at the very end, where no run begins
+        out.flush()
 
 
 def prompt(request: ApprovalRequest, stdin: TextIO, stderr: TextIO) -> str:

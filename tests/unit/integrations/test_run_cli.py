@@ -235,3 +235,16 @@ def test_the_sandbox_keeps_every_file_the_policy_read(tmp_path: Path) -> None:
         files = policy_files(load_policy(main, snapshot=snapshot), None)
         assert str(tmp_path / "arity.toml") in files
         assert str(main) in files
+
+
+def test_output_longer_than_the_cap_is_marked_where_it_was_cut(tmp_path: Path) -> None:
+    # review AQ8: the head and the tail were spliced without a marker, cutting a line in
+    # the middle, and the status was the command's success
+    proc = run("--yes", "--", "seq 1 400000", cwd=tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    marker = next(i for i, line in enumerate(lines) if line.startswith("[policylang run:"))
+    assert lines[marker].endswith("bytes not kept here]")
+    assert lines[0] == "1"
+    assert lines[-1] == "400000"
+    assert "cut" in proc.stderr
