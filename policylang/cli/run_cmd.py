@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import signal
 import sys
 from typing import TYPE_CHECKING, TextIO
@@ -56,7 +57,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("command", nargs="+", metavar="COMMAND", help="the command line")
+    parser.add_argument("command", nargs="+", metavar="COMMAND",
+                        help="the command line as one argument, or its words as several "
+                        "(quoted as given)")
     parser.add_argument(
         "--policy",
         action="append",
@@ -102,7 +105,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from policylang.tool import ApprovalAnswer, BashTool
 
-    command = " ".join(args.command)
+    # one argument is a command line; several are the words of one command, kept as
+    # they are (`run -- rm "my file"` had run `rm my file`: review AQ17)
+    command = args.command[0] if len(args.command) == 1 else shlex.join(args.command)
     workspace = os.path.abspath(args.workspace)
     unusable = approvals_problem(args.approvals, workspace)
     if unusable is not None:

@@ -107,6 +107,16 @@ class _Window:
             self._dropped += count
             self.seen[stream] += count
 
+    def finish(self) -> None:
+        """Flush the decoders: the last bytes of an incomplete UTF-8 sequence had been
+        dropped (review AQ14); they show as a replacement character, as in the
+        foreground."""
+        for decoder in self._decoders.values():
+            text = decoder.decode(b"", final=True)
+            if text:
+                with self._lock:
+                    self._parts.append(text)
+
     def take(self) -> tuple[str, int]:
         with self._lock:
             text, dropped = "".join(self._parts), self._dropped
@@ -266,6 +276,7 @@ class JobStore:
             outcome = output.PumpOutcome(timed_out=False, cancelled=True,
                                          returncode=proc.returncode or -9)
         finally:
+            job.window.finish()
             # before the outcome: a job seen as done has its protected names compared
             job.protected_changed = self._protected_changes(job)
             job.finished = time.monotonic()

@@ -109,6 +109,10 @@ def _shell_argv(shell: str, command: str, *, login: bool, keep: Iterable[str] = 
     `~/.profile` commonly exports API keys, which had reached the
     command although its environment was scrubbed (review AQ3). `keep`: names the caller
     forced through."""
+    if command[:1] in ("-", "+"):
+        # bash reads a `-c` string that starts with `-` or `+` as its own options: what
+        # ran was not the text judged (review AQ15); a leading blank changes nothing else
+        command = " " + command
     if not login:
         return [shell, "-c", command]
     markers = "|".join(f"*{marker}*" for marker in SECRET_MARKERS)

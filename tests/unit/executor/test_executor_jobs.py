@@ -196,3 +196,16 @@ def test_jobs_die_when_the_host_exits_without_closing(workdir: str) -> None:
                           capture_output=True, text=True, timeout=30, check=True)
     pgid = int(done.stdout)
     assert live_group_members(pgid) == []
+
+
+def test_the_last_incomplete_character_of_a_job_is_not_dropped() -> None:
+    # review AQ14: the decoder was never flushed, so `part\xe2\x82` polled as `part`
+    from policylang.executor import JobStore
+
+    from .conftest import decision
+
+    command = r"printf 'part\342\202'"
+    with JobStore() as store:
+        job = store.start(command, decision=decision(command), cwd="/")
+        store.wait(job, timeout_s=30)
+        assert store.poll(job).output == "part\ufffd"

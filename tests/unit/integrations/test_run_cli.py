@@ -248,3 +248,17 @@ def test_output_longer_than_the_cap_is_marked_where_it_was_cut(tmp_path: Path) -
     assert lines[0] == "1"
     assert lines[-1] == "400000"
     assert "cut" in proc.stderr
+
+
+def test_several_words_are_kept_as_words(tmp_path: Path) -> None:
+    # review AQ17: the words were joined with blanks, so `rm "my file"` ran `rm my file`
+    (tmp_path / "my file").write_text("x\n")
+    proc = run("--yes", "--", "ls", "my file", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "my file\n")
+
+
+def test_a_command_that_starts_with_a_dash_is_not_read_as_bash_options(tmp_path: Path) -> None:
+    # review AQ15: `bash -c -v` read the text as its own options
+    proc = run("--yes", "--", "-v", cwd=tmp_path)
+    assert proc.returncode == 127
+    assert "-v: command not found" in proc.stderr
