@@ -196,6 +196,7 @@ class JobStore:
         self.drain_s = drain_s
         self._jobs: dict[str, _Job] = {}
         self._lock = threading.Lock()
+        self._starting = 0  # slots held by starts in progress
         self._ids = itertools.count(1)
         self._closed = False
         # Runs close() at interpreter exit (or when the store is collected), so a host
@@ -229,12 +230,39 @@ class JobStore:
         runner.check_durations(timeout_s=timeout_s)
         with self._lock:
             running = sum(1 for held in self._jobs.values() if held.outcome is None)
+            running += self._starting
+            if running < self.max_running:
+                # a slot is held from here to the record below: concurrent starts had
+                # counted the same free slots and exceeded the cap (review AQ10)
+                self._starting += 1
         if running >= self.max_running:
             # each job holds pipes and a thread: without a cap a model can exhaust the
             # host's file descriptors, where a job's watcher then failed (review J4)
             raise ExecutionRefusedError(
                 f"refused: {running} background jobs are running, the most this host "
                 "allows; wait for one to finish or kill one; the command never ran")
+        try:
+            return self._start_counted(command, decision=decision, cwd=cwd, approval=approval,
+                                       timeout_s=timeout_s, env=env, force_env=force_env,
+                                       login=login, sandbox=sandbox, cwd_identity=cwd_identity)
+        finally:
+            with self._lock:
+                self._starting -= 1
+
+    def _start_counted(
+        self,
+        command: str,
+        *,
+        decision: Decision,
+        cwd: str,
+        approval: ApprovalRecord | None,
+        timeout_s: float | None,
+        env: Mapping[str, str] | None,
+        force_env: Iterable[str],
+        login: bool,
+        sandbox: Backend | None,
+        cwd_identity: tuple[int, int] | None,
+    ) -> str:
         prepared = runner.prepare(command, decision=decision, approval=approval, cwd=cwd,
                                   env=env, force_env=force_env, login=login, sandbox=sandbox,
                                   cwd_identity=cwd_identity)

@@ -209,3 +209,37 @@ def test_the_last_incomplete_character_of_a_job_is_not_dropped() -> None:
         job = store.start(command, decision=decision(command), cwd="/")
         store.wait(job, timeout_s=30)
         assert store.poll(job).output == "part\ufffd"
+
+
+def test_concurrent_starts_keep_to_the_cap() -> None:
+    # review AQ10: starts counted the same free slots at once; 18 of a cap of 16 ran
+    import threading
+
+    from policylang.errors import ExecutionRefusedError
+    from policylang.executor import JobStore
+
+    from .conftest import decision
+
+    started: list[str] = []
+    refused: list[str] = []
+    lock = threading.Lock()
+    with JobStore(max_running=4, grace_s=0.1) as store:
+
+        def start(index: int) -> None:
+            command = f"sleep 30 # {index}"
+            try:
+                job = store.start(command, decision=decision(command), cwd="/")
+            except ExecutionRefusedError as error:
+                with lock:
+                    refused.append(str(error))
+                return
+            with lock:
+                started.append(job)
+
+        threads = [threading.Thread(target=start, args=(i,)) for i in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(started) == 4
+        assert len(refused) == 16
