@@ -49,7 +49,7 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
     paths: list[str] = list(args.policy)
     cache: int = getattr(args, "cache", 1024)
     try:
-        return load_policy(
+        policy = load_policy(
             paths[0] if paths else None,
             extra=paths[1:],
             approvals=args.approvals,
@@ -57,6 +57,14 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
             parse_cache=cache,
             decision_cache=cache,
         )
+        failures = policy.check_expectations()
+        if failures:
+            # loaded anyway, to show verdicts; but the hook, `run` and `mcp` will refuse
+            # it, which a team trying its layer here had not been told (review AR6)
+            print(f"warning: {len(failures)} inline expectation(s) fail, so the hook, "
+                  f"`run` and `mcp` will not load this policy:\n{failures[0].render()}",
+                  file=sys.stderr)
+        return policy
     except RulesetError as error:
         print(str(error), file=sys.stderr)
     except OSError as error:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from policylang.decision import Decision, Verdict
+from policylang.errors import PolicylangError
 
 if TYPE_CHECKING:
     from policylang.executor.sandbox import Backend
@@ -138,7 +139,10 @@ def evaluate_safely(
     try:
         policy = factory()
     except Exception as error:
-        _log.warning("policy failed to load", exc_info=True)
+        # a ruleset's own diagnostics say what is wrong; a stack trace of them does not
+        # help the person reading the hook's stderr (review AR6)
+        _log.warning("policy failed to load: %s", error,
+                     exc_info=not isinstance(error, PolicylangError | OSError))
         return failure_reason("the policy could not be loaded", error)
     try:
         return policy.evaluate(as_sent(command), cwd=cwd, workspace=workspace, env=env)

@@ -241,3 +241,19 @@ def test_explain_quotes_a_continued_rule_whole(
     policy.write_text('policy "c"\ndefault allow\nask git \\\n  push ** \\\n  reason "pushes"\n')
     assert main(["explain", "--policy", str(policy), "git push"]) == 0
     assert '| ask git push ** reason "pushes"' in capsys.readouterr().out
+
+
+def test_eval_warns_when_the_stack_would_not_load_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # review AR6: a team tried its layer with `eval`, which answered, and every hook call
+    # then asked because the org's expectations failed against the stack
+    org = tmp_path / "org.policy"
+    org.write_text('policy "o"\nask make **\nexpect ask "make test"\n')
+    team = tmp_path / "team.policy"
+    team.write_text("allow make test **\n")
+    assert main(["eval", "--policy", str(org), "--policy", str(team), "make test"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("allow")
+    assert "will not load this policy" in captured.err
+    assert "org.policy:3:1" in captured.err
