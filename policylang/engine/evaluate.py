@@ -63,6 +63,7 @@ from policylang.engine.rules import (
     runs_elsewhere,
     ssh_loopback_aliases,
 )
+from policylang.shell.fragments import substitution_bodies
 from policylang.shell.model import (
     CommandLine,
     Expansion,
@@ -77,6 +78,7 @@ from policylang.shell.options import option_view
 from policylang.shell.walk import walk
 
 _log = logging.getLogger(__name__)
+_MAX_RECOVERY_DEPTH = 3
 # (command, cwd, workspace, home, environment, approvals generation)
 _CacheKey = tuple[str, str, str, str, frozenset[tuple[str, str]], int]
 
@@ -250,6 +252,7 @@ class _Walk(PathChecks):
         self.line_reasons: list[Reason] = []
         self.complete = True
         self.fs = False  # whether the decision depended on the file system
+        self.recovering = 0  # depth of `recover` (text that did not parse)
         self.text = ""
         self.functions: set[str] = set()
         # `for f in a *.py` → f: ("a", "*.py"), so `cat "$f"` checks those paths
@@ -294,6 +297,8 @@ class _Walk(PathChecks):
             # the root line repeats the problems of its nested lines: report each once
             if reason not in self.line_reasons:
                 self.line_reasons.append(reason)
+            if problem.code == "shell.syntax-error":
+                self.recover(line.text[problem.span.start : problem.span.end], start, poison)
         segments = line.segments
         cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
         last = len(segments) - 1
@@ -302,6 +307,20 @@ class _Walk(PathChecks):
             self.visit_segment(segment, cwds[index], poison, where)
             if poison is None and index < last:  # it only changes later segments
                 poison = poison_of(segment)
+
+    def recover(self, text: str, start: paths.Cwd, poison: Poison | None) -> None:
+        """The command substitutions inside text that did not parse, analysed on their
+        own: a deny among them holds (`echo $((( i = $(sudo id) ))⏎)`, review AR10). The
+        line is a question already; this can only make it stricter."""
+        if self.recovering >= _MAX_RECOVERY_DEPTH:
+            return
+        self.recovering += 1
+        try:
+            for body in substitution_bodies(text):
+                nested = self.rules.parse(body)
+                self.visit_line(nested, start, poison, "inside text that did not parse")
+        finally:
+            self.recovering -= 1
 
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["policylang.shell.parse", "policylang.shell.plain"]
+MODULES = ["policylang.shell.parse", "policylang.shell.plain", "policylang.shell.fragments"]
 
 
 @pytest.mark.parametrize("name", MODULES)
