@@ -53,6 +53,12 @@ PROTECTED_NAMES = (
 #: them (an empty `.git` would hide the enclosing repository), nor are files.
 CREATED_WHEN_MISSING = (".claude", ".gemini", ".codex", ".agents", ".opencode", ".cursor",
                         ".vscode")
+#: Service sockets hidden inside the sandbox (a folder becomes an empty tmpfs, a socket
+#: `/dev/null`): the per-user runtime folder (D-Bus, ssh and gpg agents, podman) and the
+#: container engines', which are as good as root.
+MASKED_PATHS = ("/run/user", "/var/run/docker.sock", "/run/docker.sock",
+                "/run/podman/podman.sock", "/run/containerd/containerd.sock",
+                "/var/run/containerd/containerd.sock", "/run/dbus/system_bus_socket")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -181,6 +187,7 @@ class BubblewrapBackend:
         writable: Sequence[str] = (),
         readonly: Sequence[str] = (),
         protected_names: Sequence[str] = PROTECTED_NAMES,
+        masked: Sequence[str] = MASKED_PATHS,
         created_when_missing: Sequence[str] = CREATED_WHEN_MISSING,
         bwrap: str = "bwrap",
         shell: str = "bash",
@@ -193,6 +200,7 @@ class BubblewrapBackend:
         # approvals file) and the `protected_names` of the workspace
         self.readonly = tuple(os.path.abspath(p) for p in readonly)
         self.protected_names = tuple(protected_names)
+        self.masked = tuple(os.path.abspath(p) for p in masked)
         self.created_when_missing = tuple(created_when_missing)
         self.bwrap = bwrap
         self.shell = shell
@@ -212,6 +220,13 @@ class BubblewrapBackend:
             argv += ["--bind", real, real]
             if given != real and _within(given, ["/tmp"]):
                 argv += ["--symlink", real, given]
+        # sockets of services that act for this user outside the sandbox: `connect`
+        # ignores read-only mounts, so they are hidden (review AQ16)
+        for path in self.masked:
+            if os.path.isdir(path):
+                argv += ["--tmpfs", path]
+            elif os.path.lexists(path):
+                argv += ["--ro-bind", "/dev/null", path]
         read_only = self._read_only_again()
         # every folder between a writable root and a read-only path becomes a mount point
         # of its own, which cannot be renamed: `mv pol pol.orig && mkdir pol` replaced a

@@ -453,3 +453,26 @@ def test_a_background_job_reports_what_the_sandbox_could_not_keep(workspace: pat
     assert calm.exit_code == 0
     assert calm.protected_changed == ()
     assert listing.count("created, removed or replaced .mcp.json") == 1
+
+
+def test_service_sockets_are_hidden_in_the_sandbox(workspace: pathlib.Path,
+                                                   outside: pathlib.Path) -> None:
+    # review AQ16: `connect` ignores read-only mounts; a same-user service socket (tmux,
+    # an agent, a container engine) let a sandboxed command act outside the sandbox
+    import socket
+
+    path = outside / "service.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    try:
+        probe = (f"{sys.executable} -c \"import socket; s = socket.socket(socket.AF_UNIX); "
+                 f"s.connect('{path}'); print('connected')\"; echo ok > made.txt")
+        backend = BubblewrapBackend(str(workspace), masked=[str(path)])
+        res = _confined(probe, workspace, backend, workspace / "made.txt")
+        if res is None:
+            return
+        assert (workspace / "made.txt").exists()
+        assert "connected" not in res.stdout
+    finally:
+        server.close()
