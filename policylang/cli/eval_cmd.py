@@ -68,7 +68,8 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
     except RulesetError as error:
         print(str(error), file=sys.stderr)
     except OSError as error:
-        print(f"error: {error}", file=sys.stderr)
+        where = error.filename or (paths[0] if paths else "the policy")
+        print(f"error: cannot read {where}: {error.strerror or error}", file=sys.stderr)
     return None
 
 

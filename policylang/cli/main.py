@@ -34,6 +34,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="policylang",
         description="Decide whether an LLM agent may run a shell command, and run it safely.",
     )
+    from policylang import __version__
+
+    parser.add_argument("--version", action="version", version=f"policylang {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in SUBCOMMANDS if only is None else (only,):

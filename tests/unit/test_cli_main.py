@@ -47,3 +47,17 @@ def test_a_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
     assert json.loads(first)["command"] == "ls dir0"
     assert "Traceback" not in err
     assert proc.returncode == 141
+
+
+def test_version_and_an_unreadable_policy_are_plain(capsys: pytest.CaptureFixture[str]) -> None:
+    # review AR13: no `--version`; `[Errno 2] No such file or directory: '…'`
+    from policylang import __version__
+    from policylang.cli.main import main as cli
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"policylang {__version__}"
+    assert cli(["eval", "--policy", "/nonexistent/p.policy", "ls"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "error: cannot read /nonexistent/p.policy: No such file or directory")
