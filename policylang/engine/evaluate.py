@@ -63,7 +63,7 @@ from policylang.engine.rules import (
     runs_elsewhere,
     ssh_loopback_aliases,
 )
-from policylang.shell.fragments import substitution_bodies
+from policylang.shell.fragments import command_pieces, substitution_bodies
 from policylang.shell.model import (
     CommandLine,
     Expansion,
@@ -316,7 +316,7 @@ class _Walk(PathChecks):
             return
         self.recovering += 1
         try:
-            for body in substitution_bodies(text):
+            for body in dict.fromkeys((*substitution_bodies(text), *command_pieces(text))):
                 nested = self.rules.parse(body)
                 self.visit_line(nested, start, poison, "inside text that did not parse")
         finally:

@@ -15,7 +15,26 @@ can only make the verdict stricter.
 
 from __future__ import annotations
 
+import re
+
 _MAX_BODIES = 16
+
+
+def command_pieces(text: str) -> list[str]:
+    """`text` cut at every `;`, `&`, `|` and newline, quoting ignored: where a line did
+    not parse, the commands around its operators may still be read alone (a line whose
+    first command breaks the parser may go on with `; ls .env`, which is denied). A cut
+    inside quotes only makes pieces that do not parse either.
+
+    >>> command_pieces("ls < `x`; ls .env && y")
+    ['ls < `x`', 'ls .env', 'y']
+    """
+    pieces = [piece.strip() for piece in _OPERATORS.split(text)]
+    found = [piece for piece in pieces if piece and piece != text.strip()]
+    return found[:_MAX_BODIES]
+
+
+_OPERATORS = re.compile(r"[;&|\n]+")
 
 
 def substitution_bodies(text: str) -> list[str]:
