@@ -77,3 +77,22 @@ def test_startup_files_deny_even_when_the_workspace_is_home(tmp_path: Path, comm
     assert decision.verdict == "deny", decision.explain()
     assert load_policy().evaluate(f"cat {command.split()[-1]}", workspace=home,
                                   env={"HOME": home}).verdict == "allow"
+
+
+@pytest.mark.parametrize(
+    "name", ["default.policy", "ci.policy", "readonly.policy", "org-example/org.policy"]
+)
+def test_shipped_rulesets_load_without_a_diagnostic(name: str) -> None:
+    # every warning here is printed at every load; and the validator's checks found dead
+    # clause items in our own rules this way (`-vv`, `sqlite3 -version`, `ctest -SP`)
+    from policylang.rules.load import check_ruleset
+
+    result = check_ruleset(RULESETS / name)
+    assert [d.render() for d in result.diagnostics] == []
+
+
+def test_the_team_example_shows_exactly_its_intended_warning() -> None:
+    from policylang.rules.load import check_ruleset
+
+    result = check_ruleset(RULESETS / "org-example" / "team.policy")
+    assert [d.code for d in result.diagnostics] == ["rules.dead-under-locked"]
