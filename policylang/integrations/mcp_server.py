@@ -43,7 +43,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types.version import is_version_at_least
 
-from policylang.executor import JobStore, UnknownJobError, protected_note
+from policylang.executor import JobStore, UnknownJobError, fit, protected_note
 from policylang.tool import ApprovalAnswer, ApprovalRequest, Approver, BashTool, ToolResult
 
 _log = logging.getLogger(__name__)
@@ -363,7 +363,9 @@ class PolicyShellServer:
         if poll.dropped_bytes:
             lines.append(f"({poll.dropped_bytes} bytes of output dropped since the last poll)")
         lines.append(poll.output if poll.output else "(no new output)")
-        return _text("\n".join(lines), is_error=False)
+        # within the model's budget, like the bash tool's own results: a window of invalid
+        # UTF-8 had grown three times as replacement characters (review AQ9)
+        return _text(fit("\n".join(lines)), is_error=False)
 
     def _cleanup(self, arguments: dict[str, Any]) -> types.CallToolResult:
         kill = arguments.get("kill_running", False)

@@ -257,3 +257,19 @@ def test_an_approvals_file_in_the_workspace_is_refused(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "inside the workspace" in proc.stderr
+
+
+def test_a_job_status_stays_within_the_models_budget(tmp_path: Path) -> None:
+    # review AQ9: a window of invalid UTF-8 grew three times as replacement characters
+    async def body(client: Client) -> None:
+        command = "echo {1..40000}$'\\xff\\xfe'"
+        started = await client.call_tool("bash", {"command": command, "background": True})
+        assert not started.is_error, text_of(started)
+        assert started.structured_content is not None
+        job_id = started.structured_content["job_id"]
+        status = await client.call_tool("job_status", {"job_id": job_id, "wait_s": 20})
+        text = text_of(status)
+        assert len(text.encode()) <= 50_000
+        assert "text truncated" in text
+
+    run_session(tmp_path, body, answer="once")
