@@ -12,6 +12,8 @@ from policylang.compiler.tree import CompiledPolicy
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.rules.load import check_ruleset
 
+EXIT_RULESET_ERROR = 1  # an error (or, with --strict, a warning), or a file unreadable
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{label}: {errors} errors, {warnings} warnings")
         failed = failed or errors > 0 or (args.strict and warnings > 0)
-    return 1 if failed else 0
+    return EXIT_RULESET_ERROR if failed else 0
 
 
 def _expectation_failures(policy: CompiledPolicy) -> tuple[Diagnostic, ...]:

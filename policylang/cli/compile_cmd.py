@@ -9,6 +9,8 @@ import argparse
 
 from policylang.rules.load import check_ruleset
 
+EXIT_RULESET_ERROR = 1  # the files did not load
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -33,12 +35,12 @@ def run(args: argparse.Namespace) -> int:
         result = check_ruleset(args.file, extra_layers=args.layer)
     except OSError as error:
         print(f"{args.file}: cannot read: {error.strerror or error}")
-        return 1
+        return EXIT_RULESET_ERROR
     for diagnostic in result.diagnostics:
         print(diagnostic.render())
     policy = result.policy
     if policy is None:
-        return 1
+        return EXIT_RULESET_ERROR
     if args.dump:
         print(policy.dump(), end="")
     else:

@@ -16,6 +16,8 @@ from policylang.rules.files import MAX_FILE_CHARS, read_policy_file
 from policylang.rules.format import format_ruleset
 from policylang.rules.parser import parse_ruleset
 
+EXIT_NOT_FORMATTED = 1  # would reformat (--check), a syntax error, or unreadable
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -70,19 +72,19 @@ def _stdin(check: bool) -> int:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         print(f"<stdin>: cannot read: not UTF-8: {error.reason}", file=sys.stderr)
-        return 1
+        return EXIT_NOT_FORMATTED
     if len(text) > MAX_FILE_CHARS:
         print(f"<stdin>: cannot read: larger than {MAX_FILE_CHARS} characters", file=sys.stderr)
-        return 1
+        return EXIT_NOT_FORMATTED
     ruleset, diagnostics = parse_ruleset(text, filename="<stdin>")
     if diagnostics:
         for diagnostic in diagnostics:
             print(diagnostic.render(), file=sys.stderr)
         if not check:
             print(text, end="")  # an editor pipe must get its text back unchanged
-        return 1
+        return EXIT_NOT_FORMATTED
     formatted = format_ruleset(ruleset)
     if check:
-        return 0 if formatted == text else 1
+        return 0 if formatted == text else EXIT_NOT_FORMATTED
     print(formatted, end="")
     return 0

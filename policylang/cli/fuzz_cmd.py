@@ -10,6 +10,10 @@ import argparse
 
 from policylang.testing import campaign
 
+# the campaign's own codes (`policylang.testing.campaign.EXIT_FOUND`, `EXIT_USAGE`),
+# named here for the command reference
+EXIT_COUNTEREXAMPLE = 1
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
