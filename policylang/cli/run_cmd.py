@@ -95,6 +95,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
+_SHELL_SYNTAX = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1"})
+
+
+def _reads_as_a_line(word: str) -> bool:
+    """Whether a word among several looks meant as shell syntax: an operator, a glob, or
+    a word with blanks."""
+    return word in _SHELL_SYNTAX or any(char in word for char in " \t*?")
+
+
 def run(args: argparse.Namespace) -> int:
     from policylang.errors import PolicylangError
     from policylang.integrations._common import (
@@ -108,6 +117,13 @@ def run(args: argparse.Namespace) -> int:
     # one argument is a command line; several are the words of one command, kept as
     # they are (`run -- rm "my file"` had run `rm my file`: review AQ17)
     command = args.command[0] if len(args.command) == 1 else shlex.join(args.command)
+    if len(args.command) > 1 and any(_reads_as_a_line(word) for word in args.command):
+        # the old blank join ran such words as shell syntax: say what changed (AS5)
+        print(
+            "policylang run: several words are run as one command, each word quoted as "
+            "given; to run a shell line (operators, globs), pass it as one argument",
+            file=sys.stderr,
+        )
     workspace = os.path.abspath(args.workspace)
     unusable = approvals_problem(args.approvals, workspace)
     if unusable is not None:

@@ -272,6 +272,7 @@ class _Walk(PathChecks):
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
+        self.recovery = _Recovery()  # shared with inner walks, as `budget` is
 
     def run(self, command: str) -> Decision:
         self.text = command
@@ -309,18 +310,38 @@ class _Walk(PathChecks):
                 poison = poison_of(segment)
 
     def recover(self, text: str, start: paths.Cwd, poison: Poison | None) -> None:
-        """The command substitutions inside text that did not parse, analysed on their
-        own: a deny among them holds (`echo $((( i = $(sudo id) ))⏎)`, review AR10). The
-        line is a question already; this can only make it stricter."""
+        """The command substitutions and operator pieces inside text that did not parse,
+        analysed on their own: a deny among them holds (`echo $((( i = $(sudo id) ))⏎)`,
+        review AR10). The line is a question already; this can only make it stricter.
+        The whole line shares one small budget, shortest pieces first: text built to
+        fail the parser again and again (`$(((; a $(b; a $(b …`) had cost minutes
+        (review AS1)."""
         if self.recovering >= _MAX_RECOVERY_DEPTH:
             return
+        pieces = dict.fromkeys((*substitution_bodies(text), *command_pieces(text)))
         self.recovering += 1
         try:
-            for body in dict.fromkeys((*substitution_bodies(text), *command_pieces(text))):
+            for body in sorted(pieces, key=len):
+                if not self.recovery.take(body):
+                    continue
                 nested = self.rules.parse(body)
                 self.visit_line(nested, start, poison, "inside text that did not parse")
         finally:
             self.recovering -= 1
+        if self.recovery.cut and not self.recovery.reported:
+            self.recovery.reported = True
+            self.line_reasons.append(
+                Reason(
+                    rule_id="engine.recovery-limit",
+                    message=(
+                        "the pieces of text that did not parse were read up to "
+                        f"{_RECOVERY_PARSES} pieces or {_RECOVERY_CHARS} characters; "
+                        "a command in the rest was not seen"
+                    ),
+                    verdict=Verdict.ASK,
+                    segment="",
+                )
+            )
 
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str
@@ -1009,6 +1030,7 @@ class _Walk(PathChecks):
         inner = _Walk(self.rules, self.ctx, approvals, self.git, cwd)
         inner.depth = self.depth + 1
         inner.budget = self.budget  # shared: nested `$(…)` cannot multiply the work
+        inner.recovery = self.recovery
         decision = inner.run(text)
         self.fs = self.fs or inner.fs
         if inner.link_makers:  # `strace ln -s … ; cat …`
@@ -1618,6 +1640,35 @@ def _snippet(text: str, start: int, end: int) -> str:
 
 
 __all__ = ["Evaluator", "internal_error"]
+
+
+_RECOVERY_PARSES: Final = 32  # pieces of unparsed text read per line (review AS1)
+_RECOVERY_CHARS: Final = 16_384  # characters of such pieces read per line
+
+
+class _Recovery:
+    """What is left of one line's budget for reading text that did not parse."""
+
+    __slots__ = ("chars", "cut", "parses", "reported", "seen")
+
+    def __init__(self) -> None:
+        self.parses = _RECOVERY_PARSES
+        self.chars = _RECOVERY_CHARS
+        self.seen: set[str] = set()
+        self.cut = False  # a piece was left unread for want of budget
+        self.reported = False
+
+    def take(self, piece: str) -> bool:
+        """Whether `piece` is to be read now: not read before, and within the budget."""
+        if piece in self.seen:
+            return False
+        if self.parses <= 0 or len(piece) > self.chars:
+            self.cut = True
+            return False
+        self.seen.add(piece)
+        self.parses -= 1
+        self.chars -= len(piece)
+        return True
 
 
 _MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks

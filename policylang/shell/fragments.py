@@ -7,85 +7,73 @@ bash, and had reached the approver as an approvable "could not analyse" question
 found by a plain scan are analysed on their own so that a deny among them holds; they
 can only make the verdict stricter.
 
+The scans ignore quoting on purpose. Where the parser failed, a quote-tracking scan is a
+second parser that can disagree with bash as well: the CI fuzz campaign found
+``ls < `ls ''\\'''`; ls .env``, where quotes inside backquotes follow other rules and a
+quote-tracking cut hides `ls .env`. Ignoring quotes errs the strict way: a quoted `;` may
+cut out a command bash would not run, and the line is then denied rather than asked
+(review AS2, `printf "a; sudo id"` in a line that does not parse). The scans are linear in
+the text: a line made to defeat the parser must not cost more than one that parses
+(review AS1); the engine also bounds the whole line's recovery.
+
 >>> substitution_bodies("echo $((( i = $(sudo id) ))\\n)")
 ['(( i = $(sudo id) ))\\n', 'sudo id']
->>> substitution_bodies("a `rm -rf ~` b $(x 'y)' z)")
-["x 'y)' z", 'rm -rf ~']
+>>> substitution_bodies("a `rm -rf ~` b $(x y z)")
+['rm -rf ~', 'x y z']
 """
 
 from __future__ import annotations
 
 import re
 
-_MAX_BODIES = 16
+MAX_BODIES = 16  # pieces one scan returns; the engine also caps the whole line's work
+
+_OPERATORS = re.compile(r"[;&|\n]+")
 
 
 def command_pieces(text: str) -> list[str]:
     """`text` cut at every `;`, `&`, `|` and newline, quoting ignored: where a line did
     not parse, the commands around its operators may still be read alone (a line whose
-    first command breaks the parser may go on with `; ls .env`, which is denied). A cut
-    inside quotes only makes pieces that do not parse either.
+    first command breaks the parser may go on with `; ls .env`, which is denied).
 
     >>> command_pieces("ls < `x`; ls .env && y")
     ['ls < `x`', 'ls .env', 'y']
     """
-    pieces = [piece.strip() for piece in _OPERATORS.split(text)]
-    found = [piece for piece in pieces if piece and piece != text.strip()]
-    return found[:_MAX_BODIES]
-
-
-_OPERATORS = re.compile(r"[;&|\n]+")
+    whole = text.strip()
+    found: dict[str, None] = {}
+    for piece in _OPERATORS.split(text):
+        piece = piece.strip()
+        if piece and piece != whole:
+            found[piece] = None
+            if len(found) >= MAX_BODIES:
+                break
+    return list(found)
 
 
 def substitution_bodies(text: str) -> list[str]:
-    """The bodies of the `$(…)` and backquote substitutions in `text`, outermost first,
-    the nested ones too; an unclosed one runs to the end of the text."""
-    found: list[str] = []
-    index = 0
-    while index < len(text) and len(found) < _MAX_BODIES:
-        if text.startswith("$(", index):
-            end = _closing_paren(text, index + 2)
-            found.append(text[index + 2 : end])
-            index += 2
-            continue
-        index += 1
-    for start, end in _backquoted(text):
-        if len(found) >= _MAX_BODIES:
-            break
-        found.append(text[start:end])
-    return [body for body in dict.fromkeys(found) if body.strip()]
-
-
-def _closing_paren(text: str, index: int) -> int:
-    """Where the `)` that closes the `(` before `index` is (quotes skipped), or the end."""
-    depth = 1
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char in "'\"":
-            close = text.find(char, index + 1)
-            index = len(text) if close < 0 else close + 1
-            continue
+    """The bodies of the `$(…)` and backquote substitutions in `text`, in the order they
+    open (so outermost first), the nested ones too; an unclosed one runs to the end."""
+    opened: list[int] = []  # per open `(`: where its `$(` body begins, or -1
+    closes: dict[int, int] = {}
+    backquote = -1
+    for index, char in enumerate(text):
         if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return len(text)
-
-
-def _backquoted(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    index = text.find("`")
-    while index >= 0:
-        close = text.find("`", index + 1)
-        end = len(text) if close < 0 else close
-        spans.append((index + 1, end))
-        if close < 0:
-            break
-        index = text.find("`", close + 1)
-    return spans
+            dollar = index > 0 and text[index - 1] == "$"
+            opened.append(index + 1 if dollar else -1)
+        elif char == ")" and opened:
+            begin = opened.pop()
+            if begin >= 0:
+                closes[begin] = index
+        elif char == "`":
+            if backquote < 0:
+                backquote = index + 1
+            else:
+                closes[backquote] = index
+                backquote = -1
+    if backquote >= 0:
+        closes[backquote] = len(text)
+    for begin in opened:
+        if begin >= 0:
+            closes[begin] = len(text)
+    bodies = (text[begin : closes[begin]] for begin in sorted(closes))
+    return [body for body in dict.fromkeys(bodies) if body.strip()][:MAX_BODIES]

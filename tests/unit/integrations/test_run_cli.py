@@ -255,6 +255,19 @@ def test_several_words_are_kept_as_words(tmp_path: Path) -> None:
     (tmp_path / "my file").write_text("x\n")
     proc = run("--yes", "--", "ls", "my file", cwd=tmp_path)
     assert (proc.returncode, proc.stdout) == (0, "my file\n")
+    assert "pass it as one argument" in proc.stderr  # the word has a blank (review AS5)
+
+
+def test_several_plain_words_run_without_a_hint(tmp_path: Path) -> None:
+    proc = run("--yes", "--", "echo", "hi", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "hi\n")
+    assert "one argument" not in proc.stderr
+
+
+def test_an_operator_among_several_words_is_a_word_and_named(tmp_path: Path) -> None:
+    proc = run("--yes", "--", "echo", "hi", "&&", "echo", "x", cwd=tmp_path)
+    assert proc.stdout == "hi && echo x\n"
+    assert "pass it as one argument" in proc.stderr
 
 
 def test_a_command_that_starts_with_a_dash_is_not_read_as_bash_options(tmp_path: Path) -> None:

@@ -1,0 +1,55 @@
+"""The pieces of text that did not parse: found in linear time, quoting ignored on purpose
+(reviews AR10, AS1, AS2)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from policylang.shell.fragments import MAX_BODIES, command_pieces, substitution_bodies
+
+
+def test_pieces_are_cut_at_every_operator() -> None:
+    assert command_pieces("a | b && c; d & e\nf") == ["a", "b", "c", "d", "e", "f"]
+
+
+def test_quotes_do_not_protect_an_operator() -> None:
+    # where the parser failed, bash's quoting is not known for sure: err the strict way
+    # (the quote inside backquotes below would hide `ls .env` from a quote-aware cut)
+    assert command_pieces("ls < `ls ''\\\\'''`; ls .env") == ["ls < `ls ''\\\\'''`", "ls .env"]
+    assert command_pieces("printf 'a; b'") == ["printf 'a", "b'"]
+
+
+def test_a_line_without_operators_has_no_pieces() -> None:
+    assert command_pieces("echo $(((") == []
+
+
+def test_nested_and_unclosed_bodies() -> None:
+    assert substitution_bodies("a $(b $(c) (d)) $(e") == ["b $(c) (d)", "c", "e"]
+
+
+def test_backquoted_bodies() -> None:
+    assert substitution_bodies("a `b` c `d") == ["b", "d"]
+
+
+def test_arithmetic_parentheses_close_their_own() -> None:
+    assert substitution_bodies("echo $((( i = $(sudo id) ))\n)") == [
+        "(( i = $(sudo id) ))\n",
+        "sudo id",
+    ]
+
+
+def test_many_openings_give_a_bounded_list() -> None:
+    text = "echo " + "$(" * 10_000
+    bodies = substitution_bodies(text)
+    assert len(bodies) == MAX_BODIES
+    assert bodies[0] == text[7:]
+    assert command_pieces("a;" * 10_000) == ["a"]
+    assert len(command_pieces("".join(f"c{i};" for i in range(1_000)))) == MAX_BODIES
+
+
+@given(st.text(alphabet="ab $()`'\"\\;|&\n", max_size=60))
+def test_every_piece_and_body_is_a_slice_of_the_text(text: str) -> None:
+    for found in (*command_pieces(text), *substitution_bodies(text)):
+        assert found in text
+        assert found.strip()
