@@ -112,7 +112,7 @@ def _exit_on_signal(signum: int, _frame: object) -> None:
     # every command this server started (foreground calls and background jobs) is stopped,
     # then the process ends at once: an orderly shutdown would wait for the thread that
     # reads stdin, which the client may never close
-    terminate_all()
+    terminate_all(final=True)  # and no command is started after it (review AS4)
     sys.stderr.flush()
     os._exit(128 + signum)
 

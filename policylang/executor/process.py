@@ -36,6 +36,9 @@ def spawn(argv: Sequence[str], *, cwd: str, env: Mapping[str, str]) -> subproces
     Raises:
         OSError: the program could not be started (missing, not executable, bad cwd).
     """
+    with _SPAWNED_LOCK:
+        if _stopping():
+            raise OSError(errno.ESHUTDOWN, "the host is stopping: no new command is started")
     proc = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -50,8 +53,17 @@ def spawn(argv: Sequence[str], *, cwd: str, env: Mapping[str, str]) -> subproces
         assert pipe is not None  # INVARIANT: both were requested as PIPE above
         os.set_blocking(pipe.fileno(), False)
     with _SPAWNED_LOCK:
-        _SPAWNED.add(proc)
-    return proc
+        if not _stopping():
+            _SPAWNED.add(proc)
+            return proc
+    # the host began stopping (`terminate_all`) while this command was being started:
+    # left alone it would outlive the host (review AS4)
+    kill_now(proc.pid, find_strays(proc.pid))
+    reap(proc)
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    raise OSError(errno.ESHUTDOWN, "the host is stopping: no new command is started")
 
 
 # every command this process started, for `terminate_all` (weak: a reaped and forgotten
@@ -60,20 +72,65 @@ _SPAWNED: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
 _SPAWNED_LOCK = threading.RLock()  # reentrant: `terminate_all` may run in a signal handler
 
 
-def terminate_all(*, grace_s: float = 0.5) -> int:
+# [`terminate_all` calls running, whether one was final]: while either holds, `spawn`
+# kills what it started and refuses
+_STOPPING = [0, 0]
+
+
+def _stopping() -> bool:
+    return bool(_STOPPING[0] or _STOPPING[1])
+_MAX_ROUNDS = 8  # `terminate_all` rounds; a round finds only commands started in the last
+
+
+def terminate_all(*, grace_s: float = 0.5, final: bool = False) -> int:
     """TERM, then KILL, the group of every command this process started that is still
     running (its leader not yet reaped, so its group id cannot have been reused); how many.
 
     For a host that is being stopped by a signal (SIGTERM, SIGHUP): a foreground command
     in a worker thread would otherwise be left running under pid 1 with no timeout at all
-    (review AQ2). Safe to call from several threads.
+    (review AQ2). Every group is signalled first and they share one grace period. While
+    it runs, and for good with `final=True` (a host about to exit), `spawn` refuses: a
+    command another thread started during the grace period had been left running (review
+    AS4). Safe to call from several threads and from a signal handler.
     """
     with _SPAWNED_LOCK:
-        running = [proc for proc in _SPAWNED if proc.returncode is None]
-    for proc in running:
+        _STOPPING[0] += 1
+        _STOPPING[1] |= final
+    stopped = 0
+    try:
+        for _ in range(_MAX_ROUNDS):
+            with _SPAWNED_LOCK:
+                running = [proc for proc in _SPAWNED if proc.returncode is None]
+            if not running:
+                break
+            _terminate_groups(running, grace_s)
+            stopped += len(running)
+    finally:
+        with _SPAWNED_LOCK:
+            _STOPPING[0] -= 1
+    return stopped
+
+
+def _terminate_groups(procs: list[subprocess.Popen[bytes]], grace_s: float) -> None:
+    """`terminate_group` for several groups at once, sharing one grace period."""
+    strays = {proc.pid: find_strays(proc.pid) for proc in procs}
+    for proc in procs:
+        signal_group(proc.pid, signal.SIGTERM)
+        signal_strays(strays[proc.pid], signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline:
+        for proc in procs:
+            proc.poll()
+        if not any(
+            proc.returncode is None or alive(proc.pid, strays[proc.pid]) for proc in procs
+        ):
+            break
+        time.sleep(0.01)
+    for proc in procs:
         with contextlib.suppress(OSError):
-            terminate_group(proc, grace_s=grace_s)
-    return len(running)
+            kill_now(proc.pid, strays[proc.pid])
+            reap(proc)
+            wait_group_gone(proc.pid, strays[proc.pid])
 
 
 def grow_pipe(fd: int) -> None:

@@ -180,7 +180,10 @@ def prepare(
         raise ExecutionRefusedError(
             f"refused: working directory `{cwd}` does not exist; the command never ran")
     child_env = scrub_env(os.environ, cwd=cwd, extra=env, force=force_env)
-    argv = backend.argv(command, cwd=cwd, login=login, keep=force_env)
+    shell_text = command
+    if backend.confined and cwd_identity is not None:
+        shell_text = _checked_directory(cwd_identity) + command
+    argv = backend.argv(shell_text, cwd=cwd, login=login, keep=force_env)
     return Prepared(argv=tuple(argv), cwd=cwd, env=child_env, backend=backend,
                     cwd_identity=cwd_identity)
 
@@ -193,7 +196,9 @@ def start(prepared: Prepared) -> subprocess.Popen[bytes]:
     (`/proc/self/fd/N`), not in whatever its path names by then: a folder swapped for a
     link to `~/.config/gh` while the approver read the question had been followed
     (review AQ1). A confined command starts by path inside the sandbox (its own view of
-    the file system), right after the same comparison.
+    the file system), right after the same comparison, and compares again as its first
+    line (`_checked_directory`, review AS3). Without `/proc/self/fd` an unconfined command
+    starts by path after the comparison, a window as narrow as the spawn.
     """
     pinned = None
     try:
@@ -213,6 +218,21 @@ def start(prepared: Prepared) -> subprocess.Popen[bytes]:
 
 
 _FD_DIR = "/proc/self/fd"
+
+
+def _checked_directory(identity: tuple[int, int]) -> str:
+    """A first line for a confined command: it ends with 126 unless the shell's working
+    directory is the one judged. The sandbox tool enters the directory by its path, after
+    `start` compared it and after setting up its mounts; a folder swapped for a link in
+    that window had been followed (review AS3: 48 of 300 racing runs read the secret).
+    Bind mounts keep device and inode numbers, and a process's working directory cannot
+    be swapped under it, so the check inside holds for the whole command."""
+    device, inode = identity
+    return (
+        f'[ "$(stat -c %d:%i . 2>/dev/null)" = "{device}:{inode}" ] || {{ echo '
+        '"policylang: the working directory is no longer the one the command was judged '
+        'in (it was replaced, perhaps by a link); the command did not run" >&2; exit 126; }\n'
+    )
 
 
 def _pin_directory(path: str, identity: tuple[int, int]) -> int:

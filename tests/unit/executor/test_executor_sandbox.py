@@ -476,3 +476,43 @@ def test_service_sockets_are_hidden_in_the_sandbox(workspace: pathlib.Path,
         assert "connected" not in res.stdout
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("login", [False, True], ids=["plain", "login"])
+def test_a_sandboxed_command_checks_its_directory_again_inside(
+    workspace: pathlib.Path, outside: pathlib.Path, login: bool
+) -> None:
+    # review AS3: bubblewrap enters the directory by its path, after `start` compared it;
+    # a folder swapped for a link in that window had been followed (48 of 300 races)
+    from policylang.executor import runner
+
+    folder = workspace / "d"
+    folder.mkdir()
+    (folder / "hosts.yml").write_text("harmless\n")
+    (outside / "hosts.yml").write_text("SECRET\n")
+    found = folder.stat()
+    backend = BubblewrapBackend(str(workspace))
+    command = "cat hosts.yml"
+
+    def prepared() -> runner.Prepared:
+        return runner.prepare(
+            command, decision=decision(command), approval=None, cwd=str(folder), env=None,
+            force_env=(), login=login, sandbox=backend, cwd_identity=(found.st_dev, found.st_ino),
+        )
+
+    if not backend.probe().ok:
+        with pytest.raises(SandboxUnavailableError, match="never ran"):
+            prepared()
+        return
+    ready = prepared()
+    same = subprocess.run(ready.argv, cwd=ready.cwd, env=ready.env, capture_output=True,
+                          text=True, timeout=20)
+    assert (same.returncode, same.stdout) == (0, "harmless\n")
+    # the swap lands after the comparison in `start`: the sandbox is spawned by path
+    folder.rename(workspace / "d.dir")
+    folder.symlink_to(outside)
+    swapped = subprocess.run(ready.argv, cwd=ready.cwd, env=ready.env, capture_output=True,
+                             text=True, timeout=20)
+    assert swapped.returncode == 126
+    assert "SECRET" not in swapped.stdout
+    assert "no longer the one the command was judged in" in swapped.stderr
