@@ -1,5 +1,6 @@
 """Executor stage: execution backends (plain Unix, bubblewrap) and their probes; imports
-only `executor.env` (the secret-looking names a login shell must drop again).
+only `executor.env` (the secret-looking names a login shell must drop again) and
+`executor.githooks` (the hooks folders to keep read-only).
 
 A backend turns a command into the argv that runs it and says, through `probe`,
 whether it can work on this host. The executor refuses to run when the requested
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from policylang.executor.env import SECRET_MARKERS
+from policylang.executor.githooks import hook_places
 
 _log = logging.getLogger(__name__)
 
@@ -58,7 +60,17 @@ CREATED_WHEN_MISSING = (".claude", ".gemini", ".codex", ".agents", ".opencode", 
 #: container engines', which are as good as root.
 MASKED_PATHS = ("/run/user", "/var/run/docker.sock", "/run/docker.sock",
                 "/run/podman/podman.sock", "/run/containerd/containerd.sock",
-                "/var/run/containerd/containerd.sock", "/run/dbus/system_bus_socket")
+                "/var/run/containerd/containerd.sock", "/run/dbus/system_bus_socket",
+                # GNU screen sessions (`screen -X stuff` types into the user's terminal)
+                # and daemons as good as root (review AS8)
+                "/run/screen", "/var/run/screen", "/run/libvirt", "/var/run/libvirt",
+                "/var/snap/lxd/common/lxd/unix.socket", "/run/incus", "/run/crio",
+                "/run/k3s", "/run/containerd", "/var/run/crio")
+#: Folders under the home directory where sockets of this user's sessions live: ssh
+#: `ControlMaster` connections (a command over an authenticated connection, no key
+#: needed), gpg agents, Docker Desktop. Each socket found in them is hidden (review AS8).
+HOME_SOCKET_FOLDERS = (".ssh", ".gnupg", ".docker", ".lima", ".colima")
+_SOCKET_DEPTH = 3  # folder levels searched below each of those
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,27 +98,6 @@ class Backend(Protocol):
     def argv(
         self, command: str, *, cwd: str, login: bool, keep: Iterable[str] = ()
     ) -> list[str]: ...
-
-
-_HOOKS_PATH = re.compile(rb"^\s*hookspath\s*=\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
-
-
-def _hooks_paths(workspace: str) -> list[str]:
-    """The folders the repository's `core.hooksPath` names (read loosely: every
-    `hooksPath = …` line of `.git/config`, quotes dropped), made absolute against the work
-    tree: git runs the hooks there, outside the sandbox (review AQ4)."""
-    try:
-        with open(os.path.join(workspace, ".git", "config"), "rb") as handle:
-            text = handle.read(1 << 20)
-    except OSError:
-        return []
-    found: list[str] = []
-    for match in _HOOKS_PATH.finditer(text):
-        value = match.group(1).decode("utf-8", "replace").strip('"')
-        if value.startswith("~"):
-            value = os.path.expanduser(value)
-        found.append(os.path.normpath(os.path.join(workspace, value)))
-    return found
 
 
 def _shell_argv(shell: str, command: str, *, login: bool, keep: Iterable[str] = ()) -> list[str]:
@@ -222,7 +213,7 @@ class BubblewrapBackend:
                 argv += ["--symlink", real, given]
         # sockets of services that act for this user outside the sandbox: `connect`
         # ignores read-only mounts, so they are hidden (review AQ16)
-        for path in self.masked:
+        for path in (*self.masked, *_home_sockets(self._home())):
             if os.path.isdir(path):
                 argv += ["--tmpfs", path]
             elif os.path.lexists(path):
@@ -258,8 +249,9 @@ class BubblewrapBackend:
                 with contextlib.suppress(OSError):  # then it stays uncovered, as before
                     os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
-        wanted += _nested_names(os.path.realpath(self.workspace), self.protected_names)
-        wanted += _hooks_paths(self.workspace)
+        nested = _nested_names(os.path.realpath(self.workspace), self.protected_names)
+        wanted += nested
+        wanted += self._hooks_folders(nested, areas)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
@@ -268,6 +260,26 @@ class BubblewrapBackend:
             if _within(real, areas) and real not in found and os.path.exists(real):
                 found.append(real)
         return found
+
+    @staticmethod
+    def _home() -> str:
+        return os.environ.get("HOME") or os.path.expanduser("~")
+
+    def _hooks_folders(self, nested: list[str], areas: list[str]) -> list[str]:
+        """The hooks folders git would use in the workspace's repositories (nested ones
+        too) and the config files naming them, where a sandboxed command could write
+        them. A folder that does not exist yet is made (empty), since a command could
+        otherwise create it and plant a hook there (review AS7)."""
+        trees = [self.workspace] + [
+            os.path.dirname(path) for path in nested if os.path.basename(path) == ".git"
+        ]
+        places = hook_places(trees, home=self._home(), env=os.environ)
+        for folder in places.folders:
+            real = os.path.realpath(folder)
+            if _within(real, areas) and not os.path.exists(real):
+                with contextlib.suppress(OSError):  # then it stays uncovered, as before
+                    os.makedirs(real, 0o755)
+        return [*places.folders, *places.files]
 
     def protected_state(self) -> dict[str, tuple[object, ...]]:
         """The protected names at the workspace's top: kind, identity and, for a file, its
@@ -422,6 +434,26 @@ def _nested_names(workspace: str, names: Sequence[str]) -> list[str]:
                 with contextlib.suppress(OSError):
                     if entry.is_dir(follow_symlinks=False):
                         queue.append((entry.path, depth + 1))
+    return found
+
+
+def _home_sockets(home: str) -> list[str]:
+    """The sockets in `HOME_SOCKET_FOLDERS` of `home` (links not followed)."""
+    found: list[str] = []
+    queue = [(os.path.join(home, name), 0) for name in HOME_SOCKET_FOLDERS]
+    while queue:
+        folder, depth = queue.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISSOCK(mode):
+                    found.append(entry.path)
+                elif stat.S_ISDIR(mode) and depth < _SOCKET_DEPTH:
+                    queue.append((entry.path, depth + 1))
     return found
 
 

@@ -7,7 +7,12 @@ import importlib
 
 import pytest
 
-MODULES = ["policylang.executor.env", "policylang.executor.runner", "policylang.tool.schema"]
+MODULES = [
+    "policylang.executor.env",
+    "policylang.executor.githooks",
+    "policylang.executor.runner",
+    "policylang.tool.schema",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

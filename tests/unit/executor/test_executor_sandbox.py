@@ -356,6 +356,33 @@ def test_hooks_kept_in_the_work_tree_stay_read_only(workspace: pathlib.Path) -> 
     assert res.stderr.count("Read-only file system") == 3
 
 
+@pytest.mark.parametrize("layout", ["missing", "section-line", "included"])
+def test_the_hooks_folder_git_would_use_stays_read_only(
+    workspace: pathlib.Path, layout: str
+) -> None:
+    # review AS7: a folder not yet made, a key on the section's line, a setting in an
+    # included file (itself writable) had each let the sandbox plant a hook
+    (workspace / ".git").mkdir()
+    config = {
+        "missing": "[core]\n\thooksPath = tools/hooks\n",
+        "section-line": "[core] hooksPath = tools/hooks ; team hooks\n",
+        "included": "[include]\n\tpath = ../gitconfig.inc\n",
+    }[layout]
+    (workspace / ".git" / "config").write_text(config)
+    (workspace / "gitconfig.inc").write_text("[core]\n\thooksPath = tools/hooks\n")
+    if layout != "missing":
+        (workspace / "tools" / "hooks").mkdir(parents=True)
+    command = ("mkdir -p tools/hooks; echo x > tools/hooks/pre-commit; "
+               "echo '[core] hooksPath = other' >> gitconfig.inc; echo ok > made.txt")
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert not (workspace / "tools" / "hooks" / "pre-commit").exists()
+    if layout == "included":
+        assert "other" not in (workspace / "gitconfig.inc").read_text()
+
+
 def test_missing_agent_folders_cannot_be_created_in_the_sandbox(workspace: pathlib.Path) -> None:
     # a new `.claude/settings.json` defines hooks that the agent's host runs unsandboxed
     (workspace / "elsewhere").mkdir()
@@ -470,6 +497,32 @@ def test_service_sockets_are_hidden_in_the_sandbox(workspace: pathlib.Path,
                  f"s.connect('{path}'); print('connected')\"; echo ok > made.txt")
         backend = BubblewrapBackend(str(workspace), masked=[str(path)])
         res = _confined(probe, workspace, backend, workspace / "made.txt")
+        if res is None:
+            return
+        assert (workspace / "made.txt").exists()
+        assert "connected" not in res.stdout
+    finally:
+        server.close()
+
+
+def test_sockets_of_the_users_sessions_are_hidden(
+    workspace: pathlib.Path, outside: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review AS8: an ssh ControlMaster socket under ~/.ssh runs commands over the user's
+    # authenticated connection; the sandbox had connected to it
+    import socket
+
+    monkeypatch.setenv("HOME", str(outside))
+    (outside / ".ssh" / "cm").mkdir(parents=True)
+    path = outside / ".ssh" / "cm" / "git@github.com:22"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    try:
+        probe = (f"{sys.executable} -c \"import socket; s = socket.socket(socket.AF_UNIX); "
+                 f"s.connect('{path}'); print('connected')\"; echo ok > made.txt")
+        res = _confined(probe, workspace, BubblewrapBackend(str(workspace)),
+                        workspace / "made.txt")
         if res is None:
             return
         assert (workspace / "made.txt").exists()
