@@ -29,7 +29,9 @@ ALLOWED_NAMES: frozenset[str] = frozenset(
 #: Prefixes passed from the parent environment by default (locale categories).
 ALLOWED_PREFIXES: tuple[str, ...] = ("LC_",)
 #: Substrings (matched case-insensitively) that mark a name as a secret.
-SECRET_MARKERS: tuple[str, ...] = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
+SECRET_MARKERS: tuple[str, ...] = (
+    "KEY", "TOKEN", "SECRET", "PASS", "CREDENTIAL", "AUTH", "DSN", "DATABASE_URL",
+)  # fmt: skip
 #: Set for every command unless the caller overrides them. `git status` otherwise takes
 #: `.git/index.lock` and refreshes the index: a write that contradicts its read-only
 #: label (the dynamic oracle found it) and makes two "concurrency-safe" git reads race.

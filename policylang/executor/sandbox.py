@@ -102,27 +102,48 @@ class Backend(Protocol):
 
 def _shell_argv(shell: str, command: str, *, login: bool, keep: Iterable[str] = ()) -> list[str]:
     """`SHELL -c COMMAND`; for a login shell, the profile files are read, then every
-    exported variable with a secret-looking name is dropped again before the command runs:
-    `~/.profile` commonly exports API keys, which had reached the
-    command although its environment was scrubbed (review AQ3). `keep`: names the caller
-    forced through."""
+    variable with a secret-looking name is dropped again before the command runs:
+    `~/.profile` commonly exports API keys, which had reached the command although its
+    environment was scrubbed (review AQ3). `keep`: names the caller forced through.
+
+    Review AS6 hardened the scrub: every shell variable, not only exported ones (the
+    command runs in the profile's shell and could read `$GITHUB_TOKEN` set without
+    `export`); names read line by line (a profile's `IFS=_` had split `GITHUB_TOKEN`
+    into two names); one that cannot be unset (`readonly`) ends the run with 126 instead;
+    patterns that need no bash 4 (`${v^^}` broke bash 3.2); forced names compared as
+    given; and a shell that is not bash, where none of this works, refuses with 126.
+    """
     if command[:1] in ("-", "+"):
         # bash reads a `-c` string that starts with `-` or `+` as its own options: what
         # ran was not the text judged (review AQ15); a leading blank changes nothing else
         command = " " + command
     if not login:
         return [shell, "-c", command]
-    markers = "|".join(f"*{marker}*" for marker in SECRET_MARKERS)
+    markers = "|".join(f"*{_any_case(marker)}*" for marker in SECRET_MARKERS)
     kept = "|".join(name for name in keep if _NAME.fullmatch(name))
     spared = f"{kept}) ;; " if kept else ""
+    refuse = 'echo "policylang: %s; the command did not run" >&2; exit 126'
     # the command runs in the login shell itself (`shopt login_shell`, the profile's
     # functions), by `eval`, with no positional parameters and no helper variable left
     script = (
-        'for __v in $(compgen -e); do case "${__v^^}" in '
-        f'{spared}{markers}) unset "$__v" ;; esac; done; unset __v; '
+        '[ -n "${BASH_VERSION-}" ] && type compgen >/dev/null 2>&1 || { '
+        + refuse % "a login shell is scrubbed of secrets only under bash" + "; }\n"
+        'while IFS= read -r __v; do case "$__v" in '
+        f'{spared}{markers}) unset "$__v" 2>/dev/null || {{ '
+        + refuse % "the profile makes $__v read-only, so it cannot be dropped"
+        + '; } ;; esac; done <<< "$(compgen -v)"; unset __v; '
         '__c=$1; set --; eval "unset __c\n$__c"'
     )
     return [shell, "-l", "-c", script, shell, command]
+
+
+def _any_case(word: str) -> str:
+    """A `case` pattern for `word` in either case, without bash 4's `${v^^}`.
+
+    >>> _any_case("KEY_1")
+    '[Kk][Ee][Yy]_1'
+    """
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

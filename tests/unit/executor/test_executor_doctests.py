@@ -11,6 +11,7 @@ MODULES = [
     "policylang.executor.env",
     "policylang.executor.githooks",
     "policylang.executor.runner",
+    "policylang.executor.sandbox",
     "policylang.tool.schema",
 ]
 

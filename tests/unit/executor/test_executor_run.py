@@ -14,7 +14,7 @@ import pytest
 
 from policylang.decision import ApprovalRecord, ApprovalScope, Retention, Verdict
 from policylang.errors import ExecutionRefusedError
-from policylang.executor import ExecResult, run
+from policylang.executor import ExecResult, PlainBackend, run
 
 from .conftest import PY, decision, kill_pid, live_group_members, running, zombie_children
 
@@ -448,3 +448,53 @@ def test_a_login_shell_drops_the_secrets_its_profile_exports(
     assert "MYVAR=ok" in out
     assert "args:0:none" in out  # no positional parameter or helper left behind
     assert out.endswith("login\n")
+
+
+def _login_home(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, profile: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".profile").write_text(profile)
+    monkeypatch.setenv("HOME", str(home))
+
+
+def test_a_login_shell_drops_unexported_and_split_names_too(
+    workdir: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review AS6: the command runs in the profile's shell, so a variable set without
+    # `export` was readable; `IFS=_` split `GITHUB_TOKEN` into two names; DB_PASS and
+    # DATABASE_URL were not secret-looking; a forced lower-case name was dropped
+    _login_home(tmp_path, monkeypatch,
+                "GITHUB_TOKEN=ghp_unexported\nexport NPM_TOKEN=npm_x; IFS=_\n"
+                "export DB_PASS=hunter2\nexport DATABASE_URL=postgres://u:pw@h/db\n"
+                "export my_token=forced\nexport MYVAR=ok\n")
+    probe = 'echo "unexported=${GITHUB_TOKEN-gone}"; printenv | sort'
+    out = _run(probe, workdir, login=True, force_env=("my_token",)).stdout
+    assert "unexported=gone" in out
+    for leaked in ("npm_x", "hunter2", "pw@h", "ghp_"):
+        assert leaked not in out
+    assert "my_token=forced" in out
+    assert "MYVAR=ok" in out
+
+
+def test_a_read_only_secret_refuses_the_login_run(
+    workdir: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _login_home(tmp_path, monkeypatch, "declare -rx OPENAI_API_KEY=sk-readonly\n")
+    res = _run('echo "ran:$OPENAI_API_KEY"', workdir, login=True)
+    assert res.exit_code == 126
+    assert "sk-readonly" not in res.stdout
+    assert "ran:" not in res.stdout
+    assert "OPENAI_API_KEY read-only" in res.stderr
+
+
+def test_a_login_shell_that_is_not_bash_refuses(
+    workdir: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _login_home(tmp_path, monkeypatch, "export GITHUB_TOKEN=ghp_x\n")
+    # dash is in every Debian (essential); none of the scrub works there
+    command = "echo ran; printenv GITHUB_TOKEN"
+    res = run(command, decision=decision(command), cwd=workdir, login=True,
+              sandbox=PlainBackend(shell="dash"))
+    assert res.exit_code == 126
+    assert res.stdout == ""
+    assert "only under bash" in res.stderr
