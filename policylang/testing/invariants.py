@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from policylang.decision import Decision, Retention, Verdict
+from policylang.decision import Decision, Retention, Verdict, visible_line
 from policylang.testing.cases import Broken, Compound, Respelled, Substituted, Wrapped
 
 Evaluate = Callable[[str], Decision]
@@ -62,21 +62,58 @@ class DenyCase:
     rule: str
 
 
+LOOSER = "looser"
+"""A verdict looser than the property allows: a possible hole in the policy or engine."""
+STRICTER = "stricter"
+"""A verdict stricter than another spelling or the reference: over-strict, not a hole."""
+DEFECT = "defect"
+"""Neither: the evaluator raised, was not deterministic, or mislabelled retention."""
+
+
+def shown(command: str) -> str:
+    """A command as every report shows it: on one line, control characters escaped."""
+    return f"`{visible_line(command)}`"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Violation:
-    """A counterexample: the property, the command that shows it, and the decisions."""
+    """A counterexample: the property, the command that shows it, and the decisions.
+
+    `direction` says which way it errs (review AR11): `looser` (a possible hole),
+    `stricter` (over-strict: a person is asked where another spelling is allowed) or
+    `defect`. `decided_by` says whether the stricter verdict came from the policy's rules
+    or only from the engine's built-in checks, which no policy change can lift.
+    """
 
     property: str
     command: str
     message: str
     related: tuple[str, ...] = ()  # other command texts involved (parts, inner, spellings)
     decisions: tuple[Decision, ...] = field(default=(), compare=False)
+    direction: str = DEFECT
+
+    def decided_by(self) -> str:
+        """`policy` when a rule of the policy gave the stricter verdict, else `engine`."""
+        if not self.decisions:
+            return "engine"
+        strictest = max(self.decisions, key=lambda d: d.verdict.rank)
+        deciding = [r for r in strictest.reasons if r.verdict is strictest.verdict]
+        return "policy" if any(r.location for r in deciding) else "engine"
+
+    def label(self) -> str:
+        if self.direction == LOOSER:
+            return "looser: a possible hole"
+        if self.direction == STRICTER:
+            where = ("a rule of the policy" if self.decided_by() == "policy"
+                     else "the engine's built-in checks, not the policy")
+            return f"stricter: over-strict, not a hole; the stricter verdict comes from {where}"
+        return "a defect of the evaluator"
 
     def render(self) -> str:
         """The counterexample with the explain trace of every decision involved."""
-        lines = [f"property {self.property} violated: {self.message}",
-                 f"  command: {self.command!r}"]
-        lines += [f"  related: {text!r}" for text in self.related]
+        lines = [f"property {self.property} violated ({self.label()}): {self.message}",
+                 f"  command: {shown(self.command)}"]
+        lines += [f"  related: {shown(text)}" for text in self.related]
         for decision in self.decisions:
             lines.append("  --")
             lines += ["  " + ln for ln in decision.explain().splitlines()]
@@ -144,7 +181,7 @@ def check_fail_closed(subjects: Subjects, broken: Broken) -> Violation | None:
     if decision.verdict is Verdict.ALLOW:
         return Violation(property="fail-closed", command=broken.text,
                          message=f"a line bash cannot parse ({broken.how}) was allowed",
-                         related=(broken.origin,), decisions=(decision,))
+                         related=(broken.origin,), decisions=(decision,), direction=LOOSER)
     return None
 
 
@@ -157,8 +194,8 @@ def check_compound_monotonicity(subjects: Subjects, compound: Compound) -> Viola
             return Violation(
                 property="compound-monotonicity", command=compound.text,
                 message=f"{compound.construct}: the line is {whole.verdict} but its part "
-                        f"{part!r} alone is {alone.verdict}",
-                related=(part,), decisions=(whole, alone))
+                        f"{shown(part)} alone is {alone.verdict}",
+                related=(part,), decisions=(whole, alone), direction=LOOSER)
     return None
 
 
@@ -168,11 +205,13 @@ def _check_respelled(name: str, subjects: Subjects, respelled: Respelled) -> Vio
     if len(verdicts) > 1:
         first = decisions[0]
         other = next(d for d in decisions if d.verdict is not first.verdict)
+        direction = LOOSER if _looser(other, first) else STRICTER
         return Violation(
             property=name, command=other.command,
-            message=f"the same command ({' '.join(respelled.values)!r}) re-spelled gets "
-                    f"{other.verdict} here but {first.verdict} as {first.command!r}",
-            related=(first.command,), decisions=(first, other))
+            message=f"the same command ({shown(' '.join(respelled.values))}) re-spelled as "
+                    f"{shown(other.command)} gets {other.verdict}, but {first.verdict} as "
+                    f"{shown(first.command)}",
+            related=(first.command,), decisions=(first, other), direction=direction)
     return None
 
 
@@ -200,7 +239,7 @@ def check_substitution_soundness(subjects: Subjects, case: Substituted) -> Viola
             property="substitution-soundness", command=case.text,
             message=f"{case.position}: the line is {whole.verdict} but the substituted "
                     f"command alone is {inner.verdict}",
-            related=(case.inner,), decisions=(whole, inner))
+            related=(case.inner,), decisions=(whole, inner), direction=LOOSER)
     return None
 
 
@@ -221,7 +260,7 @@ def check_wrapper_transparency(subjects: Subjects, case: Wrapped) -> Violation |
             property="wrapper-transparency", command=case.text,
             message=f"{case.wrapper}: the wrapped line is {whole.verdict} but the inner "
                     f"command alone is {inner.verdict}",
-            related=(case.inner,), decisions=(whole, inner))
+            related=(case.inner,), decisions=(whole, inner), direction=LOOSER)
     return None
 
 
@@ -235,7 +274,7 @@ def check_deny_monotonicity(subjects: Subjects, case: DenyCase) -> Violation | N
         return Violation(
             property="deny-monotonicity", command=case.command,
             message=f"adding `{case.rule}` turned {before.verdict} into {after.verdict}",
-            related=(case.rule,), decisions=(before, after))
+            related=(case.rule,), decisions=(before, after), direction=LOOSER)
     return None
 
 
@@ -248,7 +287,8 @@ def check_differential(subjects: Subjects, command: str) -> Violation | None:
     if ours.verdict is not theirs.verdict:
         return Violation(property="differential", command=command,
                          message=f"evaluate says {ours.verdict}, the reference says "
-                                 f"{theirs.verdict}", decisions=(ours, theirs))
+                                 f"{theirs.verdict}", decisions=(ours, theirs),
+                         direction=LOOSER if _looser(ours, theirs) else STRICTER)
     return None
 
 
@@ -263,7 +303,7 @@ def check_retention_soundness(subjects: Subjects, command: str) -> Violation | N
     effects = [s.text for s in decision.segments if not s.read_only]
     if effects:
         return Violation(property="retention-soundness", command=command,
-                         message=f"retention requery but segment {effects[0]!r} has effects",
+                         message=f"retention requery but segment {shown(effects[0])} has effects",
                          decisions=(decision,))
     if subjects.writes is not None and subjects.writes(command):
         return Violation(property="retention-soundness", command=command,

@@ -79,3 +79,10 @@ def loosened_by_rules(rule: str) -> object:
     """A broken `with_rule`: any added rule turns the policy into allow-everything."""
     del rule
     return lambda command: _decision(command, Verdict.ALLOW, read_only=True)
+
+
+def allowed_when_quoted(command: str) -> Decision:
+    """ASK, but ALLOW as soon as the text holds a quote: a re-spelling opens a hole."""
+    if "'" in command or '"' in command:
+        return _decision(command, Verdict.ALLOW, read_only=True)
+    return always_ask(command)

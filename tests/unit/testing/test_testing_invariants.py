@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 import pytest
 from fuzz_toys import (
+    allowed_when_quoted,
     always_ask,
     flaky_evaluate,
     loosened_by_rules,
@@ -18,6 +19,8 @@ from policylang.testing import campaign
 from policylang.testing.cases import Broken, Compound, Respelled, Substituted, Wrapped
 from policylang.testing.invariants import (
     INVARIANTS,
+    LOOSER,
+    STRICTER,
     DenyCase,
     Evaluate,
     Subjects,
@@ -141,6 +144,50 @@ def test_quoting_invariance_names_both_spellings() -> None:
     assert violation is not None
     assert violation.command == "$'rm' x"
     assert violation.related == ("rm x",)
+
+
+def test_a_respelling_that_asks_is_over_strict_not_a_hole() -> None:
+    # review AR11: every difference had read like a hole
+    respelled = Respelled(values=("ls", "x"), spellings=("ls x", "ls 'x'"))
+    violation = INVARIANTS["quoting-invariance"].check(Subjects(evaluate=spelling_sensitive),
+                                                       respelled)
+    assert violation is not None
+    assert violation.direction == STRICTER
+    assert violation.decided_by() == "engine"  # the toy's reasons name no rule location
+    head = violation.render().splitlines()[0]
+    assert "stricter: over-strict, not a hole" in head
+    assert "the engine's built-in checks" in head
+
+
+def test_a_respelling_that_allows_is_a_possible_hole() -> None:
+    respelled = Respelled(values=("ls", "x"), spellings=("ls x", "ls 'x'"))
+    violation = INVARIANTS["quoting-invariance"].check(Subjects(evaluate=allowed_when_quoted),
+                                                       respelled)
+    assert violation is not None
+    assert violation.direction == LOOSER
+    assert "looser: a possible hole" in violation.render()
+
+
+def test_commands_are_shown_one_way_with_control_characters_escaped() -> None:
+    respelled = Respelled(values=("ls", "x\r"), spellings=("ls x\r", "ls 'x\r'"))
+    violation = INVARIANTS["quoting-invariance"].check(Subjects(evaluate=spelling_sensitive),
+                                                       respelled)
+    assert violation is not None
+    text = violation.render()
+    assert "`ls 'x\\x0d'`" in text  # the same spelling in the message and the command
+    assert "\r" not in text.split("  --")[0]
+    assert "\"ls" not in text  # no Python repr
+
+
+def test_a_policy_rule_behind_the_stricter_verdict_is_named() -> None:
+    from policylang import load_policy
+
+    respelled = Respelled(values=("sudo", "id"), spellings=("echo sudo id", "sudo id"))
+    violation = INVARIANTS["quoting-invariance"].check(
+        Subjects(evaluate=load_policy().evaluate), respelled)
+    assert violation is not None
+    assert violation.decided_by() == "policy"
+    assert "a rule of the policy" in violation.render().splitlines()[0]
 
 
 def test_retention_uses_the_writes_oracle() -> None:
