@@ -29,7 +29,7 @@ bench: $(STAMP)
 ## fuzz: the long campaign on demand: 10 min of invariants, then the dynamic read-only oracle
 fuzz: $(STAMP)
 	bash scripts/system-deps.sh
-	$(BIN)/policylang fuzz policylang/rulesets/default.policy --budget 10m --dynamic --dynamic-budget 10m
+	$(BIN)/policylang fuzz policylang/rulesets/default.policy --budget 10m --dynamic --dynamic-budget 10m --dynamic-known fuzz/known-findings.txt
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
+import fnmatch
 import logging
 import os
 import re
@@ -359,6 +361,53 @@ class Oracle:
 # --- a run over many commands -------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class KnownFinding:
+    """One line of a baseline file: `EFFECT PATTERN  # why`, e.g. `write
+    /home/oracle/.config/procps*  # top makes its config folder`. A flag of that effect
+    whose target matches the glob is known, and a command flagged only for known findings
+    does not fail the run (review AR12: the shipped ruleset's `top` was flagged on every
+    run, so `make fuzz` could never pass)."""
+
+    effect: str
+    pattern: str
+    why: str
+    where: str  # file:line
+
+    def covers(self, event: Event) -> bool:
+        return str(event.effect) == self.effect and fnmatch.fnmatchcase(event.target,
+                                                                          self.pattern)
+
+
+def read_known(path: Path) -> tuple[KnownFinding, ...]:
+    """The known findings of a baseline file.
+
+    Raises:
+        ValueError: a line is not `EFFECT PATTERN  # why` (every bad line is named), or a
+            finding has no reason: a baseline without reasons hides holes.
+    """
+    effects = {str(effect) for effect in Effect}
+    found: list[KnownFinding] = []
+    problems: list[str] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        body, _, why = raw.partition("#")
+        words = body.split()
+        if not words:
+            continue
+        where = f"{path}:{number}"
+        if len(words) != 2 or words[0] not in effects:
+            problems.append(f"{where}: expected `EFFECT PATTERN  # why`, EFFECT one of "
+                            f"{', '.join(sorted(effects))}")
+        elif not why.strip():
+            problems.append(f"{where}: say why `{words[1]}` is accepted, after a `#`")
+        else:
+            found.append(KnownFinding(effect=words[0], pattern=words[1], why=why.strip(),
+                                      where=where))
+    if problems:
+        raise ValueError("\n".join(problems))
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OracleReport:
     """The outcome of running the oracle over a set of commands."""
 
@@ -366,10 +415,21 @@ class OracleReport:
     observations: tuple[Observation, ...] = ()
     seconds: float = 0.0
     sources: dict[str, str] = field(default_factory=dict)  # command -> corpus file
+    known: tuple[KnownFinding, ...] = ()  # flags accepted on purpose (a baseline file)
 
     @property
     def flagged(self) -> tuple[Observation, ...]:
-        return tuple(o for o in self.observations if o.flagged)
+        """The flagged observations, those whose every flag is a known finding left out."""
+        return tuple(o for o in self.observations if o.flagged and not self._is_known(o))
+
+    @property
+    def known_flagged(self) -> tuple[Observation, ...]:
+        return tuple(o for o in self.observations if o.flagged and self._is_known(o))
+
+    def _is_known(self, observation: Observation) -> bool:
+        return bool(self.known) and all(
+            any(k.covers(event) for k in self.known) for event in observation.flags
+        )
 
     def by_category(self) -> dict[str, list[Observation]]:
         groups: dict[str, list[Observation]] = collections.defaultdict(list)
@@ -385,6 +445,11 @@ class OracleReport:
         lines = [f"dynamic oracle: {ran} of {self.candidates} read-only command(s) run in "
                  f"{self.seconds:.0f}s; {len(self.flagged)} flagged, {timeouts} timed out, "
                  f"{tmp} wrote only under /tmp (not flagged)"]
+        known = self.known_flagged
+        if known:
+            lines.append(f"known: {len(known)} command(s) flagged only for known findings "
+                         "(not counted)")
+            lines += ["  " + o.render().replace("\n", "\n  ") for o in known[:examples]]
         for category, group in self.by_category().items():
             lines.append(f"{category}: {len(group)} command(s)")
             lines += ["  " + o.render().replace("\n", "\n  ") for o in group[:examples]]
@@ -556,6 +621,9 @@ def add_arguments(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
                         metavar="N", help="commands run at once (default 1)")
     parser.add_argument(f"--{prefix}show", dest="oracle_show", type=int, default=8,
                         metavar="N", help="examples printed per category (default 8)")
+    parser.add_argument(f"--{prefix}known", dest="oracle_known", type=Path, metavar="FILE",
+                        help="a baseline of known findings (`EFFECT PATTERN  # why` per "
+                             "line): commands flagged only for those do not fail the run")
     parser.add_argument(f"--{prefix}no-option-probes", dest="oracle_option_probes",
                         action="store_false",
                         help="do not probe the valued options each program's --help lists")
@@ -566,6 +634,13 @@ def run_from_args(policy: Path, args: argparse.Namespace,
     """Run the oracle as `add_arguments` describes; print the report; 1 if any flagged."""
     from policylang.errors import PolicylangError
 
+    known: tuple[KnownFinding, ...] = ()
+    if args.oracle_known is not None:
+        try:
+            known = read_known(args.oracle_known)
+        except (OSError, ValueError) as exc:
+            print(f"dynamic oracle: error: {exc}", file=sys.stderr)
+            return 2
     try:
         report = check_policy(policy, commands=commands, corpus_dir=args.corpora,
                               budget_s=args.oracle_budget, timeout_s=args.oracle_timeout,
@@ -573,6 +648,7 @@ def run_from_args(policy: Path, args: argparse.Namespace,
     except (PolicylangError, OSError) as exc:
         print(f"dynamic oracle: error: {exc}", file=sys.stderr)
         return 2
+    report = dataclasses.replace(report, known=known)
     print(report.render(examples=args.oracle_show), flush=True)
     return 1 if report.flagged else 0
 

@@ -199,3 +199,44 @@ def test_option_probes_find_the_option_that_writes(oracle: Oracle) -> None:
     flagged = {o.command: o.categories for o in report.flagged}
     assert flagged["sdiff file1 file2 --output=./oracle-probe"] == ("write",)
     assert flagged["sdiff file1 file2 --diff-program=./oracle-probe"] == ("exec",)
+
+
+def test_a_baseline_of_known_findings(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # review AR12: a finding accepted on purpose (the shipped ruleset's `top`) failed every
+    # run; a baseline names it, with a reason, and only other findings fail
+    wrong = tmp_path / "wrong.policy"
+    wrong.write_text('policy "wrong" version "1"\ndefault ask\nreadonly mktemp ** id bad\n')
+    known = tmp_path / "known.txt"
+    known.write_text("# accepted\nwrite /home/oracle/tmp.*  # a scratch file, harmless\n")
+    args = [str(wrong), "--command", "mktemp -p /home/oracle", "--known", str(known)]
+    assert oracle_mod.main(args) == 0
+    out = capsys.readouterr().out
+    assert "0 flagged" in out
+    assert "known: 1 command(s) flagged only for known findings" in out
+    # a write elsewhere in the same command is not covered: it fails
+    args[2] = "mktemp -p /home/oracle; mktemp -p /home/oracle/.ssh"
+    assert oracle_mod.main(args) == 1
+    assert "write: 1 command(s)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("write /x\n", "say why"),
+    ("scribble /x  # why\n", "EFFECT one of"),
+    ("write /x /y  # why\n", "expected `EFFECT PATTERN"),
+])
+def test_a_bad_baseline_is_refused_before_anything_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, problem: str
+) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text(text)
+    assert oracle_mod.main([str(DEFAULT), "--command", "ls", "--known", str(known)]) == 2
+    err = capsys.readouterr().err
+    assert f"{known}:1: " in err
+    assert problem in err
+
+
+def test_the_shipped_baseline_reads() -> None:
+    baseline = DEFAULT.parents[2] / "fuzz" / "known-findings.txt"
+    findings = oracle_mod.read_known(baseline)
+    assert findings
+    assert all(f.why for f in findings)
