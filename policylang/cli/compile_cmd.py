@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dump:
         print(policy.dump(), end="")
     else:
-        layers = len(policy.sources)
-        print(f"{args.file}: {policy.tree.rule_count} rules in {layers} layers")
+        rules, layers = policy.tree.rule_count, len(policy.sources)
+        print(f"{args.file}: {rules} rule{'s' * (rules != 1)} in {layers} "
+              f"layer{'s' * (layers != 1)} (--dump prints the decision tree)")
     return 0

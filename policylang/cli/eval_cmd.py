@@ -48,6 +48,10 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
     """The policy the arguments name, or None after printing the diagnostics."""
     paths: list[str] = list(args.policy)
     cache: int = getattr(args, "cache", 1024)
+    if args.approvals is not None and not os.path.exists(args.approvals):
+        # honouring a file that is not there honours nothing: most likely a typo (AR13)
+        print(f"warning: approvals file {args.approvals} does not exist; no approval is "
+              "honoured", file=sys.stderr)
     try:
         policy = load_policy(
             paths[0] if paths else None,
@@ -69,7 +73,7 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
         print(str(error), file=sys.stderr)
     except OSError as error:
         where = error.filename or (paths[0] if paths else "the policy")
-        print(f"error: cannot read {where}: {error.strerror or error}", file=sys.stderr)
+        print(f"policylang: cannot read {where}: {error.strerror or error}", file=sys.stderr)
     return None
 
 
@@ -114,8 +118,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.jsonl == (args.command is not None):
-        print("error: give either COMMAND or --jsonl", file=sys.stderr)
+    if args.jsonl and args.command is not None:
+        print("policylang eval: give COMMAND or --jsonl, not both", file=sys.stderr)
+        return 2
+    if not args.jsonl and args.command is None:
+        print("policylang eval: give a COMMAND, or --jsonl to read JSON lines from stdin",
+              file=sys.stderr)
+        return 2
+    if args.cache < 0:
+        print("policylang eval: --cache must be 0 (none) or more", file=sys.stderr)
         return 2
     policy = load_from_args(args)
     if policy is None:
@@ -197,9 +208,11 @@ class _BatchState:
         """The output line for one input line (an `error` object for a bad one)."""
         try:
             item = self.decode(raw)
-            command = item["command"]
+            if not isinstance(item, dict):
+                raise TypeError("a line must be a JSON object")
+            command = item.get("command")
             if not isinstance(command, str):
-                raise TypeError("`command` must be a string")
+                raise TypeError("no string `command`")
             key = (_folder(item, "cwd"), _folder(item, "workspace"))
         # RecursionError: JSON nested thousands deep (review AO11)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:

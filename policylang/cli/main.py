@@ -45,6 +45,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace
+               ) -> argparse.ArgumentParser:
+    """The parser of the subcommand `args` came from (the top-level one if none)."""
+    func = getattr(args, "func", None)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                if func is not None and sub.get_default("func") is func:
+                    found: argparse.ArgumentParser = sub
+                    return found
+    return parser
+
+
 # = hook_cmd.EXIT_BLOCKED: agents read any other failure status as "the hook failed, go ahead"
 _HOOK_BLOCKED = 2
 
@@ -64,7 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(arguments: list[str], chosen: str | None) -> int:
     parser = build_parser(chosen)
-    args = parser.parse_args(arguments)
+    args, unknown = parser.parse_known_args(arguments)
+    if unknown:
+        # the subcommand's own usage line, not the top-level one (review AR13)
+        _subparser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         code: int = args.func(args)
     except BrokenPipeError:

@@ -6,12 +6,13 @@ import argparse
 import sys
 from functools import partial
 
-from policylang.engine.cases import CaseTableError, failures, read_cases
+from policylang.engine.cases import Case, CaseTableError, failures, read_cases
 from policylang.engine.policy import EXPECTATION_CONTEXT, load_policy
 from policylang.errors import RulesetError
 
 EXIT_OK = 0
 EXIT_FAILED = 1
+EXIT_USAGE = 2
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,17 +34,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        tables = [case for path in args.cases for case in read_cases(path)]
-    except (OSError, CaseTableError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_FAILED
+    tables: list[Case] = []
+    unusable = False
+    for table in args.cases:
+        try:
+            tables += read_cases(table)
+        except OSError as error:  # a table that is not there is a usage error (AR13)
+            print(f"policylang test: cannot read case table {table}: "
+                  f"{error.strerror or error}", file=sys.stderr)
+            unusable = True
+        except CaseTableError as error:
+            print(str(error), file=sys.stderr)
+            unusable = True
+    if unusable:
+        return EXIT_USAGE
     failed = 0
     for path in args.files:
         try:
             policy = load_policy(path, check=False)
-        except (RulesetError, OSError) as error:
+        except RulesetError as error:
             print(str(error), file=sys.stderr)
+            failed += 1
+            continue
+        except OSError as error:  # as `check` says it
+            print(f"{path}: cannot read: {error.strerror or error}", file=sys.stderr)
             failed += 1
             continue
         expected = policy.check_expectations()

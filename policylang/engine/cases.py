@@ -39,38 +39,49 @@ class CaseTableError(ValueError):
 
 
 def parse_cases(text: str, *, name: str = "<cases>") -> tuple[Case, ...]:
+    """The cases of a table; every malformed line is reported at once (review AR13).
+
+    Raises:
+        CaseTableError: one line per malformed table line.
+    """
     cases: list[Case] = []
+    problems: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith("#") or raw.startswith("command\t"):
             continue
-        fields = raw.split("\t")
-        if len(fields) < 2:
-            raise CaseTableError(f"{name}:{number}: expected `command<TAB>verdict`, got {raw!r}")
         try:
-            verdict = Verdict(fields[1].strip())
-        except ValueError:
-            raise CaseTableError(f"{name}:{number}: unknown verdict {fields[1]!r}") from None
-        retention_text = fields[2].strip() if len(fields) > 2 else ""
-        retention: Retention | None = None
-        check = retention_text not in _ANY
-        if check and retention_text != "none":
-            try:
-                retention = Retention(retention_text)
-            except ValueError:
-                raise CaseTableError(
-                    f"{name}:{number}: unknown retention {retention_text!r}"
-                ) from None
-        cases.append(
-            Case(
-                command=fields[0].replace(NEWLINE_MARK, "\n"),
-                verdict=verdict,
-                retention=retention,
-                check_retention=check,
-                note=fields[3].strip() if len(fields) > 3 else "",
-                location=f"{name}:{number}",
-            )
-        )
+            cases.append(_case(raw, f"{name}:{number}"))
+        except CaseTableError as problem:
+            problems.append(str(problem))
+    if problems:
+        raise CaseTableError("\n".join(problems))
     return tuple(cases)
+
+
+def _case(raw: str, location: str) -> Case:
+    fields = raw.split("\t")
+    if len(fields) < 2:
+        raise CaseTableError(f"{location}: expected `command<TAB>verdict`, got {raw!r}")
+    try:
+        verdict = Verdict(fields[1].strip())
+    except ValueError:
+        raise CaseTableError(f"{location}: unknown verdict {fields[1]!r}") from None
+    retention_text = fields[2].strip() if len(fields) > 2 else ""
+    retention: Retention | None = None
+    check = retention_text not in _ANY
+    if check and retention_text != "none":
+        try:
+            retention = Retention(retention_text)
+        except ValueError:
+            raise CaseTableError(f"{location}: unknown retention {retention_text!r}") from None
+    return Case(
+        command=fields[0].replace(NEWLINE_MARK, "\n"),
+        verdict=verdict,
+        retention=retention,
+        check_retention=check,
+        note=fields[3].strip() if len(fields) > 3 else "",
+        location=location,
+    )
 
 
 def read_cases(path: str | Path) -> tuple[Case, ...]:

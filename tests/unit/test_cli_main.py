@@ -60,4 +60,4 @@ def test_version_and_an_unreadable_policy_are_plain(capsys: pytest.CaptureFixtur
     assert capsys.readouterr().out.strip() == f"policylang {__version__}"
     assert cli(["eval", "--policy", "/nonexistent/p.policy", "ls"]) == 1
     assert capsys.readouterr().err.strip() == (
-        "error: cannot read /nonexistent/p.policy: No such file or directory")
+        "policylang: cannot read /nonexistent/p.policy: No such file or directory")

@@ -30,7 +30,7 @@ def test_eval_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_eval_needs_a_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval"]) == 2
-    assert "COMMAND or --jsonl" in capsys.readouterr().err
+    assert "give a COMMAND, or --jsonl" in capsys.readouterr().err
 
 
 def test_eval_bad_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,7 +125,8 @@ def test_test_command_passes_and_fails(tmp_path: Path, capsys: pytest.CaptureFix
     assert "bad.tsv:1: `ls`: expected deny, got allow/requery" in out
     malformed = tmp_path / "malformed.tsv"
     malformed.write_text("ls\tmaybe\n")
-    assert main(["test", str(policy), "--cases", str(malformed)]) == 1
+    # a malformed table is a usage error (AR13)
+    assert main(["test", str(policy), "--cases", str(malformed)]) == 2
     assert "unknown verdict" in capsys.readouterr().err
 
 

@@ -1,0 +1,111 @@
+"""Bad input to the command line gets one clear line and the documented exit status
+(review AR13): program name, the file, the subcommand's own usage; every bad table row."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from policylang.cli.main import main
+
+TINY = 'policy "t" version "1"\ndefault ask\n'
+
+
+def _err(capsys: pytest.CaptureFixture[str]) -> str:
+    return capsys.readouterr().err
+
+
+def test_eval_names_a_policy_it_cannot_read(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    missing = tmp_path / "nope.policy"
+    assert main(["eval", "--policy", str(missing), "ls"]) == 1
+    err = _err(capsys)
+    assert err == f"policylang: cannot read {missing}: No such file or directory\n"
+
+
+def test_test_names_a_policy_it_cannot_read(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    missing = tmp_path / "nope.policy"
+    assert main(["test", str(missing)]) == 1
+    assert f"{missing}: cannot read: No such file or directory" in _err(capsys)
+
+
+def test_a_missing_case_table_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    policy = tmp_path / "t.policy"
+    policy.write_text(TINY)
+    assert main(["test", str(policy), "--cases", str(tmp_path / "nope.tsv")]) == 2
+    assert "policylang test: cannot read case table" in _err(capsys)
+
+
+def test_every_bad_case_row_is_reported(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    policy = tmp_path / "t.policy"
+    policy.write_text(TINY)
+    table = tmp_path / "cases.tsv"
+    table.write_text("command\tverdict\nls\tdenny\nls\nls\task\tforever\nls\task\n")
+    assert main(["test", str(policy), "--cases", str(table)]) == 2
+    err = _err(capsys).splitlines()
+    assert err == [
+        f"{table}:2: unknown verdict 'denny'",
+        f"{table}:3: expected `command<TAB>verdict`, got 'ls'",
+        f"{table}:4: unknown retention 'forever'",
+    ]
+
+
+@pytest.mark.parametrize("name", ["eval", "explain", "check", "test", "run", "fuzz"])
+def test_an_unknown_option_shows_the_subcommands_usage(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([name, "--bogus", "x"])
+    assert exc.value.code == 2
+    err = _err(capsys)
+    assert err.startswith(f"usage: policylang {name} ")
+    assert f"policylang {name}: error: unrecognized arguments: --bogus" in err
+
+
+def test_eval_wants_a_command_or_jsonl_not_both(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--jsonl", "ls"]) == 2
+    assert "give COMMAND or --jsonl, not both" in _err(capsys)
+    assert main(["eval"]) == 2
+    assert "give a COMMAND, or --jsonl" in _err(capsys)
+
+
+def test_bad_jsonl_lines_say_what_is_wrong(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"cmd": "ls"}\n[1, 2]\n{"command": 3}\n'))
+    assert main(["eval", "--jsonl", "--jobs", "1"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [row["error"] for row in rows] == [
+        "bad input line: no string `command`",
+        "bad input line: a line must be a JSON object",
+        "bad input line: no string `command`",
+    ]
+
+
+def test_a_missing_approvals_file_is_named(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    assert main(["eval", "--approvals", str(tmp_path / "nope.toml"), "ls"]) == 0
+    err = _err(capsys)
+    assert "warning: approvals file" in err
+    assert "does not exist; no approval is honoured" in err
+
+
+def test_out_of_range_numbers_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--cache", "-1", "ls"]) == 2
+    assert "--cache must be 0" in _err(capsys)
+    for timeout in ("9999", "0", "nan", "soon"):
+        with pytest.raises(SystemExit) as exc:
+            main(["run", "--timeout", timeout, "--", "true"])
+        assert exc.value.code == 2
+        assert "--timeout" in _err(capsys)
+
+
+def test_parse_lists_each_problem_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", "echo 'x"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("shell.syntax-error") == 1
