@@ -66,13 +66,15 @@ __all__ = ["plain_line"]
 _MAX_LENGTH: Final = 1_000
 _MAX_SEGMENTS: Final = 16
 
-_PLAIN_CHAR = r"[A-Za-z0-9_./:,@%+=~*?\[\]-]"
-_SINGLE = r"'[ -&(-~]*'"  # printable ASCII but `'`
-_DOUBLE = r'"[ !#%-\[\]-_a-~]*"'  # printable ASCII but `"`, `$`, `\`, backquote
+_PLAIN_CHARS = r"A-Za-z0-9_./:,@%+=~*?\[\]-"  # (the inside of a character class)
+_SINGLE = r"'[ -&(-~]*+'"  # printable ASCII but `'`
+_DOUBLE = r'"[ !#%-\[\]-_a-~]*+"'  # printable ASCII but `"`, `$`, `\`, backquote
 # every token starts with a character of its own (a plain character, `'`, `"`, `&`, `|`,
-# `;`, a space), so a line either splits into them in exactly one way or not at all
-_LINE: Final = re.compile(rf"(?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE}|&&|\|\||[|; ])*")
-_TOKEN: Final = re.compile(rf"((?:{_PLAIN_CHAR}|{_SINGLE}|{_DOUBLE})+)|(&&|\|\||[|;])")
+# `;`, a space), so a line either splits into them in exactly one way or not at all; so
+# no match ever gives characters back, and every repetition is possessive (`++`, `*+`):
+# a run of plain characters is then one step, not one group iteration per character
+_LINE: Final = re.compile(rf"(?:[| ;{_PLAIN_CHARS}]++|{_SINGLE}|{_DOUBLE}|&&)*+")
+_TOKEN: Final = re.compile(rf"((?:[{_PLAIN_CHARS}]++|{_SINGLE}|{_DOUBLE})++)|(&&|\|\||[|;])")
 _QUOTED_PART: Final = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
 # tree-sitter misreads `a@`, `1%`, `- x=` … in command position (bash does not): such
 # lines, and every assignment-like `A=1`, are left to the analyser, which reports them
@@ -80,7 +82,6 @@ _COMMAND_NAME: Final = re.compile(
     rf"(?:[A-Za-z0-9_./]|{_SINGLE}|{_DOUBLE})(?:[A-Za-z0-9_./+-]|{_SINGLE}|{_DOUBLE})*"
 )
 _QUOTE: Final = re.compile("['\"]")
-_LONE_BRACKETS: Final = frozenset({"[", "]"})
 _PATTERN: Final = re.compile(r"[~*?\[]")  # a word that may be a tilde or glob pattern
 _CONNECTORS: Final = {
     "&&": Connector.AND,
@@ -95,6 +96,8 @@ _RESERVED: Final = frozenset(
     {"if", "then", "elif", "else", "fi", "case", "esac", "for", "select", "while", "until",
      "do", "done", "in", "function", "time", "coproc", "!", "{", "}", "[[", "]]"}
 )  # fmt: skip
+# what no unquoted word of a plain line may be: a reserved word, or a lone `[` or `]`
+_RESERVED_OR_BRACKET: Final = _RESERVED | {"[", "]"}
 # builtins whose words the analyser reads specially, or that change what follows
 _SPECIAL: Final = frozenset(
     {".", "source", "eval", "exec", "command", "builtin", "let", "alias", "unalias", "trap",
@@ -118,29 +121,34 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
     commands: list[tuple[list[Word], Connector]] = []
     words: list[Word] = []
     quoted = "'" in text or '"' in text
+    patterned = _PATTERN.search(text) is not None  # else no word needs `_PATTERN` either
+    span = _build.span
+    word = _build.word
     for match in _TOKEN.finditer(text):  # the line is all tokens and spaces (checked above)
-        raw = match.group(1)
+        raw, operator = match.groups()
         if raw is not None:  # a word
             value: str | None = raw
             if quoted and ("'" in raw or '"' in raw):
                 value = _unquote(raw)
                 if _QUOTE.split(raw, 1)[0] in _RESERVED:
                     return None  # `if'x'`: tree-sitter reads the keyword
-            if value in _RESERVED or raw[0] == "=" or raw in _LONE_BRACKETS:
+                if value in _RESERVED or raw[0] == "=":
+                    return None  # (a quoted word is no lone bracket)
+            elif raw in _RESERVED_OR_BRACKET or raw[0] == "=":
                 return None  # `fi`, `x ==`; tree-sitter joins `[ ]` into one word
             start, end = match.span()
-            at = _build.span(start, end)
-            if _PATTERN.search(raw) is not None:
+            at = span(start, end)
+            if patterned and _PATTERN.search(raw) is not None:
                 kinds = pattern_kinds(_pieces(raw))
                 if kinds:
                     found = tuple(Expansion(kind=kind, text=raw, span=at) for kind in kinds)
-                    words.append(_build.word(raw, None, found, at))
+                    words.append(word(raw, None, found, at))
                     continue
-            words.append(_build.word(raw, value, (), at))
+            words.append(word(raw, value, (), at))
         else:  # an operator
             if not words or len(commands) >= _MAX_SEGMENTS:
                 return None  # `; ls`, `ls ;; x`, `&& x`
-            commands.append((words, _CONNECTORS[match.group(2)]))
+            commands.append((words, _CONNECTORS[operator]))
             words = []
     if words:
         commands.append((words, Connector.END))
