@@ -177,6 +177,18 @@ class PathChecks:
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
     state_files: frozenset[str]  # the policy's own files: writes deny (`check_state`)
+    # `paths.resolve_all` answers of this walk, by path and working directory: a word
+    # is checked as read and as written, often twice in one line; the file system is
+    # asked once per path and evaluation (never across evaluations)
+    resolved: dict[tuple[str, frozenset[str], bool], tuple[tuple[str, ...], bool, bool]]
+
+    def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
+        """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
+        key = (value, cwd.candidates, cwd.known)
+        found = self.resolved.get(key)
+        if found is None:
+            found = self.resolved[key] = paths.resolve_all(value, cwd, self.ctx.home)
+        return found
 
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.reads_hidden = found.reads_hidden
@@ -326,7 +338,7 @@ class PathChecks:
             )
             return
         self.fs = True
-        forms, complete, process = paths.resolve_all(value, cwd, self.ctx.home)
+        forms, complete, process = self.resolve_all(value, cwd)
         if process:
             seg.floor(
                 Verdict.ASK,
@@ -561,7 +573,7 @@ class PathChecks:
         value = word.value
         if value is None or value.startswith("-"):
             return
-        forms, _complete, _process = paths.resolve_all(value, cwd, self.ctx.home)
+        forms, _complete, _process = self.resolve_all(value, cwd)
         for form in forms:
             hit = next(
                 (s for s in self.state_files if s.startswith(form) and "/" not in s[len(form) :]),
@@ -589,7 +601,7 @@ class PathChecks:
         value = value.replace("\\", "")
         for match in _EMBEDDED_PATH.finditer(value):
             separator, piece = match.group(1, 2)
-            forms, _complete, _process = paths.resolve_all(piece, cwd, self.ctx.home)
+            forms, _complete, _process = self.resolve_all(piece, cwd)
             # after a `:` it may be another machine's path (`docker cp c:/etc/hosts x`,
             # `host:/etc/x`), or a protocol's file (`cache:/…`): read, not written, but
             # for `file:`

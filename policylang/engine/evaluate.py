@@ -262,6 +262,7 @@ class _Walk(PathChecks):
         self.reads_contents = False
         # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
         self.trees: dict[tuple[str, bool], tuple[list[Reason], bool]] = {}
+        self.resolved = {}  # see `PathChecks.resolved`
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
