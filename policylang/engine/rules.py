@@ -356,6 +356,9 @@ class RuleView:
         self._parse_lock = threading.Lock()
         self._positions = {p.value: p for p in ExpansionPosition}
         self._commands = _command_table(policy)
+        # `_renamed_program` answers by name: a pure function of the name and this policy's
+        # rule tree, asked for every command no rule names (bounded: names are untrusted)
+        self._renamed: dict[str, str | None] = {}
         # wrappers a policy's own lines define or redefine: `wrapper git …` in a later layer
         # must not hide `git push --force` from an earlier layer's deny (review AF8)
         self._declared_wrappers = frozenset(
@@ -737,7 +740,7 @@ class RuleView:
             if based is not None and based.verdict is not Verdict.ALLOW:
                 floors.append(_match_reason(based, f"`{base}` run by path"))
             name = base
-        renamed = _renamed_program(name, tree) if match is None else None
+        renamed = self.renamed(name) if match is None else None
         if renamed is not None:
             # `gcc-12`, `x86_64-linux-gnu-gcc`, `c99`, `clang-16`, `go1.22.1` are the program
             # they rename: its asks and denies are theirs, approved as that program's are
@@ -919,7 +922,13 @@ class RuleView:
 
     def renamed(self, name: str) -> str | None:
         """The program the rules name that `name` renames (`gmake` → `make`), or None."""
-        return _renamed_program(name, self.policy.tree)
+        found = self._renamed.get(name, _UNSEEN)
+        if found is _UNSEEN:
+            found = _renamed_program(name, self.policy.tree)
+            if len(self._renamed) >= _MAX_RENAMED:
+                self._renamed.clear()
+            self._renamed[name] = found
+        return found  # type: ignore[return-value]  # (`_UNSEEN` is replaced above)
 
     def has_verb(self, name: str, operand: str) -> bool:
         """Whether `operand` is a verb of `name` rather than a script it runs: the arity
@@ -977,7 +986,7 @@ class RuleView:
         if (
             unknown_program
             and any(v in _INLINE_CODE_OPTIONS for v in values[1:3])
-            and _renamed_program(values[0], self.policy.tree) is None  # `gcc-12 -c x.c`
+            and self.renamed(values[0]) is None  # `gcc-12 -c x.c`
         ):
             # `rhino -e CODE`, `oksh -c CMD`, `toybox sh -c CMD`, `gnome-terminal -- CMD`:
             # a program the tables miss, given code inline; approving its name would
@@ -2005,6 +2014,10 @@ def _access_names(access: Access) -> tuple[str, ...]:
     if access is Access.READ_WRITE:
         return ("read", "write")
     return ("read",) if access is Access.READ else ("write",)
+
+
+_UNSEEN: Final = object()  # (`RuleView.renamed`: not asked yet)
+_MAX_RENAMED: Final = 4096  # names `RuleView.renamed` keeps answers for
 
 
 def _renamed_program(name: str, tree: RuleTree) -> str | None:
