@@ -1004,7 +1004,7 @@ class _Walk(PathChecks):
         if self.rules.may_be_protected("/" + value):
             return False
         self.fs = True
-        return not any(os.path.lexists(os.path.join(c, value)) for c in cwd.candidates)
+        return not any(_lexists(os.path.join(c, value)) for c in cwd.candidates)
 
     def approved_program(
         self,
@@ -1473,6 +1473,22 @@ _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", 
 _INSTALLED_BIN: Final = re.compile(
     r"/(?:\.?venv[^/]*|\.?env|\.tox/[^/]+|\.nox/[^/]+)/bin/?$|/node_modules/\.bin/?$"
 )
+
+
+def _lexists(path: str) -> bool:
+    """`os.path.lexists`, without the exception a missing file costs `lstat` (a directory
+    entry, a dangling link too; False for a name the system cannot take)."""
+    if not _NOFOLLOW_ACCESS:
+        return os.path.lexists(path)
+    try:
+        return os.access(path, os.F_OK, follow_symlinks=False)
+    except (OSError, ValueError):
+        return False
+
+
+_NOFOLLOW_ACCESS: Final = os.access in os.supports_follow_symlinks
+
+
 def _runs_man(words: Sequence[Word]) -> bool:
     """`git help X`, `git X --help`: git shows the page with `man` (review AP4)."""
     if not words or words[0].value not in ("git", "scalar"):
