@@ -93,7 +93,8 @@ def render_line(line: CommandLine, indent: str = "") -> str:
     if line.problems and not line.context:
         source = SourceText("command", line.text)
         out.append(f"{indent}problems:")
-        for problem in line.problems:
+        # nested ERROR nodes of the tree can read the same: each is shown once (AR13)
+        for problem in dict.fromkeys(line.problems):
             position = source.position(problem.span.start)
             where = f"{position.line}:{position.column}"
             out.append(f"{indent}  {where}: {problem.code}: {problem.message}")

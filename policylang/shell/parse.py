@@ -996,10 +996,9 @@ class _Walker:
     def finish(
         self, line: _Line, text: str, *, reparsed: bool = False, anchor: Span | None = None
     ) -> CommandLine:
-        # a repair and the tree can report the same problem: each is listed once (AR13)
-        problems = tuple(dict.fromkeys(line.problems))
         return _build.command_line(
-            text, tuple(line.pending), problems, line.where, line.depth, reparsed, anchor,
+            text, tuple(line.pending), tuple(line.problems), line.where, line.depth,
+            reparsed, anchor,
         )  # fmt: skip
 
     def where(self, ctx: _Ctx, role: str) -> str:
