@@ -314,15 +314,17 @@ class _Walk(PathChecks):
         """The command substitutions and operator pieces inside text that did not parse,
         analysed on their own: a deny among them holds (`echo $((( i = $(sudo id) ))⏎)`,
         review AR10). The line is a question already; this can only make it stricter.
-        The whole line shares one small budget, shortest pieces first: text built to
-        fail the parser again and again (`$(((; a $(b; a $(b …`) had cost minutes
-        (review AS1)."""
+        The whole line shares one small budget: text built to fail the parser again and
+        again (`$(((; a $(b; a $(b …`) had cost minutes (review AS1). The pieces are
+        taken shortest and longest in turn: long padding cannot spend the budget before
+        a short `; sudo id`, nor sixteen `$(aN)` before the enclosing body that the
+        parser reads whole (review AT2)."""
         if self.recovering >= _MAX_RECOVERY_DEPTH:
             return
-        pieces = dict.fromkeys((*substitution_bodies(text), *command_pieces(text)))
+        pieces = list(dict.fromkeys((*substitution_bodies(text), *command_pieces(text))))
         self.recovering += 1
         try:
-            for body in sorted(pieces, key=len):
+            for body in _both_ends(pieces):
                 if not self.recovery.take(body):
                     continue
                 nested = self.rules.parse(body)
@@ -1657,6 +1659,19 @@ def _snippet(text: str, start: int, end: int) -> str:
 
 
 __all__ = ["Evaluator", "internal_error"]
+
+
+def _both_ends(pieces: list[str]) -> list[str]:
+    """`pieces` shortest, longest, second shortest, second longest …"""
+    ordered = sorted(pieces, key=len)
+    taken: list[str] = []
+    low, high = 0, len(ordered) - 1
+    while low <= high:
+        taken.append(ordered[low])
+        if high != low:
+            taken.append(ordered[high])
+        low, high = low + 1, high - 1
+    return taken
 
 
 _RECOVERY_PARSES: Final = 32  # pieces of unparsed text read per line (review AS1)

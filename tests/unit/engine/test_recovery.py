@@ -15,6 +15,7 @@ from policylang.decision import Decision
 
 HOSTILE = [
     "echo $(((" + "; a $(b" * 40,
+    "echo $((( " + "$(" * 49_000,  # review AT1
     "echo $(((" + "; a $(b" * 3_000,
     "echo " + "$((" * 2_000,
     "echo " + "$(" * 10_000,
@@ -54,3 +55,19 @@ def test_quoted_operators_err_the_strict_way(decide: Callable[[str], Decision]) 
     # parser and bash may disagree, a deny found in a quoted piece holds
     decision = decide('echo $((( x = $(printf "%s" "a; sudo id; b" | wc -c) ))\n)')
     assert decision.verdict == "deny"
+
+
+def test_trivial_pieces_do_not_spend_the_budget_before_the_enclosing_body(
+    decide: Callable[[str], Decision],
+) -> None:
+    # review AT2: sixteen `$(aN)` took the budget; the body holding `sudo id` went unread
+    padding = "".join(f"$(a{i}); " for i in range(16))
+    assert decide(f"echo $((( i = $({padding}sudo id) ))\n)").verdict == "deny"
+
+
+@pytest.mark.parametrize("inner", ["x=')' sudo id", "cat ')' .env", "rm -rf ')' ~"])
+def test_a_quoted_parenthesis_does_not_hide_a_denied_command(
+    decide: Callable[[str], Decision], inner: str
+) -> None:
+    # review AT3
+    assert decide(f"echo $((( i = $({inner}) ))\n)").verdict == "deny"

@@ -53,3 +53,24 @@ def test_every_piece_and_body_is_a_slice_of_the_text(text: str) -> None:
     for found in (*command_pieces(text), *substitution_bodies(text)):
         assert found in text
         assert found.strip()
+
+
+def test_a_quoted_parenthesis_does_not_hide_the_rest_of_a_body() -> None:
+    # review AT3: closed only without regard to quotes, the body was `rm -rf '`
+    assert substitution_bodies("echo $(rm -rf ')' ~)") == ["rm -rf '", "rm -rf ')' ~"]
+
+
+def test_many_unclosed_openings_cost_little_memory() -> None:
+    # review AT1: every body was cut out of the text before the first sixteen were kept,
+    # 2.4 GB for a 98 KB line
+    import tracemalloc
+
+    text = "echo $((( " + "$(" * 49_000
+    tracemalloc.start()
+    try:
+        bodies = substitution_bodies(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(bodies) == MAX_BODIES
+    assert peak < 64 * 1024 * 1024
