@@ -6,6 +6,7 @@ Needs the optional `mcp` extra (``pip install policylang[mcp]``). See docs/integ
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -112,6 +113,9 @@ def _exit_on_signal(signum: int, _frame: object) -> None:
     # every command this server started (foreground calls and background jobs) is stopped,
     # then the process ends at once: an orderly shutdown would wait for the thread that
     # reads stdin, which the client may never close
+    # a second signal must not interrupt the stopping itself (review AT8)
+    with contextlib.suppress(ValueError, OSError):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP})
     terminate_all(final=True)  # and no command is started after it (review AS4)
     sys.stderr.flush()
     os._exit(128 + signum)

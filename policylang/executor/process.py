@@ -39,31 +39,36 @@ def spawn(argv: Sequence[str], *, cwd: str, env: Mapping[str, str]) -> subproces
     with _SPAWNED_LOCK:
         if _stopping():
             raise OSError(errno.ESHUTDOWN, "the host is stopping: no new command is started")
-    proc = subprocess.Popen(
-        list(argv),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=dict(env),
-        start_new_session=True,
-        close_fds=True,
-    )
-    for pipe in (proc.stdout, proc.stderr):
-        assert pipe is not None  # INVARIANT: both were requested as PIPE above
-        os.set_blocking(pipe.fileno(), False)
-    with _SPAWNED_LOCK:
-        if not _stopping():
-            _SPAWNED.add(proc)
-            return proc
-    # the host began stopping (`terminate_all`) while this command was being started:
-    # left alone it would outlive the host (review AS4)
-    kill_now(proc.pid, find_strays(proc.pid))
-    reap(proc)
-    for pipe in (proc.stdout, proc.stderr):
-        if pipe is not None:
-            pipe.close()
-    raise OSError(errno.ESHUTDOWN, "the host is stopping: no new command is started")
+        _IN_FLIGHT[0] += 1  # `terminate_all` waits for it (review AT8)
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            start_new_session=True,
+            close_fds=True,
+        )
+        for pipe in (proc.stdout, proc.stderr):
+            assert pipe is not None  # INVARIANT: both were requested as PIPE above
+            os.set_blocking(pipe.fileno(), False)
+        with _SPAWNED_LOCK:
+            if not _stopping():
+                _SPAWNED.add(proc)
+                return proc
+        # the host began stopping (`terminate_all`) while this command was being started:
+        # left alone it would outlive the host (review AS4)
+        kill_now(proc.pid, find_strays(proc.pid))
+        reap(proc)
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        raise OSError(errno.ESHUTDOWN, "the host is stopping: no new command is started")
+    finally:
+        with _SPAWNED_LOCK:
+            _IN_FLIGHT[0] -= 1
 
 
 # every command this process started, for `terminate_all` (weak: a reaped and forgotten
@@ -75,11 +80,13 @@ _SPAWNED_LOCK = threading.RLock()  # reentrant: `terminate_all` may run in a sig
 # [`terminate_all` calls running, whether one was final]: while either holds, `spawn`
 # kills what it started and refuses
 _STOPPING = [0, 0]
+_IN_FLIGHT = [0]  # `spawn` calls between their first check and registration or self-kill
+_SETTLE_S = 2.0  # how long `terminate_all` waits for those
 
 
 def _stopping() -> bool:
     return bool(_STOPPING[0] or _STOPPING[1])
-_MAX_ROUNDS = 8  # `terminate_all` rounds; a round finds only commands started in the last
+_MAX_ROUNDS = 256  # `terminate_all` rounds (most wait 10 ms for a `spawn` in progress)
 
 
 def terminate_all(*, grace_s: float = 0.5, final: bool = False) -> int:
@@ -97,14 +104,22 @@ def terminate_all(*, grace_s: float = 0.5, final: bool = False) -> int:
         _STOPPING[0] += 1
         _STOPPING[1] |= final
     stopped = 0
+    settle_by = time.monotonic() + _SETTLE_S
     try:
         for _ in range(_MAX_ROUNDS):
             with _SPAWNED_LOCK:
                 running = [proc for proc in _SPAWNED if proc.returncode is None]
-            if not running:
+                starting = _IN_FLIGHT[0]
+            if running:
+                _terminate_groups(running, grace_s)
+                stopped += len(running)
+            elif not starting or time.monotonic() >= settle_by:
                 break
-            _terminate_groups(running, grace_s)
-            stopped += len(running)
+            else:
+                # a thread is inside `Popen`: it registers its command or kills it itself,
+                # and a host that exits right after this call must not leave it behind
+                # (review AT8; bounded, since the caller may be that thread)
+                time.sleep(0.01)
     finally:
         with _SPAWNED_LOCK:
             _STOPPING[0] -= 1

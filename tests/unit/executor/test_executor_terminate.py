@@ -101,3 +101,56 @@ def test_after_a_final_call_nothing_is_started(tmp_path: pathlib.Path) -> None:
     assert "stopping" in proc.stdout
     assert not (tmp_path / "started").exists()
 
+
+
+_STARTER = """
+import os, sys, threading, time
+from policylang.executor import process, terminate_all
+tag = sys.argv[1]
+
+def loop():
+    while True:
+        try:
+            proc = process.spawn(["sleep", tag], cwd="/", env=dict(os.environ))
+        except OSError:
+            return
+        proc.kill()
+        proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            pipe.close()
+
+for _ in range(3):
+    threading.Thread(target=loop, daemon=True).start()
+time.sleep(0.3)
+terminate_all(final=True, grace_s=0.1)
+os._exit(0)  # as the MCP server's signal handler does
+"""
+
+
+def _left(tag: str) -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    if handle.read() == f"sleep\0{tag}\0".encode():
+                        pids.append(int(entry))
+            except OSError:
+                continue
+    return pids
+
+
+def test_a_final_call_leaves_no_command_that_was_being_started() -> None:
+    # review AT8: a thread inside `Popen` when the host called `os._exit` right after
+    # `terminate_all` left its command running (22 of 30 stress runs)
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(policylang.__file__).parents[1]))
+    orphans: list[int] = []
+    for run in range(5):
+        tag = f"{4000 + run}.{os.getpid()}"
+        subprocess.run([PY, "-c", _STARTER, tag], env=env, timeout=60, check=True)
+        time.sleep(0.1)
+        left = _left(tag)
+        for pid in left:
+            os.kill(pid, 9)
+        orphans += left
+    assert orphans == []
