@@ -8,9 +8,12 @@ a file the config includes (`include.path`, `includeIf.*.path`, whatever the con
 from the common directory of a linked worktree (`.git` is then a `gitdir:` file), or from
 the user's or the system's config, where a relative path is relative to each work tree.
 
-The reading is loose where loose is safe: every `includeIf` counts, a value that cannot
-be read is skipped, and the folders found are returned whether or not they exist yet
-(the caller makes a missing one, so that it cannot be planted). The engine reads git
+The config is read as git's own parser reads it (review AT7), and loosely where loose is
+safe: every `includeIf` counts, a line git would refuse is skipped (git then refuses to
+run), and the folders and included files found are returned whether or not they exist
+yet (the caller makes a missing one, so that it cannot be planted: review AT4). A
+workspace inside a repository is under that repository's setting, and `core.worktree`
+moves a relative path (review AT6). The engine reads git
 configuration in full for its own purpose; the executor imports nothing from it.
 """
 
@@ -24,8 +27,6 @@ from dataclasses import dataclass, field
 _MAX_FILES = 32  # config files read per work tree, includes included
 _MAX_BYTES = 1 << 20  # of one config file
 
-_SECTION = re.compile(r'\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]')
-_KEY = re.compile(r"\s*([A-Za-z][A-Za-z0-9-]*)\s*(=?)")
 
 
 @dataclass(slots=True)
@@ -40,22 +41,44 @@ class HookPlaces:
 def hook_places(
     work_trees: Iterable[str], *, home: str, env: Mapping[str, str]
 ) -> HookPlaces:
-    """The `core.hooksPath` folders git would use in each of `work_trees`."""
+    """The `core.hooksPath` folders git would use in each of `work_trees`, and the config
+    files it reads for them (an included file that does not exist yet too: a command
+    could create it, review AT4)."""
     found = HookPlaces()
-    global_values = _values_of(_global_files(home, env), home, found.files)
+    global_settings = _settings(_global_files(home, env), home, found.files)
     for tree in work_trees:
-        config = _repository_configs(tree)
-        values = global_values + _values_of(config, home, found.files)
-        for value in values:
-            folder = _absolute(value, tree, home)
+        configs = _repository_configs(tree)
+        settings = global_settings + _settings([c for c, _ in configs], home, found.files)
+        base = tree
+        for key, value in settings:
+            if key == "core.worktree" and configs:  # relative to the git directory
+                base = os.path.normpath(os.path.join(configs[0][1], value))
+        for key, value in settings:
+            if key != "core.hookspath":
+                continue
+            folder = _absolute(value, base, home)
             if folder is not None and folder not in found.folders:
                 found.folders.append(folder)
     return found
 
 
-def _repository_configs(tree: str) -> list[str]:
-    """The repository's own config files for work tree `tree`: the common directory's
-    `config` and the worktree's `config.worktree`."""
+def enclosing_tree(folder: str) -> str | None:
+    """The work tree of the repository `folder` lies inside (its nearest ancestor with a
+    `.git`), not `folder` itself: a workspace opened in a monorepo's subfolder is under
+    the monorepo's hooks setting (review AT6)."""
+    current = os.path.abspath(folder)
+    while True:
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+
+
+def _repository_configs(tree: str) -> list[tuple[str, str]]:
+    """The repository's own config files for work tree `tree`, each with its git
+    directory: the common directory's `config` and the worktree's `config.worktree`."""
     gitdir = _gitdir(os.path.join(tree, ".git"))
     if gitdir is None:
         return []
@@ -67,7 +90,8 @@ def _repository_configs(tree: str) -> list[str]:
             common = os.path.normpath(os.path.join(gitdir, named))
     except (OSError, UnicodeDecodeError):
         pass
-    return [os.path.join(common, "config"), os.path.join(gitdir, "config.worktree")]
+    return [(os.path.join(common, "config"), gitdir),
+            (os.path.join(gitdir, "config.worktree"), gitdir)]
 
 
 def _gitdir(dot_git: str) -> str | None:
@@ -95,9 +119,11 @@ def _global_files(home: str, env: Mapping[str, str]) -> list[str]:
     return [system, *user]
 
 
-def _values_of(files: list[str], home: str, read: list[str]) -> list[str]:
-    """Every `core.hooksPath` value of `files` and of the files they include."""
-    values: list[str] = []
+def _settings(files: list[str], home: str, read: list[str]) -> list[tuple[str, str]]:
+    """The `core.hooksPath` and `core.worktree` settings of `files` and of the files they
+    include, in git's order; `read` gets every existing file read and every include
+    target, existing or not."""
+    found: list[tuple[str, str]] = []
     todo = list(files)
     seen: set[str] = set()
     while todo and len(seen) < _MAX_FILES:
@@ -111,14 +137,16 @@ def _values_of(files: list[str], home: str, read: list[str]) -> list[str]:
         if path not in read:
             read.append(path)
         for key, value in entries(text):
-            if key == "core.hookspath":
-                values.append(value)
+            if key in ("core.hookspath", "core.worktree"):
+                found.append((key, value))
             elif key == "include.path" or (key.startswith("includeif.") and
                                            key.endswith(".path")):
                 target = _include_target(value, os.path.dirname(path), home)
                 if target is not None:
                     todo.append(target)
-    return values
+                    if target not in read:
+                        read.append(target)
+    return found
 
 
 def _read(path: str) -> str | None:
@@ -131,61 +159,140 @@ def _read(path: str) -> str | None:
 
 
 def entries(text: str) -> list[tuple[str, str]]:
-    """`(section[.subsection].key, value)` pairs of a git config text, keys lower-cased
-    (a subsection keeps its case), values unquoted; loose: a line it cannot read is
-    skipped.
+    """`(section[.subsection].key, value)` pairs of a git config text, read the way git's
+    own parser reads it (review AT7): several headers and a key may share a line, a
+    comment ends at its line even after a backslash, blanks outside quotes become one
+    space, quotes and `\\"`, `\\\\`, `\\t`, `\\n`, `\\b` escapes are undone. Keys
+    are lower-cased, a subsection keeps its case. Where git would stop at a bad line,
+    this skips it: git then refuses to run, so nothing it names is used.
 
     >>> entries('[core] hooksPath = "tools/hooks" ; team hooks\\n[includeIf "gitdir:x"]\\n'
     ...         '  path = ../inc\\n')
     [('core.hookspath', 'tools/hooks'), ('includeif.gitdir:x.path', '../inc')]
+    >>> entries('[a] [core] # c \\\\\\n hooksPath = t\\th  x\\n')
+    [('core.hookspath', 't h  x')]
     """
+    text = text.replace("\r\n", "\n").removeprefix("\ufeff")
     pairs: list[tuple[str, str]] = []
     section = ""
-    lines = _joined(text)
-    for line in lines:
-        rest = line
-        head = _SECTION.match(rest)
-        if head is not None:
-            name, sub = head.group(1).lower(), head.group(2)
-            section = name if sub is None else f"{name}.{_unescape(sub)}"
-            rest = rest[head.end() :]
-        key = _KEY.match(rest)
-        if key is None or not section:
-            continue
-        value = _value(rest[key.end() :]) if key.group(2) else "true"
-        pairs.append((f"{section}.{key.group(1).lower()}", value))
+    index, end = 0, len(text)
+    while index < end:
+        char = text[index]
+        if char.isspace():
+            index += 1
+        elif char in "#;":
+            index = _line_end(text, index)
+        elif char == "[":
+            header = _header(text, index + 1)
+            if header is None:
+                section, index = "", _line_end(text, index)
+            else:
+                section, index = header
+        elif char.isalpha():
+            key = _KEY_CHARS.match(text, index)
+            assert key is not None  # INVARIANT: `char` is a letter
+            index = key.end()
+            while index < end and text[index] in " \t":
+                index += 1
+            if index >= end or text[index] == "\n":
+                value: str | None = "true"
+            elif text[index] == "=":
+                value, index = _value(text, index + 1)
+            else:
+                value, index = None, _line_end(text, index)
+            if value is not None and section:
+                pairs.append((f"{section}.{key.group().lower()}", value))
+        else:
+            index = _line_end(text, index)
     return pairs
 
 
-def _joined(text: str) -> list[str]:
-    """Lines, with a backslash-newline continuation joined (outside comments)."""
-    return re.sub(r"\\\r?\n", "", text).splitlines()
+_KEY_CHARS = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 
 
-def _value(raw: str) -> str:
-    """A value as git reads it: quotes removed, `;`/`#` outside quotes start a comment,
-    `\\"`, `\\\\`, `\\t`, `\\n` escapes."""
+def _line_end(text: str, index: int) -> int:
+    found = text.find("\n", index)
+    return len(text) if found < 0 else found + 1
+
+
+def _header(text: str, index: int) -> tuple[str, int] | None:
+    """The section a `[` header at `index - 1` names and where reading goes on, or None
+    for a header git would refuse."""
+    name: list[str] = []
+    end = len(text)
+    while index < end:
+        char = text[index]
+        index += 1
+        if char == "]":
+            return "".join(name).lower(), index
+        if char.isspace():
+            return _subsection_header("".join(name).lower(), text, index)
+        if not (char.isalnum() or char in "-."):
+            return None
+        name.append(char)
+    return None
+
+
+def _subsection_header(name: str, text: str, index: int) -> tuple[str, int] | None:
+    end = len(text)
+    while index < end and text[index] in " \t":
+        index += 1
+    if index >= end or text[index] != '"':
+        return None
+    index += 1
+    sub: list[str] = []
+    while index < end and text[index] != '"':
+        char = text[index]
+        if char == "\n":
+            return None
+        if char == "\\":
+            index += 1
+            if index >= end or text[index] == "\n":
+                return None
+            char = text[index]
+        sub.append(char)
+        index += 1
+    if index + 1 >= end or text[index + 1] != "]":
+        return None
+    return f"{name}.{''.join(sub)}", index + 2
+
+
+def _value(text: str, index: int) -> tuple[str | None, int]:
+    """A value as git's `parse_value` reads it, and where its line ends; None for one git
+    refuses (an open quote, an unknown escape)."""
     out: list[str] = []
-    quoted = False
-    index = 0
-    while index < len(raw):
-        char = raw[index]
-        if char == "\\" and index + 1 < len(raw):
-            out.append({"t": "\t", "n": "\n", "b": "\b"}.get(raw[index + 1], raw[index + 1]))
-            index += 2
+    quoted = comment = False
+    spaces = 0
+    end = len(text)
+    while index < end:
+        char = text[index]
+        index += 1
+        if char == "\n":
+            return (None if quoted else "".join(out)), index
+        if comment:
             continue
-        if char == '"':
+        if char.isspace() and not quoted:
+            spaces += bool(out)
+            continue
+        if not quoted and char in ";#":
+            comment = True
+            continue
+        out.extend(" " * spaces)
+        spaces = 0
+        if char == "\\":
+            following = text[index] if index < end else ""
+            index += 1
+            if following == "\n":
+                continue
+            escaped = {"t": "\t", "b": "\b", "n": "\n", "\\": "\\", '"': '"'}.get(following)
+            if escaped is None:
+                return None, _line_end(text, index - 1)
+            out.append(escaped)
+        elif char == '"':
             quoted = not quoted
-        elif char in ";#" and not quoted:
-            break
         else:
             out.append(char)
-        index += 1
-    return "".join(out).strip()
-
-
-def _unescape(sub: str) -> str:
-    return re.sub(r"\\(.)", r"\1", sub)
+    return (None if quoted else "".join(out)), index
 
 
 def _include_target(value: str, base: str, home: str) -> str | None:

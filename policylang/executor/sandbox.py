@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from policylang.executor.env import SECRET_MARKERS
-from policylang.executor.githooks import hook_places
+from policylang.executor.githooks import HookPlaces, enclosing_tree, hook_places
 
 _log = logging.getLogger(__name__)
 
@@ -286,21 +286,54 @@ class BubblewrapBackend:
     def _home() -> str:
         return os.environ.get("HOME") or os.path.expanduser("~")
 
+    def _hook_places(self) -> HookPlaces:
+        nested = _nested_names(os.path.realpath(self.workspace), (".git",))
+        trees = [self.workspace] + [os.path.dirname(path) for path in nested]
+        enclosing = enclosing_tree(self.workspace)
+        if enclosing is not None:  # a workspace inside a repository (review AT6)
+            trees.append(enclosing)
+        return hook_places(trees, home=self._home(), env=os.environ)
+
     def _hooks_folders(self, nested: list[str], areas: list[str]) -> list[str]:
         """The hooks folders git would use in the workspace's repositories (nested ones
-        too) and the config files naming them, where a sandboxed command could write
-        them. A folder that does not exist yet is made (empty), since a command could
-        otherwise create it and plant a hook there (review AS7)."""
-        trees = [self.workspace] + [
-            os.path.dirname(path) for path in nested if os.path.basename(path) == ".git"
-        ]
-        places = hook_places(trees, home=self._home(), env=os.environ)
+        and one the workspace lies in too), the config files naming them, and what keeps
+        their paths in place, where a sandboxed command could write them.
+
+        A folder that does not exist yet is made (empty), and so is an included config
+        file, since a command could otherwise create it and plant a hook there (reviews
+        AS7, AT4). A link on the way, or a file where a folder should be, could be
+        replaced: the folder holding the link, or the file, is kept read-only as well
+        (review AT5); a link directly in a writable root cannot be, and is reported by
+        `protected_state` when a command changes it.
+        """
+        del nested  # the repositories are looked up again, `.git` names only
+        places = self._hook_places()
         for folder in places.folders:
             real = os.path.realpath(folder)
             if _within(real, areas) and not os.path.exists(real):
                 with contextlib.suppress(OSError):  # then it stays uncovered, as before
                     os.makedirs(real, 0o755)
-        return [*places.folders, *places.files]
+        for path in places.files:
+            real = os.path.realpath(path)
+            if _within(real, areas) and not os.path.lexists(real):
+                with contextlib.suppress(OSError):  # an empty include changes nothing
+                    os.makedirs(os.path.dirname(real), 0o755, exist_ok=True)
+                    with open(real, "x", encoding="utf-8"):
+                        pass
+        keepers = [k for p in (*places.folders, *places.files) for k in _path_keepers(p, areas)]
+        return [*places.folders, *places.files, *keepers]
+
+    def _loose_links(self) -> list[str]:
+        """Links on the way to a hooks folder or config file that sit directly in a
+        writable root, where no mount can keep them (see `_hooks_folders`)."""
+        areas = self._areas()
+        places = self._hook_places()
+        return [
+            link
+            for path in (*places.folders, *places.files)
+            for link in _links_on_the_way(path)
+            if os.path.realpath(os.path.dirname(link)) in areas
+        ]
 
     def protected_state(self) -> dict[str, tuple[object, ...]]:
         """The protected names at the workspace's top: kind, identity and, for a file, its
@@ -311,7 +344,9 @@ class BubblewrapBackend:
         link replaced (`CLAUDE.md -> AGENTS.md`, review M6).
         """
         state: dict[str, tuple[object, ...]] = {}
-        for name in self.protected_names:
+        names = [*self.protected_names]
+        names += [os.path.relpath(link, self.workspace) for link in self._loose_links()]
+        for name in names:
             path = os.path.join(self.workspace, name)
             try:
                 info = os.lstat(path)
@@ -405,6 +440,37 @@ class BubblewrapBackend:
     def __repr__(self) -> str:
         return (f"BubblewrapBackend(workspace={self.workspace!r}, network={self.network}, "
                 f"writable={self.writable!r}, readonly={self.readonly!r})")
+
+
+def _links_on_the_way(path: str) -> list[str]:
+    """The links among `path` and its parents (lexically), innermost first."""
+    found: list[str] = []
+    current = os.path.normpath(path)
+    while True:
+        if os.path.islink(current):
+            found.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return found
+        current = parent
+
+
+def _path_keepers(path: str, areas: Sequence[str]) -> list[str]:
+    """What to keep read-only so that `path` cannot be made to lead elsewhere: the folder
+    holding each link on its way (unless that folder is a writable root itself), and a
+    file standing where one of its folders should be (a mount cannot be removed)."""
+    keepers: list[str] = []
+    for link in _links_on_the_way(path):
+        holder = os.path.realpath(os.path.dirname(link))
+        if _within(holder, areas) and holder not in areas:
+            keepers.append(holder)
+    current = os.path.dirname(os.path.normpath(path))
+    while current != os.path.dirname(current):
+        real = os.path.realpath(current)
+        if os.path.lexists(current) and not os.path.isdir(current) and _within(real, areas):
+            keepers.append(real)
+        current = os.path.dirname(current)
+    return keepers
 
 
 def _within(path: str, areas: Sequence[str]) -> bool:

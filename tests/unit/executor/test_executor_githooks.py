@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from policylang.executor.githooks import entries, hook_places
+from policylang.executor.githooks import enclosing_tree, entries, hook_places
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -59,6 +59,11 @@ def _found(tree: pathlib.Path, home: pathlib.Path) -> list[str]:
 
 CONFIG_LINES = {
     "own-line": "[core]\n\thooksPath = tools/hooks\n",
+    # review AT7: git ends a comment at its line, backslash or not, and reads headers
+    # and a key on one line
+    "comment-backslash": "[core]\n# was C:\\hooks\\\n\thooksPath = tools/hooks\n",
+    "value-comment-backslash": "[core]\n\tfoo = bar ; c \\\n\thooksPath = tools/hooks\n",
+    "two-headers": "[foo] [core] hooksPath = tools/hooks\n",
     "section-line": "[core] hooksPath = tools/hooks\n",
     "comment": "[core]\n\thooksPath = tools/hooks ; team hooks\n",
     "quoted": '[core]\n\thooksPath = "tools/hooks" # team\n',
@@ -111,6 +116,37 @@ def test_a_linked_worktree_uses_the_common_config(
     assert (linked / ".git").is_file()
     assert _gits_hooks(linked, home) == str(linked / "tools" / "hooks")
     assert str(linked / "tools" / "hooks") in _found(linked, home)
+
+
+def test_blanks_are_read_as_git_reads_them(tmp_path: pathlib.Path, home: pathlib.Path) -> None:
+    tree = _repo(tmp_path, home)
+    with open(tree / ".git" / "config", "a") as handle:
+        handle.write('[core]\n\thooksPath = tools\th  x\n[include]\n\tpath = " x.inc"\n')
+    (tree / ".git" / " x.inc").write_text("[core]\n\thooksPath = other\n")
+    places = hook_places([str(tree)], home=str(home), env=_env(home))
+    assert str(tree / "tools h  x") in places.folders
+    assert _gits_hooks(tree, home) == str(tree / "other")  # the include comes later
+    assert str(tree / "other") in places.folders
+
+
+def test_core_worktree_moves_a_relative_hooks_path(
+    tmp_path: pathlib.Path, home: pathlib.Path
+) -> None:
+    # review AT6: git resolves `hooksPath` against `core.worktree`
+    tree = _repo(tmp_path, home)
+    (tree / "inner").mkdir()
+    with open(tree / ".git" / "config", "a") as handle:
+        handle.write("[core]\n\tworktree = ../inner\n\thooksPath = th\n")
+    expected = _gits_hooks(tree / "inner", home)
+    assert expected == str(tree / "inner" / "th")
+    assert expected in _found(tree, home)
+
+
+def test_the_repository_a_folder_lies_in(tmp_path: pathlib.Path, home: pathlib.Path) -> None:
+    tree = _repo(tmp_path, home)
+    (tree / "pkg" / "deep").mkdir(parents=True)
+    assert enclosing_tree(str(tree / "pkg" / "deep")) == str(tree)
+    assert enclosing_tree(str(tree)) is None  # not inside another repository
 
 
 def test_no_setting_no_folder(tmp_path: pathlib.Path, home: pathlib.Path) -> None:

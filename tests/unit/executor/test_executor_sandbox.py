@@ -383,6 +383,67 @@ def test_the_hooks_folder_git_would_use_stays_read_only(
         assert "other" not in (workspace / "gitconfig.inc").read_text()
 
 
+@pytest.mark.parametrize("layout", ["include-missing", "link-below", "file-in-the-way"])
+def test_the_way_to_the_hooks_folder_stays_in_place(
+    workspace: pathlib.Path, layout: str
+) -> None:
+    # review AT4: an include target that did not exist was created with a `hooksPath`;
+    # AT5: a link on the way, or a file where a folder should be, was replaced
+    (workspace / ".git").mkdir()
+    if layout == "include-missing":
+        (workspace / ".git" / "config").write_text("[include]\n\tpath = ../team.inc\n")
+        attack = "echo '[core] hooksPath = planted' >> team.inc; mkdir -p planted"
+        target = workspace / "planted"
+    elif layout == "link-below":
+        (workspace / "lib" / "real" / "hooks").mkdir(parents=True)
+        (workspace / "lib" / "tools").symlink_to("real")
+        (workspace / ".git" / "config").write_text("[core]\n\thooksPath = lib/tools/hooks\n")
+        attack = "rm lib/tools; mkdir -p lib/tools/hooks"
+        target = workspace / "lib" / "tools" / "hooks"
+    else:
+        (workspace / "tools").write_text("not a folder\n")
+        (workspace / ".git" / "config").write_text("[core]\n\thooksPath = tools/hooks\n")
+        attack = "rm -f tools; mkdir -p tools/hooks"
+        target = workspace / "tools" / "hooks"
+    command = f"{attack}; echo x > {target}/pre-commit; echo ok > made.txt"
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    if layout == "include-missing":
+        # made empty and kept read-only: `planted` is then no hooks folder of git's
+        assert (workspace / "team.inc").read_text() == ""
+    else:
+        assert not (target / "pre-commit").exists()
+
+
+def test_a_workspace_inside_a_repository_keeps_its_hooks_folder(tmp_path: pathlib.Path) -> None:
+    # review AT6: a monorepo's subfolder opened as the workspace
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "config").write_text("[core]\n\thooksPath = pkg/githooks\n")
+    workspace = repo / "pkg"
+    workspace.mkdir()
+    command = "mkdir -p githooks; echo x > githooks/pre-commit; echo ok > made.txt"
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert not (workspace / "githooks" / "pre-commit").exists()
+
+
+def test_a_link_to_the_hooks_folder_in_the_workspace_root_is_watched(
+    workspace: pathlib.Path,
+) -> None:
+    # AT5: no mount can keep a link in a writable root; a command that replaces it is
+    # reported as a change the sandbox could not prevent
+    (workspace / ".git").mkdir()
+    (workspace / "h").mkdir()
+    (workspace / "hk").symlink_to("h")
+    (workspace / ".git" / "config").write_text("[core]\n\thooksPath = hk\n")
+    assert "hk" in BubblewrapBackend(str(workspace)).protected_state()
+
+
 def test_missing_agent_folders_cannot_be_created_in_the_sandbox(workspace: pathlib.Path) -> None:
     # a new `.claude/settings.json` defines hooks that the agent's host runs unsandboxed
     (workspace / "elsewhere").mkdir()
