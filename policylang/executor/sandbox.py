@@ -125,14 +125,20 @@ def _shell_argv(shell: str, command: str, *, login: bool, keep: Iterable[str] = 
     refuse = 'echo "policylang: %s; the command did not run" >&2; exit 126'
     # the command runs in the login shell itself (`shopt login_shell`, the profile's
     # functions), by `eval`, with no positional parameters and no helper variable left
+    # `builtin`: a profile's function named `read` or `unset` had turned the scrub off;
+    # `unset -n` first: a nameref is dropped itself, not the variable it names (a plain
+    # variable is left to `unset -v`); `BASH_ENV` and
+    # `ENV` go too, or every bash the command starts reads the profile's secrets again
+    # (review AT10)
     script = (
-        '[ -n "${BASH_VERSION-}" ] && type compgen >/dev/null 2>&1 || { '
+        '[ -n "${BASH_VERSION-}" ] && builtin type compgen >/dev/null 2>&1 || { '
         + refuse % "a login shell is scrubbed of secrets only under bash" + "; }\n"
-        'while IFS= read -r __v; do case "$__v" in '
-        f'{spared}{markers}) unset "$__v" 2>/dev/null || {{ '
+        'while IFS= builtin read -r __v; do case "$__v" in '
+        f'{spared}{markers}|BASH_ENV|ENV) builtin unset -n "$__v" 2>/dev/null; '
+        'builtin unset -v "$__v" 2>/dev/null || { '
         + refuse % "the profile makes $__v read-only, so it cannot be dropped"
-        + '; } ;; esac; done <<< "$(compgen -v)"; unset __v; '
-        '__c=$1; set --; eval "unset __c\n$__c"'
+        + '; } ;; esac; done <<< "$(builtin compgen -v)"; builtin unset __v; '
+        '__c=$1; builtin set --; builtin eval "builtin unset __c\n$__c"'
     )
     return [shell, "-l", "-c", script, shell, command]
 

@@ -476,6 +476,22 @@ def test_a_login_shell_drops_unexported_and_split_names_too(
     assert "MYVAR=ok" in out
 
 
+def test_a_login_shell_drops_bash_env_and_ignores_shadowing_functions(
+    workdir: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review AT10: `BASH_ENV` made every child bash read the secrets again; a profile
+    # function named `read` or `unset` turned the scrub off
+    _login_home(tmp_path, monkeypatch,
+                "export BASH_ENV=$HOME/.bashrc\nread() { return 1; }\nunset() { :; }\n"
+                "export MYSQL_PWD=pw1 CI_JOB_JWT=jwt1 GH_TOKEN=tok1\n")
+    (tmp_path / "home" / ".bashrc").write_text("export OPENAI_API_KEY=sk-from-bashrc\n")
+    probe = ('echo "parent=${GH_TOKEN-}${MYSQL_PWD-}${CI_JOB_JWT-}"; '
+             'bash -c \'echo "child=${OPENAI_API_KEY-}"\'')
+    out = _run(probe, workdir, login=True).stdout
+    assert "parent=\n" in out
+    assert "child=\n" in out
+
+
 def test_a_read_only_secret_refuses_the_login_run(
     workdir: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
