@@ -180,10 +180,9 @@ def prepare(
         raise ExecutionRefusedError(
             f"refused: working directory `{cwd}` does not exist; the command never ran")
     child_env = scrub_env(os.environ, cwd=cwd, extra=env, force=force_env)
-    shell_text = command
+    argv = backend.argv(command, cwd=cwd, login=login, keep=force_env)
     if backend.confined and cwd_identity is not None:
-        shell_text = _checked_directory(cwd_identity) + command
-    argv = backend.argv(shell_text, cwd=cwd, login=login, keep=force_env)
+        argv = _checked_directory(argv, command, cwd_identity, backend, cwd, login, force_env)
     return Prepared(argv=tuple(argv), cwd=cwd, env=child_env, backend=backend,
                     cwd_identity=cwd_identity)
 
@@ -220,19 +219,32 @@ def start(prepared: Prepared) -> subprocess.Popen[bytes]:
 _FD_DIR = "/proc/self/fd"
 
 
-def _checked_directory(identity: tuple[int, int]) -> str:
-    """A first line for a confined command: it ends with 126 unless the shell's working
-    directory is the one judged. The sandbox tool enters the directory by its path, after
-    `start` compared it and after setting up its mounts; a folder swapped for a link in
-    that window had been followed (review AS3: 48 of 300 racing runs read the secret).
-    Bind mounts keep device and inode numbers, and a process's working directory cannot
-    be swapped under it, so the check inside holds for the whole command."""
+def _checked_directory(
+    argv: list[str], command: str, identity: tuple[int, int], backend: Backend, cwd: str,
+    login: bool, keep: Iterable[str],
+) -> list[str]:
+    """`argv` made to end with 126 unless the working directory inside the sandbox is
+    the one judged. The sandbox tool enters the directory by its path, after `start`
+    compared it and after setting up its mounts; a folder swapped for a link in that
+    window had been followed (review AS3: 48 of 300 racing runs read the secret). Bind
+    mounts keep device and inode numbers, and a process's working directory cannot be
+    swapped under it, so the check inside holds for the whole command.
+
+    The check runs in a `sh` placed between the sandbox tool and the shell (after its
+    `--`), which then `exec`s the shell: the command's text is left as it was (review
+    AT11: a first line of its own had moved `$LINENO`). Without a `--` in `argv`, the
+    check becomes the text's first line instead.
+    """
     device, inode = identity
-    return (
+    check = (
         f'[ "$(stat -c %d:%i . 2>/dev/null)" = "{device}:{inode}" ] || {{ echo '
         '"policylang: the working directory is no longer the one the command was judged '
-        'in (it was replaced, perhaps by a link); the command did not run" >&2; exit 126; }\n'
+        'in (it was replaced, perhaps by a link); the command did not run" >&2; exit 126; }'
     )
+    if "--" in argv:
+        cut = argv.index("--") + 1
+        return [*argv[:cut], "/bin/sh", "-c", check + '\nexec "$@"', "sh", *argv[cut:]]
+    return backend.argv(check + "\n" + command, cwd=cwd, login=login, keep=keep)
 
 
 def _pin_directory(path: str, identity: tuple[int, int]) -> int:

@@ -630,3 +630,17 @@ def test_a_sandboxed_command_checks_its_directory_again_inside(
     assert swapped.returncode == 126
     assert "SECRET" not in swapped.stdout
     assert "no longer the one the command was judged in" in swapped.stderr
+
+
+def test_the_directory_check_leaves_the_command_text_alone(workspace: pathlib.Path) -> None:
+    # review AT11: as a first line of the text, the check had moved `$LINENO`
+    found = workspace.stat()
+    backend = BubblewrapBackend(str(workspace))
+    command = 'echo "$LINENO"; echo "$BASH_EXECUTION_STRING"'
+    if not backend.probe().ok:
+        _refused_and_not_run(command, workspace, workspace / "made.txt")
+        return
+    res = run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
+              timeout_s=20, cwd_identity=(found.st_dev, found.st_ino))
+    assert res.exit_code == 0
+    assert res.stdout == f"1\n{command}\n"
