@@ -324,8 +324,9 @@ class _Walk(PathChecks):
         pieces = list(dict.fromkeys((*substitution_bodies(text), *command_pieces(text))))
         self.recovering += 1
         try:
-            for body in _both_ends(pieces):
-                if not self.recovery.take(body):
+            for piece in _both_ends(pieces):
+                body = self.recovery.take(piece)
+                if body is None:
                     continue
                 nested = self.rules.parse(body)
                 self.visit_line(nested, start, poison, "inside text that did not parse")
@@ -1676,6 +1677,9 @@ def _both_ends(pieces: list[str]) -> list[str]:
 
 _RECOVERY_PARSES: Final = 32  # pieces of unparsed text read per line (review AS1)
 _RECOVERY_CHARS: Final = 16_384  # characters of such pieces read per line
+_MIN_PIECE: Final = 256  # a piece is not cut shorter than this; the budget ends instead
+_MAX_PIECE: Final = 4_096  # nor read longer: one long piece cannot spend the whole budget
+_BLANK_RUN: Final = re.compile(r"[ \t]{2,}")
 
 
 class _Recovery:
@@ -1690,17 +1694,27 @@ class _Recovery:
         self.cut = False  # a piece was left unread for want of budget
         self.reported = False
 
-    def take(self, piece: str) -> bool:
-        """Whether `piece` is to be read now: not read before, and within the budget."""
+    def take(self, piece: str) -> str | None:
+        """The text of `piece` to read now, or None: read before, or no budget left.
+
+        Runs of blanks are squeezed, and a piece longer than what is left is read up to
+        that length: padding had put a `sudo id` beyond the budget (review AU1). A cut
+        piece does not parse, but the parser still reads the commands before the cut.
+        """
         if piece in self.seen:
-            return False
-        if self.parses <= 0 or len(piece) > self.chars:
-            self.cut = True
-            return False
+            return None
         self.seen.add(piece)
+        text = _BLANK_RUN.sub(" ", piece)
+        if self.parses <= 0 or self.chars < _MIN_PIECE:
+            self.cut = True
+            return None
+        limit = min(self.chars, _MAX_PIECE)
+        if len(text) > limit:
+            self.cut = True
+            text = text[:limit]
         self.parses -= 1
-        self.chars -= len(piece)
-        return True
+        self.chars -= len(text)
+        return text
 
 
 _MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks

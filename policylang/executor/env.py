@@ -31,8 +31,9 @@ ALLOWED_PREFIXES: tuple[str, ...] = ("LC_",)
 #: Substrings (matched case-insensitively) that mark a name as a secret.
 SECRET_MARKERS: tuple[str, ...] = (
     "KEY", "TOKEN", "SECRET", "PASS", "CREDENTIAL", "AUTH", "DSN", "DATABASE_URL",
-    # review AT10: MYSQL_PWD, CI_JOB_JWT, SSH_PRIVATE, AZURE_STORAGE_CONNECTION_STRING
-    "_PWD", "JWT", "PRIVATE", "CONNECTION_STRING",
+    # review AT10: MYSQL_PWD, CI_JOB_JWT, AZURE_STORAGE_CONNECTION_STRING (not PRIVATE:
+    # GOPRIVATE names module paths, and go needs it: review AU9)
+    "_PWD", "JWT", "CONNECTION_STRING",
 )  # fmt: skip
 #: Set for every command unless the caller overrides them. `git status` otherwise takes
 #: `.git/index.lock` and refreshes the index: a write that contradicts its read-only

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -62,6 +63,23 @@ def hook_places(
     return found
 
 
+def git_directories(work_trees: Iterable[str]) -> list[str]:
+    """The git directories (and common directories) of `work_trees` that `.git` *files*
+    lead to: `gitdir: ./.bare` keeps the hooks, config and refs of a bare-clone layout
+    under another name than `.git` (review AU2)."""
+    found: list[str] = []
+    for tree in work_trees:
+        dot_git = os.path.join(tree, ".git")
+        if os.path.isdir(dot_git):
+            continue  # `.git` itself, protected by name
+        configs = _repository_configs(tree)
+        for config, gitdir in configs[:1]:
+            for folder in (os.path.dirname(config), gitdir):
+                if folder not in found:
+                    found.append(folder)
+    return found
+
+
 def enclosing_tree(folder: str) -> str | None:
     """The work tree of the repository `folder` lies inside (its nearest ancestor with a
     `.git`), not `folder` itself: a workspace opened in a monorepo's subfolder is under
@@ -83,13 +101,9 @@ def _repository_configs(tree: str) -> list[tuple[str, str]]:
     if gitdir is None:
         return []
     common = gitdir
-    try:
-        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
-            named = handle.read(65536).strip()
-        if named:
-            common = os.path.normpath(os.path.join(gitdir, named))
-    except (OSError, UnicodeDecodeError):
-        pass
+    named = (_read(os.path.join(gitdir, "commondir")) or "").strip()
+    if named:
+        common = os.path.normpath(os.path.join(gitdir, named))
     return [(os.path.join(common, "config"), gitdir),
             (os.path.join(gitdir, "config.worktree"), gitdir)]
 
@@ -98,11 +112,7 @@ def _gitdir(dot_git: str) -> str | None:
     """The git directory `.git` names: itself, or the target of its `gitdir:` line."""
     if os.path.isdir(dot_git):
         return dot_git
-    try:
-        with open(dot_git, encoding="utf-8") as handle:
-            line = handle.read(65536).strip()
-    except (OSError, UnicodeDecodeError):
-        return None
+    line = (_read(dot_git) or "").strip()
     if not line.startswith("gitdir:"):
         return None
     target = line[len("gitdir:") :].strip()
@@ -150,11 +160,21 @@ def _settings(files: list[str], home: str, read: list[str]) -> list[tuple[str, s
 
 
 def _read(path: str) -> str | None:
+    """The text of regular file `path`, or None. Opened without blocking and checked to be
+    a regular file: a FIFO a sandboxed command made at `sub/.git` had hung the host's
+    `open` for good (review AU4)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(_MAX_BYTES)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, _MAX_BYTES)
     except OSError:
         return None
+    finally:
+        os.close(fd)
     return data.decode("utf-8", "replace")
 
 
@@ -188,9 +208,8 @@ def entries(text: str) -> list[tuple[str, str]]:
                 section, index = "", _line_end(text, index)
             else:
                 section, index = header
-        elif char.isalpha():
-            key = _KEY_CHARS.match(text, index)
-            assert key is not None  # INVARIANT: `char` is a letter
+        elif (key := _KEY_CHARS.match(text, index)) is not None:
+            # (an ASCII letter starts a key: `é` had raised, after the command ran: AU3)
             index = key.end()
             while index < end and text[index] in " \t":
                 index += 1

@@ -236,8 +236,11 @@ def _checked_directory(
     check becomes the text's first line instead.
     """
     device, inode = identity
+    # by its full path: a `stat` planted in a workspace folder on `PATH` (an activated
+    # `.venv/bin`) had answered the check (review AU5); none found: the check fails
+    stat_program = next((p for p in _STAT_PROGRAMS if os.access(p, os.X_OK)), _STAT_PROGRAMS[0])
     check = (
-        f'[ "$(stat -c %d:%i . 2>/dev/null)" = "{device}:{inode}" ] || {{ echo '
+        f'[ "$({stat_program} -c %d:%i . 2>/dev/null)" = "{device}:{inode}" ] || {{ echo '
         '"policylang: the working directory is no longer the one the command was judged '
         'in (it was replaced, perhaps by a link); the command did not run" >&2; exit 126; }'
     )
@@ -245,6 +248,9 @@ def _checked_directory(
         cut = argv.index("--") + 1
         return [*argv[:cut], "/bin/sh", "-c", check + '\nexec "$@"', "sh", *argv[cut:]]
     return backend.argv(check + "\n" + command, cwd=cwd, login=login, keep=keep)
+
+
+_STAT_PROGRAMS = ("/usr/bin/stat", "/bin/stat")  # the system's, read-only in the sandbox
 
 
 def _pin_directory(path: str, identity: tuple[int, int]) -> int:

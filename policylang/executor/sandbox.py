@@ -29,7 +29,12 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from policylang.executor.env import SECRET_MARKERS
-from policylang.executor.githooks import HookPlaces, enclosing_tree, hook_places
+from policylang.executor.githooks import (
+    HookPlaces,
+    enclosing_tree,
+    git_directories,
+    hook_places,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -292,13 +297,18 @@ class BubblewrapBackend:
     def _home() -> str:
         return os.environ.get("HOME") or os.path.expanduser("~")
 
-    def _hook_places(self) -> HookPlaces:
+    def _trees(self) -> list[str]:
+        """The work trees of the workspace's repositories: its own, nested ones, and the
+        one it lies in (review AT6)."""
         nested = _nested_names(os.path.realpath(self.workspace), (".git",))
         trees = [self.workspace] + [os.path.dirname(path) for path in nested]
         enclosing = enclosing_tree(self.workspace)
-        if enclosing is not None:  # a workspace inside a repository (review AT6)
+        if enclosing is not None:
             trees.append(enclosing)
-        return hook_places(trees, home=self._home(), env=os.environ)
+        return trees
+
+    def _hook_places(self) -> HookPlaces:
+        return hook_places(self._trees(), home=self._home(), env=os.environ)
 
     def _hooks_folders(self, nested: list[str], areas: list[str]) -> list[str]:
         """The hooks folders git would use in the workspace's repositories (nested ones
@@ -327,7 +337,9 @@ class BubblewrapBackend:
                     with open(real, "x", encoding="utf-8"):
                         pass
         keepers = [k for p in (*places.folders, *places.files) for k in _path_keepers(p, areas)]
-        return [*places.folders, *places.files, *keepers]
+        # a git directory a `.git` file leads to (`gitdir: ./.bare`), whole (review AU2)
+        gitdirs = git_directories(self._trees())
+        return [*places.folders, *places.files, *keepers, *gitdirs]
 
     def _loose_links(self) -> list[str]:
         """Links on the way to a hooks folder or config file that sit directly in a

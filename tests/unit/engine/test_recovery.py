@@ -28,7 +28,7 @@ def test_recovery_work_is_bounded(decide: Callable[[str], Decision], text: str) 
     decision = decide(text)
     assert decision.verdict == "ask"
     # the line's own segments plus what 16 KB of recovered text can hold
-    assert len(decision.segments) < 3_000
+    assert len(decision.segments) < 6_000
 
 
 def test_a_cut_recovery_says_so(decide: Callable[[str], Decision]) -> None:
@@ -71,3 +71,14 @@ def test_a_quoted_parenthesis_does_not_hide_a_denied_command(
 ) -> None:
     # review AT3
     assert decide(f"echo $((( i = $({inner}) ))\n)").verdict == "deny"
+
+
+@pytest.mark.parametrize("inner", ["sudo id", "cat .env", "rm -rf ~"])
+@pytest.mark.parametrize("padding", ["blanks", "long-word"])
+def test_padding_does_not_put_a_command_beyond_the_budget(
+    decide: Callable[[str], Decision], inner: str, padding: str
+) -> None:
+    # review AU1: 17 KB of blanks made the piece longer than the whole budget
+    blanks = " " * 17_000 + inner
+    body = blanks if padding == "blanks" else inner + " ${x:-" + "A" * 40_000 + "}"
+    assert decide(f"echo $((( i = $({body}) ))\n)").verdict == "deny"

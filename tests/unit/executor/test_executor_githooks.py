@@ -12,8 +12,10 @@ import shutil
 import subprocess
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from policylang.executor.githooks import enclosing_tree, entries, hook_places
+from policylang.executor.githooks import enclosing_tree, entries, git_directories, hook_places
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -157,3 +159,37 @@ def test_no_setting_no_folder(tmp_path: pathlib.Path, home: pathlib.Path) -> Non
 def test_entries_are_loose_but_never_raise() -> None:
     assert entries("[core\nhooksPath = x\n[ok]\nk\n") == [("ok.k", "true")]
     assert entries('[a "b\\"c"]\n\tK = "v\\tw"\n') == [('a.b"c.k', "v\tw")]
+
+
+@given(st.text(max_size=200))
+def test_reading_a_config_never_raises(text: str) -> None:
+    # review AU3: a non-ASCII letter where a key starts had raised, after the command ran
+    for key, value in entries(text):
+        assert key.count(".") >= 1
+        assert isinstance(value, str)
+
+
+def test_a_non_ascii_key_is_skipped_like_git_refuses_it() -> None:
+    assert entries("[core]\n\téx = 1\n\thooksPath = h\n") == [("core.hookspath", "h")]
+
+
+def test_a_fifo_is_not_waited_for(tmp_path: pathlib.Path, home: pathlib.Path) -> None:
+    # review AU4: a FIFO at `sub/.git` or a config path had blocked the host's `open`
+    tree = tmp_path / "ws"
+    tree.mkdir()
+    os.mkfifo(tree / ".git")
+    assert hook_places([str(tree)], home=str(home), env=_env(home)).folders == []
+    os.unlink(tree / ".git")
+    (tree / ".git").mkdir()
+    os.mkfifo(tree / ".git" / "config")
+    assert hook_places([str(tree)], home=str(home), env=_env(home)).folders == []
+
+
+def test_the_git_directory_a_git_file_leads_to(tmp_path: pathlib.Path) -> None:
+    # review AU2: `gitdir: ./.bare` keeps hooks and config under another name
+    tree = tmp_path / "ws"
+    (tree / ".bare").mkdir(parents=True)
+    (tree / ".git").write_text("gitdir: ./.bare\n")
+    assert git_directories([str(tree)]) == [str(tree / ".bare")]
+    (tmp_path / "plain" / ".git").mkdir(parents=True)
+    assert git_directories([str(tmp_path / "plain")]) == []  # `.git` is protected by name

@@ -514,3 +514,15 @@ def test_a_login_shell_that_is_not_bash_refuses(
     assert res.exit_code == 126
     assert res.stdout == ""
     assert "only under bash" in res.stderr
+
+
+@pytest.mark.parametrize(("name", "secret"), [
+    ("MYSQL_PWD", True), ("CI_JOB_JWT", True), ("AZURE_STORAGE_CONNECTION_STRING", True),
+    ("DB_PASS", True), ("DATABASE_URL", True), ("SENTRY_DSN", True),
+    # review AU9: `PRIVATE` had dropped GOPRIVATE, which go needs to build
+    ("GOPRIVATE", False), ("PWD", False), ("OLDPWD", False), ("PATH", False),
+])
+def test_secret_looking_names(name: str, secret: bool) -> None:
+    from policylang.executor import looks_secret
+
+    assert looks_secret(name) is secret

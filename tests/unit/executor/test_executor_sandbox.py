@@ -644,3 +644,35 @@ def test_the_directory_check_leaves_the_command_text_alone(workspace: pathlib.Pa
               timeout_s=20, cwd_identity=(found.st_dev, found.st_ino))
     assert res.exit_code == 0
     assert res.stdout == f"1\n{command}\n"
+
+
+def test_a_bare_clone_layouts_git_directory_stays_read_only(workspace: pathlib.Path) -> None:
+    # review AU2: `.git` a file with `gitdir: ./.bare`; `.bare/hooks` had been planted
+    (workspace / ".bare" / "hooks").mkdir(parents=True)
+    (workspace / ".bare" / "config").write_text("[core]\n\tbare = true\n")
+    (workspace / ".git").write_text("gitdir: ./.bare\n")
+    command = "echo x > .bare/hooks/pre-commit; echo ok > made.txt"
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert not (workspace / ".bare" / "hooks" / "pre-commit").exists()
+
+
+def test_the_directory_check_does_not_use_a_stat_on_path(
+    workspace: pathlib.Path, outside: pathlib.Path
+) -> None:
+    # review AU5: a `stat` planted in a folder on `PATH` had answered the check
+    fake = outside / "bin"
+    fake.mkdir()
+    (fake / "stat").write_text("#!/bin/sh\necho 0:0\n")
+    (fake / "stat").chmod(0o755)
+    found = workspace.stat()
+    backend = BubblewrapBackend(str(workspace))
+    if not backend.probe().ok:
+        _refused_and_not_run("true", workspace, workspace / "made.txt")
+        return
+    res = run("echo ran", decision=decision("echo ran"), cwd=str(workspace), sandbox=backend,
+              timeout_s=20, env={"PATH": f"{fake}:{os.environ.get('PATH', '/usr/bin:/bin')}"},
+              cwd_identity=(found.st_dev, found.st_ino))
+    assert (res.exit_code, res.stdout) == (0, "ran\n")
