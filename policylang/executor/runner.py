@@ -250,7 +250,9 @@ def _checked_directory(
     return backend.argv(check + "\n" + command, cwd=cwd, login=login, keep=keep)
 
 
-_STAT_PROGRAMS = ("/usr/bin/stat", "/bin/stat")  # the system's, read-only in the sandbox
+_STAT_PROGRAMS = (  # the system's, read-only in the sandbox (the last: NixOS)
+    "/usr/bin/stat", "/bin/stat", "/run/current-system/sw/bin/stat",
+)
 
 
 def _pin_directory(path: str, identity: tuple[int, int]) -> int:
