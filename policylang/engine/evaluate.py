@@ -1676,9 +1676,9 @@ def _both_ends(pieces: list[str]) -> list[str]:
 
 
 _RECOVERY_PARSES: Final = 32  # pieces of unparsed text read per line (review AS1)
-_RECOVERY_CHARS: Final = 16_384  # characters of such pieces read per line
+_RECOVERY_CHARS: Final = 32_768  # characters of such pieces read per line
 _MIN_PIECE: Final = 256  # a piece is not cut shorter than this; the budget ends instead
-_MAX_PIECE: Final = 4_096  # nor read longer: one long piece cannot spend the whole budget
+_MAX_PIECE: Final = 8_192  # nor read longer: one long piece cannot spend the whole budget
 _BLANK_RUN: Final = re.compile(r"[ \t]{2,}")
 
 

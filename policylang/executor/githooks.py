@@ -75,7 +75,9 @@ def git_directories(work_trees: Iterable[str]) -> list[str]:
         configs = _repository_configs(tree)
         for config, gitdir in configs[:1]:
             for folder in (os.path.dirname(config), gitdir):
-                if folder not in found:
+                # a git directory has a HEAD: any `.git` file naming `../..` had made the
+                # whole workspace read-only (review AV4)
+                if folder not in found and os.path.isfile(os.path.join(folder, "HEAD")):
                     found.append(folder)
     return found
 

@@ -238,7 +238,11 @@ def _checked_directory(
     device, inode = identity
     # by its full path: a `stat` planted in a workspace folder on `PATH` (an activated
     # `.venv/bin`) had answered the check (review AU5); none found: the check fails
-    stat_program = next((p for p in _STAT_PROGRAMS if os.access(p, os.X_OK)), _STAT_PROGRAMS[0])
+    stat_program = next((p for p in _STAT_PROGRAMS if os.access(p, os.X_OK)), None)
+    if stat_program is None:  # say so, rather than "the directory was replaced" (AV6)
+        raise ExecutionRefusedError(
+            "refused: the sandbox's working-directory check needs `stat` at one of "
+            f"{', '.join(_STAT_PROGRAMS)}, and none is there; the command never ran")
     check = (
         f'[ "$({stat_program} -c %d:%i . 2>/dev/null)" = "{device}:{inode}" ] || {{ echo '
         '"policylang: the working directory is no longer the one the command was judged '

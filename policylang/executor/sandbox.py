@@ -338,7 +338,19 @@ class BubblewrapBackend:
                         pass
         keepers = [k for p in (*places.folders, *places.files) for k in _path_keepers(p, areas)]
         # a git directory a `.git` file leads to (`gitdir: ./.bare`), whole (review AU2)
-        gitdirs = git_directories(self._trees())
+        gitdirs: list[str] = []
+        for gitdir in git_directories(self._trees()):
+            real = os.path.realpath(gitdir)
+            if any(_within(area, [real]) for area in areas):
+                # the workspace lies inside it (a bare clone with its worktrees inside,
+                # review AV3): what git runs or reads for commands, not the whole
+                hooks = os.path.join(real, "hooks")
+                if not os.path.lexists(hooks):
+                    with contextlib.suppress(OSError):
+                        os.makedirs(hooks, 0o755)
+                gitdirs += [hooks, os.path.join(real, "config"), os.path.join(real, "info")]
+            else:
+                gitdirs.append(gitdir)
         return [*places.folders, *places.files, *keepers, *gitdirs]
 
     def _loose_links(self) -> list[str]:

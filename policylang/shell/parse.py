@@ -434,7 +434,7 @@ def _parse_text(
     return finished
 
 
-_NET_ON_PLAIN: Final = re.compile(r"[\[\n#]|\$\{")
+_NET_ON_PLAIN: Final = re.compile(r"[\[\n#]|\$\{|=\\")  # `=\`: review AV1
 
 
 def _safety_net(line: CommandLine) -> CommandLine:
@@ -492,7 +492,8 @@ def _safety_net(line: CommandLine) -> CommandLine:
 
 # what may make tree-sitter join what bash splits: a newline inside a word (`echo =~ $⏎rm`
 # is two commands), a `#` it drops between words, a `}` that ends a `${…}` early for bash
-_MAY_MISJOIN: Final = re.compile(r"\n|#|\$\{")
+# and an escaped blank after `=`, which tree-sitter drops from the value (review AV1)
+_MAY_MISJOIN: Final = re.compile(r"\n|#|\$\{|=\\")
 _ENCLOSED: Final = re.compile(r"(?:\$\(|<\(|>\().*\)|`.*`|\$\{.*\}|\$\[.*\]", re.DOTALL)
 _MAY_BREAK: Final = re.compile(r"[\n \t'\"]")
 _WORD_GAP: Final = re.compile(r"(?:[ \t]|\\\n)*")
@@ -549,6 +550,19 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
                     message="bash does not read this as one word (a blank or newline outside "
                     "quotes, or a quote left open)",
                     span=word.span,
+                )
+            )
+    for assignment in segment.assignments:
+        value = assignment.value
+        if value is not None and text[value.span.start - 1 : value.span.start] != "=":
+            # `LC_ALL=\␠␠sudo id`: bash's value is the blank and `sudo` the command;
+            # tree-sitter dropped the `\␠` and made `sudo` the value (review AV1)
+            found.append(
+                Problem(
+                    code="shell.dropped-text",
+                    message=f"bash reads `{text[assignment.span.start : value.span.start][:30]}`"
+                    " as the start of this assignment, which the analyser dropped",
+                    span=Span(assignment.span.start, value.span.start),
                 )
             )
     for left, right in itertools.pairwise(pieces):

@@ -27,8 +27,8 @@ HOSTILE = [
 def test_recovery_work_is_bounded(decide: Callable[[str], Decision], text: str) -> None:
     decision = decide(text)
     assert decision.verdict == "ask"
-    # the line's own segments plus what 16 KB of recovered text can hold
-    assert len(decision.segments) < 6_000
+    # the line's own segments plus what 32 KB of recovered text can hold
+    assert len(decision.segments) < 10_000
 
 
 def test_a_cut_recovery_says_so(decide: Callable[[str], Decision]) -> None:
@@ -82,3 +82,11 @@ def test_padding_does_not_put_a_command_beyond_the_budget(
     blanks = " " * 17_000 + inner
     body = blanks if padding == "blanks" else inner + " ${x:-" + "A" * 40_000 + "}"
     assert decide(f"echo $((( i = $({body}) ))\n)").verdict == "deny"
+
+
+@pytest.mark.parametrize("inner", ["sudo id", "cat .env"])
+def test_a_long_word_before_the_command_in_one_piece(
+    decide: Callable[[str], Decision], inner: str
+) -> None:
+    # review AV2: with pieces read up to 4,096 characters, 5,000 of padding hid the command
+    assert decide("echo $((( i = $(X=" + "a" * 5_000 + f" {inner}) ))\n)").verdict == "deny"

@@ -190,6 +190,8 @@ def test_the_git_directory_a_git_file_leads_to(tmp_path: pathlib.Path) -> None:
     tree = tmp_path / "ws"
     (tree / ".bare").mkdir(parents=True)
     (tree / ".git").write_text("gitdir: ./.bare\n")
+    assert git_directories([str(tree)]) == []  # no HEAD: not a git directory (AV4)
+    (tree / ".bare" / "HEAD").write_text("ref: refs/heads/main\n")
     assert git_directories([str(tree)]) == [str(tree / ".bare")]
     (tmp_path / "plain" / ".git").mkdir(parents=True)
     assert git_directories([str(tmp_path / "plain")]) == []  # `.git` is protected by name

@@ -652,6 +652,7 @@ def test_the_directory_check_leaves_the_command_text_alone(workspace: pathlib.Pa
 def test_a_bare_clone_layouts_git_directory_stays_read_only(workspace: pathlib.Path) -> None:
     # review AU2: `.git` a file with `gitdir: ./.bare`; `.bare/hooks` had been planted
     (workspace / ".bare" / "hooks").mkdir(parents=True)
+    (workspace / ".bare" / "HEAD").write_text("ref: refs/heads/main\n")
     (workspace / ".bare" / "config").write_text("[core]\n\tbare = true\n")
     (workspace / ".git").write_text("gitdir: ./.bare\n")
     command = "echo x > .bare/hooks/pre-commit; echo ok > made.txt"
@@ -677,3 +678,45 @@ def test_the_directory_check_does_not_use_a_stat_on_path(
               timeout_s=20, env={"PATH": f"{fake}:{os.environ.get('PATH', '/usr/bin:/bin')}"},
               cwd_identity=(found.st_dev, found.st_ino))
     assert (res.exit_code, res.stdout) == (0, "ran\n")
+
+
+def test_a_git_file_naming_the_workspace_does_not_freeze_it(workspace: pathlib.Path) -> None:
+    # review AV4: `vendor/pkg/.git` saying `gitdir: ../..` had made the whole workspace
+    # read-only for good
+    (workspace / "vendor" / "pkg").mkdir(parents=True)
+    (workspace / "vendor" / "pkg" / ".git").write_text("gitdir: ../..\n")
+    _ran_to_the_end("echo ok > made.txt", workspace)  # asserts that `made.txt` was written
+
+
+def test_a_bare_clone_holding_its_worktrees_keeps_only_its_hooks_and_config(
+    workspace: pathlib.Path,
+) -> None:
+    # review AV3: the common directory is the workspace itself; all of it had become
+    # read-only, so nothing could be written
+    (workspace / "HEAD").write_text("ref: refs/heads/main\n")
+    (workspace / "config").write_text("[core]\n\tbare = true\n")
+    (workspace / "worktrees" / "main").mkdir(parents=True)
+    (workspace / "worktrees" / "main" / "HEAD").write_text("ref: refs/heads/main\n")
+    (workspace / "worktrees" / "main" / "commondir").write_text("../..\n")
+    (workspace / "main").mkdir()
+    (workspace / "main" / ".git").write_text(f"gitdir: {workspace}/worktrees/main\n")
+    command = "echo x > hooks/pre-commit; echo y > main/file.txt; echo ok > made.txt"
+    if _ran_to_the_end(command, workspace) is None:
+        return
+    assert (workspace / "main" / "file.txt").read_text() == "y\n"
+    assert not (workspace / "hooks" / "pre-commit").exists()
+
+
+def test_no_stat_for_the_directory_check_is_said_plainly(
+    workspace: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review AV6: every command had ended with 126 and "the directory was replaced"
+    from policylang.executor import runner
+
+    monkeypatch.setattr(runner, "_STAT_PROGRAMS", ("/nonexistent/stat",))
+    found = workspace.stat()
+    backend = BubblewrapBackend(str(workspace))
+    expected = "needs `stat`" if backend.probe().ok else "never ran"
+    with pytest.raises(ExecutionRefusedError, match=expected):
+        run("true", decision=decision("true"), cwd=str(workspace), sandbox=backend,
+            timeout_s=20, cwd_identity=(found.st_dev, found.st_ino))

@@ -141,3 +141,12 @@ def test_a_nul_byte_is_a_problem_and_the_model_is_bashs_reading(text: str) -> No
         assert 0 <= problem.span.start <= problem.span.end <= len(line.text)
     if text.startswith("cat"):
         assert line.segments[0].argv == ("cat", ".env")
+
+
+@pytest.mark.parametrize("text", ["LC_ALL=\\  sudo id", "LC_ALL+=\\\t\\\tsudo id",
+                                  "echo $(LC_ALL=\\  sudo id)"])
+def test_an_escaped_blank_after_the_equals_sign_is_reported(text: str) -> None:
+    # review AV1: tree-sitter drops `\␠` and makes the next word the value; bash's value is
+    # the blank and that word is the command
+    line = parse_command(text)
+    assert "shell.dropped-text" in {p.code for p in line.problems}
