@@ -281,9 +281,8 @@ class BubblewrapBackend:
                 with contextlib.suppress(OSError):  # then it stays uncovered, as before
                     os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
-        nested = _nested_names(os.path.realpath(self.workspace), self.protected_names)
-        wanted += nested
-        wanted += self._hooks_folders(nested, areas)
+        wanted += _nested_names(os.path.realpath(self.workspace), self.protected_names)
+        wanted += self._hooks_folders(areas)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
@@ -310,7 +309,7 @@ class BubblewrapBackend:
     def _hook_places(self) -> HookPlaces:
         return hook_places(self._trees(), home=self._home(), env=os.environ)
 
-    def _hooks_folders(self, nested: list[str], areas: list[str]) -> list[str]:
+    def _hooks_folders(self, areas: list[str]) -> list[str]:
         """The hooks folders git would use in the workspace's repositories (nested ones
         and one the workspace lies in too), the config files naming them, and what keeps
         their paths in place, where a sandboxed command could write them.
@@ -322,7 +321,8 @@ class BubblewrapBackend:
         (review AT5); a link directly in a writable root cannot be, and is reported by
         `protected_state` when a command changes it.
         """
-        del nested  # the repositories are looked up again, `.git` names only
+        # (the repositories are looked up by `.git` names alone, whatever
+        # `protected_names` holds)
         places = self._hook_places()
         for folder in places.folders:
             real = os.path.realpath(folder)

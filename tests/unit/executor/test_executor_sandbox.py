@@ -546,27 +546,36 @@ def test_a_background_job_reports_what_the_sandbox_could_not_keep(workspace: pat
     assert listing.count("created, removed or replaced .mcp.json") == 1
 
 
-def test_service_sockets_are_hidden_in_the_sandbox(workspace: pathlib.Path,
-                                                   outside: pathlib.Path) -> None:
-    # review AQ16: `connect` ignores read-only mounts; a same-user service socket (tmux,
-    # an agent, a container engine) let a sandboxed command act outside the sandbox
+def _connect_from_sandbox(path: pathlib.Path, ws: pathlib.Path,
+                          **backend_kwargs: object) -> ExecResult | None:
+    """A UNIX socket server listening at `path` outside, and a sandboxed command of `ws`
+    that tries to connect to it (printing `connected` if it can); None where bubblewrap
+    cannot work here."""
     import socket
 
-    path = outside / "service.sock"
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(str(path))
     server.listen(1)
     try:
         probe = (f"{sys.executable} -c \"import socket; s = socket.socket(socket.AF_UNIX); "
                  f"s.connect('{path}'); print('connected')\"; echo ok > made.txt")
-        backend = BubblewrapBackend(str(workspace), masked=[str(path)])
-        res = _confined(probe, workspace, backend, workspace / "made.txt")
-        if res is None:
-            return
-        assert (workspace / "made.txt").exists()
-        assert "connected" not in res.stdout
+        backend = BubblewrapBackend(str(ws), **backend_kwargs)  # type: ignore[arg-type]
+        res = _confined(probe, ws, backend, ws / "made.txt")
+        if res is not None:
+            assert (ws / "made.txt").exists()
+        return res
     finally:
         server.close()
+
+
+def test_service_sockets_are_hidden_in_the_sandbox(workspace: pathlib.Path,
+                                                   outside: pathlib.Path) -> None:
+    # review AQ16: `connect` ignores read-only mounts; a same-user service socket (tmux,
+    # an agent, a container engine) let a sandboxed command act outside the sandbox
+    path = outside / "service.sock"
+    res = _connect_from_sandbox(path, workspace, masked=[str(path)])
+    if res is not None:
+        assert "connected" not in res.stdout
 
 
 def test_sockets_of_the_users_sessions_are_hidden(
@@ -574,25 +583,11 @@ def test_sockets_of_the_users_sessions_are_hidden(
 ) -> None:
     # review AS8: an ssh ControlMaster socket under ~/.ssh runs commands over the user's
     # authenticated connection; the sandbox had connected to it
-    import socket
-
     monkeypatch.setenv("HOME", str(outside))
     (outside / ".ssh" / "cm").mkdir(parents=True)
-    path = outside / ".ssh" / "cm" / "git@github.com:22"
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(str(path))
-    server.listen(1)
-    try:
-        probe = (f"{sys.executable} -c \"import socket; s = socket.socket(socket.AF_UNIX); "
-                 f"s.connect('{path}'); print('connected')\"; echo ok > made.txt")
-        res = _confined(probe, workspace, BubblewrapBackend(str(workspace)),
-                        workspace / "made.txt")
-        if res is None:
-            return
-        assert (workspace / "made.txt").exists()
+    res = _connect_from_sandbox(outside / ".ssh" / "cm" / "git@github.com:22", workspace)
+    if res is not None:
         assert "connected" not in res.stdout
-    finally:
-        server.close()
 
 
 @pytest.mark.parametrize("login", [False, True], ids=["plain", "login"])
