@@ -138,3 +138,11 @@ def test_a_quoted_keyword_stays_quoted_where_the_parser_would_take_it(template: 
 def test_a_byte_order_mark_is_dropped_before_a_comment_as_before_a_statement(text: str) -> None:
     # review AO14: it was kept (with two spaces) before a comment
     assert format_text(text) == text[1:]
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "policylang" / "rulesets").rglob("*.policy")), ids=lambda p: p.name
+)
+def test_shipped_rulesets_are_already_in_canonical_form(path: Path) -> None:
+    # what `policylang fmt --check` asks of an org's files, the shipped ones meet too
+    assert format_text(path.read_text()) == path.read_text()
