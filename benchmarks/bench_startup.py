@@ -47,6 +47,9 @@ def main() -> int:
     load = [sys.executable, "-c", LOAD]
     bare = [sys.executable, "-c", "pass"]
     print(f"median of {args.runs} fresh processes; load average {os.getloadavg()[0]:.2f}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        # then only bytecode compiled beforehand (`make` runs compileall) is used
+        print("  note: PYTHONDONTWRITEBYTECODE is set; stale bytecode is compiled on every start")
     print(f"  python -c pass                 {_median_ms(bare, args.runs, snapshots=True):7.1f} ms")
     for label, command, stdin in (("load_policy()", load, ""), ("hook call", hook, HOOK_INPUT)):
         without = _median_ms(command, args.runs, snapshots=False, stdin=stdin)
