@@ -10,6 +10,7 @@ Lookup precedence (see docs/language.md, "Precedence")::
     deny candidate            -> always wins (the most specific deny names the reason)
     otherwise                 -> the most specific candidate; ties go to the stricter verdict
     locked rule, layer k      -> a floor for candidates from layers > k
+    locked ask, any layer     -> replaces an unlocked winning ask (no approval lifts it)
 """
 
 from __future__ import annotations
@@ -330,6 +331,18 @@ def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
     floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
     if floors:
         return _match(max(floors, key=lambda h: (h[1], h[4].specificity)), floor=True)
+    if winner[0] is Verdict.ASK and not winner[4].locked:
+        # a locked ask that matches holds against approvals whatever wins by specificity:
+        # `locked ask kubectl **` beside `ask kubectl delete **` (same file, or an earlier
+        # one such as an included common file) left `kubectl delete` approvable, and the
+        # approval then allowed `kubectl delete --all pods` (review AX1). The locked rule
+        # decides, so the trace names the lock that refuses the approval.
+        locks = [h for h in hits if h[4].locked and h[0] is Verdict.ASK]
+        if locks and (winner[2] or winner[3] is not None):
+            # an undecidable deny or a failed check: its reason says more; lock it
+            return dataclasses.replace(_match(winner, floor=False), locked=True)
+        if locks:
+            return _match(max(locks, key=_strictness), floor=True)
     return _match(winner, floor=False)
 
 

@@ -89,18 +89,43 @@ class Approvals:
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         # bumped on every change, so a cached decision knows the approvals it saw
         self.generation = 0
-        if self._path is not None and self._path.exists():
-            for rule in _read_rules(self._path):
-                try:
-                    words = rule_words(rule)
-                except ApprovalError as error:  # one bad entry costs only itself
-                    _log.warning("approvals file %s: entry %r ignored: %s", self._path, rule, error)
-                    continue
-                self._insert(words, persisted=True)
+        self._signature: tuple[int, int, int, int] | None = None  # of the file last read
+        if self._path is not None:
+            self._signature = _signature(self._path)
+            if self._signature is not None:
+                self._read_file(self._path)
 
     @property
     def path(self) -> Path | None:
         return self._path
+
+    def refresh(self) -> None:
+        """Read the file again if it changed since it was last read (another process added
+        or revoked an approval): a long-lived server kept allowing what the user had
+        revoked on disk until it restarted (review AX12). One `stat` when unchanged."""
+        if self._path is None:
+            return
+        signature = _signature(self._path)
+        if signature == self._signature:
+            return
+        with self._lock:
+            self._signature = signature
+            self.generation += 1
+            self._persisted.clear()
+            self._by_first = {}
+            for words in self._session:
+                self._by_first.setdefault(words[0], []).append(words)
+            if signature is not None:
+                self._read_file(self._path)
+
+    def _read_file(self, path: Path) -> None:
+        for rule in _read_rules(path):
+            try:
+                words = rule_words(rule)
+            except ApprovalError as error:  # one bad entry costs only itself
+                _log.warning("approvals file %s: entry %r ignored: %s", path, rule, error)
+                continue
+            self._insert(words, persisted=True)
 
     def add(self, rule: str, *, persist: bool) -> None:
         """Approve `rule` (a command prefix) for this session, and on disk if `persist`."""
@@ -163,6 +188,16 @@ class Approvals:
 
 
 MAX_FILE_BYTES = 1 << 20  # an approvals file is a short list; a bigger one is refused
+
+
+def _signature(path: Path) -> tuple[int, int, int, int] | None:
+    """What tells a changed file: device, inode (a file replaced by rename), mtime, size;
+    None when there is none (or it cannot be seen: then it is read as absent)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
 
 
 def _load(path: Path) -> tomlkit.TOMLDocument:

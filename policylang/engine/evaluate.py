@@ -160,6 +160,8 @@ class Evaluator:
         """
         try:
             key = None
+            if self._approvals is not None:
+                self._approvals.refresh()  # approvals another process added or revoked
             if self._cache_size > 0 and isinstance(command, str):
                 generation = self._approvals.generation if self._approvals is not None else 0
                 key = (command, ctx.cwd, ctx.workspace, ctx.home, ctx.env_items, generation)
@@ -615,7 +617,11 @@ class _Walk(PathChecks):
         elsewhere = runs_elsewhere(values)
         offered = seg.approved or seg.suggestion is not None
         remote = offered and _REMOTE_NAMES.search(values[0] or "") is not None
-        here = loopback_reach(values, ssh_loopback_aliases(self.ctx.home)) if remote else None
+        here = None
+        if remote:
+            # ~/.ssh/config is read: a decision that depends on it is not kept (review AX5)
+            self.fs = True
+            here = loopback_reach(values, ssh_loopback_aliases(self.ctx.home))
         if here is not None:
             # the approval was given for other hosts; this one runs here (review S9)
             if seg.approved:
@@ -1248,7 +1254,12 @@ class _Walk(PathChecks):
                 continue
             if name in _PATH_DOC_READERS:
                 self._documentation_path(name, seg)
-            for entry in self._workspace_path_entries(cwd):
+            entries = self._workspace_path_entries(cwd)
+            if entries:
+                # looked in the workspace: a program made there later changes the answer,
+                # so the decision is not kept even when nothing was found (review AX4)
+                self.fs = True
+            for entry in entries:
                 candidate = os.path.join(entry, name)
                 if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
                     self.fs = True

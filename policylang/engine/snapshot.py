@@ -64,7 +64,7 @@ _MAX_HEADER = 1 << 20
 KEEP = 8  # snapshots kept per policy file (one per set of layers it was loaded with)
 # the parts of the package whose code decides what a compiled policy is and does
 _CODE_FOLDERS = ("rules", "compiler", "engine", "shell")
-_CODE_SUFFIXES = (".py", ".lark")
+_CODE_SUFFIXES = (".py", ".lark", ".toml")  # arity.toml is compiled in (review AX9)
 _BINDINGS = ("tree_sitter", "tree_sitter_bash")
 
 
@@ -121,15 +121,21 @@ def code_digest() -> str:
     """A digest of the engine's code and of the tree-sitter bindings it parses with."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
-    files = sorted(p for p in package.glob("*.py"))
-    for folder in _CODE_FOLDERS:
-        files.extend(sorted(p for p in (package / folder).rglob("*") if p.suffix in _CODE_SUFFIXES))
-    for path in files:
+    for path in digested_files(package):
         digest.update(str(path.relative_to(package)).encode() + b"\0")
         digest.update(path.read_bytes())
     for name in _BINDINGS:
         digest.update(_binding_identity(name).encode())
     return digest.hexdigest()
+
+
+def digested_files(package: Path) -> list[Path]:
+    """The files of the package whose change makes every snapshot stale: the code and
+    the data the compiler reads (`arity.toml`), not the parser's cache of the grammar."""
+    files = sorted(p for p in package.glob("*.py"))
+    for folder in _CODE_FOLDERS:
+        files.extend(sorted(p for p in (package / folder).rglob("*") if p.suffix in _CODE_SUFFIXES))
+    return files
 
 
 def _binding_identity(name: str) -> str:

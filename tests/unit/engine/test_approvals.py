@@ -230,3 +230,24 @@ def test_concurrent_writers_lose_no_approval(tmp_path: Path) -> None:
         worker.join(60)
         assert worker.exitcode == 0
     assert len(Approvals(store).rules()) == 80
+
+
+def test_a_change_to_the_file_by_another_process_reaches_a_running_store(tmp_path: Path) -> None:
+    """review AX12: a long-lived server kept allowing an approval revoked on disk."""
+    path = tmp_path / "a.toml"
+    path.write_text('allow = ["make test"]\n')
+    running = Approvals(path)
+    generation = running.generation
+    assert running.match(("make", "test")) == ("make", "test")
+    assert Approvals(path).remove("make test")  # another process revokes it
+    running.refresh()
+    assert running.match(("make", "test")) is None
+    assert running.generation > generation
+    path.write_text('allow = ["npm run build"]\n')  # and the user adds one by hand
+    running.refresh()
+    assert running.match(("npm", "run", "build")) == ("npm", "run", "build")
+    running.add("ls -la", persist=False)  # session approvals survive a re-read
+    path.unlink()
+    running.refresh()
+    assert running.match(("npm", "run", "build")) is None
+    assert running.match(("ls", "-la")) == ("ls", "-la")

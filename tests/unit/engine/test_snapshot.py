@@ -293,3 +293,12 @@ def test_a_snapshot_regex_may_not_carry_debug_flags() -> None:
     assert compile_("a+", re.DOTALL).fullmatch("aa")
     with pytest.raises(pickle.UnpicklingError):
         compile_("a+", re.DEBUG)
+
+
+def test_the_code_digest_covers_the_data_the_compiler_reads() -> None:
+    """review AX9: a change to the shipped arity.toml left snapshots with the old arities,
+    so a narrowed "always allow" prefix was still offered wide."""
+    package = Path(snapshot.__file__).resolve().parents[1]
+    digested = {p.relative_to(package).as_posix() for p in snapshot.digested_files(package)}
+    assert {"compiler/arity.toml", "rules/grammar.lark", "engine/evaluate.py"} <= digested
+    assert not any(name.endswith((".pyc", ".pickle")) for name in digested)
