@@ -182,12 +182,17 @@ def find_expr(words: Sequence[Word], view: OptionView) -> str | None:
 # --------------------------------------------------------------------------- git
 
 
-SAFE_GIT_CONFIG_PREFIXES: tuple[str, ...] = (
-    "color.", "column.", "advice.", "i18n.", "core.quotepath", "core.abbrev",
-    "init.defaultbranch", "user.name", "user.email", "status.short", "status.branch",
-    "grep.linenumber", "diff.noprefix", "diff.renames", "diff.algorithm", "diff.context",
-    "diff.interhunkcontext", "log.decorate", "log.abbrevcommit", "log.date", "log.follow",
-)  # fmt: skip
+# whole sections whose every key only formats output
+SAFE_GIT_CONFIG_SECTIONS: tuple[str, ...] = ("color.", "column.", "advice.", "i18n.")
+# single keys, matched whole: `diff.renames` is harmless, but `diff.renames.textconv` is
+# the textconv program of a diff driver *named* `renames`, which `.gitattributes` in the
+# repository can select (`* diff=renames`): a prefix match ran it (review AW1)
+SAFE_GIT_CONFIG_KEYS: frozenset[str] = frozenset({
+    "core.quotepath", "core.abbrev", "init.defaultbranch", "user.name", "user.email",
+    "status.short", "status.branch", "grep.linenumber", "diff.noprefix", "diff.renames",
+    "diff.algorithm", "diff.context", "diff.interhunkcontext", "log.decorate",
+    "log.abbrevcommit", "log.date", "log.follow",
+})  # fmt: skip
 # keys whose value is a format: harmless unless it verifies signatures (`%G?` runs gpg)
 _GIT_FORMAT_KEYS = ("format.pretty", "pretty.")
 
@@ -199,13 +204,18 @@ def harmless_git_setting(setting: str) -> bool:
     >>> [harmless_git_setting(s) for s in ("color.ui=always", "core.fsmonitor=x",
     ...     "log.showSignature=true", "pretty.x=%h %s", "format.pretty=%G?")]
     [True, False, False, True, False]
+    >>> [harmless_git_setting(s) for s in ("diff.renames=true", "diff.renames.textconv=sh")]
+    [True, False]
     """
     key, _, value = setting.partition("=")
     key = key.lower()
     if key.startswith(_GIT_FORMAT_KEYS):
         plain = value.replace("%%", "")
         return "%G" not in plain and "%(signature" not in plain
-    return key.startswith(SAFE_GIT_CONFIG_PREFIXES)
+    if key in SAFE_GIT_CONFIG_KEYS:
+        return True
+    # a section's keys, but no subsection of a driver-like name (`color.x.y` is a slot)
+    return key.startswith(SAFE_GIT_CONFIG_SECTIONS)
 
 
 def git_config_keys(words: Sequence[Word], view: OptionView) -> str | None:

@@ -588,8 +588,7 @@ class _Walk(PathChecks):
         found = self.rules.segment_rules(segment)
         self.apply(found, segment, seg, cwd, poison)
         if self.ctx.env.get("PATH"):
-            names = {words[0].value, found.inner[0].value if found.inner else None}
-            self.path_programs(names, seg, cwd)
+            self.path_programs(_path_names(segment, found), seg, cwd)
             if _runs_man(found.inner or words):
                 self._documentation_path("git help", seg)
         if _makes_link(found):
@@ -1244,13 +1243,17 @@ class _Walk(PathChecks):
                     self.data_use(_names_in(text), text, "arithmetic", seg)
 
     # -- assembly ------------------------------------------------------------------------
-    def path_programs(self, names: set[str | None], seg: SegmentState, cwd: paths.Cwd) -> None:
+    def path_programs(self, names: dict[str, bool], seg: SegmentState, cwd: paths.Cwd) -> None:
         """A bare command name that PATH finds in the workspace: an empty or relative
         PATH entry (`PATH=$PATH:`), or one inside the workspace (`bin`, `node_modules/.bin`,
         an activated `.venv/bin`) runs the repository's `rg` where the policy judged the
-        real one (reviews AL7, AM1)."""
-        for name in names:
-            if not name or "/" in name or name in _SHELL_BUILTINS:
+        real one (reviews AL7, AM1).
+
+        `names` maps each program the segment may run by PATH to whether a program execs
+        it (a wrapper's command, a helper: then a builtin's name is a program too, `env
+        echo`), rather than bash running it (see `_path_names`)."""
+        for name, execed in names.items():
+            if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
             if name in _PATH_DOC_READERS:
                 self._documentation_path(name, seg)
@@ -1515,6 +1518,55 @@ def _runs_man(words: Sequence[Word]) -> bool:
 _PATH_DOC_READERS: Final = frozenset(
     {"man", "apropos", "whatis", "info", "pinfo", "manpath", "lexgrog", "catman", "mandb"}
 )
+# programs that an allowed program runs by PATH: tar's and the z-tools' compressors,
+# file's (`-z`); a workspace PATH entry holding one of them runs the repository's
+# `gzip` under `tar -tzf x.tgz` (review AW2)
+_COMPRESSORS: Final = ("gzip", "gunzip", "bzip2", "xz", "lzma", "zstd", "lzip", "lzop",
+                       "compress", "uncompress", "brotli", "lz4")  # fmt: skip
+_PATH_HELPERS: Final = {
+    **dict.fromkeys(("tar", "gtar", "bsdtar", "file"), _COMPRESSORS),
+    **dict.fromkeys(
+        ("zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",
+         "znew", "gzexe"),
+        ("gzip",),
+    ),
+    **dict.fromkeys(("bzgrep", "bzegrep", "bzfgrep", "bzcat", "bzless", "bzmore", "bzdiff"),
+                    ("bzip2",)),
+    **dict.fromkeys(("xzgrep", "xzegrep", "xzfgrep", "xzcat", "xzless", "xzmore", "xzdiff",
+                     "lzgrep", "lzcat", "lzless", "lzmore", "lzdiff"), ("xz",)),
+    **dict.fromkeys(("zstdgrep", "zstdless", "zstdcat"), ("zstd",)),
+}  # fmt: skip
+# wrappers after which bash, not a program, runs the command (a builtin stays one)
+_BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
+
+
+def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
+    """Every program name a simple command may run by PATH, and whether a program execs
+    it (True) rather than bash (False): the command's own name, each wrapper of its chain
+    (`timeout 5 nice ls` runs `nice` by PATH too), what the last wrapper runs, `echo` for
+    an xargs with no command, and the helpers of `_PATH_HELPERS` (review AW2)."""
+    names: dict[str, bool] = {}
+    first = segment.words[0].value if segment.words else None
+    if first:
+        names[first] = False
+    wrapped = segment.wrapped
+    if wrapped is None:
+        inner_name = found.inner[0].value if found.inner else first
+        execed = False
+    else:
+        for use in wrapped.chain[1:]:
+            names.setdefault(use.name, True)
+        inner_name = found.inner[0].value if found.inner else None
+        execed = bool(wrapped.chain) and wrapped.chain[-1].name not in _BUILTIN_RUNNERS
+        if inner_name is None and any(use.name == "xargs" for use in wrapped.chain):
+            inner_name = "echo"  # xargs with no command runs echo
+    if inner_name:
+        names[inner_name] = names.get(inner_name, False) or execed
+        for helper in _PATH_HELPERS.get(inner_name.rpartition("/")[2], ()):
+            names.setdefault(helper, True)
+    return names
+
+
 # names bash runs itself, whatever PATH holds
 _SHELL_BUILTINS: Final = frozenset(
     {"cd", "echo", "printf", "test", "[", "[[", "true", "false", "pwd", "read", "export",

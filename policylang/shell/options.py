@@ -474,3 +474,9 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
         ),
     }
 )
+# grep's other names take grep's options: without them `egrep -f~/.aws/credentials x`
+# read `-f~/…` as a flag bundle, and the file went unchecked (review AW3)
+DEFAULT_OPTION_SPECS = MappingProxyType(
+    dict(DEFAULT_OPTION_SPECS)
+    | dict.fromkeys(("egrep", "fgrep", "zgrep", "zegrep", "zfgrep"), DEFAULT_OPTION_SPECS["grep"])
+)

@@ -1,0 +1,104 @@
+"""Review AW: `git -c` driver keys, programs PATH finds through wrappers and helpers, and
+files that grep's other names and `git grep` read patterns from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from policylang import Verdict, load_policy
+from policylang.compiler.checks import harmless_git_setting
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "diff.renames.textconv=touch /tmp/x; cat",
+        "diff.context.command=sh",
+        "diff.algorithm.textconv=sh",
+        "diff.noprefix.command=sh",
+        "diff.interhunkcontext.textconv=sh",
+        "log.date.x=1",
+    ],
+)
+def test_a_diff_driver_named_like_a_harmless_key_is_not_harmless(setting: str) -> None:
+    """AW1: `diff.renames` matched as a prefix, so the textconv of a driver *named*
+    `renames` (which `.gitattributes` selects) passed as harmless."""
+    assert not harmless_git_setting(setting)
+
+
+@pytest.mark.parametrize("setting", ["diff.renames=copies", "color.diff.meta=red", "core.abbrev=9"])
+def test_the_harmless_keys_stay_harmless(setting: str) -> None:
+    assert harmless_git_setting(setting)
+
+
+def test_git_c_with_a_driver_key_is_not_read_only(tmp_path: Path) -> None:
+    decision = load_policy(snapshot=False).evaluate(
+        "git -c 'diff.renames.textconv=touch /tmp/PWN; cat' log -p", workspace=str(tmp_path)
+    )
+    assert decision.verdict is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "env echo x",
+        "timeout 5 echo x",
+        "nohup echo x",
+        "exec echo x",
+        "echo a | xargs",
+        "timeout 5 nice ls",
+        "tar -tzf x.tgz",
+        "tar -tf y.tar.gz",
+        "zgrep hi y.tar.gz",
+    ],
+)
+def test_programs_path_finds_in_the_workspace_through_wrappers_and_helpers(
+    tmp_path: Path, command: str
+) -> None:
+    """AW2: only the segment's own name and its innermost command were looked up, and a
+    builtin's name never, though `env echo` execs the `echo` PATH finds."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("echo", "nice", "gzip"):
+        program = bin_dir / name
+        program.write_text("#!/bin/sh\ntouch /tmp/PWN\n")
+        program.chmod(0o755)
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+    policy = load_policy(snapshot=False)
+    decision = policy.evaluate(command, workspace=str(tmp_path), env=env)
+    assert decision.verdict is Verdict.ASK
+    assert "engine.path-program" in [r.rule_id for r in decision.reasons]
+    # with the same PATH, bash's own builtin and a program not in the folder are fine
+    for plain in ("echo x", "command echo x", "ls"):
+        assert policy.evaluate(plain, workspace=str(tmp_path), env=env).verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "egrep -f{secret} x",
+        "fgrep -f{secret} x",
+        "zgrep -f{secret} x.gz",
+        "zgrep -hf{secret} x.gz",
+        "zgrep --file={secret} x.gz",
+        "git grep -f {secret} -- README",
+        "git grep -E -f{secret} -- README",
+    ],
+)
+def test_pattern_files_of_greps_other_names_and_git_grep_are_checked(
+    tmp_path: Path, command: str
+) -> None:
+    """AW3: `egrep`, `fgrep` and `zgrep` had no option table, so `-fFILE` was a flag
+    bundle; `git grep -f FILE` echoes the lines it cannot compile."""
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    secret = home / ".aws" / "credentials"
+    secret.write_text("aws_secret_access_key = x[\n")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    decision = load_policy(snapshot=False).evaluate(
+        command.format(secret=secret), workspace=str(workspace), env={"HOME": str(home)}
+    )
+    assert decision.verdict is not Verdict.ALLOW
