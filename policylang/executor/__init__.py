@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from policylang.executor.env import looks_secret, scrub_env
 from policylang.executor.jobs import JobInfo, JobPoll, JobStatus, JobStore, UnknownJobError
+from policylang.executor.output import Cancel
 from policylang.executor.process import terminate_all
 from policylang.executor.render import (
     Rendered,
@@ -43,6 +44,7 @@ __all__ = [
     "Availability",
     "Backend",
     "BubblewrapBackend",
+    "Cancel",
     "ExecResult",
     "JobInfo",
     "JobPoll",

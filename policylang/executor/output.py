@@ -103,6 +103,10 @@ class Ring:
         return bytes(self.buf[self.pos :] + self.buf[: self.pos])
 
 
+# the most runs of arrival order a capture records (each change of stream is one)
+MAX_RUNS = 8192
+
+
 class Capture:
     """Keeps the head and the tail of each stream within `cap` bytes; counts everything.
 
@@ -118,6 +122,8 @@ class Capture:
         self.head = {STDOUT: bytearray(), STDERR: bytearray()}
         self.seen = {STDOUT: 0, STDERR: 0}
         self.order: list[list[int]] = []
+        # head bytes that arrived after `order` had `MAX_RUNS` runs, per stream
+        self._unordered = {STDOUT: 0, STDERR: 0}
         self._rings: dict[int, Ring] = {}
         # len(order) at each stream's latest tail write: where its tail goes in the merge
         self._tail_pos: dict[int, int] = {}
@@ -130,8 +136,13 @@ class Capture:
         self.seen[stream] += len(data)
         if self.order and self.order[-1][0] == stream:
             self.order[-1][1] += len(data)
-        else:
+        elif len(self.order) < MAX_RUNS:
             self.order.append([stream, len(data)])
+        else:
+            # a child alternating 1-byte writes on both streams made a run per byte: 1.2
+            # million lists, 200 MB for one run (review AY3); past the cap the rest of
+            # the head is kept per stream and merged after the recorded runs
+            self._unordered[stream] += len(data)
 
     def tail(self, stream: int) -> Ring | None:
         if not self.tail_cap:
@@ -159,6 +170,7 @@ class Capture:
         did: exact for the usual case (a flood, then a few lines on the other stream).
         """
         runs = [(stream, length) for stream, length in self.order]
+        runs.extend((stream, count) for stream, count in self._unordered.items() if count)
         tails = sorted(((self._tail_pos.get(s, len(runs)), s, min(r.total, len(r.buf)))
                         for s, r in self._rings.items()), reverse=True)
         for pos, stream, length in tails:  # from the back, so earlier positions hold

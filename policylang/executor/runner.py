@@ -293,6 +293,7 @@ def run(
     grace_s: float = DEFAULT_GRACE_S,
     drain_s: float = DEFAULT_DRAIN_S,
     cwd_identity: tuple[int, int] | None = None,
+    cancel: output.Cancel | None = None,
 ) -> ExecResult:
     """Run an approved command with `bash -c` and capture its output.
 
@@ -311,6 +312,8 @@ def run(
         drain_s: how long to keep reading after the shell exits while a helper holds the pipes.
         cwd_identity: `(st_dev, st_ino)` of `cwd` when the command was judged; the command
             then runs in that directory or not at all (see `start`).
+        cancel: set from another thread, it stops the command as a timeout does (TERM to
+            the group, `grace_s`, KILL); the result says `cancelled`.
 
     Returns:
         The frozen `ExecResult`.
@@ -330,7 +333,8 @@ def run(
     started = time.monotonic()
     proc = start(prepared)
     _log.debug("started pid %d: %s", proc.pid, command)
-    outcome = output.pump(proc, capture, timeout_s=timeout_s, grace_s=grace_s, drain_s=drain_s)
+    outcome = output.pump(proc, capture, timeout_s=timeout_s, grace_s=grace_s, drain_s=drain_s,
+                          cancel=cancel)
     result = build_result(command, decision=decision, capture=capture, outcome=outcome,
                           started=started, timeout_s=timeout_s, backend=prepared.backend,
                           pid=proc.pid)

@@ -43,7 +43,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types.version import is_version_at_least
 
-from policylang.executor import JobStore, UnknownJobError, fit, protected_note
+from policylang.executor import Cancel, JobStore, UnknownJobError, fit, protected_note
 from policylang.tool import ApprovalAnswer, ApprovalRequest, Approver, BashTool, ToolResult
 
 _log = logging.getLogger(__name__)
@@ -95,10 +95,15 @@ async def _answer_unreadable(read: Any, forward: Any, write: Any) -> None:
                 await forward.send(item)
                 continue
             _log.warning("unreadable message from the client: %s", _first_line(item))
-            answer = unreadable_answer(item)
+            try:
+                answer = unreadable_answer(item)
+                failed = unreadable_response(item)
+            except Exception:  # no message, however built, may end the loop (review AY1)
+                _log.exception("cannot read an unreadable message")
+                answer = _error(None, _INVALID_REQUEST, "invalid request; nothing was run")
+                failed = None
             if answer is not None:
                 await write.send(SessionMessage(answer))
-            failed = unreadable_response(item)
             if failed is not None:
                 await forward.send(SessionMessage(failed))
 
@@ -109,6 +114,9 @@ def unreadable_answer(error: Exception) -> types.JSONRPCError | None:
     message = _raw_message(error)
     if message is _NOT_JSON:
         return _error(None, _PARSE_ERROR, "parse error: the line is not JSON; nothing was run")
+    if message is _UNREADABLE_JSON:
+        why = "nested too deeply or a number too long to read; nothing was run"
+        return _error(None, _INVALID_REQUEST, f"invalid request: {why}")
     if not isinstance(message, dict):
         return _error(None, _INVALID_REQUEST, "invalid request: not a JSON-RPC 2.0 message")
     if "method" not in message:
@@ -143,6 +151,7 @@ def unreadable_response(error: Exception) -> types.JSONRPCError | None:
 
 
 _NOT_JSON = object()
+_UNREADABLE_JSON = object()
 
 
 def _raw_message(error: Exception) -> object:
@@ -157,18 +166,29 @@ def _raw_message(error: Exception) -> object:
         if isinstance(value, str | bytes):
             try:
                 return json.loads(value)
-            except ValueError:
+            except json.JSONDecodeError:
                 return _NOT_JSON
+            except (ValueError, RecursionError):
+                # JSON that Python will not hold: nested past the recursion limit (a 1 KB
+                # line of brackets ended the server, review AY1), or an integer of more
+                # than 4,300 digits (it is JSON, not a parse error: review AY9)
+                return _UNREADABLE_JSON
     return _NOT_JSON if not inputs else inputs[0]
 
 
 def _has_surrogate(value: object) -> bool:
-    if isinstance(value, str):
-        return _SURROGATE.search(value) is not None
-    if isinstance(value, dict):
-        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_surrogate(item) for item in value)
+    # a loop, not recursion: the value may be nested past the recursion limit (review AY1)
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item) is not None:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 
@@ -204,6 +224,8 @@ class PolicyShellServer:
         self._key = os.urandom(32)
         # the request states already answered: an approval is used once (review I1)
         self._spent: set[str] = set()
+        # the cancel flags of the `bash` calls in flight, set when the client goes away
+        self._in_flight: set[Cancel] = set()
         self.server: Server[Any] = Server(
             SERVER_NAME,
             version=version,
@@ -216,9 +238,39 @@ class PolicyShellServer:
         async with stdio_server() as (read, write):
             send, screened = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             async with anyio.create_task_group() as group:
-                group.start_soon(_answer_unreadable, read, send, write)
+                group.start_soon(self._read_until_closed, read, send, write)
                 options = self.server.create_initialization_options()
                 await self.server.run(screened, write, options)
+
+    async def _read_until_closed(self, read: Any, send: Any, write: Any) -> None:
+        await _answer_unreadable(read, send, write)
+        # the client closed its end: no answer can reach it, so the commands still
+        # running for it stop now rather than at their timeout (review AY2)
+        for cancel in list(self._in_flight):
+            cancel.set()
+
+    async def _call_bash(self, tool: BashTool, arguments: dict[str, Any]) -> ToolResult:
+        """`tool.call` in a worker thread, stopped when the request is cancelled.
+
+        A cancelled request (`notifications/cancelled`) had left its command running to
+        its timeout, up to 600 s, in a worker thread (review AY2): the call now returns at
+        once and the command gets TERM, grace and KILL, as at a timeout.
+        """
+        cancel = Cancel()
+        self._in_flight.add(cancel)
+
+        def work() -> ToolResult:
+            try:
+                return tool.call(arguments, cancel=cancel)
+            finally:
+                self._in_flight.discard(cancel)
+                cancel.close()
+
+        try:
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            cancel.set()  # (a no-op once the thread has closed it)
+            raise
 
     # -- listing --------------------------------------------------------------------
 
@@ -277,12 +329,12 @@ class PolicyShellServer:
         self, ctx: Any, params: types.CallToolRequestParams, arguments: dict[str, Any]
     ) -> types.CallToolResult | types.InputRequiredResult:
         if not _can_elicit(ctx):
-            result = await anyio.to_thread.run_sync(self._make_tool(None).call, arguments)
+            result = await self._call_bash(self._make_tool(None), arguments)
             return _tool_result(result)
         if is_version_at_least(ctx.protocol_version, _INPUT_REQUIRED_VERSION):
             return await self._bash_input_required(params, arguments)
         approver = _BlockingElicitor(ctx)
-        result = await anyio.to_thread.run_sync(self._make_tool(approver).call, arguments)
+        result = await self._call_bash(self._make_tool(approver), arguments)
         return _tool_result(result)
 
     async def _bash_input_required(
@@ -303,7 +355,7 @@ class PolicyShellServer:
             state.pending.append(request)
             return ApprovalAnswer.DENY
 
-        result = await anyio.to_thread.run_sync(self._make_tool(approver).call, arguments)
+        result = await self._call_bash(self._make_tool(approver), arguments)
         if not state.pending:
             return _tool_result(result)
         request = state.pending[0]
@@ -343,7 +395,9 @@ class PolicyShellServer:
         if (
             not isinstance(wait, int | float)
             or isinstance(wait, bool)
-            or not math.isfinite(wait)  # `NaN` reached `Thread.join` (review AQ12)
+            # `NaN` reached `Thread.join` (review AQ12); a 400-digit int is compared first,
+            # since `isfinite` converts it to a float and raised OverflowError (review AY8)
+            or (isinstance(wait, float) and not math.isfinite(wait))
             or wait < 0
         ):
             return _text("`wait_s` must be a number of seconds >= 0", is_error=True)

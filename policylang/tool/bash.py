@@ -33,6 +33,7 @@ from policylang.decision import (
 from policylang.errors import ExecutionRefusedError
 from policylang.executor import (
     Backend,
+    Cancel,
     ExecResult,
     JobStore,
     PlainBackend,
@@ -304,8 +305,12 @@ class BashTool:
         decision = self._evaluate(args.command, cwd)
         return decision.verdict is Verdict.ALLOW and decision.concurrency_safe
 
-    def call(self, arguments: object) -> ToolResult:
-        """Validate, decide, maybe ask, and run; never raises for anything a model sends."""
+    def call(self, arguments: object, *, cancel: Cancel | None = None) -> ToolResult:
+        """Validate, decide, maybe ask, and run; never raises for anything a model sends.
+
+        `cancel`: set by the host when the call is cancelled (an MCP client's
+        `notifications/cancelled`, a disconnect): a foreground command is then stopped as
+        a timeout stops it, and one not yet started is never started."""
         args = parse_arguments(arguments)
         if isinstance(args, ArgumentProblems):
             return _plain(ToolStatus.INVALID, args.message)
@@ -320,7 +325,10 @@ class BashTool:
         approval, refusal = self._authorize(args, decision, cwd)
         if refusal is not None:
             return refusal
-        return self._execute(args, decision, approval, cwd, identity)
+        if cancel is not None and cancel.is_set():
+            # an approval question may outlast the call that asked it (review AY2)
+            return _plain(ToolStatus.REFUSED, "the call was cancelled; nothing was run", decision)
+        return self._execute(args, decision, approval, cwd, identity, cancel)
 
     # -- steps of `call` ----------------------------------------------------------------
 
@@ -450,6 +458,7 @@ class BashTool:
         approval: ApprovalRecord | None,
         cwd: str,
         identity: tuple[int, int],
+        cancel: Cancel | None = None,
     ) -> ToolResult:
         escalated = args.sandbox is SandboxRequest.ESCALATED
         backend = self.escalation_backend if escalated else self.backend
@@ -467,7 +476,7 @@ class BashTool:
                          env=opts.env, max_stream_bytes=opts.max_stream_bytes,
                          login=args.login, sandbox=backend, approval=approval,
                          force_env=opts.force_env, grace_s=opts.grace_s, drain_s=opts.drain_s,
-                         cwd_identity=identity)
+                         cwd_identity=identity, cancel=cancel)
         except ExecutionRefusedError as exc:
             return _plain(ToolStatus.REFUSED, str(exc), decision)
         return self._finished(args, result, decision, approval)

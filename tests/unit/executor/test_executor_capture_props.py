@@ -9,7 +9,7 @@ import tempfile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policylang.executor import run
+from policylang.executor import output, run
 
 from .conftest import decision
 
@@ -41,3 +41,32 @@ def test_kept_bytes_are_head_and_tail(out: bytes, err: bytes, cap: int, repeat: 
     assert res.stdout_gap_at == (cap - cap // 4 if len(out) > cap else len(out))
     assert sum(n for s, n in res.interleaving if s == 1) == len(res.stdout_bytes)
     assert sum(n for s, n in res.interleaving if s == 2) == len(res.stderr_bytes)
+
+
+
+def test_a_capture_of_streams_alternating_byte_by_byte_records_a_bounded_order() -> None:
+    """review AY3: one `[stream, length]` list per change of stream: 1.2 million of them
+    (200 MB) for a child alternating 1-byte writes; the order is now capped and the rest
+    of each stream's head is merged after it, nothing lost."""
+    capture = output.Capture(1 << 20)
+    for _ in range(3 * output.MAX_RUNS):
+        capture.accept(output.STDOUT, b"o")
+        capture.accept(output.STDERR, b"e")
+    runs = capture.interleaving()
+    assert len(capture.order) == output.MAX_RUNS
+    assert len(runs) <= output.MAX_RUNS + 2
+    totals = {output.STDOUT: 0, output.STDERR: 0}
+    for stream, length in runs:
+        totals[stream] += length
+    assert totals == {output.STDOUT: 3 * output.MAX_RUNS, output.STDERR: 3 * output.MAX_RUNS}
+    assert runs[: 4] == ((output.STDOUT, 1), (output.STDERR, 1)) * 2  # exact while it can be
+
+
+def test_a_child_alternating_streams_loses_nothing() -> None:
+    code = "import os\nfor i in range(12000):\n    os.write(1, b'o'); os.write(2, b'e')\n"
+    script = shlex.join(["python3", "-c", code])
+    result = run(script, decision=decision(script), cwd=tempfile.gettempdir())
+    assert result.exit_code == 0
+    assert result.stdout_bytes == b"o" * 12000
+    assert result.stderr_bytes == b"e" * 12000
+    assert sum(length for _, length in result.interleaving) == 24000

@@ -270,3 +270,95 @@ def test_a_wait_that_is_not_a_number_is_a_tool_error(client: RawClient) -> None:
     assert answer["id"] == 9
     assert answer["result"]["isError"] is True
     assert "wait_s" in answer["result"]["content"][0]["text"]
+
+
+def test_a_wait_too_long_for_a_float_is_a_tool_error(client: RawClient) -> None:
+    # review AY8: `math.isfinite(10**400)` raised OverflowError (code 0, a traceback)
+    client.send_line('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":'
+                     f'"job_status","arguments":{{"job_id":"job-1","wait_s":{"9" * 400}}}}}}}')
+    answer = client.answer()
+    assert answer["id"] == 10
+    assert answer["result"]["isError"] is True
+    assert "no job" in answer["result"]["content"][0]["text"]  # the wait was clamped
+
+
+@pytest.mark.parametrize("depth", [500, 5000])
+def test_a_line_nested_past_the_recursion_limit_is_answered_and_the_server_lives(
+    client: RawClient, depth: int
+) -> None:
+    # review AY1: `json.loads` (and a recursive search for surrogates) raised
+    # RecursionError, which ended the server
+    client.send_line(call_line(1, "[" * depth + "]" * depth))
+    answer = client.answer()
+    assert answer["id"] in (1, None)  # with its id where the SDK's parser got that far
+    assert answer["error"]["code"] == -32600
+    client.send_line("[" * depth + "]" * depth)
+    assert client.answer()["error"]["code"] == -32600
+    list_tools(client, 2)
+
+
+def test_an_id_too_long_for_python_is_an_invalid_request_not_a_parse_error(
+    client: RawClient,
+) -> None:
+    # review AY9: JSON with a 5,000-digit id was called "not JSON"
+    client.send_line(call_line(0, '"ls"').replace('"id":0', '"id":' + "1" * 5000))
+    answer = client.answer()
+    assert answer["error"]["code"] == -32600
+    assert "too long" in answer["error"]["message"]
+    list_tools(client, 3)
+
+
+def _sleep_server(tmp_path: Path) -> RawClient:
+    policy = tmp_path / "sleep.policy"
+    policy.write_text('policy "s"\ndefault ask\nallow sleep **\nreadonly ls **\n')
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    args = [sys.executable, "-m", "policylang.cli.main", "mcp", "--policy", str(policy),
+            "--workspace", str(workspace)]
+    peer = RawClient.__new__(RawClient)
+    peer.process = subprocess.Popen(args, cwd=workspace, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peer.answers = queue.Queue()
+    peer._reader = threading.Thread(target=peer._read, daemon=True)
+    peer._reader.start()
+    peer.initialize()
+    return peer
+
+
+def _wait_for(check: Any, what: str, limit_s: float = TIMEOUT_S) -> None:
+    deadline = time.monotonic() + limit_s
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("how", ["cancelled", "disconnect"])
+def test_a_cancelled_or_abandoned_call_stops_its_command(tmp_path: Path, how: str) -> None:
+    # review AY2: after `notifications/cancelled`, or the client closing its end, the
+    # command ran on to its timeout (up to 600 s) and held a worker thread
+    marker = "3177" if how == "cancelled" else "3178"
+    peer = _sleep_server(tmp_path)
+    try:
+        call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                "params": {"name": "bash",
+                           "arguments": {"command": f"sleep {marker}", "timeout_s": 600}}}
+        peer.send_line(json.dumps(call))
+        _wait_for(lambda: _sleepers(marker), "the command did not start")
+        if how == "cancelled":
+            peer.send_line(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                       "params": {"requestId": 7, "reason": "user"}}))
+            _wait_for(lambda: not _sleepers(marker), "the cancelled command ran on", 10)
+            list_tools(peer, 8)  # the server serves on; nothing answers the cancelled call
+        else:
+            assert peer.process.stdin is not None
+            peer.process.stdin.close()
+            peer.process.wait(timeout=10)  # it had waited for the command to finish
+            assert not _sleepers(marker)
+    finally:
+        for pid in _sleepers(marker):
+            os.kill(pid, signal.SIGKILL)
+        if how == "cancelled":
+            peer.close()
+        else:
+            peer.process.stdout.close()  # type: ignore[union-attr]
+            peer.process.stderr.close()  # type: ignore[union-attr]
