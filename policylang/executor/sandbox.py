@@ -53,6 +53,14 @@ PROTECTED_NAMES = (
     # shell runs outside the sandbox later (review AQ4)
     ".husky", ".githooks", ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
     "lefthook-local.yml", ".lefthook", "mise.toml", ".mise.toml", "mise.local.toml",
+    # lefthook's and mise's other spellings, and the configuration of other agents and
+    # editors that names MCP servers, hooks or commands their host runs (review AY5)
+    "lefthook.yaml", "lefthook.toml", "lefthook.json", ".lefthook.yaml", ".lefthook.toml",
+    ".lefthook.json", ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml",
+    ".mise", ".mise.local.toml", "opencode.json", "opencode.jsonc", ".windsurf", ".kiro",
+    ".clinerules", ".roo", ".continue", ".amazonq", ".zed", ".qwen", ".crush.json",
+    "crush.json", ".aider.conf.yml", ".devcontainer", ".devcontainer.json",
+    "CLAUDE.local.md",
 )  # fmt: skip
 #: Of those, the folders made (empty) when missing, so that a sandboxed command cannot
 #: create them: a new `.claude/settings.json` defines hooks that the agent's host runs
@@ -60,6 +68,17 @@ PROTECTED_NAMES = (
 #: them (an empty `.git` would hide the enclosing repository), nor are files.
 CREATED_WHEN_MISSING = (".claude", ".gemini", ".codex", ".agents", ".opencode", ".cursor",
                         ".vscode")
+#: Files and folders under the home directory that run code outside the sandbox later
+#: (shell start-up files, git's and systemd's configuration, `~/.local/bin`, ssh's keys
+#: and `authorized_keys`): kept read-only when the home directory lies inside a writable
+#: area (a workspace of `~`), where they had been writable (review AY4).
+HOME_STARTUP_NAMES = (
+    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile",
+    ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc",
+    ".xprofile", ".xsessionrc", ".pam_environment", ".inputrc", ".gitconfig", ".ssh",
+    ".gnupg", ".config/git", ".config/systemd", ".config/autostart", ".config/fish",
+    ".config/environment.d", ".config/policylang", ".local/bin", ".claude.json",
+)  # fmt: skip
 #: Service sockets hidden inside the sandbox (a folder becomes an empty tmpfs, a socket
 #: `/dev/null`): the per-user runtime folder (D-Bus, ssh and gpg agents, podman) and the
 #: container engines', which are as good as root.
@@ -283,6 +302,7 @@ class BubblewrapBackend:
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
         wanted += _nested_names(os.path.realpath(self.workspace), self.protected_names)
         wanted += self._hooks_folders(areas)
+        wanted += self._home_startup(areas)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
@@ -295,6 +315,13 @@ class BubblewrapBackend:
     @staticmethod
     def _home() -> str:
         return os.environ.get("HOME") or os.path.expanduser("~")
+
+    def _home_startup(self, areas: Sequence[str]) -> list[str]:
+        """`HOME_STARTUP_NAMES` under the home directory, when a writable area holds it."""
+        home = os.path.realpath(self._home())
+        if not _within(home, areas):
+            return []
+        return [os.path.join(home, name) for name in HOME_STARTUP_NAMES]
 
     def _trees(self) -> list[str]:
         """The work trees of the workspace's repositories: its own, nested ones, and the
@@ -376,6 +403,9 @@ class BubblewrapBackend:
         state: dict[str, tuple[object, ...]] = {}
         names = [*self.protected_names]
         names += [os.path.relpath(link, self.workspace) for link in self._loose_links()]
+        # a start-up file made where none was (`~/.gitconfig` with `core.fsmonitor`)
+        home = self._home_startup(self._areas())
+        names += [os.path.relpath(path, self.workspace) for path in home]
         for name in names:
             path = os.path.join(self.workspace, name)
             try:

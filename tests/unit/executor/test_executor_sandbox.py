@@ -715,3 +715,46 @@ def test_no_stat_for_the_directory_check_is_said_plainly(
     with pytest.raises(ExecutionRefusedError, match=expected):
         run("true", decision=decision("true"), cwd=str(workspace), sandbox=backend,
             timeout_s=20, cwd_identity=(found.st_dev, found.st_ino))
+
+
+def test_start_up_files_stay_read_only_when_the_home_folder_is_in_the_workspace(
+    workspace: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review AY4: with the workspace at `~`, a sandboxed command appended to `.bashrc`,
+    # wrote `.ssh/authorized_keys`, and made a `~/.gitconfig` (core.fsmonitor runs at
+    # every later git command), and nothing was reported
+    home = workspace / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".bashrc").write_text("# mine\n")
+    monkeypatch.setenv("HOME", str(home))
+    command = ("echo evil >> home/.bashrc; echo key > home/.ssh/authorized_keys; "
+               "printf '[core]\\n\\tfsmonitor = x\\n' > home/.gitconfig; echo ok > made.txt")
+    res = _ran_to_the_end(command, workspace)
+    if res is None:
+        return
+    assert (home / ".bashrc").read_text() == "# mine\n"
+    assert not (home / ".ssh" / "authorized_keys").exists()
+    assert res.stderr.count("Read-only file system") == 2
+    # a start-up file made where none was cannot be prevented by a read-only mount; it
+    # is reported
+    assert "home/.gitconfig" in res.protected_changed
+
+
+def test_other_agents_and_tools_configuration_stays_read_only(workspace: pathlib.Path) -> None:
+    # review AY5: MCP servers and hooks other agents and editors run on the host
+    (workspace / "opencode.json").write_text("{}\n")
+    (workspace / ".windsurf").mkdir()
+    (workspace / ".devcontainer").mkdir()
+    (workspace / "lefthook.yaml").write_text("pre-commit: {}\n")
+    command = ("echo x > opencode.json; echo x > .windsurf/mcp.json; "
+               "echo x > .devcontainer/devcontainer.json; echo x >> lefthook.yaml; "
+               "echo x > CLAUDE.local.md; echo ok > made.txt")
+    res = _ran_to_the_end(command, workspace)
+    if res is None:
+        return
+    assert (workspace / "opencode.json").read_text() == "{}\n"
+    assert not (workspace / ".windsurf" / "mcp.json").exists()
+    assert not (workspace / ".devcontainer" / "devcontainer.json").exists()
+    assert (workspace / "lefthook.yaml").read_text() == "pre-commit: {}\n"
+    assert res.stderr.count("Read-only file system") == 4
+    assert "CLAUDE.local.md" in res.protected_changed  # made where none was: reported
