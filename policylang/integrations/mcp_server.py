@@ -319,7 +319,7 @@ class PolicyShellServer:
         if params.name == "jobs":
             return _text(_jobs_text(self._jobs), is_error=False)
         if params.name == "cleanup_jobs":
-            return self._cleanup(arguments)
+            return await self._cleanup(arguments)
         return _text(
             f"unknown tool `{params.name}`; the tools are bash, job_status, jobs, cleanup_jobs",
             is_error=True,
@@ -421,16 +421,13 @@ class PolicyShellServer:
         # UTF-8 had grown three times as replacement characters (review AQ9)
         return _text(fit("\n".join(lines)), is_error=False)
 
-    def _cleanup(self, arguments: dict[str, Any]) -> types.CallToolResult:
+    async def _cleanup(self, arguments: dict[str, Any]) -> types.CallToolResult:
         kill = arguments.get("kill_running", False)
         if not isinstance(kill, bool):
             return _text("`kill_running` must be true or false", is_error=True)
-        killed = 0
-        if kill:
-            for info in self._jobs.jobs():
-                if not info.done:
-                    self._jobs.kill(info.id)
-                    killed += 1
+        # in a worker thread: the grace periods of the kills had stalled every other
+        # request, elicitation answers included (review AY6)
+        killed = await anyio.to_thread.run_sync(self._jobs.kill_running) if kill else 0
         removed = self._jobs.cleanup()
         return _text(f"removed {removed} finished job(s); killed {killed}", is_error=False)
 

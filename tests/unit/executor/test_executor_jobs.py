@@ -243,3 +243,21 @@ def test_concurrent_starts_keep_to_the_cap() -> None:
             thread.join(60)
         assert len(started) == 4
         assert len(refused) == 16
+
+
+def test_kill_running_kills_every_job_within_one_grace_period(workdir: str) -> None:
+    # review AY6: jobs that ignore TERM were killed one after the other, a grace period
+    # each (8 s for 16 jobs), with the MCP server's event loop blocked meanwhile
+    store = JobStore(grace_s=1.0)
+    ignoring = "trap '' TERM; sleep 60"
+    ids = [_start(store, ignoring, workdir) for _ in range(8)]
+    time.sleep(0.3)  # the traps are set
+    pids = [j.pid for j in store.jobs()]
+    start = time.monotonic()
+    assert store.kill_running() == 8
+    assert time.monotonic() - start < 6.0  # one grace period for all, not 8 in turn
+    for pid in pids:
+        assert live_group_members(pid) == []
+    assert {store.poll(i).info.status for i in ids} == {JobStatus.CANCELLED}
+    assert store.kill_running() == 0
+    store.close()
