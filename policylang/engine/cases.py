@@ -1,4 +1,5 @@
-"""External case tables: `command<TAB>verdict[<TAB>retention[<TAB>note]]`; imports decision only.
+"""External case tables: `command<TAB>verdict[<TAB>retention[<TAB>note]]`; imports decision
+and the rules front end's bounded file reader.
 
 One case per line; `#` starts a comment line; a header line starting with `command` is
 skipped. The command is taken literally except that `⏎` stands for a newline (a TSV
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policylang.decision import Decision, Retention, Verdict
+from policylang.rules.files import read_policy_file
 
 NEWLINE_MARK = "⏎"
 _ANY = ("", "*")
@@ -46,7 +48,10 @@ def parse_cases(text: str, *, name: str = "<cases>") -> tuple[Case, ...]:
     """
     cases: list[Case] = []
     problems: list[str] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    # lines end at `\n` only (a `\r\n` ending is one): a bare `\r`, which `splitlines`
+    # took for a line end, split one case in two (review AX7)
+    for number, line in enumerate(text.split("\n"), 1):
+        raw = line.removesuffix("\r")
         if not raw.strip() or raw.lstrip().startswith("#") or raw.startswith("command\t"):
             continue
         try:
@@ -85,8 +90,15 @@ def _case(raw: str, location: str) -> Case:
 
 
 def read_cases(path: str | Path) -> tuple[Case, ...]:
+    """The cases of the table at `path`.
+
+    Raises:
+        OSError: the file cannot be read, is not a regular file, is too large or is not
+            UTF-8 (a binary table had ended `policylang test` in a traceback: review AX7).
+        CaseTableError: see `parse_cases`.
+    """
     path = Path(path)
-    return parse_cases(path.read_text(encoding="utf-8"), name=str(path))
+    return parse_cases(read_policy_file(path), name=str(path))
 
 
 def failures(cases: Iterable[Case], evaluate: Callable[[str], Decision]) -> list[str]:

@@ -45,6 +45,9 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
+#: How many files deep `include` may nest (a file, what it includes, what that includes …).
+MAX_INCLUDE_DEPTH = 32
+
 #: Builds an evaluator for a compiled policy: command -> (verdict, retention). The engine
 #: provides it; the loader then checks inline expectations.
 Evaluator = Callable[[CompiledPolicy], Callable[[str], tuple[Verdict, Retention | None]]]
@@ -105,7 +108,17 @@ class _Loader:
 
     def _include(self, ruleset: ast.RuleSet, statement: ast.Include, base: Path) -> None:
         target = (base / statement.path).resolve()
-        if target in self.stack:
+        if len(self.stack) >= MAX_INCLUDE_DEPTH:
+            # each level is a recursion of the loader: 400 levels ended `check` in a
+            # RecursionError traceback (review AX8)
+            self._error(
+                ruleset,
+                statement.path_span,
+                "rules.include-depth",
+                f"includes nest deeper than {MAX_INCLUDE_DEPTH} files",
+                "include the files from one policy rather than each from the one before",
+            )
+        elif target in self.stack:
             self._error(
                 ruleset,
                 statement.path_span,

@@ -16,7 +16,7 @@ import importlib.resources
 import io
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -369,9 +369,48 @@ def parse_ruleset(text: str, *, filename: str) -> tuple[ast.RuleSet, tuple[Diagn
     else:
         spans = [(line.start, line.end) for line in lines]
         statements, diagnostics = to_statements(tree, text=scan, lines=spans), ()
-    diagnostics = (*diagnostics, *_glued_comments(source, scan, comments))
+    diagnostics = (
+        *_named_control_characters(source, scan, diagnostics),
+        *_glued_comments(source, scan, comments),
+    )
     ruleset = ast.RuleSet(statements=statements, comments=comments, source=source)
     return ruleset, sort_diagnostics(diagnostics)
+
+
+# control characters (not tab or newline), a `\r` that ends no line, line and paragraph
+# separators, and bidirectional overrides: what a terminal or an editor may show as
+# nothing, a line break, or text in another order
+INVISIBLE = re.compile(
+    "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]"
+    "|\\r(?!\\n)"
+)
+def _named_control_characters(
+    source: SourceText, scan: str, diagnostics: Sequence[Diagnostic]
+) -> Iterator[Diagnostic]:
+    """The parser's diagnostics, where a syntax error stands on a control character
+    named as one: it said "unexpected end of line", with the caret on nothing (AX11)."""
+    for diagnostic in diagnostics:
+        start = diagnostic.span.start
+        if (
+            diagnostic.code == "rules.syntax-error"
+            and start < len(scan)
+            and INVISIBLE.match(scan, start) is not None
+        ):
+            yield Diagnostic(
+                code="rules.control-character",
+                message=f"a control or invisible character ({codepoint(scan[start])}) "
+                "where a word or a space should be",
+                source=source,
+                span=Span(start, start + 1),
+                help="remove it; words are separated by spaces or tabs, lines by `\\n`",
+            )
+        else:
+            yield diagnostic
+
+
+def codepoint(char: str) -> str:
+    """`U+000B` for a character."""
+    return f"U+{ord(char):04X}"
 
 
 def _glued_comments(

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.rules import ast
 from policylang.rules.globs import glob_problem, glob_regex
+from policylang.rules.parser import INVISIBLE, codepoint
 from policylang.shell.model import ExpansionKind
 from policylang.span import SourceText, Span
 
@@ -143,8 +144,47 @@ def _check_bundles(layers: Sequence[ast.RuleSet], context: Context, sink: _Sink)
                         )
 
 
+# of the invisible characters, what moves text on screen: a line break, a return to the
+# line's start, a change of direction (a NUL or an escape inside a quoted word is
+# `_check_pattern`'s to warn of; outside quotes the parser reports it)
+_DISPLACING = re.compile(
+    "[\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]"
+)
+
+
+def _check_invisible(ruleset: ast.RuleSet, sink: _Sink) -> None:
+    """A character that moves text on screen, in a file that parsed: `allow curl ** id net
+    \\r# disabled` shows only the comment in a terminal while the rule is live, and a line
+    separator in a comment shows what follows it as a line of its own (review AX11)."""
+    source = ruleset.source
+    text = source.text
+    comments = [(c.span.start, c.span.end) for c in ruleset.comments]
+    # lines that parsed into a statement (one that did not has its syntax error already)
+    parsed = {source.position(st.span.start).line for st in ruleset.statements}
+    for match in INVISIBLE.finditer(text):
+        start = match.start()
+        in_comment = any(low <= start < high for low, high in comments)
+        if not in_comment and (
+            _DISPLACING.match(text, start) is None
+            or source.position(start).line not in parsed
+        ):
+            continue
+        if start == 0 and text[0] == "\ufeff":
+            continue
+        sink.add(
+            ruleset.source,
+            Span(start, start + 1),
+            "rules.invisible-character",
+            f"a character that a viewer may hide or show as a line break "
+            f"({codepoint(text[start])}) in {'a comment' if in_comment else 'a statement'}",
+            help="what the file says may not be what a reader sees; remove the character",
+            warning=True,
+        )
+
+
 def _check_file(ruleset: ast.RuleSet, context: Context, sink: _Sink) -> None:
     source = ruleset.source
+    _check_invisible(ruleset, sink)
     seen: dict[type[ast.Statement], ast.Statement] = {}
     for statement in ruleset.statements:
         if isinstance(statement, ast.Header | ast.Default):

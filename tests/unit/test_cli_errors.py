@@ -109,3 +109,23 @@ def test_parse_lists_each_problem_once(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["parse", "echo 'x"]) == 1
     out = capsys.readouterr().out
     assert out.count("shell.syntax-error") == 1
+
+
+def test_a_binary_or_odd_case_table_is_reported_not_raised(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """review AX7: a table that is not UTF-8 ended in a traceback; a bare `\\r` split a
+    row in two. (An empty command is a case: the empty line.)"""
+    policy = tmp_path / "t.policy"
+    policy.write_text(TINY)
+    binary = tmp_path / "binary.tsv"
+    binary.write_bytes(b"ls\tallow\n\xff\xfe\x00junk\n")
+    assert main(["test", str(policy), "--cases", str(binary)]) == 2
+    err = _err(capsys)
+    assert "cannot read case table" in err
+    assert "not UTF-8" in err
+    assert "Traceback" not in err
+    table = tmp_path / "cases.tsv"
+    table.write_text("ls\rx\tdenny\r\n\tallow\n", newline="")
+    assert main(["test", str(policy), "--cases", str(table)]) == 2
+    assert _err(capsys).splitlines() == [f"{table}:1: unknown verdict 'denny'"]

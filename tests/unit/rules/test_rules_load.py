@@ -166,3 +166,30 @@ def test_check_cli_runs_inline_expectations(
     assert "error[rules.expectation-failed]: expected `deny` for `ls`, got `allow`" in out
     assert f"{policy}: 1 errors, 0 warnings" in out
     assert main(["check", "--no-expect", str(policy)]) == 0
+
+
+@pytest.mark.parametrize(("depth", "ok"), [(30, True), (400, False)])
+def test_a_deep_chain_of_includes_is_a_diagnostic_not_a_crash(
+    tmp_path: Path, depth: int, ok: bool
+) -> None:
+    """review AX8: 400 files each including the next ended `check` in a RecursionError."""
+    for level in range(depth):
+        following = f'include "f{level + 1}.policy"\n' if level + 1 < depth else ""
+        (tmp_path / f"f{level}.policy").write_text(f"{following}allow ls{level}\n")
+    result = check_ruleset(tmp_path / "f0.policy")
+    codes = [d.code for d in result.errors]
+    if ok:
+        assert codes == []
+    else:
+        assert codes == ["rules.include-depth"]
+        assert "deeper than 32" in result.errors[0].message
+
+
+def test_a_policy_that_is_not_utf8_names_the_line_and_column_of_the_bad_byte(
+    tmp_path: Path,
+) -> None:
+    """review AX10: the error said only "invalid continuation byte"."""
+    path = tmp_path / "bin.policy"
+    path.write_bytes(b'policy "x"\ndefault ask\nallow l\xffs\n')
+    with pytest.raises(OSError, match=r"bin\.policy:3:8 \(byte 0xff\)"):
+        load_ruleset(path)

@@ -287,3 +287,13 @@ def test_a_syntax_error_on_a_keyword_says_how_to_quote_it() -> None:
         underlined="read",
         help='to use `read` as a word, write it in double quotes: "read"',
     )
+
+
+
+def test_a_control_character_that_breaks_a_line_is_named_where_it_stands() -> None:
+    """review AX11: it was "unexpected end of line", with the caret on nothing."""
+    _, diagnostics = parse_ruleset('policy "t"\nallow ls\x0b **\n', filename="x.policy")
+    assert [(d.code, d.location) for d in diagnostics] == [
+        ("rules.control-character", "x.policy:2:9")
+    ]
+    assert "U+000B" in diagnostics[0].message

@@ -41,3 +41,26 @@ def test_an_option_in_a_deny_or_ask_pattern_is_a_warning(rule: str, warned: bool
     # review AR5: `deny rm -rf /srv` does not cover `rm -fr /srv`
     codes = [d.code for d in diagnostics_of(f'policy "t"\n{rule}\n')]
     assert ("rules.option-in-pattern" in codes) is warned
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [
+        ("allow curl ** id net \r# disabled until review\n", 22),
+        ("# note\u2028allow rm **\n", 7),
+        ("allow ls ** # a\x0cb\n", 16),
+        ('allow echo ** reason "a\u202eb"\n', 24),
+    ],
+)
+def test_a_character_that_moves_text_on_screen_is_a_warning(text: str, column: int) -> None:
+    """review AX11: a `\\r` before a comment showed a live rule as a comment only; a line
+    separator showed a comment's rest as a line of its own."""
+    diagnostics = diagnostics_of('policy "t"\n' + text)
+    found = [d for d in diagnostics if d.code == "rules.invisible-character"]
+    assert [(d.location.rsplit(":", 2)[1:], d.severity) for d in found] == [
+        (["2", str(column)], "warning")
+    ]
+
+
+def test_crlf_line_ends_and_tabs_are_not_invisible_characters() -> None:
+    assert diagnostics_of('policy "t"\r\nallow ls\t**\r\n# c\r\n') == ()
