@@ -511,6 +511,7 @@ def collect_expectations(state: _State) -> tuple[Expectation, ...]:
             command=statement.command,
             verdict=Verdict(statement.verdict),
             retention=Retention(statement.retention.value) if statement.retention else None,
+            rule=statement.rule.value if statement.rule else None,
             location=layer.location(statement),
             source=layer.ruleset.source,
             span=statement.span,

@@ -45,7 +45,7 @@ from policylang.compiler.tables import (
     RunnerTable,
     builtin_ref,
 )
-from policylang.decision import Retention, Verdict
+from policylang.decision import Decision, Retention, Verdict
 from policylang.diagnostics import Diagnostic
 from policylang.shell.model import Word
 from policylang.shell.options import OptionSpec, OptionView, option_view
@@ -510,25 +510,35 @@ class Expectation:
     verdict: Verdict
     retention: Retention | None
     location: str
+    rule: str | None = None  # `by ID`: a reason of the verdict must name this rule
     source: SourceText = field(compare=False, repr=False)
     span: Span = field(compare=False, repr=False)
 
 
 def check_expectations(
     policy: CompiledPolicy,
-    evaluate: Callable[[str], tuple[Verdict, Retention | None]],
+    evaluate: Callable[[str], Decision],
 ) -> tuple[Diagnostic, ...]:
     """Evaluate every inline expectation; one `rules.expectation-failed` diagnostic per miss.
 
-    `evaluate` is the engine's (the compiler cannot import it): command -> (verdict, retention).
+    `evaluate` is the engine's (the compiler cannot import it). With `by ID`, a reason of
+    the decision's own verdict must name rule ID: `expect deny "cat deploy-keys/k" by
+    org-keys` fails when another rule denies it and the org's own is broken (review AX6).
     """
     diagnostics: list[Diagnostic] = []
     for expect in policy.expectations:
-        verdict, retention = evaluate(expect.command)
+        decision = evaluate(expect.command)
+        verdict, retention = decision.verdict, decision.retention
+        deciding = [r.rule_id for r in decision.reasons if r.verdict is verdict]
         got = f"{verdict}" + (f" retention {retention}" if expect.retention else "")
         want = f"{expect.verdict}" + (f" retention {expect.retention}" if expect.retention else "")
-        if verdict is expect.verdict and (
-            expect.retention is None or retention is expect.retention
+        if expect.rule is not None:
+            got += f" by {', '.join(deciding) or 'no rule'}"
+            want += f" by {expect.rule}"
+        if (
+            verdict is expect.verdict
+            and (expect.retention is None or retention is expect.retention)
+            and (expect.rule is None or expect.rule in deciding)
         ):
             continue
         diagnostics.append(

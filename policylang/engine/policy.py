@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policylang.compiler.tree import CompiledPolicy, check_expectations
-from policylang.decision import Decision, Retention, Verdict
+from policylang.decision import Decision
 from policylang.diagnostics import Diagnostic
 from policylang.engine import snapshot as snapshots
 from policylang.engine.approvals import Approvals
@@ -138,9 +138,8 @@ class Policy:
     def check_expectations(self) -> tuple[Diagnostic, ...]:
         """Run the policy's inline expectations; a diagnostic per failure."""
 
-        def run(command: str) -> tuple[Verdict, Retention | None]:
-            decision = self._plain.evaluate(command, EXPECTATION_CONTEXT)
-            return decision.verdict, decision.retention
+        def run(command: str) -> Decision:
+            return self._plain.evaluate(command, EXPECTATION_CONTEXT)
 
         return check_expectations(self.compiled, run)
 

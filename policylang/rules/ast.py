@@ -259,6 +259,7 @@ class Expect:
     verdict: str
     command: str
     retention: Name | None = None
+    rule: Name | None = None  # `by ID`: the rule that must decide (a reason of the verdict)
     span: Span = field(default=_NO_SPAN, compare=False, repr=False)
 
 

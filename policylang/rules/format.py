@@ -184,6 +184,7 @@ def format_statement(node: ast.Statement) -> str:
             return _path_args(node)
         case ast.Expect():
             tail = f" retention {node.retention.value}" if node.retention is not None else ""
+            tail += f" by {node.rule.value}" if node.rule is not None else ""
             return f"expect {node.verdict} {quote(node.command)}{tail}"
     raise AssertionError(f"unformattable statement {node!r}")  # pragma: no cover
 

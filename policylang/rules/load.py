@@ -21,7 +21,7 @@ from policylang.compiler.arity import ArityFileError, parse_arity_toml
 from policylang.compiler.checks import CHECKS
 from policylang.compiler.passes import Layer, compile_layers
 from policylang.compiler.tree import CompiledPolicy, ExpansionPosition, check_expectations
-from policylang.decision import Retention, Verdict
+from policylang.decision import Decision
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.errors import RulesetError
 from policylang.rules import ast
@@ -50,7 +50,7 @@ MAX_INCLUDE_DEPTH = 32
 
 #: Builds an evaluator for a compiled policy: command -> (verdict, retention). The engine
 #: provides it; the loader then checks inline expectations.
-Evaluator = Callable[[CompiledPolicy], Callable[[str], tuple[Verdict, Retention | None]]]
+Evaluator = Callable[[CompiledPolicy], Callable[[str], Decision]]
 
 PathLike = str | os.PathLike[str]
 

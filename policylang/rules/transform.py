@@ -341,10 +341,13 @@ def _path_args_key(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Stateme
 
 def _expect(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     strings = [c for c in tree.children if isinstance(c, Token)]
+    retention = _trees(tree, "expect_retention")
+    rule = _trees(tree, "expect_by")
     return ast.Expect(
         verdict=_text(_trees(tree, "verdict")[0]),
         command=_string(strings[0]),
-        retention=cv.name(strings[1]) if len(strings) > 1 else None,
+        retention=cv.name(_token(retention[0])) if retention else None,
+        rule=cv.name(_token(rule[0])) if rule else None,
         span=span,
     )
 

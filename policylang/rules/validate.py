@@ -80,6 +80,7 @@ def validate(layers: Sequence[ast.RuleSet], context: Context) -> tuple[Diagnosti
     for ruleset in layers:
         _check_file(ruleset, context, sink)
     _check_ids(layers, sink)
+    _check_expected_rules(layers, sink)
     _check_rule_relations(layers, sink)
     _check_bundles(layers, context, sink)
     return sort_diagnostics(sink.items)
@@ -674,6 +675,33 @@ def _rules(layers: Sequence[ast.RuleSet]) -> Iterator[tuple[int, ast.RuleSet, as
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _RULE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+def _check_expected_rules(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
+    """`expect … by ID` names a rule of the stack (by its `id`), a check built into the
+    engine (`engine.…`, `shell.…`) or a rule by location (`FILE:LINE`): else it could
+    never pass, and a typo would read as a broken rule."""
+    known: set[str] = set()
+    for ruleset in layers:
+        for statement in ruleset.statements:
+            if isinstance(statement, ast.Rule) and statement.explicit_id is not None:
+                known.add(statement.explicit_id.value)
+            elif isinstance(statement, ast.Protect) and statement.rule_id is not None:
+                known.add(statement.rule_id.value)
+    for ruleset in layers:
+        for statement in ruleset.statements:
+            if not isinstance(statement, ast.Expect) or statement.rule is None:
+                continue
+            name = statement.rule.value
+            if name in known or name.startswith(("engine.", "shell.")) or ":" in name:
+                continue
+            sink.add(
+                ruleset.source,
+                statement.rule.span,
+                "rules.unknown-rule",
+                f"no rule has the id `{name}`",
+                help=_suggest(name, sorted(known)) or "name a rule by its `id`",
+            )
 
 
 def _check_ids(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:

@@ -21,7 +21,7 @@ from policylang.compiler.tree import (
     OperandRole,
     check_expectations,
 )
-from policylang.decision import Retention, Verdict
+from policylang.decision import Decision, Reason, Retention, Verdict
 from policylang.shell.model import ExpansionKind
 from policylang.shell.wrappers import WrapperKind, unwrap
 
@@ -178,33 +178,48 @@ def test_path_args() -> None:
 
 
 def test_expectations_and_check_expectations() -> None:
-    policy = compile_text('allow ls\nexpect allow "ls"\nexpect ask "ls -l" retention durable\n')
-    assert [(e.command, e.verdict, e.retention) for e in policy.expectations] == [
-        ("ls", Verdict.ALLOW, None),
-        ("ls -l", Verdict.ASK, Retention.DURABLE),
+    policy = compile_text(
+        'allow ls ** id list\nexpect allow "ls"\nexpect ask "ls -l" retention durable\n'
+        'expect allow "ls -a" by list\n'
+    )
+    assert [(e.command, e.verdict, e.retention, e.rule) for e in policy.expectations] == [
+        ("ls", Verdict.ALLOW, None, None),
+        ("ls -l", Verdict.ASK, Retention.DURABLE, None),
+        ("ls -a", Verdict.ALLOW, None, "list"),
     ]
-    assert [e.location for e in policy.expectations] == ["t.policy:2:1", "t.policy:3:1"]
+    assert [e.location for e in policy.expectations] == [
+        "t.policy:2:1", "t.policy:3:1", "t.policy:4:1"
+    ]
 
-    def evaluate(command: str) -> tuple[Verdict, Retention | None]:
+    def decided(verdict: Verdict, retention: Retention | None, rule: str) -> Decision:
+        reason = Reason(rule_id=rule, message="m", verdict=verdict)
+        return Decision(command="x", verdict=verdict, retention=retention,
+                        concurrency_safe=False, reasons=(reason,))
+
+    def evaluate(command: str) -> Decision:
         match = lookup(policy, command)
-        return (
-            (policy.default, Retention.DURABLE)
-            if match is None
-            else (
-                match.verdict,
-                match.retention,
-            )
-        )
+        if match is None or command == "ls -l":
+            return decided(policy.default, Retention.DURABLE, "default")
+        return decided(match.verdict, match.retention, match.rule.id)
 
     assert check_expectations(policy, evaluate) == ()
 
-    def wrong(command: str) -> tuple[Verdict, Retention | None]:
-        return Verdict.ASK, Retention.REQUERY
+    def wrong(command: str) -> Decision:
+        return decided(Verdict.ASK, Retention.REQUERY, "other")
 
     failures = check_expectations(policy, wrong)
     assert [d.underlined for d in failures] == [
         'expect allow "ls"',
         'expect ask "ls -l" retention durable',
+        'expect allow "ls -a" by list',
+    ]
+
+    def other_rule(command: str) -> Decision:  # the right verdict, from another rule
+        return decided(Verdict.ALLOW, None, "other")
+
+    failures = check_expectations(policy, other_rule)
+    assert [d.message for d in failures][1:] == [
+        "expected `allow by list` for `ls -a`, got `allow by other`"
     ]
 
 

@@ -170,3 +170,19 @@ def test_an_approval_revoked_on_disk_no_longer_allows_in_a_running_policy(tmp_pa
     assert policy.evaluate(command, workspace=str(tmp_path)).verdict is Verdict.ALLOW
     assert Approvals(path).remove("npm install")
     assert policy.evaluate(command, workspace=str(tmp_path)).verdict is Verdict.ASK
+
+
+def test_the_org_examples_expectations_catch_a_broken_org_rule(tmp_path: Path) -> None:
+    """AX6: `expect deny "cat deploy-keys/prod.pem"` passed on common's `*.pem` rule with
+    the org's deploy-key rule mistyped; now the file names a key without `.pem` and pins
+    the deciding rule with `by`."""
+    import shutil
+
+    from policylang.cli.main import main
+
+    rulesets = tmp_path / "rulesets"
+    shutil.copytree(ORG_EXAMPLE.parent, rulesets)
+    org = rulesets / "org-example" / "org.policy"
+    assert main(["test", str(org)]) == 0
+    org.write_text(org.read_text().replace("**/deploy-keys/**", "**/deploy-keyz/**"))
+    assert main(["test", str(org)]) == 1

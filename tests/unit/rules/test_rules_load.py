@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from policylang.cli.main import main
-from policylang.decision import Retention, Verdict
+from policylang.decision import Decision, Retention, Verdict
 from policylang.errors import RulesetError
 from policylang.rules.load import check_ruleset, load_ruleset, load_ruleset_text
 
@@ -109,12 +109,13 @@ def test_expectations_are_checked_with_an_evaluator() -> None:
     text = 'allow git status\nexpect allow "git status"\nexpect deny "git push" retention durable\n'
 
     def evaluator(policy):  # type: ignore[no-untyped-def]
-        def evaluate(command: str) -> tuple[Verdict, Retention | None]:
+        def evaluate(command: str) -> Decision:
             from rules.helpers import lookup
 
             match = lookup(policy, command)
             verdict = policy.default if match is None else match.verdict
-            return verdict, Retention.DURABLE
+            return Decision(command=command, verdict=verdict, retention=Retention.DURABLE,
+                            concurrency_safe=False)
 
         return evaluate
 
