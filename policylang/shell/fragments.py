@@ -29,16 +29,21 @@ import re
 
 MAX_BODIES = 16  # pieces one scan returns; the engine also caps the whole line's work
 
-_OPERATORS = re.compile(r"[;&|\n]+")
+# parentheses too: `((rm -rf ~) )` is two subshells to bash (no `))` closes an
+# arithmetic command), and a piece that kept them (`rm -rf ~)`) matched no rule (AW5)
+_OPERATORS = re.compile(r"[;&|\n()]+")
 
 
 def command_pieces(text: str) -> list[str]:
-    """`text` cut at every `;`, `&`, `|` and newline, quoting ignored: where a line did
-    not parse, the commands around its operators may still be read alone (a line whose
-    first command breaks the parser may go on with `; ls .env`, which is denied).
+    """`text` cut at every `;`, `&`, `|`, newline and parenthesis, quoting ignored: where
+    a line did not parse, the commands around its operators may still be read alone (a
+    line whose first command breaks the parser may go on with `; ls .env`, which is
+    denied).
 
     >>> command_pieces("ls < `x`; ls .env && y")
     ['ls < `x`', 'ls .env', 'y']
+    >>> command_pieces("((rm -rf ~) )")
+    ['rm -rf ~']
     """
     whole = text.strip()
     found: dict[str, None] = {}

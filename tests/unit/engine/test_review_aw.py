@@ -102,3 +102,16 @@ def test_pattern_files_of_greps_other_names_and_git_grep_are_checked(
         command.format(secret=secret), workspace=str(workspace), env={"HOME": str(home)}
     )
     assert decision.verdict is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command", ["((rm -rf ~) )", "((rm -rf /) )", "((cat ~/.aws/credentials) )", "((rm -rf ~);)"]
+)
+def test_nested_subshells_the_parser_reads_as_arithmetic_keep_their_denies(
+    tmp_path: Path, command: str
+) -> None:
+    """AW5: bash reads `((…) )` as two subshells (no `))` closes it); tree-sitter does not
+    parse it, and the recovery's pieces kept the parentheses (`rm -rf ~)`), so no rule
+    matched and the line asked instead of being denied."""
+    decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
+    assert decision.verdict is Verdict.DENY

@@ -21,7 +21,9 @@ def test_quotes_do_not_protect_an_operator() -> None:
 
 
 def test_a_line_without_operators_has_no_pieces() -> None:
-    assert command_pieces("echo $(((") == []
+    assert command_pieces("echo 'a b' $x") == []
+    # a parenthesis cuts too (review AW5: `((rm -rf ~) )` is two subshells to bash)
+    assert command_pieces("echo $(((") == ["echo $"]
 
 
 def test_nested_and_unclosed_bodies() -> None:
