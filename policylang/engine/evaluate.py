@@ -276,6 +276,7 @@ class _Walk(PathChecks):
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
+        self.glob_visits = [0]  # shared with inner walks too (`PathChecks.check_glob`)
 
     def run(self, command: str) -> Decision:
         self.text = command
@@ -1040,6 +1041,7 @@ class _Walk(PathChecks):
         inner.depth = self.depth + 1
         inner.budget = self.budget  # shared: nested `$(…)` cannot multiply the work
         inner.recovery = self.recovery
+        inner.glob_visits = self.glob_visits
         decision = inner.run(text)
         self.fs = self.fs or inner.fs
         if inner.link_makers:  # `strace ln -s … ; cat …`

@@ -484,11 +484,14 @@ def is_within(path: str, root: str) -> bool:
 _GLOB_MAGIC = re.compile(r"[*?[]")
 
 
-def bounded_glob(pattern: str, *, matches: int, visits: int) -> list[str] | None:
+def bounded_glob(
+    pattern: str, *, matches: int, visits: int, spent: list[int] | None = None
+) -> list[str] | None:
     """The files an absolute glob names now, as bash expands it (a component's `*`, `?`
     or `[…]` does not match a leading dot unless the component starts with one), or None
     when more than `matches` files match or more than `visits` directory entries would
-    have to be read to tell (`/sys/*/*/*/*/*/x` reads without end).
+    have to be read to tell (`/sys/*/*/*/*/*/x` reads without end). `spent[0]`, when
+    given, grows by the entries read (a line's globs share one budget: review AW6).
 
     >>> import tempfile
     >>> root = tempfile.mkdtemp()
@@ -521,6 +524,8 @@ def bounded_glob(pattern: str, *, matches: int, visits: int) -> list[str] | None
                         names = []
                         for entry in entries:
                             budget -= 1
+                            if spent is not None:
+                                spent[0] += 1
                             if budget < 0:
                                 return None
                             names.append(entry.name)

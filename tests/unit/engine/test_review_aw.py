@@ -115,3 +115,21 @@ def test_nested_subshells_the_parser_reads_as_arithmetic_keep_their_denies(
     matched and the line asked instead of being denied."""
     decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
     assert decision.verdict is Verdict.DENY
+
+
+def test_the_globs_of_a_line_share_one_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AW6: each glob had its own 20,000-entry budget, so 640 globs in a 10 KB line read
+    for 30 s; the line's globs now read from one budget, and past it they ask."""
+    from policylang.engine import checks
+
+    for index in range(30):
+        (tmp_path / f"f{index}").write_text("x")
+    monkeypatch.setattr(checks, "LINE_GLOB_VISITS", 70)
+    policy = load_policy(snapshot=False)
+    two = policy.evaluate("cat f1* f2*", workspace=str(tmp_path))
+    assert two.verdict is Verdict.ALLOW  # 60 entries read: within the budget
+    three = policy.evaluate("cat f1* f2* f3*", workspace=str(tmp_path))
+    assert three.verdict is Verdict.ASK
+    assert any("have read 70 directory entries" in r.message for r in three.reasons)
