@@ -1903,6 +1903,8 @@ def _conditional_writes(
             yield from _git_pathspecs(inner, sub)
         if _word(inner, 1) in _GIT_BLOB_READERS:
             yield from _git_blobs(inner, sub)
+        if _word(inner, 1) == "log":
+            yield from _git_line_ranges(inner)
     elif name == "git" and _word(inner, 1) in _GIT_BLOB_READERS:
         yield from _git_blobs(inner, option_view(inner, _PLAIN_SPEC, start=2))
     elif name == "git":
@@ -2007,6 +2009,33 @@ def _git_blobs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, s
             if path:
                 # relative to the repository's root, wherever that is (`blob`)
                 yield _value_word(inner[index], path), "blob", False
+
+
+def _git_line_ranges(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
+    """`git log -L RANGE:FILE` (`-L1,5:.env`, `-L:main:src/x.c`, `-L '/re/,+1:FILE'`)
+    prints the history of those lines of FILE, the staged or committed text included: FILE
+    is read like a path (review AW4: `git log -L1,1:.env` printed a `.env` whose removal
+    was staged). A range may hold `:` itself, so the text after the first and after the
+    last `:` are both checked; a value that is not literal is checked as it is (it asks)."""
+    words = list(inner[2:])
+    for index, word in enumerate(words):
+        if word.value == "--":
+            return
+        if word.value == "-L" and index + 1 < len(words):
+            value_word = words[index + 1]
+        elif word.text.startswith("-L") and len(word.text) > 2:
+            value_word = _glued_value(word) if word.value is None else _value_word(
+                word, word.value[2:]
+            )
+        else:
+            continue
+        value = value_word.value
+        if value is None:
+            yield value_word, "read", False
+            continue
+        for path in dict.fromkeys((value.partition(":")[2], value.rpartition(":")[2])):
+            if path:
+                yield _value_word(value_word, path), "read", False
 
 
 def _access_names(access: Access) -> tuple[str, ...]:

@@ -133,3 +133,24 @@ def test_the_globs_of_a_line_share_one_budget(
     three = policy.evaluate("cat f1* f2* f3*", workspace=str(tmp_path))
     assert three.verdict is Verdict.ASK
     assert any("have read 70 directory entries" in r.message for r in three.reasons)
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("git log -L1,1:.env", Verdict.DENY),
+        ("git log -L '/X/,+1:.env'", Verdict.DENY),
+        ("git log -L :main:.env", Verdict.DENY),
+        ("git log -L1,5:src/a.py", Verdict.ALLOW),
+        ("git log -L1,1:$F", Verdict.ASK),
+    ],
+)
+def test_the_file_of_git_log_line_ranges_is_read_like_a_path(
+    tmp_path: Path, command: str, verdict: Verdict
+) -> None:
+    """AW4: `git log -L1,1:.env` printed a `.env` whose removal was staged, where
+    `git show HEAD:.env` is denied."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
+    assert decision.verdict is verdict
