@@ -439,10 +439,11 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
         ),
         "xargs": OptionSpec(
             takes_value=_fs(
-                "-a --arg-file -d --delimiter -E -I -L --max-lines -n --max-args "
+                "-a --arg-file -d --delimiter -E -I -L -n --max-args "
                 "-P --max-procs -s --max-chars --process-slot-var"
             ),
-            optional_value=_fs("-e --eof -i --replace -l"),
+            # as in the wrapper table: `--max-lines` takes a value only with `=` (AZ3)
+            optional_value=_fs("-e --eof -i --replace -l --max-lines"),
             flags=_fs(
                 "-0 --null -o --open-tty -p --interactive -r --no-run-if-empty -t "
                 "--verbose -x --exit --show-limits --help --version"

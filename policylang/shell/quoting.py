@@ -34,9 +34,12 @@ _SIMPLE_ESCAPES = {
     "?": "?",
 }
 
+# `\x{H…}`: any number of hex digits, then a `}` if one follows at once, the value cut
+# to one byte (bash 5's `ansicstr`; checked against bash: `\x{2eZZ}` is `.ZZ}`):
+# `$'\x{2e}env'` is `.env`, which the engine had read as a harmless name (review AZ1)
 _ANSI_C = re.compile(
-    r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})"
-    r"|U([0-9A-Fa-f]{1,8})|c(.)|(.))",
+    r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x\{([0-9A-Fa-f]*)\}?|x([0-9A-Fa-f]{1,2})"
+    r"|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|c(.)|(.))",
     re.DOTALL,
 )
 
@@ -48,11 +51,13 @@ def _byte(value: int) -> str:
 
 
 def _ansi_c_escape(match: re.Match[str]) -> str:
-    simple, octal, hex2, u4, u8, ctrl, other = match.groups()
+    simple, octal, braced, hex2, u4, u8, ctrl, other = match.groups()
     if simple is not None:
         return _SIMPLE_ESCAPES[simple]
     if octal is not None:
         return _byte(int(octal, 8) & 0xFF)
+    if braced is not None:
+        return _byte(int(braced or "0", 16) & 0xFF)  # (no digits: a NUL, ending the word)
     if hex2 is not None:
         return _byte(int(hex2, 16))
     code = u4 if u4 is not None else u8

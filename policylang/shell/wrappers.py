@@ -137,6 +137,9 @@ class WrapperSpec:
     default_command: str | None = None
     command_optional: bool = False
     code_operands: int = 0  # eval kind: how many operands are code (0: all; `trap CODE SIG…`: 1)
+    # eval kind: options under which its operands are a command run as they are, not code
+    # joined with spaces (`watch -x bash -c 'cat .env'` runs that `bash -c`: review AZ2)
+    argv_options: frozenset[str] = frozenset()
     effects: tuple[OptionEffect, ...] = ()
     positional_effect: str = ""
     descriptor_positional: bool = False
@@ -237,15 +240,17 @@ def _unwrap(
                 )
             )
         no_path = no_path or _clears_path(spec, rest, view)
-        if spec.kind is not WrapperKind.WRAPPER:
+        as_argv = bool(spec.argv_options) and bool(view.find(*spec.argv_options))
+        if spec.kind is not WrapperKind.WRAPPER and not as_argv:
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
             return _reenter(spec, rest, view, chain, assignments, parse)
+        kind = WrapperKind.WRAPPER.value  # (an eval kind in its argv mode runs a command)
         problem = _check_options(spec, rest, view)
         if problem:
-            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
             return _opaque(chain, assignments, problem)
         for option in view.find(*spec.string_options):
-            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
             return _string(
                 option.arg_indexes, rest, option.value, chain, assignments, parse, spec.dialect
             )
@@ -260,11 +265,11 @@ def _unwrap(
         start += spec.positionals
         if start < len(rest) and rest[start].value in spec.string_options:
             # `flock FILE -c CMD`: the string option comes after the positionals
-            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest))
+            chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
             code = rest[start + 1].value if start + 1 < len(rest) else None
             indexes = (start + 1,) if start + 1 < len(rest) else ()
             return _string(indexes, rest, code, chain, assignments, parse, spec.dialect)
-        chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest[:start]))
+        chain.append(WrapperUse(name=spec.name, kind=kind, words=rest[:start]))
         if start >= len(rest):
             return _no_command(spec, rest, chain, assignments, start > len(rest))
         rest = rest[start:]
@@ -656,10 +661,13 @@ DEFAULT_WRAPPERS = WrapperTable(
             "xargs",
             options=_options(
                 takes_value=_fs(
-                    "-a --arg-file -d --delimiter -E -I -L --max-lines -n "
+                    "-a --arg-file -d --delimiter -E -I -L -n "
                     "--max-args -P --max-procs -s --max-chars --process-slot-var"
                 ),
-                optional_value=_fs("-e --eof -i --replace -l"),
+                # GNU xargs: `--max-lines` takes a value only as `--max-lines=N`; read as
+                # taking the next word, `xargs --max-lines rm echo` was judged as `echo`
+                # while xargs ran `rm echo …` (review AZ3)
+                optional_value=_fs("-e --eof -i --replace -l --max-lines"),
                 flags=_fs(
                     "-0 --null -o --open-tty -p --interactive -r --no-run-if-empty -t "
                     "--verbose -x --exit --show-limits --help --version"
@@ -729,6 +737,7 @@ DEFAULT_WRAPPERS = WrapperTable(
             "watch",
             kind=WrapperKind.EVAL,
             dialect=Dialect.POSIX,
+            argv_options=_fs("-x --exec"),
             options=_options(
                 takes_value=_fs("-n --interval -q --equexit"),
                 optional_value=_fs("-d --differences"),

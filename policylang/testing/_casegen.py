@@ -94,6 +94,9 @@ WRAPPERS: dict[str, str] = {
     "sudo-user": "sudo -u root {}", "xargs": "xargs {}", "xargs-null": "xargs -0 {}",
     "doas": "doas {}", "taskset": "taskset 1 {}", "flock": "flock /tmp/lock {}",
     "nohup-env": "nohup env {}", "sudo-timeout": "sudo timeout 5 {}",
+    # review AZ2, AZ3: an eval wrapper in its argv mode, an option with an optional value
+    "watch-exec": "watch -x {}", "watch-exec-bundle": "watch -tx {}",
+    "xargs-max-lines": "xargs --max-lines {}",
 }
 """Argv wrappers: `{}` is replaced by the inner command's text."""
 

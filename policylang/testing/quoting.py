@@ -50,6 +50,7 @@ class Style(enum.StrEnum):
     DOUBLE = "double"
     ANSI_C = "ansi-c"
     ANSI_C_HEX = "ansi-c-hex"  # every character as \xHH / \uHHHH escapes
+    ANSI_C_BRACED = "ansi-c-braced"  # every byte as \x{HH} (bash 5: review AZ1)
     BACKSLASH = "backslash"
     BACKSLASH_ALL = "backslash-all"  # every character escaped: `\\r\\m` means `rm`
     LOCALE = "locale"  # `$"…"`: double quotes translated by gettext (no catalog: unchanged)
@@ -96,8 +97,9 @@ def double_quoted(value: str) -> str:
     return "".join(parts)
 
 
-def ansi_c_quoted(value: str, *, hex_escapes: bool = False) -> str:
-    """`$'…'`; control characters as escapes, or every byte escaped if `hex_escapes`."""
+def ansi_c_quoted(value: str, *, hex_escapes: bool = False, braced: bool = False) -> str:
+    """`$'…'`; control characters as escapes, or every byte escaped if `hex_escapes`
+    (as `\\x{HH}` with `braced`)."""
     _check(value)
     out: list[str] = []
     for ch in value:
@@ -105,7 +107,8 @@ def ansi_c_quoted(value: str, *, hex_escapes: bool = False) -> str:
         if hex_escapes:
             # the UTF-8 bytes, each as `\\xHH`: bash gives the same bytes in every locale
             # (a `\\u` escape would be the text `\\u00e9` in the C locale)
-            out.extend(f"\\x{byte:02x}" for byte in ch.encode())
+            form = "\\x{{{:02x}}}" if braced else "\\x{:02x}"
+            out.extend(form.format(byte) for byte in ch.encode())
         elif ch in _ANSI_C_NAMED:
             out.append(_ANSI_C_NAMED[ch])
         elif code < 0x20 or code == 0x7F:
@@ -161,6 +164,8 @@ def spell(value: str, style: Style) -> str:
             return ansi_c_quoted(value)
         case Style.ANSI_C_HEX:
             return ansi_c_quoted(value, hex_escapes=True)
+        case Style.ANSI_C_BRACED:
+            return ansi_c_quoted(value, hex_escapes=True, braced=True)
         case Style.BACKSLASH:
             return backslash_escaped(value)
         case Style.BACKSLASH_ALL:

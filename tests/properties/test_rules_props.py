@@ -269,6 +269,7 @@ def reference(
 ) -> tuple[str, tuple[int, ...]] | None:
     """The naive linear matcher: (effective verdict, specificity) of the deciding rule."""
     matches: list[tuple[str, RefRule]] = []
+    uncertain: set[int] = set()  # rules whose clauses could not be decided
     for rule in rules:
         if not ref_pattern_matches(rule, argv):
             continue
@@ -280,6 +281,7 @@ def reference(
             if verdict == "allow":
                 continue
             verdict = "ask"
+            uncertain.add(id(rule))
         matches.append((verdict, rule))
     if not matches:
         return None
@@ -293,6 +295,11 @@ def reference(
     ]
     if floors:
         verdict, winner = max(floors, key=lambda m: (_RANK[m[0]], ref_specificity(m[1])))
+    elif verdict == "ask" and not winner.locked and id(winner) not in uncertain:
+        # a matching locked ask decides instead of an unlocked one (review AX1)
+        locks = [m for m in matches if m[1].locked and m[0] == "ask"]
+        if locks:
+            verdict, winner = max(locks, key=lambda m: (ref_specificity(m[1]), _RANK[m[0]]))
     return verdict, ref_specificity(winner)
 
 

@@ -154,3 +154,39 @@ def test_the_file_of_git_log_line_ranges_is_read_like_a_path(
     (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
     assert decision.verdict is verdict
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat $'\\x{2e}env'",
+        "cat /etc/sh$'\\x{61}'dow",
+        "cat id_$'\\x{72}'sa",
+        "cat $'\\x{12e}env'",
+        "bash -c $'cat \\x{2e}env'",
+        "watch -x bash -c 'cat .env'",
+        "watch --exe bash -c 'cat .env'",
+        "watch -tx bash -c 'cat .env'",
+    ],
+)
+def test_review_az_spellings_of_a_protected_read_are_denied(tmp_path: Path, command: str) -> None:
+    """Review AZ1: `$'\\x{2e}env'` is `.env` to bash; AZ2: `watch -x` runs its words as
+    they are, not joined into a `sh -c` string (which had made it a bare `bash -c cat`)."""
+    decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
+    assert decision.verdict is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -name '*.py' | xargs --max-lines rm echo",
+        "xargs --max-l shred true",
+        "watch -x bash -c 'find ~ -delete'",
+        "git push $'\\x{2d}-force'",
+    ],
+)
+def test_review_az_commands_with_effects_are_not_allowed(tmp_path: Path, command: str) -> None:
+    """Review AZ3: GNU xargs's `--max-lines` takes a value only as `--max-lines=N`, so in
+    `xargs --max-lines rm echo` xargs runs `rm`; the engine had judged `echo`."""
+    decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
+    assert decision.verdict is not Verdict.ALLOW

@@ -72,3 +72,19 @@ def test_unquote_bare() -> None:
 )
 def test_pattern_kinds(pieces: list[tuple[str, bool]], kinds: list[K]) -> None:
     assert pattern_kinds(pieces) == kinds
+
+
+BRACED_HEX = ["\\x{2e}env", "\\x{12e}env", "\\x{2e", "\\x{2eZZ}env", "\\x{}abc", "\\x{61",
+              "\\x{0041}B", "\\x{ffffffff41}x", "a\\x{2f}b", "\\x{7A}\\x41", "\\x{g}"]
+
+
+@pytest.mark.parametrize("body", BRACED_HEX)
+def test_braced_hex_escapes_decode_as_bash_decodes_them(body: str) -> None:
+    """review AZ1: `$'\\x{2e}env'` is `.env` to bash; the engine read `\\x{2e}env`, and
+    `cat $'\\x{2e}env'` was allowed. Compared with the bash on this machine."""
+    import subprocess
+
+    shown = subprocess.run(
+        ["bash", "-c", f"printf '%s' $'{body}'"], capture_output=True, check=True
+    ).stdout
+    assert decode_ansi_c(body).encode("utf-8", "surrogateescape") == shown
