@@ -89,7 +89,7 @@ class Approvals:
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         # bumped on every change, so a cached decision knows the approvals it saw
         self.generation = 0
-        self._signature: tuple[int, int, int, int] | None = None  # of the file last read
+        self._signature: tuple[int, int, int, int, int] | None = None  # of the file last read
         if self._path is not None:
             self._signature = _signature(self._path)
             if self._signature is not None:
@@ -190,14 +190,16 @@ class Approvals:
 MAX_FILE_BYTES = 1 << 20  # an approvals file is a short list; a bigger one is refused
 
 
-def _signature(path: Path) -> tuple[int, int, int, int] | None:
-    """What tells a changed file: device, inode (a file replaced by rename), mtime, size;
-    None when there is none (or it cannot be seen: then it is read as absent)."""
+def _signature(path: Path) -> tuple[int, int, int, int, int] | None:
+    """What tells a changed file: device, inode (a file replaced by rename), mtime, size,
+    and ctime (a rewrite of the same size within one mtime tick, or an mtime set back with
+    `utime`, still changes it: review BA11); None when there is none (or it cannot be
+    seen: then it is read as absent)."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         return None
-    return (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+    return (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size, info.st_ctime_ns)
 
 
 def _load(path: Path) -> tomlkit.TOMLDocument:

@@ -173,7 +173,7 @@ class PathChecks:
     git: GitConfigInspector
     fs: bool  # set when a decision depends on the file system (it is then never cached)
     loop_values: dict[str, tuple[str, ...] | None]
-    glob_visits: list[int]  # directory entries the line's globs read (shared, see check_glob)
+    glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool  # whether the segment's recursive reads include hidden files
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
@@ -274,10 +274,17 @@ class PathChecks:
             return  # `~user/…`: resolve() already reports it as unknowable
         for base in sorted(cwd.candidates):
             absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
+            # every glob of the line reads from one budget: 640 globs of 20,000 entries
+            # each had taken 30 s (review AW6); past it, a few more globs still get a small
+            # budget of their own, so that expensive globs placed first cannot leave
+            # `cat .en*` unchecked (review BA6: a deny had become a question)
             left = LINE_GLOB_VISITS - self.glob_visits[0]
-            if left <= 0:
-                # every glob of the line reads from one budget: 640 globs of 20,000
-                # entries each had taken 30 s (review AW6)
+            if left >= GLOB_FLOOR:
+                visits = min(_GLOB_VISITS, left)
+            elif self.glob_visits[1] < GLOBS_PAST_BUDGET:
+                self.glob_visits[1] += 1
+                visits = GLOB_FLOOR
+            else:
                 seg.floor(
                     Verdict.ASK,
                     "engine.glob-path",
@@ -287,12 +294,11 @@ class PathChecks:
                 return
             try:
                 found = paths.bounded_glob(
-                    absolute, matches=_GLOB_CAP, visits=min(_GLOB_VISITS, left),
-                    spent=self.glob_visits,
+                    absolute, matches=_GLOB_CAP, visits=visits, spent=self.glob_visits
                 )
             except (OSError, ValueError):
                 found = None
-            if found is None and self.glob_visits[0] >= LINE_GLOB_VISITS:
+            if found is None and visits < _GLOB_VISITS:
                 seg.floor(
                     Verdict.ASK,
                     "engine.glob-path",
@@ -978,6 +984,8 @@ _BLANKS = re.compile(r"[ \t\n]")  # bash's default IFS
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
 _GLOB_VISITS = 20_000  # directory entries a glob may read to find its matches (review H4)
 LINE_GLOB_VISITS = 60_000  # and all the globs of one line together (review AW6)
+GLOB_FLOOR = 2_000  # what a glob may still read once the line's budget is spent (BA6) …
+GLOBS_PAST_BUDGET = 32  # … for this many globs of the line
 TREE_BUDGET = 20_000  # entries a recursive read's tree may have before the engine asks
 TREES_PER_LINE = 8  # distinct trees a line may read recursively before the engine asks
 

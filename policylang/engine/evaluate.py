@@ -276,7 +276,7 @@ class _Walk(PathChecks):
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
-        self.glob_visits = [0]  # shared with inner walks too (`PathChecks.check_glob`)
+        self.glob_visits = [0, 0]  # shared with inner walks too (`PathChecks.check_glob`)
 
     def run(self, command: str) -> Decision:
         self.text = command
@@ -1264,6 +1264,8 @@ class _Walk(PathChecks):
                 # looked in the workspace: a program made there later changes the answer,
                 # so the decision is not kept even when nothing was found (review AX4)
                 self.fs = True
+            if name in _PATH_SCRIPTS and self._script_helpers(name, entries, seg):
+                return
             for entry in entries:
                 candidate = os.path.join(entry, name)
                 if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
@@ -1275,6 +1277,33 @@ class _Walk(PathChecks):
                         "finds before or instead of the program the policy judged",
                     )
                     return
+
+    def _script_helpers(self, name: str, entries: Sequence[str], seg: SegmentState) -> bool:
+        """A shell script (`zgrep`, `xzless` …) runs many programs by PATH (`grep`,
+        `sed`, `expr`, `cat`, `rm` …): any program in a workspace PATH entry may be one of
+        them (review BA2: `zgrep hi a.gz` ran the workspace's `grep`). Whether it asked."""
+        for entry in entries:
+            try:
+                with os.scandir(entry) as listing:
+                    found = next(
+                        (
+                            e.path
+                            for _, e in zip(range(_SCRIPT_SCAN), listing, strict=False)
+                            if e.is_file() and os.access(e.path, os.X_OK)
+                        ),
+                        None,
+                    )
+            except OSError:
+                continue
+            if found is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.path-program",
+                    f"`{name}` is a script that runs programs by PATH, and PATH finds "
+                    f"programs of the workspace first (`{short(found)}`)",
+                )
+                return True
+        return False
 
     def _documentation_path(self, name: str, seg: SegmentState) -> None:
         """man-db and GNU info look for pages next to every absolute PATH entry (`D/bin`
@@ -1538,6 +1567,15 @@ _PATH_HELPERS: Final = {
                      "lzgrep", "lzcat", "lzless", "lzmore", "lzdiff"), ("xz",)),
     **dict.fromkeys(("zstdgrep", "zstdless", "zstdcat"), ("zstd",)),
 }  # fmt: skip
+# programs that are shell scripts running other programs by PATH (review BA2)
+_PATH_SCRIPTS: Final = frozenset(
+    {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",
+     "znew", "gzexe", "gunzip", "uncompress", "bzgrep", "bzegrep", "bzfgrep",
+     "bzless", "bzmore", "bzdiff", "bzcmp", "xzgrep", "xzegrep", "xzfgrep", "xzless",
+     "xzmore", "xzdiff", "xzcmp", "lzgrep", "lzegrep", "lzfgrep", "lzless", "lzmore",
+     "lzdiff", "lzcmp", "zstdgrep", "zstdless", "lesspipe", "lessfile", "ldd"}
+)  # fmt: skip
+_SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
 

@@ -1903,7 +1903,7 @@ def _conditional_writes(
             yield from _git_pathspecs(inner, sub)
         if _word(inner, 1) in _GIT_BLOB_READERS:
             yield from _git_blobs(inner, sub)
-        if _word(inner, 1) == "log":
+        if _word(inner, 1) in ("log", "show", "whatchanged"):  # (`-L` walks revisions)
             yield from _git_line_ranges(inner)
     elif name == "git" and _word(inner, 1) in _GIT_BLOB_READERS:
         yield from _git_blobs(inner, option_view(inner, _PLAIN_SPEC, start=2))

@@ -60,7 +60,8 @@ PROTECTED_NAMES = (
     ".mise", ".mise.local.toml", "opencode.json", "opencode.jsonc", ".windsurf", ".kiro",
     ".clinerules", ".roo", ".continue", ".amazonq", ".zed", ".qwen", ".crush.json",
     "crush.json", ".aider.conf.yml", ".devcontainer", ".devcontainer.json",
-    "CLAUDE.local.md",
+    "CLAUDE.local.md", "lefthook-local.toml", "lefthook-local.json", ".lefthook-local.toml",
+    ".lefthook-local.json", ".cursorrules", ".windsurfrules",
 )  # fmt: skip
 #: Of those, the folders made (empty) when missing, so that a sandboxed command cannot
 #: create them: a new `.claude/settings.json` defines hooks that the agent's host runs
@@ -78,6 +79,12 @@ HOME_STARTUP_NAMES = (
     ".xprofile", ".xsessionrc", ".pam_environment", ".inputrc", ".gitconfig", ".ssh",
     ".gnupg", ".config/git", ".config/systemd", ".config/autostart", ".config/fish",
     ".config/environment.d", ".config/policylang", ".local/bin", ".claude.json",
+    # and what the shipped policy protects there too (review BA7): a `.pth` file or
+    # `usercustomize.py` runs at every Python start, agents' and tools' configuration
+    # names programs to run, and policylang's own snapshots
+    ".mkshrc", ".local/lib", ".config/opencode", ".claude", ".codex", ".gemini", ".cursor",
+    ".agents", ".cache/policylang", ".cargo/config.toml", ".cargo/config", ".docker",
+    ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".config/gh", ".aws", ".kube",
 )  # fmt: skip
 #: Service sockets hidden inside the sandbox (a folder becomes an empty tmpfs, a socket
 #: `/dev/null`): the per-user runtime folder (D-Bus, ssh and gpg agents, podman) and the

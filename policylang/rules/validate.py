@@ -678,9 +678,11 @@ _RULE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def _check_expected_rules(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
-    """`expect … by ID` names a rule of the stack (by its `id`), a check built into the
-    engine (`engine.…`, `shell.…`) or a rule by location (`FILE:LINE`): else it could
-    never pass, and a typo would read as a broken rule."""
+    """`expect … by ID` names a rule of the stack by its `id`, or a check built into the
+    engine (`engine.…`, `shell.…`): else it could never pass, and a typo would read as a
+    broken rule. Not a rule by location (`FILE:LINE`): that name depends on the path the
+    policy was loaded by, so the file passed from one folder and failed from another
+    (review BA8)."""
     known: set[str] = set()
     for ruleset in layers:
         for statement in ruleset.statements:
@@ -693,14 +695,18 @@ def _check_expected_rules(layers: Sequence[ast.RuleSet], sink: _Sink) -> None:
             if not isinstance(statement, ast.Expect) or statement.rule is None:
                 continue
             name = statement.rule.value
-            if name in known or name.startswith(("engine.", "shell.")) or ":" in name:
+            if name in known or name.startswith(("engine.", "shell.")):
                 continue
+            located = ":" in name
             sink.add(
                 ruleset.source,
                 statement.rule.span,
                 "rules.unknown-rule",
-                f"no rule has the id `{name}`",
-                help=_suggest(name, sorted(known)) or "name a rule by its `id`",
+                f"`{name}` names a rule by its location, which depends on the path the "
+                "policy is loaded by" if located else f"no rule has the id `{name}`",
+                help="give the rule an `id` and name that"
+                if located
+                else _suggest(name, sorted(known)) or "name a rule by its `id`",
             )
 
 

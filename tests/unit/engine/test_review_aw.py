@@ -127,12 +127,36 @@ def test_the_globs_of_a_line_share_one_budget(
     for index in range(30):
         (tmp_path / f"f{index}").write_text("x")
     monkeypatch.setattr(checks, "LINE_GLOB_VISITS", 70)
+    monkeypatch.setattr(checks, "GLOB_FLOOR", 5)
+    monkeypatch.setattr(checks, "GLOBS_PAST_BUDGET", 1)
     policy = load_policy(snapshot=False)
     two = policy.evaluate("cat f1* f2*", workspace=str(tmp_path))
     assert two.verdict is Verdict.ALLOW  # 60 entries read: within the budget
     three = policy.evaluate("cat f1* f2* f3*", workspace=str(tmp_path))
     assert three.verdict is Verdict.ASK
     assert any("have read 70 directory entries" in r.message for r in three.reasons)
+
+
+def test_a_glob_after_the_budget_is_spent_is_still_checked_in_a_small_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BA6: expensive globs placed first had left `cat .en*` unchecked: it asked where it
+    is denied alone. Past the line's budget a glob still reads a small budget of its own."""
+    from policylang.engine import checks
+
+    big = tmp_path / "big"
+    big.mkdir()
+    for index in range(40):
+        (big / f"q{index}").write_text("x")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / ".env").write_text("SECRET=1\n")
+    monkeypatch.setattr(checks, "LINE_GLOB_VISITS", 100)
+    line = " ".join(f"{big}/q{i}*" for i in range(4))
+    decision = load_policy(snapshot=False).evaluate(
+        f"ls {line}; cat .en*", workspace=str(workspace)
+    )
+    assert decision.verdict is Verdict.DENY
 
 
 @pytest.mark.parametrize(

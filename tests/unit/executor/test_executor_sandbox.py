@@ -726,15 +726,23 @@ def test_start_up_files_stay_read_only_when_the_home_folder_is_in_the_workspace(
     home = workspace / "home"
     (home / ".ssh").mkdir(parents=True)
     (home / ".bashrc").write_text("# mine\n")
+    site = home / ".local" / "lib" / "python3.12" / "site-packages"
+    site.mkdir(parents=True)
+    (home / ".config" / "opencode").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
+    # review BA7: a `.pth` file runs at every Python start; opencode runs its plugins
     command = ("echo evil >> home/.bashrc; echo key > home/.ssh/authorized_keys; "
+               "echo 'import os' > home/.local/lib/python3.12/site-packages/x.pth; "
+               "echo x > home/.config/opencode/plugin.js; "
                "printf '[core]\\n\\tfsmonitor = x\\n' > home/.gitconfig; echo ok > made.txt")
     res = _ran_to_the_end(command, workspace)
     if res is None:
         return
     assert (home / ".bashrc").read_text() == "# mine\n"
     assert not (home / ".ssh" / "authorized_keys").exists()
-    assert res.stderr.count("Read-only file system") == 2
+    assert not (site / "x.pth").exists()
+    assert not (home / ".config" / "opencode" / "plugin.js").exists()
+    assert res.stderr.count("Read-only file system") == 4
     # a start-up file made where none was cannot be prevented by a read-only mount; it
     # is reported
     assert "home/.gitconfig" in res.protected_changed

@@ -64,3 +64,23 @@ def test_a_character_that_moves_text_on_screen_is_a_warning(text: str, column: i
 
 def test_crlf_line_ends_and_tabs_are_not_invisible_characters() -> None:
     assert diagnostics_of('policy "t"\r\nallow ls\t**\r\n# c\r\n') == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("pen", "no rule has the id `pen`"), ("t.policy:2", "names a rule by its location")],
+)
+def test_expect_by_names_a_rule_by_its_id(name: str, message: str) -> None:
+    """review AX6 (`by`), BA8: a rule named by location matched only the path the policy
+    was loaded by, so the same file passed from one folder and failed from another."""
+    diagnostics = diagnostics_of(
+        f'policy "t"\nprotect read **/*.pem deny id pem\nexpect deny "cat x.pem" by {name}\n'
+    )
+    assert [d.code for d in diagnostics] == ["rules.unknown-rule"]
+    assert message in diagnostics[0].message
+
+
+def test_expect_by_a_known_id_or_a_built_in_check_is_accepted() -> None:
+    text = 'policy "t"\nprotect read **/*.pem deny id pem\nexpect deny "cat x.pem" by pem\n'
+    assert diagnostics_of(text) == ()
+    assert diagnostics_of('policy "t"\nexpect ask "$X" by engine.non-literal-command\n') == ()
