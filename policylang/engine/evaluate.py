@@ -289,6 +289,7 @@ class _Walk(PathChecks):
     def visit_line(
         self, line: CommandLine, start: paths.Cwd, poison: Poison | None, context: str
     ) -> None:
+        mismatched = False
         for problem in line.problems:
             self.complete = False
             where = context or line.context
@@ -304,6 +305,12 @@ class _Walk(PathChecks):
                 self.line_reasons.append(reason)
             if problem.code == "shell.syntax-error":
                 self.recover(line.text[problem.span.start : problem.span.end], start, poison)
+            elif problem.code in _MISREAD and not mismatched:
+                # tree-sitter read part of the line otherwise than bash does (`! { …; }`,
+                # `ls⏎\rm -rf /` as one word): the whole line's pieces are read on their
+                # own, so a deny among them holds (review AZ6, AZ13)
+                mismatched = True
+                self.recover(line.text, start, poison)
         segments = line.segments
         cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
         last = len(segments) - 1
@@ -1567,6 +1574,9 @@ _PATH_HELPERS: Final = {
                      "lzgrep", "lzcat", "lzless", "lzmore", "lzdiff"), ("xz",)),
     **dict.fromkeys(("zstdgrep", "zstdless", "zstdcat"), ("zstd",)),
 }  # fmt: skip
+# problems where the analyser read part of a line otherwise than bash: its pieces are
+# then also read on their own (`recover`)
+_MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch"})
 # programs that are shell scripts running other programs by PATH (review BA2)
 _PATH_SCRIPTS: Final = frozenset(
     {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",

@@ -1516,13 +1516,36 @@ def _role_words(
         for index in operands:
             word = inner[index]
             value = word.value
-            if value is None or "=" not in value:
+            if value is None:
+                tilde = _assignment_tilde(word)
+                if tilde is not None and (access := roles.keys.get(tilde[0])) is not None:
+                    for name in _access_names(access):
+                        yield tilde[1], name, False
+                continue
+            if "=" not in value:
                 continue
             key, _, path = value.partition("=")
             access = roles.keys.get(key)
             if access is not None:
                 for name in _access_names(access):
                     yield _value_word(word, path), name, False
+
+
+_ASSIGNMENT_TILDE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(~[^'\"\\$`*?\[{]*)")
+
+
+def _assignment_tilde(word: Word) -> tuple[str, Word] | None:
+    """`if=~/.aws/credentials`: bash expands a tilde after the `=` of a word that looks
+    like an assignment, an argument too (`dd if=~/x` reads `$HOME/x`); the key, and the
+    path as a tilde word the path checks expand (review AZ10). None for any other word."""
+    match = _ASSIGNMENT_TILDE.fullmatch(word.text)
+    if match is None:
+        return None
+    path = match.group(2)
+    start = word.span.start + len(match.group(1)) + 1
+    span = Span(min(start, word.span.end), word.span.end)
+    tilde = Expansion(kind=ExpansionKind.TILDE, text=path, span=span)
+    return match.group(1), Word(text=path, value=None, expansions=(tilde,), span=span)
 
 
 def _sent_files(

@@ -30,12 +30,13 @@ import re
 MAX_BODIES = 16  # pieces one scan returns; the engine also caps the whole line's work
 
 # parentheses too: `((rm -rf ~) )` is two subshells to bash (no `))` closes an
-# arithmetic command), and a piece that kept them (`rm -rf ~)`) matched no rule (AW5)
-_OPERATORS = re.compile(r"[;&|\n()]+")
+# arithmetic command), and a piece that kept them (`rm -rf ~)`) matched no rule (AW5);
+# and braces: tree-sitter reads the `{` of `! { cat /etc/shadow; }` as a word (AZ13)
+_OPERATORS = re.compile(r"[;&|\n(){}]+")
 
 
 def command_pieces(text: str) -> list[str]:
-    """`text` cut at every `;`, `&`, `|`, newline and parenthesis, quoting ignored: where
+    """`text` cut at every `;`, `&`, `|`, newline, parenthesis and brace, quoting ignored: where
     a line did not parse, the commands around its operators may still be read alone (a
     line whose first command breaks the parser may go on with `; ls .env`, which is
     denied).

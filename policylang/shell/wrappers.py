@@ -258,7 +258,9 @@ def _unwrap(
         if start < len(rest) and rest[start].value == "-" and "-" in spec.options.flags:
             start += 1  # `env - NAME=V cmd`: a lone `-` is `-i`
         if spec.assignments:
-            while start < len(rest) and _NAME_EQ.match(rest[start].text):
+            # what env receives: quotes mean nothing to it, so `env 'A=1' cat .env` sets A
+            # and runs `cat .env` (the quoted word had been taken for the program, AZ14)
+            while start < len(rest) and _NAME_EQ.match(_received(rest[start])):
                 assignments.append(_assignment(rest[start]))
                 start += 1
         effects.extend(_positional_effects(spec, rest[start : start + spec.positionals]))
@@ -472,8 +474,18 @@ def _opaque(chain: list[WrapperUse], assignments: list[Assignment], reason: str)
     )
 
 
+def _received(word: Word) -> str:
+    """The word as a program receives it when it is literal, else as written."""
+    return word.value if word.value is not None else word.text
+
+
 def _assignment(word: Word) -> Assignment:
     """`NAME=VALUE` given to `env`: split the word (the value keeps the word's expansions)."""
+    if word.value is not None and word.value != word.text:  # quoted (`'A=1'`, `A\=1`)
+        name, _, given = word.value.partition("=")
+        return Assignment(
+            name=name, value=Word(text=given, value=given, span=word.span), span=word.span
+        )
     name, _, raw = word.text.partition("=")
     start = word.span.start + len(name) + 1
     span = Span(min(start, word.span.end), word.span.end)

@@ -198,8 +198,10 @@ def test_git_maintenance_is_a_remote_verb(
         ("echo $(( (1 + 2) * 3 ))", A),
         ("echo $(( ($(date -ud '2003-08-02 17:24' +'%s') - $(date +%s)) / 60 ))", A),
         ('echo $(( $(date -d "$(cat a.txt)" +%s) ))', Q),
-        # AI2: bash ends this here-document at `E\F`; tree-sitter read `EF`
-        ("cat <<'E\\F'\nx\nE\\F\ncat ~/.aws/credentials\nEF", Q),
+        # AI2: bash ends this here-document at `E\F`; tree-sitter read `EF`: the mismatch
+        # asked; since review AZ6 the line's pieces are read on their own, so the `cat
+        # ~/.aws/credentials` bash runs after the body is denied
+        ("cat <<'E\\F'\nx\nE\\F\ncat ~/.aws/credentials\nEF", D),
         ("cat <<-'E\\aF'\nx\nE\\aF\nid\nEaF", Q),
         ("cat <<'EOF'\nx\nEOF", A),
         # AI3: bash drops NUL bytes from what it reads: `cat .e\0nv` reads `.env`

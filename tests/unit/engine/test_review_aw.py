@@ -214,3 +214,21 @@ def test_review_az_commands_with_effects_are_not_allowed(tmp_path: Path, command
     `xargs --max-lines rm echo` xargs runs `rm`; the engine had judged `echo`."""
     decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
     assert decision.verdict is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["env 'A=1' cat .env", 'env "A=1" cat .env', "env A\\=1 cat .env", "env 'FOO=1' rm -rf /",
+     "dd if=~/.aws/credentials", "dd of=~/.bashrc"],
+)
+def test_review_az_quoted_env_assignments_and_tilde_after_a_key_are_seen(
+    tmp_path: Path, command: str
+) -> None:
+    """Review AZ14: quotes mean nothing to env, which received `A=1` and ran `cat .env`;
+    the quoted word had been taken for the program. AZ10: bash expands `~` after the `=`
+    of `if=~/…`, so dd reads the home folder's file."""
+    home = tmp_path / "home"
+    decision = load_policy(snapshot=False).evaluate(
+        command, workspace=str(tmp_path / "ws"), env={"HOME": str(home)}
+    )
+    assert decision.verdict is Verdict.DENY
