@@ -305,7 +305,7 @@ class _Walk(PathChecks):
                 self.line_reasons.append(reason)
             if problem.code == "shell.syntax-error":
                 self.recover(line.text[problem.span.start : problem.span.end], start, poison)
-            elif problem.code in _MISREAD and not mismatched:
+            if problem.code in _MISREAD and not mismatched:
                 # tree-sitter read part of the line otherwise than bash does (`! { …; }`,
                 # `ls⏎\rm -rf /` as one word): the whole line's pieces are read on their
                 # own, so a deny among them holds (review AZ6, AZ13)
@@ -1576,7 +1576,9 @@ _PATH_HELPERS: Final = {
 }  # fmt: skip
 # problems where the analyser read part of a line otherwise than bash: its pieces are
 # then also read on their own (`recover`)
-_MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch"})
+# (a syntax error too: tree-sitter's error recovery may have misread the text around
+# it, `ls > !(x); cat $'.env'` read `$'.env'` as an expansion: review AZ7)
+_MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error"})
 # programs that are shell scripts running other programs by PATH (review BA2)
 _PATH_SCRIPTS: Final = frozenset(
     {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",

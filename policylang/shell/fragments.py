@@ -32,7 +32,9 @@ MAX_BODIES = 16  # pieces one scan returns; the engine also caps the whole line'
 # parentheses too: `((rm -rf ~) )` is two subshells to bash (no `))` closes an
 # arithmetic command), and a piece that kept them (`rm -rf ~)`) matched no rule (AW5);
 # and braces: tree-sitter reads the `{` of `! { cat /etc/shadow; }` as a word (AZ13)
-_OPERATORS = re.compile(r"[;&|\n(){}]+")
+# but not at the `|` of the clobbering redirect `>|`: `echo x >| ~/.bashrc` was cut into
+# `echo x >` and `~/.bashrc`, and the protected write went unseen (review AZ11)
+_OPERATORS = re.compile(r"(?:[;&\n(){}]|(?<!>)\|)+")
 
 
 def command_pieces(text: str) -> list[str]:
@@ -45,6 +47,8 @@ def command_pieces(text: str) -> list[str]:
     ['ls < `x`', 'ls .env', 'y']
     >>> command_pieces("((rm -rf ~) )")
     ['rm -rf ~']
+    >>> command_pieces("ls <<E;\\necho x >| ~/.bashrc")
+    ['ls <<E', 'echo x >| ~/.bashrc']
     """
     whole = text.strip()
     found: dict[str, None] = {}

@@ -232,3 +232,23 @@ def test_review_az_quoted_env_assignments_and_tilde_after_a_key_are_seen(
         command, workspace=str(tmp_path / "ws"), env={"HOME": str(home)}
     )
     assert decision.verdict is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "! { cat /etc/shadow; }",
+        "if ! { cat /etc/shadow; }; then :; fi",
+        "ls\n\\rm -rf /",
+        "ls > !(x); cat $'.env'",
+        'ls <<E;\n"$X\nE\necho x >| ~/.bashrc',
+    ],
+)
+def test_review_az_lines_tree_sitter_misreads_keep_their_denies(
+    tmp_path: Path, command: str
+) -> None:
+    """Review AZ13 (`{` after `!` read as a word), AZ6 (a newline inside a word), AZ7 (a
+    syntax error's neighbourhood misread), AZ11 (`>|` cut at its `|`): each asked where
+    its part alone is denied; the line's pieces are now read on their own."""
+    decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
+    assert decision.verdict is Verdict.DENY
