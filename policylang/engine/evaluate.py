@@ -305,14 +305,7 @@ class _Walk(PathChecks):
                 self.line_reasons.append(reason)
             if problem.code == "shell.syntax-error":
                 self.recover(line.text[problem.span.start : problem.span.end], start, poison)
-            if (
-                problem.code in _MISREAD
-                and not mismatched
-                and not (
-                    problem.code == "shell.unseen-substitution"
-                    and _in_quoted_heredoc(line, problem.span.start)
-                )
-            ):
+            if problem.code in _MISREAD and not mismatched:
                 # tree-sitter read part of the line otherwise than bash does (`! { …; }`,
                 # `ls⏎\rm -rf /` as one word): the whole line's pieces are read on their
                 # own, so a deny among them holds (review AZ6, AZ13)
@@ -1585,23 +1578,11 @@ _PATH_HELPERS: Final = {
 # then also read on their own (`recover`)
 # (a syntax error too: tree-sitter's error recovery may have misread the text around
 # it, `ls > !(x); cat $'.env'` read `$'.env'` as an expansion: review AZ7)
-# and a substitution the analyser knows of but did not read (``${x-`cat .env`}``: AZ4)
-_MISREAD: Final = frozenset(
-    {"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error",
-     "shell.unseen-substitution"}
-)  # fmt: skip
-def _in_quoted_heredoc(line: CommandLine, offset: int) -> bool:
-    """Whether `offset` lies in a quoted here-document (`<<'EOF'`), whose body bash keeps
-    literal: a `$(sudo id)` there is text an agent writes into a script, not a command, so
-    the safety net's question about it must not turn into a deny by reading it."""
-    for segment in line.segments:
-        for redirect in segment.redirects:
-            doc = redirect.heredoc
-            if doc is not None and doc.quoted and doc.span.start <= offset < doc.span.end:
-                return True
-    return False
-
-
+# Not a substitution the analyser knows of but did not read (``${x-`cat .env`}``, AZ4):
+# that safety net ignores quoting, and reading its line piecewise denied literal text
+# (`git commit -m 'explain $(cat .env)'`, a heredoc writing `\$(…)` into a script:
+# review BB1, BB2); such a line asks, as before
+_MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error"})
 # programs that are shell scripts running other programs by PATH (review BA2)
 _PATH_SCRIPTS: Final = frozenset(
     {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",
