@@ -285,12 +285,7 @@ class PathChecks:
                 self.glob_visits[1] += 1
                 visits = GLOB_FLOOR
             else:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.glob-path",
-                    f"the glob `{short(pattern)}` is not checked: the line's globs have read "
-                    f"{LINE_GLOB_VISITS:,} directory entries already",
-                )
+                _glob_unchecked(pattern, seg)
                 return
             try:
                 found = paths.bounded_glob(
@@ -299,12 +294,7 @@ class PathChecks:
             except (OSError, ValueError):
                 found = None
             if found is None and visits < _GLOB_VISITS:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.glob-path",
-                    f"the glob `{short(pattern)}` is not checked: the line's globs have read "
-                    f"{LINE_GLOB_VISITS:,} directory entries already",
-                )
+                _glob_unchecked(pattern, seg)
                 return
             if found is None:
                 # too many matches, or a walk too long to finish (`/sys/*/*/*/*/*/x`)
@@ -983,6 +973,18 @@ def is_harmless_device(value: str) -> bool:
 _BLANKS = re.compile(r"[ \t\n]")  # bash's default IFS
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
 _GLOB_VISITS = 20_000  # directory entries a glob may read to find its matches (review H4)
+
+
+def _glob_unchecked(pattern: str, seg: SegmentState) -> None:
+    """The question for a glob the line's budget left unchecked (review AW6)."""
+    seg.floor(
+        Verdict.ASK,
+        "engine.glob-path",
+        f"the glob `{short(pattern)}` is not checked: the line's globs have read "
+        f"{LINE_GLOB_VISITS:,} directory entries already",
+    )
+
+
 LINE_GLOB_VISITS = 60_000  # and all the globs of one line together (review AW6)
 GLOB_FLOOR = 2_000  # what a glob may still read once the line's budget is spent (BA6) …
 GLOBS_PAST_BUDGET = 32  # … for this many globs of the line

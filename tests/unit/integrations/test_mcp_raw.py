@@ -217,27 +217,39 @@ def _sleepers(marker: str) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
-def test_a_server_stopped_by_a_signal_stops_its_commands(
-    tmp_path: Path, stop: signal.Signals
-) -> None:
-    # review AQ2: a background job and a running foreground command outlived a server
-    # stopped with SIGTERM (how clients stop stdio servers), under pid 1, without timeout
+def _sleep_server(tmp_path: Path) -> RawClient:
     policy = tmp_path / "sleep.policy"
-    policy.write_text('policy "s"\ndefault ask\nallow sleep **\n')
+    policy.write_text('policy "s"\ndefault ask\nallow sleep **\nreadonly ls **\n')
     workspace = tmp_path / "ws"
     workspace.mkdir()
     args = [sys.executable, "-m", "policylang.cli.main", "mcp", "--policy", str(policy),
             "--workspace", str(workspace)]
-    background, foreground = f"31{stop.value}7", f"31{stop.value}8"
     peer = RawClient.__new__(RawClient)
     peer.process = subprocess.Popen(args, cwd=workspace, stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peer.answers = queue.Queue()
     peer._reader = threading.Thread(target=peer._read, daemon=True)
     peer._reader.start()
+    peer.initialize()
+    return peer
+
+
+def _wait_for(check: Any, what: str, limit_s: float = TIMEOUT_S) -> None:
+    deadline = time.monotonic() + limit_s
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_a_server_stopped_by_a_signal_stops_its_commands(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    # review AQ2: a background job and a running foreground command outlived a server
+    # stopped with SIGTERM (how clients stop stdio servers), under pid 1, without timeout
+    background, foreground = f"31{stop.value}7", f"31{stop.value}8"
+    peer = _sleep_server(tmp_path)
     try:
-        peer.initialize()
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                 "params": {"name": "bash",
                            "arguments": {"command": f"sleep {background}", "background": True}}}
@@ -306,30 +318,6 @@ def test_an_id_too_long_for_python_is_an_invalid_request_not_a_parse_error(
     assert answer["error"]["code"] == -32600
     assert "too long" in answer["error"]["message"]
     list_tools(client, 3)
-
-
-def _sleep_server(tmp_path: Path) -> RawClient:
-    policy = tmp_path / "sleep.policy"
-    policy.write_text('policy "s"\ndefault ask\nallow sleep **\nreadonly ls **\n')
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    args = [sys.executable, "-m", "policylang.cli.main", "mcp", "--policy", str(policy),
-            "--workspace", str(workspace)]
-    peer = RawClient.__new__(RawClient)
-    peer.process = subprocess.Popen(args, cwd=workspace, stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peer.answers = queue.Queue()
-    peer._reader = threading.Thread(target=peer._read, daemon=True)
-    peer._reader.start()
-    peer.initialize()
-    return peer
-
-
-def _wait_for(check: Any, what: str, limit_s: float = TIMEOUT_S) -> None:
-    deadline = time.monotonic() + limit_s
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("how", ["cancelled", "disconnect"])
