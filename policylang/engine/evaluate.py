@@ -1599,8 +1599,8 @@ _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
 def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
     """Every program name a simple command may run by PATH, and whether a program execs
     it (True) rather than bash (False): the command's own name, each wrapper of its chain
-    (`timeout 5 nice ls` runs `nice` by PATH too), what the last wrapper runs, `echo` for
-    an xargs with no command, and the helpers of `_PATH_HELPERS` (review AW2)."""
+    (`timeout 5 nice ls` runs `nice` by PATH too), what the last wrapper runs (`echo` for
+    a bare `xargs`), and the helpers of `_PATH_HELPERS` (review AW2)."""
     names: dict[str, bool] = {}
     first = segment.words[0].value if segment.words else None
     if first:
@@ -1613,9 +1613,8 @@ def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
         for use in wrapped.chain[1:]:
             names.setdefault(use.name, True)
         inner_name = found.inner[0].value if found.inner else None
+        # (a bare `xargs` has `echo` as its inner command: the wrapper table's default)
         execed = bool(wrapped.chain) and wrapped.chain[-1].name not in _BUILTIN_RUNNERS
-        if inner_name is None and any(use.name == "xargs" for use in wrapped.chain):
-            inner_name = "echo"  # xargs with no command runs echo
     if inner_name:
         names[inner_name] = names.get(inner_name, False) or execed
         for helper in _PATH_HELPERS.get(inner_name.rpartition("/")[2], ()):
