@@ -176,7 +176,7 @@ def _condition(kind: ConditionKind, items: frozenset[str]) -> Condition:
         starts = tuple(sorted(item[:-1] for item in items if item.endswith("*")))
         return Condition(kind=kind, items=items, prefixes=starts)
     alternatives = "|".join(f"(?:{paths.glob_regex(item).pattern})" for item in sorted(items))
-    return Condition(kind=kind, items=items, regex=re.compile(alternatives, re.DOTALL))
+    return Condition(kind=kind, items=items, regex=paths.LazyRegex(alternatives, re.DOTALL))
 
 
 def _compile_rule(layer: Layer, rule: ast.Rule) -> CompiledRule:

@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from policylang.decision import Verdict
-from policylang.rules.globs import glob_regex
+from policylang.rules.globs import LazyRegex, glob_regex
 
 __all__ = [
+    "LazyRegex",
     "glob_regex",
     "literal_prefix",
     "match_outside",
@@ -153,7 +154,7 @@ class _AnchorGroup:
     a path under the anchor.
     """
 
-    __slots__ = ("anchor", "any_glob", "below", "folded", "orders", "regexes")
+    __slots__ = ("anchor", "any_glob", "below", "folded", "joined", "orders", "regexes")
 
     def __init__(
         self, anchor: str, members: list[tuple[int, ProtectedRule]], *, fold: bool = False
@@ -162,10 +163,11 @@ class _AnchorGroup:
         self.orders = tuple(order for order, _ in members)
         flags = re.IGNORECASE if fold else 0
         self.regexes = tuple(
-            re.compile(rule.regex.pattern, rule.regex.flags | flags) if fold else rule.regex
+            LazyRegex(rule.regex.pattern, rule.regex.flags | flags) if fold else rule.regex
             for _, rule in members
         )
-        self.any_glob = _alternation(self.regexes)
+        self.any_glob: re.Pattern[str] | None = None
+        self.joined = False  # whether `any_glob` was made (None: the rules cannot be joined)
         below: dict[str, list[int]] = {}
         for order, rule in members:
             prefix = rule.literal_prefix.lower() if fold else rule.literal_prefix
@@ -178,6 +180,11 @@ class _AnchorGroup:
         """The orders of the rules in this group that cover `path` (see `_hits`)."""
         rel = path if self.anchor == ABSOLUTE else _relative(path, base)
         found: list[int] = []
+        if rel is not None and not self.joined:
+            # joined when first needed: a path outside the anchor never needs it, and a
+            # one-shot process (a hook call) may never meet a path inside it
+            self.any_glob = _alternation(self.regexes)
+            self.joined = True
         if rel is not None and (self.any_glob is None or self.any_glob.fullmatch(rel)):
             found = [
                 order
@@ -236,20 +243,21 @@ def _index_of(rules: Sequence[ProtectedRule], access: Access) -> _RuleIndex:
     return index
 
 
-def _alternation(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | None:
+def _alternation(patterns: Sequence[LazyRegex]) -> re.Pattern[str] | None:
     """One regex that full-matches what any of `patterns` full-matches, or None when they
-    cannot be joined (a capturing group could be referred to by number)."""
+    cannot be joined (a capturing group could be referred to by number). The patterns
+    themselves stay uncompiled until one is tried (`LazyRegex`)."""
     parts: list[str] = []
     for pattern in patterns:
-        if pattern.groups:
-            return None
         flags = "s" if pattern.flags & re.DOTALL else ""
         flags += "i" if pattern.flags & re.IGNORECASE else ""
         parts.append(f"(?{flags}:{pattern.pattern})" if flags else f"(?:{pattern.pattern})")
     try:
-        return re.compile("|".join(parts) or "(?!)")
+        joined = re.compile("|".join(parts) or "(?!)")
     except re.error:
         return None
+    # the joined groups are the members' groups: none, or a member has one
+    return None if joined.groups else joined
 
 
 def _ancestors(prefix: str, *, absolute: bool) -> list[str]:
@@ -315,7 +323,7 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
             exact.add(last)
     # set lookups for the literal names (their number does not matter), one regex for the
     # base-name globs
-    pattern = re.compile("|".join(f"(?:{n})" for n in names) or "(?!)")
+    pattern = LazyRegex("|".join(f"(?:{n})" for n in names) or "(?!)")
     exact_names = frozenset(exact)
     folders = frozenset(directories)
 

@@ -223,7 +223,7 @@ class ProtectedRule:
     verdict: Verdict
     ref: RuleRef
     anchor: str  # "home", "absolute" or "workspace"
-    regex: re.Pattern[str] = field(compare=False, repr=False)
+    regex: paths.LazyRegex = field(compare=False, repr=False)
     literal_prefix: str = ""  # the glob's leading literal directory (for subtree checks)
 
 
@@ -348,12 +348,12 @@ class EnvTable:
     default_ref: RuleRef | None = None
     secrets: tuple[tuple[str, RuleRef | None], ...] = ()
     # every secret glob in one pattern: most expansions (`$HOME`) are no secret
-    _any_secret: re.Pattern[str] | None = field(default=None, init=False, compare=False, repr=False)
+    _any_secret: paths.LazyRegex | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.secrets:
             pattern = "|".join(fnmatch.translate(glob.upper()) for glob, _ref in self.secrets)
-            object.__setattr__(self, "_any_secret", re.compile(pattern, re.DOTALL))
+            object.__setattr__(self, "_any_secret", paths.LazyRegex(pattern, re.DOTALL))
 
     def secret(self, name: str) -> tuple[str, RuleRef | None] | None:
         """The `env secret` glob (and its rule) that `name` matches, in any case, or None.

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from policylang.compiler.paths import LazyRegex
 from policylang.compiler.tables import (
     BUILTIN_LOCATION,
     Access,
@@ -101,7 +102,7 @@ class Condition:
 
     kind: ConditionKind
     items: frozenset[str]
-    regex: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    regex: LazyRegex | None = field(default=None, compare=False, repr=False)
     prefixes: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 
@@ -166,7 +167,7 @@ class TrieNode:
 
     children: Mapping[str, TrieNode] = field(default_factory=dict)
     # word globs (`test:*`): (glob, compiled regex, child); checked one by one
-    globs: tuple[tuple[str, re.Pattern[str], TrieNode], ...] = ()
+    globs: tuple[tuple[str, LazyRegex, TrieNode], ...] = ()
     wildcard: TrieNode | None = None
     exact: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here
     rest: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here with `**`
@@ -474,7 +475,7 @@ def _scan_all(spec: OptionSpec) -> OptionSpec:
 
 
 def _operand_matches(
-    words: Sequence[Word], view: OptionView, regex: re.Pattern[str]
+    words: Sequence[Word], view: OptionView, regex: LazyRegex
 ) -> bool | None:
     uncertain = False
     for index in view.operands:

@@ -31,9 +31,12 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import tomlkit
-from tomlkit.items import Array
+# tomlkit is imported where a file is read or written: a process without an approvals file
+# (most hook calls, which are one process each) never pays for it
+if TYPE_CHECKING:
+    import tomlkit
 
 _log = logging.getLogger(__name__)
 
@@ -203,6 +206,8 @@ def _signature(path: Path) -> tuple[int, int, int, int, int] | None:
 
 
 def _load(path: Path) -> tomlkit.TOMLDocument:
+    import tomlkit
+
     # O_NONBLOCK: opening a FIFO for reading would wait for a writer forever
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     with open(descriptor, "rb") as handle:
@@ -220,6 +225,8 @@ def _load(path: Path) -> tomlkit.TOMLDocument:
 
 
 def _read_rules(path: Path) -> Iterable[str]:
+    import tomlkit
+
     try:
         document = _load(path)
     except (OSError, tomlkit.exceptions.TOMLKitError) as error:
@@ -266,6 +273,9 @@ def _append_rule(path: Path, rule: str) -> None:
 
 
 def _append_unlocked(path: Path, rule: str) -> None:
+    import tomlkit
+    from tomlkit.items import Array
+
     if path.exists():
         document = _load(path)
     else:
@@ -301,6 +311,9 @@ def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
 
 
 def _remove_unlocked(path: Path, words: tuple[str, ...]) -> bool:
+    import tomlkit
+    from tomlkit.items import Array
+
     document = _load(path)
     allow = document.get("allow")
     if not isinstance(allow, Array):

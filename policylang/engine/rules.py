@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from policylang.compiler.checks import harmless_git_setting
-from policylang.compiler.paths import HOME, WORKSPACE, prefilter
+from policylang.compiler.paths import HOME, WORKSPACE, LazyRegex, prefilter
 from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
@@ -374,7 +374,7 @@ class RuleView:
         # without regard to case, like the rules themselves (`match_rules`): this only picks
         # the entries that `path_verdicts` then judges
         self._tree_pattern = (
-            re.compile("|".join(readable), re.DOTALL | re.IGNORECASE) if readable else None
+            LazyRegex("|".join(readable), re.DOTALL | re.IGNORECASE) if readable else None
         )
         self._default_reason = _reason(
             policy.default_ref, policy.default, "no rule covers this command"

@@ -15,9 +15,78 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any, Final
+
+# flags a policy's regexes may carry: none that prints (`re.DEBUG` wrote to a hook's stdout,
+# review M8) or changes the syntax (`re.VERBOSE`)
+REGEX_FLAGS: Final = re.IGNORECASE | re.DOTALL | re.UNICODE | re.MULTILINE
+_COMPILED_ON_USE: Final = frozenset({"fullmatch", "match", "search", "_compiled"})
 
 
-def glob_regex(glob: str) -> re.Pattern[str]:
+class LazyRegex:
+    """A regex compiled when first used, with the `re.Pattern` methods the rules use.
+
+    WHY: a policy holds hundreds of glob regexes, and a one-shot process (a hook call)
+    loads the policy, evaluates one command and exits; compiling them all at load cost
+    more than the rest of the load, and most are never tried (the rules of one anchor are
+    first matched as one alternation, `compiler.paths`). Once compiled, `fullmatch`,
+    `match` and `search` are the compiled pattern's own bound methods, stored in the
+    instance: no Python call is added on the hot path. A pattern that fails to compile
+    raises `re.error` at first use; policy validation compiles every glob first
+    (`glob_problem`).
+
+    >>> regex = LazyRegex("a.*b")
+    >>> bool(regex.fullmatch("axxb")), regex.pattern
+    (True, 'a.*b')
+    """
+
+    __slots__ = ("_compiled", "flags", "fullmatch", "match", "pattern", "search")
+
+    pattern: str
+    flags: int
+    fullmatch: Callable[[str], re.Match[str] | None]
+    match: Callable[[str], re.Match[str] | None]
+    search: Callable[[str], re.Match[str] | None]
+    _compiled: re.Pattern[str]
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        _check_plain(pattern, flags)  # here: a snapshot builds these through this constructor
+        self.pattern = pattern
+        self.flags = int(flags)  # not `re.RegexFlag`, which a snapshot may not name
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached while a slot is unset: before the first use
+        if name not in _COMPILED_ON_USE:
+            raise AttributeError(name)
+        compiled = re.compile(self.pattern, self.flags)
+        self._compiled = compiled
+        self.fullmatch = compiled.fullmatch
+        self.match = compiled.match
+        self.search = compiled.search
+        return getattr(self, name)
+
+    def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int]]:
+        return (LazyRegex, (self.pattern, self.flags))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LazyRegex):
+            return NotImplemented
+        return (self.pattern, self.flags) == (other.pattern, other.flags)
+
+    def __hash__(self) -> int:
+        return hash((self.pattern, self.flags))
+
+    def __repr__(self) -> str:
+        return f"LazyRegex({self.pattern!r}, {self.flags!r})"
+
+
+def _check_plain(pattern: object, flags: object) -> None:
+    if not isinstance(pattern, str) or not isinstance(flags, int) or flags & ~REGEX_FLAGS:
+        raise ValueError(f"a policy regex with unexpected flags or type: {pattern!r}")
+
+
+def glob_regex(glob: str) -> LazyRegex:
     """Translate a path glob (`*`, `?`, `[…]`, `**` components) to a full-match regex.
 
     The glob is cut at its `**` components into runs of ordinary components. The last run
@@ -38,7 +107,7 @@ def glob_regex(glob: str) -> re.Pattern[str]:
             regex.append(f"(?>{skip}{body}(?=/|\\Z))")
         else:  # the last run ends the path
             regex.append(f"(?:.*/)?{body}" if leading else f"(?:/.*)?/{body}")
-    return re.compile("".join(regex), re.DOTALL)
+    return LazyRegex("".join(regex), re.DOTALL)
 
 
 def _runs(parts: list[str]) -> list[list[str]]:
@@ -70,7 +139,7 @@ def glob_problem(glob: str) -> str | None:
                 i = close
             i += 1
     try:
-        glob_regex(glob)
+        re.compile(glob_regex(glob).pattern, re.DOTALL)
     except re.error as error:
         return f"`{glob}`: not a valid bracket set ({error.msg})"
     return None

@@ -302,3 +302,48 @@ def test_the_code_digest_covers_the_data_the_compiler_reads() -> None:
     digested = {p.relative_to(package).as_posix() for p in snapshot.digested_files(package)}
     assert {"compiler/arity.toml", "rules/grammar.lark", "engine/evaluate.py"} <= digested
     assert not any(name.endswith((".pyc", ".pickle")) for name in digested)
+
+
+def test_a_snapshot_lazy_regex_may_not_carry_debug_flags() -> None:
+    """The policy's glob regexes are `LazyRegex` objects, built by their constructor when a
+    snapshot is read: the constructor refuses what `_compile_plain` refuses (review M8)."""
+    import io
+    import pickle
+    import re
+
+    from policylang.rules.globs import LazyRegex
+
+    plain = pickle.dumps(LazyRegex("a+", re.DOTALL))
+    assert snapshot._SnapshotUnpickler(io.BytesIO(plain)).load() == LazyRegex("a+", re.DOTALL)
+    evil = pickle.dumps((LazyRegex, ("a+", int(re.DEBUG))))  # the class and its arguments
+    cls, args = snapshot._SnapshotUnpickler(io.BytesIO(evil)).load()
+    with pytest.raises(ValueError):
+        cls(*args)
+
+
+def test_a_snapshot_loads_without_compiling_the_glob_regexes(tmp_path: Path) -> None:
+    """Start-up: reading a snapshot compiles no glob regex; the first evaluation compiles
+    only what it tries, and decides as a policy compiled from the text does."""
+    import re
+
+    files = tmp_path / "p.policy"
+    files.write_text(
+        "protect read-write **/.env* deny\nprotect read-write ~/.ssh/** deny\nallow cat\n"
+    )
+    from_text = load_policy(files)  # compiled from the text; writes the snapshot
+    compiled: list[str] = []
+    original = re._compile  # type: ignore[attr-defined]
+
+    def counting(pattern: object, flags: object) -> object:
+        compiled.append(str(pattern))
+        return original(pattern, flags)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(re, "_compile", counting)
+        re.purge()
+        policy = load_policy(files)
+        assert not any(".env" in pattern for pattern in compiled), compiled
+        for command in ("cat .env", "cat ~/.ssh/id_rsa", "cat README", "cat a/.env.local"):
+            assert _verdict(policy, command) == _verdict(from_text, command)
+        assert _verdict(policy, "cat .env") == "deny"
+        assert any(".env" in pattern for pattern in compiled)  # compiled once tried

@@ -235,3 +235,48 @@ def test_a_clause_naming_a_bundle_of_short_options_is_reported(rule: str, severi
 )
 def test_declared_or_unbundled_options_are_not_bundles(text: str) -> None:
     assert [d.code for d in diagnostics_of(f'policy "t"\n{text}\n')] == []
+
+
+# ----------------------------------------------------------------- LazyRegex (start-up)
+
+
+def test_a_lazy_regex_compiles_on_first_use_and_then_matches_as_re_does() -> None:
+    import re
+
+    from policylang.rules.globs import LazyRegex
+
+    broken = LazyRegex("a[")  # not compiled yet: a broken pattern does not raise here
+    with pytest.raises(re.error):
+        broken.fullmatch("a")
+    regex = LazyRegex(r"a.b", re.DOTALL)
+    for text in ("a\nb", "axb", "ab", "xaxb"):
+        expected = re.compile(r"a.b", re.DOTALL)
+        assert bool(regex.fullmatch(text)) == bool(expected.fullmatch(text))
+        assert bool(regex.search(text)) == bool(expected.search(text))
+        assert bool(regex.match(text)) == bool(expected.match(text))
+
+
+def test_a_lazy_regex_pickles_as_its_pattern_and_flags() -> None:
+    import pickle
+    import re
+
+    from policylang.rules.globs import LazyRegex
+
+    regex = LazyRegex("x+", re.IGNORECASE | re.DOTALL)
+    assert regex.fullmatch("XX")  # compiled: the copy carries no compiled state
+    copy = pickle.loads(pickle.dumps(regex))
+    assert copy == regex and hash(copy) == hash(regex)
+    assert type(copy.flags) is int  # not `re.RegexFlag`: snapshots may not name it
+    assert copy.fullmatch("xX") and not copy.fullmatch("y")
+
+
+@pytest.mark.parametrize("flags", [re_flag for re_flag in ("DEBUG", "VERBOSE", "ASCII")])
+def test_a_lazy_regex_refuses_flags_that_print_or_change_the_syntax(flags: str) -> None:
+    import re
+
+    from policylang.rules.globs import LazyRegex
+
+    with pytest.raises(ValueError, match="unexpected flags"):
+        LazyRegex("a+", getattr(re, flags))
+    with pytest.raises(ValueError):
+        LazyRegex(b"a+", 0)  # type: ignore[arg-type]
