@@ -335,8 +335,46 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
         if text is None:
             return "git has a non-literal word (a format could verify signatures)"
         plain = text.replace("%%", "")
-        if "%G" in plain or "%(signature" in plain:
+        # `%+GS`, `%-GK`, `% G?`: a `+`, `-` or space may stand between (review BC8)
+        if _SIGNATURE_PLACEHOLDER.search(plain):
             return f"git format `{text}` verifies signatures (runs gpg)"
+    return None
+
+
+_SIGNATURE_PLACEHOLDER = re.compile(r"%[-+ ]?(?:G|\(signature)")
+
+
+# --------------------------------------------------------------------------- ulimit
+
+# bash's `ulimit` letters; each takes its limit attached (`-cunlimited`) or as the next word
+_ULIMIT_LETTERS = frozenset("abcdefiklmnpqrstuvxPRT")
+
+
+def ulimit_query(words: Sequence[Word], view: OptionView) -> str | None:
+    """`ulimit` only prints limits: every word is `-` and letters (`-a`, `-Sn`, `-H -c`).
+
+    bash reads what follows a resource letter in the same word as the new limit
+    (`ulimit -cunlimited` sets it: review BC7), and an operand is a limit too.
+
+    >>> from policylang.span import Span
+    >>> def run(*values):
+    ...     argv = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+    ...     return ulimit_query(argv, option_view(argv, OptionSpec()))
+    >>> run("ulimit", "-a"), run("ulimit", "-Hn"), run("ulimit", "-cunlimited")
+    (None, None, 'ulimit sets a limit (`-cunlimited`)')
+    """
+    for word in words[1:]:
+        text = word.value
+        if text is None:
+            return "ulimit has a non-literal word (it could be a limit)"
+        letters = text[1:]
+        if not text.startswith("-") or not letters:
+            return f"ulimit sets a limit (`{text}`)"
+        resources = [c for c in letters if c not in "HS"]
+        if len(resources) > 1 or any(c not in _ULIMIT_LETTERS for c in resources):
+            return f"ulimit sets a limit (`{text}`)"
+        if resources and letters.index(resources[0]) != len(letters) - 1:
+            return f"ulimit sets a limit (`{text}`)"
     return None
 
 
@@ -398,6 +436,7 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
 # --------------------------------------------------------------------------- unzip
 
 _UNZIP_LISTING = frozenset("ltvZ")
+_UNZIP_TO_OUTPUT = frozenset("pc")
 
 
 def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
@@ -416,15 +455,25 @@ def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
     (None, None)
     >>> run("unzip", "x.zip", "*", "-l")
     'unzip takes options only before the archive name: it would extract'
+    >>> run("unzip", "-lp", "x.zip"), run("unzip", "-Zp", "x.zip")
+    ('unzip -p or -c extracts the members to standard output', None)
     """
-    for word in words[1:]:
+    listing = zipinfo = False
+    for index, word in enumerate(words[1:]):
         text = word.value
         if text is None:
             return "unzip has a non-literal word before its archive name"
         if not text.startswith("-") or text == "-":
             break
-        if _UNZIP_LISTING & set(text[1:]):
-            return None
+        letters = set(text[1:])
+        zipinfo = zipinfo or (index == 0 and text[1:2] == "Z")  # `-Z` first: zipinfo's options
+        if not zipinfo and letters & _UNZIP_TO_OUTPUT:
+            # `-p` and `-c` win over `-l`, `-t`, `-v`: `unzip -lp x.zip` prints every member
+            # (review BC5)
+            return "unzip -p or -c extracts the members to standard output"
+        listing = listing or bool(_UNZIP_LISTING & letters)
+    if listing:
+        return None
     return "unzip takes options only before the archive name: it would extract"
 
 
@@ -487,5 +536,6 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "unzip-listing": unzip_listing,
         "git-signatures": git_signatures,
         "ps-environment": ps_environment,
+        "ulimit-query": ulimit_query,
     }
 )

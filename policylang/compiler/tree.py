@@ -468,10 +468,11 @@ def _listed(name: str, items: frozenset[str], starts: tuple[str, ...], abbreviat
 @functools.lru_cache(maxsize=512)
 def _scan_all(spec: OptionSpec) -> OptionSpec:
     """The spec without POSIX "options end at the first operand": clauses see every word
-    (`git ** unless --output` must see `git log --output=x`)."""
-    if not spec.stop_at_operand:
+    (`git ** unless --output` must see `git log --output=x`), and less's options after a
+    file too (the stricter reading for an `unless`)."""
+    if not spec.stop_at_operand and not spec.options_first:
         return spec
-    return dataclasses.replace(spec, stop_at_operand=False)
+    return dataclasses.replace(spec, stop_at_operand=False, options_first=False)
 
 
 def _operand_matches(

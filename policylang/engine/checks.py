@@ -195,6 +195,8 @@ class PathChecks:
         self.reads_hidden = found.reads_hidden
         self.reads_contents = found.reads_contents
         for word, access, recursive in found.cwd_path_words:
+            if access != "read":  # `time -o FILE`
+                seg.read_only = False
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if found.run_in is not None:  # `git -C DIR show HEAD:x`: x is relative to DIR
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)

@@ -102,6 +102,11 @@ def poison_of(segment: Segment) -> Poison | None:
     return Poison(reason=reason, segment_text=segment.text)
 
 
+def _hash_path_option(value: str | None) -> bool:
+    """`hash -p PATH`, spelt any way bash takes it (`-rp/bin/echo`: review BC12)."""
+    return value is None or (value.startswith("-") and "p" in value[1:] and value != "--")
+
+
 def _reason(segment: Segment) -> str | None:
     assigned_here = _expansion_assignment(segment)
     if assigned_here is not None:
@@ -130,7 +135,7 @@ def _reason(segment: Segment) -> str | None:
     name = first
     if name in DECLARATION_BUILTINS:
         return _declaration_reason(segment)
-    if name == "hash" and any(w.value is None or w.value.startswith("-p") for w in segment.words):
+    if name == "hash" and any(_hash_path_option(w.value) for w in segment.words[1:]):
         return "`hash -p` can point a later command name at any program"
     if name == "set" and not _set_changes_expansion(segment):
         return None

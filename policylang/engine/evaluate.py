@@ -66,6 +66,7 @@ from policylang.engine.rules import (
 from policylang.shell.fragments import command_pieces, substitution_bodies
 from policylang.shell.model import (
     CommandLine,
+    Connector,
     Expansion,
     ExpansionKind,
     Redirect,
@@ -196,6 +197,32 @@ class Evaluator:
             self._cache[key] = value
 
 
+# scopes whose segments may run again after a later segment of the same line: a loop's
+# next pass, a function's next call
+_REPEATING_SCOPES: Final = frozenset(
+    {Scope.LOOP_BODY, Scope.WHILE_CONDITION, Scope.FOR, Scope.SELECT, Scope.FUNCTION_BODY}
+)
+
+
+def _runs_again(segment: Segment) -> bool:
+    return any(scope in _REPEATING_SCOPES for scope in segment.scopes)
+
+
+def _repeated_poison(segments: Sequence[Segment]) -> Poison | None:
+    """The poison of a segment that may run before an earlier one runs again.
+
+    In `for i in 1 2; do less LESSOPEN=… x; set -k; done`, the second pass runs `less`
+    after `set -k`, which makes `LESSOPEN=…` its environment (review BD1): a poisoning
+    segment in a loop or function body changes every segment of such a body, those
+    written before it too."""
+    for segment in segments:
+        if _runs_again(segment):
+            found = poison_of(segment)
+            if found is not None:
+                return found
+    return None
+
+
 def internal_error(command: str, error: BaseException) -> Decision:
     reason = Reason(
         rule_id="engine.internal-error",
@@ -268,6 +295,7 @@ class _Walk(PathChecks):
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
+        self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
@@ -315,10 +343,29 @@ class _Walk(PathChecks):
         cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
         last = len(segments) - 1
         where = context or line.context
+        again = _repeated_poison(segments) if poison is None else None
         for index, segment in enumerate(segments):
-            self.visit_segment(segment, cwds[index], poison, where)
+            held = poison
+            if held is None and again is not None and _runs_again(segment):
+                held = again
+            self.visit_segment(segment, cwds[index], held, where)
+            if segment.wrapped is not None and segment.wrapped.reads_stdin:
+                before = segments[index - 1] if index else None
+                code = _stdin_code(segment, before)
+                if code is not None:
+                    self.fed_code(code, cwds[index], held)
             if poison is None and index < last:  # it only changes later segments
                 poison = poison_of(segment)
+
+    def fed_code(self, code: str, cwd: paths.Cwd, poison: Poison | None) -> None:
+        """The literal code a shell reads on its standard input (`bash <<< 'rm -rf ~'`,
+        a quoted here-document, `echo 'cat ~/.aws/credentials' | sh`), read as a line of
+        its own: the shell stays opaque (it asks), and a deny in the code holds (review
+        BD6). It shares the budget of text read apart from the line's own parse."""
+        body = self.recovery.take(code)
+        if body is not None:
+            nested = self.rules.parse(body)
+            self.visit_line(nested, cwd, poison, "code a shell reads on its standard input")
 
     def recover(self, text: str, start: paths.Cwd, poison: Poison | None) -> None:
         """The command substitutions and operator pieces inside text that did not parse,
@@ -1147,8 +1194,24 @@ class _Walk(PathChecks):
     def data_names(self) -> frozenset[str]:
         """Variables of the line whose values are data (see `_data_names`), found once."""
         if self._data_names is None:
-            self._data_names = _data_names(self.root) if self.root is not None else frozenset()
+            if self.root is None:
+                self._data_names, self._aliases = frozenset(), {}
+            else:
+                self._data_names, self._aliases = _data_names(self.root)
         return self._data_names
+
+    def aliased(self, name: str) -> set[str]:
+        """The variables whose values `name`'s value names, transitively (`for x in
+        MY_API_KEY` makes `$((x))` evaluate MY_API_KEY: review BD4)."""
+        self.data_names()
+        found: set[str] = set()
+        pending = [name]
+        while pending:
+            for target in self._aliases.get(pending.pop(), ()):
+                if target not in found:
+                    found.add(target)
+                    pending.append(target)
+        return found
 
     def data_use(self, names: set[str], shown: str, what: str, seg: SegmentState) -> None:
         """Bash evaluates a variable's value where `shown` uses it as `what`, recursively,
@@ -1171,6 +1234,9 @@ class _Walk(PathChecks):
             # cannot be told here)
             if _is_identifier(name):
                 self.secret_name(name, f"`{short(shown)}` evaluates", seg)
+                for target in sorted(self.aliased(name)):
+                    if _is_identifier(target):
+                        self.secret_name(target, f"`{short(shown)}` evaluates (`{name}`)", seg)
         data = self.data_names()
         for name in sorted(names):
             if name in data or not _is_identifier(name):
@@ -1204,6 +1270,7 @@ class _Walk(PathChecks):
         """`-v $x`: the value of x is a variable name (its subscript is evaluated)."""
         for left, right in itertools.pairwise(words):
             if left.value == "-v" and right.value is None:
+                self.named_by_expansion(right, seg)
                 self.data_use(_names_in(right.text), right.text, "a variable name", seg)
                 if "[" in right.text:  # `[[ -v a[X] ]]`: a subscript, not a glob (AE1)
                     subscript = right.text[right.text.index("[") + 1 :]
@@ -1221,6 +1288,19 @@ class _Walk(PathChecks):
                 "engine.data-evaluated",
                 f"`{short(word.text)}` is evaluated as a name or arithmetic, and its value "
                 "is spelt with escapes the policy does not follow there",
+            )
+
+    def named_by_expansion(self, word: Word, seg: SegmentState) -> None:
+        """A name operand that a glob or brace expansion builds: `test -v a?*` where the
+        repository holds a folder named `a[$(cmd)]`, `unset a[{$,x}'(cmd)]'` (review BD2,
+        BD3). Bash evaluates the subscript of the name it expands to."""
+        if _may_build_a_subscript(word):
+            seg.floor(
+                Verdict.ASK,
+                "engine.data-evaluated",
+                f"`{short(word.text)}` expands to a variable name the policy cannot see "
+                "(a file named `a[$(…)]`, braces around `$(`), and bash evaluates its "
+                "subscript, which can run a command",
             )
 
     def subscripted_names(self, words: Sequence[Word], seg: SegmentState) -> None:
@@ -1243,6 +1323,14 @@ class _Walk(PathChecks):
             self.tested_names(words[1:], seg)
         if command in _NAMING_BUILTINS:
             self.subscripted_names(words[1:], seg)
+        if command in ("unset", "read"):
+            for word in words[1:]:
+                if word.value is None:
+                    self.named_by_expansion(word, seg)
+        elif command == "printf":
+            for option, operand in itertools.pairwise(words[1:]):
+                if option.value == "-v" and operand.value is None:
+                    self.named_by_expansion(operand, seg)
         elif command in DECLARATION_BUILTINS and any(
             w.value is None or (w.value[:1] in "-+" and "i" in w.value) for w in words[1:]
         ):
@@ -1506,6 +1594,7 @@ _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 # a variable named in evaluated text: `x`, `$x`, `${x}`, and the positional `$1`, `$@`, `$*`
 _NAME = re.compile(r"\$\{?([0-9]+|[@*])|([A-Za-z_][A-Za-z0-9_]*)")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUOTING_CHARS = re.compile(r"[\"'\\]")
 # the programs `loopback_reach` looks at (ssh, sftp, scp, rsync, git), by name or path
 _REMOTE_NAMES: Final = re.compile(r"(?:^|/)(?:ssh|sftp|scp|rsync|git)$")
 # git's verbs that leave the files of the work tree alone (any other may write them, by
@@ -1662,10 +1751,20 @@ _SAFE_VALUE_KINDS = frozenset(
 def _names_in(text: str) -> set[str]:
     """The variables `text` may name when bash evaluates it as arithmetic.
 
+    Bash removes quotes and backslashes before it evaluates (`[[ GITHUB_TO""KEN -eq 1 ]]`
+    and `${z[a""b]}` evaluate `GITHUB_TOKEN` and `ab`: review BD5), so the names of the
+    text without them count too.
+
     >>> sorted(_names_in("i<${#a}+$1 && x[j]"))
     ['1', 'a', 'i', 'j', 'x']
+    >>> sorted(_names_in('GITHUB_TO""KEN'))
+    ['GITHUB_TO', 'GITHUB_TOKEN', 'KEN']
     """
-    return {m.group(1) or m.group(2) for m in _NAME.finditer(text)}
+    names = {m.group(1) or m.group(2) for m in _NAME.finditer(text)}
+    if "'" in text or '"' in text or "\\" in text:
+        unquoted = _QUOTING_CHARS.sub("", text)
+        names.update(m.group(1) or m.group(2) for m in _NAME.finditer(unquoted))
+    return names
 
 
 def _is_identifier(name: str) -> bool:
@@ -1711,15 +1810,18 @@ def _parameter_uses(exp: Expansion) -> list[tuple[set[str], str]]:
 
 # variables bash sets from data itself: `_` is the last argument of the previous command
 # (`: "$x"; echo $((_))`), BASH_REMATCH what `[[ =~ ]]` matched, REPLY and MAPFILE what
-# `read` and `mapfile` read without a name
+# `read` and `mapfile` read without a name, PWD, OLDPWD and DIRSTACK the directories
+# `cd` and `pushd` entered (a repository's folder may be named `a[$(cmd)]`: review BD3)
 _SET_BY_BASH: Final = frozenset(
     {"_", "BASH_REMATCH", "REPLY", "MAPFILE", "OPTARG", "BASH_ARGV", "BASH_COMMAND",
-     "BASH_EXECUTION_STRING", "READLINE_LINE", "COMP_LINE", "COMP_WORDS", "COPROC"}
+     "BASH_EXECUTION_STRING", "READLINE_LINE", "COMP_LINE", "COMP_WORDS", "COPROC",
+     "PWD", "OLDPWD", "DIRSTACK"}
 )  # fmt: skip
 
 
-def _data_names(line: CommandLine) -> frozenset[str]:
-    """Variables of `line` whose values are data rather than the line's own text.
+def _data_names(line: CommandLine) -> tuple[frozenset[str], dict[str, set[str]]]:
+    """Variables of `line` whose values are data rather than the line's own text, and the
+    names each other variable's value names (its aliases).
 
     Set by `read`, `mapfile`, `printf -v` or `getopts` (input, a format), by `select`, by a
     `for` over words that expand, or by an assignment whose value expands a parameter or
@@ -1753,7 +1855,7 @@ def _data_names(line: CommandLine) -> frozenset[str]:
             if name not in data and named & data:
                 data.add(name)
                 changed = True
-    return frozenset(data)
+    return frozenset(data), aliases
 
 
 def _note_value(
@@ -1761,7 +1863,7 @@ def _note_value(
 ) -> None:
     for word in words:
         if word.value is None:
-            if any(exp.kind not in _SAFE_VALUE_KINDS for exp in word.expansions):
+            if any(exp.kind not in _SAFE_VALUE_KINDS for exp in word.expansions) or _built(word):
                 data.add(name)
                 return
             aliases.setdefault(name, set()).update(_names_in(word.text))
@@ -1770,6 +1872,85 @@ def _note_value(
             return
         else:
             aliases.setdefault(name, set()).update(_names_in(word.value))
+
+
+def _stdin_code(segment: Segment, before: Segment | None) -> str | None:
+    """The literal text a shell segment reads on its standard input, when the line holds
+    it: its last here-string or here-document whose text is literal, else the words of an
+    `echo` (or the one format of a `printf`) piped into it. None when it is not known."""
+    for redirect in reversed(segment.redirects):
+        if redirect.fd not in (None, 0):
+            continue
+        if redirect.heredoc is not None:
+            heredoc = redirect.heredoc
+            return heredoc.body if heredoc.quoted or not heredoc.expansions else None
+        if redirect.op == "<<<":
+            return None if redirect.target is None else redirect.target.value
+        if redirect.reads:
+            return None  # a file: its contents are not in the line
+    if before is None or before.connector is not Connector.PIPE or not before.words:
+        return None
+    values = [word.value for word in before.words]
+    if None in values:
+        return None
+    name, *operands = (value for value in values if value is not None)
+    if name == "echo":
+        while operands and operands[0] == "-n":
+            operands = operands[1:]
+        if any(value.startswith("-") for value in operands[:1]):
+            return None  # `-e` decodes escapes the text would not show
+        return " ".join(operands)
+    if name == "printf" and len(operands) == 1 and "%" not in operands[0]:
+        text = operands[0].replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t")
+        return None if "\\" in text else text.replace("\0", "\\")
+    return None
+
+
+def _may_build_a_subscript(word: Word) -> bool:
+    """Whether the expansions of a name operand may give a name with a subscript that runs
+    a command: a glob that can match any character (`a?*` meets a file named
+    `a[$(cmd)]`), braces around `$`, `[`, a backquote or a backslash. A glob of plain
+    character sets (`unset array[2]`, which matches only a file `array2`) cannot.
+
+    >>> from policylang.shell.parse import parse_command
+    >>> def word(text):
+    ...     return parse_command(f"unset {text}").segments[0].words[1]
+    >>> [_may_build_a_subscript(word(t)) for t in ("a?*", "array[2]", "a[!x]", "a[{$,x}'(c)]")]
+    [True, False, True, True]
+    """
+    kinds = {exp.kind for exp in word.expansions}
+    text = word.text
+    if ExpansionKind.EXTGLOB in kinds:
+        return True
+    if ExpansionKind.BRACE in kinds and any(ch in text for ch in "$`[\\"):
+        return True
+    if ExpansionKind.GLOB in kinds:
+        if "*" in text or "?" in text:
+            return True
+        return any(not _PLAIN_SET.fullmatch(found) for found in _BRACKET_SET.findall(text))
+    return False
+
+
+_BRACKET_SET: Final = re.compile(r"\[([^\]]*)\]")
+_PLAIN_SET: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def _built(word: Word) -> bool:
+    """Whether the value of a word of "safe" expansions is built in a way the names of its
+    text do not show (review BD2, BD3): a `[`, backslash or backquote in it can become a
+    subscript (`{a,b}\\[\\$\\(cmd\\)\\]` is `a[$(cmd)]`), braces join names
+    (`MY_{API,}_KEY`), and `~+`, `~-`, `~N` are directories, whose names are data."""
+    text = word.text
+    if any(ch in text for ch in "[\\`"):
+        return True
+    kinds = {exp.kind for exp in word.expansions}
+    if ExpansionKind.BRACE in kinds and _LETTER.search(text):
+        return True
+    return ExpansionKind.TILDE in kinds and _DIRECTORY_TILDE.match(text) is not None
+
+
+_LETTER: Final = re.compile(r"[A-Za-z_]")
+_DIRECTORY_TILDE: Final = re.compile(r"~(?:[+-]|[+-]?[0-9])")
 
 
 def _snippet(text: str, start: int, end: int) -> str:

@@ -249,6 +249,34 @@ def _walk(path: str) -> tuple[str, bool]:
     return resolved, False
 
 
+def _usual_process_forms(path: str, base: str) -> tuple[str, ...]:
+    """Where a path through a process's `root` or `cwd` link leads for the usual process:
+    `/proc/self/root/x` is `/x` and `/proc/self/cwd/x` is `x` in the directory the command
+    runs in. The path still asks (another process, a chroot, may differ), but the rules of
+    that place hold too: `cat /proc/self/root$HOME/.aws/credentials` is denied like the
+    file itself (review BD7).
+
+    >>> _usual_process_forms("/proc/self/root/home/u/.bashrc", "/w")
+    ('/home/u/.bashrc',)
+    >>> _usual_process_forms("/proc/1/task/1/cwd/.env", "/w")
+    ('/w/.env',)
+    >>> _usual_process_forms("/proc/self/fd/3", "/w")
+    ()
+    """
+    match = _PROCESS_LINK.match(path)
+    if match is None:
+        return ()
+    rest = match.group(2) or ""
+    if match.group(1) == "root":
+        return (normal("/" + rest),)
+    return (normal(f"{base.rstrip('/')}/{rest}"),)
+
+
+_PROCESS_LINK = re.compile(
+    r"/proc/(?:self|thread-self|[0-9]+)(?:/task/[0-9]+)?/(root|cwd)(?:/(.*))?\Z", re.DOTALL
+)
+
+
 def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     """Every absolute form `path` may take (lexical and real, per candidate cwd).
 
@@ -285,6 +313,10 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         resolved, through_process = physical(joined, lexical_form)
         if through_process:
             process = True
+            for form in _usual_process_forms(resolved, base):
+                for one in (form, physical(form, form)[0]):
+                    if one not in forms:
+                        forms.append(one)
         elif resolved not in forms:
             forms.append(resolved)
         if absolute_path:

@@ -140,7 +140,13 @@ _GIT_BLOB_READERS = frozenset({"show", "cat-file"})
 # prints the working tree's .env); `log` and kin only with a patch option
 _GIT_CONTENT_PRINTERS = frozenset({"show", "diff", "blame", "annotate"})
 _GIT_PATCH_PRINTERS = frozenset({"log", "whatchanged", "diff-tree", "diff-files", "diff-index"})
-_GIT_PATCH_OPTIONS = ("-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-L")
+# options that print patches (by prefix: `--unified=0`, `-U1` read as `-U -1`); git 2.39
+# prints one for each of these, after `--stat`, `-s` or `--no-patch` too (review BC4)
+_GIT_PATCH_OPTIONS = (
+    "-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-L", "-U",
+    "--unified", "--binary", "-c", "--combined-all-paths", "--remerge-diff", "--diff-merges",
+    "-m", "--dd", "-W", "--function-context", "--word-diff", "--color-words",
+)  # fmt: skip
 # files some subcommands read into the repository or apply (review P: an approved `git
 # commit` must not commit `-F ~/.ssh/id_rsa`), and where `clone` writes
 _GIT_FILE_OPTIONS = {
@@ -577,6 +583,12 @@ class RuleView:
                 fixed = f"{base.rstrip('/')}/{rule.literal_prefix}" if rule.literal_prefix else base
                 if paths_within(fixed, root) and os.path.lexists(fixed):
                     found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
+        if any(reason.verdict is Verdict.DENY for reason in found):
+            # the read already reaches a file a rule denies (`grep -r x ~` and `~/.ssh`): no
+            # entry of the tree can make it stricter, and listing `/` or `~` costs up to
+            # the whole budget (33 ms for `grep -Ril x /`); "complete" only spares the
+            # ask for an unseen rest, which the deny outranks
+            return found, True
         workspaces = [ws.rstrip("/") for ws in dict.fromkeys(ws for _, ws in ctx.anchors())]
         workspace = workspaces[0]
         pattern = self._tree_pattern
@@ -694,10 +706,39 @@ class RuleView:
         found = self._inner(
             inner, floors, nested, unwrapped.opaque, from_xargs=has_xargs(unwrapped)
         )
+        wrapper_paths = self._wrapper_paths(unwrapped)
+        if wrapper_paths:
+            found.cwd_path_words = (*found.cwd_path_words, *wrapper_paths)
         if floors and found.read_only:
             # a wrapper the policy objects to (sudo …) may do more than its command reads
             found.read_only = False
         return found
+
+    def _wrapper_paths(self, unwrapped: Unwrapped) -> tuple[tuple[Word, str, bool], ...]:
+        """Files a wrapper's own options name, by the `path-args option` table:
+        `xargs -a FILE` reads FILE, `time -o FILE` writes it (review BD8: `xargs -a
+        ~/.aws/credentials echo` printed the file under an ask only). Relative to the
+        segment's directory: the wrapper opens them before running anything."""
+        found: list[tuple[Word, str, bool]] = []
+        for use in unwrapped.chain:
+            roles = self.policy.path_args.roles(use.name)
+            spec = self.policy.wrappers.get(use.name)
+            if roles is None or not roles.options or spec is None:
+                continue
+            view = option_view(use.words, spec.options, start=1)
+            for option in view.options:
+                access = roles.options.get(option.name)
+                if access is None:
+                    continue
+                for name in _access_names(access):
+                    for index in option.arg_indexes:
+                        found.append((use.words[index], name, False))
+                    if not option.arg_indexes and option.value is not None:
+                        word = _value_word(use.words[option.word_index], option.value)
+                        found.append((word, name, False))
+                    elif not option.arg_indexes and not option.literal:
+                        found.append((_glued_value(use.words[option.word_index]), name, False))
+        return tuple(found)
 
     def _inner(
         self,
@@ -1452,8 +1493,13 @@ def _reads_trees(name: str, view: OptionView) -> bool:
     if name in ("grep", "egrep", "fgrep", "zgrep"):
         if view.has(*_GREP_RECURSIVE):
             return True
-        # `-d recurse`, `--directories=recurse`; an unknown value may be `recurse`
-        return any(o.value in ("recurse", None) for o in view.find("-d", "--directories"))
+        # `-d recurse`, `--directories=recurse`; an unknown value may be `recurse`, and
+        # grep takes any unique prefix of a value (`-d rec`: review BC2), so anything but
+        # a prefix of `read` or `skip` recurses or fails
+        return any(
+            o.value is None or not ("read".startswith(o.value) or "skip".startswith(o.value))
+            for o in view.find("-d", "--directories")
+        )
     if name in ("cp", "rsync") and view.has(*_ARCHIVE):
         return True
     return view.has("-r", "-R", "--recursive")

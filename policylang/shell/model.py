@@ -203,6 +203,9 @@ class Unwrapped:
     opaque: bool = False
     reason: str = ""
     problems: tuple[Problem, ...] = ()
+    # a shell that reads its commands from standard input (`bash`, `sh -s`): opaque, but a
+    # literal here-string or here-document, or an `echo` piped in, shows some of them
+    reads_stdin: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

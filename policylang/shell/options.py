@@ -47,6 +47,8 @@ class OptionSpec:
         terminated: options whose arguments run up to a `;` or `+` word (`find -exec … ;`).
         bundling: whether `-abc` means `-a -b -c` (False: `-abc` is one option).
         stop_at_operand: POSIX style: the first operand ends the options (`sudo`, `env`).
+        options_first: the first operand ends the options and every later word is an
+            operand too (`less a.txt -x key` reads `-x` and `key`).
         bundle_without_dash: old-style first word without a dash (`tar xzf FILE`).
         long_nocase: long option names match ignoring case (less: `--LESSKEY-SRC` is
             `--lesskey-src`); they are normalised to lower case.
@@ -60,6 +62,7 @@ class OptionSpec:
     terminated: frozenset[str] = frozenset()
     bundling: bool = True
     stop_at_operand: bool = False
+    options_first: bool = False
     bundle_without_dash: bool = False
     long_nocase: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -277,6 +280,9 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
             if could_be_option(word):
                 scan.unknown.append(index)
             else:
+                if spec.options_first:
+                    scan.operands.extend(range(index, len(words)))
+                    return _finish(scan, len(words))
                 scan.operands.append(index)
                 if spec.stop_at_operand:
                     return _finish(scan, index)
@@ -294,6 +300,9 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
         else:
             if spec.stop_at_operand:
                 return _finish(scan, index)
+            if spec.options_first:
+                scan.operands.extend(range(index, len(words)))
+                return _finish(scan, len(words))
             scan.operands.append(index)
         first = False
     return _finish(scan, len(words))
@@ -348,6 +357,9 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "--status-line --wordwrap"
             ),
             long_nocase=True,
+            # less reads options only up to its first file: `less a.txt -x ~/.ssh/id_rsa`
+            # opens `-x` and the key as files (review BC9)
+            options_first=True,
         ),
         "find": OptionSpec(
             takes_value=_FIND_VALUE,

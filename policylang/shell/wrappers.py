@@ -403,7 +403,8 @@ def _reenter(
         return _opaque(
             chain, assignments, f"`{spec.name}` runs the script `{words[view.rest].text}`"
         )
-    return _opaque(chain, assignments, f"`{spec.name}` reads commands from standard input")
+    found = _opaque(chain, assignments, f"`{spec.name}` reads commands from standard input")
+    return replace(found, reads_stdin=True)
 
 
 def _string(
@@ -641,11 +642,11 @@ DEFAULT_WRAPPERS = WrapperTable(
             effects=(
                 OptionEffect(
                     options=_fs("-o --output"),
-                    effect="writes its report to a file the policy does not check",
+                    effect="writes its report to a file",
                 ),
                 OptionEffect(
                     options=_fs("-a --append"),
-                    effect="appends its report to a file the policy does not check",
+                    effect="appends its report to a file",
                 ),
             ),
         ),
@@ -690,7 +691,7 @@ DEFAULT_WRAPPERS = WrapperTable(
             effects=(
                 OptionEffect(
                     options=_fs("-a --arg-file"),
-                    effect="reads its arguments from a file the policy does not check",
+                    effect="reads the arguments it adds from a file, unseen by the policy",
                 ),
                 # `--process-slot-var=PATH` runs the command with PATH=0 (`./0/echo`)
                 OptionEffect(

@@ -190,3 +190,34 @@ def test_a_blob_path_is_checked_below_every_directory_that_may_be_the_root(
         "git show HEAD:.aws/credentials", cwd=str(home / "proj"), workspace=str(home), env=env
     )
     assert decision.verdict is Verdict.DENY
+
+
+def test_a_read_that_already_reaches_a_denied_folder_does_not_list_the_tree(
+    default_policy: Policy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`grep -r x ~` with `~/.ssh` present is denied whatever else the tree holds: listing a
+    home or `/` (up to the whole budget, 33 ms for `grep -Ril x /`) cannot change that."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("key\n")
+    (home / "notes").mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    listed: list[str] = []
+    real_scan = subtree.scan
+
+    def spying_scan(root: str, *, hidden: bool, budget: int) -> subtree.TreeScan:
+        listed.append(root)
+        return real_scan(root, hidden=hidden, budget=budget)
+
+    monkeypatch.setattr(subtree, "scan", spying_scan)
+    env = {"HOME": str(home)}
+    decision = default_policy.evaluate("grep -r BEGIN ~", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    assert any(r.rule_id == "secrets-home" for r in decision.reasons)
+    assert not any(r.rule_id == "engine.tree-budget" for r in decision.reasons)
+    assert listed == []
+    # a folder with nothing denied at its fixed places is still listed
+    decision = default_policy.evaluate("grep -r BEGIN ~/notes", workspace=str(workspace), env=env)
+    assert listed == [str(home / "notes")]
+    assert decision.verdict is not Verdict.DENY, decision.explain()

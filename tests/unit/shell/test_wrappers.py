@@ -216,43 +216,43 @@ def effects(text: str) -> list[str]:
         # GNU time writes its report (review A F10)
         (
             "\\time -o out ls",
-            "`time -o` writes its report to a file the policy does not check",
+            "`time -o` writes its report to a file",
             ["ls"],
         ),
         (
             "\\time --output=out ls",
-            "`time --output` writes its report to a file the policy does not check",
+            "`time --output` writes its report to a file",
             ["ls"],
         ),
         (
             "\\time -oout ls",
-            "`time -o` writes its report to a file the policy does not check",
+            "`time -o` writes its report to a file",
             ["ls"],
         ),
         (
             "\\time -a ls",
-            "`time -a` appends its report to a file the policy does not check",
+            "`time -a` appends its report to a file",
             ["ls"],
         ),
         (
             "nice time -o out rm x",
-            "`time -o` writes its report to a file the policy does not check",
+            "`time -o` writes its report to a file",
             ["rm", "x"],
         ),
         # xargs reads its arguments from a file (review B F15)
         (
             "xargs -a .env",
-            "`xargs -a` reads its arguments from a file the policy does not check",
+            "`xargs -a` reads the arguments it adds from a file, unseen by the policy",
             ["echo"],
         ),
         (
             "xargs --arg-file=/x cat",
-            "`xargs --arg-file` reads its arguments from a file the policy does not check",
+            "`xargs --arg-file` reads the arguments it adds from a file, unseen by the policy",
             ["cat"],
         ),
         (
             "xargs -a/x",
-            "`xargs -a` reads its arguments from a file the policy does not check",
+            "`xargs -a` reads the arguments it adds from a file, unseen by the policy",
             ["echo"],
         ),
         # env -C moves the inner command (review B F16)

@@ -1,0 +1,253 @@
+"""Review BD: bash features that run code or read secrets behind a word-level analyser.
+
+Each line here was allowed before the fix; where it is safe, real bash confirms the effect
+(a marker file created by the command the line hides)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from policylang import Verdict
+from policylang.engine.policy import Policy
+
+BASH = shutil.which("bash")
+
+
+def _verdict(policy: Policy, command: str, workspace: Path, **env: str) -> Verdict:
+    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin", **env}
+    decision = policy.evaluate(command, workspace=str(workspace), env=environment)
+    return decision.verdict
+
+
+def _bash_creates_marker(command: str, cwd: Path, marker: Path) -> bool:
+    assert BASH is not None
+    subprocess.run([BASH, "-c", command], cwd=cwd, capture_output=True, timeout=10, check=False)
+    return marker.exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "for i in 1 2; do less LESSOPEN='|touch P %s' x; set -k; done",
+        "while less LESSOPEN='|touch P %s' x; do set -k; done",
+        "for i in 1 2; do ls PATH=bin; set -k; done",
+        "for i in 1 2; do cat credentials; eval 'cd ~/.aws'; done",
+        "for i in 1 2; do cat credentials; trap 'cd ~/.aws' DEBUG; done",
+        "f() { less LESSOPEN='|touch P %s' x; set -k; }; f; f",
+    ],
+)
+def test_a_poisoning_segment_in_a_loop_changes_the_segments_before_it(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BD1: the second pass runs the first segment after `set -k` (or a `cd` in `eval` or a
+    trap): poison reached only the segments written after the poisoning one."""
+    assert _verdict(default_policy, command, workspace) is not Verdict.ALLOW
+
+
+def test_the_loop_poison_is_real(workspace: Path) -> None:
+    marker = workspace / "P"
+    script = workspace / "show"
+    script.write_text("#!/bin/sh\nenv | grep -q '^LESSOPEN=' && touch P\n")
+    script.chmod(0o755)
+    line = "for i in 1 2; do ./show LESSOPEN=x; set -k; done"
+    assert _bash_creates_marker(line, workspace, marker)
+    marker.unlink()
+    assert not _bash_creates_marker("./show LESSOPEN=x; set -k", workspace, marker)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "for x in {a,b}\\[\\$\\(touch\\ P\\)\\]; do echo $((x)); done",
+        "for x in a$((0))\\[\\$\\(touch\\ P\\)\\]; do echo $((x)); done",
+        "for x in {,}$'a[\\x24(touch P)]'; do echo $((x)); done",
+        "for x in {a,b}\\[\\$\\(touch\\ P\\)\\]; do [[ $x -eq 1 ]]; done",
+        "test -v {a,b}[{$,x}\"(touch P)]\"",
+        "read -a a <<< 1; unset a[{$,x}'(touch P)]'",
+        "printf -v {a,b}[{$,x}'(touch P)]' x",
+    ],
+)
+def test_a_brace_expansion_that_builds_a_subscript_asks(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BD2: braces and escapes build `a[$(touch P)]`, which bash evaluates."""
+    assert _verdict(default_policy, command, workspace) is Verdict.ASK
+
+
+def test_the_brace_subscript_is_real(workspace: Path) -> None:
+    marker = workspace / "P"
+    line = "for x in {a,b}\\[\\$\\(touch\\ P\\)\\]; do echo $((x)); done"
+    assert _bash_creates_marker(line, workspace, marker)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "test -v a?*",
+        "[ -v a?* ]",
+        "[[ -v a?* ]]",
+        "unset a?*",
+        "read -a a <<< 1; unset a?*",
+        "cd a?*; echo $(( ${PWD##*/} ))",
+        "cd a?*; [[ ${PWD##*/} -eq 1 ]]",
+        "cd a?*; cd ..; echo $(( ${OLDPWD##*/} ))",
+        "pushd a?*; echo $(( ${DIRSTACK##*/} ))",
+        "cd a?*; for x in ~+; do echo $(( ${x##*/} )); done",
+    ],
+)
+def test_file_names_evaluated_as_names_ask(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BD3: a repository folder named `a[$(cmd)]` reaches name or arithmetic evaluation
+    through a glob operand or the directory variables `cd` sets."""
+    assert _verdict(default_policy, command, workspace) is Verdict.ASK
+
+
+def test_the_file_name_subscript_is_real(workspace: Path) -> None:
+    marker = workspace / "P"
+    (workspace / "a[$(touch P)]").mkdir()
+    assert _bash_creates_marker("test -v a?*", workspace, marker)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "for x in MY_API_KEY; do echo $((x)); done",
+        "for x in MY_API_KEY; do [[ $x -eq 1 ]]; done",
+        "for x in MY_API_KEY; do echo ${a[x]}; done",
+        "for x in MY_{API,}_KEY; do echo $((x)); done",
+        "y=MY_API_KEY; x=y; echo $((x))",
+        '[[ GITHUB_TO""KEN -eq 1 ]]',
+        "[[ GITHUB_TO\\KEN -eq 1 ]]",
+        'echo ${z[GITHUB_TO""KEN]}',
+        "test -v 'a[GITHUB_TO\"\"KEN]'",
+    ],
+)
+def test_a_secret_named_through_an_alias_or_quotes_asks(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BD4, BD5: bash prints a secret that is no number in its arithmetic error; the name
+    reached it through a loop variable or was split by quotes for the engine."""
+    secrets = {"MY_API_KEY": "sk-ant-api03-x", "GITHUB_TOKEN": "ghp-abc"}
+    verdict = _verdict(default_policy, command, workspace, **secrets)
+    assert verdict is not Verdict.ALLOW
+
+
+def test_the_aliased_secret_is_printed_by_bash(workspace: Path) -> None:
+    assert BASH is not None
+    done = subprocess.run(
+        [BASH, "-c", "for x in MY_API_KEY; do echo $((x)); done"],
+        env={"MY_API_KEY": "sk-ant-api03-8Xyz", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=False,
+    )
+    assert "sk-ant-api03-8Xyz" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "read ab < payload.txt; [[ a\"\"b -eq 1 ]]",
+        "read ab < payload.txt; echo ${z[a\"\"b]}",
+        "read ab < payload.txt; [[ -v z[a\"\"b] ]]",
+    ],
+)
+def test_data_named_through_quotes_asks(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BD5: `a""b` is the variable `ab` that `read` filled from the repository."""
+    assert _verdict(default_policy, command, workspace) is Verdict.ASK
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "for f in *.py; do wc -l \"$f\"; done",
+        "for i in {1..10}; do echo $((i * 2)); done",
+        "for i in 1 2 3; do echo $((i + 1)); done",
+        "cd src && ls",
+        "test -f a.txt && cat a.txt",
+        "unset x y",
+        "unset array[2]",  # a glob of one plain character set: only a file `array2`
+        "read -r line < a.txt; echo \"$line\"",
+        "for d in */; do echo \"$d\"; done",
+        "[[ -v HOME ]] && echo set",
+    ],
+)
+def test_everyday_loops_and_names_stay_allowed(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    (workspace / "a.txt").write_text("x\n")
+    assert _verdict(default_policy, command, workspace) is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bash <<< 'rm -rf ~'",
+        "bash <<'EOF'\nrm -rf ~\nEOF",
+        "sh -s <<< 'rm -rf ~'",
+        "echo 'rm -rf ~' | sh",
+        "echo -n 'rm -rf ~' | bash",
+        "printf 'rm -rf ~\\n' | bash",
+        "bash <<EOF\nrm -rf ~\nEOF",
+    ],
+)
+def test_literal_code_a_shell_reads_on_its_standard_input_is_judged(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BD6: the code was in the line, yet the shell reading it was only opaque (ask), so a
+    deny rule did not hold against an approver who says yes."""
+    assert _verdict(default_policy, command, workspace) is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["bash <<< 'ls'", "echo ls | bash", "bash < script.sh", "cat x | bash", "echo -e 'x' | bash"],
+)
+def test_a_shell_reading_its_standard_input_still_asks(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    assert _verdict(default_policy, command, workspace) is Verdict.ASK
+
+
+def test_a_path_through_the_process_root_meets_the_rules_of_the_place_it_names(
+    default_policy: Policy, workspace: Path
+) -> None:
+    """BD7: `/proc/self/root/X` is `/X` for the usual process; it asked only."""
+    home = workspace.parent / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("[default]\n")
+    for command in (
+        f"cat /proc/self/root{home}/.aws/credentials",
+        f"echo x >/proc/self/root{home}/.bashrc",
+        f"cat /proc/thread-self/root{home}/.aws/credentials",
+        "cat /proc/self/cwd/.env",
+    ):
+        assert _verdict(default_policy, command, workspace) is Verdict.DENY, command
+    assert _verdict(default_policy, "cat /proc/self/root/etc/hostname", workspace) is Verdict.ASK
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("xargs -a ~/.aws/credentials echo", Verdict.DENY),
+        ("xargs --arg-file=.env echo", Verdict.DENY),
+        ("xargs -a.env echo", Verdict.DENY),
+        ("time -o ~/.bashrc ls", Verdict.DENY),
+        ("time --output=.git/hooks/pre-commit ls", Verdict.DENY),
+        ("xargs -a notes.txt echo", Verdict.ASK),
+        ("time -o out.txt ls", Verdict.ASK),
+    ],
+)
+def test_the_files_a_wrapper_option_names_are_checked(
+    default_policy: Policy, workspace: Path, command: str, verdict: Verdict
+) -> None:
+    """BD8: `xargs -a FILE` printed a protected file under an ask (`shell.wrapper-effect`)."""
+    assert _verdict(default_policy, command, workspace) is verdict
