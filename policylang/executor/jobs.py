@@ -68,33 +68,67 @@ class JobPoll:
     """A job's state plus the output it produced since the previous poll."""
 
     info: JobInfo
-    output: str  # stdout and stderr merged in arrival order
+    output: str  # stdout and stderr merged in arrival order (the head, when some was dropped)
     dropped_bytes: int  # produced since the previous poll but past the window's cap
+    # the last bytes since the previous poll, after the dropped ones (stdout's, then
+    # stderr's): where a job's final lines and errors are; "" when nothing was dropped
+    output_tail: str = ""
+
+    def text(self) -> str:
+        """The output as shown: the head, a line marking what was dropped, the tail."""
+        if not self.dropped_bytes and not self.output_tail:
+            return self.output
+        head = self.output if self.output.endswith("\n") or not self.output else self.output + "\n"
+        gap = f"[… {self.dropped_bytes:,} bytes dropped …]\n"
+        return head + gap + self.output_tail
 
 
 class _Window:
-    """New output since the last `take`, capped at `cap` bytes (a `Sink` for `pump`)."""
+    """New output since the last `take`, capped at `cap` bytes (a `Sink` for `pump`).
+
+    Three quarters of the cap keep what came first; past them, each stream keeps its last
+    eighth of the cap, as a foreground capture keeps its tail: a job that floods between
+    two polls keeps its final lines and error message (review AY11). What lies between
+    is counted as dropped. Everything passes through `accept` under the window's lock
+    (no ring the reader fills behind it), so a poll never reads bytes being written.
+    """
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
+        self._tail_cap = cap // 8  # per stream: a quarter of the cap for both
+        self._head_cap = cap - 2 * self._tail_cap
         self._lock = threading.Lock()
         self._parts: list[str] = []
         self._kept = 0
         self._dropped = 0
+        self._tails = {output.STDOUT: bytearray(), output.STDERR: bytearray()}
+        self._cut = {output.STDOUT: False, output.STDERR: False}  # a tail lost its start
         self.seen = {output.STDOUT: 0, output.STDERR: 0}
         self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace")
                           for s in (output.STDOUT, output.STDERR)}
 
     def room(self, stream: int) -> int:
         with self._lock:
-            return max(0, self.cap - self._kept)
+            left = self._head_cap - self._kept
+        # past the head, reads go on (into the tails) in pipe-sized pieces
+        return left if left > 0 else _TAIL_READ
 
     def accept(self, stream: int, data: bytes) -> None:
-        text = self._decoders[stream].decode(data)
         with self._lock:
-            self._parts.append(text)
-            self._kept += len(data)
             self.seen[stream] += len(data)
+            left = max(0, self._head_cap - self._kept)
+            head, rest = data[:left], data[left:]
+            if head:
+                self._parts.append(self._decoders[stream].decode(head))
+                self._kept += len(head)
+            if rest:
+                tail = self._tails[stream]
+                tail += rest
+                excess = len(tail) - self._tail_cap
+                if excess > 0:
+                    del tail[:excess]
+                    self._dropped += excess
+                    self._cut[stream] = True
 
     def tail(self, stream: int) -> output.Ring | None:
         return None  # a poll window keeps what came first; the rest is counted as dropped
@@ -117,11 +151,32 @@ class _Window:
                 with self._lock:
                     self._parts.append(text)
 
-    def take(self) -> tuple[str, int]:
+    def take(self) -> tuple[str, int, str]:
+        """The head, the bytes dropped between head and tails, and the tails."""
         with self._lock:
             text, dropped = "".join(self._parts), self._dropped
+            streams = (output.STDOUT, output.STDERR)
+            tails = [(bytes(self._tails[s]), self._cut[s]) for s in streams]
+            for stream in streams:
+                self._tails[stream].clear()
+                self._cut[stream] = False
             self._parts, self._kept, self._dropped = [], 0, 0
-        return text, dropped
+        # a tail cut into a character starts at the next one (`replace` would show the
+        # cut as a replacement character, which the program never printed)
+        shown = [_from_character_start(t) if cut else t for t, cut in tails]
+        dropped += sum(len(t) - len(u) for (t, _), u in zip(tails, shown, strict=True))
+        return text, dropped, "".join(t.decode("utf-8", "replace") for t in shown)
+
+
+_TAIL_READ = 1 << 16  # bytes read at once past a window's head
+
+
+def _from_character_start(data: bytes) -> bytes:
+    """`data` without the continuation bytes of a UTF-8 character it was cut into."""
+    start = 0
+    while start < min(len(data), 3) and data[start] & 0xC0 == 0x80:
+        start += 1
+    return data[start:]
 
 
 class _Job:
@@ -338,8 +393,8 @@ class JobStore:
         """
         job = self._get(job_id)
         info = job.info()  # status before output: a finished job's output is complete
-        text, dropped = job.window.take()
-        return JobPoll(info=info, output=text, dropped_bytes=dropped)
+        text, dropped, tail = job.window.take()
+        return JobPoll(info=info, output=text, dropped_bytes=dropped, output_tail=tail)
 
     def wait(self, job_id: str, timeout_s: float | None = None) -> JobInfo:
         """Block until the job is done (or `timeout_s` passes); returns its state."""

@@ -416,7 +416,8 @@ class PolicyShellServer:
             lines.append(protected_note(info.protected_changed))
         if poll.dropped_bytes:
             lines.append(f"({poll.dropped_bytes} bytes of output dropped since the last poll)")
-        lines.append(poll.output if poll.output else "(no new output)")
+        shown = poll.text()
+        lines.append(shown if shown else "(no new output)")
         # within the model's budget, like the bash tool's own results: a window of invalid
         # UTF-8 had grown three times as replacement characters (review AQ9)
         return _text(fit("\n".join(lines)), is_error=False)

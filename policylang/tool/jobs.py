@@ -101,7 +101,8 @@ class JobTools:
         if poll.dropped_bytes:
             lines.append(f"({poll.dropped_bytes:,} bytes printed since the last status call "
                          "were dropped; poll more often or redirect the output to a file)")
-        lines.append(poll.output.rstrip("\n") if poll.output else "(no new output)")
+        shown = poll.text()
+        lines.append(shown.rstrip("\n") if shown else "(no new output)")
         info = poll.info
         failed = info.done and not (info.status is JobStatus.EXITED and info.exit_code == 0)
         return _ok("\n".join(lines), error=failed)

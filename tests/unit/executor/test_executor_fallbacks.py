@@ -43,13 +43,14 @@ def test_without_pidfd_jobs_can_be_killed(workdir: str) -> None:
 def test_without_splice_the_excess_is_read_and_counted(monkeypatch: pytest.MonkeyPatch,
                                                        workdir: str) -> None:
     monkeypatch.delattr(os, "splice")
-    with JobStore(poll_cap_bytes=10) as store:  # a job window drains, it has no tail ring
+    with JobStore(poll_cap_bytes=16) as store:  # a job window reads on into its tails
         command = "head -c 3000000 /dev/zero"
         job = store.start(command, decision=decision(command), cwd=workdir)
         store.wait(job, timeout_s=30)
         poll = store.poll(job)
-    assert len(poll.output) == 10
-    assert poll.dropped_bytes == 3_000_000 - 10
+    assert len(poll.output) == 12
+    assert len(poll.output_tail) == 2
+    assert poll.dropped_bytes == 3_000_000 - 14
 
 
 def test_closed_pipes_but_still_running_is_still_timed(workdir: str) -> None:

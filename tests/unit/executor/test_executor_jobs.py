@@ -53,8 +53,41 @@ def test_poll_window_is_capped_and_counts_the_rest(workdir: str) -> None:
         job = _start(store, "head -c 100000 /dev/zero | tr '\\0' a", workdir)
         store.wait(job, timeout_s=10)
         poll = store.poll(job)
-        assert poll.output == "a" * 1000
-        assert poll.dropped_bytes == 99000
+        assert poll.output == "a" * 750  # three quarters: the head
+        assert poll.output_tail == "a" * 125  # an eighth per stream: the tail
+        assert poll.dropped_bytes == 100000 - 875
+
+
+def test_a_flooding_job_keeps_its_last_lines_and_errors(workdir: str) -> None:
+    """Review AY11: the poll window kept only the first bytes, so a job that printed much
+    lost its final lines, often its error."""
+    script = "seq 1 100000; echo 'fatal: it broke' >&2; echo done"
+    with JobStore(poll_cap_bytes=4000, drain_s=0.05) as store:
+        job = _start(store, script, workdir)
+        store.wait(job, timeout_s=20)
+        poll = store.poll(job)
+        assert poll.output.startswith("1\n2\n3\n")
+        assert poll.output_tail.endswith("fatal: it broke\n")
+        assert "100000\ndone\n" in poll.output_tail
+        text = poll.text()
+        assert "bytes dropped" in text
+        assert text.index("bytes dropped") < text.index("fatal: it broke")
+        kept = len(poll.output.encode()) + len(poll.output_tail.encode())
+        assert kept + poll.dropped_bytes == len(
+            subprocess.run(["bash", "-c", script], capture_output=True, check=True).stdout
+        ) + len("fatal: it broke\n")
+        assert store.poll(job).text() == ""  # the next poll starts afresh
+
+
+def test_a_tail_cut_inside_a_character_starts_at_the_next_one(workdir: str) -> None:
+    with JobStore(poll_cap_bytes=80, drain_s=0.05) as store:
+        job = _start(store, "for i in $(seq 200); do printf 'é'; done", workdir)
+        store.wait(job, timeout_s=10)
+        poll = store.poll(job)
+        assert "\ufffd" not in poll.output_tail
+        assert set(poll.output_tail) == {"é"}
+        kept = len(poll.output.encode()) + len(poll.output_tail.encode())
+        assert kept + poll.dropped_bytes == 400
 
 
 def test_finished_jobs_beyond_the_limit_are_evicted_oldest_first(workdir: str) -> None:
