@@ -129,19 +129,44 @@ def _reason(segment: Segment) -> str | None:
             base = base_name(name)
             if is_poison_name(base):
                 return f"`{base}` is changed earlier in the line (by `{assigned.command}`)"
-    first = segment.words[0].value
+    words = _run_words(segment.words)
+    first = words[0].value if words else None
     if first is None:
         return None
     name = first
     if name in DECLARATION_BUILTINS:
-        return _declaration_reason(segment)
-    if name == "hash" and any(_hash_path_option(w.value) for w in segment.words[1:]):
+        return _declaration_reason(segment, words)
+    if name == "hash" and any(_hash_path_option(w.value) for w in words[1:]):
         return "`hash -p` can point a later command name at any program"
-    if name == "set" and not _set_changes_expansion(segment):
+    if name == "set" and not _set_changes_expansion(words):
         return None
-    if name == "shopt" and not _shopt_sets(segment):
+    if name == "shopt" and not _shopt_sets(words):
         return None
     return _POISONING_COMMANDS.get(name)
+
+
+# prefixes that run the builtin after them in this shell: `builtin set -k`, `command -p
+# export X=…`, `time set -k` change later segments as the bare builtin does (review BF1)
+_BUILTIN_PREFIXES = frozenset({"builtin", "command", "time"})
+
+
+def _run_words(words: Sequence[Word]) -> Sequence[Word]:
+    """The words of the builtin a segment runs, past `builtin`, `command [-p] [--]` and
+    `time [-p] [--]`; () for `command -v NAME` (a lookup, nothing runs).
+
+    >>> from policylang.shell import parse_command
+    >>> [w.value for w in _run_words(parse_command("command -p -- set -k").segments[0].words)]
+    ['set', '-k']
+    """
+    index = 0
+    while index < len(words) and words[index].value in _BUILTIN_PREFIXES:
+        prefix = words[index].value
+        index += 1
+        while index < len(words) and words[index].value in ("-p", "--", "-v", "-V"):
+            if prefix == "command" and words[index].value in ("-v", "-V"):
+                return ()
+            index += 1
+    return words[index:]
 
 
 # `${NAME:=word}` and `${NAME=word}` assign NAME when it is unset (or empty)
@@ -202,11 +227,11 @@ def _assignment_reason(segment: Segment) -> str | None:
     return None
 
 
-def _declaration_reason(segment: Segment) -> str | None:
+def _declaration_reason(segment: Segment, words: Sequence[Word]) -> str | None:
     for assignment in segment.assignments + segment.declared:
         if is_poison_name(assignment.name):
             return f"`{assignment.name}` is changed earlier in the line"
-    for word in segment.words[1:]:
+    for word in words[1:]:
         if word.value is None:
             return "a declaration with a word that is not literal may change any variable"
         if word.value in ("-f", "-F") or (word.value.startswith("-") and "f" in word.value):
@@ -217,16 +242,16 @@ def _declaration_reason(segment: Segment) -> str | None:
     return None
 
 
-def _set_changes_expansion(segment: Segment) -> bool:
+def _set_changes_expansion(words: Sequence[Word]) -> bool:
     # `set -e`, `set -u`, `set -x`, `set -o pipefail` are harmless; `set +f` (globbing on),
     # `set -o posix`, `set -k` (assignments anywhere) and non-literal words are not.
     harmless = {"-e", "-u", "-x", "-v", "+e", "+u", "+x", "+v", "-o", "+o", "pipefail", "-eu"}
     harmless |= {"-ex", "-eux", "-euo", "-eo", "errexit", "nounset", "xtrace", "-ux", "-xe"}
-    return any(w.value is None or w.value not in harmless for w in segment.words[1:])
+    return any(w.value is None or w.value not in harmless for w in words[1:])
 
 
-def _shopt_sets(segment: Segment) -> bool:
-    return any(w.value is None or w.value == "-s" for w in segment.words[1:])
+def _shopt_sets(words: Sequence[Word]) -> bool:
+    return any(w.value is None or w.value == "-s" for w in words[1:])
 
 
 # -- builtins that assign variables ----------------------------------------------------------

@@ -304,6 +304,7 @@ class _Walk(PathChecks):
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
+        self.fed = _Recovery()  # the code fed to shells' standard input (`fed_code`)
         self.glob_visits = [0, 0]  # shared with inner walks too (`PathChecks.check_glob`)
 
     def run(self, command: str) -> Decision:
@@ -361,11 +362,26 @@ class _Walk(PathChecks):
         """The literal code a shell reads on its standard input (`bash <<< 'rm -rf ~'`,
         a quoted here-document, `echo 'cat ~/.aws/credentials' | sh`), read as a line of
         its own: the shell stays opaque (it asks), and a deny in the code holds (review
-        BD6). It shares the budget of text read apart from the line's own parse."""
-        body = self.recovery.take(code)
+        BD6). It has a budget of its own, as large as the recovery's (review BF4: 33
+        fed shells spent the recovery's before the one that mattered)."""
+        body = self.fed.take(code)
         if body is not None:
             nested = self.rules.parse(body)
             self.visit_line(nested, cwd, poison, "code a shell reads on its standard input")
+        elif self.fed.cut and not self.fed.reported:
+            self.fed.reported = True
+            self.line_reasons.append(
+                Reason(
+                    rule_id="engine.recovery-limit",
+                    message=(
+                        "the code fed to shells on their standard input was read up to "
+                        f"{_RECOVERY_PARSES} pieces or {_RECOVERY_CHARS} characters; a "
+                        "command in the rest was not seen"
+                    ),
+                    verdict=Verdict.ASK,
+                    segment="",
+                )
+            )
 
     def recover(self, text: str, start: paths.Cwd, poison: Poison | None) -> None:
         """The command substitutions and operator pieces inside text that did not parse,
@@ -508,6 +524,8 @@ class _Walk(PathChecks):
                 )
             for names, what in _parameter_uses(exp):
                 self.data_use(names, exp.text, what, seg)
+            if "[" in exp.text and _JOINED_NAME.search(_QUOTING_CHARS.sub("", exp.text)):
+                self.joined_name(exp.text, seg)
             if "[" in exp.text and ("$'" in exp.text or '$"' in exp.text):
                 # `${a[$'\x24(cmd)']}`: the subscript is expanded, then evaluated
                 seg.floor(
@@ -1254,17 +1272,32 @@ class _Walk(PathChecks):
     def evaluated_words(self, segment: Segment, seg: SegmentState) -> None:
         """`(( … ))`, `for (( … ))`, and `[[ … ]]` with `-eq` or `-v`: words bash evaluates."""
         words = segment.words
-        if segment.kind is not SegmentKind.TEST:
+        if segment.kind is not SegmentKind.TEST or any(w.value in _ARITHMETIC_TESTS for w in words):
             text = " ".join(w.text for w in words)
-            self.data_use(_names_in(text), text, "arithmetic", seg)
-            return
-        if any(w.value in _ARITHMETIC_TESTS for w in words):
-            text = " ".join(w.text for w in words)
-            self.data_use(_names_in(text), text, "arithmetic", seg)
+            names = _names_in(text)
+            for word in words:
+                if word.value is not None and word.value != word.text:
+                    # `GITHUB_TO$''KEN`, `a$""b`: quote removal joins the pieces (BF2)
+                    names |= _names_in(word.value)
+                elif word.value is None and _expansion_joins_name(word):
+                    self.joined_name(word.text, seg)
+            self.data_use(names, text, "arithmetic", seg)
+            if segment.kind is not SegmentKind.TEST:
+                return
             for word in words:
                 self.shaped_word(word, seg)
         self.tested_names(words, seg)
         self.subscripted_names(words, seg)
+
+    def joined_name(self, text: str, seg: SegmentState) -> None:
+        """An expansion next to a name's letters (`GITHUB_TO${z}KEN`, `a${q:-}b`) where
+        bash evaluates the result: the name is built at run time (review BF2)."""
+        seg.floor(
+            Verdict.ASK,
+            "engine.data-evaluated",
+            f"`{short(text)}` builds a name from an expansion next to its letters, and bash "
+            "evaluates it: which variable (a secret, or data with `a[$(…)]`) is not known",
+        )
 
     def tested_names(self, words: Sequence[Word], seg: SegmentState) -> None:
         """`-v $x`: the value of x is a variable name (its subscript is evaluated)."""
@@ -1888,12 +1921,14 @@ def _stdin_code(segment: Segment, before: Segment | None) -> str | None:
             return None if redirect.target is None else redirect.target.value
         if redirect.reads:
             return None  # a file: its contents are not in the line
-    if before is None or before.connector is not Connector.PIPE or not before.words:
+    if before is None or before.connector not in _PIPES or not before.words:
         return None
-    values = [word.value for word in before.words]
+    values = [_fed_word(word) for word in before.words]
     if None in values:
         return None
     name, *operands = (value for value in values if value is not None)
+    if name == "cat" and not operands:
+        return _stdin_code(before, None)  # `cat <<'EOF' | bash`: cat passes it on
     if name == "echo":
         while operands and operands[0] == "-n":
             operands = operands[1:]
@@ -1903,6 +1938,21 @@ def _stdin_code(segment: Segment, before: Segment | None) -> str | None:
     if name == "printf" and len(operands) == 1 and "%" not in operands[0]:
         text = operands[0].replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t")
         return None if "\\" in text else text.replace("\0", "\\")
+    return None
+
+
+_PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
+
+
+def _fed_word(word: Word) -> str | None:
+    """A word of an `echo` feeding a shell, as the shell reads it again: its value, or
+    for a word whose only expansion is a leading tilde its text (`echo rm -rf ~ | bash`:
+    the shell gets the home folder, which `~` names for it too)."""
+    if word.value is not None:
+        return word.value
+    kinds = {exp.kind for exp in word.expansions}
+    if kinds == {ExpansionKind.TILDE} and word.text.startswith("~"):
+        return word.text
     return None
 
 
@@ -1933,6 +1983,34 @@ def _may_build_a_subscript(word: Word) -> bool:
 
 _BRACKET_SET: Final = re.compile(r"\[([^\]]*)\]")
 _PLAIN_SET: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+
+
+def _expansion_joins_name(word: Word) -> bool:
+    """Whether an expansion of `word` stands next to a name character, quotes aside:
+    `GITHUB_TO${z}KEN` and `"$x"KEN` build a name, `"$count"` and `$x+1` do not.
+
+    >>> from policylang.shell.parse import parse_command
+    >>> def word(text):
+    ...     return parse_command(f"echo {text}").segments[0].words[1]
+    >>> [_expansion_joins_name(word(t)) for t in ("GITHUB_TO${z}KEN", '"$x"', "$x+1", 'a"$x"')]
+    [True, False, False, True]
+    """
+    text = word.text
+    base = word.span.start
+    for exp in word.expansions:
+        start, end = exp.span.start - base, exp.span.end - base
+        if not 0 <= start <= end <= len(text):
+            return True  # spans the engine cannot place: assume the worst
+        before = text[:start].rstrip("\"'")
+        after = text[end:].lstrip("\"'")
+        if (before and _NAME_CHAR.match(before[-1])) or (after and _NAME_CHAR.match(after[0])):
+            return True
+    return False
+
+
+_NAME_CHAR: Final = re.compile(r"[A-Za-z0-9_]")
+# in raw evaluated text without quotes: a name character next to `$`, or after `}`
+_JOINED_NAME: Final = re.compile(r"[A-Za-z0-9_]\$|\}[A-Za-z0-9_]")
 
 
 def _built(word: Word) -> bool:

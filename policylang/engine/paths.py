@@ -229,9 +229,10 @@ def _walk(path: str) -> tuple[str, bool]:
             resolved = candidate
             continue
         if _PROCESS_DIR.match(resolved):
-            # a link in a process's directory: `cwd`, `root`, `fd/N` (`self` is in /proc)
+            # a link in a process's directory: `cwd`, `root`, `fd/N` (`self` is in /proc);
+            # the rest as written, `..` kept: at a process's root it stays there (BF3)
             rest = "/".join(part for part in reversed(pending) if part not in ("", "."))
-            return normal(f"{candidate}/{rest}" if rest else candidate), True
+            return (f"{candidate}/{rest}" if rest else candidate), True
         links += 1
         try:
             target = os.readlink(candidate)
@@ -249,27 +250,47 @@ def _walk(path: str) -> tuple[str, bool]:
     return resolved, False
 
 
-def _usual_process_forms(path: str, base: str) -> tuple[str, ...]:
+def _usual_process_form(path: str, base: str) -> str | None:
     """Where a path through a process's `root` or `cwd` link leads for the usual process:
-    `/proc/self/root/x` is `/x` and `/proc/self/cwd/x` is `x` in the directory the command
-    runs in. The path still asks (another process, a chroot, may differ), but the rules of
-    that place hold too: `cat /proc/self/root$HOME/.aws/credentials` is denied like the
-    file itself (review BD7).
+    `/proc/self/root/x` is `/x` (a `..` right after it stays at the root) and
+    `/proc/self/cwd/x` is `x` in the directory the command runs in. The path still asks
+    (another process, a chroot, may differ), but the rules of that place hold too:
+    `cat /proc/self/root$HOME/.aws/credentials` is denied like the file itself (reviews
+    BD7, BF3). `path` is as `_walk` leaves it: the link, then the rest as written.
 
-    >>> _usual_process_forms("/proc/self/root/home/u/.bashrc", "/w")
-    ('/home/u/.bashrc',)
-    >>> _usual_process_forms("/proc/1/task/1/cwd/.env", "/w")
-    ('/w/.env',)
-    >>> _usual_process_forms("/proc/self/fd/3", "/w")
-    ()
+    >>> _usual_process_form("/proc/self/root/../../home/u/.bashrc", "/w")
+    '/home/u/.bashrc'
+    >>> _usual_process_form("/proc/1/task/1/cwd/.env", "/w")
+    '/w/.env'
+    >>> _usual_process_form("/proc/self/fd/3", "/w") is None
+    True
     """
     match = _PROCESS_LINK.match(path)
     if match is None:
-        return ()
+        return None
     rest = match.group(2) or ""
     if match.group(1) == "root":
-        return (normal("/" + rest),)
-    return (normal(f"{base.rstrip('/')}/{rest}"),)
+        return normal("/" + rest)
+    return normal(f"{base.rstrip('/')}/{rest}")
+
+
+def _usual_places(path: str, base: str) -> list[str]:
+    """The places (lexical and real) `_usual_process_form` gives, following one process
+    link after another (`/proc/self/root/proc/self/root/x`), a bounded number of times."""
+    found: list[str] = []
+    for _ in range(_MAX_PROCESS_HOPS):
+        usual = _usual_process_form(path, base)
+        if usual is None:
+            break
+        found.append(usual)
+        path, again = physical(usual, usual)
+        if not again:
+            found.append(path)
+            break
+    return found
+
+
+_MAX_PROCESS_HOPS = 8
 
 
 _PROCESS_LINK = re.compile(
@@ -313,10 +334,9 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         resolved, through_process = physical(joined, lexical_form)
         if through_process:
             process = True
-            for form in _usual_process_forms(resolved, base):
-                for one in (form, physical(form, form)[0]):
-                    if one not in forms:
-                        forms.append(one)
+            for one in _usual_places(resolved, base):
+                if one not in forms:
+                    forms.append(one)
         elif resolved not in forms:
             forms.append(resolved)
         if absolute_path:

@@ -69,6 +69,11 @@ class LazyRegex:
     def __reduce__(self) -> tuple[type[LazyRegex], tuple[str, int]]:
         return (LazyRegex, (self.pattern, self.flags))
 
+    def __setstate__(self, state: object) -> None:
+        # a pickle of ours calls the constructor (`__reduce__`); one that sets the slots
+        # directly skipped its flag check (review BF5: `re.DEBUG` from a forged snapshot)
+        raise TypeError("a LazyRegex is built from its pattern and flags only")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LazyRegex):
             return NotImplemented

@@ -399,12 +399,20 @@ def _reenter(
         return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
     if view.unknown:
         return _opaque(chain, assignments, f"cannot tell what `{spec.name}` runs")
-    if view.rest < len(words) and not view.has("-s"):
+    first = view.rest
+    if first < len(words) - 1 and words[first].value == "-":
+        first += 1  # `bash - script.sh`: `-` ends the options, the script follows
+    script = words[first].value if first < len(words) else None
+    if first < len(words) and not view.has("-s") and script not in _STDIN_SCRIPTS:
         return _opaque(
-            chain, assignments, f"`{spec.name}` runs the script `{words[view.rest].text}`"
+            chain, assignments, f"`{spec.name}` runs the script `{words[first].text}`"
         )
     found = _opaque(chain, assignments, f"`{spec.name}` reads commands from standard input")
     return replace(found, reads_stdin=True)
+
+
+# script operands that are standard input: `bash - <<< CODE`, `bash /dev/stdin <<< CODE`
+_STDIN_SCRIPTS: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
 def _string(

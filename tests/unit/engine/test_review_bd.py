@@ -251,3 +251,117 @@ def test_the_files_a_wrapper_option_names_are_checked(
 ) -> None:
     """BD8: `xargs -a FILE` printed a protected file under an ask (`shell.wrapper-effect`)."""
     assert _verdict(default_policy, command, workspace) is verdict
+
+
+# ----------------------------------------------------------------- review BF (of the above)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "builtin export LESSOPEN='|touch P %s'; less a.txt",
+        "command export LESSOPEN='|touch P %s'; less a.txt",
+        "builtin set -k; less LESSOPEN='|touch P %s' a.txt",
+        "command -p set -k; less LESSOPEN='|touch P %s' a.txt",
+        "command -- set -k; less LESSOPEN='|touch P %s' a.txt",
+        "time set -k; less LESSOPEN='|touch P %s' a.txt",
+        "for i in 1 2; do less LESSOPEN='|touch P %s' a.txt; command set -k; done",
+        "builtin eval 'cd ~/.aws'; cat credentials",
+        "command trap 'cd ~/.aws' DEBUG; cat credentials",
+    ],
+)
+def test_builtin_command_and_time_do_not_hide_a_poisoning_builtin(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BF1: the poison check looked at the first word only (`builtin`, `command`, `time`)."""
+    decision = default_policy.evaluate(command, workspace=str(workspace))
+    assert decision.verdict is not Verdict.ALLOW
+
+
+def test_command_v_is_a_lookup_and_poisons_nothing(default_policy: Policy, workspace: Path) -> None:
+    decision = default_policy.evaluate("command -v set; ls", workspace=str(workspace))
+    assert decision.verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "[[ GITHUB_TO$''KEN -eq 1 ]]",
+        '[[ GITHUB_TO$""KEN -eq 1 ]]',
+        "[[ GITHUB_TO$'\\x4b'EN -eq 1 ]]",
+        "[[ GITHUB_TO${z}KEN -eq 1 ]]",
+        "echo ${q[GITHUB_TO${z}KEN]}",
+        "read ab < payload.txt; [[ a$\"\"b -eq 1 ]]",
+        "read ab < payload.txt; [[ a${q:-}b -eq 1 ]]",
+        "read ab < payload.txt; echo ${z[a${q}b]}",
+    ],
+)
+def test_names_joined_by_empty_quotes_or_expansions_ask(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BF2: `$''`, `$""`, ANSI-C escapes and empty expansions join a name bash evaluates."""
+    env = {"GITHUB_TOKEN": "ghp-abc", "HOME": str(workspace.parent / "home")}
+    decision = default_policy.evaluate(command, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK
+
+
+def test_the_joined_name_is_real(workspace: Path) -> None:
+    done = subprocess.run(
+        ["bash", "-c", "[[ GITHUB_TO${z}KEN -eq 1 ]]"],
+        env={"GITHUB_TOKEN": "ghp-9abcSECRET", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=False,
+    )
+    assert "ghp-9abcSECRET" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "command", ['[[ "$count" -eq 0 ]]', "(( total += $n ))", "echo $((i + 1))", "[[ $x -gt 2 ]]"]
+)
+def test_plain_arithmetic_on_expansions_stays_allowed(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    assert default_policy.evaluate(command, workspace=str(workspace)).verdict is Verdict.ALLOW
+
+
+def test_process_roots_followed_by_dot_dot_or_nested_meet_the_rules(
+    default_policy: Policy, workspace: Path
+) -> None:
+    """BF3: `..` right after a process's root stays at the root; roots may be nested."""
+    home = workspace.parent / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("[default]\n")
+    for command in (
+        f"cat /proc/self/root/../..{home}/.aws/credentials",
+        f"cat /proc/self/root/..{home}/.aws/credentials",
+        f"cat /proc/self/root/proc/self/root{home}/.aws/credentials",
+        f"cat /dev/fd/../root{home}/.aws/credentials",
+    ):
+        assert _verdict(default_policy, command, workspace) is Verdict.DENY, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo rm -rf ~ | bash",
+        "echo 'rm -rf ~' |& bash",
+        "cat <<'EOF' | bash\nrm -rf ~\nEOF",
+        "cat <<< 'rm -rf ~' | bash",
+        "bash - <<< 'rm -rf ~'",
+        "bash /dev/stdin <<< 'rm -rf ~'",
+        "".join(f"bash <<< 'echo {i}'; " for i in range(20)) + "bash <<< 'rm -rf ~'",
+    ],
+)
+def test_more_spellings_of_code_fed_to_a_shell_are_judged(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BF4: the tilde of `echo rm -rf ~`, `|&`, `cat` passing a here-document on, `bash -`
+    and `/dev/stdin`, and fed code that no longer spends the recovery's budget."""
+    assert _verdict(default_policy, command, workspace) is Verdict.DENY
+
+
+def test_a_script_after_dash_is_still_a_script(default_policy: Policy, workspace: Path) -> None:
+    verdict = _verdict(default_policy, "bash - script.sh <<< 'rm -rf ~'", workspace)
+    assert verdict is Verdict.ASK  # bash runs script.sh; the here-string is its input

@@ -347,3 +347,16 @@ def test_a_snapshot_loads_without_compiling_the_glob_regexes(tmp_path: Path) -> 
             assert _verdict(policy, command) == _verdict(from_text, command)
         assert _verdict(policy, "cat .env") == "deny"
         assert any(".env" in pattern for pattern in compiled)  # compiled once tried
+
+
+def test_a_forged_snapshot_cannot_set_a_lazy_regex_s_slots_directly() -> None:
+    """Review BF5: NEWOBJ + BUILD skipped the constructor, and its flag check."""
+    import io
+
+    forged = (
+        b"\x80\x02cpolicylang.rules.globs\nLazyRegex\nq\x00)\x81q\x01N}q\x02("
+        b"X\x07\x00\x00\x00patternq\x03X\x02\x00\x00\x00a+q\x04"
+        b"X\x05\x00\x00\x00flagsq\x05K\x80u\x86q\x06b."
+    )
+    with pytest.raises(TypeError, match="pattern and flags only"):
+        snapshot._SnapshotUnpickler(io.BytesIO(forged)).load()
