@@ -661,7 +661,7 @@ class _Walk(PathChecks):
         found = self.rules.segment_rules(segment)
         self.apply(found, segment, seg, cwd, poison)
         if self.ctx.env.get("PATH"):
-            self.path_programs(_path_names(segment, found), seg, cwd)
+            self.path_programs(_path_names(segment, found), seg, cwd, _login_shell(segment))
             if _runs_man(found.inner or words):
                 self._documentation_path("git help", seg)
         if _makes_link(found):
@@ -1373,7 +1373,9 @@ class _Walk(PathChecks):
                     self.data_use(_names_in(text), text, "arithmetic", seg)
 
     # -- assembly ------------------------------------------------------------------------
-    def path_programs(self, names: dict[str, bool], seg: SegmentState, cwd: paths.Cwd) -> None:
+    def path_programs(
+        self, names: dict[str, bool], seg: SegmentState, cwd: paths.Cwd, login: str | None = None
+    ) -> None:
         """A bare command name that PATH finds in the workspace: an empty or relative
         PATH entry (`PATH=$PATH:`), or one inside the workspace (`bin`, `node_modules/.bin`,
         an activated `.venv/bin`) runs the repository's `rg` where the policy judged the
@@ -1381,7 +1383,15 @@ class _Walk(PathChecks):
 
         `names` maps each program the segment may run by PATH to whether a program execs
         it (a wrapper's command, a helper: then a builtin's name is a program too, `env
-        echo`), rather than bash running it (see `_path_names`)."""
+        echo`), rather than bash running it (see `_path_names`). `login`: a login shell of
+        the chain (`bash -lc …`), whose start-up files run programs by PATH (`/etc/profile`
+        runs `id`: review BE6), so any program in a workspace PATH entry may run."""
+        if login is not None:
+            entries = self._workspace_path_entries(cwd)
+            if entries:
+                self.fs = True
+                if self._script_helpers(f"{login} -l", entries, seg):
+                    return
         for name, execed in names.items():
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
@@ -1695,6 +1705,13 @@ _PATH_HELPERS: Final = {
     **dict.fromkeys(("xzgrep", "xzegrep", "xzfgrep", "xzcat", "xzless", "xzmore", "xzdiff",
                      "lzgrep", "lzcat", "lzless", "lzmore", "lzdiff"), ("xz",)),
     **dict.fromkeys(("zstdgrep", "zstdless", "zstdcat"), ("zstd",)),
+    # found by running the allowed lines under strace (review BE3): GNU sdiff and diff3
+    # exec `diff`, ag popens `git config`, the Python yq tools run `jq`, fd's
+    # `--list-details` runs `ls`
+    **dict.fromkeys(("sdiff", "diff3"), ("diff",)),
+    "ag": ("git",),
+    **dict.fromkeys(("tomlq", "xq", "yq"), ("jq",)),
+    **dict.fromkeys(("fd", "fdfind"), ("ls",)),
 }  # fmt: skip
 # problems where the analyser read part of a line otherwise than bash: its pieces are
 # then also read on their own (`recover`)
@@ -1711,11 +1728,34 @@ _PATH_SCRIPTS: Final = frozenset(
      "znew", "gzexe", "gunzip", "uncompress", "bzgrep", "bzegrep", "bzfgrep",
      "bzless", "bzmore", "bzdiff", "bzcmp", "xzgrep", "xzegrep", "xzfgrep", "xzless",
      "xzmore", "xzdiff", "xzcmp", "lzgrep", "lzegrep", "lzfgrep", "lzless", "lzmore",
-     "lzdiff", "lzcmp", "zstdgrep", "zstdless", "lesspipe", "lessfile", "ldd"}
+     "lzdiff", "lzcmp", "zstdgrep", "zstdless", "lesspipe", "lessfile", "ldd",
+     "egrep", "fgrep"}
 )  # fmt: skip
 _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
+
+
+def _login_shell(segment: Segment) -> str | None:
+    """The name of a shell of the segment's wrapper chain started as a login shell (`-l`,
+    `--login`, `-lc`), or None."""
+    wrapped = segment.wrapped
+    if wrapped is None:
+        return None
+    for use in wrapped.chain:
+        if use.kind != "shell":
+            continue
+        for word in use.words[1:]:
+            value = word.value
+            if value is None:
+                continue
+            if value == "--login" or (
+                value.startswith("-") and not value.startswith("--") and "l" in value[1:]
+            ):
+                return use.name
+            if not value.startswith(("-", "+")):
+                break  # the code string or a script: the shell's options end there
+    return None
 
 
 def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
