@@ -15,6 +15,7 @@ import fnmatch
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from policylang.shell.model import Segment, SegmentKind, Word
 
@@ -92,6 +93,71 @@ _POISON = re.compile("|".join(fnmatch.translate(pattern) for pattern in POISON_N
 
 def is_poison_name(name: str) -> bool:
     return _POISON.match(name) is not None
+
+
+def lasting_change(segment: Segment) -> str | None:
+    """Why `segment` changes the shell for every command after it, calls to come
+    included: `set -k` (or any `set` that changes how words are read) and a `trap` with an
+    action. Poison covers the rest of the line; a runtime that keeps one shell between
+    tool calls (a persistent terminal) would carry the change into the next call, which
+    is judged on its own (review BD, "not covered"). None for harmless forms (`set -e`,
+    `set -o pipefail`, `trap -p`, `trap - INT`, `trap '' HUP`)."""
+    if segment.kind is not SegmentKind.SIMPLE:
+        return None
+    words = _run_words(segment.words)
+    name = words[0].value if words else None
+    if name == "set":
+        found = _lasting_set_option(words)
+        if found is not None:
+            return f"`set {found}` changes how the shell reads the commands after it"
+        return None
+    if name == "trap":
+        operands = [w for w in words[1:] if w.value not in ("--",)]
+        if not operands or (operands[0].value or "").startswith("-"):
+            return None  # lists, prints or resets traps
+        if operands[0].value == "":
+            return None  # ignores the signals: no code runs
+        return "`trap` sets code that runs around or after the commands that follow"
+    return None
+
+
+# `set` options whose effect on later commands the engine does not follow: `NAME=VALUE`
+# arguments become the environment (`-k`), every variable set is exported (`-a`), `!`
+# expands history (`-H`); `-e`, `-u`, `-x`, `-o pipefail`, `-C` and the like do not matter
+_LASTING_SET_LETTERS: Final = frozenset("kaH")
+_LASTING_SET_NAMES: Final = frozenset({"keyword", "allexport", "histexpand", "posix"})
+
+
+def _lasting_set_option(words: Sequence[Word]) -> str | None:
+    """The first `set` option of `words` (`set` first) that changes how later commands
+    are read, or None; a word that is not literal counts. Operands (`set -- a b`,
+    `set x y`) only set the positional parameters.
+
+    >>> from policylang.shell import parse_command
+    >>> def first(text):
+    ...     return _lasting_set_option(parse_command(text).segments[0].words)
+    >>> first("set -euo pipefail"), first("set -o errexit -o noclobber"), first("set -ek")
+    (None, None, '-ek')
+    >>> first("set -o keyword"), first("set +a"), first("set x -k")
+    ('-o keyword', None, None)
+    """
+    index = 1
+    while index < len(words):
+        value = words[index].value
+        if value is None:
+            return words[index].text
+        if value == "--" or value == "-" or value[:1] not in ("-", "+"):
+            return None  # the rest are positional parameters
+        letters = value[1:]
+        if value[0] == "-" and _LASTING_SET_LETTERS & set(letters):
+            return value
+        if "o" in letters and index + 1 < len(words):
+            index += 1
+            option = words[index].value
+            if option is None or (value[0] == "-" and option in _LASTING_SET_NAMES):
+                return f"{value} {words[index].text}"
+        index += 1
+    return None
 
 
 def poison_of(segment: Segment) -> Poison | None:

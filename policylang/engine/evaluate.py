@@ -48,6 +48,7 @@ from policylang.engine.envpoison import (
     expansion_assignments,
     exported_names,
     is_poison_name,
+    lasting_change,
     poison_of,
     printed_variables,
 )
@@ -436,6 +437,13 @@ class _Walk(PathChecks):
         if segment.assignments or segment.declared:
             self.assignments(segment, seg, cwd, poison)
         if kind is SegmentKind.SIMPLE:
+            lasting = lasting_change(segment) if segment.words else None
+            if lasting is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.shell-state",
+                    f"{lasting}: in this line, and in later calls where the shell persists",
+                )
             assigned = assigned_by_builtin(segment)
             if assigned is not None:
                 self.assigned_names(assigned.command, assigned.names, seg)

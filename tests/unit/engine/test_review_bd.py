@@ -365,3 +365,30 @@ def test_more_spellings_of_code_fed_to_a_shell_are_judged(
 def test_a_script_after_dash_is_still_a_script(default_policy: Policy, workspace: Path) -> None:
     verdict = _verdict(default_policy, "bash - script.sh <<< 'rm -rf ~'", workspace)
     assert verdict is Verdict.ASK  # bash runs script.sh; the here-string is its input
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("set -k", Verdict.ASK),
+        ("set -o keyword", Verdict.ASK),
+        ("set -a", Verdict.ASK),
+        ("set -H", Verdict.ASK),
+        ("command set -k", Verdict.ASK),
+        ("trap 'cd ~/.aws' DEBUG", Verdict.ASK),
+        ("trap 'echo hi' EXIT", Verdict.ASK),
+        ("set -e", Verdict.ALLOW),
+        ("set -euo pipefail", Verdict.ALLOW),
+        ("set -x", Verdict.ALLOW),
+        ("set -- a b", Verdict.ALLOW),
+        ("set +f", Verdict.ALLOW),
+        ("set -o noclobber", Verdict.ALLOW),
+        ("trap '' HUP", Verdict.ALLOW),
+    ],
+)
+def test_a_lasting_change_of_the_shell_asks_on_its_own(
+    default_policy: Policy, workspace: Path, command: str, verdict: Verdict
+) -> None:
+    """BD ("not covered"): a runtime that keeps one shell between tool calls carries
+    `set -k` or a DEBUG trap into the next call, which is judged on its own."""
+    assert _verdict(default_policy, command, workspace) is verdict
