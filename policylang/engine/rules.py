@@ -69,6 +69,8 @@ _IMPLICIT_CWD = frozenset(
 )
 _RECURSIVE = ("-r", "-R", "--recursive")
 _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
+# listers that walk a whole tree, hidden names included, under these options
+_HIDDEN_LISTERS: Final = {"tree": ("-a",), "du": ("-a", "--all")}
 # commands whose first operand is a pattern (`grep -r key` reads `.`), and the options
 # that give the pattern instead
 _GREP_PATTERN = ("-e", "--regexp", "-f", "--file")
@@ -911,6 +913,9 @@ class RuleView:
             view.has(*_RECURSIVE)
             or name in _ALWAYS_RECURSIVE
             or (name in _CONTENT_READERS and _reads_trees(name, view))
+            # `tree -a ~` and `du -a ~` list every name below, hidden ones too, as `ls -R`
+            # does (review BE10: they listed `~/.ssh`'s files where `ls -R ~` is denied)
+            or (name in _HIDDEN_LISTERS and view.has(*_HIDDEN_LISTERS[name]))
         )
         # a searcher's first operand is its pattern, unless `-e`/`-f` gave one
         given = _PATTERN_OPTIONS.get(name)

@@ -137,3 +137,25 @@ def test_man_cache_writes_and_fd_ignore_files(
     default_policy: Policy, workspace: Path, command: str, verdict: Verdict
 ) -> None:
     assert _verdict(default_policy, command, workspace) is verdict
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("tree -a ~", Verdict.DENY),
+        ("du -a ~", Verdict.DENY),
+        ("du --all ~", Verdict.DENY),
+        ("tree ~", Verdict.ALLOW),  # hidden folders (`~/.ssh`) are not listed
+        ("du -sh ~", Verdict.ALLOW),
+        ("tree -a", Verdict.ALLOW),
+        ("du -a .", Verdict.ALLOW),
+    ],
+)
+def test_listers_of_hidden_names_are_recursive_reads(
+    default_policy: Policy, workspace: Path, command: str, verdict: Verdict
+) -> None:
+    """BE10: `tree -a ~` and `du -a ~` listed the files in `~/.ssh`, as `ls -R ~` (denied)."""
+    home = workspace.parent / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("key\n")
+    assert _verdict(default_policy, command, workspace) is verdict
