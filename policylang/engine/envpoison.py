@@ -104,7 +104,7 @@ def lasting_change(segment: Segment) -> str | None:
     `set -o pipefail`, `trap -p`, `trap - INT`, `trap '' HUP`)."""
     if segment.kind is not SegmentKind.SIMPLE:
         return None
-    words = _run_words(segment.words)
+    words = run_words(segment.words)
     name = words[0].value if words else None
     if name == "set":
         found = _lasting_set_option(words)
@@ -195,7 +195,7 @@ def _reason(segment: Segment) -> str | None:
             base = base_name(name)
             if is_poison_name(base):
                 return f"`{base}` is changed earlier in the line (by `{assigned.command}`)"
-    words = _run_words(segment.words)
+    words = run_words(segment.words)
     first = words[0].value if words else None
     if first is None:
         return None
@@ -216,23 +216,27 @@ def _reason(segment: Segment) -> str | None:
 _BUILTIN_PREFIXES = frozenset({"builtin", "command", "time"})
 
 
-def _run_words(words: Sequence[Word]) -> Sequence[Word]:
+def run_words(words: Sequence[Word]) -> Sequence[Word]:
     """The words of the builtin a segment runs, past `builtin`, `command [-p] [--]` and
     `time [-p] [--]`; () for `command -v NAME` (a lookup, nothing runs).
 
     >>> from policylang.shell import parse_command
-    >>> [w.value for w in _run_words(parse_command("command -p -- set -k").segments[0].words)]
+    >>> [w.value for w in run_words(parse_command("command -p -- set -k").segments[0].words)]
     ['set', '-k']
     """
     index = 0
     while index < len(words) and words[index].value in _BUILTIN_PREFIXES:
         prefix = words[index].value
         index += 1
-        while index < len(words) and words[index].value in ("-p", "--", "-v", "-V"):
-            if prefix == "command" and words[index].value in ("-v", "-V"):
+        while index < len(words) and _PREFIX_OPTION.fullmatch(words[index].value or ""):
+            # bash reads these with getopt: `-pp`, `-p -p` are `-p` (review BG1)
+            if prefix == "command" and any(c in "vV" for c in words[index].value or ""):
                 return ()
             index += 1
     return words[index:]
+
+
+_PREFIX_OPTION: Final = re.compile(r"--|-[pvV]+")
 
 
 # `${NAME:=word}` and `${NAME=word}` assign NAME when it is unset (or empty)

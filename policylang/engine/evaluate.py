@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import itertools
 import logging
 import os
@@ -51,6 +52,7 @@ from policylang.engine.envpoison import (
     lasting_change,
     poison_of,
     printed_variables,
+    run_words,
 )
 from policylang.engine.gitconfig import GitConfigInspector
 from policylang.engine.rules import (
@@ -352,8 +354,7 @@ class _Walk(PathChecks):
                 held = again
             self.visit_segment(segment, cwds[index], held, where)
             if segment.wrapped is not None and segment.wrapped.reads_stdin:
-                before = segments[index - 1] if index else None
-                code = _stdin_code(segment, before)
+                code = _stdin_code(segments, index)
                 if code is not None:
                     self.fed_code(code, cwds[index], held)
             if poison is None and index < last:  # it only changes later segments
@@ -437,6 +438,8 @@ class _Walk(PathChecks):
         if segment.assignments or segment.declared:
             self.assignments(segment, seg, cwd, poison)
         if kind is SegmentKind.SIMPLE:
+            if segment.words and not segment.declared:
+                self.unread_declaration(segment, seg)
             lasting = lasting_change(segment) if segment.words else None
             if lasting is not None:
                 seg.floor(
@@ -476,6 +479,25 @@ class _Walk(PathChecks):
                 Verdict.ASK,
                 "engine.env-poisoned",
                 f"not what it seems: {poison.reason} (`{short(poison.segment_text)}`)",
+            )
+
+    def unread_declaration(self, segment: Segment, seg: SegmentState) -> None:
+        """`builtin export X=…`, `command -p export X=…`, `'export' X=…`, `\\export X=…`:
+        bash runs the declaration builtin, but the analyser records declarations only for
+        the bare keyword, so the env rules never saw `X=…` (reviews BG2, BG3:
+        `builtin export TAR_OPTIONS=…; tar tf x.tar` ran a checkpoint action)."""
+        words = run_words(segment.words)
+        first = words[0] if words else None
+        if first is None or first.value not in DECLARATION_BUILTINS:
+            return
+        if len(words) == len(segment.words) and first.text == first.value:
+            return  # the bare keyword: the analyser read it (no assignment in it)
+        if any(w.value is None or "=" in w.value for w in words[1:]):
+            seg.floor(
+                Verdict.ASK,
+                "engine.unread-declaration",
+                f"`{short(segment.text)}` declares variables in a spelling the analyser does "
+                "not read as a declaration, so the environment rules could not judge them",
             )
 
     def loop_header(self, segment: Segment) -> None:
@@ -521,6 +543,8 @@ class _Walk(PathChecks):
             return
         if exp.kind is ExpansionKind.ARITHMETIC:
             self.data_use(_names_in(exp.text), exp.text, "arithmetic", seg)
+            if _joins_in_text(exp.text[3:]):  # past the `$((` (`$((q[a${z}b]))`: BG4)
+                self.joined_name(exp.text, seg)
         elif exp.kind is ExpansionKind.PARAMETER and exp.text.startswith("${"):
             if "@P" in exp.text:
                 # whatever the value, prompt decoding turns `\044(` into `$(` and runs it
@@ -1283,6 +1307,8 @@ class _Walk(PathChecks):
         if segment.kind is not SegmentKind.TEST or any(w.value in _ARITHMETIC_TESTS for w in words):
             text = " ".join(w.text for w in words)
             names = _names_in(text)
+            if _joins_in_text(text):  # `(( q[a$""b] ))`, `[[ q[a${z}b] -eq 1 ]]` (BG4)
+                self.joined_name(text, seg)
             for word in words:
                 if word.value is not None and word.value != word.text:
                     # `GITHUB_TO$''KEN`, `a$""b`: quote removal joins the pieces (BF2)
@@ -1312,6 +1338,10 @@ class _Walk(PathChecks):
         for left, right in itertools.pairwise(words):
             if left.value == "-v" and right.value is None:
                 self.named_by_expansion(right, seg)
+                if _expansion_joins_name(right) or _JOINED_NAME.search(
+                    _QUOTING_CHARS.sub("", right.text)
+                ):
+                    self.joined_name(right.text, seg)  # `-v q[a${z}b]` (review BH1)
                 self.data_use(_names_in(right.text), right.text, "a variable name", seg)
                 if "[" in right.text:  # `[[ -v a[X] ]]`: a subscript, not a glob (AE1)
                     subscript = right.text[right.text.index("[") + 1 :]
@@ -1349,6 +1379,12 @@ class _Walk(PathChecks):
         is arithmetic, so the variables it names are evaluated."""
         for word in words:
             value = word.value
+            if value is None and _SUBSCRIPTED.match(word.text):
+                # an unquoted `DIRSTACK[ab]` is a glob; matching no file, bash passes it
+                # on as written and evaluates the subscript (review BH1)
+                value = _QUOTING_CHARS.sub("", word.text)
+                if _expansion_joins_name(word) or _JOINED_NAME.search(value):
+                    self.joined_name(word.text, seg)
             if value is not None and _SUBSCRIPTED.match(value):
                 subscript = value[value.index("[") + 1 :]
                 self.data_use(_names_in(subscript), value, "an array subscript", seg)
@@ -1398,7 +1434,7 @@ class _Walk(PathChecks):
             entries = self._workspace_path_entries(cwd)
             if entries:
                 self.fs = True
-                if self._script_helpers(f"{login} -l", entries, seg):
+                if self._script_helpers(f"{login} -l", entries, seg, cwd):
                     return
         for name, execed in names.items():
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
@@ -1410,24 +1446,61 @@ class _Walk(PathChecks):
                 # looked in the workspace: a program made there later changes the answer,
                 # so the decision is not kept even when nothing was found (review AX4)
                 self.fs = True
-            if name in _PATH_SCRIPTS and self._script_helpers(name, entries, seg):
+            if name in _PATH_SCRIPTS and self._script_helpers(name, entries, seg, cwd):
                 return
-            for entry in entries:
-                candidate = os.path.join(entry, name)
-                if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                    self.fs = True
-                    seg.floor(
-                        Verdict.ASK,
-                        "engine.path-program",
-                        f"`{name}` runs `{candidate}`, a file of the workspace that PATH "
-                        "finds before or instead of the program the policy judged",
-                    )
-                    return
+            if not entries:
+                continue
+            first = self._first_on_path(name, cwd)
+            if first is not None and first[1]:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.path-program",
+                    f"`{name}` runs `{first[0]}`, a file of the workspace that PATH "
+                    "finds before or instead of the program the policy judged",
+                )
+                return
+            # `#!/usr/bin/env node` (npm, npx …) runs its interpreter by PATH (review BH4)
+            interpreter = _env_interpreter(first[0]) if first is not None else None
+            found = self._first_on_path(interpreter, cwd) if interpreter else None
+            if found is not None and found[1]:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.path-program",
+                    f"`{name}` is a script run by `env {interpreter}`, and PATH finds "
+                    f"`{found[0]}`, a file of the workspace",
+                )
+                return
+            if name == "git" and self._git_helpers(entries, seg, cwd):
+                return
 
-    def _script_helpers(self, name: str, entries: Sequence[str], seg: SegmentState) -> bool:
+    def _first_on_path(self, name: str, cwd: paths.Cwd) -> tuple[str, bool] | None:
+        """The program PATH finds for `name`, and whether it lies in the workspace (an
+        entry inside it, or a relative one); None when PATH finds none. A workspace
+        entry after a system one that holds the name does not run (review BH14)."""
+        for entry in self.ctx.env.get("PATH", "").split(":"):
+            workspace = not entry.startswith("/") or (
+                self._in_workspace(entry) and not _INSTALLED_BIN.search(os.path.normpath(entry))
+            )
+            folders = (
+                [os.path.join(c, entry) for c in sorted(cwd.candidates)]
+                if not entry.startswith("/")
+                else [entry]
+            )
+            for folder in folders:
+                candidate = os.path.join(folder, name)
+                if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                    return candidate, workspace
+        return None
+
+    def _script_helpers(
+        self, name: str, entries: Sequence[str], seg: SegmentState, cwd: paths.Cwd
+    ) -> bool:
         """A shell script (`zgrep`, `xzless` …) runs many programs by PATH (`grep`,
-        `sed`, `expr`, `cat`, `rm` …): any program in a workspace PATH entry may be one of
-        them (review BA2: `zgrep hi a.gz` ran the workspace's `grep`). Whether it asked."""
+        `sed`, `expr`, `cat`, `rm` …): a program in a workspace PATH entry that PATH finds
+        before the system's program of that name may be one of them (review BA2: `zgrep
+        hi a.gz` ran the workspace's `grep`). A name no system folder holds is no such
+        program (`gradlew`), nor is one a system folder earlier on PATH shadows (review
+        BH14). Whether it asked."""
         for entry in entries:
             try:
                 with os.scandir(entry) as listing:
@@ -1435,7 +1508,9 @@ class _Walk(PathChecks):
                         (
                             e.path
                             for _, e in zip(range(_SCRIPT_SCAN), listing, strict=False)
-                            if e.is_file() and os.access(e.path, os.X_OK)
+                            if e.is_file()
+                            and os.access(e.path, os.X_OK)
+                            and self._shadows_system(e.name, e.path, cwd)
                         ),
                         None,
                     )
@@ -1449,6 +1524,45 @@ class _Walk(PathChecks):
                     f"programs of the workspace first (`{short(found)}`)",
                 )
                 return True
+        return False
+
+    def _git_helpers(self, entries: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """git runs `git-*` programs by PATH: its filters (`git-lfs`, which a repository's
+        `.gitattributes` asks for on `git status`: review BH5), credential helpers and
+        remote helpers. Whether a workspace one that PATH finds first made it ask."""
+        for entry in entries:
+            try:
+                with os.scandir(entry) as listing:
+                    names = [
+                        e.name
+                        for _, e in zip(range(_SCRIPT_SCAN), listing, strict=False)
+                        if e.name.startswith("git-")
+                    ]
+            except OSError:
+                continue
+            for helper in names:
+                first = self._first_on_path(helper, cwd)
+                if first is not None and first[1]:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.path-program",
+                        f"git runs `{helper}` by PATH (filters, credential and remote "
+                        f"helpers), and PATH finds `{first[0]}`, a file of the workspace",
+                    )
+                    return True
+        return False
+
+    def _shadows_system(self, name: str, path: str, cwd: paths.Cwd) -> bool:
+        """Whether the workspace's program at `path` is what PATH finds for `name` while
+        a system folder on PATH also holds a `name` (the one a script means to run)."""
+        first = self._first_on_path(name, cwd)
+        if first is None or not first[1] or os.path.realpath(first[0]) != os.path.realpath(path):
+            return False
+        for entry in self.ctx.env.get("PATH", "").split(":"):
+            if entry.startswith("/") and not self._in_workspace(entry):
+                candidate = os.path.join(entry, name)
+                if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                    return True
         return False
 
     def _documentation_path(self, name: str, seg: SegmentState) -> None:
@@ -1744,26 +1858,75 @@ _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
 
 
+def _env_interpreter(path: str) -> str | None:
+    """The program a script's `#!/usr/bin/env [-S] NAME` line runs by PATH, or None."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _interpreter_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+@functools.lru_cache(maxsize=256)
+def _interpreter_of(path: str, mtime: int, size: int, inode: int) -> str | None:
+    """`_env_interpreter` for one version of the file (the key changes with it)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("latin-1").split()
+    if not words or words[0].rpartition("/")[2] != "env":
+        return None
+    rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    return rest[0] if rest else None
+
+
 def _login_shell(segment: Segment) -> str | None:
     """The name of a shell of the segment's wrapper chain started as a login shell (`-l`,
-    `--login`, `-lc`), or None."""
+    `--login`, `-lc`, after `-o VALUE` too), or one that `exec -l` starts (its argv[0]
+    gets a `-`), or None (reviews BE6, BH2, BH3)."""
     wrapped = segment.wrapped
     if wrapped is None:
         return None
+    login_exec = False
     for use in wrapped.chain:
+        if use.name == "exec" and any(_short_flag(w.value, "l") for w in use.words[1:]):
+            login_exec = True
+            continue
         if use.kind != "shell":
             continue
-        for word in use.words[1:]:
-            value = word.value
+        if login_exec:
+            return use.name
+        words = use.words[1:]
+        index = 0
+        while index < len(words):
+            value = words[index].value
+            index += 1
             if value is None:
                 continue
-            if value == "--login" or (
-                value.startswith("-") and not value.startswith("--") and "l" in value[1:]
-            ):
+            if value == "--login" or _short_flag(value, "l"):
                 return use.name
-            if not value.startswith(("-", "+")):
+            if value in _SHELL_VALUED or (value[:1] in "-+" and value[-1:] in "oO"):
+                index += 1  # `-o errexit`, `--rcfile FILE`: the next word is a value
+            elif not value.startswith(("-", "+")):
                 break  # the code string or a script: the shell's options end there
     return None
+
+
+_SHELL_VALUED: Final = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
+
+
+def _short_flag(value: str | None, letter: str) -> bool:
+    """Whether `value` is a bundle of short options holding `letter` (`-lc`, `-cl`)."""
+    return (
+        value is not None
+        and value.startswith("-")
+        and not value.startswith("--")
+        and letter in value[1:]
+    )
 
 
 def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
@@ -1955,10 +2118,13 @@ def _note_value(
             aliases.setdefault(name, set()).update(_names_in(word.value))
 
 
-def _stdin_code(segment: Segment, before: Segment | None) -> str | None:
-    """The literal text a shell segment reads on its standard input, when the line holds
-    it: its last here-string or here-document whose text is literal, else the words of an
-    `echo` (or the one format of a `printf`) piped into it. None when it is not known."""
+def _stdin_code(segments: Sequence[Segment], index: int, depth: int = 0) -> str | None:
+    """The literal text `segments[index]` reads on its standard input, when the line
+    holds it: its last here-string or here-document whose text is literal, else what the
+    stage piped into it prints: an `echo`, a `printf` of a plain format or of `%s`
+    formats, or a `cat` (of `-` or of nothing) passing on its own input (reviews BD6,
+    BF4, BH11). None when it is not known."""
+    segment = segments[index]
     for redirect in reversed(segment.redirects):
         if redirect.fd not in (None, 0):
             continue
@@ -1969,24 +2135,49 @@ def _stdin_code(segment: Segment, before: Segment | None) -> str | None:
             return None if redirect.target is None else redirect.target.value
         if redirect.reads:
             return None  # a file: its contents are not in the line
-    if before is None or before.connector not in _PIPES or not before.words:
+    if index == 0 or depth > 4:
+        return None
+    before = segments[index - 1]
+    if before.connector not in _PIPES or not before.words:
         return None
     values = [_fed_word(word) for word in before.words]
     if None in values:
         return None
     name, *operands = (value for value in values if value is not None)
-    if name == "cat" and not operands:
-        return _stdin_code(before, None)  # `cat <<'EOF' | bash`: cat passes it on
+    if name == "cat" and operands in ([], ["-"]):
+        return _stdin_code(segments, index - 1, depth + 1)  # cat passes its input on
     if name == "echo":
-        while operands and operands[0] == "-n":
+        escapes = False
+        while operands and operands[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            escapes = escapes or "e" in operands[0]
             operands = operands[1:]
         if any(value.startswith("-") for value in operands[:1]):
-            return None  # `-e` decodes escapes the text would not show
-        return " ".join(operands)
-    if name == "printf" and len(operands) == 1 and "%" not in operands[0]:
-        text = operands[0].replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t")
-        return None if "\\" in text else text.replace("\0", "\\")
+            return None
+        text = " ".join(operands)
+        return None if escapes and "\\" in text else text  # `-e`: no escape to decode
+    if name == "printf" and operands:
+        return _printed(operands[0], operands[1:])
     return None
+
+
+def _printed(form: str, arguments: Sequence[str]) -> str | None:
+    """What `printf FORM ARGS…` prints for a plain format (escapes `\\n`, `\\t`, `\\\\`
+    only) that is either free of `%` (no arguments) or a run of `%s` placeholders."""
+    text = form.replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t")
+    if "\\" in text:
+        return None
+    text = text.replace("\0", "\\")
+    if "%" not in text:
+        return None if arguments else text
+    pieces = text.split("%s")
+    if any("%" in piece for piece in pieces) or not arguments:
+        return None
+    slots = len(pieces) - 1
+    out: list[str] = []
+    for start in range(0, len(arguments), slots):  # printf reuses its format
+        chunk = (list(arguments[start : start + slots]) + [""] * slots)[:slots]
+        out.append("".join(p + a for p, a in zip(pieces[:-1], chunk, strict=True)) + pieces[-1])
+    return "".join(out)
 
 
 _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
@@ -2057,6 +2248,16 @@ def _expansion_joins_name(word: Word) -> bool:
 
 
 _NAME_CHAR: Final = re.compile(r"[A-Za-z0-9_]")
+
+
+def _joins_in_text(text: str) -> bool:
+    """Whether evaluated text, quotes removed, has a name character right before a `$`
+    or right after the `}` of an expansion (`q[a${z}b]`, `a$""b`): a name is built there.
+
+    >>> _joins_in_text('q[a${z}b]'), _joins_in_text('q[a$""b]'), _joins_in_text('$i + ${#a[@]}')
+    (True, True, False)
+    """
+    return "$" in text and _JOINED_NAME.search(_QUOTING_CHARS.sub("", text)) is not None
 # in raw evaluated text without quotes: a name character next to `$`, or after `}`
 _JOINED_NAME: Final = re.compile(r"[A-Za-z0-9_]\$|\}[A-Za-z0-9_]")
 

@@ -270,8 +270,13 @@ def _usual_process_form(path: str, base: str) -> str | None:
         return None
     rest = match.group(2) or ""
     if match.group(1) == "root":
-        return normal("/" + rest)
-    return normal(f"{base.rstrip('/')}/{rest}")
+        # `..` at the root stays there: drop the leading ones, keep the rest as written
+        # (a further process link in it is resolved by the caller: review BH8)
+        parts = rest.split("/")
+        while parts and parts[0] in ("..", ".", ""):
+            parts.pop(0)
+        return "/" + "/".join(parts)
+    return f"{base.rstrip('/')}/{rest}"
 
 
 def _usual_places(path: str, base: str) -> list[str]:
@@ -282,10 +287,9 @@ def _usual_places(path: str, base: str) -> list[str]:
         usual = _usual_process_form(path, base)
         if usual is None:
             break
-        found.append(usual)
-        path, again = physical(usual, usual)
+        path, again = physical(usual, normal(usual))
         if not again:
-            found.append(path)
+            found.extend((normal(usual), path))
             break
     return found
 
@@ -479,7 +483,9 @@ def track(
                 for one in absolute:
                     new = new.with_target(one)
             current = new
-            if in_loop(seg):
+            if in_loop(seg) or Scope.FUNCTION_BODY in seg.scopes:
+                # a loop's next pass, or a function's next call (review BG14), runs the
+                # segments before it again from there
                 looped = new if looped is None else looped.merge(new)
         by_group[seg.group] = current
         previous = current

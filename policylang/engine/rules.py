@@ -70,7 +70,11 @@ _IMPLICIT_CWD = frozenset(
 _RECURSIVE = ("-r", "-R", "--recursive")
 _ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
 # listers that walk a whole tree, hidden names included, under these options
-_HIDDEN_LISTERS: Final = {"tree": ("-a",), "du": ("-a", "--all")}
+_HIDDEN_LISTERS: Final = {
+    "tree": ("-a",),
+    "du": ("-a", "--all"),
+    **dict.fromkeys(("fd", "fdfind"), ("-H", "--hidden", "-u", "--unrestricted")),
+}
 # commands whose first operand is a pattern (`grep -r key` reads `.`), and the options
 # that give the pattern instead
 _GREP_PATTERN = ("-e", "--regexp", "-f", "--file")
@@ -80,6 +84,9 @@ _PATTERN_OPTIONS = {
     # both, one operand is always taken for the pattern (at worst the tree is checked)
     "ag": (),
     "ack": (),
+    # fd's first operand is always its pattern; the others are folders it lists (BH9)
+    "fd": (),
+    "fdfind": (),
 }
 _SEARCHERS = frozenset(_PATTERN_OPTIONS)
 # jq's first operand is its program (`jq .env.url x.json` reads x.json), unless `-f` reads
@@ -2097,10 +2104,13 @@ def _git_line_ranges(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
             return
         if word.value == "-L" and index + 1 < len(words):
             value_word = words[index + 1]
-        elif word.text.startswith("-L") and len(word.text) > 2:
-            value_word = _glued_value(word) if word.value is None else _value_word(
-                word, word.value[2:]
-            )
+        elif word.value is not None and word.value.startswith("-L") and len(word.value) > 2:
+            # the value, not the text: `'-L1,1:.env'` is the same option (review BG5)
+            value_word = _value_word(word, word.value[2:])
+        elif word.value is None and word.text.startswith("-L") and len(word.text) > 2:
+            value_word = _glued_value(word)
+        elif word.value is None and "L" in word.text[:4] and ":" in word.text:
+            value_word = word  # `"-L"…` spelt with quotes and expansions: checked as it is
         else:
             continue
         value = value_word.value

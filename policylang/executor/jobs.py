@@ -86,52 +86,69 @@ class JobPoll:
 class _Window:
     """New output since the last `take`, capped at `cap` bytes (a `Sink` for `pump`).
 
-    Three quarters of the cap keep what came first; past them, each stream keeps its last
-    eighth of the cap, as a foreground capture keeps its tail: a job that floods between
-    two polls keeps its final lines and error message (review AY11). What lies between
-    is counted as dropped. Everything passes through `accept` under the window's lock
-    (no ring the reader fills behind it), so a poll never reads bytes being written.
+    The first `cap` bytes since the last poll are kept; past them each stream keeps its
+    last eighth of the cap, as a foreground capture keeps its tail: a job that floods
+    between two polls keeps its final lines and error message (review AY11). What lies
+    between is counted as dropped; when nothing was, the tails simply follow the head
+    (review BH6). Everything passes through `accept` under the window's lock (no ring
+    the reader fills behind it), so a poll never reads bytes being written.
     """
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
-        self._tail_cap = cap // 8  # per stream: a quarter of the cap for both
-        self._head_cap = cap - 2 * self._tail_cap
+        self._tail_cap = cap // 8  # per stream
         self._lock = threading.Lock()
         self._parts: list[str] = []
         self._kept = 0
         self._dropped = 0
-        self._tails = {output.STDOUT: bytearray(), output.STDERR: bytearray()}
-        self._cut = {output.STDOUT: False, output.STDERR: False}  # a tail lost its start
-        self.seen = {output.STDOUT: 0, output.STDERR: 0}
-        self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace")
-                          for s in (output.STDOUT, output.STDERR)}
+        self._finished = False
+        streams = (output.STDOUT, output.STDERR)
+        self._tails = {s: bytearray() for s in streams}
+        self._in_tail = dict.fromkeys(streams, False)
+        self._cut = dict.fromkeys(streams, False)  # a tail lost its start
+        self.seen = dict.fromkeys(streams, 0)
+        self._decoders = {s: codecs.getincrementaldecoder("utf-8")("replace") for s in streams}
 
     def room(self, stream: int) -> int:
         with self._lock:
-            left = self._head_cap - self._kept
-        # past the head, reads go on (into the tails) in pipe-sized pieces
+            left = self.cap - self._kept
+        # past the head, reads go on (into the tails) in large pieces
         return left if left > 0 else _TAIL_READ
 
     def accept(self, stream: int, data: bytes) -> None:
         with self._lock:
             self.seen[stream] += len(data)
-            left = max(0, self._head_cap - self._kept)
-            head, rest = data[:left], data[left:]
-            if head:
+            left = max(0, self.cap - self._kept)
+            if left:
+                head = data[:left]
                 self._parts.append(self._decoders[stream].decode(head))
                 self._kept += len(head)
-            if rest:
-                tail = self._tails[stream]
-                tail += rest
-                excess = len(tail) - self._tail_cap
-                if excess > 0:
-                    del tail[:excess]
-                    self._dropped += excess
-                    self._cut[stream] = True
+            if len(data) > left:
+                self._to_tail(stream, memoryview(data)[left:])
+
+    def _to_tail(self, stream: int, rest: memoryview) -> None:
+        tail = self._tails[stream]
+        if not self._in_tail[stream]:
+            # a character cut at the head's end goes on in the tail, whole
+            pending, _ = self._decoders[stream].getstate()
+            self._decoders[stream].reset()
+            tail += pending
+            self._in_tail[stream] = True
+        cap = self._tail_cap
+        if len(rest) >= cap:
+            # a large piece replaces the tail: no copy of what is dropped anyway (BH12)
+            lost = len(tail) + len(rest) - cap
+            tail[:] = rest[len(rest) - cap :]
+        else:
+            tail += rest
+            lost = max(0, len(tail) - cap)
+            del tail[:lost]
+        if lost:
+            self._dropped += lost
+            self._cut[stream] = True
 
     def tail(self, stream: int) -> output.Ring | None:
-        return None  # a poll window keeps what came first; the rest is counted as dropped
+        return None  # the window keeps its own tails (`accept`): it never gets to a ring
 
     def filled(self, stream: int, count: int) -> None:  # pragma: no cover - no ring
         raise AssertionError("a job window has no tail ring")
@@ -145,30 +162,52 @@ class _Window:
         """Flush the decoders: the last bytes of an incomplete UTF-8 sequence had been
         dropped (review AQ14); they show as a replacement character, as in the
         foreground."""
-        for decoder in self._decoders.values():
-            text = decoder.decode(b"", final=True)
-            if text:
-                with self._lock:
+        with self._lock:
+            self._finished = True
+            for decoder in self._decoders.values():
+                text = decoder.decode(b"", final=True)
+                if text:
                     self._parts.append(text)
 
     def take(self) -> tuple[str, int, str]:
-        """The head, the bytes dropped between head and tails, and the tails."""
+        """The head, the bytes dropped between head and tails, and the tails (stdout's,
+        then stderr's; each at most `_TAIL_LINES` lines, so that a model's line budget
+        keeps both: review BH7). With nothing dropped, the tails end the head instead."""
         with self._lock:
             text, dropped = "".join(self._parts), self._dropped
-            streams = (output.STDOUT, output.STDERR)
-            tails = [(bytes(self._tails[s]), self._cut[s]) for s in streams]
-            for stream in streams:
-                self._tails[stream].clear()
-                self._cut[stream] = False
+            tails: list[bytes] = []
+            for stream, buffer in self._tails.items():
+                raw = bytes(buffer)
+                if self._cut[stream]:
+                    # cut inside a character: start at the next one
+                    whole = _from_character_start(raw)
+                    dropped += len(raw) - len(whole)
+                    raw = whole
+                if not self._finished:
+                    # a character still arriving is shown whole by the next poll (BH13)
+                    complete = _complete_length(raw)
+                    if complete < len(raw):
+                        self._decoders[stream].decode(raw[complete:])
+                        raw = raw[:complete]
+                tails.append(raw)
+                buffer.clear()
+                self._cut[stream] = self._in_tail[stream] = False
             self._parts, self._kept, self._dropped = [], 0, 0
-        # a tail cut into a character starts at the next one (`replace` would show the
-        # cut as a replacement character, which the program never printed)
-        shown = [_from_character_start(t) if cut else t for t, cut in tails]
-        dropped += sum(len(t) - len(u) for (t, _), u in zip(tails, shown, strict=True))
-        return text, dropped, "".join(t.decode("utf-8", "replace") for t in shown)
+        shown = [t.decode("utf-8", "replace") for t in tails]
+        if not dropped:
+            return text + "".join(shown), 0, ""
+        kept: list[str] = []
+        for part in shown:
+            last = _last_lines(part, _TAIL_LINES)
+            dropped += len(part.encode("utf-8", "surrogatepass")) - len(
+                last.encode("utf-8", "surrogatepass")
+            )
+            kept.append(last)
+        return text, dropped, "".join(kept)
 
 
-_TAIL_READ = 1 << 16  # bytes read at once past a window's head
+_TAIL_READ = 1 << 20  # bytes read at once past a window's head
+_TAIL_LINES = 100  # lines of each stream's tail shown
 
 
 def _from_character_start(data: bytes) -> bytes:
@@ -177,6 +216,30 @@ def _from_character_start(data: bytes) -> bytes:
     while start < min(len(data), 3) and data[start] & 0xC0 == 0x80:
         start += 1
     return data[start:]
+
+
+def _complete_length(data: bytes) -> int:
+    """The length of `data` without an incomplete UTF-8 character at its end."""
+    for back in range(1, min(len(data), 3) + 1):
+        byte = data[-back]
+        if byte & 0xC0 == 0x80:
+            continue  # a continuation byte: look further back for the lead
+        if byte >= 0xC0:
+            need = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return len(data) - back if back < need else len(data)
+        return len(data)
+    return len(data)
+
+
+def _last_lines(text: str, count: int) -> str:
+    """The last `count` lines of `text` (a final newline does not start a line)."""
+    end = len(text) - 1 if text.endswith("\n") else len(text)
+    cut = end
+    for _ in range(count):
+        cut = text.rfind("\n", 0, cut)
+        if cut < 0:
+            return text
+    return text[cut + 1 :]
 
 
 class _Job:

@@ -646,6 +646,10 @@ DEFAULT_WRAPPERS = WrapperTable(
                 flags=_fs("-p --portability -a --append -v --verbose -q --quiet"),
             ),
             command_optional=True,
+            # bash's `time` keyword takes a whole pipeline, prefix assignments included
+            # (`time A=1 cat .env` runs `cat .env`: review BG10); the program would fail
+            # to run `A=1`, so reading them as assignments is the stricter side
+            assignments=True,
             # GNU time (the program, not the keyword: `\time`, `cmd | time`, `env time`)
             effects=(
                 OptionEffect(

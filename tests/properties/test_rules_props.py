@@ -287,7 +287,11 @@ def reference(
         return None
     denies = [m for m in matches if m[0] == "deny"]
     pool = denies or matches
-    verdict, winner = max(pool, key=lambda m: (ref_specificity(m[1]), _RANK[m[0]]))
+    # a tie goes to the stricter verdict, then to a locked rule (docs/language.md,
+    # Precedence 3; the tree did so, the reference took the first written)
+    verdict, winner = max(
+        pool, key=lambda m: (ref_specificity(m[1]), _RANK[m[0]], m[1].locked)
+    )
     floors = [
         m
         for m in matches
@@ -505,3 +509,29 @@ def test_a_more_specific_later_rule_cannot_loosen_a_locked_one(
     got = _outcome(compile_layers(tuple(layers)), argv)
     assert got is not None
     assert _RANK[got[0]] >= _RANK[locked], (org, team, argv, got)
+
+
+def test_a_tie_in_specificity_goes_to_the_locked_rule_whose_floor_then_holds() -> None:
+    """Found by the property above (4 December): two allows of equal specificity, the
+    later layer's locked; the locked one wins the tie, and the earlier layer's `locked
+    ask` is its floor. The reference had taken the first written allow."""
+    org = [
+        RefRule(verdict="allow", pattern=("*",), when=(), unless=("-x",), only=("-x",),
+                locked=False, layer=0),
+        RefRule(verdict="ask", pattern=("*",), when=(), unless=(), only=(), locked=True,
+                layer=0),
+    ]
+    user = [
+        RefRule(verdict="allow", pattern=("*",), when=(), unless=("-x",), only=("-x",),
+                locked=True, layer=1),
+    ]
+    layers = []
+    for index, rules in enumerate((org, user)):
+        text = "".join(rule.text() + "\n" for rule in rules)
+        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
+        assert diagnostics == ()
+        layers.append(Layer(index=index, ruleset=ruleset))
+    got = compile_layers(tuple(layers)).lookup((_word("a"),))
+    assert got is not None
+    assert got.verdict is Verdict.ASK
+    assert reference(org + user, ("a",)) == ("ask", (0, 0, 0, 1, 1, 0))

@@ -131,7 +131,9 @@ def test_a_program_made_on_a_workspace_path_entry_after_a_decision_is_seen(
     in the decision cache, so `whoami` stayed allowed after the agent made `bin/whoami`."""
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    path = f"{entry.format(ws=workspace)}:/usr/bin:/bin" if entry else "/usr/bin:/bin:"
+    # (an empty entry first: the working directory before the system's folders; after
+    # them, the system's `whoami` would run: review BH14)
+    path = f"{entry.format(ws=workspace)}:/usr/bin:/bin" if entry else ":/usr/bin:/bin"
     env = {"HOME": str(tmp_path / "home"), "PATH": path}
     policy = load_policy(snapshot=False, decision_cache=1024)
     assert policy.evaluate("whoami", workspace=str(workspace), env=env).verdict is Verdict.ALLOW

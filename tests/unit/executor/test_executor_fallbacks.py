@@ -48,9 +48,9 @@ def test_without_splice_the_excess_is_read_and_counted(monkeypatch: pytest.Monke
         job = store.start(command, decision=decision(command), cwd=workdir)
         store.wait(job, timeout_s=30)
         poll = store.poll(job)
-    assert len(poll.output) == 12
+    assert len(poll.output) == 16
     assert len(poll.output_tail) == 2
-    assert poll.dropped_bytes == 3_000_000 - 14
+    assert poll.dropped_bytes == 3_000_000 - 18
 
 
 def test_closed_pipes_but_still_running_is_still_timed(workdir: str) -> None:

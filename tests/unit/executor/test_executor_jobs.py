@@ -53,9 +53,9 @@ def test_poll_window_is_capped_and_counts_the_rest(workdir: str) -> None:
         job = _start(store, "head -c 100000 /dev/zero | tr '\\0' a", workdir)
         store.wait(job, timeout_s=10)
         poll = store.poll(job)
-        assert poll.output == "a" * 750  # three quarters: the head
+        assert poll.output == "a" * 1000  # the head: the cap
         assert poll.output_tail == "a" * 125  # an eighth per stream: the tail
-        assert poll.dropped_bytes == 100000 - 875
+        assert poll.dropped_bytes == 100000 - 1125
 
 
 def test_a_flooding_job_keeps_its_last_lines_and_errors(workdir: str) -> None:
@@ -77,6 +77,21 @@ def test_a_flooding_job_keeps_its_last_lines_and_errors(workdir: str) -> None:
             subprocess.run(["bash", "-c", script], capture_output=True, check=True).stdout
         ) + len("fatal: it broke\n")
         assert store.poll(job).text() == ""  # the next poll starts afresh
+
+
+def test_output_that_fits_is_not_split(workdir: str) -> None:
+    """Review BH6: output past the head but within the tails was split around a line
+    saying `0 bytes dropped`, and a character at the split was broken."""
+    with JobStore(poll_cap_bytes=1000, drain_s=0.05) as store:
+        job = _start(store, "for i in $(seq 300); do printf '€'; done", workdir)  # 900 bytes
+        store.wait(job, timeout_s=10)
+        poll = store.poll(job)
+        assert poll.dropped_bytes == 0
+        assert poll.output_tail == ""
+        assert poll.text() == "€" * 300
+        job = _start(store, "head -c 1100 /dev/zero | tr '\\0' b", workdir)  # head + tail
+        store.wait(job, timeout_s=10)
+        assert store.poll(job).text() == "b" * 1100
 
 
 def test_a_tail_cut_inside_a_character_starts_at_the_next_one(workdir: str) -> None:
@@ -294,3 +309,33 @@ def test_kill_running_kills_every_job_within_one_grace_period(workdir: str) -> N
     assert {store.poll(i).info.status for i in ids} == {JobStatus.CANCELLED}
     assert store.kill_running() == 0
     store.close()
+
+
+def test_both_streams_tails_survive_the_model_budget(workdir: str) -> None:
+    """Review BH7: with thousands of tail lines, the model's line budget kept only
+    stderr's end; each stream's tail is now at most 100 lines."""
+    from policylang.executor.render import fit
+
+    script = "seq 1 100000; echo RESULT-OUT; seq 1 100000 >&2; echo FATAL-ERR >&2"
+    with JobStore(drain_s=0.05) as store:
+        job = _start(store, script, workdir)
+        store.wait(job, timeout_s=30)
+        shown = fit(store.poll(job).text())
+    assert "RESULT-OUT" in shown
+    assert "FATAL-ERR" in shown
+
+
+def test_a_character_still_arriving_is_shown_whole_by_the_next_poll() -> None:
+    """Review BH13: a poll that fell inside a character showed replacement characters."""
+    from policylang.executor import output
+    from policylang.executor.jobs import _Window
+
+    window = _Window(16)
+    window.accept(output.STDOUT, b"x" * 16)  # the head is full
+    euro = "€".encode()
+    window.accept(output.STDOUT, euro[:1])
+    first = window.take()
+    window.accept(output.STDOUT, euro[1:] + b"!")
+    second = window.take()
+    assert "\ufffd" not in first[0] + first[2] + second[0] + second[2]
+    assert (first[0] + first[2] + second[0] + second[2]) == "x" * 16 + "€!"
