@@ -70,7 +70,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--workspace",
         metavar="D",
-        help="workspace root (default: $CLAUDE_PROJECT_DIR / $GEMINI_PROJECT_DIR, then cwd)",
+        help=(
+            "workspace root (default: $CLAUDE_PROJECT_DIR / $GEMINI_PROJECT_DIR, then the "
+            "repository above the payload's cwd, else the strictest over cwd and its parents)"
+        ),
     )
     parser.add_argument(
         "--ask-as",

@@ -490,8 +490,8 @@ class _Walk(PathChecks):
         first = words[0] if words else None
         if first is None or first.value not in DECLARATION_BUILTINS:
             return
-        if len(words) == len(segment.words) and first.text == first.value:
-            return  # the bare keyword: the analyser read it (no assignment in it)
+        # (a bare `export` the analyser read has `declared` filled and is not here; one it
+        # did not, after a leading redirect or `!`, is: review BI1)
         if any(w.value is None or "=" in w.value for w in words[1:]):
             seg.floor(
                 Verdict.ASK,
@@ -1379,10 +1379,11 @@ class _Walk(PathChecks):
         is arithmetic, so the variables it names are evaluated."""
         for word in words:
             value = word.value
-            if value is None and _SUBSCRIPTED.match(word.text):
-                # an unquoted `DIRSTACK[ab]` is a glob; matching no file, bash passes it
-                # on as written and evaluates the subscript (review BH1)
-                value = _QUOTING_CHARS.sub("", word.text)
+            unquoted = _QUOTING_CHARS.sub("", word.text) if value is None else None
+            if unquoted is not None and _SUBSCRIPTED.match(unquoted):
+                # an unquoted `DIRSTACK[ab]` (or `"DIRSTACK"[ab]`: BI2) is a glob; matching
+                # no file, bash passes it on as written and evaluates the subscript (BH1)
+                value = unquoted
                 if _expansion_joins_name(word) or _JOINED_NAME.search(value):
                     self.joined_name(word.text, seg)
             if value is not None and _SUBSCRIPTED.match(value):
@@ -1430,6 +1431,19 @@ class _Walk(PathChecks):
         echo`), rather than bash running it (see `_path_names`). `login`: a login shell of
         the chain (`bash -lc …`), whose start-up files run programs by PATH (`/etc/profile`
         runs `id`: review BE6), so any program in a workspace PATH entry may run."""
+        if not cwd.known and any(
+            not entry.startswith("/") for entry in self.ctx.env.get("PATH", "").split(":")
+        ):
+            # an empty or relative PATH entry names a folder below a working directory
+            # that is not known here: any program may be found there (review BI3)
+            self.fs = True
+            seg.floor(
+                Verdict.ASK,
+                "engine.path-program",
+                "PATH has an empty or relative entry, and the working directory it is "
+                "relative to is not known: a program there may run",
+            )
+            return
         if login is not None:
             entries = self._workspace_path_entries(cwd)
             if entries:
@@ -1502,18 +1516,20 @@ class _Walk(PathChecks):
         program (`gradlew`), nor is one a system folder earlier on PATH shadows (review
         BH14). Whether it asked."""
         for entry in entries:
+            found: str | None = None
             try:
                 with os.scandir(entry) as listing:
-                    found = next(
-                        (
-                            e.path
-                            for _, e in zip(range(_SCRIPT_SCAN), listing, strict=False)
-                            if e.is_file()
-                            and os.access(e.path, os.X_OK)
-                            and self._shadows_system(e.name, e.path, cwd)
-                        ),
-                        None,
-                    )
+                    for count, item in enumerate(listing):
+                        if count >= _SCRIPT_SCAN:
+                            found = f"{entry}: more than {_SCRIPT_SCAN} entries"  # BI4
+                            break
+                        if (
+                            item.is_file()
+                            and os.access(item.path, os.X_OK)
+                            and self._shadows_system(item.name, item.path, cwd)
+                        ):
+                            found = item.path
+                            break
             except OSError:
                 continue
             if found is not None:
@@ -1531,13 +1547,21 @@ class _Walk(PathChecks):
         `.gitattributes` asks for on `git status`: review BH5), credential helpers and
         remote helpers. Whether a workspace one that PATH finds first made it ask."""
         for entry in entries:
+            names: list[str] = []
             try:
                 with os.scandir(entry) as listing:
-                    names = [
-                        e.name
-                        for _, e in zip(range(_SCRIPT_SCAN), listing, strict=False)
-                        if e.name.startswith("git-")
-                    ]
+                    for count, item in enumerate(listing):
+                        if count >= _HELPER_SCAN or len(names) >= _SCRIPT_SCAN:
+                            # too many to look through: a helper may be past them (BI4)
+                            seg.floor(
+                                Verdict.ASK,
+                                "engine.path-program",
+                                f"git runs `git-*` helpers by PATH, and `{short(entry)}` holds "
+                                "too many entries to look through",
+                            )
+                            return True
+                        if item.name.startswith("git-"):
+                            names.append(item.name)
             except OSError:
                 continue
             for helper in names:
@@ -1854,6 +1878,7 @@ _PATH_SCRIPTS: Final = frozenset(
      "egrep", "fgrep"}
 )  # fmt: skip
 _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
+_HELPER_SCAN: Final = 65_536  # entries of a PATH folder looked through for `git-*` helpers
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
 
@@ -2173,6 +2198,9 @@ def _printed(form: str, arguments: Sequence[str]) -> str | None:
     if any("%" in piece for piece in pieces) or not arguments:
         return None
     slots = len(pieces) - 1
+    rounds = -(-len(arguments) // slots)
+    if rounds * len(text) + sum(map(len, arguments)) > _MAX_FED:
+        return None  # larger than a line may be: not read (review BI6: 1.2 GB, 16 s)
     out: list[str] = []
     for start in range(0, len(arguments), slots):  # printf reuses its format
         chunk = (list(arguments[start : start + slots]) + [""] * slots)[:slots]
@@ -2181,6 +2209,7 @@ def _printed(form: str, arguments: Sequence[str]) -> str | None:
 
 
 _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
+_MAX_FED: Final = 1 << 16  # the most text `_printed` builds
 
 
 def _fed_word(word: Word) -> str | None:

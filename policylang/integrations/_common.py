@@ -123,6 +123,28 @@ def as_sent(command: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", command)
 
 
+def guessed_workspaces(cwd: str | None) -> list[str | None]:
+    """The workspace roots to judge a hook call under when neither `--workspace` nor the
+    agent's project variable names one (review BJ1: the payload's `cwd` alone let `cat
+    ../server.key` through from a subfolder, since the workspace followed the agent's
+    `cd`). The repository above `cwd` (the nearest folder holding `.git`) when there is
+    one; else `cwd` and each folder above it (up to 8, not `/`), of which the caller takes
+    the strictest decision."""
+    if not cwd:
+        return [None]
+    folders: list[str] = []
+    folder = os.path.abspath(cwd)
+    while len(folders) < _GUESSED_LEVELS and folder != "/":
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return [folder]
+        folders.append(folder)
+        folder = os.path.dirname(folder)
+    return [*folders] or [cwd]
+
+
+_GUESSED_LEVELS = 8
+
+
 def evaluate_safely(
     factory: PolicyFactory,
     command: str,

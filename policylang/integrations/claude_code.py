@@ -38,13 +38,14 @@ import os
 from collections.abc import Mapping
 from typing import Any, assert_never
 
-from policylang.decision import Decision, Verdict
+from policylang.decision import Decision, Verdict, strictest
 from policylang.integrations._common import (
     HookResult,
     PayloadError,
     PolicyFactory,
     describe_decision,
     evaluate_safely,
+    guessed_workspaces,
     read_payload,
     string_field,
 )
@@ -67,7 +68,8 @@ def handle(
     Args:
         text: the raw stdin of the hook.
         factory: returns the policy; called only for `Bash` calls.
-        workspace: the workspace root; defaults to `$CLAUDE_PROJECT_DIR`, then the payload's cwd.
+        workspace: the workspace root; defaults to `$CLAUDE_PROJECT_DIR`, then
+            `guessed_workspaces(cwd)` (the strictest decision wins).
         environ: the hook's environment (for `CLAUDE_PROJECT_DIR`); defaults to `os.environ`.
 
     Returns:
@@ -97,11 +99,16 @@ def handle(
         # as given, it was joined to itself as the workspace too (review AM6)
         cwd = os.path.abspath(cwd)
     env = os.environ if environ is None else environ
-    root = workspace or env.get("CLAUDE_PROJECT_DIR") or cwd
-    outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root, env=env)
-    if isinstance(outcome, Decision):
-        return answer(outcome.verdict, describe_decision(outcome))
-    return answer(Verdict.ASK, outcome)
+    given = workspace or env.get("CLAUDE_PROJECT_DIR")
+    worst: Decision | None = None
+    for root in [given] if given else guessed_workspaces(cwd):
+        outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root, env=env)
+        if not isinstance(outcome, Decision):
+            return answer(Verdict.ASK, outcome)
+        if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
+            worst = outcome
+    assert worst is not None  # INVARIANT: at least one root
+    return answer(worst.verdict, describe_decision(worst))
 
 
 def _command_of(payload: Mapping[str, Any]) -> str | None:

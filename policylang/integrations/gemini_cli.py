@@ -34,6 +34,7 @@ from policylang.integrations._common import (
     PolicyFactory,
     describe_decision,
     evaluate_safely,
+    guessed_workspaces,
     read_payload,
     string_field,
 )
@@ -87,7 +88,8 @@ def handle(
     Args:
         text: the raw stdin of the hook.
         factory: returns the policy; called only for shell calls.
-        workspace: the workspace root; defaults to `$GEMINI_PROJECT_DIR`, then the payload's cwd.
+        workspace: the workspace root; defaults to `$GEMINI_PROJECT_DIR`, then
+            `guessed_workspaces(cwd)` (the strictest decision wins).
         ask_as: what to answer when the policy says ask (ASK or DENY).
         environ: the hook's environment; defaults to `os.environ`.
 
@@ -121,15 +123,17 @@ def handle(
         # a relative `cwd` (`.` in a hand-made payload) is the hook's own folder; judged
         # as given, it was joined to itself as the workspace too (review AM6)
         base = os.path.abspath(base)
-    root = workspace or env.get("GEMINI_PROJECT_DIR") or base
+    given = workspace or env.get("GEMINI_PROJECT_DIR")
+    roots = [given] if given else guessed_workspaces(base)
     worst: Decision | None = None
     for text in commands_run(command):
-        for cwd in working_directories(tool_input, base or root):
-            outcome = evaluate_safely(factory, text, cwd=cwd, workspace=root, env=env)
-            if not isinstance(outcome, Decision):
-                return answer(ask_as, outcome)
-            if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
-                worst = outcome
+        for root in roots:
+            for cwd in working_directories(tool_input, base or root):
+                outcome = evaluate_safely(factory, text, cwd=cwd, workspace=root, env=env)
+                if not isinstance(outcome, Decision):
+                    return answer(ask_as, outcome)
+                if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
+                    worst = outcome
     assert worst is not None  # INVARIANT: at least one text and one directory
     verdict = ask_as if worst.verdict is Verdict.ASK else worst.verdict
     return answer(verdict, describe_decision(worst))

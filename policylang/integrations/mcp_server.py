@@ -463,6 +463,8 @@ def _question(request: ApprovalRequest) -> types.ElicitRequestFormParams:
         ["once", "deny"]
         if request.locked or not request.suggested_rule
         else ["once", "session", "always", "deny"]
+        if request.can_persist
+        else ["once", "session", "deny"]  # no approvals file: nothing to save (BJ3)
     )
     schema = {
         "type": "object",

@@ -183,9 +183,35 @@ def _check_invisible(ruleset: ast.RuleSet, sink: _Sink) -> None:
         )
 
 
+_DOUBLE_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_SINGLE_QUOTED_WORD = re.compile(r"(?:^|(?<=[\s|]))'[^\s]*")
+
+
+def _check_single_quotes(ruleset: ast.RuleSet, sink: _Sink) -> None:
+    """A word in single quotes (`deny 'sudo' **`): only double quotes quote in a policy,
+    so the rule names a word with quote characters in it, which no command has, and is
+    dead without a word said (review BJ2)."""
+    text = ruleset.source.text
+    for statement in ruleset.statements:
+        start, end = statement.span.start, statement.span.end
+        piece = _DOUBLE_QUOTED.sub(lambda m: " " * len(m.group()), text[start:end])
+        for match in _SINGLE_QUOTED_WORD.finditer(piece):
+            at = start + match.start()
+            sink.add(
+                ruleset.source,
+                Span(at, at + len(match.group())),
+                "rules.single-quote",
+                f"`{match.group()}` is a word with quote characters in it: policy files "
+                "quote with double quotes only, so this matches no command or path",
+                help='write the word bare, or in double quotes ("…")',
+                warning=True,
+            )
+
+
 def _check_file(ruleset: ast.RuleSet, context: Context, sink: _Sink) -> None:
     source = ruleset.source
     _check_invisible(ruleset, sink)
+    _check_single_quotes(ruleset, sink)
     seen: dict[type[ast.Statement], ast.Statement] = {}
     for statement in ruleset.statements:
         if isinstance(statement, ast.Header | ast.Default):

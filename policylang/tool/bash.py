@@ -85,6 +85,12 @@ class ApprovalSink(Protocol):
     def add(self, rule: str, *, persist: bool) -> None: ...
 
 
+def _saves(sink: ApprovalSink | None) -> bool:
+    """Whether "always" approvals given to `sink` outlive the session: policylang's
+    `Approvals` without a file keeps them in memory only; another sink decides itself."""
+    return sink is not None and getattr(sink, "path", True) is not None
+
+
 class ApprovalAnswer(enum.StrEnum):
     ONCE = "once"
     SESSION = "session"  # always, for this session
@@ -120,6 +126,8 @@ class ApprovalRequest:
     # only ONCE can be granted: a locked rule decided, or the call runs outside the sandbox
     locked: bool = False
     decision: Decision | None = field(default=None, compare=False, repr=False)  # in full
+    # whether an "always" answer is saved (an approvals file); else it lasts the session
+    can_persist: bool = True
 
     def render(self) -> str:
         # the command and the model's words may carry terminal controls: shown escaped
@@ -418,7 +426,8 @@ class BashTool:
             # an escalation is approved one run at a time: "always" for `touch` outside
             # the sandbox was saved as `touch` for every later session (review L10)
             locked=decision.locked or args.sandbox is SandboxRequest.ESCALATED,
-            decision=decision)
+            decision=decision,
+            can_persist=_saves(self.approvals))
         try:
             answer = ApprovalAnswer(self.approver(request))
         except Exception:  # a broken approver is a "no"
@@ -444,6 +453,11 @@ class BashTool:
             _log.warning("approval `%s` granted once only: %s", answer, why)
             return ApprovalScope.ONCE
         persist = answer is ApprovalAnswer.ALWAYS
+        if persist and not _saves(self.approvals):
+            # no approvals file: "always" cannot be saved, and is not reported as saved
+            # (review BJ3)
+            _log.warning("approval `%s` kept for the session only: no approvals file", rule)
+            persist = False
         try:
             self.approvals.add(rule, persist=persist)
         except Exception:

@@ -102,3 +102,59 @@ def test_everyday_forms_keep_their_verdict(
 )
 def test_a_subscript_before_a_substitution(value: str, expected: bool) -> None:
     assert _subscript_then_substitution(value) is expected
+
+
+# ----------------------------------------------------------------- review BI (of the above)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"2>/dev/null export TAR_OPTIONS='{TAR_ACTION}'; tar tf x.tar",  # BI1
+        f"! export TAR_OPTIONS='{TAR_ACTION}'; tar tf x.tar",
+        'read ab < payload.txt; unset "DIRSTACK"[ab]',  # BI2
+        "read ab < payload.txt; unset \\DIRSTACK[ab]",
+        'read ab < payload.txt; unset DIRSTACK""[ab]',
+    ],
+)
+def test_declarations_after_a_redirect_and_quoted_subscripted_names_ask(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    assert _verdict(default_policy, command, workspace) is Verdict.ASK
+
+
+@pytest.mark.parametrize(
+    "command",
+    ['cd "$(echo bin)" && bash -lc true', "for d in bin; do cd $d; done; id"],
+)
+def test_a_relative_path_entry_under_an_unknown_directory_asks(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    """BI3: a relative PATH entry was joined only with the known cwd candidates."""
+    (workspace / "bin").mkdir()
+    assert _verdict(default_policy, command, workspace, PATH=":/usr/bin:/bin") is Verdict.ASK
+
+
+def test_a_crowded_path_folder_is_not_taken_for_empty(
+    default_policy: Policy, workspace: Path
+) -> None:
+    """BI4: the helper scans stopped after 256 entries and concluded "nothing found"."""
+    folder = workspace / "bin3"
+    folder.mkdir()
+    for index in range(300):
+        (folder / f"pad{index:04}").write_text("")
+    for name in ("git-lfs", "grep"):
+        program = folder / name
+        program.write_text("#!/bin/sh\necho planted\n")
+        program.chmod(0o755)
+    path = f"{folder}:/usr/bin:/bin"
+    assert _verdict(default_policy, "git status", workspace, PATH=path) is Verdict.ASK
+    assert _verdict(default_policy, "zgrep hi a.gz", workspace, PATH=path) is Verdict.ASK
+
+
+def test_a_printf_that_would_print_more_than_a_line_is_not_expanded() -> None:
+    """BI6: `printf '<45K>%s' a×27000 | bash` built 1.2 GB of fed code."""
+    from policylang.engine.evaluate import _printed
+
+    assert _printed("x" * 45_000 + "%s", ["a"] * 27_000) is None
+    assert _printed("%s\\n", ["rm -rf ~"]) == "rm -rf ~\n"

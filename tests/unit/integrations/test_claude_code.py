@@ -55,9 +55,35 @@ def test_cwd_and_workspace_come_from_payload_and_environment(policy: TablePolicy
     claude_code.handle(payload("ls"), lambda: policy, workspace="/ws", environ={})
     assert policy.calls == [
         ("ls", "/work/repo", "/work"),
+        # no project folder given: the payload's cwd and each folder above it (BJ1)
         ("ls", "/work/repo", "/work/repo"),
+        ("ls", "/work/repo", "/work"),
         ("ls", "/work/repo", "/ws"),
     ]
+
+
+def test_without_a_project_folder_the_workspace_does_not_follow_the_agent_s_cd(
+    tmp_path: Any,
+) -> None:
+    """Review BJ1: with no `$CLAUDE_PROJECT_DIR` and no `--workspace`, the payload's cwd
+    was the workspace, so from a subfolder `cat ../server.key` was outside it (and outside
+    the workspace-anchored `**/*.key`): allowed."""
+    from policylang import load_policy
+
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "server.key").write_text("KEY\n")
+    policy = load_policy(snapshot=False)
+    cwd = str(project / "sub")
+    for command in ("cat ../server.key", "cat ../tls.pem", "cat ../prod.env"):
+        result = claude_code.handle(payload(command, cwd=cwd), lambda: policy, environ={})
+        assert decision_of(result.stdout)[0] == "deny", command
+    result = claude_code.handle(payload("ls", cwd=cwd), lambda: policy, environ={})
+    assert decision_of(result.stdout)[0] == "allow"
+    # a repository above the cwd is the workspace: judged once, under its root
+    (project / ".git").mkdir()
+    result = claude_code.handle(payload("cat ../server.key", cwd=cwd), lambda: policy, environ={})
+    assert decision_of(result.stdout)[0] == "deny"
 
 
 def test_ask_reason_carries_the_suggested_rule(policy: TablePolicy) -> None:
@@ -193,9 +219,13 @@ def test_a_relative_cwd_is_the_hooks_folder_and_nul_is_refused(policy: TablePoli
 
     claude_code.handle(payload("ls", cwd=".ssh"), lambda: policy, environ={})
     here = os.path.abspath(".ssh")
-    assert policy.calls == [("ls", here, here)]
+    assert policy.calls
+    for command, cwd, workspace in policy.calls:  # the folder or one above it (BJ1)
+        assert (command, cwd) == ("ls", here)
+        assert here == workspace or here.startswith(workspace.rstrip("/") + "/")
+    calls = len(policy.calls)
     result = claude_code.handle(payload("ls", cwd="/work/repo\x00/x"), lambda: policy, environ={})
     verdict, reason = decision_of(result.stdout)
     assert verdict == "ask"
     assert "NUL" in reason
-    assert len(policy.calls) == 1
+    assert len(policy.calls) == calls

@@ -84,3 +84,26 @@ def test_expect_by_a_known_id_or_a_built_in_check_is_accepted() -> None:
     text = 'policy "t"\nprotect read **/*.pem deny id pem\nexpect deny "cat x.pem" by pem\n'
     assert diagnostics_of(text) == ()
     assert diagnostics_of('policy "t"\nexpect ask "$X" by engine.non-literal-command\n') == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [
+        ("deny 'sudo' **\n", 6),
+        ("protect read '~/secret.txt' deny\n", 14),
+        ("deny rm ** when -r operand '/srv'\n", 28),
+    ],
+)
+def test_a_single_quoted_word_is_named(text: str, column: int) -> None:
+    """Review BJ2: only double quotes quote in a policy; `'sudo'` silently matched nothing
+    and `check` said ok."""
+    diagnostics = diagnostics_of('policy "t"\n' + text)
+    found = [d for d in diagnostics if d.code == "rules.single-quote"]
+    assert [(d.location.rsplit(":", 2)[1:], d.severity) for d in found] == [
+        (["2", str(column)], "warning")
+    ]
+
+
+def test_quotes_inside_double_quotes_and_comments_are_fine() -> None:
+    text = 'policy "t"\nallow echo "it\'s" id e reason "don\'t"\n# it\'s fine\n'
+    assert [d.code for d in diagnostics_of(text)] == []

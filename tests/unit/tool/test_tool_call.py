@@ -600,3 +600,20 @@ def test_a_workdir_that_names_no_directory_is_invalid_not_raised(
     tool = make_tool(TablePolicy(), workspace)
     assert tool.call({"command": "ls", "workdir": workdir}).status is ToolStatus.INVALID
     assert tool.concurrency_safe({"command": "ls", "workdir": workdir}) is False
+
+
+def test_always_without_an_approvals_file_is_granted_for_the_session(workspace: str) -> None:
+    """Review BJ3: with an in-memory store, "always" was reported as saved and offered."""
+    from policylang.engine.approvals import Approvals
+
+    command, marker = _touch(workspace)
+    store = Approvals()  # no file
+    approver = ScriptedApprover(ApprovalAnswer.ALWAYS)
+    tool = make_tool(TablePolicy({"touch": Verdict.ASK}), workspace,
+                     approver=approver, approvals=store)
+    result = tool.call({"command": command})
+    assert marker.exists()
+    assert result.approval is not None
+    assert result.approval.scope is ApprovalScope.SESSION
+    assert approver.requests[-1].can_persist is False
+    assert store.match(("touch", "x")) is not None  # kept for the session
