@@ -200,6 +200,11 @@ class Evaluator:
             self._cache[key] = value
 
 
+# first words after which a segment may change the shell or declare variables
+# (`lasting_change`, `unread_declaration`)
+_SHELL_STATE_WORDS: Final = frozenset(
+    {"set", "trap", "builtin", "command", "time", *DECLARATION_BUILTINS}
+)
 # scopes whose segments may run again after a later segment of the same line: a loop's
 # next pass, a function's next call
 _REPEATING_SCOPES: Final = frozenset(
@@ -219,7 +224,7 @@ def _repeated_poison(segments: Sequence[Segment]) -> Poison | None:
     segment in a loop or function body changes every segment of such a body, those
     written before it too."""
     for segment in segments:
-        if _runs_again(segment):
+        if segment.scopes and _runs_again(segment):
             found = poison_of(segment)
             if found is not None:
                 return found
@@ -438,9 +443,15 @@ class _Walk(PathChecks):
         if segment.assignments or segment.declared:
             self.assignments(segment, seg, cwd, poison)
         if kind is SegmentKind.SIMPLE:
-            if segment.words and not segment.declared:
+            first = segment.words[0] if segment.words else None
+            # the hot path: most commands are neither builtins that change the shell nor
+            # spelt with quotes, so neither check below has anything to find
+            special = first is not None and (
+                first.value in _SHELL_STATE_WORDS or first.value != first.text
+            )
+            if special and not segment.declared:
                 self.unread_declaration(segment, seg)
-            lasting = lasting_change(segment) if segment.words else None
+            lasting = lasting_change(segment) if special else None
             if lasting is not None:
                 seg.floor(
                     Verdict.ASK,
@@ -1277,17 +1288,20 @@ class _Walk(PathChecks):
             )
         if not names:
             return
+        data = self.data_names()  # (also fills `_aliases`)
+        evaluates = f"`{short(shown)}` evaluates"
         for name in sorted(names) if what != "a variable name" else ():
             # `$((GITHUB_TOKEN))`, `${a[GITHUB_TOKEN]}`, `${s:GITHUB_TOKEN}`, `read 'a[X]'`:
             # arithmetic, and a value that is no number is printed in bash's error (review
             # AE1; an associative array's key is not evaluated, but which kind `a` is
             # cannot be told here)
             if _is_identifier(name):
-                self.secret_name(name, f"`{short(shown)}` evaluates", seg)
+                self.secret_name(name, evaluates, seg)
+                if name not in self._aliases:
+                    continue  # the usual case: a name no variable of the line stands for
                 for target in sorted(self.aliased(name)):
                     if _is_identifier(target):
-                        self.secret_name(target, f"`{short(shown)}` evaluates (`{name}`)", seg)
-        data = self.data_names()
+                        self.secret_name(target, f"{evaluates} (`{name}`)", seg)
         for name in sorted(names):
             if name in data or not _is_identifier(name):
                 source = (
