@@ -375,15 +375,20 @@ class _Walk(PathChecks):
         if body is not None:
             nested = self.rules.parse(body)
             self.visit_line(nested, cwd, poison, "code a shell reads on its standard input")
-        elif self.fed.cut and not self.fed.reported:
-            self.fed.reported = True
+        else:
+            self.report_cut(self.fed, "the code fed to shells on their standard input")
+
+    def report_cut(self, budget: _Recovery, what: str) -> None:
+        """Say once per line that `budget` ran out: a command in what was left unread
+        was not seen (the line asks)."""
+        if budget.cut and not budget.reported:
+            budget.reported = True
             self.line_reasons.append(
                 Reason(
                     rule_id="engine.recovery-limit",
                     message=(
-                        "the code fed to shells on their standard input was read up to "
-                        f"{_RECOVERY_PARSES} pieces or {_RECOVERY_CHARS} characters; a "
-                        "command in the rest was not seen"
+                        f"{what} was read up to {_RECOVERY_PARSES} pieces or "
+                        f"{_RECOVERY_CHARS} characters; a command in the rest was not seen"
                     ),
                     verdict=Verdict.ASK,
                     segment="",
@@ -412,20 +417,7 @@ class _Walk(PathChecks):
                 self.visit_line(nested, start, poison, "inside text that did not parse")
         finally:
             self.recovering -= 1
-        if self.recovery.cut and not self.recovery.reported:
-            self.recovery.reported = True
-            self.line_reasons.append(
-                Reason(
-                    rule_id="engine.recovery-limit",
-                    message=(
-                        "the pieces of text that did not parse were read up to "
-                        f"{_RECOVERY_PARSES} pieces or {_RECOVERY_CHARS} characters; "
-                        "a command in the rest was not seen"
-                    ),
-                    verdict=Verdict.ASK,
-                    segment="",
-                )
-            )
+        self.report_cut(self.recovery, "the text that did not parse, in pieces,")
 
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str
