@@ -1481,17 +1481,22 @@ class _Walk(PathChecks):
                 return
             # `#!/usr/bin/env node` (npm, npx …) runs its interpreter by PATH (review BH4)
             interpreter = _env_interpreter(first[0]) if first is not None else None
-            found = self._first_on_path(interpreter, cwd) if interpreter else None
-            if found is not None and found[1]:
+            planted = self._workspace_program(interpreter, cwd) if interpreter else None
+            if planted is not None:
                 seg.floor(
                     Verdict.ASK,
                     "engine.path-program",
                     f"`{name}` is a script run by `env {interpreter}`, and PATH finds "
-                    f"`{found[0]}`, a file of the workspace",
+                    f"`{planted}`, a file of the workspace",
                 )
                 return
             if name == "git" and self._git_helpers(entries, seg, cwd):
                 return
+
+    def _workspace_program(self, name: str, cwd: paths.Cwd) -> str | None:
+        """The workspace's program PATH finds for `name`, or None (a system one, none)."""
+        first = self._first_on_path(name, cwd)
+        return first[0] if first is not None and first[1] else None
 
     def _first_on_path(self, name: str, cwd: paths.Cwd) -> tuple[str, bool] | None:
         """The program PATH finds for `name`, and whether it lies in the workspace (an
@@ -1571,13 +1576,13 @@ class _Walk(PathChecks):
             except OSError:
                 continue
             for helper in names:
-                first = self._first_on_path(helper, cwd)
-                if first is not None and first[1]:
+                planted = self._workspace_program(helper, cwd)
+                if planted is not None:
                     seg.floor(
                         Verdict.ASK,
                         "engine.path-program",
                         f"git runs `{helper}` by PATH (filters, credential and remote "
-                        f"helpers), and PATH finds `{first[0]}`, a file of the workspace",
+                        f"helpers), and PATH finds `{planted}`, a file of the workspace",
                     )
                     return True
         return False

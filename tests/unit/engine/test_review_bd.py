@@ -217,13 +217,19 @@ def test_a_shell_reading_its_standard_input_still_asks(
     assert _verdict(default_policy, command, workspace) is Verdict.ASK
 
 
+@pytest.fixture
+def home(workspace: Path) -> Path:
+    """The fake home of `_verdict`, holding fake AWS credentials."""
+    folder = workspace.parent / "home"
+    (folder / ".aws").mkdir(parents=True)
+    (folder / ".aws" / "credentials").write_text("[default]\n")
+    return folder
+
+
 def test_a_path_through_the_process_root_meets_the_rules_of_the_place_it_names(
-    default_policy: Policy, workspace: Path
+    default_policy: Policy, workspace: Path, home: Path
 ) -> None:
     """BD7: `/proc/self/root/X` is `/X` for the usual process; it asked only."""
-    home = workspace.parent / "home"
-    (home / ".aws").mkdir(parents=True)
-    (home / ".aws" / "credentials").write_text("[default]\n")
     for command in (
         f"cat /proc/self/root{home}/.aws/credentials",
         f"echo x >/proc/self/root{home}/.bashrc",
@@ -327,12 +333,9 @@ def test_plain_arithmetic_on_expansions_stays_allowed(
 
 
 def test_process_roots_followed_by_dot_dot_or_nested_meet_the_rules(
-    default_policy: Policy, workspace: Path
+    default_policy: Policy, workspace: Path, home: Path
 ) -> None:
     """BF3: `..` right after a process's root stays at the root; roots may be nested."""
-    home = workspace.parent / "home"
-    (home / ".aws").mkdir(parents=True)
-    (home / ".aws" / "credentials").write_text("[default]\n")
     for command in (
         f"cat /proc/self/root/../..{home}/.aws/credentials",
         f"cat /proc/self/root/..{home}/.aws/credentials",
