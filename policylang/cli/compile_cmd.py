@@ -1,11 +1,13 @@
 """`policylang compile [--dump] FILE [--layer FILE]…`: compile a policy, optionally print it.
 
-Exit status 1 when the policy has errors (their diagnostics are printed).
+Exit status 1 when the policy has errors. Diagnostics go to stderr, so that stdout holds
+only the summary or the dump (`compile --dump FILE > tree.txt` stays a clean dump).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from policylang.rules.load import check_ruleset
 
@@ -34,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = check_ruleset(args.file, extra_layers=args.layer)
     except OSError as error:
-        print(f"{args.file}: cannot read: {error.strerror or error}")
+        print(f"{args.file}: cannot read: {error.strerror or error}", file=sys.stderr)
         return EXIT_RULESET_ERROR
     for diagnostic in result.diagnostics:
-        print(diagnostic.render())
+        print(diagnostic.render(), file=sys.stderr)
     policy = result.policy
     if policy is None:
         return EXIT_RULESET_ERROR

@@ -207,6 +207,8 @@ class _BatchState:
     def answer(self, raw: str) -> str:
         """The output line for one input line (an `error` object for a bad one)."""
         try:
+            if not raw.strip():
+                raise ValueError("a blank line")
             item = self.decode(raw)
             if not isinstance(item, dict):
                 raise TypeError("a line must be a JSON object")
@@ -261,7 +263,10 @@ def _folder(item: dict[str, object], name: str) -> str | None:
 
 
 def _blocks(stdin: TextIO) -> Iterator[list[str]]:
-    """Non-blank input lines, in blocks of what one read returned.
+    """Input lines, in blocks of what one read returned.
+
+    A blank line is passed on too, and answered with an error object: every input line
+    gets exactly one output line, so a client may match answers by position (review BJ4).
 
     A real stream is read with `read1` (whatever is there) for as long as more input is
     already waiting, up to `_BLOCK_BYTES`: a batch arrives in large blocks, and an
@@ -272,7 +277,7 @@ def _blocks(stdin: TextIO) -> Iterator[list[str]]:
     buffer = getattr(stdin, "buffer", None)
     read1 = getattr(buffer, "read1", None)
     if read1 is None:  # an in-memory text stream
-        lines = [line.rstrip("\n") for line in stdin if line.strip()]
+        lines = [line.rstrip("\n").rstrip("\r") for line in stdin]
         for start in range(0, len(lines), _BLOCK_LINES):
             yield lines[start : start + _BLOCK_LINES]
         return
@@ -298,8 +303,7 @@ def _blocks(stdin: TextIO) -> Iterator[list[str]]:
         partial = data[cut:]
         block = [
             line.decode("utf-8", "replace").rstrip("\r")
-            for line in data[:cut].split(b"\n")
-            if line.strip()
+            for line in data[:cut].split(b"\n")[:-1]
         ]
         if block:
             yield block

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from policylang.decision import Decision, Verdict
-from policylang.errors import PolicylangError
+from policylang.diagnostics import Severity
+from policylang.errors import PolicylangError, RulesetError
 
 if TYPE_CHECKING:
     from policylang.executor.sandbox import Backend
@@ -105,8 +106,16 @@ def _clip(text: str) -> str:
 
 
 def failure_reason(what: str, error: BaseException) -> str:
-    """A one-line reason for a hook that could not evaluate (never an allow)."""
+    """A one-line reason for a hook that could not evaluate (never an allow).
+
+    For a ruleset that did not load, the first error's location, code and message follow
+    the count: the approver sees what to fix without the hook's stderr (review BJ5).
+    """
     detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    diagnostics = error.diagnostics if isinstance(error, RulesetError) else ()
+    first = next((d for d in diagnostics if d.severity is Severity.ERROR), None)
+    if first is not None:
+        detail += f"; first: {first.location}: {first.severity}[{first.code}]: {first.message}"
     return _clip(f"policylang: {what}: {detail}")
 
 

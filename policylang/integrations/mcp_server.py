@@ -119,15 +119,19 @@ def unreadable_answer(error: Exception) -> types.JSONRPCError | None:
         return _error(None, _INVALID_REQUEST, f"invalid request: {why}")
     if not isinstance(message, dict):
         return _error(None, _INVALID_REQUEST, "invalid request: not a JSON-RPC 2.0 message")
-    if "method" not in message:
+    if "method" not in message and ("result" in message or "error" in message):
         return None  # a response to one of our requests: a reply to a reply is not due
     request_id = message.get("id")
-    if request_id is None:
+    if request_id is None and "method" in message:
         return None  # a notification: JSON-RPC forbids answering it
     if isinstance(request_id, bool) or not isinstance(request_id, int | str):
         return _error(None, _INVALID_REQUEST, "invalid request: the id is not a string or number")
     if _has_surrogate(message):
         why = "a string holds a lone surrogate (not valid Unicode); nothing was run"
+    elif "method" not in message:
+        # `{"id": 51}` is neither a request nor a response; unanswered, a client that sent
+        # it by mistake waits forever (review BJ8)
+        why = "no method, result or error: neither a request nor a response; nothing was run"
     else:
         why = "the message does not follow the JSON-RPC 2.0 / MCP schema; nothing was run"
     return _error(_ascii_id(request_id), _INVALID_REQUEST, f"invalid request: {why}")

@@ -56,7 +56,10 @@ def test_jsonl_batch_reuses_policy_and_reports_bad_lines() -> None:
     count = eval_cmd.batch(policy, io.StringIO("\n".join(lines) + "\n"), out, workspace="/w")
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     assert count == 3
-    assert [r.get("verdict") for r in rows] == ["allow", "deny", None, None, None, "ask"]
+    # one output row per input row, the blank one included (review BJ4)
+    assert len(rows) == len(lines)
+    assert [r.get("verdict") for r in rows] == ["allow", "deny", None, None, None, None, "ask"]
+    assert rows[5] == {"error": "bad input line: a blank line", "line": ""}
     assert rows[0]["retention"] == "requery"
     assert rows[0]["concurrency_safe"] is True
     assert set(rows[0]) == {
@@ -68,7 +71,7 @@ def test_jsonl_batch_reuses_policy_and_reports_bad_lines() -> None:
         "suggested_rule",
     }
     assert "bad input line" in rows[2]["error"]
-    assert rows[5]["suggested_rule"] == "touch"
+    assert rows[6]["suggested_rule"] == "touch"
 
 
 def test_a_wrong_typed_folder_or_deep_json_costs_only_its_own_line() -> None:
@@ -93,7 +96,7 @@ def test_a_wrong_typed_folder_or_deep_json_costs_only_its_own_line() -> None:
 
 
 def test_jsonl_subprocess() -> None:
-    payload = json.dumps({"command": "ls && sudo id"}) + "\n"
+    payload = json.dumps({"command": "ls && sudo id"}) + "\n\r\n \n" + '{"command": "ls"}\n'
     done = subprocess.run(
         [sys.executable, "-m", "policylang.cli.main", "eval", "--jsonl"],
         input=payload,
@@ -101,7 +104,9 @@ def test_jsonl_subprocess() -> None:
         text=True,
         check=True,
     )
-    assert json.loads(done.stdout)["verdict"] == "deny"
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row.get("verdict") for row in rows] == ["deny", None, None, "allow"]
+    assert [row.get("line") for row in rows[1:3]] == ["", " "]
 
 
 def test_explain(capsys: pytest.CaptureFixture[str]) -> None:

@@ -115,6 +115,8 @@ def test_claude_code_broken_policy_asks(tmp_path: Path) -> None:
     out = claude_answer(proc)
     assert out["permissionDecision"] == "ask"
     assert "the policy could not be loaded" in out["permissionDecisionReason"]
+    # the first error, with its place, is in the reason itself (review BJ5)
+    assert f"first: {broken}:1:1: error[rules." in out["permissionDecisionReason"]
 
 
 def gemini_payload(command: str, **tool_input: str) -> str:

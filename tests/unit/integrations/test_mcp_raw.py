@@ -163,6 +163,25 @@ def test_a_request_off_the_schema_is_answered_with_its_id(client: RawClient) -> 
     }
 
 
+@pytest.mark.parametrize(
+    ("line", "request_id", "why"),
+    [
+        ('{"id":51}', 51, "neither a request nor a response"),
+        ('{"jsonrpc":"2.0","id":"x"}', "x", "neither a request nor a response"),
+        ('{"jsonrpc":"2.0"}', None, "the id is not a string or number"),
+    ],
+)
+def test_a_message_with_no_method_result_or_error_is_answered(
+    client: RawClient, line: str, request_id: object, why: str
+) -> None:
+    client.send_line(line)  # neither a request nor a response (review BJ8)
+    answer = client.answer()
+    assert answer["id"] == request_id
+    assert answer["error"]["code"] == -32600
+    assert why in answer["error"]["message"]
+    list_tools(client, 4)
+
+
 def test_an_id_holding_a_surrogate_is_echoed_in_valid_unicode(client: RawClient) -> None:
     client.send_line(call_line("call\udc80", '"ls"'))  # json.dumps escapes it: \\udc80
     answer = client.answer()

@@ -156,6 +156,20 @@ def test_compile_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "git status ** -> allow  [g @ " in out
     broken = write(tmp_path, "broken.policy", "alow\n")
     assert main(["compile", "--dump", str(broken)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "broken.policy:1:1: error[" in captured.err
+
+
+def test_compile_dump_keeps_warnings_off_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    policy = write(tmp_path, "w.policy", "deny 'sudo' **\nallow ls\n")
+    assert main(["compile", "--dump", str(policy)]) == 0
+    captured = capsys.readouterr()
+    assert "warning[rules.single-quote]" in captured.err  # review BJ7
+    assert "warning" not in captured.out
+    assert "  ls -> allow  [" in captured.out
 
 
 def test_check_cli_runs_inline_expectations(
