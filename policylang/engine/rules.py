@@ -68,10 +68,11 @@ _IMPLICIT_CWD = frozenset(
     {"ls", "find", "rg", "ag", "ack", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"}
 )
 _RECURSIVE = ("-r", "-R", "--recursive")
-_ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack"})
+# `tree` lists every name below its operands (hidden ones with `-a`), as `ls -R` does
+# (review BI5: `tree ~/.config` listed `~/.config/gcloud`'s files where `ls -R` is denied)
+_ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack", "tree"})
 # listers that walk a whole tree, hidden names included, under these options
 _HIDDEN_LISTERS: Final = {
-    "tree": ("-a",),
     "du": ("-a", "--all"),
     **dict.fromkeys(("fd", "fdfind"), ("-H", "--hidden", "-u", "--unrestricted")),
 }
@@ -82,7 +83,7 @@ _PATTERN_OPTIONS = {
     **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep", "rg"), _GREP_PATTERN),
     # ag's `-f` is --follow; ack's `--match` takes a value the engine has no spec for: for
     # both, one operand is always taken for the pattern (at worst the tree is checked)
-    "ag": (),
+    "ag": ("-g", "--filename-pattern"),  # `ag -g x DIR` lists the names in DIR (BI5)
     "ack": (),
     # fd's first operand is always its pattern; the others are folders it lists (BH9)
     "fd": (),
@@ -920,13 +921,16 @@ class RuleView:
             view.has(*_RECURSIVE)
             or name in _ALWAYS_RECURSIVE
             or (name in _CONTENT_READERS and _reads_trees(name, view))
-            # `tree -a ~` and `du -a ~` list every name below, hidden ones too, as `ls -R`
+            # `du -a ~` and `fd -H . ~` list every name below, hidden ones too, as `ls -R`
             # does (review BE10: they listed `~/.ssh`'s files where `ls -R ~` is denied)
             or (name in _HIDDEN_LISTERS and view.has(*_HIDDEN_LISTERS[name]))
         )
-        # a searcher's first operand is its pattern, unless `-e`/`-f` gave one
+        # a searcher's first operand is its pattern, unless `-e`/`-f` gave one, or rg only
+        # lists files (`rg --files ~/.ssh` lists the names in `~/.ssh`: review BI5)
         given = _PATTERN_OPTIONS.get(name)
         patterns = 1 if given is not None and not view.has(*given) else 0
+        if patterns and name == "rg" and view.has(*_RG_LISTING):
+            patterns = 0
         if patterns and name in _JQ_FAMILY and any(_jq_program_like(w.value) for w in inner):
             patterns = 0  # jq takes `-0,.` for its program: every operand may be a file (AB1)
         if roles is not None:
@@ -1495,6 +1499,9 @@ def _match_reason(match: RuleMatch, where: str) -> Reason:
     if where:
         message = f"{where}: {message}"
     return _objects.reason(ref.id, message, match.verdict, ref.location, "")
+
+
+_RG_LISTING = ("--files", "--type-list")
 
 
 def _reads_trees(name: str, view: OptionView) -> bool:

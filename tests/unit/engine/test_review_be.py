@@ -145,7 +145,8 @@ def test_man_cache_writes_and_fd_ignore_files(
         ("tree -a ~", Verdict.DENY),
         ("du -a ~", Verdict.DENY),
         ("du --all ~", Verdict.DENY),
-        ("tree ~", Verdict.ALLOW),  # hidden folders (`~/.ssh`) are not listed
+        # tree skips hidden folders without `-a`, but is judged as `ls -R ~` (review BI5)
+        ("tree ~", Verdict.DENY),
         ("du -sh ~", Verdict.ALLOW),
         ("tree -a", Verdict.ALLOW),
         ("du -a .", Verdict.ALLOW),
