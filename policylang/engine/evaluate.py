@@ -66,6 +66,7 @@ from policylang.engine.rules import (
     runs_elsewhere,
     ssh_loopback_aliases,
 )
+from policylang.shell.braces import expand_braces
 from policylang.shell.fragments import command_pieces, substitution_bodies
 from policylang.shell.model import (
     CommandLine,
@@ -313,6 +314,7 @@ class _Walk(PathChecks):
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
         self.fed = _Recovery()  # the code fed to shells' standard input (`fed_code`)
+        self.braced = _Recovery()  # the commands brace expansion writes (`brace_expanded`)
         self.glob_visits = [0, 0]  # shared with inner walks too (`PathChecks.check_glob`)
 
     def run(self, command: str) -> Decision:
@@ -348,6 +350,10 @@ class _Walk(PathChecks):
                 # own, so a deny among them holds (review AZ6, AZ13)
                 mismatched = True
                 self.recover(line.text, start, poison)
+                if _PLAIN_BRACED.fullmatch(line.text):
+                    # `{rm,-rf,/}`: tree-sitter reads a group where bash reads one word
+                    braced = [(word, "{" in word) for word in line.text.split()]
+                    self.brace_expanded(braced, start, poison)
         segments = line.segments
         cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
         last = len(segments) - 1
@@ -362,6 +368,11 @@ class _Walk(PathChecks):
                 code = _stdin_code(segments, index)
                 if code is not None:
                     self.fed_code(code, cwds[index], held)
+            if segment.kind is SegmentKind.SIMPLE and any(
+                word.value is None and _braced(word) for word in segment.words
+            ):
+                braced = [(w.text, w.value is None and _braced(w)) for w in segment.words]
+                self.brace_expanded(braced, cwds[index], held)
             if poison is None and index < last:  # it only changes later segments
                 poison = poison_of(segment)
 
@@ -377,6 +388,28 @@ class _Walk(PathChecks):
             self.visit_line(nested, cwd, poison, "code a shell reads on its standard input")
         else:
             self.report_cut(self.fed, "the code fed to shells on their standard input")
+
+    def brace_expanded(
+        self, words: Sequence[tuple[str, bool]], cwd: paths.Cwd, poison: Poison | None
+    ) -> None:
+        """The command as bash's brace expansion writes it (`{rm,-rf,/}` is `rm -rf /`,
+        `cat {README,.env}` reads `.env`), read as a line of its own: the braced words
+        keep their own verdict (a glob-like word asks), and a deny among the expanded
+        words holds (review BG15). `words`: each word's text, and whether bash expands
+        braces in it. A word bash would expand by rules `expand_braces` does not read
+        leaves the line as it was."""
+        written: list[str] = []
+        for text, braced in words:
+            expanded = expand_braces(text) if braced else [text]
+            if expanded is None:
+                return
+            written.extend(expanded)
+        body = self.braced.take(" ".join(written))
+        if body is not None:
+            nested = self.rules.parse(body)
+            self.visit_line(nested, cwd, poison, "the command as brace expansion writes it")
+        else:
+            self.report_cut(self.braced, "the commands that brace expansion writes")
 
     def report_cut(self, budget: _Recovery, what: str) -> None:
         """Say once per line that `budget` ran out: a command in what was left unread
@@ -1879,6 +1912,8 @@ _PATH_HELPERS: Final = {
 # (`git commit -m 'explain $(cat .env)'`, a heredoc writing `\$(…)` into a script:
 # review BB1, BB2); such a line asks, as before
 _MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error"})
+# a line of blank-separated words of plain characters and braces (`{rm,-rf,/}`)
+_PLAIN_BRACED: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{} \t-]+")
 # programs that are shell scripts running other programs by PATH (review BA2)
 _PATH_SCRIPTS: Final = frozenset(
     {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",
@@ -2152,6 +2187,10 @@ def _note_value(
             return
         else:
             aliases.setdefault(name, set()).update(_names_in(word.value))
+
+
+def _braced(word: Word) -> bool:
+    return any(expansion.kind is ExpansionKind.BRACE for expansion in word.expansions)
 
 
 def _stdin_code(segments: Sequence[Segment], index: int, depth: int = 0) -> str | None:

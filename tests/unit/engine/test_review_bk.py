@@ -4,6 +4,7 @@ its fix."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,47 @@ def test_listings_of_protected_folders_are_denied(
 ) -> None:
     (workspace / "src").mkdir(exist_ok=True)
     assert _verdict(default_policy, command, workspace) is verdict
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "{rm,-rf,/}",  # BG15: tree-sitter reads a group where bash reads one word
+        "{sudo,id}",
+        " {cat,~/.ssh/id_rsa}",
+        "cat {a.txt,.env}",
+        "cat .e{n,}v",
+        "head -1 {a.txt,.env}",
+        "ls {src,~/.ssh}",
+        "grep x {src,~/.aws}",
+        "x=1 {cat,.env}",
+    ],
+)
+def test_brace_expansion_is_read_as_bash_writes_it(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str
+) -> None:
+    assert _verdict(default_policy, command, workspace) is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("echo {a,b}", Verdict.ALLOW),
+        ("echo {1..3}", Verdict.ALLOW),
+        ("cat src/{a,b}.py", Verdict.ASK),  # a braced path still asks (a glob to the check)
+        ("{ls,-la}", Verdict.ASK),
+        ("cat {a{b,c}}", Verdict.ASK),  # braces bash reads by rules not followed: no change
+    ],
+)
+def test_harmless_brace_expansions_keep_their_verdict(
+    default_policy: Policy, workspace: Path, command: str, verdict: Verdict
+) -> None:
+    assert _verdict(default_policy, command, workspace) is verdict
+
+
+def test_bash_reads_the_file_the_braces_name(workspace: Path) -> None:
+    (workspace / ".env").write_text("TOKEN=marker-7\n")
+    done = subprocess.run(
+        ["bash", "-c", "cat {a.txt,.env}"], cwd=workspace, capture_output=True, text=True
+    )
+    assert "marker-7" in done.stdout
