@@ -7,7 +7,12 @@ import importlib
 
 import pytest
 
-MODULES = ["policylang.shell.parse", "policylang.shell.plain", "policylang.shell.fragments"]
+MODULES = [
+    "policylang.shell.parse",
+    "policylang.shell.plain",
+    "policylang.shell.fragments",
+    "policylang.shell.braces",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
