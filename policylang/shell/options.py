@@ -52,6 +52,10 @@ class OptionSpec:
         bundle_without_dash: old-style first word without a dash (`tar xzf FILE`).
         long_nocase: long option names match ignoring case (less: `--LESSKEY-SRC` is
             `--lesskey-src`); they are normalised to lower case.
+        plus_options: a word `+X…` is an option too (bash's `+e`, `+o NAME` turn a
+            setting off), read as `-X…`: what the policy checks of an option it checks
+            of both spellings, and `+o`/`+O` take their value as `-o`/`-O` do (review
+            BG9: `bash +e` was read as a script named `+e`).
     """
 
     takes_value: frozenset[str] = frozenset()
@@ -65,6 +69,7 @@ class OptionSpec:
     options_first: bool = False
     bundle_without_dash: bool = False
     long_nocase: bool = False
+    plus_options: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
     _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -297,6 +302,8 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
             scan.long(text, index)
         elif len(text) > 1 and text.startswith("-"):
             scan.short(text, index)
+        elif spec.plus_options and len(text) > 1 and text.startswith("+"):
+            scan.short("-" + text[1:], index)
         else:
             if spec.stop_at_operand:
                 return _finish(scan, index)

@@ -398,7 +398,10 @@ def _reenter(
     if view.has("--version", "--help"):
         return Unwrapped(chain=tuple(chain), words=(), assignments=tuple(assignments))
     if view.unknown:
-        return _opaque(chain, assignments, f"cannot tell what `{spec.name}` runs")
+        # `bash +e`, `bash +o errexit`: whatever the words are, code on its standard input
+        # may be what it runs, and the engine reads literal code there (review BG9)
+        found = _opaque(chain, assignments, f"cannot tell what `{spec.name}` runs")
+        return replace(found, reads_stdin=True)
     first = view.rest
     if first < len(words) - 1 and words[first].value == "-":
         first += 1  # `bash - script.sh`: `-` ends the options, the script follows
@@ -518,6 +521,7 @@ _SHELL_OPTIONS = OptionSpec(
         "--debugger --dump-strings --dump-po-strings --noediting --pretty-print"
     ),
     stop_at_operand=True,
+    plus_options=True,
 )
 
 

@@ -98,3 +98,27 @@ def test_bash_reads_the_file_the_braces_name(workspace: Path) -> None:
         ["bash", "-c", "cat {a.txt,.env}"], cwd=workspace, capture_output=True, text=True
     )
     assert "marker-7" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'bash +e <<< "rm -rf /"',  # BG9: `+e` was read as a script named `+e`
+        'bash +x -e <<< "rm -rf /"',
+        'bash +o errexit <<< "rm -rf /"',
+        'echo "sudo id" | sh +x',
+        'bash +e -c "rm -rf /"',
+        'bash --no-such-option <<< "cat ~/.ssh/id_rsa"',  # unknown words: stdin still read
+    ],
+)
+def test_shell_options_spelt_with_plus_are_options(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    assert _verdict(default_policy, command, workspace) is Verdict.DENY
+
+
+def test_bash_runs_its_stdin_after_plus_options(workspace: Path) -> None:
+    subprocess.run(
+        ["bash", "-c", "bash +e +o errexit <<< 'touch P'"], cwd=workspace, timeout=20, check=True
+    )
+    assert (workspace / "P").exists()

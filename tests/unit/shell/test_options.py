@@ -215,3 +215,22 @@ def test_other_commands_keep_the_case_of_long_options() -> None:
     words = parse_command("grep --REGEXP=x f").segments[0].words
     view = option_view(words, DEFAULT_OPTION_SPECS["grep"])
     assert view.options[0].name == "--REGEXP"
+
+
+def test_plus_options_are_read_as_their_dash_form() -> None:
+    spec = OptionSpec(
+        takes_value=frozenset({"-o", "-c"}),
+        flags=frozenset({"-e", "-x"}),
+        stop_at_operand=True,
+        plus_options=True,
+    )
+    found = view("bash +e +o errexit -c ls script", spec)
+    assert [(o.name, o.value) for o in found.options] == [
+        ("-e", None),
+        ("-o", "errexit"),
+        ("-c", "ls"),
+    ]
+    assert found.rest == 6  # the script
+    # without the setting, `+e` is the first operand
+    plain = dataclasses.replace(spec, plus_options=False)
+    assert view("bash +e -c ls", plain).rest == 1
