@@ -652,6 +652,17 @@ class PathChecks:
         if op in ("<<<", "<<", "<<-"):
             return
         value = target.value
+        fd = redirect.fd if redirect.fd is not None else (1 if op == ">&" else None)
+        if fd in (1, 2) and (op == "<" or _duplicates_other(op, value)):
+            # `1<.bashrc`, `2<&3`: the descriptors programs write to now hold a file (or
+            # whatever fd 3 is), and `>> /dev/stdout` reopens it for writing (review BK7)
+            seg.read_only = False
+            seg.floor(
+                Verdict.ASK,
+                "engine.descriptor-swap",
+                f"descriptor {fd} is pointed at `{short(target.text)}`: a later write to "
+                f"`/dev/{'stdout' if fd == 1 else 'stderr'}` writes there",
+            )
         # only `>&N`, `<&N`, `>&N-` and `>&-` duplicate, move or close a descriptor: `&>WORD`
         # and `&>>WORD` always write the file WORD (`echo x &>1` writes a file named `1`)
         if op in (">&", "<&") and value is not None and _is_fd_word(value):
@@ -659,6 +670,16 @@ class PathChecks:
         writes = redirect.writes or op == ">&"
         access = "write" if writes else "read"
         if value is not None and is_harmless_device(value):
+            if writes and _reopens_a_descriptor(value):
+                # opening `/dev/stdin` or `/dev/fd/3` opens again whatever file that
+                # descriptor holds, for writing: `echo x < .bashrc >> /dev/stdin` appends
+                # to `.bashrc` (review BK7)
+                seg.read_only = False
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.descriptor-write",
+                    f"writing to `{value}` writes whatever file that descriptor holds",
+                )
             return
         if writes:
             seg.read_only = False
@@ -975,6 +996,22 @@ _FD_DEVICE = re.compile(r"/dev/fd/[0-9]+")
 def _is_fd_word(value: str) -> bool:
     """`N`, `N-` or `-` after `>&`/`<&`: a descriptor to duplicate, move or close."""
     return _FD_WORD.fullmatch(value) is not None
+
+
+def _reopens_a_descriptor(value: str) -> bool:
+    """`/dev/stdin` and `/dev/fd/N` but 1 and 2: descriptors no redirect writes to
+    unless the line made it so (those of 1 and 2 are checked where they are redirected)."""
+    if value == "/dev/stdin":
+        return True
+    return _FD_DEVICE.fullmatch(value) is not None and value not in ("/dev/fd/1", "/dev/fd/2")
+
+
+def _duplicates_other(op: str, value: str | None) -> bool:
+    """`>&3`, `<&0`, `>&$fd` onto 1 or 2: anything but each other (`2>&1`, `1>&2`) or
+    closing (`>&-`) may be a file opened for reading."""
+    if op not in (">&", "<&"):
+        return False
+    return value not in ("1", "2", "-", "1-", "2-")
 
 
 def is_harmless_device(value: str) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from policylang import Verdict
+from policylang import Retention, Verdict
 from policylang.engine.policy import Policy
 
 
@@ -122,3 +122,47 @@ def test_bash_runs_its_stdin_after_plus_options(workspace: Path) -> None:
         ["bash", "-c", "bash +e +o errexit <<< 'touch P'"], cwd=workspace, timeout=20, check=True
     )
     assert (workspace / "P").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd && echo 'touch PWN' < .bashrc >> /dev/stdin",  # BK7
+        "echo x < ~/.bashrc > /dev/stdin",
+        "cd && echo evil 2<.bashrc >>/dev/stderr",
+        "cd && echo evil 1<.bashrc >>/dev/stdout",
+        "cd && echo evil 3<.bashrc >>/dev/fd/3",
+        "echo evil < .git/hooks/pre-commit > /dev/fd/0",
+        "cd && { echo evil >> /dev/stdin; } < .bashrc",
+        "cd && for i in 1; do echo evil >>/dev/stdin; done < .bashrc",
+        "cd && if true; then echo evil >>/dev/fd/0; fi < .bashrc",
+        "echo x >&3 >> /dev/stdout",
+    ],
+)
+def test_writes_through_a_reopened_descriptor_are_not_allowed(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    decision = default_policy.evaluate(
+        command, workspace=str(workspace), env={"HOME": str(workspace.parent / "home")}
+    )
+    assert decision.verdict is not Verdict.ALLOW
+    assert decision.retention is not Retention.REQUERY
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["ls 2>&1", "echo err >&2", "echo hi > /dev/stderr", "ls > /dev/null 2>&1", "ls >&-"],
+)
+def test_everyday_descriptor_redirects_stay_allowed(
+    default_policy: Policy, workspace: Path, command: str
+) -> None:
+    assert _verdict(default_policy, command, workspace) is Verdict.ALLOW
+
+
+def test_bash_writes_the_file_a_descriptor_holds(workspace: Path) -> None:
+    target = workspace / "rc"
+    target.write_text("original\n")
+    subprocess.run(
+        ["bash", "-c", "echo appended < rc >> /dev/stdin"], cwd=workspace, timeout=20, check=True
+    )
+    assert target.read_text() == "original\nappended\n"
