@@ -107,8 +107,9 @@ def _jq_program_like(value: str | None) -> bool:
 # commands that print or copy the contents of whole trees when recursive (`less -R` and
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
 _CONTENT_READERS = frozenset(
-    {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff"}
-)
+    {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff",
+     "sdiff"}
+)  # fmt: skip
 _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
 # option values that stand for operands (read as deeply as the operands are)
 _RECURSIVE_OPERAND_OPTIONS = frozenset({"--from-file", "--to-file"})
@@ -1520,6 +1521,11 @@ def _reads_trees(name: str, view: OptionView) -> bool:
             for o in view.find("-d", "--directories")
         )
     if name in ("cp", "rsync") and view.has(*_ARCHIVE):
+        return True
+    if name in ("diff", "sdiff"):
+        # without `-r` too: two folders are compared file by file at their top level (with
+        # `-N` each file printed whole), and `diff DIR FILE` reads `DIR/FILE` (review BK6:
+        # `diff -N ~ empty` printed `~/.netrc`); read as `diff -r`, the strict side
         return True
     return view.has("-r", "-R", "--recursive")
 

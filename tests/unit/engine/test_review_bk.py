@@ -166,3 +166,38 @@ def test_bash_writes_the_file_a_descriptor_holds(workspace: Path) -> None:
         ["bash", "-c", "echo appended < rc >> /dev/stdin"], cwd=workspace, timeout=20, check=True
     )
     assert target.read_text() == "original\nappended\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("diff -N ~ empty", Verdict.DENY),  # BK6: every top-level file of home, printed whole
+        ("diff -N empty ~", Verdict.DENY),
+        ("diff ~ .netrc", Verdict.DENY),  # reads ~/.netrc
+        ("sdiff ~ .netrc", Verdict.DENY),
+        ("diff -N . empty", Verdict.DENY),  # the workspace's .env
+        ("diff --unidirectional-new-file empty ~", Verdict.DENY),
+        ("diff a.txt b.txt", Verdict.ALLOW),
+        ("diff -u src empty", Verdict.ALLOW),
+    ],
+)
+def test_diff_of_folders_reads_their_files(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    (secrets_home / ".netrc").write_text("machine x password p\n")
+    (workspace / ".env").write_text("TOKEN=1\n")
+    (workspace / ".netrc").write_text("other\n")
+    (workspace / "empty").mkdir()
+    for name in ("a.txt", "b.txt"):
+        (workspace / name).write_text(name)
+    assert _verdict(default_policy, command, workspace) is verdict
+
+
+def test_diff_prints_the_files_of_a_folder_without_r(workspace: Path) -> None:
+    (workspace / "d").mkdir()
+    (workspace / "d" / ".env").write_text("TOKEN=marker-9\n")
+    (workspace / "empty").mkdir()
+    done = subprocess.run(
+        ["diff", "-N", "d", "empty"], cwd=workspace, capture_output=True, text=True, timeout=20
+    )
+    assert "marker-9" in done.stdout
