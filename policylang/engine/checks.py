@@ -955,17 +955,27 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
     base = directory.rstrip("/")
     scope: list[str] = []
     revisions = False
+    wide = printing.whole  # `--full-diff`: the pathspecs only choose the commits
     for word in printing.ambiguous:
         value = word.value or ""
         path = os.path.normpath(value if value.startswith("/") else f"{base}/{value}")
-        if value and os.path.lexists(path):
+        if value and _wide_pathspec(value):
+            wide = True  # git takes a glob or magic for a pathspec, whatever exists
+        elif value and os.path.lexists(path):
             scope.append(path)
         else:
             revisions = True
     for word in printing.paths:
         value = word.value or ""
+        wide = wide or _wide_pathspec(value)
         scope.append(os.path.normpath(value if value.startswith("/") else f"{base}/{value}"))
-    return scope, revisions  # no scope: the whole working tree
+    return ([] if wide else scope), revisions  # no scope: the whole working tree
+
+
+def _wide_pathspec(value: str) -> bool:
+    """A pathspec that may name any tracked file: magic (`:/` is the whole tree, `:^x` and
+    `:!x` all but x: review BK9) or a glob (`*.env`)."""
+    return value.startswith(":") or any(char in value for char in "*?[")
 
 
 def _below(path: str, roots: Sequence[str]) -> bool:

@@ -214,6 +214,8 @@ class GitPrint:
     worktree: bool  # compares the working tree with the index, unless a revision is given
     ambiguous: tuple[Word, ...]  # operands before `--`: paths if they exist, else revisions
     paths: tuple[Word, ...]  # operands after `--`
+    # `--full-diff`: the pathspecs choose the commits, each printed whole (review BK8)
+    whole: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
@@ -2078,6 +2080,7 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         worktree=subcommand == "diff" and not sub.has("--cached", "--staged", "--merge-base"),
         ambiguous=tuple(w for w in operands if id(w) not in after),
         paths=tuple(w for w in operands if id(w) in after),
+        whole=sub.has("--full-diff"),
     )
 
 

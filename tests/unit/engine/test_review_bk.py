@@ -201,3 +201,63 @@ def test_diff_prints_the_files_of_a_folder_without_r(workspace: Path) -> None:
         ["diff", "-N", "d", "empty"], cwd=workspace, capture_output=True, text=True, timeout=20
     )
     assert "marker-9" in done.stdout
+
+
+def _git(workspace: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.email=a@b", "-c", "user.name=n", *args],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return done.stdout
+
+
+@pytest.fixture
+def tracked_env(workspace: Path) -> Path:
+    """A repository that committed a `.env`, then changed only README.md."""
+    _git(workspace, "init", "-q")
+    (workspace / ".env").write_text("TOKEN=marker-11\n")
+    (workspace / "README.md").write_text("hi\n")
+    _git(workspace, "add", "-A")
+    _git(workspace, "commit", "-qm", "one")
+    (workspace / "README.md").write_text("hi\nmore\n")
+    _git(workspace, "commit", "-qam", "two")
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("git log -p --full-diff -- README.md", Verdict.ASK),  # BK8
+        ("git show --full-diff HEAD~1 -- README.md", Verdict.ASK),
+        ("git log --full-diff -p README.md", Verdict.ASK),
+        ("git log -p -- :/", Verdict.ASK),  # BK9: magic pathspecs
+        ("git show HEAD~1 -- :/", Verdict.ASK),
+        ("git log -p -- :^x", Verdict.ASK),
+        ("git log -p -- :!x", Verdict.ASK),
+        ("git log -p -- ::", Verdict.ASK),
+        ("git log -p -- '*.env'", Verdict.ASK),
+        ("cd src && git log -p -- :/", Verdict.ASK),
+        ("git log -p -- README.md", Verdict.ALLOW),
+        ("git log -p -- src", Verdict.ALLOW),
+    ],
+)
+def test_git_pathspecs_that_widen_print_the_tracked_secret(
+    default_policy: Policy, tracked_env: Path, command: str, verdict: Verdict
+) -> None:
+    assert _verdict(default_policy, command, tracked_env) is verdict
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("log", "-p", "--full-diff", "--", "README.md"),
+        ("log", "-p", "--", ":/"),
+        ("log", "-p", "--", ":^x"),
+    ],
+)
+def test_git_prints_the_tracked_secret(tracked_env: Path, args: tuple[str, ...]) -> None:
+    assert "marker-11" in _git(tracked_env, *args)
