@@ -258,6 +258,12 @@ class PathChecks:
                     "engine.unknown-path",
                     f"cannot tell which file `{short(word.text)}` names",
                 )
+                home = _home_parameter_path(word.text, self.ctx.home)
+                if home is not None:
+                    # `rm -rf $HOME`: the home folder, unless the line changed HOME, which
+                    # the question above already covers; checked too, so a deny holds
+                    # (review BK5: `rm -rf ~` was denied, `rm -rf $HOME` asked)
+                    self.check_path(home, access, seg, cwd, subtree=subtree)
                 return
             if _glob_may_reach_hidden(value):
                 seg.floor(
@@ -1006,6 +1012,22 @@ _FD_DEVICE = re.compile(r"/dev/fd/[0-9]+")
 def _is_fd_word(value: str) -> bool:
     """`N`, `N-` or `-` after `>&`/`<&`: a descriptor to duplicate, move or close."""
     return _FD_WORD.fullmatch(value) is not None
+
+
+# `$HOME`, `"${HOME}"/.ssh`, `"$HOME/.aws"`: the home parameter, then plain path text
+_HOME_PARAMETER = re.compile(r'"?\$(?:HOME|\{HOME\})"?((?:/[A-Za-z0-9_.@%+=:,-]*"?)*)')
+
+
+def _home_parameter_path(text: str, home: str) -> str | None:
+    """The path a word made of `$HOME` and plain path text names, with the context's home
+    folder for `$HOME` (None for any other word, or a home bash would split or glob)."""
+    match = _HOME_PARAMETER.fullmatch(text)
+    if match is None or not home.startswith("/") or _BLANKS.search(home) or "*" in home:
+        return None
+    rest = match.group(1)
+    if rest.count('"') + text[: match.start(1)].count('"') not in (0, 2):
+        return None  # an unbalanced quote: not a word of this form
+    return home.rstrip("/") + rest.replace('"', "") if rest else home
 
 
 def _reopens_a_descriptor(value: str) -> bool:

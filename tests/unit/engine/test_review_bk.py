@@ -261,3 +261,21 @@ def test_git_pathspecs_that_widen_print_the_tracked_secret(
 )
 def test_git_prints_the_tracked_secret(tracked_env: Path, args: tuple[str, ...]) -> None:
     assert "marker-11" in _git(tracked_env, *args)
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("rm -rf $HOME", Verdict.DENY),  # BK5: `rm -rf ~` is denied
+        ('rm -rf "$HOME"', Verdict.DENY),
+        ("rm -rf ${HOME}/", Verdict.DENY),
+        ("rm -rf $HOME/.ssh", Verdict.DENY),
+        ('cat "$HOME/.ssh/id_rsa"', Verdict.DENY),
+        ("cat $HOME/notes.txt", Verdict.ASK),  # still a question: HOME may be changed
+        ("rm -rf $HOME/$X", Verdict.ASK),
+    ],
+)
+def test_the_home_parameter_is_checked_as_the_home_folder(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    assert _verdict(default_policy, command, workspace) is verdict
