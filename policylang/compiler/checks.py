@@ -33,7 +33,9 @@ def sed_script(words: Sequence[Word], view: OptionView) -> str | None:
     """sed runs no commands and writes or reads no other files.
 
     Fails on the `e`, `w`, `W`, `r`, `R` commands, the `e` and `w` flags of `s`, `-f`
-    script files, any non-literal script and any script with non-ASCII characters.
+    script files, any non-literal script, any script with non-ASCII characters and any
+    script this check cannot read to its end as GNU sed reads it (an address regex, `s` or
+    `y` that does not end, a flag of `s` it does not know).
     """
     if view.unknown:
         return "sed has a non-literal word where an option could be"
@@ -61,12 +63,16 @@ def sed_script(words: Sequence[Word], view: OptionView) -> str | None:
 _SED_SIMPLE = frozenset("=dDgGhHlnNpPqQxzF{}!#")
 _SED_LABEL = frozenset("bt:T")
 _SED_TEXT = frozenset("aic")
+# the flags of `s` besides `w` (which takes the rest of the line as a file name)
+_SED_S_FLAGS = frozenset("gpiImMe0123456789 \t")
 
 
 def _sed_problem(script: str) -> str | None:
     i, n = 0, len(script)
     while i < n:
         i = _skip_address(script, i)
+        if i < 0:
+            return "sed script has an unterminated address regex"
         if i >= n:
             break
         cmd = script[i]
@@ -76,23 +82,27 @@ def _sed_problem(script: str) -> str | None:
         if cmd in "ewWrR":
             return f"sed script uses the `{cmd}` command"
         if cmd == "s":
-            i, flags = _skip_substitution(script, i)
-            if flags is None:
+            i = _skip_parts(script, i, regex=True)
+            if i < 0:
                 return "sed script has an unterminated `s` command"
+            i, flags = _substitution_flags(script, i)
+            if flags is None:
+                return f"sed script has an unknown flag `{script[i]}` of `s`"
             for flag in "ew":
                 if flag in flags:
                     effect = "runs a command" if flag == "e" else "writes a file"
                     return f"sed script {effect} (`{flag}` flag of `s`)"
         elif cmd == "y":
-            i, flags = _skip_substitution(script, i, replacement=True)
-            if flags is None:
+            i = _skip_parts(script, i, regex=False)
+            if i < 0:
                 return "sed script has an unterminated `y` command"
+            i = _to_command_end(script, i)
         elif cmd in _SED_LABEL:
             i = _after_label(script, i)
             if i < 0:
                 return f"sed `{cmd}` label is followed by more text (GNU sed runs it)"
         elif cmd in _SED_TEXT or cmd == "#":
-            i = _to_line_end(script, i, cmd)
+            i = _to_line_end(script, i)
         elif cmd not in _SED_SIMPLE:
             return f"sed script has an unknown command `{cmd}`"
     return None
@@ -114,22 +124,33 @@ def _after_label(script: str, i: int) -> int:
     return i if i >= n or script[i] in "\n;}" else -1
 
 
-def _to_line_end(script: str, i: int, cmd: str) -> int:
-    stops = "\n" if cmd in _SED_TEXT or cmd == "#" else "\n;"
-    while i < len(script) and script[i] not in stops:
+def _to_line_end(script: str, i: int) -> int:
+    while i < len(script) and script[i] != "\n":
+        i += 1
+    return i
+
+
+def _to_command_end(script: str, i: int) -> int:
+    while i < len(script) and script[i] not in ";\n}":
         i += 1
     return i
 
 
 def _skip_address(script: str, i: int) -> int:
+    """Past the addresses (and `!`) before a command; -1 when a regex address does not end:
+    sed refuses the script, and what this check would read after it is not sed's reading."""
     n = len(script)
     while i < n:
         ch = script[i]
         if ch.isdigit() or ch in "$,~+! \t":
             i += 1
         elif ch in "/\\":
-            delim = script[i + 1] if ch == "\\" and i + 1 < n else "/"
-            i = _skip_delimited(script, i + (2 if ch == "\\" else 1), delim)
+            if ch == "\\" and i + 1 >= n:
+                return -1
+            delim = script[i + 1] if ch == "\\" else "/"
+            i = _skip_delimited(script, i + (2 if ch == "\\" else 1), delim, regex=True)
+            if i < 0:
+                return -1
             while i < n and script[i] in "IM":
                 i += 1
         else:
@@ -137,28 +158,101 @@ def _skip_address(script: str, i: int) -> int:
     return i
 
 
-def _skip_delimited(script: str, i: int, delim: str) -> int:
-    n = len(script)
-    while i < n and script[i] != delim:
-        i += 2 if script[i] == "\\" else 1
-    return i + 1
-
-
-def _skip_substitution(script: str, i: int, replacement: bool = False) -> tuple[int, str | None]:
-    n = len(script)
-    if i >= n or script[i] in "\\\n":
-        return i, None
+def _skip_parts(script: str, i: int, regex: bool) -> int:
+    """Past the two delimited parts of `s` (a regex, then a replacement) or of `y` (two
+    lists, no regex: `[` is a character there, review BK2); -1 when one does not end."""
+    if i >= len(script) or script[i] in "\\\n":
+        return -1
     delim = script[i]
-    i = _skip_delimited(script, i + 1, delim)
-    if i > n:
-        return i, None
-    i = _skip_delimited(script, i, delim)
-    if i > n:
-        return i, None
-    start = i
-    while i < n and script[i] not in ";\n}":
+    i = _skip_delimited(script, i + 1, delim, regex)
+    if i < 0:
+        return -1
+    # the replacement of `s` is text: a `[` there opens nothing
+    return _skip_delimited(script, i, delim, regex=False)
+
+
+def _skip_delimited(script: str, i: int, delim: str, regex: bool) -> int:
+    """Past the `delim` that ends the part starting at `i`, as GNU sed's `match_slash`
+    reads it; -1 when the part does not end (the script end or an unescaped newline first).
+
+    In a regex, a bracket expression is read whole: GNU sed does not end a regex at a
+    delimiter inside one, so `s/[/]/;/e` is the regex `[/]`, the replacement `;` and the
+    flag `e`, which runs the pattern space with sh (review BK2)."""
+    n = len(script)
+    while i < n:
+        ch = script[i]
+        if ch == "\n":
+            return -1  # sed stops at a newline before it looks for the delimiter
+        if ch == delim:
+            return i + 1
+        if ch == "\\":
+            i += 2  # `\/`, `\\`, an escaped newline: the next character is the part's
+        elif ch == "[" and regex:
+            i = _skip_bracket(script, i + 1)
+            if i < 0:
+                return -1
+        else:
+            i += 1
+    return -1
+
+
+# where `_skip_bracket` is: in the list, after a `[` (a class may open), inside a
+# `[:`, `[.` or `[=` class, after its closing `:`, `.` or `=` (a `]` closes the class)
+_LIST, _OPENING, _CLASS, _CLOSING = 0, 1, 2, 3
+
+
+def _skip_bracket(script: str, i: int) -> int:
+    """Past the `]` that ends the bracket expression whose `[` is just before `i`; -1 when
+    it does not end. GNU sed's `snarf_char_class`: a `^` and then a `]` first are part of
+    the list, a `]` inside `[:alpha:]`, `[.x.]` or `[=x=]` ends only that class, and a
+    backslash is a plain character (`[\\/]` is a backslash and a slash)."""
+    n = len(script)
+    if i < n and script[i] == "^":
         i += 1
-    return i, "" if replacement else script[start:i]
+    if i < n and script[i] == "]":
+        i += 1
+    state, opener = _LIST, ""
+    while i < n:
+        ch = script[i]
+        i += 1
+        if ch == "\n":
+            return -1
+        if ch in ".:=" and state == _OPENING:
+            state, opener = _CLASS, ch
+            continue
+        if ch in ".:=" and state == _CLASS and ch == opener:
+            state = _CLOSING
+            continue
+        if ch == "[":
+            if state == _LIST:
+                state = _OPENING
+            continue  # sed keeps any other state on a `[`
+        if ch == "]":
+            if state in (_LIST, _OPENING):
+                return i
+            if state == _CLOSING:
+                state = _LIST
+        # any other character: after `[` back to the list, after a class's `:` back in it
+        if state == _OPENING:
+            state = _LIST
+        elif state == _CLOSING:
+            state = _CLASS
+    return -1
+
+
+def _substitution_flags(script: str, i: int) -> tuple[int, str | None]:
+    """The flags of `s` from `i` up to `;`, a newline, `}` or `#` (GNU sed reads those two
+    as the next command); a `w` ends them, its file name runs to the end of the line. None
+    (and `i` at it) for a character GNU sed does not take as a flag: this check no longer
+    reads the script as sed does."""
+    n, start = len(script), i
+    while i < n and script[i] not in ";\n}#":
+        if script[i] == "w":
+            return _to_line_end(script, i), script[start : i + 1]
+        if script[i] not in _SED_S_FLAGS:
+            return i, None
+        i += 1
+    return i, script[start:i]
 
 
 # --------------------------------------------------------------------------- find

@@ -42,6 +42,65 @@ def test_sed_script(command: str, problem: str | None) -> None:
     assert run("sed-script", command) == problem
 
 
+RUNS = "sed script runs a command (`e` flag of `s`)"
+WRITES = "sed script writes a file (`w` flag of `s`)"
+UNTERMINATED_ADDRESS = "sed script has an unterminated address regex"
+
+
+@pytest.mark.parametrize(
+    ("command", "problem"),
+    [
+        # review BK2: a delimiter inside a bracket expression does not end a regex
+        ("sed 's/[/]/;/e' f", RUNS),  # regex `[/]`, replacement `;`, flag `e`
+        ("sed 's/[/]/;/w out' f", WRITES),
+        ("sed 's/[^/]/;/w out' f", WRITES),
+        ("sed 's/[]/]/;/e' f", RUNS),  # a `]` first is in the list
+        ("sed 's/[^]/]/;/e' f", RUNS),
+        ("sed 's/[[:alpha:]/]/;/e' f", RUNS),  # `]` of a class does not end the list
+        ("sed 's/[[.].]/]/;/e' f", RUNS),
+        ("sed 's/[[=/=]/]/;/e' f", RUNS),
+        ("sed 's/[\\/]/;/e' f", RUNS),  # a backslash is a character in a list
+        ("sed 's/[/]/}/e' f", RUNS),
+        ("sed 's|[|]|;|e' f", RUNS),
+        ("sed -n 's/x/y/;s/[/]/;/gpw out' f", WRITES),
+        ("sed '\\%[%]%s/a/b/e' f", RUNS),  # in an address too
+        ("sed -n '/[/]/w out' f", "sed script uses the `w` command"),
+        ("sed -n '/[^/]/,/[/]/{s/a/b/e}' f", RUNS),
+        # no bracket expressions in the replacement of `s` or in `y`
+        ("sed 's/a/[/;e ls' f", "sed script uses the `e` command"),
+        ("sed 'y/[/]/;e ls' f", "sed script uses the `e` command"),
+        # what the check cannot read to its end is a problem, never a pass
+        ("sed -n '/abc' f", UNTERMINATED_ADDRESS),
+        ("sed -n '/[/]' f", UNTERMINATED_ADDRESS),
+        ("sed -n '/[a-z/p' f", UNTERMINATED_ADDRESS),  # the list never ends
+        ("sed -n '/a\n/p' f", UNTERMINATED_ADDRESS),  # sed ends a regex at a newline
+        ("sed -n '/[a\n]/p' f", UNTERMINATED_ADDRESS),
+        ("sed -n '\\' f", UNTERMINATED_ADDRESS),
+        ("sed -n '\\%abc' f", UNTERMINATED_ADDRESS),
+        ("sed 's/[/x/' f", "sed script has an unterminated `s` command"),
+        ("sed 's/a\nb/c/' f", "sed script has an unterminated `s` command"),
+        ("sed 'y/abc/' f", "sed script has an unterminated `y` command"),
+        ("sed 's/a/b/x' f", "sed script has an unknown flag `x` of `s`"),
+        ("sed 's/a/b/g;s/c/d/2q' f", "sed script has an unknown flag `q` of `s`"),
+        # everyday scripts, read to the end as sed reads them
+        ("sed -n '/[a-z]/p' f", None),
+        ("sed -n 's/[/]/x/p' f", None),
+        ("sed -n '/^#/!p' f", None),
+        ("sed 's/[[:space:]]*$//' f", None),
+        ("sed 's/[]]/x/g' f", None),
+        ("sed 'y/[]/()/' f", None),
+        ("sed 's/a/[/' f", None),
+        ("sed -n '/[/]/,/end/p' f", None),
+        ("sed -n '/a\\\n/p' f", None),  # an escaped newline does not end the regex
+        ("sed 's/x/y/2g;s/a/b/Ip' f", None),
+        ("sed 's/x/y/ # the new name' f", None),  # `#` ends the flags: a comment follows
+        ("sed -n '/x/{s/a/b/p}' f", None),
+    ],
+)
+def test_sed_script_reads_regexes_as_gnu_sed(command: str, problem: str | None) -> None:
+    assert run("sed-script", command) == problem
+
+
 @pytest.mark.parametrize(
     ("command", "problem"),
     [
