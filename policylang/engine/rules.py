@@ -840,6 +840,12 @@ class RuleView:
         path_words, implicit = (
             self._path_words(name, command.roles, inner, view) if needs_view else ((), False)
         )
+        if name == "find" and any(w.value in _FIND_ACTING for w in inner[1:]):
+            # `find ~/.ssh -delete`, `find ~/.aws -exec shred {} +` act on the files below
+            # their start points (review BK4: asked where `rm -rf ~/.ssh` is denied); each
+            # start point is written, as `rm -r` writes its operand. Not the whole tree
+            # below: `find . -name '*.pyc' -delete` selects what it deletes, and it asks
+            path_words = (*path_words, *_find_start_points(inner))
         reads_contents = False
         reads_hidden = True
         if name == "git" and _word(inner, 1) == "grep":
@@ -1502,6 +1508,30 @@ def _match_reason(match: RuleMatch, where: str) -> Reason:
     if where:
         message = f"{where}: {message}"
     return _objects.reason(ref.id, message, match.verdict, ref.location, "")
+
+
+# find's actions that delete the files found or hand them to a command
+_FIND_ACTING = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
+_FIND_EXPRESSION_START = frozenset({"(", ")", "!", ","})
+
+
+def _find_start_points(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
+    """find's start points (after `-H`, `-L`, `-P`, `-D LIST`, `-O LEVEL`, before the
+    first word of the expression), each as a written path."""
+    index = 1
+    while index < len(inner):
+        value = inner[index].value
+        if value in ("-H", "-L", "-P") or (value is not None and value.startswith("-O")):
+            index += 1
+        elif value == "-D":
+            index += 2
+        else:
+            break
+    for word in inner[index:]:
+        value = word.value
+        if value is not None and (value.startswith("-") or value in _FIND_EXPRESSION_START):
+            return
+        yield word, "write", False
 
 
 _RG_LISTING = ("--files", "--type-list")

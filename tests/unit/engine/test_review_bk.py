@@ -279,3 +279,22 @@ def test_the_home_parameter_is_checked_as_the_home_folder(
     default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
 ) -> None:
     assert _verdict(default_policy, command, workspace) is verdict
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("find ~/.ssh -delete", Verdict.DENY),  # BK4: `rm -rf ~/.ssh` is denied
+        ("find -L ~/.ssh -delete", Verdict.DENY),
+        ("find ~/.ssh -type f -exec shred {} +", Verdict.DENY),
+        ("find .git -delete", Verdict.DENY),
+        ("find . -name '*.pyc' -delete", Verdict.ASK),  # selects what it deletes: a question
+        ("find ~ -delete", Verdict.ASK),
+        ("find . -name '*.py'", Verdict.ALLOW),
+    ],
+)
+def test_find_acting_on_a_protected_start_point(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    (workspace / ".git").mkdir()
+    assert _verdict(default_policy, command, workspace) is verdict
