@@ -1604,6 +1604,7 @@ def _role_words(
         if roles.operands is OperandRole.MOVE:  # removed: moving `.git` away writes it (M13)
             yield from ((inner[i], "write", recursive) for i in operands[:-1])
         yield inner[operands[-1]], "write", recursive
+        yield from _copied_into(inner, operands[:-1], inner[operands[-1]], recursive)
     for option in view.options:
         access = roles.options.get(option.name)
         if access is None:
@@ -1615,6 +1616,11 @@ def _role_words(
                 yield inner[index], name, deep
             if not option.arg_indexes and option.value is not None:
                 yield _value_word(inner[option.word_index], option.value), name, deep
+        if option.name in _TARGET_DIRECTORY and roles.operands in _COPYING:
+            # `cp -t DIR SRC…`: every operand lands in DIR
+            folder = _option_word(inner, option)
+            if folder is not None:
+                yield from _copied_into(inner, operands, folder, recursive)
     if roles.keys:
         for index in operands:
             word = inner[index]
@@ -1632,6 +1638,48 @@ def _role_words(
             if access is not None:
                 for name in _access_names(access):
                     yield _value_word(word, path), name, False
+
+
+_TARGET_DIRECTORY = frozenset({"-t", "--target-directory"})
+_COPYING = frozenset({OperandRole.COPY, OperandRole.MOVE})
+_PLAIN_TILDE = re.compile(r"~(?:/[A-Za-z0-9_.@%+=:,-]*)*")
+
+
+def _option_word(inner: Sequence[Word], option: Option) -> Word | None:
+    """The word holding an option's value (the next word, or the value glued on)."""
+    if option.arg_indexes:
+        return inner[option.arg_indexes[0]]
+    if option.value is not None:
+        return _value_word(inner[option.word_index], option.value)
+    return None
+
+
+def _copied_into(
+    inner: Sequence[Word], sources: Sequence[int], target: Word, recursive: bool
+) -> Iterable[tuple[Word, str, bool]]:
+    """`cp SRC… DIR`: each source is written as `DIR/NAME` when DIR is a folder, a name
+    the target's text does not show (review BK3: `cp payload/.mcp.json .` planted the
+    agent configuration `.mcp.json`, and an approval of `cp` allowed it). Whether the
+    target is a folder is not known here, so the joined name is checked in any case: a
+    path that does not exist meets only the rules of its name."""
+    folder = target.value
+    if folder is None and _PLAIN_TILDE.fullmatch(target.text) is None:
+        return
+    for index in sources:
+        source = inner[index].value
+        name = None if source is None else source.rstrip("/").rpartition("/")[2]
+        if name is None or name in ("", ".", ".."):
+            continue
+        if folder is None:  # `cp x/.bashrc ~`: a tilde word, which the path checks expand
+            yield _tilde_word(f"{target.text.rstrip('/')}/{name}", target.span), "write", recursive
+            continue
+        joined = f"{folder.rstrip('/')}/{name}" if folder.rstrip("/") else f"/{name}"
+        yield _value_word(target, joined), "write", recursive
+
+
+def _tilde_word(text: str, span: Span) -> Word:
+    tilde = Expansion(kind=ExpansionKind.TILDE, text=text, span=span)
+    return Word(text=text, value=None, expansions=(tilde,), span=span)
 
 
 _ASSIGNMENT_TILDE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(~[^'\"\\$`*?\[{]*)")

@@ -298,3 +298,43 @@ def test_find_acting_on_a_protected_start_point(
 ) -> None:
     (workspace / ".git").mkdir()
     assert _verdict(default_policy, command, workspace) is verdict
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("cp payload/.mcp.json .", Verdict.DENY),  # BK3: writes ./.mcp.json
+        ("cp payload/settings.json .vscode/", Verdict.DENY),
+        ("cp payload/settings.json .vscode", Verdict.DENY),
+        ("mv payload/.mcp.json .", Verdict.DENY),
+        ("cp -t . payload/.mcp.json", Verdict.DENY),
+        ("cp payload/.bashrc ~", Verdict.DENY),
+        ("cp payload/.bashrc ~/", Verdict.DENY),
+        ("install payload/.bashrc ~", Verdict.DENY),
+        ("cp -t ~ payload/.bashrc", Verdict.DENY),
+        ("cp payload/notes.txt src/", Verdict.ASK),
+        ("cp payload/notes.txt notes2.txt", Verdict.ASK),
+    ],
+)
+def test_copies_into_a_folder_write_the_joined_name(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    payload = workspace / "payload"
+    payload.mkdir()
+    for name in (".mcp.json", "settings.json", ".bashrc", "notes.txt"):
+        (payload / name).write_text("{}\n")
+    (workspace / ".vscode").mkdir()
+    assert _verdict(default_policy, command, workspace) is verdict
+
+
+def test_an_approval_of_cp_does_not_plant_agent_configuration(
+    workspace: Path, secrets_home: Path
+) -> None:
+    from policylang import load_policy
+
+    policy = load_policy()
+    policy.approvals.add("cp", persist=False)
+    assert _verdict(policy, "cp a.txt b.txt", workspace) is Verdict.ALLOW  # the approval holds
+    (workspace / "payload").mkdir()
+    (workspace / "payload" / ".mcp.json").write_text("{}\n")
+    assert _verdict(policy, "cp payload/.mcp.json .", workspace) is Verdict.DENY
