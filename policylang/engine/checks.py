@@ -797,12 +797,26 @@ class PathChecks:
                 )
             for risk in risks:
                 seg.read_only = False
-                what = (
-                    f" has the executable hook `{risk.key}` ({risk.file})"
-                    if risk.key.startswith("hooks/")
-                    else f"'s git config sets `{risk.key}` ({risk.file})"
-                )
-                message = f"the repository{what}, so git may run a program"
+                if risk.kind == "link":
+                    # git follows it and prints the lines it cannot parse (review BK1)
+                    message = (
+                        f"the repository's `{risk.key}` ({short(risk.file, 100)}) is a symbolic "
+                        f"link to `{short(risk.detail)}`: git follows it on its own and may "
+                        "print the lines of that file"
+                    )
+                elif risk.kind == "outside":
+                    message = (
+                        f"the repository's `{risk.key}` ({short(risk.file, 100)}) names "
+                        f"`{short(risk.detail)}`, outside the repository: git may read and "
+                        "print what is stored there"
+                    )
+                else:
+                    what = (
+                        f" has the executable hook `{risk.key}` ({risk.file})"
+                        if risk.kind == "hook"
+                        else f"'s git config sets `{risk.key}` ({risk.file})"
+                    )
+                    message = f"the repository{what}, so git may run a program"
                 seg.floor(Verdict.ASK, "engine.git-config", message)
         subcommand = _word_value(found.inner, 1)
         if subcommand == "add":

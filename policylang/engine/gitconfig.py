@@ -19,14 +19,23 @@ git directory, at each level up), and for each of them reads:
   (`git status` can run `post-index-change`), unless it is a hook that only commands
   changing the repository run (`pre-commit`, `pre-push`, …);
 - submodules, which `git status` and `git diff` recurse into: every git directory under
-  `modules/`, and the repository of every populated gitlink of the index.
+  `modules/`, and the repository of every populated gitlink of the index;
+- the files git reads there on its own (review BK1): a symbolic link among the entries of
+  the git directory (`packed-refs`, `shallow`, `commondir`, `BISECT_START`, `objects`,
+  `info`, … all but `HEAD` and `hooks`), of `objects/info/`, `info/` and the state
+  directories `rebase-merge/`, `rebase-apply/` and `sequencer/` is a risk, since git
+  follows it wherever it points and prints the lines it cannot parse
+  (`fatal: unexpected line in .git/packed-refs: …`); so is an `objects/info/alternates`
+  (or `http-alternates`, nested alternates followed) naming an object store outside the
+  git directory, and a `commondir` naming anything but the repository of its worktree.
 
 Fail closed: an include that cannot be resolved or read is reported as a risk naming it,
 and an unreadable or unparsable file, a config too large to read whole, an index that
 cannot be parsed or a tree of repositories too large to walk make the result incomplete.
 
-Reading is cached per file by `(mtime_ns, size, inode)`, so a plain repository costs a
-few `stat` calls per evaluation.
+Reading is cached per file by `(mtime_ns, size, inode)`, and directory listings by the
+directory's `(mtime_ns, ctime_ns, inode, device)`, so a plain repository costs a few
+`stat` calls per evaluation.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import re
 import stat
 import struct
 import threading
+import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Generic, NamedTuple, TypeVar
@@ -121,6 +131,21 @@ _MAX_DEPTH = 8  # submodules of submodules…
 _MAX_SCAN = 512  # directories under `modules/`
 _MAX_CONFIG = 1_000_000  # bytes; a larger config is not read (incomplete)
 _MAX_INDEX = 64_000_000  # bytes of index parsed for gitlinks
+_MAX_ENTRIES = 4096  # entries of a git directory (or a state directory) listed
+_MAX_ALTERNATES = 5  # git's nesting limit for alternates of alternates
+
+# Entries of a git directory that may be symbolic links: git validates a linked `HEAD`
+# (`_check_head`), and the hooks of a linked `hooks/` are inspected where it points. Any
+# other link is followed by git wherever it points (review BK1).
+_LINKS_ALLOWED = frozenset({"HEAD", "hooks"})
+# directories of a git directory whose files git reads on its own: `info/` (`exclude`,
+# `attributes`, `grafts`, `sparse-checkout`) and the state of a rebase (`git status`
+# prints `done` and `git-rebase-todo`, `head-name` and `onto`), an `am` or a cherry-pick
+_STATE_DIRS = ("info", "rebase-merge", "rebase-apply", "sequencer")
+# a listing is kept only for a directory unchanged for this long: file system timestamps
+# are coarse (a kernel tick), so a link made within the tick of the listing would leave
+# the directory's stamp as it was
+_SETTLE_NS = 1_000_000_000
 
 # git's own character classes (ASCII only, `isspace` without \v and \f)
 _SPACE = frozenset(" \t\n\r")
@@ -137,10 +162,17 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GitRisk:
-    """Something that lets git run a program: the key (or hook) and the file that sets it."""
+    """Something that lets git run a program: the key (or hook) and the file that sets it.
+
+    `kind` is `config` (a key) or `hook`, or for what makes git read and print files outside
+    the repository (review BK1): `link` (the entry `key` of a git directory, `file`, is a
+    symbolic link to `detail`) or `outside` (`file` names `detail`, outside the repository).
+    """
 
     key: str
     file: str
+    kind: str = "config"
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -356,6 +388,53 @@ class _Walk:
 _Stamp = tuple[int, int, int, int]
 
 
+class _Listing(NamedTuple):
+    """The entries of a directory: symbolic links, directories, and the rest (files)."""
+
+    links: tuple[str, ...]
+    dirs: frozenset[str]
+    files: frozenset[str]
+
+
+def _listing(directory: str, walk: _Walk) -> _Listing | None:
+    """The entries of `directory` by kind (links not followed); None (incomplete):
+    unreadable or too many entries."""
+    links: list[str] = []
+    dirs: list[str] = []
+    files: list[str] = []
+    try:
+        with os.scandir(directory) as entries:
+            for count, entry in enumerate(entries):
+                if count >= _MAX_ENTRIES:
+                    walk.complete = False
+                    return None
+                if entry.is_symlink():
+                    links.append(entry.name)
+                elif entry.is_dir(follow_symlinks=False):
+                    dirs.append(entry.name)
+                else:
+                    files.append(entry.name)
+    except FileNotFoundError:
+        return _Listing((), frozenset(), frozenset())  # removed since it was seen
+    except (OSError, ValueError):
+        walk.complete = False
+        return None
+    return _Listing(tuple(sorted(links)), frozenset(dirs), frozenset(files))
+
+
+def _dir_stamp(st: os.stat_result) -> _Stamp:
+    # the ctime too: `touch -d` sets the mtime back, nothing sets the ctime back
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def _lstamp(path: str) -> _Stamp | None:
+    """The stamp of `path` (a link not followed), None if it does not exist."""
+    try:
+        return _dir_stamp(os.lstat(path))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class TrackedSelection(Generic[_T]):
     """Tracked files of one working tree that a caller picked, with what it kept for each."""
@@ -371,6 +450,8 @@ class GitConfigInspector:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], tuple[_Stamp, object]] = {}
         self._tracked: dict[tuple[str, Hashable], tuple[_Stamp, object]] = {}
+        # a git directory's stamps (its own, `info/`, `objects/info/`) and its risks
+        self._places: dict[str, tuple[tuple[_Stamp | None, ...], tuple[GitRisk, ...]]] = {}
         self._lock = threading.Lock()
 
     def risks_for(
@@ -504,6 +585,7 @@ class GitConfigInspector:
         if common is None:
             walk.complete = False
             return
+        self._state_files(gitdir, st, common, walk)
         configs = [common + "/config", gitdir + "/config.worktree"]
         if common != gitdir:
             configs.append(gitdir + "/config")
@@ -577,6 +659,150 @@ class GitConfigInspector:
                 else:
                     stack.append(sub)  # a submodule name with a slash
 
+    # -- files git reads by itself (review BK1) -------------------------------------------
+
+    def _state_files(self, gitdir: str, st: os.stat_result, common: str, walk: _Walk) -> None:
+        """Risks of the files git reads in `gitdir` (and its common directory) on its own:
+        links among them, and object stores or a common directory they name outside the
+        repository."""
+        if common != gitdir:
+            self._check_commondir(gitdir, common, walk)
+            try:
+                self._place(common, os.stat(common), walk)
+            except (OSError, ValueError):
+                walk.complete = False
+        self._place(gitdir, st, walk)
+
+    def _place(self, place: str, st: os.stat_result, walk: _Walk) -> None:
+        """The risks of one git directory `place` (`st`: its `stat`, taken first).
+
+        Kept while `place`, `place/info` and `place/objects/info` keep their stamps
+        (`mtime_ns`, `ctime_ns`, inode, device): making, removing or replacing an entry
+        changes its directory's. A state directory or an alternates file is read every
+        time (the stamps do not cover them); a plain repository costs two `lstat` calls.
+        """
+        try:
+            stamps = (_dir_stamp(st), _lstamp(place + "/info"), _lstamp(place + "/objects/info"))
+        except (OSError, ValueError):
+            walk.complete = False
+            return
+        with self._lock:
+            cached = self._places.get(place)
+        if cached is not None and cached[0] == stamps:
+            walk.risks.extend(cached[1])
+            return
+        found = _Walk(home=None)
+        keep = self._scan_place(place, found)
+        walk.risks.extend(found.risks)
+        walk.complete = walk.complete and found.complete
+        settled = time.time_ns() - _SETTLE_NS
+        if keep and found.complete and all(s is None or s[1] <= settled for s in stamps):
+            with self._lock:
+                self._places[place] = (stamps, tuple(found.risks))
+
+    def _scan_place(self, place: str, walk: _Walk) -> bool:
+        """Adds the risks of the git directory `place`; whether the stamps of `_place`
+        cover everything read (no state directory, no alternates file)."""
+        listing = _listing(place, walk)
+        if listing is None:
+            return False
+        keep = True
+        for name in listing.links:
+            if name not in _LINKS_ALLOWED:
+                self._link(place, name, walk)
+        for name in _STATE_DIRS:
+            if name in listing.dirs:
+                keep = keep and name == "info"
+                below = _listing(f"{place}/{name}", walk)
+                for entry in () if below is None else below.links:
+                    self._link(place, f"{name}/{entry}", walk)
+        if "objects" not in listing.dirs:
+            return keep
+        info = place + "/objects/info"
+        try:
+            if stat.S_ISLNK(os.lstat(info).st_mode):
+                self._link(place, "objects/info", walk)
+                return keep
+        except FileNotFoundError:
+            return keep
+        except (OSError, ValueError):
+            walk.complete = False
+            return False
+        listing = _listing(info, walk)
+        if listing is None:
+            return False
+        for name in listing.links:
+            self._link(place, "objects/info/" + name, walk)
+        for name in ("alternates", "http-alternates"):
+            if name in listing.files:
+                keep = False
+                self._alternates(place, name, walk)
+        return keep
+
+    @staticmethod
+    def _link(place: str, name: str, walk: _Walk) -> None:
+        path = f"{place}/{name}"
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        walk.risks.append(GitRisk(key=name, file=path, kind="link", detail=target))
+
+    def _alternates(self, place: str, name: str, walk: _Walk) -> None:
+        """Whether the object stores `objects/info/NAME` of the git directory `place` names
+        lie inside it; git reads each store's own `info/alternates` in turn (5 deep)."""
+        inside = os.path.realpath(place).rstrip("/") + "/"
+        root = os.path.normpath(place).rstrip("/") + "/"
+        pending = [(os.path.normpath(place + "/objects"), name, 0)]
+        seen: set[str] = set()
+        while pending:
+            objects, file, depth = pending.pop()
+            path = f"{objects}/info/{file}"
+            if path in seen:
+                continue
+            seen.add(path)
+            entries = self._cached("alternates", path, _read_alternates, missing=_NONE)
+            if entries is None:
+                walk.complete = False
+                continue
+            key = os.path.relpath(path, place)
+            for entry in entries:
+                store = entry if entry.startswith("/") else f"{objects}/{entry}"
+                # git takes the physical path, or the lexical one of a path that does not
+                # resolve: both must stay inside; a quoted (C-style) path, a URL or a NUL
+                # is not resolved here
+                lexical = os.path.normpath(store)
+                if (
+                    entry.startswith('"')
+                    or "://" in entry
+                    or "\0" in entry
+                    or not (lexical + "/").startswith(root)
+                    or not (os.path.realpath(store).rstrip("/") + "/").startswith(inside)
+                ):
+                    walk.risks.append(GitRisk(key=key, file=path, kind="outside", detail=entry))
+                    continue
+                if file != "alternates" or depth >= _MAX_ALTERNATES:
+                    continue  # git follows `alternates` only, and not deeper than that
+                nested = lexical + "/info/alternates"
+                if os.path.islink(nested):
+                    self._link(place, os.path.relpath(nested, place), walk)
+                elif os.path.lexists(nested):
+                    pending.append((lexical, "alternates", depth + 1))
+
+    def _check_commondir(self, gitdir: str, common: str, walk: _Walk) -> None:
+        """A `commondir` is the repository of a linked worktree, whose git directory is
+        `COMMON/worktrees/NAME`; one naming anything else makes git read (and print) the
+        objects, refs and config of another repository (review BK1)."""
+        if os.path.basename(os.path.dirname(gitdir.rstrip("/"))) == "worktrees":
+            try:
+                if os.path.samestat(os.stat(common), os.stat(gitdir + "/../..")):
+                    return
+            except (OSError, ValueError):
+                pass
+        walk.risks.append(
+            GitRisk(key="commondir", file=gitdir + "/commondir", kind="outside", detail=common)
+        )
+
     def _hooks(self, hooks: str, walk: _Walk) -> None:
         names = self._cached("hooks", hooks, _hook_candidates, missing=_NONE, probe=True)
         if names is None:
@@ -587,7 +813,7 @@ class GitConfigInspector:
                 continue
             path = f"{hooks}/{name}"
             if os.access(path, os.X_OK) and not os.path.isdir(path):
-                walk.risks.append(GitRisk(key=f"hooks/{name}", file=path))
+                walk.risks.append(GitRisk(key=f"hooks/{name}", file=path, kind="hook"))
 
     # -- config files -----------------------------------------------------------------
 
@@ -677,6 +903,19 @@ _MISSING = _FileResult(risks=(), includes=(), worktree=None)
 
 
 _MAX_POINTER = 65536  # a `commondir` or `gitdir:` file: one path
+
+
+def _read_alternates(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+    """The object stores an `objects/info/alternates` file names, as git splits it (one a
+    line, empty lines and `#` comments skipped, nothing stripped); None if it is no regular
+    file, unreadable or too large."""
+    if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_POINTER:
+        return None
+    data = read_regular(path, _MAX_POINTER + 1)
+    if data is None or len(data) > _MAX_POINTER:
+        return None
+    text = data.decode("utf-8", "surrogateescape")
+    return tuple(line for line in text.split("\n") if line and not line.startswith("#"))
 
 
 def read_regular(path: str, limit: int) -> bytes | None:
