@@ -30,7 +30,8 @@ from policylang.engine.rules import (
     is_git_config_path,
     is_git_remote_verb,
 )
-from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
+from policylang.shell.braces import expand_braces
+from policylang.shell.model import CommandLine, Expansion, ExpansionKind, Redirect, Word
 from policylang.span import Span
 
 _HARMLESS_DEVICES = frozenset(
@@ -192,6 +193,7 @@ class PathChecks:
     # is checked as read and as written, often twice in one line; the file system is
     # asked once per path and evaluation (never across evaluations)
     resolved: dict[tuple[str, frozenset[str], bool], tuple[tuple[str, ...], bool, bool]]
+    root: CommandLine | None  # the line evaluated (None: not known, as in an inner walk)
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -271,7 +273,7 @@ class PathChecks:
                     "engine.glob-path",
                     f"the glob `{short(word.text)}` may match a protected file",
                 )
-            if subtree and any(ch in value for ch in "*?[{"):
+            if subtree and any(ch in value for ch in "*?[{") and not _expanded_apart(word):
                 directory = _glob_directory(value)
                 self.check_path(directory, access, seg, cwd, subtree=True)
             if any(ch in value for ch in "*?["):
@@ -659,7 +661,9 @@ class PathChecks:
             return
         value = target.value
         fd = redirect.fd if redirect.fd is not None else (1 if op == ">&" else None)
-        if fd in (1, 2) and (op == "<" or _duplicates_other(op, value)):
+        if fd in (1, 2) and (
+            op == "<" or (_duplicates_other(op, value) and self._may_reopen_std())
+        ):
             # `1<.bashrc`, `2<&3`: the descriptors programs write to now hold a file (or
             # whatever fd 3 is), and `>> /dev/stdout` reopens it for writing (review BK7)
             seg.read_only = False
@@ -694,6 +698,13 @@ class PathChecks:
         self.check_path_word(target, access, seg, cwd)
         if redirect.op == "<>":
             self.check_path_word(target, "read", seg, cwd)
+
+    def _may_reopen_std(self) -> bool:
+        """Whether the line may open `/dev/stdout` or `/dev/stderr` by name: only then
+        does a descriptor duplicated onto 1 or 2 (`3>&1 1>&2 2>&3`, the swap idiom)
+        matter. Braces can build the name, so a line with one counts too."""
+        text = self.root.text if self.root is not None else "/dev/"
+        return "/dev/" in text or "/proc/" in text or "{" in text
 
     def git_check(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.fs = True
@@ -1044,6 +1055,17 @@ def _home_parameter_path(text: str, home: str) -> str | None:
     return home.rstrip("/") + rest.replace('"', "") if rest else home
 
 
+def _expanded_apart(word: Word) -> bool:
+    """A word whose only expansion is braces the engine expands, into a line of its own
+    that checks each path exactly (`diff /tmp/a-{1,2}.log`): its folder is not read whole
+    in its place."""
+    return (
+        bool(word.expansions)
+        and all(e.kind is ExpansionKind.BRACE for e in word.expansions)
+        and expand_braces(word.text) is not None
+    )
+
+
 def _reopens_a_descriptor(value: str) -> bool:
     """`/dev/stdin` and `/dev/fd/N` but 1 and 2: descriptors no redirect writes to
     unless the line made it so (those of 1 and 2 are checked where they are redirected)."""
@@ -1053,11 +1075,13 @@ def _reopens_a_descriptor(value: str) -> bool:
 
 
 def _duplicates_other(op: str, value: str | None) -> bool:
-    """`>&3`, `<&0`, `>&$fd` onto 1 or 2: anything but each other (`2>&1`, `1>&2`) or
-    closing (`>&-`) may be a file opened for reading."""
+    """`>&3`, `<&0`, `>&$fd` onto 1 or 2: a descriptor but each other (`2>&1`, `1>&2`) or
+    closing (`>&-`) may hold a file opened for reading. (`>& FILE` writes FILE.)"""
     if op not in (">&", "<&"):
         return False
-    return value not in ("1", "2", "-", "1-", "2-")
+    if value is None:
+        return True
+    return _is_fd_word(value) and value not in ("1", "2", "-", "1-", "2-")
 
 
 def is_harmless_device(value: str) -> bool:

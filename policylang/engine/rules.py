@@ -843,9 +843,10 @@ class RuleView:
         if name == "find" and any(w.value in _FIND_ACTING for w in inner[1:]):
             # `find ~/.ssh -delete`, `find ~/.aws -exec shred {} +` act on the files below
             # their start points (review BK4: asked where `rm -rf ~/.ssh` is denied); each
-            # start point is written, as `rm -r` writes its operand. Not the whole tree
-            # below: `find . -name '*.pyc' -delete` selects what it deletes, and it asks
-            path_words = (*path_words, *_find_start_points(inner))
+            # start point is written, as `rm -r` writes its operand, or read when the
+            # commands run are not known writers (`find /etc -exec grep x {} +`). Not the
+            # whole tree below: `find . -name '*.pyc' -delete` selects what it acts on
+            path_words = (*path_words, *_find_start_points(inner, _find_access(inner)))
         reads_contents = False
         reads_hidden = True
         if name == "git" and _word(inner, 1) == "grep":
@@ -1515,9 +1516,31 @@ _FIND_ACTING = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 _FIND_EXPRESSION_START = frozenset({"(", ")", "!", ","})
 
 
-def _find_start_points(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
+# programs that change or remove the files they are given: run by `find -exec`, the files
+# below find's start points are written
+_FIND_WRITERS = frozenset(
+    {"rm", "shred", "unlink", "truncate", "chmod", "chown", "chgrp", "mv", "rmdir", "dd",
+     "tee", "cp", "ln", "touch", "install", "sed", "gsed", "perl", "wipe", "srm"}
+)  # fmt: skip
+
+
+def _find_access(inner: Sequence[Word]) -> str:
+    """`write` when find deletes (`-delete`) or runs a command that is a known writer or
+    not literal; `read` for any other command (`-exec cat {} +` reads what it finds)."""
+    words = list(inner)
+    for index, word in enumerate(words):
+        if word.value == "-delete":
+            return "write"
+        if word.value in _FIND_ACTING and index + 1 < len(words):
+            command = words[index + 1].value
+            if command is None or command.rpartition("/")[2] in _FIND_WRITERS:
+                return "write"
+    return "read"
+
+
+def _find_start_points(inner: Sequence[Word], access: str) -> Iterable[tuple[Word, str, bool]]:
     """find's start points (after `-H`, `-L`, `-P`, `-D LIST`, `-O LEVEL`, before the
-    first word of the expression), each as a written path."""
+    first word of the expression), each as a path of `access`."""
     index = 1
     while index < len(inner):
         value = inner[index].value
@@ -1531,7 +1554,7 @@ def _find_start_points(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]
         value = word.value
         if value is not None and (value.startswith("-") or value in _FIND_EXPRESSION_START):
             return
-        yield word, "write", False
+        yield word, access, False
 
 
 _RG_LISTING = ("--files", "--type-list")

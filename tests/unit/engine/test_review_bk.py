@@ -151,7 +151,16 @@ def test_writes_through_a_reopened_descriptor_are_not_allowed(
 
 @pytest.mark.parametrize(
     "command",
-    ["ls 2>&1", "echo err >&2", "echo hi > /dev/stderr", "ls > /dev/null 2>&1", "ls >&-"],
+    [
+        "ls 2>&1",
+        "echo err >&2",
+        "echo hi > /dev/stderr",
+        "ls > /dev/null 2>&1",
+        "ls >&-",
+        "echo text >&3",  # a descriptor of the caller's, with no reopening by name
+        "find . -name x >& /dev/null",  # `>& FILE` writes FILE
+        "(ls | sed s/^/x/) 3>&1 1>&2 2>&3",  # the swap idiom
+    ],
 )
 def test_everyday_descriptor_redirects_stay_allowed(
     default_policy: Policy, workspace: Path, command: str
@@ -178,6 +187,7 @@ def test_bash_writes_the_file_a_descriptor_holds(workspace: Path) -> None:
         ("diff -N . empty", Verdict.DENY),  # the workspace's .env
         ("diff --unidirectional-new-file empty ~", Verdict.DENY),
         ("diff a.txt b.txt", Verdict.ALLOW),
+        ("diff {a,b}.txt", Verdict.ASK),  # braces: the folder is not read whole for them
         ("diff -u src empty", Verdict.ALLOW),
     ],
 )
@@ -288,6 +298,8 @@ def test_the_home_parameter_is_checked_as_the_home_folder(
         ("find -L ~/.ssh -delete", Verdict.DENY),
         ("find ~/.ssh -type f -exec shred {} +", Verdict.DENY),
         ("find .git -delete", Verdict.DENY),
+        ("find ~/.ssh -exec cat {} +", Verdict.DENY),  # reads the start point
+        ("find /etc -name '*.conf' -exec grep x {} +", Verdict.ASK),  # a read: not a write
         ("find . -name '*.pyc' -delete", Verdict.ASK),  # selects what it deletes: a question
         ("find ~ -delete", Verdict.ASK),
         ("find . -name '*.py'", Verdict.ALLOW),
