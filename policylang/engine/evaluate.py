@@ -65,6 +65,7 @@ from policylang.engine.rules import (
     program_starts,
     runs_elsewhere,
     ssh_loopback_aliases,
+    time_zone_path,
 )
 from policylang.shell.braces import expand_braces
 from policylang.shell.fragments import command_pieces, substitution_bodies
@@ -1239,6 +1240,18 @@ class _Walk(PathChecks):
                 self.data_use(_names_in(subscript), subscript, "an array subscript", seg)
             for reason in self.rules.env_verdicts(assignment.name, seg.text):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+            if assignment.name == "TZ" and assignment.value is not None:
+                self.time_zone_file(assignment.value, seg, cwd)
+
+    def time_zone_file(self, value: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`TZ=/path` and `TZ=:path` name a file every program that prints a time opens
+        (review BK11: `TZ=/home/u/.ssh/id_rsa date` opened the key). Checked as a read."""
+        if value.value is None and value.text.startswith("~"):
+            self.check_path_word(value, "read", seg, cwd)  # bash expands it: `TZ=~/x`
+            return
+        path = time_zone_path(value.value)
+        if path is not None:
+            self.check_path(path, "read", seg, cwd)
 
     def assigned_names(self, command: str, names: Sequence[str | None], seg: SegmentState) -> None:
         """`read PATH`, `printf -v HOME`, `for IFS in …`: the env rules that name a variable

@@ -97,6 +97,22 @@ _JQ_FAMILY = ("jq", "xq", "tomlq", "yq")
 _PATTERN_OPTIONS.update(dict.fromkeys(_JQ_FAMILY, ("-f", "--from-file")))
 
 
+_ZONE_FOLDER: Final = "/usr/share/zoneinfo"  # where glibc looks up a relative `TZ` name
+
+
+def time_zone_path(value: str | None) -> str | None:
+    """The file a `TZ` value names, if it names one: `/path` or `:path`, and a relative
+    name below the zone folder, which `..` can leave (review BK11).
+
+    >>> [time_zone_path(v) for v in ("UTC", "Europe/Paris", ":/etc/x", "../../../etc/x")]
+    [None, '/usr/share/zoneinfo/Europe/Paris', '/etc/x', '/etc/x']
+    """
+    if value is None or "/" not in value:
+        return None
+    name = value[1:] if value.startswith(":") else value
+    return name if name.startswith("/") else os.path.normpath(f"{_ZONE_FOLDER}/{name}")
+
+
 def _jq_program_like(value: str | None) -> bool:
     """A word jq reads as its program though it starts with `-` (`-0,.`, `-1`): jq takes
     only `-LETTER…` and `--NAME` for options, so the option view and jq disagree on it."""
@@ -733,6 +749,12 @@ class RuleView:
         ~/.aws/credentials echo` printed the file under an ask only). Relative to the
         segment's directory: the wrapper opens them before running anything."""
         found: list[tuple[Word, str, bool]] = []
+        for assignment in unwrapped.assignments:  # `env TZ=/path date`
+            value = assignment.value
+            if assignment.name == "TZ" and value is not None:
+                zone = time_zone_path(value.value)
+                if zone is not None:
+                    found.append((_value_word(value, zone), "read", False))
         for use in unwrapped.chain:
             roles = self.policy.path_args.roles(use.name)
             spec = self.policy.wrappers.get(use.name)

@@ -14,6 +14,7 @@ MODULES = [
     "policylang.engine.approvals",
     "policylang.engine.subtree",
     "policylang.engine.envpoison",
+    "policylang.engine.rules",
 ]
 
 

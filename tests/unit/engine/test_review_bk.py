@@ -350,3 +350,20 @@ def test_an_approval_of_cp_does_not_plant_agent_configuration(
     (workspace / "payload").mkdir()
     (workspace / "payload" / ".mcp.json").write_text("{}\n")
     assert _verdict(policy, "cp payload/.mcp.json .", workspace) is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("TZ=~/.ssh/id_rsa date", Verdict.DENY),  # BK11: date opens the file TZ names
+        ("TZ=:{home}/.ssh/id_rsa date", Verdict.DENY),
+        ("env TZ={home}/.ssh/id_rsa date", Verdict.DENY),
+        ("TZ=UTC date", Verdict.ALLOW),
+        ("TZ=Europe/Paris date", Verdict.ALLOW),
+    ],
+)
+def test_a_time_zone_file_is_read(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    line = command.format(home=secrets_home)
+    assert _verdict(default_policy, line, workspace) is verdict
