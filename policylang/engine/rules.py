@@ -691,6 +691,15 @@ class RuleView:
                 Reason(rule_id=problem.code, message=problem.message, verdict=Verdict.ASK)
             )
         for use in unwrapped.chain:
+            if use.name == "nohup":
+                floors.append(
+                    Reason(
+                        rule_id="engine.nohup-output",
+                        message="`nohup` appends the output to `nohup.out` in the working "
+                        "folder when it runs on a terminal",
+                        verdict=Verdict.ASK,
+                    )
+                )
             use_words = use.words
             if use_words and use_words[0].value != use.name:
                 use_words = (_value_word(use_words[0], use.name), *use_words[1:])
@@ -756,6 +765,11 @@ class RuleView:
                 if zone is not None:
                     found.append((_value_word(value, zone), "read", False))
         for use in unwrapped.chain:
+            if use.name == "nohup" and use.words:
+                # on a terminal, nohup appends the output to `nohup.out` in the working
+                # folder (review BK10): whether the runtime gives one is not known here
+                # (the floor that makes this a question is `segment_rules`')
+                found.append((_value_word(use.words[0], "nohup.out"), "write", False))
             roles = self.policy.path_args.roles(use.name)
             spec = self.policy.wrappers.get(use.name)
             if roles is None or not roles.options or spec is None:

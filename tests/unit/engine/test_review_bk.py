@@ -4,6 +4,7 @@ its fix."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -367,3 +368,25 @@ def test_a_time_zone_file_is_read(
 ) -> None:
     line = command.format(home=secrets_home)
     assert _verdict(default_policy, line, workspace) is verdict
+
+
+@pytest.mark.parametrize("command", ["nohup ls", "nohup git status", "nohup ls > /dev/null"])
+def test_nohup_may_write_nohup_out(default_policy: Policy, workspace: Path, command: str) -> None:
+    # BK10: on a terminal nohup appends the output to ./nohup.out
+    decision = default_policy.evaluate(command, workspace=str(workspace))
+    assert decision.verdict is Verdict.ASK
+    assert any(reason.rule_id == "engine.nohup-output" for reason in decision.reasons)
+
+
+def test_nohup_writes_nohup_out_on_a_terminal(workspace: Path) -> None:
+    script = shutil.which("script")
+    if script is None:
+        pytest.skip("util-linux `script` (a terminal for nohup) is not on this machine")
+    subprocess.run(
+        [script, "-qc", "nohup echo hi", "/dev/null"],
+        cwd=workspace,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=20,
+    )
+    assert "hi" in (workspace / "nohup.out").read_text()
