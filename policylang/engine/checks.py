@@ -31,7 +31,7 @@ from policylang.engine.rules import (
     is_git_remote_verb,
 )
 from policylang.shell.braces import expand_braces
-from policylang.shell.model import CommandLine, Expansion, ExpansionKind, Redirect, Word
+from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
 from policylang.span import Span
 
 _HARMLESS_DEVICES = frozenset(
@@ -193,7 +193,10 @@ class PathChecks:
     # is checked as read and as written, often twice in one line; the file system is
     # asked once per path and evaluation (never across evaluations)
     resolved: dict[tuple[str, frozenset[str], bool], tuple[tuple[str, ...], bool, bool]]
-    root: CommandLine | None  # the line evaluated (None: not known, as in an inner walk)
+    # the line's segments that point descriptor 1 or 2 elsewhere, and those that write to
+    # `/dev/stdout` or `/dev/stderr` by name (`_swapped`, `_reopened`)
+    std_swaps: list[tuple[SegmentState, str]]
+    std_reopens: list[SegmentState]
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -369,6 +372,8 @@ class PathChecks:
         self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
     ) -> None:
         if is_harmless_device(value):
+            if access == "write":  # `tee /dev/stdout`, `cp x /dev/stdin`: as a redirect
+                self._device_write(value, seg)
             return
         if value.startswith(_NETWORK_PREFIXES):
             seg.read_only = False
@@ -661,18 +666,14 @@ class PathChecks:
             return
         value = target.value
         fd = redirect.fd if redirect.fd is not None else (1 if op == ">&" else None)
-        if fd in (1, 2) and (
-            op == "<" or (_duplicates_other(op, value) and self._may_reopen_std())
-        ):
-            # `1<.bashrc`, `2<&3`: the descriptors programs write to now hold a file (or
-            # whatever fd 3 is), and `>> /dev/stdout` reopens it for writing (review BK7)
-            seg.read_only = False
-            seg.floor(
-                Verdict.ASK,
-                "engine.descriptor-swap",
-                f"descriptor {fd} is pointed at `{short(target.text)}`: a later write to "
-                f"`/dev/{'stdout' if fd == 1 else 'stderr'}` writes there",
-            )
+        if fd in (1, 2) and op == "<":
+            # `1<.bashrc`: the descriptor programs write to holds a file read, and `>>
+            # /dev/stdout` reopens it for writing (review BK7)
+            self._swapped(seg, fd, target.text, always=True)
+        elif fd in (1, 2) and _duplicates_other(op, value):
+            # `>&3`, `2<&0`: the same, if the line opens `/dev/stdout` or `/dev/stderr` by
+            # name anywhere (the swap idiom `3>&1 1>&2 2>&3` alone is harmless)
+            self._swapped(seg, fd, target.text, always=False)
         # only `>&N`, `<&N`, `>&N-` and `>&-` duplicate, move or close a descriptor: `&>WORD`
         # and `&>>WORD` always write the file WORD (`echo x &>1` writes a file named `1`)
         if op in (">&", "<&") and value is not None and _is_fd_word(value):
@@ -680,16 +681,8 @@ class PathChecks:
         writes = redirect.writes or op == ">&"
         access = "write" if writes else "read"
         if value is not None and is_harmless_device(value):
-            if writes and _reopens_a_descriptor(value):
-                # opening `/dev/stdin` or `/dev/fd/3` opens again whatever file that
-                # descriptor holds, for writing: `echo x < .bashrc >> /dev/stdin` appends
-                # to `.bashrc` (review BK7)
-                seg.read_only = False
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.descriptor-write",
-                    f"writing to `{value}` writes whatever file that descriptor holds",
-                )
+            if writes:
+                self._device_write(value, seg)
             return
         if writes:
             seg.read_only = False
@@ -699,12 +692,44 @@ class PathChecks:
         if redirect.op == "<>":
             self.check_path_word(target, "read", seg, cwd)
 
-    def _may_reopen_std(self) -> bool:
-        """Whether the line may open `/dev/stdout` or `/dev/stderr` by name: only then
-        does a descriptor duplicated onto 1 or 2 (`3>&1 1>&2 2>&3`, the swap idiom)
-        matter. Braces can build the name, so a line with one counts too."""
-        text = self.root.text if self.root is not None else "/dev/"
-        return "/dev/" in text or "/proc/" in text or "{" in text
+    def _device_write(self, value: str, seg: SegmentState) -> None:
+        """A write to a descriptor's name. Opening `/dev/stdin` or `/dev/fd/3` opens again
+        whatever file that descriptor holds, for writing: `echo x < .bashrc >>
+        /dev/stdin` appends to `.bashrc` (review BK7); `/dev/stdout` and `/dev/stderr`
+        do so when the line pointed descriptor 1 or 2 at one (`_swapped`)."""
+        if value in _STD_DEVICES:
+            self._reopened(seg)
+        elif _reopens_a_descriptor(value):
+            seg.read_only = False
+            seg.floor(
+                Verdict.ASK,
+                "engine.descriptor-write",
+                f"writing to `{value}` writes whatever file that descriptor holds",
+            )
+
+    def _swapped(self, seg: SegmentState, fd: int, target: str, *, always: bool) -> None:
+        """Descriptor 1 or 2 pointed at a file read or at another descriptor: a question
+        when the line also writes to `/dev/stdout` or `/dev/stderr` by name, in any
+        segment and in either order (review BM3: a check of the line's text was dodged
+        by `/dev''/stdout`); `always` for a file read onto it, which nothing needs."""
+        message = (
+            f"descriptor {fd} is pointed at `{short(target)}`: a write to "
+            f"`/dev/{'stdout' if fd == 1 else 'stderr'}` writes there"
+        )
+        self.std_swaps.append((seg, message))
+        if always or self.std_reopens:
+            for swapped, said in self.std_swaps:
+                _descriptor_swap(swapped, said)
+            for reopening in self.std_reopens:
+                _descriptor_swap(reopening, message)
+
+    def _reopened(self, seg: SegmentState) -> None:
+        """A write to `/dev/stdout`, `/dev/stderr`, `/dev/fd/1` or `/dev/fd/2` by name."""
+        self.std_reopens.append(seg)
+        if self.std_swaps:
+            for swapped, said in self.std_swaps:
+                _descriptor_swap(swapped, said)
+            _descriptor_swap(seg, self.std_swaps[0][1])
 
     def git_check(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.fs = True
@@ -1064,6 +1089,14 @@ def _expanded_apart(word: Word) -> bool:
         and all(e.kind is ExpansionKind.BRACE for e in word.expansions)
         and expand_braces(word.text) is not None
     )
+
+
+_STD_DEVICES = frozenset({"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"})
+
+
+def _descriptor_swap(seg: SegmentState, message: str) -> None:
+    seg.read_only = False
+    seg.floor(Verdict.ASK, "engine.descriptor-swap", message)
 
 
 def _reopens_a_descriptor(value: str) -> bool:

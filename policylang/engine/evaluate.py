@@ -308,6 +308,8 @@ class _Walk(PathChecks):
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
+        self.std_swaps: list[tuple[SegmentState, str]] = []  # see `PathChecks._swapped`
+        self.std_reopens: list[SegmentState] = []
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`

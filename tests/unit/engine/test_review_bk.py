@@ -138,6 +138,12 @@ def test_bash_runs_its_stdin_after_plus_options(workspace: Path) -> None:
         "cd && for i in 1; do echo evil >>/dev/stdin; done < .bashrc",
         "cd && if true; then echo evil >>/dev/fd/0; fi < .bashrc",
         "echo x >&3 >> /dev/stdout",
+        # review BM3: the name spelt with quotes dodged a check of the line's text
+        "printf 'x' 3<.git/config 1<&3 >> /dev''/stdout",
+        "echo x 3<~/.bashrc 1<&3 >> /de''v/stdout",
+        "echo x >> /dev/stdout >&3",  # either order
+        "exec 1<&3; echo x >> /dev/stdout",  # either segment
+        "echo evil 3<~/.bashrc | tee -a /dev/stdout 1<&3",  # a program opening the name
     ],
 )
 def test_writes_through_a_reopened_descriptor_are_not_allowed(
