@@ -263,7 +263,7 @@ class PathChecks:
                     "engine.unknown-path",
                     f"cannot tell which file `{short(word.text)}` names",
                 )
-                home = _home_parameter_path(word.text, self.ctx.home)
+                home = home_parameter_path(word.text, self.ctx.home)
                 if home is not None:
                     # `rm -rf $HOME`: the home folder, unless the line changed HOME, which
                     # the question above already covers; checked too, so a deny holds
@@ -1030,8 +1030,9 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
 
 def _wide_pathspec(value: str) -> bool:
     """A pathspec that may name any tracked file: magic (`:/` is the whole tree, `:^x` and
-    `:!x` all but x: review BK9) or a glob (`*.env`)."""
-    return value.startswith(":") or any(char in value for char in "*?[")
+    `:!x` all but x: review BK9), a glob (`*.env`), or a backslash, which git reads as a
+    pattern escape (`.en\\v` is `.env`: review BM4)."""
+    return value.startswith(":") or any(char in value for char in "*?[\\")
 
 
 def _below(path: str, roots: Sequence[str]) -> bool:
@@ -1065,19 +1066,21 @@ def _is_fd_word(value: str) -> bool:
 
 
 # `$HOME`, `"${HOME}"/.ssh`, `"$HOME/.aws"`: the home parameter, then plain path text
-_HOME_PARAMETER = re.compile(r'"?\$(?:HOME|\{HOME\})"?((?:/[A-Za-z0-9_.@%+=:,-]*"?)*)')
+_HOME_PARAMETER = re.compile(r"\$(?:HOME|\{HOME\}|\{HOME%/\})((?:/[A-Za-z0-9_.@%+=:,-]*)*)")
 
 
-def _home_parameter_path(text: str, home: str) -> str | None:
+def home_parameter_path(text: str, home: str) -> str | None:
     """The path a word made of `$HOME` and plain path text names, with the context's home
-    folder for `$HOME` (None for any other word, or a home bash would split or glob)."""
-    match = _HOME_PARAMETER.fullmatch(text)
+    folder for `$HOME` (None for any other word, or a home bash would split or glob).
+    Quotes are removed first (`"$HOME"/.ssh`, `$HOME''`: review BM5); a word with a
+    backslash or an unbalanced quote is not of this form."""
+    if "\\" in text or text.count('"') % 2 or text.count("'") % 2:
+        return None
+    match = _HOME_PARAMETER.fullmatch(text.replace('"', "").replace("'", ""))
     if match is None or not home.startswith("/") or _BLANKS.search(home) or "*" in home:
         return None
     rest = match.group(1)
-    if rest.count('"') + text[: match.start(1)].count('"') not in (0, 2):
-        return None  # an unbalanced quote: not a word of this form
-    return home.rstrip("/") + rest.replace('"', "") if rest else home
+    return home.rstrip("/") + rest if rest else home
 
 
 def _expanded_apart(word: Word) -> bool:

@@ -65,7 +65,7 @@ from policylang.engine.rules import (
     program_starts,
     runs_elsewhere,
     ssh_loopback_aliases,
-    time_zone_path,
+    time_zone_word,
 )
 from policylang.shell.braces import expand_braces
 from policylang.shell.fragments import command_pieces, substitution_bodies
@@ -1248,12 +1248,9 @@ class _Walk(PathChecks):
     def time_zone_file(self, value: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
         """`TZ=/path` and `TZ=:path` name a file every program that prints a time opens
         (review BK11: `TZ=/home/u/.ssh/id_rsa date` opened the key). Checked as a read."""
-        if value.value is None and value.text.startswith("~"):
-            self.check_path_word(value, "read", seg, cwd)  # bash expands it: `TZ=~/x`
-            return
-        path = time_zone_path(value.value)
-        if path is not None:
-            self.check_path(path, "read", seg, cwd)
+        zone = time_zone_word(value)
+        if zone is not None:
+            self.check_path_word(zone, "read", seg, cwd)
 
     def assigned_names(self, command: str, names: Sequence[str | None], seg: SegmentState) -> None:
         """`read PATH`, `printf -v HOME`, `for IFS in …`: the env rules that name a variable

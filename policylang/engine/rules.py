@@ -113,6 +113,21 @@ def time_zone_path(value: str | None) -> str | None:
     return name if name.startswith("/") else os.path.normpath(f"{_ZONE_FOLDER}/{name}")
 
 
+def time_zone_word(value: Word) -> Word | None:
+    """The path word a `TZ` value names, literal or not: `TZ=:~/x` and `TZ=$HOME/x`
+    expand to a file's name (review BM9), which the path checks then read (a tilde or
+    `$HOME` word they resolve, anything else not literal they ask about)."""
+    if value.value is not None:
+        zone = time_zone_path(value.value)
+        return None if zone is None else _value_word(value, zone)
+    text = value.text[1:] if value.text.startswith(":") else value.text
+    if "/" not in text and not text.startswith("~"):
+        return None  # `TZ=$ZONE`: a zone name, not a file's
+    tilde = Expansion(kind=ExpansionKind.TILDE, text=text, span=value.span)
+    kinds = (tilde,) if text.startswith("~") else value.expansions
+    return Word(text=text, value=None, expansions=kinds, span=value.span)
+
+
 def _jq_program_like(value: str | None) -> bool:
     """A word jq reads as its program though it starts with `-` (`-0,.`, `-1`): jq takes
     only `-LETTER…` and `--NAME` for options, so the option view and jq disagree on it."""
@@ -760,10 +775,9 @@ class RuleView:
         found: list[tuple[Word, str, bool]] = []
         for assignment in unwrapped.assignments:  # `env TZ=/path date`
             value = assignment.value
-            if assignment.name == "TZ" and value is not None:
-                zone = time_zone_path(value.value)
-                if zone is not None:
-                    found.append((_value_word(value, zone), "read", False))
+            zone = time_zone_word(value) if assignment.name == "TZ" and value else None
+            if zone is not None:
+                found.append((zone, "read", False))
         for use in unwrapped.chain:
             if use.name == "nohup" and use.words:
                 # on a terminal, nohup appends the output to `nohup.out` in the working
@@ -2114,12 +2128,15 @@ def _conditional_writes(
     name: str, inner: Sequence[Word], view: OptionView
 ) -> Iterable[tuple[Word, str, bool]]:
     """Writes a role table cannot express: `sed -i`, `perl -i` rewrite their file operands."""
+    # a word that is not literal may be an option or a file: `sed -i s/a/b/ $HOME/.bashrc`
+    # rewrites the file (review BM5), so such words are written too
+    words = sorted({*view.operands, *view.unknown})
     if name in ("sed", "gsed") and view.has("-i", "--in-place"):
         scripts = view.has("-e", "--expression", "-f", "--file")
-        files = view.operands if scripts else view.operands[1:]
+        files = words if scripts else words[1:]
         yield from ((inner[i], "write", False) for i in files)
     elif name == "perl" and any(o.name.startswith("-i") for o in view.options):
-        yield from ((inner[i], "write", False) for i in view.operands)
+        yield from ((inner[i], "write", False) for i in words)
     elif name == "git" and len(inner) > 1 and inner[1].value == "diff":
         # `git diff --no-index A B` reads two files like diff does
         sub = option_view(inner, _PLAIN_SPEC, start=2)

@@ -258,6 +258,9 @@ def tracked_env(workspace: Path) -> Path:
         ("git log -p -- ::", Verdict.ASK),
         ("git log -p -- '*.env'", Verdict.ASK),
         ("cd src && git log -p -- :/", Verdict.ASK),
+        ("git log -p -- '.en\\v'", Verdict.ASK),  # BM4: a backslash is a pattern escape
+        ("git show HEAD -- '.\\env'", Verdict.ASK),
+        ("git diff HEAD~0 -- '.e\\nv'", Verdict.ASK),
         ("git log -p -- README.md", Verdict.ALLOW),
         ("git log -p -- src", Verdict.ALLOW),
     ],
@@ -274,6 +277,7 @@ def test_git_pathspecs_that_widen_print_the_tracked_secret(
         ("log", "-p", "--full-diff", "--", "README.md"),
         ("log", "-p", "--", ":/"),
         ("log", "-p", "--", ":^x"),
+        ("log", "-p", "--", ".en\\v"),
     ],
 )
 def test_git_prints_the_tracked_secret(tracked_env: Path, args: tuple[str, ...]) -> None:
@@ -290,6 +294,10 @@ def test_git_prints_the_tracked_secret(tracked_env: Path, args: tuple[str, ...])
         ('cat "$HOME/.ssh/id_rsa"', Verdict.DENY),
         ("cat $HOME/notes.txt", Verdict.ASK),  # still a question: HOME may be changed
         ("rm -rf $HOME/$X", Verdict.ASK),
+        ("rm -rf $HOME''", Verdict.DENY),  # BM5: other spellings
+        ("rm -rf ''$HOME", Verdict.DENY),
+        ("rm -rf ${HOME%/}", Verdict.DENY),
+        ("sed -i s/a/b/ $HOME/.bashrc", Verdict.DENY),
     ],
 )
 def test_the_home_parameter_is_checked_as_the_home_folder(
@@ -365,6 +373,11 @@ def test_an_approval_of_cp_does_not_plant_agent_configuration(
         ("TZ=~/.ssh/id_rsa date", Verdict.DENY),  # BK11: date opens the file TZ names
         ("TZ=:{home}/.ssh/id_rsa date", Verdict.DENY),
         ("env TZ={home}/.ssh/id_rsa date", Verdict.DENY),
+        ("TZ=:~/.ssh/id_rsa date", Verdict.DENY),  # BM9
+        ("env TZ=:~/.ssh/id_rsa date", Verdict.DENY),
+        ("TZ=$HOME/.ssh/id_rsa date", Verdict.DENY),
+        ("env TZ=:$HOME/.ssh/id_rsa date", Verdict.DENY),
+        ("TZ=$ZONE date", Verdict.ALLOW),
         ("TZ=UTC date", Verdict.ALLOW),
         ("TZ=Europe/Paris date", Verdict.ALLOW),
     ],
