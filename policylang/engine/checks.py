@@ -224,7 +224,11 @@ class PathChecks:
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if found.implicit_cwd_read:
             for directory in sorted(cwd.candidates):
-                self.check_absolute((directory,), "read", seg, directory)
+                if found.implicit_recursive and not found.reads_contents:
+                    # as the same lister given the folder (`ls -R ~`)
+                    self.check_path(directory, "read", seg, cwd, subtree=True)
+                else:
+                    self.check_absolute((directory,), "read", seg, directory)
                 if found.reads_contents:  # `grep -r key`, `rg key`: the directory's tree
                     self.check_tree(directory, seg, ".")
             if not cwd.known:

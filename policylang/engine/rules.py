@@ -273,6 +273,8 @@ class SegmentRules:
     cwd_path_words: tuple[tuple[Word, str, bool], ...] = ()
     run_in: str | None = None  # the directory the command changes to first (`git -C`)
     implicit_cwd_read: bool = False
+    # whether that read lists the whole tree (`cd ~ && ls -R`: as `ls -R ~`, review BL1)
+    implicit_recursive: bool = False
     # whether a recursive read also reads hidden files (`rg` and `ag` skip them by default)
     reads_hidden: bool = True
     # whether it reads the files of whole trees (`grep -r`, `rg`; not `ls -R`, which lists)
@@ -887,16 +889,22 @@ class RuleView:
             self._interpreter(command.interpreter, name, view, floors)
         if name in _LAST_OPERAND_WRITERS and needs_view:
             floors.extend(_uncounted_operands(name, inner, view))
-        path_words, implicit = (
-            self._path_words(name, command.roles, inner, view) if needs_view else ((), False)
+        path_words, implicit, implicit_recursive = (
+            self._path_words(name, command.roles, inner, view)
+            if needs_view
+            else ((), False, False)
         )
-        if name == "find" and any(w.value in _FIND_ACTING for w in inner[1:]):
-            # `find ~/.ssh -delete`, `find ~/.aws -exec shred {} +` act on the files below
-            # their start points (review BK4: asked where `rm -rf ~/.ssh` is denied); each
-            # start point is written, as `rm -r` writes its operand, or read when the
-            # commands run are not known writers (`find /etc -exec grep x {} +`). Not the
-            # whole tree below: `find . -name '*.pyc' -delete` selects what it acts on
-            path_words = (*path_words, *_find_start_points(inner, _find_access(inner)))
+        if name == "find":
+            # find lists its start points (`find ~/.aws -type f`, review BL2: no role table
+            # named them) and, with `-delete` or `-exec` of a writer, acts on what it finds
+            # below them (review BK4: asked where `rm -rf ~/.ssh` is denied): each start
+            # point is read, or written as `rm -r` writes its operand. Not the whole tree
+            # below: the expression selects (`find / -name x`, `find . -name '*.pyc'
+            # -delete`, which the `find` rule's exception asks about)
+            acting = any(w.value in _FIND_ACTING for w in inner[1:])
+            starts = tuple(_find_start_points(inner, _find_access(inner) if acting else "read"))
+            path_words = (*path_words, *starts)
+            implicit = implicit or not starts  # `cd ~/.ssh && find`: the working folder
         reads_contents = False
         reads_hidden = True
         if name == "git" and _word(inner, 1) == "grep":
@@ -954,6 +962,7 @@ class RuleView:
             cwd_path_words=git_globals,
             run_in=run_in,
             implicit_cwd_read=implicit,
+            implicit_recursive=implicit_recursive,
             reads_hidden=reads_hidden,
             reads_contents=reads_contents,
             git_dirs=git_dirs,
@@ -975,7 +984,7 @@ class RuleView:
 
     def _path_words(
         self, name: str, roles: PathRoles | None, inner: Sequence[Word], view: OptionView
-    ) -> tuple[tuple[tuple[Word, str, bool], ...], bool]:
+    ) -> tuple[tuple[tuple[Word, str, bool], ...], bool, bool]:
         found: list[tuple[Word, str, bool]] = []
         recursive = (
             view.has(*_RECURSIVE)
@@ -1014,7 +1023,7 @@ class RuleView:
             and len(view.operands) <= patterns
             and (name in _IMPLICIT_CWD or (recursive and name in _SEARCHERS))
         )
-        return tuple(found), implicit
+        return tuple(found), implicit, implicit and recursive
 
     # -- approvals -----------------------------------------------------------------------
     def _command(self, name: str) -> _Command:

@@ -409,3 +409,29 @@ def test_nohup_writes_nohup_out_on_a_terminal(workspace: Path) -> None:
         timeout=20,
     )
     assert "hi" in (workspace / "nohup.out").read_text()
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("cd && du -a", Verdict.DENY),  # BL1: as `du -a ~`
+        ("cd && tree -a", Verdict.DENY),
+        ("pushd ~ && ls -laR", Verdict.DENY),
+        ("cd && ls -R", Verdict.DENY),
+        ("cd && ls", Verdict.ALLOW),
+        ("ls -R", Verdict.ALLOW),  # the workspace
+        ("cd src && ls -R", Verdict.ALLOW),
+        ("find {home}/.aws -type f", Verdict.DENY),  # BL2: find's start points are read
+        ("find ../home/.ssh -printf '%p'", Verdict.DENY),
+        ("cd ~/.ssh && find", Verdict.DENY),
+        ("find .", Verdict.ALLOW),
+        ("find / -name x", Verdict.ALLOW),  # not the whole tree: the expression selects
+    ],
+)
+def test_listings_of_the_working_folder_and_find_start_points(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    (secrets_home / ".aws").mkdir()
+    (secrets_home / ".aws" / "credentials").write_text("key\n")
+    line = command.format(home=secrets_home)
+    assert _verdict(default_policy, line, workspace) is verdict
