@@ -25,7 +25,10 @@ git directory, at each level up), and for each of them reads:
   `info`, … all but `HEAD` and `hooks`), of `objects/info/`, `info/` and the state
   directories `rebase-merge/`, `rebase-apply/` and `sequencer/` is a risk, since git
   follows it wherever it points and prints the lines it cannot parse
-  (`fatal: unexpected line in .git/packed-refs: …`); so is an `objects/info/alternates`
+  (`fatal: unexpected line in .git/packed-refs: …`); so is a link among the entries of
+  each linked worktree's `worktrees/NAME/` and of its state directories (review BM8: `git
+  worktree list` prints its `locked`, `prunable` and `gitdir`), but for a `HEAD` naming a
+  ref (`core.preferSymlinkRefs` makes those); so is an `objects/info/alternates`
   (or `http-alternates`, nested alternates followed) naming an object store outside the
   git directory, and a `commondir` naming anything but the repository of its worktree.
 
@@ -132,6 +135,7 @@ _MAX_SCAN = 512  # directories under `modules/`
 _MAX_CONFIG = 1_000_000  # bytes; a larger config is not read (incomplete)
 _MAX_INDEX = 64_000_000  # bytes of index parsed for gitlinks
 _MAX_ENTRIES = 4096  # entries of a git directory (or a state directory) listed
+_MAX_WORKTREES = 256  # directories under `worktrees/` of a git directory (review BM8)
 _MAX_ALTERNATES = 5  # git's nesting limit for alternates of alternates
 
 # Entries of a git directory that may be symbolic links: git validates a linked `HEAD`
@@ -142,6 +146,9 @@ _LINKS_ALLOWED = frozenset({"HEAD", "hooks"})
 # `attributes`, `grafts`, `sparse-checkout`) and the state of a rebase (`git status`
 # prints `done` and `git-rebase-todo`, `head-name` and `onto`), an `am` or a cherry-pick
 _STATE_DIRS = ("info", "rebase-merge", "rebase-apply", "sequencer")
+# a link git's files backend reads as a symbolic ref, without following it: a ref name
+# (`check_refname_format`; this accepts fewer names than git, which then asks)
+_REF_LINK = re.compile(r"refs(?:/[A-Za-z0-9_+,=-][A-Za-z0-9_.+,=-]*)+")
 # a listing is kept only for a directory unchanged for this long: file system timestamps
 # are coarse (a kernel tick), so a link made within the tick of the listing would leave
 # the directory's stamp as it was
@@ -450,8 +457,16 @@ class GitConfigInspector:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], tuple[_Stamp, object]] = {}
         self._tracked: dict[tuple[str, Hashable], tuple[_Stamp, object]] = {}
-        # a git directory's stamps (its own, `info/`, `objects/info/`) and its risks
-        self._places: dict[str, tuple[tuple[_Stamp | None, ...], tuple[GitRisk, ...]]] = {}
+        # a git directory's stamps (its own, `info/`, `objects/info/`, `worktrees/`), those
+        # of the directories it has below `worktrees/` (path, stamp), and its risks
+        self._places: dict[
+            str,
+            tuple[
+                tuple[_Stamp | None, ...],
+                tuple[tuple[str, _Stamp | None], ...],
+                tuple[GitRisk, ...],
+            ],
+        ] = {}
         self._lock = threading.Lock()
 
     def risks_for(
@@ -676,33 +691,48 @@ class GitConfigInspector:
     def _place(self, place: str, st: os.stat_result, walk: _Walk) -> None:
         """The risks of one git directory `place` (`st`: its `stat`, taken first).
 
-        Kept while `place`, `place/info` and `place/objects/info` keep their stamps
-        (`mtime_ns`, `ctime_ns`, inode, device): making, removing or replacing an entry
-        changes its directory's. A state directory or an alternates file is read every
-        time (the stamps do not cover them); a plain repository costs two `lstat` calls.
+        Kept while `place`, `place/info`, `place/objects/info` and `place/worktrees` keep
+        their stamps (`mtime_ns`, `ctime_ns`, inode, device), and so do the directories
+        listed below `worktrees/`: making, removing or replacing an entry changes its
+        directory's. A state directory of `place` or an alternates file is read every time
+        (the stamps do not cover them); a plain repository costs three `lstat` calls.
         """
         try:
-            stamps = (_dir_stamp(st), _lstamp(place + "/info"), _lstamp(place + "/objects/info"))
+            stamps = (
+                _dir_stamp(st),
+                _lstamp(place + "/info"),
+                _lstamp(place + "/objects/info"),
+                _lstamp(place + "/worktrees"),
+            )
+            with self._lock:
+                cached = self._places.get(place)
+            if (
+                cached is not None
+                and cached[0] == stamps
+                and all(_lstamp(path) == stamp for path, stamp in cached[1])
+            ):
+                walk.risks.extend(cached[2])
+                return
         except (OSError, ValueError):
             walk.complete = False
             return
-        with self._lock:
-            cached = self._places.get(place)
-        if cached is not None and cached[0] == stamps:
-            walk.risks.extend(cached[1])
-            return
         found = _Walk(home=None)
-        keep = self._scan_place(place, found)
+        watched: list[tuple[str, _Stamp | None]] = []
+        keep = self._scan_place(place, found, watched)
         walk.risks.extend(found.risks)
         walk.complete = walk.complete and found.complete
         settled = time.time_ns() - _SETTLE_NS
-        if keep and found.complete and all(s is None or s[1] <= settled for s in stamps):
+        every = (*stamps, *(stamp for _, stamp in watched))
+        if keep and found.complete and all(s is None or s[1] <= settled for s in every):
             with self._lock:
-                self._places[place] = (stamps, tuple(found.risks))
+                self._places[place] = (stamps, tuple(watched), tuple(found.risks))
 
-    def _scan_place(self, place: str, walk: _Walk) -> bool:
-        """Adds the risks of the git directory `place`; whether the stamps of `_place`
-        cover everything read (no state directory, no alternates file)."""
+    def _scan_place(
+        self, place: str, walk: _Walk, watched: list[tuple[str, _Stamp | None]]
+    ) -> bool:
+        """Adds the risks of the git directory `place`; whether the stamps of `_place`,
+        with those added to `watched`, cover everything read (no state directory, no
+        alternates file)."""
         listing = _listing(place, walk)
         if listing is None:
             return False
@@ -716,6 +746,8 @@ class GitConfigInspector:
                 below = _listing(f"{place}/{name}", walk)
                 for entry in () if below is None else below.links:
                     self._link(place, f"{name}/{entry}", walk)
+        if "worktrees" in listing.dirs:
+            keep = self._scan_worktrees(place, walk, watched) and keep
         if "objects" not in listing.dirs:
             return keep
         info = place + "/objects/info"
@@ -738,6 +770,47 @@ class GitConfigInspector:
                 keep = False
                 self._alternates(place, name, walk)
         return keep
+
+    def _scan_worktrees(
+        self, place: str, walk: _Walk, watched: list[tuple[str, _Stamp | None]]
+    ) -> bool:
+        """Links in the git directories of the linked worktrees, `place/worktrees/NAME/`
+        (review BM8): git reads their files on its own (`git worktree list` prints
+        `locked`, `prunable` and `gitdir`; `git branch` and `git log --all` read `HEAD`,
+        `index` and the state of a rebase or a bisect) and follows links there. git makes
+        none there but a `HEAD` naming a ref (`core.preferSymlinkRefs`), which it reads
+        without following. Each directory listed is added to `watched` with its stamp,
+        taken before the listing; False: not all could be listed."""
+        listing = _listing(place + "/worktrees", walk)
+        if listing is None:
+            return False
+        for name in listing.links:
+            self._link(place, "worktrees/" + name, walk)
+        if len(listing.dirs) > _MAX_WORKTREES:
+            walk.complete = False
+            return False
+        complete = True
+        for name in sorted(listing.dirs):
+            below = [f"worktrees/{name}"]
+            while below:
+                relative = below.pop()
+                path = f"{place}/{relative}"
+                try:
+                    watched.append((path, _lstamp(path)))
+                except (OSError, ValueError):
+                    walk.complete = complete = False
+                    continue
+                entries = _listing(path, walk)
+                if entries is None:
+                    complete = False
+                    continue
+                top = relative.count("/") == 1  # `worktrees/NAME` itself
+                for entry in entries.links:
+                    if not (top and entry == "HEAD" and _ref_link(f"{path}/HEAD")):
+                        self._link(place, f"{relative}/{entry}", walk)
+                if top:
+                    below.extend(f"{relative}/{d}" for d in _STATE_DIRS if d in entries.dirs)
+        return complete
 
     @staticmethod
     def _link(place: str, name: str, walk: _Walk) -> None:
@@ -1263,6 +1336,20 @@ def _check_head(path: str, st: os.stat_result) -> bool:
         return True
     # a detached HEAD: a SHA-1 or SHA-256 object name (git checks only the hex prefix)
     return len(data) >= 40 and all(ch in _HEX for ch in data[:40])
+
+
+def _ref_link(path: str) -> bool:
+    """Whether the symbolic link `path` names a ref (`refs/heads/main`), which git reads
+    as a symbolic ref without following it."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return False
+    return (
+        _REF_LINK.fullmatch(target) is not None
+        and ".." not in target
+        and not any(part.endswith((".", ".lock")) for part in target.split("/"))
+    )
 
 
 def _gitdir_state(directory: str) -> int:

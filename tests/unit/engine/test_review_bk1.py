@@ -290,3 +290,161 @@ def test_a_fresh_listing_is_not_kept(repo: Path, secret: Path) -> None:
     assert inspector.risks_for(str(repo)) == ((), True)
     os.symlink(secret, repo / ".git" / "shallow")
     assert [risk.key for risk in inspector.risks_for(str(repo))[0]] == ["shallow"]
+
+
+# -- review BM8: the files of a linked worktree in `worktrees/NAME/` -------------------------
+
+
+def _worktree(repo: Path, tmp_path: Path, name: str = "wt") -> Path:
+    """A linked worktree `tmp_path/NAME` of `repo`; its git directory is
+    `.git/worktrees/NAME`."""
+    _git(repo, "worktree", "add", "-q", str(tmp_path / name))
+    assert (repo / ".git" / "worktrees" / name / "gitdir").is_file()
+    return tmp_path / name
+
+
+def _link_into(path: Path, target: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    path.unlink(missing_ok=True)
+    os.symlink(target, path)
+
+
+_WORKTREE_COMMANDS = ["git worktree list -v", "git worktree list --porcelain", "git status"]
+
+
+@pytest.mark.parametrize("name", ["locked", "gitdir", "prunable", "ORIG_HEAD", "index", "logs"])
+@pytest.mark.parametrize("command", _WORKTREE_COMMANDS)
+def test_a_linked_file_of_a_linked_worktree_asks(
+    default_policy: Policy, repo: Path, tmp_path: Path, secret: Path, name: str, command: str
+) -> None:
+    wt = _worktree(repo, tmp_path)
+    assert _verdict(default_policy, command, repo) is Verdict.ALLOW
+    _link_into(repo / ".git" / "worktrees" / "wt" / name, secret)
+    assert _verdict(default_policy, command, repo) is not Verdict.ALLOW
+    assert _verdict(default_policy, command, wt) is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize("command", _WORKTREE_COMMANDS)
+def test_a_linked_worktree_directory_or_its_rebase_state_asks(
+    default_policy: Policy, repo: Path, tmp_path: Path, secret: Path, command: str
+) -> None:
+    _worktree(repo, tmp_path)
+    gitdir = repo / ".git" / "worktrees" / "wt"
+    (gitdir / "rebase-merge").mkdir()
+    os.symlink(secret, gitdir / "rebase-merge" / "head-name")
+    assert _verdict(default_policy, command, repo) is not Verdict.ALLOW
+    shutil.rmtree(gitdir / "rebase-merge")
+    assert _verdict(default_policy, command, repo) is Verdict.ALLOW
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(gitdir, elsewhere)
+    _link_into(repo / ".git" / "worktrees" / "w2", elsewhere)
+    assert _verdict(default_policy, command, repo) is not Verdict.ALLOW
+
+
+def test_git_prints_what_a_linked_lock_reason_holds(
+    repo: Path, tmp_path: Path, secret: Path
+) -> None:
+    """Documents the leak: `git worktree list` prints the `locked` and `gitdir` files of
+    every linked worktree, following links."""
+    _worktree(repo, tmp_path)
+    os.symlink(secret, repo / ".git" / "worktrees" / "wt" / "locked")
+    listed = _git(repo, "worktree", "list", "--porcelain").stdout
+    assert f'locked "{MARKER}-1\\n{MARKER}-2"' in listed  # the whole file, quoted
+    assert f"locked: {MARKER}-1" in _git(repo, "worktree", "list", "-v").stdout
+
+
+def test_a_linked_worktree_reason_is_named(
+    default_policy: Policy, repo: Path, tmp_path: Path, secret: Path
+) -> None:
+    _worktree(repo, tmp_path)
+    os.symlink(secret, repo / ".git" / "worktrees" / "wt" / "locked")
+    env = {"HOME": str(repo.parent / "home"), "PATH": "/usr/bin:/bin"}
+    decision = default_policy.evaluate("git worktree list -v", workspace=str(repo), env=env)
+    assert decision.verdict is Verdict.ASK
+    assert any("worktrees/wt/locked" in reason.message for reason in decision.reasons)
+    risks, complete = GitConfigInspector().risks_for(str(repo))
+    assert complete
+    assert [(risk.key, risk.kind, risk.detail) for risk in risks] == [
+        ("worktrees/wt/locked", "link", str(secret))
+    ]
+
+
+@pytest.mark.parametrize("command", _WORKTREE_COMMANDS)
+def test_worktrees_with_symbolic_heads_and_locks_stay_allowed(
+    default_policy: Policy, repo: Path, tmp_path: Path, secret: Path, command: str
+) -> None:
+    # `core.preferSymlinkRefs` makes `worktrees/NAME/HEAD` a link to `refs/heads/NAME`,
+    # which git reads as a symbolic ref without following it
+    _git(repo, "-c", "core.preferSymlinkRefs=true", "worktree", "add", "-q", str(tmp_path / "wt"))
+    head = repo / ".git" / "worktrees" / "wt" / "HEAD"
+    assert os.readlink(head) == "refs/heads/wt"
+    _git(repo, "worktree", "lock", "--reason", "on a USB disk", str(tmp_path / "wt"))
+    _worktree(repo, tmp_path, "wt2")
+    assert _git(repo, "worktree", "list", "--porcelain").returncode == 0
+    assert _verdict(default_policy, command, repo) is Verdict.ALLOW
+    assert _verdict(default_policy, command, tmp_path / "wt") is Verdict.ALLOW
+    # a HEAD linked anywhere else is followed by git
+    for target in (str(secret), "refs/../../../../../home/.ssh/id_rsa"):
+        head.unlink()
+        os.symlink(target, head)
+        assert _verdict(default_policy, command, repo) is not Verdict.ALLOW
+
+
+def test_links_in_submodule_git_directories_ask(
+    default_policy: Policy, repo: Path, secret: Path
+) -> None:
+    # a submodule's git directory under `modules/` is inspected like the repository's own,
+    # its linked worktrees included
+    module = repo / ".git" / "modules" / "sub"
+    _git(repo, "init", "-q", "--bare", str(module))
+    assert _verdict(default_policy, "git status", repo) is Verdict.ALLOW
+    os.symlink(secret, module / "packed-refs")
+    assert _verdict(default_policy, "git status", repo) is not Verdict.ALLOW
+    (module / "packed-refs").unlink()
+    (module / "worktrees" / "w").mkdir(parents=True)
+    assert _verdict(default_policy, "git status", repo) is Verdict.ALLOW
+    os.symlink(secret, module / "worktrees" / "w" / "locked")
+    assert _verdict(default_policy, "git status", repo) is not Verdict.ALLOW
+
+
+def test_a_link_made_in_a_worktree_directory_after_a_cached_inspection_is_found(
+    repo: Path, tmp_path: Path, secret: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gitconfig, "_SETTLE_NS", -(10**18))  # keep even fresh listings
+    _worktree(repo, tmp_path)
+    inspector = GitConfigInspector()
+    assert inspector.risks_for(str(repo)) == ((), True)
+    assert inspector.risks_for(str(repo)) == ((), True)
+    time.sleep(0.05)  # beyond the file system's timestamp granularity
+    os.symlink(secret, repo / ".git" / "worktrees" / "wt" / "locked")
+    assert [risk.key for risk in inspector.risks_for(str(repo))[0]] == ["worktrees/wt/locked"]
+    time.sleep(0.05)
+    (repo / ".git" / "worktrees" / "wt" / "locked").unlink()
+    assert inspector.risks_for(str(repo)) == ((), True)
+    time.sleep(0.05)
+    (repo / ".git" / "worktrees" / "wt" / "rebase-apply").mkdir()
+    assert inspector.risks_for(str(repo)) == ((), True)
+    time.sleep(0.05)
+    os.symlink(secret, repo / ".git" / "worktrees" / "wt" / "rebase-apply" / "next")
+    risks = inspector.risks_for(str(repo))[0]
+    assert [risk.key for risk in risks] == ["worktrees/wt/rebase-apply/next"]
+    shutil.rmtree(repo / ".git" / "worktrees" / "wt" / "rebase-apply")
+    assert inspector.risks_for(str(repo)) == ((), True)
+    time.sleep(0.05)
+    other = tmp_path / "other"  # a directory moved in whole: only `worktrees/` changes
+    other.mkdir()
+    os.symlink(secret, other / "gitdir")
+    other.rename(repo / ".git" / "worktrees" / "w2")
+    assert [risk.key for risk in inspector.risks_for(str(repo))[0]] == ["worktrees/w2/gitdir"]
+
+
+def test_too_many_worktree_directories_are_incomplete(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gitconfig, "_MAX_WORKTREES", 2)
+    for name in ("a", "b"):
+        (repo / ".git" / "worktrees" / name).mkdir(parents=True)
+    assert GitConfigInspector().risks_for(str(repo)) == ((), True)
+    (repo / ".git" / "worktrees" / "c").mkdir()
+    assert GitConfigInspector().risks_for(str(repo)) == ((), False)
