@@ -354,8 +354,10 @@ class _Walk(PathChecks):
                 mismatched = True
                 self.recover(line.text, start, poison)
                 if _PLAIN_BRACED.fullmatch(line.text):
-                    # `{rm,-rf,/}`: tree-sitter reads a group where bash reads one word
-                    braced = [(word, "{" in word) for word in line.text.split()]
+                    # `{rm,-rf,/}`, `{cat,.env} | head`: tree-sitter reads a group where
+                    # bash reads one word (review BM1: with an operator after it too)
+                    tokens = _PLAIN_BRACED_TOKEN.findall(line.text)
+                    braced = [(token, "{" in token) for token in tokens if not token.isspace()]
                     self.brace_expanded(braced, start, poison)
         segments = line.segments
         cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
@@ -1925,7 +1927,8 @@ _PATH_HELPERS: Final = {
 # review BB1, BB2); such a line asks, as before
 _MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error"})
 # a line of blank-separated words of plain characters and braces (`{rm,-rf,/}`)
-_PLAIN_BRACED: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{} \t-]+")
+_PLAIN_BRACED: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{} \t;|&-]+")
+_PLAIN_BRACED_TOKEN: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{}-]+|&&|\|\||[;|&]|[ \t]+")
 # programs that are shell scripts running other programs by PATH (review BA2)
 _PATH_SCRIPTS: Final = frozenset(
     {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",

@@ -69,6 +69,10 @@ def test_listings_of_protected_folders_are_denied(
         "ls {src,~/.ssh}",
         "grep x {src,~/.aws}",
         "x=1 {cat,.env}",
+        "{rm,-rf,/};",  # review BM1: an operator after the braced command word
+        "{cat,.env} | head",
+        "{rm,-rf,/} && true",
+        "ls; {sudo,id}",
     ],
 )
 def test_brace_expansion_is_read_as_bash_writes_it(
