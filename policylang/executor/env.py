@@ -5,8 +5,8 @@ Any name that looks like a secret is dropped, even when it was added on purpose,
 unless the caller forces that exact name through.
 
 >>> parent = {"PATH": "/usr/bin", "OPENAI_API_KEY": "sk-1", "EDITOR": "vi", "LC_ALL": "C"}
->>> sorted(scrub_env(parent, cwd="/srv").items())
-[('GIT_OPTIONAL_LOCKS', '0'), ('LC_ALL', 'C'), ('PATH', '/usr/bin'), ('PWD', '/srv')]
+>>> sorted(scrub_env(parent, cwd="/srv"))
+['GIT_OPTIONAL_LOCKS', 'LC_ALL', 'LESSHISTFILE', 'PATH', 'PWD']
 >>> scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x", "MODE": "ci"})["MODE"]
 'ci'
 >>> "GH_TOKEN" in scrub_env(parent, cwd="/srv", extra={"GH_TOKEN": "x"})
@@ -38,7 +38,9 @@ SECRET_MARKERS: tuple[str, ...] = (
 #: Set for every command unless the caller overrides them. `git status` otherwise takes
 #: `.git/index.lock` and refreshes the index: a write that contradicts its read-only
 #: label (the dynamic oracle found it) and makes two "concurrency-safe" git reads race.
-SAFE_DEFAULTS: Mapping[str, str] = {"GIT_OPTIONAL_LOCKS": "0"}
+#: `LESSHISTFILE=-`: on a terminal, `less` (and git's pager) writes `~/.lesshst` on exit
+#: (review BL3, seen when the audit ran allowed lines with a terminal).
+SAFE_DEFAULTS: Mapping[str, str] = {"GIT_OPTIONAL_LOCKS": "0", "LESSHISTFILE": "-"}
 
 
 def looks_secret(name: str) -> bool:

@@ -368,6 +368,7 @@ def test_secrets_are_invisible_to_printenv(monkeypatch: pytest.MonkeyPatch, work
     assert env["PATH"] == os.environ["PATH"]
     assert env["PWD"] == workdir
     assert env["GIT_OPTIONAL_LOCKS"] == "0"
+    assert env["LESSHISTFILE"] == "-"  # review BL3: no ~/.lesshst from a pager
 
 
 def test_git_status_takes_no_index_lock(workdir: str) -> None:
