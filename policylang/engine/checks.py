@@ -197,6 +197,7 @@ class PathChecks:
     # `/dev/stdout` or `/dev/stderr` by name (`_swapped`, `_reopened`)
     std_swaps: list[tuple[SegmentState, str]]
     std_reopens: list[SegmentState]
+    std_paired: tuple[int, int]  # how many of each `_pair_descriptors` has floored
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -721,19 +722,27 @@ class PathChecks:
             f"`/dev/{'stdout' if fd == 1 else 'stderr'}` writes there"
         )
         self.std_swaps.append((seg, message))
-        if always or self.std_reopens:
-            for swapped, said in self.std_swaps:
-                _descriptor_swap(swapped, said)
-            for reopening in self.std_reopens:
-                _descriptor_swap(reopening, message)
+        if always:
+            _descriptor_swap(seg, message)
+        if self.std_reopens:
+            self._pair_descriptors()
 
     def _reopened(self, seg: SegmentState) -> None:
         """A write to `/dev/stdout`, `/dev/stderr`, `/dev/fd/1` or `/dev/fd/2` by name."""
         self.std_reopens.append(seg)
         if self.std_swaps:
-            for swapped, said in self.std_swaps:
-                _descriptor_swap(swapped, said)
-            _descriptor_swap(seg, self.std_swaps[0][1])
+            self._pair_descriptors()
+
+    def _pair_descriptors(self) -> None:
+        """Floor the swaps and reopenings not floored yet; each once, so that a line of
+        thousands of `>&3` costs linear time (review BN6: 6 s for 4,000)."""
+        message = self.std_swaps[0][1]
+        done_swaps, done_reopens = self.std_paired
+        for swapped, said in self.std_swaps[done_swaps:]:
+            _descriptor_swap(swapped, said)
+        for reopening in self.std_reopens[done_reopens:]:
+            _descriptor_swap(reopening, message)
+        self.std_paired = (len(self.std_swaps), len(self.std_reopens))
 
     def git_check(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.fs = True
@@ -1070,7 +1079,10 @@ def _is_fd_word(value: str) -> bool:
 
 
 # `$HOME`, `"${HOME}"/.ssh`, `"$HOME/.aws"`: the home parameter, then plain path text
-_HOME_PARAMETER = re.compile(r"\$(?:HOME|\{HOME\}|\{HOME%/\})((?:/[A-Za-z0-9_.@%+=:,-]*)*)")
+# `$HOME`, `${HOME}`, `${HOME%/}`, `${HOME%%/}`, `${HOME:?}`, `${HOME:?msg}`, `${HOME:-}`
+_HOME_PARAMETER = re.compile(
+    r"\$(?:HOME|\{HOME(?:%%?/|:[?-][A-Za-z0-9_. -]*)?\})((?:/[A-Za-z0-9_.@%+=:,-]*)*)"
+)
 
 
 def home_parameter_path(text: str, home: str) -> str | None:

@@ -310,6 +310,7 @@ class _Walk(PathChecks):
         self.link_makers: list[SegmentState] = []
         self.std_swaps: list[tuple[SegmentState, str]] = []  # see `PathChecks._swapped`
         self.std_reopens: list[SegmentState] = []
+        self.std_paired = (0, 0)
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
@@ -774,6 +775,7 @@ class _Walk(PathChecks):
                 seg.floor(Verdict.ASK, "engine.approved-loopback", message)
             seg.suggestion = None
             elsewhere = True  # asks already: the later words need no trial
+        segment_cwd = cwd  # where `git -C DIR` finds DIR (review BN5)
         if found.run_in is not None:  # `git -C DIR add x`: x is relative to DIR (review S4)
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)
         covered = seg.approved or seg.shadowed
@@ -799,7 +801,10 @@ class _Walk(PathChecks):
         if found.git_dirs is not None and seg.verdict is not Verdict.DENY:
             self.git_tree_state(found, seg)
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
-            self.git_check(found, seg, cwd)
+            # the `-C` directories are relative to the segment's own folder: resolved from
+            # the moved one, `cd sub && git -C .. status` looked for the repository above
+            # the workspace and missed its `core.fsmonitor` (review BN5)
+            self.git_check(found, seg, segment_cwd)
 
     def rule_verdict(
         self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd | None = None

@@ -911,6 +911,21 @@ class RuleView:
             # `git grep` prints tracked files' contents (a committed `.env` too), and with
             # `--no-index` or `--untracked` any file below the working directory
             path_words = (*path_words, (_value_word(inner[1], "."), "read", True))
+            # and below its pathspecs, which may leave that folder (`git -C docs grep KEY
+            # -- ..`, `-- :/`: review BN5); the first operand is the pattern (or `-e`'s)
+            grep = option_view(inner, _PLAIN_SPEC, start=2)
+            for word in (inner[i] for i in grep.operands[1:]):
+                if word.value is not None and _wide_git_pathspec(word.value):
+                    floors.append(
+                        Reason(
+                            rule_id="engine.git-pathspec",
+                            message=f"the pathspec `{word.text}` may name any file of the "
+                            "repository, which `git grep` prints lines of",
+                            verdict=Verdict.ASK,
+                        )
+                    )
+                else:
+                    path_words = (*path_words, (word, "read", True))
             reads_contents = True
         elif name == "git" and _word(inner, 1) == "diff":
             reads_contents = True  # `git diff [--no-index] DIR DIR` prints every file below
@@ -2190,6 +2205,11 @@ def _git_files(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
             yield inner[view.operands[1]], "write", True
 
 
+def _wide_git_pathspec(value: str) -> bool:
+    """Magic (`:/`), a glob or a backslash escape: a pathspec that is no literal path."""
+    return value.startswith(":") or any(char in value for char in "*?[\\")
+
+
 def _git_pathspecs(inner: Sequence[Word], sub: OptionView) -> Iterable[tuple[Word, str, bool]]:
     """The operands of a git command that prints file contents, each of which may be a
     pathspec (git tells revisions from paths by what exists): relative to the working
@@ -2221,6 +2241,8 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
     subcommand = _word(inner, 1)
     if subcommand == "cat-file":
         return _git_cat_file_print(inner)
+    if subcommand in ("status", "stash", "reflog"):
+        return _git_other_print(inner, subcommand)
     if subcommand not in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS or subcommand in (
         "blame",
         "annotate",
@@ -2245,6 +2267,25 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         paths=tuple(w for w in operands if id(w) in after),
         whole=sub.has("--full-diff"),
     )
+
+
+def _git_other_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
+    """Subcommands that print patches of tracked files on request (review BN1): `git
+    status -v` (the staged diff; `-vv` the working tree's too), `git stash show` (a patch
+    with `-p`, or by the repository's `stash.showPatch`), `git stash list -p`, `git reflog
+    -p`. What they print is not limited by a pathspec here: the whole working tree."""
+    sub = option_view(inner, _PLAIN_SPEC, start=2)
+    patch = any(o.name.startswith(_GIT_PATCH_OPTIONS) for o in sub.options)
+    if subcommand == "status":
+        prints = sub.has("-v", "--verbose")
+    elif subcommand == "stash":
+        action = _word(inner, 2)
+        prints = action == "show" or (action == "list" and patch)
+    else:
+        prints = patch
+    if not prints:
+        return None
+    return GitPrint(command=f"git {subcommand}", worktree=False, ambiguous=(), paths=())
 
 
 def _git_cat_file_print(inner: Sequence[Word]) -> GitPrint | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from policylang import Retention, Verdict
-from policylang.engine.policy import Policy
+from policylang.engine.policy import Policy, load_policy
 
 
 def _verdict(policy: Policy, command: str, workspace: Path, **env: str) -> Verdict:
@@ -439,3 +439,71 @@ def test_listings_of_the_working_folder_and_find_start_points(
     (secrets_home / ".aws" / "credentials").write_text("key\n")
     line = command.format(home=secrets_home)
     assert _verdict(default_policy, line, workspace) is verdict
+
+
+# ----------------------------------------------------------------- review BN (of BM's fixes)
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("git status -v", Verdict.ASK),  # BN1: prints the staged diff
+        ("git status -vv", Verdict.ASK),
+        ("git stash show -p", Verdict.ASK),
+        ("git stash list -p", Verdict.ASK),
+        ("git reflog -p", Verdict.ASK),
+        ("git status", Verdict.ALLOW),
+        ("git stash list", Verdict.ALLOW),
+        ("git reflog", Verdict.ALLOW),
+        ("git -C src log -p -- ..", Verdict.ASK),  # BN5: `-C` paths from the segment's folder
+        ("git -C src show HEAD -- ..", Verdict.ASK),
+        ("git -C src grep TOKEN -- ../.env", Verdict.DENY),
+        ("git -C src grep -h TOKEN -- ..", Verdict.DENY),
+        ("git -C src grep TOKEN -- :/", Verdict.ASK),
+        ("git -C src log -p -- x.py", Verdict.ALLOW),
+    ],
+)
+def test_more_git_commands_that_print_tracked_files(
+    default_policy: Policy, tracked_env: Path, command: str, verdict: Verdict
+) -> None:
+    (tracked_env / "src" / "x.py").write_text("x\n")
+    assert _verdict(default_policy, command, tracked_env) is verdict
+
+
+def test_git_dash_c_finds_the_repository_from_the_segment_folder(workspace: Path) -> None:
+    """BN5: `cd sub && git -C .. status` looked for the repository above the workspace and
+    missed its `core.fsmonitor`, which git runs."""
+    _git(workspace, "init", "-q")
+    _git(workspace, "config", "core.fsmonitor", "touch FSMON")
+    (workspace / "sub").mkdir()
+    policy_verdict = _verdict(load_policy(), "cd sub && git -C .. status", workspace)
+    assert policy_verdict is not Verdict.ALLOW
+    subprocess.run(["git", "-C", "..", "status"], cwd=workspace / "sub", capture_output=True)
+    assert (workspace / "FSMON").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("dir ~/.ssh", Verdict.DENY),  # BN3: as `ls ~/.ssh`
+        ("cd ~ && dir -R", Verdict.DENY),
+        ('rm -rf "${HOME:?}/"', Verdict.DENY),  # BN4
+        ("cat ${HOME:?}/.ssh/id_rsa", Verdict.DENY),
+        ("cat ${HOME:-}/.ssh/id_rsa", Verdict.DENY),
+        ("rm -rf ${HOME%%/}", Verdict.DENY),
+    ],
+)
+def test_dir_and_more_home_spellings(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    assert _verdict(default_policy, command, workspace) is verdict
+
+
+def test_a_line_of_many_descriptor_swaps_asks(default_policy: Policy, workspace: Path) -> None:
+    """BN6: each `>&3` after a write to /dev/stdout floored every earlier one again (the
+    time is measured by benchmarks, not here): the verdict is the same."""
+    line = "echo y >> /dev/stdout; " + "echo x >&3; " * 2000
+    decision = default_policy.evaluate(line, workspace=str(workspace))
+    assert decision.verdict is Verdict.ASK
+    swaps = [r for r in decision.reasons if r.rule_id == "engine.descriptor-swap"]
+    assert swaps  # one reason per distinct message, however many segments
