@@ -318,7 +318,7 @@ class _Walk(PathChecks):
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
         self.fed = _Recovery()  # the code fed to shells' standard input (`fed_code`)
-        self.braced = _Recovery()  # the commands brace expansion writes (`brace_expanded`)
+        self._braced: _Recovery | None = None  # see `braced`
         self.glob_visits = [0, 0]  # shared with inner walks too (`PathChecks.check_glob`)
 
     def run(self, command: str) -> Decision:
@@ -374,11 +374,12 @@ class _Walk(PathChecks):
                 code = _stdin_code(segments, index)
                 if code is not None:
                     self.fed_code(code, cwds[index], held)
-            if segment.kind is SegmentKind.SIMPLE and any(
-                word.value is None and _braced(word) for word in segment.words
-            ):
-                braced = [(w.text, w.value is None and _braced(w)) for w in segment.words]
-                self.brace_expanded(braced, cwds[index], held)
+            if segment.kind is SegmentKind.SIMPLE:
+                for word in segment.words:  # (a loop: this runs for every segment)
+                    if word.value is None and _braced(word):
+                        braced = [(w.text, w.value is None and _braced(w)) for w in segment.words]
+                        self.brace_expanded(braced, cwds[index], held)
+                        break
             if poison is None and index < last:  # it only changes later segments
                 poison = poison_of(segment)
 
@@ -394,6 +395,14 @@ class _Walk(PathChecks):
             self.visit_line(nested, cwd, poison, "code a shell reads on its standard input")
         else:
             self.report_cut(self.fed, "the code fed to shells on their standard input")
+
+    @property
+    def braced(self) -> _Recovery:
+        """The budget of the commands brace expansion writes, made on first use: few
+        lines have braces, and every line pays for what its walk builds."""
+        if self._braced is None:
+            self._braced = _Recovery()
+        return self._braced
 
     def brace_expanded(
         self, words: Sequence[tuple[str, bool]], cwd: paths.Cwd, poison: Poison | None
