@@ -29,6 +29,7 @@ from policylang.engine.rules import (
     git_url_reach,
     is_git_config_path,
     is_git_remote_verb,
+    wide_git_pathspec,
 )
 from policylang.shell.braces import expand_braces
 from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
@@ -1028,7 +1029,7 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
     for word in printing.ambiguous:
         value = word.value or ""
         path = os.path.normpath(value if value.startswith("/") else f"{base}/{value}")
-        if value and _wide_pathspec(value):
+        if value and wide_git_pathspec(value):
             wide = True  # git takes a glob or magic for a pathspec, whatever exists
         elif value and os.path.lexists(path):
             scope.append(path)
@@ -1036,16 +1037,9 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
             revisions = True
     for word in printing.paths:
         value = word.value or ""
-        wide = wide or _wide_pathspec(value)
+        wide = wide or wide_git_pathspec(value)
         scope.append(os.path.normpath(value if value.startswith("/") else f"{base}/{value}"))
     return ([] if wide else scope), revisions  # no scope: the whole working tree
-
-
-def _wide_pathspec(value: str) -> bool:
-    """A pathspec that may name any tracked file: magic (`:/` is the whole tree, `:^x` and
-    `:!x` all but x: review BK9), a glob (`*.env`), or a backslash, which git reads as a
-    pattern escape (`.en\\v` is `.env`: review BM4)."""
-    return value.startswith(":") or any(char in value for char in "*?[\\")
 
 
 def _below(path: str, roots: Sequence[str]) -> bool:

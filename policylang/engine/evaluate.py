@@ -1940,7 +1940,7 @@ _PATH_HELPERS: Final = {
 # (`git commit -m 'explain $(cat .env)'`, a heredoc writing `\$(…)` into a script:
 # review BB1, BB2); such a line asks, as before
 _MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error"})
-# a line of blank-separated words of plain characters and braces (`{rm,-rf,/}`)
+# a line of words of plain characters and braces, and list operators (`{rm,-rf,/} | x`)
 _PLAIN_BRACED: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{} \t;|&-]+")
 _PLAIN_BRACED_TOKEN: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{}-]+|&&|\|\||[;|&]|[ \t]+")
 # programs that are shell scripts running other programs by PATH (review BA2)

@@ -915,7 +915,7 @@ class RuleView:
             # -- ..`, `-- :/`: review BN5); the first operand is the pattern (or `-e`'s)
             grep = option_view(inner, _PLAIN_SPEC, start=2)
             for word in (inner[i] for i in grep.operands[1:]):
-                if word.value is not None and _wide_git_pathspec(word.value):
+                if word.value is not None and wide_git_pathspec(word.value):
                     floors.append(
                         Reason(
                             rule_id="engine.git-pathspec",
@@ -2205,8 +2205,10 @@ def _git_files(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
             yield inner[view.operands[1]], "write", True
 
 
-def _wide_git_pathspec(value: str) -> bool:
-    """Magic (`:/`), a glob or a backslash escape: a pathspec that is no literal path."""
+def wide_git_pathspec(value: str) -> bool:
+    """A pathspec that may name any tracked file: magic (`:/` is the whole tree, `:^x` and
+    `:!x` all but x: review BK9), a glob (`*.env`), or a backslash, which git reads as a
+    pattern escape (`.en\\v` is `.env`: review BM4)."""
     return value.startswith(":") or any(char in value for char in "*?[\\")
 
 
