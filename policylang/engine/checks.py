@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, gitstage, paths
+from policylang.engine import _objects, gitstage, paths, subtree
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import (
     REWRITE_MARK,
@@ -188,6 +188,7 @@ class PathChecks:
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool  # whether the segment's recursive reads include hidden files
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
+    follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
     state_files: frozenset[str]  # the policy's own files: writes deny (`check_state`)
     # `paths.resolve_all` answers of this walk, by path and working directory: a word
@@ -211,6 +212,7 @@ class PathChecks:
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.reads_hidden = found.reads_hidden
         self.reads_contents = found.reads_contents
+        self.follows_links = found.follows_links
         for word, access, recursive in found.cwd_path_words:
             if access != "read":  # `time -o FILE`
                 seg.read_only = False
@@ -396,6 +398,9 @@ class PathChecks:
                 f"`{short(value)}` leads through /proc's directory of the process that opens "
                 "it (its working directory, root or descriptors), which cannot be known here",
             )
+        if subtree and access == "read" and self.follows_links and not self.reads_contents:
+            for form in dict.fromkeys(forms):  # `ls -RL .`: where its links point
+                self.check_links_below(form, seg, value)
         if (
             subtree
             and access == "read"
@@ -531,6 +536,31 @@ class PathChecks:
                 if directory in ("/", ""):
                     break
                 directory = directory.rpartition("/")[0] or "/"
+
+    def check_links_below(self, directory: str, seg: SegmentState, shown: str) -> None:
+        """A recursive listing that follows links (`ls -RL`, `find -L`, `du -aL`) lists
+        the names where each link below `directory` points: those places meet the
+        protect rules as trees (review BM10). Links below a link's target are not
+        followed further; a tree too large to look through asks."""
+        if self.reads_contents or not os.path.isdir(directory):
+            return  # a content read follows links in `check_tree` already
+        self.fs = True
+        found = subtree.scan(directory, hidden=True, budget=TREE_BUDGET)
+        for link, target in found.links[:TREE_LINKS]:
+            if paths.is_within(target, directory):
+                continue
+            deep = os.path.isdir(target)
+            for reason in self.rules.path_verdicts(
+                (target,), "read", self.ctx, f"{shown} ({link})", subtree=deep
+            ):
+                seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+        if not found.complete or len(found.links) > TREE_LINKS:
+            seg.floor(
+                Verdict.ASK,
+                "engine.tree-budget",
+                f"lists `{short(shown)}` following links: too many entries or links to "
+                "look through",
+            )
 
     def check_tree(self, directory: str, seg: SegmentState, shown: str) -> None:
         """Floors for the protected files a recursive read of `directory` reaches."""
@@ -1155,6 +1185,7 @@ GLOB_FLOOR = 2_000  # what a glob may still read once the line's budget is spent
 GLOBS_PAST_BUDGET = 32  # … for this many globs of the line
 TREE_BUDGET = 20_000  # entries a recursive read's tree may have before the engine asks
 TREES_PER_LINE = 8  # distinct trees a line may read recursively before the engine asks
+TREE_LINKS = 64  # links a link-following listing may meet before the engine asks
 
 # marks a re-checked loop value as a possible glob (path_text takes its text)
 _GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)

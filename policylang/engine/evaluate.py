@@ -311,6 +311,7 @@ class _Walk(PathChecks):
         self.std_swaps: list[tuple[SegmentState, str]] = []  # see `PathChecks._swapped`
         self.std_reopens: list[SegmentState] = []
         self.std_paired = (0, 0)
+        self.follows_links = False  # see `PathChecks.path_checks`
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`

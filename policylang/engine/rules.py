@@ -189,6 +189,10 @@ _GIT_PATCH_OPTIONS = (
     "--unified", "--binary", "-c", "--combined-all-paths", "--remerge-diff", "--diff-merges",
     "-m", "--dd", "-W", "--function-context", "--word-diff", "--color-words",
 )  # fmt: skip
+# options that search the contents of every version of the files (`git log -G RE`,
+# `-S TEXT`): which commits they print answers a question about a committed `.env`, a
+# character at a time (review BO2), so they count as printing contents
+_GIT_PICKAXE = ("-S", "-G", "--find-object", "--pickaxe-regex", "--pickaxe-all")
 # files some subcommands read into the repository or apply (review P: an approved `git
 # commit` must not commit `-F ~/.ssh/id_rsa`), and where `clone` writes
 _GIT_FILE_OPTIONS = {
@@ -275,6 +279,8 @@ class SegmentRules:
     implicit_cwd_read: bool = False
     # whether that read lists the whole tree (`cd ~ && ls -R`: as `ls -R ~`, review BL1)
     implicit_recursive: bool = False
+    # whether a recursive listing follows the links it meets (`ls -RL`, `find -L`)
+    follows_links: bool = False
     # whether a recursive read also reads hidden files (`rg` and `ag` skip them by default)
     reads_hidden: bool = True
     # whether it reads the files of whole trees (`grep -r`, `rg`; not `ls -R`, which lists)
@@ -902,9 +908,16 @@ class RuleView:
             # below: the expression selects (`find / -name x`, `find . -name '*.pyc'
             # -delete`, which the `find` rule's exception asks about)
             acting = any(w.value in _FIND_ACTING for w in inner[1:])
-            starts = tuple(_find_start_points(inner, _find_access(inner) if acting else "read"))
+            follows = _find_follows_links(inner)
+            access = _find_access(inner) if acting else "read"
+            # following links, the listing reaches where they point: read as a tree
+            starts = tuple(
+                (word, how, follows and how == "read")
+                for word, how, _deep in _find_start_points(inner, access)
+            )
             path_words = (*path_words, *starts)
             implicit = implicit or not starts  # `cd ~/.ssh && find`: the working folder
+            implicit_recursive = implicit_recursive or (follows and not starts)
         reads_contents = False
         reads_hidden = True
         if name == "git" and _word(inner, 1) == "grep":
@@ -978,6 +991,7 @@ class RuleView:
             run_in=run_in,
             implicit_cwd_read=implicit,
             implicit_recursive=implicit_recursive,
+            follows_links=_follows_links(name, inner, view),
             reads_hidden=reads_hidden,
             reads_contents=reads_contents,
             git_dirs=git_dirs,
@@ -1588,6 +1602,28 @@ def _match_reason(match: RuleMatch, where: str) -> Reason:
 # find's actions that delete the files found or hand them to a command
 _FIND_ACTING = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 _FIND_EXPRESSION_START = frozenset({"(", ")", "!", ","})
+
+
+# listers' options that follow the symbolic links below their operands
+_LINK_FOLLOWERS: Final = {
+    **dict.fromkeys(("ls", "dir", "vdir"), ("-L", "--dereference")),
+    "du": ("-L", "--dereference"),
+    "tree": ("-l",),
+    **dict.fromkeys(("rg", "fd", "fdfind"), ("-L", "--follow")),
+}
+
+
+def _follows_links(name: str, inner: Sequence[Word], view: OptionView) -> bool:
+    """Whether a recursive listing follows the links it meets (review BM10: `ls -RL .`
+    through a workspace link listed the names in `~/.ssh`)."""
+    if name == "find":
+        return _find_follows_links(inner)
+    options = _LINK_FOLLOWERS.get(name)
+    return options is not None and view.has(*options)
+
+
+def _find_follows_links(inner: Sequence[Word]) -> bool:
+    return any(w.value in ("-L", "-follow") for w in inner[1:])
 
 
 # programs that change or remove the files they are given: run by `find -exec`, the files
@@ -2251,7 +2287,7 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
     ):
         return None  # (blame and annotate print only the file they name)
     sub = option_view(inner, _PLAIN_SPEC, start=2)
-    patch = any(o.name.startswith(_GIT_PATCH_OPTIONS) for o in sub.options)
+    patch = any(o.name.startswith(_GIT_PATCH_OPTIONS + _GIT_PICKAXE) for o in sub.options)
     if subcommand in _GIT_PATCH_PRINTERS and not patch:
         return None
     if sub.has("--no-index") or (sub.has(*_GIT_NO_CONTENT) and not patch):
@@ -2279,7 +2315,10 @@ def _git_other_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
     sub = option_view(inner, _PLAIN_SPEC, start=2)
     patch = any(o.name.startswith(_GIT_PATCH_OPTIONS) for o in sub.options)
     if subcommand == "status":
-        prints = sub.has("-v", "--verbose")
+        # git takes any unique prefix of a long option: `--verb` is `--verbose` (BO1)
+        prints = sub.has("-v") or any(
+            len(o.name) > 2 and "--verbose".startswith(o.name) for o in sub.options
+        )
     elif subcommand == "stash":
         action = _word(inner, 2)
         prints = action == "show" or (action == "list" and patch)

@@ -452,6 +452,11 @@ def test_listings_of_the_working_folder_and_find_start_points(
         ("git stash show -p", Verdict.ASK),
         ("git stash list -p", Verdict.ASK),
         ("git reflog -p", Verdict.ASK),
+        ("git status --verb", Verdict.ASK),  # BO1: a prefix of `--verbose`
+        ("git status --v -s", Verdict.ASK),
+        ("git log -G 'TOKEN=m' --oneline", Verdict.ASK),  # BO2: an oracle on contents
+        ("git log -S TOKEN --oneline", Verdict.ASK),
+        ("git log -G x --oneline -- src", Verdict.ALLOW),
         ("git status", Verdict.ALLOW),
         ("git stash list", Verdict.ALLOW),
         ("git reflog", Verdict.ALLOW),
@@ -507,3 +512,31 @@ def test_a_line_of_many_descriptor_swaps_asks(default_policy: Policy, workspace:
     assert decision.verdict is Verdict.ASK
     swaps = [r for r in decision.reasons if r.rule_id == "engine.descriptor-swap"]
     assert swaps  # one reason per distinct message, however many segments
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("ls -RL", Verdict.DENY),  # BM10: the listing follows `lnk` into ~/.ssh
+        ("ls -RL .", Verdict.DENY),
+        ("find -L .", Verdict.DENY),
+        ("find . -follow", Verdict.DENY),
+        ("du -aL .", Verdict.DENY),
+        ("tree -l", Verdict.DENY),
+        ("rg --files -L", Verdict.DENY),
+        ("ls -R", Verdict.ALLOW),  # without following, `lnk` is a name
+        ("find .", Verdict.ALLOW),
+        ("ls -RL src", Verdict.ALLOW),
+    ],
+)
+def test_listings_that_follow_links_meet_where_they_point(
+    default_policy: Policy, workspace: Path, secrets_home: Path, command: str, verdict: Verdict
+) -> None:
+    (workspace / "lnk").symlink_to(secrets_home / ".ssh")
+    assert _verdict(default_policy, command, workspace) is verdict
+
+
+def test_ls_follows_a_link_into_the_folder(workspace: Path, secrets_home: Path) -> None:
+    (workspace / "lnk").symlink_to(secrets_home / ".ssh")
+    done = subprocess.run(["ls", "-RL"], cwd=workspace, capture_output=True, text=True)
+    assert "id_rsa" in done.stdout
