@@ -121,11 +121,10 @@ def time_zone_word(value: Word) -> Word | None:
         zone = time_zone_path(value.value)
         return None if zone is None else _value_word(value, zone)
     text = value.text[1:] if value.text.startswith(":") else value.text
-    if "/" not in text and not text.startswith("~"):
-        return None  # `TZ=$ZONE`: a zone name, not a file's
-    tilde = Expansion(kind=ExpansionKind.TILDE, text=text, span=value.span)
-    kinds = (tilde,) if text.startswith("~") else value.expansions
-    return Word(text=text, value=None, expansions=kinds, span=value.span)
+    if text.startswith("~"):
+        return _tilde_word(text, value.span)
+    # `TZ=$ZONE` may be a zone's name or a file's: not seen, so checked as a path (asks)
+    return Word(text=text, value=None, expansions=value.expansions, span=value.span)
 
 
 def _jq_program_like(value: str | None) -> bool:
@@ -1828,8 +1827,7 @@ def _assignment_tilde(word: Word) -> tuple[str, Word] | None:
     path = match.group(2)
     start = word.span.start + len(match.group(1)) + 1
     span = Span(min(start, word.span.end), word.span.end)
-    tilde = Expansion(kind=ExpansionKind.TILDE, text=path, span=span)
-    return match.group(1), Word(text=path, value=None, expansions=(tilde,), span=span)
+    return match.group(1), _tilde_word(path, span)
 
 
 def _sent_files(

@@ -381,7 +381,7 @@ def test_an_approval_of_cp_does_not_plant_agent_configuration(
         ("env TZ=:~/.ssh/id_rsa date", Verdict.DENY),
         ("TZ=$HOME/.ssh/id_rsa date", Verdict.DENY),
         ("env TZ=:$HOME/.ssh/id_rsa date", Verdict.DENY),
-        ("TZ=$ZONE date", Verdict.ALLOW),
+        ("TZ=$ZONE date", Verdict.ASK),  # a file or a zone: not seen, so a question
         ("TZ=UTC date", Verdict.ALLOW),
         ("TZ=Europe/Paris date", Verdict.ALLOW),
     ],
