@@ -540,21 +540,36 @@ class PathChecks:
     def check_links_below(self, directory: str, seg: SegmentState, shown: str) -> None:
         """A recursive listing that follows links (`ls -RL`, `find -L`, `du -aL`) lists
         the names where each link below `directory` points: those places meet the
-        protect rules as trees (review BM10). Links below a link's target are not
-        followed further; a tree too large to look through asks."""
+        protect rules as trees (review BM10), and the links below a linked folder are
+        followed in turn, as the lister does. More than `TREE_LINKS` links, or a tree
+        too large to look through, asks."""
         if self.reads_contents or not os.path.isdir(directory):
             return  # a content read follows links in `check_tree` already
         self.fs = True
-        found = subtree.scan(directory, hidden=True, budget=TREE_BUDGET)
-        for link, target in found.links[:TREE_LINKS]:
-            if paths.is_within(target, directory):
-                continue
-            deep = os.path.isdir(target)
-            for reason in self.rules.path_verdicts(
-                (target,), "read", self.ctx, f"{shown} ({link})", subtree=deep
-            ):
-                seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-        if not found.complete or len(found.links) > TREE_LINKS:
+        pending = [directory]
+        seen = {directory}
+        links = 0
+        complete = True
+        while pending and complete:
+            root = pending.pop()
+            found = subtree.scan(root, hidden=True, budget=TREE_BUDGET)
+            complete = found.complete
+            for link, target in found.links:
+                links += 1
+                if links > TREE_LINKS:
+                    complete = False
+                    break
+                if paths.is_within(target, root) or target in seen:
+                    continue
+                deep = os.path.isdir(target)
+                for reason in self.rules.path_verdicts(
+                    (target,), "read", self.ctx, f"{shown} ({link})", subtree=deep
+                ):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+                if deep:
+                    seen.add(target)
+                    pending.append(target)
+        if not complete:
             seg.floor(
                 Verdict.ASK,
                 "engine.tree-budget",

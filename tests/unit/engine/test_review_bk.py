@@ -540,3 +540,16 @@ def test_ls_follows_a_link_into_the_folder(workspace: Path, secrets_home: Path) 
     (workspace / "lnk").symlink_to(secrets_home / ".ssh")
     done = subprocess.run(["ls", "-RL"], cwd=workspace, capture_output=True, text=True)
     assert "id_rsa" in done.stdout
+
+
+def test_link_following_listings_follow_links_in_linked_folders(
+    default_policy: Policy, workspace: Path, secrets_home: Path, tmp_path: Path
+) -> None:
+    """A link to a harmless folder holding a link into ~/.ssh (and one back: a cycle)."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "inner").symlink_to(secrets_home / ".ssh")
+    (other / "back").symlink_to(workspace)
+    (workspace / "lnk").symlink_to(other)
+    assert _verdict(default_policy, "ls -RL", workspace) is Verdict.DENY
+    assert _verdict(default_policy, "ls -R", workspace) is Verdict.ALLOW
