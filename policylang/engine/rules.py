@@ -65,7 +65,7 @@ from policylang.span import Span
 
 # Reader commands that read the working directory when given no operand.
 _IMPLICIT_CWD = frozenset(
-    {"ls", "find", "rg", "ag", "ack", "du", "tree", "fd", "fdfind", "dir", "eza", "exa"}
+    {"ls", "find", "rg", "ag", "ack", "du", "tree", "fd", "fdfind", "dir", "vdir", "eza", "exa"}
 )
 _RECURSIVE = ("-r", "-R", "--recursive")
 # `tree` lists every name below its operands (hidden ones with `-a`), as `ls -R` does

@@ -492,6 +492,11 @@ def test_git_dash_c_finds_the_repository_from_the_segment_folder(workspace: Path
     [
         ("dir ~/.ssh", Verdict.DENY),  # BN3: as `ls ~/.ssh`
         ("cd ~ && dir -R", Verdict.DENY),
+        ("vdir ~/.ssh", Verdict.DENY),  # BO3: vdir is `ls -l -b`, as `dir -l`
+        ("vdir -R ~", Verdict.DENY),
+        ("cd ~/.ssh && vdir", Verdict.DENY),
+        ("vdir ~", Verdict.ALLOW),
+        ("vdir -la src", Verdict.ALLOW),
         ('rm -rf "${HOME:?}/"', Verdict.DENY),  # BN4
         ("cat ${HOME:?}/.ssh/id_rsa", Verdict.DENY),
         ("cat ${HOME:-}/.ssh/id_rsa", Verdict.DENY),
