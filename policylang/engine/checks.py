@@ -29,6 +29,7 @@ from policylang.engine.rules import (
     git_url_reach,
     is_git_config_path,
     is_git_remote_verb,
+    may_name_blob,
     wide_git_pathspec,
 )
 from policylang.shell.braces import expand_braces
@@ -250,6 +251,8 @@ class PathChecks:
         for other in _tilde_readings(word, self.ctx.home):
             # bash and the path rules read `~` differently here (review AB6): check both
             self.check_path(other, access, seg, cwd, subtree=subtree)
+        if value is None and (here := working_folder_path(word)) is not None:
+            self.check_path(here, access, seg, cwd, subtree=subtree)
         if value is None:
             if _is_process_substitution(word):
                 return  # the path is a pipe; its command is evaluated on its own
@@ -1080,6 +1083,8 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
             scope.append(path)
         else:
             revisions = True
+            # `git diff ID README.md` prints the blob ID names whole (review BP3)
+            wide = wide or may_name_blob(value)
     for word in printing.paths:
         value = word.value or ""
         wide = wide or wide_git_pathspec(value)
@@ -1119,23 +1124,48 @@ def _is_fd_word(value: str) -> bool:
 
 # `$HOME`, `"${HOME}"/.ssh`, `"$HOME/.aws"`: the home parameter, then plain path text
 # `$HOME`, `${HOME}`, `${HOME%/}`, `${HOME%%/}`, `${HOME:?}`, `${HOME:?msg}`, `${HOME:-}`
-_HOME_PARAMETER = re.compile(
-    r"\$(?:HOME|\{HOME(?:%%?/|:[?-][A-Za-z0-9_. -]*)?\})((?:/[A-Za-z0-9_.@%+=:,-]*)*)"
+_PARAMETER_PATH = re.compile(
+    r"\$(?:(HOME|PWD)|\{(HOME|PWD)(?:%%?/|:[?-][A-Za-z0-9_. -]*)?\})((?:/[A-Za-z0-9_.@%+=:,-]*)*)"
 )
+
+
+def _parameter_path(text: str) -> tuple[str, str] | None:
+    """`(NAME, REST)` of a word made of `$HOME` or `$PWD` and plain path text. Quotes are
+    removed first (`"$HOME"/.ssh`, `$HOME''`: review BM5); a word with a backslash or an
+    unbalanced quote is not of this form."""
+    if "\\" in text or text.count('"') % 2 or text.count("'") % 2:
+        return None
+    match = _PARAMETER_PATH.fullmatch(text.replace('"', "").replace("'", ""))
+    if match is None:
+        return None
+    return match.group(1) or match.group(2), match.group(3)
 
 
 def home_parameter_path(text: str, home: str) -> str | None:
     """The path a word made of `$HOME` and plain path text names, with the context's home
-    folder for `$HOME` (None for any other word, or a home bash would split or glob).
-    Quotes are removed first (`"$HOME"/.ssh`, `$HOME''`: review BM5); a word with a
-    backslash or an unbalanced quote is not of this form."""
-    if "\\" in text or text.count('"') % 2 or text.count("'") % 2:
+    folder for `$HOME` (None for any other word, or a home bash would split or glob)."""
+    found = _parameter_path(text)
+    if found is None or found[0] != "HOME":
         return None
-    match = _HOME_PARAMETER.fullmatch(text.replace('"', "").replace("'", ""))
-    if match is None or not home.startswith("/") or _BLANKS.search(home) or "*" in home:
+    if not home.startswith("/") or _BLANKS.search(home) or "*" in home:
         return None
-    rest = match.group(1)
+    rest = found[1]
     return home.rstrip("/") + rest if rest else home
+
+
+def working_folder_path(word: Word) -> str | None:
+    """The relative path a word names through the working folder: `~+/x`, `$PWD/x`,
+    `"${PWD}"` (bash's `~+` is `$PWD`). The working folder is the segment's, unless the
+    line changed `PWD`: the question the word's expansion raises stays, so this reading
+    only adds a check (review BP7: `rm -rf ~+/.git` asked where `rm -rf ./.git` is
+    denied)."""
+    value = paths.path_text(word)
+    if value is not None and (value == "~+" or value.startswith("~+/")):
+        return "." + value[2:]
+    found = _parameter_path(word.text) if word.value is None else None
+    if found is None or found[0] != "PWD":
+        return None
+    return "." + found[1]
 
 
 def _expanded_apart(word: Word) -> bool:

@@ -80,6 +80,19 @@ _EXACT_KEYS = frozenset(
         # in its error (review G4); `log.showSignature` runs gpg.program on every commit
         "blame.ignorerevsfile",
         "log.showsignature",
+        # files read as git's own formats whose words reach the output: `git check-attr -a
+        # machine` prints every later word of `~/.netrc`'s `machine …` line as an attribute
+        # name (review BP1), `check-ignore -v` prints the matching line, a mailmap rewrites
+        # names into `git log`, fsck names the skip list's bad line, ssh signing prints
+        # the signers file's principals
+        "core.attributesfile",
+        "core.excludesfile",
+        "mailmap.file",
+        "fsck.skiplist",
+        "fetch.fsck.skiplist",
+        "receive.fsck.skiplist",
+        "gpg.ssh.allowedsignersfile",
+        "gpg.ssh.revocationfile",
         "credential.helper",
         "interactive.difffilter",
         "uploadpack.packobjectshook",

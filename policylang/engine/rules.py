@@ -69,8 +69,9 @@ _IMPLICIT_CWD = frozenset(
 )
 _RECURSIVE = ("-r", "-R", "--recursive")
 # `tree` lists every name below its operands (hidden ones with `-a`), as `ls -R` does
-# (review BI5: `tree ~/.config` listed `~/.config/gcloud`'s files where `ls -R` is denied)
-_ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack", "tree"})
+# (review BI5: `tree ~/.config` listed `~/.config/gcloud`'s files where `ls -R` is denied),
+# and so does fd (review BP4: `fd . ~/.config`, and `fd -L . sub` through a link)
+_ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack", "tree", "fd", "fdfind"})
 # listers that walk a whole tree, hidden names included, under these options
 _HIDDEN_LISTERS: Final = {
     "du": ("-a", "--all"),
@@ -187,6 +188,8 @@ _GIT_PATCH_OPTIONS = (
     "-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--cc", "-L", "-U",
     "--unified", "--binary", "-c", "--combined-all-paths", "--remerge-diff", "--diff-merges",
     "-m", "--dd", "-W", "--function-context", "--word-diff", "--color-words",
+    # prints the lines with whitespace errors (review BP8: `git log --check`)
+    "--check",
 )  # fmt: skip
 # options that search the contents of every version of the files (`git log -G RE`,
 # `-S TEXT`): which commits they print answers a question about a committed `.env`, a
@@ -1774,7 +1777,9 @@ def _role_words(
 
 _TARGET_DIRECTORY = frozenset({"-t", "--target-directory"})
 _COPYING = frozenset({OperandRole.COPY, OperandRole.MOVE})
-_PLAIN_TILDE = re.compile(r"~(?:/[A-Za-z0-9_.@%+=:,-]*)*")
+_PLAIN_TILDE = re.compile(r"~\+?(?:/[A-Za-z0-9_.@%+=:,-]*)*")
+# `$HOME`, `"${PWD}"/`: a folder the path checks may read through its parameter
+_FOLDER_PARAMETER = re.compile(r"[\"']*\$\{?(?:HOME|PWD)\b")
 
 
 def _option_word(inner: Sequence[Word], option: Option) -> Word | None:
@@ -1795,15 +1800,24 @@ def _copied_into(
     target is a folder is not known here, so the joined name is checked in any case: a
     path that does not exist meets only the rules of its name."""
     folder = target.value
-    if folder is None and _PLAIN_TILDE.fullmatch(target.text) is None:
+    tilde = folder is None and _PLAIN_TILDE.fullmatch(target.text) is not None
+    if folder is None and not tilde and _FOLDER_PARAMETER.match(target.text) is None:
         return
     for index in sources:
         source = inner[index].value
         name = None if source is None else source.rstrip("/").rpartition("/")[2]
         if name is None or name in ("", ".", ".."):
             continue
-        if folder is None:  # `cp x/.bashrc ~`: a tilde word, which the path checks expand
+        if tilde:  # `cp x/.bashrc ~`: a tilde word, which the path checks expand
             yield _tilde_word(f"{target.text.rstrip('/')}/{name}", target.span), "write", recursive
+            continue
+        if folder is None:
+            # `cp x/.bashrc $HOME`, `cp x/.mcp.json "$PWD"`: the same word with the name
+            # after it, which the path checks read as the folder's path (review BP7)
+            text = f"{target.text.rstrip('/')}/{name}"
+            yield Word(text=text, value=None, expansions=target.expansions, span=target.span), (
+                "write"
+            ), recursive
             continue
         joined = f"{folder.rstrip('/')}/{name}" if folder.rstrip("/") else f"/{name}"
         yield _value_word(target, joined), "write", recursive
@@ -2239,6 +2253,23 @@ def _git_files(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
             yield inner[view.operands[1]], "write", True
 
 
+# an object name git may read as an abbreviated id (four hex digits at least), perhaps
+# peeled or walked (`27948f2^{}`) or in `git describe`'s form (`v1-3-g27948f2`)
+_HEX_ID: Final = re.compile(r"(?:^|[^0-9A-Za-z_]|-g)[0-9a-fA-F]{4,}(?![0-9A-Za-z_-])")
+
+
+def may_name_blob(value: str) -> bool:
+    """Whether a git revision operand may name a blob by its id, which `git show` and
+    `git diff ID FILE` print whole (review BP3); a named ref is a commit unless something
+    that asks wrote it. `REV:PATH` names a path, checked as one.
+
+    >>> names = ("27948f2", "27948f2^{}", "x-1-g27948F2", "HEAD", "cafe-branch", "v1.2")
+    >>> [may_name_blob(v) for v in names]
+    [True, True, True, False, False, False]
+    """
+    return ":" not in value and _HEX_ID.search(value) is not None
+
+
 def wide_git_pathspec(value: str) -> bool:
     """A pathspec that may name any tracked file: magic (`:/` is the whole tree, `:^x` and
     `:!x` all but x: review BK9), a glob (`*.env`), or a backslash, which git reads as a
@@ -2288,14 +2319,25 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
     patch = any(o.name.startswith(_GIT_PATCH_OPTIONS + _GIT_PICKAXE) for o in sub.options)
     if subcommand in _GIT_PATCH_PRINTERS and not patch:
         return None
-    if sub.has("--no-index") or (sub.has(*_GIT_NO_CONTENT) and not patch):
-        return None
     words = list(inner[2:])
     split = next((i for i, w in enumerate(words) if w.value == "--"), len(words))
     operands = [inner[i] for i in sub.operands]
+    after = {id(w) for w in words[split + 1 :]}
+    if sub.has("--no-index"):
+        return None
+    if sub.has(*_GIT_NO_CONTENT) and not patch:
+        # `git show -s ID` prints a blob whole, whatever the options (review BP3: the id of
+        # a committed `.env` is one allowed `git ls-tree HEAD` away)
+        blobs = tuple(
+            w for w in operands if id(w) not in after and may_name_blob(w.value or "")
+        )
+        if subcommand != "show" or not blobs:
+            return None
+        return GitPrint(
+            command=f"git {subcommand}", worktree=False, ambiguous=blobs, paths=(), whole=True
+        )
     if subcommand == "show" and operands and all(":" in (w.value or "") for w in operands):
         return None  # `git show HEAD:README.md` prints that blob (checked as a path) only
-    after = {id(w) for w in words[split + 1 :]}
     return GitPrint(
         command=f"git {subcommand}",
         worktree=subcommand == "diff" and not sub.has("--cached", "--staged", "--merge-base"),
@@ -2311,7 +2353,9 @@ def _git_other_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
     with `-p`, or by the repository's `stash.showPatch`), `git stash list -p`, `git reflog
     -p`. What they print is not limited by a pathspec here: the whole working tree."""
     sub = option_view(inner, _PLAIN_SPEC, start=2)
-    patch = any(o.name.startswith(_GIT_PATCH_OPTIONS) for o in sub.options)
+    # the pickaxe (`git reflog -G RE`, `git stash list -S TEXT`) answers questions about
+    # the contents as `log -G` does (review BP2)
+    patch = any(o.name.startswith(_GIT_PATCH_OPTIONS + _GIT_PICKAXE) for o in sub.options)
     if subcommand == "status":
         # git takes any unique prefix of a long option: `--verb` is `--verbose` (BO1)
         prints = sub.has("-v") or any(
