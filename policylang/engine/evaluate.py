@@ -54,7 +54,7 @@ from policylang.engine.envpoison import (
     printed_variables,
     run_words,
 )
-from policylang.engine.gitconfig import GitConfigInspector
+from policylang.engine.gitconfig import GIT_BUILTINS, GitConfigInspector
 from policylang.engine.rules import (
     TARGET_TAKERS,
     RuleView,
@@ -427,6 +427,42 @@ class _Walk(PathChecks):
         else:
             self.report_cut(self.braced, "the commands that brace expansion writes")
 
+    def git_alias_expanded(
+        self,
+        found: SegmentRules,
+        verb: str,
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        poison: Poison | None,
+    ) -> None:
+        """`git sync …` where the configuration says `alias.sync = push`: read as the git
+        command the alias writes, as a line of its own, so that a deny of `git push
+        --force` holds and its asks stay (review BR2: approved `git sync` force-pushed).
+        The segment keeps its own verdict (a verb no rule names asks). An alias of a
+        builtin's name is never used by git, so only other verbs are looked up. (The lines
+        share the budget of brace expansion's.)"""
+        self.fs = True
+        rest = " ".join(word.text for word in found.inner[2:])
+        complete = cwd.known
+        for directory in sorted(cwd.candidates):
+            values, read = self.git.aliases_of(verb, directory, self.ctx.home, self.ctx.env)
+            complete = complete and read
+            for value in dict.fromkeys(values):
+                body = self.braced.take(f"git {value} {rest}")
+                if body is None:
+                    self.report_cut(self.braced, "the commands git aliases write")
+                    return
+                nested = self.rules.parse(body)
+                self.visit_line(nested, cwd, poison, f"`git {verb}` as its alias writes it")
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-alias",
+                f"cannot tell whether `git {verb}` is an alias of another git command: the "
+                "repository or git's configuration could not be read",
+            )
+            seg.suggestion = None
+
     def report_cut(self, budget: _Recovery, what: str) -> None:
         """Say once per line that `budget` ran out: a command in what was left unread
         was not seen (the line asks)."""
@@ -788,6 +824,9 @@ class _Walk(PathChecks):
         segment_cwd = cwd  # where `git -C DIR` finds DIR (review BN5)
         if found.run_in is not None:  # `git -C DIR add x`: x is relative to DIR (review S4)
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)
+        verb = found.inner[1].value if found.git_dirs is not None and len(found.inner) > 1 else None
+        if verb is not None and verb not in GIT_BUILTINS and not verb.startswith("-"):
+            self.git_alias_expanded(found, verb, seg, cwd, poison)
         covered = seg.approved or seg.shadowed
         judged: frozenset[int] = frozenset()
         if found.standing and not covered and seg.verdict is Verdict.ALLOW:
@@ -1008,6 +1047,8 @@ class _Walk(PathChecks):
         program = self.rules.renamed(program) or program
         if len(prefix) > 1 and program in TARGET_TAKERS:
             self.extra_targets(program, prefix, rest, seg)
+        if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
+            self.approved_push(prefix, rest, seg)
         handed = _HANDED_CODE.get(program)
         prefixes = program in _PREFIX_WRITERS and bool(self.state_files)
         forges = program in ("gh", "hub", "glab")
@@ -1079,13 +1120,17 @@ class _Walk(PathChecks):
         task it is given, and the approval named one (review AH6)."""
         words = (*prefix, *rest)
         view = option_view(words, self.rules.policy.tree.option_spec(name), start=1)
-        end = next((i for i, w in enumerate(words) if w.value == "--"), len(words))
+        end = len(words)
+        if name in _TASK_ARGUMENTS:
+            end = next((i for i, w in enumerate(words) if w.value == "--"), end)
         for index in view.operands:
             if index < len(prefix) or index > end:
                 continue  # (after `--`: the task's own arguments, `task build -- -x`)
             value = words[index].value
-            if value is None or "=" in value or value.isdigit():
-                continue  # (`V=1`: an override, judged by its own rule; `-j 4`)
+            if value is None or "=" in value:
+                continue  # (`V=1`: an override, judged by its own rule)
+            if _NUMBER.fullmatch(value) and words[index - 1].value in _NUMBER_OPTIONS:
+                continue  # `make -j 4`: make's `-j` and `-l` take a number that follows
             seg.floor(
                 Verdict.ASK,
                 "engine.approved-extra-target",
@@ -1093,6 +1138,36 @@ class _Walk(PathChecks):
                 f"`{short(' '.join(w.text for w in prefix))}`",
             )
             return
+
+    def approved_push(
+        self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState
+    ) -> None:
+        """`git push URL` under an approval of `git push` or `git push origin`: a person
+        approves pushing to the repository's remotes, not sending it to any URL or folder
+        (review BR9). The destination is the first operand, or `--repo`'s value."""
+        words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
+        destination: tuple[str, str | None] | None = None
+        index = 0
+        while index < len(words) and destination is None:
+            text, value = words[index]
+            if value is None or not value.startswith("-"):
+                destination = (text, value)
+            elif value.startswith("--repo="):
+                destination = (text, value.partition("=")[2])
+            elif value in ("--repo", "--") and index + 1 < len(words):
+                destination = words[index + 1]
+            elif value in _PUSH_VALUE_OPTIONS:
+                index += 1  # (its value)
+            index += 1
+        if destination is None:
+            return  # the configured upstream
+        if destination[1] is None or _PUSH_PLACE.search(destination[1]):
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-push-destination",
+                f"`git push` sends the repository to `{short(destination[0])}`, which is no "
+                "remote the approval names",
+            )
 
     def approved_runner(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -2068,6 +2143,15 @@ _SHELL_BUILTINS: Final = frozenset(
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once
 _HANDED_CODE: Final = {name: re.compile(text) for name, text in HANDED_CODE.items()}
+# build tools whose `--` hands the later words to the task (`task build -- -x`); make,
+# ninja, just, rake, mvn read later words as more targets (review BR5: under an approved
+# `make test`, `make test -- deploy` ran `deploy`)
+_TASK_ARGUMENTS: Final = frozenset({"task", "invoke", "inv"})
+# a push destination that is a URL or a folder rather than a remote's name
+_PUSH_PLACE: Final = re.compile(r"[:/\\]|^[.~]")
+_PUSH_VALUE_OPTIONS: Final = frozenset({"-o", "--push-option", "--receive-pack", "--exec"})
+_NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
+_NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a
 # leading `|` (Perl's, sox's, ImageMagick's pipe open), Ghostscript's `%pipe%`, exiftool's
 # `${TAG;EXPR}`, a call of a language's process or eval functions, TeX's `\write18`

@@ -214,6 +214,32 @@ class GitInspection:
     # git fetches the objects it lacks from that remote whenever a command reads one, so
     # `git log -p` or `git blame` reach the network (review AN1)
     lazy_fetch: tuple[GitRisk, ...] = ()
+    # `alias.NAME = VALUE` entries (name lowercased), in the order git reads them
+    aliases: tuple[tuple[str, str], ...] = ()
+
+
+# git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
+# is never used, so only another verb may be an alias
+GIT_BUILTINS: Final = frozenset(
+    """add am annotate apply archive bisect--helper blame branch bugreport bundle cat-file
+    check-attr check-ignore check-mailmap check-ref-format checkout checkout--worker
+    checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree
+    config count-objects credential credential-cache credential-cache--daemon
+    credential-store describe diagnose diff diff-files diff-index diff-tree difftool
+    env--helper fast-export fast-import fetch fetch-pack fmt-merge-msg for-each-ref
+    for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep
+    hash-object help hook index-pack init init-db interpret-trailers log ls-files ls-remote
+    ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index
+    merge-ours merge-recursive merge-recursive-ours merge-recursive-theirs merge-subtree
+    merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects pack-redundant
+    pack-refs patch-id pickaxe prune prune-packed pull push range-diff read-tree rebase
+    receive-pack reflog remote remote-ext remote-fd repack replace rerere reset restore
+    rev-list rev-parse revert rm send-pack shortlog show show-branch show-index show-ref
+    sparse-checkout stage stash status stripspace submodule--helper switch symbolic-ref tag
+    unpack-file unpack-objects update-index update-ref update-server-info upload-archive
+    upload-archive--writer upload-pack var verify-commit verify-pack verify-tag version
+    whatchanged worktree write-tree""".split()  # noqa: SIM905 (a table of words reads best as words)
+)
 
 
 class _ConfigError(Exception):
@@ -389,6 +415,7 @@ class _FileResult:
     credentials: tuple[GitRisk, ...] = ()  # keys whose value (or name) holds a credential
     remotes: tuple[str, ...] = ()  # the URLs git may fetch from or push to (review AC6)
     lazy: tuple[GitRisk, ...] = ()  # keys that make it a partial clone (review AN1)
+    aliases: tuple[tuple[str, str], ...] = ()  # `alias.NAME = VALUE`, name lowercased
 
 
 @dataclass(slots=True)
@@ -399,6 +426,7 @@ class _Walk:
     worktrees: list[tuple[str, bool]] = field(default_factory=list)
     remotes: list[str] = field(default_factory=list)
     lazy: list[GitRisk] = field(default_factory=list)
+    aliases: list[tuple[str, str]] = field(default_factory=list)
     included: list[str] = field(default_factory=list)  # the files includes name
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -509,6 +537,7 @@ class GitConfigInspector:
             worktrees=tuple(dict.fromkeys(walk.worktrees)),
             remotes=tuple(dict.fromkeys(walk.remotes)),
             lazy_fetch=tuple(walk.lazy),
+            aliases=tuple(walk.aliases),
         )
 
     def global_config(self, home: str, env: Mapping[str, str]) -> GitInspection:
@@ -526,7 +555,25 @@ class GitConfigInspector:
             credentials=tuple(walk.credentials),
             complete=walk.complete,
             remotes=tuple(dict.fromkeys(walk.remotes)),
+            aliases=tuple(walk.aliases),
         )
+
+    def aliases_of(
+        self, verb: str, directory: str, home: str, env: Mapping[str, str]
+    ) -> tuple[tuple[str, ...], bool]:
+        """What `git VERB` may run instead, by an alias without `!` in the repository's or
+        git's global configuration (review BR2: `alias.sync = push` made `git sync --force`
+        a force push the `git push` rules never saw): every value any file gives the name,
+        not only the one git would take, and whether everything could be read."""
+        wanted = verb.lower()  # git reads variable names without regard to case
+        repository = self.inspect(directory, home=home)
+        common = self.global_config(home, env)
+        values = tuple(
+            value
+            for name, value in (*common.aliases, *repository.aliases)
+            if name == wanted and not value.lstrip().startswith("!")
+        )
+        return values, repository.complete and common.complete
 
     def included_files(self, directory: str, home: str, env: Mapping[str, str]) -> frozenset[str]:
         """The files the global configuration and that of the repository of `directory`
@@ -930,6 +977,7 @@ class GitConfigInspector:
             walk.credentials.extend(result.credentials)
             walk.remotes.extend(result.remotes)
             walk.lazy.extend(result.lazy)
+            walk.aliases.extend(result.aliases)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1083,10 +1131,13 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     credentials: list[GitRisk] = []
     remotes: list[str] = []
     lazy: list[GitRisk] = []
+    aliases: list[tuple[str, str]] = []
     includes: list[tuple[str, str, str | None]] = []
     worktree: str | None = None
     for var, value in entries:
         section, sub, name = _split_var(var)
+        if section == "alias" and sub is None:
+            aliases.append((name, "" if value is None else value))
         if name == "path" and (
             (section == "include" and sub is None) or (section == "includeif" and sub is not None)
         ):
@@ -1122,6 +1173,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         credentials=tuple(credentials),
         remotes=tuple(remotes),
         lazy=tuple(lazy),
+        aliases=tuple(aliases),
     )
 
 

@@ -855,7 +855,19 @@ class RuleView:
                 floors.append(_match_reason(based, f"`{base}` run by path"))
             name = base
         renamed = self.renamed(name) if match is None else None
-        if renamed is not None:
+        helper = _GIT_HELPER.fullmatch(name) if match is None and renamed is None else None
+        if helper is not None and tree.knows("git"):
+            # `/usr/lib/git-core/git-push` is git run under the name of its verb (git reads
+            # `argv[0]`): the asks and denies of `git push …` are its own (review BR1:
+            # `git-push --force` was asked about, and an approval of it force-pushed)
+            git_words = (_value_word(inner[0], "git"), _value_word(inner[0], helper.group(1)))
+            based_words = (*git_words, *inner[1:])
+            based_candidates = tree.candidates(based_words)
+            based = tree.decide(based_words, based_candidates, {})
+            if based is not None and based.verdict is not Verdict.ALLOW:
+                match, candidates = based, based_candidates
+                renamed = f"git {helper.group(1)}"
+        if renamed is not None and helper is None:
             # `gcc-12`, `x86_64-linux-gnu-gcc`, `c99`, `clang-16`, `go1.22.1` are the program
             # they rename: its asks and denies are theirs, approved as that program's are
             # (review AG2: approved `gcc-12` ran `gcc-12 -wrapper sh,-c,CMD`); its allows
@@ -1091,6 +1103,10 @@ class RuleView:
         """Whether `operand` is a verb of `name` rather than a script it runs: the arity
         table gives `name` verbs (`bun` = 2: `bun install`), and `operand` is not named
         like a file (`bun x.ts`, `bun ./build`)."""
+        if _VERBLESS.fullmatch(name) and self.policy.arity.key_length((name, operand)) < 2:
+            # `python3 tool` runs the file `tool`: `"python3" = 2` keeps the script in the
+            # suggestion, python has no verbs (review BR10: the suggestion was not anchored)
+            return False
         return (
             len(self.policy.arity.prefix((name, operand))) > 1
             and "/" not in operand
@@ -1118,14 +1134,20 @@ class RuleView:
             if word.value is None:
                 break
             values.append(word.value)
-        if not values:
+        if not values or _GIT_HELPER.fullmatch(values[0].rpartition("/")[2]):
+            # `git-log`: git by another name, without the checks `git log` gets (BR1)
             return None
         return self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
 
     def _suggest_values(
         self, values: Sequence[str], unknown: bool, depth: int, *, ruled: bool = True
     ) -> tuple[str, ...] | None:
-        prefix = self.policy.arity.prefix(values)
+        # npm's other names and abbreviations of its verbs (`npm rum x`, `npm run-scrip x`,
+        # `npm create x` are `npm run x`, `npm init x`) take the arity of the verb they name
+        # (review BR4: `npm run-script build` offered `npm run-script`, every script)
+        spelled = _npm_verb(values)
+        prefix = self.policy.arity.prefix(values if spelled is None else spelled)
+        prefix = tuple(values[: len(prefix)])
         named = max(1, self.policy.arity.key_length(values))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
             return None  # `systemctl --user`: an option says nothing of what follows
@@ -1184,6 +1206,57 @@ class RuleView:
 
 
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
+# interpreters whose first operand is always a script (verbs are options: `python3 -m`)
+_VERBLESS: Final = re.compile(r"(?:python|pypy)[0-9.]*")
+# npm 11's commands and its other names for them (`lib/utils/cmd-list.js`); npm takes any
+# unique prefix of either (`npm run-scrip`, `npm inst`)
+_NPM_COMMANDS: Final = frozenset(
+    """access adduser approve-scripts audit bugs cache ci completion config dedupe
+    deny-scripts deprecate diff dist-tag docs doctor edit exec explain explore find-dupes
+    fund get help help-search init install install-ci-test install-scripts install-test
+    link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish
+    query rebuild repo restart root run sbom search set shrinkwrap stage star stars start
+    stop team test token trust undeprecate uninstall unpublish unstar update version view
+    whoami""".split()  # noqa: SIM905 (a table of words reads best as words)
+)
+_NPM_ALIASES: Final = {
+    "author": "owner", "home": "docs", "issues": "bugs", "info": "view", "show": "view",
+    "find": "search", "add": "install", "unlink": "uninstall", "remove": "uninstall",
+    "rm": "uninstall", "r": "uninstall", "un": "uninstall", "rb": "rebuild", "list": "ls",
+    "ln": "link", "create": "init", "i": "install", "it": "install-test",
+    "cit": "install-ci-test", "u": "update", "up": "update", "c": "config", "s": "search",
+    "se": "search", "tst": "test", "t": "test", "ddp": "dedupe", "v": "view",
+    "run-script": "run", "clean-install": "ci", "clean-install-test": "install-ci-test",
+    "x": "exec", "why": "explain", "la": "ll", "verison": "version", "ic": "ci",
+    "innit": "init", "in": "install", "ins": "install", "inst": "install",
+    "insta": "install", "instal": "install", "isnt": "install", "isnta": "install",
+    "isntal": "install", "isntall": "install", "install-clean": "ci",
+    "isntall-clean": "ci", "hlep": "help", "dist-tags": "dist-tag", "upgrade": "update",
+    "udpate": "update", "rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org",
+    "add-user": "adduser",
+}  # fmt: skip
+_NPM_NAMES: Final = tuple(sorted(_NPM_COMMANDS | _NPM_ALIASES.keys()))
+
+
+def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
+    """`values` with npm's verb as the command it names, when it is spelt otherwise.
+
+    >>> _npm_verb(["npm", "run-scrip", "deploy"]), _npm_verb(["npm", "rum", "x"])
+    (('npm', 'run', 'deploy'), ('npm', 'run', 'x'))
+    >>> _npm_verb(["npm", "run", "x"]), _npm_verb(["npm", "ru", "x"]), _npm_verb(["ls"])
+    (None, None, None)
+    """
+    if len(values) < 2 or values[0].rpartition("/")[2] != "npm" or values[1] in _NPM_COMMANDS:
+        return None
+    verb = values[1]
+    name = verb if verb in _NPM_ALIASES else None
+    if name is None:
+        matches = [n for n in _NPM_NAMES if n.startswith(verb)] if verb else []
+        name = matches[0] if len(matches) == 1 else None
+    if name is None:
+        return None  # (npm refuses an unknown or ambiguous verb)
+    command = _NPM_ALIASES.get(name, name)
+    return (values[0], command, *values[2:]) if command != verb else None
 # a version at the end of a program's name: `5.36.0` of `perl5.36.0`, `-dbg` of
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
@@ -2434,6 +2507,11 @@ def _access_names(access: Access) -> tuple[str, ...]:
 
 _UNSEEN: Final = object()  # (`RuleView.renamed`: not asked yet)
 _MAX_RENAMED: Final = 4096  # names `RuleView.renamed` keeps answers for
+
+
+# git's commands run by the name of their verb (`git --exec-path` holds a link to git for
+# each), as written or renamed by a link a repository ships
+_GIT_HELPER: Final = re.compile(r"git-([a-z][a-z0-9-]*)")
 
 
 def _renamed_program(name: str, tree: RuleTree) -> str | None:
