@@ -227,6 +227,15 @@ class PathChecks:
             if access != "read":
                 seg.read_only = False
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
+        judged = {id(word) for word, _access, _deep in found.path_words}
+        for word in found.inner[1:]:
+            if id(word) not in judged and any(
+                e.kind is ExpansionKind.GLOB for e in word.expansions
+            ):
+                # `echo ~/.ssh/*`, `printf '%s\n' sub/*/*`: the names a glob expands to
+                pattern = paths.path_text(word)
+                if pattern is not None:
+                    self.check_glob(pattern, "read", seg, cwd, subtree=False, names=True)
         if found.implicit_cwd_read:
             for directory in sorted(cwd.candidates):
                 if found.implicit_recursive and not found.reads_contents:
@@ -295,12 +304,21 @@ class PathChecks:
         self.check_path(value, access, seg, cwd, subtree=subtree)
 
     def check_glob(
-        self, pattern: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool
+        self,
+        pattern: str,
+        access: str,
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        *,
+        subtree: bool,
+        names: bool = False,
     ) -> None:
         """Check what a glob matches now (`cat *` reading a workspace `server.key`).
 
         The glob is expanded the way bash would (no dotfiles unless the pattern says so);
-        too many matches to check is itself a reason to ask.
+        too many matches to check is itself a reason to ask. With `names`, the glob is an
+        argument that is no path (`echo ~/.ssh/*`): the command line holds the names in
+        each folder a match lies in, which is read as `ls FOLDER` is (review BS7).
         """
         self.fs = True
         expanded = paths.expand_home(pattern, self.ctx.home)
@@ -352,6 +370,8 @@ class PathChecks:
                         f"the glob `{short(pattern)}` matches `{short(option)}`, which the "
                         "command reads as an option",
                     )
+            if names:
+                matches = list(dict.fromkeys(os.path.dirname(match) for match in matches))
             for match in matches:
                 self.check_path(match, access, seg, cwd, subtree=subtree)
             if expanded.startswith("/"):
@@ -404,6 +424,9 @@ class PathChecks:
         if subtree and access == "read" and self.follows_links and not self.reads_contents:
             for form in dict.fromkeys(forms):  # `ls -RL .`: where its links point
                 self.check_links_below(form, seg, value)
+        elif subtree and access == "write" and self.follows_links:
+            for form in dict.fromkeys(forms):  # `chown -RL x .`, `gzip -rf .`: the same
+                self.check_links_below(form, seg, value, "write")
         if (
             subtree
             and access == "read"
@@ -540,13 +563,16 @@ class PathChecks:
                     break
                 directory = directory.rpartition("/")[0] or "/"
 
-    def check_links_below(self, directory: str, seg: SegmentState, shown: str) -> None:
+    def check_links_below(
+        self, directory: str, seg: SegmentState, shown: str, access: str = "read"
+    ) -> None:
         """A recursive listing that follows links (`ls -RL`, `find -L`, `du -aL`) lists
         the names where each link below `directory` points: those places meet the
         protect rules as trees (review BM10), and the links below a linked folder are
-        followed in turn, as the lister does. More than `TREE_LINKS` links, or a tree
-        too large to look through, asks."""
-        if self.reads_contents or not os.path.isdir(directory):
+        followed in turn, as the lister does; a recursive writer that follows links
+        (`chown -RL`, `gzip -rf`) writes there (`access`). More than `TREE_LINKS` links,
+        or a tree too large to look through, asks."""
+        if (self.reads_contents and access == "read") or not os.path.isdir(directory):
             return  # a content read follows links in `check_tree` already
         self.fs = True
         pending = [directory]
@@ -566,7 +592,7 @@ class PathChecks:
                     continue
                 deep = os.path.isdir(target)
                 for reason in self.rules.path_verdicts(
-                    (target,), "read", self.ctx, f"{shown} ({link})", subtree=deep
+                    (target,), access, self.ctx, f"{shown} ({link})", subtree=deep
                 ):
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
                 if deep:
@@ -1079,6 +1105,9 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
         path = os.path.normpath(value if value.startswith("/") else f"{base}/{value}")
         if value and wide_git_pathspec(value):
             wide = True  # git takes a glob or magic for a pathspec, whatever exists
+            # and first tries it as a revision: `:/init` is a commit by its message,
+            # `HEAD^{/\\init}` one by a pattern (review BS3)
+            revisions = True
         elif value and os.path.lexists(path):
             scope.append(path)
         else:

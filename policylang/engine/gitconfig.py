@@ -88,6 +88,7 @@ _EXACT_KEYS = frozenset(
         "core.attributesfile",
         "core.excludesfile",
         "mailmap.file",
+        "mailmap.blob",
         "fsck.skiplist",
         "fetch.fsck.skiplist",
         "receive.fsck.skiplist",

@@ -1693,8 +1693,22 @@ def _follows_links(name: str, inner: Sequence[Word], view: OptionView) -> bool:
     through a workspace link listed the names in `~/.ssh`)."""
     if name == "find":
         return _find_follows_links(inner)
+    if name in _TREE_OWNERS:
+        # `chown -RL x sub`: a link below `sub` is followed, and what it points to changed
+        # (review BS10); without `-L` (`-P` is the default) links are left alone
+        return view.has(*_RECURSIVE) and view.has("-L")
+    if name in _COMPRESSORS or name in _DECOMPRESSORS:
+        # `gzip -rf sub` compresses the files links below `sub` point to (review BS9)
+        forced = view.has("-f") or any(
+            len(o.name) > 3 and "--force".startswith(o.name) for o in view.options
+        )
+        return forced and _compressing_tree(view)
     options = _LINK_FOLLOWERS.get(name)
     return options is not None and view.has(*options)
+
+
+# recursive writers whose `-L` follows the links they meet
+_TREE_OWNERS: Final = frozenset({"chown", "chgrp", "setfacl"})
 
 
 def _find_follows_links(inner: Sequence[Word]) -> bool:
@@ -1812,7 +1826,8 @@ def _role_words(
         if roles.operands is OperandRole.MOVE:  # removed: moving `.git` away writes it (M13)
             yield from ((inner[i], "write", recursive) for i in operands[:-1])
         yield inner[operands[-1]], "write", recursive
-        yield from _copied_into(inner, operands[:-1], inner[operands[-1]], recursive)
+        parents = _keeps_parents(inner, view)
+        yield from _copied_into(inner, operands[:-1], inner[operands[-1]], recursive, parents)
     for option in view.options:
         access = roles.options.get(option.name)
         if access is None:
@@ -1828,7 +1843,8 @@ def _role_words(
             # `cp -t DIR SRC…`: every operand lands in DIR
             folder = _option_word(inner, option)
             if folder is not None:
-                yield from _copied_into(inner, operands, folder, recursive)
+                parents = _keeps_parents(inner, view)
+                yield from _copied_into(inner, operands, folder, recursive, parents)
     if roles.keys:
         for index in operands:
             word = inner[index]
@@ -1864,14 +1880,39 @@ def _option_word(inner: Sequence[Word], option: Option) -> Word | None:
     return None
 
 
+def _keeps_parents(inner: Sequence[Word], view: OptionView) -> bool:
+    """`cp --parents SRC DIR`, `rsync -R SRC DIR`: the source's folders are made again
+    below DIR (review BS5: `cp --parents .vscode/tasks.json ..` from a subfolder wrote the
+    workspace's `.vscode/tasks.json`)."""
+    program = (inner[0].value or "").rpartition("/")[2]
+    if program == "cp":
+        return view.has("--parents")
+    return program == "rsync" and any(
+        o.name == "-R" or (len(o.name) > 4 and "--relative".startswith(o.name))
+        for o in view.options
+    )
+
+
+def _kept_path(source: str) -> str:
+    """The part of a source `cp --parents` or `rsync -R` makes again below the target:
+    all of it (`/a/b` is `a/b`), or what follows rsync's `/./` marker."""
+    marked = source.rpartition("/./")[2] if "/./" in source else source
+    return marked.strip("/")
+
+
 def _copied_into(
-    inner: Sequence[Word], sources: Sequence[int], target: Word, recursive: bool
+    inner: Sequence[Word],
+    sources: Sequence[int],
+    target: Word,
+    recursive: bool,
+    parents: bool = False,
 ) -> Iterable[tuple[Word, str, bool]]:
     """`cp SRC… DIR`: each source is written as `DIR/NAME` when DIR is a folder, a name
     the target's text does not show (review BK3: `cp payload/.mcp.json .` planted the
     agent configuration `.mcp.json`, and an approval of `cp` allowed it). Whether the
     target is a folder is not known here, so the joined name is checked in any case: a
-    path that does not exist meets only the rules of its name."""
+    path that does not exist meets only the rules of its name. With `parents`, the
+    source's whole path is made below DIR."""
     folder = target.value
     tilde = folder is None and _PLAIN_TILDE.fullmatch(target.text) is not None
     if folder is None and not tilde and _FOLDER_PARAMETER.match(target.text) is None:
@@ -1879,6 +1920,8 @@ def _copied_into(
     for index in sources:
         source = inner[index].value
         name = None if source is None else source.rstrip("/").rpartition("/")[2]
+        if parents and source is not None:
+            name = _kept_path(source)
         if name is None or name in ("", ".", ".."):
             continue
         if tilde:  # `cp x/.bashrc ~`: a tilde word, which the path checks expand
@@ -2200,7 +2243,7 @@ def _compressed_names(
         return
     added = _COMPRESSORS[_DECOMPRESSORS.get(name, name)]
     decompress = name in _DECOMPRESSORS or _decompressing(name, view)
-    recursive = view.has("-r", "--recursive")
+    recursive = _compressing_tree(view)
     for index in view.operands:
         word = inner[index]
         value = path_text(word)
@@ -2240,6 +2283,14 @@ def _cloud_file_values(name: str, inner: Sequence[Word]) -> Iterable[tuple[Word,
             text = value.partition("=")[2] if value.startswith("-") else value
             if text.startswith("@") and len(text) > 1:
                 yield _file_word(word, text[1:]), "read", False
+
+
+def _compressing_tree(view: OptionView) -> bool:
+    """`-r`, or any abbreviation of `--recursive` (review BS9: `gunzip --rec .vscode`
+    unpacked a shipped `tasks.json.gz` where `-r` asks)."""
+    return view.has("-r") or any(
+        len(o.name) > 3 and "--recursive".startswith(o.name) for o in view.options
+    )
 
 
 def _decompressing(name: str, view: OptionView) -> bool:
@@ -2326,6 +2377,27 @@ def _git_files(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]:
             yield inner[view.operands[1]], "write", True
 
 
+# revision options that add objects to show or walk: every ref, the index's blobs …
+_GIT_PSEUDO_REVISIONS = (
+    "--all", "--branches", "--tags", "--remotes", "--glob", "--reflog", "--indexed-objects",
+    "--alternate-refs", "--bisect", "-g", "--walk-reflogs", "--stdin", "--not",
+)  # fmt: skip
+
+
+def _names_blob_path(value: str | None) -> bool:
+    """Whether a `git show` operand is `REV:PATH` (or `:PATH`, `:N:PATH`), which prints the
+    file at PATH, checked as that path. Not `:/text` (a commit by its message), nor a colon
+    inside `@{…}` or `^{/…}` (`HEAD@{23:59}`, `HEAD^{/a:b}`): those name commits, printed
+    with their patches (review BS2).
+
+    >>> [_names_blob_path(v) for v in ("HEAD:x", ":0:x", ":/init", "@{23:59}", "HEAD")]
+    [True, True, False, False, False]
+    """
+    if value is None or ":" not in value or value.startswith(":/"):
+        return False
+    return "@{" not in value and "^{" not in value
+
+
 # an object name git may read as an abbreviated id (four hex digits at least), perhaps
 # peeled or walked (`27948f2^{}`) or in `git describe`'s form (`v1-3-g27948f2`)
 _HEX_ID: Final = re.compile(r"(?:^|[^0-9A-Za-z_]|-g)[0-9a-fA-F]{4,}(?![0-9A-Za-z_-])")
@@ -2398,18 +2470,25 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
     after = {id(w) for w in words[split + 1 :]}
     if sub.has("--no-index"):
         return None
+    # `--all`, `--indexed-objects`: revisions (and blobs) the options add (review BS1, BS2)
+    pseudo = any(o.name.startswith(_GIT_PSEUDO_REVISIONS) for o in sub.options)
     if sub.has(*_GIT_NO_CONTENT) and not patch:
         # `git show -s ID` prints a blob whole, whatever the options (review BP3: the id of
         # a committed `.env` is one allowed `git ls-tree HEAD` away)
         blobs = tuple(
             w for w in operands if id(w) not in after and may_name_blob(w.value or "")
         )
-        if subcommand != "show" or not blobs:
+        if subcommand != "show" or not (blobs or pseudo):
             return None
         return GitPrint(
             command=f"git {subcommand}", worktree=False, ambiguous=blobs, paths=(), whole=True
         )
-    if subcommand == "show" and operands and all(":" in (w.value or "") for w in operands):
+    if (
+        subcommand == "show"
+        and operands
+        and not pseudo
+        and all(_names_blob_path(w.value) for w in operands)
+    ):
         return None  # `git show HEAD:README.md` prints that blob (checked as a path) only
     return GitPrint(
         command=f"git {subcommand}",

@@ -446,7 +446,8 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "--group --mode --transform --xform -g --listed-incremental -K "
                 "--starting-file -L --tape-length -N --newer --after-date -V "
                 "--label --strip-components --index-file --rsh-command -F "
-                "--info-script --new-volume-script --newer-mtime --suffix"
+                "--info-script --new-volume-script --newer-mtime --suffix --owner-map "
+                "--group-map --volno-file"
             ),
             flags=_fs(
                 "-c -x -t -r -u -A -d -z -j -J -Z -a -v -k -p -P -h -O -m -W -S -U -w "
