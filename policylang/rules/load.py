@@ -19,9 +19,10 @@ from pathlib import Path
 
 from policylang.compiler.arity import ArityFileError, parse_arity_toml
 from policylang.compiler.checks import CHECKS
+from policylang.compiler.defaults import DEFAULT_INTERPRETERS
 from policylang.compiler.passes import Layer, compile_layers
 from policylang.compiler.tree import CompiledPolicy, ExpansionPosition, check_expectations
-from policylang.decision import Decision
+from policylang.decision import Decision, Verdict
 from policylang.diagnostics import Diagnostic, Severity, sort_diagnostics
 from policylang.errors import RulesetError
 from policylang.rules import ast
@@ -207,7 +208,8 @@ _CONTEXT = Context(
 
 
 # statements that change how a command is read or judged beyond its rules: from a later
-# layer, each makes the earlier layers a floor (`CompiledPolicy.floors`)
+# layer, each makes the earlier layers a floor (`CompiledPolicy.floors`), unless it can
+# only tighten what the earlier layers say (`_Reading.loosens`)
 _READING_STATEMENTS = (
     ast.Wrapper,
     ast.Shells,
@@ -228,29 +230,103 @@ def _changes_reading(statement: ast.Statement) -> bool:
     return isinstance(statement, _READING_STATEMENTS)
 
 
-def _floors(layers: tuple[Layer, ...], starts: Sequence[int]) -> tuple[CompiledPolicy, ...]:
-    """The earlier layers' own policies, for each later file (team, user) from which on a
-    layer changes the reading tables.
+@dataclass(slots=True)
+class _Reading:
+    """What the layers seen so far say in the tables whose lines can be told to only
+    tighten: the interpreters, and the environment-assignment table.
+
+    A line that only tightens needs no floor, which would cost one more evaluation of
+    every command: `ci.policy`'s `interpreter python … inline -c floor deny` and `env
+    default deny` over `common.policy`'s `floor ask` lines give the shipped CI and
+    read-only policies none. Every other table line is taken to loosen, as it may.
+    """
+
+    interpreters: dict[str, tuple[Verdict, frozenset[str], bool]] = field(
+        default_factory=lambda: {
+            name: (spec.floor, spec.inline, spec.program_operand)
+            for name, spec in DEFAULT_INTERPRETERS.items()
+        }
+    )
+    env_listed: bool = False  # a layer said something about assignments (not `secret`)
+    env_default: Verdict = Verdict.ASK
+
+    def loosens(self, statement: ast.Statement) -> bool:
+        """Whether `statement`, in a later layer, may make a command read or judged more
+        loosely than by the layers seen so far."""
+        if isinstance(statement, ast.Interpreter):
+            # the name's spec is replaced: it must keep every inline option and the
+            # program operand of the one before, and a floor at least as strict
+            floor = Verdict(statement.floor)
+            inline = frozenset(n.value for n in statement.inline)
+            for name in statement.names:
+                before = self.interpreters.get(name.value)
+                if before is None:
+                    return True  # a new interpreter: kept out of the analysis
+                old_floor, old_inline, old_operand = before
+                if (
+                    floor.rank < old_floor.rank
+                    or not old_inline <= inline
+                    or (old_operand and not statement.program_operand)
+                ):
+                    return True
+            return False
+        if isinstance(statement, ast.Env):
+            if statement.kind == "secret":
+                return False  # more secret variables: more checks, never fewer
+            if not self.env_listed:
+                return True  # it replaces the built-in table (`PATH`, `LD_*` … ask)
+            # the strictest matching glob decides, else the default: a glob or a default
+            # at least as strict as the default before cannot lower a name's verdict
+            kind = statement.kind
+            verdict = (statement.verdict or "ask") if kind == "default" else kind
+            return verdict not in ("ask", "deny") or Verdict(verdict).rank < self.env_default.rank
+        return _changes_reading(statement)
+
+    def absorb(self, layer: Layer) -> None:
+        """Take in a layer's interpreter and env lines (as the compiler merges them)."""
+        for statement in layer.ruleset.statements:
+            if isinstance(statement, ast.Interpreter):
+                entry = (
+                    Verdict(statement.floor),
+                    frozenset(n.value for n in statement.inline),
+                    statement.program_operand,
+                )
+                for name in statement.names:
+                    self.interpreters[name.value] = entry
+            elif isinstance(statement, ast.Env) and statement.kind != "secret":
+                if not self.env_listed:
+                    self.env_listed = True
+                    self.env_default = Verdict.ASK  # the built-in table is dropped
+                if statement.kind == "default":
+                    self.env_default = Verdict(statement.verdict or "ask")
+
+
+def _floors(layers: tuple[Layer, ...]) -> tuple[CompiledPolicy, ...]:
+    """The earlier layers' own policies, one for each file (layer) with a line that may
+    change how commands are read, whether it came in as an extra file (team, user) or by
+    `include` (a team file that includes the org's).
 
     Rules alone need no floor: a deny always wins and a locked rule is a floor by the
     rule tree's precedence. But a later `wrapper timeout positionals 2` or `options sed
     value -n` changes what the command *is* (`timeout 5 sudo id` reads as `id`), so the
     earlier layers' denies would stop matching (review AO1 to AO7). The engine evaluates
-    each floor too and keeps its denies and locked asks.
+    each floor too and keeps its denies and locked asks. The floors follow file
+    boundaries, not the files the caller names: a team file that includes the org's and
+    is loaded as the main file is a later layer as much as a `--layer` file (review BR3).
+    A file of rules alone gets no floor of its own: the floor of the next file that
+    changes the reading holds its rules too. So a policy has one floor per file that may
+    loosen the reading, and the shipped ones have none.
     """
     floors: list[CompiledPolicy] = []
-    for start in starts:
-        later = layers[start:]
-        if start > 0 and any(
-            _changes_reading(statement) for layer in later for statement in layer.ruleset.statements
-        ):
-            floors.append(compile_layers(layers[:start]))
+    reading = _Reading()
+    for index, layer in enumerate(layers):
+        if index > 0 and any(reading.loosens(s) for s in layer.ruleset.statements):
+            floors.append(compile_layers(layers[:index]))
+        reading.absorb(layer)
     return tuple(floors)
 
 
-def _finish(
-    loader: _Loader, evaluator: Evaluator | None, starts: Sequence[int] = ()
-) -> LoadResult:
+def _finish(loader: _Loader, evaluator: Evaluator | None) -> LoadResult:
     layers = tuple(loader.layers)
     diagnostics = list(loader.diagnostics)
     diagnostics.extend(validate([layer.ruleset for layer in layers], _CONTEXT))
@@ -258,7 +334,7 @@ def _finish(
     if any(d.severity is Severity.ERROR for d in diagnostics):
         return LoadResult(policy=None, diagnostics=sort_diagnostics(diagnostics), inputs=inputs)
     policy = compile_layers(layers)
-    floors = _floors(layers, starts)
+    floors = _floors(layers)
     if floors:
         policy = dataclasses.replace(policy, floors=floors)
     if evaluator is not None:
@@ -287,13 +363,10 @@ def check_ruleset(
         loader.load_file(Path(path))
     else:
         raise TypeError("check_ruleset needs a path or text")
-    starts: list[int] = []  # where each later file's layers begin
     for extra in extra_layers:
-        target = Path(extra).resolve()
-        if target not in loader.loaded:
-            starts.append(len(loader.layers))
+        if Path(extra).resolve() not in loader.loaded:
             loader.load_file(Path(extra))
-    return _finish(loader, evaluator, starts)
+    return _finish(loader, evaluator)
 
 
 def load_ruleset(
