@@ -871,7 +871,8 @@ class _Walk(PathChecks):
             approvable = False
             # the rule no longer applies; what would without it is at least ask. An opaque
             # wrapper's placeholder allow is no rule at all: its own writes are judged the same
-            # way (`watch -n 1 ls $X > x` must be no looser than `ls $X > x`).
+            # way (`watch -n 1 ls $X > x` must be no looser than `ls $X > x`). A failed
+            # `checked-by` check is left to the default the same way (`rules._match_verdict`).
             rule = reason.rule_id if reason is not None else "readonly"
             verdict = self.rules.policy.default.at_least(Verdict.ASK)
             reason = Reason(

@@ -730,12 +730,14 @@ class RuleView:
                 use_words = (_value_word(use_words[0], use.name), *use_words[1:])
             match = self.policy.tree.lookup(use_words)
             if match is not None and match.verdict is not Verdict.ALLOW:
-                floors.append(_match_reason(match, f"wrapper `{use.name}`"))
+                floors.append(_match_reason(match, f"wrapper `{use.name}`", self.policy.default))
             if use.name in self._declared_wrappers and self.policy.tree.knows(use.name):
                 # the rules of the name see the whole command, as without the wrapper line
                 whole = self.policy.tree.lookup(words)
                 if whole is not None and whole.verdict is not Verdict.ALLOW:
-                    floors.append(_match_reason(whole, f"`{use.name}` as a command"))
+                    floors.append(
+                        _match_reason(whole, f"`{use.name}` as a command", self.policy.default)
+                    )
         inner = tuple(unwrapped.words)
         nested = () if unwrapped.nested is None else (unwrapped.nested,)
         if unwrapped.opaque:
@@ -852,7 +854,7 @@ class RuleView:
             candidates = tree.candidates(inner)
             based = tree.decide(inner, candidates, views)
             if based is not None and based.verdict is not Verdict.ALLOW:
-                floors.append(_match_reason(based, f"`{base}` run by path"))
+                floors.append(_match_reason(based, f"`{base}` run by path", self.policy.default))
             name = base
         renamed = self.renamed(name) if match is None else None
         helper = _GIT_HELPER.fullmatch(name) if match is None and renamed is None else None
@@ -885,7 +887,9 @@ class RuleView:
             locked, specificity, read_only = False, 0, False
         else:
             where = "" if renamed is None else f"`{name}` is `{renamed}`"
-            verdict, reason = match.verdict, _match_reason(match, where)
+            # a failed check leaves the command to the default, at least ask (`_match_verdict`)
+            reason = _match_reason(match, where, self.policy.default)
+            verdict = reason.verdict
             locked = match.locked
             specificity = match.specificity[0] if match.specificity else 0
             read_only = match.readonly and verdict is Verdict.ALLOW
@@ -1662,16 +1666,33 @@ def _word(words: Sequence[Word], index: int) -> str | None:
     return words[index].value if index < len(words) else None
 
 
-def _match_reason(match: RuleMatch, where: str) -> Reason:
+def _match_verdict(match: RuleMatch, default: Verdict) -> Verdict:
+    """The verdict a rule match gives under a policy whose `default` is `default`.
+
+    An allow rule whose `checked-by` check fails does not allow the command: it is left
+    where no rule would leave it, as when an `unless` option is present, but never looser
+    than ask. So the policy's default raised to ask: ask under `default ask`, deny under
+    `default deny` (review BR7: under the ci policy `sed '1e id' f` asked, and nobody is
+    there to answer), the same rule as for a read-only rule's write (`rule_verdict`).
+    """
+    if match.check_failure is not None:
+        return default.at_least(Verdict.ASK)
+    return match.verdict
+
+
+def _match_reason(match: RuleMatch, where: str, default: Verdict) -> Reason:
     ref = match.rule
+    verdict = _match_verdict(match, default)
     message = ref.message or "matched"
     if match.uncertain:
         message += " (may match: a word that is not literal could be an option)"
     if match.check_failure:
         message += f"; {match.check_failure}"
+        if verdict is not match.verdict:
+            message += f", and the policy's default is {default.value}"
     if where:
         message = f"{where}: {message}"
-    return _objects.reason(ref.id, message, match.verdict, ref.location, "")
+    return _objects.reason(ref.id, message, verdict, ref.location, "")
 
 
 # find's actions that delete the files found or hand them to a command
