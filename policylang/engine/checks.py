@@ -227,13 +227,12 @@ class PathChecks:
             if access != "read":
                 seg.read_only = False
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
-        judged = {id(word) for word, _access, _deep in found.path_words}
-        for word in found.inner[1:]:
-            if id(word) not in judged and any(
-                e.kind is ExpansionKind.GLOB for e in word.expansions
-            ):
+        globbed = [w for w in found.inner[1:] if any(e.kind is _GLOB for e in w.expansions)]
+        if globbed:  # (most segments have none: nothing more is built for them)
+            judged = {id(word) for word, _access, _deep in found.path_words}
+            for word in globbed:
                 # `echo ~/.ssh/*`, `printf '%s\n' sub/*/*`: the names a glob expands to
-                pattern = paths.path_text(word)
+                pattern = None if id(word) in judged else paths.path_text(word)
                 if pattern is not None:
                     self.check_glob(pattern, "read", seg, cwd, subtree=False, names=True)
         if found.implicit_cwd_read:
@@ -1208,6 +1207,7 @@ def _expanded_apart(word: Word) -> bool:
     )
 
 
+_GLOB = ExpansionKind.GLOB
 _STD_DEVICES = frozenset({"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"})
 
 

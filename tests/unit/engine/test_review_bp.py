@@ -4,12 +4,11 @@ shown with the real program too."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from realrun import printed
 
 from policylang import Verdict
 from policylang.engine.policy import Policy, load_policy
@@ -18,14 +17,6 @@ from policylang.engine.policy import Policy, load_policy
 def _verdict(policy: Policy, command: str, workspace: Path) -> Verdict:
     environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
     return policy.evaluate(command, workspace=str(workspace), env=environment).verdict
-
-
-def _run(args: list[str], cwd: Path, home: Path) -> str:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}
-    env |= {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t"}
-    env |= {"GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
-    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=30)
-    return done.stdout + done.stderr
 
 
 @pytest.fixture
@@ -45,9 +36,9 @@ def repo(workspace: Path, home: Path) -> Path:
     (workspace / ".env").write_text("TOKEN=ENV-MARKER \n")  # (a trailing blank: BP8)
     (workspace / "README.md").write_text("hi\n")
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "one"]):
-        _run(["git", *args], workspace, home)
+        printed(["git", *args], workspace, home)
     (workspace / "README.md").write_text("hi\nmore\n")
-    _run(["git", "commit", "-qam", "two"], workspace, home)
+    printed(["git", "commit", "-qam", "two"], workspace, home)
     return workspace
 
 
@@ -56,11 +47,11 @@ def test_a_repository_attributes_file_outside_it_is_a_risk(
 ) -> None:
     """BP1: git reads `core.attributesFile` as `PATTERN ATTR…` lines and `check-attr -a`
     prints the later words of a matching line: the password in `~/.netrc`."""
-    _run(["git", "init", "-q"], workspace, home)
-    _run(["git", "config", "core.attributesFile", "~/.netrc"], workspace, home)
+    printed(["git", "init", "-q"], workspace, home)
+    printed(["git", "config", "core.attributesFile", "~/.netrc"], workspace, home)
     assert _verdict(default_policy, "git check-attr -a machine", workspace) is not Verdict.ALLOW
     assert _verdict(default_policy, "git status", workspace) is not Verdict.ALLOW
-    assert "NETRC-MARKER" in _run(["git", "check-attr", "-a", "machine"], workspace, home)
+    assert "NETRC-MARKER" in printed(["git", "check-attr", "-a", "machine"], workspace, home)
 
 
 @pytest.mark.parametrize(
@@ -69,8 +60,8 @@ def test_a_repository_attributes_file_outside_it_is_a_risk(
 def test_other_keys_naming_a_file_git_echoes_are_risks(
     default_policy: Policy, workspace: Path, home: Path, key: str
 ) -> None:
-    _run(["git", "init", "-q"], workspace, home)
-    _run(["git", "config", key, "~/.netrc"], workspace, home)
+    printed(["git", "init", "-q"], workspace, home)
+    printed(["git", "config", key, "~/.netrc"], workspace, home)
     assert _verdict(default_policy, "git log --oneline", workspace) is not Verdict.ALLOW
 
 
@@ -79,7 +70,7 @@ def test_a_blob_named_by_its_id_is_printed_whole(
 ) -> None:
     """BP3: `git show -s ID`, `git diff ID README.md` print the blob the id names, and the
     id of a committed `.env` is one allowed `git ls-tree HEAD` away."""
-    blob = _run(["git", "rev-parse", "--short", "HEAD:.env"], repo, home).strip()
+    blob = printed(["git", "rev-parse", "--short", "HEAD:.env"], repo, home).strip()
     for command in (
         f"git show -s {blob}",
         f"git show --stat {blob}",
@@ -90,7 +81,7 @@ def test_a_blob_named_by_its_id_is_printed_whole(
     ):
         assert _verdict(default_policy, command, repo) is Verdict.ASK, command
         args = command.split()
-        assert "ENV-MARKER" in _run(args, repo, home), command
+        assert "ENV-MARKER" in printed(args, repo, home), command
     # commits named by refs and the paths they limit stay allowed
     for command in ("git show -s HEAD", "git show --stat HEAD~1", "git diff HEAD README.md"):
         assert _verdict(default_policy, command, repo) is Verdict.ALLOW, command
@@ -109,12 +100,12 @@ def test_more_git_commands_that_read_tracked_contents(
     default_policy: Policy, repo: Path, home: Path, command: str, real: str | None
 ) -> None:
     assert _verdict(default_policy, command, repo) is Verdict.ASK
-    printed = _run(command.split(), repo, home)
+    output = printed(command.split(), repo, home)
     if real is not None:  # one yes/no about the committed `.env` per run
-        assert printed.strip()
-        assert not _run(real.split(), repo, home).strip()
+        assert output.strip()
+        assert not printed(real.split(), repo, home).strip()
     elif command == "git log --check":
-        assert "ENV-MARKER" in printed
+        assert "ENV-MARKER" in output
 
 
 @pytest.mark.parametrize(
@@ -161,9 +152,9 @@ def test_abbreviated_long_options_are_the_options(
 
 
 def test_abbreviated_recursive_listing_really_lists(workspace: Path, home: Path) -> None:
-    assert "id_rsa" in _run(["ls", "-a", "--rec", str(home)], workspace, home)
-    assert "id_rsa" in _run(["du", "--al", str(home)], workspace, home)
-    assert "ambiguous" in _run(["ls", "--deref", "-R", "."], workspace, home)
+    assert "id_rsa" in printed(["ls", "-a", "--rec", str(home)], workspace, home)
+    assert "id_rsa" in printed(["du", "--al", str(home)], workspace, home)
+    assert "ambiguous" in printed(["ls", "--deref", "-R", "."], workspace, home)
 
 
 def test_an_approved_cp_does_not_copy_through_links_by_abbreviation(
@@ -178,7 +169,7 @@ def test_an_approved_cp_does_not_copy_through_links_by_abbreviation(
     for command in ("cp --rec -L sub h2", "cp --arch -L sub h2", "cp -L --rec sub h2"):
         assert _verdict(policy, command, workspace) is Verdict.DENY, command
     assert _verdict(policy, "cp --rec src s2", workspace) is Verdict.ALLOW  # the approval
-    _run(["cp", "--rec", "-L", "sub", "h2"], workspace, home)
+    printed(["cp", "--rec", "-L", "sub", "h2"], workspace, home)
     assert (workspace / "h2" / "deep" / "k" / "id_rsa").read_text() == "SSH-MARKER\n"
 
 
@@ -214,4 +205,4 @@ def test_the_working_folder_by_parameter_or_tilde(
 def test_tilde_plus_is_the_working_folder_to_bash(workspace: Path, home: Path) -> None:
     (workspace / ".env").write_text("ENV-MARKER\n")
     assert shutil.which("bash") is not None
-    assert "ENV-MARKER" in _run(["bash", "-c", "cat ~+/.env"], workspace, home)
+    assert "ENV-MARKER" in printed(["bash", "-c", "cat ~+/.env"], workspace, home)

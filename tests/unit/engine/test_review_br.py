@@ -3,12 +3,11 @@ weaker verdict, or a wider suggestion, before its fix. git, make and bash run fo
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from realrun import run_real
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -20,20 +19,13 @@ def _decide(policy: Policy, command: str, workspace: Path) -> Decision:
     return policy.evaluate(command, workspace=str(workspace), env=environment)
 
 
-def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd.parent / "home")}
-    env |= {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t"}
-    env |= {"GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
-
-
 @pytest.fixture
 def pushed(workspace: Path) -> Path:
     """A clone whose `origin` (a bare repository beside it) holds two commits, while the
     clone was reset to the first: only a forced push rewinds `origin`."""
     (workspace.parent / "home").mkdir(exist_ok=True)
     remote = workspace.parent / "remote.git"
-    _run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], workspace.parent)
+    run_real(["git", "init", "-q", "--bare", "-b", "main", str(remote)], workspace.parent)
     for args in (
         ["git", "init", "-q", "-b", "main"],
         ["git", "remote", "add", "origin", str(remote)],
@@ -42,19 +34,19 @@ def pushed(workspace: Path) -> Path:
         ["git", "push", "-q", "origin", "main"],
         ["git", "reset", "-q", "--hard", "HEAD~1"],
     ):
-        assert _run(args, workspace).returncode == 0, args
+        assert run_real(args, workspace).returncode == 0, args
     return workspace
 
 
 def _remote_head(workspace: Path) -> str:
     remote = workspace.parent / "remote.git"
-    return _run(["git", "log", "-1", "--format=%s", "main"], remote).stdout.strip()
+    return run_real(["git", "log", "-1", "--format=%s", "main"], remote).stdout.strip()
 
 
 def test_git_run_by_the_name_of_its_verb_is_that_git_command(pushed: Path) -> None:
     """BR1: git reads `argv[0]`: `git-push` is `git push`, whose deny holds, and no
     approval of the odd name is offered or lifts it."""
-    helper = Path(_run(["git", "--exec-path"], pushed).stdout.strip()) / "git-push"
+    helper = Path(run_real(["git", "--exec-path"], pushed).stdout.strip()) / "git-push"
     policy = load_policy()
     forced = f"{helper} --force origin HEAD:main"
     decision = _decide(policy, forced, pushed)
@@ -66,15 +58,15 @@ def test_git_run_by_the_name_of_its_verb_is_that_git_command(pushed: Path) -> No
     assert _decide(policy, f"{helper} origin :main", pushed).verdict is Verdict.DENY
     # what the deny is for: the helper force-pushes
     assert _remote_head(pushed) == "two"
-    _run([str(helper), "-q", "--force", "origin", "HEAD:main"], pushed)
+    run_real([str(helper), "-q", "--force", "origin", "HEAD:main"], pushed)
     assert _remote_head(pushed) == "one"
 
 
 def test_a_git_alias_is_judged_as_what_it_runs(pushed: Path) -> None:
     """BR2: `alias.sync = push` in the repository's config made `git sync --force` a
     force push that no `git push` rule saw, and an approval of `git sync` allowed it."""
-    _run(["git", "config", "alias.sync", "push"], pushed)
-    _run(["git", "config", "alias.st", "status"], pushed)
+    run_real(["git", "config", "alias.sync", "push"], pushed)
+    run_real(["git", "config", "alias.st", "status"], pushed)
     policy = load_policy()
     assert _decide(policy, "git sync --force origin main", pushed).verdict is Verdict.DENY
     assert _decide(policy, "git SYNC origin :main", pushed).verdict is Verdict.DENY
@@ -85,20 +77,20 @@ def test_a_git_alias_is_judged_as_what_it_runs(pushed: Path) -> None:
     policy.approvals.add("git sync", persist=False)
     assert _decide(policy, "git sync --force origin main", pushed).verdict is Verdict.DENY
     assert _decide(policy, "git sync origin main", pushed).verdict is Verdict.ASK
-    _run(["git", "sync", "-q", "--force", "origin", "HEAD:main"], pushed)
+    run_real(["git", "sync", "-q", "--force", "origin", "HEAD:main"], pushed)
     assert _remote_head(pushed) == "one"  # the alias force-pushed
 
 
 def test_a_global_alias_and_alias_loops(pushed: Path) -> None:
     home = pushed.parent / "home"
     (home / ".gitconfig").write_text("[alias]\n\tpf = push --force-with-lease\n")
-    _run(["git", "config", "alias.a", "b"], pushed)
-    _run(["git", "config", "alias.b", "a"], pushed)
+    run_real(["git", "config", "alias.a", "b"], pushed)
+    run_real(["git", "config", "alias.b", "a"], pushed)
     policy = load_policy()
     assert _decide(policy, "git pf origin main", pushed).verdict is Verdict.DENY
     assert _decide(policy, "git a", pushed).verdict is Verdict.ASK
     # a builtin's name is never an alias: git ignores `alias.status`
-    _run(["git", "config", "alias.status", "push --force"], pushed)
+    run_real(["git", "config", "alias.status", "push --force"], pushed)
     assert _decide(policy, "git status", pushed).verdict is Verdict.ALLOW
 
 
@@ -161,8 +153,8 @@ def test_make_runs_the_targets_after_a_double_dash_and_load_average(workspace: P
     if shutil.which("make") is None:
         pytest.skip("GNU make is not installed on this machine")
     (workspace / "Makefile").write_text("test:\n\t@echo T\ndeploy:\n\t@echo DEPLOYED\n")
-    assert "DEPLOYED" in _run(["make", "test", "--", "deploy"], workspace).stdout
-    assert "DEPLOYED" in _run(["make", "test", "-l", "deploy"], workspace).stdout
+    assert "DEPLOYED" in run_real(["make", "test", "--", "deploy"], workspace).stdout
+    assert "DEPLOYED" in run_real(["make", "test", "-l", "deploy"], workspace).stdout
 
 
 @pytest.mark.parametrize(

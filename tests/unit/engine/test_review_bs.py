@@ -3,11 +3,10 @@ git, du, cp and gzip run for real where the effect is shown."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from realrun import printed
 
 from policylang import Verdict
 from policylang.engine.policy import Policy, load_policy
@@ -18,14 +17,6 @@ def _verdict(policy: Policy, command: str, workspace: Path, cwd: Path | None = N
     return policy.evaluate(
         command, cwd=str(cwd or workspace), workspace=str(workspace), env=environment
     ).verdict
-
-
-def _run(args: list[str], cwd: Path) -> str:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd.parent / "home")}
-    env |= {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t"}
-    env |= {"GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
-    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=30)
-    return done.stdout + done.stderr
 
 
 @pytest.fixture
@@ -45,9 +36,9 @@ def repo(workspace: Path, home: Path) -> Path:
     (workspace / ".env").write_text("TOKEN=ENV-MARKER\n")
     (workspace / "README.md").write_text("hi\n")
     for args in (["init", "-q"], ["add", ".env", "README.md"], ["commit", "-qm", "init"]):
-        _run(["git", *args], workspace)
+        printed(["git", *args], workspace)
     (workspace / ".env").write_text("TOKEN=ENV-MARKER\nTOKEN2=ENV-MARKER-2\n")
-    _run(["git", "commit", "-qam", "two"], workspace)
+    printed(["git", "commit", "-qam", "two"], workspace)
     return workspace
 
 
@@ -69,7 +60,7 @@ def test_git_commands_that_print_the_committed_env(
     assert _verdict(default_policy, command, repo) is Verdict.ASK
     args = [a.strip("'") for a in command.split()]
     if "@{" not in command:  # (the reflog by time depends on the clock)
-        assert "ENV-MARKER" in _run(args, repo)
+        assert "ENV-MARKER" in printed(args, repo)
 
 
 def test_git_show_of_a_path_and_plain_diffs_stay_allowed(
@@ -83,7 +74,7 @@ def test_du_time_takes_no_operand(default_policy: Policy, workspace: Path, home:
     """BS4: `--time` takes a value only when attached: `du -a --time ~/.ssh` lists it."""
     assert _verdict(default_policy, "du -a --time ~/.ssh", workspace) is Verdict.DENY
     assert _verdict(default_policy, "du --time -a ~", workspace) is Verdict.DENY
-    assert "id_rsa" in _run(["du", "-a", "--time", str(home / ".ssh")], workspace)
+    assert "id_rsa" in printed(["du", "-a", "--time", str(home / ".ssh")], workspace)
 
 
 def test_copies_that_keep_their_folders(workspace: Path) -> None:
@@ -104,7 +95,7 @@ def test_copies_that_keep_their_folders(workspace: Path) -> None:
     ):
         assert _verdict(policy, command, workspace, payload) is Verdict.DENY, command
     assert _verdict(policy, "cp --parents src/a.txt ..", workspace, payload) is Verdict.ALLOW
-    _run(["cp", "--parents", ".vscode/tasks.json", ".."], payload)
+    printed(["cp", "--parents", ".vscode/tasks.json", ".."], payload)
     assert (workspace / ".vscode" / "tasks.json").exists()
 
 
@@ -190,5 +181,5 @@ def test_recursive_writers_without_link_following_stay_approved(
 
 
 def test_gzip_forced_follows_links_for_real(workspace: Path, home: Path) -> None:
-    _run(["gzip", "-rf", "sub"], workspace)
+    printed(["gzip", "-rf", "sub"], workspace)
     assert (home / ".ssh" / "id_rsa.gz").exists()

@@ -1,0 +1,29 @@
+"""Running the real programs the review tests compare the engine with: git without the
+system's configuration and with an author, HOME beside the folder (the tests' fake home)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+
+def run_real(
+    args: list[str], cwd: Path, home: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home if home is not None else cwd.parent / "home"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def printed(args: list[str], cwd: Path, home: Path | None = None) -> str:
+    """What the program wrote, on either stream."""
+    done = run_real(args, cwd, home)
+    return done.stdout + done.stderr
