@@ -1296,13 +1296,16 @@ _TOOLCHAIN_SUFFIX = re.compile(r"-(?:win32|posix)$")
 _C_STANDARD = re.compile(r"c(?:89|9[0-9]|1[0-9]|2[0-9x])(?:-(\w+))?")
 _MAX_LINKED_TREES = 8  # directories reached through links that one tree check scans
 # the operand of a program run on a script: its name says it is code
-_RUN_SCRIPT_NAME = re.compile(r"\.(?:py|pyw|js|mjs|cjs|ts|mts)$", re.IGNORECASE)
+# (`.dll`: `dotnet x.dll` runs the assembly, `dotnet build` is a verb: review BR13)
+_RUN_SCRIPT_NAME = re.compile(r"\.(?:py|pyw|js|mjs|cjs|ts|mts|dll)$", re.IGNORECASE)
 _SCRIPT_NAME = re.compile(
     # (not `.py`, `.js`, `.ts`: linters without rules take those all day, and their
     # interpreters are in the tables)
     r"\.(?:sh|bash|zsh|ksh|fish|csh|tcsh|nu|xsh|elv|pl|pm|rb|php|lua|tcl|raku|p6|rakumod"
     r"|hs|lhs|ml|java|jsh|kts|groovy|scala|sc|clj|cljs|jl|r|ex|exs|erl|swift|ps1"
-    r"|awk|sed|dc|m|vim|el|scm|rkt|lisp|expect|exp|osa|applescript)$",
+    r"|awk|sed|dc|m|vim|el|scm|rkt|lisp|expect|exp|osa|applescript"
+    # (m4, gnuplot, Maxima, PARI/GP, notebooks, SQL, TeX: review BR11)
+    r"|m4|gp|plt|gnuplot|mac|ipynb|sql|tex)$",
     re.IGNORECASE,
 )
 

@@ -455,9 +455,11 @@ _REVIEW_AL: list[tuple[str, str, Verdict]] = [
     ("groff", "groff -U -ms x.ms", Q),
     ("groff", "groff -ms x.ms", A),
     ("mysql", "mysql -e 'system id'", Q),
-    ("mysql", "mysql -e 'select 1'", A),
+    # (review BR11: database shells are never approvable, so even plain queries ask: the
+    # client commands of a script on stdin or in a file cannot be read)
+    ("mysql", "mysql -e 'select 1'", Q),
     ("psql", "psql db -c '\\! id'", Q),
-    ("psql", "psql db -c 'select 1'", A),
+    ("psql", "psql db -c 'select 1'", Q),
     ("mutt", "mutt -e 'set x' a@b.c", Q),
     ("crystal eval", "crystal eval 'puts 1'", Q),
     ("flask shell", "flask shell", Q),
