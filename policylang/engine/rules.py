@@ -77,6 +77,19 @@ _HIDDEN_LISTERS: Final = {
     "du": ("-a", "--all"),
     **dict.fromkeys(("fd", "fdfind"), ("-H", "--hidden", "-u", "--unrestricted")),
 }
+def _du_lists_below(view: OptionView) -> bool:
+    """Whether `du` prints the names of folders below the children of its operands: it
+    prints every folder of the tree (`du ~` printed `~/.password-store/bank.example.com`,
+    as `tree -d ~` would: review BS8), unless `-s` or a depth of at most 1 stops it."""
+    if view.has("-s", "--summarize"):
+        return False
+    depths = (*view.values("-d"), *view.values("--max-depth"))
+    if not depths:
+        return True
+    last = depths[-1]  # (du takes the last one given)
+    return last is None or not last.isdigit() or int(last) > 1
+
+
 # commands whose first operand is a pattern (`grep -r key` reads `.`), and the options
 # that give the pattern instead
 _GREP_PATTERN = ("-e", "--regexp", "-f", "--file")
@@ -1040,6 +1053,7 @@ class RuleView:
             # `du -a ~` and `fd -H . ~` list every name below, hidden ones too, as `ls -R`
             # does (review BE10: they listed `~/.ssh`'s files where `ls -R ~` is denied)
             or (name in _HIDDEN_LISTERS and view.has(*_HIDDEN_LISTERS[name]))
+            or (name == "du" and _du_lists_below(view))
         )
         # a searcher's first operand is its pattern, unless `-e`/`-f` gave one, or rg only
         # lists files (`rg --files ~/.ssh` lists the names in `~/.ssh`: review BI5)
