@@ -201,6 +201,12 @@ class PathChecks:
     std_swaps: list[tuple[SegmentState, str]]
     std_reopens: list[SegmentState]
     std_paired: tuple[int, int]  # how many of each `_pair_descriptors` has floored
+    # the files git's configuration includes, by the directory whose repository's
+    # configuration was read (`included_configs`), asked once per walk
+    includes: dict[str, frozenset[str]]
+    # segments of the line that may rewrite a file of the work tree git's configuration
+    # includes (`git checkout`), with what runs and that file: later git segments ask
+    config_rewrites: list[tuple[SegmentState, str, str]]
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -452,11 +458,14 @@ class PathChecks:
                 f"cannot tell where `{short(value)}` points (working directory or user unknown)",
             )
         if access == "read":
+            included = self._included_in(self.ctx.workspace)
             for form in forms:
-                if is_git_config_path(form) or self._included_config(form):
+                if is_git_config_path(form) or form in included:
                     found = self.git_config_credentials(form, value)
                     if found is not None:
                         seg.floor(found.verdict, found.rule_id, found.message)
+        else:
+            self.included_config_write(forms, seg, value, cwd, subtree=subtree)
         self.check_absolute(forms, access, seg, value, subtree=subtree)
 
     def git_remotes(
@@ -506,13 +515,80 @@ class PathChecks:
                 for path in where:
                     self.check_path(path, "read", seg, here, subtree=True)
 
-    def _included_config(self, path: str) -> bool:
-        """`path` is a file git configuration includes (review AE2). Reads of workspace
-        files outside `.git` skip the look: includes name files in home or in `.git`."""
-        if paths.is_within(path, self.ctx.workspace) and "/.git/" not in path:
-            return False
-        included = self.git.included_files(self.ctx.workspace, self.ctx.home, self.ctx.env)
-        return path in included
+    def included_configs(self, cwd: paths.Cwd) -> frozenset[str]:
+        """The files git's global configuration and the configuration of the repositories
+        of the workspace and of `cwd` include, as named and resolved (reviews AE2, BT1):
+        git reads them as its configuration wherever they lie (`include.path =
+        ../shared.gitconfig` names a file of the work tree)."""
+        found = self._included_in(self.ctx.workspace)
+        for directory in cwd.candidates:
+            if directory != self.ctx.workspace:
+                found |= self._included_in(directory)
+        return found
+
+    def _included_in(self, directory: str) -> frozenset[str]:
+        found = self.includes.get(directory)
+        if found is None:
+            named = self.git.included_files(directory, self.ctx.home, self.ctx.env)
+            forms = set(named)
+            for path in named:  # (rare: most configurations include nothing)
+                forms.update(self.resolve_all(path, _ROOT)[0])  # a link on the way
+            found = self.includes[directory] = frozenset(forms)
+        return found
+
+    def included_config_write(
+        self,
+        forms: Sequence[str],
+        seg: SegmentState,
+        shown: str,
+        cwd: paths.Cwd,
+        *,
+        subtree: bool,
+    ) -> None:
+        """A write to a file git's configuration includes is a write to that configuration,
+        which can make git run programs (`core.fsmonitor`): denied wherever the file lies,
+        as writes to `.git/config` are (review BT1: `cp payload.cfg shared.gitconfig && git
+        status` ran the payload's fsmonitor under an approval of `cp`)."""
+        included = self.included_configs(cwd)
+        if not included:
+            return
+        for form in forms:
+            hit = form if form in included else None
+            if hit is None and subtree:  # `rm -r conf`, `cp -rT evil conf`
+                hit = next((path for path in sorted(included) if _below(path, [form])), None)
+            if hit is not None:
+                seg.floor(
+                    Verdict.DENY,
+                    "engine.git-include",
+                    f"writes `{short(shown)}`, reaching `{short(hit)}`, a file git's "
+                    "configuration includes (`include.path`): what it sets can make git run "
+                    "programs, so it is protected as `.git/config` is",
+                )
+                return
+
+    def note_config_rewrite(self, program: str, seg: SegmentState) -> None:
+        """`program` may rewrite files of the work tree (`git checkout`, `git stash pop`):
+        where git's configuration includes a file of the workspace outside `.git`, the
+        git commands after it in the line read a configuration not known here."""
+        for path in sorted(self._included_in(self.ctx.workspace)):
+            if paths.is_within(path, self.ctx.workspace) and "/.git/" not in path + "/":
+                self.config_rewrites.append((seg, program, path))
+                return
+
+    def earlier_config_rewrite(self, seg: SegmentState) -> None:
+        """A git command after one that may rewrite a file git's configuration includes
+        (`git checkout other && git status`) asks: the engine read the file as it was
+        before the line ran (review BT1)."""
+        for other, program, path in self.config_rewrites:
+            if other is not seg:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-config",
+                    f"`{short(program)}` earlier in the line may rewrite `{short(path)}`, a "
+                    "file git's configuration includes: what git reads from it then is not "
+                    "known here",
+                )
+                return
 
     def _in_workspace(self, path: str) -> bool:
         """`path` lies in the workspace, as written and with its links resolved."""
@@ -633,14 +709,13 @@ class PathChecks:
         reasons, complete = scanned
         for reason in reasons:
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-        if not paths.is_within(directory, self.ctx.workspace) or "/.git" in directory:
-            # files git configuration includes, whatever their names (review AE2)
-            included = self.git.included_files(self.ctx.workspace, self.ctx.home, self.ctx.env)
-            for path in included:
-                below = _below(path, [directory])
-                found = self.git_config_credentials(path, shown) if below else None
-                if found is not None:
-                    seg.floor(found.verdict, found.rule_id, found.message)
+        # files git configuration includes, whatever their names and wherever they lie
+        # (reviews AE2, BT1: `include.path = ../shared.gitconfig` names a workspace file)
+        for path in self._included_in(self.ctx.workspace):
+            below = _below(path, [directory])
+            found = self.git_config_credentials(path, shown) if below else None
+            if found is not None:
+                seg.floor(found.verdict, found.rule_id, found.message)
         if not complete:
             seg.floor(
                 Verdict.ASK,
@@ -820,6 +895,7 @@ class PathChecks:
 
     def git_check(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.fs = True
+        self.earlier_config_rewrite(seg)
         directories: list[str] = []
         for target in found.git_dirs or ():
             forms, complete = paths.resolve(target, cwd, self.ctx.home)
@@ -1118,6 +1194,9 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
         wide = wide or wide_git_pathspec(value)
         scope.append(os.path.normpath(value if value.startswith("/") else f"{base}/{value}"))
     return ([] if wide else scope), revisions  # no scope: the whole working tree
+
+
+_ROOT = paths.Cwd(candidates=frozenset({"/"}))  # for absolute paths, whose base is moot
 
 
 def _below(path: str, roots: Sequence[str]) -> bool:

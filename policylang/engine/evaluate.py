@@ -31,6 +31,7 @@ import itertools
 import logging
 import os
 import re
+import shlex
 import threading
 from collections.abc import Sequence
 from typing import Final, Protocol
@@ -54,7 +55,7 @@ from policylang.engine.envpoison import (
     printed_variables,
     run_words,
 )
-from policylang.engine.gitconfig import GIT_BUILTINS, GitConfigInspector
+from policylang.engine.gitconfig import GIT_BUILTINS, GitConfigInspector, split_alias
 from policylang.engine.rules import (
     TARGET_TAKERS,
     RuleView,
@@ -302,6 +303,8 @@ class _Walk(PathChecks):
         # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
         self.trees: dict[tuple[str, bool], tuple[list[Reason], bool]] = {}
         self.resolved = {}  # see `PathChecks.resolved`
+        self.includes = {}  # see `PathChecks.includes`
+        self.config_rewrites = []  # see `PathChecks.config_rewrites`
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
@@ -440,7 +443,11 @@ class _Walk(PathChecks):
         --force` holds and its asks stay (review BR2: approved `git sync` force-pushed).
         The segment keeps its own verdict (a verb no rule names asks). An alias of a
         builtin's name is never used by git, so only other verbs are looked up. (The lines
-        share the budget of brace expansion's.)"""
+        share the budget of brace expansion's.)
+
+        git splits the alias into words by quotes and backslashes only (`split_alias`); the
+        line is written from those words quoted, so a `#` or `;` of the alias is a word, as
+        for git, and cannot make a comment of the words after it (review BT4)."""
         self.fs = True
         rest = " ".join(word.text for word in found.inner[2:])
         complete = cwd.known
@@ -448,7 +455,18 @@ class _Walk(PathChecks):
             values, read = self.git.aliases_of(verb, directory, self.ctx.home, self.ctx.env)
             complete = complete and read
             for value in dict.fromkeys(values):
-                body = self.braced.take(f"git {value} {rest}")
+                words = split_alias(value)
+                if words is None:  # (git refuses it; the words are not known here)
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-alias",
+                        f"`git {verb}` is an alias (`{short(value)}`) with an unclosed quote "
+                        "or a backslash at its end, which is not read here",
+                    )
+                    seg.suggestion = None
+                    continue
+                written = " ".join(shlex.quote(word) for word in words)
+                body = self.braced.take(f"git {written} {rest}")
                 if body is None:
                     self.report_cut(self.braced, "the commands git aliases write")
                     return
@@ -1099,8 +1117,11 @@ class _Walk(PathChecks):
         verb = found.inner[1].value if len(found.inner) > 1 else None
         # any verb but those known to leave the work tree alone: an alias (`co =
         # checkout`) or an extension (`git lfs pull`) may write it (review AK7)
-        if verb not in _GIT_TREE_KEEPERS and self.state_files:
+        if verb in _GIT_TREE_KEEPERS:
+            return
+        if self.state_files:
             self.tree_switcher_state(f"git {verb}", seg)
+        self.note_config_rewrite(f"git {verb}", seg)
 
     def tree_switcher_state(self, program: str, seg: SegmentState) -> None:
         """`program` may rewrite files of the work tree: it asks where one of the policy's

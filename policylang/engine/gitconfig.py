@@ -215,7 +215,8 @@ class GitInspection:
     # git fetches the objects it lacks from that remote whenever a command reads one, so
     # `git log -p` or `git blame` reach the network (review AN1)
     lazy_fetch: tuple[GitRisk, ...] = ()
-    # `alias.NAME = VALUE` entries (name lowercased), in the order git reads them
+    # `alias.NAME = VALUE` entries (NAME lowercased, with any subsection: `[alias "foo"]
+    # bar` is `foo.bar`), in the order git reads them
     aliases: tuple[tuple[str, str], ...] = ()
 
 
@@ -266,6 +267,128 @@ def _dangerous(var: str, value: str | None) -> bool:
     if (section == "alias" or wild in _BANG_KEYS) and value is not None:
         return value.lstrip().startswith("!")
     return sub is None and section == "pager"
+
+
+def split_alias(body: str) -> list[str] | None:
+    """The words git makes of an alias that is no shell command (`alias.pr = push --repo
+    #`), as git's `split_cmdline`: blanks separate words, single and double quotes group,
+    a backslash takes the next character as it is (inside double quotes too, not inside
+    single ones). Nothing else is special: `#`, `;`, `|`, `$`, `~` and globs are
+    characters of a word (review BT4). None where git refuses the alias (an unclosed
+    quote, a backslash at the end)."""
+    words: list[str] = []
+    word: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(body):
+        c = body[i]
+        i += 1
+        if not quote and c in _SPACE:
+            words.append("".join(word))
+            word = []
+            while i < len(body) and body[i] in _SPACE:
+                i += 1
+        elif not quote and c in "'\"":
+            quote = c
+        elif c == quote:
+            quote = ""
+        else:
+            if c == "\\" and quote != "'":
+                if i == len(body):
+                    return None
+                c = body[i]
+                i += 1
+            word.append(c)
+    if quote:
+        return None
+    words.append("".join(word))  # (a blank at either end makes an empty word, as in git)
+    return words
+
+
+_MAX_ENV_ENTRIES = 4096  # `GIT_CONFIG_COUNT` read; more is incomplete
+_COUNT = re.compile(r"\+?[0-9]+")
+
+
+def environment_config(env: Mapping[str, str]) -> tuple[list[tuple[str, str | None]], bool]:
+    """The entries `(variable, value)` git takes from its environment: the numbered
+    `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` pairs of `GIT_CONFIG_COUNT`, then those of
+    `GIT_CONFIG_PARAMETERS` (what `git -c` hands to the git it runs), and whether all
+    could be read as git reads them. Variables are lowercased (git keeps a subsection's
+    case; every caller compares without regard to it). git dies on what is not read."""
+    entries: list[tuple[str, str | None]] = []
+    complete = True
+    count = env.get("GIT_CONFIG_COUNT", "").strip()  # (git's strtoul reads "" as 0)
+    if count:
+        if not _COUNT.fullmatch(count) or int(count) > _MAX_ENV_ENTRIES:
+            complete = False
+        else:
+            for n in range(int(count)):
+                key = env.get(f"GIT_CONFIG_KEY_{n}")
+                value = env.get(f"GIT_CONFIG_VALUE_{n}")
+                if key is None or value is None:
+                    complete = False
+                    break
+                entries.append((key.lower(), value))
+    parameters = env.get("GIT_CONFIG_PARAMETERS")
+    if parameters is not None:
+        found = _config_parameters(parameters)
+        if found is None:
+            complete = False
+        else:
+            entries.extend(found)
+    return entries, complete
+
+
+def _config_parameters(text: str) -> list[tuple[str, str | None]] | None:
+    """`GIT_CONFIG_PARAMETERS` as git's `parse_config_env_list` reads it: single-quoted
+    words, each `'key'='value'`, `'key'=` (true) or the older `'key=value'`; None where
+    git reports a bogus format."""
+    entries: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(text):
+        key, i = _sq_word(text, i)
+        if key is None:
+            return None
+        if i >= len(text) or text[i] in _SPACE:
+            name, equals, value = key.partition("=")  # old style: `'key=value'`
+            entries.append((name.strip().lower(), value if equals else None))
+        elif text[i] == "=":
+            i += 1
+            if i < len(text) and text[i] == "'":
+                quoted, i = _sq_word(text, i)
+                if quoted is None or (i < len(text) and text[i] not in _SPACE):
+                    return None
+                entries.append((key.lower(), quoted))
+            elif i >= len(text) or text[i] in _SPACE:
+                entries.append((key.lower(), None))
+            else:
+                return None
+        else:
+            return None
+        while i < len(text) and text[i] in _SPACE:
+            i += 1
+    return entries
+
+
+def _sq_word(text: str, i: int) -> tuple[str | None, int]:
+    """git's `sq_dequote_step` from `text[i]`: a single-quoted word, in which `'\\''` and
+    `'\\!'` stand for `'` and `!`; the word and where it ends (None: not one)."""
+    if i >= len(text) or text[i] != "'":
+        return None, i
+    out: list[str] = []
+    i += 1
+    while True:
+        end = text.find("'", i)
+        if end < 0:
+            return None, i
+        out.append(text[i:end])
+        i = end + 1
+        escaped = text[i + 1 : i + 2]
+        if text[i : i + 1] == "\\" and escaped in ("'", "!") and text[i + 2 : i + 3] == "'":
+            out.append(escaped)
+            i += 3
+            continue
+        return "".join(out), i
 
 
 def _parse(text: str) -> tuple[list[tuple[str, str | None]], bool]:
@@ -416,7 +539,8 @@ class _FileResult:
     credentials: tuple[GitRisk, ...] = ()  # keys whose value (or name) holds a credential
     remotes: tuple[str, ...] = ()  # the URLs git may fetch from or push to (review AC6)
     lazy: tuple[GitRisk, ...] = ()  # keys that make it a partial clone (review AN1)
-    aliases: tuple[tuple[str, str], ...] = ()  # `alias.NAME = VALUE`, name lowercased
+    # `alias.NAME = VALUE`, name lowercased (a subsection is part of it: `foo.bar`)
+    aliases: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -428,7 +552,6 @@ class _Walk:
     remotes: list[str] = field(default_factory=list)
     lazy: list[GitRisk] = field(default_factory=list)
     aliases: list[tuple[str, str]] = field(default_factory=list)
-    included: list[str] = field(default_factory=list)  # the files includes name
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -565,26 +688,53 @@ class GitConfigInspector:
         """What `git VERB` may run instead, by an alias without `!` in the repository's or
         git's global configuration (review BR2: `alias.sync = push` made `git sync --force`
         a force push the `git push` rules never saw): every value any file gives the name,
-        not only the one git would take, and whether everything could be read."""
+        not only the one git would take, and whether everything could be read. The
+        configuration git's environment gives (`GIT_CONFIG_COUNT`, `GIT_CONFIG_PARAMETERS`)
+        counts too (review BT7)."""
         wanted = verb.lower()  # git reads variable names without regard to case
         repository = self.inspect(directory, home=home)
         common = self.global_config(home, env)
+        given, read = _environment_aliases(env)
         values = tuple(
             value
-            for name, value in (*common.aliases, *repository.aliases)
+            for name, value in (*common.aliases, *repository.aliases, *given)
             if name == wanted and not value.lstrip().startswith("!")
         )
-        return values, repository.complete and common.complete
+        return values, repository.complete and common.complete and read
 
     def included_files(self, directory: str, home: str, env: Mapping[str, str]) -> frozenset[str]:
         """The files the global configuration and that of the repository of `directory`
         include (`include.path = ~/.work-creds`): git reads them as configuration, so
         whatever their names, reading one may print a credential (review AE2)."""
-        walk = _Walk(home=home)
-        config = find_config(directory)
-        for path in (*_global_files(home, env), *(() if config is None else (config,))):
-            self._collect(path, walk)
-        return frozenset(os.path.normpath(path) for path in walk.included)
+        named: list[str] = []
+        for path in _global_files(home, env):
+            self._included_by(path, home, named, probe=True)
+        found, _complete = find_gitdirs(directory)
+        for gitdir, _top in found:
+            for config in _repository_configs(gitdir, _commondir(gitdir) or gitdir):
+                self._included_by(config, home, named, probe=config.endswith(".worktree"))
+        return frozenset(os.path.normpath(path) for path in named)
+
+    def _included_by(self, config: str, home: str, named: list[str], *, probe: bool) -> None:
+        """Adds the files `config` includes, and those they include, to `named` (what
+        `_collect` follows, without the rest of what it gathers: this runs for every
+        command that names a path). `probe`: `config` is often absent."""
+        seen = {config}
+        pending = [config]
+        while pending and len(seen) <= _MAX_INCLUDES:
+            path = pending.pop()
+            result = self._cached(
+                "config", path, _read_config, missing=_MISSING, probe=probe and path == config
+            )
+            if result is None:
+                continue
+            for _var, raw, target in result.includes:
+                if target is None:
+                    target = _include_target(raw, os.path.dirname(path), home)
+                if target is not None and target not in seen:
+                    seen.add(target)
+                    pending.append(target)
+                    named.append(target)
 
     def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
         """The credentials a git config file itself holds (its includes not followed): for
@@ -662,11 +812,8 @@ class GitConfigInspector:
             walk.complete = False
             return
         self._state_files(gitdir, st, common, walk)
-        configs = [common + "/config", gitdir + "/config.worktree"]
-        if common != gitdir:
-            configs.append(gitdir + "/config")
         worktree: str | None = None
-        for config in configs:
+        for config in _repository_configs(gitdir, common):
             found = self._collect(config, walk)
             if found is not None:
                 worktree = found
@@ -965,7 +1112,11 @@ class GitConfigInspector:
                 walk.complete = False
                 return worktree
             result = self._cached(
-                "config", path, _read_config, missing=_MISSING, probe=path.endswith(".worktree")
+                "config",
+                path,
+                _read_config,
+                missing=_MISSING,
+                probe=path.endswith(".worktree"),
             )
             if result is None:
                 walk.complete = False
@@ -988,7 +1139,6 @@ class GitConfigInspector:
                     walk.risks.append(GitRisk(key=f"{var} = {raw}", file=path))
                 else:
                     pending.append(target)
-                    walk.included.append(target)
         return worktree
 
     def _cached(
@@ -1023,6 +1173,27 @@ class GitConfigInspector:
             with self._lock:
                 self._cache[key] = (stamp, result)
         return result
+
+
+def _environment_aliases(env: Mapping[str, str]) -> tuple[list[tuple[str, str]], bool]:
+    """The aliases of git's environment configuration (`environment_config`), names
+    lowercased as `_analyse` keeps them, and whether it could be read."""
+    if "GIT_CONFIG_COUNT" not in env and "GIT_CONFIG_PARAMETERS" not in env:
+        return [], True  # (the usual case: nothing to parse)
+    entries, complete = environment_config(env)
+    aliases = [
+        (var[len("alias.") :], "" if value is None else value)
+        for var, value in entries
+        if var.startswith("alias.")
+    ]
+    return aliases, complete
+
+
+def _repository_configs(gitdir: str, common: str) -> tuple[str, ...]:
+    """The configuration files git reads in a git directory: the common directory's
+    `config`, the per-worktree `config.worktree`, and a linked worktree's own `config`."""
+    configs = (common + "/config", gitdir + "/config.worktree")
+    return configs if common == gitdir else (*configs, gitdir + "/config")
 
 
 def _global_files(home: str, env: Mapping[str, str]) -> tuple[str, ...]:
@@ -1137,8 +1308,10 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     worktree: str | None = None
     for var, value in entries:
         section, sub, name = _split_var(var)
-        if section == "alias" and sub is None:
-            aliases.append((name, "" if value is None else value))
+        if section == "alias":
+            # git compares everything after `alias.` without regard to case, so
+            # `[alias "foo"] bar = push` is the alias of `git foo.bar` (review BT4)
+            aliases.append((var[len("alias.") :].lower(), "" if value is None else value))
         if name == "path" and (
             (section == "include" and sub is None) or (section == "includeif" and sub is not None)
         ):
