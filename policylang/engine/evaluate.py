@@ -1502,16 +1502,20 @@ class _Walk(PathChecks):
         """`-v $x`: the value of x is a variable name (its subscript is evaluated)."""
         for left, right in itertools.pairwise(words):
             if left.value == "-v" and right.value is None:
-                self.named_by_expansion(right, seg)
-                if _expansion_joins_name(right) or _JOINED_NAME.search(
-                    _QUOTING_CHARS.sub("", right.text)
-                ):
-                    self.joined_name(right.text, seg)  # `-v q[a${z}b]` (review BH1)
-                self.data_use(_names_in(right.text), right.text, "a variable name", seg)
-                if "[" in right.text:  # `[[ -v a[X] ]]`: a subscript, not a glob (AE1)
-                    subscript = right.text[right.text.index("[") + 1 :]
-                    self.data_use(_names_in(subscript), right.text, "an array subscript", seg)
-                self.shaped_word(right, seg)
+                self.expanded_name(right, seg)
+
+    def expanded_name(self, word: Word, seg: SegmentState) -> None:
+        """A name operand whose value is not known (`test -v "$x"`, `unset "$x"`): bash
+        evaluates the subscript of the name it expands to, so a name the line's data gives
+        (`read x`, `for f in *`) may run a command (`GROUPS[$(cmd)]`: reviews AE1, BU6)."""
+        self.named_by_expansion(word, seg)
+        if _expansion_joins_name(word) or _JOINED_NAME.search(_QUOTING_CHARS.sub("", word.text)):
+            self.joined_name(word.text, seg)  # `-v q[a${z}b]` (review BH1)
+        self.data_use(_names_in(word.text), word.text, "a variable name", seg)
+        if "[" in word.text:  # `[[ -v a[X] ]]`: a subscript, not a glob (AE1)
+            subscript = word.text[word.text.index("[") + 1 :]
+            self.data_use(_names_in(subscript), word.text, "an array subscript", seg)
+        self.shaped_word(word, seg)
 
     def shaped_word(self, word: Word, seg: SegmentState) -> None:
         """A word bash evaluates (a name, arithmetic) whose value ANSI-C quoting or
@@ -1569,7 +1573,7 @@ class _Walk(PathChecks):
         if command in ("unset", "read"):
             for word in words[1:]:
                 if word.value is None:
-                    self.named_by_expansion(word, seg)
+                    self.expanded_name(word, seg)
         elif command == "printf":
             for option, operand in itertools.pairwise(words[1:]):
                 if option.value == "-v" and operand.value is None:
