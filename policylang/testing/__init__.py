@@ -14,6 +14,9 @@ noted, so they can drive any evaluator:
 - `oracle`: the dynamic read-only oracle: runs commands a policy labels read-only inside
   bubblewrap under strace and flags writes, system changes, sockets and stray programs
   (refuses to run without a working sandbox; reads traces with the private `_trace`).
+- `argvcheck`: the argv oracle: runs lines in bash inside bubblewrap with every command
+  name logging its argv, and lists what bash ran that the shell analyser's model does not
+  hold (a parser differential; uses the shell analyser; refuses without bubblewrap).
 - `campaign`: the fuzzing campaign runner behind `fuzz/campaign.py` (needs the `fuzz` extra;
   loads the engine lazily for a policy file, and the shell analyser to judge writes).
 
@@ -23,6 +26,7 @@ Importing this package imports none of them.
 from __future__ import annotations
 
 __all__ = [
+    "argvcheck",
     "bashcheck",
     "campaign",
     "cases",

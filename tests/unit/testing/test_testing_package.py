@@ -31,7 +31,7 @@ def test_strategies_explain_the_missing_extra() -> None:
 
 def test_package_lists_its_modules() -> None:
     assert set(policylang.testing.__all__) == {
-        "bashcheck", "campaign", "cases", "invariants", "optiontables", "oracle", "quoting",
+        "argvcheck", "bashcheck", "campaign", "cases", "invariants", "optiontables", "oracle", "quoting",
         "seeds",
         "strategies"}
 

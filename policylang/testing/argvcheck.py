@@ -1,0 +1,213 @@
+"""The commands bash really runs for a line, held against the analyser's model of it.
+
+A parser differential fails open when the engine allows a line whose model lacks a command
+bash runs (review BU: `[ a|| rm -rf docs ]`, `sed … -i2>/dev/null`, `find . 2>&- -delete`).
+`executed_argvs` runs each line in bash with every command name turned into a function that
+logs its argv (and `command_not_found_handle` logging any other name), so nothing but
+builtins runs and each command bash would start is written down; `uncovered` lists the
+logged argvs that no segment of the model, nested ones and wrapped commands included,
+matches. `soup_lines` generates lines from shell metacharacters for both.
+
+INVARIANT: the lines run inside bubblewrap: no network, no capabilities, the system
+read-only, a fresh empty folder as the working directory and `/tmp`; they are generated
+text run as whatever user the tests run as (root on CI), and a redirect may name any path.
+Without bubblewrap `executed_argvs` refuses (`SandboxUnavailableError`) rather than running
+anything unconfined.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from policylang.shell.model import CommandLine, SegmentKind
+from policylang.shell.parse import parse_command
+from policylang.shell.walk import walk
+
+__all__ = [
+    "LOGGED_NAMES",
+    "SandboxUnavailableError",
+    "executed_argvs",
+    "soup_lines",
+    "uncovered",
+]
+
+#: names the prelude turns into logging functions; any other name reaches
+#: `command_not_found_handle` (PATH names an empty folder)
+LOGGED_NAMES = (
+    "echo", "printf", "ls", "cat", "grep", "wc", "true", "false", ":", "test", "[", "cd",
+    "head", "sort", "read", "set", "export", "unset", "date", "pwd", "type", "find", "sed",
+    "tr", "xargs", "timeout", "nice", "env", "command", "git", "rm", "touch", "bash", "sh",
+)  # fmt: skip
+
+_FIELD, _RECORD = "\x1f", "\x1e"
+_PRELUDE = (
+    "__rec() { local __s; builtin printf -v __s '%s\\037' \"$@\"; "
+    "builtin printf '%s\\036' \"$__s\" >> \"$__LOG\"; }\n"
+    "command_not_found_handle() { __rec \"$@\"; return $__RC; }\n"
+    + "".join(
+        f"function {name} {{ __rec {name} \"$@\"; return $__RC; }}\n" for name in LOGGED_NAMES
+    )
+)
+# one bash loops over the samples, each run by its own bash in a fresh folder, twice: with
+# every logged command succeeding, then failing, so that both sides of `&&` and `||` run;
+# killed after two seconds or past 1 MiB of files (a loop may not end), a sample has no
+# `.done` mark: its log is not the whole of what it would run
+_LOOP = r"""
+ulimit -f 1024
+for f in /samples/*.sh; do
+  n=${f##*/}; n=${n%.sh}
+  /usr/bin/mkdir "/tmp/w$n" && cd "/tmp/w$n" || continue
+  for rc in 0 1; do
+    __RC=$rc __LOG="/log/$n" /usr/bin/timeout -s KILL 2 /bin/bash --norc --noprofile "$f" \
+      </dev/null >/dev/null 2>&1 || [ $? -lt 128 ] || continue 2
+  done
+  : > "/log/$n.done"
+done
+: > /log/finished
+"""
+
+
+class SandboxUnavailableError(RuntimeError):
+    """bubblewrap is missing or cannot make a sandbox here: nothing is run."""
+
+
+def _system_binds() -> list[str]:
+    argv = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/") / name
+        if path.is_symlink():
+            argv += ["--symlink", str(path.readlink()), str(path)]
+        elif path.is_dir():
+            argv += ["--ro-bind", str(path), str(path)]
+    return argv
+
+
+def _sandboxed(bwrap: str, samples: Path, log: Path, empty: Path) -> list[str]:
+    return [
+        bwrap, *_system_binds(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        "--ro-bind", str(samples), "/samples", "--bind", str(log), "/log",
+        "--ro-bind", str(empty), "/empty",
+        "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+        "--clearenv", "--setenv", "PATH", "/empty", "--setenv", "HOME", "/tmp",
+        "--setenv", "LC_ALL", "C.UTF-8", "--chdir", "/tmp",
+        "--", "/bin/bash", "--norc", "--noprofile", "-c", _LOOP,
+    ]  # fmt: skip
+
+
+def executed_argvs(
+    lines: Sequence[str], *, timeout: float = 600.0
+) -> tuple[tuple[tuple[str, ...], ...] | None, ...]:
+    """For each line, the argv of every command bash ran for it (in two runs: every
+    command succeeding, then failing); None where a run did not finish.
+
+    Raises:
+        SandboxUnavailableError: no bubblewrap, or it cannot make a sandbox here.
+        subprocess.TimeoutExpired: the whole batch took longer than `timeout` seconds.
+    """
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise SandboxUnavailableError("bubblewrap (`bwrap`) was not found on PATH")
+    with tempfile.TemporaryDirectory(prefix="policylang-argvcheck-") as tmp:
+        samples, log, empty = Path(tmp, "samples"), Path(tmp, "log"), Path(tmp, "empty")
+        for folder in (samples, log, empty):
+            folder.mkdir()
+        for index, line in enumerate(lines):
+            text = _PRELUDE + line + "\n"
+            (samples / f"{index:07d}.sh").write_bytes(text.encode("utf-8", "surrogatepass"))
+        proc = subprocess.run(
+            _sandboxed(bwrap, samples, log, empty),
+            capture_output=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+        if lines and not (log / "finished").exists():
+            message = proc.stderr.decode("utf-8", "replace").strip()[:300]
+            raise SandboxUnavailableError(f"bubblewrap could not run the samples: {message}")
+        return tuple(_read_log(log, index) for index in range(len(lines)))
+
+
+def _read_log(log: Path, index: int) -> tuple[tuple[str, ...], ...] | None:
+    name = f"{index:07d}"
+    if not (log / f"{name}.done").exists():
+        return None
+    path = log / name
+    if not path.exists():
+        return ()
+    data = path.read_bytes().decode("utf-8", "surrogateescape")
+    return tuple(
+        tuple(record.split(_FIELD)[:-1]) for record in data.split(_RECORD) if record
+    )
+
+
+def model_argvs(line: CommandLine) -> Iterator[tuple[str | None, ...]]:
+    """The argv of every simple command of the model (None: a word not known), nested
+    lines included, and the command each wrapper runs."""
+    for _line, segment in walk(line):
+        if segment.kind is not SegmentKind.SIMPLE or not segment.words:
+            continue
+        yield tuple(word.value for word in segment.words)
+        if segment.wrapped is not None and segment.wrapped.words:
+            yield tuple(word.value for word in segment.wrapped.words)
+
+
+def _matches(pattern: tuple[str | None, ...], argv: tuple[str, ...]) -> bool:
+    """Whether `argv` is what `pattern` may expand to: a known word is itself, a word not
+    known may become any number of words (splitting, globs, `"$@"`)."""
+
+    @functools.cache
+    def match(i: int, j: int) -> bool:
+        if i == len(pattern):
+            return j == len(argv)
+        if pattern[i] is None:
+            return any(match(i + 1, k) for k in range(j, len(argv) + 1))
+        return j < len(argv) and pattern[i] == argv[j] and match(i + 1, j + 1)
+
+    return match(0, 0)
+
+
+def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The argvs bash ran for `text` that no command of the analyser's model matches."""
+    patterns = list(model_argvs(parse_command(text)))
+    return [argv for argv in argvs if not any(_matches(p, argv) for p in patterns)]
+
+
+# the pieces `soup_lines` draws from: words and metacharacters bash reads specially, glued
+# to their neighbours or not (review BU found its differentials in exactly such glue)
+_NAMES = ("echo", "ls", "cat", "grep", "wc", "true", "printf", "test", "[", "head", "sort",
+          "read", "unset", "find", "sed", "timeout 5", "env", "command", "git")  # fmt: skip
+_WORDS = (
+    "a", "b", "-n", "-i", "-i2", "-delete", "x.py", "'q'", '"q w"', "$HOME", "${HOME}",
+    "$x", "\\ ", "#c", "~", "*", "[ab]", "{a,b}", "{x}", "{PATH}", "$'\\x41'", '$"x"',
+    "$(echo i)", "`echo j`", "$((1+2))", "<(ls)", ">/dev/null", "2>&1", "2>&-", "<&-", "<&",
+    ">&", "-", "<<<w", "'", '"', "\\", "$", "$1", "$$", "{", "}", "(", ")", "=", "==", "=~",
+    "]", "]]", "[[", "!", "|", "||", "&&", "&", ";", ">", ">>", "<", "x=1", "--", "-e",
+)  # fmt: skip
+_OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n")
+
+
+def soup_lines(seed: int, count: int) -> list[str]:
+    """`count` lines of one to three commands, each a name and up to four words or
+    metacharacters, glued by blanks or not (a fixed `seed` gives the same lines)."""
+    rng = random.Random(seed)
+    return [_soup_line(rng) for _ in range(count)]
+
+
+def _soup_line(rng: random.Random) -> str:
+    commands = []
+    for _ in range(rng.randint(1, 3)):
+        pieces = [rng.choice(_NAMES)]
+        for _ in range(rng.randint(0, 4)):
+            pieces.append(rng.choice(_WORDS) + (rng.choice(_WORDS) if rng.random() < 0.2 else ""))
+        glue = [rng.choice((" ", " ", " ", "")) for _ in pieces]
+        commands.append("".join(p + g for p, g in zip(pieces, glue, strict=True)).rstrip(" "))
+    line = commands[0]
+    for command in commands[1:]:
+        line += rng.choice(_OPERATORS) + command
+    return line
