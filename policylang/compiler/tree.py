@@ -283,7 +283,13 @@ class RuleTree:
         prefix = [w.value for w in words[:start]]
         if any(value is None for value in prefix):
             return _DEFAULT_SPEC
-        return self._clause_specs.get(" ".join(v for v in prefix if v), _DEFAULT_SPEC)
+        spec = self._clause_specs.get(" ".join(v for v in prefix if v))
+        if spec is None:
+            # nopt (npm, pnpm) reads the options of every verb alike (`npm install
+            # ---global x` is `--global`, review BT3)
+            first = self._clause_specs.get(prefix[0] or "")
+            spec = first if first is not None and first.any_dashes else _DEFAULT_SPEC
+        return spec
 
     def iter_rules(self) -> Iterator[tuple[str, CompiledRule]]:
         """(path, rule) for every leaf, depth first, children sorted: what `dump` prints."""

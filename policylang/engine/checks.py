@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, gitstage, paths, subtree
+from policylang.engine import _objects, gitstage, paths, prefixes, subtree
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import (
     REWRITE_MARK,
@@ -233,14 +233,13 @@ class PathChecks:
             if access != "read":
                 seg.read_only = False
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
+        if prefixes.makes_names(found.inner):
+            self.check_made_names(found, seg, cwd)
         globbed = [w for w in found.inner[1:] if any(e.kind is _GLOB for e in w.expansions)]
         if globbed:  # (most segments have none: nothing more is built for them)
             judged = {id(word) for word, _access, _deep in found.path_words}
-            for word in globbed:
-                # `echo ~/.ssh/*`, `printf '%s\n' sub/*/*`: the names a glob expands to
-                pattern = None if id(word) in judged else paths.path_text(word)
-                if pattern is not None:
-                    self.check_glob(pattern, "read", seg, cwd, subtree=False, names=True)
+            # `echo ~/.ssh/*`, `printf '%s\n' sub/*/*`: the names a glob expands to
+            self.check_glob_names([w for w in globbed if id(w) not in judged], seg, cwd)
         if found.implicit_cwd_read:
             for directory in sorted(cwd.candidates):
                 if found.implicit_recursive and not found.reads_contents:
@@ -257,6 +256,43 @@ class PathChecks:
                     "the working directory is not known after a `cd` to a non-literal path "
                     "or into /proc's directory of a process",
                 )
+
+    def check_made_names(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The files a program names by joining a prefix to names it makes up: `split …
+        CLAUDE.m` writes `CLAUDE.md`, `rename.ul .txt .md CLAUDE.txt` too (review BT6)."""
+        states = (os.path.basename(state) for state in self.state_files)
+        made = prefixes.made_names(found.inner, (*self.rules.write_globs, *states))
+        if made is None:
+            return
+        seg.read_only = False
+        if made.unknown is not None:
+            seg.floor(Verdict.ASK, "engine.made-names", made.unknown)
+        if made.joined is None:
+            for path in made.paths:
+                self.check_path(path, "write", seg, cwd)
+            return
+        for directory in sorted(cwd.candidates):
+            top = _repository_top(directory)
+            if top is None:
+                message = "cannot tell which repository `git checkout-index` runs in"
+                seg.floor(Verdict.ASK, "engine.made-names", message)
+                continue
+            start = made.joined if made.joined.startswith("/") else f"{top}/{made.joined}"
+            for path in made.paths:
+                below = os.path.relpath(os.path.normpath(os.path.join(directory, path)), top)
+                self.check_path(start + below, "write", seg, cwd)
+
+    def check_glob_names(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The names the globs among `words` expand to, read as `ls FOLDER` is (review
+        BS7). Also for the word list of `for NAME in WORDS` and `select`: bash expands it
+        as it does a command's arguments, and the loop variable carries the names on
+        (review BT2: `for f in ~/.ssh/*; do echo $f; done` printed them)."""
+        for word in words:
+            if not any(e.kind is _GLOB for e in word.expansions):
+                continue
+            pattern = paths.path_text(word)
+            if pattern is not None:
+                self.check_glob(pattern, "read", seg, cwd, subtree=False, names=True)
 
     def check_path_word(
         self, word: Word, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
@@ -1197,6 +1233,18 @@ def _git_scope(printing: GitPrint, directory: str) -> tuple[list[str], bool]:
 
 
 _ROOT = paths.Cwd(candidates=frozenset({"/"}))  # for absolute paths, whose base is moot
+
+
+def _repository_top(directory: str) -> str | None:
+    """The top folder of the work tree `directory` lies in: the nearest with a `.git`."""
+    current = os.path.normpath(directory)
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 def _below(path: str, roots: Sequence[str]) -> bool:

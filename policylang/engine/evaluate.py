@@ -578,6 +578,7 @@ class _Walk(PathChecks):
             for word in segment.words:
                 self.expansions(word, "argument", seg, cwd, poison)
             if kind is SegmentKind.LOOP_HEADER and segment.name:
+                self.check_glob_names(segment.words, seg, cwd)
                 self.loop_header(segment)
         # ASSIGNMENT_ONLY and FUNCTION_DEF run nothing by themselves (bodies are segments)
         if poison is not None:

@@ -459,6 +459,11 @@ class RuleView:
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
+        # the globs a write is checked against: names a program makes up from a prefix
+        # are tried against their components (`prefixes.made_names`)
+        self.write_globs = tuple(
+            rule.glob for rule in policy.protected.rules if rule.access.covers(Access.WRITE)
+        )
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -853,7 +858,7 @@ class RuleView:
         written = inner  # as written: git's `-C` directories are read from these
         git_globals: tuple[tuple[Word, str, bool], ...] = ()
         run_in: str | None = None
-        if (name == "git" or name.endswith("/git")) and len(inner) > 2:
+        if name.rpartition("/")[2] in _GIT_OPTION_READERS and len(inner) > 2:
             inner, git_globals, run_in = _without_git_globals(inner)
         candidates = tree.candidates(inner)
         views: dict[int, OptionView] = {}  # the clauses' option views of the final `inner`
@@ -1005,6 +1010,10 @@ class RuleView:
             before = len(floors)
             git_dirs = _git_dirs(written, floors)
             read_only = read_only and len(floors) == before  # `git -p`, `-c core.pager=…`
+        elif name == "scalar":
+            # scalar hands its `-c` settings to every git it runs (review BT5: `scalar -c
+            # protocol.ext.allow=always -c remote.x.url=ext::… run fetch` ran the command)
+            _git_dirs(written, floors, "scalar")
         return SegmentRules(
             verdict=verdict,
             reason=reason,
@@ -1155,6 +1164,8 @@ class RuleView:
         if not values or _GIT_HELPER.fullmatch(values[0].rpartition("/")[2]):
             # `git-log`: git by another name, without the checks `git log` gets (BR1)
             return None
+        if len(values) < 2 and values[0].rpartition("/")[2] in _VERB_ONLY:
+            return None  # bare `scalar` would approve every verb (review BT5)
         return self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
 
     def _suggest_values(
@@ -1224,6 +1235,9 @@ class RuleView:
 
 
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
+# programs offered with a verb only: their bare name covers verbs that run git with the
+# repository's configuration, register it for background jobs or delete it
+_VERB_ONLY: Final = frozenset({"scalar"})
 # interpreters whose first operand is always a script (verbs are options: `python3 -m`)
 _VERBLESS: Final = re.compile(r"(?:python|pypy)[0-9.]*")
 # npm 11's commands and its other names for them (`lib/utils/cmd-list.js`); npm takes any
@@ -2685,6 +2699,9 @@ def _glued_value(word: Word) -> Word:
 
 
 _MAX_GIT_C = 8  # `git -C DIR` options followed; more asks
+# programs that take git's options before their verb: git, and scalar, which git ships
+# (`scalar -C DIR delete X` is `scalar delete X` run in DIR: review BT5)
+_GIT_OPTION_READERS: Final = frozenset({"git", "scalar"})
 # git's own options that make what follows no subcommand (`git --help log` shows a page)
 _GIT_QUERIES = frozenset(
     {"--version", "--help", "--list-cmds", "--html-path", "--man-path", "--info-path"}
@@ -2753,8 +2770,11 @@ def _without_git_globals(
     return (inner[0], *inner[view.rest :]), tuple(reads), base or None
 
 
-def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
-    """Directories whose repository config decides what git may run (`-C`), () = cwd."""
+def _git_dirs(
+    inner: Sequence[Word], floors: list[Reason], program: str = "git"
+) -> tuple[str, ...]:
+    """Directories whose repository config decides what git may run (`-C`), () = cwd.
+    `program`: git, or scalar, which takes git's `-c` and `-C` before its verb."""
     first = inner[1].value if len(inner) > 1 else ""
     if first is not None and not first.startswith("-"):
         return ()  # `git status`: git's own options stop at the subcommand; none here
@@ -2765,7 +2785,7 @@ def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
         floors.append(
             Reason(
                 rule_id="engine.git-config",
-                message=f"more than {_MAX_GIT_C} `git -C` directories to follow",
+                message=f"more than {_MAX_GIT_C} `{program} -C` directories to follow",
                 verdict=Verdict.ASK,
             )
         )
@@ -2777,7 +2797,7 @@ def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
                 floors.append(
                     Reason(
                         rule_id="engine.git-config",
-                        message="git -C with a directory that is not literal",
+                        message=f"{program} -C with a directory that is not literal",
                         verdict=Verdict.ASK,
                     )
                 )
@@ -2791,7 +2811,7 @@ def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
             floors.append(
                 Reason(
                     rule_id="engine.git-config",
-                    message=f"`git {option.name}` {what}",
+                    message=f"`{program} {option.name}` {what}",
                     verdict=Verdict.ASK,
                 )
             )
@@ -2799,8 +2819,8 @@ def _git_dirs(inner: Sequence[Word], floors: list[Reason]) -> tuple[str, ...]:
             floors.append(
                 Reason(
                     rule_id="engine.git-config",
-                    message=f"`git -c {(option.value or '…')[:60]}` sets configuration "
-                    "that can run a program or read a file",
+                    message=f"`{program} -c {(option.value or '…')[:60]}` sets git "
+                    "configuration that can run a program or read a file",
                     verdict=Verdict.ASK,
                 )
             )

@@ -201,3 +201,29 @@ def _bracket(body: str) -> str:
         body = "\\" + body  # a literal caret, not a negation
     # a positive set never holds `/`: globs are split into components first
     return f"(?!/)[^{body}]" if negated else f"[{body}]"
+
+
+def component_tokens(part: str) -> tuple[tuple[str, bool], ...]:
+    """One path component of a glob as tokens `(regex of one character, repeats)`: a
+    star is `([^/], True)`, any other piece matches one character. For reasoning about
+    names a glob may match (`engine.prefixes`), where a regex cannot be walked.
+
+    >>> component_tokens("a*[!x]")
+    (('a', False), ('[^/]', True), ('(?!/)[^x]', False))
+    """
+    tokens: list[tuple[str, bool]] = []
+    i = 0
+    while i < len(part):
+        ch = part[i]
+        if ch == "*":
+            if not tokens or tokens[-1] != ("[^/]", True):  # runs of stars are one star
+                tokens.append(("[^/]", True))
+        elif ch == "?":
+            tokens.append(("[^/]", False))
+        elif ch == "[" and (close := _set_end(part, i)) > 0:
+            tokens.append((_bracket(part[i + 1 : close]), False))
+            i = close
+        else:
+            tokens.append((re.escape(ch), False))
+        i += 1
+    return tuple(tokens)

@@ -56,6 +56,10 @@ class OptionSpec:
             setting off), read as `-X…`: what the policy checks of an option it checks
             of both spellings, and `+o`/`+O` take their value as `-o`/`-O` do (review
             BG9: `bash +e` was read as a script named `+e`).
+        any_dashes: nopt's reading (npm, pnpm): the number of dashes before a long name
+            does not matter, so `---script-shell` is `--script-shell`, and `-script-shell`
+            is too unless it is a bundle of short flags; such a word is read both ways
+            (review BT3: `npm run build -script-shell=./x` ran `./x`).
     """
 
     takes_value: frozenset[str] = frozenset()
@@ -70,6 +74,7 @@ class OptionSpec:
     bundle_without_dash: bool = False
     long_nocase: bool = False
     plus_options: bool = False
+    any_dashes: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
     _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -299,8 +304,10 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
             scan.operands.extend(range(scan.i, len(words)))
             return _finish(scan, scan.i)
         elif text.startswith("--"):
-            scan.long(text, index)
+            scan.long("--" + text.lstrip("-") if spec.any_dashes else text, index)
         elif len(text) > 1 and text.startswith("-"):
+            if spec.any_dashes and len(text.partition("=")[0]) > 2:
+                scan.options.append(_any_dashes_long(text, index))
             scan.short(text, index)
         elif spec.plus_options and len(text) > 1 and text.startswith("+"):
             scan.short("-" + text[1:], index)
@@ -313,6 +320,14 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
             scan.operands.append(index)
         first = False
     return _finish(scan, len(words))
+
+
+def _any_dashes_long(text: str, index: int) -> Option:
+    """`-script-shell=./x` read as the long option nopt may take it for (`any_dashes`);
+    its value only when attached: the word is read as a bundle of flags too, which takes
+    none, and either reading alone only adds an option for the clauses to see."""
+    name, eq, value = text.partition("=")
+    return _option("-" + name, value if eq else None, index, True, False, ())
 
 
 def _finish(scan: _Scanner, rest: int) -> OptionView:
@@ -336,6 +351,8 @@ _FIND_FLAGS = _fs(
     "-executable -readable -writable -follow -noleaf -true -false -not -and -or "
     "-a -o -daystart -ignore_readdir_race -nouser -nogroup -L -H -P -O"
 )
+
+_NOPT_SPEC = OptionSpec(any_dashes=True)
 
 DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
     {
@@ -368,6 +385,11 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
             # opens `-x` and the key as files (review BC9)
             options_first=True,
         ),
+        # npm and pnpm read options with nopt (review BT3); yarn's readers do not, but
+        # the policy's rules name the three together, and reading more is stricter
+        "npm": _NOPT_SPEC,
+        "pnpm": _NOPT_SPEC,
+        "yarn": _NOPT_SPEC,
         "find": OptionSpec(
             takes_value=_FIND_VALUE,
             single_dash_long=_FIND_VALUE | _FIND_FLAGS,
