@@ -31,8 +31,8 @@ def test_strategies_explain_the_missing_extra() -> None:
 
 def test_package_lists_its_modules() -> None:
     assert set(policylang.testing.__all__) == {
-        "argvcheck", "bashcheck", "campaign", "cases", "invariants", "optiontables", "oracle", "quoting",
-        "seeds",
+        "argvcheck", "bashcheck", "campaign", "cases", "invariants", "optiontables", "oracle",
+        "quoting", "seeds",
         "strategies"}
 
 
