@@ -235,7 +235,7 @@ class PathChecks:
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if prefixes.makes_names(found.inner):
             self.check_made_names(found, seg, cwd)
-        globbed = [w for w in found.inner[1:] if any(e.kind is _GLOB for e in w.expansions)]
+        globbed = [w for w in found.inner[1:] if _may_glob(w)]
         if globbed:  # (most segments have none: nothing more is built for them)
             judged = {id(word) for word, _access, _deep in found.path_words}
             # `echo ~/.ssh/*`, `printf '%s\n' sub/*/*`: the names a glob expands to
@@ -288,9 +288,12 @@ class PathChecks:
         as it does a command's arguments, and the loop variable carries the names on
         (review BT2: `for f in ~/.ssh/*; do echo $f; done` printed them)."""
         for word in words:
-            if not any(e.kind is _GLOB for e in word.expansions):
+            if not _may_glob(word):
                 continue
             pattern = paths.path_text(word)
+            if pattern is None:
+                # `echo $HOME/.ssh/*`: the glob is expanded after `$HOME` is (review BT2)
+                pattern = home_parameter_glob(word.text, self.ctx.home)
             if pattern is not None:
                 self.check_glob(pattern, "read", seg, cwd, subtree=False, names=True)
 
@@ -1282,6 +1285,9 @@ def _is_fd_word(value: str) -> bool:
 _PARAMETER_PATH = re.compile(
     r"\$(?:(HOME|PWD)|\{(HOME|PWD)(?:%%?/|:[?-][A-Za-z0-9_. -]*)?\})((?:/[A-Za-z0-9_.@%+=:,-]*)*)"
 )
+_PARAMETER_GLOB = re.compile(
+    r"\$(?:(HOME)|\{(HOME)(?:%%?/|:[?-][A-Za-z0-9_. -]*)?\})((?:/[A-Za-z0-9_.@%+=:,*?\[\]-]*)*)"
+)
 
 
 def _parameter_path(text: str) -> tuple[str, str] | None:
@@ -1294,6 +1300,37 @@ def _parameter_path(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     return match.group(1) or match.group(2), match.group(3)
+
+
+def home_parameter_glob(text: str, home: str) -> str | None:
+    """The glob a word made of `$HOME` and unquoted path text with glob characters names
+    (`$HOME/.ssh/*`), with the context's home folder; None for any other word."""
+    if "\\" in text or text.count('"') % 2 or text.count("'") % 2:
+        return None
+    match = _PARAMETER_GLOB.fullmatch(_QUOTES_AROUND_NAME.sub(r"\1", text))
+    if match is None or not home.startswith("/") or _BLANKS.search(home) or "*" in home:
+        return None
+    return home.rstrip("/") + match.group(3)
+
+
+# `"$HOME"/.ssh/*`, `"${HOME}"/x*`: quotes around the parameter only (a quoted glob
+# character is no glob, so quotes elsewhere leave the word alone)
+_QUOTES_AROUND_NAME = re.compile(r'"(\$HOME|\$\{HOME\})"')
+
+
+def _may_glob(word: Word) -> bool:
+    """Whether bash may expand `word` as a glob: the analyser saw one, or a `$HOME` word has
+    an unquoted glob character (the analyser records the parameter only)."""
+    if any(e.kind is _GLOB for e in word.expansions):
+        return True
+    return (
+        word.value is None
+        and "$" in word.text
+        and any(ch in _UNQUOTED.sub("", word.text) for ch in "*?[")
+    )
+
+
+_UNQUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # (removes the quoted parts of a word)
 
 
 def home_parameter_path(text: str, home: str) -> str | None:
