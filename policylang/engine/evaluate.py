@@ -32,8 +32,9 @@ import logging
 import os
 import re
 import shlex
+import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from policylang.compiler.defaults import HANDED_CODE
@@ -318,6 +319,10 @@ class _Walk(PathChecks):
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
+        self._shims: bool | None = None  # see `_shimmed`
+        # allowed `python -m X` segments and the files the line writes (`python_module_path`)
+        self.module_runs: list[tuple[SegmentState, paths.Cwd, str]] = []
+        self.line_writes: list[tuple[SegmentState, str, paths.Cwd, bool]] = []
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
@@ -805,6 +810,8 @@ class _Walk(PathChecks):
                 self._documentation_path("git help", seg)
         if _makes_link(found):
             self.link_makers.append(seg)
+        if seg.verdict is Verdict.ALLOW:
+            self.python_module_path(found, seg, cwd)
 
     def apply(
         self,
@@ -1623,6 +1630,8 @@ class _Walk(PathChecks):
         for name, execed in names.items():
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
+            if seg.verdict is Verdict.ALLOW and not seg.approved and self._shimmed(name, seg, cwd):
+                return
             if name in _PATH_DOC_READERS:
                 self._documentation_path(name, seg)
             entries = self._workspace_path_entries(cwd)
@@ -1656,6 +1665,44 @@ class _Walk(PathChecks):
                 return
             if name == "git" and self._git_helpers(entries, seg, cwd):
                 return
+
+    def _shimmed(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """A version manager's shim (mise, asdf, pyenv, rbenv, nodenv, volta: `_SHIM_BIN`)
+        runs the program a configuration file in the working folder or any parent names,
+        and mise's and asdf's `path:` versions name any folder (`.tool-versions`: `node
+        path:./.tools` runs `./.tools/bin/node`): what a rule allows of `node` or `python3`
+        (`--version`) no longer holds when PATH finds that name, or the `#!/usr/bin/env`
+        interpreter of the script it finds (npm's `node`), among the shims (review BV4).
+        Approvals are left alone: they are the person's word on that command, the project's
+        programs included (an approved `npm test` runs the project's scripts anyway).
+        Whether it asked."""
+        if self._shims is None:  # once per line: PATH is fixed
+            self._shims = any(
+                _SHIM_BIN.search(os.path.normpath(entry))
+                for entry in self.ctx.env.get("PATH", "").split(":")
+                if entry.startswith("/")
+            )
+        if not self._shims:
+            return False
+        self.fs = True
+        first = self._first_on_path(name, cwd)
+        if first is None:
+            return False
+        program, via = first[0], ""
+        if not _SHIM_BIN.search(os.path.dirname(program)):
+            interpreter = _env_interpreter(program)
+            found = self._first_on_path(interpreter, cwd) if interpreter else None
+            if found is None or not _SHIM_BIN.search(os.path.dirname(found[0])):
+                return False
+            program, via = found[0], f" through `#!/usr/bin/env {interpreter}`"
+        seg.floor(
+            Verdict.ASK,
+            "engine.path-program",
+            f"`{name}` runs `{short(program)}`{via}, a version manager's shim, which runs "
+            "the program a configuration file in the working folder or a parent names "
+            "(`.tool-versions`, `mise.toml`)",
+        )
+        return True
 
     def _workspace_program(self, name: str, cwd: paths.Cwd) -> str | None:
         """The workspace's program PATH finds for `name`, or None (a system one, none)."""
@@ -1820,6 +1867,67 @@ class _Walk(PathChecks):
                     "and the line also changes files (which may make what runs there)",
                 )
 
+    def check_path(
+        self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
+    ) -> None:
+        if access != "read":  # kept for `floor_module_shadows`
+            self.line_writes.append((seg, value, cwd, subtree))
+        super().check_path(value, access, seg, cwd, subtree=subtree)
+
+    def python_module_path(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`python -m X` puts its working folder first on `sys.path`: a `json/__init__.py`
+        or an `argparse.py` there is imported instead of the module an approval of
+        `python3 -m json.tool` meant, or one it imports (review BV7). An allowed (approved)
+        `python -m X` asks when its working folder holds a module or package named like
+        X's top-level package or like a standard-library module, unless `-P`, `-I` or
+        PYTHONSAFEPATH keeps the folder off the path; what the line itself writes there is
+        looked at in `floor_module_shadows`. (A third-party module X imports is not known
+        here: `click.py` beside an approved `python -m black`.)"""
+        module = _python_module([w.value for w in found.inner], self.ctx.env)
+        if module is None:
+            return
+        top = module.partition(".")[0]
+        if not cwd.known:
+            seg.floor(
+                Verdict.ASK,
+                "engine.python-module-path",
+                f"`python -m {short(module)}` imports from its working folder first, "
+                "which is not known here",
+            )
+            return
+        self.fs = True
+        for folder in sorted(cwd.candidates):
+            shadow = _module_shadow(folder, top)
+            if shadow is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.python-module-path",
+                    f"`python -m {short(module)}` imports from its working folder first, "
+                    f"and `{short(shadow)}` there is imported instead of the module of that "
+                    "name (`-P` keeps the folder off the path)",
+                )
+                return
+        self.module_runs.append((seg, cwd, top))
+
+    def floor_module_shadows(self) -> None:
+        """An allowed `python -m X` asks when another segment of the line writes in its
+        working folder a file or folder named like a module it may import (`mkdir json &&
+        … | tee json/__init__.py && python3 -m json.tool`): `python_module_path` looked at
+        the folder as it was before the line ran."""
+        for seg, cwd, top in self.module_runs:
+            for other, value, where, subtree in self.line_writes:
+                if other is seg:
+                    continue
+                hit = _shadow_write(value, where, cwd, top, subtree=subtree)
+                if hit is not None:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.python-module-path",
+                        f"`{short(other.text)}` writes `{short(hit)}` in the working folder "
+                        "of a `python -m` command, which imports from there first",
+                    )
+                    break
+
     def floor_after_links(self) -> None:
         """Every other segment of a line that makes a link asks.
 
@@ -1842,6 +1950,7 @@ class _Walk(PathChecks):
 
     def assemble(self, command: str) -> Decision:
         self.floor_after_links()
+        self.floor_module_shadows()
         self.floor_moved_approvals()
         verdict = Verdict.ALLOW
         read_only = True
@@ -1981,6 +2090,114 @@ _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", 
 _INSTALLED_BIN: Final = re.compile(
     r"/(?:\.?venv[^/]*|\.?env|\.tox/[^/]+|\.nox/[^/]+)/bin/?$|/node_modules/\.bin/?$"
 )
+
+# the folders of version managers' shims, which run the program a configuration file in
+# the working folder or a parent picks (`_shimmed`): mise's and rtx's `…/mise/shims`,
+# asdf's `~/.asdf/shims` (any `ASDF_DATA_DIR`), pyenv's, rbenv's, nodenv's, goenv's and
+# jenv's `~/.X/shims`, and volta's `~/.volta/bin`
+_SHIM_BIN: Final = re.compile(r"(?:^|/)shims/?$|/\.volta/bin/?$")
+
+# `python -m X` (`python_module_path`): the interpreters, and what imports from a folder
+_PYTHON_NAME: Final = re.compile(r"(?:python|pypy)[0-9.]*")
+_MODULE_SUFFIXES: Final = (".py", ".pyc", ".so")
+_MODULE_SCAN: Final = 4096  # entries of a working folder looked through
+_STDLIB_MODULES: Final = frozenset(sys.stdlib_module_names)
+
+
+def _python_module(values: Sequence[str | None], env: Mapping[str, str]) -> str | None:
+    """The module `python … -m MODULE` runs, read as CPython reads its options (`-Pm x`,
+    `-W ignore -m x`), when its working folder goes first on `sys.path`: None for a
+    script, `-c`, or `-P`, `-I` or PYTHONSAFEPATH (unless `-E` ignores it)."""
+    if not values or values[0] is None:
+        return None
+    if not _PYTHON_NAME.fullmatch(values[0].rpartition("/")[2]):
+        return None
+    safe = ignore_env = False
+    index = 1
+    while index < len(values):
+        word = values[index]
+        if word is None or word in ("-", "--") or not word.startswith("-"):
+            return None  # a script, standard input, or a word not known here
+        index += 1
+        if word.startswith("--"):
+            index += word == "--check-hash-based-pycs"
+            continue
+        for at, letter in enumerate(word[1:], 2):
+            safe = safe or letter in "PI"
+            ignore_env = ignore_env or letter in "EI"
+            if letter in "cmWX":
+                value: str | None = word[at:]
+                if not value:
+                    value = values[index] if index < len(values) else None
+                    index += 1
+                if letter == "c":
+                    return None
+                if letter == "m":
+                    if value is None or safe or (env.get("PYTHONSAFEPATH") and not ignore_env):
+                        return None
+                    return value
+                break
+    return None
+
+
+def _module_shadow(folder: str, top: str) -> str | None:
+    """An entry of `folder` that `import` finds before the module of that name: a module
+    file or package named like `top` or like a standard-library module (a folder named
+    `top` even without `__init__.py`: a namespace package's portion), or the folder
+    itself when it cannot be looked through."""
+    try:
+        with os.scandir(folder) as listing:
+            for count, item in enumerate(listing):
+                if count >= _MODULE_SCAN:
+                    return folder
+                name = item.name
+                try:
+                    directory = item.is_dir()
+                except OSError:
+                    continue
+                if directory:
+                    package = _lexists(os.path.join(item.path, "__init__.py"))
+                    if name == top or (package and name in _STDLIB_MODULES):
+                        return item.path
+                elif name.endswith(_MODULE_SUFFIXES):
+                    stem = name.partition(".")[0]
+                    if stem == top or stem in _STDLIB_MODULES:
+                        return item.path
+    except OSError:
+        return None
+    return None
+
+
+def _shadow_write(
+    value: str, where: paths.Cwd, cwd: paths.Cwd, top: str, *, subtree: bool
+) -> str | None:
+    """The path `value` (written in `where`) when it makes or changes a module that a
+    `python -m` in `cwd` may import instead of the one meant (see `_module_shadow`), or
+    (`subtree`) writes what lies below the working folder or a folder above it (`cp -r
+    evil/. .`: which names it makes is not known)."""
+    if value.startswith("/"):
+        targets = [value]
+    elif where.known:
+        targets = [os.path.join(c, value) for c in where.candidates]
+    else:
+        return value  # relative to a folder that is not known
+    for target in targets:
+        target = os.path.normpath(target)
+        for folder in cwd.candidates:
+            if subtree and paths.is_within(folder, target):
+                return value  # the folder itself, or one that holds it
+            if not paths.is_within(target, folder):
+                continue
+            first, below, _rest = os.path.relpath(target, folder).partition("/")
+            if below or "." not in first:  # a folder (`mkdir json`, `json/__init__.py`)
+                name = first
+            elif first.endswith(_MODULE_SUFFIXES):  # `argparse.py`
+                name = first.partition(".")[0]
+            else:
+                continue
+            if name == top or name in _STDLIB_MODULES:
+                return value
+    return None
 
 
 def _lexists(path: str) -> bool:
