@@ -21,6 +21,8 @@ from policylang.engine.gitconfig import (
     TrackedFile,
     TrackedSelection,
     find_gitdirs,
+    git_directory_of,
+    is_git_directory,
 )
 from policylang.engine.rules import (
     GitPrint,
@@ -207,6 +209,12 @@ class PathChecks:
     # segments of the line that may rewrite a file of the work tree git's configuration
     # includes (`git checkout`), with what runs and that file: later git segments ask
     config_rewrites: list[tuple[SegmentState, str, str]]
+    # what the line writes and which checks looked at the file system before it, for the
+    # floors of `linewrites.LineWrites` (review BV)
+    written: list[tuple[SegmentState, str, bool]]
+    git_reads: list[tuple[SegmentState, tuple[str, ...]]]
+    hidden_skips: list[tuple[SegmentState, str]]
+    path_users: dict[int, SegmentState]
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -365,6 +373,7 @@ class PathChecks:
         each folder a match lies in, which is read as `ls FOLDER` is (review BS7).
         """
         self.fs = True
+        self.path_users[id(seg)] = seg
         expanded = paths.expand_home(pattern, self.ctx.home)
         if expanded is None:
             return  # `~user/…`: resolve() already reports it as unknowable
@@ -457,6 +466,7 @@ class PathChecks:
             )
             return
         self.fs = True
+        self.path_users[id(seg)] = seg
         forms, complete, process = self.resolve_all(value, cwd)
         if process:
             seg.floor(
@@ -505,6 +515,8 @@ class PathChecks:
                         seg.floor(found.verdict, found.rule_id, found.message)
         else:
             self.included_config_write(forms, seg, value, cwd, subtree=subtree)
+            self.git_directory_write(forms, seg, value, subtree=subtree)
+            self.written.extend((seg, form, subtree) for form in forms)
         self.check_absolute(forms, access, seg, value, subtree=subtree)
 
     def git_remotes(
@@ -602,6 +614,29 @@ class PathChecks:
                     f"writes `{short(shown)}`, reaching `{short(hit)}`, a file git's "
                     "configuration includes (`include.path`): what it sets can make git run "
                     "programs, so it is protected as `.git/config` is",
+                )
+                return
+
+    @staticmethod
+    def git_directory_write(
+        forms: Sequence[str], seg: SegmentState, shown: str, *, subtree: bool
+    ) -> None:
+        """A write to the `config`, `HEAD`, hooks or info files of a git directory that is
+        not named `.git` (a bare repository: a test fixture, `x.git`, one a line or a
+        checkout made) is denied, as writes below `.git` are: git reads them as that
+        repository's configuration, and `core.fsmonitor` runs on `git status` (review
+        BV1). So is a write of the whole of one (`cp -rT payload fixture.git`)."""
+        for form in forms:
+            gitdir = git_directory_of(form)
+            if gitdir is None and subtree and is_git_directory(form):
+                gitdir = form
+            if gitdir is not None:
+                seg.floor(
+                    Verdict.DENY,
+                    "engine.git-directory",
+                    f"writes `{short(shown)}`, in `{short(gitdir)}`, which git takes for a "
+                    "git directory: its configuration and hooks can make git run programs, "
+                    "so it is protected as `.git` is",
                 )
                 return
 
@@ -722,6 +757,10 @@ class PathChecks:
 
     def check_tree(self, directory: str, seg: SegmentState, shown: str) -> None:
         """Floors for the protected files a recursive read of `directory` reaches."""
+        self.path_users[id(seg)] = seg
+        if not self.reads_hidden:
+            # judged by the ignore files as they are now: see `LineWrites` (review BV2)
+            self.hidden_skips.append((seg, shown))
         if not os.path.isdir(directory):
             return  # a file, or nothing yet: no tree below it
         self.fs = True
@@ -772,6 +811,7 @@ class PathChecks:
         *,
         subtree: bool = False,
     ) -> None:
+        self.path_users[id(seg)] = seg
         for reason in self.rules.path_verdicts(forms, access, self.ctx, shown, subtree=subtree):
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
         if access == "write" and self.state_files:
@@ -951,6 +991,8 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK, "engine.git-config", "cannot tell which repository git runs in"
                 )
+        # the line may make or change a repository there: see `LineWrites` (review BV1)
+        self.git_reads.append((seg, tuple(directories)))
         printer = _prints_git_config([w.value for w in found.inner])
         supplied = sorted(k for k in self.ctx.env if _GIT_CONFIG_ENV.fullmatch(k))
         remote_verb = is_git_remote_verb(_word_value(found.inner, 1))

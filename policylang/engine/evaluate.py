@@ -57,6 +57,7 @@ from policylang.engine.envpoison import (
     run_words,
 )
 from policylang.engine.gitconfig import GIT_BUILTINS, GitConfigInspector, split_alias
+from policylang.engine.linewrites import LineWrites
 from policylang.engine.rules import (
     TARGET_TAKERS,
     RuleView,
@@ -272,7 +273,7 @@ class _WithPrefix:
         return found
 
 
-class _Walk(PathChecks):
+class _Walk(PathChecks, LineWrites):
     """One evaluation: walks the line and its nested lines, accumulating segments."""
 
     def __init__(
@@ -306,6 +307,7 @@ class _Walk(PathChecks):
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
         self.config_rewrites = []  # see `PathChecks.config_rewrites`
+        self.init_line_writes()  # see `LineWrites`
         self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
@@ -812,6 +814,13 @@ class _Walk(PathChecks):
             self.link_makers.append(seg)
         if seg.verdict is Verdict.ALLOW:
             self.python_module_path(found, seg, cwd)
+        writer = _tree_writer(found)
+        if writer is not None:  # `git switch`, `tar -x`: see `LineWrites` (review BV)
+            self.tree_writers.append((seg, writer, found.git_dirs is not None))
+        elif _removes_only(found):
+            self.removers.add(id(seg))
+        elif _makes_git_directory(found):
+            self.gitdir_makers.append((seg, " ".join(w.text for w in found.inner[:2])))
 
     def apply(
         self,
@@ -1311,6 +1320,7 @@ class _Walk(PathChecks):
         self.fs = self.fs or inner.fs
         if inner.link_makers:  # `strace ln -s … ; cat …`
             self.link_makers.append(seg)
+        self.adopt_line_writes(inner, seg)
         if decision.verdict is Verdict.ALLOW:
             return
         why = decision.reasons[0].message if decision.reasons else str(decision.verdict)
@@ -1951,6 +1961,7 @@ class _Walk(PathChecks):
     def assemble(self, command: str) -> Decision:
         self.floor_after_links()
         self.floor_module_shadows()
+        self.floor_line_writes(self.segments)
         self.floor_moved_approvals()
         verdict = Verdict.ALLOW
         read_only = True
@@ -2013,6 +2024,65 @@ def _makes_link(found: SegmentRules) -> bool:
     if name in ("ln", "gln", "link", "symlink"):
         return True
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
+
+
+def _tree_writer(found: SegmentRules) -> str | None:
+    """What runs, where a command writes files of the tree that no word of the line names,
+    links among them (review BV5): a git verb that rewrites the work tree (any but
+    `_GIT_TREE_KEEPERS`: a branch may commit `hl -> /home/u`), another version control
+    tool's (`_TREE_SWITCHERS`), an archive extractor, `patch`, and `rsync` copying links."""
+    if not found.inner or found.inner[0].value is None:
+        return None
+    values = [w.value for w in found.inner]
+    name = values[0].rpartition("/")[2] if values[0] else ""
+    shown = " ".join(w.text for w in found.inner[:2])
+    if found.git_dirs is not None:
+        verb = values[1] if len(values) > 1 else None
+        return None if verb in _GIT_TREE_KEEPERS else shown
+    if name in ("gh", "hub", "glab"):
+        return shown if any(v in _FORGE_SWITCHES for v in values[1:]) else None
+    if name in _TREE_SWITCHERS or name in ("patch", "gpatch"):
+        return shown
+    options = [v for v in values[1:] if v is not None and v.startswith("-")]
+    if name in ("tar", "gtar", "bsdtar"):
+        first = values[1] if len(values) > 1 else None
+        old_style = first is not None and not first.startswith("-") and "x" in first
+        extracts = old_style or any(
+            v in ("--extract", "--get") or (not v.startswith("--") and "x" in v[1:])
+            for v in options
+        )
+        return shown if extracts else None
+    if name in ("unzip", "bsdunzip"):
+        # `-l`, `-t`, `-v`, `-Z` list and `-p`, `-c` print: only these write nothing
+        lists = any(not v.startswith("--") and set(v[1:]) & set("ltvZpc") for v in options)
+        return None if lists else shown
+    if name == "cpio":
+        extracts = any(
+            v == "--extract" or (not v.startswith("--") and "i" in v[1:]) for v in options
+        )
+        return shown if extracts else None
+    if name in ("7z", "7za", "7zr", "7zz"):
+        return shown if len(values) > 1 and values[1] in ("x", "e") else None
+    if name == "rsync":
+        copies_links = any(
+            v in ("--archive", "--links") or (not v.startswith("--") and set(v[1:]) & set("al"))
+            for v in options
+        )
+        return shown if copies_links else None
+    return None
+
+
+def _removes_only(found: SegmentRules) -> bool:
+    """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made."""
+    name = found.inner[0].value if found.inner else None
+    return name is not None and name.rpartition("/")[2] in ("rm", "rmdir", "unlink")
+
+
+def _makes_git_directory(found: SegmentRules) -> bool:
+    """`git init` makes a git directory whose configuration may come from a template
+    (`--template`, `init.templateDir`): `git init --bare evil`, then `git -C evil status`
+    (review BV1). (Its verb leaves the work tree alone otherwise.)"""
+    return found.git_dirs is not None and len(found.inner) > 1 and found.inner[1].value == "init"
 
 
 def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:

@@ -1667,6 +1667,71 @@ def find_gitdirs(directory: str) -> tuple[list[tuple[str, str | None]], bool]:
     return found, False
 
 
+def bare_levels(directory: str) -> list[str]:
+    """The directories git's discovery from `directory` may take as a bare git directory
+    before it reaches a `.git` it accepts: `directory` and each folder above it, up to
+    (not including) the first holding a valid `.git` directory or `gitdir:` file.
+
+    A line that writes `config`, `HEAD`, `objects/` … into one of them makes it a git
+    directory (or changes one) that a later `git status` there reads (review BV1); at a
+    repository's top, `.git` is found first and the list is empty. Where the walk cannot
+    tell (a `.git` file git would reject), the rest of the way up is listed.
+    """
+    current = os.path.abspath(directory).rstrip("/")
+    levels: list[str] = []
+    for _ in range(256):
+        dot_git = current + "/.git"
+        try:
+            mode = os.stat(dot_git).st_mode if os.access(dot_git, os.F_OK) else 0
+        except (OSError, ValueError):
+            mode = 0
+        if stat.S_ISDIR(mode) and _gitdir_state(dot_git) == 2:
+            return levels
+        if stat.S_ISREG(mode):
+            target = _gitfile_target(dot_git)
+            if target is not None and _gitdir_state(target) == 2:
+                return levels
+        levels.append(current or "/")
+        if not current:
+            return levels
+        current = current.rpartition("/")[0]
+    return levels
+
+
+# the entries of a git directory whose writing changes what git runs or reads there:
+# its configuration, the `HEAD` that makes a folder one, its hooks and its info files
+_GITDIR_FILES: Final = frozenset({"config", "config.worktree", "HEAD", "commondir"})
+_GITDIR_FOLDERS: Final = frozenset({"hooks", "info"})
+
+
+def git_directory_of(path: str) -> str | None:
+    """The git directory outside any `.git` that writing `path` changes (review BV1): its
+    `config`, `HEAD`, `commondir`, `config.worktree`, a file under `hooks/`, `info/` or
+    `objects/info/` of a folder git takes for a git directory (`fixture.git/config`, a
+    bare repository the line or a checkout made). None for any other path; paths under a
+    `.git` are left to the rules that protect `.git` itself. Costs no file-system call
+    unless the name is one of those."""
+    parts = path.split("/")
+    if ".git" in parts:
+        return None
+    candidates: list[str] = []
+    if parts[-1] in _GITDIR_FILES:
+        candidates.append("/".join(parts[:-1]))
+    for index in range(1, len(parts) - 1):
+        if parts[index] in _GITDIR_FOLDERS or parts[index : index + 2] == ["objects", "info"]:
+            candidates.append("/".join(parts[:index]))
+    for candidate in candidates:
+        if candidate and _gitdir_state(candidate):
+            return candidate
+    return None
+
+
+def is_git_directory(path: str) -> bool:
+    """Whether git may take `path`, outside any `.git`, for a git directory (a bare
+    repository: a valid `HEAD`, `objects/`, `refs/`)."""
+    return ".git" not in path.split("/") and _gitdir_state(path) != 0
+
+
 def find_config(directory: str) -> str | None:
     """The config file of the repository git uses for `directory`, if any."""
     found, _ = find_gitdirs(directory)
