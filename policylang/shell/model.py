@@ -85,7 +85,7 @@ class Redirect:
 
     op: str
     fd: int | None  # explicit fd number before the operator, if any
-    target: Word | None  # None only for heredocs (see `heredoc`)
+    target: Word | None  # None for heredocs (see `heredoc`) and closing (`>&-`, `<&-`)
     heredoc: Heredoc | None = None
     span: Span = field(compare=False)
 

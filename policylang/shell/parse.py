@@ -279,6 +279,11 @@ _WORDLIKE: Final = frozenset(
     }
 )  # fmt: skip
 _REDIRECTS: Final = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_CLOSING: Final = frozenset({"<&-", ">&-"})  # take no word: `2>&- x` passes `x` (review BU7)
+_DUPLICATING: Final = frozenset({"<&", ">&"})  # `<& -x` closes and passes `x` (review BU5)
+# `{NAME}>file` (also `{a[i]}`): bash assigns the descriptor it opens to NAME (review BU2)
+_VARIABLE_REDIRECT: Final = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\n]*\])?)\}")
+_PLAIN_PREFIX: Final = re.compile(r"-[A-Za-z0-9_-]*")  # `-i` that tree-sitter glues to `<<`
 # a here-document word whose end line bash and tree-sitter agree on: plain, or wholly
 # quoted once (`EOF`, `'EOF'`, `"EOF"`, `\EOF`)
 _PLAIN_HEREDOC_WORD: Final = re.compile(
@@ -706,6 +711,17 @@ def _substitution_spans(
 _SUBSTITUTION_KINDS: Final = frozenset(
     {ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION}
 )
+
+
+class _Spill:
+    """What a command's redirects give back to it: words bash passes as arguments that
+    tree-sitter cut out of a node (`<& --i`) and variables a `{NAME}>file` assigns."""
+
+    __slots__ = ("assignments", "words")
+
+    def __init__(self) -> None:
+        self.words: list[Word] = []
+        self.assignments: list[Assignment] = []
 
 
 class _Walker:
@@ -1172,6 +1188,7 @@ class _Walker:
                     self.mismatch(ctx, children[0], message)
         newline = self.src.newline
         kind = ""
+        spill = _Spill()
         for child in children:
             start = child.start_byte
             if start - previous > 1 and _scan.dropped(data, previous, start):
@@ -1192,18 +1209,25 @@ class _Walker:
             elif kind == "variable_assignment":
                 assignments.append(self.assignment(child, ctx))
             elif kind in _REDIRECTS:
-                self.redirect(child, ctx, redirects, parts)
+                self.redirect(child, ctx, redirects, parts, spill)
             elif child.is_error:
                 parts.extend(c for c in child.children if c.type in _WORDLIKE)
             elif not child.is_named:
                 parts.append(child)  # `test x == y`: tree-sitter makes `==` a token
             elif kind != "comment":
                 salvage.append(child)
+        previous = node.end_byte
         for child in redirect_nodes:
-            self.redirect(child, ctx, redirects, parts)
+            if child.start_byte - previous > 1:
+                self.before_redirect(ctx, previous, child.start_byte, spill)
+            previous = child.end_byte if child.type != "heredoc_redirect" else len(data)
+            self.redirect(child, ctx, redirects, parts, spill)
         if redirect_nodes:
             parts.sort(key=lambda n: n.start_byte)
         words = self.words(parts, ctx, "argument")
+        if spill.words:
+            words = _merged(words, spill.words)
+        assignments.extend(spill.assignments)
         wrapped = None
         if words and self.shared.wrappers.lookup(words[0]) is not None:
             wrapped = unwrap(words, self.shared.wrappers, parse=self.reentry(ctx))
@@ -1324,8 +1348,11 @@ class _Walker:
         """A redirect with no command (`$(< file)`, `> file` truncating a file)."""
         redirects: list[Redirect] = []
         extra: list[Node] = []
-        self.redirect(node, ctx, redirects, extra)
+        spill = _Spill()
+        self.redirect(node, ctx, redirects, extra, spill)
         words = self.words(extra, ctx, "argument")
+        if spill.words:
+            words = _merged(words, spill.words)
         self.add(ctx, node, SegmentKind.SIMPLE, words=words, redirects=tuple(redirects))
 
     def declaration(self, node: Node, ctx: _Ctx) -> None:
@@ -1512,8 +1539,12 @@ class _Walker:
                 body = child
         self.add(ctx, node, SegmentKind.FUNCTION_DEF, name=name)
         redirects: list[Redirect] = []
+        extra: list[Node] = []
         for child in redirect_nodes:
-            self.redirect(child, ctx, redirects, [])
+            self.redirect(child, ctx, redirects, extra)
+        for part in extra:
+            message = "a word after a redirect of a function definition"
+            self.problem(ctx.line, "shell.unhandled-node", message, part)
         if body is None:
             return
         inner = ctx.inner(Scope.FUNCTION_BODY, redirects=tuple(redirects))
@@ -1545,53 +1576,223 @@ class _Walker:
 
     # ----------------------------------------------------------------- redirects
     def redirect(
-        self, node: Node, ctx: _Ctx, redirects: list[Redirect], extra: list[Node]
+        self,
+        node: Node,
+        ctx: _Ctx,
+        redirects: list[Redirect],
+        extra: list[Node],
+        spill: _Spill | None = None,
     ) -> None:
+        """One redirect. Words bash passes to the command go to `extra` (whole nodes) or
+        to `spill` (words no node holds on its own), as do the variables it assigns."""
         kind = node.type
+        data = self.src.data
+        if data[node.start_byte - 1 : node.start_byte] == b"}":
+            self.variable_redirect(node, ctx, extra, spill)
         if kind == "heredoc_redirect":
-            redirects.append(self.heredoc(node, ctx))
+            redirects.append(self.heredoc(node, ctx, extra, spill))
             for child in node.children:
                 if child.type in _REDIRECTS:
-                    self.redirect(child, ctx, redirects, extra)
+                    self.redirect(child, ctx, redirects, extra, spill)
             return
         fd: int | None = None
         op = ""
+        op_end = node.start_byte
         targets: list[Node] = []
         for child in node.children:
             if child.type == "file_descriptor":
-                fd = _int(self.src.slice(child))
+                fd = self.descriptor(child, extra)
             elif not child.is_named:
                 op += child.type
+                op_end = child.end_byte
             elif child.type in _WORDLIKE:
                 targets.append(child)
         if fd is None and not node.children[0].is_named:
             fd = self.detached_fd(node, extra)
         target = None
-        if targets:
-            first = targets[0]
-            src = self.src
-            if src.newline and _scan.raw_newline(src.data, node.start_byte, first.start_byte):
-                self.mismatch(ctx, node, "bash rejects a newline before a redirect target")
-            if src.data[first.end_byte : first.end_byte + 1] in (b"<", b">") and (
-                src.data[first.start_byte : first.end_byte].isdigit()
-            ):
-                # `> 2>&1`: bash reads `2` as the fd of the next redirect, not as a target
-                self.mismatch(ctx, first, "bash reads this number as a file descriptor")
-            # `< '.'\/\.\e\n\v` is one word: tree-sitter may split it into adjacent nodes
-            data = self.src.data
-            group = [first]
-            end = first.end_byte
-            for node_ in targets[1:]:
-                start = node_.start_byte
-                if start != end and not (
-                    data[end] == 0x5C and _scan.escapes_only(data, end, start)
-                ):
-                    break
-                group.append(node_)
-                end = node_.end_byte
-            target = self.word(group, ctx, "redirect target")
-            extra.extend(targets[len(group) :])
+        if op in _CLOSING:
+            # `2>&- -delete`, `2>&-x`: closing takes no word; bash passes it to the command
+            if self.src.backslash:
+                self.escape_words_after(node, ctx, op_end, targets, spill, glued=False)
+            extra.extend(targets)
+        elif targets:
+            op, target = self.redirect_target(node, op, op_end, targets, ctx, extra, spill)
         redirects.append(Redirect(op=op, fd=fd, target=target, span=self.src.span(node)))
+
+    def redirect_target(
+        self,
+        node: Node,
+        op: str,
+        op_end: int,
+        targets: list[Node],
+        ctx: _Ctx,
+        extra: list[Node],
+        spill: _Spill | None,
+    ) -> tuple[str, Word | None]:
+        """The operator and target word of a redirect; the nodes after the target are
+        the command's arguments (`extra`)."""
+        src = self.src
+        data = src.data
+        first = targets[0]
+        if src.newline and _scan.raw_newline(data, node.start_byte, first.start_byte):
+            self.mismatch(ctx, node, "bash rejects a newline before a redirect target")
+        if data[first.end_byte : first.end_byte + 1] in (b"<", b">") and (
+            data[first.start_byte : first.end_byte].isdigit()
+        ):
+            # `> 2>&1`: bash reads `2` as the fd of the next redirect, not as a target
+            self.mismatch(ctx, first, "bash reads this number as a file descriptor")
+        # `< '.'\/\.\e\n\v` is one word: tree-sitter may split it into adjacent nodes
+        group = [first]
+        end = first.end_byte
+        for node_ in targets[1:]:
+            start = node_.start_byte
+            if start != end and not (data[end] == 0x5C and _scan.escapes_only(data, end, start)):
+                break
+            group.append(node_)
+            end = node_.end_byte
+        rest = targets[len(group) :]
+        start = first.start_byte
+        if src.backslash:
+            # `> \ x` writes ` x`; in `>\  x` the target is ` ` and `x` an argument:
+            # tree-sitter leaves escaped characters out of its nodes (review BU3)
+            start = _scan.escaped_prefix(data, op_end, start)
+            runs = _scan.escape_words(data, op_end, start)
+            if runs:
+                for run_start, run_end in runs[1:]:
+                    self.spill_word(self.escape_word(run_start, run_end), ctx, spill)
+                extra.extend(targets)
+                return op, self.escape_word(*runs[0])
+        if op in _DUPLICATING and data[start : start + 1] == b"-":
+            # `<& --i`: bash reads an unquoted `-` here as "close" and the rest of the
+            # word as the command's next argument (review BU5)
+            self.closing_remainder(node, group, ctx, extra, spill, rest)
+            extra.extend(rest)
+            return op + "-", None
+        if src.backslash:
+            end = self.escape_words_after(node, ctx, end, rest, spill)
+        extra.extend(rest)
+        return op, self.word(group, ctx, "redirect target", start_byte=start, end_byte=end)
+
+    def before_redirect(self, ctx: _Ctx, start: int, stop: int, spill: _Spill) -> None:
+        """Text between a command and its redirect, or between two redirects, that no
+        node holds: tree-sitter drops a lone `-` before `2>` (`git checkout - 2>x`)."""
+        data = self.src.data
+        if not _scan.dropped(data, start, stop):
+            return  # blanks, or escaped characters `words()` recovers
+        if data[start:stop].strip(b" \t") != b"-":
+            self.dropped(ctx, start, stop)
+            return
+        where = self.src.char(data.index(b"-", start, stop))
+        self.spill_word(_build.word("-", "-", (), _build.span(where, where + 1)), ctx, spill)
+
+    def descriptor(self, node: Node, extra: list[Node]) -> int | None:
+        """A redirect's descriptor; a word tree-sitter took for one is an argument.
+
+        tree-sitter lexes `-i2` in `sed … -i2>/dev/null` as the descriptor; bash takes
+        only digits, so `-i2` is the command's argument (review BU1).
+        """
+        text = self.src.slice(node)
+        if text.isascii() and text.isdigit():
+            return _int(text)
+        extra.append(node)
+        return None
+
+    def closing_remainder(
+        self,
+        node: Node,
+        group: list[Node],
+        ctx: _Ctx,
+        extra: list[Node],
+        spill: _Spill | None,
+        rest: list[Node],
+    ) -> None:
+        """`<& -WORD`: WORD, the text after the `-`, as an argument of the command."""
+        nodes = list(group)
+        if nodes[0].type == "concatenation":
+            nodes[0:1] = nodes[0].children
+        first = nodes[0]
+        if first.end_byte - first.start_byte == 1 and len(nodes) > 1:
+            extra.extend(nodes[1:])  # `<& -'x'`: the nodes after `-` are the word
+            return
+        end = group[-1].end_byte
+        if self.src.backslash:
+            end = self.escape_words_after(node, ctx, end, rest, spill)
+        if first.end_byte - first.start_byte == 1 and end == first.end_byte:
+            return  # `<& -` alone
+        # `<& --i`: the word starts inside tree-sitter's node
+        word = self.word(nodes, ctx, "argument", start_byte=first.start_byte + 1, end_byte=end)
+        self.spill_word(word, ctx, spill)
+
+    def spill_word(self, word: Word, ctx: _Ctx, spill: _Spill | None) -> None:
+        """A word bash passes to the command that no node holds on its own."""
+        if spill is not None:
+            spill.words.append(word)
+            return
+        ctx.line.problems.append(
+            Problem(
+                code="shell.unhandled-node",
+                message=f"bash passes `{word.text[:40]}` here as an argument",
+                span=word.span,
+            )
+        )
+
+    def escape_words_after(
+        self,
+        node: Node,
+        ctx: _Ctx,
+        end: int,
+        rest: list[Node],
+        spill: _Spill | None,
+        *,
+        glued: bool = True,
+    ) -> int:
+        """Words of escaped characters only after a redirect's target (`cat <x \\ ` reads
+        the file ` `), which tree-sitter leaves out of every node (review BU3).
+
+        Returns the end of the target: escapes glued to it (`glued`) belong to it.
+        """
+        data = self.src.data
+        if rest:
+            stop = rest[0].start_byte
+        else:
+            # not into the node after the redirect (`<<<w \;`: `\;` has a node)
+            following = node.next_sibling
+            stop = _scan.escape_region_end(data, end)
+            if following is not None and following.start_byte < stop:
+                stop = following.start_byte
+        tail = _scan.escaped_run(data, end, stop) if glued else end
+        if stop < len(data) and data[stop] not in _scan.METACHARACTERS:
+            stop = _scan.escaped_prefix(data, tail, stop)  # `\ x` is one word ` x`
+        for run_start, run_end in _scan.escape_words(data, tail, stop):
+            self.spill_word(self.escape_word(run_start, run_end), ctx, spill)
+        return tail
+
+    def variable_redirect(
+        self, node: Node, ctx: _Ctx, parts: list[Node], spill: _Spill | None
+    ) -> None:
+        """`echo {PATH}>/dev/null`: bash opens a descriptor and assigns its number to PATH,
+        for the rest of the line after a builtin; tree-sitter reads `{PATH}` as an
+        argument (review BU2). It becomes an assignment of an unknown value."""
+        data = self.src.data
+        for index in range(len(parts) - 1, -1, -1):
+            part = parts[index]
+            if part.end_byte == node.start_byte:
+                break
+        else:
+            return
+        start = part.start_byte
+        if start and (data[start - 1] not in b" \t\n" or _scan.escaped(data, start - 1)):
+            return  # `x{PATH}>f`, `\ {PATH}>f`: the word does not start at the `{`
+        text = self.src.slice(part)
+        match = _VARIABLE_REDIRECT.fullmatch(text)
+        if match is None:
+            return
+        name = match.group(1)
+        if spill is None or "[" in name:
+            self.mismatch(ctx, part, f"bash assigns `{name[:40]}` a file descriptor here")
+            return
+        del parts[index]
+        spill.assignments.append(Assignment(name=name, value=None, span=self.src.span(part)))
 
     def detached_fd(self, node: Node, parts: list[Node]) -> int | None:
         """`cmd 0<&3`: tree-sitter reads `0` as an argument; bash reads it as the fd."""
@@ -1603,7 +1804,7 @@ class _Walker:
                 return fd
         return None
 
-    def heredoc(self, node: Node, ctx: _Ctx) -> Redirect:
+    def heredoc(self, node: Node, ctx: _Ctx, extra: list[Node], spill: _Spill | None) -> Redirect:
         op = "<<"
         delimiter = ""
         quoted = False
@@ -1614,8 +1815,10 @@ class _Walker:
             kind = child.type
             if kind in ("<<", "<<-"):
                 op = kind
+                if child.end_byte - child.start_byte != len(kind):
+                    self.operator_prefix(child, ctx, spill)
             elif kind == "file_descriptor":
-                fd = _int(self.src.slice(child))
+                fd = self.descriptor(child, extra)
             elif kind == "heredoc_start":
                 raw = self.src.slice(child)
                 meta = _unquoted_metacharacter(raw)
@@ -1667,6 +1870,19 @@ class _Walker:
         )  # fmt: skip
         return Redirect(op=op, fd=fd, target=None, heredoc=heredoc, span=self.src.span(node))
 
+    def operator_prefix(self, token: Node, ctx: _Ctx, spill: _Spill | None) -> None:
+        """`sed … -i<<E`: tree-sitter's `<<` token holds the word `-i` before it, which
+        bash passes to the command (review BU1)."""
+        text = self.src.slice(token)
+        prefix = text[: -len(token.type)] if text.endswith(token.type) else ""
+        if not _PLAIN_PREFIX.fullmatch(prefix):
+            message = f"tree-sitter reads `{text[:40]}` as the operator `{token.type}`"
+            self.mismatch(ctx, token, message)
+            return
+        start = self.src.char(token.start_byte)
+        span = _build.span(start, start + len(prefix))
+        self.spill_word(_build.word(prefix, prefix, (), span), ctx, spill)
+
     # ----------------------------------------------------------------- words
     def words(
         self,
@@ -1707,7 +1923,9 @@ class _Walker:
                 words.append(word(group, ctx, role, len(words), group_start, tail))
                 group = [node]
                 group_start = _scan.escaped_prefix(data, tail, start)
-                for run_start, run_end in _scan.escape_words(data, tail, group_start):
+                # up to a redirect between the two (`ls \\  >x y` passes ` `: review BU3)
+                stop = min(group_start, _scan.escape_region_end(data, tail))
+                for run_start, run_end in _scan.escape_words(data, tail, stop):
                     words.append(self.escape_word(run_start, run_end))
             end = node.end_byte
         # escaped characters after the last node: its tail, or words of their own
@@ -1885,7 +2103,9 @@ class _Walker:
         last = len(nodes) - 1
         for index, node in enumerate(nodes):
             start = node.start_byte
-            if start > position and pending < 0:
+            if start < position:
+                start = position  # `<& --i`: the word `-i` starts inside the node `--i`
+            elif start > position and pending < 0:
                 pending = position
             position = max(position, node.end_byte)
             kind = node.type
@@ -2278,6 +2498,11 @@ def _redirect_end(node: Node) -> int:
         if child.type == "heredoc_start":
             return child.end_byte
     return node.start_byte
+
+
+def _merged(words: tuple[Word, ...], more: list[Word]) -> tuple[Word, ...]:
+    """The command's words with those its redirects gave back, in the order of the text."""
+    return tuple(sorted((*words, *more), key=lambda word: word.span.start))
 
 
 def _role(role: str, index: int) -> str:
