@@ -301,9 +301,17 @@ _BARE: Final = frozenset(
     {"word", "number", "variable_name", "extglob_pattern", "regex", "test_operator",
      "special_variable_name", "$", "file_descriptor"}
 )  # fmt: skip
-_PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(\s]")
+_PLAIN_SPECIAL: Final = re.compile(r"[\\*?\[{~(\s$]")
 _BLANKS: Final = re.compile(r"[ \t\n]")
 _REGEX_MISMATCH: Final = re.compile(rb"[ \t\n;&|<>()]")  # bash ends a word at these
+# an unquoted, unescaped operator character: one in a `[ … ]` test ends bash's command
+# or starts a redirect there (quoted parts and escapes are skipped, group 1 is the hit)
+_BRACKET_OPERATOR: Final = re.compile(rb"""'[^']*'|"(?:[^"\\]|\\.)*"|\\.|([|&;<>()])""", re.DOTALL)
+_OPERATOR_CHARACTER: Final = re.compile(rb"[|&;<>()]")
+_REGEX_QUOTING: Final = re.compile(rb"[$'\"`\\]")  # what a pattern keeps and a word does not
+# what in a `[[ =~ ]]` pattern a word's parse reads differently: quotes, a backquote, a `$`
+# that expands (not the `$` ending `^[0-9]+$`; `\.` means the same in both)
+_PATTERN_QUOTING: Final = re.compile(rb"['\"`]|\$[0-9A-Za-z_@*#?!$\-{(\[]")
 _BARE_BACKTICK: Final = re.compile(r"(?<!\\)(?:\\\\)*`")
 _SUBSTITUTION_LABEL: Final = {"$(": "$()", "`": "backticks", "<(": "<()", ">(": ">()"}
 _ERROR_EXCERPT = 40
@@ -420,13 +428,20 @@ def _parse_text(
     for _ in range(_MAX_REPAIRS):
         saved = shared.segments, shared.segments_reported
         line = walker.walk(root, _Line(depth, where), repairs, prefixes)
-        if not walker.found:
+        if not walker.found and not walker.brackets:
             break
-        # `coproc { … }`, `time ! …`: walk again with the prefix keywords blanked out
         shared.segments, shared.segments_reported = saved
-        root, parsed = walker.blank_prefixes(parsed, prefixes, repairs)
+        if walker.brackets:  # `[ a|| rm x ]`: walk again with `[` read as a command name
+            parsed = walker.unbracket_tests(parsed)
+        if walker.found:
+            # `coproc { … }`, `time ! …`: walk again with the prefix keywords blanked out
+            root, parsed = walker.blank_prefixes(parsed, prefixes, repairs)
+        else:
+            root = _tree(parsed)
     else:
-        message = f"prefix keywords nested more than {_MAX_REPAIRS} deep are not analysed"
+        message = (
+            f"prefix keywords or `[` tests nested more than {_MAX_REPAIRS} deep are not analysed"
+        )
         line.problems.append(
             Problem(code="shell.limit-depth", message=message, span=Span(0, len(text)))
         )
@@ -727,13 +742,14 @@ class _Spill:
 class _Walker:
     """Walks one tree-sitter tree, building segments into `_Line`s."""
 
-    __slots__ = ("found", "prefixes", "shared", "src")
+    __slots__ = ("brackets", "found", "prefixes", "shared", "src")
 
     def __init__(self, src: _Source, shared: _Shared) -> None:
         self.src = src
         self.shared = shared
         self.prefixes: dict[int, tuple[str, ...]] = {}  # where a prefixed command starts
         self.found: list[_keywords.Prefix] = []  # prefix keywords tree-sitter misread
+        self.brackets: list[int] = []  # where a `[` test tree-sitter misread starts
 
     def walk(
         self,
@@ -746,6 +762,7 @@ class _Walker:
         line.problems.extend(repairs)
         self.prefixes = dict(prefixes)
         self.found = []
+        self.brackets = []
         if root.has_error:
             line.problems.extend(self.syntax_problems(root))
         ctx = _Ctx(line, (), 0, (), line.depth)
@@ -938,6 +955,21 @@ class _Walker:
         self.src.data = bytes(source)
         parsed = bytes(patched)
         return _tree(parsed), parsed
+
+    def unbracket_tests(self, parsed: bytes) -> bytes:
+        """`parsed` with the `[` of each test the last walk found replaced by `_`.
+
+        tree-sitter reads `[ … ]` with the `[[ … ]]` grammar, where `|`, `&&`, `>` …
+        are test operators; for bash `[` is a command name like any other, so
+        `[ a|| rm -rf docs ]` runs `rm` and `[ a > README.md ]` truncates the file
+        (review BU9). Under `_` (same length: offsets hold) tree-sitter reads bash's
+        commands and redirects; words take their text from the original, so the
+        command is still named `[`.
+        """
+        patched = bytearray(parsed)
+        for offset in self.brackets:
+            patched[offset] = 0x5F  # `_`
+        return bytes(patched)
 
     def mismatch(self, ctx: _Ctx, node: Node, message: str) -> None:
         """Something tree-sitter accepts that bash rejects or reads differently."""
@@ -1201,11 +1233,10 @@ class _Walker:
             kind = child.type
             if kind == "command_name":
                 parts.extend(child.children)
+            elif kind == "regex":
+                parts.extend(self.regex_word(child, ctx))
             elif kind in _WORDLIKE:
                 parts.append(child)
-                # `echo =~ ;|x`: tree-sitter reads a regex after `=~` even outside `[[ ]]`
-                if kind == "regex" and _REGEX_MISMATCH.search(data, start, child.end_byte):
-                    self.mismatch(ctx, child, "bash reads operators here, not one word")
             elif kind == "variable_assignment":
                 assignments.append(self.assignment(child, ctx))
             elif kind in _REDIRECTS:
@@ -1249,6 +1280,31 @@ class _Walker:
                 self.statement(child, ctx.inner())
             else:
                 self.unhandled(ctx, child)
+
+    def regex_word(self, node: Node, ctx: _Ctx) -> list[Node]:
+        """The nodes of the word bash reads where tree-sitter read a `regex` outside `[[ ]]`.
+
+        After `==` / `=~` (and a later `]]` or `]`) tree-sitter reads the next word as a
+        pattern: no expansion, no quote removal. bash reads an ordinary word there, so
+        `cat == $'.env' ]]` reads `.env` (review BU4): the word is parsed again.
+        """
+        data = self.src.data
+        start, end = node.start_byte, node.end_byte
+        if _REGEX_MISMATCH.search(data, start, end):
+            # `echo =~ ;|x`: bash ends the word at the operator
+            self.mismatch(ctx, node, "bash reads operators here, not one word")
+            return [node]
+        if not _REGEX_QUOTING.search(data, start, end):
+            return [node]  # globs, braces and tildes of a plain word: `word` sees them
+        nodes = _word_nodes(data, start, end)
+        if nodes is None:
+            message = (
+                f"tree-sitter reads `{self.excerpt(node)}` as a pattern; bash reads a word "
+                "the analyser cannot rebuild"
+            )
+            self.mismatch(ctx, node, message)
+            return [node]
+        return nodes
 
     def prefix(self, ctx: _Ctx, node: Node) -> None:
         """A command named `coproc`, `time` or `!`: note a keyword tree-sitter misread."""
@@ -1557,12 +1613,17 @@ class _Walker:
     def test_command(self, node: Node, ctx: _Ctx) -> None:
         children = node.children
         single = bool(children) and children[0].type == "["
+        if single and _holds_operator(self.src.data, node.start_byte, node.end_byte):
+            self.brackets.append(node.start_byte)  # `unbracket_tests`: bash's commands
+            return
         parts: list[Node] = []
         stack = list(reversed(children))
         while stack:
             child = stack.pop()
             kind = child.type
-            if kind in _WORDLIKE and (child.is_named or kind == "$"):
+            if kind == "regex":
+                parts.extend(self.regex_word(child, ctx) if single else self.pattern(child))
+            elif kind in _WORDLIKE and (child.is_named or kind == "$"):
                 parts.append(child)
             elif child.is_error:
                 parts.extend(c for c in child.children if c.type in _WORDLIKE)
@@ -1573,6 +1634,15 @@ class _Walker:
         words = self.words(parts, ctx, "test word")
         kind = SegmentKind.SIMPLE if single else SegmentKind.TEST
         self.add(ctx, node, kind, words=words)
+
+    def pattern(self, node: Node) -> list[Node]:
+        """The nodes of a `[[ x =~ PATTERN ]]` word: parsed again as a word where it may
+        quote or expand (`$x"y"`); as one pattern node where that fails (`^(a|$y)$`,
+        whose `$y` `bare` still finds)."""
+        start, end = node.start_byte, node.end_byte
+        if not _PATTERN_QUOTING.search(self.src.data, start, end):
+            return [node]
+        return _word_nodes(self.src.data, start, end) or [node]
 
     # ----------------------------------------------------------------- redirects
     def redirect(
@@ -2053,7 +2123,10 @@ class _Walker:
             len(nodes) == 1
             and start_byte == first.start_byte
             and end_byte == last_end
-            and ((first.type in _BARE and not _PLAIN_SPECIAL.search(text)) or not first.is_named)
+            and (
+                (first.type in _BARE and not _PLAIN_SPECIAL.search(text))
+                or (not first.is_named and "$" not in text)  # (`$$` is the PID)
+            )
         ):
             # a plain word, or an operator token of `[[ ]]` (`=~`, `==`) used as a word
             return _build.word(text, text, (), _build.span(start, end))
@@ -2061,6 +2134,8 @@ class _Walker:
             role = _role(role, index)
         pieces: list[tuple[str, bool]] = []
         expansions: list[Expansion] = []
+        if len(nodes) > 1:
+            nodes = _open_dollar_ends(nodes)
         self.parts(nodes, start_byte, ctx, role, pieces, expansions, end_byte)
         if expansions:
             return _build.word(text, None, tuple(expansions), _build.span(start, end))
@@ -2079,6 +2154,14 @@ class _Walker:
             span = _build.span(start, end)
             found = tuple(Expansion(kind=k, text=text, span=span) for k in kinds)
             return _build.word(text, None, found, span)
+        if ("$" in text or "`" in text) and _expands(text):
+            # the net under `bare`: an expansion the walk missed never passes as literal
+            message = f"bash expands part of `{text[:40]}` that the analyser cannot place"
+            span = _build.span(start, end)
+            ctx.line.problems.append(
+                Problem(code="shell.word-mismatch", message=message, span=span)
+            )
+            return _build.word(text, None, (), span)
         value = bytes_to_text("".join(p for p, _ in pieces))  # `$'\xc3'$'\xa9'` is `é`
         return _build.word(text, value, (), _build.span(start, end))
 
@@ -2112,7 +2195,7 @@ class _Walker:
             if kind == "$" and index < last and _translated(data, node, nodes[index + 1]):
                 # `$"…"`, a translated string: drop the `$` (tree-sitter's `$` token may
                 # also hold what precedes it, as in `-$"q"`)
-                self.bare(start if pending < 0 else pending, node.end_byte - 1, pieces)
+                self.bare(start if pending < 0 else pending, node.end_byte - 1, pieces, expansions)
                 pending = -1
                 continue
             if kind in _BARE or not node.is_named:
@@ -2120,17 +2203,31 @@ class _Walker:
                     pending = start
                 continue
             if pending >= 0:
-                self.bare(pending, start, pieces)
+                self.bare(pending, start, pieces, expansions)
                 pending = -1
             self.part(node, ctx, role, pieces, expansions)
         end = max(position, stop)
-        self.bare(position if pending < 0 else pending, end, pieces)
+        self.bare(position if pending < 0 else pending, end, pieces, expansions)
 
-    def bare(self, start: int, stop: int, pieces: list[tuple[str, bool]]) -> None:
-        """Unquoted text between two byte offsets, as pieces (backslashes quote)."""
+    def bare(
+        self,
+        start: int,
+        stop: int,
+        pieces: list[tuple[str, bool]],
+        expansions: list[Expansion] | None = None,
+    ) -> None:
+        """Unquoted text between two byte offsets, as pieces (backslashes quote).
+
+        A `$NAME` in it is a parameter expansion tree-sitter split into tokens
+        (`.en'v'$1` arrives as `$` + `1`, review BU8): it goes to `expansions`.
+        """
         if 0 <= start < stop:
             src = self.src
-            pieces.extend(unquote_bare(src.text[src.char(start) : src.char(stop)]))
+            first = src.char(start)
+            text = src.text[first : src.char(stop)]
+            pieces.extend(unquote_bare(text))
+            if expansions is not None and "$" in text:
+                expansions.extend(_bare_parameters(text, first))
 
     def part(
         self,
@@ -2159,6 +2256,10 @@ class _Walker:
                 expansions.append(
                     Expansion(kind=ExpansionKind.ANSI_C, text=text, span=src.span(node))
                 )
+        elif kind == "translated_string" and src.data[node.start_byte + 1] != 0x22:  # `"`
+            # `$\ "q"`: no translated string for bash, which reads `$`, an escaped blank
+            # and "q"; tree-sitter's reading dropped the `$`
+            self.parts(node.children, node.start_byte, ctx, role, pieces, expansions, node.end_byte)
         elif kind == "string" or kind == "translated_string":
             self.string(node, ctx, role, pieces, expansions)
         elif kind in _COMPOSITE:
@@ -2488,6 +2589,97 @@ def _translated(data: bytes, mark: Node, following: Node) -> bool:
         children = following.children
         return bool(children) and children[0].type == "string"
     return following.type == "string"
+
+
+def _holds_operator(data: bytes, start: int, end: int) -> bool:
+    """Whether `data[start:end]` holds an unquoted, unescaped operator character."""
+    if _OPERATOR_CHARACTER.search(data, start, end) is None:
+        return False  # (most tests: `[ -f x ]`)
+    return any(match.group(1) for match in _BRACKET_OPERATOR.finditer(data, start, end))
+
+
+def _word_nodes(data: bytes, start: int, end: int) -> list[Node] | None:
+    """tree-sitter's nodes of `data[start:end]` read as an argument word, at the same
+    offsets (the text is parsed alone, after a command name and blanks); None unless
+    they are adjacent word nodes covering exactly that text."""
+    if start < 2:
+        return None
+    root = _tree(b":" + b" " * (start - 1) + data[start:end])
+    if root.has_error or root.named_child_count != 1:
+        return None
+    command = root.named_children[0]
+    nodes = command.children[1:]
+    if command.type != "command" or not nodes:
+        return None
+    position = start
+    for node in nodes:
+        if node.start_byte != position or node.type not in _WORDLIKE or node.type == "regex":
+            return None
+        position = node.end_byte
+    return nodes if position == end else None
+
+
+def _open_dollar_ends(nodes: list[Node]) -> list[Node]:
+    """`nodes` with each concatenation that ends in a bare `$` token opened into its parts.
+
+    tree-sitter ends `.en'v'$` (or `{}$`, a pair of empty strings and `$`) as a
+    concatenation and puts the `1` (`T/`, `HOME/x`) after it in a node of its own;
+    opened, the `$` and that text form one unquoted run, in which `bare` finds the
+    parameter bash expands (review BU8).
+    """
+    opened: list[Node] = []
+    for node in nodes[:-1]:
+        if node.type == "concatenation" and node.child_count and node.children[-1].type == "$":
+            opened.extend(node.children)
+        else:
+            opened.append(node)
+    opened.append(nodes[-1])
+    return opened
+
+
+# an unquoted, unescaped `$` and the parameter bash expands there: `$1` (one digit),
+# `$@` … `$$`, `$NAME`, `${…}` (up to its first `}`: enough to name what it expands)
+_BARE_PARAMETER: Final = re.compile(
+    r"(?<!\\)(?:\\\\)*(?P<expansion>\$(?:(?P<name>[0-9@*#?!$-]|[A-Za-z_][A-Za-z0-9_]*)"
+    r"|\{[#!]?(?P<braced>[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?!$-])?[^}]*\}?))"
+)
+# bash's quoting of a word, for `_expands`: outside double quotes an escape, a `$'…'`
+# or `'…'` string, a `"` or `$"` that opens double quotes; inside them an escape or the
+# closing `"`; in either (group 1) a `$` bash expands (`$(`, `$[` included) or a backquote
+_EXPANDS_OUTSIDE: Final = re.compile(
+    r"""\\.|\$'(?:[^'\\]|\\.)*'?|'[^']*'?|\$?"|(\$[0-9A-Za-z_@*#?!$\-{(\[]|`)""", re.DOTALL
+)
+_EXPANDS_INSIDE: Final = re.compile(r"""\\.|"|(\$[0-9A-Za-z_@*#?!$\-{(\[]|`)""", re.DOTALL)
+
+
+def _bare_parameters(text: str, offset: int) -> list[Expansion]:
+    """The parameter expansions in unquoted `text` that starts at character `offset`."""
+    found: list[Expansion] = []
+    for match in _BARE_PARAMETER.finditer(text):
+        start, end = match.span("expansion")
+        name = match.group("name") or match.group("braced")
+        span = _build.span(offset + start, offset + end)
+        found.append(
+            Expansion(kind=ExpansionKind.PARAMETER, text=text[start:end], span=span, name=name)
+        )
+    return found
+
+
+def _expands(text: str) -> bool:
+    """Whether bash expands something in the word spelt `text` (a `$` or a backquote
+    outside single quotes and escapes): read from the text, not from tree-sitter's nodes,
+    which split `$$'q'` into `$` and `$'q'` (bash: the PID, then `q`)."""
+    inside = False
+    position = 0
+    while True:
+        match = (_EXPANDS_INSIDE if inside else _EXPANDS_OUTSIDE).search(text, position)
+        if match is None:
+            return False
+        if match.group(1):
+            return True
+        if match.group().endswith('"'):
+            inside = not inside
+        position = match.end()
 
 
 def _redirect_end(node: Node) -> int:
