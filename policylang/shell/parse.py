@@ -1671,6 +1671,10 @@ class _Walker:
         targets: list[Node] = []
         for child in node.children:
             if child.type == "file_descriptor":
+                if _glued_to_word(data, child.start_byte):
+                    # `cat \ 2>&1`: the digits end the word `\ ` starts (bash reads ` 2`
+                    # and `>&1`); tree-sitter drops the escape and reads a descriptor
+                    self.mismatch(ctx, child, "bash reads these digits as the end of a word")
                 fd = self.descriptor(child, extra)
             elif not child.is_named:
                 op += child.type
@@ -1678,7 +1682,7 @@ class _Walker:
             elif child.type in _WORDLIKE:
                 targets.append(child)
         if fd is None and not node.children[0].is_named:
-            fd = self.detached_fd(node, extra)
+            fd = self.detached_fd(node, extra, ctx)
         target = None
         if op in _CLOSING:
             # `2>&- -delete`, `2>&-x`: closing takes no word; bash passes it to the command
@@ -1864,10 +1868,14 @@ class _Walker:
         del parts[index]
         spill.assignments.append(Assignment(name=name, value=None, span=self.src.span(part)))
 
-    def detached_fd(self, node: Node, parts: list[Node]) -> int | None:
+    def detached_fd(self, node: Node, parts: list[Node], ctx: _Ctx) -> int | None:
         """`cmd 0<&3`: tree-sitter reads `0` as an argument; bash reads it as the fd."""
         for index, part in enumerate(parts):
             if index and part.end_byte == node.start_byte and part.type in ("number", "word"):
+                if _glued_to_word(self.src.data, part.start_byte):
+                    # `cat \ 2>&1`: bash reads the word ` 2` and `>&1`; tree-sitter
+                    # drops the escape and makes `2` the descriptor
+                    self.mismatch(ctx, part, "bash reads these digits as the end of a word")
                 fd = _int(self.src.slice(part))
                 if fd is not None:
                     del parts[index]
@@ -2701,6 +2709,22 @@ def _role(role: str, index: int) -> str:
     if role == "argument":
         return "the command name" if index == 0 else f"argument {index}"
     return role if index == 0 else f"{role} {index + 1}"
+
+
+# what may come right before a redirect's descriptor: bash reads digits glued to other
+# text as the end of that word
+_WORD_BREAKS: Final = frozenset({b"", b" ", b"\t", b"\n", b";", b"|", b"&", b"(", b")", b"<", b">"})
+
+
+def _glued_to_word(data: bytes, start: int) -> bool:
+    """Whether the text at `start` continues a word: the byte before it is no break, or
+    is one a backslash escapes (`\\ 2`)."""
+    if data[start - 1 : start] not in _WORD_BREAKS:
+        return True
+    slashes = 0
+    while start - 2 - slashes >= 0 and data[start - 2 - slashes] == 0x5C:
+        slashes += 1
+    return slashes % 2 == 1
 
 
 def _int(text: str) -> int | None:
