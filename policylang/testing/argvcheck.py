@@ -17,14 +17,17 @@ anything unconfined.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from policylang.decision import Decision, Verdict
 from policylang.shell.model import CommandLine, SegmentKind
 from policylang.shell.parse import parse_command
 from policylang.shell.walk import walk
@@ -32,7 +35,9 @@ from policylang.shell.walk import walk
 __all__ = [
     "LOGGED_NAMES",
     "SandboxUnavailableError",
+    "differential",
     "executed_argvs",
+    "main",
     "soup_lines",
     "uncovered",
 ]
@@ -211,3 +216,46 @@ def _soup_line(rng: random.Random) -> str:
     for command in commands[1:]:
         line += rng.choice(_OPERATORS) + command
     return line
+
+
+def differential(
+    evaluate: Callable[[str], Decision], lines: Sequence[str]
+) -> list[tuple[str, list[tuple[str, ...]]]]:
+    """The lines `evaluate` allows for which bash ran a command the model lacks, with
+    those commands (lines whose run did not finish are left out)."""
+    allowed = [line for line in lines if evaluate(line).verdict is Verdict.ALLOW]
+    found = []
+    for line, argvs in zip(allowed, executed_argvs(allowed), strict=True):
+        missing = uncovered(line, argvs) if argvs is not None else []
+        if missing:
+            found.append((line, missing))
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`fuzz/argv_differential.py`: soup lines a policy allows, against bash (exit 1 when
+    bash ran a command the model lacks, 2 when the sandbox is unusable)."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("policy", nargs="?", help="policy file (default: the shipped one)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lines", type=int, default=5000, help="lines to generate")
+    parser.add_argument("--show", type=int, default=20, help="findings to print")
+    args = parser.parse_args(argv)
+    from policylang.engine.policy import load_policy  # (the engine only for the CLI)
+
+    policy = load_policy(args.policy)
+    environment = {"HOME": "/nonexistent/home", "PATH": "/usr/bin:/bin"}
+    lines = soup_lines(args.seed, args.lines)
+    try:
+        found = differential(
+            lambda line: policy.evaluate(line, workspace="/nonexistent/workspace", env=environment),
+            lines,
+        )
+    except SandboxUnavailableError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"{len(lines)} lines (seed {args.seed}): {len(found)} allowed with a command the "
+          "model lacks")  # fmt: skip
+    for line, missing in found[: args.show]:
+        print(f"  {line!r}: bash ran {missing[0]!r}")
+    return 1 if found else 0
