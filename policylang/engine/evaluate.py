@@ -1589,7 +1589,7 @@ class _Walk(PathChecks, LineWrites):
         if command in _NAMING_BUILTINS:
             self.subscripted_names(words[1:], seg)
         if command in ("unset", "read"):
-            for word in words[1:]:
+            for word in _name_operands(words[1:]) if command == "read" else words[1:]:
                 if word.value is None:
                     self.expanded_name(word, seg)
         elif command == "printf":
@@ -2489,6 +2489,36 @@ _SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
 _SAFE_VALUE_KINDS = frozenset(
     {ExpansionKind.ARITHMETIC, ExpansionKind.TILDE, ExpansionKind.BRACE, ExpansionKind.ANSI_C}
 )
+
+
+def _name_operands(words: Sequence[Word]) -> list[Word]:
+    """The words of `read` that name variables: its operands and `-a`'s value, not the
+    values of `-p PROMPT`, `-d DELIM`, `-t`, `-n`, `-N`, `-u`, `-i` (a prompt is printed,
+    not evaluated: `read -p "$1 " yn`). A word not known may be an option: it counts."""
+    names: list[Word] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        value = word.value
+        index += 1
+        if value == "--":
+            names.extend(words[index:])
+            break
+        if value is None or not value.startswith("-") or value == "-":
+            names.append(word)
+            continue
+        for position, letter in enumerate(value[1:], start=1):
+            if letter in _READ_VALUE_OPTIONS:
+                attached = position + 1 < len(value)
+                if not attached and index < len(words):
+                    if letter == "a":
+                        names.append(words[index])
+                    index += 1
+                break
+    return names
+
+
+_READ_VALUE_OPTIONS: Final = frozenset("adinNptu")  # (`-a` takes a name)
 
 
 def _names_in(text: str) -> set[str]:

@@ -48,6 +48,7 @@ PREFIX_PROGRAMS: Final = frozenset(
      "perl-rename"}
 )  # fmt: skip
 _WITNESSES = 32  # names checked per prefix; more that may be protected asks
+_WIDENINGS = 4  # suffix widths split reaches unbidden: 2, 4, 6, 8 (past that, 26⁸ pieces)
 
 
 def makes_names(inner: Sequence[Word]) -> bool:
@@ -135,9 +136,21 @@ def _split(inner: Sequence[Word], protected: Sequence[str]) -> MadeNames:
         alphabet = string.digits
     if view.has("-x", "--hex-suffixes"):
         alphabet = string.hexdigits[:16]
-    least = int(length) if length is not None and length.isdigit() else 1 if given else 2
-    pieces = [(alphabet, False)] * min(least, 8) + [(alphabet, True)]
-    return _prefixed(prefix, (*pieces, *_literal(extra or "")), protected)
+    if given:  # `-a N`: exactly N characters (split stops when they run out)
+        widths = [(0, min(int(length), 8) if length is not None and length.isdigit() else 8)]
+    else:
+        # two characters, then, as GNU split widens them when they run out, the last
+        # character of the alphabet K times before K + 2 more (`yz`, `zaaa` … `zzzz`,
+        # `zzaaaa`): `split … out.` never writes `out.pem` (found by the corpus)
+        widths = [(k, k + 2) for k in range(_WIDENINGS)]
+    made: dict[str, None] = {}
+    for fixed, free in widths:
+        shape = [(alphabet[-1], False)] * fixed + [(alphabet, False)] * free
+        found = _prefixed(prefix, (*shape, *_literal(extra or "")), protected)
+        if found.unknown is not None:
+            return found
+        made.update(dict.fromkeys(found.paths))
+    return MadeNames(tuple(made))
 
 
 def _csplit(inner: Sequence[Word], protected: Sequence[str]) -> MadeNames:

@@ -43,7 +43,16 @@ def test_unset_of_a_name_from_data_asks(workspace: Path, command: str) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["unset x", "unset -v NAME", "unset -f helper", 'read -r line <p.txt; echo "$line"'],
+    [
+        "unset x",
+        "unset -v NAME",
+        "unset -f helper",
+        'read -r line <p.txt; echo "$line"',
+        # a prompt or a delimiter is printed or compared, not evaluated (the corpus has these)
+        'read x <p.txt; read -p "$x" y',
+        'read -r -n 1 -p "${1:-Continue?} [y/n]: " REPLY',
+        'read -d "$(printf x)" rest',
+    ],
 )
 def test_unset_and_read_of_literal_names_stay_allowed(workspace: Path, command: str) -> None:
     (workspace / "p.txt").write_text("hello\n")
