@@ -305,3 +305,24 @@ def test_git_checkout_index_writes_the_prefix_joined_to_the_path(tracked: Path) 
     # the effect: the hook lands in .git/hooks and runs on the next commit
     run_real(["git", "checkout-index", "--prefix=.gi", "t/hooks/pre-commit"], tracked)
     assert "HOOK_RAN" in printed(["git", "commit", "--allow-empty", "-m", "y"], tracked)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # two letters, then `z` + three, `zz` + four …: never three letters
+        ("split -l 1 - out.", Verdict.ALLOW),
+        ("split -l 1 -a 3 - out.", Verdict.DENY),  # `out.pem`, `out.key`, `out.env`
+        ("split -l 1 - CLAUDE.", Verdict.DENY),  # `CLAUDE.md`
+    ],
+)
+def test_split_s_suffixes_widen_as_gnu_split_widens_them(
+    workspace: Path, command: str, expected: Verdict
+) -> None:
+    """A prefix and the suffixes split can make without `-a`: `ls | split -l 500 -
+    outputXYZ.` was denied as if it could write `outputXYZ.pem` (the nl2bash corpus)."""
+    verdict = _decide(_approved("split"), command, workspace).verdict
+    assert verdict is expected
+    run_real(["bash", "-c", "seq 700 | split -l 1 - out."], workspace)
+    lengths = {len(p.name) - len("out.") for p in workspace.glob("out.*")}
+    assert lengths == {2, 4}  # (the widening the model follows: 650 of 2, 50 of 4)
