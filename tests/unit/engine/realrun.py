@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from policylang.engine.policy import Policy, load_policy
+
 
 def run_real(
     args: list[str], cwd: Path, home: Path | None = None
@@ -27,3 +29,17 @@ def printed(args: list[str], cwd: Path, home: Path | None = None) -> str:
     """What the program wrote, on either stream."""
     done = run_real(args, cwd, home)
     return done.stdout + done.stderr
+
+
+def git_ok(workspace: Path, *args: str) -> None:
+    """Run git in `workspace`; the test stops if it fails."""
+    done = run_real(["git", *args], workspace)
+    assert done.returncode == 0, (args, done.stderr)
+
+
+def approved(*rules: str) -> Policy:
+    """The default policy with `rules` approved for the session (in memory)."""
+    policy = load_policy()
+    for rule in rules:
+        policy.approvals.add(rule, persist=False)
+    return policy

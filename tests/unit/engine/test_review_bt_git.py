@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from realrun import run_real
+from realrun import approved, git_ok, run_real
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -26,30 +26,18 @@ def _decide(
     return policy.evaluate(command, workspace=str(workspace), env=environment)
 
 
-def _approved(*rules: str) -> Policy:
-    policy = load_policy()
-    for rule in rules:
-        policy.approvals.add(rule, persist=False)
-    return policy
-
-
-def _git(workspace: Path, *args: str) -> None:
-    done = run_real(["git", *args], workspace)
-    assert done.returncode == 0, (args, done.stderr)
-
-
 @pytest.fixture
 def shared(workspace: Path) -> Path:
     """A repository that shares settings the usual way (`include.path =
     ../shared.gitconfig`, a file of the work tree), with a payload that sets
     `core.fsmonitor` beside it."""
     (workspace.parent / "home").mkdir()
-    _git(workspace, "init", "-q", "-b", "main")
+    git_ok(workspace, "init", "-q", "-b", "main")
     (workspace / "README.md").write_text("hi\n")
     (workspace / "shared.gitconfig").write_text("# shared\n")
-    _git(workspace, "add", "README.md", "shared.gitconfig")
-    _git(workspace, "commit", "-qm", "init")
-    _git(workspace, "config", "include.path", "../shared.gitconfig")
+    git_ok(workspace, "add", "README.md", "shared.gitconfig")
+    git_ok(workspace, "commit", "-qm", "init")
+    git_ok(workspace, "config", "include.path", "../shared.gitconfig")
     (workspace / "payload.cfg").write_text(FSMONITOR)
     return workspace
 
@@ -71,19 +59,19 @@ def shared(workspace: Path) -> Path:
 def test_writes_to_an_included_work_tree_file_are_denied(shared: Path, command: str) -> None:
     """BT1: under an approval of `cp`, `tee` or `mv` the included file was writable, and
     the `git status` after it ran the payload's `core.fsmonitor`."""
-    policy = _approved("cp", "tee", "mv", "cat", "printf")
+    policy = approved("cp", "tee", "mv", "cat", "printf")
     assert _decide(policy, command, shared).verdict is Verdict.DENY
 
 
 def test_the_payload_the_deny_is_for_runs_for_real(shared: Path) -> None:
     command = "cp payload.cfg shared.gitconfig && git status"
-    assert _decide(_approved("cp"), command, shared).verdict is Verdict.DENY
+    assert _decide(approved("cp"), command, shared).verdict is Verdict.DENY
     assert run_real(["bash", "-c", command], shared).returncode == 0
     assert (shared / "fsmonitor-ran").exists()
 
 
 def test_writes_to_other_work_tree_files_stay_approved(shared: Path) -> None:
-    policy = _approved("cp", "tee")
+    policy = approved("cp", "tee")
     for command in ("cp payload.cfg other.cfg", "cp README.md docs.md && git status"):
         assert _decide(policy, command, shared).verdict is Verdict.ALLOW, command
 
@@ -94,8 +82,8 @@ def test_an_include_through_a_link_and_a_whole_folder(shared: Path) -> None:
     (shared / "conf").mkdir()
     (shared / "conf" / "team.gitconfig").write_text("# team\n")
     (shared / "lnk").symlink_to("conf")
-    _git(shared, "config", "includeIf.onbranch:main.path", "../lnk/team.gitconfig")
-    policy = _approved("cp", "rm")
+    git_ok(shared, "config", "includeIf.onbranch:main.path", "../lnk/team.gitconfig")
+    policy = approved("cp", "rm")
     for command in (
         "cp payload.cfg conf/team.gitconfig",
         "cp payload.cfg lnk/team.gitconfig",
@@ -108,7 +96,7 @@ def test_an_include_through_a_link_and_a_whole_folder(shared: Path) -> None:
 def test_a_file_the_global_configuration_includes(shared: Path) -> None:
     home = shared.parent / "home"
     (home / ".gitconfig").write_text("[include]\n\tpath = ~/work.gitconfig\n")
-    policy = _approved("cp")
+    policy = approved("cp")
     decision = _decide(policy, "cp payload.cfg ~/work.gitconfig", shared)
     assert decision.verdict is Verdict.DENY
     assert "engine.git-include" in [reason.rule_id for reason in decision.reasons]
@@ -118,7 +106,7 @@ def test_reading_an_included_work_tree_file_with_a_credential_asks(shared: Path)
     """BT1: reads of work tree files skipped the look for a credential (a shared config's
     `url.<token>.insteadOf`), though git reads the file as its configuration."""
     (shared / "creds.cfg").write_text(CREDENTIAL)
-    _git(shared, "config", "--add", "include.path", "../creds.cfg")
+    git_ok(shared, "config", "--add", "include.path", "../creds.cfg")
     policy = load_policy()
     for command in ("cat creds.cfg", "head -1 creds.cfg", "grep -r insteadOf ."):
         decision = _decide(policy, command, shared)
@@ -131,11 +119,11 @@ def test_reading_an_included_work_tree_file_with_a_credential_asks(shared: Path)
 def test_a_git_command_that_rewrites_the_work_tree_before_another(shared: Path) -> None:
     """The engine reads the included file before the line runs: `git checkout other`
     may bring another version of it, which the `git status` after it reads."""
-    _git(shared, "checkout", "-qb", "other")
+    git_ok(shared, "checkout", "-qb", "other")
     (shared / "shared.gitconfig").write_text(FSMONITOR.replace("fsmonitor-ran", "../ran"))
-    _git(shared, "commit", "-qam", "evil settings")
-    _git(shared, "checkout", "-q", "main")
-    policy = _approved("git checkout", "git stash")
+    git_ok(shared, "commit", "-qam", "evil settings")
+    git_ok(shared, "checkout", "-q", "main")
+    policy = approved("git checkout", "git stash")
     for command in ("git checkout other && git status", "git stash pop; git log -1"):
         decision = _decide(policy, command, shared)
         assert decision.verdict is Verdict.ASK, command
@@ -152,8 +140,8 @@ def test_a_git_command_that_rewrites_the_work_tree_before_another(shared: Path) 
 def test_without_work_tree_includes_a_checkout_before_status_stays_approved(
     workspace: Path,
 ) -> None:
-    _git(workspace, "init", "-q", "-b", "main")
-    policy = _approved("git checkout")
+    git_ok(workspace, "init", "-q", "-b", "main")
+    policy = approved("git checkout")
     decision = _decide(policy, "git checkout -b x && git status", workspace)
     assert decision.verdict is Verdict.ALLOW
 
@@ -167,13 +155,13 @@ def pushed(workspace: Path) -> Path:
     clone was reset to the first: only a forced push rewinds `origin`."""
     (workspace.parent / "home").mkdir()
     remote = workspace.parent / "remote.git"
-    _git(workspace.parent, "init", "-q", "--bare", "-b", "main", str(remote))
-    _git(workspace, "init", "-q", "-b", "main")
-    _git(workspace, "remote", "add", "origin", str(remote))
-    _git(workspace, "commit", "-q", "--allow-empty", "-m", "one")
-    _git(workspace, "commit", "-q", "--allow-empty", "-m", "two")
-    _git(workspace, "push", "-q", "origin", "main")
-    _git(workspace, "reset", "-q", "--hard", "HEAD~1")
+    git_ok(workspace.parent, "init", "-q", "--bare", "-b", "main", str(remote))
+    git_ok(workspace, "init", "-q", "-b", "main")
+    git_ok(workspace, "remote", "add", "origin", str(remote))
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "one")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "two")
+    git_ok(workspace, "push", "-q", "origin", "main")
+    git_ok(workspace, "reset", "-q", "--hard", "HEAD~1")
     return workspace
 
 
@@ -184,31 +172,31 @@ def _remote_head(workspace: Path) -> str:
 
 def test_an_alias_in_a_subsection(pushed: Path) -> None:
     """BT4a: `[alias "foo"] bar = push` is the alias of `git foo.bar`."""
-    _git(pushed, "config", "alias.Foo.bar", "push")  # writes `[alias "Foo"] bar = push`
-    policy = _approved("git foo.bar")
+    git_ok(pushed, "config", "alias.Foo.bar", "push")  # writes `[alias "Foo"] bar = push`
+    policy = approved("git foo.bar")
     for command in ("git foo.bar --force origin main", "git FOO.Bar origin :main"):
         assert _decide(policy, command, pushed).verdict is Verdict.DENY, command
-    _git(pushed, "foo.bar", "-q", "--force", "origin", "HEAD:main")
+    git_ok(pushed, "foo.bar", "-q", "--force", "origin", "HEAD:main")
     assert _remote_head(pushed) == "one"  # the alias force-pushed
 
 
 def test_an_alias_body_is_split_as_git_splits_it(pushed: Path) -> None:
     """BT4b: a `#` in the alias made the words typed after it a shell comment, so
     `git pr --force origin main` was read as `git push --repo`."""
-    _git(pushed, "config", "alias.pr", "push --repo #")
-    policy = _approved("git push", "git pr")
+    git_ok(pushed, "config", "alias.pr", "push --repo #")
+    policy = approved("git push", "git pr")
     assert _decide(policy, "git pr --force origin main", pushed).verdict is Verdict.DENY
-    _git(pushed, "pr", "-q", "--force", "origin", "HEAD:main")
+    git_ok(pushed, "pr", "-q", "--force", "origin", "HEAD:main")
     assert _remote_head(pushed) == "one"  # the line's repository won over `--repo #`
 
 
 def test_a_backslash_in_double_quotes_escapes_any_character(pushed: Path) -> None:
     """BT4b: git takes `"--forc\\e"` as `--force` (bash keeps that backslash), so the
     approved `git up` force-pushed."""
-    _git(pushed, "config", "alias.up", 'push "--forc\\e"')
-    policy = _approved("git up", "git push")
+    git_ok(pushed, "config", "alias.up", 'push "--forc\\e"')
+    policy = approved("git up", "git push")
     assert _decide(policy, "git up origin main", pushed).verdict is Verdict.DENY
-    _git(pushed, "up", "-q", "origin", "HEAD:main")
+    git_ok(pushed, "up", "-q", "origin", "HEAD:main")
     assert _remote_head(pushed) == "one"
 
 
@@ -223,8 +211,8 @@ def test_a_backslash_in_double_quotes_escapes_any_character(pushed: Path) -> Non
     ],
 )
 def test_alias_bodies_with_quotes_as_before(pushed: Path, body: str, verdict: Verdict) -> None:
-    _git(pushed, "config", "alias.up", body)
-    policy = _approved("git up")
+    git_ok(pushed, "config", "alias.up", body)
+    policy = approved("git up")
     assert _decide(policy, "git up origin main", pushed).verdict is verdict
 
 
@@ -255,19 +243,19 @@ COUNTED = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "alias.gg", "GIT_CONFIG_
 )
 def test_aliases_from_the_environment(pushed: Path, env: dict[str, str]) -> None:
     """BT7: the aliases the environment gives git were not read."""
-    policy = _approved("git gg")
+    policy = approved("git gg")
     assert _decide(policy, "git gg --force origin main", pushed, env).verdict is Verdict.DENY
 
 
 def test_unreadable_environment_configuration_asks(pushed: Path) -> None:
-    policy = _approved("git gg")
+    policy = approved("git gg")
     for env in ({"GIT_CONFIG_COUNT": "2", **COUNTED}, {"GIT_CONFIG_PARAMETERS": "'a.b"}):
         decision = _decide(policy, "git gg origin main", pushed, env)
         assert decision.verdict is Verdict.ASK, env
 
 
 def test_an_environment_alias_force_pushes_for_real(pushed: Path) -> None:
-    policy = _approved("git gg")
+    policy = approved("git gg")
     command = "git gg -q --force origin HEAD:main"
     assert _decide(policy, command, pushed, COUNTED).verdict is Verdict.DENY
     given = [f"{key}={value}" for key, value in COUNTED.items()]

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from realrun import printed, run_real
+from realrun import approved, printed, run_real
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -20,13 +20,6 @@ def _decide(policy: Policy, command: str, workspace: Path, cwd: Path | None = No
     return policy.evaluate(
         command, cwd=str(cwd or workspace), workspace=str(workspace), env=environment
     )
-
-
-def _approved(*rules: str) -> Policy:
-    policy = load_policy()
-    for rule in rules:
-        policy.approvals.add(rule, persist=False)
-    return policy
 
 
 @pytest.fixture
@@ -113,7 +106,7 @@ _NPM_OTHER_PROGRAM = [
 def test_an_approved_npm_script_does_not_cover_another_shell(
     package: Path, command: str
 ) -> None:
-    policy = _approved("npm run build")
+    policy = approved("npm run build")
     assert _decide(policy, command, package).verdict is Verdict.ASK
     assert _decide(load_policy(), command, package).suggested_rule is None
 
@@ -128,7 +121,7 @@ def test_npm_reads_every_verb_s_options_with_any_dashes(
 
 
 def test_plain_npm_options_stay_covered(package: Path) -> None:
-    policy = _approved("npm run build")
+    policy = approved("npm run build")
     for command in ("npm run build", "npm run build -s", "npm run build --silent"):
         assert _decide(policy, command, package).verdict is Verdict.ALLOW, command
 
@@ -157,7 +150,7 @@ def test_scalar_asks_and_is_offered_by_its_verb(default_policy: Policy, workspac
 
 
 def test_an_approved_scalar_does_not_cover_its_git_config_or_delete(workspace: Path) -> None:
-    policy = _approved("scalar", "scalar run")
+    policy = approved("scalar", "scalar run")
     fetch = (
         "scalar -c protocol.ext.allow=always "
         "-c 'remote.evil.url=ext::sh -c touch% /tmp/x' run fetch"
@@ -210,7 +203,7 @@ _JOINED_NAMES = [
 
 @pytest.mark.parametrize("command", _JOINED_NAMES)
 def test_a_protected_name_joined_from_a_prefix_is_denied(workspace: Path, command: str) -> None:
-    policy = _approved("split", "gsplit", "csplit", "rename.ul")
+    policy = approved("split", "gsplit", "csplit", "rename.ul")
     assert _decide(policy, command, workspace).verdict is Verdict.DENY
     assert _decide(load_policy(), command, workspace).verdict is Verdict.DENY
 
@@ -229,7 +222,7 @@ def test_a_protected_name_joined_from_a_prefix_is_denied(workspace: Path, comman
 def test_names_that_cannot_be_told_ask_whatever_is_approved(
     workspace: Path, command: str
 ) -> None:
-    policy = _approved("rename", "prename", "file-rename", "csplit", "split", "rename.ul")
+    policy = approved("rename", "prename", "file-rename", "csplit", "split", "rename.ul")
     decision = _decide(policy, command, workspace)
     assert decision.verdict is Verdict.ASK
     assert _decide(load_policy(), command, workspace).suggested_rule is None
@@ -247,7 +240,7 @@ def test_names_that_cannot_be_told_ask_whatever_is_approved(
     ],
 )
 def test_plain_pieces_and_renames_stay_covered(workspace: Path, command: str) -> None:
-    policy = _approved("split", "csplit", "rename.ul")
+    policy = approved("split", "csplit", "rename.ul")
     assert _decide(policy, command, workspace).verdict is Verdict.ALLOW
 
 
@@ -284,7 +277,7 @@ def tracked(workspace: Path) -> Path:
 
 
 def test_git_checkout_index_writes_the_prefix_joined_to_the_path(tracked: Path) -> None:
-    policy = _approved("git checkout-index")
+    policy = approved("git checkout-index")
     for command in (
         "git checkout-index --prefix=.gi t/hooks/pre-commit",
         "git checkout-index --prefix=.vs code/tasks.json",
@@ -321,7 +314,7 @@ def test_split_s_suffixes_widen_as_gnu_split_widens_them(
 ) -> None:
     """A prefix and the suffixes split can make without `-a`: `ls | split -l 500 -
     outputXYZ.` was denied as if it could write `outputXYZ.pem` (the nl2bash corpus)."""
-    verdict = _decide(_approved("split"), command, workspace).verdict
+    verdict = _decide(approved("split"), command, workspace).verdict
     assert verdict is expected
     run_real(["bash", "-c", "seq 700 | split -l 1 - out."], workspace)
     lengths = {len(p.name) - len("out.") for p in workspace.glob("out.*")}

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from realrun import run_real
+from realrun import approved, git_ok, run_real
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -44,18 +44,6 @@ def _decide(
     return policy.evaluate(command, workspace=str(workspace), env=environment)
 
 
-def _approved(*rules: str) -> Policy:
-    policy = load_policy()
-    for rule in rules:
-        policy.approvals.add(rule, persist=False)
-    return policy
-
-
-def _git(workspace: Path, *args: str) -> None:
-    done = run_real(["git", *args], workspace)
-    assert done.returncode == 0, (args, done.stderr)
-
-
 def _bash(line: str, workspace: Path) -> str:
     done = run_real(["bash", "-c", line], workspace)
     return done.stdout + done.stderr
@@ -74,12 +62,12 @@ def repo(workspace: Path) -> Path:
     home = workspace.parent / "home"
     (home / ".aws").mkdir(parents=True)
     (home / ".aws" / "credentials").write_text(f"[default]\naws_secret_access_key = {AWS}\n")
-    _git(workspace, "init", "-q", "-b", "main")
+    git_ok(workspace, "init", "-q", "-b", "main")
     (workspace / "README.md").write_text("hi\n")
     (workspace / ".gitignore").write_text("build/\nfixture.git/\n")
-    _git(workspace, "add", "README.md", ".gitignore", "src")
-    _git(workspace, "commit", "-qm", "init")
-    _git(workspace, "checkout", "-qb", "other")
+    git_ok(workspace, "add", "README.md", ".gitignore", "src")
+    git_ok(workspace, "commit", "-qm", "init")
+    git_ok(workspace, "checkout", "-qb", "other")
     ebare = workspace / "ebare"
     for folder in ("objects", "refs"):
         (ebare / folder).mkdir(parents=True)
@@ -87,10 +75,10 @@ def repo(workspace: Path) -> Path:
     (ebare / "HEAD").write_text("ref: refs/heads/main\n")
     (ebare / "config").write_text(_fsmonitor(workspace.parent / "pwned-checkout"))
     (workspace / "hl").symlink_to(home)
-    _git(workspace, "add", "ebare", "hl")
-    _git(workspace, "commit", "-qm", "other")
-    _git(workspace, "checkout", "-q", "main")
-    _git(workspace, "init", "-q", "--bare", "fixture.git")
+    git_ok(workspace, "add", "ebare", "hl")
+    git_ok(workspace, "commit", "-qm", "other")
+    git_ok(workspace, "checkout", "-q", "main")
+    git_ok(workspace, "init", "-q", "--bare", "fixture.git")
     (workspace / "payload.cfg").write_text(_fsmonitor(workspace.parent / "pwned-payload"))
     return workspace
 
@@ -116,12 +104,12 @@ _PLANTED_REPOSITORIES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("approved", "command"), _PLANTED_REPOSITORIES)
+@pytest.mark.parametrize(("rules", "command"), _PLANTED_REPOSITORIES)
 def test_a_repository_the_line_makes_or_changes_is_not_judged_before_it(
-    repo: Path, approved: str, command: str
+    repo: Path, rules: str, command: str
 ) -> None:
     """BV1: each was allowed under the approvals its own suggestions name."""
-    decision = _decide(_approved(*approved.split(";")), command, repo)
+    decision = _decide(approved(*rules.split(";")), command, repo)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert "engine.git-config" in _rules(decision)
 
@@ -146,7 +134,7 @@ def test_the_planted_repository_runs_its_fsmonitor(repo: Path) -> None:
 )
 def test_a_bare_repository_of_the_tree_is_protected_as_dot_git(repo: Path, command: str) -> None:
     """BV1: writes to a git directory not named `.git` were ordinary workspace writes."""
-    decision = _decide(_approved("cp", "tee"), command, repo)
+    decision = _decide(approved("cp", "tee"), command, repo)
     assert decision.verdict is Verdict.DENY, decision.explain()
     assert "engine.git-directory" in _rules(decision)
 
@@ -154,7 +142,7 @@ def test_a_bare_repository_of_the_tree_is_protected_as_dot_git(repo: Path, comma
 def test_writing_head_beside_objects_and_refs_asks_under_approval(repo: Path) -> None:
     """BV1: the line that turns `src` into a repository (every later `git status` there,
     the user's or an editor's, reads its configuration) is no everyday write."""
-    policy = _approved("mkdir", "tee")
+    policy = approved("mkdir", "tee")
     command = "mkdir -p src/objects src/refs && echo 'ref: refs/heads/main' | tee src/HEAD"
     decision = _decide(policy, command, repo)
     assert decision.verdict is Verdict.ASK
@@ -183,16 +171,16 @@ _IGNORE_WRITES = [
 ]
 
 
-@pytest.mark.parametrize(("approved", "command"), _IGNORE_WRITES)
+@pytest.mark.parametrize(("rules", "command"), _IGNORE_WRITES)
 def test_a_search_after_an_ignore_file_is_written_keeps_no_hidden_exemption(
-    repo: Path, approved: str | None, command: str
+    repo: Path, rules: str | None, command: str
 ) -> None:
     """BV2: rg and ag skip hidden files unless an ignore file says `!.env`; the engine
     read the ignore files before the line wrote them, and allowed the search."""
     (repo / ".env").write_text(f"TOKEN={SECRET}\n")
     (repo / "src" / ".env").write_text(f"TOKEN={SECRET}\n")
     (repo / "payload.ign").write_text("!.env\n")
-    policy = _approved(approved) if approved else load_policy()
+    policy = approved(rules) if rules else load_policy()
     decision = _decide(policy, command, repo)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert "engine.ignore-in-line" in _rules(decision)
@@ -224,13 +212,13 @@ _LINK_WRITERS = [
 ]
 
 
-@pytest.mark.parametrize(("approved", "command"), _LINK_WRITERS)
+@pytest.mark.parametrize(("rules", "command"), _LINK_WRITERS)
 def test_links_a_command_writes_unnamed_are_links_made_in_the_line(
-    repo: Path, approved: str, command: str
+    repo: Path, rules: str, command: str
 ) -> None:
     """BV5: only `ln` and `cp -s/-l` counted as making links; a branch that commits
     `hl -> /home/u` made `cat hl/.aws/credentials` read home under a git approval."""
-    decision = _decide(_approved(*approved.split(";")), command, repo)
+    decision = _decide(approved(*rules.split(";")), command, repo)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert "engine.link-in-line" in _rules(decision)
 
@@ -277,10 +265,10 @@ _EVERYDAY = [
 ]
 
 
-@pytest.mark.parametrize(("approved", "command"), _EVERYDAY)
+@pytest.mark.parametrize(("rules", "command"), _EVERYDAY)
 def test_everyday_lines_with_writes_stay_allowed(
-    repo: Path, approved: str | None, command: str
+    repo: Path, rules: str | None, command: str
 ) -> None:
-    policy = _approved(*approved.split(";")) if approved else load_policy()
+    policy = approved(*rules.split(";")) if rules else load_policy()
     decision = _decide(policy, command, repo)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
