@@ -113,8 +113,9 @@ def match_rules(
     """The strictest rule covering `path` for `access` (first written wins a tie).
 
     The rules are indexed once per rule list (`_RuleIndex`), so the cost depends on the
-    path and on the rules that do match it, not on how many rules there are: a path no
-    glob covers costs one regex search per anchor.
+    path and on the rules that may match it, not on how many rules there are: a path no
+    glob covers costs a lookup per component and one search of the few globs without a
+    literal component, per anchor.
     """
     from policylang.compiler.tables import ProtectedMatch
 
@@ -125,7 +126,8 @@ def match_rules(
         group = index.groups.get(anchor)
         if group is None:
             continue
-        orders = group.hits(path, base, subtree)
+        # (the rules that allow are few: most anchors have none, and no alternation)
+        orders = group.hits(path, base, subtree) if group.orders else []
         if group.folded is not None:
             lowered = base.lower()
             if len(folded) == len(path) and len(lowered) == len(base):
@@ -147,14 +149,30 @@ def match_rules(
 class _AnchorGroup:
     """The rules of one anchor that cover one access, with what finds them fast.
 
-    `any_glob` is the alternation of the rules' regexes: a path it does not match is
-    matched by none of them, which is the common case, so the rules are tried one by one
-    only after it matched. `below` maps each literal prefix of the rules' globs, and every
-    ancestor of one, to the rules whose prefix lies at or below it: the subtree matches of
-    a path under the anchor.
+    Most globs name a literal component (`.ssh` in `~/.ssh/**`, `.tool-versions` in
+    `**/.tool-versions`, `etc` and `shadow` in `/etc/shadow`) that every path they match
+    holds as a whole component: `keyed` maps one such component of each (its longest) to
+    the rule, so a path tries only the rules keyed by its own components. The others
+    (`**/*.pem`, `**/.env*`) are `loose`: `any_loose`, the alternation of their regexes,
+    is tried first, and the rules one by one only when it matched. Keys are ASCII (in
+    lower case where the group ignores case); a path that is not ASCII tries every rule,
+    since case folding may make another character match one (`ſ` and `s`). `below` maps
+    each literal prefix of the rules' globs, and every ancestor of one, to the rules whose
+    prefix lies at or below it: the subtree matches of a path under the anchor.
     """
 
-    __slots__ = ("anchor", "any_glob", "below", "folded", "joined", "orders", "regexes")
+    __slots__ = (
+        "anchor",
+        "any_glob",
+        "any_loose",
+        "below",
+        "folded",
+        "joined",
+        "keyed",
+        "loose",
+        "orders",
+        "regexes",
+    )  # fmt: skip
 
     def __init__(
         self, anchor: str, members: list[tuple[int, ProtectedRule]], *, fold: bool = False
@@ -166,13 +184,25 @@ class _AnchorGroup:
             LazyRegex(rule.regex.pattern, rule.regex.flags | flags) if fold else rule.regex
             for _, rule in members
         )
-        self.any_glob: re.Pattern[str] | None = None
-        self.joined = False  # whether `any_glob` was made (None: the rules cannot be joined)
+        # the alternations, made when first needed: a path outside the anchor never needs
+        # them, and a one-shot process (a hook call) may never meet a path inside it
+        self.any_glob: re.Pattern[str] | None = None  # every rule (paths not ASCII)
+        self.any_loose: re.Pattern[str] | None = None  # the rules without a key
+        self.joined = False  # whether they were made (None: the rules cannot be joined)
+        keyed: dict[str, list[int]] = {}
+        loose: list[int] = []
         below: dict[str, list[int]] = {}
-        for order, rule in members:
+        for position, (order, rule) in enumerate(members):
+            key = _key_component(rule.glob, fold=fold)
+            if key is None:
+                loose.append(position)
+            else:
+                keyed.setdefault(key, []).append(position)
             prefix = rule.literal_prefix.lower() if fold else rule.literal_prefix
-            for key in _ancestors(prefix, absolute=anchor == ABSOLUTE):
-                below.setdefault(key, []).append(order)
+            for ancestor in _ancestors(prefix, absolute=anchor == ABSOLUTE):
+                below.setdefault(ancestor, []).append(order)
+        self.keyed = {key: tuple(positions) for key, positions in keyed.items()}
+        self.loose = tuple(loose)
         self.below = {key: tuple(orders) for key, orders in below.items()}
         self.folded: _AnchorGroup | None = None
 
@@ -180,20 +210,38 @@ class _AnchorGroup:
         """The orders of the rules in this group that cover `path` (see `_hits`)."""
         rel = path if self.anchor == ABSOLUTE else _relative(path, base)
         found: list[int] = []
-        if rel is not None and not self.joined:
-            # joined when first needed: a path outside the anchor never needs it, and a
-            # one-shot process (a hook call) may never meet a path inside it
-            self.any_glob = _alternation(self.regexes)
-            self.joined = True
-        if rel is not None and (self.any_glob is None or self.any_glob.fullmatch(rel)):
-            found = [
-                order
-                for order, regex in zip(self.orders, self.regexes, strict=True)
-                if regex.fullmatch(rel)
-            ]
+        if rel is not None:
+            if not self.joined:
+                self.any_glob = _alternation(self.regexes)
+                self.any_loose = _alternation([self.regexes[i] for i in self.loose])
+                self.joined = True
+            if rel.isascii():
+                found = self._keyed_hits(rel)
+                found.extend(self._tried(rel, self.loose, self.any_loose))
+            else:
+                found = self._tried(rel, range(len(self.orders)), self.any_glob)
         if subtree:
             found.extend(self._subtree(path.rstrip("/") or "/", base))
         return found
+
+    def _keyed_hits(self, rel: str) -> list[int]:
+        """The keyed rules that match `rel`: those keyed by one of its components."""
+        found: list[int] = []
+        keyed = self.keyed
+        for component in set(rel.split("/")):
+            positions = keyed.get(component)
+            if positions is not None:
+                regexes = self.regexes
+                found.extend(self.orders[i] for i in positions if regexes[i].fullmatch(rel))
+        return found
+
+    def _tried(
+        self, rel: str, positions: Sequence[int], joined: re.Pattern[str] | None
+    ) -> list[int]:
+        """The rules at `positions` that match `rel`, tried after their alternation."""
+        if not positions or (joined is not None and not joined.fullmatch(rel)):
+            return []
+        return [self.orders[i] for i in positions if self.regexes[i].fullmatch(rel)]
 
     def _subtree(self, path: str, base: str) -> tuple[int, ...]:
         """Rules whose literal prefix (joined to the anchor) lies at or below `path`."""
@@ -241,6 +289,23 @@ def _index_of(rules: Sequence[ProtectedRule], access: Access) -> _RuleIndex:
             _INDEXES.clear()
         index = _INDEXES[key] = _RuleIndex(rules, access)
     return index
+
+
+def _key_component(glob: str, *, fold: bool) -> str | None:
+    """The longest component of `glob` without glob characters, which every path it
+    matches holds whole (in lower case with `fold`); None when it has none, or the
+    component is not ASCII (case folding could then match other characters)."""
+    literal = [
+        part
+        for part in split_anchor(glob)[1].split("/")
+        if part and part not in (".", "..") and not any(c in part for c in "*?[")
+    ]
+    if not literal:
+        return None
+    key = max(literal, key=len)
+    if not key.isascii():
+        return None
+    return key.lower() if fold else key
 
 
 def _alternation(patterns: Sequence[LazyRegex]) -> re.Pattern[str] | None:
@@ -300,6 +365,9 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
     >>> test = prefilter([rule("~/.ssh/**"), rule("**/.env.*"), rule("**/*.pem")], Access.READ)
     >>> [test(p) for p in ("/w/a.py", "/h/.ssh/id", "/w/.env.local", "/w/x/k.pem", "/w/.ssh")]
     [False, True, True, True, True]
+    >>> test = prefilter([rule("**/node_modules/*/**")], Access.READ)
+    >>> [test(p) for p in ("/w/a.py", "/w/node_modules/x/y.js")]
+    [False, True]
     """
     directories: set[str] = set()
     exact: set[str] = set()
@@ -314,9 +382,12 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
             return lambda path: True
         last = parts[-1].lower()  # the rules match without regard to case (`_RuleIndex`)
         if rule.glob.rstrip("/").endswith("/**") or rule.glob == "**":
-            if any(c in last for c in "*?["):
+            # a path below it holds its last literal component (`node_modules` for
+            # `**/node_modules/*/**`: a single wildcard there let every path through)
+            literal = [p.lower() for p in parts if p != "**" and not any(c in p for c in "*?[")]
+            if not literal:
                 return lambda path: True
-            directories.add(last)
+            directories.add(literal[-1])
         elif any(c in last for c in "*?["):
             names.append(glob_regex(last).pattern)
         else:

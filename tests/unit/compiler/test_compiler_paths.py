@@ -297,3 +297,45 @@ def test_a_character_whose_lower_case_is_longer_still_matches() -> None:
     policy = compile_text("protect read **/?.sx deny\n")
     match = policy.match_protected(f"{WS}/\u0130.sx", Access.READ, home=HOME, workspace=WS)
     assert match is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    globs=st.lists(
+        st.tuples(
+            st.sampled_from(("~/", "/", "", "./")),
+            st.lists(st.sampled_from(_GLOB_PARTS), min_size=1, max_size=4),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    paths=st.lists(st.lists(st.sampled_from(_PATH_PARTS), max_size=5), min_size=1, max_size=6),
+)
+def test_the_prefilter_lets_through_every_path_a_rule_covers(
+    globs: list[tuple[str, list[str]]], paths: list[list[str]]
+) -> None:
+    # `prefilter` skips paths no rule can cover; a path it skips must match no rule
+    # (it let every path through when one glob ended in `*/**`: `**/node_modules/*/**`)
+    from policylang.compiler.paths import glob_regex, literal_prefix, prefilter, rule_matches
+    from policylang.compiler.tables import ProtectedRule, RuleRef
+
+    rules = []
+    for number, (anchor_text, parts) in enumerate(globs):
+        glob = anchor_text + "/".join(parts)
+        if not glob or glob in ("~/", "./"):
+            continue
+        anchor, rest = split_anchor(glob)
+        ref = RuleRef(id=f"r{number}", location=f"t:{number}:1", message="")
+        rules.append(
+            ProtectedRule(
+                glob=glob, access=Access.READ_WRITE, verdict=Verdict.DENY, ref=ref,
+                anchor=anchor, regex=glob_regex(rest), literal_prefix=literal_prefix(rest),
+            )
+        )  # fmt: skip
+    could_match = prefilter(rules, Access.READ)
+    for parts in paths:
+        for root in ("/", "/h", "/w"):
+            path = (root.rstrip("/") + "/" + "/".join(parts)).rstrip("/") or "/"
+            if not could_match(path):
+                for rule in rules:
+                    assert not rule_matches(rule, path, home="/h", workspace="/w", subtree=False)
