@@ -203,7 +203,13 @@ def _prefixed(prefix: str, suffix: Sequence[_Piece], protected: Sequence[str]) -
     folder = f"{folder}/" if _slash else ""
     shape = (*_literal(start), *suffix)
     names = dict.fromkeys([_shortest(shape)])
-    for component in _components(tuple(protected)):
+    length = None if any(repeats for _, repeats in shape) else len(shape)
+    first = shape[0][0] if shape and not shape[0][1] else None
+    for component, fixed, initial in _components(tuple(protected)):
+        if length is not None and fixed is not None and fixed != length:
+            continue  # (a quick no for most of hundreds of components: lengths apart)
+        if first is not None and initial is not None and initial not in first.lower():
+            continue  # (or a first character the other side does not take)
         found = _common_name(component, shape)
         if found is not None:
             names[found] = None
@@ -225,16 +231,26 @@ _Component = tuple[tuple[_Matcher, bool], ...]
 
 
 @functools.lru_cache(maxsize=4)
-def _components(globs: tuple[str, ...]) -> tuple[_Component, ...]:
+def _components(
+    globs: tuple[str, ...],
+) -> tuple[tuple[_Component, int | None, str | None], ...]:
     """Every component of the protected globs, tokenised (a `**` is a `*`: the name
-    may lie anywhere below a protected folder)."""
+    may lie anywhere below a protected folder), with its length when it has no star and
+    its first character when that is a literal one (for `_prefixed`'s quick no)."""
     parts = dict.fromkeys(
         "*" if part == "**" else part
         for glob in globs
         for part in glob.split("/")
         if part not in ("", "~", ".", "..")
     )
-    return tuple(tuple(_matcher(t) for t in component_tokens(part)) for part in parts)
+    found = []
+    for part in parts:
+        component = tuple(_matcher(t) for t in component_tokens(part))
+        fixed = None if any(repeats for _, repeats in component) else len(component)
+        head = component[0] if component else None
+        initial = head[0] if head is not None and not head[1] and isinstance(head[0], str) else None
+        found.append((component, fixed, initial))
+    return tuple(found)
 
 
 def _matcher(token: tuple[str, bool]) -> tuple[_Matcher, bool]:
