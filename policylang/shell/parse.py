@@ -1855,7 +1855,7 @@ class _Walker:
         else:
             return
         start = part.start_byte
-        if start and (data[start - 1] not in b" \t\n" or _scan.escaped(data, start - 1)):
+        if start and not _starts_word(data, start):
             return  # `x{PATH}>f`, `\ {PATH}>f`: the word does not start at the `{`
         text = self.src.slice(part)
         match = _VARIABLE_REDIRECT.fullmatch(text)
@@ -2714,6 +2714,16 @@ def _role(role: str, index: int) -> str:
 # what may come right before a redirect's descriptor: bash reads digits glued to other
 # text as the end of that word
 _WORD_BREAKS: Final = frozenset({b"", b" ", b"\t", b"\n", b";", b"|", b"&", b"(", b")", b"<", b">"})
+
+
+def _starts_word(data: bytes, start: int) -> bool:
+    """Whether bash starts a word at `start`: after an unescaped blank or metacharacter,
+    or after the `-` of a closing `>&-` / `<&-`, which bash reads as a token of its own
+    (`: >&-{PATH}>/dev/null` assigns PATH: review BW1)."""
+    before = data[start - 1 : start]
+    if before in b" \t\n;|&()<>" and not _scan.escaped(data, start - 1):
+        return True
+    return before == b"-" and data[start - 3 : start - 1] in (b">&", b"<&")
 
 
 def _glued_to_word(data: bytes, start: int) -> bool:
