@@ -2044,6 +2044,19 @@ def _tree_writer(found: SegmentRules) -> str | None:
     if name in _TREE_SWITCHERS or name in ("patch", "gpatch"):
         return shown
     options = [v for v in values[1:] if v is not None and v.startswith("-")]
+    if name in ("mv", "gmv"):
+        # a folder moved in the line keeps its links under the new name, which later
+        # segments resolved before it existed (review BW2: `mv fix y && cat y/hl/…`)
+        return shown
+    if name in ("cp", "gcp") and any(
+        v in ("--recursive", "--archive", "--target-directory")
+        or v.startswith("--target-directory=")
+        or (not v.startswith("--") and set(v[1:]) & set("rRat"))
+        for v in options
+    ):
+        # `cp -r fix -t docs`, `cp -r fix docs` (an existing folder): the copy lands
+        # below a name no word spells, its links with it (review BW2)
+        return shown
     if name in ("tar", "gtar", "bsdtar"):
         first = values[1] if len(values) > 1 else None
         old_style = first is not None and not first.startswith("-") and "x" in first
