@@ -166,6 +166,7 @@ class _AnchorGroup:
         "any_glob",
         "any_loose",
         "below",
+        "fold",
         "folded",
         "joined",
         "keyed",
@@ -178,6 +179,7 @@ class _AnchorGroup:
         self, anchor: str, members: list[tuple[int, ProtectedRule]], *, fold: bool = False
     ) -> None:
         self.anchor = anchor
+        self.fold = fold
         self.orders = tuple(order for order, _ in members)
         flags = re.IGNORECASE if fold else 0
         self.regexes = tuple(
@@ -228,7 +230,9 @@ class _AnchorGroup:
         """The keyed rules that match `rel`: those keyed by one of its components."""
         found: list[int] = []
         keyed = self.keyed
-        for component in set(rel.split("/")):
+        # (lower case where the group ignores case: a path is passed as written when
+        # its base changes length in lower case, `/home/hİ/.AWS`: review BW3)
+        for component in set((rel.lower() if self.fold else rel).split("/")):
             positions = keyed.get(component)
             if positions is not None:
                 regexes = self.regexes
@@ -246,10 +250,12 @@ class _AnchorGroup:
     def _subtree(self, path: str, base: str) -> tuple[int, ...]:
         """Rules whose literal prefix (joined to the anchor) lies at or below `path`."""
         if self.anchor == ABSOLUTE:
-            return self.below.get(path, ())
+            return self.below.get(path.lower() if self.fold else path, ())
         if _relative(base, path) is not None:  # the anchor itself lies at or below `path`
             return self.orders
         rel = _relative(path, base)
+        if rel and self.fold:
+            rel = rel.lower()  # (the keys are in lower case: review BW3)
         return self.below.get(rel, ()) if rel else ()  # strictly inside the anchor, or not
 
 

@@ -339,3 +339,18 @@ def test_the_prefilter_lets_through_every_path_a_rule_covers(
             if not could_match(path):
                 for rule in rules:
                     assert not rule_matches(rule, path, home="/h", workspace="/w", subtree=False)
+
+
+def test_a_base_whose_lower_case_is_longer_still_ignores_case_below_it() -> None:
+    # review BW3: with `İ` in the home or workspace path the path is matched as written,
+    # and the literal components of the rules (`.aws`, `.git`) were looked up as written
+    policy = compile_text("protect read ~/.aws/** deny\nprotect write .git/** deny\n")
+    home, workspace = "/home/h\u0130", "/w/\u0130x"
+    cases = ((f"{home}/.AWS/credentials", Access.READ), (f"{workspace}/.GIT/config", Access.WRITE))
+    for path, access in cases:
+        match = policy.match_protected(path, access, home=home, workspace=workspace)
+        assert match is not None, path
+        below = policy.match_protected(
+            path.rsplit("/", 2)[0], access, home=home, workspace=workspace, subtree=True
+        )
+        assert below is not None, path
