@@ -218,6 +218,27 @@ _GLOB_PARTS = ("a", "b", ".s", "*", "a*", "?", "[ab]", "**", "")
 _PATH_PARTS = ("a", "b", ".s", "ab", "x")
 
 
+def _generated_rules(globs):  # type: ignore[no-untyped-def]
+    """Protected rules from generated (anchor, parts, verdict, access); empty globs left out."""
+    from policylang.compiler.paths import glob_regex, literal_prefix
+    from policylang.compiler.tables import ProtectedRule, RuleRef
+
+    rules = []
+    for number, (anchor_text, parts, verdict, access) in enumerate(globs):
+        glob = anchor_text + "/".join(parts)
+        if not glob or glob in ("~/", "./"):
+            continue
+        anchor, rest = split_anchor(glob)
+        ref = RuleRef(id=f"r{number}", location=f"t:{number}:1", message="")
+        rules.append(
+            ProtectedRule(
+                glob=glob, access=access, verdict=verdict, ref=ref, anchor=anchor,
+                regex=glob_regex(rest), literal_prefix=literal_prefix(rest),
+            )
+        )  # fmt: skip
+    return tuple(rules)
+
+
 def _linear_match(rules, path, access, *, home, workspace, subtree):  # type: ignore[no-untyped-def]
     """The specification: every rule in written order, the strictest kept, first among equals."""
     from policylang.compiler.paths import rule_matches
@@ -260,23 +281,9 @@ def test_indexed_match_rules_equals_the_linear_specification(
     # match_rules looks rules up through an index (one alternation per anchor, a map of
     # literal prefixes for subtree matches); it must answer exactly as the rule-by-rule
     # specification, whatever the globs, anchors, home, workspace and path spellings
-    from policylang.compiler.paths import glob_regex, literal_prefix, match_rules, split_anchor
-    from policylang.compiler.tables import ProtectedRule, RuleRef
+    from policylang.compiler.paths import match_rules
 
-    rules = []
-    for number, (anchor_text, parts, verdict, access) in enumerate(globs):
-        glob = anchor_text + "/".join(parts)
-        if not glob or glob in ("~/", "./"):
-            continue
-        anchor, rest = split_anchor(glob)
-        ref = RuleRef(id=f"r{number}", location=f"t:{number}:1", message="")
-        rules.append(
-            ProtectedRule(
-                glob=glob, access=access, verdict=verdict, ref=ref, anchor=anchor,
-                regex=glob_regex(rest), literal_prefix=literal_prefix(rest),
-            )
-        )  # fmt: skip
-    table = tuple(rules)
+    table = _generated_rules(globs)
     for parts in paths:
         for root in ("/", home, workspace):
             path = root.rstrip("/") + "/" + "/".join(parts) if parts else root
@@ -316,22 +323,9 @@ def test_the_prefilter_lets_through_every_path_a_rule_covers(
 ) -> None:
     # `prefilter` skips paths no rule can cover; a path it skips must match no rule
     # (it let every path through when one glob ended in `*/**`: `**/node_modules/*/**`)
-    from policylang.compiler.paths import glob_regex, literal_prefix, prefilter, rule_matches
-    from policylang.compiler.tables import ProtectedRule, RuleRef
+    from policylang.compiler.paths import prefilter, rule_matches
 
-    rules = []
-    for number, (anchor_text, parts) in enumerate(globs):
-        glob = anchor_text + "/".join(parts)
-        if not glob or glob in ("~/", "./"):
-            continue
-        anchor, rest = split_anchor(glob)
-        ref = RuleRef(id=f"r{number}", location=f"t:{number}:1", message="")
-        rules.append(
-            ProtectedRule(
-                glob=glob, access=Access.READ_WRITE, verdict=Verdict.DENY, ref=ref,
-                anchor=anchor, regex=glob_regex(rest), literal_prefix=literal_prefix(rest),
-            )
-        )  # fmt: skip
+    rules = _generated_rules([(a, p, Verdict.DENY, Access.READ_WRITE) for a, p in globs])
     could_match = prefilter(rules, Access.READ)
     for parts in paths:
         for root in ("/", "/h", "/w"):
