@@ -405,6 +405,10 @@ def prefilter(rules: Sequence[ProtectedRule], access: Access) -> Callable[[str],
     folders = frozenset(directories)
 
     def could_match(path: str) -> bool:
+        if not path.isascii():
+            # the rules ignore case through the regex flag, which also folds `ſ` into `s`,
+            # the Kelvin sign into `k` and `İ` into `i̇`: `str.lower()` does not (review BW)
+            return True
         parts = path.lower().split("/")
         return (
             parts[-1] in exact_names

@@ -348,3 +348,20 @@ def test_a_base_whose_lower_case_is_longer_still_ignores_case_below_it() -> None
             path.rsplit("/", 2)[0], access, home=home, workspace=workspace, subtree=True
         )
         assert below is not None, path
+
+
+@pytest.mark.parametrize(
+    "path",
+    [f"{HOME}/.\u017f\u017fh/id_rsa", f"{WS}/.ba\u017fhrc", f"{WS}/.\u212aube/config"],
+)
+def test_the_prefilter_lets_through_a_path_the_rules_fold_into_a_protected_one(path: str) -> None:
+    # review BW: the rules ignore case through the regex flag, which folds `ſ` into `s` and
+    # the Kelvin sign into `k`; the prefilter's `str.lower()` does not, and skipped them
+    from policylang.compiler.paths import prefilter
+
+    policy = compile_text(
+        "protect read ~/.ssh/** deny\nprotect read **/.bashrc deny\nprotect read **/.kube/** deny\n"
+    )
+    # the rules themselves cover it, so the prefilter must let it through
+    assert policy.match_protected(path, Access.READ, home=HOME, workspace=WS) is not None
+    assert prefilter(policy.protected.rules, Access.READ)(path)
