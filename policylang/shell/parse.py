@@ -1387,6 +1387,8 @@ class _Walker:
             if len(negated) == 1:
                 self.redirected_body(node, negated[0], redirect_nodes, ctx.inner(Scope.NEGATION))
                 return
+        if body is not None and body.type in ("declaration_command", "unset_command"):
+            self.digits_before_redirects(body, redirect_nodes, ctx)
         redirects: list[Redirect] = []
         extra: list[Node] = []
         for child in redirect_nodes:
@@ -1399,6 +1401,16 @@ class _Walker:
             return
         around = _Ctx(ctx.line, ctx.scopes, ctx.group, ctx.redirects + tuple(redirects), ctx.depth)
         self.statement(body, around)
+
+    def digits_before_redirects(
+        self, body: Node, redirect_nodes: tuple[Node, ...], ctx: _Ctx
+    ) -> None:
+        """`unset 0<&-`: bash reads the digits glued to the operator as its descriptor;
+        tree-sitter keeps them as an argument of `unset`/`export` (argv oracle)."""
+        starts = {node.start_byte for node in redirect_nodes}
+        for child in body.children:
+            if child.end_byte in starts and self.src.slice(child).isdigit():
+                self.mismatch(ctx, child, "bash reads these digits as a file descriptor")
 
     def bare_redirect(self, node: Node, ctx: _Ctx) -> None:
         """A redirect with no command (`$(< file)`, `> file` truncating a file)."""
@@ -1681,7 +1693,8 @@ class _Walker:
                 op_end = child.end_byte
             elif child.type in _WORDLIKE:
                 targets.append(child)
-        if fd is None and not node.children[0].is_named:
+        if fd is None and not node.children[0].is_named and not op.startswith("&"):
+            # (`&>` and `&>>` take no descriptor: in `sort 2&>x` bash passes `2` to sort)
             fd = self.detached_fd(node, extra, ctx)
         target = None
         if op in _CLOSING:
@@ -1739,6 +1752,9 @@ class _Walker:
         if op in _DUPLICATING and data[start : start + 1] == b"-":
             # `<& --i`: bash reads an unquoted `-` here as "close" and the rest of the
             # word as the command's next argument (review BU5)
+            if data[start + 1 : end].isdigit() and data[end : end + 1] in (b"<", b">"):
+                # `<& -0<&-`: digits glued to the next operator are its descriptor
+                self.mismatch(ctx, group[0], "bash reads these digits as a file descriptor")
             self.closing_remainder(node, group, ctx, extra, spill, rest)
             extra.extend(rest)
             return op + "-", None

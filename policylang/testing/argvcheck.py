@@ -50,10 +50,13 @@ LOGGED_NAMES = (
     "tr", "xargs", "timeout", "nice", "env", "command", "git", "rm", "touch", "bash", "sh",
 )  # fmt: skip
 
-_FIELD, _RECORD = "\x1f", "\x1e"
+# a newline is logged as `\x1d`: bash's printf writes a line at a time, and the line of
+# a command running beside another (`a | b`, `coproc`) would interleave with its record
+_FIELD, _RECORD, _NEWLINE = "\x1f", "\x1e", "\x1d"
+_FILE_LIMIT = 1024 * 1024  # `ulimit -f 1024` in `_LOOP`
 _PRELUDE = (
     "__rec() { local __s; builtin printf -v __s '%s\\037' \"$@\"; "
-    "builtin printf '%s\\036' \"$__s\" >> \"$__LOG\"; }\n"
+    "builtin printf '%s\\036' \"${__s//$'\\n'/$'\\035'}\" >> \"$__LOG\"; }\n"
     "command_not_found_handle() { __rec \"$@\"; return $__RC; }\n"
     + "".join(
         f"function {name} {{ __rec {name} \"$@\"; return $__RC; }}\n" for name in LOGGED_NAMES
@@ -145,10 +148,13 @@ def _read_log(log: Path, index: int) -> tuple[tuple[str, ...], ...] | None:
     path = log / name
     if not path.exists():
         return ()
-    data = path.read_bytes().decode("utf-8", "surrogateescape")
-    return tuple(
-        tuple(record.split(_FIELD)[:-1]) for record in data.split(_RECORD) if record
-    )
+    raw = path.read_bytes()
+    *records, rest = raw.decode("utf-8", "surrogateescape").split(_RECORD)
+    if len(raw) >= _FILE_LIMIT or rest or not all(r.endswith(_FIELD) for r in records):
+        # the file limit stopped a loop, maybe mid-record: this is not the whole of what
+        # the line ran
+        return None
+    return tuple(tuple(record.replace(_NEWLINE, "\n").split(_FIELD)[:-1]) for record in records)
 
 
 def model_argvs(line: CommandLine) -> Iterator[tuple[str | None, ...]]:
@@ -157,8 +163,17 @@ def model_argvs(line: CommandLine) -> Iterator[tuple[str | None, ...]]:
     for _line, segment in walk(line):
         if segment.kind is not SegmentKind.SIMPLE or not segment.words:
             continue
-        yield tuple(word.value for word in segment.words)
-        if segment.wrapped is not None and segment.wrapped.words:
+        words = tuple(word.value for word in segment.words)
+        yield words
+        if segment.wrapped is None:
+            continue
+        # each wrapper of the chain runs the rest of the words (`time xargs`: bash runs
+        # `xargs`, `time` being a keyword), the innermost its command
+        for use in segment.wrapped.chain:
+            start = next((i for i, w in enumerate(segment.words) if w is use.words[0]), 0)
+            if start:
+                yield words[start:]
+        if segment.wrapped.words:
             yield tuple(word.value for word in segment.wrapped.words)
 
 
@@ -184,34 +199,64 @@ def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ..
 
 
 # the pieces `soup_lines` draws from: words and metacharacters bash reads specially, glued
-# to their neighbours or not (review BU found its differentials in exactly such glue)
+# to their neighbours or not (review BU found its differentials in exactly such glue),
+# redirections in their many spellings, and compound commands around a command (review
+# BW found `{NAME}>` after `>&-` with these)
 _NAMES = ("echo", "ls", "cat", "grep", "wc", "true", "printf", "test", "[", "head", "sort",
-          "read", "unset", "find", "sed", "timeout 5", "env", "command", "git")  # fmt: skip
+          "read", "unset", "find", "sed", "timeout 5", "env", "command", "git", "cd", ":",
+          "date", "pwd", "tr", "xargs", "nice", "git status", "git log")  # fmt: skip
 _WORDS = (
     "a", "b", "-n", "-i", "-i2", "-delete", "x.py", "'q'", '"q w"', "$HOME", "${HOME}",
     "$x", "\\ ", "#c", "~", "*", "[ab]", "{a,b}", "{x}", "{PATH}", "$'\\x41'", '$"x"',
     "$(echo i)", "`echo j`", "$((1+2))", "<(ls)", ">/dev/null", "2>&1", "2>&-", "<&-", "<&",
     ">&", "-", "<<<w", "'", '"', "\\", "$", "$1", "$$", "{", "}", "(", ")", "=", "==", "=~",
     "]", "]]", "[[", "!", "|", "||", "&&", "&", ";", ">", ">>", "<", "x=1", "--", "-e",
+    "\\\t", "2", "-1", "$'\\''", "$'\\\\'", "$'a\\nb'", "$'\\e'", "$'\\c['", "$\"x\"",
+    "\\\n", "\r", "\t", ">(ls)", "$(date)", "#", "a#b", "\\#", "\\;", "?", "PATH=x",
 )  # fmt: skip
-_OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n")
+_REDIRECTS = (
+    ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
+    ">& -", "<&0", "0<&-", "<<<w", "<<<$x", "<>/dev/null", ">|/dev/null", "&>/dev/null",
+    "&>>/dev/null", "3>&-", "{v}>&-", "{v}>/dev/null", "<<E\nx\nE\n", "<<-E\n\tx\n\tE\n",
+    "<<'E'\n$(date)\nE\n", "< /dev/null", "> /dev/null", "2> /dev/null", ">\\ ", "<\\ ",
+)  # fmt: skip
+# a compound command or prefix around one command, and what closes it
+_AROUND = (
+    ("", ""), ("", ""), ("", ""), ("", ""), ("time ", ""), ("! ", ""), ("coproc ", ""),
+    ("time -p ", ""), ("exec 3>&- ; ", ""), ("(", ")"), ("{ ", "; }"),
+    ("if true; then ", "; fi"), ("while (( i++ < 1 )); do ", "; done"),
+    ("case a in a) ", ";; esac"), ("f() { ", "; }; f"), ("(( 1 )) && ", ""),
+    ("[[ a ]] && ", ""), ("for i in a; do ", "; done"),
+)  # fmt: skip
+_OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n", "\r\n", " |& ")
 
 
 def soup_lines(seed: int, count: int) -> list[str]:
-    """`count` lines of one to three commands, each a name and up to four words or
-    metacharacters, glued by blanks or not (a fixed `seed` gives the same lines)."""
+    """`count` lines of one to three commands, each a name and up to four words,
+    metacharacters or redirections, glued by blanks or not, some inside a compound
+    command (a fixed `seed` gives the same lines)."""
     rng = random.Random(seed)
     return [_soup_line(rng) for _ in range(count)]
+
+
+def _soup_piece(rng: random.Random) -> str:
+    draw = rng.random()
+    if draw < 0.55:
+        return rng.choice(_WORDS)
+    if draw < 0.8:
+        return rng.choice(_REDIRECTS)
+    return rng.choice(_WORDS) + rng.choice(_WORDS + _REDIRECTS)
 
 
 def _soup_line(rng: random.Random) -> str:
     commands = []
     for _ in range(rng.randint(1, 3)):
         pieces = [rng.choice(_NAMES)]
-        for _ in range(rng.randint(0, 4)):
-            pieces.append(rng.choice(_WORDS) + (rng.choice(_WORDS) if rng.random() < 0.2 else ""))
-        glue = [rng.choice((" ", " ", " ", "")) for _ in pieces]
-        commands.append("".join(p + g for p, g in zip(pieces, glue, strict=True)).rstrip(" "))
+        pieces.extend(_soup_piece(rng) for _ in range(rng.randint(0, 4)))
+        glue = [rng.choice((" ", " ", " ", "", "\t")) for _ in pieces]
+        opening, closing = rng.choice(_AROUND)
+        text = "".join(p + g for p, g in zip(pieces, glue, strict=True)).rstrip(" ")
+        commands.append(opening + text + closing)
     line = commands[0]
     for command in commands[1:]:
         line += rng.choice(_OPERATORS) + command
