@@ -1388,7 +1388,7 @@ class _Walker:
                 self.redirected_body(node, negated[0], redirect_nodes, ctx.inner(Scope.NEGATION))
                 return
         if body is not None and body.type in ("declaration_command", "unset_command"):
-            self.digits_before_redirects(body, redirect_nodes, ctx)
+            self.declaration_before_redirects(body, redirect_nodes, ctx)
         redirects: list[Redirect] = []
         extra: list[Node] = []
         for child in redirect_nodes:
@@ -1402,15 +1402,25 @@ class _Walker:
         around = _Ctx(ctx.line, ctx.scopes, ctx.group, ctx.redirects + tuple(redirects), ctx.depth)
         self.statement(body, around)
 
-    def digits_before_redirects(
+    def declaration_before_redirects(
         self, body: Node, redirect_nodes: tuple[Node, ...], ctx: _Ctx
     ) -> None:
-        """`unset 0<&-`: bash reads the digits glued to the operator as its descriptor;
-        tree-sitter keeps them as an argument of `unset`/`export` (argv oracle)."""
+        """A word of `unset`/`export` glued to a redirect after it: tree-sitter keeps it
+        as an argument, where bash reads digits as the descriptor (`unset 0<&-`) and
+        `{NAME}` as a variable it assigns a descriptor (`unset {PATH}>/dev/null; ls` ran
+        `./11/ls`): both found by the argv oracle."""
         starts = {node.start_byte for node in redirect_nodes}
         for child in body.children:
-            if child.end_byte in starts and self.src.slice(child).isdigit():
+            if child.end_byte not in starts:
+                continue
+            text = self.src.slice(child)
+            if text.isdigit():
                 self.mismatch(ctx, child, "bash reads these digits as a file descriptor")
+            elif _starts_word(self.src.data, child.start_byte) and (
+                _VARIABLE_REDIRECT.fullmatch(text) is not None
+            ):
+                message = f"bash assigns `{text[1:-1][:40]}` a file descriptor here"
+                self.mismatch(ctx, child, message)
 
     def bare_redirect(self, node: Node, ctx: _Ctx) -> None:
         """A redirect with no command (`$(< file)`, `> file` truncating a file)."""

@@ -4,6 +4,7 @@ ls` ran `./12/ls` under an allow. bash runs for real."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,8 @@ def test_a_variable_redirect_after_a_closing_one_assigns_its_name(
     verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
     assert verdict is not Verdict.ALLOW
     shown = line.rsplit(";", 1)[0].rsplit("&&", 1)[0] + '; echo "PATH=$PATH"'
-    assert run_real(["bash", "-c", shown], workspace).stdout.strip() != "PATH=/usr/bin:/bin"
+    # bash assigned PATH a descriptor number
+    assert re.fullmatch(r"PATH=[0-9]+", run_real(["bash", "-c", shown], workspace).stdout.strip())
 
 
 @pytest.mark.parametrize("line", ["echo x{PATH}>/dev/null", "echo \\ {PATH}>f", ": >&- x"])

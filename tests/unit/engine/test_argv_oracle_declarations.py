@@ -1,0 +1,42 @@
+"""Found by the argv oracle's compound vocabulary: a word of `unset`/`export` glued to a
+redirect after it is read by bash as part of the redirect. `unset {PATH}>/dev/null; ls`
+assigns PATH a descriptor number (so `ls` runs `./11/ls`: review BU2's class) and was
+allowed; `unset 0<&-` closes standard input. bash runs for real."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from realrun import run_real
+
+from policylang import Verdict
+from policylang.engine.policy import load_policy
+
+
+@pytest.mark.parametrize(
+    "line", ["unset {PATH}>/dev/null; ls", "unset\t{PATH}</dev/null; ls", "unset x {PATH}>&2; ls"]
+)
+def test_a_variable_redirect_of_unset_assigns_its_name_and_asks(
+    workspace: Path, line: str
+) -> None:
+    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
+    decision = load_policy().evaluate(line, workspace=str(workspace), env=environment)
+    assert decision.verdict is not Verdict.ALLOW
+    assert any("assigns `PATH` a file descriptor" in r.message for r in decision.reasons)
+    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
+    assert re.fullmatch(r"PATH=[0-9]+", run_real(["bash", "-c", shown], workspace).stdout.strip())
+
+
+@pytest.mark.parametrize("line", ["unset x{PATH}>/dev/null; ls", "unset {x} >/dev/null; ls"])
+def test_a_brace_word_that_is_no_variable_redirect_stays_allowed(
+    workspace: Path, line: str
+) -> None:
+    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
+    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    assert verdict is Verdict.ALLOW
+    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
+    printed = run_real(["bash", "-c", shown], workspace).stdout.strip()
+    assert printed == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
