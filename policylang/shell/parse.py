@@ -2745,7 +2745,12 @@ _WORD_BREAKS: Final = frozenset({b"", b" ", b"\t", b"\n", b";", b"|", b"&", b"("
 def _starts_word(data: bytes, start: int) -> bool:
     """Whether bash starts a word at `start`: after an unescaped blank or metacharacter,
     or after the `-` of a closing `>&-` / `<&-`, which bash reads as a token of its own
-    (`: >&-{PATH}>/dev/null` assigns PATH: review BW1)."""
+    (`: >&-{PATH}>/dev/null` assigns PATH: review BW1). Line continuations before it are
+    removed first, as bash removes them (`echo a \\⏎{PATH}>/dev/null` assigns PATH)."""
+    while start >= 2 and data[start - 2 : start] == b"\\\n" and not _scan.escaped(data, start - 2):
+        start -= 2
+    if start == 0:
+        return True
     before = data[start - 1 : start]
     if before in b" \t\n;|&()<>" and not _scan.escaped(data, start - 1):
         return True

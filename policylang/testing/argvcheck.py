@@ -48,6 +48,7 @@ LOGGED_NAMES = (
     "echo", "printf", "ls", "cat", "grep", "wc", "true", "false", ":", "test", "[", "cd",
     "head", "sort", "read", "set", "export", "unset", "date", "pwd", "type", "find", "sed",
     "tr", "xargs", "timeout", "nice", "env", "command", "git", "rm", "touch", "bash", "sh",
+    "declare", "readonly", "typeset",
 )  # fmt: skip
 
 # a newline is logged as `\x1d`: bash's printf writes a line at a time, and the line of
@@ -204,7 +205,8 @@ def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ..
 # BW found `{NAME}>` after `>&-` with these)
 _NAMES = ("echo", "ls", "cat", "grep", "wc", "true", "printf", "test", "[", "head", "sort",
           "read", "unset", "find", "sed", "timeout 5", "env", "command", "git", "cd", ":",
-          "date", "pwd", "tr", "xargs", "nice", "git status", "git log")  # fmt: skip
+          "date", "pwd", "tr", "xargs", "nice", "git status", "git log", "export",
+          "declare -x", "readonly")  # fmt: skip
 _WORDS = (
     "a", "b", "-n", "-i", "-i2", "-delete", "x.py", "'q'", '"q w"', "$HOME", "${HOME}",
     "$x", "\\ ", "#c", "~", "*", "[ab]", "{a,b}", "{x}", "{PATH}", "$'\\x41'", '$"x"',

@@ -38,5 +38,36 @@ def test_a_brace_word_that_is_no_variable_redirect_stays_allowed(
     verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
     assert verdict is Verdict.ALLOW
     shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
-    printed = run_real(["bash", "-c", shown], workspace).stdout.strip()
+    printed = run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
+    assert printed == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "echo a \\\n{PATH}>/dev/null; ls",
+        ": \\\n\\\n{PATH}>/dev/null; ls",
+        "unset \\\n{PATH}</dev/null",
+    ],
+)
+def test_a_variable_redirect_after_a_line_continuation_assigns_its_name(
+    workspace: Path, line: str
+) -> None:
+    # found by the argv oracle: bash removes `\⏎` before it splits words, so `{PATH}`
+    # starts a word after the blank before the backslash
+    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
+    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    assert verdict is not Verdict.ALLOW
+    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
+    last = run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
+    assert re.fullmatch(r"PATH=[0-9]+", last)
+
+
+def test_a_brace_word_glued_across_a_line_continuation_is_an_argument(workspace: Path) -> None:
+    line = "echo a\\\n{PATH}>/dev/null; ls"  # bash reads the one word `a{PATH}`
+    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
+    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    assert verdict is Verdict.ALLOW
+    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
+    printed = run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
     assert printed == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
