@@ -1651,6 +1651,11 @@ class _Walker:
                 parts.extend(c for c in child.children if c.type in _WORDLIKE)
             elif child.is_named:
                 stack.extend(reversed(child.children))
+            elif single and kind == "~":
+                # `[ ~ ]]`: tree-sitter reads an arithmetic `~`; for bash it is a word,
+                # and a tilde expansion (argv oracle)
+                data = self.src.data
+                parts.extend(_word_nodes(data, child.start_byte, child.end_byte) or [child])
             elif single or kind not in ("[[", "]]", "(", ")"):
                 parts.append(child)
         words = self.words(parts, ctx, "test word")

@@ -57,3 +57,4 @@ def test_digits_before_an_ampersand_redirect_are_an_argument(text: str) -> None:
     (segment,) = parse_command(text).segments
     assert [word.value for word in segment.words] == ["sort", "2"]
     assert segment.redirects[-1].fd is None
+
