@@ -1698,11 +1698,7 @@ class _Walker:
         targets: list[Node] = []
         for child in node.children:
             if child.type == "file_descriptor":
-                if _glued_to_word(data, child.start_byte):
-                    # `cat \ 2>&1`: the digits end the word `\ ` starts (bash reads ` 2`
-                    # and `>&1`); tree-sitter drops the escape and reads a descriptor
-                    self.mismatch(ctx, child, "bash reads these digits as the end of a word")
-                fd = self.descriptor(child, extra)
+                fd = self.glued_descriptor(child, extra, ctx)
             elif not child.is_named:
                 op += child.type
                 op_end = child.end_byte
@@ -1789,6 +1785,14 @@ class _Walker:
             return
         where = self.src.char(data.index(b"-", start, stop))
         self.spill_word(_build.word("-", "-", (), _build.span(where, where + 1)), ctx, spill)
+
+    def glued_descriptor(self, node: Node, extra: list[Node], ctx: _Ctx) -> int | None:
+        """`descriptor`, and a problem where the digits end a word instead: in `cat \\
+        2>&1` bash reads the word ` 2` and `>&1` (tree-sitter drops the escape), in `git
+        log {PATH}$1<<E` the word `{PATH}$1` and a here-document (argv oracle)."""
+        if _glued_to_word(self.src.data, node.start_byte):
+            self.mismatch(ctx, node, "bash reads these digits as the end of a word")
+        return self.descriptor(node, extra)
 
     def descriptor(self, node: Node, extra: list[Node]) -> int | None:
         """A redirect's descriptor; a word tree-sitter took for one is an argument.
@@ -1927,7 +1931,7 @@ class _Walker:
                 if child.end_byte - child.start_byte != len(kind):
                     self.operator_prefix(child, ctx, spill)
             elif kind == "file_descriptor":
-                fd = self.descriptor(child, extra)
+                fd = self.glued_descriptor(child, extra, ctx)
             elif kind == "heredoc_start":
                 raw = self.src.slice(child)
                 meta = _unquoted_metacharacter(raw)

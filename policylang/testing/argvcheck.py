@@ -206,7 +206,8 @@ def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ..
 _NAMES = ("echo", "ls", "cat", "grep", "wc", "true", "printf", "test", "[", "head", "sort",
           "read", "unset", "find", "sed", "timeout 5", "env", "command", "git", "cd", ":",
           "date", "pwd", "tr", "xargs", "nice", "git status", "git log", "export",
-          "declare -x", "readonly")  # fmt: skip
+          "declare -x", "readonly", "'ls'", "l\\s", '"ec"ho', "$'cat'", "\\git log",
+          "x=1 echo", "x=$(echo a) cat", "~", "~+", "~-")  # fmt: skip
 _WORDS = (
     "a", "b", "-n", "-i", "-i2", "-delete", "x.py", "'q'", '"q w"', "$HOME", "${HOME}",
     "$x", "\\ ", "#c", "~", "*", "[ab]", "{a,b}", "{x}", "{PATH}", "$'\\x41'", '$"x"',
@@ -215,6 +216,8 @@ _WORDS = (
     "]", "]]", "[[", "!", "|", "||", "&&", "&", ";", ">", ">>", "<", "x=1", "--", "-e",
     "\\\t", "2", "-1", "$'\\''", "$'\\\\'", "$'a\\nb'", "$'\\e'", "$'\\c['", "$\"x\"",
     "\\\n", "\r", "\t", ">(ls)", "$(date)", "#", "a#b", "\\#", "\\;", "?", "PATH=x",
+    "~root", "~+/x", "~-", "a=~", "x:~", '"$@"', "${x:-a b}", "${x:=$(date)}", "${x/a/b}",
+    "${#x}", "$[1]", '"${HOME}"x', "'a'\\''b'", "$'\\047'", "\\$x", "\\`", "@(a|b)",
 )  # fmt: skip
 _REDIRECTS = (
     ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
