@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import random
 import shutil
 import subprocess
@@ -26,6 +27,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from policylang.decision import Decision, Verdict
 from policylang.shell.model import CommandLine, SegmentKind
@@ -34,12 +36,15 @@ from policylang.shell.walk import walk
 
 __all__ = [
     "LOGGED_NAMES",
+    "Run",
     "SandboxUnavailableError",
     "differential",
+    "executed",
     "executed_argvs",
     "main",
     "soup_lines",
     "uncovered",
+    "unexpected_files",
 ]
 
 #: names the prelude turns into logging functions; any other name reaches
@@ -76,6 +81,7 @@ for f in /samples/*.sh; do
     __RC=$rc __LOG="/log/$n" /usr/bin/timeout -s KILL 2 /bin/bash --norc --noprofile "$f" \
       </dev/null >/dev/null 2>&1 || [ $? -lt 128 ] || continue 2
   done
+  /usr/bin/find . -mindepth 1 -printf '%P\0' > "/log/$n.files"
   : > "/log/$n.done"
 done
 : > /log/finished
@@ -109,6 +115,14 @@ def _sandboxed(bwrap: str, samples: Path, log: Path, empty: Path) -> list[str]:
     ]  # fmt: skip
 
 
+class Run(NamedTuple):
+    """What bash did for one line: the argv of every command it ran, and the files and
+    folders it made in its working folder (by redirects: every command is a function)."""
+
+    argvs: tuple[tuple[str, ...], ...]
+    files: tuple[str, ...]
+
+
 def executed_argvs(
     lines: Sequence[str], *, timeout: float = 600.0
 ) -> tuple[tuple[tuple[str, ...], ...] | None, ...]:
@@ -119,6 +133,11 @@ def executed_argvs(
         SandboxUnavailableError: no bubblewrap, or it cannot make a sandbox here.
         subprocess.TimeoutExpired: the whole batch took longer than `timeout` seconds.
     """
+    return tuple(None if run is None else run.argvs for run in executed(lines, timeout=timeout))
+
+
+def executed(lines: Sequence[str], *, timeout: float = 600.0) -> tuple[Run | None, ...]:
+    """`executed_argvs` with the files each line made (relative to its working folder)."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise SandboxUnavailableError("bubblewrap (`bwrap`) was not found on PATH")
@@ -139,7 +158,15 @@ def executed_argvs(
         if lines and not (log / "finished").exists():
             message = proc.stderr.decode("utf-8", "replace").strip()[:300]
             raise SandboxUnavailableError(f"bubblewrap could not run the samples: {message}")
-        return tuple(_read_log(log, index) for index in range(len(lines)))
+        return tuple(_read_run(log, index) for index in range(len(lines)))
+
+
+def _read_run(log: Path, index: int) -> Run | None:
+    argvs = _read_log(log, index)
+    if argvs is None:
+        return None
+    listing = (log / f"{index:07d}.files").read_bytes().decode("utf-8", "surrogateescape")
+    return Run(argvs=argvs, files=tuple(name for name in listing.split("\0") if name))
 
 
 def _read_log(log: Path, index: int) -> tuple[tuple[str, ...], ...] | None:
@@ -193,6 +220,25 @@ def _matches(pattern: tuple[str | None, ...], argv: tuple[str, ...]) -> bool:
     return match(0, 0)
 
 
+def model_targets(line: CommandLine) -> Iterator[str | None]:
+    """The target of every redirect of the model (None: a word not known), nested lines
+    included."""
+    for _line, segment in walk(line):
+        for redirect in segment.redirects:
+            if redirect.target is not None:
+                yield redirect.target.value
+
+
+def unexpected_files(text: str, files: Sequence[str]) -> list[str]:
+    """The files bash made for `text` in its working folder that no redirect target of
+    the model names (a target not known may name any)."""
+    targets = set(model_targets(parse_command(text)))
+    if None in targets:
+        return []
+    named = {os.path.normpath(t) for t in targets if t is not None and not t.startswith("/")}
+    return [name for name in files if name not in named]
+
+
 def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The argvs bash ran for `text` that no command of the analyser's model matches."""
     patterns = list(model_argvs(parse_command(text)))
@@ -224,6 +270,7 @@ _REDIRECTS = (
     ">& -", "<&0", "0<&-", "<<<w", "<<<$x", "<>/dev/null", ">|/dev/null", "&>/dev/null",
     "&>>/dev/null", "3>&-", "{v}>&-", "{v}>/dev/null", "<<E\nx\nE\n", "<<-E\n\tx\n\tE\n",
     "<<'E'\n$(date)\nE\n", "< /dev/null", "> /dev/null", "2> /dev/null", ">\\ ", "<\\ ",
+    ">x", "2>y", ">>z", "&>w", ">|v", "{v}>u", "> t", "1>s", "<>r",
 )  # fmt: skip
 # a compound command or prefix around one command, and what closes it
 _AROUND = (
@@ -271,12 +318,16 @@ def _soup_line(rng: random.Random) -> str:
 def differential(
     evaluate: Callable[[str], Decision], lines: Sequence[str]
 ) -> list[tuple[str, list[tuple[str, ...]]]]:
-    """The lines `evaluate` allows for which bash ran a command the model lacks, with
-    those commands (lines whose run did not finish are left out)."""
+    """The lines `evaluate` allows for which bash ran a command the model lacks, or made
+    a file no redirect of the model names, with those commands and files (a file as
+    `(">", name)`; lines whose run did not finish are left out)."""
     allowed = [line for line in lines if evaluate(line).verdict is Verdict.ALLOW]
-    found = []
-    for line, argvs in zip(allowed, executed_argvs(allowed), strict=True):
-        missing = uncovered(line, argvs) if argvs is not None else []
+    found: list[tuple[str, list[tuple[str, ...]]]] = []
+    for line, run in zip(allowed, executed(allowed), strict=True):
+        if run is None:
+            continue
+        missing = uncovered(line, run.argvs)
+        missing.extend((">", name) for name in unexpected_files(line, run.files))
         if missing:
             found.append((line, missing))
     return found
@@ -304,8 +355,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SandboxUnavailableError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{len(lines)} lines (seed {args.seed}): {len(found)} allowed with a command the "
-          "model lacks")  # fmt: skip
+    print(f"{len(lines)} lines (seed {args.seed}): {len(found)} allowed with a command or "
+          "file the model lacks")  # fmt: skip
     for line, missing in found[: args.show]:
-        print(f"  {line!r}: bash ran {missing[0]!r}")
+        what = "made" if missing[0][0] == ">" else "ran"
+        print(f"  {line!r}: bash {what} {missing[0]!r}")
     return 1 if found else 0

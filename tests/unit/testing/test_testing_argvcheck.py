@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from policylang.testing import argvcheck
-from policylang.testing.argvcheck import executed_argvs, soup_lines, uncovered
+from policylang.testing.argvcheck import (
+    differential,
+    executed,
+    executed_argvs,
+    soup_lines,
+    uncovered,
+    unexpected_files,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("bwrap") is None or shutil.which("bash") is None,
@@ -63,3 +70,34 @@ def test_soup_lines_are_reproducible() -> None:
     assert soup_lines(7, 50) == soup_lines(7, 50)
     assert soup_lines(7, 50) != soup_lines(8, 50)
     assert all(line.strip() for line in soup_lines(7, 50))
+
+
+def test_the_files_a_line_makes_in_its_folder_are_listed() -> None:
+    runs = executed(["echo x > a; echo y >> ./b 2>c", "echo hi >/dev/null", "cat \\ 2>d"])
+    assert [None if run is None else sorted(run.files) for run in runs] == [
+        ["a", "b", "c"],
+        [],
+        ["d"],
+    ]
+
+
+def test_a_file_no_redirect_of_the_model_names_is_unexpected() -> None:
+    assert unexpected_files("echo x > a; echo y >> ./b", ["a", "b"]) == []
+    assert unexpected_files("echo x > a", ["a", "x"]) == ["x"]
+    assert unexpected_files("echo x > $v", ["anything"]) == []  # a target not known
+
+
+def test_a_line_writing_a_file_the_model_misses_is_a_finding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # an analyser that lost the redirect (the model of `echo x` for `echo x > a`): bash
+    # made `a`, which the model does not name
+    from policylang.decision import Decision, Verdict
+    from policylang.shell.parse import parse_command
+
+    def allow(line: str) -> Decision:
+        return Decision(command=line, verdict=Verdict.ALLOW, retention=None, concurrency_safe=True)
+
+    assert differential(allow, ["echo x > a"]) == []
+    monkeypatch.setattr(argvcheck, "parse_command", lambda text: parse_command("echo x"))
+    assert differential(allow, ["echo x > a"]) == [("echo x > a", [(">", "a")])]
