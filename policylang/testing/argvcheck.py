@@ -27,7 +27,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from policylang.decision import Decision, Verdict
 from policylang.shell.model import CommandLine, SegmentKind
@@ -63,11 +63,18 @@ _FILE_LIMIT = 1024 * 1024  # `ulimit -f 1024` in `_LOOP`
 _PRELUDE = (
     "__rec() { local __s; builtin printf -v __s '%s\\037' \"$@\"; "
     "builtin printf '%s\\036' \"${__s//$'\\n'/$'\\035'}\" >> \"$__LOG\"; }\n"
-    "command_not_found_handle() { __rec \"$@\"; return $__RC; }\n"
+    # the variables that change what later words mean, when they differ from the start
+    '__env() { [[ $PATH == /empty && $HOME == /tmp && "${IFS-unset}" == $\' \\t\\n\' ]] || '
+    '__rec "<env>" "PATH=$PATH" "HOME=$HOME" "IFS=${IFS-unset}"; }\n'
+    "command_not_found_handle() { __env; __rec \"$@\"; return $__RC; }\n"
     + "".join(
-        f"function {name} {{ __rec {name} \"$@\"; return $__RC; }}\n" for name in LOGGED_NAMES
+        f"function {name} {{ __env; __rec {name} \"$@\"; return $__RC; }}\n"
+        for name in LOGGED_NAMES
     )
 )
+#: what `__env` logs a variable as when it has the value the runs start with
+_START_ENVIRONMENT: Final = {"PATH": "/empty", "HOME": "/tmp", "IFS": " \t\n"}
+_ENV_MARK: Final = "<env>"
 # one bash loops over the samples, each run by its own bash in a fresh folder, twice: with
 # every logged command succeeding, then failing, so that both sides of `&&` and `||` run;
 # killed after two seconds or past 1 MiB of files (a loop may not end), a sample has no
@@ -240,9 +247,34 @@ def unexpected_files(text: str, files: Sequence[str]) -> list[str]:
 
 
 def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """The argvs bash ran for `text` that no command of the analyser's model matches."""
-    patterns = list(model_argvs(parse_command(text)))
-    return [argv for argv in argvs if not any(_matches(p, argv) for p in patterns)]
+    """The argvs bash ran for `text` that no command of the analyser's model matches,
+    and the variables (`PATH`, `HOME`, `IFS`) a command ran with changed where the model
+    assigns them nowhere, as `("<env>", "NAME=value", …)`."""
+    line = parse_command(text)
+    patterns = list(model_argvs(line))
+    found = []
+    for argv in argvs:
+        if argv[:1] == (_ENV_MARK,):
+            changed = {
+                name
+                for name, _, value in (field.partition("=") for field in argv[1:])
+                if _START_ENVIRONMENT.get(name) != value
+            }
+            if not changed <= set(model_assigned(line)):
+                found.append(argv)
+        elif not any(_matches(p, argv) for p in patterns):
+            found.append(argv)
+    return found
+
+
+def model_assigned(line: CommandLine) -> Iterator[str]:
+    """The names the model's segments assign: prefix assignments, declarations, a
+    wrapper's `NAME=value`, `{NAME}>` descriptors."""
+    for _line, segment in walk(line):
+        for assignment in (*segment.assignments, *segment.declared):
+            yield assignment.name
+        if segment.wrapped is not None:
+            yield from (assignment.name for assignment in segment.wrapped.assignments)
 
 
 # the pieces `soup_lines` draws from: words and metacharacters bash reads specially, glued
