@@ -148,7 +148,10 @@ def escape_words(data: bytes, start: int, stop: int) -> list[tuple[int, int]]:
             index += 1
         elif byte == 0x5C and index + 1 < stop:
             end = escaped_run(data, index, stop)
-            if data[index + 1] != 0x0A or end - index > 2:  # not a bare line continuation
+            # line continuations alone are no word: bash removes them before it splits
+            # words (review BX4: `cd \<newline>\<newline>; cat .aws/credentials` ran in
+            # home, where the model had `cd ''`)
+            if data[index:end].replace(b"\\\n", b""):
                 runs.append((index, end))
             index = end
         else:

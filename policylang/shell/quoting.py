@@ -15,6 +15,7 @@ pattern characters (glob, brace, tilde, extglob) that make the word non-literal.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from policylang.shell.model import ExpansionKind
 
@@ -135,6 +136,33 @@ def unquote_bare(text: str) -> list[tuple[str, bool]]:
 _EXTGLOB = re.compile(r"[?*+@!]\(")
 
 
+_BRACE_SCANS: Final = 64  # `{` a word may open before it is taken to expand unseen
+
+
+def _brace_expands(unquoted: str) -> bool:
+    """Whether some unquoted `{` opens a brace expansion, as bash's `brace_gobbler` finds
+    its end: the first `}` at its own level after a `,` (or `..`). A `}` before the first
+    comma does not close it (review BX8: `cat {x},.env}` reads `x}` and `.env`)."""
+    if "{" not in unquoted or "}" not in unquoted or ("," not in unquoted and ".." not in unquoted):
+        return False
+    opens = [i for i, c in enumerate(unquoted) if c == "{"]
+    if len(opens) > _BRACE_SCANS:
+        return True  # (generous: never read as literal what may expand)
+    for start in opens:
+        level = commas = 0
+        for index in range(start + 1, len(unquoted)):
+            char = unquoted[index]
+            if char == "{":
+                level += 1
+            elif char == "}":
+                if level == 0 and commas:
+                    return True
+                level = max(level - 1, 0)
+            elif level == 0 and (char == "," or unquoted.startswith("..", index)):
+                commas += 1
+    return False
+
+
 def pattern_kinds(pieces: list[tuple[str, bool]]) -> list[ExpansionKind]:
     """The pattern expansions bash would apply to a word made of these pieces.
 
@@ -150,16 +178,8 @@ def pattern_kinds(pieces: list[tuple[str, bool]]) -> list[ExpansionKind]:
     bracket = unquoted_only.find("[")
     if star or (bracket != -1 and "]" in value[bracket + 1 :]):
         kinds.append(ExpansionKind.GLOB)
-    brace = unquoted_only.find("{")
-    while brace != -1:  # any `{…}` pair with a `,` or `..` inside: `{x}{a,b}` expands too
-        close = unquoted_only.find("}", brace + 1)
-        if close == -1:
-            break
-        inner = value[brace + 1 : close]
-        if "," in inner or ".." in inner:
-            kinds.append(ExpansionKind.BRACE)
-            break
-        brace = unquoted_only.find("{", brace + 1)
+    if _brace_expands(unquoted_only):
+        kinds.append(ExpansionKind.BRACE)
     if unquoted_only.startswith("~") or "=~" in unquoted_only or ":~" in unquoted_only:
         kinds.append(ExpansionKind.TILDE)
     return kinds

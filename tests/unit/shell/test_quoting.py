@@ -60,7 +60,7 @@ def test_unquote_bare() -> None:
         ([("[ab]", False)], [K.GLOB]),
         ([("[", False)], []),
         ([("{a,b}", False)], [K.BRACE]),
-        ([("{", False), ("a,b", True), ("}", False)], [K.BRACE]),
+        ([("{", False), ("a,b", True), ("}", False)], []),  # a quoted comma: `{"a,b"}` stays
         ([("{}", False)], []),
         ([("{x}{a,b}", False)], [K.BRACE]),
         ([("~/x", False)], [K.TILDE]),

@@ -1,0 +1,53 @@
+"""Review BX4, BX8 under the default ruleset, with a real bash beside each verdict.
+
+BX4: two line continuations in a row made an empty argument in the model, so `cd
+\\⏎\\⏎; cat .aws/credentials` was `cd ''` (staying in the workspace) where bash runs a
+bare `cd` to home. BX8: a `}` before the first comma does not close a brace expansion,
+so `find README.md -name {x},-o,-exec,sh,-c,id,\\;}` ran `sh -c id`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from realrun import run_real
+
+from policylang import Verdict
+from policylang.engine.policy import load_policy
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text("AWS-MARKER\n")
+    workspace = tmp_path / "ws"
+    (workspace / "docs").mkdir(parents=True)
+    (workspace / "README.md").write_text("hello\n")
+    return home
+
+
+def _verdict(line: str, home: Path) -> Verdict:
+    environment = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    workspace = str(home.parent / "ws")
+    return load_policy().evaluate(line, workspace=workspace, env=environment).verdict
+
+
+@pytest.mark.parametrize(
+    "line", ["cd \\\n\\\n; cat .aws/credentials", "cd \\\n\\\n&& cat .aws/credentials"]
+)
+def test_line_continuations_alone_are_no_argument(line: str, home: Path) -> None:
+    printed = run_real(["bash", "-c", line], home.parent / "ws", home).stdout
+    assert "AWS-MARKER" in printed  # bash went home
+    assert _verdict(line, home) is Verdict.DENY
+
+
+def test_a_brace_expansion_closed_after_its_first_comma_is_not_literal(home: Path) -> None:
+    line = "find README.md -name {x},-o,-exec,touch,made,\\;}"
+    run_real(["bash", "-c", line], home.parent / "ws", home)
+    assert (home.parent / "ws" / "made").exists()  # bash ran `-exec touch made`
+    assert _verdict(line, home) is not Verdict.ALLOW
+    assert _verdict("find docs -name {x},-o,-delete}", home) is not Verdict.ALLOW
