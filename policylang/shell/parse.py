@@ -1686,6 +1686,8 @@ class _Walker:
         data = self.src.data
         if data[node.start_byte - 1 : node.start_byte] == b"}":
             self.variable_redirect(node, ctx, extra, spill)
+        if b"\\\n" in data:
+            self.continued_variable_redirect(node, ctx)
         if kind == "heredoc_redirect":
             redirects.append(self.heredoc(node, ctx, extra, spill))
             for child in node.children:
@@ -1800,11 +1802,10 @@ class _Walker:
         tree-sitter lexes `-i2` in `sed … -i2>/dev/null` as the descriptor; bash takes
         only digits, so `-i2` is the command's argument (review BU1).
         """
-        text = self.src.slice(node)
-        if text.isascii() and text.isdigit():
-            return _int(text)
-        extra.append(node)
-        return None
+        fd = _int(self.src.slice(node))
+        if fd is None:
+            extra.append(node)
+        return fd
 
     def closing_remainder(
         self,
@@ -1902,6 +1903,19 @@ class _Walker:
             return
         del parts[index]
         spill.assignments.append(Assignment(name=name, value=None, span=self.src.span(part)))
+
+    def continued_variable_redirect(self, node: Node, ctx: _Ctx) -> None:
+        """`echo {PATH}\\⏎>/dev/null`, `echo {PA\\⏎TH}>/dev/null`: bash removes the line
+        continuations before it reads the word, so `{PATH}` still assigns PATH (review
+        BX1); tree-sitter splits the word at them. Reported, never read as an argument."""
+        text, start = _word_before(self.src.data, node.start_byte)
+        if start < node.start_byte and _CONTINUED_VARIABLE.search(text):
+            where = self.src.span(node)
+            span = _build.span(self.src.char(start), where.start)
+            message = "bash removes the line continuations and assigns a descriptor here"
+            ctx.line.problems.append(
+                Problem(code="shell.syntax-mismatch", message=message, span=span)
+            )
 
     def detached_fd(self, node: Node, parts: list[Node], ctx: _Ctx) -> int | None:
         """`cmd 0<&3`: tree-sitter reads `0` as an argument; bash reads it as the fd."""
@@ -2766,6 +2780,27 @@ def _role(role: str, index: int) -> str:
 _WORD_BREAKS: Final = frozenset({b"", b" ", b"\t", b"\n", b";", b"|", b"&", b"(", b")", b"<", b">"})
 
 
+_CONTINUED_VARIABLE: Final = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\n]*\])?\}\Z")
+
+
+def _word_before(data: bytes, end: int) -> tuple[str, int]:
+    """The word that ends at `end` (a redirect operator) when it holds a line continuation,
+    with the continuations removed, and where it starts; `("", end)` when none does."""
+    index = end
+    continued = False
+    while index > 0:
+        if index >= 2 and data[index - 2 : index] == b"\\\n" and not _scan.escaped(data, index - 2):
+            index -= 2
+            continued = True
+        elif data[index - 1 : index] in b" \t\n;|&()<>" and not _scan.escaped(data, index - 1):
+            break
+        else:
+            index -= 1
+    if not continued:
+        return "", end
+    return data[index:end].replace(b"\\\n", b"").decode("utf-8", "replace"), index
+
+
 def _starts_word(data: bytes, start: int) -> bool:
     """Whether bash starts a word at `start`: after an unescaped blank or metacharacter,
     or after the `-` of a closing `>&-` / `<&-`, which bash reads as a token of its own
@@ -2793,7 +2828,12 @@ def _glued_to_word(data: bytes, start: int) -> bool:
 
 
 def _int(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) < 10 else None
+    """Digits as bash's lexer reads a descriptor: a number that fits a C `int` (review
+    BX5: `cat 2147483648>x` passes the word `2147483648` to cat); None otherwise."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 10 and int(digits) <= 2**31 - 1 else None
 
 
 def _parameter_name(node: Node, src: _Source) -> str | None:

@@ -51,3 +51,13 @@ def test_a_brace_expansion_closed_after_its_first_comma_is_not_literal(home: Pat
     assert (home.parent / "ws" / "made").exists()  # bash ran `-exec touch made`
     assert _verdict(line, home) is not Verdict.ALLOW
     assert _verdict("find docs -name {x},-o,-delete}", home) is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize("line", ["cat 2147483648>/dev/stdout", "cat 2&>/dev/stdout"])
+def test_digits_bash_passes_as_a_word_are_read_as_a_path(line: str, home: Path) -> None:
+    # review BX5: a committed link named with digits; bash passes the digits to cat
+    workspace = home.parent / "ws"
+    name = line.split()[1].split("&")[0].split(">")[0]
+    (workspace / name).symlink_to(home / ".aws" / "credentials")
+    assert "AWS-MARKER" in run_real(["bash", "-c", line], workspace, home).stdout
+    assert _verdict(line, home) is Verdict.DENY

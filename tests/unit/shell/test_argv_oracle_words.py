@@ -23,3 +23,37 @@ def test_digits_ending_a_word_before_a_here_document_are_reported(text: str) -> 
     # read `1` as the here-document's descriptor and the word as the literal `{PATH}$`
     codes = [problem.code for problem in parse_command(text).problems]
     assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo {PATH}\\\n>/dev/null; ls",
+        "echo a {\\\nPATH}>/dev/null; ls",
+        "echo {PA\\\nTH}>/dev/null; ls",
+        ": >&-\\\n{PATH}>/dev/null; ls",
+    ],
+)
+def test_a_variable_redirect_split_by_line_continuations_is_reported(text: str) -> None:
+    # review BX1: bash removes `\⏎` before reading the word, so `{PATH}` assigns PATH
+    line = parse_command(text)
+    names = [a.name for segment in line.segments for a in segment.assignments]
+    codes = [problem.code for problem in line.problems]
+    assert "PATH" in names or "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [("cat 2147483648>/dev/null", "2147483648"), ("cat 99999999999999999999>x", "9" * 20)],
+)
+def test_digits_too_large_for_a_descriptor_are_an_argument(text: str, word: str) -> None:
+    # review BX5: bash reads digits that do not fit an `int` as a word of the command
+    (segment,) = parse_command(text).segments
+    assert [w.value for w in segment.words] == ["cat", word]
+    assert segment.redirects[0].fd is None
+
+
+def test_the_largest_descriptor_is_a_descriptor() -> None:
+    (segment,) = parse_command("cat 2147483647>/dev/null").segments
+    assert [w.value for w in segment.words] == ["cat"]
+    assert segment.redirects[0].fd == 2147483647
