@@ -296,6 +296,9 @@ _WORDS = (
     "\\\n", "\r", "\t", ">(ls)", "$(date)", "#", "a#b", "\\#", "\\;", "?", "PATH=x",
     "~root", "~+/x", "~-", "a=~", "x:~", '"$@"', "${x:-a b}", "${x:=$(date)}", "${x/a/b}",
     "${#x}", "$[1]", '"${HOME}"x', "'a'\\''b'", "$'\\047'", "\\$x", "\\`", "@(a|b)",
+    # review BX: backquotes in double quotes, continuations, braces closed after a comma
+    '"`echo \\"a\\"`"', '"`: \\"\'\\"; ls; \\"\'\\"`"', "`echo 'a\\\nb'`", "\\\n\\\n",
+    "{x},a}", "{x},-n}", "2147483648", "{PA\\\nTH}", "{x}\\{,b}",
 )  # fmt: skip
 _REDIRECTS = (
     ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
