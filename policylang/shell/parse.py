@@ -1706,6 +1706,11 @@ class _Walker:
                 op_end = child.end_byte
             elif child.type in _WORDLIKE:
                 targets.append(child)
+            elif child.type == "comment":
+                # `true <\  #c\⏎rm -rf ~`: tree-sitter looks past the comment (and the
+                # `\⏎` that does not continue it) for a target; bash ends the line at the
+                # comment's newline and runs `rm` (found by the argv oracle)
+                self.mismatch(ctx, child, "bash ends the command at this comment")
         if fd is None and not node.children[0].is_named and not op.startswith("&"):
             # (`&>` and `&>>` take no descriptor: in `sort 2&>x` bash passes `2` to sort)
             fd = self.detached_fd(node, extra, ctx)

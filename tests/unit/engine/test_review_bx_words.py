@@ -61,3 +61,13 @@ def test_digits_bash_passes_as_a_word_are_read_as_a_path(line: str, home: Path) 
     (workspace / name).symlink_to(home / ".aws" / "credentials")
     assert "AWS-MARKER" in run_real(["bash", "-c", line], workspace, home).stdout
     assert _verdict(line, home) is Verdict.DENY
+
+
+def test_a_comment_after_an_escaped_blank_target_ends_the_command(home: Path) -> None:
+    # found by the argv oracle: tree-sitter looked past `#c\` for the target of `<\ `, so
+    # the model read `ls`… as that target; bash reads the file ` `, ends the line at the
+    # comment and runs the next line
+    line = "true <\\  #c\\\ncat ~/.aws/credentials"
+    assert "AWS-MARKER" in run_real(["bash", "-c", line], home.parent / "ws", home).stdout
+    assert _verdict(line, home) is Verdict.DENY
+    assert _verdict("true <\\  #c\\\nrm -rf ~", home) is Verdict.DENY
