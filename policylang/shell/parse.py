@@ -1914,7 +1914,7 @@ class _Walker:
         continuations before it reads the word, so `{PATH}` still assigns PATH (review
         BX1); tree-sitter splits the word at them. Reported, never read as an argument."""
         text, start = _word_before(self.src.data, node.start_byte)
-        if start < node.start_byte and _CONTINUED_VARIABLE.search(text):
+        if start < node.start_byte and _CONTINUED_VARIABLE.fullmatch(text):
             where = self.src.span(node)
             span = _build.span(self.src.char(start), where.start)
             message = "bash removes the line continuations and assigns a descriptor here"
@@ -2785,7 +2785,8 @@ def _role(role: str, index: int) -> str:
 _WORD_BREAKS: Final = frozenset({b"", b" ", b"\t", b"\n", b";", b"|", b"&", b"(", b")", b"<", b">"})
 
 
-_CONTINUED_VARIABLE: Final = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\n]*\])?\}\Z")
+# (a `-` before it: the closing `>&-` bash reads as a token of its own, review BW1)
+_CONTINUED_VARIABLE: Final = re.compile(r"-?\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\n]*\])?\}")
 
 
 def _word_before(data: bytes, end: int) -> tuple[str, int]:
