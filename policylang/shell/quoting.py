@@ -136,7 +136,7 @@ def unquote_bare(text: str) -> list[tuple[str, bool]]:
 _EXTGLOB = re.compile(r"[?*+@!]\(")
 
 
-_BRACE_SCANS: Final = 64  # `{` a word may open before it is taken to expand unseen
+_BRACE_SCANS: Final = 16  # `{` a word may open before it is taken to expand unseen
 
 
 def _brace_expands(unquoted: str) -> bool:
