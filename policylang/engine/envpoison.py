@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from policylang.shell.model import Segment, SegmentKind, Word
+from policylang.shell.model import Expansion, Segment, SegmentKind, Word
 
 # Variables that change how later commands are found, loaded, expanded or resolved.
 POISON_NAMES: tuple[str, ...] = (
@@ -252,18 +252,29 @@ def expansion_assignments(segment: Segment) -> list[tuple[str, str]]:
     [('x', ':='), ('y', '=')]
     """
     found: list[tuple[str, str]] = []
-    for word in _expanding_words(segment):
-        for expansion in word.expansions:
-            if "=" not in expansion.text:
-                continue  # the hot path: most expansions assign nothing
-            for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
-                operator = ":=" if match.group().endswith(":=") else "="
-                found.append((match.group(1), operator))
+    for expansion in _expansions(segment):
+        if "=" not in expansion.text:
+            continue  # the hot path: most expansions assign nothing
+        for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
+            operator = ":=" if match.group().endswith(":=") else "="
+            found.append((match.group(1), operator))
     return found
 
 
+def _expansions(segment: Segment) -> Iterator[Expansion]:
+    """The expansions of the segment's words, redirect targets, here-document bodies and
+    assignments (values, array elements, subscripts): bash expands them in this shell
+    (review BY3: `: <<E⏎${CDPATH=$HOME}⏎E`; BY4: `LC_ALL=(${CDPATH=$HOME})`)."""
+    for word in _expanding_words(segment):
+        yield from word.expansions
+    for redirect in segment.redirects:
+        if redirect.heredoc is not None:
+            yield from redirect.heredoc.expansions
+
+
 def _expanding_words(segment: Segment) -> Iterator[Word]:
-    """The segment's words, redirect targets and assignment values that expand."""
+    """The segment's words, redirect targets and assignment values, elements and
+    subscripts that expand."""
     for word in segment.words:
         if word.expansions:
             yield word
@@ -271,8 +282,8 @@ def _expanding_words(segment: Segment) -> Iterator[Word]:
         if redirect.target is not None and redirect.target.expansions:
             yield redirect.target
     for assignment in (*segment.assignments, *segment.declared):
-        if assignment.value is not None and assignment.value.expansions:
-            yield assignment.value
+        parts = (assignment.value, assignment.subscript, *(assignment.array or ()))
+        yield from (part for part in parts if part is not None and part.expansions)
 
 
 def _expansion_assignment(segment: Segment) -> str | None:

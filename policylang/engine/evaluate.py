@@ -1355,6 +1355,10 @@ class _Walk(PathChecks, LineWrites):
             if heredoc is not None:
                 for exp in heredoc.expansions:
                     self.expansion(exp, "heredoc-body", seg, cwd, poison)
+                if not heredoc.quoted and ("$[" in heredoc.body or "$((" in heredoc.body):
+                    # `$[PATH=11]` in a body assigns as it does on the line (review BY2)
+                    for found in _BODY_ARITHMETIC.finditer(heredoc.body):
+                        self.arithmetic_assignments(found.group(), "arithmetic", seg)
             target = redirect.target
             if target is None:
                 continue
@@ -1368,6 +1372,10 @@ class _Walk(PathChecks, LineWrites):
             values = (assignment.value,) if assignment.value is not None else ()
             for word in values + (assignment.array or ()):
                 self.expansions(word, "assignment-value", seg, cwd, poison)
+            for word in assignment.array or ():
+                key = _element_key(word.text)
+                if key is not None:  # `a=([PATH=11]=C)`: an indexed array's key is arithmetic
+                    self.data_use(_names_in(key), key, "an array subscript", seg)
             if assignment.subscript is not None:
                 self.expansions(assignment.subscript, "assignment-value", seg, cwd, poison)
                 subscript = assignment.subscript.text
@@ -1448,6 +1456,8 @@ class _Walk(PathChecks, LineWrites):
         and runs the `$(…)` of any array subscript in it (`x='a[$(id)]'; echo $((x))`).
         The output of a command substitution in `shown` is data too (review AI1:
         `$(( $(base64 -d <<< …) ))` ran the `a[$(…)]` it decoded)."""
+        if "=" in shown or "++" in shown or "--" in shown:
+            self.arithmetic_assignments(shown, what, seg)
         if _EVALUATED_OUTPUT.search(_NUMERIC_SUBSTITUTION.sub("", shown)):
             seg.floor(
                 Verdict.ASK,
@@ -1481,6 +1491,22 @@ class _Walk(PathChecks, LineWrites):
                     "engine.data-evaluated",
                     f"`{name}` {source} in this line and `{short(shown)}` evaluates its value "
                     f"as {what}: an array subscript in it (`a[$(…)]`) runs a command",
+                )
+                return
+
+    def arithmetic_assignments(self, shown: str, what: str, seg: SegmentState) -> None:
+        """`(( PATH=11 ))`, `$[HOME=10]`, `${x[CDPATH=63]}`, `test -v 'x[PATH=1]'`: bash
+        assigns in arithmetic, in this shell, so a later `ls` runs a shipped `11/ls` and
+        `git status` reads a shipped `10/.gitconfig` (review BY2). A name that changes
+        what later commands mean asks, as `PATH=11` does."""
+        for match in _ARITHMETIC_ASSIGNMENT.finditer(shown):
+            name = match.group(1) or match.group(2)
+            if is_poison_name(name):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.arithmetic-assignment",
+                    f"`{short(shown)}` assigns `{name}` when bash evaluates it as {what}, "
+                    "which changes what later commands mean",
                 )
                 return
 
@@ -2488,6 +2514,23 @@ _INLINE_CODE: Final = re.compile(
 )
 # a command substitution (not an arithmetic `$((`) or backquote whose output bash evaluates
 _EVALUATED_OUTPUT: Final = re.compile(r"\$\((?!\()|`")
+# arithmetic in a here-document body: `$[…]`, `$((…))`
+_BODY_ARITHMETIC: Final = re.compile(r"\$\[[^]]*\]|\$\(\(.*?\)\)", re.DOTALL)
+
+
+def _element_key(text: str) -> str | None:
+    """The key of an array element written `[KEY]=VALUE`, or None."""
+    if not text.startswith("[") or ("]=" not in text and "]+=" not in text):
+        return None
+    return text[1 : text.index("]")]
+
+
+# an assignment in arithmetic: `N=`, `N+=` … (not `==`, `<=`, `>=`, `!=`), `N[i]=`,
+# `++N`, `N--` (`arithmetic_assignments`, `_note_value`)
+_ARITHMETIC_ASSIGNMENT: Final = re.compile(
+    r"(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)"
+    r"|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^]]*\]\s*)?(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))"
+)
 # substitutions that print a number and nothing else, which evaluates to itself:
 # `$(( $(wc -l < f) + 1 ))`, `$(nproc)`, `$(id -u)`, `$(date +%s)`
 _NUMERIC_SUBSTITUTION: Final = re.compile(
@@ -2653,7 +2696,9 @@ def _note_value(
                 data.add(name)
                 return
             aliases.setdefault(name, set()).update(_names_in(word.text))
-        elif any(ch in word.value for ch in "[$`"):
+        elif any(ch in word.value for ch in "[$`") or _ARITHMETIC_ASSIGNMENT.search(word.value):
+            # (a value that assigns when evaluated: `for x in PATH=11; do (( x )); done`
+            # assigns PATH, review BY2)
             data.add(name)
             return
         else:

@@ -200,7 +200,10 @@ def _coproc(command: TreeNode, data: bytes, start: int, end: int, body: int) -> 
             if _IDENTIFIER.match(data[name.start_byte : name.end_byte]) is None:
                 problem = "the coprocess name is not a plain name"
                 return Prefix("coproc", (start, end), body, problem)
-            return Prefix("coproc", (start, name.end_byte), after)
+            # bash assigns NAME the coprocess's descriptors and NAME_PID its process
+            # (review BY1: `coproc CDPATH { :; }; cd docs` went to a shipped `63/docs`)
+            problem = "`coproc NAME` assigns NAME and NAME_PID, which the analyser does not model"
+            return Prefix("coproc", (start, name.end_byte), after, problem)
         if _keyword_at(data, after):  # `coproc ls do`: bash reads `do` as a keyword here
             problem = "bash reads a keyword after `coproc NAME` and rejects it"
             return Prefix("coproc", (start, end), body, problem)
