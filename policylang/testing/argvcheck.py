@@ -64,8 +64,9 @@ _PRELUDE = (
     "__rec() { local __s; builtin printf -v __s '%s\\037' \"$@\"; "
     "builtin printf '%s\\036' \"${__s//$'\\n'/$'\\035'}\" >> \"$__LOG\"; }\n"
     # the variables that change what later words mean, when they differ from the start
-    '__env() { [[ $PATH == /empty && $HOME == /tmp && "${IFS-unset}" == $\' \\t\\n\' ]] || '
-    '__rec "<env>" "PATH=$PATH" "HOME=$HOME" "IFS=${IFS-unset}"; }\n'
+    '__env() { [[ $PATH == /empty && $HOME == /tmp && "${IFS-unset}" == $\' \\t\\n\' && '
+    '"${CDPATH-unset}" == unset ]] || '
+    '__rec "<env>" "PATH=$PATH" "HOME=$HOME" "IFS=${IFS-unset}" "CDPATH=${CDPATH-unset}"; }\n'
     "command_not_found_handle() { __env; __rec \"$@\"; return $__RC; }\n"
     + "".join(
         f"function {name} {{ __env; __rec {name} \"$@\"; return $__RC; }}\n"
@@ -73,7 +74,7 @@ _PRELUDE = (
     )
 )
 #: what `__env` logs a variable as when it has the value the runs start with
-_START_ENVIRONMENT: Final = {"PATH": "/empty", "HOME": "/tmp", "IFS": " \t\n"}
+_START_ENVIRONMENT: Final = {"PATH": "/empty", "HOME": "/tmp", "IFS": " \t\n", "CDPATH": "unset"}
 _ENV_MARK: Final = "<env>"
 # one bash loops over the samples, each run by its own bash in a fresh folder, twice: with
 # every logged command succeeding, then failing, so that both sides of `&&` and `||` run;
@@ -299,6 +300,8 @@ _WORDS = (
     # review BX: backquotes in double quotes, continuations, braces closed after a comma
     '"`echo \\"a\\"`"', '"`: \\"\'\\"; ls; \\"\'\\"`"', "`echo 'a\\\nb'`", "\\\n\\\n",
     "{x},a}", "{x},-n}", "2147483648", "{PA\\\nTH}", "{x}\\{,b}",
+    # review BY: assignments in arithmetic and subscripts
+    "$((PATH=1))", "${x[HOME=2]}", "$[IFS=3]", "$((CDPATH=4))",
 )  # fmt: skip
 _REDIRECTS = (
     ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
@@ -313,7 +316,8 @@ _AROUND = (
     ("time -p ", ""), ("exec 3>&- ; ", ""), ("(", ")"), ("{ ", "; }"),
     ("if true; then ", "; fi"), ("while (( i++ < 1 )); do ", "; done"),
     ("case a in a) ", ";; esac"), ("f() { ", "; }; f"), ("(( 1 )) && ", ""),
-    ("[[ a ]] && ", ""), ("for i in a; do ", "; done"),
+    ("[[ a ]] && ", ""), ("for i in a; do ", "; done"), ("coproc CDPATH { ", "; }"),
+    ("(( HOME=5 )); ", ""), ("LC_ALL=(${CDPATH=x}); ", ""), (": <<E\n${CDPATH=y}\nE\n", ""),
 )  # fmt: skip
 _OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n", "\r\n", " |& ")
 
