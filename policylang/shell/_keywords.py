@@ -201,8 +201,11 @@ def _coproc(command: TreeNode, data: bytes, start: int, end: int, body: int) -> 
                 problem = "the coprocess name is not a plain name"
                 return Prefix("coproc", (start, end), body, problem)
             # bash assigns NAME the coprocess's descriptors and NAME_PID its process
-            # (review BY1: `coproc CDPATH { :; }; cd docs` went to a shipped `63/docs`)
-            problem = "`coproc NAME` assigns NAME and NAME_PID, which the analyser does not model"
+            # (review BY1: `coproc CDPATH { :; }; cd docs` went to a shipped `63/docs`);
+            # the variables that change what later commands mean are upper case
+            problem = ""
+            if not data[name.start_byte : name.end_byte].decode("ascii", "replace").islower():
+                problem = "`coproc NAME` assigns NAME and NAME_PID, which are not modelled"
             return Prefix("coproc", (start, name.end_byte), after, problem)
         if _keyword_at(data, after):  # `coproc ls do`: bash reads `do` as a keyword here
             problem = "bash reads a keyword after `coproc NAME` and rejects it"
