@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -73,16 +74,26 @@ def _anchor_dir(anchor: str, home: str, workspace: str) -> str:
 
 
 def rule_matches(
-    rule: ProtectedRule, path: str, *, home: str, workspace: str, subtree: bool
+    rule: ProtectedRule,
+    path: str,
+    *,
+    home: str,
+    workspace: str,
+    subtree: bool,
+    removal: bool = False,
 ) -> bool:
-    """Whether `path` is covered by the rule's glob (or contains it, with `subtree`)."""
+    """Whether `path` is covered by the rule's glob (or contains it, with `subtree`: the
+    rule's literal prefix lies at or below `path`, or, unless the write is a `removal`, a
+    path below it can match a `**/X/…` glob through its own name: `below_regex`)."""
     if rule.anchor == ABSOLUTE:
-        return _hits(rule, path, None, "/", subtree)
+        return _hits(rule, path, None, "/", subtree, removal)
     base = _anchor_dir(rule.anchor, home, workspace)
-    return _hits(rule, path, _relative(path, base), base, subtree)
+    return _hits(rule, path, _relative(path, base), base, subtree, removal)
 
 
-def _hits(rule: ProtectedRule, path: str, rel: str | None, base: str, subtree: bool) -> bool:
+def _hits(
+    rule: ProtectedRule, path: str, rel: str | None, base: str, subtree: bool, removal: bool
+) -> bool:
     """`rule_matches` with `path` already made relative to the rule's anchor `base`."""
     if rule.anchor == ABSOLUTE:
         if rule.regex.fullmatch(path):
@@ -92,7 +103,41 @@ def _hits(rule: ProtectedRule, path: str, rel: str | None, base: str, subtree: b
     if not subtree:
         return False
     fixed = rule.literal_prefix if rule.anchor == ABSOLUTE else _join(base, rule.literal_prefix)
-    return _relative(fixed, path) is not None
+    if _relative(fixed, path) is not None:
+        return True
+    if removal or not rel:
+        return False
+    below = below_regex(rule.glob, rule.regex.flags)
+    return below is not None and below.fullmatch(rel.rstrip("/")) is not None
+
+
+@functools.cache
+def below_regex(glob: str, flags: int) -> LazyRegex | None:
+    """What a folder's path (relative to the anchor) matches when a glob that starts with
+    `**/` can match a path strictly below it through the folder's own last components:
+    `**/.cargo/config.toml` below `.cargo` or `sub/.cargo`, `**/.venv*/bin/**` below
+    `.venv` (review BX9). None for other globs: those with a literal prefix are found by
+    it, and a `**/NAME` glob (`**/CLAUDE.md`) can fall below any folder, which only the
+    names actually written can tell. Globs anchored at `/` are left out (their literal
+    prefix is their subtree match, as before).
+
+    >>> below = below_regex("**/.cargo/config.toml", 0)
+    >>> [bool(below.fullmatch(p)) for p in (".cargo", "a/.cargo", "a")]
+    [True, True, False]
+    >>> below_regex("**/CLAUDE.md", 0) is None, below_regex(".git/hooks/*", 0) is None
+    (True, True)
+    """
+    anchor, rest = split_anchor(glob)
+    if anchor == ABSOLUTE:
+        return None
+    parts = rest.split("/")
+    lead = 0
+    while lead < len(parts) and parts[lead] == "**":
+        lead += 1
+    if lead == 0 or lead + 1 >= len(parts):
+        return None
+    pieces = [glob_regex("/".join(parts[:end])).pattern for end in range(lead + 1, len(parts))]
+    return LazyRegex("|".join(f"(?:{piece})" for piece in pieces), flags)
 
 
 def _join(base: str, rest: str) -> str:
@@ -109,8 +154,10 @@ def match_rules(
     home: str,
     workspace: str,
     subtree: bool = False,
+    removal: bool = False,
 ) -> ProtectedMatch | None:
-    """The strictest rule covering `path` for `access` (first written wins a tie).
+    """The strictest rule covering `path` for `access` (first written wins a tie);
+    `subtree` and `removal` as in `rule_matches`.
 
     The rules are indexed once per rule list (`_RuleIndex`), so the cost depends on the
     path and on the rules that may match it, not on how many rules there are: a path no
@@ -127,15 +174,15 @@ def match_rules(
         if group is None:
             continue
         # (the rules that allow are few: most anchors have none, and no alternation)
-        orders = group.hits(path, base, subtree) if group.orders else []
+        orders = group.hits(path, base, subtree, removal) if group.orders else []
         if group.folded is not None:
             lowered = base.lower()
             if len(folded) == len(path) and len(lowered) == len(base):
-                orders.extend(group.folded.hits(folded, lowered, subtree))
+                orders.extend(group.folded.hits(folded, lowered, subtree, removal))
             else:
                 # `İ`.lower() is two characters, which `?` and `[…]` would not match:
                 # as written, with the rules' own case folding (review AP11)
-                orders.extend(group.folded.hits(path, base, subtree))
+                orders.extend(group.folded.hits(path, base, subtree, removal))
         for order in orders:
             key = (-rules[order].verdict.rank, order)
             if best is None or key < best:
@@ -166,6 +213,7 @@ class _AnchorGroup:
         "any_glob",
         "any_loose",
         "below",
+        "deep",
         "fold",
         "folded",
         "joined",
@@ -206,9 +254,16 @@ class _AnchorGroup:
         self.keyed = {key: tuple(positions) for key, positions in keyed.items()}
         self.loose = tuple(loose)
         self.below = {key: tuple(orders) for key, orders in below.items()}
+        # the `**/X/…` globs a folder named X (or matching it) holds a match below
+        deep: list[tuple[int, LazyRegex]] = []
+        for order, rule in members:
+            found = below_regex(rule.glob, rule.regex.flags | flags)
+            if found is not None:
+                deep.append((order, found))
+        self.deep = tuple(deep)
         self.folded: _AnchorGroup | None = None
 
-    def hits(self, path: str, base: str, subtree: bool) -> list[int]:
+    def hits(self, path: str, base: str, subtree: bool, removal: bool = False) -> list[int]:
         """The orders of the rules in this group that cover `path` (see `_hits`)."""
         rel = path if self.anchor == ABSOLUTE else _relative(path, base)
         found: list[int] = []
@@ -223,7 +278,7 @@ class _AnchorGroup:
             else:
                 found = self._tried(rel, range(len(self.orders)), self.any_glob)
         if subtree:
-            found.extend(self._subtree(path.rstrip("/") or "/", base))
+            found.extend(self._subtree(path.rstrip("/") or "/", base, removal))
         return found
 
     def _keyed_hits(self, rel: str) -> list[int]:
@@ -247,16 +302,22 @@ class _AnchorGroup:
             return []
         return [self.orders[i] for i in positions if self.regexes[i].fullmatch(rel)]
 
-    def _subtree(self, path: str, base: str) -> tuple[int, ...]:
-        """Rules whose literal prefix (joined to the anchor) lies at or below `path`."""
+    def _subtree(self, path: str, base: str, removal: bool) -> Sequence[int]:
+        """Rules whose literal prefix (joined to the anchor) lies at or below `path`, and
+        the `**/X/…` rules whose `below_regex` the path matches."""
         if self.anchor == ABSOLUTE:
             return self.below.get(path.lower() if self.fold else path, ())
         if _relative(base, path) is not None:  # the anchor itself lies at or below `path`
             return self.orders
         rel = _relative(path, base)
-        if rel and self.fold:
-            rel = rel.lower()  # (the keys are in lower case: review BW3)
-        return self.below.get(rel, ()) if rel else ()  # strictly inside the anchor, or not
+        if not rel:
+            return ()  # outside the anchor
+        # (the keys are in lower case: review BW3; the regexes ignore case themselves)
+        found = self.below.get(rel.lower() if self.fold else rel, ())
+        if removal or not self.deep:
+            return found
+        deep = [order for order, regex in self.deep if regex.fullmatch(rel)]
+        return [*found, *deep] if deep else found
 
 
 class _RuleIndex:

@@ -268,7 +268,14 @@ class ProtectedTable:
     outside: OutsideWorkspace = field(default_factory=OutsideWorkspace)
 
     def match_protected(
-        self, path: str, access: Access, *, home: str, workspace: str, subtree: bool = False
+        self,
+        path: str,
+        access: Access,
+        *,
+        home: str,
+        workspace: str,
+        subtree: bool = False,
+        removal: bool = False,
     ) -> ProtectedMatch | None:
         """The strictest protected-path rule that `path` violates for `access`, or None.
 
@@ -279,9 +286,17 @@ class ProtectedTable:
             workspace: the workspace root (absolute).
             subtree: also match when a protected glob lies *inside* `path` (a recursive
                 operation such as `rm -r ~` or `chmod -R` touches everything below).
+            removal: the recursive write only removes what is there (`rm -r`): a
+                `**/X/…` glob is not reached through the path's own name (`rm -rf .venv`).
         """
         return paths.match_rules(
-            self.rules, path, access, home=home, workspace=workspace, subtree=subtree
+            self.rules,
+            path,
+            access,
+            home=home,
+            workspace=workspace,
+            subtree=subtree,
+            removal=removal,
         )
 
     def match_outside(

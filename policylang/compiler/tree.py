@@ -595,11 +595,18 @@ class CompiledPolicy:
         return self.tree.lookup(words)
 
     def match_protected(
-        self, path: str, access: Access, *, home: str, workspace: str, subtree: bool = False
+        self,
+        path: str,
+        access: Access,
+        *,
+        home: str,
+        workspace: str,
+        subtree: bool = False,
+        removal: bool = False,
     ) -> ProtectedMatch | None:
         """Shorthand for `self.protected.match_protected(...)`."""
         return self.protected.match_protected(
-            path, access, home=home, workspace=workspace, subtree=subtree
+            path, access, home=home, workspace=workspace, subtree=subtree, removal=removal
         )
 
     def dump(self) -> str:

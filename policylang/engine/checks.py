@@ -169,6 +169,12 @@ def _long_prefix(value: str | None, option: str, shortest: int = 3) -> bool:
     return value is not None and len(value) >= shortest and option.startswith(value)
 
 
+def removes_only(found: SegmentRules) -> bool:
+    """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made."""
+    name = found.inner[0].value if found.inner else None
+    return name is not None and name.rpartition("/")[2] in ("rm", "rmdir", "unlink")
+
+
 def short(text: str, limit: int = 60) -> str:
     # only the head is looked at: a reason for each of 5,000 names in one long text had
     # split the whole text each time (review BG6: 6 s for a 98 KB `[[ … ]]`)
@@ -190,6 +196,9 @@ class PathChecks:
     loop_values: dict[str, tuple[str, ...] | None]
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool  # whether the segment's recursive reads include hidden files
+    # whether the segment's recursive writes only remove files (`rm -r`): they reach no
+    # `**/X/…` glob through the folder's own name (`rm -rf .venv`: review BX9)
+    removing: bool
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
@@ -228,6 +237,7 @@ class PathChecks:
         self.reads_hidden = found.reads_hidden
         self.reads_contents = found.reads_contents
         self.follows_links = found.follows_links
+        self.removing = removes_only(found)
         for word, access, recursive in found.cwd_path_words:
             if access != "read":  # `time -o FILE`
                 seg.read_only = False
@@ -812,7 +822,10 @@ class PathChecks:
         subtree: bool = False,
     ) -> None:
         self.path_users[id(seg)] = seg
-        for reason in self.rules.path_verdicts(forms, access, self.ctx, shown, subtree=subtree):
+        removal = subtree and self.removing
+        for reason in self.rules.path_verdicts(
+            forms, access, self.ctx, shown, subtree=subtree, removal=removal
+        ):
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
         if access == "write" and self.state_files:
             self.check_state(forms, seg, shown, subtree=subtree)

@@ -41,7 +41,7 @@ from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.approvals import Approvals, format_rule
-from policylang.engine.checks import PathChecks, SegmentState, short
+from policylang.engine.checks import PathChecks, SegmentState, removes_only, short
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
     DECLARATION_BUILTINS,
@@ -318,6 +318,7 @@ class _Walk(PathChecks, LineWrites):
         self.std_reopens: list[SegmentState] = []
         self.std_paired = (0, 0)
         self.follows_links = False  # see `PathChecks.path_checks`
+        self.removing = False  # (the same)
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
@@ -817,7 +818,7 @@ class _Walk(PathChecks, LineWrites):
         writer = _tree_writer(found)
         if writer is not None:  # `git switch`, `tar -x`: see `LineWrites` (review BV)
             self.tree_writers.append((seg, writer, found.git_dirs is not None))
-        elif _removes_only(found):
+        elif removes_only(found):
             self.removers.add(id(seg))
         elif _makes_git_directory(found):
             self.gitdir_makers.append((seg, " ".join(w.text for w in found.inner[:2])))
@@ -2109,12 +2110,6 @@ def _tree_writer(found: SegmentRules) -> str | None:
         )
         return shown if copies_links else None
     return None
-
-
-def _removes_only(found: SegmentRules) -> bool:
-    """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made."""
-    name = found.inner[0].value if found.inner else None
-    return name is not None and name.rpartition("/")[2] in ("rm", "rmdir", "unlink")
 
 
 def _makes_git_directory(found: SegmentRules) -> bool:

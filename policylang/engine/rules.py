@@ -453,7 +453,7 @@ class RuleView:
             policy.default_ref, policy.default, "no rule covers this command"
         )
         self._matches: dict[
-            tuple[str, Access, str, str, bool], tuple[ProtectedMatch | None, bool]
+            tuple[str, Access, str, str, bool, bool], tuple[ProtectedMatch | None, bool]
         ] = {}
         self._env: dict[str, EnvMatch] = {}  # env rule per variable name (names are few)
         # reads a protected rule may cover: a git index is matched path by path
@@ -541,13 +541,15 @@ class RuleView:
         *,
         subtree: bool = False,
         protected_only: bool = False,
+        removal: bool = False,
     ) -> list[Reason]:
         """Reasons for every protected-path or outside-workspace rule the forms violate
-        (`protected_only`: the protected paths alone)."""
+        (`protected_only`: the protected paths alone; `removal`: a recursive write that
+        only removes, see `ProtectedTable.match_protected`)."""
         wanted = Access.WRITE if access == "write" else Access.READ
         found: list[Reason] = []
         for form in forms:
-            hit, outside = self._match_anchors(form, wanted, ctx, subtree)
+            hit, outside = self._match_anchors(form, wanted, ctx, subtree, removal)
             if hit is None or (outside and protected_only):
                 continue
             if outside:
@@ -577,14 +579,14 @@ class RuleView:
         return found
 
     def _match_anchors(
-        self, form: str, access: Access, ctx: EvalContext, subtree: bool
+        self, form: str, access: Access, ctx: EvalContext, subtree: bool, removal: bool = False
     ) -> tuple[ProtectedMatch | None, bool]:
         """`_match` under each spelling of home and workspace (`EvalContext.anchors`): the
         strictest protected match of any; outside only when outside under every one."""
         pairs = ctx.anchors()
         if len(pairs) == 1:
-            return self._match(form, access, ctx.home, ctx.workspace, subtree)
-        results = [self._match(form, access, home, ws, subtree) for home, ws in pairs]
+            return self._match(form, access, ctx.home, ctx.workspace, subtree, removal)
+        results = [self._match(form, access, home, ws, subtree, removal) for home, ws in pairs]
         protected = [hit for hit, outside in results if hit is not None and not outside]
         if protected:
             return max(protected, key=lambda hit: hit.verdict.rank), False
@@ -593,18 +595,26 @@ class RuleView:
         return None, False
 
     def _match(
-        self, form: str, access: Access, home: str, workspace: str, subtree: bool
+        self,
+        form: str,
+        access: Access,
+        home: str,
+        workspace: str,
+        subtree: bool,
+        removal: bool = False,
     ) -> tuple[ProtectedMatch | None, bool]:
         """The protected or outside-workspace match of one absolute path (memoised).
 
         The match is a pure function of its arguments (no file system), so it is cached.
         """
-        key = (form, access, home, workspace, subtree)
+        key = (form, access, home, workspace, subtree, subtree and removal)
         cached = self._matches.get(key)
         if cached is not None:
             return cached
         table = self.policy.protected
-        hit = table.match_protected(form, access, home=home, workspace=workspace, subtree=subtree)
+        hit = table.match_protected(
+            form, access, home=home, workspace=workspace, subtree=subtree, removal=removal
+        )
         result: tuple[ProtectedMatch | None, bool] = (hit, False)
         if hit is None or hit.verdict is not Verdict.ALLOW:
             # a protect rule that asks does not lift a stricter outside-workspace verdict

@@ -239,7 +239,7 @@ def _generated_rules(globs):  # type: ignore[no-untyped-def]
     return tuple(rules)
 
 
-def _linear_match(rules, path, access, *, home, workspace, subtree):  # type: ignore[no-untyped-def]
+def _linear_match(rules, path, access, *, home, workspace, subtree, removal=False):  # type: ignore[no-untyped-def]
     """The specification: every rule in written order, the strictest kept, first among equals."""
     from policylang.compiler.paths import rule_matches
 
@@ -249,7 +249,9 @@ def _linear_match(rules, path, access, *, home, workspace, subtree):  # type: ig
             continue
         if best is not None and rule.verdict.rank <= best.verdict.rank:
             continue
-        if rule_matches(rule, path, home=home, workspace=workspace, subtree=subtree):
+        if rule_matches(
+            rule, path, home=home, workspace=workspace, subtree=subtree, removal=removal
+        ):
             best = rule
     return best
 
@@ -289,14 +291,16 @@ def test_indexed_match_rules_equals_the_linear_specification(
             path = root.rstrip("/") + "/" + "/".join(parts) if parts else root
             path = path if trailing else (path.rstrip("/") or "/")
             for access in (Access.READ, Access.WRITE):
-                for subtree in (False, True):
+                for subtree, removal in ((False, False), (True, False), (True, True)):
                     want = _linear_match(
-                        table, path, access, home=home, workspace=workspace, subtree=subtree
-                    )
+                        table, path, access, home=home, workspace=workspace, subtree=subtree,
+                        removal=removal,
+                    )  # fmt: skip
                     hit = match_rules(
-                        table, path, access, home=home, workspace=workspace, subtree=subtree
-                    )
-                    assert (hit.rule if hit else None) == want, (path, access, subtree)
+                        table, path, access, home=home, workspace=workspace, subtree=subtree,
+                        removal=removal,
+                    )  # fmt: skip
+                    assert (hit.rule if hit else None) == want, (path, access, subtree, removal)
 
 
 def test_a_character_whose_lower_case_is_longer_still_matches() -> None:
@@ -365,3 +369,35 @@ def test_the_prefilter_lets_through_a_path_the_rules_fold_into_a_protected_one(p
     # the rules themselves cover it, so the prefilter must let it through
     assert policy.match_protected(path, Access.READ, home=HOME, workspace=WS) is not None
     assert prefilter(policy.protected.rules, Access.READ)(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "hit"),
+    [
+        (f"{WS}/.cargo", "**/.cargo/config.toml"),
+        (f"{WS}/sub/.cargo", "**/.cargo/config.toml"),
+        (f"{WS}/.mvn", "**/.mvn/jvm.config"),
+        (f"{WS}/.venv", "**/.venv*/bin/**"),
+        (f"{WS}/.venv-x/lib", "**/.venv*/lib*/*/site-packages/**"),
+        (f"{WS}/docs", None),
+        (f"{WS}/cargo", None),
+    ],
+)
+def test_a_double_star_glob_is_reached_below_a_folder_of_its_name(
+    path: str, hit: str | None
+) -> None:
+    """Review BX9: `**/X/Y` globs have no literal prefix, so no subtree write found them:
+    `cp -r cg .cargo` wrote `.cargo/config.toml`. A folder whose own name matches X holds
+    a match below it; a removal (`rm -rf .venv`) is not such a write."""
+    policy = compile_text(
+        "protect write **/.cargo/config.toml **/.mvn/jvm.config **/.venv*/bin/** ask\n"
+        "protect write **/.venv*/lib*/*/site-packages/** ask\n"
+        "protect write **/CLAUDE.md deny\n"
+    )
+    match = policy.match_protected(path, Access.WRITE, home=HOME, workspace=WS, subtree=True)
+    assert (match.rule.glob if match and match.rule else None) == hit
+    removed = policy.match_protected(
+        path, Access.WRITE, home=HOME, workspace=WS, subtree=True, removal=True
+    )
+    assert removed is None
+    assert policy.match_protected(path, Access.WRITE, home=HOME, workspace=WS) is None
