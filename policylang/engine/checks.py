@@ -169,6 +169,65 @@ def _long_prefix(value: str | None, option: str, shortest: int = 3) -> bool:
     return value is not None and len(value) >= shortest and option.startswith(value)
 
 
+@dataclass(frozen=True, slots=True)
+class MovedTree:
+    """A path a command may move or copy as a whole tree, and where to (`moved_trees`).
+
+    `into`: True when it lands below the target (`-t DIR`), False when it becomes the
+    target (`mv -T`, `rename.ul`), None when that depends on whether the target is a
+    folder. `whole`: the target's tree is to be checked here (`mv`, a renamer; `cp -r`
+    checks it as a recursive write already)."""
+
+    source: str | None
+    target: str | None
+    into: bool | None
+    whole: bool
+
+
+_MOVERS = frozenset({"mv", "gmv"})
+_TREE_COPIERS = frozenset({"cp", "gcp", "rsync"})
+
+
+def moved_trees(found: SegmentRules) -> list[MovedTree]:
+    """The trees `found` moves or copies whole (review BX9): `mv SRC… DST`, `cp -r` and
+    `rsync -r`/`-a` (`-t DIR`, `-T` too), util-linux `rename FROM TO FILE…`."""
+    inner = found.inner
+    name = inner[0].value.rpartition("/")[2] if inner and inner[0].value else ""
+    if name == "rename.ul":
+        made = prefixes.made_names(inner, ())
+        if made is None or made.unknown is not None or made.joined is not None:
+            return []  # (`rename.ul -s`, words not literal: the made-names check asks)
+        half = len(made.paths) // 2
+        return [
+            MovedTree(old, new, False, True)
+            for old, new in zip(made.paths[:half], made.paths[half:], strict=True)
+            if old != new
+        ]
+    view = found.view
+    if name in _TREE_COPIERS:
+        deep = ("-r", "-R", "--recursive", "-a", "--archive")
+        if not view.has(*deep):
+            return []
+    elif name not in _MOVERS:
+        return []
+    whole = name in _MOVERS
+    values = [inner[i].value for i in view.operands]
+    folder = next(
+        (
+            inner[option.arg_indexes[0]].value if option.arg_indexes else option.value
+            for option in view.options
+            if option.name in ("-t", "--target-directory")
+        ),
+        None,
+    )
+    if any(option.name in ("-t", "--target-directory") for option in view.options):
+        return [MovedTree(source, folder, True, whole) for source in values]
+    if len(values) < 2:
+        return []
+    into = False if view.has("-T", "--no-target-directory") else None
+    return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
+
+
 def removes_only(found: SegmentRules) -> bool:
     """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made."""
     name = found.inner[0].value if found.inner else None
@@ -253,6 +312,9 @@ class PathChecks:
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if prefixes.makes_names(found.inner):
             self.check_made_names(found, seg, cwd)
+        moved = moved_trees(found)
+        if moved:
+            self.check_moved_trees(moved, seg, cwd)
         globbed = [w for w in found.inner[1:] if _may_glob(w)]
         if globbed:  # (most segments have none: nothing more is built for them)
             judged = {id(word) for word, _access, _deep in found.path_words}
@@ -299,6 +361,50 @@ class PathChecks:
             for path in made.paths:
                 below = os.path.relpath(os.path.normpath(os.path.join(directory, path)), top)
                 self.check_path(start + below, "write", seg, cwd)
+
+    def check_moved_trees(
+        self, moved: Sequence[MovedTree], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """A folder moved or copied whole writes its files under names no word spells:
+        `mv cfg .vscode` made `.vscode/tasks.json`, `cp -r cl docs` `docs/cl/CLAUDE.md`
+        (review BX9). Each file below an existing source folder is checked where it lands
+        (below the target, or below the target's folder of the source's name when the
+        target is a folder); a source that is not there yet (made in the line) or not a
+        literal word leaves the target's whole tree checked (`subtree`), as `cp -r`'s is."""
+        for move in moved:
+            if move.target is None:
+                continue
+            folders: list[str] = []
+            there = False
+            if move.source is not None:
+                forms, _complete, _process = self.resolve_all(move.source, cwd)
+                self.fs = True
+                there = any(os.path.lexists(form) for form in forms)
+                folders = [form for form in dict.fromkeys(forms) if os.path.isdir(form)]
+            if move.whole and (folders or not there):
+                # (`cp -r` checks its target's tree already: `recursive`)
+                self.check_path(move.target, "write", seg, cwd, subtree=True)
+            if not folders or move.source is None:
+                continue
+            targets, _complete, _process = self.resolve_all(move.target, cwd)
+            name = move.source.rstrip("/").rpartition("/")[2]
+            landings = [*targets] if move.into is not True else []
+            if move.into is not False and name not in ("", ".", ".."):
+                landings.extend(f"{target.rstrip('/')}/{name}" for target in targets)
+            shown = f"{move.target} (from `{move.source}`)"
+            for folder in folders:
+                reasons, complete = self.rules.landed_in_tree(
+                    folder, landings, self.ctx, shown, budget=TREE_BUDGET
+                )
+                for reason in reasons:
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+                if not complete:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.tree-budget",
+                        f"moves or copies `{short(move.source)}`: more than {TREE_BUDGET:,} "
+                        "entries, too many to rule out protected files among them",
+                    )
 
     def check_glob_names(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The names the globs among `words` expand to, read as `ls FOLDER` is (review

@@ -630,6 +630,36 @@ class RuleView:
         self._matches[key] = result
         return result
 
+    def landed_in_tree(
+        self, root: str, landings: Sequence[str], ctx: EvalContext, shown: str, *, budget: int
+    ) -> tuple[list[Reason], bool]:
+        """Reasons for the protected files a move or copy of directory `root` writes: each
+        entry below it, at its name below each of `landings` (the absolute paths the tree
+        may land as). `mv cfg .vscode` writes `.vscode/tasks.json` and `cp -r cl docs`
+        writes `docs/cl/CLAUDE.md`, which no word of the line spells (review BX9).
+
+        Returns:
+            The reasons (a few at most) and whether the whole tree was seen (False when it
+            has more than `budget` entries).
+        """
+        found: list[Reason] = []
+        scan = subtree.scan(root, hidden=True, budget=budget)
+        start = len(root.rstrip("/")) + 1
+        tops = [landing.rstrip("/") for landing in dict.fromkeys(landings)]
+        for path in scan.entries:
+            below = path[start:]
+            for top in tops:
+                landed = f"{top}/{below}"
+                if self._may_protect_write(landed):
+                    found.extend(
+                        self.path_verdicts(
+                            (landed,), "write", ctx, f"{shown} ({landed})", protected_only=True
+                        )
+                    )
+            if len(found) >= _TREE_REASONS:
+                break
+        return found, scan.complete
+
     def protected_in_tree(
         self,
         root: str,
