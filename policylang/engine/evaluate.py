@@ -58,6 +58,7 @@ from policylang.engine.envpoison import (
 )
 from policylang.engine.gitconfig import GIT_BUILTINS, GitConfigInspector, split_alias
 from policylang.engine.linewrites import LineWrites
+from policylang.engine.prefixes import PREFIX_PROGRAMS
 from policylang.engine.rules import (
     TARGET_TAKERS,
     RuleView,
@@ -816,12 +817,28 @@ class _Walk(PathChecks, LineWrites):
         if seg.verdict is Verdict.ALLOW:
             self.python_module_path(found, seg, cwd)
         writer = _tree_writer(found)
+        if writer is None and found.unruled and seg.approved and self.names_folder(found, cwd):
+            # `mmv fix y`, `pax -rw fix docs`, `gio move fix y`: an approved program no rule
+            # describes, given a folder, may move or copy it, links and all (review BX2)
+            writer = " ".join(w.text for w in found.inner[:2])
         if writer is not None:  # `git switch`, `tar -x`: see `LineWrites` (review BV)
             self.tree_writers.append((seg, writer, found.git_dirs is not None))
         elif removes_only(found):
             self.removers.add(id(seg))
         elif _makes_git_directory(found):
             self.gitdir_makers.append((seg, " ".join(w.text for w in found.inner[:2])))
+
+    def names_folder(self, found: SegmentRules, cwd: paths.Cwd) -> bool:
+        """Whether an operand of `found` names a folder that exists (links followed)."""
+        for word in found.inner[1:]:
+            value = word.value
+            if value is None or value.startswith("-"):
+                continue
+            self.fs = True
+            forms, _complete, _process = self.resolve_all(value, cwd)
+            if any(os.path.isdir(form) for form in forms):
+                return True
+        return False
 
     def apply(
         self,
@@ -2053,11 +2070,16 @@ def _makes_link(found: SegmentRules) -> bool:
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
 
 
+# the renamers `prefixes.made_names` knows (not split and csplit, which make new files)
+_RENAMERS: Final = PREFIX_PROGRAMS - {"split", "gsplit", "csplit", "gcsplit"}
+
+
 def _tree_writer(found: SegmentRules) -> str | None:
     """What runs, where a command writes files of the tree that no word of the line names,
     links among them (review BV5): a git verb that rewrites the work tree (any but
     `_GIT_TREE_KEEPERS`: a branch may commit `hl -> /home/u`), another version control
-    tool's (`_TREE_SWITCHERS`), an archive extractor, `patch`, and `rsync` copying links."""
+    tool's (`_TREE_SWITCHERS`), an archive extractor, `patch`, `rsync` copying links, and
+    the movers: `mv`, `cp -r` (review BW2) and the renamers (`rename.ul`: review BX2)."""
     if not found.inner or found.inner[0].value is None:
         return None
     values = [w.value for w in found.inner]
@@ -2071,6 +2093,9 @@ def _tree_writer(found: SegmentRules) -> str | None:
     if name in _TREE_SWITCHERS or name in ("patch", "gpatch"):
         return shown
     options = [v for v in values[1:] if v is not None and v.startswith("-")]
+    if name in _RENAMERS:
+        # `rename.ul fix y fix` moves a folder as `mv` does (review BX2)
+        return shown
     if name in ("mv", "gmv"):
         # a folder moved in the line keeps its links under the new name, which later
         # segments resolved before it existed (review BW2: `mv fix y && cat y/hl/…`)

@@ -310,6 +310,9 @@ class SegmentRules:
     # allowed by an `allow` rule (not `readonly`): its words after the rule's literal
     # prefix are checked like an approval's (review AF5)
     standing: bool = False
+    # no rule names the command: the policy's default decided (an approval is then its
+    # only allow, and nothing says what it writes: review BX2)
+    unruled: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1079,6 +1082,7 @@ class RuleView:
             invoked_as=invoked_as,
             from_xargs=from_xargs,
             standing=match is not None and verdict is Verdict.ALLOW and not match.readonly,
+            unruled=match is None,
         )
 
     def _interpreter(
