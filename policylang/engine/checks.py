@@ -190,9 +190,23 @@ _TREE_COPIERS = frozenset({"cp", "gcp", "rsync"})
 
 def moved_trees(found: SegmentRules) -> list[MovedTree]:
     """The trees `found` moves or copies whole (review BX9): `mv SRC… DST`, `cp -r` and
-    `rsync -r`/`-a` (`-t DIR`, `-T` too), util-linux `rename FROM TO FILE…`."""
+    `rsync -r`/`-a` (`-t DIR`, `-T` too), util-linux `rename FROM TO FILE…`, `git mv`."""
     inner = found.inner
     name = inner[0].value.rpartition("/")[2] if inner and inner[0].value else ""
+    if found.git_dirs is not None:
+        if len(inner) < 4 or inner[1].value != "mv":
+            return []
+        # (git mv's options take no value; `--` ends them)
+        words = [w.value for w in inner[2:]]
+        cut = words.index("--") if "--" in words else None
+        operands = (
+            words[cut + 1 :]
+            if cut is not None
+            else [v for v in words if v is None or not v.startswith("-")]
+        )
+        if len(operands) < 2:
+            return []
+        return [MovedTree(source, operands[-1], None, True) for source in operands[:-1]]
     if name == "rename.ul":
         made = prefixes.made_names(inner, ())
         if made is None or made.unknown is not None or made.joined is not None:

@@ -118,6 +118,8 @@ def test_approved_programs_without_folders_and_readers_stay_allowed(
         ("cp", "cp -r cl/. sub", "sub/CLAUDE.md"),
         ("rename.ul", "rename.ul cfg .vscode cfg", ".vscode/tasks.json"),
         ("rename.ul", "rename.ul c .claude/c cl", ".claude/cl/CLAUDE.md"),
+        ("git mv", "git mv cfg .vscode", ".vscode/tasks.json"),
+        ("git mv", "git mv -k -- cl docs", "docs/cl/CLAUDE.md"),
     ],
 )
 def test_a_moved_folder_s_protected_files_are_denied(
@@ -129,6 +131,9 @@ def test_a_moved_folder_s_protected_files_are_denied(
     if _installed(program):
         if program == "rename.ul" and ".claude/" in command:
             (tree / ".claude").mkdir()
+        if program == "git":  # git moves tracked files only
+            for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]):
+                run_real(["git", *step], tree)
         run_real(["bash", "-c", command], tree)
         assert (tree / made).is_file()  # what it is for
 
