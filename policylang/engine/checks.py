@@ -395,9 +395,12 @@ class PathChecks:
                 self.fs = True
                 there = any(os.path.lexists(form) for form in forms)
                 folders = [form for form in dict.fromkeys(forms) if os.path.isdir(form)]
-            if move.whole and (folders or not there):
-                # (`cp -r` checks its target's tree already: `recursive`)
-                self.check_path(move.target, "write", seg, cwd, subtree=True)
+            if move.whole and not there:
+                # a source made in the line (or not a literal word) cannot be listed: the
+                # tree where it lands is checked whole (`cp -r` checks its target's tree
+                # already: `recursive`); into an existing folder it lands below it, so
+                # `mv x .` checks `./x`, not every protected file of the workspace
+                self.check_path(self.landing_root(move, cwd), "write", seg, cwd, subtree=True)
             if not folders or move.source is None:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
@@ -419,6 +422,19 @@ class PathChecks:
                         f"moves or copies `{short(move.source)}`: more than {TREE_BUDGET:,} "
                         "entries, too many to rule out protected files among them",
                     )
+
+    def landing_root(self, move: MovedTree, cwd: paths.Cwd) -> str:
+        """Where a moved tree whose source cannot be listed lands: below the target when
+        it goes into it (`-t`, or the target is a folder now), else the target itself."""
+        target = move.target or ""
+        name = (move.source or "").rstrip("/").rpartition("/")[2]
+        if move.into is False or name in ("", ".", ".."):
+            return target
+        if move.into is None:
+            forms, _complete, _process = self.resolve_all(target, cwd)
+            if not any(os.path.isdir(form) for form in forms):
+                return target
+        return f"{target.rstrip('/')}/{name}"
 
     def check_glob_names(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The names the globs among `words` expand to, read as `ls FOLDER` is (review

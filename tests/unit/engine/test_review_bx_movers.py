@@ -178,6 +178,8 @@ def test_a_moved_folder_not_there_yet_has_its_target_s_tree_checked(tree: Path) 
         (("mv",), "mv a.txt b.txt"),
         (("mv",), "mv a.txt docs/"),
         (("mv",), "mv a.txt .vscode"),  # a file: it only becomes `.vscode`
+        (("mv",), "mv sub/inner ."),  # a folder into the workspace's top: lands as `inner`
+        (("mv",), "mv missing ."),  # not there: `./missing` is checked, not the workspace
         (("rename.ul",), "rename.ul .txt .md a.txt"),
     ],
 )
@@ -188,4 +190,6 @@ def test_everyday_moves_copies_and_removals_stay_allowed(
         (tree / folder).mkdir(parents=True)
     (tree / ".venv" / "bin" / "python").write_text("")
     (tree / ".cargo" / "config.toml").write_text("")
+    (tree / "sub" / "inner").mkdir()
+    (tree / "sub" / "inner" / "notes.txt").write_text("notes\n")
     assert _decide(command, tree, *approvals).verdict is Verdict.ALLOW
