@@ -301,7 +301,8 @@ _WORDS = (
     '"`echo \\"a\\"`"', '"`: \\"\'\\"; ls; \\"\'\\"`"', "`echo 'a\\\nb'`", "\\\n\\\n",
     "{x},a}", "{x},-n}", "2147483648", "{PA\\\nTH}", "{x}\\{,b}",
     # review BY: assignments in arithmetic and subscripts
-    "$((PATH=1))", "${x[HOME=2]}", "$[IFS=3]", "$((CDPATH=4))",
+    "$((PATH=1))", "${x[HOME=2]}", "$[IFS=3]", "$((CDPATH=4))", "${x:0:HOME=6}",
+    "${#x[PATH=7]}", "${x[@]:CDPATH=8}",
 )  # fmt: skip
 _REDIRECTS = (
     ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
