@@ -7,6 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from policylang.decision import Verdict
 from policylang.engine.policy import Policy, load_policy
 
 
@@ -43,3 +44,11 @@ def approved(*rules: str) -> Policy:
     for rule in rules:
         policy.approvals.add(rule, persist=False)
     return policy
+
+
+def judged_and_run(line: str, workspace: Path, home: Path) -> tuple[Verdict, str]:
+    """The default policy's verdict on `line`, and what a real bash printed running it
+    (both streams), with `home` as HOME and PATH `/usr/bin:/bin` for the verdict."""
+    environment = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    return verdict, printed(["bash", "-c", line], workspace, home)

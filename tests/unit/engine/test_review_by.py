@@ -11,10 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from realrun import run_real
+from realrun import judged_and_run
 
 from policylang import Verdict
-from policylang.engine.policy import load_policy
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
@@ -36,11 +35,7 @@ def home(tmp_path: Path) -> Path:
 
 
 def _run(line: str, home: Path) -> tuple[Verdict, str]:
-    workspace = home.parent / "ws"
-    environment = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
-    done = run_real(["bash", "-c", line], workspace, home)
-    return verdict, done.stdout + done.stderr
+    return judged_and_run(line, home.parent / "ws", home)
 
 
 @pytest.mark.parametrize(
