@@ -57,3 +57,16 @@ def test_the_largest_descriptor_is_a_descriptor() -> None:
     (segment,) = parse_command("cat 2147483647>/dev/null").segments
     assert [w.value for w in segment.words] == ["cat"]
     assert segment.redirects[0].fd == 2147483647
+
+
+@pytest.mark.parametrize("text", ["cat <<<w\\\nb -i", "cat <<<w{PA\\\nTH} -i", "sort<<<wa\\\nb"])
+def test_a_here_string_word_continued_on_the_next_line_is_reported(text: str) -> None:
+    # found by the argv oracle (and review BX, minor): bash joins `w\⏎b` into one word;
+    # tree-sitter ends the here-string at the continuation and makes `b` an argument
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize("text", ["cat <<<w b", 'cat <<<"a" b', 'grep x <<<"$v" -c'])
+def test_a_here_string_followed_by_arguments_is_clean(text: str) -> None:
+    assert parse_command(text).problems == ()
