@@ -302,7 +302,8 @@ _WORDS = (
     "{x},a}", "{x},-n}", "2147483648", "{PA\\\nTH}", "{x}\\{,b}",
     # review BY: assignments in arithmetic and subscripts
     "$((PATH=1))", "${x[HOME=2]}", "$[IFS=3]", "$((CDPATH=4))", "${x:0:HOME=6}",
-    "${#x[PATH=7]}", "${x[@]:CDPATH=8}",
+    "${#x[PATH=7]}", "${x[@]:CDPATH=8}", "$(cat <<E\nx\nE\n)", '"$(echo "a b")"', "<(ls 2>&1)",
+    "$(case a in a) ls;; esac)", "`ls \\`date\\``",
 )  # fmt: skip
 _REDIRECTS = (
     ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
@@ -319,6 +320,8 @@ _AROUND = (
     ("case a in a) ", ";; esac"), ("f() { ", "; }; f"), ("(( 1 )) && ", ""),
     ("[[ a ]] && ", ""), ("for i in a; do ", "; done"), ("coproc CDPATH { ", "; }"),
     ("(( HOME=5 )); ", ""), ("LC_ALL=(${CDPATH=x}); ", ""), (": <<E\n${CDPATH=y}\nE\n", ""),
+    ("case a in a|b) ", ";;& esac"), ("select i in a; do ", "; break; done <<<1"),
+    ("for ((j=0;j<1;j++)); do ", "; done"), ("until (( k++ > 0 )); do ", "; done"),
 )  # fmt: skip
 _OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n", "\r\n", " |& ")
 
