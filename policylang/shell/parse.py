@@ -1882,8 +1882,11 @@ class _Walker:
             if following is not None and following.start_byte < stop:
                 stop = following.start_byte
         tail = _scan.escaped_run(data, end, stop) if glued else end
-        if stop < len(data) and data[stop] not in _scan.METACHARACTERS:
-            stop = _scan.escaped_prefix(data, tail, stop)  # `\ x` is one word ` x`
+        if stop < len(data) and (
+            data[stop] not in _scan.METACHARACTERS or data[stop : stop + 2] in (b"<(", b">(")
+        ):
+            # `\ x` is one word ` x`, and so is `\ >(ls)` (` /dev/fd/63`: argv oracle)
+            stop = _scan.escaped_prefix(data, tail, stop)
         for run_start, run_end in _scan.escape_words(data, tail, stop):
             self.spill_word(self.escape_word(run_start, run_end), ctx, spill)
         return tail

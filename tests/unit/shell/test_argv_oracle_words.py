@@ -70,3 +70,20 @@ def test_a_here_string_word_continued_on_the_next_line_is_reported(text: str) ->
 @pytest.mark.parametrize("text", ["cat <<<w b", 'cat <<<"a" b', 'grep x <<<"$v" -c'])
 def test_a_here_string_followed_by_arguments_is_clean(text: str) -> None:
     assert parse_command(text).problems == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("echo 2>&1 \\ >(ls)", ["echo", None]),  # bash: one word ` /dev/fd/63`
+        ("echo 2>&1 \\ <(ls) y", ["echo", None, "y"]),
+        ("echo 2>&1 \\  >(ls)", ["echo", " ", None]),  # a blank between: two words
+    ],
+)
+def test_an_escaped_blank_glued_to_a_process_substitution_is_one_word(
+    text: str, words: list[str | None]
+) -> None:
+    # found by the argv oracle: after a redirect the escaped blank became a word of its
+    # own, after the substitution's word
+    segment = parse_command(text).segments[0]
+    assert [word.value for word in segment.words] == words
