@@ -1838,8 +1838,11 @@ class _Walker:
         end = group[-1].end_byte
         if self.src.backslash:
             end = self.escape_words_after(node, ctx, end, rest, spill)
-        if first.end_byte - first.start_byte == 1 and end == first.end_byte:
-            return  # `<& -` alone
+        remainder = self.src.data[first.start_byte + 1 : end].replace(b"\\\n", b"")
+        if first.end_byte - first.start_byte == 1 and not remainder:
+            # `<& -` alone, or followed by line continuations only (`cd <& -\⏎; cat
+            # .aws/credentials` is a bare `cd` for bash: found by the argv oracle)
+            return
         # `<& --i`: the word starts inside tree-sitter's node
         word = self.word(nodes, ctx, "argument", start_byte=first.start_byte + 1, end_byte=end)
         self.spill_word(word, ctx, spill)

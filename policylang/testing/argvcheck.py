@@ -71,7 +71,14 @@ _PRELUDE = (
     + "".join(
         f"function {name} {{ __env; __rec {name} \"$@\"; return $__RC; }}\n"
         for name in LOGGED_NAMES
+        if name != "bash"
     )
+    # `bash -c STRING` runs STRING in a real bash that inherits the logging functions, so
+    # the commands of nested lines are logged too
+    + 'function bash { __env; __rec bash "$@"; /bin/bash "$@"; }\n'
+    + "builtin export -f __rec __env command_not_found_handle "
+    + " ".join(name for name in LOGGED_NAMES if name.isidentifier())
+    + " 2>/dev/null\n"
 )
 #: what `__env` logs a variable as when it has the value the runs start with
 _START_ENVIRONMENT: Final = {"PATH": "/empty", "HOME": "/tmp", "IFS": " \t\n", "CDPATH": "unset"}
@@ -322,6 +329,7 @@ _AROUND = (
     ("(( HOME=5 )); ", ""), ("LC_ALL=(${CDPATH=x}); ", ""), (": <<E\n${CDPATH=y}\nE\n", ""),
     ("case a in a|b) ", ";;& esac"), ("select i in a; do ", "; break; done <<<1"),
     ("for ((j=0;j<1;j++)); do ", "; done"), ("until (( k++ > 0 )); do ", "; done"),
+    ("bash -c '", "'"), ('bash -c "', '"'), ("bash -c '", "' x y"),
 )  # fmt: skip
 _OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n", "\r\n", " |& ")
 

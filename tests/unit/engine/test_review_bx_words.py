@@ -71,3 +71,14 @@ def test_a_comment_after_an_escaped_blank_target_ends_the_command(home: Path) ->
     assert "AWS-MARKER" in run_real(["bash", "-c", line], home.parent / "ws", home).stdout
     assert _verdict(line, home) is Verdict.DENY
     assert _verdict("true <\\  #c\\\nrm -rf ~", home) is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    "line", ["cd <& -\\\n; cat .aws/credentials", "cd >& -\\\n&& cat .aws/credentials"]
+)
+def test_a_closing_dash_followed_by_a_continuation_passes_no_word(line: str, home: Path) -> None:
+    # found by the argv oracle: the model passed `cd` an empty word (staying in the
+    # workspace); bash removes the continuation and runs a bare `cd` to home
+    printed = run_real(["bash", "-c", line], home.parent / "ws", home).stdout
+    assert "AWS-MARKER" in printed
+    assert _verdict(line, home) is Verdict.DENY
