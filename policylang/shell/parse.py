@@ -1229,11 +1229,13 @@ class _Walker:
                 newline and kind != "heredoc_redirect" and _scan.raw_newline(data, previous, start)
             ):
                 self.newline_mismatch(ctx, previous, start)  # `<<<x # c⏎ y` is one command
-            if kind == "herestring_redirect" and start > previous and not (
-                data[previous:start].replace(b"\\\n", b"")
+            if kind == "herestring_redirect" and (
+                start == previous
+                or (data[previous] == 0x5C and _scan.escapes_only(data, previous, start))
             ):
-                # `cat <<<w\⏎b -i`: bash joins the here-string's word across the line
-                # continuation; tree-sitter ends it there and makes `b` an argument
+                # `cat <<<w\⏎b -i`, `printf <<<w\⇥\$x`: bash joins the here-string's word
+                # with what is glued to it; tree-sitter ends it there and makes the rest
+                # an argument
                 self.mismatch(ctx, child, "bash joins this to the here-string's word")
             previous = child.end_byte
             kind = child.type

@@ -59,7 +59,9 @@ def test_the_largest_descriptor_is_a_descriptor() -> None:
     assert segment.redirects[0].fd == 2147483647
 
 
-@pytest.mark.parametrize("text", ["cat <<<w\\\nb -i", "cat <<<w{PA\\\nTH} -i", "sort<<<wa\\\nb"])
+@pytest.mark.parametrize(
+    "text", ["cat <<<w\\\nb -i", "cat <<<w{PA\\\nTH} -i", "sort<<<wa\\\nb", "printf <<<w\\\t\\$x"]
+)
 def test_a_here_string_word_continued_on_the_next_line_is_reported(text: str) -> None:
     # found by the argv oracle (and review BX, minor): bash joins `w\⏎b` into one word;
     # tree-sitter ends the here-string at the continuation and makes `b` an argument
@@ -67,7 +69,9 @@ def test_a_here_string_word_continued_on_the_next_line_is_reported(text: str) ->
     assert "shell.syntax-mismatch" in codes
 
 
-@pytest.mark.parametrize("text", ["cat <<<w b", 'cat <<<"a" b', 'grep x <<<"$v" -c'])
+@pytest.mark.parametrize(
+    "text", ["cat <<<w b", 'cat <<<"a" b', 'grep x <<<"$v" -c', "cat <<<w\\  x"]
+)
 def test_a_here_string_followed_by_arguments_is_clean(text: str) -> None:
     assert parse_command(text).problems == ()
 
