@@ -55,6 +55,7 @@ from policylang.shell.quoting import (
     bytes_to_text,
     decode_ansi_c,
     pattern_kinds,
+    unescape_backquoted,
     unquote_bare,
     unquote_double,
 )
@@ -2443,7 +2444,7 @@ class _Walker:
             # read `.env`), and directly inside double quotes it removes the `\` of `\"`
             # too (review BX3: ``"`cat \".env\"`"`` read `.env`)
             quoted = node.parent is not None and node.parent.type == "string"
-            code = _unescape_backquoted(inner_text, quoted=quoted)
+            code = unescape_backquoted(inner_text, quoted=quoted)
             nested = _parse_text(code, self.shared, depth=ctx.depth + 1, where=where, anchor=span)
             ctx.line.problems.extend(self.anchored(nested.problems, nested))
             return Expansion(kind=kind, text=text, span=span, nested=nested)
@@ -2770,17 +2771,6 @@ def _redirect_end(node: Node) -> int:
         if child.type == "heredoc_start":
             return child.end_byte
     return node.start_byte
-
-
-_BACKQUOTE_ESCAPE: Final = re.compile(r"\\([$`\\\n])")
-_BACKQUOTE_ESCAPE_QUOTED: Final = re.compile(r"\\([$`\\\n\"])")
-
-
-def _unescape_backquoted(text: str, *, quoted: bool) -> str:
-    r"""The body of a `` `...` `` substitution as bash parses it: `\$`, `` \` ``, `\\` (and
-    `\"` in double quotes) lose their backslash and `\<newline>` is removed, left to right."""
-    pattern = _BACKQUOTE_ESCAPE_QUOTED if quoted else _BACKQUOTE_ESCAPE
-    return pattern.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
 
 
 def _merged(words: tuple[Word, ...], more: list[Word]) -> tuple[Word, ...]:

@@ -108,6 +108,18 @@ def unquote_double(text: str) -> str:
     return _DQ_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
 
 
+_BACKQUOTE_ESCAPE = re.compile(r"\\([$`\\\n])")
+
+
+def unescape_backquoted(text: str, *, quoted: bool) -> str:
+    r"""The body of a `` `...` `` substitution as bash parses it: `\$`, `` \` ``, `\\` lose
+    their backslash and `\<newline>` is removed, left to right; directly inside double
+    quotes `\"` loses its backslash too, as `unquote_double` reads it (reviews BX3, BX7)."""
+    if quoted:
+        return unquote_double(text)
+    return _BACKQUOTE_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
 def unquote_bare(text: str) -> list[tuple[str, bool]]:
     """Split unquoted text into (piece, quoted) pieces; a backslash quotes the next char.
 

@@ -88,3 +88,20 @@ def test_braced_hex_escapes_decode_as_bash_decodes_them(body: str) -> None:
         ["bash", "-c", f"printf '%s' $'{body}'"], capture_output=True, check=True
     ).stdout
     assert decode_ansi_c(body).encode("utf-8", "surrogateescape") == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted", "body"),
+    [
+        ("cat \\\".env\\\"", True, 'cat ".env"'),  # inside "…": `\"` loses its backslash
+        ("cat \\\".env\\\"", False, 'cat \\".env\\"'),
+        ("cat '.en\\\nv' \\$x \\\\", False, "cat '.env' $x \\"),
+        ("echo \\`id\\`", True, "echo `id`"),
+    ],
+)
+def test_a_backquoted_body_is_unescaped_as_bash_reads_it(
+    text: str, quoted: bool, body: str
+) -> None:
+    from policylang.shell.quoting import unescape_backquoted
+
+    assert unescape_backquoted(text, quoted=quoted) == body
