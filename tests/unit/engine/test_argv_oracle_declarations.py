@@ -16,6 +16,17 @@ from policylang import Verdict
 from policylang.engine.policy import load_policy
 
 
+def _verdict(line: str, workspace: Path) -> Verdict:
+    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
+    return load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+
+
+def _path_after(line: str, workspace: Path) -> str:
+    """What PATH holds in a real bash after the line's first part (before its last `;`)."""
+    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
+    return run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
+
+
 @pytest.mark.parametrize(
     "line", ["unset {PATH}>/dev/null; ls", "unset\t{PATH}</dev/null; ls", "unset x {PATH}>&2; ls"]
 )
@@ -26,20 +37,16 @@ def test_a_variable_redirect_of_unset_assigns_its_name_and_asks(
     decision = load_policy().evaluate(line, workspace=str(workspace), env=environment)
     assert decision.verdict is not Verdict.ALLOW
     assert any("assigns `PATH` a file descriptor" in r.message for r in decision.reasons)
-    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
-    assert re.fullmatch(r"PATH=[0-9]+", run_real(["bash", "-c", shown], workspace).stdout.strip())
+    assert re.fullmatch(r"PATH=[0-9]+", _path_after(line, workspace))
 
 
 @pytest.mark.parametrize("line", ["unset x{PATH}>/dev/null; ls", "unset {x} >/dev/null; ls"])
 def test_a_brace_word_that_is_no_variable_redirect_stays_allowed(
     workspace: Path, line: str
 ) -> None:
-    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
-    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    verdict = _verdict(line, workspace)
     assert verdict is Verdict.ALLOW
-    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
-    printed = run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
-    assert printed == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
+    assert _path_after(line, workspace) == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
 
 
 @pytest.mark.parametrize(
@@ -55,19 +62,13 @@ def test_a_variable_redirect_after_a_line_continuation_assigns_its_name(
 ) -> None:
     # found by the argv oracle: bash removes `\⏎` before it splits words, so `{PATH}`
     # starts a word after the blank before the backslash
-    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
-    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    verdict = _verdict(line, workspace)
     assert verdict is not Verdict.ALLOW
-    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
-    last = run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
-    assert re.fullmatch(r"PATH=[0-9]+", last)
+    assert re.fullmatch(r"PATH=[0-9]+", _path_after(line, workspace))
 
 
 def test_a_brace_word_glued_across_a_line_continuation_is_an_argument(workspace: Path) -> None:
     line = "echo a\\\n{PATH}>/dev/null; ls"  # bash reads the one word `a{PATH}`
-    environment = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
-    verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
+    verdict = _verdict(line, workspace)
     assert verdict is Verdict.ALLOW
-    shown = line.rsplit(";", 1)[0] + '; echo "PATH=$PATH"'
-    printed = run_real(["bash", "-c", shown], workspace).stdout.splitlines()[-1]
-    assert printed == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
+    assert _path_after(line, workspace) == "PATH=" + os.environ.get("PATH", "/usr/bin:/bin")
