@@ -2549,7 +2549,8 @@ def _element_key(text: str) -> str | None:
 # `++N`, `N--` (`arithmetic_assignments`, `_note_value`)
 _ARITHMETIC_ASSIGNMENT: Final = re.compile(
     r"(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)"
-    r"|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^]]*\]\s*)?(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))"
+    r"|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(?:[^][]|\[[^][]*\])*\]\s*)?"
+    r"(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))"
 )
 # substitutions that print a number and nothing else, which evaluates to itself:
 # `$(( $(wc -l < f) + 1 ))`, `$(nproc)`, `$(id -u)`, `$(date +%s)`

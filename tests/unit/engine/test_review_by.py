@@ -14,6 +14,7 @@ import pytest
 from realrun import judged_and_run
 
 from policylang import Verdict
+from policylang.engine.policy import load_policy
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
@@ -92,3 +93,11 @@ def test_arithmetic_and_bodies_that_assign_nothing_of_note_stay_allowed(
 ) -> None:
     verdict, _printed = _run(line, home)
     assert verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line", ["(( PATH[0]=11 ))", "echo $(( 1 + (HOME[0]=3) ))", ": $(( ++CDPATH ))"]
+)
+def test_the_arithmetic_assignment_is_named_whatever_the_subscript(line: str) -> None:
+    decision = load_policy().evaluate(line, workspace="/nonexistent/ws", env={"HOME": "/h"})
+    assert "engine.arithmetic-assignment" in {reason.rule_id for reason in decision.reasons}
