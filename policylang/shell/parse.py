@@ -2790,7 +2790,7 @@ _WORD_BREAKS: Final = frozenset({b"", b" ", b"\t", b"\n", b";", b"|", b"&", b"("
 
 
 # (a `-` before it: the closing `>&-` bash reads as a token of its own, review BW1)
-_CONTINUED_VARIABLE: Final = re.compile(r"-?\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\n]*\])?\}")
+_CONTINUED_VARIABLE: Final = re.compile("-?" + _VARIABLE_REDIRECT.pattern)
 
 
 def _word_before(data: bytes, end: int) -> tuple[str, int]:
