@@ -182,6 +182,7 @@ class MovedTree:
     target: str | None
     into: bool | None
     whole: bool
+    leaves: bool = False  # the source leaves its place, unlike `_role_words`' movers'
 
 
 _MOVERS = frozenset({"mv", "gmv"})
@@ -197,7 +198,7 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
         if len(inner) < 4 or inner[1].value != "mv":
             return []
         # (git mv's options take no value; `--` ends them)
-        words = [w.value for w in inner[2:]]
+        words = [_tree_path(w) for w in inner[2:]]
         cut = words.index("--") if "--" in words else None
         operands = (
             words[cut + 1 :]
@@ -206,14 +207,14 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
         )
         if len(operands) < 2:
             return []
-        return [MovedTree(source, operands[-1], None, True) for source in operands[:-1]]
+        return [MovedTree(source, operands[-1], None, True, True) for source in operands[:-1]]
     if name == "rename.ul":
         made = prefixes.made_names(inner, ())
         if made is None or made.unknown is not None or made.joined is not None:
             return []  # (`rename.ul -s`, words not literal: the made-names check asks)
         half = len(made.paths) // 2
         return [
-            MovedTree(old, new, False, True)
+            MovedTree(old, new, False, True, True)
             for old, new in zip(made.paths[:half], made.paths[half:], strict=True)
             if old != new
         ]
@@ -225,10 +226,10 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     elif name not in _MOVERS:
         return []
     whole = name in _MOVERS
-    values = [inner[i].value for i in view.operands]
+    values = [_tree_path(inner[i]) for i in view.operands]
     folder = next(
         (
-            inner[option.arg_indexes[0]].value if option.arg_indexes else option.value
+            _tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
             for option in view.options
             if option.name in ("-t", "--target-directory")
         ),
@@ -242,10 +243,26 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
 
 
-def removes_only(found: SegmentRules) -> bool:
-    """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made."""
+def _tree_path(word: Word) -> str | None:
+    """A moved or copied path: the word's value, or for `~/x` its text, which the path
+    checks expand (a tilde word has no value: `mv ~/.config /tmp/c`, review BZ)."""
+    if word.value is None and word.expansions and all(
+        exp.kind is ExpansionKind.TILDE for exp in word.expansions
+    ):
+        return paths.path_text(word)
+    return word.value
+
+
+def _program(found: SegmentRules) -> str | None:
     name = found.inner[0].value if found.inner else None
-    return name is not None and name.rpartition("/")[2] in ("rm", "rmdir", "unlink")
+    return None if name is None else name.rpartition("/")[2]
+
+
+def removes_only(found: SegmentRules) -> bool:
+    """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made; and the
+    movers, whose only recursive writes are their sources, which leave their place
+    (`check_moved_trees` checks where they land)."""
+    return _program(found) in ("rm", "rmdir", "unlink", *_MOVERS)
 
 
 def short(text: str, limit: int = 60) -> str:
@@ -272,6 +289,7 @@ class PathChecks:
     # whether the segment's recursive writes only remove files (`rm -r`): they reach no
     # `**/X/…` glob through the folder's own name (`rm -rf .venv`: review BX9)
     removing: bool
+    moving: bool  # whether they remove by moving away (`mv`): see `check_state`
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
@@ -311,6 +329,7 @@ class PathChecks:
         self.reads_contents = found.reads_contents
         self.follows_links = found.follows_links
         self.removing = removes_only(found)
+        self.moving = self.removing and _program(found) in _MOVERS
         for word, access, recursive in found.cwd_path_words:
             if access != "read":  # `time -o FILE`
                 seg.read_only = False
@@ -386,6 +405,11 @@ class PathChecks:
         target is a folder); a source that is not there yet (made in the line) or not a
         literal word leaves the target's whole tree checked (`subtree`), as `cp -r`'s is."""
         for move in moved:
+            if move.leaves and move.source is not None:
+                # everything below the source leaves its place (`git mv`, `rename.ul`;
+                # `mv`'s path roles say so): `rename.ul .config .cfg ~/.config` took
+                # `~/.config/gh/hosts.yml` out of its protected place (review BZ)
+                self.check_path(move.source, "write", seg, cwd, subtree=True, removal=True)
             if move.target is None:
                 continue
             folders: list[str] = []
@@ -400,7 +424,8 @@ class PathChecks:
                 # tree where it lands is checked whole (`cp -r` checks its target's tree
                 # already: `recursive`); into an existing folder it lands below it, so
                 # `mv x .` checks `./x`, not every protected file of the workspace
-                self.check_path(self.landing_root(move, cwd), "write", seg, cwd, subtree=True)
+                root = self.landing_root(move, cwd)
+                self.check_path(root, "write", seg, cwd, subtree=True, removal=False)
             if not folders or move.source is None:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
@@ -599,8 +624,18 @@ class PathChecks:
         return values
 
     def check_path(
-        self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
+        self,
+        value: str,
+        access: str,
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        *,
+        subtree: bool = False,
+        removal: bool | None = None,
     ) -> None:
+        """`removal`: whether a recursive write only removes files (`ProtectedTable.
+        match_protected`); by default, when the segment's program only removes them
+        (`removes_only`)."""
         if is_harmless_device(value):
             if access == "write":  # `tee /dev/stdout`, `cp x /dev/stdin`: as a redirect
                 self._device_write(value, seg)
@@ -663,7 +698,7 @@ class PathChecks:
             self.included_config_write(forms, seg, value, cwd, subtree=subtree)
             self.git_directory_write(forms, seg, value, subtree=subtree)
             self.written.extend((seg, form, subtree) for form in forms)
-        self.check_absolute(forms, access, seg, value, subtree=subtree)
+        self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
 
     def git_remotes(
         self, remotes: Sequence[str], seg: SegmentState, directory: str, owner: str
@@ -956,9 +991,10 @@ class PathChecks:
         shown: str,
         *,
         subtree: bool = False,
+        removal: bool | None = None,
     ) -> None:
         self.path_users[id(seg)] = seg
-        removal = subtree and self.removing
+        removal = subtree and (self.removing if removal is None else removal)
         for reason in self.rules.path_verdicts(
             forms, access, self.ctx, shown, subtree=subtree, removal=removal
         ):
@@ -973,6 +1009,7 @@ class PathChecks:
         temporary sibling of it: deny. A write to a folder that holds one: deny when it
         reaches the whole tree (`rm -r`), else ask (`mv d x` moves the file away, `cp x d`
         only writes into it)."""
+        subtree = subtree and not self.moving
         for form in forms:
             for state in self.state_files:
                 # (a state folder, the snapshots', holds state files: a write into it)

@@ -320,6 +320,7 @@ class _Walk(PathChecks, LineWrites):
         self.std_paired = (0, 0)
         self.follows_links = False  # see `PathChecks.path_checks`
         self.removing = False  # (the same)
+        self.moving = False  # (the same)
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
@@ -1922,11 +1923,18 @@ class _Walk(PathChecks, LineWrites):
                 )
 
     def check_path(
-        self, value: str, access: str, seg: SegmentState, cwd: paths.Cwd, *, subtree: bool = False
+        self,
+        value: str,
+        access: str,
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        *,
+        subtree: bool = False,
+        removal: bool | None = None,
     ) -> None:
         if access != "read":  # kept for `floor_module_shadows`
             self.line_writes.append((seg, value, cwd, subtree))
-        super().check_path(value, access, seg, cwd, subtree=subtree)
+        super().check_path(value, access, seg, cwd, subtree=subtree, removal=removal)
 
     def python_module_path(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         """`python -m X` puts its working folder first on `sys.path`: a `json/__init__.py`

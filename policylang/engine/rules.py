@@ -1918,9 +1918,15 @@ def _role_words(
     elif roles.operands is OperandRole.WRITE:
         yield from ((inner[i], "write", recursive) for i in operands)
     elif roles.operands in (OperandRole.COPY, OperandRole.MOVE) and operands:
-        yield from ((inner[i], "read", recursive) for i in operands[:-1])
-        if roles.operands is OperandRole.MOVE:  # removed: moving `.git` away writes it (M13)
-            yield from ((inner[i], "write", recursive) for i in operands[:-1])
+        # (`cp -t DIR SRC…`: every operand is a source)
+        into = any(option.name in _TARGET_DIRECTORY for option in view.options)
+        sources = operands if into else operands[:-1]
+        yield from ((inner[i], "read", recursive) for i in sources)
+        if roles.operands is OperandRole.MOVE:
+            # removed: moving `.git` away writes it (M13), and a folder takes every file
+            # below it along: `mv ~/.config /tmp/c` took `~/.config/gh/hosts.yml` out of
+            # its protected place, as `rm -r ~/.config` would have (review BZ)
+            yield from ((inner[i], "write", True) for i in sources)
         yield inner[operands[-1]], "write", recursive
         parents = _keeps_parents(inner, view)
         yield from _copied_into(inner, operands[:-1], inner[operands[-1]], recursive, parents)
