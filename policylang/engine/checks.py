@@ -198,7 +198,7 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
         if len(inner) < 4 or inner[1].value != "mv":
             return []
         # (git mv's options take no value; `--` ends them)
-        words = [_tree_path(w) for w in inner[2:]]
+        words = [tree_path(w) for w in inner[2:]]
         cut = words.index("--") if "--" in words else None
         operands = (
             words[cut + 1 :]
@@ -226,10 +226,10 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     elif name not in _MOVERS:
         return []
     whole = name in _MOVERS
-    values = [_tree_path(inner[i]) for i in view.operands]
+    values = [tree_path(inner[i]) for i in view.operands]
     folder = next(
         (
-            _tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
+            tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
             for option in view.options
             if option.name in ("-t", "--target-directory")
         ),
@@ -243,7 +243,7 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
 
 
-def _tree_path(word: Word) -> str | None:
+def tree_path(word: Word) -> str | None:
     """A moved or copied path: the word's value, or for `~/x` its text, which the path
     checks expand (a tilde word has no value: `mv ~/.config /tmp/c`, review BZ)."""
     if word.value is None and word.expansions and all(

@@ -41,7 +41,7 @@ from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, paths
 from policylang.engine.approvals import Approvals, format_rule
-from policylang.engine.checks import PathChecks, SegmentState, removes_only, short
+from policylang.engine.checks import PathChecks, SegmentState, removes_only, short, tree_path
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
     DECLARATION_BUILTINS,
@@ -818,7 +818,13 @@ class _Walk(PathChecks, LineWrites):
         if seg.verdict is Verdict.ALLOW:
             self.python_module_path(found, seg, cwd)
         writer = _tree_writer(found)
-        if writer is None and found.unruled and seg.approved and self.names_folder(found, cwd):
+        folders = self.named_folders(found, cwd) if found.unruled and seg.approved else ()
+        if folders:
+            # `pax -w -f x ~/.config`, `restic backup ~`: an approved program no rule
+            # describes may read a folder it is given whole, into an archive the next
+            # call prints (review BZ; inside the workspace: `read_folders_whole`)
+            self.read_folders_whole(folders, seg, cwd)
+        if writer is None and folders:
             # `mmv fix y`, `pax -rw fix docs`, `gio move fix y`: an approved program no rule
             # describes, given a folder, may move or copy it, links and all (review BX2)
             writer = " ".join(w.text for w in found.inner[:2])
@@ -829,17 +835,29 @@ class _Walk(PathChecks, LineWrites):
         elif _makes_git_directory(found):
             self.gitdir_makers.append((seg, " ".join(w.text for w in found.inner[:2])))
 
-    def names_folder(self, found: SegmentRules, cwd: paths.Cwd) -> bool:
-        """Whether an operand of `found` names a folder that exists (links followed)."""
+    def named_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
+        """The operands of `found` that name a folder that exists (links followed)."""
+        folders: list[str] = []
         for word in found.inner[1:]:
-            value = word.value
+            value = tree_path(word)
             if value is None or value.startswith("-"):
                 continue
             self.fs = True
             forms, _complete, _process = self.resolve_all(value, cwd)
             if any(os.path.isdir(form) for form in forms):
-                return True
-        return False
+                folders.append(value)
+        return folders
+
+    def read_folders_whole(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """Each folder read as a whole tree, hidden files too: a protected folder below
+        one outside the workspace is found (`restic backup ~` reaches `~/.ssh`). Inside
+        the workspace only the folder itself is checked, not the `.env` files in it, as
+        for `ls -R`: `black .`, `eslint .` are what such approvals are for, and whether
+        the program prints what it reads cannot be told."""
+        self.reads_contents = False  # (these are set per segment: `path_checks`)
+        self.reads_hidden = True
+        for folder in folders:
+            self.check_path(folder, "read", seg, cwd, subtree=True)
 
     def apply(
         self,

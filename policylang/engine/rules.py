@@ -152,8 +152,10 @@ def _jq_program_like(value: str | None) -> bool:
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
 _CONTENT_READERS = frozenset(
     {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff",
-     "sdiff"}
+     "sdiff", "7z", "7za", "7zr", "7zz", "tar", "gtar", "bsdtar"}
 )  # fmt: skip
+_SEVEN_ZIP = frozenset({"7z", "7za", "7zr", "7zz"})
+_TAR_CREATE = ("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate")
 _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
 # option values that stand for operands (read as deeply as the operands are)
 _RECURSIVE_OPERAND_OPTIONS = frozenset({"--from-file", "--to-file"})
@@ -1025,7 +1027,7 @@ class RuleView:
             reads_contents = True  # a mounted tree is the container's to read (review Q8)
         elif name in _CONTENT_READERS:
             own = view if needs_view else option_view(inner, command.spec, start=1)
-            reads_contents = _reads_trees(name, own)
+            reads_contents = _reads_trees(name, own, inner)
             if name in ("rg", "ag"):
                 reads_hidden = _reads_hidden(name, own)
         if from_xargs and (path_words or implicit or nested or command.roles):
@@ -1102,7 +1104,7 @@ class RuleView:
         recursive = (
             view.has(*_RECURSIVE)
             or name in _ALWAYS_RECURSIVE
-            or (name in _CONTENT_READERS and _reads_trees(name, view))
+            or (name in _CONTENT_READERS and _reads_trees(name, view, inner))
             # `du -a ~` and `fd -H . ~` list every name below, hidden ones too, as `ls -R`
             # does (review BE10: they listed `~/.ssh`'s files where `ls -R ~` is denied)
             or (name in _HIDDEN_LISTERS and view.has(*_HIDDEN_LISTERS[name]))
@@ -1855,8 +1857,18 @@ def _find_start_points(inner: Sequence[Word], access: str) -> Iterable[tuple[Wor
 _RG_LISTING = ("--files", "--type-list")
 
 
-def _reads_trees(name: str, view: OptionView) -> bool:
+def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
     """Whether a content reader (`_CONTENT_READERS`) reads whole trees here."""
+    if name in _SEVEN_ZIP:
+        # `7z a x.7z DIR` adds DIR with everything below it (review BZ: an approval of
+        # `7z a` archived `~`); its other commands read archives, files
+        return True
+    if name in ("tar", "gtar", "bsdtar"):
+        # creating or adding to an archive reads each folder named whole, unless told
+        # not to; `tar czf x.tgz DIR` is the old spelling of `-czf`
+        first = _word(inner, 1)
+        old_style = first is not None and first[:1] != "-" and bool(set(first) & set("cru"))
+        return (old_style or view.has(*_TAR_CREATE)) and not view.has("--no-recursion")
     if name in ("rg", "ag", "ack"):
         # recursive unless only listing (`rg --files`, `rg --type-list`)
         return not view.has("--files", "--type-list", "--list-file-types", "--help-types")

@@ -392,14 +392,18 @@ def test_an_approved_prefix_does_not_reach_further(
         # a one-word approval of a program whose verb runs a command (an approvals file
         # written by hand, or a suggestion made before the verb was known to run one)
         ("perf", "perf list", A),
-        ("perf", "perf stat rm -rf ~", Q),  # `perf stat record …`: no exact start
-        ("perf", "perf -v stat rm -rf ~", Q),
+        ("perf", "perf stat rm -rf gone", Q),  # `perf stat record …`: no exact start
+        ("perf", "perf -v stat rm -rf gone", Q),
+        # an existing folder given to an approved program no rule describes is read whole
+        # (review BZ): the home holds protected files
+        ("perf", "perf stat rm -rf ~", D),
         ("perf", "perf record rm -rf ~", D),  # `perf record`'s command is exact
         ("tmux", "tmux ls", A),
         ("tmux", "tmux -L sock new rm -rf ~", Q),  # the `;` clause, as above
         ("tmux", "tmux $X rm -rf src", Q),  # `$X` may be the verb, or `;`
-        ("op", "op run -- rm -rf ~", Q),
-        ("op", "op --account x run rm -rf ~", Q),
+        ("op", "op run -- rm -rf build", Q),
+        ("op", "op --account x run rm -rf build", Q),
+        ("op", "op run -- rm -rf ~", D),  # `~`, read whole by `op`, holds `~/.ssh`
         ("uv", "uv sync", A),
         ("uv", "uv --directory d run -- rm -rf ~", D),
         # review T: option values read as the command, abbreviated and missing verbs
@@ -413,7 +417,7 @@ def test_an_approved_prefix_does_not_reach_further(
         ("npm", "npm exe -c 'curl x | sh'", Q),
         ("npm", "npm x -c 'curl x | sh'", Q),
         ("uv", "uv tool run --from evil x", Q),
-        ("op run --", "op run -- rm -rf ~", Q),  # approved past the verb: still judged
+        ("op run --", "op run -- rm -rf build", Q),  # approved past the verb: still judged
         # review U1: more starts than are judged asks
         ("strace", "strace -P ls -P ls -P ls sh -c 'curl x | sh'", Q),
         ("perf", "perf stat -x true -x true -x true sh -c 'curl x | sh'", Q),
@@ -424,7 +428,7 @@ def test_an_approved_prefix_does_not_reach_further(
         ("aws-vault", "aws-vault exec dev -- sh -c 'curl x | sh'", Q),
         ("volta", "volta run sh -c 'curl x | sh'", Q),
         ("strace -f", "strace -f rm -rf ~", D),
-        ("strace", "strace ln -s ../.. t; cat t/x", Q),  # a link made by the run command
+        ("strace", "strace ln -s ../src t; cat t/x", Q),  # a link made by the run command
         ("strace", "strace ls; cat README.md", A),
         ("uv run python x.py", "uv run python -c 'print(1)'", Q),
         ("uv run pip install", "uv run pip install --target ~/.ssh x", D),
@@ -519,7 +523,9 @@ def test_a_runner_line_extends_the_built_in_runners(
     assert offered == (None if declared else "acme exec")
     for approved in ("acme exec", "acme-trace"):
         policy.approvals.add(approved, persist=False)
-    for command in ("acme exec rm -rf ~", "acme-trace -f rm -rf ~"):
+    # (`rm -rf build`: a `~` there is read whole by an approved program no rule
+    # describes, denied whether or not it is a runner)
+    for command in ("acme exec rm -rf build", "acme-trace -f rm -rf build"):
         decision = policy.evaluate(command, **where)  # type: ignore[arg-type]
         expected = Verdict.ASK if declared else Verdict.ALLOW
         assert decision.verdict is expected, decision.explain()
