@@ -219,8 +219,11 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
             if old != new
         ]
     view = found.view
+    if name in _LINKERS:
+        return _linked_trees(found)
     if name in _TREE_COPIERS:
-        deep = ("-r", "-R", "--recursive", "-a", "--archive")
+        # (`cp -P LINK DIR` copies a link to a folder as a link: the folder lands there)
+        deep = ("-r", "-R", "--recursive", "-a", "--archive", *_AS_LINKS)
         if not view.has(*deep):
             return []
     elif name not in _MOVERS:
@@ -241,6 +244,54 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
         return []
     into = False if view.has("-T", "--no-target-directory") else None
     return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
+
+
+_LINKERS = frozenset({"ln", "gln"})
+_AS_LINKS = ("-P", "-d", "--no-dereference")
+
+
+def _linked_trees(found: SegmentRules) -> list[MovedTree]:
+    """`ln -s TARGET NAME`: a link to a folder makes the folder's files appear below
+    NAME, as a copy would (review BZ5: `ln -s cfg .vscode` made the repository's
+    `cfg/tasks.json` the active `.vscode/tasks.json`). A relative TARGET is read from
+    the link's folder, which is NAME's parent, or NAME itself when it is a folder (both
+    are tried: `check_moved_trees` only reports protected names). Hard links to folders
+    are refused by the system."""
+    inner, view = found.inner, found.view
+    if not view.has("-s", "--symbolic"):
+        return []
+    values = [tree_path(inner[i]) for i in view.operands]
+    folder = next(
+        (
+            tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
+            for option in view.options
+            if option.name in ("-t", "--target-directory")
+        ),
+        None,
+    )
+    if folder is not None or len(values) == 1:
+        # `ln -s x/.vscode` makes `./.vscode`; `-t DIR` links every operand into DIR
+        place = folder or "."
+        return [MovedTree(_from_link(source, place), place, True, True) for source in values]
+    if len(values) < 2:
+        return []
+    name = values[-1]
+    moves: list[MovedTree] = []
+    for source in values[:-1]:
+        if not view.has("-T", "--no-target-directory", "-n", "--no-dereference"):
+            moves.append(MovedTree(_from_link(source, name), name, True, True))
+        parent = None if name is None else (os.path.dirname(name.rstrip("/")) or ".")
+        moves.append(MovedTree(_from_link(source, parent), name, False, True))
+    return moves
+
+
+def _from_link(target: str | None, folder: str | None) -> str | None:
+    """The path a link's TARGET names, read from the folder the link is in."""
+    if target is None or folder is None:
+        return None
+    if target.startswith(("/", "~")):
+        return target
+    return os.path.join(folder, target)
 
 
 def tree_path(word: Word) -> str | None:

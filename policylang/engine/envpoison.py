@@ -38,6 +38,14 @@ POISON_NAMES: tuple[str, ...] = (
     "GLOBIGNORE",
     "BASH_FUNC_*",
     "BASH_LOADABLES_PATH",
+    # bash evaluates every value stored in these as arithmetic, wherever it comes from
+    # (`for OPTIND in 'a[$(cmd)]'`, `read RANDOM < notes.txt`): a subscript runs commands
+    # and `PATH=11` assigns (review BZ4)
+    "OPTIND",
+    "RANDOM",
+    "SRANDOM",
+    "SECONDS",
+    "HISTCMD",
     "EXECIGNORE",
     # bash's command hash table and alias table: `BASH_CMDS[ls]=/bin/rm` makes `ls` run rm
     "BASH_CMDS",

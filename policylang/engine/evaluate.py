@@ -1532,11 +1532,25 @@ class _Walk(PathChecks, LineWrites):
                 return
 
     def arithmetic_assignments(self, shown: str, what: str, seg: SegmentState) -> None:
-        """`(( PATH=11 ))`, `$[HOME=10]`, `${x[CDPATH=63]}`, `test -v 'x[PATH=1]'`: bash
+        r"""`(( PATH=11 ))`, `$[HOME=10]`, `${x[CDPATH=63]}`, `test -v 'x[PATH=1]'`: bash
         assigns in arithmetic, in this shell, so a later `ls` runs a shipped `11/ls` and
         `git status` reads a shipped `10/.gitconfig` (review BY2). A name that changes
-        what later commands mean asks, as `PATH=11` does."""
-        for match in _ARITHMETIC_ASSIGNMENT.finditer(shown):
+        what later commands mean asks, as `PATH=11` does. The text is read as bash
+        reads it after quote removal: `"PATH"=11`, `PA""TH=11`, `PATH\⏎=11` assign PATH
+        too (review BZ3), and a name spelt with an expansion (`PA${x}TH=11`, `$x=11`)
+        may be any name."""
+        plain = _ARITHMETIC_NOISE.sub("", shown)
+        if "$" in plain and _EXPANSION_NAMED_ASSIGNMENT.search(
+            _ARITHMETIC_EXPANSION.sub("\0", plain)
+        ):
+            seg.floor(
+                Verdict.ASK,
+                "engine.arithmetic-assignment",
+                f"`{short(shown)}` assigns a variable whose name is spelt with an expansion "
+                f"when bash evaluates it as {what}",
+            )
+            return
+        for match in _ARITHMETIC_ASSIGNMENT.finditer(plain):
             name = match.group(1) or match.group(2)
             if is_poison_name(name):
                 seg.floor(
@@ -2576,6 +2590,19 @@ def _element_key(text: str) -> str | None:
 _ARITHMETIC_ASSIGNMENT: Final = re.compile(
     r"(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)"
     r"|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(?:[^][]|\[[^][]*\])*\]\s*)?"
+    r"(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))"
+)
+# what quote removal takes out of a word before bash evaluates it: quotes (with the `$`
+# of `$"…"`, `$'…'`) and line continuations (review BZ3)
+_ARITHMETIC_NOISE: Final = re.compile(r"\\\n|\$?[\"']")
+# a parameter expansion without a subscript inside arithmetic text, which may expand to
+# any name (one with a subscript is the text being judged: `${x[PATH=1]}`)
+_ARITHMETIC_EXPANSION: Final = re.compile(
+    r"\$(?:\{[^][{}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])"
+)
+# an assignment whose name holds such an expansion (marked `\0`): `PA${x}TH=11`, `$x=11`
+_EXPANSION_NAMED_ASSIGNMENT: Final = re.compile(
+    r"[A-Za-z0-9_\0]*\0[A-Za-z0-9_\0]*\s*(?:\[(?:[^][]|\[[^][]*\])*\]\s*)?"
     r"(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))"
 )
 # substitutions that print a number and nothing else, which evaluates to itself:

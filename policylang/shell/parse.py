@@ -2011,11 +2011,37 @@ class _Walker:
                     for part in child.children:
                         if part.type not in ("heredoc_content",):
                             self.part(part, ctx, "heredoc body", [], expansions)
+                    self.unseen_body_expansion(child, body, ctx)
         heredoc = Heredoc(
             delimiter=delimiter, quoted=quoted, body=body, strip_tabs=op == "<<-",
             expansions=tuple(expansions), span=self.src.span(node),
         )  # fmt: skip
         return Redirect(op=op, fd=fd, target=None, heredoc=heredoc, span=self.src.span(node))
+
+    def unseen_body_expansion(self, node: Node, body: str, ctx: _Ctx) -> None:
+        """Report an unquoted here-document body's `$` expansion that tree-sitter gave no
+        node: it drops the first one of a body that starts with blanks (review BZ2:
+        `: <<-E⏎⇥${CDPATH=$HOME}⏎⇥E` assigned CDPATH unseen, `⇥${_@P}` ran a command)."""
+        if "$" not in body:
+            return
+        start = self.src.char(node.start_byte)
+        covered = [
+            (self.src.char(part.start_byte), self.src.char(part.end_byte))
+            for part in node.children
+            if part.type != "heredoc_content"
+        ]
+        for found in _BODY_DOLLAR.finditer(body):
+            if found.group(1) is None:
+                continue  # an escaped character (`\$` is a `$`)
+            at = start + found.start(1)
+            if not any(low <= at < high for low, high in covered):
+                self.mismatch(
+                    ctx,
+                    node,
+                    f"tree-sitter does not read the expansion at `{body[found.start(1):][:20]}` "
+                    "in a here-document body, which bash expands",
+                )
+                return
 
     def operator_prefix(self, token: Node, ctx: _Ctx, spill: _Spill | None) -> None:
         """`sed … -i<<E`: tree-sitter's `<<` token holds the word `-i` before it, which
@@ -2389,7 +2415,10 @@ class _Walker:
         if kind is ExpansionKind.PARAMETER:
             name = _parameter_name(node, src)
         text = src.slice(node)
-        expansions.append(Expansion(kind=kind, text=text, span=src.span(node), name=name))
+        span = src.span(node)
+        if kind is not ExpansionKind.BRACE:
+            span, text = self.dollar_start(span, text, ctx)
+        expansions.append(Expansion(kind=kind, text=text, span=span, name=name))
         if node.child_count <= 2:
             return
         if self.too_deep(ctx, node):
@@ -2405,6 +2434,25 @@ class _Walker:
                 self.expansion(child, inner, role, expansions)
             elif child.is_named and child.child_count:
                 stack.extend(reversed(child.children))
+
+    def dollar_start(self, span: Span, text: str, ctx: _Ctx) -> tuple[Span, str]:
+        """A `$` expansion's span and text from its `$`: inside double quotes tree-sitter
+        puts the blanks or line continuations before it into the node (review BZ1: the
+        text ` ${_@P}` escaped every check of `${…}`). A text that is still not the
+        shape of one expansion (`"$ ${x}"` gave `$ $`) is reported: bash reads another."""
+        lead = _DOLLAR_LEAD.match(text)
+        if lead is not None and lead.end():
+            span, text = Span(span.start + lead.end(), span.end), text[lead.end() :]
+        if not _DOLLAR_SHAPE.fullmatch(text):
+            ctx.line.problems.append(
+                Problem(
+                    code="shell.word-mismatch",
+                    message=f"tree-sitter reads an expansion `{text[:40]}` that is not one "
+                    "bash would read here",
+                    span=span,
+                )
+            )
+        return span, text
 
     def substitution(self, node: Node, ctx: _Ctx, role: str) -> Expansion:
         src = self.src
@@ -2916,6 +2964,17 @@ _KEYWORD_NAMES: Final = _keywords.PREFIX_WORDS | {
 
 _COMPOSITE: Final = frozenset({"concatenation", "variable_assignment", "subscript", "array"})
 
+# in an unquoted here-document body: an escaped character, or a `$` bash expands to more
+# than a positional or special parameter (`$1`, `$@`, `$$` run and assign nothing, and
+# tree-sitter gives `$5` in a body no node)
+_BODY_DOLLAR: Final = re.compile(r"\\.|(\$)(?=[{(\[A-Za-z_])", re.DOTALL)
+# blanks and line continuations tree-sitter may put before a `$` in double quotes
+_DOLLAR_LEAD: Final = re.compile(r"(?:[ \t\n]|\\\n)*")
+# one parameter or arithmetic expansion, as bash reads it from its `$` (the inner syntax
+# is the children's to check)
+_DOLLAR_SHAPE: Final = re.compile(
+    r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]|\{.*\}|\(\(.*\)\)|\[.*\])", re.DOTALL
+)
 _EXPANSIONS: Final = {
     "simple_expansion": ExpansionKind.PARAMETER,
     "expansion": ExpansionKind.PARAMETER,

@@ -337,9 +337,12 @@ CASES = [
     ("kubectl get pods", "kubectl cp . pod:/x", Q),
     ("pulumi stack output", "pulumi stack output --show-secrets", Q),
     # review X: links made earlier in the line, backup suffixes, python modules, hooks
-    ("ln -s src/a.py b", "ln -s ../.. t; ln -s t/../HOME/.aws a; cat a/credentials", Q),
-    ("ln -s src/a.py b", "for i in 1 2; do cat t/x; ln -sfn ../.. t; done", Q),  # review Y1
-    ("ln -s src/a.py b", "{ sleep 1; cat t/x; } | ln -s .. t", Q),
+    # (deny since review BZ5: a link to a folder lands its tree at the link's name, here
+    # the workspace's `.env` and the home's keys below `t/`)
+    ("ln -s src/a.py b", "ln -s ../.. t; ln -s t/../HOME/.aws a; cat a/credentials", D),
+    ("ln -s src/a.py b", "for i in 1 2; do cat t/x; ln -sfn ../.. t; done", D),  # review Y1
+    ("ln -s src/a.py b", "{ sleep 1; cat t/x; } | ln -s .. t", D),
+    ("ln -s src/a.py b", "ln -s src t; ln -s t/../../HOME/.aws a; cat a/credentials", Q),
     ("docker build -t app src", "docker build src/..", D),  # the workspace, `.env` in it
     ("cp src/a.py b.py", "cp src/a.py CLAUDE && cp -S .md src/a.py CLAUDE", Q),
     ("cp src/a.py b.py", "cp src/a.py c.py", A),
