@@ -570,7 +570,14 @@ class PathChecks:
                     "engine.glob-path",
                     f"the glob `{short(word.text)}` may match a protected file",
                 )
-            if subtree and any(ch in value for ch in "*?[{") and not _expanded_apart(word):
+            # (a mover's glob is judged by what it matches, below: `mv *.txt done/` moves
+            # those files and folders, not the folder the glob lies in)
+            if (
+                subtree
+                and any(ch in value for ch in "*?[{")
+                and not _expanded_apart(word)
+                and not self.moving
+            ):
                 directory = _glob_directory(value)
                 self.check_path(directory, access, seg, cwd, subtree=True)
             if any(ch in value for ch in "*?["):

@@ -46,6 +46,7 @@ def _decide(command: str, workspace: Path, home: Path, *rules: str) -> Decision:
         "mv -t {away} ~/.config",
         "mv --target-directory={away} ~/.config",
         "mv ~/.config/fish ~/.config {away}",
+        "mv ~/.c* {away}",
     ],
 )
 def test_a_folder_holding_protected_files_is_not_moved_away(
@@ -91,9 +92,21 @@ def test_git_mv_of_a_protected_folder_in_a_home_kept_in_git(workspace: Path, hom
 
 @pytest.mark.parametrize(
     "command",
-    ["mv docs old-docs", "mv -T .venv old-env", "mv docs/a.md docs/b.md", "mv -t old docs"],
+    [
+        "mv docs old-docs",
+        "mv -T .venv old-env",
+        "mv docs/a.md docs/b.md",
+        "mv -t old docs",
+        # a glob is judged by what it matches, not by the folder it lies in (which holds
+        # a `.env` here)
+        "mv -- *.md docs",  # (`--`: else the glob may expand to an option)
+        "mv -- d* old",
+    ],
 )
 def test_folders_without_protected_files_still_move(
     workspace: Path, home: Path, command: str
 ) -> None:
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / ".env").write_text("API_KEY=FAKE\n")
+    (workspace / "notes.md").write_text("n\n")
     assert _decide(command, workspace, home, "mv").verdict is Verdict.ALLOW
