@@ -197,14 +197,12 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     if found.git_dirs is not None:
         if len(inner) < 4 or inner[1].value != "mv":
             return []
-        # (git mv's options take no value; `--` ends them)
+        # (git mv's options take no value; `--` ends them, and the words before it that
+        # are no options are operands too: `git mv cfg -- .vscode`, review CA6)
         words = [tree_path(w) for w in inner[2:]]
-        cut = words.index("--") if "--" in words else None
-        operands = (
-            words[cut + 1 :]
-            if cut is not None
-            else [v for v in words if v is None or not v.startswith("-")]
-        )
+        cut = words.index("--") if "--" in words else len(words)
+        operands = [v for v in words[:cut] if v is None or not v.startswith("-")]
+        operands.extend(words[cut + 1 :])
         if len(operands) < 2:
             return []
         return [MovedTree(source, operands[-1], None, True, True) for source in operands[:-1]]

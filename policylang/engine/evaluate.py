@@ -85,6 +85,7 @@ from policylang.shell.model import (
     Word,
 )
 from policylang.shell.options import option_view
+from policylang.shell.quoting import LocaleDependent, decode_ansi_c
 from policylang.shell.walk import walk
 
 _log = logging.getLogger(__name__)
@@ -851,11 +852,14 @@ class _Walk(PathChecks, LineWrites):
     def read_folders_whole(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
         """Each folder read as a whole tree, hidden files too: a protected folder below
         one outside the workspace is found (`restic backup ~` reaches `~/.ssh`). Inside
-        the workspace only the folder itself is checked, not the `.env` files in it, as
-        for `ls -R`: `black .`, `eslint .` are what such approvals are for, and whether
-        the program prints what it reads cannot be told."""
+        the workspace only the folder itself and the links below it are checked, not the
+        `.env` files in it, as for `ls -RL`: `black .`, `eslint .` are what such approvals
+        are for, and whether the program prints what it reads cannot be told."""
         self.reads_contents = False  # (these are set per segment: `path_checks`)
         self.reads_hidden = True
+        # it may follow the links below, wherever they lead (review CA5: an approved `lz4
+        # -rc fix` printed `~/.ssh/id_rsa` through a shipped `fix/hl -> ~`)
+        self.follows_links = True
         for folder in folders:
             self.check_path(folder, "read", seg, cwd, subtree=True)
 
@@ -1537,9 +1541,9 @@ class _Walk(PathChecks, LineWrites):
         `git status` reads a shipped `10/.gitconfig` (review BY2). A name that changes
         what later commands mean asks, as `PATH=11` does. The text is read as bash
         reads it after quote removal: `"PATH"=11`, `PA""TH=11`, `PATH\⏎=11` assign PATH
-        too (review BZ3), and a name spelt with an expansion (`PA${x}TH=11`, `$x=11`)
-        may be any name."""
-        plain = _ARITHMETIC_NOISE.sub("", shown)
+        too (review BZ3), so do `P\ATH=11` and `$'\x50ATH'=11` (review CA2), and a name
+        spelt with an expansion (`PA${x}TH=11`, `$x=11`) may be any name."""
+        plain = _arithmetic_plain(shown)
         if "$" in plain and _EXPANSION_NAMED_ASSIGNMENT.search(
             _ARITHMETIC_EXPANSION.sub("\0", plain)
         ):
@@ -2592,9 +2596,29 @@ _ARITHMETIC_ASSIGNMENT: Final = re.compile(
     r"|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(?:[^][]|\[[^][]*\])*\]\s*)?"
     r"(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))"
 )
-# what quote removal takes out of a word before bash evaluates it: quotes (with the `$`
-# of `$"…"`, `$'…'`) and line continuations (review BZ3)
-_ARITHMETIC_NOISE: Final = re.compile(r"\\\n|\$?[\"']")
+# what quote removal takes out of a word before bash evaluates it: line continuations,
+# the `\` of an escaped character, and quotes with the `$` of `$"…"` (reviews BZ3, CA2)
+_ARITHMETIC_NOISE: Final = re.compile(r"\\\n|\\(?=.)|\$?[\"']", re.DOTALL)
+# an ANSI-C quoted piece, which bash decodes before it evaluates the text
+_ANSI_C_PIECE: Final = re.compile(r"\$'((?:[^'\\]|\\.)*)'", re.DOTALL)
+
+
+def _arithmetic_plain(text: str) -> str:
+    r"""`text` as bash evaluates it after quote removal, `$'…'` pieces decoded.
+
+    >>> _arithmetic_plain('"PA"TH=1'), _arithmetic_plain(r"P\ATH=1")
+    ('PATH=1', 'PATH=1')
+    >>> _arithmetic_plain(r"[$'\x50ATH=1']")
+    '[PATH=1]'
+    """
+    return _ARITHMETIC_NOISE.sub("", _ANSI_C_PIECE.sub(_decoded_piece, text))
+
+
+def _decoded_piece(match: re.Match[str]) -> str:
+    try:
+        return decode_ansi_c(match.group(1))
+    except LocaleDependent:
+        return "$_"  # (`$'\u00e9'`: what it spells depends on the locale, as an expansion)
 # a parameter expansion without a subscript inside arithmetic text, which may expand to
 # any name (one with a subscript is the text being judged: `${x[PATH=1]}`)
 _ARITHMETIC_EXPANSION: Final = re.compile(

@@ -148,12 +148,6 @@ def _jq_program_like(value: str | None) -> bool:
         return True
     return value.startswith("-") and len(value) > 1 and not (value[1].isalpha() or value[1] == "-")
 # recursive readers that skip hidden files unless told otherwise, and the options that tell
-# commands that print or copy the contents of whole trees when recursive (`less -R` and
-# `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
-_CONTENT_READERS = frozenset(
-    {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff",
-     "sdiff", "7z", "7za", "7zr", "7zz", "tar", "gtar", "bsdtar"}
-)  # fmt: skip
 _SEVEN_ZIP = frozenset({"7z", "7za", "7zr", "7zz"})
 _TAR_CREATE = ("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate")
 _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
@@ -176,6 +170,14 @@ _DECOMPRESSORS = {
     "gunzip": "gzip", "unpigz": "pigz", "unxz": "xz", "unlzma": "lzma", "unzstd": "zstd",
     "bunzip2": "bzip2", "unlz4": "lz4", "uncompress": "compress", "lunzip": "lzip",
 }  # fmt: skip
+# commands that print or copy the contents of whole trees when recursive (`less -R` and
+# `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
+_CONTENT_READERS = frozenset(
+    {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff",
+     "sdiff", "7z", "7za", "7zr", "7zz", "tar", "gtar", "bsdtar"}
+) | frozenset(_COMPRESSORS) | frozenset(_DECOMPRESSORS)  # fmt: skip
+# zip's recursion: `-r` through folders, `-R` matching its operands as patterns below `.`
+_ZIP_RECURSIVE = ("-r", "--recurse-paths", "-R", "--recurse-patterns")
 # Every suffix a decompressor strips, whatever the program: zstd and xz read other
 # formats too, and gzip compares suffixes without case (`X.GZ`, `X_z`: review U7). The
 # value is what replaces it (`a.tgz` -> `a.tar`).
@@ -1125,6 +1127,8 @@ class RuleView:
                 # `grep .env notes.txt` reads notes.txt; `.env` is what it looks for
                 words = (w for w in words if w[0] is not inner[first])
             found.extend(words)
+        if name == "zip" or name in _SEVEN_ZIP:
+            found.extend(_pattern_folders(name, inner, view))
         if name in _CONDITIONAL_WRITERS:
             found.extend(_conditional_writes(name, inner, view))
         elif name in _FILE_SENDERS:
@@ -1796,11 +1800,14 @@ def _follows_links(name: str, inner: Sequence[Word], view: OptionView) -> bool:
         # (review BS10); without `-L` (`-P` is the default) links are left alone
         return view.has(*_RECURSIVE) and view.has("-L")
     if name in _COMPRESSORS or name in _DECOMPRESSORS:
-        # `gzip -rf sub` compresses the files links below `sub` point to (review BS9)
+        # `gzip -rf sub` compresses the files links below `sub` point to (review BS9), and
+        # `gzip -rc sub` reads them (review CA4)
         forced = view.has("-f") or any(
             len(o.name) > 3 and "--force".startswith(o.name) for o in view.options
         )
-        return forced and _compressing_tree(view)
+        return (forced or _to_stdout(view)) and _compressing_tree(view)
+    if name == "zip":
+        return not view.has("-y", "--symlinks")  # (review CA3: it stores what links hold)
     options = _LINK_FOLLOWERS.get(name)
     return options is not None and view.has(*options)
 
@@ -1857,6 +1864,33 @@ def _find_start_points(inner: Sequence[Word], access: str) -> Iterable[tuple[Wor
 _RG_LISTING = ("--files", "--type-list")
 
 
+def _pattern_folders(
+    name: str, inner: Sequence[Word], view: OptionView
+) -> Iterable[tuple[Word, str, bool]]:
+    """The folders zip and 7-Zip read whole for the wildcards they match themselves:
+    with zip's `-R` (`--recurse-patterns`) or 7-Zip's `-r`, every operand is a pattern
+    matched in every folder below `.` (review CA3: `zip -0R - '.e*'` printed `.env`);
+    otherwise 7-Zip matches a quoted wildcard (`7z a x.7z 'src/*env'`) in its folder,
+    where `*` matches names that start with a dot too (review CA7). (zip without `-R`
+    leaves wildcards to the shell.)"""
+    if view.has("-R", "--recurse-patterns") if name == "zip" else _seven_zip_recurses(inner):
+        yield _value_word(inner[0], "."), "read", True
+        return
+    if name == "zip":
+        return
+    for index in view.operands:
+        value = inner[index].value
+        if value is not None and any(ch in value for ch in "*?["):
+            head, _, _rest = value.partition(next(ch for ch in value if ch in "*?["))
+            folder = head.rpartition("/")[0] if "/" in head else "."
+            yield _value_word(inner[index], folder or "/"), "read", True
+
+
+def _seven_zip_recurses(inner: Sequence[Word]) -> bool:
+    """7-Zip's `-r` (and `-r0`, wildcards only) recursion switch; `-r-` turns it off."""
+    return any(w.value in ("-r", "-r0") for w in inner[1:])
+
+
 def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
     """Whether a content reader (`_CONTENT_READERS`) reads whole trees here."""
     if name in _SEVEN_ZIP:
@@ -1884,6 +1918,12 @@ def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
         )
     if name in ("cp", "rsync") and view.has(*_ARCHIVE):
         return True
+    if name == "zip":
+        return view.has(*_ZIP_RECURSIVE)  # (review CA3: the long spellings too)
+    if name in _COMPRESSORS or name in _DECOMPRESSORS:
+        # `gzip -rc . | gzip -dc` prints every file below (review CA4); without `-c` the
+        # files are compressed where they are, which the write checks judge
+        return _compressing_tree(view) and _to_stdout(view)
     if name in ("diff", "sdiff"):
         # without `-r` too: two folders are compared file by file at their top level (with
         # `-N` each file printed whole), and `diff DIR FILE` reads `DIR/FILE` (review BK6:
@@ -2397,6 +2437,13 @@ def _cloud_file_values(name: str, inner: Sequence[Word]) -> Iterable[tuple[Word,
             text = value.partition("=")[2] if value.startswith("-") else value
             if text.startswith("@") and len(text) > 1:
                 yield _file_word(word, text[1:]), "read", False
+
+
+def _to_stdout(view: OptionView) -> bool:
+    """A compressor's `-c`, `--stdout` (or an abbreviation), `--to-stdout`."""
+    return view.has("-c", "--to-stdout") or any(
+        len(o.name) > 3 and "--stdout".startswith(o.name) for o in view.options
+    )
 
 
 def _compressing_tree(view: OptionView) -> bool:

@@ -1958,8 +1958,18 @@ class _Walker:
         body = ""
         expansions: list[Expansion] = []
         fd: int | None = None
+        word_end: int | None = None  # where the here-document's word ends
         for child in node.children:
             kind = child.type
+            if kind == "comment" and word_end is not None:
+                between = self.src.text[self.src.char(word_end) : self.src.char(child.start_byte)]
+                if "\n" in between:
+                    # `cat <<E⏎\⏎#${_@P}⏎E`: tree-sitter reads a body line that starts with
+                    # `\⏎` or `\ ` then `#` as a comment before an empty body; for bash it
+                    # is body text, expanded (review CA1)
+                    self.mismatch(
+                        ctx, child, "tree-sitter reads a line of a here-document body as a comment"
+                    )
             if kind in ("<<", "<<-"):
                 op = kind
                 if child.end_byte - child.start_byte != len(kind):
@@ -1967,6 +1977,7 @@ class _Walker:
             elif kind == "file_descriptor":
                 fd = self.glued_descriptor(child, extra, ctx)
             elif kind == "heredoc_start":
+                word_end = child.end_byte
                 raw = self.src.slice(child)
                 meta = _unquoted_metacharacter(raw)
                 if meta is not None:
