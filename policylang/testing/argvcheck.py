@@ -293,7 +293,18 @@ _NAMES = ("echo", "ls", "cat", "grep", "wc", "true", "printf", "test", "[", "hea
           "read", "unset", "find", "sed", "timeout 5", "env", "command", "git", "cd", ":",
           "date", "pwd", "tr", "xargs", "nice", "git status", "git log", "export",
           "declare -x", "readonly", "'ls'", "l\\s", '"ec"ho', "$'cat'", "\\git log",
-          "x=1 echo", "x=$(echo a) cat", "~", "~+", "~-")  # fmt: skip
+          "x=1 echo", "x=$(echo a) cat", "~", "~+", "~-",
+          # builtins that run code or assign (the logging functions shadow `printf`,
+          # `read`, `cd`, `declare`…; `builtin NAME` reaches the real one), wrappers with
+          # their options, `eval` of literal strings
+          "eval", "eval 'ls -l'", "eval echo a\\;", "eval 'cat <<E'", "builtin eval",
+          "builtin printf -v x", "builtin read -r", "builtin read -a x", "builtin cd",
+          "builtin echo", "builtin", "let x=1", "getopts ab: o", "mapfile -t", "readarray",
+          "printf -v x", "read -r", "read -a x", "local", "exec", "exec 2>/dev/null",
+          "command -p", "command -v", "env -i", "env -u PATH", "env PATH=x", "nice -n 5",
+          "timeout -s 9 5", "xargs -0", "xargs -I{} echo", "command exec", "\\eval", "'eval'",
+          "trap 'ls -t' EXIT", "trap -- 'date' RETURN", "x[1]=a echo", "wait", "jobs",
+          "pushd", "dirs", "popd")  # fmt: skip
 _WORDS = (
     "a", "b", "-n", "-i", "-i2", "-delete", "x.py", "'q'", '"q w"', "$HOME", "${HOME}",
     "$x", "\\ ", "#c", "~", "*", "[ab]", "{a,b}", "{x}", "{PATH}", "$'\\x41'", '$"x"',
@@ -311,6 +322,22 @@ _WORDS = (
     "$((PATH=1))", "${x[HOME=2]}", "$[IFS=3]", "$((CDPATH=4))", "${x:0:HOME=6}",
     "${#x[PATH=7]}", "${x[@]:CDPATH=8}", "$(cat <<E\nx\nE\n)", '"$(echo "a b")"', "<(ls 2>&1)",
     "$(case a in a) ls;; esac)", "`ls \\`date\\``",
+    # parameter operators, nested substitutions with quotes and comments, backquotes in
+    # `$( )`, `$"…"`, extglobs, arrays, odd blanks, comments, special parameters
+    "${x@Q}", "${x@E}", "${x@A}", "${x@a}", "${x@U}", "${!H*}", "${!H@}", "${!x}",
+    "${x##*/}", "${x%.*}", "${x//\\//-}", "${x/#a/b}", "${x/%a/$(ls)}", "${x^^}", "${x,}",
+    "${x:-$(ls)}", "${x[@]}", "${x[*]:1:2}", "${#x[@]}", "${!x[@]}", "${x-'a b'}",
+    '${x-"$(ls)"}', "${x:+`ls`}", "${x[1]}", '"${x[@]}"', "${x:-'}'}", '$"a $(ls)"',
+    "$'a\\x27'", "$(echo 'a)' # c\n)", "$( (ls) )", "$((\n1))", '$( echo "$( ls )" )',
+    "$(echo `echo a`)", "$(echo \\`date\\`)", "`echo $(ls)`", "`echo \\$(date)`",
+    '"$(echo "`ls`")"', "$(ls # )\n)", "$(: ')'; ls)", "$(#\nls)", '$(echo "#")',
+    "$(echo $'\\'')'", "$((`echo 1`+1))", "$(( $(echo 1) + 1 ))", "$((1?2:3))",
+    "$((x[1]+1))", "$(<x)", "$(< /dev/null)", "!(a)", "+(a)", "*(a|b)", "?(x)", "a[1]=x",
+    "x=(a b)", "x+=(c)", "x[$(echo 1)]=1", "\v", "\f", "\r\n", "\\\r", "\\\v", "\\\f",
+    "<<<$'a\\nb'", '<<<"$(ls)"', "<<<`ls`", "<<<$((1))", "#$(ls)", "a#$(ls)", "\\#$(ls)",
+    "# ;ls", "-v", "-eq", "-lt", "'a[$(ls)]'", "{a..c}", "{1..2}x", "a{,\\ }b", "$@",
+    "$*", "$#", "$?", "$-", "$!", "$_", "${@:2}", "${*// /}", "$'\\u263a'", "$'\\x'",
+    "$'\\0'", "'\\'", "$'\\c?'", "$'\\1012'", "\"\\\n\"", "'\\\n'", "$'\\\n'",
 )  # fmt: skip
 _REDIRECTS = (
     ">/dev/null", "2>/dev/null", ">&2", "2>&1", ">&-", "2>&-", "<&-", "<& -", "<& -x",
@@ -318,6 +345,16 @@ _REDIRECTS = (
     "&>>/dev/null", "3>&-", "{v}>&-", "{v}>/dev/null", "<<E\nx\nE\n", "<<-E\n\tx\n\tE\n",
     "<<'E'\n$(date)\nE\n", "< /dev/null", "> /dev/null", "2> /dev/null", ">\\ ", "<\\ ",
     ">x", "2>y", ">>z", "&>w", ">|v", "{v}>u", "> t", "1>s", "<>r",
+    # here-documents: `<<-`, quoted delimiters, several on one line, bodies with `$( )`,
+    # backquotes and continuations; here-strings; process substitutions as targets
+    "<<-'E'\n\t$(ls)\n\tE\n", '<<"E"\n`ls`\nE\n', "<<E\n$(ls)\n`date`\nE\n",
+    "<<\\E\n$(ls)\nE\n", "<<E <<F\na\nE\nb\nF\n", "<<E\na\\\nE\nE\n", "<<E\\\nF\nx\nEF\n",
+    "<<E\n${x:-$(ls)}\nE\n", "<<E\n$((1+2))\nE\n", "<<E;ls\nx\nE\n", "<<E|ls\nx\nE\n",
+    "<<E&&ls\nE\n", "<<$x\nx\n$x\n", '<<E""\n$(ls)\nE\n', "<<E\n\\$(ls)\nE\n",
+    "<<E\n#$(ls)\nE\n", "<<-E\n\t\tE\n", "<<E\nE \nE\n", "<<E\n$(cat <<F\nx\nF\n)\nE\n",
+    "<<E 2>y\nx\nE\n", "<<E\n\\\nE\n", "<<E\n'$(ls)'\nE\n", "<<E\n\"`ls`\"\nE\n",
+    "<<<'a b'", "<<< $(ls)", '<<<"`ls`"', "< <(ls)", "> >(ls)", "2> >(ls)", "&>>x",
+    ">x\\\ny", "{fd}<&0", "3<>y", "<<<a\\\nb", ">$'x'", ">\"y\"", ">'z'", ">${x:-w}",
 )  # fmt: skip
 # a compound command or prefix around one command, and what closes it
 _AROUND = (
@@ -330,6 +367,56 @@ _AROUND = (
     ("case a in a|b) ", ";;& esac"), ("select i in a; do ", "; break; done <<<1"),
     ("for ((j=0;j<1;j++)); do ", "; done"), ("until (( k++ > 0 )); do ", "; done"),
     ("bash -c '", "'"), ('bash -c "', '"'), ("bash -c '", "' x y"),
+    # traps
+    ("trap 'ls -t' EXIT; ", ""), ('trap "date" DEBUG; ', ""), ("trap 'date' ERR; ", ""),
+    ("f() { trap 'ls r' RETURN; ", "; }; f"), ("trap -- 'ls' EXIT && ", ""),
+    ("trap 'ls t' EXIT DEBUG; ", ""),
+    # `case` patterns with substitutions, arithmetic, extglobs, fall-through
+    ("case 3 in $((1+2))) ", ";; esac"), ("case a in $(echo a)) ", ";; esac"),
+    ("case a in @(a|b)|!(c)) ", ";; esac"), ("case a in a) ", ";& b) ls;; esac"),
+    ("case a in (a) ", ";; esac"), ('case "$x" in *) ', ";; esac"),
+    ("case $'a\\n' in $'a\\n') ", ";; esac"), ("case a in \"$(echo a)\"|'b') ", ";; esac"),
+    ("case a in a ) ", "\nesac"), ("case x in x|$(ls)) ", ";; esac"),
+    ("case a in `echo a`) ", ";;& *) ls;; esac"),
+    # `[[ ]]` with `=~`, `-v`, arithmetic comparisons (a quoted subscript runs `$( )`)
+    ("[[ a =~ ^(a|b)$ ]] && ", ""), ("[[ -v x ]] || ", ""), ("[[ 1 -lt 2 && a == a ]] && ", ""),
+    ("[[ $(echo a) == @(a|b) ]] && ", ""), ("[[ a =~ [[:alpha:]]+\\ ? ]] || ", ""),
+    ("[[ 'a[$(ls)]' -eq 0 ]] || ", ""), ("[[ x -eq 0 ]] && ", ""), ("[[ ( a < b ) ]] && ", ""),
+    ("[[ ! -v HOME ]] || ", ""), ("[[ a =~ $(echo a) ]] && ", ""), ("[[ -v x[1] ]] || ", ""),
+    ("[[ a =~ (a)|b ]] && ", ""), ("[[ $x == @(a|$(ls)) ]] || ", ""),
+    # `select`, `eval`, `let`, namerefs, `printf -v`, `read`, `getopts`, `mapfile`, arrays
+    ("select i; do ", "; break; done"), ("select i in $(echo a); do ", "; break; done <<<1"),
+    ("eval '", "'"), ('eval "', '"'), ("eval ", ""), ("eval -- ", ""), ("builtin eval '", "'"),
+    ("eval 'for i in a b; do echo $i; done'; ", ""), ("let 'x=1+2' && ", ""),
+    ("(( x = 1 + 2 )) && ", ""), ("(( x[1] )) || ", ""), ("let 'x=1' 'y=x+1'; ", ""),
+    ("declare -n r=x; ", ""), ("f() { local -n r=HOME; ", "; }; f"),
+    ("f() { local x=1; ", "; }; f"),
+    ("declare -n r=HOME; echo $r; ", ""), ("printf -v x %s a; ", ""),
+    ("builtin printf -v x %s a && ", ""), ("builtin printf -v HOME %s /tmp; ", ""),
+    ("builtin read -r x <<<a; ", ""), ("builtin read -a x <<<'a b'; ", ""),
+    ("while getopts a o -a; do ", "; break; done"), ("getopts 'a:' o -a x; ", ""),
+    ("mapfile -t a <<<x; ", ""), ("readarray a < /dev/null; ", ""),
+    ("mapfile -C 'ls' -c 1 a <<<x; ", ""), ("x=(a b [3]=c); ", ""), ("x[1]=a; ", ""),
+    ("x=(a 'b c' $(ls)); ", ""),
+    # `exec` with and without redirections, and wrappers around the command
+    ("exec 2>/dev/null; ", ""), ("exec {fd}>/dev/null; ", ""), ("exec 3<<<x; ", ""),
+    ("exec ", ""), ("command ", ""), ("builtin ", ""), ("env ", ""), ("nice ", ""),
+    ("timeout 5 ", ""), ("xargs ", ""), ("time nice ", ""), ("command -- ", ""),
+    # the command inside substitutions (backquotes unescape backslashes first)
+    ("x=$(", ")"), ('x="$(', ')"'), ("x=`", "`"), ('echo "$(', ')"'), ("echo `", "`"),
+    ('echo "`', '`"'), ("cat <(", ")"), ("echo $(( $(", ") ))"), ("echo ${x:-$(", ")}"),
+    ("echo $(\n", "\n)"), ("echo $( ", " # c\n)"), ("echo $(echo `", "`)"),
+    ('echo "$(echo "`', '`")"'), ('echo $"$(', ')"'),
+    # here-documents before and around the command
+    ("cat <<E; ", "\nx\nE\n:"), (": <<'E' && ", "\n$(ls)\nE\n:"),
+    ("cat <<-E; ", "\n\t`ls`\n\tE\n:"),
+    ("cat <<A <<B; ", "\na\nA\nb\nB\n:"), ("cat <<E\n$(\n", "\n)\nE\n:"),
+    # newlines, comments and continuations as the glue of compound commands
+    ("{ ", "\n}"), ("( ", "\n)"), ("if ", "; then :; fi"),
+    ("if false; then :; elif ", "; then :; fi"),
+    ("while ", "; do break; done"), ("until ", "; do break; done"), ("# c\n", ""),
+    (": # c ; ls\n", ""), ("{ # c\n", "\n}"), ("\\\n", ""), ("{ \\\n", "; }"),
+    ("time { ", "; }"), ("if\n", "\nthen :\nfi"),
 )  # fmt: skip
 _OPERATORS = (" ; ", ";", " && ", "&&", " || ", " | ", "|", " & ", "\n", "\r\n", " |& ")
 
@@ -363,6 +450,19 @@ def _soup_line(rng: random.Random) -> str:
     line = commands[0]
     for command in commands[1:]:
         line += rng.choice(_OPERATORS) + command
+    return _glued(rng, line)
+
+
+# bash removes `\⏎` before it reads anything but quotes and comments, and reads CR, VT and
+# FF as word characters: one of them anywhere in a line (inside a word, a quote, a here
+# document, a substitution) must be read as bash reads it
+_GLUE = ("\\\n", "\\\n", "\\\n", "\r", "\t", "\v", "\f")
+
+
+def _glued(rng: random.Random, line: str) -> str:
+    if rng.random() < 0.25:
+        at = rng.randint(0, len(line))
+        line = line[:at] + rng.choice(_GLUE) + line[at:]
     return line
 
 
