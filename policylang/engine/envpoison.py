@@ -263,7 +263,9 @@ def expansion_assignments(segment: Segment) -> list[tuple[str, str]]:
     for expansion in _expansions(segment):
         if "=" not in expansion.text:
             continue  # the hot path: most expansions assign nothing
-        for match in _ASSIGNING_EXPANSION.finditer(expansion.text):
+        # bash removes `\⏎` before it reads the name: `${\⏎CDPATH=x}` assigns CDPATH
+        text = expansion.text.replace("\\\n", "")
+        for match in _ASSIGNING_EXPANSION.finditer(text):
             operator = ":=" if match.group().endswith(":=") else "="
             found.append((match.group(1), operator))
     return found

@@ -1,0 +1,31 @@
+"""Found by the argv oracle's second vocabulary (`eval`, traps, `case` patterns, here-
+documents, `\\⏎` and control characters anywhere): lines the default policy allowed
+while bash ran or assigned something the analyser did not see. bash runs for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from realrun import judged_and_run
+
+from policylang import Verdict
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'LC_ALL=(${\\\nCDPATH=x}); echo "CDPATH=$CDPATH"',
+        'echo ${\\\nCDPATH=x}; echo "CDPATH=$CDPATH"',
+        ': "${\\\nCDPATH:=x}"; echo "CDPATH=$CDPATH"',
+    ],
+)
+def test_an_expansion_assigning_a_name_split_by_a_continuation_asks(
+    workspace: Path, line: str
+) -> None:
+    # bash removes `\⏎` before it reads the name: `${\⏎CDPATH=x}` is `${CDPATH=x}`, and
+    # `cd` then looks in `x`; the name was matched in the text as written
+    verdict, output = judged_and_run(line, workspace, workspace.parent / "home")
+    assert "CDPATH=x" in output.splitlines()
+    assert verdict is not Verdict.ALLOW
+
