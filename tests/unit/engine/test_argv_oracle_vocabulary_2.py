@@ -29,3 +29,12 @@ def test_an_expansion_assigning_a_name_split_by_a_continuation_asks(
     assert "CDPATH=x" in output.splitlines()
     assert verdict is not Verdict.ALLOW
 
+
+@pytest.mark.parametrize("glue", ["\v", "\f"])
+def test_a_control_character_in_the_words_of_eval_asks(workspace: Path, glue: str) -> None:
+    # tree-sitter splits `a<VT>\;` at the VT and `eval`'s string joined the pieces with a
+    # blank (`echo a ;`); bash keeps one word, so `eval` runs `echo a<VT>;`
+    line = f"eval echo a{glue}\\;"
+    verdict, output = judged_and_run(line, workspace, workspace.parent / "home")
+    assert output == f"a{glue}\n"
+    assert verdict is not Verdict.ALLOW

@@ -91,3 +91,12 @@ def test_an_escaped_blank_glued_to_a_process_substitution_is_one_word(
     # own, after the substitution's word
     segment = parse_command(text).segments[0]
     assert [word.value for word in segment.words] == words
+
+
+@pytest.mark.parametrize("text", ["eval echo a\v\\;", "eval echo a\fb", "builtin eval a\rb"])
+def test_a_control_character_in_the_words_of_eval_is_reported(text: str) -> None:
+    # found by the argv oracle: the nested line of `eval` is its words joined by blanks,
+    # where tree-sitter split a word bash keeps whole; the safety net skipped the words
+    # as the nested line's text, which no longer holds the character
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.control-blank" in codes
