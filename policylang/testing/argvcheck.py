@@ -303,8 +303,8 @@ _NAMES = ("echo", "ls", "cat", "grep", "wc", "true", "printf", "test", "[", "hea
           "printf -v x", "read -r", "read -a x", "local", "exec", "exec 2>/dev/null",
           "command -p", "command -v", "env -i", "env -u PATH", "env PATH=x", "nice -n 5",
           "timeout -s 9 5", "xargs -0", "xargs -I{} echo", "command exec", "\\eval", "'eval'",
-          "trap 'ls -t' EXIT", "trap -- 'date' RETURN", "x[1]=a echo", "wait", "jobs",
-          "pushd", "dirs", "popd")  # fmt: skip
+          "trap 'ls -t' EXIT", "trap -- 'date' RETURN", "LC_X[1]=a echo", "CI=1 echo",
+          "wait", "jobs", "pushd", "dirs", "popd")  # fmt: skip
 _WORDS = (
     "a", "b", "-n", "-i", "-i2", "-delete", "x.py", "'q'", '"q w"', "$HOME", "${HOME}",
     "$x", "\\ ", "#c", "~", "*", "[ab]", "{a,b}", "{x}", "{PATH}", "$'\\x41'", '$"x"',
@@ -332,8 +332,11 @@ _WORDS = (
     "$(echo `echo a`)", "$(echo \\`date\\`)", "`echo $(ls)`", "`echo \\$(date)`",
     '"$(echo "`ls`")"', "$(ls # )\n)", "$(: ')'; ls)", "$(#\nls)", '$(echo "#")',
     "$(echo $'\\'')'", "$((`echo 1`+1))", "$(( $(echo 1) + 1 ))", "$((1?2:3))",
-    "$((x[1]+1))", "$(<x)", "$(< /dev/null)", "!(a)", "+(a)", "*(a|b)", "?(x)", "a[1]=x",
-    "x=(a b)", "x+=(c)", "x[$(echo 1)]=1", "\v", "\f", "\r\n", "\\\r", "\\\v", "\\\f",
+    "$((x[1]+1))", "$(<x)", "$(< /dev/null)", "!(a)", "+(a)", "*(a|b)", "?(x)",
+    # arrays and arithmetic on a name the policy lets a line assign (`x=` asks)
+    "LC_X[1]=x", "LC_X=(a b)", "LC_X+=(c)", "LC_X[$(echo 1)]=1", "${LC_X[@]}", "$LC_X",
+    "${LC_X[1]}", "${!LC_X[@]}", "${LC_X@Q}", "CI=$(ls)", "$((LC_X+1))", "$((LC_X=2))",
+    "$((LC_X[1]))", "LC_X=([1]=a [2]=$(ls))", "\v", "\f", "\r\n", "\\\r", "\\\v", "\\\f",
     "<<<$'a\\nb'", '<<<"$(ls)"', "<<<`ls`", "<<<$((1))", "#$(ls)", "a#$(ls)", "\\#$(ls)",
     "# ;ls", "-v", "-eq", "-lt", "'a[$(ls)]'", "{a..c}", "{1..2}x", "a{,\\ }b", "$@",
     "$*", "$#", "$?", "$-", "$!", "$_", "${@:2}", "${*// /}", "$'\\u263a'", "$'\\x'",
@@ -396,8 +399,13 @@ _AROUND = (
     ("builtin read -r x <<<a; ", ""), ("builtin read -a x <<<'a b'; ", ""),
     ("while getopts a o -a; do ", "; break; done"), ("getopts 'a:' o -a x; ", ""),
     ("mapfile -t a <<<x; ", ""), ("readarray a < /dev/null; ", ""),
-    ("mapfile -C 'ls' -c 1 a <<<x; ", ""), ("x=(a b [3]=c); ", ""), ("x[1]=a; ", ""),
-    ("x=(a 'b c' $(ls)); ", ""),
+    ("mapfile -C 'ls' -c 1 a <<<x; ", ""), ("LC_X=(a b [3]=c $(echo d)); ", ""),
+    ("LC_X[1]=a; ", ""), ("LC_X=(a 'b c' $(ls)); ", ""), ("LC_X+=(c); ", ""),
+    ("LC_X=1; (( LC_X++ )); ", ""), ("for LC_X in a b; do ", "; done"),
+    ("for LC_X; do ", "; done"), ("(( LC_X = 1 + 2 )) && ", ""), ("CI=$(echo 1); ", ""),
+    ("LC_X=a; case $LC_X in a) ", ";; esac"), ("LC_X=(a); echo ${LC_X[@]@Q}; ", ""),
+    ("LC_X='a b'; ", ""), ("DEBUG=1 ", ""), ("TZ=UTC ", ""),
+    ("LC_X=(a\\\n b); ", ""), ("LC_X=( # c\n a ); ", ""),
     # `exec` with and without redirections, and wrappers around the command
     ("exec 2>/dev/null; ", ""), ("exec {fd}>/dev/null; ", ""), ("exec 3<<<x; ", ""),
     ("exec ", ""), ("command ", ""), ("builtin ", ""), ("env ", ""), ("nice ", ""),
