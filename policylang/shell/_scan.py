@@ -28,18 +28,32 @@ def escapes_only(data: bytes, start: int, stop: int) -> bool:
 def starts_bash_comment(data: bytes, offset: int) -> bool:
     """Whether bash starts a comment at the `#` at `offset`: it must begin a word, i.e.
     follow the start of the text or an unescaped blank or metacharacter."""
+    index = preceding(data, offset)
+    if index < 0:
+        return True
+    if data[index] not in METACHARACTERS:
+        return False
+    return not escaped(data, index)
+
+
+def glued(data: bytes, offset: int) -> bool:
+    """Whether bash reads the byte at `offset` (line continuations removed) on into the
+    word before it: anything but the end of the text, a blank or a metacharacter."""
     index = offset
-    while True:
-        if index == 0:
-            return True
-        before = data[index - 1]
-        continuation = index >= 2 and data[index - 2] == 0x5C and not escaped(data, index - 2)
-        if before == 0x0A and continuation:
-            index -= 2  # a line continuation vanishes: look at what precedes it
-            continue
-        if before not in METACHARACTERS:
-            return False
-        return not escaped(data, index - 1)
+    while data.startswith(b"\\\n", index):
+        index += 2
+    return index < len(data) and data[index] not in METACHARACTERS
+
+
+def preceding(data: bytes, offset: int) -> int:
+    """The offset of the byte bash reads just before `offset`, line continuations removed
+    (-1 at the start of the text)."""
+    index = offset
+    while index >= 2 and data[index - 1] == 0x0A and data[index - 2] == 0x5C:
+        if escaped(data, index - 2):
+            break
+        index -= 2  # a line continuation vanishes: look at what precedes it
+    return index - 1
 
 
 def ansi_c_end(data: bytes, start: int) -> int:

@@ -861,7 +861,12 @@ class _Walker:
         data = parsed
         for _ in range(_MAX_REPAIRS):
             starts = _comment_starts(root)
-            fakes = [offset for offset in starts if not _scan.starts_bash_comment(data, offset)]
+            fakes = [
+                offset
+                for offset in starts
+                if not _scan.starts_bash_comment(data, offset)
+                or _closes_word_part(root, data, offset)
+            ]
             if not fakes:
                 return root, data
             patched = bytearray(data)
@@ -2536,6 +2541,11 @@ class _Walker:
                     seen_op = True
                     append = kind == "+="
             elif kind == "array":
+                if _scan.glued(src.data, child.end_byte):
+                    # `a=(b)\ rm x`: bash reads on after the `)`, assigns the string
+                    # `(b) rm` and runs `x`; tree-sitter ends the word at the `)`
+                    message = "bash reads `(…)` glued to what follows as one word, not an array"
+                    self.mismatch(ctx, child, message)
                 elements = [c for c in child.children if c.is_named and c.type in _WORDLIKE]
                 array = self.words(elements, ctx, f"array element of `{name}`")
             elif kind != "comment":
@@ -2723,6 +2733,27 @@ def _comment_starts(root: Node) -> list[int]:
         elif node.child_count:
             stack.extend(node.children)
     return found
+
+
+# nodes whose closing `)` is inside a word: bash reads the word on after it, so a `#`
+# there is text (`a=(b)#; rm x` assigns the string `(b)#` and runs `rm`; `$(ls)\⏎#x`)
+_WORD_PARENTHESES: Final = frozenset(
+    {"array", "command_substitution", "process_substitution", "arithmetic_expansion"}
+)
+
+
+def _closes_word_part(root: Node, data: bytes, offset: int) -> bool:
+    """Whether the `#` at `offset` follows (line continuations aside) a `)` that closes a
+    part of a word rather than a command (`(ls)#x` is a comment after a subshell)."""
+    before = _scan.preceding(data, offset)
+    if before < 0 or data[before] != 0x29:  # `)`
+        return False
+    node: Node | None = root.descendant_for_byte_range(before, before + 1)
+    while node is not None and node.end_byte == before + 1:
+        if node.type in _WORD_PARENTHESES:
+            return True
+        node = node.parent
+    return False
 
 
 def _translated(data: bytes, mark: Node, following: Node) -> bool:

@@ -38,3 +38,23 @@ def test_a_control_character_in_the_words_of_eval_asks(workspace: Path, glue: st
     verdict, output = judged_and_run(line, workspace, workspace.parent / "home")
     assert output == f"a{glue}\n"
     assert verdict is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "LC_X=(a)#; echo ran",
+        "export LC_X=(a)#; echo ran",
+        "echo $(true)\\\n#; echo ran",
+        "LC_X=(a)\\ echo echo ran",
+    ],
+)
+def test_a_command_after_an_array_or_substitution_glued_to_a_hash_asks(
+    workspace: Path, line: str
+) -> None:
+    # bash reads on into the word after the `)`: the `#` starts no comment and `echo ran`
+    # runs; the model had made the rest of the line a comment (or `echo` the command of
+    # `LC_X=(a)\ echo echo ran`, where bash assigns `(a) echo` and runs `echo ran`)
+    verdict, output = judged_and_run(line, workspace, workspace.parent / "home")
+    assert "ran" in output.splitlines()
+    assert verdict is not Verdict.ALLOW

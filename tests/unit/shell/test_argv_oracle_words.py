@@ -100,3 +100,42 @@ def test_a_control_character_in_the_words_of_eval_is_reported(text: str) -> None
     # as the nested line's text, which no longer holds the character
     codes = [problem.code for problem in parse_command(text).problems]
     assert "shell.control-blank" in codes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LC_X=(a)#; rm -rf ~",
+        "export LC_X=(a)#; rm -rf ~",
+        "LC_X+=(a)#x; rm -rf ~",
+        "echo $(ls)\\\n#; rm -rf ~",
+        "echo <(ls)\\\n\\\n#; rm -rf ~",
+        "echo $((1))\\\n#; rm -rf ~",
+    ],
+)
+def test_a_hash_glued_to_the_parenthesis_closing_part_of_a_word_is_no_comment(text: str) -> None:
+    # found by the argv oracle: bash reads on into the word after the `)` of `a=(…)`,
+    # `$(…)`, `<(…)`, `$((…))` (a line continuation between them vanishes), so the `#`
+    # is text and `rm` runs; tree-sitter started a comment there and the model held none
+    line = parse_command(text)
+    assert ["rm", "-rf", None] in [[w.value for w in s.words] for s in line.segments]
+    assert "shell.comment-mismatch" in [problem.code for problem in line.problems]
+
+
+@pytest.mark.parametrize("text", ["(ls)#; rm -rf ~", "(( 1 ))#; rm", "LC_X=(a) #; rm"])
+def test_a_hash_after_a_closing_parenthesis_of_a_command_is_a_comment(text: str) -> None:
+    # (bash: `#` begins a word after a subshell's or arithmetic command's `)`, or a blank)
+    line = parse_command(text)
+    assert "rm" not in [w.value for s in line.segments for w in s.words]
+    assert line.problems == ()
+
+
+@pytest.mark.parametrize(
+    "text", ["LC_X=(a)\\ echo rm -rf ~", "LC_X=(a)x ls", "LC_X=(a)'x' ls", "LC_X=(a)\\\nx ls"]
+)
+def test_an_array_assignment_glued_to_what_follows_is_reported(text: str) -> None:
+    # found by the argv oracle: bash reads `LC_X=(a)\ echo` as one word, the string
+    # `(a) echo`, and runs `rm -rf ~`; tree-sitter ended the array at the `)` and made
+    # `echo` the command
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.syntax-mismatch" in codes
