@@ -2540,6 +2540,7 @@ class _Walker:
                 elif kind in ("=", "+="):
                     seen_op = True
                     append = kind == "+="
+                    self.split_assignment(node, child, ctx)
             elif kind == "array":
                 if _scan.glued(src.data, child.end_byte):
                     # `a=(b)\ rm x`: bash reads on after the `)`, assigns the string
@@ -2563,6 +2564,16 @@ class _Walker:
             name=name, value=value, append=append, array=array, subscript=subscript,
             span=src.span(node),
         )  # fmt: skip
+
+    def split_assignment(self, node: Node, operator: Node, ctx: _Ctx) -> None:
+        """`a[1] =x echo`: tree-sitter reads an assignment across the blank before `=`;
+        bash ends the word `a[1]` there and runs it as a command with `=x` and `echo`
+        (line continuations vanish: `a[1]\\⏎=x` is an assignment for both)."""
+        gap = self.src.data[node.start_byte : operator.start_byte]
+        closing = gap.rfind(b"]")
+        if closing >= 0 and gap[closing + 1 :].replace(b"\\\n", b""):
+            message = "bash ends the word at the blank before `=`: this runs a command"
+            self.mismatch(ctx, operator, message)
 
     def subscript(self, node: Node, ctx: _Ctx) -> tuple[str, Word | None]:
         name = ""

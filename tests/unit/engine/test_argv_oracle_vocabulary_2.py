@@ -58,3 +58,30 @@ def test_a_command_after_an_array_or_substitution_glued_to_a_hash_asks(
     verdict, output = judged_and_run(line, workspace, workspace.parent / "home")
     assert "ran" in output.splitlines()
     assert verdict is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '(( HOME\\\n=5 )); echo "HOME=$HOME"',
+        ': $[HOME\\\n=5]; echo "HOME=$HOME"',
+    ],
+)
+def test_an_arithmetic_assignment_split_by_a_continuation_asks(
+    workspace: Path, line: str
+) -> None:
+    # bash removes `\⏎` before it reads the expression, so HOME is assigned; a later
+    # `git status` would read `5/.gitconfig` (review BY2's class)
+    home = workspace.parent / "home"
+    verdict, output = judged_and_run(line, workspace, home)
+    assert "HOME=5" in output.splitlines()
+    assert verdict is not Verdict.ALLOW
+
+
+def test_a_blank_before_the_equals_sign_of_a_subscript_runs_a_command(workspace: Path) -> None:
+    # bash runs the command `LC_X[1]` with `=a`, `echo` and `ran` (not found here); the
+    # model read an assignment and held only `echo ran`
+    verdict, output = judged_and_run("LC_X[1] =a echo ran", workspace, workspace.parent / "home")
+    assert "LC_X[1]: command not found" in output
+    assert "ran" not in output.splitlines()
+    assert verdict is not Verdict.ALLOW

@@ -139,3 +139,16 @@ def test_an_array_assignment_glued_to_what_follows_is_reported(text: str) -> Non
     # `echo` the command
     codes = [problem.code for problem in parse_command(text).problems]
     assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize("text", ["LC_X[1] =a echo", "LC_X[1]\t=a", "LC_X[1] \\\n+=a ls"])
+def test_a_blank_between_a_subscript_and_its_equals_sign_is_reported(text: str) -> None:
+    # found by the argv oracle: bash runs the command `LC_X[1]` with the words `=a echo`;
+    # tree-sitter read an assignment across the blank and the model held `echo`
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize("text", ["LC_X[1]=a echo", "LC_X[1]\\\n=a echo", "LC_X[ 1 ]=a"])
+def test_a_subscripted_assignment_bash_reads_as_one_word_is_clean(text: str) -> None:
+    assert parse_command(text).problems == ()
