@@ -463,8 +463,9 @@ def _soup_line(rng: random.Random) -> str:
 
 # bash removes `\⏎` before it reads anything but quotes and comments, and reads CR, VT and
 # FF as word characters: one of them anywhere in a line (inside a word, a quote, a here
-# document, a substitution) must be read as bash reads it
-_GLUE = ("\\\n", "\\\n", "\\\n", "\r", "\t", "\v", "\f")
+# document, a substitution) must be read as bash reads it; so must a `#` (a comment only
+# where a word starts: `a=(b)#; rm` runs `rm`), a blank, `=` or `$` dropped anywhere
+_GLUE = ("\\\n", "\\\n", "\\\n", "\r", "\t", "\v", "\f", "#", "\\\n#", " ", "=", "$")
 
 
 def _glued(rng: random.Random, line: str) -> str:
