@@ -39,10 +39,17 @@ def starts_bash_comment(data: bytes, offset: int) -> bool:
 def glued(data: bytes, offset: int) -> bool:
     """Whether bash reads the byte at `offset` (line continuations removed) on into the
     word before it: anything but the end of the text, a blank or a metacharacter."""
+    index = past_continuations(data, offset)
+    return index < len(data) and data[index] not in METACHARACTERS
+
+
+def past_continuations(data: bytes, offset: int) -> int:
+    """The offset of the first byte bash reads at or after `offset`: line continuations
+    there vanish."""
     index = offset
     while data.startswith(b"\\\n", index):
         index += 2
-    return index < len(data) and data[index] not in METACHARACTERS
+    return index
 
 
 def preceding(data: bytes, offset: int) -> int:

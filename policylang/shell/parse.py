@@ -1653,6 +1653,11 @@ class _Walker:
     def test_command(self, node: Node, ctx: _Ctx) -> None:
         children = node.children
         single = bool(children) and children[0].type == "["
+        if children and children[0].type in ("[", "[[") and _scan.glued(
+            self.src.data, children[0].end_byte
+        ):
+            # `[[= -v x ]]`, `[[\ a ]]`: bash reads one word, the command `[[=`
+            self.mismatch(ctx, children[0], "bash reads this bracket and what follows as one word")
         if single and _holds_operator(self.src.data, node.start_byte, node.end_byte):
             self.brackets.append(node.start_byte)  # `unbracket_tests`: bash's commands
             return
@@ -1785,10 +1790,13 @@ class _Walker:
                     self.spill_word(self.escape_word(run_start, run_end), ctx, spill)
                 extra.extend(targets)
                 return op, self.escape_word(*runs[0])
-        if op in _DUPLICATING and data[start : start + 1] == b"-":
+        dash = _scan.past_continuations(data, start)  # `<& \⏎--i` is `<& --i` for bash
+        if op in _DUPLICATING and data[dash : dash + 1] == b"-":
             # `<& --i`: bash reads an unquoted `-` here as "close" and the rest of the
             # word as the command's next argument (review BU5)
-            if data[start + 1 : end].isdigit() and data[end : end + 1] in (b"<", b">"):
+            if dash != first.start_byte:
+                self.mismatch(ctx, first, "bash reads `-` here as closing the descriptor")
+            if data[dash + 1 : end].isdigit() and data[end : end + 1] in (b"<", b">"):
                 # `<& -0<&-`: digits glued to the next operator are its descriptor
                 self.mismatch(ctx, group[0], "bash reads these digits as a file descriptor")
             self.closing_remainder(node, group, ctx, extra, spill, rest)
@@ -2019,8 +2027,16 @@ class _Walker:
                     f"bash passes `{self.src.slice(child)[:40]}` to the command as an argument; "
                     "tree-sitter reads it as part of the here-document",
                 )
+            elif kind == "heredoc_end" and not _ends_heredoc(
+                self.src.slice(child), delimiter, op
+            ):
+                # `cat <<E⏎$⏎E⏎rm x`: tree-sitter read `$⏎E` as `$E` and took the line
+                # after for the terminator; bash ends the body at `E` and runs `rm x`
+                self.mismatch(ctx, child, "bash ends the here-document at another line")
             elif kind == "heredoc_body":
                 body = self.src.slice(child)
+                if any(_ends_heredoc(line, delimiter, op) for line in body.split("\n")[:-1]):
+                    self.mismatch(ctx, child, "bash ends the here-document at a line in its body")
                 if not quoted and "\\\n" in body:
                     # bash joins an unquoted body's continued lines before it looks for
                     # the terminator line; tree-sitter does not
@@ -2744,6 +2760,14 @@ def _comment_starts(root: Node) -> list[int]:
         elif node.child_count:
             stack.extend(node.children)
     return found
+
+
+def _ends_heredoc(line: str, delimiter: str, op: str) -> bool:
+    """Whether bash ends a here-document with the word `delimiter` at `line` (`<<-`
+    strips leading tabs first)."""
+    if op == "<<-":
+        line = line.lstrip("\t")
+    return line.removesuffix("\n") == delimiter
 
 
 # nodes whose closing `)` is inside a word: bash reads the word on after it, so a `#`

@@ -85,3 +85,26 @@ def test_a_blank_before_the_equals_sign_of_a_subscript_runs_a_command(workspace:
     assert "LC_X[1]: command not found" in output
     assert "ran" not in output.splitlines()
     assert verdict is not Verdict.ALLOW
+
+
+def test_a_closing_dash_after_a_continuation_passes_an_option_and_asks(workspace: Path) -> None:
+    # `<& \⏎--i` closes standard input and passes `-i`: sed edits the file in place
+    (workspace / "notes.txt").write_text("hello\n")
+    line = "sed s/hello/pwned/ notes.txt <& \\\n--i"
+    verdict, _ = judged_and_run(line, workspace, workspace.parent / "home")
+    assert (workspace / "notes.txt").read_text() == "pwned\n"
+    assert verdict is not Verdict.ALLOW
+
+
+def test_a_command_after_a_here_document_ending_in_a_dollar_asks(workspace: Path) -> None:
+    # bash ends the body at `E` and runs the next line; tree-sitter read `$⏎E` as `$E`
+    home = workspace.parent / "home"
+    verdict, output = judged_and_run("cat <<E\n$\nE\necho ran", workspace, home)
+    assert output.splitlines() == ["$", "ran"]
+    assert verdict is not Verdict.ALLOW
+
+
+def test_a_bracket_glued_to_a_word_runs_that_command(workspace: Path) -> None:
+    verdict, output = judged_and_run("[[= -v x ]] || ls", workspace, workspace.parent / "home")
+    assert "[[=: command not found" in output
+    assert verdict is not Verdict.ALLOW

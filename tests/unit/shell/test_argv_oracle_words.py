@@ -152,3 +152,46 @@ def test_a_blank_between_a_subscript_and_its_equals_sign_is_reported(text: str) 
 @pytest.mark.parametrize("text", ["LC_X[1]=a echo", "LC_X[1]\\\n=a echo", "LC_X[ 1 ]=a"])
 def test_a_subscripted_assignment_bash_reads_as_one_word_is_clean(text: str) -> None:
     assert parse_command(text).problems == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("cat <& \\\n--i", ["cat", "-i"]),
+        ("cat <&\\\n\\\n-x", ["cat", "x"]),
+        ("cat >& \\\n-\\\n-i", ["cat", "-i"]),
+    ],
+)
+def test_a_closing_dash_after_a_line_continuation_passes_the_rest(
+    text: str, words: list[str]
+) -> None:
+    # found by the argv oracle: `<& \⏎-x` is `<& -x` for bash (close, and pass `x`);
+    # the model read a descriptor named `-x` and lost the argument
+    (segment,) = parse_command(text).segments
+    assert [word.value for word in segment.words] == words
+    assert [redirect.op for redirect in segment.redirects] == [text[4:6] + "-"]
+
+
+@pytest.mark.parametrize(
+    "text", ["cat <<E\n$\nE\nrm -rf ~", "cat <<E\n$(\necho q\n)$\nE\nrm -rf ~", "cat <<E\n$\nE\n"]
+)
+def test_a_here_document_tree_sitter_ends_at_another_line_is_reported(text: str) -> None:
+    # found by the argv oracle: tree-sitter reads `$⏎E` as `$E` and takes the next line
+    # for the terminator; bash ends the body at `E` and runs `rm -rf ~`
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize(
+    "text", ["cat <<E\nx\nE\nls", "cat <<-E\n\tx\n\t\tE\nls", "cat <<'E'\n$\nE\nls"]
+)
+def test_a_here_document_ending_at_its_terminator_is_clean(text: str) -> None:
+    assert parse_command(text).problems == ()
+
+
+@pytest.mark.parametrize("text", ["[[= -v x ]] || ls", "[[$ a ]]", "[[\\ a ]]"])
+def test_a_bracket_glued_to_the_next_word_is_reported(text: str) -> None:
+    # found by the argv oracle: bash runs the command `[[=` (`[[ a` for `[[\ a`);
+    # tree-sitter read a test
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.syntax-mismatch" in codes
