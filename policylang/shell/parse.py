@@ -1955,10 +1955,16 @@ class _Walker:
             )
 
     def detached_fd(self, node: Node, parts: list[Node], ctx: _Ctx) -> int | None:
-        """`cmd 0<&3`: tree-sitter reads `0` as an argument; bash reads it as the fd."""
+        """`cmd 0<&3`: tree-sitter reads `0` as an argument; bash reads it as the fd (also
+        across line continuations, which bash removes first: `cmd 2\\⏎>x`)."""
+        data = self.src.data
         for index, part in enumerate(parts):
-            if index and part.end_byte == node.start_byte and part.type in ("number", "word"):
-                if _glued_to_word(self.src.data, part.start_byte):
+            if (
+                index
+                and part.type in ("number", "word")
+                and _scan.past_continuations(data, part.end_byte) == node.start_byte
+            ):
+                if _glued_to_word(data, part.start_byte):
                     # `cat \ 2>&1`: bash reads the word ` 2` and `>&1`; tree-sitter
                     # drops the escape and makes `2` the descriptor
                     self.mismatch(ctx, part, "bash reads these digits as the end of a word")

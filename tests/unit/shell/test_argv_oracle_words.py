@@ -195,3 +195,14 @@ def test_a_bracket_glued_to_the_next_word_is_reported(text: str) -> None:
     # tree-sitter read a test
     codes = [problem.code for problem in parse_command(text).problems]
     assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize(
+    ("text", "fd"), [("test 2\\\n> /dev/null", 2), ("echo a 1\\\n\\\n>&2", 1)]
+)
+def test_digits_continued_onto_a_redirect_are_its_descriptor(text: str, fd: int) -> None:
+    # found by the argv oracle: bash removes `\⏎` first and reads `2>`; the model held
+    # the argument `2` and a redirect of standard output
+    (segment,) = parse_command(text).segments
+    assert "2" not in [word.value for word in segment.words]
+    assert [redirect.fd for redirect in segment.redirects] == [fd]
