@@ -21,6 +21,7 @@ import argparse
 import functools
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -259,7 +260,7 @@ def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ..
     and the variables (`PATH`, `HOME`, `IFS`) a command ran with changed where the model
     assigns them nowhere, as `("<env>", "NAME=value", …)`."""
     line = parse_command(text)
-    patterns = list(model_argvs(line))
+    patterns = [_as_logged(pattern) for pattern in model_argvs(line)]
     found = []
     for argv in argvs:
         if argv[:1] == (_ENV_MARK,):
@@ -273,6 +274,22 @@ def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ..
         elif not any(_matches(p, argv) for p in patterns):
             found.append(argv)
     return found
+
+
+# the declaration builtins the prelude shadows: bash still reads `NAME=(…)` after them as
+# an array assignment, and passes the function only `NAME`
+_DECLARATIONS: Final = frozenset({"export", "declare", "readonly", "typeset"})
+_ARRAY_OPERAND: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\+?=\(")
+
+
+def _as_logged(pattern: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """`pattern` as the logging function of a declaration builtin receives it."""
+    if not pattern or pattern[0] not in _DECLARATIONS:
+        return pattern
+    return tuple(
+        word if word is None or (found := _ARRAY_OPERAND.match(word)) is None else found[1]
+        for word in pattern
+    )
 
 
 def model_assigned(line: CommandLine) -> Iterator[str]:

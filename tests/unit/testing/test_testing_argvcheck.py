@@ -101,3 +101,12 @@ def test_a_line_writing_a_file_the_model_misses_is_a_finding(
     assert differential(allow, ["echo x > a"]) == []
     monkeypatch.setattr(argvcheck, "parse_command", lambda text: parse_command("echo x"))
     assert differential(allow, ["echo x > a"]) == [("echo x > a", [(">", "a")])]
+
+
+def test_an_array_operand_of_a_shadowed_declaration_is_logged_as_its_name() -> None:
+    # bash reads `NAME=(…)` after `export` as an array assignment even when `export` is
+    # the prelude's logging function, which then receives only `NAME`
+    (ran,) = executed_argvs(["export LC_X=(a b) y"])
+    assert ran == (("export", "LC_X", "y"),) * 2
+    assert uncovered("export LC_X=(a b) y", ran) == []
+    assert uncovered("export LC_X=(a b) y", [("export", "LC_Y", "y")]) == [("export", "LC_Y", "y")]
