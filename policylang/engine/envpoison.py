@@ -260,15 +260,26 @@ def expansion_assignments(segment: Segment) -> list[tuple[str, str]]:
     [('x', ':='), ('y', '=')]
     """
     found: list[tuple[str, str]] = []
-    for expansion in _expansions(segment):
-        if "=" not in expansion.text:
+    for text in _expanded_texts(segment):
+        if "=" not in text:
             continue  # the hot path: most expansions assign nothing
         # bash removes `\⏎` before it reads the name: `${\⏎CDPATH=x}` assigns CDPATH
-        text = expansion.text.replace("\\\n", "")
-        for match in _ASSIGNING_EXPANSION.finditer(text):
+        for match in _ASSIGNING_EXPANSION.finditer(text.replace("\\\n", "")):
             operator = ":=" if match.group().endswith(":=") else "="
             found.append((match.group(1), operator))
-    return found
+    return list(dict.fromkeys(found))
+
+
+def _expanded_texts(segment: Segment) -> Iterator[str]:
+    """The text of each expansion of the segment, and of each unquoted here-document
+    body whole: tree-sitter records no expansion in a body whose first line starts with
+    a blank (`: <<E⏎ ${CDPATH=y}⏎E` assigns CDPATH: found by the argv oracle)."""
+    for expansion in _expansions(segment):
+        yield expansion.text
+    for redirect in segment.redirects:
+        heredoc = redirect.heredoc
+        if heredoc is not None and not heredoc.quoted:
+            yield heredoc.body
 
 
 def _expansions(segment: Segment) -> Iterator[Expansion]:

@@ -108,3 +108,14 @@ def test_a_bracket_glued_to_a_word_runs_that_command(workspace: Path) -> None:
     verdict, output = judged_and_run("[[= -v x ]] || ls", workspace, workspace.parent / "home")
     assert "[[=: command not found" in output
     assert verdict is not Verdict.ALLOW
+
+
+def test_an_expansion_assigning_a_name_in_a_blank_indented_here_document_asks(
+    workspace: Path,
+) -> None:
+    # tree-sitter records no expansion in a body whose first line starts with a blank;
+    # bash expands `${CDPATH=x}` there, in this shell (found by the argv oracle)
+    line = ': <<E\n ${CDPATH=x}\nE\necho "CDPATH=$CDPATH"'
+    verdict, output = judged_and_run(line, workspace, workspace.parent / "home")
+    assert "CDPATH=x" in output.splitlines()
+    assert verdict is not Verdict.ALLOW
