@@ -1601,7 +1601,18 @@ class _Walker:
                 in_body = False
                 parts = child.children
                 if parts and parts[-1].type in _keywords.CASE_TERMINATORS:
+                    terminator = parts[-1]
                     parts = parts[:-1]  # the item's own `;;`, the one place bash allows it
+                    last = parts[-1] if parts else None
+                    if last is not None and _scan.dropped(
+                        self.src.data,
+                        last.end_byte,
+                        terminator.start_byte,
+                        command_start=not last.is_named,
+                    ):
+                        # `a) :⏎\⇥;;`: bash runs the command `⇥`, which tree-sitter
+                        # dropped before the terminator (found by the argv oracle)
+                        self.dropped(ctx, last.end_byte, terminator.start_byte)
                 for part in parts:
                     if in_body:
                         statements.append(part)

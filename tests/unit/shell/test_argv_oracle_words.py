@@ -206,3 +206,18 @@ def test_digits_continued_onto_a_redirect_are_its_descriptor(text: str, fd: int)
     (segment,) = parse_command(text).segments
     assert "2" not in [word.value for word in segment.words]
     assert [redirect.fd for redirect in segment.redirects] == [fd]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "case a in a) :\n\\\t;; esac",
+        "case a in a) \\\t;; esac",
+        "case a in a) : <<E\nE\n\\\t;& b) ls;; esac",
+    ],
+)
+def test_an_escaped_blank_before_a_case_terminator_is_reported(text: str) -> None:
+    # found by the argv oracle: bash runs the command `⇥` (an escaped tab); tree-sitter
+    # dropped it, and the gap before the item's `;;` was never checked
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.dropped-text" in codes
