@@ -182,7 +182,9 @@ class MovedTree:
     target: str | None
     into: bool | None
     whole: bool
-    leaves: bool = False  # the source leaves its place, unlike `_role_words`' movers'
+    # the source leaves its place and is checked as a removal here (`git mv`, `rename.ul`;
+    # `mv`'s own path roles check its sources)
+    leaves: bool = False
 
 
 _MOVERS = frozenset({"mv", "gmv"})
@@ -228,15 +230,8 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
         return []
     whole = name in _MOVERS
     values = [tree_path(inner[i]) for i in view.operands]
-    folder = next(
-        (
-            tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
-            for option in view.options
-            if option.name in ("-t", "--target-directory")
-        ),
-        None,
-    )
-    if any(option.name in ("-t", "--target-directory") for option in view.options):
+    if view.has("-t", "--target-directory"):
+        folder = _target_directory(found)
         return [MovedTree(source, folder, True, whole) for source in values]
     if len(values) < 2:
         return []
@@ -259,17 +254,10 @@ def _linked_trees(found: SegmentRules) -> list[MovedTree]:
     if not view.has("-s", "--symbolic"):
         return []
     values = [tree_path(inner[i]) for i in view.operands]
-    folder = next(
-        (
-            tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
-            for option in view.options
-            if option.name in ("-t", "--target-directory")
-        ),
-        None,
-    )
-    if folder is not None or len(values) == 1:
+    into = view.has("-t", "--target-directory")
+    if into or len(values) == 1:
         # `ln -s x/.vscode` makes `./.vscode`; `-t DIR` links every operand into DIR
-        place = folder or "."
+        place = _target_directory(found) if into else "."
         return [MovedTree(_from_link(source, place), place, True, True) for source in values]
     if len(values) < 2:
         return []
@@ -281,6 +269,15 @@ def _linked_trees(found: SegmentRules) -> list[MovedTree]:
         parent = None if name is None else (os.path.dirname(name.rstrip("/")) or ".")
         moves.append(MovedTree(_from_link(source, parent), name, False, True))
     return moves
+
+
+def _target_directory(found: SegmentRules) -> str | None:
+    """The folder of `-t DIR`/`--target-directory=DIR` (`mv`, `cp`, `ln`), if given."""
+    inner = found.inner
+    for option in found.view.options:
+        if option.name in ("-t", "--target-directory"):
+            return tree_path(inner[option.arg_indexes[0]]) if option.arg_indexes else option.value
+    return None
 
 
 def _from_link(target: str | None, folder: str | None) -> str | None:

@@ -147,8 +147,10 @@ def _jq_program_like(value: str | None) -> bool:
     if value is None:
         return True
     return value.startswith("-") and len(value) > 1 and not (value[1].isalpha() or value[1] == "-")
-# recursive readers that skip hidden files unless told otherwise, and the options that tell
+
+
 _SEVEN_ZIP = frozenset({"7z", "7za", "7zr", "7zz"})
+# tar's modes that read the files they are given into an archive
 _TAR_CREATE = ("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate")
 _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
 # option values that stand for operands (read as deeply as the operands are)
