@@ -178,8 +178,6 @@ _CONTENT_READERS = frozenset(
     {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff",
      "sdiff", "7z", "7za", "7zr", "7zz", "tar", "gtar", "bsdtar"}
 ) | frozenset(_COMPRESSORS) | frozenset(_DECOMPRESSORS)  # fmt: skip
-# zip's recursion: `-r` through folders, `-R` matching its operands as patterns below `.`
-_ZIP_RECURSIVE = ("-r", "--recurse-paths", "-R", "--recurse-patterns")
 # Every suffix a decompressor strips, whatever the program: zstd and xz read other
 # formats too, and gzip compares suffixes without case (`X.GZ`, `X_z`: review U7). The
 # value is what replaces it (`a.tgz` -> `a.tar`).
@@ -1809,7 +1807,8 @@ def _follows_links(name: str, inner: Sequence[Word], view: OptionView) -> bool:
         )
         return (forced or _to_stdout(view)) and _compressing_tree(view)
     if name == "zip":
-        return not view.has("-y", "--symlinks")  # (review CA3: it stores what links hold)
+        # (review CA3: it stores what links hold)
+        return not (view.has("-y") or _has_long(view, "--symlinks"))
     options = _LINK_FOLLOWERS.get(name)
     return options is not None and view.has(*options)
 
@@ -1875,7 +1874,7 @@ def _pattern_folders(
     otherwise 7-Zip matches a quoted wildcard (`7z a x.7z 'src/*env'`) in its folder,
     where `*` matches names that start with a dot too (review CA7). (zip without `-R`
     leaves wildcards to the shell.)"""
-    if view.has("-R", "--recurse-patterns") if name == "zip" else _seven_zip_recurses(inner):
+    if _zip_patterns(view) if name == "zip" else _seven_zip_recurses(inner):
         yield _value_word(inner[0], "."), "read", True
         return
     if name == "zip":
@@ -1886,6 +1885,11 @@ def _pattern_folders(
             head, _, _rest = value.partition(next(ch for ch in value if ch in "*?["))
             folder = head.rpartition("/")[0] if "/" in head else "."
             yield _value_word(inner[index], folder or "/"), "read", True
+
+
+def _zip_patterns(view: OptionView) -> bool:
+    """zip's `-R`: its operands are patterns matched below `.`."""
+    return view.has("-R") or _has_long(view, "--recurse-patterns")
 
 
 def _seven_zip_recurses(inner: Sequence[Word]) -> bool:
@@ -1921,7 +1925,8 @@ def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
     if name in ("cp", "rsync") and view.has(*_ARCHIVE):
         return True
     if name == "zip":
-        return view.has(*_ZIP_RECURSIVE)  # (review CA3: the long spellings too)
+        # (review CA3: the long spellings too, abbreviated or not: CB4)
+        return view.has("-r") or _zip_patterns(view) or _has_long(view, "--recurse-paths")
     if name in _COMPRESSORS or name in _DECOMPRESSORS:
         # `gzip -rc . | gzip -dc` prints every file below (review CA4); without `-c` the
         # files are compressed where they are, which the write checks judge
@@ -2442,9 +2447,15 @@ def _cloud_file_values(name: str, inner: Sequence[Word]) -> Iterable[tuple[Word,
 
 
 def _to_stdout(view: OptionView) -> bool:
-    """A compressor's `-c`, `--stdout` (or an abbreviation), `--to-stdout`."""
-    return view.has("-c", "--to-stdout") or any(
-        len(o.name) > 3 and "--stdout".startswith(o.name) for o in view.options
+    """A compressor's `-c`, `--stdout` or `--to-stdout` (or an abbreviation: review CB5)."""
+    return view.has("-c") or _has_long(view, "--stdout", "--to-stdout")
+
+
+def _has_long(view: OptionView, *names: str) -> bool:
+    """One of the long options `names`, or an abbreviation of one, as GNU getopt takes
+    them (`--recurse-patt`: review CB4)."""
+    return any(
+        len(o.name) > 3 and any(name.startswith(o.name) for name in names) for o in view.options
     )
 
 
