@@ -3,6 +3,7 @@
 
     .venv/bin/python fuzz/argv_differential.py --seed 1 --lines 5000
     .venv/bin/python fuzz/argv_differential.py my.policy --seed 7
+    .venv/bin/python fuzz/argv_differential.py --mutate --seed 3 --lines 20000
 
 Exits 1 when bash ran a command the analyser's model lacks, 2 when the sandbox is unusable.
 """

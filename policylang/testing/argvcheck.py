@@ -43,6 +43,7 @@ __all__ = [
     "executed",
     "executed_argvs",
     "main",
+    "mutated_lines",
     "soup_lines",
     "uncovered",
     "unexpected_files",
@@ -492,6 +493,53 @@ def _glued(rng: random.Random, line: str) -> str:
     return line
 
 
+# the characters `mutated_lines` puts into a line: the glue above, and every character
+# that ends a word, opens or closes a quote, a group or a substitution, or escapes the
+# next (a sweep of one of these at every position of allowed lines found differentials
+# far faster than soup, of which only a few lines in a hundred are allowed)
+_INSERTS: Final = (
+    "\\\n", "\r", "\v", "\f", "\t", "#", " ", "=", "$", "\\", "'", '"', ";", "&", "|",
+    "<", ">", "(", ")", "{", "}", "`",
+)  # fmt: skip
+# lines the default policy allows, each a construct whose edges tree-sitter and bash may
+# read apart: here-documents, arrays, `[[ ]]`, `case`, substitutions, redirects
+_MUTATION_BASES: Final = (
+    "cat <<E\nx $(date)\nE\n", "cat <<'E' >/dev/null\na b\nE\nls", "cat <<-E\n\tx\n\tE\n",
+    "cat <<E && ls\n$x\nE\n", "cat <<<'a b' && ls", "LC_X=(a 'b c' $(ls)); echo ${LC_X[@]}",
+    "LC_X[1]=a; echo ${LC_X[1]}", "LC_X+=(c) && echo ${#LC_X[@]}", "[[ a == b ]] && echo x",
+    "[[ -n $x && a =~ ^a ]] || ls", "[[ $(date) == @(a|b) ]] && pwd",
+    "case a in a) echo x;; b|c) ls;; esac", "case $x in (*) pwd;; b) ls;; esac",
+    "echo $(ls) `date` $((1+2))", 'echo "a $(pwd) `ls`" \'b\' $\'c\'', "echo ${x:-$(ls)} ${#x}",
+    "cat <(ls) && ls >/dev/null 2>&1 </dev/null", "ls 2>/dev/null | wc -l; echo a\\ b",
+    "{ ls; echo a; } >/dev/null", "(cd docs && ls) || pwd", "for i in a b; do echo $i; done",
+    "if true; then ls; elif false; then pwd; else date; fi", "echo a | (cat; ls) && ! pwd",
+    "echo $'a\\nb' a#b # c", "LC_X=$(ls) echo \"$LC_X\"", "while read -r l; do echo $l; done <<<a",
+)  # fmt: skip
+
+
+def mutated_lines(
+    seed: int, count: int, evaluate: Callable[[str], Decision] | None = None
+) -> list[str]:
+    """`count` lines (fewer if there are fewer), each a base line with one of `_INSERTS`
+    put in at one position, drawn without repeats (a fixed `seed` gives the same lines).
+    The bases are `_MUTATION_BASES` and, given `evaluate`, the soup lines it allows."""
+    bases = list(_MUTATION_BASES)
+    if evaluate is not None:
+        soup = soup_lines(seed, 3000)
+        bases.extend(line for line in soup if evaluate(line).verdict is Verdict.ALLOW)
+    variants = list(dict.fromkeys(_insertions(bases)))
+    if count >= len(variants):
+        return variants
+    return random.Random(seed).sample(variants, count)
+
+
+def _insertions(bases: Sequence[str]) -> Iterator[str]:
+    for base in bases:
+        for insert in _INSERTS:
+            for at in range(len(base) + 1):
+                yield base[:at] + insert + base[at:]
+
+
 def differential(
     evaluate: Callable[[str], Decision], lines: Sequence[str]
 ) -> list[tuple[str, list[tuple[str, ...]]]]:
@@ -518,21 +566,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lines", type=int, default=5000, help="lines to generate")
     parser.add_argument("--show", type=int, default=20, help="findings to print")
+    parser.add_argument(
+        "--mutate",
+        action="store_true",
+        help="one character put into lines the policy allows (`mutated_lines`), not soup",
+    )
     args = parser.parse_args(argv)
     from policylang.engine.policy import load_policy  # (the engine only for the CLI)
 
     policy = load_policy(args.policy)
     environment = {"HOME": "/nonexistent/home", "PATH": "/usr/bin:/bin"}
-    lines = soup_lines(args.seed, args.lines)
+
+    def evaluate(line: str) -> Decision:
+        return policy.evaluate(line, workspace="/nonexistent/workspace", env=environment)
+
+    if args.mutate:
+        lines = mutated_lines(args.seed, args.lines, evaluate)
+    else:
+        lines = soup_lines(args.seed, args.lines)
     try:
-        found = differential(
-            lambda line: policy.evaluate(line, workspace="/nonexistent/workspace", env=environment),
-            lines,
-        )
+        found = differential(evaluate, lines)
     except SandboxUnavailableError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{len(lines)} lines (seed {args.seed}): {len(found)} allowed with a command or "
+    kind = "mutated lines" if args.mutate else "lines"
+    print(f"{len(lines)} {kind} (seed {args.seed}): {len(found)} allowed with a command or "
           "file the model lacks")  # fmt: skip
     for line, missing in found[: args.show]:
         what = "made" if missing[0][0] == ">" else "ran"

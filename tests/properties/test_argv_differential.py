@@ -15,7 +15,13 @@ import pytest
 from policylang import Verdict
 from policylang.decision import Decision
 from policylang.engine.policy import load_policy
-from policylang.testing.argvcheck import differential, executed_argvs, soup_lines, uncovered
+from policylang.testing.argvcheck import (
+    differential,
+    executed_argvs,
+    mutated_lines,
+    soup_lines,
+    uncovered,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("bwrap") is None or shutil.which("bash") is None,
@@ -65,4 +71,11 @@ def test_a_line_of_review_bu_is_not_allowed_or_seen_whole(line: str) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_generated_lines_the_policy_allows_run_what_their_model_holds(seed: int) -> None:
     found = differential(_evaluate, soup_lines(seed, 1500))
+    assert found == [], "\n".join(f"{line!r}: bash ran {missing}" for line, missing in found)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_allowed_lines_with_one_character_put_in_run_what_their_model_holds(seed: int) -> None:
+    # a sweep of single insertions into allowed lines finds what soup rarely does
+    found = differential(_evaluate, mutated_lines(seed, 1500, _evaluate))
     assert found == [], "\n".join(f"{line!r}: bash ran {missing}" for line, missing in found)

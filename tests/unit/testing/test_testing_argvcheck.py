@@ -110,3 +110,38 @@ def test_an_array_operand_of_a_shadowed_declaration_is_logged_as_its_name() -> N
     assert ran == (("export", "LC_X", "y"),) * 2
     assert uncovered("export LC_X=(a b) y", ran) == []
     assert uncovered("export LC_X=(a b) y", [("export", "LC_Y", "y")]) == [("export", "LC_Y", "y")]
+
+
+def test_mutated_lines_put_one_character_into_a_base_line() -> None:
+    from policylang.testing.argvcheck import _INSERTS, _MUTATION_BASES, mutated_lines
+
+    lines = mutated_lines(3, 200)
+    assert lines == mutated_lines(3, 200)
+    assert lines != mutated_lines(4, 200)
+    assert len(set(lines)) == 200
+    for line in lines:
+        assert any(
+            line == base[:at] + insert + base[at:]
+            for base in _MUTATION_BASES
+            for insert in _INSERTS
+            for at in range(len(base) + 1)
+        ), line
+    # every insertion at every position, when asked for more than there are
+    everything = mutated_lines(3, 10**9)
+    assert "cat <<E\nx $(date)\nE\n\\\n" in everything
+    assert "#cat <<E\nx $(date)\nE\n" in everything
+
+
+def test_mutated_lines_also_start_from_the_soup_lines_a_policy_allows() -> None:
+    from policylang.decision import Decision, Verdict
+    from policylang.testing.argvcheck import mutated_lines
+
+    soup = soup_lines(5, 3000)
+
+    def allow_first(line: str) -> Decision:
+        verdict = Verdict.ALLOW if line == soup[0] else Verdict.DENY
+        return Decision(command=line, verdict=verdict, retention=None, concurrency_safe=True)
+
+    lines = mutated_lines(5, 10**9, allow_first)
+    assert ";" + soup[0] in lines
+    assert len(lines) > len(mutated_lines(5, 10**9))
