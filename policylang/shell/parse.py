@@ -26,7 +26,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 import tree_sitter
@@ -448,7 +448,7 @@ def _parse_text(
         )
     finished = walker.finish(line, text, reparsed=reparsed, anchor=anchor)
     if not finished.problems and (
-        _NET_ON_PLAIN.search(text) or _exposure.may_substitute(text)
+        _NET_ON_PLAIN.search(text) or _exposure.may_substitute(text) or _may_misjoin(text)
     ):
         # a line with a problem asks already; the net is for lines that look complete
         return _safety_net(finished)
@@ -477,7 +477,7 @@ def _safety_net(line: CommandLine) -> CommandLine:
     if "[" in line.text:
         unseen.extend(_code_subscripts(line))
     problems = list(line.problems)
-    if _MAY_MISJOIN.search(line.text):
+    if _may_misjoin(line.text):
         problems.extend(_misjoined_words(line))
     if not unseen:
         return _build.command_line(
@@ -517,8 +517,15 @@ def _safety_net(line: CommandLine) -> CommandLine:
 
 # what may make tree-sitter join what bash splits: a newline inside a word (`echo =~ $⏎rm`
 # is two commands), a `#` it drops between words, a `}` that ends a `${…}` early for bash
-# and an escaped blank after `=`, which tree-sitter drops from the value (review AV1)
+# and an escaped blank after `=`, which tree-sitter drops from the value (review AV1), or
+# an escaped character glued to a value (`a=$(ls)\␠b` or `a=$x\;b`: tree-sitter ends the
+# value before it)
 _MAY_MISJOIN: Final = re.compile(r"\n|#|\$\{|=\\")
+_GLUED_ESCAPE: Final = re.compile(r"\S\\.")
+
+
+def _may_misjoin(text: str) -> bool:
+    return bool(_MAY_MISJOIN.search(text)) or ("=" in text and bool(_GLUED_ESCAPE.search(text)))
 _ENCLOSED: Final = re.compile(r"(?:\$\(|<\(|>\().*\)|`.*`|\$\{.*\}|\$\[.*\]", re.DOTALL)
 _MAY_BREAK: Final = re.compile(r"[\n \t'\"]")
 _WORD_GAP: Final = re.compile(r"(?:[ \t]|\\\n)*")
@@ -590,6 +597,7 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
                     span=Span(assignment.span.start, value.span.start),
                 )
             )
+    found.extend(_glued_to_assignment(text, segment))
     for left, right in itertools.pairwise(pieces):
         if (
             left.end < right.start <= segment.span.end
@@ -604,6 +612,21 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
                     )
                 )
     return found
+
+
+def _glued_to_assignment(text: str, segment: Segment) -> Iterator[Problem]:
+    """A word that starts where an assignment ends: bash reads it as more of the value
+    (`a=$(ls)\\;rm x` assigns `…;rm` and runs `x`); tree-sitter ends a value that is not
+    plain text at an escaped character and starts a word there (the command `;rm`)."""
+    starts = {word.span.start for word in segment.words}
+    for assignment in segment.assignments:
+        if assignment.span.end in starts:
+            yield Problem(
+                code="shell.word-mismatch",
+                message=f"bash reads `{text[assignment.span.end :][:30]}` as more of this "
+                "assignment's value",
+                span=assignment.span,
+            )
 
 
 def _outside_expansions(word: Word) -> str:
@@ -1378,16 +1401,21 @@ class _Walker:
                     self.unhandled(ctx, child)
         items: list[list[object]] = [[None, None]]
         target = body
+        # text tree-sitter drops after an operator (`a &&\␠b >x` runs the command `␠b`):
+        # checked here as `body` checks it, the list being under the redirects' node
+        gaps: list[tuple[int, int]] = []
         if body is not None and body.type in ("list", "pipeline"):
             items = []
-            _flatten(body, items)
+            _flatten(body, items, self.src.data, gaps)
             last = items[-1][0]
             assert isinstance(last, Node)
             target = last
             items[-1][0] = None
         for child in redirect_nodes:
             if child.type == "heredoc_redirect":
-                _heredoc_continuation(child, items)
+                _heredoc_continuation(child, items, self.src.data, gaps)
+        for start, stop in gaps:
+            self.dropped(ctx, start, stop)
         redirects = tuple(redirect_nodes)
         if len(items) == 1:
             self.redirected_body(node, target, redirects, ctx)
@@ -3039,20 +3067,37 @@ def _flatten(
             items.append([current, None])
 
 
-def _heredoc_continuation(node: Node, items: list[list[object]]) -> None:
-    """`cat <<EOF | sh` / `cat <<EOF && x`: tree-sitter puts what follows inside the heredoc."""
+def _heredoc_continuation(
+    node: Node, items: list[list[object]], data: bytes, gaps: list[tuple[int, int]]
+) -> None:
+    """`cat <<EOF | sh` / `cat <<EOF && x`: tree-sitter puts what follows inside the heredoc.
+
+    Text it drops from there on (`cat <<E &&\\␠ls` runs the command `␠ls`) goes to `gaps`.
+    """
+    previous: Node | None = None  # from the first operator on: the rest of the line
     for child in node.children:
         kind = child.type
         if kind in ("heredoc_body", "heredoc_end"):
             return
+        if (
+            previous is not None
+            and previous.end_byte < child.start_byte
+            and _scan.dropped(
+                data, previous.end_byte, child.start_byte, command_start=not previous.is_named
+            )
+        ):
+            gaps.append((previous.end_byte, child.start_byte))
+        if previous is not None:
+            previous = child
         if not child.is_named:
             connector = _CONNECTORS.get(kind)
             if connector is not None:
                 items[-1][1] = connector
+                previous = child
         elif kind in _REDIRECTS:
             continue  # `cat <<EOF >out x`: the command's own redirect (`redirect` reads it)
         elif kind in _STATEMENTS or kind in ("list", "pipeline"):
-            _flatten(child, items)
+            _flatten(child, items, data, gaps)
 
 
 # command names that are keywords for bash (`command` checks them)

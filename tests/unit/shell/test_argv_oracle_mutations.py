@@ -1,0 +1,62 @@
+"""Lines the argv oracle's mutation sweep (`mutated_lines`) found read otherwise than bash
+reads them: each was allowed while bash ran a command its model lacked."""
+
+from __future__ import annotations
+
+import pytest
+
+from policylang.shell.parse import parse_command
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cat <<E &&\\ ls\nx\nE\n",
+        "cat <<E && true &&\\ ls\nx\nE\n",
+        "cat <(ls) &&\\ ls >/dev/null",
+        "[[ 1 -lt 2 ]] &&\\ jobs && pwd </dev/null",
+        "true |\\ git status >/dev/null",
+    ],
+)
+def test_an_escape_tree_sitter_drops_after_an_operator_under_a_redirect_is_reported(
+    text: str,
+) -> None:
+    # bash runs the command `␠ls`; tree-sitter put the list under a redirect's node (or
+    # inside the here-document's) and dropped the `\`, leaving `ls`
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.dropped-text" in codes
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["cat <<E && ls\nx\nE\n", "cat <(ls) && ls >/dev/null", "cat <<E | wc -l &&\\\n ls\nx\nE\n"],
+)
+def test_operators_under_a_redirect_without_dropped_text_are_clean(text: str) -> None:
+    assert parse_command(text).problems == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'LC_X=$(ls)\\ echo "$LC_X"',
+        "LC_X=$(ls)\\;echo x",
+        "LC_X=`ls`\\|echo x",
+        'LC_X="a"\\ echo x',
+        "LC_X='a'\\&echo x",
+        "LC_X=$x\\>y echo",
+        "LC_X[1]=${x}\\;echo x",
+        "LC_X+=$((1))\\ echo x",
+    ],
+)
+def test_an_escape_glued_to_an_assignment_value_is_reported(text: str) -> None:
+    # bash assigns `… echo` (the escape and what follows are more of the value) and runs
+    # the next word; tree-sitter ended the value at the `\` and made `echo` the command
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert codes, codes
+
+
+@pytest.mark.parametrize(
+    "text", ["LC_X=a\\ b ls", "echo a\\ b", 'LC_X="$(ls)" echo a\\;b', "LC_X=$(ls)>x echo"]
+)
+def test_escapes_bash_reads_as_tree_sitter_does_are_clean(text: str) -> None:
+    assert parse_command(text).problems == ()
