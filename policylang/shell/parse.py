@@ -614,6 +614,29 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
     return found
 
 
+def _after_pipe(data: bytes, start: int) -> bool:
+    """Whether a `|` or `|&` comes before `start`: bash reads `time` there as the program
+    (`ls | time -v cat`), the keyword only starting a pipeline."""
+    before = data[:start].replace(b"\\\n", b"").rstrip(b" \t\n")
+    return before.endswith(b"|&") or (before.endswith(b"|") and not before.endswith(b"||"))
+
+
+def _time_keyword_command(words: tuple[Word, ...]) -> Word | None:
+    """The word bash's `time` keyword runs as the command where the wrapper table (which
+    reads GNU time's options) sees an option: the keyword takes a plain `-p`, then `--`,
+    so `time -v ls` and `time '-p' ls` run the command `-v` / `-p` (found by the argv
+    oracle). `words` start a command with no assignment or redirect before them."""
+    if words[0].text != "time":
+        return None  # `\\time`, `'time'`: the program, whose options these are
+    rest = list(words[1:])
+    for option in ("-p", "--"):
+        if rest and rest[0].text == option:
+            rest.pop(0)
+    if rest and rest[0].value is not None and rest[0].value.startswith("-"):
+        return rest[0]
+    return None
+
+
 def _glued_to_assignment(text: str, segment: Segment) -> Iterator[Problem]:
     """A word that starts where an assignment ends: bash reads it as more of the value
     (`a=$(ls)\\;rm x` assigns `…;rm` and runs `x`); tree-sitter ends a value that is not
@@ -1300,6 +1323,23 @@ class _Walker:
         if spill.words:
             words = _merged(words, spill.words)
         assignments.extend(spill.assignments)
+        if (
+            words
+            and words[0].text == "time"
+            and not assignments
+            and words[0].span.start == self.src.char(node.start_byte)
+            and not _after_pipe(self.src.data, node.start_byte)
+        ):
+            keyword_command = _time_keyword_command(words)
+            if keyword_command is not None:
+                ctx.line.problems.append(
+                    Problem(
+                        code="shell.syntax-mismatch",
+                        message=f"bash's `time` keyword runs `{keyword_command.text[:30]}` "
+                        "as the command (it takes only `-p` and `--`)",
+                        span=keyword_command.span,
+                    )
+                )
         wrapped = None
         if words and self.shared.wrappers.lookup(words[0]) is not None:
             wrapped = unwrap(words, self.shared.wrappers, parse=self.reentry(ctx))

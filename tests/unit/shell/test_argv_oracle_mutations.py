@@ -60,3 +60,21 @@ def test_an_escape_glued_to_an_assignment_value_is_reported(text: str) -> None:
 )
 def test_escapes_bash_reads_as_tree_sitter_does_are_clean(text: str) -> None:
     assert parse_command(text).problems == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["time -v ls", "time '-p' ls", "time \\-p ls", "time -p -p ls", "time -- -p ls", "! time -q"],
+)
+def test_an_option_of_gnu_time_after_the_time_keyword_is_reported(text: str) -> None:
+    # bash's keyword takes a plain `-p` and `--` only: `time -v ls` runs the command `-v`;
+    # the wrapper table (GNU time's options) had unwrapped `ls`
+    codes = [problem.code for problem in parse_command(text).problems]
+    assert "shell.syntax-mismatch" in codes
+
+
+@pytest.mark.parametrize(
+    "text", ["time -p ls", "time -- ls", "time -p -- ls", "\\time -v ls", "echo a | time -v ls"]
+)
+def test_the_time_keyword_s_own_options_and_the_time_program_are_clean(text: str) -> None:
+    assert parse_command(text).problems == ()
