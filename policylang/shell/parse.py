@@ -455,6 +455,26 @@ def _parse_text(
     return finished
 
 
+# a reserved word with a line continuation glued to the next word: `if\⏎env -i` is the
+# command `ifenv -i` for bash (found by the argv oracle's mutation sweep); in quotes it is
+# text, and only asks
+_CONTINUED_KEYWORD: Final = re.compile(
+    r"(?:^|(?<=[\s;&|()]))(?:if|then|else|elif|fi|do|done|case|esac|while|until|for|in|"
+    r"select|function|time|coproc|[{}!]|\[\[)\\\n(?=[^\s;&|()<>])"
+)
+
+
+def _continued_keywords(text: str) -> list[Problem]:
+    return [
+        Problem(
+            code="shell.syntax-mismatch",
+            message="bash joins a reserved word to the next word across a line continuation",
+            span=Span(found.start(), found.end()),
+        )
+        for found in _CONTINUED_KEYWORD.finditer(text)
+    ]
+
+
 _NET_ON_PLAIN: Final = re.compile(r"[\[\n#]|\$\{|=\\")  # `=\`: review AV1
 
 
@@ -479,6 +499,8 @@ def _safety_net(line: CommandLine) -> CommandLine:
     problems = list(line.problems)
     if _may_misjoin(line.text):
         problems.extend(_misjoined_words(line))
+    if "\\\n" in line.text:
+        problems.extend(_continued_keywords(line.text))
     if not unseen:
         return _build.command_line(
             line.text, line.segments, tuple(problems), line.context, line.depth,

@@ -61,9 +61,14 @@ LOGGED_NAMES = (
 # a newline is logged as `\x1d`: bash's printf writes a line at a time, and the line of
 # a command running beside another (`a | b`, `coproc`) would interleave with its record
 _FIELD, _RECORD, _NEWLINE = "\x1f", "\x1e", "\x1d"
+_CONTROL_MARK = "<separator-bytes>"
 _FILE_LIMIT = 1024 * 1024  # `ulimit -f 1024` in `_LOOP`
 _PRELUDE = (
-    "__rec() { local __s; builtin printf -v __s '%s\\037' \"$@\"; "
+    # an argument holding one of the log's separators (`$'\c='` is `\x1d`) is logged as
+    # the command's name and a mark: its words cannot be told apart (`uncovered`)
+    "__rec() { local __s; if [[ \"$*\" == *[$'\\035\\036\\037']* ]]; then "
+    f"builtin printf -v __s '%s\\037%s\\037' \"$1\" '{_CONTROL_MARK}'; "
+    "else builtin printf -v __s '%s\\037' \"$@\"; fi; "
     "builtin printf '%s\\036' \"${__s//$'\\n'/$'\\035'}\" >> \"$__LOG\"; }\n"
     # the variables that change what later words mean, when they differ from the start
     '__env() { [[ $PATH == /empty && $HOME == /tmp && "${IFS-unset}" == $\' \\t\\n\' && '
@@ -271,6 +276,10 @@ def uncovered(text: str, argvs: Sequence[tuple[str, ...]]) -> list[tuple[str, ..
                 if _START_ENVIRONMENT.get(name) != value
             }
             if not changed <= set(model_assigned(line)):
+                found.append(argv)
+        elif argv[1:] == (_CONTROL_MARK,):
+            # (its words held the log's separators: only its name can be compared)
+            if not any(p and (p[0] is None or p[0] == argv[0]) for p in patterns):
                 found.append(argv)
         elif not any(_matches(p, argv) for p in patterns):
             found.append(argv)

@@ -78,3 +78,11 @@ def test_an_option_of_gnu_time_after_the_time_keyword_is_reported(text: str) -> 
 )
 def test_the_time_keyword_s_own_options_and_the_time_program_are_clean(text: str) -> None:
     assert parse_command(text).problems == ()
+
+
+def test_a_reserved_word_continued_into_the_next_word_is_reported() -> None:
+    # `if\⏎env -i` runs the command `ifenv -i` in bash (the mutation sweep, seed 2)
+    for text in ("if\\\nenv -i\nthen :\nfi", "while\\\ntrue; do :; done", "{\\\nls; }"):
+        assert any(p.code == "shell.syntax-mismatch" for p in parse_command(text).problems), text
+    for text in ("if \\\n true; then :; fi", "for i in 1; do\\\n echo; done", "ls \\\n -l"):
+        assert not parse_command(text).problems, text

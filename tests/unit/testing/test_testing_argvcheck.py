@@ -145,3 +145,16 @@ def test_mutated_lines_also_start_from_the_soup_lines_a_policy_allows() -> None:
     lines = mutated_lines(5, 10**9, allow_first)
     assert ";" + soup[0] in lines
     assert len(lines) > len(mutated_lines(5, 10**9))
+
+
+def test_an_argument_holding_the_logs_separators_is_compared_by_name() -> None:
+    # `$'\c='` is the byte 0x1d the log writes for a newline, `$'\c>'` its record end: the
+    # words of such a command cannot be read back, so only its name is compared
+    lines = ["test $'\\c=[' -- 2", "test $'\\c>['", "echo ok"]
+    ran = executed_argvs(lines)
+    assert set(ran[0] or ()) == {("test", "<separator-bytes>")}
+    assert set(ran[2] or ()) == {("echo", "ok")}
+    for line, argvs in zip(lines, ran, strict=True):
+        assert argvs is not None
+        assert uncovered(line, argvs) == [], line
+    assert uncovered("echo x", [("test", "<separator-bytes>")]) == [("test", "<separator-bytes>")]
