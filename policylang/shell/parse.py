@@ -464,15 +464,43 @@ _CONTINUED_KEYWORD: Final = re.compile(
 )
 
 
-def _continued_keywords(text: str) -> list[Problem]:
+def _continued_keywords(line: CommandLine) -> list[Problem]:
+    """A reserved word glued to the next word by `\\⏎` that tree-sitter split there; where
+    one word of the line spans both (`echo fi\\⏎x` is `echo fix`), it read them as bash
+    does."""
+    found = list(_CONTINUED_KEYWORD.finditer(line.text))
+    if not found:
+        return []
+    joined = _word_spans(line)
     return [
         Problem(
             code="shell.syntax-mismatch",
             message="bash joins a reserved word to the next word across a line continuation",
-            span=Span(found.start(), found.end()),
+            span=Span(match.start(), match.end()),
         )
-        for found in _CONTINUED_KEYWORD.finditer(text)
+        for match in found
+        if not any(start <= match.start() and match.end() < end for start, end in joined)
     ]
+
+
+def _word_spans(line: CommandLine) -> list[tuple[int, int]]:
+    """The spans of the literal words of `line`'s segments and of the lines nested in it
+    that share its text (not the re-parsed ones: their spans are their own string's). A
+    word holding a substitution spans the line nested in it, so only literal words count."""
+    spans: list[tuple[int, int]] = []
+    stack = [line]
+    while stack:
+        current = stack.pop()
+        for segment in current.segments:
+            spans.extend(
+                (word.span.start, word.span.end)
+                for word in segment.words
+                if word.value is not None and not word.expansions
+            )
+            for expansion in segment_expansions(segment):
+                if expansion.nested is not None and not expansion.nested.reparsed:
+                    stack.append(expansion.nested)
+    return spans
 
 
 _NET_ON_PLAIN: Final = re.compile(r"[\[\n#]|\$\{|=\\")  # `=\`: review AV1
@@ -500,7 +528,7 @@ def _safety_net(line: CommandLine) -> CommandLine:
     if _may_misjoin(line.text):
         problems.extend(_misjoined_words(line))
     if "\\\n" in line.text:
-        problems.extend(_continued_keywords(line.text))
+        problems.extend(_continued_keywords(line))
     if not unseen:
         return _build.command_line(
             line.text, line.segments, tuple(problems), line.context, line.depth,

@@ -86,3 +86,28 @@ def test_a_reserved_word_continued_into_the_next_word_is_reported() -> None:
         assert any(p.code == "shell.syntax-mismatch" for p in parse_command(text).problems), text
     for text in ("if \\\n true; then :; fi", "for i in 1; do\\\n echo; done", "ls \\\n -l"):
         assert not parse_command(text).problems, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo $(if\\\nenv -i\nthen :\nfi)",  # a substitution's word spans the nested line
+        "x=$(while\\\ntrue; do :; done)",
+        "cat <(if\\\nenv -i\nthen :\nfi)",
+    ],
+)
+def test_a_reserved_word_continued_inside_a_substitution_is_reported(text: str) -> None:
+    assert any(p.code == "shell.syntax-mismatch" for p in parse_command(text).problems)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("echo fi\\\nx", "fix"), ("echo a done\\\nx", "donex"), ('echo "a if\\\nenv"', "a ifenv")],
+)
+def test_a_reserved_word_continued_inside_an_argument_is_the_word_bash_reads(
+    text: str, value: str
+) -> None:
+    # tree-sitter read one word across the continuation, as bash does: nothing to report
+    line = parse_command(text)
+    assert line.problems == ()
+    assert line.segments[0].words[-1].value == value
