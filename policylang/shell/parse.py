@@ -649,18 +649,27 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
             )
     found.extend(_glued_to_assignment(text, segment))
     for left, right in itertools.pairwise(pieces):
-        if (
-            left.end < right.start <= segment.span.end
-            and _WORD_GAP.fullmatch(text, left.end, right.start) is None
-        ):
-                found.append(
-                    Problem(
-                        code="shell.dropped-text",
-                        message=f"bash reads `{text[left.end : right.start][:30]}` between "
-                        "these words, which the analyser dropped",
-                        span=Span(left.end, right.start),
-                    )
+        if not left.end < right.start <= segment.span.end:
+            continue
+        if _WORD_GAP.fullmatch(text, left.end, right.start) is None:
+            found.append(
+                Problem(
+                    code="shell.dropped-text",
+                    message=f"bash reads `{text[left.end : right.start][:30]}` between "
+                    "these words, which the analyser dropped",
+                    span=Span(left.end, right.start),
                 )
+            )
+        elif not text[left.end : right.start].replace("\\\n", ""):
+            # only line continuations between them: bash reads one word (`LC_ALL=C\⏎echo rm
+            # -rf ~` sets `LC_ALL=Cecho` and runs `rm`; tree-sitter ends the value at `\`)
+            found.append(
+                Problem(
+                    code="shell.word-mismatch",
+                    message="bash joins these words across the line continuation between them",
+                    span=Span(left.start, right.end),
+                )
+            )
     return found
 
 
