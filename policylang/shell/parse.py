@@ -610,10 +610,9 @@ def _misjoined_words(line: CommandLine) -> list[Problem]:
 
 def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
     found: list[Problem] = []
+    words = [w.span for w in segment.words] + [a.span for a in segment.assignments]
     pieces = sorted(
-        [w.span for w in segment.words]
-        + [r.span for r in segment.redirects if segment.span.start <= r.span.start]
-        + [a.span for a in segment.assignments],
+        words + [r.span for r in segment.redirects if segment.span.start <= r.span.start],
         key=lambda span: span.start,
     )
     for word in segment.words:
@@ -648,7 +647,18 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
                 )
             )
     found.extend(_glued_to_assignment(text, segment))
+    starts = {span.start for span in words}
     for left, right in itertools.pairwise(pieces):
+        if left.end == right.start and right.start in starts and left in words:
+            # two words or assignments with nothing between them are one word for bash
+            # (none of the corpora's lines has such a pair without another problem)
+            found.append(
+                Problem(
+                    code="shell.word-mismatch",
+                    message="bash reads these as one word: nothing separates them",
+                    span=Span(left.start, right.end),
+                )
+            )
         if not left.end < right.start <= segment.span.end:
             continue
         if _WORD_GAP.fullmatch(text, left.end, right.start) is None:

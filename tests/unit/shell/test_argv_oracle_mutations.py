@@ -111,3 +111,28 @@ def test_a_reserved_word_continued_inside_an_argument_is_the_word_bash_reads(
     line = parse_command(text)
     assert line.problems == ()
     assert line.segments[0].words[-1].value == value
+
+
+def test_words_with_nothing_between_them_are_one_word_for_bash() -> None:
+    # no line of the corpora gives such a pair without another problem; the check guards
+    # the model against a tree-sitter that splits a word bash reads whole. The segment of
+    # `echo rm -rf x` is moved onto the text `echorm -rf x`
+    import dataclasses
+
+    from policylang.shell.parse import _segment_misjoins
+    from policylang.span import Span
+
+    segment = parse_command("echo rm -rf x").segments[0]
+    echo, rm, *rest = segment.words
+    moved = dataclasses.replace(
+        segment,
+        words=(
+            echo,
+            dataclasses.replace(rm, span=Span(4, 6)),
+            *(dataclasses.replace(w, span=Span(w.span.start - 1, w.span.end - 1)) for w in rest),
+        ),
+        span=Span(0, 12),
+    )
+    found = _segment_misjoins("echorm -rf x", moved)
+    assert [(p.code, p.span) for p in found] == [("shell.word-mismatch", Span(0, 6))]
+    assert _segment_misjoins("echo rm -rf x", segment) == []
