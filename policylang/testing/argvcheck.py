@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import os
 import random
 import re
@@ -530,13 +531,15 @@ def mutated_lines(
     seed: int, count: int, evaluate: Callable[[str], Decision] | None = None
 ) -> list[str]:
     """`count` lines (fewer if there are fewer), each a base line with one of `_INSERTS`
-    put in at one position, drawn without repeats (a fixed `seed` gives the same lines).
-    The bases are `_MUTATION_BASES` and, given `evaluate`, the soup lines it allows."""
+    put in at one position or put in place of one character, drawn without repeats (a
+    fixed `seed` gives the same lines). The bases are `_MUTATION_BASES` and, given
+    `evaluate`, the soup lines it allows. Replacing matters where an insertion keeps what
+    separated two words: `LC_ALL=C\\⏎echo rm` (the blank replaced) is one word for bash."""
     bases = list(_MUTATION_BASES)
     if evaluate is not None:
         soup = soup_lines(seed, 3000)
         bases.extend(line for line in soup if evaluate(line).verdict is Verdict.ALLOW)
-    variants = list(dict.fromkeys(_insertions(bases)))
+    variants = list(dict.fromkeys(itertools.chain(_insertions(bases), _replacements(bases))))
     if count >= len(variants):
         return variants
     return random.Random(seed).sample(variants, count)
@@ -547,6 +550,14 @@ def _insertions(bases: Sequence[str]) -> Iterator[str]:
         for insert in _INSERTS:
             for at in range(len(base) + 1):
                 yield base[:at] + insert + base[at:]
+
+
+def _replacements(bases: Sequence[str]) -> Iterator[str]:
+    for base in bases:
+        for insert in _INSERTS:
+            for at in range(len(base)):
+                if base[at] != insert:
+                    yield base[:at] + insert + base[at + 1 :]
 
 
 def differential(

@@ -121,15 +121,18 @@ def test_mutated_lines_put_one_character_into_a_base_line() -> None:
     assert len(set(lines)) == 200
     for line in lines:
         assert any(
-            line == base[:at] + insert + base[at:]
+            line in (base[:at] + insert + base[at:], base[:at] + insert + base[at + 1 :])
             for base in _MUTATION_BASES
             for insert in _INSERTS
             for at in range(len(base) + 1)
         ), line
-    # every insertion at every position, when asked for more than there are
+    # every insertion and replacement at every position, when asked for more than there are
     everything = mutated_lines(3, 10**9)
     assert "cat <<E\nx $(date)\nE\n\\\n" in everything
     assert "#cat <<E\nx $(date)\nE\n" in everything
+    assert 'LC_X=$(ls)\\\necho "$LC_X"' in everything  # the blank replaced
+    assert "#at <<E\nx $(date)\nE\n" in everything
+    assert "cat <<E\nx $(date)\nE\n" not in everything  # a character replaced by itself
 
 
 def test_mutated_lines_also_start_from_the_soup_lines_a_policy_allows() -> None:
