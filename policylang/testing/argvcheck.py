@@ -560,6 +560,9 @@ def _replacements(bases: Sequence[str]) -> Iterator[str]:
                     yield base[:at] + insert + base[at + 1 :]
 
 
+_BATCH: Final = 5000  # lines per sandbox run of `differential`
+
+
 def differential(
     evaluate: Callable[[str], Decision], lines: Sequence[str]
 ) -> list[tuple[str, list[tuple[str, ...]]]]:
@@ -568,7 +571,12 @@ def differential(
     `(">", name)`; lines whose run did not finish are left out)."""
     allowed = [line for line in lines if evaluate(line).verdict is Verdict.ALLOW]
     found: list[tuple[str, list[tuple[str, ...]]]] = []
-    for line, run in zip(allowed, executed(allowed), strict=True):
+    # in batches: one sandbox run per batch, each with its own time limit (a sweep of
+    # 60,000 allowed lines in one run outlasted the limit on a busy machine, losing all)
+    runs = itertools.chain.from_iterable(
+        executed(allowed[start : start + _BATCH]) for start in range(0, len(allowed), _BATCH)
+    )
+    for line, run in zip(allowed, runs, strict=True):
         if run is None:
             continue
         missing = uncovered(line, run.argvs)

@@ -103,6 +103,32 @@ def test_a_line_writing_a_file_the_model_misses_is_a_finding(
     assert differential(allow, ["echo x > a"]) == [("echo x > a", [(">", "a")])]
 
 
+def test_differential_runs_its_lines_in_batches_and_keeps_their_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a sweep's tens of thousands of lines go to the sandbox in batches, each with its own
+    # time limit; the findings still belong to their own lines
+    from policylang.decision import Decision, Verdict
+
+    calls: list[int] = []
+    real = argvcheck.executed
+
+    def counted(lines: list[str], **kwargs: float) -> tuple[argvcheck.Run | None, ...]:
+        calls.append(len(lines))
+        return real(lines)
+
+    def allow(line: str) -> Decision:
+        return Decision(command=line, verdict=Verdict.ALLOW, retention=None, concurrency_safe=True)
+
+    monkeypatch.setattr(argvcheck, "_BATCH", 2)
+    monkeypatch.setattr(argvcheck, "executed", counted)
+    lines = ["echo a", "LC_ALL=C\\\necho rm x", "ls", "echo b", "x=1\\\necho touch y"]
+    found = differential(allow, lines)
+    assert calls == [2, 2, 1]
+    assert [line for line, _missing in found] == [lines[1], lines[4]]
+    assert set(found[0][1]) == {("rm", "x")}
+
+
 def test_an_array_operand_of_a_shadowed_declaration_is_logged_as_its_name() -> None:
     # bash reads `NAME=(…)` after `export` as an array assignment even when `export` is
     # the prelude's logging function, which then receives only `NAME`
