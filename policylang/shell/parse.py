@@ -455,52 +455,114 @@ def _parse_text(
     return finished
 
 
-# a reserved word with a line continuation glued to the next word: `if\⏎env -i` is the
-# command `ifenv -i` for bash (found by the argv oracle's mutation sweep); in quotes it is
-# text, and only asks
-_CONTINUED_KEYWORD: Final = re.compile(
-    r"(?:^|(?<=[\s;&|()]))(?:if|then|else|elif|fi|do|done|case|esac|while|until|for|in|"
-    r"select|function|time|coproc|[{}!]|\[\[)\\\n(?=[^\s;&|()<>])"
-)
+# bash removes each `\⏎` before it reads tokens, tree-sitter only where it expects one:
+# text glued to a continuation on both sides is one token for bash, which tree-sitter may
+# read apart (`if\⏎env -i` runs `ifenv`, `$GITHUB_TO\⏎KEN` expands GITHUB_TOKEN, `$(\⏎(`
+# is arithmetic, `${_@\⏎P}` a prompt expansion: the argv oracle's mutation sweep, review
+# CC) or read whole but as another kind of token (`t\⏎ime -v ls` is the `time` keyword)
+_RESERVED_WORDS: Final = frozenset(
+    {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until",
+     "for", "in", "select", "function", "time", "coproc", "{", "}", "!", "[[", "]]"}
+)  # fmt: skip
+_ASSIGNMENT_START: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[.*\])?\+?=", re.DOTALL)
+_BLANK_CHARACTERS: Final = " \t\n"
 
 
-def _continued_keywords(line: CommandLine) -> list[Problem]:
-    """A reserved word glued to the next word by `\\⏎` that tree-sitter split there; where
-    one word of the line spans both (`echo fi\\⏎x` is `echo fix`), it read them as bash
-    does."""
-    found = list(_CONTINUED_KEYWORD.finditer(line.text))
-    if not found:
+def _glued_continuations(line: CommandLine) -> list[Problem]:
+    r"""Each run of line continuations with text right before and after it, unless a
+    literal word of the model spans it and bash reads that word as a plain word too (not
+    a reserved word or an assignment), or it lies in a here-document body bash does not
+    expand. Inside single quotes a `\⏎` is text, and such a word is literal."""
+    text = line.text
+    runs = [
+        (start, end)
+        for start, end in _continuation_runs(text)
+        if start > 0 and end < len(text) and text[start - 1] not in _BLANK_CHARACTERS
+        and text[end] not in _BLANK_CHARACTERS
+    ]  # fmt: skip
+    if not runs:
         return []
-    joined = _word_spans(line)
-    return [
-        Problem(
-            code="shell.syntax-mismatch",
-            message="bash joins a reserved word to the next word across a line continuation",
-            span=Span(match.start(), match.end()),
+    plain, literal_bodies = _plain_spans(line)
+    found: list[Problem] = []
+    for start, end in runs:
+        if any(first < start and end < last for first, last in plain) or any(
+            first <= start and end <= last for first, last in literal_bodies
+        ):
+            continue
+        found.append(
+            Problem(
+                code="shell.syntax-mismatch",
+                message="bash joins the text on both sides of this line continuation before "
+                "it reads the line, which the analyser read otherwise",
+                span=Span(start, end),
+            )
         )
-        for match in found
-        if not any(start <= match.start() and match.end() < end for start, end in joined)
-    ]
+    return found
 
 
-def _word_spans(line: CommandLine) -> list[tuple[int, int]]:
-    """The spans of the literal words of `line`'s segments and of the lines nested in it
-    that share its text (not the re-parsed ones: their spans are their own string's). A
-    word holding a substitution spans the line nested in it, so only literal words count."""
+def _body_expands(heredoc: Heredoc) -> bool:
+    return not heredoc.quoted and ("$" in heredoc.body or "`" in heredoc.body)
+
+
+def _continuation_runs(text: str) -> list[tuple[int, int]]:
+    r"""The spans of the runs of `\⏎` in `text` whose backslash is not itself escaped."""
+    runs: list[tuple[int, int]] = []
+    at = text.find("\\\n")
+    while at != -1:
+        before = at
+        while before > 0 and text[before - 1] == "\\":
+            before -= 1
+        if (at - before) % 2 == 0:  # (`\\⏎` is a backslash and a newline)
+            if runs and runs[-1][1] == at:
+                runs[-1] = (runs[-1][0], at + 2)
+            else:
+                runs.append((at, at + 2))
+        at = text.find("\\\n", at + 2)
+    return runs
+
+
+def _plain_spans(line: CommandLine) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The spans of the literal words of `line` and of the lines nested in it that share
+    its text, that bash reads as plain words (not the re-parsed lines: their spans are
+    their own string's; not words holding a substitution: they span the line nested in
+    them), and the spans of its here-document bodies that bash does not expand."""
     spans: list[tuple[int, int]] = []
+    bodies: list[tuple[int, int]] = []
     stack = [line]
     while stack:
         current = stack.pop()
         for segment in current.segments:
+            words = [*segment.words, *(a.value for a in segment.assignments if a.value)]
+            for redirect in segment.redirects:
+                if redirect.target is not None:
+                    words.append(redirect.target)
+                heredoc = redirect.heredoc
+                if heredoc is not None and not _body_expands(heredoc):
+                    first = line.text.find("\n", heredoc.span.start, heredoc.span.end)
+                    if first != -1:
+                        bodies.append((first, heredoc.span.end))
             spans.extend(
                 (word.span.start, word.span.end)
-                for word in segment.words
-                if word.value is not None and not word.expansions
+                for word in words
+                if word.value is not None
+                and not word.expansions
+                and word.value not in _RESERVED_WORDS
+                and not _ASSIGNMENT_START.match(word.value)
+            )
+            # an assignment tree-sitter read whole across a continuation (`LC_X[1]\\⏎=a`)
+            spans.extend(
+                (assignment.span.start, assignment.span.end)
+                for assignment in segment.assignments
+                if assignment.array is None
+                and all(
+                    part is None or (part.value is not None and not part.expansions)
+                    for part in (assignment.value, assignment.subscript)
+                )
             )
             for expansion in segment_expansions(segment):
                 if expansion.nested is not None and not expansion.nested.reparsed:
                     stack.append(expansion.nested)
-    return spans
+    return spans, bodies
 
 
 _NET_ON_PLAIN: Final = re.compile(r"[\[\n#]|\$\{|=\\")  # `=\`: review AV1
@@ -528,7 +590,7 @@ def _safety_net(line: CommandLine) -> CommandLine:
     if _may_misjoin(line.text):
         problems.extend(_misjoined_words(line))
     if "\\\n" in line.text:
-        problems.extend(_continued_keywords(line))
+        problems.extend(_glued_continuations(line))
     if not unseen:
         return _build.command_line(
             line.text, line.segments, tuple(problems), line.context, line.depth,
