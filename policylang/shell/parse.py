@@ -643,6 +643,11 @@ _MAY_BREAK: Final = re.compile(r"[\n \t'\"]")
 _WORD_GAP: Final = re.compile(r"(?:[ \t]|\\\n)*")
 
 
+# segments whose words and assignments are read against the text: an assignment with no
+# command after it too (`CI=\\⏎ reboot` runs `reboot`; tree-sitter read `CI=reboot`)
+_WORD_SEGMENTS: Final = frozenset({SegmentKind.SIMPLE, SegmentKind.ASSIGNMENT_ONLY})
+
+
 def _misjoined_words(line: CommandLine) -> list[Problem]:
     """Where the words of a simple command are not what bash reads: a raw newline outside
     quotes inside a word, text between words that is neither blanks nor a line
@@ -653,7 +658,7 @@ def _misjoined_words(line: CommandLine) -> list[Problem]:
     while stack:
         current = stack.pop()
         for segment in current.segments:
-            if segment.kind is SegmentKind.SIMPLE:
+            if segment.kind in _WORD_SEGMENTS:
                 found.extend(_segment_misjoins(text, segment))
             for expansion in segment_expansions(segment):
                 if expansion.kind is ExpansionKind.PARAMETER and _closes_early(expansion.text):
@@ -668,6 +673,12 @@ def _misjoined_words(line: CommandLine) -> list[Problem]:
                 if nested is not None and not nested.reparsed:
                     stack.append(nested)
     return found
+
+
+def _joined(text: str, start: int, end: int) -> str:
+    r"""`text[start:end]` as bash reads it, its line continuations removed (`CI=\⏎1` is
+    `CI=1`)."""
+    return text[start:end].replace("\\\n", "")
 
 
 def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
@@ -697,7 +708,8 @@ def _segment_misjoins(text: str, segment: Segment) -> list[Problem]:
             )
     for assignment in segment.assignments:
         value = assignment.value
-        if value is not None and text[value.span.start - 1 : value.span.start] != "=":
+        start = assignment.span.start
+        if value is not None and not _joined(text, start, value.span.start).endswith("="):
             # `LC_ALL=\␠␠sudo id`: bash's value is the blank and `sudo` the command;
             # tree-sitter dropped the `\␠` and made `sudo` the value (review AV1)
             found.append(

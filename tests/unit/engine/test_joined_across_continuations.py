@@ -53,3 +53,31 @@ def test_words_split_by_a_blank_around_a_continuation_stay_allowed(
 ) -> None:
     decision = load_policy().evaluate(line, workspace=str(tmp_path))
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize("prefix", ["CI=\\\n ", "LC_ALL=\\\n ", "case a in a) CI=\\\n "])
+def test_an_assignment_continued_onto_a_blank_runs_the_next_word(
+    prefix: str, tmp_path: Path
+) -> None:
+    # `CI=\⏎ reboot` runs `reboot` (the mutation sweep with replacements, seed 1):
+    # tree-sitter read the value `reboot` and no command; here a marker program stands in
+    program = tmp_path / "marker-program"
+    program.write_text("#!/bin/sh\ntouch ran\n")
+    program.chmod(0o755)
+    line = prefix + "marker-program" + (";; esac" if prefix.startswith("case") else "")
+    subprocess.run(
+        ["bash", "-c", line], cwd=tmp_path, env={"PATH": f"{tmp_path}:/usr/bin:/bin"},
+        capture_output=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert (tmp_path / "ran").exists()
+    policy = load_policy()
+    for command in (line, line.replace("marker-program", "reboot")):
+        assert policy.evaluate(command, workspace=str(tmp_path)).verdict is not Verdict.ALLOW
+
+
+@pytest.mark.parametrize("line", ["CI=\\\n1", "CI=1 LC_ALL=\\\nC"])
+def test_an_assignment_joined_across_a_continuation_stays_allowed(
+    line: str, tmp_path: Path
+) -> None:
+    decision = load_policy().evaluate(line, workspace=str(tmp_path))
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
