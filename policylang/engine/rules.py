@@ -167,11 +167,18 @@ _COMPRESSORS: dict[str, str] = {
     "gzip": ".gz", "pigz": ".gz", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst",
     "bzip2": ".bz2", "lz4": ".lz4", "brotli": ".br", "lzip": ".lz", "lzop": ".lzo",
     "compress": ".Z",
+    # zstd's multithreaded and parallel names, lz4's legacy one (review CC5)
+    "zstdmt": ".zst", "pzstd": ".zst", "lz4c": ".lz4",
 }  # fmt: skip
 _DECOMPRESSORS = {
     "gunzip": "gzip", "unpigz": "pigz", "unxz": "xz", "unlzma": "lzma", "unzstd": "zstd",
     "bunzip2": "bzip2", "unlz4": "lz4", "uncompress": "compress", "lunzip": "lzip",
+    "zcat": "gzip", "bzcat": "bzip2", "xzcat": "xz", "lzcat": "lzma", "zstdcat": "zstd",
+    "lz4cat": "lz4",
 }  # fmt: skip
+# decompressors that always write to stdout: `zcat -rf .` prints every file below, as
+# `gunzip -rcf .` does (review CC5: `zcat -rf . | grep TOKEN` printed `.env`)
+_CATS = frozenset({"zcat", "bzcat", "xzcat", "lzcat", "zstdcat", "lz4cat"})
 # commands that print or copy the contents of whole trees when recursive (`less -R` and
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
 _CONTENT_READERS = frozenset(
@@ -1805,7 +1812,7 @@ def _follows_links(name: str, inner: Sequence[Word], view: OptionView) -> bool:
         forced = view.has("-f") or any(
             len(o.name) > 3 and "--force".startswith(o.name) for o in view.options
         )
-        return (forced or _to_stdout(view)) and _compressing_tree(view)
+        return (forced or _to_stdout(name, view)) and _compressing_tree(view)
     if name == "zip":
         # (review CA3: it stores what links hold)
         return not (view.has("-y") or _has_long(view, "--symlinks"))
@@ -1930,7 +1937,7 @@ def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
     if name in _COMPRESSORS or name in _DECOMPRESSORS:
         # `gzip -rc . | gzip -dc` prints every file below (review CA4); without `-c` the
         # files are compressed where they are, which the write checks judge
-        return _compressing_tree(view) and _to_stdout(view)
+        return _compressing_tree(view) and _to_stdout(name, view)
     if name in ("diff", "sdiff"):
         # without `-r` too: two folders are compared file by file at their top level (with
         # `-N` each file printed whole), and `diff DIR FILE` reads `DIR/FILE` (review BK6:
@@ -2400,7 +2407,7 @@ def _compressed_names(
 ) -> Iterable[tuple[Word, str, bool]]:
     """The files a compressor writes beside its operands (review T6): each operand with
     the suffix stripped (`-d`, `gunzip`) or added. Nothing for output to stdout."""
-    if view.has(*_TO_STDOUT):
+    if name in _CATS or view.has(*_TO_STDOUT):
         return
     added = _COMPRESSORS[_DECOMPRESSORS.get(name, name)]
     decompress = name in _DECOMPRESSORS or _decompressing(name, view)
@@ -2446,9 +2453,10 @@ def _cloud_file_values(name: str, inner: Sequence[Word]) -> Iterable[tuple[Word,
                 yield _file_word(word, text[1:]), "read", False
 
 
-def _to_stdout(view: OptionView) -> bool:
-    """A compressor's `-c`, `--stdout` or `--to-stdout` (or an abbreviation: review CB5)."""
-    return view.has("-c") or _has_long(view, "--stdout", "--to-stdout")
+def _to_stdout(name: str, view: OptionView) -> bool:
+    """A compressor's `-c`, `--stdout` or `--to-stdout` (or an abbreviation: review CB5),
+    or a decompressing cat (`zcat`)."""
+    return name in _CATS or view.has("-c") or _has_long(view, "--stdout", "--to-stdout")
 
 
 def _has_long(view: OptionView, *names: str) -> bool:
