@@ -185,10 +185,14 @@ class MovedTree:
     # the source leaves its place and is checked as a removal here (`git mv`, `rename.ul`;
     # `mv`'s own path roles check its sources)
     leaves: bool = False
+    # a source that is a link lands as that link, its text unchanged: a relative one then
+    # points from the folder it lands in (`mv`, `cp -P`, `rsync -l`; not `ln -s`, whose
+    # source is the text: `_linked_trees`)
+    as_link: bool = True
 
 
-_MOVERS = frozenset({"mv", "gmv"})
-_TREE_COPIERS = frozenset({"cp", "gcp", "rsync"})
+_MOVERS = frozenset({"mv"})  # (and GNU's under Homebrew's names: `program_name`)
+_TREE_COPIERS = frozenset({"cp", "rsync"})
 
 
 def moved_trees(found: SegmentRules) -> list[MovedTree]:
@@ -222,8 +226,9 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     if name in _LINKERS:
         return _linked_trees(found)
     if name in _TREE_COPIERS:
-        # (`cp -P LINK DIR` copies a link to a folder as a link: the folder lands there)
-        deep = ("-r", "-R", "--recursive", "-a", "--archive", *_AS_LINKS)
+        # (`cp -P LINK DIR`, `rsync -l LINK DIR` copy a link to a folder as a link: the
+        # folder lands there; rsync's `-d` copies a folder's files, not its subfolders)
+        deep = _RSYNC_DEEP if name == "rsync" else _CP_DEEP
         if not view.has(*deep):
             return []
     elif name not in _MOVERS:
@@ -240,7 +245,10 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
 
 
 _LINKERS = frozenset({"ln", "gln"})
-_AS_LINKS = ("-P", "-d", "--no-dereference")
+# cp's options that copy a folder or a link to one whole (`-R` is rsync's `--relative`,
+# `-P` its `--partial --progress`: review CC3)
+_CP_DEEP = ("-r", "-R", "--recursive", "-a", "--archive", "-P", "-d", "--no-dereference")
+_RSYNC_DEEP = ("-r", "--recursive", "-a", "--archive", "-d", "--dirs", "-l", "--links")
 
 
 def _linked_trees(found: SegmentRules) -> list[MovedTree]:
@@ -258,17 +266,29 @@ def _linked_trees(found: SegmentRules) -> list[MovedTree]:
     if into or len(values) == 1:
         # `ln -s x/.vscode` makes `./.vscode`; `-t DIR` links every operand into DIR
         place = _target_directory(found) if into else "."
-        return [MovedTree(_from_link(source, place), place, True, True) for source in values]
+        return [
+            MovedTree(_from_link(source, place), place, True, True, as_link=False)
+            for source in values
+        ]
     if len(values) < 2:
         return []
     name = values[-1]
     moves: list[MovedTree] = []
     for source in values[:-1]:
         if not view.has("-T", "--no-target-directory", "-n", "--no-dereference"):
-            moves.append(MovedTree(_from_link(source, name), name, True, True))
+            moves.append(MovedTree(_from_link(source, name), name, True, True, as_link=False))
         parent = None if name is None else (os.path.dirname(name.rstrip("/")) or ".")
-        moves.append(MovedTree(_from_link(source, parent), name, False, True))
+        moves.append(MovedTree(_from_link(source, parent), name, False, True, as_link=False))
     return moves
+
+
+def _relative_link(path: str) -> str | None:
+    """The text of the link `path` when it is relative (None for anything else)."""
+    try:
+        text = os.readlink(path)
+    except OSError:
+        return None
+    return text if text and not text.startswith("/") else None
 
 
 def _target_directory(found: SegmentRules) -> str | None:
@@ -459,12 +479,15 @@ class PathChecks:
             if move.target is None:
                 continue
             folders: list[str] = []
+            links: list[str] = []
             there = False
             if move.source is not None:
                 forms, _complete, _process = self.resolve_all(move.source, cwd)
                 self.fs = True
                 there = any(os.path.lexists(form) for form in forms)
                 folders = [form for form in dict.fromkeys(forms) if os.path.isdir(form)]
+                if move.as_link:
+                    links = [text for form in forms if (text := _relative_link(form))]
             if move.whole and not there:
                 # a source made in the line (or not a literal word) cannot be listed: the
                 # tree where it lands is checked whole (`cp -r` checks its target's tree
@@ -472,7 +495,7 @@ class PathChecks:
                 # `mv x .` checks `./x`, not every protected file of the workspace
                 root = self.landing_root(move, cwd)
                 self.check_path(root, "write", seg, cwd, subtree=True, removal=False)
-            if not folders or move.source is None:
+            if not (folders or links) or move.source is None:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
             name = move.source.rstrip("/").rpartition("/")[2]
@@ -480,9 +503,18 @@ class PathChecks:
             if move.into is not False and name not in ("", ".", ".."):
                 landings.extend(f"{target.rstrip('/')}/{name}" for target in targets)
             shown = f"{move.target} (from `{move.source}`)"
-            for folder in folders:
+            # a relative link keeps its text where it lands, and points from there: the
+            # shipped `cfg2/.vscode -> cfg` moved to `.` is `.vscode -> cfg`, the
+            # workspace's `cfg` (review CC4); each folder it may point to lands as it
+            trees = [(folder, landings) for folder in folders]
+            for text in dict.fromkeys(links):
+                for landing in dict.fromkeys(landings):
+                    pointed = os.path.normpath(os.path.join(os.path.dirname(landing), text))
+                    if os.path.isdir(pointed):
+                        trees.append((pointed, [landing]))
+            for folder, landed in trees:
                 reasons, complete = self.rules.landed_in_tree(
-                    folder, landings, self.ctx, shown, budget=TREE_BUDGET
+                    folder, landed, self.ctx, shown, budget=TREE_BUDGET
                 )
                 for reason in reasons:
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
