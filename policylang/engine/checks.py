@@ -32,6 +32,7 @@ from policylang.engine.rules import (
     is_git_config_path,
     is_git_remote_verb,
     may_name_blob,
+    program_name,
     wide_git_pathspec,
 )
 from policylang.shell.braces import expand_braces
@@ -199,7 +200,7 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     """The trees `found` moves or copies whole (review BX9): `mv SRC… DST`, `cp -r` and
     `rsync -r`/`-a` (`-t DIR`, `-T` too), util-linux `rename FROM TO FILE…`, `git mv`."""
     inner = found.inner
-    name = inner[0].value.rpartition("/")[2] if inner and inner[0].value else ""
+    name = program_name(inner[0].value.rpartition("/")[2]) if inner and inner[0].value else ""
     if found.git_dirs is not None:
         if len(inner) < 4 or inner[1].value != "mv":
             return []
@@ -244,7 +245,7 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
 
 
-_LINKERS = frozenset({"ln", "gln"})
+_LINKERS = frozenset({"ln"})
 # cp's options that copy a folder or a link to one whole (`-R` is rsync's `--relative`,
 # `-P` its `--partial --progress`: review CC3)
 _CP_DEEP = ("-r", "-R", "--recursive", "-a", "--archive", "-P", "-d", "--no-dereference")
@@ -321,7 +322,7 @@ def tree_path(word: Word) -> str | None:
 
 def _program(found: SegmentRules) -> str | None:
     name = found.inner[0].value if found.inner else None
-    return None if name is None else name.rpartition("/")[2]
+    return None if name is None else program_name(name.rpartition("/")[2])
 
 
 def removes_only(found: SegmentRules) -> bool:

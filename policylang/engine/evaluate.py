@@ -66,6 +66,7 @@ from policylang.engine.rules import (
     file_url_path,
     has_xargs,
     loopback_reach,
+    program_name,
     program_starts,
     runs_elsewhere,
     ssh_loopback_aliases,
@@ -1121,7 +1122,7 @@ class _Walk(PathChecks, LineWrites):
         """
         inside = trial and self._cwd_inside(cwd)
         program = prefix[0].value.rpartition("/")[2] if prefix and prefix[0].value else ""
-        program = self.rules.renamed(program) or program
+        program = self.rules.renamed(program) or program_name(program)
         if len(prefix) > 1 and program in TARGET_TAKERS:
             self.extra_targets(program, prefix, rest, seg)
         if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
@@ -2108,8 +2109,8 @@ def _makes_link(found: SegmentRules) -> bool:
     """Whether a command makes a symbolic or hard link (`ln`, `cp -s`, `cp -l`, `link`)."""
     if not found.inner or found.inner[0].value is None:
         return False
-    name = found.inner[0].value.rpartition("/")[2]
-    if name in ("ln", "gln", "link", "symlink"):
+    name = program_name(found.inner[0].value.rpartition("/")[2])
+    if name in ("ln", "link", "symlink"):
         return True
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
 
@@ -2127,24 +2128,24 @@ def _tree_writer(found: SegmentRules) -> str | None:
     if not found.inner or found.inner[0].value is None:
         return None
     values = [w.value for w in found.inner]
-    name = values[0].rpartition("/")[2] if values[0] else ""
+    name = program_name(values[0].rpartition("/")[2]) if values[0] else ""
     shown = " ".join(w.text for w in found.inner[:2])
     if found.git_dirs is not None:
         verb = values[1] if len(values) > 1 else None
         return None if verb in _GIT_TREE_KEEPERS else shown
     if name in ("gh", "hub", "glab"):
         return shown if any(v in _FORGE_SWITCHES for v in values[1:]) else None
-    if name in _TREE_SWITCHERS or name in ("patch", "gpatch"):
+    if name in _TREE_SWITCHERS or name == "patch":
         return shown
     options = [v for v in values[1:] if v is not None and v.startswith("-")]
     if name in _RENAMERS:
         # `rename.ul fix y fix` moves a folder as `mv` does (review BX2)
         return shown
-    if name in ("mv", "gmv"):
+    if name == "mv":
         # a folder moved in the line keeps its links under the new name, which later
         # segments resolved before it existed (review BW2: `mv fix y && cat y/hl/…`)
         return shown
-    if name in ("cp", "gcp") and any(
+    if name == "cp" and any(
         v in ("--recursive", "--archive", "--target-directory")
         or v.startswith("--target-directory=")
         or (not v.startswith("--") and set(v[1:]) & set("rRat"))

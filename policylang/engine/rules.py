@@ -952,6 +952,11 @@ class RuleView:
             if based is not None and based.verdict is not Verdict.ALLOW:
                 match, candidates = based, based_candidates
             else:
+                if based is None and _by_exception(based_candidates, None):
+                    # and the exceptions of its allow rules: they ask on purpose (review
+                    # CC10: approved `gfind` ran `gfind . -exec CMD ;`, approved `gtar`
+                    # `gtar --checkpoint-action=exec=CMD`, where `find` and `tar` ask)
+                    candidates = based_candidates
                 renamed = None
         if match is None:
             verdict = self.policy.default
@@ -968,6 +973,8 @@ class RuleView:
         exception = verdict is not Verdict.ALLOW and _by_exception(candidates, match)
         if exception and match is None:
             reason = _exception_reason(inner, candidates, verdict) or reason
+        # from here on, tables: `gmv` has mv's path roles, option spec and checks (CC10)
+        name = program_name(name)
         command = self._command(name)
         # the option view is only needed for interpreters, path roles and suggestions of
         # programs that run code; most segments need none
@@ -1375,6 +1382,35 @@ _ALIASES = {
     "musl-gcc": "gcc", "tcc": "gcc", "clang-cpp": "clang", "musl-clang": "clang",
     "zig-cc": "clang",
 }  # fmt: skip
+# GNU's tools as Homebrew installs them beside the system's, a `g` before the name
+# (coreutils, findutils, sed, tar, grep, which, patch): `gmv` is GNU mv, and its path roles
+# and rules are mv's (review CC10: `gmv cfg .vscode` was checked as no program at all).
+# Not the wrappers (`genv`, `gtimeout`, `gnice`, `gnohup`, `gstdbuf`, `gchroot`, `gxargs`),
+# which the shell analyser would have to see through.
+_GNU_NAMES: Final = frozenset(
+    {"b2sum", "base32", "base64", "basename", "basenc", "cat", "chcon", "chgrp", "chmod",
+     "chown", "cksum", "comm", "cp", "csplit", "cut", "date", "dd", "df", "dir",
+     "dircolors", "dirname", "du", "echo", "expand", "expr", "factor", "false", "fmt",
+     "fold", "groups", "head", "hostid", "id", "install", "join", "kill", "link", "ln",
+     "logname", "ls", "md5sum", "mkdir", "mkfifo", "mknod", "mktemp", "mv", "nl", "nproc",
+     "numfmt", "od", "paste", "pathchk", "pinky", "pr", "printenv", "printf", "ptx", "pwd",
+     "readlink", "realpath", "rm", "rmdir", "seq", "sha1sum", "sha224sum", "sha256sum",
+     "sha384sum", "sha512sum", "shred", "shuf", "sleep", "sort", "split", "stat", "stty",
+     "sum", "sync", "tac", "tail", "tee", "test", "touch", "tr", "true", "truncate",
+     "tsort", "tty", "uname", "unexpand", "uniq", "unlink", "uptime", "users", "vdir", "wc",
+     "who", "whoami", "yes", "find", "locate", "updatedb", "sed", "tar", "grep", "egrep",
+     "fgrep", "which", "patch", "indent"}
+)  # fmt: skip
+
+
+def program_name(name: str) -> str:
+    """The program `name` is for the tables of path roles and checks: a GNU tool under its
+    Homebrew name is that tool (`gmv` → `mv`, `gsed` → `sed`); any other name is itself."""
+    if name[:1] == "g" and name[1:] in _GNU_NAMES:
+        return name[1:]
+    return name
+
+
 # a toolchain's threading-model suffix, stripped like a version (`-gcc-win32`, `-g++-posix`)
 _TOOLCHAIN_SUFFIX = re.compile(r"-(?:win32|posix)$")
 # `c89`, `c99`, `c11` (POSIX's and Debian's C compiler drivers), `c99-gcc` → `gcc`
@@ -2783,7 +2819,7 @@ def _renamed_program(name: str, tree: RuleTree) -> str | None:
     other name."""
     if tree.knows(name):
         return None
-    alias = _ALIASES.get(name)
+    alias = _ALIASES.get(name) or _gnu_alias(name)
     if alias is not None:
         return alias if tree.knows(alias) else None
     if not _RENAME_HINT.search(name):
@@ -2806,6 +2842,11 @@ def _renamed_program(name: str, tree: RuleTree) -> str | None:
             return None
         stem = shorter
     return None
+
+
+def _gnu_alias(name: str) -> str | None:
+    base = program_name(name)
+    return None if base == name else base
 
 
 def _value_word(word: Word, value: str) -> Word:
