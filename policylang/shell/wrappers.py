@@ -857,6 +857,15 @@ DEFAULT_WRAPPERS = WrapperTable(
         ),
     ]
 )
+# GNU's wrappers under Homebrew's names (coreutils, findutils and gnu-time on macOS): each
+# runs its operands as the tool it renames does (review CC: `gtimeout 5 ls` suggested
+# approving `gtimeout`, which then allowed `gtimeout 5 rm -rf build`)
+_GNU_WRAPPERS: Final = ("env", "timeout", "nice", "nohup", "stdbuf", "chroot", "xargs", "time")
+DEFAULT_WRAPPERS = DEFAULT_WRAPPERS.extend(
+    replace(spec, name=f"g{spec.name}")
+    for spec in (DEFAULT_WRAPPERS.get(name) for name in _GNU_WRAPPERS)
+    if spec is not None
+)
 
 
 def with_options(spec: WrapperSpec, **changes: object) -> WrapperSpec:

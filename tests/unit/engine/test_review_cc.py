@@ -180,3 +180,30 @@ def test_a_gnu_name_keeps_its_programs_exceptions(home: Path, approval: str, lin
 )
 def test_the_everyday_spellings_stay_allowed(home: Path, approval: str, line: str) -> None:
     assert _judge(home, approval, line) is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    ("line", "harmful"),
+    [
+        ("gtimeout 5 ls", "gtimeout 5 rm -rf docs"),
+        ("genv -i ls -la", "genv -i rm -rf docs"),
+        ("gnice -n 5 cat a.txt", "gnice -n 5 rm -rf docs"),
+        ("gnohup ls", "gnohup rm -rf docs"),
+        ("gstdbuf -oL cat a.txt", "gstdbuf -oL rm -rf docs"),
+        ("echo a.txt | gxargs cat", "echo docs | gxargs rm -rf"),
+        ("gtime -v ls", "gtime -v rm -rf docs"),
+    ],
+)
+def test_gnu_wrappers_under_homebrew_names_are_seen_through(
+    home: Path, line: str, harmful: str
+) -> None:
+    # `gtimeout 5 ls` suggested approving the bare `gtimeout`, which then allowed
+    # `gtimeout 5 rm -rf build`: it is GNU timeout, and runs its operands
+    workspace = home.parent / "ws"
+    environment = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    decision = approved().evaluate(line, workspace=str(workspace), env=environment)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+    wrapper = harmful.split("|")[-1].split()[0]
+    judged = approved(wrapper).evaluate(harmful, workspace=str(workspace), env=environment)
+    assert judged.verdict is not Verdict.ALLOW
+    assert judged.suggested_rule != wrapper
