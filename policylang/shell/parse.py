@@ -500,6 +500,21 @@ def _glued_continuations(line: CommandLine) -> list[Problem]:
     return found
 
 
+def _line_end(text: str, start: int, end: int) -> int:
+    r"""The first newline of `text[start:end]` that ends a line for bash: not one a `\`
+    continues (a here-document's body starts after the line that holds its `<<`, which
+    may be continued: `cat <<'E'; echo "$GITHUB_TO\⏎KEN"⏎x⏎E`), or -1."""
+    at = text.find("\n", start, end)
+    while at != -1:
+        before = at
+        while before > start and text[before - 1] == "\\":
+            before -= 1
+        if (at - before) % 2 == 0:
+            return at
+        at = text.find("\n", at + 1, end)
+    return -1
+
+
 def _body_expands(heredoc: Heredoc) -> bool:
     return not heredoc.quoted and ("$" in heredoc.body or "`" in heredoc.body)
 
@@ -538,7 +553,7 @@ def _plain_spans(line: CommandLine) -> tuple[list[tuple[int, int]], list[tuple[i
                     words.append(redirect.target)
                 heredoc = redirect.heredoc
                 if heredoc is not None and not _body_expands(heredoc):
-                    first = line.text.find("\n", heredoc.span.start, heredoc.span.end)
+                    first = _line_end(line.text, heredoc.span.start, heredoc.span.end)
                     if first != -1:
                         bodies.append((first, heredoc.span.end))
             spans.extend(

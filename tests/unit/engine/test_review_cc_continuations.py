@@ -86,3 +86,14 @@ def test_cc1_the_time_keyword_spelt_across_a_continuation_asks(line: str, tmp_pa
 )
 def test_a_continuation_inside_a_plain_word_stays_allowed(line: str, tmp_path: Path) -> None:
     assert not any(p.code == "shell.syntax-mismatch" for p in parse_command(line).problems)
+
+
+def test_a_here_document_body_starts_after_its_continued_first_line() -> None:
+    # the body bash does not expand starts after the line holding `<<'E'`, which may be
+    # continued: both continuations of the argument are before it, neither in the body
+    from policylang.shell.parse import _glued_continuations
+
+    text = "cat <<'E' \"$G\\\nITHUB_TO\\\nKEN\"\nx\nE"
+    runs = [p.span.start for p in _glued_continuations(parse_command(text))]
+    assert runs == [text.index("\\\n"), text.index("\\\n", text.index("\\\n") + 1)]
+    assert _glued_continuations(parse_command("cat <<'E'\na\\\nb\nE")) == []
