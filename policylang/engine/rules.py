@@ -17,7 +17,7 @@ import re
 import socket
 import threading
 import urllib.parse
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -1141,6 +1141,7 @@ class RuleView:
                 # `grep .env notes.txt` reads notes.txt; `.env` is what it looks for
                 words = (w for w in words if w[0] is not inner[first])
             found.extend(words)
+            found.extend(_spilled_globs(roles, inner, found, recursive))
         if name == "zip" or name in _SEVEN_ZIP:
             found.extend(_pattern_folders(name, inner, view))
         if name in _CONDITIONAL_WRITERS:
@@ -2000,6 +2001,29 @@ def _reads_hidden(name: str, view: OptionView) -> bool:
 
 def has_xargs(unwrapped: Unwrapped) -> bool:
     return any(use.name == "xargs" for use in unwrapped.chain)
+
+
+def _spilled_globs(
+    roles: PathRoles, inner: Sequence[Word], judged: Sequence[tuple[Word, str, bool]],
+    recursive: bool,
+) -> Iterator[tuple[Word, str, bool]]:
+    """The unquoted globs where one word goes (a pattern, an option's value), judged as
+    operands: bash expands such a glob to several words, and each after the first is one
+    (the secrets oracle: `grep -v ~/.* README` printed `~/.netrc`, `rg -f *[de]* README`
+    the workspace's keys, `less -p .* f` the `.env` files)."""
+    if roles.operands is None:
+        return
+    # (an option's value judged as one file is still a tree when the operands are read
+    # whole: `rg -f *[de]* README` searched `certs/` below)
+    seen = {id(word) for word, _access, deep in judged if deep or not recursive}
+    spilled = [w for w in inner[1:] if id(w) not in seen and w.has(ExpansionKind.GLOB)]
+    for word in spilled:
+        if roles.operands is OperandRole.WRITE:
+            yield word, "write", recursive
+        else:  # (read, or a copy's or move's source, which a move also removes)
+            yield word, "read", recursive
+            if roles.operands is OperandRole.MOVE:
+                yield word, "write", True
 
 
 def _role_words(
