@@ -1,4 +1,5 @@
-"""Reading `strace -ff -y` logs into effects (write, exec, network); pure, imports nothing.
+"""Reading `strace -ff -y` logs into effects (write, exec, network, secret); pure, imports
+nothing.
 
 The dynamic oracle (`policylang.testing.oracle`) runs a command under strace inside a
 sandbox; this module turns each per-process log into `Event`s. It only reads text, so
@@ -20,13 +21,22 @@ What counts:
 - **network**: an internet or packet socket, or a connect/bind/send to an internet address.
   Unix sockets (name service lookups) and netlink (`ip`, `ss` reading the kernel's
   tables) are not network access.
+- a **secret** read, only when the caller names the secret files (`secrets`, absolute
+  paths as the traced process sees them): an open of one that did not fail and asked for
+  its content (no writing flag, no `O_PATH`, no `O_DIRECTORY`), by the path it was opened
+  by or the path strace's `-y` shows for the descriptor it returned (so a symbolic link
+  to a secret counts), or an `execve` of one that the kernel did not refuse before reading
+  it (`EACCES`, `ENOENT` …). Opening counts as reading even for a program that then only
+  looks at the size (`wc -c`): the open is the access a protect rule forbids. A `stat`,
+  a directory listing or a glob reads no content and is not traced at all.
 """
 
 from __future__ import annotations
 
 import enum
+import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 
@@ -38,6 +48,7 @@ class Effect(enum.StrEnum):
     EXEC = "exec"
     NETWORK = "network"
     SYSTEM = "system"
+    SECRET = "secret"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,6 +70,10 @@ _LINE = re.compile(r"^(?P<name>[a-z_0-9]+)\((?P<args>.*?)"
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _DIRFD = re.compile(r"^(?:AT_FDCWD|-?\d+)<([^>]*)>")
 _WRITE_FLAGS = re.compile(r"\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND|TMPFILE)\b")
+_NO_CONTENT_FLAGS = re.compile(r"\bO_(?:PATH|DIRECTORY)\b")
+_RESULT_FD = re.compile(r"^\d+<(?P<path>[^>]*)>")
+# an execve the kernel refused before it read the file (a missing or unreadable program)
+_EXEC_UNREAD = re.compile(r"^-1 E(?:ACCES|NOENT|NOTDIR|LOOP|NAMETOOLONG|PERM)\b")
 _FAMILY = re.compile(r"\b(?:sa_family=)?(AF_[A-Z0-9]+)\b")
 
 _OPENS = frozenset({"open", "openat", "openat2", "creat"})
@@ -119,8 +134,22 @@ def _fd_path(args: str) -> str | None:
     return match.group(1) if match else None
 
 
-def parse_line(line: str) -> Event | None:
-    """The effect one strace line shows, or None."""
+def _secret_read(syscall: str, path: str, rest: str, result: str,
+                 secrets: Collection[str]) -> Event | None:
+    """A read of a secret's content by an open that did not fail, or None."""
+    if result.startswith("-") or _NO_CONTENT_FLAGS.search(rest):
+        return None
+    opened = _RESULT_FD.match(result)
+    candidates = [posixpath.normpath(path)] + ([opened["path"]] if opened else [])
+    for candidate in candidates:
+        if candidate in secrets:
+            return Event(effect=Effect.SECRET, syscall=syscall, target=candidate,
+                         result=result)
+    return None
+
+
+def parse_line(line: str, secrets: Collection[str] = ()) -> Event | None:
+    """The effect one strace line shows, or None; `secrets` are the files whose reads count."""
     match = _LINE.match(line.strip())
     if match is None:
         return None
@@ -133,7 +162,7 @@ def parse_line(line: str) -> Event | None:
             return None
         path, rest = found
         if name in ("open", "openat", "openat2") and not _WRITE_FLAGS.search(rest):
-            return None
+            return _secret_read(name, path, rest, result, secrets) if secrets else None
         if name in ("mkdir", "mkdirat") and "EEXIST" in result:
             return None  # an existing directory: nothing changed
         return _write_event(name, path, result)
@@ -142,7 +171,13 @@ def parse_line(line: str) -> Event | None:
         return _write_event(name, path, result) if path else None
     if name in _EXECS:
         found = _first_path(args)
-        if found is None or not result.startswith("0"):
+        if found is None:
+            return None
+        if (secrets and posixpath.normpath(found[0]) in secrets
+                and not _EXEC_UNREAD.match(result)):
+            return Event(effect=Effect.SECRET, syscall=name, target=posixpath.normpath(found[0]),
+                         result=result)
+        if not result.startswith("0"):
             return None
         return Event(effect=Effect.EXEC, syscall=name, target=found[0], result="0")
     if name in _SYSTEM:
@@ -155,6 +190,7 @@ def parse_line(line: str) -> Event | None:
     return None
 
 
-def parse_log(lines: Iterable[str]) -> tuple[Event, ...]:
-    """Every effect in one process's log, in order."""
-    return tuple(event for line in lines if (event := parse_line(line)) is not None)
+def parse_log(lines: Iterable[str], secrets: Collection[str] = ()) -> tuple[Event, ...]:
+    """Every effect in one process's log, in order (`secrets` as for `parse_line`)."""
+    return tuple(event for line in lines
+                 if (event := parse_line(line, secrets)) is not None)

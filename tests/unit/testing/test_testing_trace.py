@@ -98,3 +98,57 @@ def test_traced_calls_cover_each_kind() -> None:
 def test_event_render_without_result() -> None:
     event = Event(effect=Effect.EXEC, syscall="execve", target="/usr/bin/ls")
     assert event.render() == "exec: execve(/usr/bin/ls)"
+
+
+SECRETS = frozenset({"/home/oracle/.ssh/id_rsa", "/workspace/.env"})
+
+
+@pytest.mark.parametrize(
+    ("line", "syscall", "target"),
+    [
+        ('openat(AT_FDCWD</home/oracle>, ".ssh/id_rsa", O_RDONLY) = 3</home/oracle/.ssh/id_rsa>',
+         "openat", "/home/oracle/.ssh/id_rsa"),
+        ('openat(AT_FDCWD</workspace>, "./config/../.env", O_RDONLY|O_CLOEXEC) = 3',
+         "openat", "/workspace/.env"),
+        # a link whose name is no secret: the descriptor's path is
+        ('openat(AT_FDCWD</workspace>, "docs/x.txt", O_RDONLY) = 4</home/oracle/.ssh/id_rsa>',
+         "openat", "/home/oracle/.ssh/id_rsa"),
+        ('open("/workspace/.env", O_RDONLY|O_NOCTTY) = 3</workspace/.env>', "open",
+         "/workspace/.env"),
+        ('openat(AT_FDCWD</w>, "/workspace/.env", O_RDONLY <unfinished ...>', "openat",
+         "/workspace/.env"),
+        # the kernel read it, and refused it as a program
+        ('execve("/workspace/.env", [".env"], 0x1 /* 3 vars */) = -1 ENOEXEC (Exec format '
+         "error)", "execve", "/workspace/.env"),
+    ],
+)
+def test_reads_of_secrets_are_recognised(line: str, syscall: str, target: str) -> None:
+    event = parse_line(line, SECRETS)
+    assert event is not None
+    assert (event.effect, event.syscall, event.target) == (Effect.SECRET, syscall, target)
+    assert parse_line(line) is None  # only when the secrets are named
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'openat(AT_FDCWD</home/oracle>, ".ssh", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 3',
+        'openat(AT_FDCWD</workspace>, ".env", O_RDONLY|O_PATH) = 3</workspace/.env>',
+        'openat(AT_FDCWD</workspace>, ".env", O_RDONLY) = -1 ENOENT (No such file)',
+        'openat(AT_FDCWD</workspace>, "README", O_RDONLY) = 3</workspace/README>',
+        'execve("/workspace/.env", [".env"], 0x1 /* 3 vars */) = -1 EACCES (Permission denied)',
+    ],
+)
+def test_what_reads_no_secret_is_not_a_secret_read(line: str) -> None:
+    event = parse_line(line, SECRETS)
+    assert event is None or event.effect is not Effect.SECRET
+
+
+def test_opening_a_secret_for_writing_stays_a_write() -> None:
+    line = f'openat(AT_FDCWD</workspace>, ".env", O_RDWR) = {EROFS}'
+    event = parse_line(line, SECRETS)
+    assert event is not None
+    assert event.effect is Effect.WRITE
+    log = [line, 'openat(AT_FDCWD</workspace>, ".env", O_RDONLY) = 3</workspace/.env>']
+    assert [e.effect for e in parse_log(log, SECRETS)] == [Effect.WRITE, Effect.SECRET]
+    assert [e.effect for e in parse_log(log)] == [Effect.WRITE]
