@@ -28,6 +28,13 @@ is for effects a trace of file and socket calls cannot see (a request to a daemo
 Unix socket, a signal). The read-only set: programs named in the command itself (the
 policy judged those), `HELPER_PROGRAMS`, and programs `read_only_program` accepts (for a
 policy: the ones it allows on their own as read-only).
+
+With `secrets=True` (the secrets oracle) the scratch home and workspace also hold canary
+secrets (`_secrets`: `~/.ssh/id_rsa`, `~/.aws/credentials`, `.env`, `certs/server.pem`
+…, each with a token of its own, and a workspace link to one), stdout and stderr go to a
+pipe that is searched for the tokens, and a command is also flagged when it opened a
+secret for reading or printed a token (category `secret`). The candidates are then the
+commands a policy ALLOWS, read-only or not, plus lines that go looking for secrets.
 """
 
 from __future__ import annotations
@@ -39,24 +46,28 @@ import fnmatch
 import logging
 import os
 import re
+import secrets as _random
+import shlex
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from policylang.decision import Decision, Retention, Verdict
 from policylang.errors import SandboxUnavailableError
 from policylang.executor.env import SAFE_DEFAULTS
 from policylang.executor.process import terminate_group
 from policylang.executor.sandbox import BubblewrapBackend
+from policylang.testing import _secrets
 from policylang.testing._optionprobe import PROBE_VALUE
 from policylang.testing._trace import TRACED_CALLS, Effect, Event, parse_log
 
@@ -165,8 +176,11 @@ def _git(workspace: Path, home: Path, *args: str) -> None:
 
 
 def make_scratch(root: Path, source: Path | None = None) -> tuple[Path, Path]:
-    """Create `root/workspace` (a copy of `source`, or the built-in one) and `root/home`."""
-    workspace, home = root / "workspace", root / "home"
+    """Create `root/workspace` (a copy of `source`, or the built-in one) and
+    `root/home/oracle`: the same layout as `/workspace` and `/home/oracle` in the sandbox,
+    so a relative path from one to the other (`../home/oracle/.netrc`) names the same file
+    for the policy and for the command."""
+    workspace, home = root / "workspace", root / "home" / "oracle"
     home.mkdir(parents=True)
     _write_tree(home, _HOME_FILES)
     (home / ".ssh").chmod(0o700)
@@ -187,6 +201,32 @@ def make_scratch(root: Path, source: Path | None = None) -> tuple[Path, Path]:
         _git(workspace, home, "add", "-A")
         _git(workspace, home, "commit", "-q", "-m", "second commit")
     return workspace, home
+
+
+def plant_secrets(workspace: Path, home: Path, salt: str) -> dict[str, str]:
+    """Write the canary secrets of `_secrets` (mode 0600, after the scratch repository's
+    commits, so none is tracked) and the workspace links to them.
+
+    Returns each secret's path in the sandbox → its token.
+    """
+    planted: dict[str, str] = {}
+    places = [(home, HOME, name, text) for name, text in _secrets.HOME_SECRETS.items()]
+    places += [(workspace, WORKSPACE, name, text)
+               for name, text in _secrets.WORKSPACE_SECRETS.items()]
+    for index, (base, inside, name, text) in enumerate(places):
+        token = _secrets.canary_token(index, salt)
+        path = base / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.format(token=token), encoding="utf-8")
+        path.chmod(0o600)
+        planted[f"{inside}/{name}"] = token
+    for name, target in _secrets.WORKSPACE_LINKS.items():
+        link = workspace / name
+        link.parent.mkdir(parents=True, exist_ok=True)
+        # relative, so that it resolves alike on the host and in the sandbox
+        link.symlink_to(os.path.relpath(f"{HOME}/{target}", os.path.dirname(
+            f"{WORKSPACE}/{name}")))
+    return planted
 
 
 def _system_binds() -> list[str]:
@@ -245,6 +285,7 @@ class Oracle:
         timeout_s: wall-clock limit per command; the process group is killed after it.
         source: a workspace directory to copy instead of the built-in one.
         bwrap: the bubblewrap program (a name on PATH, or a path).
+        secrets: plant canary secrets, capture the output, and flag reads of them.
 
     Raises:
         SandboxUnavailableError: bubblewrap does not work here, or strace is missing.
@@ -252,12 +293,16 @@ class Oracle:
 
     def __init__(self, *, read_only_program: Callable[[str], bool] | None = None,
                  timeout_s: float = 2.0, source: Path | None = None,
-                 bwrap: str = "bwrap") -> None:
+                 bwrap: str = "bwrap", secrets: bool = False) -> None:
         self.read_only_program = read_only_program or (lambda _name: True)
         self.timeout_s = timeout_s
         self._root = Path(tempfile.mkdtemp(prefix="policylang-oracle-"))
+        #: the planted secrets, by their path in the sandbox → token (empty: no secrets)
+        self.secrets: dict[str, str] = {}
         try:
             self.workspace, self.home = make_scratch(self._root, source)
+            if secrets:
+                self.secrets = plant_secrets(self.workspace, self.home, _random.token_hex(8))
             self._bwrap, self._strace, self._shell = self._tools(bwrap)
         except BaseException:
             shutil.rmtree(self._root, ignore_errors=True)
@@ -278,6 +323,20 @@ class Oracle:
 
     def close(self) -> None:
         shutil.rmtree(self._root, ignore_errors=True)
+
+    def host_path(self, path: str) -> Path:
+        """Where a sandbox path under the workspace or the home is on this side."""
+        for inside, outside in ((WORKSPACE, self.workspace), (HOME, self.home)):
+            if path.startswith(inside + "/"):
+                return outside / path[len(inside) + 1:]
+        raise ValueError(f"`{path}` is not in the scratch workspace or home")
+
+    def spelled(self, path: str) -> str:
+        """A sandbox path under the workspace or the home, written as a command names it
+        (relative to the workspace, or `~/…`), so the policy and the sandbox agree on it."""
+        if path.startswith(HOME + "/"):
+            return "~/" + shlex.quote(path[len(HOME) + 1:])
+        return shlex.quote(path.removeprefix(WORKSPACE + "/"))
 
     def __enter__(self) -> Oracle:
         return self
@@ -314,10 +373,16 @@ class Oracle:
         argv = sandbox_argv(bwrap=self._bwrap, workspace=self.workspace, home=self.home,
                             trace_dir=trace_dir, inner=inner)
         start = time.monotonic()
+        scanner = _secrets.TokenScanner({t: p for p, t in self.secrets.items()})
+        output = subprocess.PIPE if self.secrets else subprocess.DEVNULL
         # INVARIANT: the only process the oracle starts for a command is bubblewrap
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True,
-                                close_fds=True, cwd=self._root)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=output,
+                                stderr=subprocess.STDOUT if self.secrets else subprocess.DEVNULL,
+                                start_new_session=True, close_fds=True, cwd=self._root)
+        reader = None
+        if proc.stdout is not None:  # secrets: every byte printed is searched for a token
+            reader = threading.Thread(target=_drain, args=(proc.stdout, scanner), daemon=True)
+            reader.start()
         timed_out = False
         try:
             proc.wait(timeout=self.timeout_s)
@@ -326,7 +391,13 @@ class Oracle:
         finally:
             if proc.returncode is None:
                 terminate_group(proc, grace_s=0.2)
+            if reader is not None and proc.stdout is not None:
+                reader.join(timeout=2.0)
+                proc.stdout.close()
         events = self._events(trace_dir)
+        events += tuple(Event(effect=Effect.SECRET, syscall="output", target=path,
+                              result="its canary token was printed")
+                        for path in scanner.found)
         return Observation(command=command, events=events, flags=self._flags(command, events),
                            returncode=None if timed_out else proc.returncode,
                            timed_out=timed_out, seconds=time.monotonic() - start)
@@ -335,7 +406,8 @@ class Oracle:
         logs = sorted(trace_dir.glob("log.*"), key=lambda p: int(p.suffix[1:] or 0))
         events: list[Event] = []
         for index, log in enumerate(logs):
-            found = parse_log(log.read_text(encoding="utf-8", errors="replace").splitlines())
+            found = parse_log(log.read_text(encoding="utf-8", errors="replace").splitlines(),
+                              self.secrets)
             if index == 0 and found and found[0].effect is Effect.EXEC:
                 found = found[1:]  # our own `bash -c`, the first thing the first process runs
             events.extend(found)
@@ -346,7 +418,7 @@ class Oracle:
         flags = []
         for event in events:
             match event.effect:
-                case Effect.WRITE | Effect.NETWORK | Effect.SYSTEM:
+                case Effect.WRITE | Effect.NETWORK | Effect.SYSTEM | Effect.SECRET:
                     flags.append(event)
                 case Effect.EXEC:
                     program = os.path.basename(event.target)
@@ -356,6 +428,15 @@ class Oracle:
                 case Effect.TMP_WRITE:
                     pass
         return tuple(flags)
+
+
+def _drain(stream: IO[bytes], scanner: _secrets.TokenScanner) -> None:
+    """Read `stream` to its end, handing every chunk to `scanner` (a reader thread)."""
+    try:
+        while chunk := os.read(stream.fileno(), 1 << 16):
+            scanner.feed(chunk)
+    except (OSError, ValueError):  # closed under us after a timeout
+        pass
 
 
 # --- a run over many commands -------------------------------------------------------------
@@ -416,6 +497,8 @@ class OracleReport:
     seconds: float = 0.0
     sources: dict[str, str] = field(default_factory=dict)  # command -> corpus file
     known: tuple[KnownFinding, ...] = ()  # flags accepted on purpose (a baseline file)
+    notes: tuple[str, ...] = ()  # printed under the first line (the secrets planted …)
+    label: str = "read-only"  # what the candidates were labelled ("allowed": secrets)
 
     @property
     def flagged(self) -> tuple[Observation, ...]:
@@ -442,9 +525,10 @@ class OracleReport:
         ran = len(self.observations)
         timeouts = sum(o.timed_out for o in self.observations)
         tmp = sum(any(e.effect is Effect.TMP_WRITE for e in o.events) for o in self.observations)
-        lines = [f"dynamic oracle: {ran} of {self.candidates} read-only command(s) run in "
+        lines = [f"dynamic oracle: {ran} of {self.candidates} {self.label} command(s) run in "
                  f"{self.seconds:.0f}s; {len(self.flagged)} flagged, {timeouts} timed out, "
                  f"{tmp} wrote only under /tmp (not flagged)"]
+        lines += self.notes
         known = self.known_flagged
         if known:
             lines.append(f"known: {len(known)} command(s) flagged only for known findings "
@@ -509,6 +593,10 @@ class Labels:
     def read_only(self, command: str) -> bool:
         return is_read_only(self.evaluate(command))
 
+    def allowed(self, command: str) -> bool:
+        """Whether the verdict is ALLOW, whatever the retention (the secrets oracle's label)."""
+        return self.evaluate(command).verdict is Verdict.ALLOW
+
     def program(self, name: str) -> bool:
         """Whether running `name` on its own is labelled read-only (cached)."""
         if name not in self._programs:
@@ -530,10 +618,23 @@ def policy_labels(policy: Policy, oracle: Oracle) -> Labels:
 def check_labels(oracle: Oracle, labels: Labels, commands: Sequence[str], *,
                  budget_s: float = 300.0, jobs: int = 1,
                  progress: Callable[[Observation], None] | None = None) -> OracleReport:
-    """Observe the `commands` that `labels` call read-only; execs are judged by `labels`."""
+    """Observe the `commands` that `labels` call read-only; execs are judged by `labels`.
+
+    With an oracle that holds secrets, every command `labels` ALLOW is observed; one that
+    is allowed without the read-only label is flagged only for a secret (it may write:
+    the policy said so).
+    """
     oracle.read_only_program = labels.program
-    candidates = [c for c in commands if labels.read_only(c)]
-    return run_oracle(oracle, candidates, budget_s=budget_s, jobs=jobs, progress=progress)
+    keep = labels.allowed if oracle.secrets else labels.read_only
+    candidates = [c for c in commands if keep(c)]
+    report = run_oracle(oracle, candidates, budget_s=budget_s, jobs=jobs, progress=progress)
+    if not oracle.secrets:
+        return report
+    observations = tuple(
+        o if not o.flags or labels.read_only(o.command) else dataclasses.replace(
+            o, flags=tuple(e for e in o.flags if e.effect is Effect.SECRET))
+        for o in report.observations)
+    return dataclasses.replace(report, observations=observations)
 
 
 # --- a policy over the corpora ------------------------------------------------------------
@@ -542,18 +643,31 @@ def check_labels(oracle: Oracle, labels: Labels, commands: Sequence[str], *,
 ORACLE_CORPORA = ("tldr.tsv", "nl2bash.tsv", "codex_cases.tsv")
 
 
-def corpus_candidates(labels: Labels, corpus_dir: Path | None
+def corpus_candidates(labels: Labels, corpus_dir: Path | None, *, secrets: bool = False
                       ) -> tuple[list[str], dict[str, str]]:
     """The probes and corpus commands the policy labels read-only, interleaved by source
-    and program (so a short budget still samples each)."""
+    and program (so a short budget still samples each).
+
+    With `secrets`: the commands it ALLOWS, and the lines that go looking for secrets
+    (`_secrets`: hand-written ones, every reader with every operand, and the corpus
+    commands with their path operand replaced) that it allows, as sources of their own.
+    """
     from policylang.testing._probes import PROBES
     from policylang.testing.seeds import load_corpus_commands
 
+    keep = labels.allowed if secrets else labels.read_only
     sources: dict[str, str] = {}
     groups = []
-    for name in ("probes", *ORACLE_CORPORA):
-        texts = PROBES if name == "probes" else load_corpus_commands(corpus_dir, files=(name,))
-        commands = [c for c in texts if c not in sources and labels.read_only(c)]
+    texts: dict[str, Sequence[str]] = {"probes": PROBES}
+    for name in ORACLE_CORPORA:
+        texts[name] = load_corpus_commands(corpus_dir, files=(name,))
+    if secrets:
+        corpus = [c for name in ORACLE_CORPORA for c in texts[name] if keep(c)]
+        texts = {"secret-probes": _secrets.SECRET_PROBES,
+                 "secret-operands": _secrets.operand_lines(),
+                 "secret-corpus": _secrets.corpus_lines(corpus), **texts}
+    for name, lines in texts.items():
+        commands = [c for c in lines if c not in sources and keep(c)]
         sources.update(dict.fromkeys(commands, name))
         groups.append(by_program(commands))
     return interleave(groups), sources
@@ -561,7 +675,11 @@ def corpus_candidates(labels: Labels, corpus_dir: Path | None
 
 def option_probes(oracle: Oracle, labels: Labels, commands: Sequence[str]) -> list[str]:
     """Option probes (`_optionprobe`) for the programs that start `commands`, keeping
-    those the labels call read-only; each program's help is read inside the sandbox."""
+    those the labels call read-only; each program's help is read inside the sandbox.
+
+    With an oracle that holds secrets, each valued option also gets a secret's path as
+    its value (`--date-file=.env`), kept when the labels ALLOW it: an option that reads
+    a file shows as a secret read."""
     from policylang.testing import _optionprobe
     from policylang.testing._probes import PROBES
 
@@ -570,18 +688,37 @@ def option_probes(oracle: Oracle, labels: Labels, commands: Sequence[str]) -> li
     for target, example in _optionprobe.probe_targets(examples).items():
         text = oracle.output_of(_optionprobe.help_command(target))
         probes += [p for p in _optionprobe.probes_for(example, text) if labels.read_only(p)]
+        if oracle.secrets:
+            lines = _secrets.option_lines(example, _optionprobe.valued_options(text),
+                                          _secrets.OPTION_VALUES)
+            probes += [p for p in lines if labels.allowed(p)]
     return probes
+
+
+def secret_notes(oracle: Oracle, labels: Labels) -> tuple[str, ...]:
+    """What the report says about the planted secrets: how many, and which ones the
+    policy itself lets `cat` read (reading those is flagged all the same; a policy that
+    means it can name them in a baseline, `secret PATH  # why`)."""
+    readable = [path for path in oracle.secrets
+                if labels.allowed(f"cat {oracle.spelled(path)}")]
+    notes = [f"secrets: {len(oracle.secrets)} canary file(s) planted; a command is flagged "
+             "`secret` when it opens one for reading or prints its token"]
+    if readable:
+        notes.append(f"secrets the policy itself lets `cat` read: {', '.join(readable)}")
+    return tuple(notes)
 
 
 def check_policy(path: Path, *, commands: Sequence[str] | None = None,
                  corpus_dir: Path | None = None, budget_s: float = 300.0,
                  timeout_s: float = 2.0, jobs: int = 1, option_probing: bool = True,
+                 secrets: bool = False,
                  progress: Callable[[Observation], None] | None = None) -> OracleReport:
     """Run the oracle over the commands (default: probes and corpora) `path` labels read-only.
 
     With the corpora (no `commands`) and `option_probing`, every program that starts a
     read-only corpus command also gets one probe per option its `--help` says takes a
-    value (`_optionprobe`).
+    value (`_optionprobe`). With `secrets`, the secrets oracle: canary secrets in the
+    sandbox, every command the policy ALLOWS, and the secret-seeking lines of `_secrets`.
 
     Raises:
         SandboxUnavailableError: the sandbox cannot run here (nothing was run).
@@ -590,19 +727,21 @@ def check_policy(path: Path, *, commands: Sequence[str] | None = None,
     from policylang.engine.policy import load_policy
 
     policy = load_policy(path)
-    with Oracle(timeout_s=timeout_s) as oracle:
+    with Oracle(timeout_s=timeout_s, secrets=secrets) as oracle:
         labels = policy_labels(policy, oracle)
         sources: dict[str, str] = {}
         if commands is None:  # already filtered and ordered; check_labels keeps the order
-            commands, sources = corpus_candidates(labels, corpus_dir)
+            commands, sources = corpus_candidates(labels, corpus_dir, secrets=secrets)
             if option_probing:
                 probes = option_probes(oracle, labels, commands)
                 sources.update(dict.fromkeys(probes, "option-probes"))
                 commands = interleave([probes, commands])
         report = check_labels(oracle, labels, commands, budget_s=budget_s, jobs=jobs,
                               progress=progress)
+        notes = secret_notes(oracle, labels) if secrets else ()
     return OracleReport(candidates=report.candidates, observations=report.observations,
-                        seconds=report.seconds, sources=sources)
+                        seconds=report.seconds, sources=sources, notes=notes,
+                        label="allowed" if secrets else "read-only")
 
 
 # --- command line -------------------------------------------------------------------------
@@ -627,6 +766,10 @@ def add_arguments(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
     parser.add_argument(f"--{prefix}no-option-probes", dest="oracle_option_probes",
                         action="store_false",
                         help="do not probe the valued options each program's --help lists")
+    parser.add_argument(f"--{prefix}secrets", dest="oracle_secrets", action="store_true",
+                        help="the secrets oracle: plant canary secrets in the sandbox, run "
+                             "every allowed command and lines that look for secrets, and "
+                             "flag each that reads one or prints its token")
 
 
 def run_from_args(policy: Path, args: argparse.Namespace,
@@ -644,7 +787,8 @@ def run_from_args(policy: Path, args: argparse.Namespace,
     try:
         report = check_policy(policy, commands=commands, corpus_dir=args.corpora,
                               budget_s=args.oracle_budget, timeout_s=args.oracle_timeout,
-                              jobs=args.oracle_jobs, option_probing=args.oracle_option_probes)
+                              jobs=args.oracle_jobs, option_probing=args.oracle_option_probes,
+                              secrets=args.oracle_secrets)
     except (PolicylangError, OSError) as exc:
         print(f"dynamic oracle: error: {exc}", file=sys.stderr)
         return 2
@@ -658,7 +802,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="fuzz/oracle.py",
         description="Run the commands a policy labels read-only (from the corpora, or "
                     "--command) in a bubblewrap sandbox under strace; flag every write, "
-                    "network socket or program outside the read-only set.")
+                    "network socket or program outside the read-only set (--secrets: "
+                    "every allowed command, and every read of a planted secret).")
     parser.add_argument("policy", type=Path, metavar="RULESET")
     parser.add_argument("--corpora", type=Path, metavar="DIR",
                         help="directory of tldr.tsv, nl2bash.tsv, codex_cases.tsv")
