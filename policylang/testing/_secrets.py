@@ -2,7 +2,7 @@
 
 The dynamic oracle's `--secrets` mode (`policylang.testing.oracle`) plants a canary file,
 holding a token of its own, at each path below, and flags a command the policy allows
-that opens one for reading or prints a token. This module holds the data (the files, how
+that reads one or prints a token. This module holds the data (the files, how
 to print a token, the lines that go looking for secrets) and the pure functions over it;
 nothing here runs a command.
 
@@ -206,6 +206,11 @@ SECRET_PROBES: tuple[str, ...] = (
     "find ~ -type f | head -5 | xargs cat", "ls config/.env.local | xargs head",
     "timeout 1 cat .env", "env cat .env", "nice cat .env", "command cat .env",
     "bash -c 'cat .env'", "sh -c 'cat ~/.netrc'", "watch -n1 -g cat .env",
+    # a glob where an option's value goes: its other words are operands
+    "rg -f * README", "rg -f *[de]* README", "rg -L -f *[de]* README", "rg -e * README",
+    "grep -r -f *[de]* README", "grep -r -e * README", "grep -rh -e .* README",
+    "rg --hidden -e .* README", "rg -e ~/.* README", "grep -r -e ~/.* README",
+    "grep -rf *[de]* README", "rg --file * README", "rg -m 1 -e * README",
 )
 
 
@@ -249,6 +254,29 @@ def corpus_lines(commands: Iterable[str], operands: Sequence[str] = CORPUS_OPERA
         for operand in operands:
             changed = [*words[:spots[-1]], operand, *words[spots[-1] + 1:]]
             lines.setdefault(" ".join(changed))
+    return list(lines)
+
+
+#: Globs put where an option's value goes: bash expands one into several words, and every
+#: word after the first is an operand (`rg -f * README` searches `certs`).
+VALUE_GLOBS: tuple[str, ...] = ("*", "*[de]*", ".*", "~/.*", "c*")
+
+
+def option_value_lines(commands: Iterable[str], values: Sequence[str] = VALUE_GLOBS,
+                       *, limit: int = 160) -> list[str]:
+    """Simple corpus commands with the word after a short or long option (its value, or
+    the first operand) replaced by each glob of `values`, one position at a time."""
+    lines: dict[str, None] = {}
+    for command in commands:
+        if len(command) > limit or _SPECIAL.search(command):
+            continue
+        words = command.split()
+        for index in range(2, len(words)):
+            before, word = words[index - 1], words[index]
+            if not before.startswith("-") or "=" in before or word.startswith("-"):
+                continue
+            for value in values:
+                lines.setdefault(" ".join([*words[:index], value, *words[index + 1:]]))
     return list(lines)
 
 

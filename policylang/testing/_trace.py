@@ -22,13 +22,14 @@ What counts:
   Unix sockets (name service lookups) and netlink (`ip`, `ss` reading the kernel's
   tables) are not network access.
 - a **secret** read, only when the caller names the secret files (`secrets`, absolute
-  paths as the traced process sees them): an open of one that did not fail and asked for
-  its content (no writing flag, no `O_PATH`, no `O_DIRECTORY`), by the path it was opened
-  by or the path strace's `-y` shows for the descriptor it returned (so a symbolic link
-  to a secret counts), or an `execve` of one that the kernel did not refuse before reading
-  it (`EACCES`, `ENOENT` …). Opening counts as reading even for a program that then only
-  looks at the size (`wc -c`): the open is the access a protect rule forbids. A `stat`,
-  a directory listing or a glob reads no content and is not traced at all.
+  paths as the traced process sees them) and traces `SECRET_TRACED_CALLS`: a call that
+  moved content out of a descriptor strace's `-y` shows as one of them (`read`, `pread64`,
+  `readv`, `preadv`, `sendfile`, `copy_file_range`, `splice` returning more than 0 bytes,
+  or an `mmap` of it that did not fail), which sees through symbolic links since `-y`
+  shows the file itself; or an `execve` of one that the kernel did not refuse before
+  reading it (`EACCES`, `ENOENT` …). An open alone is not a read: `df FILE` and
+  `wc -c FILE` open a file only to `fstat` it. A `stat`, a directory listing or a glob
+  reads no content either.
 """
 
 from __future__ import annotations
@@ -70,8 +71,7 @@ _LINE = re.compile(r"^(?P<name>[a-z_0-9]+)\((?P<args>.*?)"
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _DIRFD = re.compile(r"^(?:AT_FDCWD|-?\d+)<([^>]*)>")
 _WRITE_FLAGS = re.compile(r"\bO_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND|TMPFILE)\b")
-_NO_CONTENT_FLAGS = re.compile(r"\bO_(?:PATH|DIRECTORY)\b")
-_RESULT_FD = re.compile(r"^\d+<(?P<path>[^>]*)>")
+_ANNOTATED_FD = re.compile(r"\b\d+<(?P<path>[^>]*)>")
 # an execve the kernel refused before it read the file (a missing or unreadable program)
 _EXEC_UNREAD = re.compile(r"^-1 E(?:ACCES|NOENT|NOTDIR|LOOP|NAMETOOLONG|PERM)\b")
 _FAMILY = re.compile(r"\b(?:sa_family=)?(AF_[A-Z0-9]+)\b")
@@ -87,6 +87,9 @@ _CHANGES = frozenset({
 # calls that change a file through a descriptor (annotated with its path by -y)
 _FD_CHANGES = frozenset({"fchmod", "fchown", "ftruncate", "fsetxattr", "fremovexattr"})
 _EXECS = frozenset({"execve", "execveat"})
+# calls that move a file's content out of a descriptor (`mmap` maps it)
+_READS = frozenset({"read", "pread64", "readv", "preadv", "preadv2", "mmap", "sendfile",
+                    "sendfile64", "copy_file_range", "splice"})
 _NET_CALLS = frozenset({"connect", "bind", "sendto", "sendmsg"})
 _NET_FAMILIES = frozenset({"AF_INET", "AF_INET6", "AF_PACKET"})
 # calls that change the system itself (clock, names, mounts, modules, power)
@@ -104,6 +107,8 @@ _HARMLESS = re.compile(r"^/(?:dev/(?:null|zero|full|tty\d*|pts/\d+|ptmx|std(?:in
 TRACED_CALLS = ",".join(sorted(
     f"?{name}" for name in (*_OPENS, *_CHANGES, *_FD_CHANGES, *_EXECS, *_NET_CALLS,
                             *_SYSTEM, "socket", "utimensat")))
+#: The list for the secrets oracle: the reads as well.
+SECRET_TRACED_CALLS = ",".join(sorted({*TRACED_CALLS.split(","), *(f"?{n}" for n in _READS)}))
 
 
 def _unescape(text: str) -> str:
@@ -134,16 +139,19 @@ def _fd_path(args: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _secret_read(syscall: str, path: str, rest: str, result: str,
-                 secrets: Collection[str]) -> Event | None:
-    """A read of a secret's content by an open that did not fail, or None."""
-    if result.startswith("-") or _NO_CONTENT_FLAGS.search(rest):
+def _secret_read(line: str, name: str, secrets: Collection[str]) -> Event | None:
+    """A read of a secret's content through a descriptor, or None."""
+    # the data read is a quoted string that may hold `) = `: the result is after the last
+    args, _, result = line.rpartition(") = ")
+    if not args:
+        args, result = line, "?"  # unfinished: killed while reading
+    result = result.strip()
+    moved = result.startswith("0x") if name == "mmap" else result[:1] in set("123456789?")
+    if not moved:
         return None
-    opened = _RESULT_FD.match(result)
-    candidates = [posixpath.normpath(path)] + ([opened["path"]] if opened else [])
-    for candidate in candidates:
-        if candidate in secrets:
-            return Event(effect=Effect.SECRET, syscall=syscall, target=candidate,
+    for found in _ANNOTATED_FD.finditer(_STRING.sub('""', args)):
+        if found["path"] in secrets:
+            return Event(effect=Effect.SECRET, syscall=name, target=found["path"],
                          result=result)
     return None
 
@@ -154,6 +162,8 @@ def parse_line(line: str, secrets: Collection[str] = ()) -> Event | None:
     if match is None:
         return None
     name, args, result = match["name"], match["args"], (match["result"] or "?").strip()
+    if name in _READS:
+        return _secret_read(line.strip(), name, secrets) if secrets else None
     if name in _OPENS or name in _CHANGES or name == "utimensat":
         found = _first_path(args)
         if found is None:
@@ -162,7 +172,7 @@ def parse_line(line: str, secrets: Collection[str] = ()) -> Event | None:
             return None
         path, rest = found
         if name in ("open", "openat", "openat2") and not _WRITE_FLAGS.search(rest):
-            return _secret_read(name, path, rest, result, secrets) if secrets else None
+            return None
         if name in ("mkdir", "mkdirat") and "EEXIST" in result:
             return None  # an existing directory: nothing changed
         return _write_event(name, path, result)

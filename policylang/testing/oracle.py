@@ -32,8 +32,9 @@ policy: the ones it allows on their own as read-only).
 With `secrets=True` (the secrets oracle) the scratch home and workspace also hold canary
 secrets (`_secrets`: `~/.ssh/id_rsa`, `~/.aws/credentials`, `.env`, `certs/server.pem`
 …, each with a token of its own, and a workspace link to one), stdout and stderr go to a
-pipe that is searched for the tokens, and a command is also flagged when it opened a
-secret for reading or printed a token (category `secret`). The candidates are then the
+pipe that is searched for the tokens, strace also traces the calls that read, and a
+command is also flagged when it read a secret's content or printed a token (category
+`secret`). The candidates are then the
 commands a policy ALLOWS, read-only or not, plus lines that go looking for secrets.
 """
 
@@ -69,7 +70,13 @@ from policylang.executor.process import terminate_group
 from policylang.executor.sandbox import BubblewrapBackend
 from policylang.testing import _secrets
 from policylang.testing._optionprobe import PROBE_VALUE
-from policylang.testing._trace import TRACED_CALLS, Effect, Event, parse_log
+from policylang.testing._trace import (
+    SECRET_TRACED_CALLS,
+    TRACED_CALLS,
+    Effect,
+    Event,
+    parse_log,
+)
 
 if TYPE_CHECKING:
     from policylang.engine.policy import Policy
@@ -260,9 +267,11 @@ def sandbox_argv(*, bwrap: str, workspace: Path, home: Path, trace_dir: Path,
     return argv
 
 
-def _strace_argv(strace: str, shell: str, command: str) -> list[str]:
-    return [strace, "-ff", "-qq", "-y", "-s", "512", "-e", "signal=none",
-            "-e", f"trace={TRACED_CALLS}", "-o", f"{_TRACE_DIR}/log", "--",
+def _strace_argv(strace: str, shell: str, command: str, *, reads: bool = False) -> list[str]:
+    # `reads` (secrets): the read calls too, with less of the data they read in the log
+    calls, size = (SECRET_TRACED_CALLS, "64") if reads else (TRACED_CALLS, "512")
+    return [strace, "-ff", "-qq", "-y", "-s", size, "-e", "signal=none",
+            "-e", f"trace={calls}", "-o", f"{_TRACE_DIR}/log", "--",
             shell, "-c", command]
 
 
@@ -369,7 +378,7 @@ class Oracle:
             shutil.rmtree(trace_dir, ignore_errors=True)
 
     def _observe(self, command: str, trace_dir: Path) -> Observation:
-        inner = _strace_argv(self._strace, self._shell, command)
+        inner = _strace_argv(self._strace, self._shell, command, reads=bool(self.secrets))
         argv = sandbox_argv(bwrap=self._bwrap, workspace=self.workspace, home=self.home,
                             trace_dir=trace_dir, inner=inner)
         start = time.monotonic()
@@ -416,10 +425,15 @@ class Oracle:
     def _flags(self, command: str, events: Sequence[Event]) -> tuple[Event, ...]:
         named = _named_programs(command)
         flags = []
+        secrets_read: set[tuple[str, str]] = set()
         for event in events:
             match event.effect:
-                case Effect.WRITE | Effect.NETWORK | Effect.SYSTEM | Effect.SECRET:
+                case Effect.WRITE | Effect.NETWORK | Effect.SYSTEM:
                     flags.append(event)
+                case Effect.SECRET:  # the first read of each secret by each call says it
+                    if (event.syscall, event.target) not in secrets_read:
+                        secrets_read.add((event.syscall, event.target))
+                        flags.append(event)
                 case Effect.EXEC:
                     program = os.path.basename(event.target)
                     if not (program in named or program in HELPER_PROGRAMS
@@ -665,7 +679,8 @@ def corpus_candidates(labels: Labels, corpus_dir: Path | None, *, secrets: bool 
         corpus = [c for name in ORACLE_CORPORA for c in texts[name] if keep(c)]
         texts = {"secret-probes": _secrets.SECRET_PROBES,
                  "secret-operands": _secrets.operand_lines(),
-                 "secret-corpus": _secrets.corpus_lines(corpus), **texts}
+                 "secret-corpus": _secrets.corpus_lines(corpus),
+                 "secret-option-globs": _secrets.option_value_lines(corpus), **texts}
     for name, lines in texts.items():
         commands = [c for c in lines if c not in sources and keep(c)]
         sources.update(dict.fromkeys(commands, name))
@@ -702,7 +717,7 @@ def secret_notes(oracle: Oracle, labels: Labels) -> tuple[str, ...]:
     readable = [path for path in oracle.secrets
                 if labels.allowed(f"cat {oracle.spelled(path)}")]
     notes = [f"secrets: {len(oracle.secrets)} canary file(s) planted; a command is flagged "
-             "`secret` when it opens one for reading or prints its token"]
+             "`secret` when it reads one or prints its token"]
     if readable:
         notes.append(f"secrets the policy itself lets `cat` read: {', '.join(readable)}")
     return tuple(notes)
@@ -732,8 +747,9 @@ def check_policy(path: Path, *, commands: Sequence[str] | None = None,
         sources: dict[str, str] = {}
         if commands is None:  # already filtered and ordered; check_labels keeps the order
             commands, sources = corpus_candidates(labels, corpus_dir, secrets=secrets)
-            if option_probing:
-                probes = option_probes(oracle, labels, commands)
+            if option_probing:  # examples from the corpora: a generated line may just fail
+                examples = [c for c in commands if not sources[c].startswith("secret-")]
+                probes = option_probes(oracle, labels, examples)
                 sources.update(dict.fromkeys(probes, "option-probes"))
                 commands = interleave([probes, commands])
         report = check_labels(oracle, labels, commands, budget_s=budget_s, jobs=jobs,

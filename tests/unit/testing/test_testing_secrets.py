@@ -63,6 +63,12 @@ def test_corpus_lines_replace_the_last_path_operand() -> None:
     assert lines == ["grep -rn pattern .", "grep -rn pattern ~", "head -n 5 .", "head -n 5 ~"]
 
 
+def test_option_value_lines_put_a_glob_where_a_value_goes() -> None:
+    lines = _secrets.option_value_lines(["rg -f patterns.txt src", "ls -la", "grep -m 1 x f"],
+                                        values=("*",))
+    assert lines == ["rg -f * src", "grep -m * x f"]
+
+
 def test_operand_lines_cover_readers_operands_and_prefixes() -> None:
     lines = _secrets.operand_lines(readers=("cat {}",), operands=(".*",), prefixes=("cd ~ && ",),
                                    relative=("*",))
@@ -104,13 +110,13 @@ def test_the_secrets_are_planted_with_their_tokens(oracle: Oracle) -> None:
     ("cat ~/.ssh/id_rsa", f"{HOME}/.ssh/id_rsa"),
     ("cat config/.env.local", f"{WORKSPACE}/config/.env.local"),
     ("cat docs/credentials.txt", f"{HOME}/.aws/credentials"),  # through a link
-    ("wc -c < certs/server.pem", f"{WORKSPACE}/certs/server.pem"),  # opened, not printed
+    ("wc -l < certs/server.pem", f"{WORKSPACE}/certs/server.pem"),  # read, not printed
 ])
 def test_a_read_of_a_secret_is_flagged(oracle: Oracle, command: str, secret: str) -> None:
     seen = oracle.observe(command)
     assert seen.categories == ("secret",), seen.render()
     assert {e.target for e in seen.flags} == {secret}
-    assert "openat" in {e.syscall for e in seen.flags}
+    assert "read" in {e.syscall for e in seen.flags}
 
 
 @sandboxed
@@ -125,6 +131,8 @@ def test_a_printed_token_is_flagged_without_a_read(oracle: Oracle) -> None:
     "cat README", "ls -la ~/.ssh config certs", "stat ~/.ssh/id_rsa .env",
     "find ~ . -name 'id_*' -o -name '.env*'", "echo ~/.ssh/* .env*", "test -r .env",
     "git status --porcelain", "du -a ~", "ls -laL docs",
+    # these open the files, only to fstat them
+    "df .* certs/* docs/*", "wc -c .env ~/.netrc certs/server.pem",
 ])
 def test_names_and_metadata_are_not_reads(oracle: Oracle, command: str) -> None:
     seen = oracle.observe(command)
@@ -166,7 +174,7 @@ def test_command_line_and_baseline(capsys: pytest.CaptureFixture[str], tmp_path:
     assert oracle_mod.main(args) == 1
     out = capsys.readouterr().out
     assert "secret: 1 command(s)" in out
-    assert "secret: openat(/home/oracle/.ssh/id_rsa) = 3</home/oracle/.ssh/id_rsa>" in out
+    assert "secret: read(/home/oracle/.ssh/id_rsa) = " in out
     known = tmp_path / "known.txt"
     known.write_text("secret /home/oracle/.ssh/*  # this ruleset lets agents read keys\n")
     assert oracle_mod.main([*args, "--known", str(known)]) == 0

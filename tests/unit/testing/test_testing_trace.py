@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from policylang.testing._trace import TRACED_CALLS, Effect, Event, parse_line, parse_log
+from policylang.testing._trace import (
+    SECRET_TRACED_CALLS,
+    TRACED_CALLS,
+    Effect,
+    Event,
+    parse_line,
+    parse_log,
+)
 
 EROFS = "-1 EROFS (Read-only file system)"
 
@@ -106,17 +113,20 @@ SECRETS = frozenset({"/home/oracle/.ssh/id_rsa", "/workspace/.env"})
 @pytest.mark.parametrize(
     ("line", "syscall", "target"),
     [
-        ('openat(AT_FDCWD</home/oracle>, ".ssh/id_rsa", O_RDONLY) = 3</home/oracle/.ssh/id_rsa>',
-         "openat", "/home/oracle/.ssh/id_rsa"),
-        ('openat(AT_FDCWD</workspace>, "./config/../.env", O_RDONLY|O_CLOEXEC) = 3',
-         "openat", "/workspace/.env"),
-        # a link whose name is no secret: the descriptor's path is
-        ('openat(AT_FDCWD</workspace>, "docs/x.txt", O_RDONLY) = 4</home/oracle/.ssh/id_rsa>',
-         "openat", "/home/oracle/.ssh/id_rsa"),
-        ('open("/workspace/.env", O_RDONLY|O_NOCTTY) = 3</workspace/.env>', "open",
+        ('read(3</home/oracle/.ssh/id_rsa>, "-----BEGIN OPENSSH"..., 131072) = 98', "read",
+         "/home/oracle/.ssh/id_rsa"),
+        # the data read may hold `) = `: the result is the last one
+        ('read(0</workspace/.env>, "f(x) = 1\\n", 4096) = 9', "read", "/workspace/.env"),
+        ('pread64(4</workspace/.env>, "API", 3, 0) = 3', "pread64", "/workspace/.env"),
+        ("mmap(NULL, 31, PROT_READ, MAP_PRIVATE, 3</workspace/.env>, 0) = 0x7f6d2f238000",
+         "mmap", "/workspace/.env"),
+        ("sendfile(1<pipe:[7]>, 3</workspace/.env>, NULL, 131072) = 31", "sendfile",
          "/workspace/.env"),
-        ('openat(AT_FDCWD</w>, "/workspace/.env", O_RDONLY <unfinished ...>', "openat",
+        ("copy_file_range(3</workspace/.env>, NULL, 1</tmp/x>, NULL, 9223372035781033984, 0)"
+         " = 31", "copy_file_range", "/workspace/.env"),
+        ("splice(3</workspace/.env>, NULL, 1<pipe:[7]>, NULL, 131072, 0) = 31", "splice",
          "/workspace/.env"),
+        ("read(3</workspace/.env>,  <unfinished ...>", "read", "/workspace/.env"),
         # the kernel read it, and refused it as a program
         ('execve("/workspace/.env", [".env"], 0x1 /* 3 vars */) = -1 ENOEXEC (Exec format '
          "error)", "execve", "/workspace/.env"),
@@ -132,10 +142,14 @@ def test_reads_of_secrets_are_recognised(line: str, syscall: str, target: str) -
 @pytest.mark.parametrize(
     "line",
     [
+        # opening is not reading: `df FILE` and `wc -c FILE` open a file to fstat it
+        'openat(AT_FDCWD</workspace>, ".env", O_RDONLY|O_NOCTTY) = 3</workspace/.env>',
         'openat(AT_FDCWD</home/oracle>, ".ssh", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 3',
-        'openat(AT_FDCWD</workspace>, ".env", O_RDONLY|O_PATH) = 3</workspace/.env>',
-        'openat(AT_FDCWD</workspace>, ".env", O_RDONLY) = -1 ENOENT (No such file)',
-        'openat(AT_FDCWD</workspace>, "README", O_RDONLY) = 3</workspace/README>',
+        'read(3</workspace/.env>, "", 131072) = 0',
+        'read(3</workspace/.env>, 0x7ffd, 4096) = -1 EISDIR (Is a directory)',
+        "mmap(NULL, 31, PROT_READ, MAP_PRIVATE, 3</workspace/.env>, 0) = -1 ENODEV",
+        'read(3</workspace/README>, "see 4</workspace/.env> here", 4096) = 27',
+        'read(3</workspace/README>, "policylang", 4096) = 10',
         'execve("/workspace/.env", [".env"], 0x1 /* 3 vars */) = -1 EACCES (Permission denied)',
     ],
 )
@@ -149,6 +163,14 @@ def test_opening_a_secret_for_writing_stays_a_write() -> None:
     event = parse_line(line, SECRETS)
     assert event is not None
     assert event.effect is Effect.WRITE
-    log = [line, 'openat(AT_FDCWD</workspace>, ".env", O_RDONLY) = 3</workspace/.env>']
+    log = [line, 'read(3</workspace/.env>, "API_KEY=", 4096) = 8']
     assert [e.effect for e in parse_log(log, SECRETS)] == [Effect.WRITE, Effect.SECRET]
     assert [e.effect for e in parse_log(log)] == [Effect.WRITE]
+
+
+def test_the_secrets_trace_list_adds_the_reads() -> None:
+    calls = {name.lstrip("?") for name in SECRET_TRACED_CALLS.split(",")}
+    assert calls == {n.lstrip("?") for n in TRACED_CALLS.split(",")} | {
+        "read", "pread64", "readv", "preadv", "preadv2", "mmap", "sendfile", "sendfile64",
+        "copy_file_range", "splice"}
+    assert "read" not in {name.lstrip("?") for name in TRACED_CALLS.split(",")}
