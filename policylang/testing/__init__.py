@@ -13,7 +13,9 @@ noted, so they can drive any evaluator:
   a façade over the internal `_shellgen` and `_casegen`.
 - `oracle`: the dynamic read-only oracle: runs commands a policy labels read-only inside
   bubblewrap under strace and flags writes, system changes, sockets and stray programs
-  (refuses to run without a working sandbox; reads traces with the private `_trace`).
+  (refuses to run without a working sandbox; reads traces with the private `_trace`); with
+  `secrets`, it plants canary secrets (the private `_secrets`), runs every allowed command
+  and flags each one that reads a canary or prints its token.
 - `argvcheck`: the argv oracle: runs lines in bash inside bubblewrap with every command
   name logging its argv, and lists what bash ran that the shell analyser's model does not
   hold (a parser differential; uses the shell analyser; refuses without bubblewrap).
