@@ -1386,8 +1386,9 @@ _ALIASES = {
 # GNU's tools as Homebrew installs them beside the system's, a `g` before the name
 # (coreutils, findutils, sed, tar, grep, which, patch): `gmv` is GNU mv, and its path roles
 # and rules are mv's (review CC10: `gmv cfg .vscode` was checked as no program at all).
-# Not the wrappers (`genv`, `gtimeout`, `gnice`, `gnohup`, `gstdbuf`, `gchroot`, `gxargs`),
-# which the shell analyser would have to see through.
+# Not the wrappers (`genv`, `gtimeout`, `gxargs` …): the shell analyser sees through them
+# (`policylang.shell.wrappers`). A name another program also has (`gdu`, `god`) gets the
+# tool's path checks and its rules' asks and denies, never its allows.
 _GNU_NAMES: Final = frozenset(
     {"b2sum", "base32", "base64", "basename", "basenc", "cat", "chcon", "chgrp", "chmod",
      "chown", "cksum", "comm", "cp", "csplit", "cut", "date", "dd", "df", "dir",

@@ -564,7 +564,7 @@ def _plain_spans(line: CommandLine) -> tuple[list[tuple[int, int]], list[tuple[i
                 and word.value not in _RESERVED_WORDS
                 and not _ASSIGNMENT_START.match(word.value)
             )
-            # an assignment tree-sitter read whole across a continuation (`LC_X[1]\\⏎=a`)
+            # an assignment tree-sitter read whole across a continuation (`LC_X[1]\⏎=a`)
             spans.extend(
                 (assignment.span.start, assignment.span.end)
                 for assignment in segment.assignments
@@ -659,7 +659,7 @@ _WORD_GAP: Final = re.compile(r"(?:[ \t]|\\\n)*")
 
 
 # segments whose words and assignments are read against the text: an assignment with no
-# command after it too (`CI=\\⏎ reboot` runs `reboot`; tree-sitter read `CI=reboot`)
+# command after it too (`CI=\⏎ reboot` runs `reboot`; tree-sitter read `CI=reboot`)
 _WORD_SEGMENTS: Final = frozenset({SegmentKind.SIMPLE, SegmentKind.ASSIGNMENT_ONLY})
 
 
