@@ -245,7 +245,7 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
     return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
 
 
-_LINKERS = frozenset({"ln"})
+_LINKERS = frozenset({"ln", "link"})
 # cp's options that copy a folder or a link to one whole (`-R` is rsync's `--relative`,
 # `-P` its `--partial --progress`: review CC3)
 _CP_DEEP = ("-r", "-R", "--recursive", "-a", "--archive", "-P", "-d", "--no-dereference")
@@ -260,8 +260,12 @@ def _linked_trees(found: SegmentRules) -> list[MovedTree]:
     are tried: `check_moved_trees` only reports protected names). Hard links to folders
     are refused by the system."""
     inner, view = found.inner, found.view
+    if program_name(inner[0].value.rpartition("/")[2] if inner[0].value else "") == "link":
+        # `link LINK NAME`: a hard link to a symbolic link is that link (review CD4)
+        values = [tree_path(word) for word in inner[1:3]]
+        return [MovedTree(values[0], values[1], False, False)] if len(values) == 2 else []
     if not view.has("-s", "--symbolic"):
-        return []
+        return [] if view.has("-L", "--logical") else _hard_linked(found)
     values = [tree_path(inner[i]) for i in view.operands]
     into = view.has("-t", "--target-directory")
     if into or len(values) == 1:
@@ -281,6 +285,22 @@ def _linked_trees(found: SegmentRules) -> list[MovedTree]:
         parent = None if name is None else (os.path.dirname(name.rstrip("/")) or ".")
         moves.append(MovedTree(_from_link(source, parent), name, False, True, as_link=False))
     return moves
+
+
+def _hard_linked(found: SegmentRules) -> list[MovedTree]:
+    """`ln LINK NAME` without `-s`: GNU ln hard-links a symbolic link itself (`-P`, the
+    default on Linux), so a relative link lands as the same text, pointing from where it
+    lands, as `mv` and `cp -P` move and copy it (review CD4: `ln cfg2/.vscode .` made the
+    shipped `cfg2/.vscode -> cfg` the active `.vscode`). Folders cannot be hard-linked."""
+    inner, view = found.inner, found.view
+    values = [tree_path(inner[i]) for i in view.operands]
+    if view.has("-t", "--target-directory"):
+        folder = _target_directory(found)
+        return [MovedTree(source, folder, True, False) for source in values]
+    if len(values) == 1:  # (`ln x/LINK` makes `./LINK`)
+        return [MovedTree(values[0], ".", True, False)]
+    into = False if view.has("-T", "--no-target-directory") else None
+    return [MovedTree(source, values[-1], into, False) for source in values[:-1]]
 
 
 def _relative_link(path: str) -> str | None:
@@ -510,9 +530,11 @@ class PathChecks:
             trees = [(folder, landings) for folder in folders]
             for text in dict.fromkeys(links):
                 for landing in dict.fromkeys(landings):
-                    pointed = os.path.normpath(os.path.join(os.path.dirname(landing), text))
-                    if os.path.isdir(pointed):
-                        trees.append((pointed, [landing]))
+                    # (the system follows each link of the text before its `..`: the
+                    # text `lnk2/../evil` with `lnk2 -> a/b` is `a/evil`, review CD5)
+                    joined = os.path.join(os.path.dirname(landing), text)
+                    if os.path.isdir(joined):
+                        trees.append((os.path.realpath(joined), [landing]))
             for folder, landed in trees:
                 reasons, complete = self.rules.landed_in_tree(
                     folder, landed, self.ctx, shown, budget=TREE_BUDGET

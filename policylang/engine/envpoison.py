@@ -554,7 +554,9 @@ def printed_variables(values: Sequence[str | None]) -> tuple[str | None, ...] | 
     """
     if not values or values[0] is None:
         return None
+    # (`genv`, `gprintenv`: GNU's under Homebrew's names, review CD3)
     name = values[0].rpartition("/")[2]
+    name = name[1:] if name in ("genv", "gprintenv") else name
     args = values[1:]
     if name == "env":
         # `env -i` starts from an empty environment: it prints only what it is given

@@ -60,7 +60,7 @@ from policylang.shell.options import (
     option_view,
 )
 from policylang.shell.parse import parse_command
-from policylang.shell.wrappers import DEFAULT_WRAPPERS
+from policylang.shell.wrappers import DEFAULT_WRAPPERS, gnu_base
 from policylang.span import Span
 
 # Reader commands that read the working directory when given no operand.
@@ -174,11 +174,11 @@ _DECOMPRESSORS = {
     "gunzip": "gzip", "unpigz": "pigz", "unxz": "xz", "unlzma": "lzma", "unzstd": "zstd",
     "bunzip2": "bzip2", "unlz4": "lz4", "uncompress": "compress", "lunzip": "lzip",
     "zcat": "gzip", "bzcat": "bzip2", "xzcat": "xz", "lzcat": "lzma", "zstdcat": "zstd",
-    "lz4cat": "lz4",
+    "lz4cat": "lz4", "gzcat": "gzip",  # (macOS's name for zcat: review CD8)
 }  # fmt: skip
 # decompressors that always write to stdout: `zcat -rf .` prints every file below, as
 # `gunzip -rcf .` does (review CC5: `zcat -rf . | grep TOKEN` printed `.env`)
-_CATS = frozenset({"zcat", "bzcat", "xzcat", "lzcat", "zstdcat", "lz4cat"})
+_CATS = frozenset({"zcat", "gzcat", "bzcat", "xzcat", "lzcat", "zstdcat", "lz4cat"})
 # commands that print or copy the contents of whole trees when recursive (`less -R` and
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
 _CONTENT_READERS = frozenset(
@@ -788,7 +788,7 @@ class RuleView:
                 Reason(rule_id=problem.code, message=problem.message, verdict=Verdict.ASK)
             )
         for use in unwrapped.chain:
-            if use.name == "nohup":
+            if gnu_base(use.name) == "nohup":
                 floors.append(
                     Reason(
                         rule_id="engine.nohup-output",
@@ -863,7 +863,7 @@ class RuleView:
             if zone is not None:
                 found.append((zone, "read", False))
         for use in unwrapped.chain:
-            if use.name == "nohup" and use.words:
+            if gnu_base(use.name) == "nohup" and use.words:
                 # on a terminal, nohup appends the output to `nohup.out` in the working
                 # folder (review BK10): whether the runtime gives one is not known here
                 # (the floor that makes this a question is `segment_rules`')
@@ -2001,7 +2001,7 @@ def _reads_hidden(name: str, view: OptionView) -> bool:
 
 
 def has_xargs(unwrapped: Unwrapped) -> bool:
-    return any(use.name == "xargs" for use in unwrapped.chain)
+    return any(gnu_base(use.name) == "xargs" for use in unwrapped.chain)
 
 
 def _spilled_globs(

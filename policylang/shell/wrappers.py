@@ -280,7 +280,7 @@ def _unwrap(
 
 def _clears_path(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -> bool:
     """`env -i`, `env -`, `env -u PATH`, `exec -c`: the command starts without PATH."""
-    if spec.name == "env":
+    if gnu_base(spec.name) == "env":
         start = view.rest
         bare_dash = start < len(words) and words[start].value == "-"
         if view.has("-i", "--ignore-environment") or bare_dash:
@@ -860,12 +860,21 @@ DEFAULT_WRAPPERS = WrapperTable(
 # GNU's wrappers under Homebrew's names (coreutils, findutils and gnu-time on macOS): each
 # runs its operands as the tool it renames does (review CC: `gtimeout 5 ls` suggested
 # approving `gtimeout`, which then allowed `gtimeout 5 rm -rf build`)
-_GNU_WRAPPERS: Final = ("env", "timeout", "nice", "nohup", "stdbuf", "chroot", "xargs", "time")
+_GNU_WRAPPERS: Final = frozenset(
+    {"env", "timeout", "nice", "nohup", "stdbuf", "chroot", "xargs", "time"}
+)
 DEFAULT_WRAPPERS = DEFAULT_WRAPPERS.extend(
     replace(spec, name=f"g{spec.name}")
-    for spec in (DEFAULT_WRAPPERS.get(name) for name in _GNU_WRAPPERS)
+    for spec in (DEFAULT_WRAPPERS.get(name) for name in sorted(_GNU_WRAPPERS))
     if spec is not None
 )
+
+
+def gnu_base(name: str) -> str:
+    """The GNU wrapper `name` is under Homebrew's name (`gxargs` → `xargs`), or `name`:
+    what the checks of one wrapper (xargs's file names, nohup's output file, env's
+    printing) look for (review CD1: `echo ~/.ssh/id_rsa | gxargs cat` was allowed)."""
+    return name[1:] if name[:1] == "g" and name[1:] in _GNU_WRAPPERS else name
 
 
 def with_options(spec: WrapperSpec, **changes: object) -> WrapperSpec:

@@ -201,9 +201,35 @@ def test_gnu_wrappers_under_homebrew_names_are_seen_through(
     # `gtimeout 5 rm -rf build`: it is GNU timeout, and runs its operands
     workspace = home.parent / "ws"
     environment = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    decision = approved().evaluate(line, workspace=str(workspace), env=environment)
-    assert decision.verdict is Verdict.ALLOW, decision.explain()
     wrapper = harmful.split("|")[-1].split()[0]
+    # judged as GNU's tool of that name is (review CD1: `echo ~/.ssh/id_rsa | gxargs cat`
+    # was allowed where `xargs` asks, the names it passes unseen; `gnohup` skipped nohup's
+    # output file)
+    base = "\\time" if wrapper == "gtime" else wrapper[1:]  # (not bash's keyword)
+    for spelt in (line, line.replace(wrapper, base)):
+        decision = approved().evaluate(spelt, workspace=str(workspace), env=environment)
+        assert decision.verdict is (Verdict.ASK if "xargs" in line or "nohup" in line
+                                    else Verdict.ALLOW), decision.explain()  # fmt: skip
     judged = approved(wrapper).evaluate(harmful, workspace=str(workspace), env=environment)
     assert judged.verdict is not Verdict.ALLOW
     assert judged.suggested_rule != wrapper
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [
+        ("", "echo ~/.ssh/id_rsa | gxargs cat"),
+        ("", "echo .env | gxargs cat"),
+        ("gprintenv", "gprintenv GITHUB_TOKEN"),
+        ("genv", "genv | grep TOKEN"),
+        ("genv", "genv -0"),
+    ],
+)
+def test_review_cd1_cd3_gnu_wrappers_keep_their_checks(
+    home: Path, approval: str, line: str
+) -> None:
+    workspace = home.parent / "ws"
+    environment = {"HOME": str(home), "PATH": "/usr/bin:/bin", "GITHUB_TOKEN": "ghp_MARKER"}
+    policy = approved(approval) if approval else approved()
+    decision = policy.evaluate(line, workspace=str(workspace), env=environment)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
