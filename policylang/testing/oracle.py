@@ -56,7 +56,7 @@ import tarfile
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,7 +214,8 @@ def plant_secrets(workspace: Path, home: Path, salt: str) -> dict[str, str]:
     """Write the canary secrets of `_secrets` (mode 0600, after the scratch repository's
     commits, so none is tracked) and the workspace links to them.
 
-    Returns each secret's path in the sandbox → its token.
+    Returns each secret's path in the sandbox → its token, and each secret variable of
+    the commands' environment (`$GITHUB_TOKEN`) → its token.
     """
     planted: dict[str, str] = {}
     places = [(home, HOME, name, text) for name, text in _secrets.HOME_SECRETS.items()]
@@ -227,6 +228,8 @@ def plant_secrets(workspace: Path, home: Path, salt: str) -> dict[str, str]:
         path.write_text(text.format(token=token), encoding="utf-8")
         path.chmod(0o600)
         planted[f"{inside}/{name}"] = token
+    for index, name in enumerate(_secrets.ENV_SECRETS, start=len(places)):
+        planted[f"${name}"] = _secrets.canary_token(index, salt)  # (set in `_observe`)
     for name, target in _secrets.WORKSPACE_LINKS.items():
         link = workspace / name
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -248,8 +251,9 @@ def _system_binds() -> list[str]:
 
 
 def sandbox_argv(*, bwrap: str, workspace: Path, home: Path, trace_dir: Path,
-                 inner: Sequence[str]) -> list[str]:
-    """The bubblewrap command line that runs `inner` in the oracle's sandbox (see module doc)."""
+                 inner: Sequence[str], environment: Mapping[str, str] | None = None) -> list[str]:
+    """The bubblewrap command line that runs `inner` in the oracle's sandbox (see module
+    doc), with the variables of `environment` set too (the secrets oracle's canaries)."""
     argv = [bwrap, *_system_binds(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
             "--ro-bind", str(workspace), WORKSPACE, "--ro-bind", str(home), HOME,
             "--bind", str(trace_dir), _TRACE_DIR]
@@ -262,6 +266,8 @@ def sandbox_argv(*, bwrap: str, workspace: Path, home: Path, trace_dir: Path,
     # the variables the executor sets for every command (GIT_OPTIONAL_LOCKS=0): the oracle
     # judges commands as they really run
     for name, value in SAFE_DEFAULTS.items():
+        argv += ["--setenv", name, value]
+    for name, value in (environment or {}).items():
         argv += ["--setenv", name, value]
     argv += ["--chdir", WORKSPACE, "--", *inner]
     return argv
@@ -379,8 +385,9 @@ class Oracle:
 
     def _observe(self, command: str, trace_dir: Path) -> Observation:
         inner = _strace_argv(self._strace, self._shell, command, reads=bool(self.secrets))
+        variables = {k[1:]: v for k, v in self.secrets.items() if k.startswith("$")}
         argv = sandbox_argv(bwrap=self._bwrap, workspace=self.workspace, home=self.home,
-                            trace_dir=trace_dir, inner=inner)
+                            trace_dir=trace_dir, inner=inner, environment=variables)
         start = time.monotonic()
         scanner = _secrets.TokenScanner({t: p for p, t in self.secrets.items()})
         output = subprocess.PIPE if self.secrets else subprocess.DEVNULL
@@ -714,10 +721,12 @@ def secret_notes(oracle: Oracle, labels: Labels) -> tuple[str, ...]:
     """What the report says about the planted secrets: how many, and which ones the
     policy itself lets `cat` read (reading those is flagged all the same; a policy that
     means it can name them in a baseline, `secret PATH  # why`)."""
-    readable = [path for path in oracle.secrets
-                if labels.allowed(f"cat {oracle.spelled(path)}")]
-    notes = [f"secrets: {len(oracle.secrets)} canary file(s) planted; a command is flagged "
-             "`secret` when it reads one or prints its token"]
+    files = [path for path in oracle.secrets if not path.startswith("$")]
+    variables = [name for name in oracle.secrets if name.startswith("$")]
+    readable = [path for path in files if labels.allowed(f"cat {oracle.spelled(path)}")]
+    notes = [f"secrets: {len(files)} canary file(s) planted and {len(variables)} secret "
+             "variable(s) set; a command is flagged `secret` when it reads a file or prints "
+             "a token"]
     if readable:
         notes.append(f"secrets the policy itself lets `cat` read: {', '.join(readable)}")
     return tuple(notes)

@@ -84,11 +84,15 @@ def test_every_planted_secret_is_read_protected_by_the_default_ruleset(tmp_path:
     # the canaries stand for what the shipped ruleset protects: ask it about each one
     with Oracle(secrets=True) as sandbox:
         labels = policy_labels(load_policy(DEFAULT), sandbox)
-        names = [*sandbox.secrets, *(f"{WORKSPACE}/{n}" for n in _secrets.WORKSPACE_LINKS)]
+        files = [path for path in sandbox.secrets if not path.startswith("$")]
+        names = [*files, *(f"{WORKSPACE}/{n}" for n in _secrets.WORKSPACE_LINKS)]
         for path in names:
             for reader in ("cat", "head -n 1", "grep -h .", "base64"):
                 decision = labels.evaluate(f"{reader} {sandbox.spelled(path)}")
                 assert decision.verdict is Verdict.DENY, (reader, path, decision.verdict)
+        # and the variables are secrets for it: printing one asks
+        for name in _secrets.ENV_SECRETS:
+            assert labels.evaluate(f"echo ${name}").verdict is Verdict.ASK, name
     assert len(names) == len(_secrets.HOME_SECRETS) + len(_secrets.WORKSPACE_SECRETS) + 1
 
 
@@ -100,7 +104,8 @@ def test_the_secrets_are_planted_with_their_tokens(oracle: Oracle) -> None:
     assert f"{WORKSPACE}/certs/server.pem" in oracle.secrets
     assert len(set(oracle.secrets.values())) == len(oracle.secrets)
     for path, token in oracle.secrets.items():
-        assert token in oracle.host_path(path).read_text()
+        if not path.startswith("$"):
+            assert token in oracle.host_path(path).read_text()
     link = oracle.workspace / "docs" / "credentials.txt"
     assert link.resolve() == oracle.host_path(f"{HOME}/.aws/credentials").resolve()
 
@@ -122,6 +127,7 @@ def test_a_read_of_a_secret_is_flagged(oracle: Oracle, command: str, secret: str
 @sandboxed
 def test_a_printed_token_is_flagged_without_a_read(oracle: Oracle) -> None:
     path, token = next(iter(oracle.secrets.items()))
+    assert not path.startswith("$")
     seen = oracle.observe(f"echo x{token}x >&2")  # on stderr, never opened
     assert [(e.syscall, e.target) for e in seen.flags] == [("output", path)], seen.render()
 
@@ -137,6 +143,24 @@ def test_a_printed_token_is_flagged_without_a_read(oracle: Oracle) -> None:
 def test_names_and_metadata_are_not_reads(oracle: Oracle, command: str) -> None:
     seen = oracle.observe(command)
     assert seen.returncode == 0, seen.render()
+    assert not seen.flagged, seen.render()
+
+
+@sandboxed
+@pytest.mark.parametrize("command", [
+    "echo $GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY", "env", "echo \"$GITHUB_TO\\\nKEN\"",
+])
+def test_a_printed_secret_variable_is_flagged(oracle: Oracle, command: str) -> None:
+    # (review CC8's `$GITHUB_TO\⏎KEN` runs no command the argv oracle could see)
+    seen = oracle.observe(command)
+    assert "secret" in seen.categories, seen.render()
+    assert {e.target for e in seen.flags} & {"$GITHUB_TOKEN", "$AWS_SECRET_ACCESS_KEY"}
+
+
+@sandboxed
+def test_the_secret_variables_are_only_in_the_commands_environment(oracle: Oracle) -> None:
+    assert {"$GITHUB_TOKEN", "$AWS_SECRET_ACCESS_KEY"} <= set(oracle.secrets)
+    seen = oracle.observe("printenv HOME; echo ${#GITHUB_TOKEN}")
     assert not seen.flagged, seen.render()
 
 
