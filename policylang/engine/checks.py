@@ -261,11 +261,16 @@ def _linked_trees(found: SegmentRules) -> list[MovedTree]:
     are refused by the system."""
     inner, view = found.inner, found.view
     if program_name(inner[0].value.rpartition("/")[2] if inner[0].value else "") == "link":
-        # `link LINK NAME`: a hard link to a symbolic link is that link (review CD4)
-        values = [tree_path(word) for word in inner[1:3]]
+        # `link LINK NAME`: a hard link to a symbolic link is that link (review CD4), after
+        # a `--` too (CE7)
+        words = inner[2:] if len(inner) > 1 and inner[1].value == "--" else inner[1:]
+        values = [tree_path(word) for word in words[:2]]
         return [MovedTree(values[0], values[1], False, False)] if len(values) == 2 else []
     if not view.has("-s", "--symbolic"):
-        return [] if view.has("-L", "--logical") else _hard_linked(found)
+        # (`-L` follows the link, unless a `-P` after it wins: `ln -L -P`, review CE6;
+        # both given is taken as the link hard-linked)
+        logical = view.has("-L", "--logical") and not view.has("-P", "--physical")
+        return [] if logical else _hard_linked(found)
     values = [tree_path(inner[i]) for i in view.operands]
     into = view.has("-t", "--target-directory")
     if into or len(values) == 1:

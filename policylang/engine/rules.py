@@ -997,6 +997,19 @@ class RuleView:
             if needs_view
             else ((), False, False)
         )
+        if name in _SEVEN_ZIP and any(
+            w.value is not None and w.value.lower().startswith("-spf") for w in inner[1:]
+        ):
+            # 7-Zip's switches are read whatever their case: `-spf`/`-SPF` extract or store
+            # the archive's absolute paths (reviews CD7, CE5: `7z x -SPF -y x.7z` wrote
+            # `~/.bashrc` under an approval of `7z x`)
+            floors.append(
+                Reason(
+                    rule_id="engine.7z-absolute-paths",
+                    message=f"`{name}` writes or stores the absolute paths its archive names",
+                    verdict=Verdict.ASK,
+                )
+            )
         if name == "find":
             # find lists its start points (`find ~/.aws -type f`, review BL2: no role table
             # named them) and, with `-delete` or `-exec` of a writer, acts on what it finds
@@ -2004,20 +2017,41 @@ def has_xargs(unwrapped: Unwrapped) -> bool:
     return any(gnu_base(use.name) == "xargs" for use in unwrapped.chain)
 
 
+def _file_option_in(text: str, roles: PathRoles) -> Access | None:
+    """The access of a file option spelt in `text`, a word that is not literal: GNU getopt
+    takes a unique prefix of a long option (`--pidf=` is `--pidfile=`) and a short option
+    after others in a bundle (`-LF$HOME/x` is `-L -F $HOME/x`); every option `text` may be
+    counts (the checks cannot read the value: they ask)."""
+    if text.startswith("--"):
+        name = text.partition("=")[0]
+        found = [a for o, a in roles.options.items() if o.startswith(name) and len(name) > 2]
+        return found[0] if found else None
+    if not text.startswith("-"):
+        return None
+    for letter in text[1:]:
+        if not letter.isalnum():
+            break  # (the value starts: `$`, a quote)
+        access = roles.options.get(f"-{letter}")
+        if access is not None:
+            return access
+    return None
+
+
 def _spilled_globs(
     roles: PathRoles, inner: Sequence[Word], judged: Sequence[tuple[Word, str, bool]],
     recursive: bool,
 ) -> Iterator[tuple[Word, str, bool]]:
-    """The unquoted globs where one word goes (a pattern, an option's value), judged as
-    operands: bash expands such a glob to several words, and each after the first is one
-    (the secrets oracle: `grep -v ~/.* README` printed `~/.netrc`, `rg -f *[de]* README`
-    the workspace's keys, `less -p .* f` the `.env` files)."""
+    """The words bash may make several of (an unquoted glob or expansion) where one word
+    goes (a pattern, an option's value), judged as operands: each word after the first is
+    one (the secrets oracle: `grep -v ~/.* README` printed `~/.netrc`, `rg -f *[de]*
+    README` the workspace's keys; review CE2: `grep -A 0$IFS-r$IFS.$IFS$HOME/.ssh f`,
+    `sort -k 1$IFS-o$IFS$HOME/.bashrc f` wrote `~/.bashrc`)."""
     if roles.operands is None:
         return
     # (an option's value judged as one file is still a tree when the operands are read
     # whole: `rg -f *[de]* README` searched `certs/` below)
     seen = {id(word) for word, _access, deep in judged if deep or not recursive}
-    spilled = [w for w in inner[1:] if id(w) not in seen and w.has(ExpansionKind.GLOB)]
+    spilled = [w for w in inner[1:] if id(w) not in seen and w.may_split]
     for word in spilled:
         if roles.operands is OperandRole.WRITE:
             yield word, "write", recursive
@@ -2037,6 +2071,8 @@ def _role_words(
         glued = _glued_value(word)
         text = word.text
         access = roles.options.get(text.partition("=")[0] if text[1:2] == "-" else text[:2])
+        if access is None and glued is word:
+            access = _file_option_in(text, roles)  # (`--pidf=$HOME/x`, `-LF$HOME/x`: CE4)
         if glued is not word:
             for name in _access_names(access) if access is not None else ("read",):
                 yield glued, name, recursive

@@ -11,6 +11,7 @@ with any expansion (other than ANSI-C quoting, which is decoded) has `value is N
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 
 from policylang.span import Span
@@ -56,6 +57,18 @@ class Word:
     def has(self, kind: ExpansionKind) -> bool:
         return any(e.kind is kind for e in self.expansions)
 
+    @property
+    def may_split(self) -> bool:
+        """Whether bash may make several words of this one: a glob, or an expansion outside
+        double quotes, which is split at the blanks of its value (`-A 0$IFS-r`, `-p $(echo
+        x .env)`, `-u $HOME/.[bn]*`: reviews CE1 to CE3)."""
+        if self.value is not None:
+            return False
+        if any(e.kind is ExpansionKind.GLOB for e in self.expansions):
+            return True
+        bare = _QUOTED.sub("", self.text)
+        return "$" in bare or "`" in bare
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Assignment:
@@ -100,6 +113,9 @@ class Redirect:
 
 
 _WRITING_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+# escapes and quoted parts of a word, which bash does not split (`\$`, `'$x'`, `"$x"`,
+# `$'…'`; `$"…"` keeps its `$` outside, which errs on the side of splitting)
+_QUOTED = re.compile(r"\\.|\$?'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
 _READING_OPS = frozenset({"<", "<>"})
 
 

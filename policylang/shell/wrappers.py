@@ -261,6 +261,13 @@ def _unwrap(
             # what env receives: quotes mean nothing to it, so `env 'A=1' cat .env` sets A
             # and runs `cat .env` (the quoted word had been taken for the program, AZ14)
             while start < len(rest) and _NAME_EQ.match(_received(rest[start])):
+                if rest[start].may_split:  # (`env LC_X=$(echo a xargs) cat`: review CE1)
+                    chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
+                    return _opaque(
+                        chain, assignments,
+                        f"bash may split `{rest[start].text}` of `{spec.name}` into words "
+                        "that move its command",
+                    )  # fmt: skip
                 assignments.append(_assignment(rest[start]))
                 start += 1
         effects.extend(_positional_effects(spec, rest[start : start + spec.positionals]))
@@ -293,6 +300,11 @@ def _check_options(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -
     """Why the wrapper's own options hide the inner command ("" when they do not)."""
     if view.unknown:
         return f"`{words[view.unknown[0]].text}` may be an option of `{spec.name}`"
+    for word in words[1 : view.rest + spec.positionals]:
+        if word.may_split:
+            # bash may make several words of it, and one of them the command (review CE1:
+            # `env -u /usr/bin/t[ae][ce] cat ~/.bashrc` ran `tee`, `nice -n $(echo 5 xargs)`)
+            return f"bash may split `{word.text}` of `{spec.name}` into words that move its command"
     for option in view.options:
         if not option.known:
             return f"unknown option `{option.name}` of `{spec.name}`"
