@@ -540,6 +540,12 @@ class PathChecks:
                     joined = os.path.join(os.path.dirname(landing), text)
                     if os.path.isdir(joined):
                         trees.append((os.path.realpath(joined), [landing]))
+                    elif not os.path.lexists(joined) and not os.path.isdir(landing):
+                        # a link to nothing yet: whatever is made there later shows below
+                        # the landing (review CE8: `mv cfg5/.vscode cfg6/tgt .` moved
+                        # `.vscode -> tgt` and `tgt` with it), so below it is written (a
+                        # folder there already is where the link goes into, not the link)
+                        self.check_path(landing, "write", seg, cwd, subtree=True, removal=False)
             for folder, landed in trees:
                 reasons, complete = self.rules.landed_in_tree(
                     folder, landed, self.ctx, shown, budget=TREE_BUDGET

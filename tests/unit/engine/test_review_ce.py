@@ -93,3 +93,32 @@ def test_ce4_to_ce7(workspace: Path, approval: str, line: str) -> None:
     policy = approved(approval) if approval else approved()
     decision = policy.evaluate(line, workspace=str(workspace), env=_environment(workspace))
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("approval", "line", "verdict"),
+    [
+        ("mv", "mv cfg5/.vscode cfg6/tgt .", Verdict.DENY),
+        ("mv", "mv cfg5/.vscode .", Verdict.DENY),  # (the first of two steps)
+        ("ln", "ln cfg5/.vscode .", Verdict.DENY),
+        ("mv", "mv sub/lnk .", Verdict.ALLOW),  # a link to nothing, landing nowhere protected
+        ("cp", "cp -P sub/lnk x", Verdict.ALLOW),
+    ],
+)
+def test_ce8_a_link_to_nothing_yet_writes_below_where_it_lands(
+    workspace: Path, approval: str, line: str, verdict: Verdict
+) -> None:
+    # `.vscode -> tgt` moved to the root with `tgt` (holding a tasks.json), or before it
+    (workspace / "cfg5").mkdir()
+    (workspace / "cfg5" / ".vscode").symlink_to("tgt")
+    (workspace / "cfg6" / "tgt").mkdir(parents=True)
+    (workspace / "cfg6" / "tgt" / "tasks.json").write_text('{"tasks": ["TGT-MARKER"]}\n')
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / "lnk").symlink_to("nowhere")
+    decision = approved(approval).evaluate(
+        line, workspace=str(workspace), env=_environment(workspace)
+    )
+    assert decision.verdict is verdict, decision.explain()
+    if line == "mv cfg5/.vscode cfg6/tgt .":
+        _bash(line, workspace)
+        assert "TGT-MARKER" in (workspace / ".vscode" / "tasks.json").read_text()
