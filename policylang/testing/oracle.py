@@ -56,7 +56,7 @@ import tarfile
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -251,23 +251,24 @@ def _system_binds() -> list[str]:
 
 
 def sandbox_argv(*, bwrap: str, workspace: Path, home: Path, trace_dir: Path,
-                 inner: Sequence[str], environment: Mapping[str, str] | None = None) -> list[str]:
+                 inner: Sequence[str], inherit: bool = False) -> list[str]:
     """The bubblewrap command line that runs `inner` in the oracle's sandbox (see module
-    doc), with the variables of `environment` set too (the secrets oracle's canaries)."""
+    doc). `inherit`: keep the environment bubblewrap is started with (the secrets oracle's
+    canary variables, which on its command line `ps aux` would print: the caller starts
+    it with those alone)."""
     argv = [bwrap, *_system_binds(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
             "--ro-bind", str(workspace), WORKSPACE, "--ro-bind", str(home), HOME,
             "--bind", str(trace_dir), _TRACE_DIR]
     # INVARIANT: no network, no capabilities (root keeps them by default), dies with us
     argv += ["--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-             "--clearenv", "--setenv", "PATH", _PATH, "--setenv", "HOME", HOME,
+             *(() if inherit else ("--clearenv",)), "--setenv", "PATH", _PATH,
+             "--setenv", "HOME", HOME,
              "--setenv", "LANG", "C.UTF-8", "--setenv", "USER", "oracle",
              "--setenv", "LOGNAME", "oracle", "--setenv", "TERM", "dumb",
              "--setenv", "SHELL", "/bin/bash"]
     # the variables the executor sets for every command (GIT_OPTIONAL_LOCKS=0): the oracle
     # judges commands as they really run
     for name, value in SAFE_DEFAULTS.items():
-        argv += ["--setenv", name, value]
-    for name, value in (environment or {}).items():
         argv += ["--setenv", name, value]
     argv += ["--chdir", WORKSPACE, "--", *inner]
     return argv
@@ -387,12 +388,13 @@ class Oracle:
         inner = _strace_argv(self._strace, self._shell, command, reads=bool(self.secrets))
         variables = {k[1:]: v for k, v in self.secrets.items() if k.startswith("$")}
         argv = sandbox_argv(bwrap=self._bwrap, workspace=self.workspace, home=self.home,
-                            trace_dir=trace_dir, inner=inner, environment=variables)
+                            trace_dir=trace_dir, inner=inner, inherit=bool(variables))
         start = time.monotonic()
         scanner = _secrets.TokenScanner({t: p for p, t in self.secrets.items()})
         output = subprocess.PIPE if self.secrets else subprocess.DEVNULL
         # INVARIANT: the only process the oracle starts for a command is bubblewrap
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=output,
+                                env=variables if variables else None,
                                 stderr=subprocess.STDOUT if self.secrets else subprocess.DEVNULL,
                                 start_new_session=True, close_fds=True, cwd=self._root)
         reader = None

@@ -158,9 +158,13 @@ def test_a_printed_secret_variable_is_flagged(oracle: Oracle, command: str) -> N
 
 
 @sandboxed
-def test_the_secret_variables_are_only_in_the_commands_environment(oracle: Oracle) -> None:
+@pytest.mark.parametrize("command", ["printenv HOME; echo ${#GITHUB_TOKEN}", "ps aux", "ps -ef"])
+def test_the_secret_variables_are_only_in_the_commands_environment(
+    oracle: Oracle, command: str
+) -> None:
+    # (not on bubblewrap's command line, which `ps aux` in the sandbox prints)
     assert {"$GITHUB_TOKEN", "$AWS_SECRET_ACCESS_KEY"} <= set(oracle.secrets)
-    seen = oracle.observe("printenv HOME; echo ${#GITHUB_TOKEN}")
+    seen = oracle.observe(command)
     assert not seen.flagged, seen.render()
 
 
