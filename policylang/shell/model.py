@@ -67,7 +67,11 @@ class Word:
         if any(e.kind is ExpansionKind.GLOB for e in self.expansions):
             return True
         bare = _QUOTED.sub("", self.text)
-        return "$" in bare or "`" in bare
+        if "`" in bare or any(ch in bare for ch in "*?["):
+            return True
+        # (the home is named in many a command, and splits only where it holds a blank:
+        # the engine reads its paths; `env TZ=:$HOME/x date` stays judged as written)
+        return "$" in _HOME.sub("", bare)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,6 +119,7 @@ class Redirect:
 _WRITING_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 # escapes and quoted parts of a word, which bash does not split (`\$`, `'$x'`, `"$x"`,
 # `$'…'`; `$"…"` keeps its `$` outside, which errs on the side of splitting)
+_HOME = re.compile(r"\$(?:HOME\b|\{HOME\})")
 _QUOTED = re.compile(r"\\.|\$?'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
 _READING_OPS = frozenset({"<", "<>"})
 

@@ -287,10 +287,13 @@ def reference(
         return None
     denies = [m for m in matches if m[0] == "deny"]
     pool = denies or matches
-    # a tie goes to the stricter verdict, then to a locked rule (docs/language.md,
-    # Precedence 3; the tree did so, the reference took the first written)
+    # a tie goes to the stricter verdict, then to `allow` over `readonly`, then to a
+    # locked rule (docs/language.md, Precedence 3; the tree did so, the reference took
+    # the first written)
     verdict, winner = max(
-        pool, key=lambda m: (ref_specificity(m[1]), _RANK[m[0]], m[1].locked)
+        pool,
+        key=lambda m: (ref_specificity(m[1]), _RANK[m[0]], m[1].verdict != "readonly",
+                       m[1].locked),
     )
     floors = [
         m
@@ -535,3 +538,34 @@ def test_a_tie_in_specificity_goes_to_the_locked_rule_whose_floor_then_holds() -
     assert got is not None
     assert got.verdict is Verdict.ASK
     assert reference(org + user, ("a",)) == ("ask", (0, 0, 0, 1, 1, 0))
+
+
+def test_a_tie_in_specificity_goes_to_allow_over_readonly_whose_floor_then_holds() -> None:
+    """Found by the property above (5 December): an earlier layer's `readonly` and a later
+    layer's `allow` of equal specificity; the `allow` wins the tie (Precedence 3), and the
+    earlier layer's `locked ask` is its floor. The reference had taken the first written."""
+    org = [
+        RefRule(verdict="allow", pattern=("*",), when=(), unless=(), only=(), locked=False,
+                layer=0),
+        RefRule(verdict="ask", pattern=("*", "**"), when=(), unless=(), only=(), locked=True,
+                layer=0),
+        RefRule(verdict="readonly", pattern=("*", "*", ("a",), "**"), when=(), unless=(),
+                only=("-x",), locked=False, layer=0),
+    ]
+    user = [
+        RefRule(verdict="allow", pattern=(("a",),), when=(), unless=(), only=(), locked=False,
+                layer=1),
+        RefRule(verdict="allow", pattern=("*", "*", ("a",), "**"), when=(), unless=(),
+                only=("-x",), locked=False, layer=1),
+    ]
+    layers = []
+    for index, rules in enumerate((org, user)):
+        text = "".join(rule.text() + "\n" for rule in rules)
+        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
+        assert diagnostics == ()
+        layers.append(Layer(index=index, ruleset=ruleset))
+    argv = ("a", "a", "a")
+    got = compile_layers(tuple(layers)).lookup(tuple(_word(v) for v in argv))
+    assert got is not None
+    assert got.verdict is Verdict.ASK
+    assert reference(org + user, argv) == ("ask", (0, 0, 0, 1, 0, 0))

@@ -78,11 +78,14 @@ def test_inner_command(text: str, chain: list[str], words: list[str]) -> None:
 
 
 def test_env_assignments_are_parsed() -> None:
-    result = wrapped("env A=1 B=$(id) ls")
+    result = wrapped('env A=1 B="$(id)" ls')
     assert [(a.name, a.value.value if a.value else "") for a in result.assignments] == [
         ("A", "1"),
         ("B", None),
     ]
+    # unquoted, env's argument is split at the blanks of the output, and a word of it
+    # may be the command (review CE1): the inner command cannot be told
+    assert wrapped("env A=1 B=$(id) ls").opaque
 
 
 def test_chain_keeps_each_wrappers_own_words() -> None:
