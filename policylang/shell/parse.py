@@ -1719,8 +1719,20 @@ class _Walker:
             self.body(children, ctx.inner(Scope.GROUP))
 
     def negated(self, node: Node, ctx: _Ctx) -> None:
-        if not self.too_deep(ctx, node):
-            self.body(node.children, ctx.inner(Scope.NEGATION))  # `!` is skipped as a token
+        if self.too_deep(ctx, node):
+            return
+        bang = node.children[0] if node.children else None
+        data = self.src.data
+        if (
+            bang is not None
+            and bang.type == "!"
+            and bang.end_byte < len(data)
+            and data[bang.end_byte] not in _scan.METACHARACTERS
+        ):
+            # bash's `!` is a reserved word only as a token of its own: `!"ec"ho x` runs
+            # the command `!echo` (the argv oracle's mutation sweep, seed 3)
+            self.mismatch(ctx, bang, "bash reads `!` glued to the next word as part of it")
+        self.body(node.children, ctx.inner(Scope.NEGATION))  # `!` is skipped as a token
 
     def nested_list(self, node: Node, ctx: _Ctx) -> None:
         items: list[list[object]] = []

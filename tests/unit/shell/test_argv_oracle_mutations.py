@@ -136,3 +136,19 @@ def test_words_with_nothing_between_them_are_one_word_for_bash() -> None:
     found = _segment_misjoins("echorm -rf x", moved)
     assert [(p.code, p.span) for p in found] == [("shell.word-mismatch", Span(0, 6))]
     assert _segment_misjoins("echo rm -rf x", segment) == []
+
+
+@pytest.mark.parametrize("text", ['!$"ec"ho x', '!"echo" x', "!'echo' x", "!$'echo' x"])
+def test_a_bang_glued_to_a_quoted_word_is_part_of_it(text: str) -> None:
+    # bash runs the command `!echo` (the mutation sweep with replacements, seed 3);
+    # tree-sitter read a negated `echo x`
+    import subprocess
+
+    done = subprocess.run(["bash", "-c", text], capture_output=True, text=True, check=False)
+    assert "!echo: command not found" in done.stderr
+    assert any(p.code == "shell.syntax-mismatch" for p in parse_command(text).problems)
+
+
+@pytest.mark.parametrize("text", ["! ls", "!(ls)", "ls && ! grep x f", "! ls | wc -l", "!\tls"])
+def test_a_bang_of_its_own_is_a_negation(text: str) -> None:
+    assert parse_command(text).problems == ()
