@@ -117,11 +117,11 @@ class Redirect:
 
 
 _WRITING_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_READING_OPS = frozenset({"<", "<>"})
 # escapes and quoted parts of a word, which bash does not split (`\$`, `'$x'`, `"$x"`,
 # `$'…'`; `$"…"` keeps its `$` outside, which errs on the side of splitting)
-_HOME = re.compile(r"\$(?:HOME\b|\{HOME\})")
 _QUOTED = re.compile(r"\\.|\$?'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
-_READING_OPS = frozenset({"<", "<>"})
+_HOME = re.compile(r"\$(?:HOME\b|\{HOME\})")  # (`Word.may_split`)
 
 
 class Connector(enum.StrEnum):
