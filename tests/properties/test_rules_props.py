@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from policylang.compiler.passes import Layer, compile_layers
+from policylang.compiler.tree import CompiledPolicy
 from policylang.decision import Verdict
 from policylang.errors import RulesetError
 from policylang.rules.format import format_ruleset
@@ -347,7 +348,7 @@ def test_tree_agrees_with_naive_matcher(
         assert got.verdict is Verdict(expected[0])
 
 
-def _compile_rules(layers_of_rules: list[list[RefRule]]) -> object:
+def _compile_rules(layers_of_rules: list[list[RefRule]]) -> CompiledPolicy:
     layers = []
     for index, rules in enumerate(layers_of_rules):
         text = "".join(rule.text() + "\n" for rule in rules)
@@ -528,13 +529,7 @@ def test_a_tie_in_specificity_goes_to_the_locked_rule_whose_floor_then_holds() -
         RefRule(verdict="allow", pattern=("*",), when=(), unless=("-x",), only=("-x",),
                 locked=True, layer=1),
     ]
-    layers = []
-    for index, rules in enumerate((org, user)):
-        text = "".join(rule.text() + "\n" for rule in rules)
-        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
-        assert diagnostics == ()
-        layers.append(Layer(index=index, ruleset=ruleset))
-    got = compile_layers(tuple(layers)).lookup((_word("a"),))
+    got = _compile_rules([org, user]).lookup((_word("a"),))
     assert got is not None
     assert got.verdict is Verdict.ASK
     assert reference(org + user, ("a",)) == ("ask", (0, 0, 0, 1, 1, 0))
@@ -558,14 +553,8 @@ def test_a_tie_in_specificity_goes_to_allow_over_readonly_whose_floor_then_holds
         RefRule(verdict="allow", pattern=("*", "*", ("a",), "**"), when=(), unless=(),
                 only=("-x",), locked=False, layer=1),
     ]
-    layers = []
-    for index, rules in enumerate((org, user)):
-        text = "".join(rule.text() + "\n" for rule in rules)
-        ruleset, diagnostics = parse_ruleset(text, filename=f"l{index}.policy")
-        assert diagnostics == ()
-        layers.append(Layer(index=index, ruleset=ruleset))
     argv = ("a", "a", "a")
-    got = compile_layers(tuple(layers)).lookup(tuple(_word(v) for v in argv))
+    got = _compile_rules([org, user]).lookup(tuple(_word(v) for v in argv))
     assert got is not None
     assert got.verdict is Verdict.ASK
     assert reference(org + user, argv) == ("ask", (0, 0, 0, 1, 0, 0))
