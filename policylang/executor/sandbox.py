@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from policylang.errors import ExecutionRefusedError
 from policylang.executor.env import SECRET_MARKERS
 from policylang.executor.githooks import (
     HookPlaces,
@@ -187,13 +188,21 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class PlainBackend:
-    """Runs `bash -c COMMAND` directly, unconfined."""
+    """Runs `bash -c COMMAND` directly, unconfined.
+
+    The shell is found on PATH as a careful `which` finds it: absolute entries only (an
+    empty entry or `.` is the working folder, where a repository may ship a `bash`), and
+    never one that lies in `workspace` (when given: `BashTool` gives its own): every
+    allowed command would run through the repository's own program (review CG2: an
+    activated `.venv/bin` on PATH ran a shipped `.venv/bin/bash` for `git status`). Such
+    a shell is refused, not skipped: the command never runs, and the reason says why."""
 
     name = "plain"
     confined = False
 
-    def __init__(self, *, shell: str = "bash") -> None:
+    def __init__(self, *, shell: str = "bash", workspace: str | None = None) -> None:
         self.shell = shell
+        self.workspace = workspace
         self._cache: tuple[str | None, str | None] = (None, None)  # (PATH, resolved)
 
     def _resolved(self) -> str | None:
@@ -201,9 +210,20 @@ class PlainBackend:
         path_var = os.environ.get("PATH")
         cached_for, resolved = self._cache
         if resolved is None or cached_for != path_var:
-            resolved = shutil.which(self.shell)
+            resolved = _absolute_which(self.shell, path_var)
             self._cache = (path_var, resolved)
         return resolved
+
+    def _inside(self, program: str, *folders: str | None) -> str | None:
+        """The first of `folders` that holds `program` (links resolved), or None."""
+        real = os.path.realpath(program)
+        for folder in folders:
+            if folder is None:
+                continue
+            root = os.path.realpath(folder).rstrip("/") + "/"
+            if real.startswith(root):
+                return folder
+        return None
 
     def probe(self) -> Availability:
         if os.name != "posix":
@@ -211,15 +231,35 @@ class PlainBackend:
         path = self._resolved()
         if path is None:
             return Availability(ok=False, detail=f"shell `{self.shell}` not found")
+        folder = self._inside(path, self.workspace)
+        if folder is not None:
+            return Availability(ok=False, detail=f"the shell `{path}` lies in the workspace")
         return Availability(ok=True, detail=f"plain {path}")
 
     def argv(
         self, command: str, *, cwd: str, login: bool, keep: Iterable[str] = ()
     ) -> list[str]:
-        return _shell_argv(self._resolved() or self.shell, command, login=login, keep=keep)
+        shell = self._resolved() or self.shell
+        folder = self._inside(shell, self.workspace)
+        if folder is not None:  # (`probe` says so first; this holds without it too)
+            raise ExecutionRefusedError(
+                f"refused: the shell `{shell}` that PATH finds lies in the workspace "
+                f"`{folder}`: it may be the repository's own program; the command never ran"
+            )
+        return _shell_argv(shell, command, login=login, keep=keep)
 
     def __repr__(self) -> str:
         return f"PlainBackend(shell={self.shell!r})"
+
+
+def _absolute_which(program: str, path_var: str | None) -> str | None:
+    """`shutil.which` over the absolute entries of `path_var` only; a `program` given with
+    a slash is taken as it is (the caller chose that file)."""
+    if "/" in program:
+        return shutil.which(program)
+    entries = (path_var if path_var is not None else os.defpath).split(os.pathsep)
+    absolute = os.pathsep.join(e for e in entries if os.path.isabs(e))
+    return shutil.which(program, path=absolute) if absolute else None
 
 
 class BubblewrapBackend:

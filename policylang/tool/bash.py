@@ -286,8 +286,8 @@ class BashTool:
         self.approvals: ApprovalSink | None = sink if isinstance(sink, ApprovalSink) else None
         default_mode = ApprovalMode.POLICY if approver else ApprovalMode.NEVER
         self.approval_mode = approval_mode or default_mode
-        self.backend = backend or PlainBackend()
-        self.escalation_backend = escalation_backend or PlainBackend()
+        self.backend = backend or PlainBackend(workspace=self.workspace)
+        self.escalation_backend = escalation_backend or PlainBackend(workspace=self.workspace)
         self.job_store = job_store
         self.options = options or ToolOptions()
 

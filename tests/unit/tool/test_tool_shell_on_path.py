@@ -1,0 +1,97 @@
+"""Review CG2: the plain backend's shell is never the repository's own `bash`.
+
+`PATH` with an activated `.venv/bin` (or direnv's `PATH_add bin`, or a `.`/empty entry)
+found a `bash` the repository ships, and every allowed command ran through it. Real
+processes: the planted `bash` is a script that leaves a marker when it runs.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+
+import pytest
+
+from policylang.decision import Decision, Retention, Verdict
+from policylang.errors import ExecutionRefusedError
+from policylang.executor import PlainBackend, run
+from policylang.tool import ToolStatus
+
+from .conftest import TablePolicy, make_tool
+
+_REAL_PATH = os.environ.get("PATH", os.defpath)
+
+
+def decision(command: str) -> Decision:
+    return Decision(command=command, verdict=Verdict.ALLOW, retention=Retention.DURABLE,
+                    concurrency_safe=False)
+
+
+def _plant_bash(folder: pathlib.Path, marker: pathlib.Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    fake = folder / "bash"
+    fake.write_text(f"#!/bin/sh\ntouch '{marker}'\n")
+    fake.chmod(0o755)
+
+
+@pytest.fixture
+def planted(tmp_path: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
+    workspace = tmp_path / "ws"
+    marker = tmp_path / "planted-bash-ran"
+    _plant_bash(workspace / ".venv" / "bin", marker)
+    return workspace, marker
+
+
+def test_tool_refuses_a_shell_in_the_workspace(
+    planted: tuple[pathlib.Path, pathlib.Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, marker = planted
+    monkeypatch.setenv("PATH", f"{workspace / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    result = make_tool(TablePolicy(), str(workspace)).call({"command": "echo hi"})
+    assert result.status is not ToolStatus.OK
+    assert "lies in the workspace" in result.model_text
+    assert not marker.exists()
+
+
+def test_run_refuses_a_shell_in_the_backend_s_workspace(
+    planted: tuple[pathlib.Path, pathlib.Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, marker = planted
+    monkeypatch.setenv("PATH", f"{workspace / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    backend = PlainBackend(workspace=str(workspace))
+    assert "lies in the workspace" in backend.probe().detail
+    with pytest.raises(ExecutionRefusedError, match="lies in the workspace"):
+        run("echo hi", decision=decision("echo hi"), cwd=str(workspace), sandbox=backend)
+    with pytest.raises(ExecutionRefusedError, match="may be the repository's own program"):
+        backend.argv("echo hi", cwd=str(workspace), login=False)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("entry", [".", ""])
+def test_relative_path_entries_are_not_searched(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, entry: str
+) -> None:
+    # `PATH=.:…` or `PATH=:…` found `./bash`, and Popen resolved it again after `chdir`
+    marker = tmp_path / "planted-bash-ran"
+    _plant_bash(tmp_path, marker)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{entry}{os.pathsep}{_REAL_PATH}")
+    backend = PlainBackend()
+    assert backend.probe().ok
+    assert backend.probe().detail == f"plain {shutil.which('bash', path=_REAL_PATH)}"
+    done = run("echo real", decision=decision("echo real"), cwd=str(tmp_path), sandbox=backend)
+    assert done.exit_code == 0
+    assert b"real" in done.stdout_bytes
+    assert not marker.exists()
+
+
+def test_a_shell_outside_the_workspace_still_runs(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    monkeypatch.setenv("PATH", _REAL_PATH)
+    result = make_tool(TablePolicy(), str(workspace)).call({"command": "echo fine"})
+    assert result.status is ToolStatus.OK
+    assert result.model_text.endswith("fine")
