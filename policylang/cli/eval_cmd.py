@@ -83,7 +83,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="decide whether a command may run",
         description=(
             "Evaluate a command line against a policy and print the verdict, retention and "
-            "reasons. With --jsonl, evaluate one JSON object per stdin line."
+            "reasons. With --jsonl, evaluate one JSON object per stdin line. Commands are "
+            "judged in this process's environment (PATH, CDPATH, HOME, the locale, git's "
+            "variables), as the hooks judge them."
         ),
     )
     add_policy_arguments(parser)
@@ -138,7 +140,12 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs or default_jobs()
         batch(policy, sys.stdin, sys.stdout, cwd=args.cwd, workspace=args.workspace, jobs=jobs)
         return EXIT_OK
-    decision = policy.evaluate(args.command, cwd=args.cwd, workspace=args.workspace)
+    # the process's environment, as the hook's: PATH, CDPATH and git's variables change
+    # decisions (review CG3: judged with none, `rg foo` was allowed where the workspace's
+    # `bin/rg` comes first on PATH)
+    decision = policy.evaluate(
+        args.command, cwd=args.cwd, workspace=args.workspace, env=dict(os.environ)
+    )
     if args.json:
         print(decision.to_json())
         return EXIT_OK
@@ -199,7 +206,8 @@ class _BatchState:
         self.policy = policy
         self.cwd = cwd
         self.workspace = workspace
-        self.default = EvalContext.build(cwd=cwd, workspace=workspace)
+        self.env = dict(os.environ)  # (see `run`: the process's, as the hook's)
+        self.default = EvalContext.build(cwd=cwd, workspace=workspace, env=self.env)
         self.contexts: dict[tuple[str | None, str | None], EvalContext] = {}
         self.decode = json.JSONDecoder().decode
         self.encode = _ENCODER.encode
@@ -224,7 +232,9 @@ class _BatchState:
             if key != (None, None):
                 ctx = self.contexts.get(key) or self.contexts.setdefault(
                     key,
-                    EvalContext.build(cwd=key[0] or self.cwd, workspace=key[1] or self.workspace),
+                    EvalContext.build(
+                        cwd=key[0] or self.cwd, workspace=key[1] or self.workspace, env=self.env
+                    ),
                 )
         except (OSError, ValueError) as error:
             return self.encode({"error": f"bad input line: {error}", "line": raw})

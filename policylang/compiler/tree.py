@@ -484,7 +484,8 @@ def _scan_all(spec: OptionSpec) -> OptionSpec:
 def _operand_matches(
     words: Sequence[Word], view: OptionView, regex: LazyRegex
 ) -> bool | None:
-    uncertain = False
+    # a word that may be an option may be an operand too (`ps x$(echo e)`, review CF4)
+    uncertain = bool(view.unknown)
     for index in view.operands:
         value = words[index].value
         if value is None:

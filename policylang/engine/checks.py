@@ -407,6 +407,9 @@ class PathChecks:
     git_reads: list[tuple[SegmentState, tuple[str, ...]]]
     hidden_skips: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
+    # the repository's tracked links and where each points (`_protected_links`): a write
+    # there lands below the link's name, found once per walk (None: not yet)
+    protected_links: list[tuple[str, str]] | None
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -528,6 +531,9 @@ class PathChecks:
             landings = [*targets] if move.into is not True else []
             if move.into is not False and name not in ("", ".", ".."):
                 landings.extend(f"{target.rstrip('/')}/{name}" for target in targets)
+            # and below a tracked link that points there (`mv cfg6/tgt .` with `.vscode ->
+            # tgt` committed: review CF7)
+            landings.extend(self.link_landings(landings, subtree=True))
             shown = f"{move.target} (from `{move.source}`)"
             # a relative link keeps its text where it lands, and points from there: the
             # shipped `cfg2/.vscode -> cfg` moved to `.` is `.vscode -> cfg`, the
@@ -817,7 +823,45 @@ class PathChecks:
             self.included_config_write(forms, seg, value, cwd, subtree=subtree)
             self.git_directory_write(forms, seg, value, subtree=subtree)
             self.written.extend((seg, form, subtree) for form in forms)
+            forms = (*forms, *self.link_landings(forms, subtree))
         self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
+
+    def link_landings(self, forms: Sequence[str], subtree: bool) -> tuple[str, ...]:
+        """The protected names a write reaches through a link the repository tracks: with
+        `.vscode -> tgt` committed, `cp -r cfg tgt` or `mkdir tgt && cp x tgt/tasks.json`
+        writes `.vscode/tasks.json` (review CF7). A link not there yet is followed too
+        (it points where the write lands), one the line makes is `LineWrites`' to judge.
+        Each form at or below a link's target lands below the link; a tree written above
+        a target (`mv cfg6 x` where the link points into `x`) reaches the link whole."""
+        links = self._protected_links()
+        if not links:
+            return ()
+        found: list[str] = []
+        for form in forms:
+            for link, target in links:
+                if form == target or form.startswith(target + "/"):
+                    found.append(link + form[len(target) :])
+                elif subtree and target.startswith(form.rstrip("/") + "/"):
+                    found.append(link)
+        return tuple(found)
+
+    def _protected_links(self) -> list[tuple[str, str]]:
+        if self.protected_links is None:
+            self.fs = True
+            links, _complete = self.git.tracked_links(self.ctx.workspace)
+            found: list[tuple[str, str]] = []
+            for link in links:  # (most repositories track none, or a few)
+                try:
+                    text = os.readlink(link)
+                except OSError:
+                    continue  # not a link in the work tree (any more): no alias
+                target = os.path.normpath(os.path.join(os.path.dirname(link), text))
+                found.append((link, target))
+                real = os.path.realpath(target)
+                if real != target:
+                    found.append((link, real))
+            self.protected_links = found
+        return self.protected_links
 
     def git_remotes(
         self, remotes: Sequence[str], seg: SegmentState, directory: str, owner: str

@@ -29,6 +29,10 @@ class EvalContext:
     env: Mapping[str, str] = field(default_factory=dict)
     real_workspace: str = ""
     real_home: str = ""
+    # the working directory with links resolved ("" when no different): what a command
+    # reads without naming it is read there (review CG5: a cwd given through a link into
+    # `~/.ssh` made `grep -r k` read the keys while `.` was judged by the link's name)
+    real_cwd: str = ""
     # the environment as a key of the decision cache: PATH, git's and ripgrep's variables
     # and the secret-named ones change decisions (a PATH entry into the workspace makes
     # `rg` the repository's), so a decision made under one environment is not another's
@@ -58,6 +62,9 @@ class EvalContext:
         """
         cwd_s = None if cwd is None else os.fspath(cwd)
         ws_s = None if workspace is None else os.fspath(workspace)
+        # one stands for the other: made absolute once, against the process cwd (review
+        # CG4: a relative cwd alone was joined to itself, `proj` judged as `proj/proj`)
+        same = cwd_s is None or ws_s is None
         if cwd_s is None and ws_s is None:
             cwd_s = ws_s = os.getcwd()
         elif cwd_s is None:
@@ -70,13 +77,15 @@ class EvalContext:
         home = environment.get("HOME") or os.environ.get("HOME") or os.path.expanduser("~")
         workspace_abs = _absolute(ws_s)
         home_abs = _absolute(home)
+        cwd_abs = workspace_abs if same else _absolute(cwd_s, base=workspace_abs)
         return cls(
-            cwd=_absolute(cwd_s, base=workspace_abs),
+            cwd=cwd_abs,
             workspace=workspace_abs,
             home=home_abs,
             env=environment,
             real_workspace=_resolved(workspace_abs),
             real_home=_resolved(home_abs),
+            real_cwd=_resolved(cwd_abs),
         )
 
 

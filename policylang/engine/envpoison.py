@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -73,6 +73,67 @@ POISON_NAMES: tuple[str, ...] = (
     "RUBYOPT",
     "RUBYLIB",
 )
+
+# the variables that choose how bash and the programs it runs read a byte string as
+# characters (review CG1): under GBK, GB18030, Big5 or Shift_JIS the last byte of a UTF-8
+# character and a `\` or a backquote after it are one character to bash, which then reads
+# the rest of the line otherwise than the analyser (`echo "中\"; cat .env; #"`)
+LOCALE_NAMES = frozenset({"LC_ALL", "LC_CTYPE", "LANG"})
+# charsets (lower case, without `-` and `_`) whose multibyte characters may end in an
+# ASCII byte; and locales whose default charset is one of them
+_ASCII_TRAILING_CHARSETS = frozenset(
+    {
+        "gbk",
+        "gb18030",
+        "big5",
+        "big5hkscs",
+        "sjis",
+        "shiftjis",
+        "cp932",
+        "cp936",
+        "cp949",
+        "cp950",
+        "johab",
+        "uhc",
+        "windows31j",
+        "mskanji",
+        "ms932",
+        "ms936",
+        "ms949",
+        "ms950",
+        "cp1361",
+    }
+)
+_ASCII_TRAILING_LOCALES = frozenset({"zh_TW", "zh_HK"})
+
+
+def locale_charset_risk(value: str | None, *, strict: bool) -> bool:
+    """Whether the locale `value` may make bash read bytes otherwise than as UTF-8.
+
+    `strict` (a value the line assigns): only `C`, `POSIX`, the empty value and UTF-8
+    locales are known to be safe, `None` (not literal) is not. Otherwise (the locale of
+    the environment the caller gives): only the charsets known to end characters in an
+    ASCII byte, named or by a locale's default, are a risk."""
+    if value is None:
+        return True
+    name, _dot, charset = value.partition("@")[0].partition(".")
+    folded = charset.lower().replace("-", "").replace("_", "")
+    if strict:
+        return value not in ("", "C", "POSIX") and folded != "utf8"
+    if charset:
+        return folded in _ASCII_TRAILING_CHARSETS
+    return name in _ASCII_TRAILING_LOCALES
+
+
+def environment_locale(env: Mapping[str, str]) -> str | None:
+    """The locale that decides how characters are read in `env` (`LC_ALL`, then
+    `LC_CTYPE`, then `LANG`, the first set and not empty), or None."""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name)
+        if value:
+            return value
+    return None
+
 
 DECLARATION_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 # Commands whose mere presence changes the meaning of what follows.

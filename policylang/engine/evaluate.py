@@ -45,13 +45,16 @@ from policylang.engine.checks import PathChecks, SegmentState, removes_only, sho
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
     DECLARATION_BUILTINS,
+    LOCALE_NAMES,
     Poison,
     assigned_by_builtin,
     base_name,
+    environment_locale,
     expansion_assignments,
     exported_names,
     is_poison_name,
     lasting_change,
+    locale_charset_risk,
     poison_of,
     printed_variables,
     run_words,
@@ -92,7 +95,7 @@ from policylang.shell.walk import walk
 _log = logging.getLogger(__name__)
 _MAX_RECOVERY_DEPTH = 3
 # (command, cwd, workspace, home, environment, approvals generation)
-_CacheKey = tuple[str, str, str, str, frozenset[tuple[str, str]], int]
+_CacheKey = tuple[str, str, str, str, str, frozenset[tuple[str, str]], int]
 
 _SUBSTITUTIONS = frozenset({ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION})
 _WORD_KINDS = frozenset(
@@ -176,7 +179,15 @@ class Evaluator:
                 self._approvals.refresh()  # approvals another process added or revoked
             if self._cache_size > 0 and isinstance(command, str):
                 generation = self._approvals.generation if self._approvals is not None else 0
-                key = (command, ctx.cwd, ctx.workspace, ctx.home, ctx.env_items, generation)
+                key = (
+                    command,
+                    ctx.cwd,
+                    ctx.real_cwd,
+                    ctx.workspace,
+                    ctx.home,
+                    ctx.env_items,
+                    generation,
+                )
                 cached = self._cache.get(key)
                 if cached is not None:
                     return cached
@@ -197,7 +208,7 @@ class Evaluator:
         system (then it is not cached)."""
         start = self._start
         if start is None or start[0] is not ctx:
-            start = self._start = (ctx, paths.Cwd(candidates=frozenset({ctx.cwd})))
+            start = self._start = (ctx, _start_cwd(ctx))
         walk = _Walk(self._rules, ctx, self._approvals, self._git, start[1], self.state_files)
         return walk.run(command), walk.fs
 
@@ -309,9 +320,10 @@ class _Walk(PathChecks, LineWrites):
         self.trees: dict[tuple[str, bool], tuple[list[Reason], bool]] = {}
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
+        self.protected_links = None  # see `PathChecks.protected_links`
         self.config_rewrites = []  # see `PathChecks.config_rewrites`
         self.init_line_writes()  # see `LineWrites`
-        self.start = start if start is not None else paths.Cwd(candidates=frozenset({ctx.cwd}))
+        self.start = start if start is not None else _start_cwd(ctx)
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
@@ -339,6 +351,17 @@ class _Walk(PathChecks, LineWrites):
 
     def run(self, command: str) -> Decision:
         self.text = command
+        locale = environment_locale(self.ctx.env)
+        if locale is not None and locale_charset_risk(locale, strict=False):
+            self.line_reasons.append(
+                Reason(
+                    rule_id="engine.locale-charset",
+                    message=f"the environment's locale `{locale}` has characters whose last "
+                    "byte may be `\\` or a backquote: bash may read this line otherwise than "
+                    "the analyser",
+                    verdict=Verdict.ASK,
+                )
+            )
         line = self.rules.parse(command)
         self.root = line
         self.visit_line(line, self.start, None, "")
@@ -1424,8 +1447,24 @@ class _Walk(PathChecks, LineWrites):
                 self.data_use(_names_in(subscript), subscript, "an array subscript", seg)
             for reason in self.rules.env_verdicts(assignment.name, seg.text):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+            if assignment.name in LOCALE_NAMES:
+                value = assignment.value.value if assignment.value is not None else None
+                self.locale_assignment(assignment.name, value, seg)
             if assignment.name == "TZ" and assignment.value is not None:
                 self.time_zone_file(assignment.value, seg, cwd)
+
+    def locale_assignment(self, name: str, value: str | None, seg: SegmentState) -> None:
+        """`LC_ALL=zh_CN.GBK`: bash reads the rest of the line, and a shell it runs reads
+        its code, in a charset where a character may end in `\\` or a backquote, which
+        the analyser does not follow (review CG1). Only C and UTF-8 locales are known."""
+        if locale_charset_risk(value, strict=True):
+            seg.floor(
+                Verdict.ASK,
+                "engine.locale-charset",
+                f"sets `{name}` to {'a value not known' if value is None else f'`{value}`'}: "
+                "in a charset other than UTF-8, bash may read the line's bytes as other "
+                "characters than the analyser did",
+            )
 
     def time_zone_file(self, value: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
         """`TZ=/path` and `TZ=:path` name a file every program that prints a time opens
@@ -1456,6 +1495,8 @@ class _Walk(PathChecks, LineWrites):
                 )
             if not base:
                 continue
+            if base in LOCALE_NAMES:  # `read LC_ALL`: a value not known
+                self.locale_assignment(base, None, seg)
             listed = not is_poison_name(base) and base not in self.ctx.env
             for reason in self.rules.env_verdicts(base, seg.text, listed=listed):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
@@ -2113,6 +2154,14 @@ def _makes_link(found: SegmentRules) -> bool:
     if name in ("ln", "link", "symlink"):
         return True
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
+
+
+def _start_cwd(ctx: EvalContext) -> paths.Cwd:
+    """Where the line starts: the cwd as given and, where links lead elsewhere, where they
+    lead (a read of the working folder reads the folder the links reach: review CG5)."""
+    if ctx.real_cwd:
+        return paths.Cwd(candidates=frozenset({ctx.cwd, ctx.real_cwd}))
+    return paths.Cwd(candidates=frozenset({ctx.cwd}))
 
 
 # the renamers `prefixes.made_names` knows (not split and csplit, which make new files)

@@ -736,6 +736,21 @@ class GitConfigInspector:
                     pending.append(target)
                     named.append(target)
 
+    def tracked_links(self, directory: str) -> tuple[list[str], bool]:
+        """The symbolic links the index of each repository git may use for `directory`
+        records (absolute paths in its working tree), and whether every index was read."""
+        found, complete = find_gitdirs(directory)
+        links: list[str] = []
+        for gitdir, top in found:
+            if top is None:
+                continue  # a bare repository checks nothing out
+            names = self._cached("links", gitdir + "/index", _read_symlinks, missing=_NONE)
+            if names is None:
+                complete = False
+                continue
+            links.extend(f"{top}/{name}" for name in names)
+        return links, complete
+
     def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
         """The credentials a git config file itself holds (its includes not followed): for
         a command that prints the file (`cat .git/config`). None: not a readable config."""
@@ -1428,6 +1443,17 @@ def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
         return ()  # no entry has the gitlink mode, and no split index
     links = _parse_index(data, os.path.dirname(path), 0)
     return None if links is None else tuple(sorted(set(links)))
+
+
+def _read_symlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+    """The symbolic link paths of an index (mode 120000); None if it cannot be parsed."""
+    data = _index_bytes(path, st)
+    if data is None:
+        return None
+    entries = _index_entries(data, os.path.dirname(path), 0)
+    if entries is None:
+        return None
+    return tuple(sorted({e.path for e in entries if e.mode & 0o170000 == 0o120000}))
 
 
 def _parse_index(data: bytes, gitdir: str, depth: int) -> list[str] | None:

@@ -41,6 +41,7 @@ from policylang.compiler.tree import (
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, subtree
 from policylang.engine.context import EvalContext
+from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
 from policylang.engine.paths import is_within as paths_within
 from policylang.engine.paths import path_text
 from policylang.shell.model import (
@@ -783,6 +784,19 @@ class RuleView:
         floors: list[Reason] = []
         for assignment in unwrapped.assignments:
             floors.extend(self.env_verdicts(assignment.name, segment.text))
+            value = assignment.value.value if assignment.value is not None else None
+            if assignment.name in LOCALE_NAMES and locale_charset_risk(value, strict=True):
+                # `env LC_ALL=zh_CN.GBK bash -c '…'`: the shell reads its code in that
+                # charset (review CG1; `_Walk.locale_assignment` for the other forms)
+                floors.append(
+                    Reason(
+                        rule_id="engine.locale-charset",
+                        message=f"sets `{assignment.name}` for the command: in a charset "
+                        "other than UTF-8, a shell it runs may read its code otherwise "
+                        "than the analyser did",
+                        verdict=Verdict.ASK,
+                    )
+                )
         for problem in unwrapped.problems:
             floors.append(
                 Reason(rule_id=problem.code, message=problem.message, verdict=Verdict.ASK)
@@ -1252,14 +1266,21 @@ class RuleView:
         # npm's other names and abbreviations of its verbs (`npm rum x`, `npm run-scrip x`,
         # `npm create x` are `npm run x`, `npm init x`) take the arity of the verb they name
         # (review BR4: `npm run-script build` offered `npm run-script`, every script)
-        spelled = _npm_verb(values)
-        prefix = self.policy.arity.prefix(values if spelled is None else spelled)
+        # a program by another name has the arity of the one it renames: `go1.22.1 build`,
+        # `pip3.11 install x`, `gmake build` offered the bare name, which approved `go1.22.1
+        # generate`, `pip3.11 download`, `gmake deploy` (every verb and target)
+        words = values
+        renamed = self.renamed(values[0].rpartition("/")[2]) if values else None
+        if renamed is not None and " " not in renamed:
+            words = (renamed, *values[1:])
+        spelled = _npm_verb(words)
+        prefix = self.policy.arity.prefix(words if spelled is None else spelled)
         prefix = tuple(values[: len(prefix)])
-        named = max(1, self.policy.arity.key_length(values))  # `python3 -m` names its `-m`
+        named = max(1, self.policy.arity.key_length(words))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
             return None  # `systemctl --user`: an option says nothing of what follows
         if len(prefix) < 2 and (
-            self._runs_code(values[0])
+            self._runs_code(words[0])
             or (not ruled and len(values) > 1 and _SCRIPT_NAME.search(values[1]))
         ):
             # `python3 x.py` → `python3 x.py`; `python3 -c …` → nothing to offer; and a
@@ -1268,7 +1289,7 @@ class RuleView:
             if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
             prefix = tuple(values[:2])
-        unknown_program = not ruled and self.policy.arity.key_length(values) == 0
+        unknown_program = not ruled and self.policy.arity.key_length(words) == 0
         if (
             unknown_program
             and any(v in _INLINE_CODE_OPTIONS for v in values[1:3])
@@ -1283,18 +1304,18 @@ class RuleView:
             and len(prefix) == 1
             and len(values) > 1
             and _VERB.fullmatch(values[1])
-            and not self._runs_code(values[0])
+            and not self._runs_code(words[0])
         ):
             # a program no rule or arity entry knows: its first word may be a verb
             # (`meson compile`): offered with it, since the bare name would approve every
             # verb, those that run any command among them (review AH3)
             prefix = tuple(values[:2])
-        if len(prefix) > 1 and values[0].rpartition("/")[2] in TARGET_TAKERS:
+        if len(prefix) > 1 and words[0].rpartition("/")[2] in TARGET_TAKERS:
             # `mvn clean package`: every goal, since an approval covers the ones it names
             rest = values[len(prefix) :]
             more = itertools.takewhile(lambda v: _TARGET.fullmatch(v) is not None, rest)
             prefix = (*prefix, *more)
-        size, runner = self.policy.runners.find(values)
+        size, runner = self.policy.runners.find(words)
         if size == 0:
             return prefix
         # a runner's approval never reaches the command it runs (`_Walk.approved_runner`):
@@ -1896,7 +1917,7 @@ def _find_access(inner: Sequence[Word]) -> str:
             return "write"
         if word.value in _FIND_ACTING and index + 1 < len(words):
             command = words[index + 1].value
-            if command is None or command.rpartition("/")[2] in _FIND_WRITERS:
+            if command is None or program_name(command.rpartition("/")[2]) in _FIND_WRITERS:
                 return "write"
     return "read"
 
@@ -2017,6 +2038,16 @@ def has_xargs(unwrapped: Unwrapped) -> bool:
     return any(gnu_base(use.name) == "xargs" for use in unwrapped.chain)
 
 
+def _unquoted_name(text: str) -> str:
+    """`text` without the quote characters and escapes bash removes (`-"LF$HOME/x"` is
+    `-LF$HOME/x`, `$'-'-pidfile=` is `--pidfile=`): where an option's name is looked for
+    in a word that is not literal, whatever its value becomes."""
+    return _QUOTE_MARKS.sub("", text)
+
+
+_QUOTE_MARKS = re.compile(r"\$(?=['\"])|['\"\\]")
+
+
 def _file_option_in(text: str, roles: PathRoles) -> Access | None:
     """The access of a file option spelt in `text`, a word that is not literal: GNU getopt
     takes a unique prefix of a long option (`--pidf=` is `--pidfile=`) and a short option
@@ -2069,10 +2100,15 @@ def _role_words(
     for index in view.unknown:
         word = inner[index]
         glued = _glued_value(word)
-        text = word.text
+        # (an option's name read without its quotes: `--pidfi"le=$HOME/x"`, review CF5)
+        text = _unquoted_name(word.text)
         access = roles.options.get(text.partition("=")[0] if text[1:2] == "-" else text[:2])
         if access is None and glued is word:
             access = _file_option_in(text, roles)  # (`--pidf=$HOME/x`, `-LF$HOME/x`: CE4)
+        if access is None and roles.options and word.may_split:
+            # bash may make a file option and its value of it (`pgrep -u
+            # 0$IFS-F$IFS$HOME/.netrc`: review CF3): a file the checks cannot read
+            access = Access.READ
         if glued is not word:
             for name in _access_names(access) if access is not None else ("read",):
                 yield glued, name, recursive
@@ -2156,7 +2192,8 @@ def _keeps_parents(inner: Sequence[Word], view: OptionView) -> bool:
     """`cp --parents SRC DIR`, `rsync -R SRC DIR`: the source's folders are made again
     below DIR (review BS5: `cp --parents .vscode/tasks.json ..` from a subfolder wrote the
     workspace's `.vscode/tasks.json`)."""
-    program = (inner[0].value or "").rpartition("/")[2]
+    # (`gcp --parents` under an approval of `gcp`: review CF6)
+    program = program_name((inner[0].value or "").rpartition("/")[2])
     if program == "cp":
         return view.has("--parents")
     return program == "rsync" and any(

@@ -23,6 +23,8 @@ any other tool, or another hook event               nothing on stdout, exit 0 (p
 not JSON, not an object, no string `tool_name`      exit 2 with the reason on stderr: Claude
                                                     Code blocks the call (a deny)
 `Bash` call without a string `tool_input.command`   deny
+`Bash` call with `dangerouslyDisableSandbox` set    at most ask: leaving Claude Code's own
+                                                    sandbox is the human's to allow
 policy fails to load, or evaluation fails           ask, with the error as the reason
 ==================================================  ==========================================
 
@@ -108,7 +110,24 @@ def handle(
         if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
             worst = outcome
     assert worst is not None  # INVARIANT: at least one root
+    if worst.verdict is Verdict.ALLOW and _leaves_sandbox(payload):
+        # an allow answered here skips the prompt Claude Code shows for a command run
+        # outside its sandbox (review CG6): the policy judged the command, not that
+        return answer(
+            Verdict.ASK,
+            "policylang: the command asks to run outside Claude Code's sandbox "
+            f"(`dangerouslyDisableSandbox`); the policy allows it: {describe_decision(worst)}",
+        )
     return answer(worst.verdict, describe_decision(worst))
+
+
+def _leaves_sandbox(payload: Mapping[str, Any]) -> bool:
+    """Whether the call asks to run outside Claude Code's sandbox (any value but an
+    explicit false counts: a string "true" is what a model may send)."""
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict) or "dangerouslyDisableSandbox" not in tool_input:
+        return False
+    return tool_input["dangerouslyDisableSandbox"] not in (False, None)
 
 
 def _command_of(payload: Mapping[str, Any]) -> str | None:

@@ -59,19 +59,28 @@ class Word:
 
     @property
     def may_split(self) -> bool:
-        """Whether bash may make several words of this one: a glob, or an expansion outside
-        double quotes, which is split at the blanks of its value (`-A 0$IFS-r`, `-p $(echo
-        x .env)`, `-u $HOME/.[bn]*`: reviews CE1 to CE3)."""
+        """Whether bash may make several words of this one, or none: a glob, or a word
+        `splits_at_blanks` (`-u $HOME/.[bn]*`: review CE3)."""
         if self.value is not None:
             return False
-        if any(e.kind is ExpansionKind.GLOB for e in self.expansions):
+        if any(e.kind in _SPLITTING_KINDS for e in self.expansions):
             return True
-        bare = _QUOTED.sub("", self.text)
-        if "`" in bare or any(ch in bare for ch in "*?["):
+        reading = _split_reading(self)
+        if reading is None or _splits_at_blanks(reading):
             return True
-        # (the home is named in many a command, and splits only where it holds a blank:
-        # the engine reads its paths; `env TZ=:$HOME/x date` stays judged as written)
-        return "$" in _HOME.sub("", bare)
+        return any(ch in reading[0] for ch in "*?[")
+
+    @property
+    def splits_at_blanks(self) -> bool:
+        """Whether bash may split this word at the blanks of a value: an expansion outside
+        double quotes (`-A 0$IFS-r`, `-p $(echo x .env)`: reviews CE1, CE2), or a quoted
+        expansion of every element (`"$@"`, `"${a[@]}"`: review CF2). Unlike a glob's
+        names, each of which starts as the pattern does, any of its words may start with
+        `-` (`x$IFS-f` is `x -f`)."""
+        if self.value is not None:
+            return False
+        reading = _split_reading(self)
+        return reading is None or _splits_at_blanks(reading)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,10 +127,104 @@ class Redirect:
 
 _WRITING_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _READING_OPS = frozenset({"<", "<>"})
-# escapes and quoted parts of a word, which bash does not split (`\$`, `'$x'`, `"$x"`,
-# `$'…'`; `$"…"` keeps its `$` outside, which errs on the side of splitting)
-_QUOTED = re.compile(r"\\.|\$?'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
-_HOME = re.compile(r"\$(?:HOME\b|\{HOME\})")  # (`Word.may_split`)
+# expansions that make several words whatever their quoting (`Word.may_split`)
+_SPLITTING_KINDS = frozenset({ExpansionKind.GLOB, ExpansionKind.EXTGLOB, ExpansionKind.BRACE})
+# expansions whose value bash splits at blanks outside double quotes (not a glob's names,
+# nor a process substitution's one name, `/dev/fd/63`)
+_BLANK_SPLITTING = frozenset(
+    {ExpansionKind.PARAMETER, ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.ARITHMETIC,
+     ExpansionKind.HISTORY}
+)
+# `$@`, `${@:2}`, `${a[@]}`, `${a[@]:1}`, `${!a[@]}`, `${!prefix@}`: one word per element,
+# even in double quotes, and none for no element (`${#a[@]}` is a count: one word)
+_EVERY_ELEMENT = re.compile(r"\$(?:@|\{(?:@|!?[A-Za-z_][A-Za-z0-9_]*(?:\[@\]|@)))")
+# the home, named in many a command, splits only where it holds a blank, and the engine
+# reads its paths (`env TZ=:$HOME/x date` stays judged as written); numbers bash sets
+# (a process id, a count, a status) split only at an IFS of digits, which asks
+_ONE_WORD = frozenset({"$HOME", "${HOME}", "$$", "${$}", "$#", "${#}", "$?", "${?}", "$!", "${!}"})
+# left to the scan: a tilde is no split, an ANSI-C string is quoted
+_SCANNED_KINDS = frozenset({ExpansionKind.TILDE, ExpansionKind.ANSI_C})
+# what may follow a `$` inside double quotes to make an expansion of it
+_EXPANDS_AFTER_DOLLAR = frozenset("({" + "@*#?$!-_" + "0123456789")
+
+
+def _split_reading(word: Word) -> tuple[str, list[Expansion], list[Expansion]] | None:
+    """How bash splits `word`: its characters outside quotes and expansions, the
+    expansions outside double quotes and those inside. None where the scan cannot tell
+    (an unterminated quote, an expansion not where the analyser put it, a `$` inside
+    double quotes the analyser recorded no expansion for).
+
+    A scan, not a pattern: `$'\''` is one quoted quote, and the text after it is not
+    quoted (review CF1: a pattern ended the ANSI-C string at the escaped quote and took
+    `$'\''${IFS}-r$'\''` for quoted text). Expansions are skipped by the analyser's own
+    spans, so a quote inside `"$(echo "x")"` does not end the outer string."""
+    text = word.text
+    starts: dict[int, Expansion] = {}
+    for expansion in word.expansions:
+        offset = expansion.span.start - word.span.start
+        if text[offset : offset + len(expansion.text)] != expansion.text:
+            return None
+        starts.setdefault(offset, expansion)
+    bare: list[str] = []
+    loose: list[Expansion] = []
+    quoted: list[Expansion] = []
+    inside = False  # within double quotes
+    i, end = 0, len(text)
+    while i < end:
+        here = starts.get(i)
+        if here is not None and here.kind not in _SCANNED_KINDS:
+            (quoted if inside else loose).append(here)
+            i += max(len(here.text), 1)
+            continue
+        char = text[i]
+        if char == "\\":
+            i += 2
+        elif char == '"':
+            inside = not inside
+            i += 1
+        elif inside:
+            if char == "`" or (char == "$" and i + 1 < end and _dollar_expands(text[i + 1])):
+                return None  # an expansion the analyser did not record: not followed
+            i += 1
+        elif char == "'" or text.startswith("$'", i):
+            close = _ansi_c_end(text, i + 2) if char == "$" else text.find("'", i + 1)
+            if close < 0:
+                return None
+            i = close + 1
+        elif text.startswith('$"', i):
+            inside = True  # `$"…"`: translated, quoted as `"…"` is
+            i += 2
+        else:
+            bare.append(char)
+            i += 1
+    return None if inside else ("".join(bare), loose, quoted)
+
+
+def _splits_at_blanks(reading: tuple[str, list[Expansion], list[Expansion]]) -> bool:
+    bare, loose, quoted = reading
+    if any(_EVERY_ELEMENT.match(e.text) for e in quoted if e.kind is ExpansionKind.PARAMETER):
+        return True
+    if any(e.kind in _BLANK_SPLITTING and e.text not in _ONE_WORD for e in loose):
+        return True
+    return "`" in bare or "$" in bare
+
+
+def _dollar_expands(following: str) -> bool:
+    return following.isalpha() or following in _EXPANDS_AFTER_DOLLAR
+
+
+def _ansi_c_end(text: str, start: int) -> int:
+    """The index of the quote closing a `$'…'` whose body starts at `start` (-1: none);
+    a backslash escapes the character after it, a quote too."""
+    i = start
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == "'":
+            return i
+        else:
+            i += 1
+    return -1
 
 
 class Connector(enum.StrEnum):

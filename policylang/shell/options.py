@@ -167,7 +167,8 @@ _TERMINATORS = frozenset({";", "+"})
 
 
 def could_be_option(word: Word) -> bool:
-    """Whether a non-literal word may expand to something starting with `-`."""
+    """Whether a non-literal word may expand to something starting with `-` (one that
+    bash splits at blanks may hold one later too: `option_view` lists it as both)."""
     return not word.text or word.text[0] in _MAY_BECOME_OPTION
 
 
@@ -189,6 +190,11 @@ class _Scanner:
         if self.i < len(self.words):
             word = self.words[self.i]
             self.options.append(_option(name, word.value, index, word.is_literal, known, (self.i,)))
+            if word.value is None and word.splits_at_blanks:
+                # bash may make several words of the value: the option takes the first,
+                # the rest are options or operands (`ps -o args${IFS}e`, `date
+                # --rfc-3339 date${IFS}-f${IFS}$HOME/.netrc`: review CF3, CF4)
+                self.unknown.append(self.i)
             self.i += 1
         else:
             self.options.append(_option(name, None, index, True, known, ()))
@@ -290,6 +296,10 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
             if could_be_option(word):
                 scan.unknown.append(index)
             else:
+                if word.splits_at_blanks:
+                    # an operand, and maybe options after it: `x$IFS-f$IFS$HOME/.netrc` is
+                    # `x -f ~/.netrc` (review CF3); a glob's names start as its pattern does
+                    scan.unknown.append(index)
                 if spec.options_first:
                     scan.operands.extend(range(index, len(words)))
                     return _finish(scan, len(words))

@@ -130,7 +130,9 @@ def test_find_expr(command: str, problem: str | None) -> None:
             "git -c sets `core.fsmonitor`, which is not known to be harmless",
         ),
         ("git --config-env=core.pager=X log", "git option `--config-env` can run programs"),
-        ("git -c $KEY log", "git -c value is not literal"),
+        ('git -c "$KEY" log', "git -c value is not literal"),
+        # bash may split it: `-c x -p`, an option after the value (review CF3)
+        ("git -c $KEY log", "git has a non-literal word where an option could be"),
         ("git $OPT log", "git has a non-literal word where an option could be"),
     ],
 )

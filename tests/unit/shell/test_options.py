@@ -85,9 +85,11 @@ def test_posix_style_stops_at_the_first_operand() -> None:
 
 
 def test_non_literal_words_that_may_be_options_are_unknown() -> None:
-    result = view("rm $FLAGS * x$y ./f", DEFAULT_OPTION_SPECS["rm"])
-    assert result.unknown == (1, 2)
-    assert result.operands == (3, 4)
+    result = view('rm $FLAGS * x$y x"$y" ./f', DEFAULT_OPTION_SPECS["rm"])
+    # `x$y` too: bash splits it, and a word after the first may be `-f` (review CF3); it is
+    # an operand all the same (its first word is)
+    assert result.unknown == (1, 2, 3)
+    assert result.operands == (3, 4, 5)
 
 
 def test_non_literal_option_value() -> None:
@@ -98,6 +100,15 @@ def test_non_literal_option_value() -> None:
         False,
         (2,),
     )
+
+
+def test_option_value_bash_may_split_is_also_unknown() -> None:
+    # `ps -o args${IFS}e` hands ps `e` (review CF4): the option keeps its value, and the
+    # word is unknown too, as a word that may be options
+    spec = OptionSpec(takes_value=frozenset({"-o", "-p"}))
+    result = view('ps -o args${IFS}e -p x"$P"', spec)
+    assert [o.name for o in result.options] == ["-o", "-p"]
+    assert result.unknown == (2,)
 
 
 def test_find_single_dash_long_and_exec() -> None:

@@ -310,6 +310,12 @@ def test_flock_string_option_reports_the_lock_file() -> None:
     assert result.nested.segments[0].argv == ("rm", "x")
 
 
+def test_shell_option_value_bash_may_split_is_opaque() -> None:
+    # `bash -o $OPT -c ls` with OPT=`xtrace -c CMD` runs CMD (review CF)
+    result = wrapped("bash -o $OPT -c ls")
+    assert result.opaque
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -318,7 +324,7 @@ def test_flock_string_option_reports_the_lock_file() -> None:
         "bash -ck 'ls LD_PRELOAD=/x.so'",
         "sh -kc ls",
         "bash -o keyword -c 'ls LD_PRELOAD=/x.so'",
-        "bash -o $OPT -c ls",  # may be `keyword`
+        'bash -o "$OPT" -c ls',  # may be `keyword`
     ],
 )
 def test_shell_keyword_option_is_reported(text: str) -> None:
@@ -381,12 +387,12 @@ def test_effect_of_an_extended_spec() -> None:
         ("bash -ac 'read TAR_OPTIONS; tar -tf x.tar'", "`bash -a` exports every variable"),
         ("bash -a -c ls", "`bash -a` exports every variable"),
         ("bash -o allexport -c ls", "`bash -o allexport` sets a shell option"),
-        ("bash -o $OPT -c ls", "`bash -o …` sets a shell option"),
+        ('bash -o "$OPT" -c ls', "`bash -o …` sets a shell option"),
         # review E12 and E4b: options that change what words mean
         ("bash -O dotglob -c 'cat *'", "`bash -O dotglob` sets a shell option"),
         ("bash -O cdable_vars -c 'cd HOME'", "`bash -O cdable_vars` sets a shell option"),
         ("bash -O expand_aliases -c ls", "`bash -O expand_aliases` sets a shell option"),
-        ("bash -O $OPT -c ls", "`bash -O …` sets a shell option"),
+        ('bash -O "$OPT" -c ls', "`bash -O …` sets a shell option"),
         ("bash -ic ls", "`bash -i` starts an interactive shell"),
         # review E9: argv[0] chosen by the line (`pgrep` named `pkill` kills)
         ("exec -a pkill pgrep -f x", "`exec -a` runs the program under another name"),
