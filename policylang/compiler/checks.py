@@ -509,6 +509,9 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
         text = word.value
         if skip:  # an option's value (`-p "$pid"`)
             skip = False
+            if word.may_split:
+                # `ps -o a*` is `ps -o args axe` beside files named so (review CH8)
+                return "ps has an option value bash may make several words of"
             continue
         if text is None:
             return "ps has a non-literal word where an option could be"

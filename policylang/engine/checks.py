@@ -317,6 +317,19 @@ def _relative_link(path: str) -> str | None:
     return text if text and not text.startswith("/") else None
 
 
+def _links_named(folder: str, names: frozenset[str]) -> list[str]:
+    """The symbolic links directly in `folder` with one of `names` (one listing)."""
+    try:
+        with os.scandir(folder) as entries:
+            return [e.path for e in entries if e.name in names and e.is_symlink()]
+    except OSError:
+        return []
+
+
+# programs that copy or link their sources into a folder under the sources' names
+_GLOB_LANDERS = frozenset({"cp", "ln", "install", "rsync"})
+
+
 def _target_directory(found: SegmentRules) -> str | None:
     """The folder of `-t DIR`/`--target-directory=DIR` (`mv`, `cp`, `ln`), if given."""
     inner = found.inner
@@ -407,6 +420,7 @@ class PathChecks:
     git_reads: list[tuple[SegmentState, tuple[str, ...]]]
     hidden_skips: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
+    start: paths.Cwd  # where the line starts (the walk's)
     # the repository's tracked links and where each points (`_protected_links`): a write
     # there lands below the link's name, found once per walk (None: not yet)
     protected_links: list[tuple[str, str]] | None
@@ -443,6 +457,8 @@ class PathChecks:
         moved = moved_trees(found)
         if moved:
             self.check_moved_trees(moved, seg, cwd)
+        if _program(found) in _GLOB_LANDERS:
+            self.check_globbed_sources(found, seg, cwd)
         globbed = [w for w in found.inner[1:] if _may_glob(w)]
         if globbed:  # (most segments have none: nothing more is built for them)
             judged = {id(word) for word, _access, _deep in found.path_words}
@@ -528,7 +544,8 @@ class PathChecks:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
             name = move.source.rstrip("/").rpartition("/")[2]
-            landings = [*targets] if move.into is not True else []
+            # (`cp -r -t DIR cfg/.` copies what is in `cfg` into DIR itself: review CH3)
+            landings = [*targets] if move.into is not True or name == "." else []
             if move.into is not False and name not in ("", ".", ".."):
                 landings.extend(f"{target.rstrip('/')}/{name}" for target in targets)
             # and below a tracked link that points there (`mv cfg6/tgt .` with `.vscode ->
@@ -565,6 +582,58 @@ class PathChecks:
                         f"moves or copies `{short(move.source)}`: more than {TREE_BUDGET:,} "
                         "entries, too many to rule out protected files among them",
                     )
+
+    def check_globbed_sources(
+        self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """A glob source of a copy lands as each name it matches below the target folder:
+        `cp cfg/* .vscode/`, `cp -t .vscode cfg/*`, `ln cfg/* DIR`, `install -t DIR cfg/*`
+        wrote `.vscode/tasks.json`, a name no word of the line spells (review CH3). The
+        glob is expanded as bash would (`check_glob`'s bounds); past them, it asks."""
+        inner, operands = found.inner, list(found.view.operands)
+        into = _target_directory(found)
+        target: str | None
+        if into is not None:
+            target, sources = into, operands
+        else:
+            target = tree_path(inner[operands[-1]]) if operands else None
+            sources = operands[:-1]
+        globs = [w for i in sources if _may_glob(w := inner[i]) and not w.splits_at_blanks]
+        if target is None or not globs:
+            return
+        self.fs = True
+        for word in globs:
+            pattern = paths.path_text(word)
+            if pattern is None:
+                continue  # (`$HOME/x*`: the path checks of the source ask)
+            for name in self._glob_names(pattern, seg, cwd):
+                self.check_path(f"{target.rstrip('/')}/{name}", "write", seg, cwd)
+
+    def _glob_names(self, pattern: str, seg: SegmentState, cwd: paths.Cwd) -> list[str]:
+        """The base names `pattern` matches now in each working folder; asks (and gives
+        none) where that cannot be told within the bounds."""
+        expanded = paths.expand_home(pattern, self.ctx.home)
+        if expanded is None:
+            return []
+        names: list[str] = []
+        for base in sorted(cwd.candidates):
+            absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
+            try:
+                found = paths.bounded_glob(
+                    absolute, matches=_GLOB_CAP, visits=_GLOB_VISITS, spent=self.glob_visits
+                )
+            except (OSError, ValueError):
+                found = None
+            if found is None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.glob-path",
+                    f"the glob `{short(pattern)}` names more files than can be checked where "
+                    "they are copied to",
+                )
+                return []
+            names.extend(os.path.basename(match.rstrip("/")) for match in found)
+        return list(dict.fromkeys(names))
 
     def landing_root(self, move: MovedTree, cwd: paths.Cwd) -> str:
         """Where a moved tree whose source cannot be listed lands: below the target when
@@ -846,11 +915,23 @@ class PathChecks:
         return tuple(found)
 
     def _protected_links(self) -> list[tuple[str, str]]:
+        """The links a write may land below: those the index of the workspace's
+        repository and of the working folder's (a submodule) track, and, for a workspace
+        git does not know (an unpacked archive) or a link not committed, the links at the
+        workspace's top and in the working folder named as a protected path's folder or
+        file is (review CH6: `.vscode -> tgt` in a tarball, `sub/.claude -> tgt` in a
+        submodule)."""
         if self.protected_links is None:
             self.fs = True
             links, _complete = self.git.tracked_links(self.ctx.workspace)
+            folders = dict.fromkeys((self.ctx.workspace, *sorted(self.start.candidates)))
+            for folder in list(folders)[1:]:
+                more, _complete = self.git.tracked_links(folder)
+                links.extend(more)
+            for folder in folders:
+                links.extend(_links_named(folder, self.rules.protected_names))
             found: list[tuple[str, str]] = []
-            for link in links:  # (most repositories track none, or a few)
+            for link in dict.fromkeys(links):  # (most repositories track none, or a few)
                 try:
                     text = os.readlink(link)
                 except OSError:

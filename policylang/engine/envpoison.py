@@ -126,11 +126,14 @@ def locale_charset_risk(value: str | None, *, strict: bool) -> bool:
 
 
 def environment_locale(env: Mapping[str, str]) -> str | None:
-    """The locale that decides how characters are read in `env` (`LC_ALL`, then
-    `LC_CTYPE`, then `LANG`, the first set and not empty), or None."""
+    """A locale of `env` whose charset may end characters in an ASCII byte, or None.
+
+    Any of `LC_ALL`, `LC_CTYPE` and `LANG` counts, not only the one that decides now:
+    the line may empty or unset the others (`LC_ALL=`, `env -u LC_ALL bash -c …`), and
+    the next one takes over (review CH5)."""
     for name in ("LC_ALL", "LC_CTYPE", "LANG"):
         value = env.get(name)
-        if value:
+        if value and locale_charset_risk(value, strict=False):
             return value
     return None
 

@@ -352,7 +352,7 @@ class _Walk(PathChecks, LineWrites):
     def run(self, command: str) -> Decision:
         self.text = command
         locale = environment_locale(self.ctx.env)
-        if locale is not None and locale_charset_risk(locale, strict=False):
+        if locale is not None:
             self.line_reasons.append(
                 Reason(
                     rule_id="engine.locale-charset",
@@ -1338,8 +1338,12 @@ class _Walk(PathChecks, LineWrites):
         return ""
 
     def _cwd_inside(self, cwd: paths.Cwd) -> bool:
-        workspace = self.ctx.workspace
-        return cwd.known and all(paths.is_within(c, workspace) for c in cwd.candidates)
+        # (a workspace given through a link is where its links lead too: the start's
+        # resolved cwd lies there, review CH9)
+        roots = (self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace)
+        return cwd.known and all(
+            any(paths.is_within(c, root) for root in roots) for c in cwd.candidates
+        )
 
     def _plainly_inside(self, value: str, cwd: paths.Cwd) -> bool:
         """A word that names nothing but one relative name that does not exist (so no link)

@@ -479,6 +479,14 @@ class RuleView:
         self.write_globs = tuple(
             rule.glob for rule in policy.protected.rules if rule.access.covers(Access.WRITE)
         )
+        # the literal names of their components (`.vscode`, `tasks.json`, `.claude`): a
+        # link of such a name leads writes below it (`PathChecks._protected_links`)
+        self.protected_names = frozenset(
+            part
+            for glob in self.write_globs
+            for part in glob.split("/")
+            if part not in ("", "~", ".", "..", "**") and not any(c in part for c in "*?[{")
+        )
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -2105,9 +2113,10 @@ def _role_words(
         access = roles.options.get(text.partition("=")[0] if text[1:2] == "-" else text[:2])
         if access is None and glued is word:
             access = _file_option_in(text, roles)  # (`--pidf=$HOME/x`, `-LF$HOME/x`: CE4)
-        if access is None and roles.options and word.may_split:
+        if access is None and roles.options and (word.may_split or "$'" in word.text):
             # bash may make a file option and its value of it (`pgrep -u
-            # 0$IFS-F$IFS$HOME/.netrc`: review CF3): a file the checks cannot read
+            # 0$IFS-F$IFS$HOME/.netrc`: review CF3), or an escape may spell one (`pgrep
+            # $'\x2dF'$HOME/.netrc`: review CH2): a file the checks cannot read
             access = Access.READ
         if glued is not word:
             for name in _access_names(access) if access is not None else ("read",):

@@ -241,7 +241,11 @@ class PlainBackend:
     ) -> list[str]:
         shell = self._resolved() or self.shell
         folder = self._inside(shell, self.workspace)
-        if folder is not None:  # (`probe` says so first; this holds without it too)
+        if folder is None and self.workspace is None and not _system_program(shell):
+            # no workspace given (`executor.run`'s own backend): the working folder stands
+            # for it, unless the shell is the system's (review CH7; a cwd of `/` holds all)
+            folder = self._inside(shell, cwd)
+        if folder is not None:  # (`probe` says so first for a workspace)
             raise ExecutionRefusedError(
                 f"refused: the shell `{shell}` that PATH finds lies in the workspace "
                 f"`{folder}`: it may be the repository's own program; the command never ran"
@@ -250,6 +254,19 @@ class PlainBackend:
 
     def __repr__(self) -> str:
         return f"PlainBackend(shell={self.shell!r})"
+
+
+# where systems and package managers install their shells
+_SYSTEM_BIN = frozenset(
+    {"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
+     "/opt/homebrew/bin", "/run/current-system/sw/bin"}
+)  # fmt: skip
+
+
+def _system_program(program: str) -> bool:
+    return os.path.dirname(os.path.realpath(program)) in _SYSTEM_BIN or program.startswith(
+        "/nix/store/"
+    )
 
 
 def _absolute_which(program: str, path_var: str | None) -> str | None:

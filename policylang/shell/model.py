@@ -141,7 +141,10 @@ _EVERY_ELEMENT = re.compile(r"\$(?:@|\{(?:@|!?[A-Za-z_][A-Za-z0-9_]*(?:\[@\]|@))
 # the home, named in many a command, splits only where it holds a blank, and the engine
 # reads its paths (`env TZ=:$HOME/x date` stays judged as written); numbers bash sets
 # (a process id, a count, a status) split only at an IFS of digits, which asks
-_ONE_WORD = frozenset({"$HOME", "${HOME}", "$$", "${$}", "$#", "${#}", "$?", "${?}", "$!", "${!}"})
+_ONE_WORD = frozenset(
+    {"$HOME", "${HOME}", "$$", "${$}", "$#", "${#}", "$?", "${?}", "$!", "${!}", "$PPID",
+     "${PPID}", "$UID", "${UID}", "$EUID", "${EUID}", "$BASHPID", "${BASHPID}"}
+)  # fmt: skip
 # left to the scan: a tilde is no split, an ANSI-C string is quoted
 _SCANNED_KINDS = frozenset({ExpansionKind.TILDE, ExpansionKind.ANSI_C})
 # what may follow a `$` inside double quotes to make an expansion of it
@@ -202,7 +205,9 @@ def _split_reading(word: Word) -> tuple[str, list[Expansion], list[Expansion]] |
 
 def _splits_at_blanks(reading: tuple[str, list[Expansion], list[Expansion]]) -> bool:
     bare, loose, quoted = reading
-    if any(_EVERY_ELEMENT.match(e.text) for e in quoted if e.kind is ExpansionKind.PARAMETER):
+    # (anywhere in it: `"${u:-${a[@]}}"`, `"${1+"$@"}"` are one word per element too,
+    # review CH1)
+    if any(_EVERY_ELEMENT.search(e.text) for e in quoted if e.kind is ExpansionKind.PARAMETER):
         return True
     if any(e.kind in _BLANK_SPLITTING and e.text not in _ONE_WORD for e in loose):
         return True

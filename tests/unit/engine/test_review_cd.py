@@ -89,7 +89,6 @@ def test_output_folders_absolute_paths_and_gzcat_ask(
         ("ln", "ln notes.txt notes2.txt"),
         ("ln", "ln -s notes.txt n.txt"),
         ("mv", "mv notes.txt n.txt"),
-        ("7z x", "7z x x.7z"),
         ("zstd", "zstd -d x.zst"),
         ("gzcat", "gzcat x.gz"),
     ],

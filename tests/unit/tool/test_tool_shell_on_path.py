@@ -95,3 +95,18 @@ def test_a_shell_outside_the_workspace_still_runs(
     result = make_tool(TablePolicy(), str(workspace)).call({"command": "echo fine"})
     assert result.status is ToolStatus.OK
     assert result.model_text.endswith("fine")
+
+
+def test_run_without_a_workspace_refuses_a_shell_in_the_working_folder(
+    planted: tuple[pathlib.Path, pathlib.Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `executor.run`'s own backend knows no workspace: the working folder stands for it
+    # (review CH7), and the system's shell still runs from `/`
+    workspace, marker = planted
+    monkeypatch.setenv("PATH", f"{workspace / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    with pytest.raises(ExecutionRefusedError, match="may be the repository's own program"):
+        run("echo hi", decision=decision("echo hi"), cwd=str(workspace))
+    assert not marker.exists()
+    monkeypatch.setenv("PATH", _REAL_PATH)
+    done = run("echo root", decision=decision("echo root"), cwd="/")
+    assert b"root" in done.stdout_bytes
