@@ -317,17 +317,33 @@ def _relative_link(path: str) -> str | None:
     return text if text and not text.startswith("/") else None
 
 
-def _links_named(folder: str, names: frozenset[str]) -> list[str]:
-    """The symbolic links directly in `folder` with one of `names` (one listing)."""
+def _links_named(folder: str, names: frozenset[str], pattern: re.Pattern[str]) -> list[str]:
+    """The symbolic links directly in `folder` with one of `names`, or a name `pattern`
+    matches (one listing)."""
     try:
         with os.scandir(folder) as entries:
-            return [e.path for e in entries if e.name in names and e.is_symlink()]
+            return [
+                e.path
+                for e in entries
+                if (e.name in names or pattern.match(e.name)) and e.is_symlink()
+            ]
     except OSError:
         return []
 
 
-# programs that copy or link their sources into a folder under the sources' names
-_GLOB_LANDERS = frozenset({"cp", "ln", "install", "rsync"})
+# programs that copy, move or link their sources into a folder under the sources' names
+_GLOB_LANDERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
+
+
+@dataclass(frozen=True, slots=True)
+class GlobLanding:
+    """Where a glob source of a copy lands (`PathChecks.check_globbed_sources`)."""
+
+    seg: SegmentState
+    target: str
+    deep: bool  # a folder it matches lands with its tree
+    parents: bool  # a match keeps its path below the target (`cp --parents`)
+    cwd: paths.Cwd
 
 
 def _target_directory(found: SegmentRules) -> str | None:
@@ -421,6 +437,9 @@ class PathChecks:
     hidden_skips: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
     start: paths.Cwd  # where the line starts (the walk's)
+    # the glob sources of copies, each absolute pattern and where the text bash passes
+    # starts in it: a file another segment writes may match them (`floor_line_writes`)
+    glob_landings: list[tuple[GlobLanding, str, int]]
     # the repository's tracked links and where each points (`_protected_links`): a write
     # there lands below the link's name, found once per walk (None: not yet)
     protected_links: list[tuple[str, str]] | None
@@ -544,8 +563,9 @@ class PathChecks:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
             name = move.source.rstrip("/").rpartition("/")[2]
-            # (`cp -r -t DIR cfg/.` copies what is in `cfg` into DIR itself: review CH3)
-            landings = [*targets] if move.into is not True or name == "." else []
+            # (`cp -r -t DIR cfg/.` copies what is in `cfg` into DIR itself: review CH3;
+            # so does `cfg/sub/..`: CI9)
+            landings = [*targets] if move.into is not True or name in (".", "..") else []
             if move.into is not False and name not in ("", ".", ".."):
                 landings.extend(f"{target.rstrip('/')}/{name}" for target in targets)
             # and below a tracked link that points there (`mv cfg6/tgt .` with `.vscode ->
@@ -589,7 +609,11 @@ class PathChecks:
         """A glob source of a copy lands as each name it matches below the target folder:
         `cp cfg/* .vscode/`, `cp -t .vscode cfg/*`, `ln cfg/* DIR`, `install -t DIR cfg/*`
         wrote `.vscode/tasks.json`, a name no word of the line spells (review CH3). The
-        glob is expanded as bash would (`check_glob`'s bounds); past them, it asks."""
+        glob is expanded as bash would (`check_glob`'s bounds; past them, it asks); a
+        folder it matches lands with its tree when the program copies, moves or links
+        trees (review CI7: `cp -r pkg/* docs/` wrote `docs/sub/CLAUDE.md`); with
+        `--parents` a match keeps its path (CI8); a file another segment of the line
+        writes is matched too (`glob_landings`, at the end of the line: CI6)."""
         inner, operands = found.inner, list(found.view.operands)
         into = _target_directory(found)
         target: str | None
@@ -602,22 +626,52 @@ class PathChecks:
         if target is None or not globs:
             return
         self.fs = True
+        self.path_users[id(seg)] = seg  # (a tree writer of the line may make its matches)
+        program = _program(found)
+        deep = program in ("mv", "ln") or found.view.has(
+            *(_RSYNC_DEEP if program == "rsync" else _CP_DEEP)
+        )
+        parents = found.view.has("--parents", "-R", "--relative") and program in ("cp", "rsync")
+        landing = GlobLanding(seg, target.rstrip("/") or "/", deep, parents, cwd)
         for word in globs:
             pattern = paths.path_text(word)
             if pattern is None:
                 continue  # (`$HOME/x*`: the path checks of the source ask)
-            for name in self._glob_names(pattern, seg, cwd):
-                self.check_path(f"{target.rstrip('/')}/{name}", "write", seg, cwd)
+            for match, relative in self._glob_matches(pattern, seg, cwd, landing):
+                self.land_glob_match(landing, match, relative)
 
-    def _glob_names(self, pattern: str, seg: SegmentState, cwd: paths.Cwd) -> list[str]:
-        """The base names `pattern` matches now in each working folder; asks (and gives
-        none) where that cannot be told within the bounds."""
+    def land_glob_match(self, landing: GlobLanding, match: str, relative: str) -> None:
+        name = relative.lstrip("/") if landing.parents else os.path.basename(match.rstrip("/"))
+        where = f"{landing.target}/{name}"
+        self.check_path(where, "write", landing.seg, landing.cwd)
+        if landing.deep and os.path.isdir(match):
+            forms, _complete, _process = self.resolve_all(where, landing.cwd)
+            reasons, complete = self.rules.landed_in_tree(
+                os.path.realpath(match), list(forms), self.ctx, where, budget=TREE_BUDGET
+            )
+            for reason in reasons:
+                landing.seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+            if not complete:
+                landing.seg.floor(
+                    Verdict.ASK,
+                    "engine.tree-budget",
+                    f"copies `{short(relative)}` into `{short(landing.target)}`: more than "
+                    f"{TREE_BUDGET:,} entries, too many to rule out protected files among them",
+                )
+
+    def _glob_matches(
+        self, pattern: str, seg: SegmentState, cwd: paths.Cwd, landing: GlobLanding
+    ) -> list[tuple[str, str]]:
+        """What `pattern` matches now in each working folder, absolute and as bash passes
+        it; asks (and gives none) where that cannot be told within the bounds. Notes the
+        absolute patterns for the line's own writes (`glob_landings`)."""
         expanded = paths.expand_home(pattern, self.ctx.home)
         if expanded is None:
             return []
-        names: list[str] = []
+        found_all: list[tuple[str, str]] = []
         for base in sorted(cwd.candidates):
             absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
+            self.glob_landings.append((landing, absolute, len(absolute) - len(expanded)))
             try:
                 found = paths.bounded_glob(
                     absolute, matches=_GLOB_CAP, visits=_GLOB_VISITS, spent=self.glob_visits
@@ -632,8 +686,9 @@ class PathChecks:
                     "they are copied to",
                 )
                 return []
-            names.extend(os.path.basename(match.rstrip("/")) for match in found)
-        return list(dict.fromkeys(names))
+            cut = len(absolute) - len(expanded)
+            found_all.extend((match, match[cut:]) for match in found)
+        return list(dict.fromkeys(found_all))
 
     def landing_root(self, move: MovedTree, cwd: paths.Cwd) -> str:
         """Where a moved tree whose source cannot be listed lands: below the target when
@@ -929,7 +984,11 @@ class PathChecks:
                 more, _complete = self.git.tracked_links(folder)
                 links.extend(more)
             for folder in folders:
-                links.extend(_links_named(folder, self.rules.protected_names))
+                links.extend(
+                    _links_named(
+                        folder, self.rules.protected_names, self.rules.protected_name_pattern()
+                    )
+                )
             found: list[tuple[str, str]] = []
             for link in dict.fromkeys(links):  # (most repositories track none, or a few)
                 try:

@@ -321,6 +321,7 @@ class _Walk(PathChecks, LineWrites):
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
         self.protected_links = None  # see `PathChecks.protected_links`
+        self.glob_landings = []  # see `PathChecks.glob_landings`
         self.config_rewrites = []  # see `PathChecks.config_rewrites`
         self.init_line_writes()  # see `LineWrites`
         self.start = start if start is not None else _start_cwd(ctx)

@@ -20,12 +20,14 @@ here: no file-system call is made for them.
 
 from __future__ import annotations
 
+import fnmatch
 import os
+from collections.abc import Callable
 from typing import Final
 
 from policylang.decision import Verdict
 from policylang.engine import subtree
-from policylang.engine.checks import SegmentState, short
+from policylang.engine.checks import GlobLanding, SegmentState, short
 from policylang.engine.gitconfig import bare_levels
 
 # what makes a folder a git directory, or changes what git runs or reads in one: written
@@ -64,6 +66,9 @@ class LineWrites:
     # the segments whose paths were resolved through the file system, by `id` (held, so
     # that the id of a passing trial segment is not taken again by another)
     path_users: dict[int, SegmentState]
+    # the glob sources of copies (`PathChecks.glob_landings`) and how one lands
+    glob_landings: list[tuple[GlobLanding, str, int]]
+    land_glob_match: Callable[[GlobLanding, str, str], None]
 
     def init_line_writes(self) -> None:
         self.written = []
@@ -99,6 +104,7 @@ class LineWrites:
         self._floor_written_ignore_files()
         self._floor_checked_out_links(segments)
         self._floor_head_writes()
+        self._land_written_glob_matches()
 
     def _floor_planted_repositories(self, unseen: _Writers) -> None:
         """A git segment asks where another segment may write the git directory it runs
@@ -187,6 +193,17 @@ class LineWrites:
                     f"`{short(maker)}` writes files in this line that may be links, so the "
                     "paths of the other commands may lead anywhere",
                 )
+
+    def _land_written_glob_matches(self) -> None:
+        """A file another segment writes that a copy's glob source matches lands below
+        the copy's target too (review CI6: `cp cfg/tasks.json docs/ && cp docs/*
+        .vscode/`: the glob matched nothing when the line was judged)."""
+        if not self.glob_landings or not self.written:
+            return
+        for landing, pattern, cut in self.glob_landings:
+            for seg, form, _deep in self.written:
+                if seg is not landing.seg and fnmatch.fnmatchcase(form, pattern):
+                    self.land_glob_match(landing, form, form[cut:])
 
     def _floor_head_writes(self) -> None:
         """Writing a file named `HEAD` next to `objects/` and `refs/` (there before, or

@@ -9,6 +9,7 @@ line's verdict.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import functools
 import ipaddress
 import itertools
@@ -481,12 +482,24 @@ class RuleView:
         )
         # the literal names of their components (`.vscode`, `tasks.json`, `.claude`): a
         # link of such a name leads writes below it (`PathChecks._protected_links`)
-        self.protected_names = frozenset(
+        parts = {
             part
             for glob in self.write_globs
             for part in glob.split("/")
-            if part not in ("", "~", ".", "..", "**") and not any(c in part for c in "*?[{")
-        )
+            if part.strip("*") not in ("", "~", ".", "..")
+        }
+        self.protected_names = frozenset(p for p in parts if not any(c in p for c in "*?[{"))
+        # and those with a wildcard (`.venv*`: review CI13), compiled when first needed
+        # (loading a policy compiles no glob: start-up)
+        self._name_globs = sorted(p for p in parts if any(c in p for c in "*?["))
+        self._name_pattern: re.Pattern[str] | None = None
+
+    def protected_name_pattern(self) -> re.Pattern[str]:
+        """Names a protected glob's wildcard component matches (`PathChecks`' links)."""
+        if self._name_pattern is None:
+            joined = "|".join(fnmatch.translate(p) for p in self._name_globs)
+            self._name_pattern = re.compile(joined or "(?!)")
+        return self._name_pattern
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, command: str) -> CommandLine:
@@ -1029,6 +1042,19 @@ class RuleView:
                 Reason(
                     rule_id="engine.7z-absolute-paths",
                     message=f"`{name}` writes or stores the absolute paths its archive names",
+                    verdict=Verdict.ASK,
+                )
+            )
+        extractor = _extraction(name, inner)
+        if extractor is not None:
+            # an archive names the files it writes (`.git/hooks/pre-commit`, `.claude/…`):
+            # approved once, never always, however the command letter is spelt (review
+            # CI2-CI5: `7z X`, `7z -y x`, `ar -x`, `jar -xf`, `bsdtar xf`, `dpkg -x`)
+            floors.append(
+                Reason(
+                    rule_id="engine.archive-extract",
+                    message=f"`{extractor}` writes the files its archive names, which no "
+                    "approval covers",
                     verdict=Verdict.ASK,
                 )
             )
@@ -2056,6 +2082,74 @@ def _unquoted_name(text: str) -> str:
 _QUOTE_MARKS = re.compile(r"\$(?=['\"])|['\"\\]")
 
 
+def _extraction(name: str, inner: Sequence[Word]) -> str | None:
+    """How `inner` extracts an archive (`7z x`, `ar -x`, …), or None. Each reads its
+    command as it does: 7-Zip's first word that is no switch, in any case; ar's and jar's
+    first word, with or without a dash (jar's `--extract`); bsdtar's first word without a
+    dash, or any `-x`/`--extract`; dpkg's and dpkg-deb's extracting options."""
+    words = [w.value for w in inner[1:]]
+    if name in _SEVEN_ZIP:
+        command = next((w for w in words if w is None or not w.startswith("-")), "")
+        return f"{name} {command}" if command is None or command.lower() in ("x", "e") else None
+    first = words[0] if words else ""
+    if name in ("ar", "jar"):
+        if first is None:
+            return name
+        if name == "jar" and first.startswith("--"):
+            long = first.partition("=")[0]
+            return f"jar {first}" if len(long) > 3 and "--extract".startswith(long) else None
+        return f"{name} {first}" if "x" in first.lstrip("-") else None
+    if name == "bsdtar":
+        if first is not None and not first.startswith("-") and "x" in first:
+            return f"bsdtar {first}"
+        return None  # (`-x`, `--extract`: the `bsdtar-extract` rule's clause)
+    if name in _ALWAYS_EXTRACT:
+        listing = _ALWAYS_EXTRACT[name]
+        return None if any(w in listing for w in words) else name
+    if name in _COMMAND_EXTRACT:
+        command = next((w for w in words if w is None or not w.startswith("-")), "")
+        if command is None or command.lower().lstrip("-") in _COMMAND_EXTRACT[name]:
+            return f"{name} {command}"
+        return None
+    if name in ("bsdcpio", "pax"):
+        flags = ("-i", "--extract") if name == "bsdcpio" else ("-r",)
+        if any(w is None or w in flags or (w[:1] == "-" and w[1:2] != "-" and flags[0][1] in w)
+               for w in words):
+            return f"{name} {flags[0]}"
+        return None
+    if name in ("dpkg", "dpkg-deb"):
+        for word in words:
+            if word is not None and (
+                word in _DPKG_EXTRACT or word.startswith(tuple(f"{o}=" for o in _DPKG_EXTRACT))
+            ):
+                return f"{name} {word}"
+    return None
+
+
+# extractors whose every use extracts but a listing or a test (review CI: not installed
+# here, read from their manuals)
+_ALWAYS_EXTRACT: Final = {
+    "cabextract": frozenset({"-l", "--list", "-t", "--test", "--help", "--version"}),
+    "unar": frozenset({"--help", "-h", "--version", "-v"}),
+    "aunpack": frozenset({"--help", "--version"}),
+    "unsquashfs": frozenset({"-l", "-ll", "-ls", "-lls", "-lc", "-llc", "-s", "-stat",
+                             "-help", "-version"}),
+}  # fmt: skip
+# extractors whose command word (the first that is no option) extracts
+_COMMAND_EXTRACT: Final = {
+    "unrar": frozenset({"x", "e"}),
+    "rar": frozenset({"x", "e"}),
+    "lha": frozenset({"x", "e"}),
+    "arj": frozenset({"x", "e"}),
+    "zpaq": frozenset({"x", "extract"}),
+    "patool": frozenset({"extract"}),
+}
+_DPKG_EXTRACT = frozenset(
+    {"-x", "-X", "-R", "--extract", "--vextract", "--raw-extract", "--unpack", "-i", "--install",
+     "--fsys-tarfile"}
+)  # fmt: skip
+
+
 def _file_option_in(text: str, roles: PathRoles) -> Access | None:
     """The access of a file option spelt in `text`, a word that is not literal: GNU getopt
     takes a unique prefix of a long option (`--pidf=` is `--pidfile=`) and a short option
@@ -2143,6 +2237,9 @@ def _role_words(
             # its protected place, as `rm -r ~/.config` would have (review BZ)
             yield from ((inner[i], "write", True) for i in sources)
         yield inner[operands[-1]], "write", recursive
+        if len(operands) == 1 and not into and _is_ln(inner):
+            # `ln -s pkg/.mcp.json` makes `./.mcp.json` (review CI10)
+            yield from _made_here(inner[operands[0]], recursive)
         parents = _keeps_parents(inner, view)
         yield from _copied_into(inner, operands[:-1], inner[operands[-1]], recursive, parents)
     for option in view.options:
@@ -2195,6 +2292,22 @@ def _option_word(inner: Sequence[Word], option: Option) -> Word | None:
     if option.value is not None:
         return _value_word(inner[option.word_index], option.value)
     return None
+
+
+def _is_ln(inner: Sequence[Word]) -> bool:
+    return program_name((inner[0].value or "").rpartition("/")[2]) == "ln"
+
+
+def _made_here(source: Word, recursive: bool) -> Iterator[tuple[Word, str, bool]]:
+    """The name `ln SOURCE` makes in the working folder: SOURCE's last name; a word that
+    is not literal names a file the checks cannot read (they ask)."""
+    value = source.value
+    if value is None:
+        yield source, "write", recursive
+        return
+    name = value.rstrip("/").rpartition("/")[2]
+    if name not in ("", ".", ".."):
+        yield _value_word(source, name), "write", recursive
 
 
 def _keeps_parents(inner: Sequence[Word], view: OptionView) -> bool:

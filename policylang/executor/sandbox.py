@@ -241,7 +241,12 @@ class PlainBackend:
     ) -> list[str]:
         shell = self._resolved() or self.shell
         folder = self._inside(shell, self.workspace)
-        if folder is None and self.workspace is None and not _system_program(shell):
+        if (
+            folder is None
+            and self.workspace is None
+            and os.path.realpath(cwd) != "/"  # (no workspace: review CI15)
+            and not _system_program(shell)
+        ):
             # no workspace given (`executor.run`'s own backend): the working folder stands
             # for it, unless the shell is the system's (review CH7; a cwd of `/` holds all)
             folder = self._inside(shell, cwd)

@@ -1,0 +1,146 @@
+"""Review CI (of review CH's fixes): `BASHPID` is assignable (CI1); extraction by 7-Zip in
+any case or order, `ar -x`, `jar -xf`, `bsdtar xf`, `dpkg -x` is never approvable
+(CI2-CI5); a copy's glob source matches what the line itself writes (CI6), lands with
+its folders' trees (CI7) and keeps its path under `--parents` (CI8); `cfg/sub/..` lands
+in the target (CI9); `ln -s SOURCE` makes SOURCE's name here (CI10); a brace expansion
+beside another expansion (CI11); links with a wildcard name (`.venv*`, CI13). Real runs
+with bash where the programs are here."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from realrun import approved
+
+from policylang import Verdict, load_policy
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "home").mkdir()
+    workspace = tmp_path / "ws"
+    for folder in ("cfg", ".vscode", "docs", "pkg/sub/.claude", "src/.vscode"):
+        (workspace / folder).mkdir(parents=True)
+    (workspace / "cfg" / "tasks.json").write_text('{"PWNED": 1}\n')
+    (workspace / "pkg" / "sub" / "CLAUDE.md").write_text("PWNED\n")
+    (workspace / "pkg" / "sub" / ".claude" / "settings.json").write_text("{}\n")
+    (workspace / "pkg" / ".mcp.json").write_text("{}\n")
+    (workspace / "src" / ".vscode" / "tasks.json").write_text('{"PWNED": 1}\n')
+    return workspace
+
+
+def _environment(workspace: Path) -> dict[str, str]:
+    return {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin",
+            "GITHUB_TOKEN": "ghp_CANARY"}
+
+
+def test_ci1_bashpid_is_assignable(workspace: Path) -> None:
+    line = 'unset BASHPID; read BASHPID <<< "args ex"; ps -o $BASHPID'
+    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    ran = subprocess.run(["bash", "-c", line], cwd=workspace, env=_environment(workspace),
+                         capture_output=True, text=True, check=False)
+    assert "ghp_CANARY" in ran.stdout
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [
+        ("7z", "7z X h.zip"), ("7z", "7z -y x h.zip"), ("ar", "ar -x h.a"), ("ar", "ar x h.a"),
+        ("jar", "jar -xf h.jar"), ("jar", "jar --extract -f h.jar"), ("bsdtar", "bsdtar xf h.tar"),
+        ("dpkg", "dpkg -x h.deb ."), ("dpkg-deb", "dpkg-deb -R h.deb d"),
+        ("unrar", "unrar x a.rar"), ("cabextract", "cabextract a.cab"), ("unar", "unar a.zip"),
+        ("lha", "lha x a.lzh"), ("bsdcpio", "bsdcpio -i"), ("pax", "pax -r -f a.tar"),
+        ("patool", "patool extract a.zip"), ("unsquashfs", "unsquashfs a.sqfs"),
+    ],
+)  # fmt: skip
+def test_ci2_to_ci5_extraction_is_never_approved(
+    workspace: Path, approval: str, line: str
+) -> None:
+    env = _environment(workspace)
+    decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("7z", "7z l h.zip"), ("ar", "ar t h.a"), ("jar", "jar tf h.jar"), ("dpkg", "dpkg -l"),
+     ("unrar", "unrar l a.rar"), ("cabextract", "cabextract -l a.cab")],
+)
+def test_archive_listings_stay_approvable(workspace: Path, approval: str, line: str) -> None:
+    env = _environment(workspace)
+    decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_ci3_ar_extracts_what_its_archive_names(workspace: Path) -> None:
+    assert shutil.which("ar") is not None, "binutils' ar: scripts/system-deps.sh installs it"
+    payload = workspace / "payload"
+    payload.mkdir()
+    (payload / "CLAUDE.md").write_text("PWNED\n")
+    subprocess.run(["ar", "rc", str(workspace / "h.a"), "CLAUDE.md"], cwd=payload, check=True)
+    decision = approved("ar").evaluate("ar -x h.a", workspace=str(workspace),
+                                       env=_environment(workspace))
+    assert decision.verdict is not Verdict.ALLOW
+    subprocess.run(["ar", "-x", "h.a"], cwd=workspace, check=True)
+    assert (workspace / "CLAUDE.md").read_text() == "PWNED\n"
+
+
+@pytest.mark.parametrize(
+    ("approvals", "line", "landed"),
+    [
+        (("cp",), "cp cfg/tasks.json docs/ && cp docs/* .vscode/", ".vscode/tasks.json"),
+        (("cp",), "cp -r pkg/* docs/", "docs/sub/CLAUDE.md"),
+        (("mv",), "mv pkg/* docs/", "docs/sub/.claude/settings.json"),
+        (("cp",), "cp -r -t .vscode cfg/sub/..", ".vscode/tasks.json"),
+        (("ln",), "ln -s pkg/.mcp.json", ".mcp.json"),
+    ],
+)
+def test_ci6_to_ci10_copies_land_where_bash_puts_them(
+    workspace: Path, approvals: tuple[str, ...], line: str, landed: str
+) -> None:
+    (workspace / "cfg" / "sub").mkdir()
+    env = _environment(workspace)
+    decision = approved(*approvals).evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
+    assert (workspace / landed).exists()
+
+
+def test_ci8_parents_keeps_a_glob_match_s_path(workspace: Path) -> None:
+    env = _environment(workspace)
+    line = "cp --parents .vscode/t* .."
+    decision = approved("cp").evaluate(line, cwd=str(workspace / "src"),
+                                       workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace / "src", env=env, check=True)
+    assert "PWNED" in (workspace / ".vscode" / "tasks.json").read_text()
+
+
+@pytest.mark.parametrize("line", ["cp -r cfg/* docs/", "mv cfg/* docs/", "ln -s cfg/tasks.json",
+                                  "cp cfg/*.json docs/"])
+def test_copies_elsewhere_stay_allowed(workspace: Path, line: str) -> None:
+    approval = line.split()[0]
+    decision = approved(approval).evaluate(line, workspace=str(workspace),
+                                           env=_environment(workspace))
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize("line", ["ps -p {$$,e}", "pgrep {-F,-d}$HOME/.netrc"])
+def test_ci11_a_brace_expansion_beside_another(workspace: Path, line: str) -> None:
+    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+def test_ci13_a_link_with_a_wildcard_name(workspace: Path) -> None:
+    # `**/.venv*/bin/**` is protected for writes: a `.venv -> build` link leads there
+    (workspace / ".venv").symlink_to("build")
+    (workspace / "build" / "bin").mkdir(parents=True)
+    decision = approved("cp").evaluate("cp cfg/tasks.json build/bin/python",
+                                       workspace=str(workspace), env=_environment(workspace))
+    assert decision.verdict is Verdict.ASK, decision.explain()  # (install folders ask)
+    assert any("/.venv/bin/python" in r.message for r in decision.reasons)
