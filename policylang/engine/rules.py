@@ -2087,6 +2087,8 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
     command as it does: 7-Zip's first word that is no switch, in any case; ar's and jar's
     first word, with or without a dash (jar's `--extract`); bsdtar's first word without a
     dash, or any `-x`/`--extract`; dpkg's and dpkg-deb's extracting options."""
+    if name not in _EXTRACTORS:
+        return None  # (asked of every segment: most are no extractor)
     words = [w.value for w in inner[1:]]
     if name in _SEVEN_ZIP:
         command = next((w for w in words if w is None or not w.startswith("-")), "")
@@ -2144,6 +2146,10 @@ _COMMAND_EXTRACT: Final = {
     "zpaq": frozenset({"x", "extract"}),
     "patool": frozenset({"extract"}),
 }
+_EXTRACTORS: Final = frozenset(
+    {*_SEVEN_ZIP, "ar", "jar", "bsdtar", "dpkg", "dpkg-deb", "bsdcpio", "pax",
+     *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT}
+)  # fmt: skip
 _DPKG_EXTRACT = frozenset(
     {"-x", "-X", "-R", "--extract", "--vextract", "--raw-extract", "--unpack", "-i", "--install",
      "--fsys-tarfile"}
