@@ -346,6 +346,18 @@ class GlobLanding:
     cwd: paths.Cwd
 
 
+def _copies_through_links(found: SegmentRules) -> bool:
+    """`cp -r -L`, `rsync -r -L|-k|--copy-unsafe-links`: a tree copied with its links
+    followed."""
+    program, view = _program(found), found.view
+    if program == "cp":
+        return view.has("-L", "--dereference") and view.has(*_CP_DEEP[:5])
+    if program == "rsync":
+        follows = ("-L", "--copy-links", "-k", "--copy-dirlinks", "--copy-unsafe-links")
+        return view.has(*follows) and view.has(*_RSYNC_DEEP[:4])
+    return False
+
+
 def _target_directory(found: SegmentRules) -> str | None:
     """The folder of `-t DIR`/`--target-directory=DIR` (`mv`, `cp`, `ln`), if given."""
     inner = found.inner
@@ -478,6 +490,15 @@ class PathChecks:
             self.check_moved_trees(moved, seg, cwd)
         if _program(found) in _GLOB_LANDERS:
             self.check_globbed_sources(found, seg, cwd)
+            if _copies_through_links(found):
+                # `cp -rL pkg/sub docs/`: a link below the folder lands as the tree it
+                # leads to, which the landing checks do not follow (review CJ6)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.copied-links",
+                    "copies folders following the links in them: what they lead to lands "
+                    "below the target unchecked",
+                )
         globbed = [w for w in found.inner[1:] if _may_glob(w)]
         if globbed:  # (most segments have none: nothing more is built for them)
             judged = {id(word) for word, _access, _deep in found.path_words}
@@ -963,8 +984,10 @@ class PathChecks:
         found: list[str] = []
         for form in forms:
             for link, target in links:
-                if form == target or form.startswith(target + "/"):
-                    found.append(link + form[len(target) :])
+                top = target.rstrip("/") + "/"  # (`/` for a link to the root)
+                if form == target or form.startswith(top):
+                    below = form[len(top) :] if form != target else ""
+                    found.append(f"{link}/{below}" if below else link)
                 elif subtree and target.startswith(form.rstrip("/") + "/"):
                     found.append(link)
         return tuple(found)

@@ -46,6 +46,15 @@ def _is_ignore_file(written: str) -> bool:
     return name in _IGNORE_NAMES or written.endswith(("/info/exclude", "/git/ignore"))
 
 
+def _normal_pattern(pattern: str) -> str:
+    """An absolute glob with `.`, `..` and doubled slashes gone and the folders before its
+    first wildcard resolved through their links, as written paths are."""
+    first = min((i for i in (pattern.find(c) for c in "*?[") if i >= 0), default=len(pattern))
+    folder = pattern[:first].rpartition("/")[0]
+    real = os.path.realpath(os.path.normpath(folder or "/"))
+    return os.path.normpath(real.rstrip("/") + pattern[len(folder) :])
+
+
 class LineWrites:
     """What the segments of one line write, and the checks made before those writes."""
 
@@ -201,8 +210,13 @@ class LineWrites:
         if not self.glob_landings or not self.written:
             return
         for landing, pattern, cut in self.glob_landings:
+            # (the pattern as the written paths are: `./docs/t*`, `docs//t*`,
+            # `cfg/../docs/t*` and a linked folder are the same files: review CJ5)
+            normal = _normal_pattern(pattern)
             for seg, form, _deep in self.written:
-                if seg is not landing.seg and fnmatch.fnmatchcase(form, pattern):
+                if seg is not landing.seg and (
+                    fnmatch.fnmatchcase(form, pattern) or fnmatch.fnmatchcase(form, normal)
+                ):
                     self.land_glob_match(landing, form, form[cut:])
 
     def _floor_head_writes(self) -> None:

@@ -151,7 +151,7 @@ def _jq_program_like(value: str | None) -> bool:
     return value.startswith("-") and len(value) > 1 and not (value[1].isalpha() or value[1] == "-")
 
 
-_SEVEN_ZIP = frozenset({"7z", "7za", "7zr", "7zz"})
+_SEVEN_ZIP = frozenset({"7z", "7za", "7zr", "7zz", "7zzs"})
 # tar's modes that read the files they are given into an archive
 _TAR_CREATE = ("-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate")
 _GREP_RECURSIVE = ("-r", "-R", "--recursive", "--dereference-recursive")
@@ -2083,10 +2083,14 @@ _QUOTE_MARKS = re.compile(r"\$(?=['\"])|['\"\\]")
 
 
 def _extraction(name: str, inner: Sequence[Word]) -> str | None:
-    """How `inner` extracts an archive (`7z x`, `ar -x`, …), or None. Each reads its
-    command as it does: 7-Zip's first word that is no switch, in any case; ar's and jar's
-    first word, with or without a dash (jar's `--extract`); bsdtar's first word without a
-    dash, or any `-x`/`--extract`; dpkg's and dpkg-deb's extracting options."""
+    """How `inner` extracts an archive (`7z x`, `ar -x`, `jar -v -x -f`, …), or None.
+
+    Each program's command is read as it reads it: 7-Zip's first word that is no switch,
+    in any case; ar's and lha's first word, with or without a dash; the letters of any
+    word or bundle for the tar-like ones (jar, fastjar, bsdtar's first word, atool,
+    bsdcpio, pax, dpkg, dpkg-deb), their long options by any unique prefix; a word not
+    literal, or jar's `@FILE` of arguments, may be any of these (reviews CI2-CI5, CJ1-CJ4).
+    """
     if name not in _EXTRACTORS:
         return None  # (asked of every segment: most are no extractor)
     words = [w.value for w in inner[1:]]
@@ -2094,17 +2098,12 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
         command = next((w for w in words if w is None or not w.startswith("-")), "")
         return f"{name} {command}" if command is None or command.lower() in ("x", "e") else None
     first = words[0] if words else ""
-    if name in ("ar", "jar"):
-        if first is None:
-            return name
-        if name == "jar" and first.startswith("--"):
-            long = first.partition("=")[0]
-            return f"jar {first}" if len(long) > 3 and "--extract".startswith(long) else None
-        return f"{name} {first}" if "x" in first.lstrip("-") else None
-    if name == "bsdtar":
-        if first is not None and not first.startswith("-") and "x" in first:
-            return f"bsdtar {first}"
-        return None  # (`-x`, `--extract`: the `bsdtar-extract` rule's clause)
+    if first is None and name in ("ar", "lha"):
+        return name
+    if name == "ar":  # (`ar x`, `ar -x`, `ar xv`: the operation letters of its first word)
+        return f"ar {first}" if first is not None and "x" in first else None
+    if name == "lha":  # (`lha x`, `lha -xv`, `lha ef`: its command is the first letter)
+        return f"lha {first}" if first is not None and first.lstrip("-")[:1] in ("x", "e") else None
     if name in _ALWAYS_EXTRACT:
         listing = _ALWAYS_EXTRACT[name]
         return None if any(w in listing for w in words) else name
@@ -2113,19 +2112,39 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
         if command is None or command.lower().lstrip("-") in _COMMAND_EXTRACT[name]:
             return f"{name} {command}"
         return None
-    if name in ("bsdcpio", "pax"):
-        flags = ("-i", "--extract") if name == "bsdcpio" else ("-r",)
-        if any(w is None or w in flags or (w[:1] == "-" and w[1:2] != "-" and flags[0][1] in w)
-               for w in words):
-            return f"{name} {flags[0]}"
-        return None
-    if name in ("dpkg", "dpkg-deb"):
-        for word in words:
-            if word is not None and (
-                word in _DPKG_EXTRACT or word.startswith(tuple(f"{o}=" for o in _DPKG_EXTRACT))
-            ):
+    short, long = _BUNDLED_EXTRACT[name]
+    for index, word in enumerate(words):
+        if word is None or (word.startswith("@") and name in ("jar", "fastjar")):
+            return f"{name} {word or '…'}"
+        if word == "--":
+            break
+        if word.startswith("--"):
+            given = word.partition("=")[0]
+            if len(given) > 3 and any(option.startswith(given) for option in long):
                 return f"{name} {word}"
+        elif (word.startswith("-") or (index == 0 and name in _DASHLESS_FIRST)) and any(
+            letter in short for letter in word.lstrip("-")
+        ):
+            return f"{name} {word}"
     return None
+
+
+# programs that read their options as tar does: the short letters and long options that
+# extract (`jar -v -x -f x.jar`, `dpkg-deb -xv`, `bsdcpio -pd`: reviews CJ1-CJ4)
+_BUNDLED_EXTRACT: Final = {
+    "jar": ("x", ("--extract",)),
+    "fastjar": ("x", ("--extract",)),
+    "bsdtar": ("x", ("--extract",)),
+    "atool": ("xX", ("--extract", "--extract-to")),
+    "bsdcpio": ("ip", ("--extract", "--pass-through")),
+    "pax": ("r", ()),
+    "p7zip": ("d", ("--decompress",)),
+    "dpkg": ("xXRei", ("--extract", "--vextract", "--raw-extract", "--control", "--unpack",
+                       "--install")),
+    "dpkg-deb": ("xXRe", ("--extract", "--vextract", "--raw-extract", "--control")),
+}  # fmt: skip
+# of those, the ones whose first word may be their options without a dash (`jar xf`)
+_DASHLESS_FIRST: Final = frozenset({"jar", "fastjar", "bsdtar"})
 
 
 # extractors whose every use extracts but a listing or a test (review CI: not installed
@@ -2136,23 +2155,19 @@ _ALWAYS_EXTRACT: Final = {
     "aunpack": frozenset({"--help", "--version"}),
     "unsquashfs": frozenset({"-l", "-ll", "-ls", "-lls", "-lc", "-llc", "-s", "-stat",
                              "-help", "-version"}),
+    # the name of the file it writes is in its input (`begin 644 .bashrc`)
+    "uudecode": frozenset({"--help", "--version"}),
 }  # fmt: skip
 # extractors whose command word (the first that is no option) extracts
 _COMMAND_EXTRACT: Final = {
     "unrar": frozenset({"x", "e"}),
     "rar": frozenset({"x", "e"}),
-    "lha": frozenset({"x", "e"}),
     "arj": frozenset({"x", "e"}),
     "zpaq": frozenset({"x", "extract"}),
     "patool": frozenset({"extract"}),
 }
 _EXTRACTORS: Final = frozenset(
-    {*_SEVEN_ZIP, "ar", "jar", "bsdtar", "dpkg", "dpkg-deb", "bsdcpio", "pax",
-     *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT}
-)  # fmt: skip
-_DPKG_EXTRACT = frozenset(
-    {"-x", "-X", "-R", "--extract", "--vextract", "--raw-extract", "--unpack", "-i", "--install",
-     "--fsys-tarfile"}
+    {*_SEVEN_ZIP, "ar", "lha", *_BUNDLED_EXTRACT, *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT}
 )  # fmt: skip
 
 

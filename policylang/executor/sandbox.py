@@ -241,14 +241,10 @@ class PlainBackend:
     ) -> list[str]:
         shell = self._resolved() or self.shell
         folder = self._inside(shell, self.workspace)
-        if (
-            folder is None
-            and self.workspace is None
-            and os.path.realpath(cwd) != "/"  # (no workspace: review CI15)
-            and not _system_program(shell)
-        ):
+        if folder is None and self.workspace is None and not _system_program(shell):
             # no workspace given (`executor.run`'s own backend): the working folder stands
-            # for it, unless the shell is the system's (review CH7; a cwd of `/` holds all)
+            # for it, unless the shell is the system's (review CH7; from `/`, a shell of
+            # the user's own is refused too: review CJ7 against CI15's convenience)
             folder = self._inside(shell, cwd)
         if folder is not None:  # (`probe` says so first for a workspace)
             raise ExecutionRefusedError(

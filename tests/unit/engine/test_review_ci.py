@@ -144,3 +144,64 @@ def test_ci13_a_link_with_a_wildcard_name(workspace: Path) -> None:
                                        workspace=str(workspace), env=_environment(workspace))
     assert decision.verdict is Verdict.ASK, decision.explain()  # (install folders ask)
     assert any("/.venv/bin/python" in r.message for r in decision.reasons)
+
+
+# -- review CJ (of the CI fixes) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [
+        ("jar", "jar -v -x -f h.jar"), ("jar", "jar -f h.jar -x"),
+        ("jar", "jar --file h.jar --extract"), ("jar", "jar @argfile"),
+        ("dpkg-deb", "dpkg-deb -xv h.deb ."), ("dpkg-deb", "dpkg-deb --control h.deb ."),
+        ("dpkg", "dpkg --control h.deb ."), ("bsdcpio", "bsdcpio -pd docs"),
+        ("bsdcpio", "bsdcpio --ex"), ("lha", "lha xv a.lzh"), ("lha", "lha -xv a.lzh"),
+        ("atool", "atool -x a.zip"), ("uudecode", "uudecode f.uu"),
+        ("fastjar", "fastjar -xf a.jar"), ("7zzs", "7zzs x a.7z"), ("p7zip", "p7zip -d a.7z"),
+    ],
+)  # fmt: skip
+def test_cj1_to_cj4_extraction_spellings(workspace: Path, approval: str, line: str) -> None:
+    env = _environment(workspace)
+    decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("jar", "jar -tf h.jar"), ("dpkg-deb", "dpkg-deb --fsys-tarfile h.deb"),
+     ("dpkg", "dpkg -L bash"), ("lha", "lha l a.lzh"), ("atool", "atool -l a.zip")],
+)
+def test_cj8_listings_stay_approvable(workspace: Path, approval: str, line: str) -> None:
+    env = _environment(workspace)
+    decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["cp cfg/tasks.json docs/ && cp ./docs/t* .vscode/",
+     "cp cfg/tasks.json docs/ && cp docs//t* .vscode/",
+     "cp cfg/tasks.json docs/ && cp cfg/../docs/t* .vscode/"],
+)
+def test_cj5_the_line_s_own_writes_meet_any_spelling_of_the_glob(
+    workspace: Path, line: str
+) -> None:
+    env = _environment(workspace)
+    decision = approved("cp").evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
+    assert "PWNED" in (workspace / ".vscode" / "tasks.json").read_text()
+
+
+def test_cj6_a_tree_copied_through_its_links_asks(workspace: Path) -> None:
+    (workspace / "x").mkdir()
+    (workspace / "x" / "CLAUDE.md").write_text("PWNED\n")
+    (workspace / "pkg" / "sub" / "inner").symlink_to("../../x")
+    env = _environment(workspace)
+    for line in ("cp -rL pkg/sub docs/", "cp -rL cfg docs/"):
+        decision = approved("cp").evaluate(line, workspace=str(workspace), env=env)
+        assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    subprocess.run(["cp", "-rL", "pkg/sub", "docs/"], cwd=workspace, check=True)
+    assert (workspace / "docs" / "sub" / "inner" / "CLAUDE.md").exists()

@@ -110,3 +110,15 @@ def test_run_without_a_workspace_refuses_a_shell_in_the_working_folder(
     monkeypatch.setenv("PATH", _REAL_PATH)
     done = run("echo root", decision=decision("echo root"), cwd="/")
     assert b"root" in done.stdout_bytes
+
+
+def test_run_from_the_root_refuses_a_shell_that_is_not_the_system_s(
+    planted: tuple[pathlib.Path, pathlib.Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review CJ7: from `/` every shell lies below the working folder; one that is not in
+    # a system folder is refused all the same
+    workspace, marker = planted
+    monkeypatch.setenv("PATH", f"{workspace / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    with pytest.raises(ExecutionRefusedError, match="may be the repository's own program"):
+        run("echo hi", decision=decision("echo hi"), cwd="/")
+    assert not marker.exists()
