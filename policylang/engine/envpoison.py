@@ -82,28 +82,10 @@ LOCALE_NAMES = frozenset({"LC_ALL", "LC_CTYPE", "LANG"})
 # charsets (lower case, without `-` and `_`) whose multibyte characters may end in an
 # ASCII byte; and locales whose default charset is one of them
 _ASCII_TRAILING_CHARSETS = frozenset(
-    {
-        "gbk",
-        "gb18030",
-        "big5",
-        "big5hkscs",
-        "sjis",
-        "shiftjis",
-        "cp932",
-        "cp936",
-        "cp949",
-        "cp950",
-        "johab",
-        "uhc",
-        "windows31j",
-        "mskanji",
-        "ms932",
-        "ms936",
-        "ms949",
-        "ms950",
-        "cp1361",
-    }
-)
+    {"gbk", "gb18030", "big5", "big5hkscs", "sjis", "shiftjis", "cp932", "cp936", "cp949",
+     "cp950", "johab", "uhc", "windows31j", "mskanji", "ms932", "ms936", "ms949", "ms950",
+     "cp1361"}
+)  # fmt: skip
 _ASCII_TRAILING_LOCALES = frozenset({"zh_TW", "zh_HK"})
 
 
