@@ -51,7 +51,9 @@ def _normal_pattern(pattern: str) -> str:
     first wildcard resolved through their links, as written paths are."""
     first = min((i for i in (pattern.find(c) for c in "*?[") if i >= 0), default=len(pattern))
     folder = pattern[:first].rpartition("/")[0]
-    real = os.path.realpath(os.path.normpath(folder or "/"))
+    # (realpath follows each link before the `..` after it, as the system does:
+    # `docs/lnk/../t*` is below where `lnk` leads, review CK4)
+    real = os.path.realpath(folder or "/")
     return os.path.normpath(real.rstrip("/") + pattern[len(folder) :])
 
 

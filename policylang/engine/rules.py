@@ -2098,10 +2098,8 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
         command = next((w for w in words if w is None or not w.startswith("-")), "")
         return f"{name} {command}" if command is None or command.lower() in ("x", "e") else None
     first = words[0] if words else ""
-    if first is None and name in ("ar", "lha"):
+    if first is None and name == "lha":
         return name
-    if name == "ar":  # (`ar x`, `ar -x`, `ar xv`: the operation letters of its first word)
-        return f"ar {first}" if first is not None and "x" in first else None
     if name == "lha":  # (`lha x`, `lha -xv`, `lha ef`: its command is the first letter)
         return f"lha {first}" if first is not None and first.lstrip("-")[:1] in ("x", "e") else None
     if name in _ALWAYS_EXTRACT:
@@ -2113,19 +2111,23 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
             return f"{name} {command}"
         return None
     short, long = _BUNDLED_EXTRACT[name]
+    valued = _BUNDLE_VALUES.get(name, "")
     for index, word in enumerate(words):
         if word is None or (word.startswith("@") and name in ("jar", "fastjar")):
             return f"{name} {word or '…'}"
         if word == "--":
             break
         if word.startswith("--"):
+            # (any unique prefix, one letter too: libarchive takes `--e`, review CK2)
             given = word.partition("=")[0]
-            if len(given) > 3 and any(option.startswith(given) for option in long):
+            if len(given) > 2 and any(option.startswith(given) for option in long):
                 return f"{name} {word}"
-        elif (word.startswith("-") or (index == 0 and name in _DASHLESS_FIRST)) and any(
-            letter in short for letter in word.lstrip("-")
-        ):
-            return f"{name} {word}"
+        elif word.startswith("-") or (index == 0 and name in _DASHLESS_FIRST):
+            for letter in word.lstrip("-"):
+                if letter in short:
+                    return f"{name} {word}"
+                if letter in valued:
+                    break  # (the rest is its value: `dpkg-deb -Zxz`, review CK6)
     return None
 
 
@@ -2138,13 +2140,17 @@ _BUNDLED_EXTRACT: Final = {
     "atool": ("xX", ("--extract", "--extract-to")),
     "bsdcpio": ("ip", ("--extract", "--pass-through")),
     "pax": ("r", ()),
-    "p7zip": ("d", ("--decompress",)),
+    "p7zip": ("d", ("--decompress", "--uncompress")),
+    "ar": ("x", ()),  # (GNU ar reads a dashed `-x` anywhere: review CK1)
+    "lzop": ("xNP", ("--extract", "--name", "--path")),  # (restored names: review CK7)
     "dpkg": ("xXRei", ("--extract", "--vextract", "--raw-extract", "--control", "--unpack",
                        "--install")),
     "dpkg-deb": ("xXRe", ("--extract", "--vextract", "--raw-extract", "--control")),
 }  # fmt: skip
 # of those, the ones whose first word may be their options without a dash (`jar xf`)
-_DASHLESS_FIRST: Final = frozenset({"jar", "fastjar", "bsdtar"})
+_DASHLESS_FIRST: Final = frozenset({"jar", "fastjar", "bsdtar", "ar"})
+# letters that take the rest of their bundle as a value
+_BUNDLE_VALUES: Final = {"dpkg-deb": "ZzS", "dpkg": "ZzS", "lzop": "pS"}
 
 
 # extractors whose every use extracts but a listing or a test (review CI: not installed
@@ -2157,6 +2163,7 @@ _ALWAYS_EXTRACT: Final = {
                              "-help", "-version"}),
     # the name of the file it writes is in its input (`begin 644 .bashrc`)
     "uudecode": frozenset({"--help", "--version"}),
+    "unshar": frozenset({"--help", "--version"}),  # runs the archive's shell code (CK8)
 }  # fmt: skip
 # extractors whose command word (the first that is no option) extracts
 _COMMAND_EXTRACT: Final = {
@@ -2167,7 +2174,7 @@ _COMMAND_EXTRACT: Final = {
     "patool": frozenset({"extract"}),
 }
 _EXTRACTORS: Final = frozenset(
-    {*_SEVEN_ZIP, "ar", "lha", *_BUNDLED_EXTRACT, *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT}
+    {*_SEVEN_ZIP, "lha", *_BUNDLED_EXTRACT, *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT}
 )  # fmt: skip
 
 

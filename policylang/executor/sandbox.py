@@ -215,13 +215,15 @@ class PlainBackend:
         return resolved
 
     def _inside(self, program: str, *folders: str | None) -> str | None:
-        """The first of `folders` that holds `program` (links resolved), or None."""
-        real = os.path.realpath(program)
+        """The first of `folders` that holds `program`, as found or where its links lead
+        (a shipped `.venv/bin/bash -> /usr/bin/python3` lies in the workspace all the
+        same: review CK5), or None."""
+        places = {os.path.abspath(program), os.path.realpath(program)}
         for folder in folders:
             if folder is None:
                 continue
-            root = os.path.realpath(folder).rstrip("/") + "/"
-            if real.startswith(root):
+            roots = {os.path.abspath(folder), os.path.realpath(folder)}
+            if any(p.startswith(r.rstrip("/") + "/") for p in places for r in roots):
                 return folder
         return None
 
@@ -265,9 +267,10 @@ _SYSTEM_BIN = frozenset(
 
 
 def _system_program(program: str) -> bool:
-    return os.path.dirname(os.path.realpath(program)) in _SYSTEM_BIN or program.startswith(
-        "/nix/store/"
-    )
+    """Whether `program` is found in a system folder: where it is found, not where a link
+    leads (review CK5: `.venv/bin/bash -> /usr/bin/python3` is no system shell)."""
+    found = os.path.abspath(program)
+    return os.path.dirname(found) in _SYSTEM_BIN or found.startswith("/nix/store/")
 
 
 def _absolute_which(program: str, path_var: str | None) -> str | None:

@@ -205,3 +205,45 @@ def test_cj6_a_tree_copied_through_its_links_asks(workspace: Path) -> None:
         assert decision.verdict is not Verdict.ALLOW, decision.explain()
     subprocess.run(["cp", "-rL", "pkg/sub", "docs/"], cwd=workspace, check=True)
     assert (workspace / "docs" / "sub" / "inner" / "CLAUDE.md").exists()
+
+
+# -- review CK (of the CJ fixes) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [
+        ("ar", "ar -v -x h.a"), ("ar", "ar -v h.a -x"), ("bsdcpio", "bsdcpio --e"),
+        ("p7zip", "p7zip --uncompress h.7z"), ("lzop", "lzop -x h.lzo"),
+        ("lzop", "lzop -dN h.lzo"), ("unshar", "unshar x.shar"),
+    ],
+)  # fmt: skip
+def test_ck_extraction_spellings(workspace: Path, approval: str, line: str) -> None:
+    env = _environment(workspace)
+    decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("dpkg-deb", "dpkg-deb -Zxz -b pkg out.deb"), ("ar", "ar rcs lib.a a.o"),
+     ("lzop", "lzop -d h.lzo")],
+)
+def test_ck6_values_and_plain_uses_stay_approvable(
+    workspace: Path, approval: str, line: str
+) -> None:
+    env = _environment(workspace)
+    decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
+    assert not any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
+
+
+def test_ck4_a_glob_through_a_link_then_up(workspace: Path) -> None:
+    (workspace / "cfg2").mkdir()
+    (workspace / "docs" / "lnk").symlink_to("../cfg2")
+    line = "cp cfg/tasks.json . && cp docs/lnk/../t* .vscode/"
+    env = _environment(workspace)
+    decision = approved("cp").evaluate(line, workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
+    assert "PWNED" in (workspace / ".vscode" / "tasks.json").read_text()

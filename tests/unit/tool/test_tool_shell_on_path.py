@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import pathlib
 import shutil
+import sys
 
 import pytest
 
@@ -122,3 +123,16 @@ def test_run_from_the_root_refuses_a_shell_that_is_not_the_system_s(
     with pytest.raises(ExecutionRefusedError, match="may be the repository's own program"):
         run("echo hi", decision=decision("echo hi"), cwd="/")
     assert not marker.exists()
+
+
+def test_a_shipped_link_to_a_system_program_is_no_system_shell(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review CK5: `.venv/bin/bash -> /usr/bin/python3` ran the line as Python
+    workspace = tmp_path / "ws"
+    (workspace / ".venv" / "bin").mkdir(parents=True)
+    (workspace / ".venv" / "bin" / "bash").symlink_to(sys.executable)
+    monkeypatch.setenv("PATH", f"{workspace / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    assert "lies in the workspace" in PlainBackend(workspace=str(workspace)).probe().detail
+    with pytest.raises(ExecutionRefusedError, match="may be the repository's own program"):
+        run("echo hi", decision=decision("echo hi"), cwd=str(workspace))
