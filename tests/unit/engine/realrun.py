@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from policylang.decision import Verdict
+from policylang.decision import Decision, Verdict
 from policylang.engine.policy import Policy, load_policy
 
 
@@ -52,3 +52,26 @@ def judged_and_run(line: str, workspace: Path, home: Path) -> tuple[Verdict, str
     environment = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
     verdict = load_policy().evaluate(line, workspace=str(workspace), env=environment).verdict
     return verdict, printed(["bash", "-c", line], workspace, home)
+
+
+def canary_environment(workspace: Path, **more: str) -> dict[str, str]:
+    """The environment of the review tests' lines: the fake home beside `workspace`, the
+    system's PATH and a canary token a line must not print."""
+    return {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin",
+            "GITHUB_TOKEN": "ghp_CANARY", **more}  # fmt: skip
+
+
+def bash_printed(line: str, workspace: Path) -> str:
+    """What a real bash printed running `line` in `workspace` (both streams)."""
+    done = subprocess.run(
+        ["bash", "-c", line], cwd=workspace, env=canary_environment(workspace),
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def judge(line: str, workspace: Path, *approvals: str) -> Decision:
+    """The default policy's decision on `line` in `workspace` (with `approvals`), in
+    `canary_environment`."""
+    policy = approved(*approvals) if approvals else load_policy()
+    return policy.evaluate(line, workspace=str(workspace), env=canary_environment(workspace))

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import approved
+from realrun import approved, bash_printed, canary_environment, judge
 
 from policylang import Verdict, load_policy
 
@@ -30,19 +30,6 @@ def workspace(tmp_path: Path) -> Path:
     (workspace / "sub" / ".vscode" / "tasks.json").write_text('{"PWNED": 1}\n')
     (workspace / "README.md").write_text("readme\n")
     return workspace
-
-
-def _environment(workspace: Path) -> dict[str, str]:
-    return {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin",
-            "GITHUB_TOKEN": "ghp_CANARY"}
-
-
-def _bash(line: str, workspace: Path) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=_environment(workspace),
-        capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(
@@ -65,9 +52,9 @@ def _bash(line: str, workspace: Path) -> str:
     ],
 )  # fmt: skip
 def test_a_word_bash_splits_asks(workspace: Path, line: str, effect: str) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
-    printed = _bash(line, workspace)
+    printed = bash_printed(line, workspace)
     assert effect in printed + (workspace.parent / "home" / ".bashrc").read_text()
 
 
@@ -86,7 +73,7 @@ def test_a_word_bash_splits_asks(workspace: Path, line: str, effect: str) -> Non
     ],
 )  # fmt: skip
 def test_split_and_quoted_file_options_ask(workspace: Path, line: str) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -99,7 +86,7 @@ def test_split_and_quoted_file_options_ask(workspace: Path, line: str) -> None:
     ],
 )  # fmt: skip
 def test_words_bash_keeps_whole_stay_as_they_were(workspace: Path, line: str) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
@@ -107,7 +94,7 @@ def test_cf6_gcp_keeps_parents(workspace: Path) -> None:
     # from `sub`, `gcp --parents .vscode/tasks.json ..` writes the workspace's own
     decision = approved("gcp").evaluate(
         "gcp --parents .vscode/tasks.json ..", cwd=str(workspace / "sub"),
-        workspace=str(workspace), env=_environment(workspace),
+        workspace=str(workspace), env=canary_environment(workspace),
     )  # fmt: skip
     assert decision.verdict is Verdict.DENY, decision.explain()
 
@@ -123,7 +110,7 @@ def test_cf6_gcp_keeps_parents(workspace: Path) -> None:
 def test_a_renamed_program_is_offered_with_its_verb(
     workspace: Path, line: str, offered: str, wider: str
 ) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = load_policy().evaluate(line, workspace=str(workspace), env=env)
     assert decision.suggested_rule == offered
     # approved as offered, another verb still asks

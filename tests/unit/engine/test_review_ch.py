@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import approved
+from realrun import approved, bash_printed, canary_environment, judge
 
 from policylang import Verdict, load_policy
 
@@ -31,19 +31,6 @@ def workspace(tmp_path: Path) -> Path:
     return workspace
 
 
-def _environment(workspace: Path, **more: str) -> dict[str, str]:
-    return {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin",
-            "GITHUB_TOKEN": "ghp_CANARY", **more}
-
-
-def _bash(line: str, workspace: Path) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=_environment(workspace),
-        capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
-
-
 @pytest.mark.parametrize(
     ("line", "effect"),
     [
@@ -59,9 +46,9 @@ def _bash(line: str, workspace: Path) -> str:
 def test_ch1_an_array_nested_in_a_quoted_default_splits(
     workspace: Path, line: str, effect: str
 ) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
-    printed = _bash(line, workspace)
+    printed = bash_printed(line, workspace)
     assert effect in printed + (workspace.parent / "home" / ".bashrc").read_text()
 
 
@@ -71,7 +58,7 @@ def test_ch1_an_array_nested_in_a_quoted_default_splits(
      "pgrep -$'\\x46'$HOME/.netrc"],
 )  # fmt: skip
 def test_ch2_an_escape_spelling_a_file_option_asks(workspace: Path, line: str) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -88,7 +75,7 @@ def test_ch2_an_escape_spelling_a_file_option_asks(workspace: Path, line: str) -
 def test_ch3_a_glob_source_lands_under_the_names_it_matches(
     workspace: Path, approval: str, line: str
 ) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.DENY, decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
@@ -98,7 +85,7 @@ def test_ch3_a_glob_source_lands_under_the_names_it_matches(
 @pytest.mark.parametrize("line", ["cp cfg/*.json docs/", "cp -r cfg/. docs", "cp cfg/* ."])
 def test_ch3_glob_copies_elsewhere_stay_allowed(workspace: Path, line: str) -> None:
     (workspace / "docs").mkdir()
-    decision = approved("cp").evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace, "cp")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
@@ -107,7 +94,7 @@ def test_ch3_glob_copies_elsewhere_stay_allowed(workspace: Path, line: str) -> N
     ["LC_ALL=\necho hi", "env -u LC_ALL bash -c 'echo hi'", "LC_ALL= bash -c 'echo hi'"],
 )
 def test_ch5_a_gbk_locale_under_an_override_asks(workspace: Path, line: str) -> None:
-    env = _environment(workspace, LC_ALL="C.UTF-8", LANG="zh_CN.GBK")
+    env = canary_environment(workspace, LC_ALL="C.UTF-8", LANG="zh_CN.GBK")
     decision = load_policy().evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert any(r.rule_id == "engine.locale-charset" for r in decision.reasons)
@@ -131,22 +118,22 @@ def test_ch8_a_glob_in_ps_s_option_value(workspace: Path) -> None:
     (workspace / "args").write_text("")
     (workspace / "axe").write_text("")
     line = "ps -o a*"
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
-    assert "ghp_CANARY" in _bash(line, workspace)
+    assert "ghp_CANARY" in bash_printed(line, workspace)
 
 
 def test_ch9_a_workspace_given_through_a_link_keeps_its_approvals(workspace: Path) -> None:
     linked = workspace.parent / "wsl"
     linked.symlink_to(workspace)
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved("cp").evaluate("cp README.md n3.md", workspace=str(linked), env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
 @pytest.mark.parametrize("line", ["ps -o pid= -p $PPID", "ps -p $$", "ps -u $UID"])
 def test_ch10_numbers_bash_sets_are_one_word(workspace: Path, line: str) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
@@ -154,7 +141,7 @@ def test_ch10_numbers_bash_sets_are_one_word(workspace: Path, line: str) -> None
 def test_ch4_extraction_is_never_approvable(workspace: Path, line: str) -> None:
     # the archive's names are its own (`.git/hooks/pre-commit`, `.claude/settings.json`):
     # offered nothing, and an approval of `7z x` made before does not hold either
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = load_policy().evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK
     assert decision.suggested_rule is None

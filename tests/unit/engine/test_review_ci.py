@@ -13,9 +13,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import approved
+from realrun import approved, canary_environment, judge
 
-from policylang import Verdict, load_policy
+from policylang import Verdict
 
 
 @pytest.fixture
@@ -32,16 +32,11 @@ def workspace(tmp_path: Path) -> Path:
     return workspace
 
 
-def _environment(workspace: Path) -> dict[str, str]:
-    return {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin",
-            "GITHUB_TOKEN": "ghp_CANARY"}
-
-
 def test_ci1_bashpid_is_assignable(workspace: Path) -> None:
     line = 'unset BASHPID; read BASHPID <<< "args ex"; ps -o $BASHPID'
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
-    ran = subprocess.run(["bash", "-c", line], cwd=workspace, env=_environment(workspace),
+    ran = subprocess.run(["bash", "-c", line], cwd=workspace, env=canary_environment(workspace),
                          capture_output=True, text=True, check=False)
     assert "ghp_CANARY" in ran.stdout
 
@@ -60,7 +55,7 @@ def test_ci1_bashpid_is_assignable(workspace: Path) -> None:
 def test_ci2_to_ci5_extraction_is_never_approved(
     workspace: Path, approval: str, line: str
 ) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
@@ -72,7 +67,7 @@ def test_ci2_to_ci5_extraction_is_never_approved(
      ("unrar", "unrar l a.rar"), ("cabextract", "cabextract -l a.cab")],
 )
 def test_archive_listings_stay_approvable(workspace: Path, approval: str, line: str) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
@@ -84,7 +79,7 @@ def test_ci3_ar_extracts_what_its_archive_names(workspace: Path) -> None:
     (payload / "CLAUDE.md").write_text("PWNED\n")
     subprocess.run(["ar", "rc", str(workspace / "h.a"), "CLAUDE.md"], cwd=payload, check=True)
     decision = approved("ar").evaluate("ar -x h.a", workspace=str(workspace),
-                                       env=_environment(workspace))
+                                       env=canary_environment(workspace))
     assert decision.verdict is not Verdict.ALLOW
     subprocess.run(["ar", "-x", "h.a"], cwd=workspace, check=True)
     assert (workspace / "CLAUDE.md").read_text() == "PWNED\n"
@@ -104,7 +99,7 @@ def test_ci6_to_ci10_copies_land_where_bash_puts_them(
     workspace: Path, approvals: tuple[str, ...], line: str, landed: str
 ) -> None:
     (workspace / "cfg" / "sub").mkdir()
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(*approvals).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.DENY, decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
@@ -112,7 +107,7 @@ def test_ci6_to_ci10_copies_land_where_bash_puts_them(
 
 
 def test_ci8_parents_keeps_a_glob_match_s_path(workspace: Path) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     line = "cp --parents .vscode/t* .."
     decision = approved("cp").evaluate(line, cwd=str(workspace / "src"),
                                        workspace=str(workspace), env=env)
@@ -126,13 +121,13 @@ def test_ci8_parents_keeps_a_glob_match_s_path(workspace: Path) -> None:
 def test_copies_elsewhere_stay_allowed(workspace: Path, line: str) -> None:
     approval = line.split()[0]
     decision = approved(approval).evaluate(line, workspace=str(workspace),
-                                           env=_environment(workspace))
+                                           env=canary_environment(workspace))
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
 @pytest.mark.parametrize("line", ["ps -p {$$,e}", "pgrep {-F,-d}$HOME/.netrc"])
 def test_ci11_a_brace_expansion_beside_another(workspace: Path, line: str) -> None:
-    decision = load_policy().evaluate(line, workspace=str(workspace), env=_environment(workspace))
+    decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -141,7 +136,7 @@ def test_ci13_a_link_with_a_wildcard_name(workspace: Path) -> None:
     (workspace / ".venv").symlink_to("build")
     (workspace / "build" / "bin").mkdir(parents=True)
     decision = approved("cp").evaluate("cp cfg/tasks.json build/bin/python",
-                                       workspace=str(workspace), env=_environment(workspace))
+                                       workspace=str(workspace), env=canary_environment(workspace))
     assert decision.verdict is Verdict.ASK, decision.explain()  # (install folders ask)
     assert any("/.venv/bin/python" in r.message for r in decision.reasons)
 
@@ -162,7 +157,7 @@ def test_ci13_a_link_with_a_wildcard_name(workspace: Path) -> None:
     ],
 )  # fmt: skip
 def test_cj1_to_cj4_extraction_spellings(workspace: Path, approval: str, line: str) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
@@ -174,7 +169,7 @@ def test_cj1_to_cj4_extraction_spellings(workspace: Path, approval: str, line: s
      ("dpkg", "dpkg -L bash"), ("lha", "lha l a.lzh"), ("atool", "atool -l a.zip")],
 )
 def test_cj8_listings_stay_approvable(workspace: Path, approval: str, line: str) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
@@ -188,7 +183,7 @@ def test_cj8_listings_stay_approvable(workspace: Path, approval: str, line: str)
 def test_cj5_the_line_s_own_writes_meet_any_spelling_of_the_glob(
     workspace: Path, line: str
 ) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved("cp").evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.DENY, decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
@@ -199,7 +194,7 @@ def test_cj6_a_tree_copied_through_its_links_asks(workspace: Path) -> None:
     (workspace / "x").mkdir()
     (workspace / "x" / "CLAUDE.md").write_text("PWNED\n")
     (workspace / "pkg" / "sub" / "inner").symlink_to("../../x")
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     for line in ("cp -rL pkg/sub docs/", "cp -rL cfg docs/"):
         decision = approved("cp").evaluate(line, workspace=str(workspace), env=env)
         assert decision.verdict is not Verdict.ALLOW, decision.explain()
@@ -219,7 +214,7 @@ def test_cj6_a_tree_copied_through_its_links_asks(workspace: Path) -> None:
     ],
 )  # fmt: skip
 def test_ck_extraction_spellings(workspace: Path, approval: str, line: str) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
@@ -233,7 +228,7 @@ def test_ck_extraction_spellings(workspace: Path, approval: str, line: str) -> N
 def test_ck6_values_and_plain_uses_stay_approvable(
     workspace: Path, approval: str, line: str
 ) -> None:
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved(approval).evaluate(line, workspace=str(workspace), env=env)
     assert not any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
 
@@ -242,7 +237,7 @@ def test_ck4_a_glob_through_a_link_then_up(workspace: Path) -> None:
     (workspace / "cfg2").mkdir()
     (workspace / "docs" / "lnk").symlink_to("../cfg2")
     line = "cp cfg/tasks.json . && cp docs/lnk/../t* .vscode/"
-    env = _environment(workspace)
+    env = canary_environment(workspace)
     decision = approved("cp").evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.DENY, decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
