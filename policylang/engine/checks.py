@@ -455,6 +455,7 @@ class PathChecks:
     # the repository's tracked links and where each points (`_protected_links`): a write
     # there lands below the link's name, found once per walk (None: not yet)
     protected_links: list[tuple[str, str]] | None
+    links_complete: bool  # whether every index `_protected_links` asked was read
 
     def resolve_all(self, value: str, cwd: paths.Cwd) -> tuple[tuple[str, ...], bool, bool]:
         """`paths.resolve_all(value, cwd, home)`, asked once per walk."""
@@ -969,6 +970,17 @@ class PathChecks:
             self.git_directory_write(forms, seg, value, subtree=subtree)
             self.written.extend((seg, form, subtree) for form in forms)
             forms = (*forms, *self.link_landings(forms, subtree))
+            if not self.links_complete and any(
+                paths.is_within(form, self.ctx.workspace) for form in forms
+            ):
+                # an index that could not be read hides the links it tracks: the write
+                # may land below one of a protected name (fail closed)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.unknown-links",
+                    f"writes `{short(value)}` where the links the repository tracks could "
+                    "not be read (its git index)",
+                )
         self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
 
     def link_landings(self, forms: Sequence[str], subtree: bool) -> tuple[str, ...]:
@@ -1001,11 +1013,13 @@ class PathChecks:
         submodule)."""
         if self.protected_links is None:
             self.fs = True
-            links, _complete = self.git.tracked_links(self.ctx.workspace)
+            links, complete = self.git.tracked_links(self.ctx.workspace)
             folders = dict.fromkeys((self.ctx.workspace, *sorted(self.start.candidates)))
             for folder in list(folders)[1:]:
-                more, _complete = self.git.tracked_links(folder)
+                more, read = self.git.tracked_links(folder)
                 links.extend(more)
+                complete = complete and read
+            self.links_complete = complete
             for folder in folders:
                 links.extend(
                     _links_named(

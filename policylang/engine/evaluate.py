@@ -321,6 +321,7 @@ class _Walk(PathChecks, LineWrites):
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
         self.protected_links = None  # see `PathChecks.protected_links`
+        self.links_complete = True
         self.glob_landings = []  # see `PathChecks.glob_landings`
         self.config_rewrites = []  # see `PathChecks.config_rewrites`
         self.init_line_writes()  # see `LineWrites`

@@ -242,3 +242,19 @@ def test_ck4_a_glob_through_a_link_then_up(workspace: Path) -> None:
     assert decision.verdict is Verdict.DENY, decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
     assert "PWNED" in (workspace / ".vscode" / "tasks.json").read_text()
+
+
+def test_an_index_that_cannot_be_read_hides_no_link(tmp_path: Path) -> None:
+    # the links a repository tracks come from its index: one that cannot be parsed may
+    # hide a `.vscode -> docs` link, so a write in the workspace asks (fail closed)
+    workspace = tmp_path / "ws"
+    (workspace / "docs").mkdir(parents=True)
+    (workspace / "a.txt").write_text("a\n")
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    readable = approved("cp").evaluate("cp a.txt docs/", workspace=str(workspace), env=env)
+    assert readable.verdict is Verdict.ALLOW, readable.explain()
+    (workspace / ".git" / "index").write_bytes(b"DIRC\x00\x00\x00\x09garbage")
+    decision = approved("cp").evaluate("cp a.txt docs/", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert any(r.rule_id == "engine.unknown-links" for r in decision.reasons)
