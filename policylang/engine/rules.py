@@ -1478,6 +1478,8 @@ def program_name(name: str) -> str:
     Homebrew name is that tool (`gmv` → `mv`, `gsed` → `sed`); any other name is itself."""
     if name[:1] == "g" and name[1:] in _GNU_NAMES:
         return name[1:]
+    if name == "gnutar":  # (GNU tar's name on some systems, or star's emulation of it)
+        return "tar"
     return name
 
 
@@ -2098,18 +2100,20 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
         command = next((w for w in words if w is None or not w.startswith("-")), "")
         return f"{name} {command}" if command is None or command.lower() in ("x", "e") else None
     first = words[0] if words else ""
-    if first is None and name == "lha":
-        return name
-    if name == "lha":  # (`lha x`, `lha -xv`, `lha ef`: its command is the first letter)
-        return f"lha {first}" if first is not None and first.lstrip("-")[:1] in ("x", "e") else None
+    if name in _LETTER_COMMAND:
+        # (`lha x`, `lha -xv`, `lha ef`, `zoo -extract`: the command is the first letter)
+        if first is None or first.lstrip("-")[:1] in ("x", "e"):
+            return f"{name} {first or '…'}"
+        return None
     if name in _ALWAYS_EXTRACT:
-        listing = _ALWAYS_EXTRACT[name]
-        return None if any(w in listing for w in words) else name
+        return _unless_listing(name, words, _ALWAYS_EXTRACT[name])
     if name in _COMMAND_EXTRACT:
         command = next((w for w in words if w is None or not w.startswith("-")), "")
         if command is None or command.lower().lstrip("-") in _COMMAND_EXTRACT[name]:
             return f"{name} {command}"
         return None
+    if name in _COMMAND_KEEPS:
+        return _unless_command(name, words, _COMMAND_KEEPS[name])
     short, long = _BUNDLED_EXTRACT[name]
     valued = _BUNDLE_VALUES.get(name, "")
     for index, word in enumerate(words):
@@ -2131,6 +2135,34 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
     return None
 
 
+def _unless_listing(name: str, words: Sequence[str | None], listing: frozenset[str]) -> str | None:
+    """`name`, which extracts on every use but where a listing, test or help option comes
+    before its first operand (after it, the word may be a member's name: review CL)."""
+    for word in words:
+        if word in listing:
+            return None
+        if word is None or not word.startswith("-"):
+            break
+    return name
+
+
+def _unless_command(name: str, words: Sequence[str | None], keeps: frozenset[str]) -> str | None:
+    """`name COMMAND` where its command word is none that `keeps` names as writing nothing
+    the archive chooses: an unknown command is taken to extract (`zpaq -extract`, `patool
+    x`). zpaq's command is its first word, with or without a dash, abbreviated at will."""
+    if name == "zpaq":
+        command = words[0] if words else ""
+    else:
+        command = next((w for w in words if w is None or not w.startswith("-")), "")
+    if command == "":
+        return None  # (the bare program prints its help)
+    if command is not None:
+        given = command.lower().lstrip("-")
+        if any(k.startswith(given) if name == "zpaq" else k == given for k in keeps) and given:
+            return None
+    return f"{name} {command or '…'}"
+
+
 # programs that read their options as tar does: the short letters and long options that
 # extract (`jar -v -x -f x.jar`, `dpkg-deb -xv`, `bsdcpio -pd`: reviews CJ1-CJ4)
 _BUNDLED_EXTRACT: Final = {
@@ -2146,9 +2178,18 @@ _BUNDLED_EXTRACT: Final = {
     "dpkg": ("xXRei", ("--extract", "--vextract", "--raw-extract", "--control", "--unpack",
                        "--install")),
     "dpkg-deb": ("xXRe", ("--extract", "--vextract", "--raw-extract", "--control")),
+    "dpkg-source": ("x", ("--extract", "--before-build")),
+    # Schily's star under its own and its emulations' names (review CL: not installed here)
+    "star": ("x", ("--extract",)),
+    "ustar": ("x", ("--extract",)),
+    "suntar": ("x", ("--extract",)),
+    "spax": ("r", ()),
+    "scpio": ("ip", ("--extract", "--pass-through")),
 }  # fmt: skip
 # of those, the ones whose first word may be their options without a dash (`jar xf`)
-_DASHLESS_FIRST: Final = frozenset({"jar", "fastjar", "bsdtar", "ar"})
+_DASHLESS_FIRST: Final = frozenset({"jar", "fastjar", "bsdtar", "ar", "star", "ustar", "suntar"})
+# extractors whose command is the first letter of their first word
+_LETTER_COMMAND: Final = frozenset({"lha", "lhasa", "zoo"})
 # letters that take the rest of their bundle as a value
 _BUNDLE_VALUES: Final = {"dpkg-deb": "ZzS", "dpkg": "ZzS", "lzop": "pS"}
 
@@ -2164,17 +2205,36 @@ _ALWAYS_EXTRACT: Final = {
     # the name of the file it writes is in its input (`begin 644 .bashrc`)
     "uudecode": frozenset({"--help", "--version"}),
     "unshar": frozenset({"--help", "--version"}),  # runs the archive's shell code (CK8)
+    "dtrx": frozenset({"-l", "--list", "-t", "--table", "-h", "--help", "--version"}),
+    "bsdunzip": frozenset({"-l", "-t", "-v", "-Z", "-h", "--help", "--version"}),
+    "innoextract": frozenset({"-l", "--list", "-t", "--test", "-i", "--info", "-h", "--help",
+                              "--version"}),
+    "msiextract": frozenset({"-l", "--list", "-h", "--help", "--version"}),
+    "unalz": frozenset({"-l", "-h", "--help"}),
+    "unp": frozenset({"-h", "--help"}),
 }  # fmt: skip
 # extractors whose command word (the first that is no option) extracts
 _COMMAND_EXTRACT: Final = {
     "unrar": frozenset({"x", "e"}),
     "rar": frozenset({"x", "e"}),
     "arj": frozenset({"x", "e"}),
-    "zpaq": frozenset({"x", "extract"}),
-    "patool": frozenset({"extract"}),
+    "unace": frozenset({"x", "e"}),
+    "unarj": frozenset({"x", "e"}),
+    "unshield": frozenset({"x"}),
+    "arc": frozenset({"x", "e"}),
+    "ouch": frozenset({"d", "decompress"}),
+    "wheel": frozenset({"unpack"}),
+    "gem": frozenset({"unpack"}),
 }
+# extractors whose every command but these extracts (an unknown or abbreviated one too)
+_COMMAND_KEEPS: Final = {
+    "zpaq": frozenset({"add", "list", "delete", "test", "compare", "purge", "help"}),
+    "patool": frozenset({"list", "test", "create", "diff", "search", "formats", "version",
+                         "repack", "recompress"}),
+}  # fmt: skip
 _EXTRACTORS: Final = frozenset(
-    {*_SEVEN_ZIP, "lha", *_BUNDLED_EXTRACT, *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT}
+    {*_SEVEN_ZIP, *_LETTER_COMMAND, *_BUNDLED_EXTRACT, *_ALWAYS_EXTRACT, *_COMMAND_EXTRACT,
+     *_COMMAND_KEEPS}
 )  # fmt: skip
 
 
