@@ -2158,7 +2158,7 @@ def _unless_command(name: str, words: Sequence[str | None], keeps: frozenset[str
         return None  # (the bare program prints its help)
     if command is not None:
         given = command.lower().lstrip("-")
-        if any(k.startswith(given) if name == "zpaq" else k == given for k in keeps) and given:
+        if given and any(k.startswith(given) if name == "zpaq" else k == given for k in keeps):
             return None
     return f"{name} {command or '…'}"
 
