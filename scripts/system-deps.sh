@@ -8,6 +8,7 @@ command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v strace >/dev/null 2>&1 || need+=(strace)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v ar >/dev/null 2>&1 || need+=(binutils)
+command -v rsync >/dev/null 2>&1 || need+=(rsync)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "system-deps: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

@@ -331,6 +331,52 @@ def _links_named(folder: str, names: frozenset[str], pattern: re.Pattern[str]) -
         return []
 
 
+def _links_inside(folder: str, inner: Sequence[tuple[str, bool]]) -> tuple[list[str], bool]:
+    """The links at the protected paths below `folder`'s top (`.vscode/tasks.json`) and
+    anywhere inside its protected folders (`.claude/settings.json -> ../cfgx/x`: review
+    CL5), and whether every folder was seen whole (`_MAX_INSIDE_ENTRIES`; git's own folder
+    is looked at in its top and `hooks` only: its objects and refs are many)."""
+    found: list[str] = []
+    budget = [_MAX_INSIDE_ENTRIES]
+    complete = True
+    for path, deep in inner:
+        full = os.path.join(folder, path)
+        if os.path.islink(full):
+            found.append(full)
+        elif deep and os.path.isdir(full):
+            depth = 1 if path == ".git" else _MAX_INSIDE_DEPTH
+            complete = _walk_links(full, depth, budget, found) and complete
+            if path == ".git":
+                complete = _walk_links(f"{full}/hooks", 1, budget, found) and complete
+    return found, complete
+
+
+def _walk_links(folder: str, depth: int, budget: list[int], found: list[str]) -> bool:
+    """Add the links below `folder` (`depth` levels) to `found`; False where the listing
+    failed or `budget` (entries left to look at) ran out."""
+    try:
+        with os.scandir(folder) as entries:
+            listed = list(entries)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    budget[0] -= len(listed)
+    if budget[0] < 0:
+        return False
+    complete = True
+    for entry in listed:
+        if entry.is_symlink():
+            found.append(entry.path)
+        elif depth > 1 and entry.is_dir(follow_symlinks=False):
+            complete = _walk_links(entry.path, depth - 1, budget, found) and complete
+    return complete
+
+
+_MAX_INSIDE_ENTRIES = 512  # entries of protected folders looked at for links, per line
+_MAX_INSIDE_DEPTH = 6
+
+
 # programs that copy, move or link their sources into a folder under the sources' names
 _GLOB_LANDERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
 
@@ -978,8 +1024,9 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK,
                     "engine.unknown-links",
-                    f"writes `{short(value)}` where the links the repository tracks could "
-                    "not be read (its git index)",
+                    f"writes `{short(value)}` where the links it may land through could "
+                    "not all be seen (an unreadable git index, or a protected folder too "
+                    "large to list)",
                 )
         self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
 
@@ -1026,17 +1073,25 @@ class PathChecks:
                         folder, self.rules.protected_names, self.rules.protected_name_pattern()
                     )
                 )
+                inside, seen_all = _links_inside(folder, self.rules.protected_inner)
+                links.extend(inside)
+                self.links_complete = self.links_complete and seen_all
             found: list[tuple[str, str]] = []
             for link in dict.fromkeys(links):  # (most repositories track none, or a few)
                 try:
                     text = os.readlink(link)
                 except OSError:
                     continue  # not a link in the work tree (any more): no alias
-                target = os.path.normpath(os.path.join(os.path.dirname(link), text))
-                found.append((link, target))
-                real = os.path.realpath(target)
-                if real != target:
-                    found.append((link, real))
+                joined = os.path.join(os.path.dirname(link), text)
+                # `..` after a link is the link target's parent (review CL4: `.vscode ->
+                # docs/lnk/../tgt` with `docs/lnk -> ../cfg2/sub` is `cfg2/tgt`): the
+                # lexical form is kept only where it has no `..` to collapse
+                real = os.path.realpath(joined)
+                found.append((link, real))
+                if ".." not in joined.split("/"):
+                    target = os.path.normpath(joined)
+                    if target != real:
+                        found.append((link, target))
             self.protected_links = found
         return self.protected_links
 

@@ -29,6 +29,7 @@ from policylang.decision import Verdict
 from policylang.engine import subtree
 from policylang.engine.checks import GlobLanding, SegmentState, short
 from policylang.engine.gitconfig import bare_levels
+from policylang.engine.paths import is_within
 
 # what makes a folder a git directory, or changes what git runs or reads in one: written
 # below a folder git's discovery reaches, the folder may be a repository after the write
@@ -49,12 +50,18 @@ def _is_ignore_file(written: str) -> bool:
 def _normal_pattern(pattern: str) -> str:
     """An absolute glob with `.`, `..` and doubled slashes gone and the folders before its
     first wildcard resolved through their links, as written paths are."""
-    first = min((i for i in (pattern.find(c) for c in "*?[") if i >= 0), default=len(pattern))
-    folder = pattern[:first].rpartition("/")[0]
+    folder = _literal_folder(pattern)
     # (realpath follows each link before the `..` after it, as the system does:
     # `docs/lnk/../t*` is below where `lnk` leads, review CK4)
     real = os.path.realpath(folder or "/")
     return os.path.normpath(real.rstrip("/") + pattern[len(folder) :])
+
+
+def _literal_folder(pattern: str) -> str:
+    """The folder of an absolute glob before its first wildcard (`/w/docs` of
+    `/w/docs/cfg*/t*`)."""
+    first = min((i for i in (pattern.find(c) for c in "*?[") if i >= 0), default=len(pattern))
+    return pattern[:first].rpartition("/")[0]  # ("" for a glob at the root)
 
 
 class LineWrites:
@@ -215,11 +222,27 @@ class LineWrites:
             # (the pattern as the written paths are: `./docs/t*`, `docs//t*`,
             # `cfg/../docs/t*` and a linked folder are the same files: review CJ5)
             normal = _normal_pattern(pattern)
-            for seg, form, _deep in self.written:
-                if seg is not landing.seg and (
-                    fnmatch.fnmatchcase(form, pattern) or fnmatch.fnmatchcase(form, normal)
-                ):
+            folders = {_literal_folder(pattern) or "/", _literal_folder(normal) or "/"}
+            for seg, form, deep in self.written:
+                if seg is landing.seg:
+                    continue
+                if fnmatch.fnmatchcase(form, pattern) or fnmatch.fnmatchcase(form, normal):
                     self.land_glob_match(landing, form, form[cut:])
+                elif (
+                    deep
+                    and id(seg) not in self.removers
+                    and any(is_within(f, form) or is_within(form, f) for f in folders)
+                ):
+                    # a tree copied in whole (`rsync -r cfg docs/ && cp docs/cfg/t*
+                    # .vscode/`, review CL3): its files, which the glob may match, are
+                    # not named here
+                    landing.seg.floor(
+                        Verdict.ASK,
+                        "engine.glob-path",
+                        f"the glob `{short(pattern[cut:])}` may match files the line "
+                        f"copies into `{short(form)}` as a whole tree, which cannot be "
+                        "named where they are copied to",
+                    )
 
     def _floor_head_writes(self) -> None:
         """Writing a file named `HEAD` next to `objects/` and `refs/` (there before, or

@@ -493,6 +493,9 @@ class RuleView:
         # (loading a policy compiles no glob: start-up)
         self._name_globs = sorted(p for p in parts if any(c in p for c in "*?["))
         self._name_pattern: re.Pattern[str] | None = None
+        # the protected paths below a workspace's top (`.vscode/tasks.json`, `.claude/**`):
+        # a link there is a protected file's other name (review CL5), looked for inside
+        self.protected_inner = _inner_paths(self.write_globs)
 
     def protected_name_pattern(self) -> re.Pattern[str]:
         """Names a protected glob's wildcard component matches (`PathChecks`' links)."""
@@ -1045,7 +1048,19 @@ class RuleView:
                     verdict=Verdict.ASK,
                 )
             )
-        extractor = _extraction(name, inner)
+        extractor = _extraction(_extractor_name(name), inner)
+        stdin_names = _stdin_names(name, inner)
+        if stdin_names is not None:
+            # the files archived are named by the input (`bsdcpio -o < list` printed
+            # `.env`: review CL6), which no path check reads
+            floors.append(
+                Reason(
+                    rule_id="engine.stdin-names",
+                    message=f"`{stdin_names}` reads the files its input names, which "
+                    "cannot be checked here and no approval covers",
+                    verdict=Verdict.ASK,
+                )
+            )
         if extractor is not None:
             # an archive names the files it writes (`.git/hooks/pre-commit`, `.claude/…`):
             # approved once, never always, however the command letter is spelt (review
@@ -2114,25 +2129,88 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
         return None
     if name in _COMMAND_KEEPS:
         return _unless_command(name, words, _COMMAND_KEEPS[name])
+    if name == "lzop":
+        return _lzop_extraction(words)
     short, long = _BUNDLED_EXTRACT[name]
+    given = _bundled(name, words, short, long, dashless_first=name in _DASHLESS_FIRST)
+    return None if given is None else f"{name} {given}"
+
+
+def _bundled(
+    name: str, words: Sequence[str | None], short: str, long: Sequence[str], *,
+    dashless_first: bool = False,
+) -> str | None:
+    """The first word of `words` that gives one of the option letters `short` (in any
+    word or bundle, up to a letter that takes the rest as its value: `_BUNDLE_VALUES`) or
+    a unique prefix of one of the `long` options, as tar-like programs read their options;
+    a word not literal, or an `@FILE` of arguments (jar, ar), may be any; None if none."""
     valued = _BUNDLE_VALUES.get(name, "")
     for index, word in enumerate(words):
-        if word is None or (word.startswith("@") and name in ("jar", "fastjar")):
-            return f"{name} {word or '…'}"
+        if word is None or (word.startswith("@") and name in _AT_FILES):
+            return word or "…"
         if word == "--":
             break
         if word.startswith("--"):
             # (any unique prefix, one letter too: libarchive takes `--e`, review CK2)
-            given = word.partition("=")[0]
-            if len(given) > 2 and any(option.startswith(given) for option in long):
-                return f"{name} {word}"
-        elif word.startswith("-") or (index == 0 and name in _DASHLESS_FIRST):
+            option = word.partition("=")[0]
+            if len(option) > 2 and any(known.startswith(option) for known in long):
+                return word
+        elif word.startswith("-") or (index == 0 and dashless_first):
             for letter in word.lstrip("-"):
                 if letter in short:
-                    return f"{name} {word}"
+                    return word
                 if letter in valued:
                     break  # (the rest is its value: `dpkg-deb -Zxz`, review CK6)
     return None
+
+
+def _lzop_extraction(words: Sequence[str | None]) -> str | None:
+    """lzop restores the names stored in an archive of several files whenever it
+    decompresses to files (review CL2: `lzop -d m2.lzo` wrote `.mcp.json`), and under
+    `-x`, `-N`, `-P` always (CK7): only a decompression to stdout writes no stored name."""
+    restores = _bundled("lzop", words, "xNP", ("--extract", "--name", "--path"))
+    if restores is not None:
+        return f"lzop {restores}"
+    decompresses = _bundled("lzop", words, "d", ("--decompress", "--uncompress"))
+    if decompresses is None:
+        return None
+    if _bundled("lzop", words, "c", ("--stdout", "--to-stdout")) is not None:
+        return None
+    return f"lzop {decompresses}"
+
+
+def _extractor_name(name: str) -> str:
+    """The extractor `name` is under a version or a toolchain's prefix (`llvm-ar-14`,
+    `gcc-ar`, `x86_64-linux-gnu-gcc-ar-12` are `ar`: review CL1), or `name`."""
+    if name in _EXTRACTORS or "-" not in name:
+        return name
+    last = _VERSION_TAIL.sub("", name).rpartition("-")[2]
+    return last if last in _EXTRACTORS else name
+
+
+_VERSION_TAIL = re.compile(r"-[0-9][0-9.]*$")
+
+
+def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
+    """How `inner` archives or copies the files its stdin names (`bsdcpio -o < list`,
+    `pax -w`, `afio -o`: review CL6), or None: those names are the input's to choose."""
+    spec = _STDIN_NAMES.get(name)
+    if spec is None:
+        return None
+    given = _bundled(name, [w.value for w in inner[1:]], *spec)
+    return None if given is None else f"{name} {given}"
+
+
+# programs that read the names of the files they archive or copy from stdin, by the
+# option letters and long options that say so (GNU cpio's rules are the ruleset's)
+_STDIN_NAMES: Final = {
+    "bsdcpio": ("op", ("--create", "--pass-through")),
+    "paxcpio": ("op", ("--create", "--pass-through")),
+    "afio": ("op", ()),
+    "pax": ("w", ()),  # (with no file operand; with one, the tree checks are not there)
+    "spax": ("w", ()),
+    "scpio": ("op", ("--create", "--pass-through")),
+}
 
 
 def _unless_listing(name: str, words: Sequence[str | None], listing: frozenset[str]) -> str | None:
@@ -2174,7 +2252,7 @@ _BUNDLED_EXTRACT: Final = {
     "pax": ("r", ()),
     "p7zip": ("d", ("--decompress", "--uncompress")),
     "ar": ("x", ()),  # (GNU ar reads a dashed `-x` anywhere: review CK1)
-    "lzop": ("xNP", ("--extract", "--name", "--path")),  # (restored names: review CK7)
+    "lzop": ("xNP", ("--extract", "--name", "--path")),  # (`_lzop_extraction` reads it)
     "dpkg": ("xXRei", ("--extract", "--vextract", "--raw-extract", "--control", "--unpack",
                        "--install")),
     "dpkg-deb": ("xXRe", ("--extract", "--vextract", "--raw-extract", "--control")),
@@ -2185,13 +2263,25 @@ _BUNDLED_EXTRACT: Final = {
     "suntar": ("x", ("--extract",)),
     "spax": ("r", ()),
     "scpio": ("ip", ("--extract", "--pass-through")),
+    "paxcpio": ("ip", ("--extract", "--pass-through")),
+    "paxtar": ("x", ("--extract",)),
+    "ptar": ("x", ()),  # (perl's)
+    "gpgtar": ("d", ("--decrypt", "--extract")),  # (gnupg's)
+    "dar": ("x", ("--extract",)),
+    "afio": ("ip", ()),
 }  # fmt: skip
 # of those, the ones whose first word may be their options without a dash (`jar xf`)
-_DASHLESS_FIRST: Final = frozenset({"jar", "fastjar", "bsdtar", "ar", "star", "ustar", "suntar"})
+_DASHLESS_FIRST: Final = frozenset(
+    {"jar", "fastjar", "bsdtar", "ar", "star", "ustar", "suntar", "paxtar"}
+)
+# of those, the ones that read words from an `@FILE` (GNU and LLVM ar, jar)
+_AT_FILES: Final = frozenset({"jar", "fastjar", "ar"})
 # extractors whose command is the first letter of their first word
 _LETTER_COMMAND: Final = frozenset({"lha", "lhasa", "zoo"})
 # letters that take the rest of their bundle as a value
-_BUNDLE_VALUES: Final = {"dpkg-deb": "ZzS", "dpkg": "ZzS", "lzop": "pS"}
+_BUNDLE_VALUES: Final = {
+    "dpkg-deb": "ZzS", "dpkg": "ZzSD", "lzop": "pSo", "bsdcpio": "FHEIORC", "paxcpio": "FHEIORC",
+}  # fmt: skip
 
 
 # extractors whose every use extracts but a listing or a test (review CI: not installed
@@ -2212,6 +2302,7 @@ _ALWAYS_EXTRACT: Final = {
     "msiextract": frozenset({"-l", "--list", "-h", "--help", "--version"}),
     "unalz": frozenset({"-l", "-h", "--help"}),
     "unp": frozenset({"-h", "--help"}),
+    "munpack": frozenset({"-h", "--help", "--version"}),  # (a MIME part names its file)
 }  # fmt: skip
 # extractors whose command word (the first that is no option) extracts
 _COMMAND_EXTRACT: Final = {
@@ -3157,6 +3248,23 @@ def _renamed_program(name: str, tree: RuleTree) -> str | None:
             return None
         stem = shorter
     return None
+
+
+def _inner_paths(globs: Sequence[str]) -> tuple[tuple[str, bool], ...]:
+    """(path, deep) for each relative protected glob's literal part that is not a single
+    name at the top: `.vscode/tasks.json` (False), `.claude` of `.claude/**` (True: any
+    file below). Single top names are `protected_names`' to find."""
+    found: dict[str, bool] = {}
+    for glob in globs:
+        if glob.startswith(("/", "~", "*")):
+            continue
+        parts = glob.split("/")
+        literal = list(itertools.takewhile(lambda part: not any(c in part for c in "*?[{"), parts))
+        deep = len(literal) < len(parts)
+        if literal and (deep or len(literal) > 1):
+            path = "/".join(literal)
+            found[path] = found.get(path, False) or deep
+    return tuple(found.items())
 
 
 def _gnu_alias(name: str) -> str | None:

@@ -218,7 +218,15 @@ class PlainBackend:
         """The first of `folders` that holds `program`, as found or where its links lead
         (a shipped `.venv/bin/bash -> /usr/bin/python3` lies in the workspace all the
         same: review CK5), or None."""
-        places = {os.path.abspath(program), os.path.realpath(program)}
+        found = os.path.abspath(program)
+        # (and the folder it was found in, resolved: PATH may reach the workspace's
+        # `.venv/bin` through a link, as `cd ~/proj-link && source .venv/bin/activate`
+        # makes it: review CL8)
+        places = {
+            found,
+            os.path.realpath(program),
+            os.path.join(os.path.realpath(os.path.dirname(found)), os.path.basename(found)),
+        }
         for folder in folders:
             if folder is None:
                 continue
@@ -243,15 +251,19 @@ class PlainBackend:
     ) -> list[str]:
         shell = self._resolved() or self.shell
         folder = self._inside(shell, self.workspace)
-        if folder is None and self.workspace is None and not _system_program(shell):
-            # no workspace given (`executor.run`'s own backend): the working folder stands
-            # for it, unless the shell is the system's (review CH7; from `/`, a shell of
-            # the user's own is refused too: review CJ7 against CI15's convenience)
-            folder = self._inside(shell, cwd)
-        if folder is not None:  # (`probe` says so first for a workspace)
+        if folder is not None:  # (`probe` says so first)
             raise ExecutionRefusedError(
                 f"refused: the shell `{shell}` that PATH finds lies in the workspace "
                 f"`{folder}`: it may be the repository's own program; the command never ran"
+            )
+        if self.workspace is None and "/" not in self.shell and not _system_program(shell):
+            # no workspace given (`executor.run`'s own backend): where the repository is
+            # cannot be known (the working folder may be below it: review CL8, CI14), so a
+            # shell PATH finds outside the system's folders may be the repository's
+            raise ExecutionRefusedError(
+                f"refused: the shell `{shell}` that PATH finds is not in a system folder, "
+                "and with no workspace given it may be the repository's own program (give "
+                "`PlainBackend(workspace=…)`, or the shell's path); the command never ran"
             )
         return _shell_argv(shell, command, login=login, keep=keep)
 

@@ -223,7 +223,7 @@ def test_ck_extraction_spellings(workspace: Path, approval: str, line: str) -> N
 @pytest.mark.parametrize(
     ("approval", "line"),
     [("dpkg-deb", "dpkg-deb -Zxz -b pkg out.deb"), ("ar", "ar rcs lib.a a.o"),
-     ("lzop", "lzop -d h.lzo")],
+     ("lzop", "lzop -dc h.lzo")],  # (`lzop -d` restores an archive's names: review CL2)
 )
 def test_ck6_values_and_plain_uses_stay_approvable(
     workspace: Path, approval: str, line: str

@@ -136,3 +136,44 @@ def test_a_shipped_link_to_a_system_program_is_no_system_shell(
     assert "lies in the workspace" in PlainBackend(workspace=str(workspace)).probe().detail
     with pytest.raises(ExecutionRefusedError, match="may be the repository's own program"):
         run("echo hi", decision=decision("echo hi"), cwd=str(workspace))
+
+
+def test_a_workspace_reached_through_a_link_on_path_is_the_workspace(
+    planted: tuple[pathlib.Path, pathlib.Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review CL8: `cd ~/proj-link && source .venv/bin/activate` puts the link's path on
+    # PATH, while the workspace is the real folder
+    workspace, marker = planted
+    # the shipped `bash` is a link out of the workspace (CK5's `-> /usr/bin/python3`)
+    _plant_bash(workspace.parent / "elsewhere", marker)
+    (workspace / ".venv" / "bin" / "bash").unlink()
+    (workspace / ".venv" / "bin" / "bash").symlink_to(workspace.parent / "elsewhere" / "bash")
+    link = workspace.parent / "proj-link"
+    link.symlink_to(workspace)
+    monkeypatch.setenv("PATH", f"{link / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    backend = PlainBackend(workspace=str(workspace))
+    assert "lies in the workspace" in backend.probe().detail
+    with pytest.raises(ExecutionRefusedError, match="lies in the workspace"):
+        run("echo hi", decision=decision("echo hi"), cwd=str(workspace), sandbox=backend)
+    result = make_tool(TablePolicy(), str(workspace)).call({"command": "echo hi"})
+    assert result.status is not ToolStatus.OK
+    assert not marker.exists()
+
+
+def test_run_without_a_workspace_refuses_a_shell_above_the_working_folder(
+    planted: tuple[pathlib.Path, pathlib.Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review CL8 (CI14): run from `WS/docs`, the shell in `WS/.venv/bin` is not below the
+    # working folder; with no workspace known, a shell outside the system's folders is
+    # refused, and one named by its path still runs
+    workspace, marker = planted
+    (workspace / "docs").mkdir()
+    monkeypatch.setenv("PATH", f"{workspace / '.venv' / 'bin'}{os.pathsep}{_REAL_PATH}")
+    with pytest.raises(ExecutionRefusedError, match="no workspace given"):
+        run("echo hi", decision=decision("echo hi"), cwd=str(workspace / "docs"))
+    assert not marker.exists()
+    bash = shutil.which("bash", path=_REAL_PATH)
+    assert bash is not None
+    done = run("echo named", decision=decision("echo named"), cwd=str(workspace / "docs"),
+               sandbox=PlainBackend(shell=bash))
+    assert b"named" in done.stdout_bytes
