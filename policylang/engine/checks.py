@@ -317,29 +317,33 @@ def _relative_link(path: str) -> str | None:
     return text if text and not text.startswith("/") else None
 
 
-def _links_named(folder: str, names: frozenset[str], pattern: re.Pattern[str]) -> list[str]:
-    """The symbolic links directly in `folder` with one of `names`, or a name `pattern`
-    matches (one listing)."""
+def _links_at_top(
+    folder: str, names: frozenset[str], pattern: re.Pattern[str],
+    inner: Sequence[tuple[str, bool]],
+) -> tuple[list[str], bool]:
+    """The links directly in `folder` with one of `names` or a name `pattern` matches,
+    and those at the protected paths below its top (`.vscode/tasks.json`) and anywhere
+    inside its protected folders (`.claude/settings.json -> ../cfgx/x`: review CL5); and
+    whether every folder was seen whole (`_MAX_INSIDE_ENTRIES`; git's own folder is
+    looked at in its top and `hooks` only: its objects and refs are many). One listing of
+    the top says which of `inner`'s folders are there to look in."""
+    found: list[str] = []
+    folders: set[str] = set()
     try:
         with os.scandir(folder) as entries:
-            return [
-                e.path
-                for e in entries
-                if (e.name in names or pattern.match(e.name)) and e.is_symlink()
-            ]
+            for entry in entries:
+                if entry.is_symlink():
+                    if entry.name in names or pattern.match(entry.name):
+                        found.append(entry.path)
+                elif entry.is_dir(follow_symlinks=False):
+                    folders.add(entry.name)
     except OSError:
-        return []
-
-
-def _links_inside(folder: str, inner: Sequence[tuple[str, bool]]) -> tuple[list[str], bool]:
-    """The links at the protected paths below `folder`'s top (`.vscode/tasks.json`) and
-    anywhere inside its protected folders (`.claude/settings.json -> ../cfgx/x`: review
-    CL5), and whether every folder was seen whole (`_MAX_INSIDE_ENTRIES`; git's own folder
-    is looked at in its top and `hooks` only: its objects and refs are many)."""
-    found: list[str] = []
+        return found, True  # (no folder there: nothing to land through)
     budget = [_MAX_INSIDE_ENTRIES]
     complete = True
     for path, deep in inner:
+        if path.partition("/")[0] not in folders:
+            continue  # (a top link of that name is in `found` already)
         full = os.path.join(folder, path)
         if os.path.islink(full):
             found.append(full)
@@ -1057,7 +1061,7 @@ class PathChecks:
         git does not know (an unpacked archive) or a link not committed, the links at the
         workspace's top and in the working folder named as a protected path's folder or
         file is (review CH6: `.vscode -> tgt` in a tarball, `sub/.claude -> tgt` in a
-        submodule)."""
+        submodule), and those at or inside the protected paths below the top (CL5)."""
         if self.protected_links is None:
             self.fs = True
             links, complete = self.git.tracked_links(self.ctx.workspace)
@@ -1068,12 +1072,12 @@ class PathChecks:
                 complete = complete and read
             self.links_complete = complete
             for folder in folders:
-                links.extend(
-                    _links_named(
-                        folder, self.rules.protected_names, self.rules.protected_name_pattern()
-                    )
+                inside, seen_all = _links_at_top(
+                    folder,
+                    self.rules.protected_names,
+                    self.rules.protected_name_pattern(),
+                    self.rules.protected_inner,
                 )
-                inside, seen_all = _links_inside(folder, self.rules.protected_inner)
                 links.extend(inside)
                 self.links_complete = self.links_complete and seen_all
             found: list[tuple[str, str]] = []
