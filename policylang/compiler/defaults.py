@@ -186,6 +186,13 @@ _RUNNER_PROGRAMS = (
     # review AL2
     "logsave", "retry", "reflex", "daemon", "daemonize", "runlim", "ifne", "boxxy",
     "mirrord", "with-env", "timeout-cli", "caffeinate", "doas-keepenv",
+    # review CM5: their names were offered with the command they run (`eatmydata ar`)
+    "eatmydata", "nocache", "gosu", "su-exec", "setuidgid", "run-one", "run-this-one",
+    "keep-one-running", "run-one-constantly", "run-one-until-success",
+    "run-one-until-failure", "timelimit", "mpirun", "mpiexec", "orterun", "srun", "tsp",
+    "nq", "fakechroot", "dtach", "abduco", "proot", "vglrun", "optirun", "primusrun",
+    "prime-run", "gamemoderun", "pkexec",
+    "toybox",  # (a multi-call program whose `sh` is toybox's own shell, no bash)
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -224,7 +231,9 @@ _EXACT_RUNNERS = (
     "strace", "ltrace", "valgrind", "gtime", "uv run", "uv tool run", "uvx", "pipenv run",
     "poetry run", "pdm run", "bundle exec", "perf record", "perf lock record",
     "perf sched record", "perf kmem record", "perf kwork record", "perf mem record",
-    "perf c2c record", "perf script record", "perf timechart record",
+    "perf c2c record", "perf script record", "perf timechart record", "eatmydata",
+    "nocache", "run-one", "run-this-one", "keep-one-running", "run-one-constantly",
+    "run-one-until-success", "run-one-until-failure",
 )  # fmt: skip
 DEFAULT_RUNNERS = RunnerTable(
     programs=frozenset(_RUNNER_PROGRAMS),

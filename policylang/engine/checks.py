@@ -335,6 +335,9 @@ def _links_at_top(
                 if entry.is_symlink():
                     if entry.name in names or pattern.match(entry.name):
                         found.append(entry.path)
+                        # (and looked inside where it leads: `.claude -> cfgdir` with
+                        # `cfgdir/settings.json -> ../x/s.json`, review CM1)
+                        folders.add(entry.name)
                 elif entry.is_dir(follow_symlinks=False):
                     folders.add(entry.name)
     except OSError:
@@ -343,21 +346,24 @@ def _links_at_top(
     complete = True
     for path, deep in inner:
         if path.partition("/")[0] not in folders:
-            continue  # (a top link of that name is in `found` already)
+            continue
         full = os.path.join(folder, path)
         if os.path.islink(full):
             found.append(full)
-        elif deep and os.path.isdir(full):
-            depth = 1 if path == ".git" else _MAX_INSIDE_DEPTH
-            complete = _walk_links(full, depth, budget, found) and complete
-            if path == ".git":
-                complete = _walk_links(f"{full}/hooks", 1, budget, found) and complete
+        if deep and os.path.isdir(full):
+            skip = _GIT_STORES if path == ".git" else frozenset()
+            complete = _walk_links(full, _MAX_INSIDE_DEPTH, budget, found, skip) and complete
     return found, complete
 
 
-def _walk_links(folder: str, depth: int, budget: list[int], found: list[str]) -> bool:
-    """Add the links below `folder` (`depth` levels) to `found`; False where the listing
-    failed or `budget` (entries left to look at) ran out."""
+def _walk_links(
+    folder: str, depth: int, budget: list[int], found: list[str], skip: frozenset[str]
+) -> bool:
+    """Add the links below `folder` (`depth` levels) to `found`; False where a listing
+    failed, `budget` (entries left to look at) ran out, or a folder lay deeper than
+    `depth`. Folders named in `skip` are not looked in: git's object, ref and log stores
+    (many entries; a link there is no file git runs: `.git/modules/*/config`, `hooks/`,
+    `info/` are, review CM2)."""
     try:
         with os.scandir(folder) as entries:
             listed = list(entries)
@@ -372,11 +378,14 @@ def _walk_links(folder: str, depth: int, budget: list[int], found: list[str]) ->
     for entry in listed:
         if entry.is_symlink():
             found.append(entry.path)
-        elif depth > 1 and entry.is_dir(follow_symlinks=False):
-            complete = _walk_links(entry.path, depth - 1, budget, found) and complete
+        elif entry.is_dir(follow_symlinks=False) and entry.name not in skip:
+            if depth <= 1:
+                return False
+            complete = _walk_links(entry.path, depth - 1, budget, found, skip) and complete
     return complete
 
 
+_GIT_STORES = frozenset({"objects", "refs", "logs", "lfs", "annex", "rr-cache"})
 _MAX_INSIDE_ENTRIES = 512  # entries of protected folders looked at for links, per line
 _MAX_INSIDE_DEPTH = 6
 

@@ -846,6 +846,8 @@ class _Walk(PathChecks, LineWrites):
             self.python_module_path(found, seg, cwd)
         writer = _tree_writer(found)
         folders = self.named_folders(found, cwd) if found.unruled and seg.approved else ()
+        if found.unruled and seg.approved:
+            self.unnamed_writers.append((seg, " ".join(w.text for w in found.inner[:2])))
         if folders:
             # `pax -w -f x ~/.config`, `restic backup ~`: an approved program no rule
             # describes may read a folder it is given whole, into an archive the next

@@ -84,6 +84,8 @@ class LineWrites:
     # the segments whose paths were resolved through the file system, by `id` (held, so
     # that the id of a passing trial segment is not taken again by another)
     path_users: dict[int, SegmentState]
+    # approved programs no rule describes, which may write any file (`rclone copy`)
+    unnamed_writers: list[tuple[SegmentState, str]]
     # the glob sources of copies (`PathChecks.glob_landings`) and how one lands
     glob_landings: list[tuple[GlobLanding, str, int]]
     land_glob_match: Callable[[GlobLanding, str, str], None]
@@ -96,6 +98,7 @@ class LineWrites:
         self.git_reads = []
         self.hidden_skips = []
         self.path_users = {}
+        self.unnamed_writers = []
 
     def adopt_line_writes(self, inner: LineWrites, seg: SegmentState) -> None:
         """What the line an approved program runs writes and reads, as `seg`'s own
@@ -105,6 +108,7 @@ class LineWrites:
         self.gitdir_makers.extend((seg, what) for _s, what in inner.gitdir_makers)
         self.git_reads.extend((seg, dirs) for _s, dirs in inner.git_reads)
         self.hidden_skips.extend((seg, shown) for _s, shown in inner.hidden_skips)
+        self.unnamed_writers.extend((seg, what) for _s, what in inner.unnamed_writers)
         if inner.path_users:
             self.path_users[id(seg)] = seg
 
@@ -113,7 +117,7 @@ class LineWrites:
         segment counts, before or after in the text: loops and background jobs run
         segments in another order than they are written (review Y1). Each floor costs
         time linear in the line's writes and checks (a line may hold thousands)."""
-        if not (self.written or self.tree_writers or self.gitdir_makers):
+        if not (self.written or self.tree_writers or self.gitdir_makers or self.unnamed_writers):
             return
         unseen = _Writers()
         for seg, what, _git in self.tree_writers:
@@ -216,9 +220,20 @@ class LineWrites:
         """A file another segment writes that a copy's glob source matches lands below
         the copy's target too (review CI6: `cp cfg/tasks.json docs/ && cp docs/*
         .vscode/`: the glob matched nothing when the line was judged)."""
-        if not self.glob_landings or not self.written:
+        if not self.glob_landings:
             return
         for landing, pattern, cut in self.glob_landings:
+            for seg, what in self.unnamed_writers:
+                if seg is not landing.seg:
+                    # what it wrote is not known (review CM9: `rclone copy cfg/tasks.json
+                    # docs/x && cp docs/x/t* .vscode/` under approvals of both)
+                    landing.seg.floor(
+                        Verdict.ASK,
+                        "engine.glob-path",
+                        f"the glob `{short(pattern[cut:])}` may match files `{short(what)}` "
+                        "writes in this line, which no rule describes",
+                    )
+                    break
             # (the pattern as the written paths are: `./docs/t*`, `docs//t*`,
             # `cfg/../docs/t*` and a linked folder are the same files: review CJ5)
             normal = _normal_pattern(pattern)

@@ -1048,6 +1048,19 @@ class RuleView:
                     verdict=Verdict.ASK,
                 )
             )
+        if name in _JVM_TOOLS and any(
+            w.value is None or w.value.startswith("-J") for w in inner[1:]
+        ):
+            # JDK tools pass `-J…` to the VM they start, in any position: `-J-javaagent:a.jar`
+            # runs the repository's code (review CM6: `jar tf lib.jar -J-javaagent:a.jar`)
+            floors.append(
+                Reason(
+                    rule_id="engine.jvm-options",
+                    message=f"`{name}` may pass `-J` options to the Java VM it starts "
+                    "(`-J-javaagent:` runs any code), which no approval covers",
+                    verdict=Verdict.ASK,
+                )
+            )
         extractor = _extraction(_extractor_name(name), inner)
         stdin_names = _stdin_names(name, inner)
         if stdin_names is not None:
@@ -1257,6 +1270,20 @@ class RuleView:
     def _runs_code(self, name: str) -> bool:
         return self._command(name).runs_code
 
+    def _may_be_run(self, word: str) -> bool:
+        """Whether `word` names a program that runs any code or command it is given (a
+        shell, an interpreter, a wrapper: what an unknown program may be running), or an
+        extractor (whose uses no approval covers). Not a builtin, which no program can
+        run, nor a program's name that is also an everyday verb (`accelerate env`, `biff
+        time`, `dnote view`)."""
+        if word in _VERB_NAMES:
+            return False
+        return (
+            self._runs_code(word)
+            or self.policy.wrappers.get(word) is not None
+            or _extractor_name(word) in _EXTRACTORS
+        )
+
     def renamed(self, name: str) -> str | None:
         """The program the rules name that `name` renames (`gmake` → `make`), or None."""
         found = self._renamed.get(name, _UNSEEN)
@@ -1366,6 +1393,11 @@ class RuleView:
             prefix = (*prefix, *more)
         size, runner = self.policy.runners.find(words)
         if size == 0:
+            if unknown_program and any(self._may_be_run(v) for v in values[1:3]):
+                # a program no table knows, given a program's name: it may be a wrapper
+                # the tables miss, whose approval would approve what it runs (review CM5:
+                # `eatmydata ar`, `gosu root sh` were offered): approved once instead
+                return None
             return prefix
         # a runner's approval never reaches the command it runs (`_Walk.approved_runner`):
         # offer the runner with that command's own suggestion (`strace ls`, `poetry run
@@ -1383,6 +1415,11 @@ class RuleView:
 
 
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
+# (`RuleView._may_be_run`): builtins, and programs' names that tools take as verbs
+_VERB_NAMES: Final = frozenset(
+    {".", "source", "command", "builtin", "exec", "eval", "trap", "coproc", "time", "env",
+     "view", "help"}
+)  # fmt: skip
 # programs offered with a verb only: their bare name covers verbs that run git with the
 # repository's configuration, register it for background jobs or delete it
 _VERB_ONLY: Final = frozenset({"scalar"})
@@ -1467,8 +1504,9 @@ _ALIASES = {
     "zig-cc": "clang",
 }  # fmt: skip
 # GNU's tools as Homebrew installs them beside the system's, a `g` before the name
-# (coreutils, findutils, sed, tar, grep, which, patch): `gmv` is GNU mv, and its path roles
-# and rules are mv's (review CC10: `gmv cfg .vscode` was checked as no program at all).
+# (coreutils, findutils, sed, tar, grep, which, patch; and binutils' `gar`, GNU cpio's
+# `gcpio` as MacPorts and the BSDs' ports name them: review CM4): `gmv` is GNU mv, and its
+# path roles and rules are mv's (review CC10: `gmv cfg .vscode` was checked as no program).
 # Not the wrappers (`genv`, `gtimeout`, `gxargs` …): the shell analyser sees through them
 # (`policylang.shell.wrappers`). A name another program also has (`gdu`, `god`) gets the
 # tool's path checks and its rules' asks and denies, never its allows.
@@ -1484,7 +1522,7 @@ _GNU_NAMES: Final = frozenset(
      "sum", "sync", "tac", "tail", "tee", "test", "touch", "tr", "true", "truncate",
      "tsort", "tty", "uname", "unexpand", "uniq", "unlink", "uptime", "users", "vdir", "wc",
      "who", "whoami", "yes", "find", "locate", "updatedb", "sed", "tar", "grep", "egrep",
-     "fgrep", "which", "patch", "indent"}
+     "fgrep", "which", "patch", "indent", "cpio", "ar"}
 )  # fmt: skip
 
 
@@ -2121,7 +2159,7 @@ def _extraction(name: str, inner: Sequence[Word]) -> str | None:
             return f"{name} {first or '…'}"
         return None
     if name in _ALWAYS_EXTRACT:
-        return _unless_listing(name, words, _ALWAYS_EXTRACT[name])
+        return _unless_listing(name, words, _ALWAYS_EXTRACT[name], _LISTING_VALUES.get(name, ()))
     if name in _COMMAND_EXTRACT:
         command = next((w for w in words if w is None or not w.startswith("-")), "")
         if command is None or command.lower().lstrip("-") in _COMMAND_EXTRACT[name]:
@@ -2180,15 +2218,16 @@ def _lzop_extraction(words: Sequence[str | None]) -> str | None:
 
 
 def _extractor_name(name: str) -> str:
-    """The extractor `name` is under a version or a toolchain's prefix (`llvm-ar-14`,
-    `gcc-ar`, `x86_64-linux-gnu-gcc-ar-12` are `ar`: review CL1), or `name`."""
+    """The extractor `name` is under a version, a toolchain's prefix or a port's suffix
+    (`llvm-ar-14`, `gcc-ar`, `x86_64-linux-gnu-gcc-ar-12` are `ar`: review CL1), or `name`."""
     if name in _EXTRACTORS or "-" not in name:
         return name
-    last = _VERSION_TAIL.sub("", name).rpartition("-")[2]
-    return last if last in _EXTRACTORS else name
-
-
-_VERSION_TAIL = re.compile(r"-[0-9][0-9.]*$")
+    # (any dash part, the last first, as LLVM's tools tell their own name: `llvm-ar-mp-14`,
+    # MacPorts', is `ar`: review CM4)
+    for part in reversed(name.split("-")):
+        if part in _EXTRACTORS:
+            return part
+    return name
 
 
 def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
@@ -2201,6 +2240,13 @@ def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
     return None if given is None else f"{name} {given}"
 
 
+# the JDK's tools, which take `-J…` options for their VM (javac's are the ruleset's too)
+_JVM_TOOLS: Final = frozenset(
+    {"jar", "javac", "javadoc", "javap", "jarsigner", "keytool", "jlink", "jdeps", "jshell",
+     "jcmd", "jconsole", "jdb", "jhsdb", "jinfo", "jmap", "jps", "jstack", "jstat", "jstatd",
+     "jpackage", "jmod", "jdeprscan", "jfr", "jimage", "jrunscript", "rmiregistry",
+     "serialver", "native2ascii", "kinit", "klist", "ktab", "wsimport", "xjc", "schemagen"}
+)  # fmt: skip
 # programs that read the names of the files they archive or copy from stdin, by the
 # option letters and long options that say so (GNU cpio's rules are the ruleset's)
 _STDIN_NAMES: Final = {
@@ -2213,14 +2259,23 @@ _STDIN_NAMES: Final = {
 }
 
 
-def _unless_listing(name: str, words: Sequence[str | None], listing: frozenset[str]) -> str | None:
+def _unless_listing(
+    name: str, words: Sequence[str | None], listing: frozenset[str], valued: Sequence[str]
+) -> str | None:
     """`name`, which extracts on every use but where a listing, test or help option comes
-    before its first operand (after it, the word may be a member's name: review CL)."""
+    before its first operand (after it, the word may be a member's name: review CL), and
+    is no value of the option before it (`munpack -C -h`: `-h` is the folder, review CM8;
+    `valued`: the options that take the next word)."""
+    value_next = False
     for word in words:
+        if value_next:
+            value_next = False
+            continue
         if word in listing:
             return None
         if word is None or not word.startswith("-"):
             break
+        value_next = word in valued
     return name
 
 
@@ -2251,7 +2306,9 @@ _BUNDLED_EXTRACT: Final = {
     "bsdcpio": ("ip", ("--extract", "--pass-through")),
     "pax": ("r", ()),
     "p7zip": ("d", ("--decompress", "--uncompress")),
-    "ar": ("x", ()),  # (GNU ar reads a dashed `-x` anywhere: review CK1)
+    # (GNU ar reads a dashed `-x` anywhere: review CK1; `-M` runs the MRI script on stdin,
+    # whose `EXTRACT` extracts: CM3)
+    "ar": ("xM", ()),
     "lzop": ("xNP", ("--extract", "--name", "--path")),  # (`_lzop_extraction` reads it)
     "dpkg": ("xXRei", ("--extract", "--vextract", "--raw-extract", "--control", "--unpack",
                        "--install")),
@@ -2303,6 +2360,23 @@ _ALWAYS_EXTRACT: Final = {
     "unalz": frozenset({"-l", "-h", "--help"}),
     "unp": frozenset({"-h", "--help"}),
     "munpack": frozenset({"-h", "--help", "--version"}),  # (a MIME part names its file)
+}  # fmt: skip
+# of those, the options that take the next word as their value (their manuals)
+_LISTING_VALUES: Final = {
+    "cabextract": ("-d", "--directory", "-F", "--filter", "-e", "--encoding"),
+    "unar": ("-o", "--output-directory", "-p", "--password", "-e", "--encoding", "-i",
+             "--indexes"),
+    "unsquashfs": ("-d", "-dest", "-e", "-ef", "-p", "-processors", "-da", "-data-queue",
+                   "-fr", "-frag-queue"),
+    "uudecode": ("-o", "--output-file"),
+    "unshar": ("-d", "--directory", "-e", "--exit-0"),
+    "dtrx": ("-o", "--one"),
+    "bsdunzip": ("-d", "-x", "-P"),
+    "innoextract": ("-d", "--output-dir", "-I", "--include", "--language", "-P",
+                    "--password", "--password-file", "--data-version"),
+    "msiextract": ("-C", "--directory"),
+    "unalz": ("-d", "-pwd"),
+    "munpack": ("-C",),
 }  # fmt: skip
 # extractors whose command word (the first that is no option) extracts
 _COMMAND_EXTRACT: Final = {

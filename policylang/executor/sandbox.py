@@ -271,25 +271,37 @@ class PlainBackend:
         return f"PlainBackend(shell={self.shell!r})"
 
 
-# where systems and package managers install their shells
+# where systems and package managers install their shells (Nix's profiles, MacPorts,
+# Linuxbrew too: review CM11)
 _SYSTEM_BIN = frozenset(
     {"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
-     "/opt/homebrew/bin", "/run/current-system/sw/bin"}
+     "/opt/homebrew/bin", "/run/current-system/sw/bin", "/nix/var/nix/profiles/default/bin",
+     "/opt/local/bin", "/home/linuxbrew/.linuxbrew/bin"}
 )  # fmt: skip
+_USER_SYSTEM_BIN = re.compile(r"/etc/profiles/per-user/[^/]+/bin")
 
 
 def _system_program(program: str) -> bool:
     """Whether `program` is found in a system folder: where it is found, not where a link
     leads (review CK5: `.venv/bin/bash -> /usr/bin/python3` is no system shell)."""
     found = os.path.abspath(program)
-    return os.path.dirname(found) in _SYSTEM_BIN or found.startswith("/nix/store/")
+    folder = os.path.dirname(found)
+    return (
+        folder in _SYSTEM_BIN
+        or found.startswith("/nix/store/")
+        or _USER_SYSTEM_BIN.fullmatch(folder) is not None
+        or folder == os.path.expanduser("~/.nix-profile/bin")
+    )
 
 
 def _absolute_which(program: str, path_var: str | None) -> str | None:
     """`shutil.which` over the absolute entries of `path_var` only; a `program` given with
     a slash is taken as it is (the caller chose that file)."""
     if "/" in program:
-        return shutil.which(program)
+        # (absolute: a relative one would be looked up below the command's working
+        # folder when it runs, not where it was checked: review CM10)
+        found = shutil.which(program)
+        return None if found is None else os.path.abspath(found)
     entries = (path_var if path_var is not None else os.defpath).split(os.pathsep)
     absolute = os.pathsep.join(e for e in entries if os.path.isabs(e))
     return shutil.which(program, path=absolute) if absolute else None

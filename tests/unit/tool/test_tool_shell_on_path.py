@@ -177,3 +177,40 @@ def test_run_without_a_workspace_refuses_a_shell_above_the_working_folder(
     done = run("echo named", decision=decision("echo named"), cwd=str(workspace / "docs"),
                sandbox=PlainBackend(shell=bash))
     assert b"named" in done.stdout_bytes
+
+
+def test_a_relative_shell_path_is_the_one_checked(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review CM10: `shell="bin/bash"` was checked against Python's working folder and run
+    # from the command's, where the repository ships `bin/bash`
+    workspace = tmp_path / "ws"
+    marker = tmp_path / "planted-bash-ran"
+    _plant_bash(workspace / "bin", marker)
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "bin").mkdir(parents=True)
+    real_bash = shutil.which("bash", path=_REAL_PATH)
+    assert real_bash is not None
+    (elsewhere / "bin" / "bash").symlink_to(real_bash)
+    monkeypatch.chdir(elsewhere)
+    backend = PlainBackend(shell="bin/bash", workspace=str(workspace))
+    done = run("echo checked", decision=decision("echo checked"), cwd=str(workspace),
+               sandbox=backend)
+    assert b"checked" in done.stdout_bytes
+    assert not marker.exists()
+
+
+def test_a_shell_of_a_nix_profile_runs_without_a_workspace(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review CM11: `~/.nix-profile/bin/bash` is the user's own install, no repository's
+    home = tmp_path / "home"
+    profile = home / ".nix-profile" / "bin"
+    profile.mkdir(parents=True)
+    real_bash = shutil.which("bash", path=_REAL_PATH)
+    assert real_bash is not None
+    (profile / "bash").symlink_to(real_bash)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{profile}{os.pathsep}{_REAL_PATH}")
+    done = run("echo nix", decision=decision("echo nix"), cwd=str(tmp_path))
+    assert b"nix" in done.stdout_bytes
