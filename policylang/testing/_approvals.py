@@ -97,7 +97,7 @@ def operand_lines(example: str) -> list[str]:
     operand (`cp` is `cp .git/hooks/pre-commit`) or after a first one (`cp file …`)."""
     lines = [f"{example} {value}" for value in (*WRITE_VALUES, *READ_VALUES)]
     lines += [f"{example} file {value}" for value in WRITE_VALUES]
-    lines += [f"{example} {shape.format(EXEC_VALUE)}" for shape in EXEC_SHAPES]
+    lines += [f"{example} {shape.replace('{}', EXEC_VALUE)}" for shape in EXEC_SHAPES]
     return lines
 
 
@@ -106,9 +106,9 @@ def option_lines(example: str, long_options: Iterable[str], short_options: Itera
     """`example --OPTION=VALUE` and `example -O VALUE` for each valued option and value,
     in rounds: each option once (with values in turn) before any option twice, so the
     first lines cover every option."""
-    spelled = [f"{example} --{option}={{}}" for option in long_options]
-    spelled += [f"{example} -{option} {{}}" for option in short_options]
-    return [line.format(values[(index + turn) % len(values)])
+    spelled = [f"{example} --{option}=" for option in long_options]
+    spelled += [f"{example} -{option} " for option in short_options]
+    return [line + values[(index + turn) % len(values)]
             for turn in range(len(values)) for index, line in enumerate(spelled)]
 
 

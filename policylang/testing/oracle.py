@@ -866,11 +866,26 @@ class ProtectedJudge:
         return self._cache[path]
 
 
+def baseline_of(observation: Observation) -> frozenset[tuple[str, str]]:
+    """What the command the approver was asked about did: (effect, path) of its secret
+    reads, writes (and the folders written in: a log file named by the hour) and execs."""
+    keys: set[tuple[str, str]] = set()
+    for event in observation.events:
+        target = _normal(event.target)
+        keys.add((str(event.effect), target))
+        if event.effect is Effect.WRITE:
+            keys.add(("write-in", posixpath.dirname(target)))
+    return frozenset(keys)
+
+
 def approval_flags(observation: Observation, approval: Sequence[str],
-                   protected: ProtectedJudge) -> tuple[Event, ...]:
+                   protected: ProtectedJudge,
+                   baseline: frozenset[tuple[str, str]] = frozenset()) -> tuple[Event, ...]:
     """What makes a newly allowed command a finding: a secret read or printed (the
     oracle's own flags), a write (attempted) of a protected path, and a successful exec of
-    a program outside the system folders that the approval itself does not name."""
+    a program outside the system folders that the approval itself does not name; unless
+    the command the approver was asked about did the same (`baseline_of`: `gcloud …`
+    writes `~/.config/gcloud`, `clusterdb` reads `~/.pgpass`, whatever its arguments)."""
     named = {_normal(word) for word in approval if "/" in word}
     by_git = approval[0] == "git" or any(
         e.effect is Effect.EXEC and os.path.basename(e.target) == "git"
@@ -883,7 +898,14 @@ def approval_flags(observation: Observation, approval: Sequence[str],
         if workspace_exec or (event.effect is Effect.WRITE
                               and protected(event.target, by_git=by_git)):
             flags.append(event)
-    return tuple(flags)
+    return tuple(e for e in flags if not _in_baseline(e, baseline))
+
+
+def _in_baseline(event: Event, baseline: frozenset[tuple[str, str]]) -> bool:
+    target = _normal(event.target)
+    return ((str(event.effect), target) in baseline
+            or (event.effect is Effect.WRITE
+                and ("write-in", posixpath.dirname(target)) in baseline))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -892,6 +914,7 @@ class ApprovalRun:
 
     approval: str  # as the sandbox spells it
     source: str  # probes, corpus, corpus-variants, command
+    origin: str  # the command the approver was asked about (its effects are not findings)
     observation: Observation  # its flags are the approval findings
 
 
@@ -930,8 +953,9 @@ class ApprovalReport:
     def _render_run(self, run: ApprovalRun) -> list[str]:
         observation = run.observation
         status = "timed out" if observation.timed_out else f"exit {observation.returncode}"
-        lines = [f"  approval `{run.approval}` allows {observation.command!r} ({status}, "
-                 f"{observation.seconds:.2f}s, {run.source})"]
+        lines = [f"  approval `{run.approval}` (asked for {run.origin!r}) allows "
+                 f"{observation.command!r} ({status}, {observation.seconds:.2f}s, "
+                 f"{run.source})"]
         lines += [f"      {event.render()}" for event in _unique(observation.flags)]
         lines.append(f"      reproduce: {self.reproduce(run)}")
         return lines
@@ -1051,14 +1075,16 @@ class _Planner:
         return found
 
 
-def suggestions_of(evaluate: Callable[[str], Decision], commands: Iterable[str]) -> list[str]:
-    """The distinct suggested approvals of the commands that ask, in order."""
-    found: dict[str, None] = {}
+def suggestions_of(evaluate: Callable[[str], Decision], commands: Iterable[str]
+                   ) -> dict[str, str]:
+    """The distinct suggested approvals of the commands that ask, in order, each with the
+    first command that suggests it (what the approver was asked about)."""
+    found: dict[str, str] = {}
     for command in commands:
         decision = evaluate(command)
         if decision.verdict is Verdict.ASK and decision.suggested_rule:
-            found.setdefault(decision.suggested_rule)
-    return list(found)
+            found.setdefault(decision.suggested_rule, command)
+    return found
 
 
 def check_approvals(path: Path, *, approve: Sequence[str] | None = None,
@@ -1100,13 +1126,14 @@ def check_approvals(path: Path, *, approve: Sequence[str] | None = None,
                                                                     files=ORACLE_CORPORA)
         planner = _Planner(oracle, base, approved, store, corpus,
                            option_probing=option_probing)
-        if approve is not None:
-            rules = [oracle.to_host(rule) for rule in approve]
-            for rule in rules:
+        if approve is not None:  # asked about the approval itself
+            origins = {oracle.to_host(rule): oracle.to_host(rule) for rule in approve}
+            for rule in origins:
                 rule_words(rule)  # an unreadable rule is an error before anything runs
         else:
-            rules = suggestions_of(planner.evaluate_base, given if given is not None
-                                   else corpus)
+            origins = suggestions_of(planner.evaluate_base, given if given is not None
+                                     else corpus)
+        rules = list(origins)
         runnable = [r for r in rules if _installed(oracle, rule_words(r)[0])]
         groups: dict[str, list[str]] = collections.defaultdict(list)
         for rule in runnable:
@@ -1117,15 +1144,17 @@ def check_approvals(path: Path, *, approve: Sequence[str] | None = None,
         runs: list[ApprovalRun] = []
         tried = widening = 0
 
-        def one(rule: str, command: str, source: str) -> ApprovalRun | None:
+        def one(rule: str, command: str, source: str,
+                baseline: frozenset[tuple[str, str]]) -> ApprovalRun | None:
             if time.monotonic() >= deadline:
                 return None
             observation = oracle.observe(command)
-            flags = approval_flags(observation, rule_words(rule), judge)
+            flags = approval_flags(observation, rule_words(rule), judge, baseline)
             observation = dataclasses.replace(observation, flags=flags)
             if progress is not None:
                 progress(observation)
             return ApprovalRun(approval=oracle.to_sandbox(rule), source=source,
+                               origin=oracle.to_sandbox(origins[rule]),
                                observation=observation)
 
         pending: collections.deque[Future[ApprovalRun | None]] = collections.deque()
@@ -1144,13 +1173,16 @@ def check_approvals(path: Path, *, approve: Sequence[str] | None = None,
                 found = planner.newly_allowed(rule, planner.candidates(rule, given),
                                               limit=per_approval)
                 widening += bool(found)
+                if not found:
+                    continue
+                baseline = baseline_of(oracle.observe(oracle.to_sandbox(origins[rule])))
                 for command, source in found:
                     sandboxed = oracle.to_sandbox(command)
                     if sandboxed in seen:
                         continue
                     seen.add(sandboxed)
                     collect(2 * max(1, jobs))
-                    pending.append(pool.submit(one, rule, sandboxed, source))
+                    pending.append(pool.submit(one, rule, sandboxed, source, baseline))
             collect(0)
         notes = (f"canaries: {sum(1 for p in oracle.secrets if not p.startswith('$'))} "
                  f"secret file(s), {len(oracle.protected)} protected file(s) "

@@ -43,23 +43,35 @@ def _flagged(report: oracle_mod.ApprovalReport) -> dict[str, set[str]]:
 
 
 def test_a_wide_approval_is_caught_by_real_runs(toy: Path) -> None:
-    # (a) approving `sed` (what the engine suggests for a sed line here) lets a script
-    # write the pre-commit hook and read `.env`: the engine never sees inside the script
-    lines = ["sed -n 'w .git/hooks/pre-commit' file", "sed -n 'r .env' README", "sed -n p file"]
+    # (a) approving `sed` (what the engine suggests for `sed -n p file` here) lets a
+    # script write the pre-commit hook and read `.env`: the engine never sees inside it
+    lines = ["sed -n p file", "sed -n 'w .git/hooks/pre-commit' file", "sed -n 'r .env' README"]
     report = check_approvals(toy, commands=lines, option_probing=False, budget_s=60,
                              timeout_s=5)
     assert report.suggestions == report.runnable == report.tried == 1
     assert {run.approval for run in report.runs} == {"sed"}
     assert {run.observation.command for run in report.runs} == set(lines)
+    assert {run.origin for run in report.runs} == {"sed -n p file"}  # what was asked
     flagged = _flagged(report)
-    assert flagged == {lines[0]: {"write"}, lines[1]: {"secret"}}, report.render()
-    hook = next(r for r in report.flagged if r.observation.command == lines[0])
+    assert flagged == {lines[1]: {"write"}, lines[2]: {"secret"}}, report.render()
+    hook = next(r for r in report.flagged if r.observation.command == lines[1])
     assert [e.target for e in hook.observation.flags] == ["/workspace/.git/hooks/pre-commit"]
     assert "EROFS" in hook.observation.flags[0].result  # attempted: the mounts are read-only
     text = report.render()
     assert "protected-write: 1 command(s) under 1 approval(s)" in text
     assert "secret: 1 command(s) under 1 approval(s)" in text
     assert "reproduce: python fuzz/oracle.py" in text
+    assert "approval `sed` (asked for 'sed -n p file') allows" in text
+
+
+def test_what_the_asked_command_did_is_no_finding(toy: Path) -> None:
+    # the approver saw `sed -n 'r .env' README` itself (the toy asks for it): its own
+    # read is what the approval means; the hook write of another line is not
+    lines = ["sed -n 'r .env' README", "sed -n 'w .git/hooks/pre-commit' file"]
+    report = check_approvals(toy, commands=lines, option_probing=False, budget_s=60,
+                             timeout_s=5)
+    assert {run.origin for run in report.runs} == {lines[0]}
+    assert _flagged(report) == {lines[1]: {"write"}}, report.render()
 
 
 def test_option_probes_find_an_option_that_runs_workspace_code(toy: Path) -> None:
@@ -195,3 +207,11 @@ def test_short_valued_options() -> None:
             "  -c cmd : program passed in as string\n  -v  verbose\n  -t <dir>   target\n"
             "  -h, --help\n")
     assert valued_short_options(text) == ("o", "e", "c", "t")
+
+
+def test_probe_lines_of_an_example_with_braces() -> None:
+    # a corpus example holds `{}` (`find . -exec cat {} ;`): it is text, not a template
+    example = "find . -exec cat {} ;"
+    assert _approvals.option_lines(example, ["files0-from"], [])[0] == (
+        f"{example} --files0-from=.git/hooks/pre-commit")
+    assert f"{example} -c ./oracle-probe" in _approvals.operand_lines(example)
