@@ -884,8 +884,9 @@ def approval_flags(observation: Observation, approval: Sequence[str],
     """What makes a newly allowed command a finding: a secret read or printed (the
     oracle's own flags), a write (attempted) of a protected path, and a successful exec of
     a program outside the system folders that the approval itself does not name; unless
-    the command the approver was asked about did the same (`baseline_of`: `gcloud …`
-    writes `~/.config/gcloud`, `clusterdb` reads `~/.pgpass`, whatever its arguments)."""
+    the command the approver was asked about, or the approval on its own, did the same
+    (`baseline_of`: `gcloud …` writes `~/.config/gcloud`, `pg_dump` reads `~/.pgpass`,
+    whatever its arguments)."""
     named = {_normal(word) for word in approval if "/" in word}
     by_git = approval[0] == "git" or any(
         e.effect is Effect.EXEC and os.path.basename(e.target) == "git"
@@ -1175,7 +1176,12 @@ def check_approvals(path: Path, *, approve: Sequence[str] | None = None,
                 widening += bool(found)
                 if not found:
                     continue
-                baseline = baseline_of(oracle.observe(oracle.to_sandbox(origins[rule])))
+                # what was asked, and the approval on its own: a line that fails early
+                # in the read-only sandbox (`pg_dump db > out.sql`: the redirect) shows
+                # little, and the program alone shows what it always does (read ~/.pgpass)
+                baseline = frozenset().union(*(
+                    baseline_of(oracle.observe(oracle.to_sandbox(asked)))
+                    for asked in dict.fromkeys((origins[rule], rule))))
                 for command, source in found:
                     sandboxed = oracle.to_sandbox(command)
                     if sandboxed in seen:
