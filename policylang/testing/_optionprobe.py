@@ -37,6 +37,24 @@ def valued_options(help_text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# `-o FILE`, `-o, --output=FILE`, `-f <file>`, `-e script, --expression=…`: a short
+# option and its value
+_SHORT_VALUED = re.compile(
+    r"(?<![\w-])-([A-Za-z0-9])(?:,\s+--[a-z][a-z0-9-]*)?"
+    r"(?:=|[ ])(?:<[A-Za-z][\w-]*>|[A-Z][A-Z_-]+\b|\[[A-Z][A-Z_-]+\]"
+    # a lower-case value name only in a help's option column (`-e script, --expression`,
+    # `-e program    one line of program`), not in prose
+    r"|[a-z][\w-]*(?=,\s+--|[ ]{2}|[ ]:|\t))")
+
+
+def valued_short_options(help_text: str) -> tuple[str, ...]:
+    """The one-letter options that take a value (`-o FILE`), in the order `--help` lists
+    them. A long option's value after its short form (`-o, --output=FILE`) counts."""
+    found = dict.fromkeys(m.group(1) for m in _SHORT_VALUED.finditer(help_text))
+    found.pop("h", None)
+    return tuple(found)
+
+
 def probe_targets(commands: Iterable[str]) -> dict[str, str]:
     """Program (or `git SUBCOMMAND`) → the shortest simple command that starts with it.
 

@@ -11,6 +11,9 @@ What counts:
   `O_APPEND`, `O_TMPFILE`) or a call that changes the file system (rename, unlink, mkdir,
   link, symlink, chmod, chown, truncate, utimensat with a path, mknod, mount, xattrs),
   attempted, whether or not it succeeded (but not `mkdir` of a directory that exists).
+  A call that names two paths (rename, link, symlink) is a write of both: `parse_log`
+  gives the second (the new name: where `mv x .git/hooks/pre-commit` writes) an event
+  of its own (`parse_line` gives the first).
   Terminal and null devices and a process's own descriptors (`/dev/null`, `/dev/tty`,
   `/dev/fd/N` …) are not writes; a write under
   `/tmp` (a private tmpfs in the sandbox) is a `tmp-write`, reported but not flagged.
@@ -84,6 +87,10 @@ _CHANGES = frozenset({
     "fchownat", "truncate", "utime", "utimes", "futimesat", "mknod", "mknodat", "mount",
     "setxattr", "lsetxattr", "removexattr", "lremovexattr",
 })
+# calls whose second path is a new name (written too): the destination of a rename or link,
+# the link a symlink makes (its first string is the link's text, not a path it writes)
+_TWO_PATHS = frozenset({"rename", "renameat", "renameat2", "link", "linkat", "symlink",
+                        "symlinkat"})
 # calls that change a file through a descriptor (annotated with its path by -y)
 _FD_CHANGES = frozenset({"fchmod", "fchown", "ftruncate", "fsetxattr", "fremovexattr"})
 _EXECS = frozenset({"execve", "execveat"})
@@ -200,7 +207,27 @@ def parse_line(line: str, secrets: Collection[str] = ()) -> Event | None:
     return None
 
 
+def destination(line: str) -> Event | None:
+    """The write of a two-path call's second path (`rename`'s new name), or None."""
+    match = _LINE.match(line.strip())
+    if match is None or match["name"] not in _TWO_PATHS:
+        return None
+    found = _first_path(match["args"])
+    if found is None:
+        return None
+    second = _first_path(found[1].lstrip(", "))
+    if second is None:
+        return None
+    return _write_event(match["name"], second[0], (match["result"] or "?").strip())
+
+
 def parse_log(lines: Iterable[str], secrets: Collection[str] = ()) -> tuple[Event, ...]:
-    """Every effect in one process's log, in order (`secrets` as for `parse_line`)."""
-    return tuple(event for line in lines
-                 if (event := parse_line(line, secrets)) is not None)
+    """Every effect in one process's log, in order (`secrets` as for `parse_line`); a
+    two-path call gives two (`destination`)."""
+    events: list[Event] = []
+    for line in lines:
+        if (event := parse_line(line, secrets)) is not None:
+            events.append(event)
+            if (second := destination(line)) is not None:
+                events.append(second)
+    return tuple(events)

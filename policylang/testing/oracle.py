@@ -36,6 +36,12 @@ pipe that is searched for the tokens, strace also traces the calls that read, an
 command is also flagged when it read a secret's content or printed a token (category
 `secret`). The candidates are then the
 commands a policy ALLOWS, read-only or not, plus lines that go looking for secrets.
+
+With `approvals=True` (the approval-width oracle, `check_approvals`) the sandbox also
+holds protected files (`_approvals`: `.git/hooks/pre-commit`, `.claude/settings.json`,
+`~/.bashrc` …), and the candidates are the commands an "always allow" approval the engine
+suggests newly allows; a command is flagged when it reads a secret, writes a protected
+path, or runs a program from the workspace or home (not from `/usr`).
 """
 
 from __future__ import annotations
@@ -44,8 +50,10 @@ import argparse
 import collections
 import dataclasses
 import fnmatch
+import functools
 import logging
 import os
+import posixpath
 import re
 import secrets as _random
 import shlex
@@ -57,18 +65,18 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from policylang.decision import Decision, Retention, Verdict
 from policylang.errors import SandboxUnavailableError
 from policylang.executor.env import SAFE_DEFAULTS
 from policylang.executor.process import terminate_group
 from policylang.executor.sandbox import BubblewrapBackend
-from policylang.testing import _secrets
+from policylang.testing import _approvals, _secrets
 from policylang.testing._optionprobe import PROBE_VALUE
 from policylang.testing._trace import (
     SECRET_TRACED_CALLS,
@@ -79,9 +87,11 @@ from policylang.testing._trace import (
 )
 
 if TYPE_CHECKING:
+    from policylang.engine.approvals import Approvals
     from policylang.engine.policy import Policy
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 WORKSPACE = "/workspace"
 HOME = "/home/oracle"
@@ -239,6 +249,24 @@ def plant_secrets(workspace: Path, home: Path, salt: str) -> dict[str, str]:
     return planted
 
 
+def plant_protected(workspace: Path, home: Path) -> tuple[str, ...]:
+    """Write the protected files of `_approvals` (not executable), after the scratch
+    repository's commits; their paths in the sandbox."""
+    planted = []
+    places = [(workspace, WORKSPACE, _approvals.WORKSPACE_TARGETS),
+              (home, HOME, _approvals.HOME_TARGETS)]
+    for base, inside, files in places:
+        for name, text in files.items():
+            path = base / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            path.chmod(0o644)
+            planted.append(f"{inside}/{name}")
+    if (workspace / ".git" / "config").is_file():
+        planted.append(f"{WORKSPACE}/.git/config")
+    return tuple(planted)
+
+
 def _system_binds() -> list[str]:
     argv = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
@@ -302,6 +330,8 @@ class Oracle:
         source: a workspace directory to copy instead of the built-in one.
         bwrap: the bubblewrap program (a name on PATH, or a path).
         secrets: plant canary secrets, capture the output, and flag reads of them.
+        approvals: plant the protected files of `_approvals` too (the approval-width
+            oracle judges the events itself: see `approval_flags`).
 
     Raises:
         SandboxUnavailableError: bubblewrap does not work here, or strace is missing.
@@ -309,16 +339,21 @@ class Oracle:
 
     def __init__(self, *, read_only_program: Callable[[str], bool] | None = None,
                  timeout_s: float = 2.0, source: Path | None = None,
-                 bwrap: str = "bwrap", secrets: bool = False) -> None:
+                 bwrap: str = "bwrap", secrets: bool = False,
+                 approvals: bool = False) -> None:
         self.read_only_program = read_only_program or (lambda _name: True)
         self.timeout_s = timeout_s
         self._root = Path(tempfile.mkdtemp(prefix="policylang-oracle-"))
         #: the planted secrets, by their path in the sandbox → token (empty: no secrets)
         self.secrets: dict[str, str] = {}
+        #: the protected files planted, by their path in the sandbox (empty: none)
+        self.protected: tuple[str, ...] = ()
         try:
             self.workspace, self.home = make_scratch(self._root, source)
             if secrets:
                 self.secrets = plant_secrets(self.workspace, self.home, _random.token_hex(8))
+            if approvals:
+                self.protected = plant_protected(self.workspace, self.home)
             self._bwrap, self._strace, self._shell = self._tools(bwrap)
         except BaseException:
             shutil.rmtree(self._root, ignore_errors=True)
@@ -353,6 +388,20 @@ class Oracle:
         if path.startswith(HOME + "/"):
             return "~/" + shlex.quote(path[len(HOME) + 1:])
         return shlex.quote(path.removeprefix(WORKSPACE + "/"))
+
+    def to_sandbox(self, text: str) -> str:
+        """`text` with the scratch workspace and home written as the sandbox sees them
+        (`/workspace`, `/home/oracle`): what the engine resolved on this side, such as a
+        suggestion naming a script (`python3 /tmp/…/workspace/x.py`)."""
+        return text.replace(str(self.workspace), WORKSPACE).replace(str(self.home), HOME)
+
+    def to_host(self, text: str) -> str:
+        """The reverse of `to_sandbox`: `/workspace` and `/home/oracle` as whole path
+        prefixes written as the scratch folders, for the policy to judge."""
+        for inside, outside in ((WORKSPACE, self.workspace), (HOME, self.home)):
+            pattern = rf"(?<![\w./~-]){re.escape(inside)}(?=/|$|[\s'\";|&)])"
+            text = re.sub(pattern, str(outside).replace("\\", "\\\\"), text)
+        return text
 
     def __enter__(self) -> Oracle:
         return self
@@ -589,10 +638,10 @@ def is_read_only(decision: Decision) -> bool:
     return decision.verdict is Verdict.ALLOW and decision.retention is Retention.REQUERY
 
 
-def interleave(groups: Iterable[Sequence[str]]) -> list[str]:
+def interleave(groups: Iterable[Sequence[T]]) -> list[T]:
     """Round-robin over the groups, so a short budget still samples every one of them."""
     buckets = [list(g) for g in groups]
-    out: list[str] = []
+    out: list[T] = []
     for index in range(max((len(b) for b in buckets), default=0)):
         out += [b[index] for b in buckets if index < len(b)]
     return out
@@ -771,6 +820,386 @@ def check_policy(path: Path, *, commands: Sequence[str] | None = None,
                         label="allowed" if secrets else "read-only")
 
 
+# --- the approval-width oracle ------------------------------------------------------------
+
+#: What each kind of approval finding is called in the report.
+APPROVAL_CATEGORIES = {Effect.SECRET: "secret", Effect.WRITE: "protected-write",
+                       Effect.EXEC: "workspace-exec"}
+#: Folders of the sandbox whose programs are the system's (not the workspace's).
+_SYSTEM_PROGRAMS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/libx32/")
+#: Newly allowed commands run per approval, at most (probes and corpus lines interleaved).
+PER_APPROVAL = 150
+
+
+def _normal(path: str) -> str:
+    return posixpath.normpath(posixpath.join(WORKSPACE, path))
+
+
+class ProtectedJudge:
+    """Whether a path the sandbox wrote (as it sees it) is protected: under a glob of
+    `_approvals` (`.git/hooks/*`, `~/.bashrc` …), or a path the policy would refuse to
+    `touch` (`touch -- PATH` denied: the engine's own protected paths). A git process's
+    writes to the repository's other internals (`.git/index`, objects, refs) are its job.
+    """
+
+    def __init__(self, oracle: Oracle, evaluate: Callable[[str], Decision]) -> None:
+        self.oracle = oracle
+        self.evaluate = evaluate
+        self._cache: dict[str, bool] = {}
+
+    def __call__(self, path: str, *, by_git: bool) -> bool:
+        path = _normal(path)
+        if path == "/tmp" or path.startswith("/tmp/"):
+            return False
+        for inside, globs in ((WORKSPACE, _approvals.WORKSPACE_GLOBS),
+                              (HOME, _approvals.HOME_GLOBS)):
+            if path.startswith(inside + "/") and _approvals.is_target(
+                    path[len(inside) + 1:], globs):
+                return True
+        if by_git and path.startswith(f"{WORKSPACE}/.git/"):
+            return False
+        if path not in self._cache:
+            host = (str(self.oracle.host_path(path))
+                    if path.startswith((WORKSPACE + "/", HOME + "/")) else path)
+            verdict = self.evaluate(f"touch -- {shlex.quote(host)}").verdict
+            self._cache[path] = verdict is Verdict.DENY
+        return self._cache[path]
+
+
+def baseline_of(observation: Observation) -> frozenset[tuple[str, str]]:
+    """What the command the approver was asked about did: (effect, path) of its secret
+    reads, writes (and the folders written in: a log file named by the hour) and execs."""
+    keys: set[tuple[str, str]] = set()
+    for event in observation.events:
+        target = _normal(event.target)
+        keys.add((str(event.effect), target))
+        if event.effect is Effect.WRITE:
+            keys.add(("write-in", posixpath.dirname(target)))
+    return frozenset(keys)
+
+
+def approval_flags(observation: Observation, approval: Sequence[str],
+                   protected: ProtectedJudge,
+                   baseline: frozenset[tuple[str, str]] = frozenset()) -> tuple[Event, ...]:
+    """What makes a newly allowed command a finding: a secret read or printed (the
+    oracle's own flags), a write (attempted) of a protected path, and a successful exec of
+    a program outside the system folders that the approval itself does not name; unless
+    the command the approver was asked about, or the approval on its own, did the same
+    (`baseline_of`: `gcloud …` writes `~/.config/gcloud`, `pg_dump` reads `~/.pgpass`,
+    whatever its arguments)."""
+    named = {_normal(word) for word in approval if "/" in word}
+    by_git = approval[0] == "git" or any(
+        e.effect is Effect.EXEC and os.path.basename(e.target) == "git"
+        for e in observation.events)
+    flags = [e for e in observation.flags if e.effect is Effect.SECRET]
+    for event in _unique(observation.events):
+        program = _normal(event.target)
+        workspace_exec = (event.effect is Effect.EXEC and program not in named
+                          and not program.startswith(_SYSTEM_PROGRAMS))
+        if workspace_exec or (event.effect is Effect.WRITE
+                              and protected(event.target, by_git=by_git)):
+            flags.append(event)
+    return tuple(e for e in flags if not _in_baseline(e, baseline))
+
+
+def _in_baseline(event: Event, baseline: frozenset[tuple[str, str]]) -> bool:
+    target = _normal(event.target)
+    return ((str(event.effect), target) in baseline
+            or (event.effect is Effect.WRITE
+                and ("write-in", posixpath.dirname(target)) in baseline))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalRun:
+    """One newly allowed command run: the approval that allows it, where it came from."""
+
+    approval: str  # as the sandbox spells it
+    source: str  # probes, corpus, corpus-variants, command
+    origin: str  # the command the approver was asked about (its effects are not findings)
+    observation: Observation  # its flags are the approval findings
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalReport:
+    """The outcome of the approval-width oracle."""
+
+    policy: Path
+    suggestions: int  # distinct suggestions (or --approve rules)
+    runnable: int  # of those, the ones whose program is installed here
+    tried: int  # approvals whose newly allowed commands were worked out
+    widening: int  # of those, the ones that newly allow at least one candidate
+    runs: tuple[ApprovalRun, ...] = ()
+    seconds: float = 0.0
+    known: tuple[KnownFinding, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def _is_known(self, run: ApprovalRun) -> bool:
+        return bool(self.known) and all(
+            any(k.covers(event) for k in self.known) for event in run.observation.flags)
+
+    @property
+    def flagged(self) -> tuple[ApprovalRun, ...]:
+        return tuple(r for r in self.runs if r.observation.flagged and not self._is_known(r))
+
+    @property
+    def known_flagged(self) -> tuple[ApprovalRun, ...]:
+        return tuple(r for r in self.runs if r.observation.flagged and self._is_known(r))
+
+    def reproduce(self, run: ApprovalRun) -> str:
+        """The command line that checks this one command under this one approval."""
+        return shlex.join(["python", "fuzz/oracle.py", str(self.policy), "--approvals",
+                           "--approve", run.approval, "--command", run.observation.command,
+                           "--no-option-probes"])
+
+    def _render_run(self, run: ApprovalRun) -> list[str]:
+        observation = run.observation
+        status = "timed out" if observation.timed_out else f"exit {observation.returncode}"
+        lines = [f"  approval `{run.approval}` (asked for {run.origin!r}) allows "
+                 f"{observation.command!r} ({status}, {observation.seconds:.2f}s, "
+                 f"{run.source})"]
+        lines += [f"      {event.render()}" for event in _unique(observation.flags)]
+        lines.append(f"      reproduce: {self.reproduce(run)}")
+        return lines
+
+    def render(self, *, examples: int = 8) -> str:
+        timeouts = sum(r.observation.timed_out for r in self.runs)
+        lines = [f"approval oracle: {self.suggestions} suggested approval(s), {self.runnable} "
+                 f"of a program installed here; {self.tried} tried ({self.widening} newly "
+                 f"allow a candidate), {len(self.runs)} newly allowed command(s) run in "
+                 f"{self.seconds:.0f}s; {len(self.flagged)} flagged, {timeouts} timed out"]
+        lines += self.notes
+        known = self.known_flagged
+        if known:
+            lines.append(f"known: {len(known)} command(s) flagged only for known findings "
+                         "(not counted)")
+            for run in known[:examples]:
+                lines += self._render_run(run)
+        groups: dict[str, list[ApprovalRun]] = collections.defaultdict(list)
+        for run in self.flagged:
+            for effect in sorted({e.effect for e in run.observation.flags}):
+                groups[APPROVAL_CATEGORIES.get(effect, str(effect))].append(run)
+        for category, group in sorted(groups.items()):
+            approvals = len({r.approval for r in group})
+            lines.append(f"{category}: {len(group)} command(s) under {approvals} approval(s)")
+            for run in group[:examples]:
+                lines += self._render_run(run)
+        return "\n".join(lines)
+
+
+def _installed(oracle: Oracle, program: str) -> bool:
+    """Whether the sandbox can run `program` (by name on its PATH, or a scratch path)."""
+    if "/" in program:
+        path = _normal(oracle.to_sandbox(program))
+        try:
+            return os.access(oracle.host_path(path), os.X_OK)
+        except ValueError:
+            return path.startswith(_SYSTEM_PROGRAMS) and os.access(path, os.X_OK)
+    return shutil.which(program, path=_PATH) is not None
+
+
+class _Planner:
+    """Works out, for one approval at a time, the candidates it newly allows."""
+
+    def __init__(self, oracle: Oracle, base: Policy, approved: Policy,
+                 store: Approvals, corpus: Sequence[str], *, option_probing: bool) -> None:
+        self.oracle = oracle
+        self.store = store
+        env = {"HOME": str(oracle.home)}
+
+        def evaluate_base(command: str) -> Decision:
+            return base.evaluate(command, cwd=oracle.workspace, workspace=oracle.workspace,
+                                 env=env)
+
+        def evaluate_approved(command: str) -> Decision:
+            return approved.evaluate(command, cwd=oracle.workspace,
+                                     workspace=oracle.workspace, env=env)
+
+        self.evaluate_base = functools.lru_cache(maxsize=1 << 16)(evaluate_base)
+        self.evaluate_approved = evaluate_approved
+        self.corpus = corpus
+        self.option_probing = option_probing
+        self._help: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+    def options(self, words: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The valued long and short options the approval's program lists (cached)."""
+        from policylang.testing import _optionprobe
+
+        long: dict[str, None] = {}
+        short: dict[str, None] = {}
+        for target in _approvals.help_targets(words):
+            if target not in self._help:
+                text = self.oracle.output_of(self.oracle.to_sandbox(target))
+                self._help[target] = (_optionprobe.valued_options(text),
+                                      _optionprobe.valued_short_options(text))
+            long.update(dict.fromkeys(self._help[target][0]))
+            short.update(dict.fromkeys(self._help[target][1]))
+        return list(long), list(short)
+
+    def candidates(self, rule: str, given: Sequence[str] | None) -> list[tuple[str, str]]:
+        """(command, source) the approval `rule` (host spelling) may newly allow."""
+        from policylang.engine.approvals import rule_words
+
+        words = rule_words(rule)
+        lines: dict[str, list[str]] = {}
+        examples = [rule]
+        if given is not None:
+            lines["command"] = list(given)
+            examples += [c for c in given if _approvals.matching(words, [c])]
+        else:
+            corpus = _approvals.matching(words, self.corpus)
+            lines["corpus"] = by_program(corpus)
+            lines["corpus-variants"] = _approvals.corpus_variants(corpus)
+            simple = [c for c in corpus if c.startswith(rule + " ") and "|" not in c
+                      and ";" not in c and "&" not in c]
+            examples += sorted(simple, key=len)[:1]
+        if self.option_probing:
+            long, short = self.options(words)
+            lines["probes"] = interleave(
+                [_approvals.operand_lines(e) for e in dict.fromkeys(examples)]
+                + [_approvals.option_lines(e, long, short) for e in dict.fromkeys(examples)])
+        return interleave([[(c, name) for c in group] for name, group in lines.items()])
+
+    def newly_allowed(self, rule: str, candidates: Sequence[tuple[str, str]], *,
+                      limit: int) -> list[tuple[str, str]]:
+        """The candidates allowed with `rule` approved and not without it (at most `limit`)."""
+        found: list[tuple[str, str]] = []
+        self.store.add(rule, persist=False)
+        try:
+            for command, source in candidates:
+                if len(found) >= limit:
+                    break
+                if (self.evaluate_approved(command).verdict is Verdict.ALLOW
+                        and self.evaluate_base(command).verdict is not Verdict.ALLOW):
+                    found.append((command, source))
+        finally:
+            self.store.remove(rule)
+        return found
+
+
+def suggestions_of(evaluate: Callable[[str], Decision], commands: Iterable[str]
+                   ) -> dict[str, str]:
+    """The distinct suggested approvals of the commands that ask, in order, each with the
+    first command that suggests it (what the approver was asked about)."""
+    found: dict[str, str] = {}
+    for command in commands:
+        decision = evaluate(command)
+        if decision.verdict is Verdict.ASK and decision.suggested_rule:
+            found.setdefault(decision.suggested_rule, command)
+    return found
+
+
+def check_approvals(path: Path, *, approve: Sequence[str] | None = None,
+                    commands: Sequence[str] | None = None, corpus_dir: Path | None = None,
+                    budget_s: float = 300.0, timeout_s: float = 2.0, jobs: int = 1,
+                    option_probing: bool = True, per_approval: int = PER_APPROVAL,
+                    progress: Callable[[Observation], None] | None = None
+                    ) -> ApprovalReport:
+    """The approval-width oracle: does an approval the engine suggests allow too much?
+
+    The approvals tried are `approve` (as the sandbox spells paths), or else the distinct
+    `suggested_rule`s of the `commands` (default: the corpora) that ask, of programs
+    installed here, interleaved by program. For each, the candidates are the `commands`
+    (default: the corpus lines where its words stand in a row, and those with a protected
+    target or secret as their last path operand) and, with `option_probing`, probe lines
+    (`_approvals`: the approval, and its shortest corpus example, followed by a protected
+    target, a secret or the workspace program as an operand, after `-c`/`-e`/`--exec`-like
+    options, and as the value of each valued option its `--help` lists). Those the policy
+    allows with the approval and not without it (up to `per_approval`) run in the sandbox
+    with canary secrets and protected files; `approval_flags` says which are findings.
+
+    Raises:
+        SandboxUnavailableError: the sandbox cannot run here (nothing was run).
+        RulesetError: the policy does not load.
+        ApprovalError: an `approve` rule cannot be split into words.
+    """
+    from policylang.engine.approvals import Approvals, rule_words
+    from policylang.engine.policy import load_policy
+    from policylang.testing.seeds import load_corpus_commands
+
+    start = time.monotonic()
+    deadline = start + budget_s
+    base = load_policy(path, snapshot=False)
+    store = Approvals(None)
+    approved = load_policy(path, approvals=store, snapshot=False)
+    with Oracle(timeout_s=timeout_s, secrets=True, approvals=True) as oracle:
+        given = None if commands is None else [oracle.to_host(c) for c in commands]
+        corpus = () if given is not None else load_corpus_commands(corpus_dir,
+                                                                    files=ORACLE_CORPORA)
+        planner = _Planner(oracle, base, approved, store, corpus,
+                           option_probing=option_probing)
+        if approve is not None:  # asked about the approval itself
+            origins = {oracle.to_host(rule): oracle.to_host(rule) for rule in approve}
+            for rule in origins:
+                rule_words(rule)  # an unreadable rule is an error before anything runs
+        else:
+            origins = suggestions_of(planner.evaluate_base, given if given is not None
+                                     else corpus)
+        rules = list(origins)
+        runnable = [r for r in rules if _installed(oracle, rule_words(r)[0])]
+        groups: dict[str, list[str]] = collections.defaultdict(list)
+        for rule in runnable:
+            groups[rule_words(rule)[0]].append(rule)
+        order = interleave(groups.values())
+        judge = ProtectedJudge(oracle, planner.evaluate_base)
+        seen: set[str] = set()
+        runs: list[ApprovalRun] = []
+        tried = widening = 0
+
+        def one(rule: str, command: str, source: str,
+                baseline: frozenset[tuple[str, str]]) -> ApprovalRun | None:
+            if time.monotonic() >= deadline:
+                return None
+            observation = oracle.observe(command)
+            flags = approval_flags(observation, rule_words(rule), judge, baseline)
+            observation = dataclasses.replace(observation, flags=flags)
+            if progress is not None:
+                progress(observation)
+            return ApprovalRun(approval=oracle.to_sandbox(rule), source=source,
+                               origin=oracle.to_sandbox(origins[rule]),
+                               observation=observation)
+
+        pending: collections.deque[Future[ApprovalRun | None]] = collections.deque()
+
+        def collect(keep: int) -> None:
+            while len(pending) > keep:
+                result = pending.popleft().result()
+                if result is not None:
+                    runs.append(result)
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for rule in order:
+                if time.monotonic() >= deadline:
+                    break
+                tried += 1
+                found = planner.newly_allowed(rule, planner.candidates(rule, given),
+                                              limit=per_approval)
+                widening += bool(found)
+                if not found:
+                    continue
+                # what was asked, and the approval on its own: a line that fails early
+                # in the read-only sandbox (`pg_dump db > out.sql`: the redirect) shows
+                # little, and the program alone shows what it always does (read ~/.pgpass)
+                baseline = frozenset().union(*(
+                    baseline_of(oracle.observe(oracle.to_sandbox(asked)))
+                    for asked in dict.fromkeys((origins[rule], rule))))
+                for command, source in found:
+                    sandboxed = oracle.to_sandbox(command)
+                    if sandboxed in seen:
+                        continue
+                    seen.add(sandboxed)
+                    collect(2 * max(1, jobs))
+                    pending.append(pool.submit(one, rule, sandboxed, source, baseline))
+            collect(0)
+        notes = (f"canaries: {sum(1 for p in oracle.secrets if not p.startswith('$'))} "
+                 f"secret file(s), {len(oracle.protected)} protected file(s) "
+                 f"({', '.join(oracle.protected)}) and `{PROBE_VALUE}` in the workspace; "
+                 "a newly allowed command is flagged when it reads a secret or prints its "
+                 "token, writes a protected path, or runs a program from outside /usr",)
+    return ApprovalReport(policy=path, suggestions=len(rules), runnable=len(runnable),
+                          tried=tried, widening=widening, runs=tuple(runs),
+                          seconds=time.monotonic() - start, notes=notes)
+
+
 # --- command line -------------------------------------------------------------------------
 
 def add_arguments(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
@@ -797,6 +1226,11 @@ def add_arguments(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
                         help="the secrets oracle: plant canary secrets in the sandbox, run "
                              "every allowed command and lines that look for secrets, and "
                              "flag each that reads one or prints its token")
+    parser.add_argument(f"--{prefix}approvals", dest="oracle_approvals", action="store_true",
+                        help="the approval-width oracle: approve each rule the engine "
+                             "suggests, one at a time, run the commands it newly allows "
+                             "(corpus lines and probes), and flag each that reads a secret, "
+                             "writes a protected path or runs a program from the workspace")
 
 
 def run_from_args(policy: Path, args: argparse.Namespace,
@@ -811,6 +1245,11 @@ def run_from_args(policy: Path, args: argparse.Namespace,
         except (OSError, ValueError) as exc:
             print(f"dynamic oracle: error: {exc}", file=sys.stderr)
             return 2
+    if args.oracle_approvals:
+        return _run_approvals(policy, args, commands, known)
+    if getattr(args, "approve", None):
+        print("dynamic oracle: error: --approve needs --approvals", file=sys.stderr)
+        return 2
     try:
         report = check_policy(policy, commands=commands, corpus_dir=args.corpora,
                               budget_s=args.oracle_budget, timeout_s=args.oracle_timeout,
@@ -824,13 +1263,33 @@ def run_from_args(policy: Path, args: argparse.Namespace,
     return 1 if report.flagged else 0
 
 
+def _run_approvals(policy: Path, args: argparse.Namespace, commands: Sequence[str] | None,
+                   known: tuple[KnownFinding, ...]) -> int:
+    from policylang.errors import PolicylangError
+
+    try:
+        report = check_approvals(policy, approve=getattr(args, "approve", None),
+                                 commands=commands, corpus_dir=args.corpora,
+                                 budget_s=args.oracle_budget, timeout_s=args.oracle_timeout,
+                                 jobs=args.oracle_jobs,
+                                 option_probing=args.oracle_option_probes)
+    except (PolicylangError, OSError, ValueError) as exc:
+        print(f"approval oracle: error: {exc}", file=sys.stderr)
+        return 2
+    report = dataclasses.replace(report, known=known)
+    print(report.render(examples=args.oracle_show), flush=True)
+    return 1 if report.flagged else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="fuzz/oracle.py",
         description="Run the commands a policy labels read-only (from the corpora, or "
                     "--command) in a bubblewrap sandbox under strace; flag every write, "
                     "network socket or program outside the read-only set (--secrets: "
-                    "every allowed command, and every read of a planted secret).")
+                    "every allowed command, and every read of a planted secret; "
+                    "--approvals: the commands each suggested approval newly allows, and "
+                    "every secret read, protected write or workspace program run).")
     parser.add_argument("policy", type=Path, metavar="RULESET")
     parser.add_argument("--corpora", type=Path, metavar="DIR",
                         help="directory of tldr.tsv, nl2bash.tsv, codex_cases.tsv")
@@ -840,6 +1299,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="check the commands in FILE (one a line) instead of the corpora")
     parser.add_argument("--probes", action="store_true",
                         help="check only the built-in probe commands")
+    parser.add_argument("--approve", action="append", metavar="RULE",
+                        help="with --approvals: try this approval instead of the engine's "
+                             "suggestions (repeatable)")
     add_arguments(parser)
     args = parser.parse_args(argv)
     commands: list[str] | None = None

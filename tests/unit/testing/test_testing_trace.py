@@ -174,3 +174,20 @@ def test_the_secrets_trace_list_adds_the_reads() -> None:
         "read", "pread64", "readv", "preadv", "preadv2", "mmap", "sendfile", "sendfile64",
         "copy_file_range", "splice"}
     assert "read" not in {name.lstrip("?") for name in TRACED_CALLS.split(",")}
+
+
+@pytest.mark.parametrize(
+    ("line", "targets"),
+    [
+        ('renameat2(AT_FDCWD</w>, "a", AT_FDCWD</w>, "b", RENAME_NOREPLACE) = -1 EROFS',
+         ["/w/a", "/w/b"]),
+        ('rename("/w/x", "/w/.git/hooks/pre-commit") = -1 EROFS',
+         ["/w/x", "/w/.git/hooks/pre-commit"]),
+        ('symlinkat("/etc/passwd", 3</w/d>, "link") = -1 EROFS', ["/etc/passwd", "/w/d/link"]),
+        ('linkat(AT_FDCWD</w>, "a", AT_FDCWD</w>, "b", 0) = -1 EROFS', ["/w/a", "/w/b"]),
+        ('unlinkat(AT_FDCWD</w>, "a", 0) = -1 EROFS', ["/w/a"]),
+    ],
+)
+def test_a_two_path_call_writes_both(line: str, targets: list[str]) -> None:
+    # `mv x .git/hooks/pre-commit` writes its destination: the approval oracle needs it
+    assert [e.target for e in parse_log([line])] == targets
