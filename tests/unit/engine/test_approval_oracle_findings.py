@@ -1,0 +1,52 @@
+"""What the approval-width oracle (`fuzz/oracle.py --approvals`) found in the shipped
+default ruleset: an approval the engine suggests for one use that allowed another, which
+runs a shell command, a workspace program or changes the system. Each line is judged
+under the approval the engine itself suggests for the asked line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from realrun import judge
+
+from policylang import Verdict
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "home").mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("asked", "wider"),
+    [("tmux", "tmux -c './probe'"), ("tmux", "tmux -c 'echo x >> ~/.bashrc'"),
+     ("tmux", "tmux -2c 'cat .env'"), ("tmux", "tmux -f evil.conf ls"),
+     ("nvcc src.cu -o exe", "nvcc -ccbin ./probe src.cu"),
+     ("nvcc src.cu -o exe", "nvcc --compiler-bindir=./probe src.cu"),
+     ("nvcc src.cu -o exe", "nvcc src.cu --run"),
+     ("gpgconf --list-components", "gpgconf --apply-profile x"),
+     ("gpgconf --list-components", "gpgconf --kill all"),
+     ("chage -l user", "chage -d 0 root"), ("ldconfig -p", "ldconfig"),
+     ("sysctl -a", "sysctl -w kernel.x=1"), ("sysctl -a", "sysctl kernel.x=1")],
+)  # fmt: skip
+def test_the_suggested_approval_does_not_cover_the_wider_use(
+    workspace: Path, asked: str, wider: str
+) -> None:
+    suggested = judge(asked, workspace).suggested_rule
+    assert suggested is not None, f"`{asked}` is offered no approval any more"
+    decision = judge(wider, workspace, str(suggested))
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    assert judge(asked, workspace, str(suggested)).verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line", ["passwd", "usermod -aG docker me", "modprobe evil", "insmod ./x.ko", "visudo"]
+)
+def test_account_and_kernel_changes_are_never_approvable(workspace: Path, line: str) -> None:
+    decision = judge(line, workspace)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert decision.suggested_rule is None
