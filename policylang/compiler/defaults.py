@@ -193,6 +193,7 @@ _RUNNER_PROGRAMS = (
     "nq", "fakechroot", "dtach", "abduco", "proot", "vglrun", "optirun", "primusrun",
     "prime-run", "gamemoderun", "pkexec",
     "toybox",  # (a multi-call program whose `sh` is toybox's own shell, no bash)
+    "sshpass",  # review CN8: `sshpass -p x sh x.sh` was offered as `sshpass`
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)

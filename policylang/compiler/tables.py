@@ -205,6 +205,18 @@ class ArityTable:
                 return tuple(words[:arity])
         return tuple(words[:1])
 
+    def arity(self, words: Sequence[str]) -> int:
+        """The matching entry's arity (`git`: 2, `npm run`: 3), 1 for none.
+
+        >>> ArityTable(entries={("npm",): 2}, longest=1).arity(["npm"])
+        2
+        """
+        for size in range(min(self.longest, len(words)), 0, -1):
+            arity = self.entries.get(tuple(words[:size]))
+            if arity is not None:
+                return arity
+        return 1
+
     def key_length(self, words: Sequence[str]) -> int:
         """How many leading words the matching entry names (`python3 -m`: 2), 0 for none."""
         for size in range(min(self.longest, len(words)), 0, -1):

@@ -49,7 +49,7 @@ from policylang.compiler.tables import (
 from policylang.decision import Decision, Retention, Verdict
 from policylang.diagnostics import Diagnostic
 from policylang.shell.model import Word
-from policylang.shell.options import OptionSpec, OptionView, option_view
+from policylang.shell.options import Option, OptionSpec, OptionView, option_view
 from policylang.shell.wrappers import WrapperTable
 from policylang.span import SourceText, Span
 
@@ -444,9 +444,13 @@ class _ClauseEvaluator:
                     return True
                 return None if unknown else False
             case ConditionKind.UNLESS:
-                if any(_listed(opt.name, items, starts, True) for opt in view.options):
+                listed = [o for o in view.options if _listed(o.name, items, starts, True)]
+                if any(not _may_be_a_value(o, view) for o in listed):
                     return False
-                return None if unknown else True
+                # an exception's option right after an option the spec does not know may
+                # be that option's value (`patch -B --help -i x.patch`, `dar -B --version`:
+                # review CN6), so it lifts nothing
+                return None if unknown or listed else True
             case ConditionKind.ONLY:
                 if any(_listed(o.name, items, starts, False) is False for o in view.options):
                     return False
@@ -456,6 +460,16 @@ class _ClauseEvaluator:
                 return _operand_matches(self._words, view, condition.regex)
             case _:
                 assert_never(condition.kind)
+
+
+def _may_be_a_value(option: Option, view: OptionView) -> bool:
+    """Whether `option`'s word may be the value of an option the spec does not know, in
+    the word before it (whose value the view could not tell)."""
+    before = option.word_index - 1
+    return any(
+        o.word_index == before and not o.known and o.value is None and not o.arg_indexes
+        for o in view.options
+    )
 
 
 def _listed(name: str, items: frozenset[str], starts: tuple[str, ...], abbreviations: bool) -> bool:

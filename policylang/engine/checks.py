@@ -323,10 +323,10 @@ def _links_at_top(
 ) -> tuple[list[str], bool]:
     """The links directly in `folder` with one of `names` or a name `pattern` matches,
     and those at the protected paths below its top (`.vscode/tasks.json`) and anywhere
-    inside its protected folders (`.claude/settings.json -> ../cfgx/x`: review CL5); and
-    whether every folder was seen whole (`_MAX_INSIDE_ENTRIES`; git's own folder is
-    looked at in its top and `hooks` only: its objects and refs are many). One listing of
-    the top says which of `inner`'s folders are there to look in."""
+    inside its protected folders, through the links to folders there too (`.claude/sub ->
+    ../tmpl` holding a link: reviews CL5, CM1, CN10); in git's own folder, those git reads
+    (`_walk_git`); and whether every folder was seen whole (`_MAX_INSIDE_ENTRIES`,
+    `_MAX_INSIDE_DEPTH`). One listing of the top says which folders are there to look in."""
     found: list[str] = []
     folders: set[str] = set()
     try:
@@ -335,9 +335,7 @@ def _links_at_top(
                 if entry.is_symlink():
                     if entry.name in names or pattern.match(entry.name):
                         found.append(entry.path)
-                        # (and looked inside where it leads: `.claude -> cfgdir` with
-                        # `cfgdir/settings.json -> ../x/s.json`, review CM1)
-                        folders.add(entry.name)
+                        folders.add(entry.name)  # (and looked inside where it leads: CM1)
                 elif entry.is_dir(follow_symlinks=False):
                     folders.add(entry.name)
     except OSError:
@@ -351,41 +349,105 @@ def _links_at_top(
         if os.path.islink(full):
             found.append(full)
         if deep and os.path.isdir(full):
-            skip = _GIT_STORES if path == ".git" else frozenset()
-            complete = _walk_links(full, _MAX_INSIDE_DEPTH, budget, found, skip) and complete
+            if path == ".git":
+                walked = _walk_git(full, [_MAX_GIT_ENTRIES], found, _MAX_MODULE_DEPTH)
+            else:
+                walked = _walk_links(full, _MAX_INSIDE_DEPTH, budget, found, set())
+            complete = walked and complete
     return found, complete
 
 
-def _walk_links(
-    folder: str, depth: int, budget: list[int], found: list[str], skip: frozenset[str]
-) -> bool:
-    """Add the links below `folder` (`depth` levels) to `found`; False where a listing
-    failed, `budget` (entries left to look at) ran out, or a folder lay deeper than
-    `depth`. Folders named in `skip` are not looked in: git's object, ref and log stores
-    (many entries; a link there is no file git runs: `.git/modules/*/config`, `hooks/`,
-    `info/` are, review CM2)."""
+def _listing(folder: str, budget: list[int]) -> list[os.DirEntry[str]] | None:
+    """The entries of `folder` ([] where there is none), or None where it cannot be read
+    or `budget` (entries left to look at) runs out."""
     try:
         with os.scandir(folder) as entries:
             listed = list(entries)
     except FileNotFoundError:
-        return True
+        return []
     except OSError:
-        return False
+        return None
     budget[0] -= len(listed)
-    if budget[0] < 0:
+    return None if budget[0] < 0 else listed
+
+
+def _walk_links(
+    folder: str, depth: int, budget: list[int], found: list[str], seen: set[str]
+) -> bool:
+    """Add the links below `folder` (`depth` levels, into the folders links lead to as
+    well, each once) to `found`; False where a listing failed, the budget ran out, or a
+    folder lay deeper than `depth`."""
+    listed = _listing(folder, budget)
+    if listed is None:
+        return False
+    complete = True
+    for entry in listed:
+        link = entry.is_symlink()
+        if link:
+            found.append(entry.path)
+        if not entry.is_dir(follow_symlinks=True):
+            continue
+        if link:
+            real = os.path.realpath(entry.path)
+            if real in seen:
+                continue  # (a loop, or a folder seen already)
+            seen.add(real)
+        if depth <= 1:
+            return False
+        complete = _walk_links(entry.path, depth - 1, budget, found, seen) and complete
+    return complete
+
+
+def _walk_git(gitdir: str, budget: list[int], found: list[str], depth: int) -> bool:
+    """The links of a git directory that git reads (`config`, `hooks/`, `info/`, a
+    worktree's `config.worktree`) and those of its submodules' git directories below
+    `modules/`, whose names may hold slashes (review CM2, CN11: a submodule may be named
+    `logs`); its object, ref and log stores are not listed (review CN12: a repository with
+    submodules made every write ask). False where a listing failed or a bound ran out."""
+    top = _listing(gitdir, budget)
+    if top is None:
+        return False
+    complete = True
+    for entry in top:
+        if entry.is_symlink():
+            found.append(entry.path)  # (and looked inside, where it leads to a folder)
+        if not entry.is_dir(follow_symlinks=True):
+            continue
+        if entry.name in ("hooks", "info"):
+            complete = _walk_links(entry.path, 2, budget, found, set()) and complete
+        elif entry.name == "worktrees":  # (each one's `config.worktree`, `HEAD` …)
+            for worktree in _listing(entry.path, budget) or ():
+                if worktree.is_symlink():
+                    found.append(worktree.path)
+                elif worktree.is_dir(follow_symlinks=False):
+                    listed = _listing(worktree.path, budget)
+                    if listed is None:
+                        return False
+                    found.extend(e.path for e in listed if e.is_symlink())
+        elif entry.name == "modules":
+            complete = _walk_modules(entry.path, budget, found, depth) and complete
+    return complete
+
+
+def _walk_modules(folder: str, budget: list[int], found: list[str], depth: int) -> bool:
+    listed = _listing(folder, budget)
+    if listed is None or depth <= 0:
         return False
     complete = True
     for entry in listed:
         if entry.is_symlink():
             found.append(entry.path)
-        elif entry.is_dir(follow_symlinks=False) and entry.name not in skip:
-            if depth <= 1:
-                return False
-            complete = _walk_links(entry.path, depth - 1, budget, found, skip) and complete
+        elif entry.is_dir(follow_symlinks=False):
+            if os.path.lexists(os.path.join(entry.path, "HEAD")):  # a submodule's git dir
+                complete = _walk_git(entry.path, budget, found, depth - 1) and complete
+            else:  # (a part of a submodule's name: `vim/pack/plugins/start/x`)
+                complete = _walk_modules(entry.path, budget, found, depth - 1) and complete
     return complete
 
 
-_GIT_STORES = frozenset({"objects", "refs", "logs", "lfs", "annex", "rr-cache"})
+_MAX_GIT_ENTRIES = 4096  # entries of a git directory and its submodules' looked at
+_MAX_MODULE_DEPTH = 16  # folders of submodules' names and nesting below `.git/modules`
+_MAX_COPY_OPERANDS = 8  # operands of an approved unknown program paired as copies
 _MAX_INSIDE_ENTRIES = 512  # entries of protected folders looked at for links, per line
 _MAX_INSIDE_DEPTH = 6
 
@@ -739,6 +801,49 @@ class PathChecks:
                     f"copies `{short(relative)}` into `{short(landing.target)}`: more than "
                     f"{TREE_BUDGET:,} entries, too many to rule out protected files among them",
                 )
+
+    def land_possible_copies(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """An approved program no rule describes may copy any operand that exists into
+        any other, whole or its contents (`rclone copy evil .`, `rclone copy
+        evil/tasks.json .vscode`: review CN9): each such landing is checked as a write."""
+        values = [
+            value
+            for word in found.inner[1 : _MAX_COPY_OPERANDS + 1]
+            if (value := tree_path(word)) is not None and not value.startswith("-")
+        ]
+        if len(values) < 2:
+            return
+        self.fs = True
+        for source in values:
+            forms, _complete, _process = self.resolve_all(source, cwd)
+            existing = [form for form in forms if os.path.lexists(form)]
+            for target in values:
+                if target == source or not existing:
+                    continue
+                targets, _complete, _process = self.resolve_all(target, cwd)
+                for form in existing:
+                    # (a folder holding the target, `hugo -s . -d public`, is the program's
+                    # input, not copied whole into it: only its name lands there)
+                    whole = not any(paths.is_within(t, form) for t in targets)
+                    landing = GlobLanding(seg, target.rstrip("/") or "/", whole, False, cwd)
+                    self.land_glob_match(landing, form, os.path.basename(form))
+                    if whole and os.path.isdir(form):  # (its contents, into the target)
+                        self._land_contents(landing, form)
+
+    def _land_contents(self, landing: GlobLanding, folder: str) -> None:
+        forms, _complete, _process = self.resolve_all(landing.target, landing.cwd)
+        reasons, complete = self.rules.landed_in_tree(
+            os.path.realpath(folder), list(forms), self.ctx, landing.target, budget=TREE_BUDGET
+        )
+        for reason in reasons:
+            landing.seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+        if not complete:
+            landing.seg.floor(
+                Verdict.ASK,
+                "engine.tree-budget",
+                f"may copy `{short(folder)}` into `{short(landing.target)}`: more than "
+                f"{TREE_BUDGET:,} entries, too many to rule out protected files among them",
+            )
 
     def _glob_matches(
         self, pattern: str, seg: SegmentState, cwd: paths.Cwd, landing: GlobLanding

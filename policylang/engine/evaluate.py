@@ -848,6 +848,7 @@ class _Walk(PathChecks, LineWrites):
         folders = self.named_folders(found, cwd) if found.unruled and seg.approved else ()
         if found.unruled and seg.approved:
             self.unnamed_writers.append((seg, " ".join(w.text for w in found.inner[:2])))
+            self.land_possible_copies(found, seg, cwd)
         if folders:
             # `pax -w -f x ~/.config`, `restic backup ~`: an approved program no rule
             # describes may read a folder it is given whole, into an archive the next

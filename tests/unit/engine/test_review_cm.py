@@ -183,7 +183,7 @@ def test_cm9_a_glob_copy_after_an_approved_unknown_program(workspace: Path) -> N
     line = "acme-copy cfg/tasks.json docs/x && cp docs/x/t* .vscode/"
     env = canary_environment(workspace, PATH=f"{bin_folder}:/usr/bin:/bin")
     decision = approved("acme-copy", "cp").evaluate(line, workspace=str(workspace), env=env)
-    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
     assert any(r.rule_id == "engine.glob-path" for r in decision.reasons)
     _run(line, workspace, env)
     assert "PWNED" in (workspace / ".vscode" / "tasks.json").read_text()
