@@ -463,13 +463,19 @@ class _ClauseEvaluator:
 
 
 def _may_be_a_value(option: Option, view: OptionView) -> bool:
-    """Whether `option`'s word may be the value of an option the spec does not know, in
-    the word before it (whose value the view could not tell)."""
+    """Whether `option` may be the value of an option the spec does not know, in the word
+    before it or earlier in its own bundle (whose value the view could not tell)."""
     before = option.word_index - 1
-    return any(
-        o.word_index == before and not o.known and o.value is None and not o.arg_indexes
-        for o in view.options
-    )
+    for other in view.options:
+        if other is option:
+            # (an unknown letter earlier in its own bundle may take the rest as its value:
+            # `at -ql` is queue `l`, review CO2)
+            return False
+        if not other.known and other.value is None and not other.arg_indexes and (
+            other.word_index in (before, option.word_index)
+        ):
+            return True
+    return False
 
 
 def _listed(name: str, items: frozenset[str], starts: tuple[str, ...], abbreviations: bool) -> bool:

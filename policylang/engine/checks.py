@@ -416,7 +416,10 @@ def _walk_git(gitdir: str, budget: list[int], found: list[str], depth: int) -> b
         if entry.name in ("hooks", "info"):
             complete = _walk_links(entry.path, 2, budget, found, set()) and complete
         elif entry.name == "worktrees":  # (each one's `config.worktree`, `HEAD` …)
-            for worktree in _listing(entry.path, budget) or ():
+            worktrees = _listing(entry.path, budget)
+            if worktrees is None:
+                return False  # (review CO6)
+            for worktree in worktrees:
                 if worktree.is_symlink():
                     found.append(worktree.path)
                 elif worktree.is_dir(follow_symlinks=False):
@@ -447,7 +450,29 @@ def _walk_modules(folder: str, budget: list[int], found: list[str], depth: int) 
 
 _MAX_GIT_ENTRIES = 4096  # entries of a git directory and its submodules' looked at
 _MAX_MODULE_DEPTH = 16  # folders of submodules' names and nesting below `.git/modules`
-_MAX_COPY_OPERANDS = 8  # operands of an approved unknown program paired as copies
+_MAX_COPY_OPERANDS = 16  # words of an approved unknown program paired as copies
+
+
+def _copy_operands(words: Sequence[Word]) -> tuple[list[str], list[str]]:
+    """The literal paths among `words` (operands, and values glued to an option:
+    `--dest=.vscode`, `-t.vscode`, review CO3), and the globs among its operands."""
+    values: list[str] = []
+    globs: list[str] = []
+    for word in words:
+        value = tree_path(word)
+        if value is None:
+            if _may_glob(word) and (pattern := paths.path_text(word)) is not None:
+                globs.append(pattern)
+            continue
+        if value.startswith("--"):
+            glued = value.partition("=")[2]
+        elif value.startswith("-"):
+            glued = value[2:]
+        else:
+            glued = value
+        if glued and not glued.startswith("-"):
+            values.append(glued)
+    return values, globs
 _MAX_INSIDE_ENTRIES = 512  # entries of protected folders looked at for links, per line
 _MAX_INSIDE_DEPTH = 6
 
@@ -806,29 +831,40 @@ class PathChecks:
         """An approved program no rule describes may copy any operand that exists into
         any other, whole or its contents (`rclone copy evil .`, `rclone copy
         evil/tasks.json .vscode`: review CN9): each such landing is checked as a write."""
-        values = [
-            value
-            for word in found.inner[1 : _MAX_COPY_OPERANDS + 1]
-            if (value := tree_path(word)) is not None and not value.startswith("-")
-        ]
-        if len(values) < 2:
+        words = found.inner[1:]
+        if len(words) > _MAX_COPY_OPERANDS:
+            seg.floor(
+                Verdict.ASK,
+                "engine.glob-path",
+                f"more than {_MAX_COPY_OPERANDS} words given to a program no rule describes, "
+                "which may copy any of them into another: too many to check",
+            )
+            return
+        values, globs = _copy_operands(words)
+        if len(values) + len(globs) < 2 or not values:
             return
         self.fs = True
+        sources: list[tuple[str, str]] = []  # (the operand, an existing form of it)
         for source in values:
             forms, _complete, _process = self.resolve_all(source, cwd)
-            existing = [form for form in forms if os.path.lexists(form)]
-            for target in values:
-                if target == source or not existing:
+            sources.extend((source, form) for form in forms if os.path.lexists(form))
+        for pattern in globs:  # (`rclone copy ev* .vscode`: review CO3)
+            landing = GlobLanding(seg, ".", False, False, cwd)
+            sources.extend((pattern, match) for match, _shown in self._glob_matches(
+                pattern, seg, cwd, landing))
+        for target in values:
+            targets, _complete, _process = self.resolve_all(target, cwd)
+            for source, form in sources:
+                if source == target:
                     continue
-                targets, _complete, _process = self.resolve_all(target, cwd)
-                for form in existing:
-                    # (a folder holding the target, `hugo -s . -d public`, is the program's
-                    # input, not copied whole into it: only its name lands there)
-                    whole = not any(paths.is_within(t, form) for t in targets)
-                    landing = GlobLanding(seg, target.rstrip("/") or "/", whole, False, cwd)
-                    self.land_glob_match(landing, form, os.path.basename(form))
-                    if whole and os.path.isdir(form):  # (its contents, into the target)
-                        self._land_contents(landing, form)
+                # (a folder holding the target, `hugo -s . -d public`, is the program's
+                # input, not copied whole into it: only its name lands there)
+                whole = not any(paths.is_within(t, form) for t in targets)
+                landing = GlobLanding(seg, target.rstrip("/") or "/", whole, False, cwd)
+                if os.path.dirname(form) not in targets:  # (else it is there: `typos .
+                    self.land_glob_match(landing, form, os.path.basename(form))  # .vscode`)
+                if whole and os.path.isdir(form):  # (its contents, into the target)
+                    self._land_contents(landing, form)
 
     def _land_contents(self, landing: GlobLanding, folder: str) -> None:
         forms, _complete, _process = self.resolve_all(landing.target, landing.cwd)

@@ -135,3 +135,40 @@ def test_cn16_everyday_lines_keep_their_suggestion(workspace: Path, line: str) -
     decision = judge(line, workspace)
     assert decision.suggested_rule is not None, decision.explain()
     assert not any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
+
+
+# review CO (of CN's fixes)
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("at", "at -ql -f x.sh now"), ("crontab", "crontab -ul x.cron"),
+     ("gem BUILD", "gem BUILD x.gemspec"), ("gem Bu", "gem Bu x.gemspec")],
+)
+def test_co1_co2_case_and_values_inside_a_bundle(
+    workspace: Path, approval: str, line: str
+) -> None:
+    decision = judge(line, workspace, approval)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["acme-copy ev* .vscode", "acme-copy evil -t.vscode", "acme-copy --dest=.vscode evil"],
+)
+def test_co3_an_unknown_program_s_globs_and_glued_targets(workspace: Path, line: str) -> None:
+    (workspace / "evil").mkdir()
+    (workspace / "evil" / "tasks.json").write_text('{"PWNED": 1}\n')
+    (workspace / ".vscode").mkdir()
+    decision = judge(line, workspace, "acme-copy")
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line", ["acme-lint . .vscode", "acme-site -s . -d public", "acme-fmt --write src/*.ts t/*.ts"]
+)
+def test_co4_an_unknown_program_s_everyday_operands(workspace: Path, line: str) -> None:
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "tasks.json").write_text("{}\n")  # (not copied onto itself)
+    (workspace / "src").mkdir()
+    (workspace / "src" / "a.ts").write_text("x\n")
+    decision = judge(line, workspace, line.split()[0])
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
