@@ -813,19 +813,23 @@ class PathChecks:
         where = f"{landing.target}/{name}"
         self.check_path(where, "write", landing.seg, landing.cwd)
         if landing.deep and os.path.isdir(match):
-            forms, _complete, _process = self.resolve_all(where, landing.cwd)
-            reasons, complete = self.rules.landed_in_tree(
-                os.path.realpath(match), list(forms), self.ctx, where, budget=TREE_BUDGET
+            self._land_tree(landing, match, where, f"copies `{short(relative)}`")
+
+    def _land_tree(self, landing: GlobLanding, folder: str, where: str, what: str) -> None:
+        """`folder`'s tree landed at `where` (the files it holds below that name)."""
+        forms, _complete, _process = self.resolve_all(where, landing.cwd)
+        reasons, complete = self.rules.landed_in_tree(
+            os.path.realpath(folder), list(forms), self.ctx, where, budget=TREE_BUDGET
+        )
+        for reason in reasons:
+            landing.seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+        if not complete:
+            landing.seg.floor(
+                Verdict.ASK,
+                "engine.tree-budget",
+                f"{what} into `{short(landing.target)}`: more than {TREE_BUDGET:,} entries, "
+                "too many to rule out protected files among them",
             )
-            for reason in reasons:
-                landing.seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-            if not complete:
-                landing.seg.floor(
-                    Verdict.ASK,
-                    "engine.tree-budget",
-                    f"copies `{short(relative)}` into `{short(landing.target)}`: more than "
-                    f"{TREE_BUDGET:,} entries, too many to rule out protected files among them",
-                )
 
     def land_possible_copies(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         """An approved program no rule describes may copy any operand that exists into
@@ -864,22 +868,7 @@ class PathChecks:
                 if os.path.dirname(form) not in targets:  # (else it is there: `typos .
                     self.land_glob_match(landing, form, os.path.basename(form))  # .vscode`)
                 if whole and os.path.isdir(form):  # (its contents, into the target)
-                    self._land_contents(landing, form)
-
-    def _land_contents(self, landing: GlobLanding, folder: str) -> None:
-        forms, _complete, _process = self.resolve_all(landing.target, landing.cwd)
-        reasons, complete = self.rules.landed_in_tree(
-            os.path.realpath(folder), list(forms), self.ctx, landing.target, budget=TREE_BUDGET
-        )
-        for reason in reasons:
-            landing.seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
-        if not complete:
-            landing.seg.floor(
-                Verdict.ASK,
-                "engine.tree-budget",
-                f"may copy `{short(folder)}` into `{short(landing.target)}`: more than "
-                f"{TREE_BUDGET:,} entries, too many to rule out protected files among them",
-            )
+                    self._land_tree(landing, form, landing.target, f"may copy `{short(form)}`")
 
     def _glob_matches(
         self, pattern: str, seg: SegmentState, cwd: paths.Cwd, landing: GlobLanding
