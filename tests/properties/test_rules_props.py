@@ -255,14 +255,23 @@ def ref_clauses(rule: RefRule, argv: tuple[str | None, ...]) -> bool | None:
         hit = any(_listed(o, group, loose) for o in present)
         results.append(True if hit else (None if unknown else False))
     if rule.unless:
-        hit = any(_listed(o, rule.unless, True) for o in present)
-        results.append(False if hit else (None if unknown else True))
+        # an exception's option right after an option (no spec: any may take a value) may
+        # be that option's value: it lifts nothing, and the rule may match (review CN6)
+        listed = [i for i, w in enumerate(rest)
+                  if w is not None and w.startswith("-") and _listed(w, rule.unless, True)]
+        hit = any(not _may_be_value(rest, i) for i in listed)
+        results.append(False if hit else (None if unknown or listed else True))
     if rule.only:
         outside = any(o not in rule.only for o in present)
         results.append(False if outside else (None if unknown else True))
     if False in results:
         return False
     return None if None in results else True
+
+
+def _may_be_value(argv: tuple[str | None, ...], index: int) -> bool:
+    before = argv[index - 1] if index > 0 else None
+    return before is not None and before.startswith("-") and "=" not in before
 
 
 def reference(
