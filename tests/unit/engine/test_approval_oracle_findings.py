@@ -74,3 +74,35 @@ def test_account_and_kernel_changes_are_never_approvable(workspace: Path, line: 
     decision = judge(line, workspace)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert decision.suggested_rule is None
+
+
+# the oracle's second run: every runnable suggestion tried once more
+@pytest.mark.parametrize(
+    ("asked", "wider"),
+    [("git cherry-pick abc", "git cherry-pick -s y/z abc"),
+     ("git cherry-pick abc", "git cherry-pick --strategy=y/z abc"),
+     ("git hash-object x", "echo .env | git hash-object -w --stdin-paths"),
+     ("git update-index --refresh", "echo .env | git update-index --add --stdin"),
+     ("npm version", "npm version patch"),
+     ("openssl rand -hex 8", "openssl rand -engine ./x.so 8"),
+     ("gcloud compute ssh vm", "gcloud compute ssh vm --ssh-flag=-oProxyCommand=./x"),
+     ("docker run alpine ls", "docker run -e GITHUB_TOKEN alpine printenv"),
+     ("mvn package", "mvn -q help:evaluate -Dexpression=env.GITHUB_TOKEN")],
+)  # fmt: skip
+def test_second_run_wider_uses(workspace: Path, asked: str, wider: str) -> None:
+    suggested = judge(asked, workspace).suggested_rule
+    assert suggested is not None, f"`{asked}` is offered no approval any more"
+    decision = judge(wider, workspace, str(suggested))
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git merge-index ./probe -a", "git for-each-repo --config=x -- status",
+     "git daemon --access-hook=./probe", "systemctl enable --now ./x.service",
+     "kubectl kustomize --enable-helm --helm-command=./probe"],
+)
+def test_second_run_never_offered(workspace: Path, line: str) -> None:
+    decision = judge(line, workspace)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    assert decision.suggested_rule is None
