@@ -853,9 +853,8 @@ class PathChecks:
             forms, _complete, _process = self.resolve_all(source, cwd)
             sources.extend((source, form) for form in forms if os.path.lexists(form))
         for pattern in globs:  # (`rclone copy ev* .vscode`: review CO3)
-            landing = GlobLanding(seg, ".", False, False, cwd)
-            sources.extend((pattern, match) for match, _shown in self._glob_matches(
-                pattern, seg, cwd, landing))
+            matches = self._glob_matches(pattern, seg, cwd, None)
+            sources.extend((pattern, match) for match, _shown in matches)
         for target in values:
             targets, _complete, _process = self.resolve_all(target, cwd)
             for source, form in sources:
@@ -871,18 +870,19 @@ class PathChecks:
                     self._land_tree(landing, form, landing.target, f"may copy `{short(form)}`")
 
     def _glob_matches(
-        self, pattern: str, seg: SegmentState, cwd: paths.Cwd, landing: GlobLanding
+        self, pattern: str, seg: SegmentState, cwd: paths.Cwd, landing: GlobLanding | None
     ) -> list[tuple[str, str]]:
         """What `pattern` matches now in each working folder, absolute and as bash passes
         it; asks (and gives none) where that cannot be told within the bounds. Notes the
-        absolute patterns for the line's own writes (`glob_landings`)."""
+        absolute patterns for the line's own writes, with `landing` (`glob_landings`)."""
         expanded = paths.expand_home(pattern, self.ctx.home)
         if expanded is None:
             return []
         found_all: list[tuple[str, str]] = []
         for base in sorted(cwd.candidates):
             absolute = expanded if expanded.startswith("/") else f"{base.rstrip('/')}/{expanded}"
-            self.glob_landings.append((landing, absolute, len(absolute) - len(expanded)))
+            if landing is not None:
+                self.glob_landings.append((landing, absolute, len(absolute) - len(expanded)))
             try:
                 found = paths.bounded_glob(
                     absolute, matches=_GLOB_CAP, visits=_GLOB_VISITS, spent=self.glob_visits
