@@ -450,7 +450,7 @@ def _walk_modules(folder: str, budget: list[int], found: list[str], depth: int) 
 
 _MAX_GIT_ENTRIES = 4096  # entries of a git directory and its submodules' looked at
 _MAX_MODULE_DEPTH = 16  # folders of submodules' names and nesting below `.git/modules`
-_MAX_COPY_OPERANDS = 16  # words of an approved unknown program paired as copies
+_MAX_COPY_PAIRS = 256  # (source, target) pairs of an approved unknown program checked
 
 
 def _copy_operands(words: Sequence[Word]) -> tuple[list[str], list[str]]:
@@ -835,16 +835,7 @@ class PathChecks:
         """An approved program no rule describes may copy any operand that exists into
         any other, whole or its contents (`rclone copy evil .`, `rclone copy
         evil/tasks.json .vscode`: review CN9): each such landing is checked as a write."""
-        words = found.inner[1:]
-        if len(words) > _MAX_COPY_OPERANDS:
-            seg.floor(
-                Verdict.ASK,
-                "engine.glob-path",
-                f"more than {_MAX_COPY_OPERANDS} words given to a program no rule describes, "
-                "which may copy any of them into another: too many to check",
-            )
-            return
-        values, globs = _copy_operands(words)
+        values, globs = _copy_operands(found.inner[1:])
         if len(values) + len(globs) < 2 or not values:
             return
         self.fs = True
@@ -855,6 +846,14 @@ class PathChecks:
         for pattern in globs:  # (`rclone copy ev* .vscode`: review CO3)
             matches = self._glob_matches(pattern, seg, cwd, None)
             sources.extend((pattern, match) for match, _shown in matches)
+        if len(sources) * len(values) > _MAX_COPY_PAIRS:
+            seg.floor(
+                Verdict.ASK,
+                "engine.glob-path",
+                f"a program no rule describes is given {len(sources)} files that exist and "
+                f"{len(values)} paths, any of which it may copy into another: too many to check",
+            )
+            return
         for target in values:
             targets, _complete, _process = self.resolve_all(target, cwd)
             for source, form in sources:
