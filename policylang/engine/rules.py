@@ -1289,7 +1289,10 @@ class RuleView:
         extractor (whose uses no approval covers). Not a builtin, which no program can
         run, nor a program's name that is also an everyday verb (`accelerate env`, `biff
         time`, `dnote view`)."""
-        if word in _VERB_NAMES or word.startswith("-") or "/" in word or "=" in word:
+        if word.startswith("-") or "=" in word:
+            return False
+        word = word.rpartition("/")[2]  # (`acme-wrap /bin/sh x.sh`)
+        if word in _VERB_NAMES:
             return False
         return (
             self._runs_code(word)

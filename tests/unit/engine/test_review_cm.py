@@ -126,7 +126,9 @@ def test_cm5_wrappers_the_tables_missed(workspace: Path, approval: str, line: st
 
 
 @pytest.mark.parametrize(
-    "line", ["acme-wrap sh x.sh", "acme-wrap python3 x.py", "acme-wrap root ar x h.a"]
+    "line",
+    ["acme-wrap sh x.sh", "acme-wrap python3 x.py", "acme-wrap root ar x h.a",
+     "acme-wrap /bin/sh x.sh", "acme-wrap -p x ./sh x.sh"],
 )
 def test_cm5_an_unknown_program_given_a_program_is_not_offered(
     workspace: Path, line: str
