@@ -1154,7 +1154,7 @@ class _Walk(PathChecks, LineWrites):
         if len(prefix) > 1 and program in TARGET_TAKERS:
             self.extra_targets(program, prefix, rest, seg)
         if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
-            self.approved_push(prefix, rest, seg)
+            self.approved_push(prefix, rest, seg, cwd)
         handed = _HANDED_CODE.get(program)
         prefixes = program in _PREFIX_WRITERS and bool(self.state_files)
         forges = program in ("gh", "hub", "glab")
@@ -1249,11 +1249,13 @@ class _Walk(PathChecks, LineWrites):
             return
 
     def approved_push(
-        self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState
+        self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
     ) -> None:
         """`git push URL` under an approval of `git push` or `git push origin`: a person
         approves pushing to the repository's remotes, not sending it to any URL or folder
-        (review BR9). The destination is the first operand, or `--repo`'s value."""
+        (review BR9). The destination is the first operand, or `--repo`'s value; a bare
+        name that is a folder here is one (git reads a name no remote has as a path, and
+        runs that repository's hooks: the approval oracle's `git push bare.git HEAD`)."""
         words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
         destination: tuple[str, str | None] | None = None
         index = 0
@@ -1270,13 +1272,22 @@ class _Walk(PathChecks, LineWrites):
             index += 1
         if destination is None:
             return  # the configured upstream
-        if destination[1] is None or _PUSH_PLACE.search(destination[1]):
+        value = destination[1]
+        if value is None or _PUSH_PLACE.search(value) or self._a_folder_here(value, cwd):
             seg.floor(
                 Verdict.ASK,
                 "engine.approved-push-destination",
                 f"`git push` sends the repository to `{short(destination[0])}`, which is no "
                 "remote the approval names",
             )
+
+    def _a_folder_here(self, name: str, cwd: paths.Cwd) -> bool:
+        """Whether `name` is a folder in any working folder the line may be in (unknown
+        working folders count as yes)."""
+        self.fs = True
+        if not cwd.known:
+            return True
+        return any(os.path.isdir(os.path.join(folder, name)) for folder in cwd.candidates)
 
     def approved_runner(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd

@@ -5,6 +5,7 @@ under the approval the engine itself suggests for the asked line."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,28 @@ def test_second_run_never_offered(workspace: Path, line: str) -> None:
     decision = judge(line, workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
     assert decision.suggested_rule is None
+
+
+def test_a_push_to_a_folder_named_like_a_remote_runs_its_hooks(tmp_path: Path) -> None:
+    # `git push bare.git HEAD:main`: a name no remote has is a path to git, and the
+    # repository there runs its `pre-receive` hook (the oracle's second run)
+    home = tmp_path / "home"
+    home.mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "GIT_AUTHOR_NAME": "a",
+           "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b"}
+    for args in (["init", "-q"], ["init", "-q", "--bare", "bare.git"],
+                 ["commit", "-q", "--allow-empty", "-m", "x"]):
+        subprocess.run(["git", *args], cwd=workspace, env=env, check=True)
+    hook = workspace / "bare.git" / "hooks" / "pre-receive"
+    hook.write_text(f"#!/bin/sh\ntouch '{tmp_path / 'hook-ran'}'\n")
+    hook.chmod(0o755)
+    line = "git push -q bare.git HEAD:main"
+    suggested = judge("git push", workspace).suggested_rule
+    assert suggested is not None
+    decision = judge(line, workspace, str(suggested))
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
+    assert (tmp_path / "hook-ran").exists()
+    assert judge("git push -q origin main", workspace, str(suggested)).verdict is Verdict.ALLOW
