@@ -338,8 +338,10 @@ def _links_at_top(
                         folders.add(entry.name)  # (and looked inside where it leads: CM1)
                 elif entry.is_dir(follow_symlinks=False):
                     folders.add(entry.name)
-    except OSError:
+    except FileNotFoundError:
         return found, True  # (no folder there: nothing to land through)
+    except OSError:
+        return found, False  # (a folder that cannot be listed may hold any link)
     budget = [_MAX_INSIDE_ENTRIES]
     complete = True
     for path, deep in inner:

@@ -1042,10 +1042,9 @@ class RuleView:
             # the archive's absolute paths (reviews CD7, CE5: `7z x -SPF -y x.7z` wrote
             # `~/.bashrc` under an approval of `7z x`)
             floors.append(
-                Reason(
-                    rule_id="engine.7z-absolute-paths",
-                    message=f"`{name}` writes or stores the absolute paths its archive names",
-                    verdict=Verdict.ASK,
+                _ask_floor(
+                    "engine.7z-absolute-paths",
+                    f"`{name}` writes or stores the absolute paths its archive names",
                 )
             )
         if name in _JVM_TOOLS and any(
@@ -1054,24 +1053,21 @@ class RuleView:
             # JDK tools pass `-J…` to the VM they start, in any position: `-J-javaagent:a.jar`
             # runs the repository's code (review CM6: `jar tf lib.jar -J-javaagent:a.jar`)
             floors.append(
-                Reason(
-                    rule_id="engine.jvm-options",
-                    message=f"`{name}` may pass `-J` options to the Java VM it starts "
+                _ask_floor(
+                    "engine.jvm-options",
+                    f"`{name}` may pass `-J` options to the Java VM it starts "
                     "(`-J-javaagent:` runs any code), which no approval covers",
-                    verdict=Verdict.ASK,
                 )
             )
-        if _PLUGIN_LOADER.fullmatch(name) and any(
+        if _loads_plugins(name) and any(
             w.value is None or w.value.startswith("--pl") for w in inner[1:]
         ):
             # binutils' `--plugin FILE` loads a shared object (review CN15: `ar rcs x.a f.o
             # --plugin ./x.so` under an approval of `ar rcs`)
             floors.append(
-                Reason(
-                    rule_id="engine.plugin",
-                    message=f"`{name}` may load the plugin an option names, which no "
-                    "approval covers",
-                    verdict=Verdict.ASK,
+                _ask_floor(
+                    "engine.plugin",
+                    f"`{name}` may load the plugin an option names, which no approval covers",
                 )
             )
         extractor = _extraction(_extractor_name(name), inner)
@@ -1080,11 +1076,10 @@ class RuleView:
             # the files archived are named by the input (`bsdcpio -o < list` printed
             # `.env`: review CL6), which no path check reads
             floors.append(
-                Reason(
-                    rule_id="engine.stdin-names",
-                    message=f"`{stdin_names}` reads the files its input names, which "
-                    "cannot be checked here and no approval covers",
-                    verdict=Verdict.ASK,
+                _ask_floor(
+                    "engine.stdin-names",
+                    f"`{stdin_names}` reads the files its input names, which cannot be "
+                    "checked here and no approval covers",
                 )
             )
         if extractor is not None:
@@ -1092,11 +1087,10 @@ class RuleView:
             # approved once, never always, however the command letter is spelt (review
             # CI2-CI5: `7z X`, `7z -y x`, `ar -x`, `jar -xf`, `bsdtar xf`, `dpkg -x`)
             floors.append(
-                Reason(
-                    rule_id="engine.archive-extract",
-                    message=f"`{extractor}` writes the files its archive names, which no "
-                    "approval covers",
-                    verdict=Verdict.ASK,
+                _ask_floor(
+                    "engine.archive-extract",
+                    f"`{extractor}` writes the files its archive names, which no approval "
+                    "covers",
                 )
             )
         if name == "find":
@@ -2270,7 +2264,17 @@ def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
     return None if given is None else f"{name} {given}"
 
 
-# binutils' and LLVM's archivers and symbol listers, under any prefix or version
+def _ask_floor(rule_id: str, message: str) -> Reason:
+    """An engine floor of `ask` that no approval lifts."""
+    return Reason(rule_id=rule_id, message=message, verdict=Verdict.ASK)
+
+
+def _loads_plugins(name: str) -> bool:
+    """binutils' and LLVM's archivers and symbol listers, under any prefix or version
+    (asked of every segment: the plain names first, the pattern only for a dashed one)."""
+    return name in ("ar", "nm", "ranlib") or ("-" in name and bool(_PLUGIN_LOADER.fullmatch(name)))
+
+
 _PLUGIN_LOADER: Final = re.compile(r"(?:.*-)?(?:ar|nm|ranlib)(?:-[0-9][0-9.]*)?")
 # the JDK's tools, which take `-J…` options for their VM (javac's are the ruleset's too)
 _JVM_TOOLS: Final = frozenset(

@@ -75,3 +75,21 @@ def judge(line: str, workspace: Path, *approvals: str) -> Decision:
     `canary_environment`."""
     policy = approved(*approvals) if approvals else load_policy()
     return policy.evaluate(line, workspace=str(workspace), env=canary_environment(workspace))
+
+
+def copy_workspace(tmp_path: Path) -> Path:
+    """A workspace beside a fake home, with `cfg/tasks.json` (a payload a line copies) and
+    an empty `x/` (where links lead): reviews CM and CN."""
+    (tmp_path / "home").mkdir()
+    workspace = tmp_path / "ws"
+    (workspace / "cfg").mkdir(parents=True)
+    (workspace / "cfg" / "tasks.json").write_text('{"PWNED": 1}\n')
+    (workspace / "x").mkdir()
+    return workspace
+
+
+def bash_ran(line: str, workspace: Path, env: dict[str, str] | None = None) -> None:
+    """Run `line` with a real bash in `workspace` (`canary_environment` by default); it
+    must succeed."""
+    subprocess.run(["bash", "-c", line], cwd=workspace, check=True, capture_output=True,
+                   env=env or canary_environment(workspace))

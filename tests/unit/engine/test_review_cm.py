@@ -12,24 +12,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import approved, canary_environment, judge
+from realrun import approved, bash_ran, canary_environment, copy_workspace, judge
 
 from policylang import Verdict
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    (tmp_path / "home").mkdir()
-    workspace = tmp_path / "ws"
-    (workspace / "cfg").mkdir(parents=True)
-    (workspace / "cfg" / "tasks.json").write_text('{"PWNED": 1}\n')
-    (workspace / "x").mkdir()
-    return workspace
-
-
-def _run(line: str, workspace: Path, env: dict[str, str] | None = None) -> None:
-    subprocess.run(["bash", "-c", line], cwd=workspace, check=True, capture_output=True,
-                   env=env or canary_environment(workspace))
+    return copy_workspace(tmp_path)
 
 
 def test_cm1_links_inside_a_linked_protected_folder(workspace: Path) -> None:
@@ -39,7 +29,7 @@ def test_cm1_links_inside_a_linked_protected_folder(workspace: Path) -> None:
     line = "cp cfg/tasks.json x/s.json"
     decision = judge(line, workspace, "cp")
     assert decision.verdict is Verdict.DENY, decision.explain()
-    _run(line, workspace)
+    bash_ran(line, workspace)
     assert "PWNED" in (workspace / ".claude" / "settings.json").read_text()
     assert judge("cp cfg/tasks.json x/other.json", workspace, "cp").verdict is Verdict.ALLOW
 
@@ -58,7 +48,7 @@ def test_cm2_links_deeper_in_a_shipped_git_folder(
     line = "cp cfg/tasks.json x/c"
     decision = judge(line, workspace, "cp")
     assert decision.verdict is Verdict.DENY, decision.explain()
-    _run(line, workspace)
+    bash_ran(line, workspace)
     assert "PWNED" in (workspace / link).read_text()
 
 
@@ -86,7 +76,7 @@ def test_cm3_ar_s_mri_script_extracts(archive: Path) -> None:
     decision = judge(line, archive, "ar")
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert any(r.rule_id == "engine.archive-extract" for r in decision.reasons)
-    _run(line, archive)
+    bash_ran(line, archive)
     assert (archive / "CLAUDE.md").read_text() == "PWNED\n"
 
 
@@ -103,7 +93,7 @@ def test_cm4_other_install_names_of_ar(archive: Path, name: str, line: str) -> N
     assert decision.verdict is Verdict.ASK, decision.explain()
     if name == "gar":  # (llvm-ar refuses a name it does not know; GNU ar takes any)
         env = canary_environment(archive, PATH=f"{bin_folder}:/usr/bin:/bin")
-        _run(line, archive, env)
+        bash_ran(line, archive, env)
         assert (archive / "CLAUDE.md").read_text() == "PWNED\n"
 
 
@@ -187,7 +177,7 @@ def test_cm9_a_glob_copy_after_an_approved_unknown_program(workspace: Path) -> N
     decision = approved("acme-copy", "cp").evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
     assert any(r.rule_id == "engine.glob-path" for r in decision.reasons)
-    _run(line, workspace, env)
+    bash_ran(line, workspace, env)
     assert "PWNED" in (workspace / ".vscode" / "tasks.json").read_text()
     alone = approved("acme-copy", "cp").evaluate(
         "acme-copy cfg/tasks.json docs/y", workspace=str(workspace), env=env

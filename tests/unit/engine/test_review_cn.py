@@ -11,24 +11,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import approved, canary_environment, judge
+from realrun import approved, bash_ran, canary_environment, copy_workspace, judge
 
 from policylang import Verdict
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    (tmp_path / "home").mkdir()
-    workspace = tmp_path / "ws"
-    (workspace / "cfg").mkdir(parents=True)
-    (workspace / "cfg" / "tasks.json").write_text('{"PWNED": 1}\n')
-    (workspace / "x").mkdir()
-    return workspace
-
-
-def _run(line: str, workspace: Path, env: dict[str, str] | None = None) -> None:
-    subprocess.run(["bash", "-c", line], cwd=workspace, check=True, capture_output=True,
-                   env=env or canary_environment(workspace))
+    return copy_workspace(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -42,15 +32,13 @@ def test_cn10_a_link_inside_a_folder_a_link_leads_to(
     (workspace / folder).parent.mkdir(parents=True, exist_ok=True)
     if (workspace / folder).exists():
         (workspace / folder).rmdir()
-    depth = folder.count("/") + 1
     (workspace / folder).symlink_to("../tmpl")
     (workspace / "tmpl" / Path(link).name).symlink_to("../x/c")
     line = "cp cfg/tasks.json x/c"
     decision = judge(line, workspace, "cp")
     assert decision.verdict is Verdict.DENY, decision.explain()
-    _run(line, workspace)
+    bash_ran(line, workspace)
     assert "PWNED" in (workspace / link).read_text()
-    assert depth == 2
 
 
 def test_cn11_a_submodule_named_like_a_store(workspace: Path) -> None:
@@ -61,7 +49,7 @@ def test_cn11_a_submodule_named_like_a_store(workspace: Path) -> None:
     line = "cp cfg/tasks.json x/c"
     decision = judge(line, workspace, "cp")
     assert decision.verdict is Verdict.DENY, decision.explain()
-    _run(line, workspace)
+    bash_ran(line, workspace)
     assert "PWNED" in (module / "config").read_text()
 
 
@@ -107,7 +95,7 @@ def test_cn9_an_unknown_program_s_folder_copied_into_the_workspace(workspace: Pa
     line = "acme-copy evil ."
     decision = approved("acme-copy").evaluate(line, workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.DENY, decision.explain()
-    _run(line, workspace, env)
+    bash_ran(line, workspace, env)
     assert "PWNED" in (workspace / ".mcp.json").read_text()
     elsewhere = approved("acme-copy").evaluate(
         "acme-copy cfg docs", workspace=str(workspace), env=env
