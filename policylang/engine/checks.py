@@ -1827,6 +1827,9 @@ class PathChecks:
         if subcommand == "add":
             for directory in directories:
                 self.staged_secrets(found, seg, directory)
+        if subcommand == "clean":
+            for directory in directories:
+                self.removed_untracked(found, seg, directory)
         if found.git_print is not None or subcommand in _GIT_OBJECT_PRINTERS:
             for directory in directories:
                 self.unplaced_repository(directory, f"git {subcommand}", seg)
@@ -1952,8 +1955,60 @@ class PathChecks:
             )
             return
 
+    def removed_untracked(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
+        """`git clean -f`, `git clean -fd src`: git removes the untracked files below its
+        pathspecs (the folder it runs in without any) that it does not ignore, which no
+        word names: a protected one (`CLAUDE.md`, `.mcp.json`, `.claude/settings.json`
+        made here and never committed) asks, even under an approval of `git clean`
+        (the approval oracle, run 2: H7)."""
+        found_dirs, _complete = find_gitdirs(directory)
+        top = next((top for _gitdir, top in found_dirs if top is not None), None)
+        if top is None:
+            return  # not a work tree: git refuses to clean
+        plan = gitstage.clean_plan([w.value for w in found.inner[2:]], directory, top)
+        if plan is None:
+            return
+        candidates, complete = gitstage.protected_files(
+            plan.roots, lambda path: self._protected_write(path) is not None, _STAGE_BUDGET
+        )
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-clean",
+                f"too many files below `{short(plan.roots[0])}` to tell whether `git clean` "
+                "would remove a protected file",
+            )
+            return
+        if not candidates:
+            return
+        selections, readable = self.git.tracked(
+            directory, self._protected_write, ("write", self.ctx.home, self.ctx.workspace)
+        )
+        tracked = {
+            f"{selection.top.rstrip('/')}/{entry.path}"
+            for selection in selections
+            for entry, _kept in selection.files
+        }
+        for path in candidates:
+            if readable and path in tracked:
+                continue  # git keeps what it tracks
+            if not plan.force and gitstage.surely_ignored(path, top):
+                continue
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-clean",
+                f"`git clean` would remove `{short(path)}`, which {self._protected_write(path)} "
+                "protects and git does not track or surely ignore",
+            )
+            return
+
     def _protected_read(self, path: str) -> str | None:
         return self.rules.protection(path, self.ctx)
+
+    def _protected_write(self, path: str) -> str | None:
+        """The id of the protect rule that covers writing (removing) `path`, or None."""
+        found = self.rules.path_verdicts((path,), "write", self.ctx, path, protected_only=True)
+        return f"`{found[0].rule_id}`" if found else None
 
 
 # entries `git add -A` walks before it asks rather than look further

@@ -1,4 +1,5 @@
-"""Engine stage: what `git add` would stage that a protect rule covers (review AL9).
+"""Engine stage: what `git add` would stage that a protect rule covers (review AL9), and
+what `git clean` would remove (the approval oracle, run 2).
 
 `git add .env` names the file and is judged as a read of it. `git add -A`, `git add .` or
 `git add 'src/*'` name no file, yet stage every untracked file below that git does not
@@ -10,8 +11,10 @@ surely ignores is reported.
 The ignore check errs on the side of "not ignored" (a question, not a leak): only the
 ignore files of the repository are read (`.gitignore` from the top down to the file, and
 `.git/info/exclude`); a negation (`!`), an escape or an unreadable file in one of them
-makes the answer "not ignored"; git's global excludes are not read. Imports only the
-stdlib and `rules.globs`.
+makes the answer "not ignored"; git's global excludes are not read. `git clean` removes
+the untracked files git does not ignore below its pathspecs: the same walk finds the
+protected ones among them (`CLAUDE.md`, `.mcp.json` made here and never committed).
+Imports only the stdlib and `rules.globs`.
 """
 
 from __future__ import annotations
@@ -80,6 +83,47 @@ def stage_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
         if operand is None or operand.startswith(":") or _GLOB.search(operand):
             return StagePlan(roots=(top,), force=force)
         roots.append(os.path.normpath(os.path.join(cwd, operand)))
+    return StagePlan(roots=tuple(dict.fromkeys(roots)), force=force)
+
+
+def clean_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
+    """What `git clean WORDS…` (the words after `clean`) removes, run in `cwd` of the work
+    tree `top`: the untracked files below its pathspecs, or below `cwd` without any
+    (`force`: ignored ones too, `-x`, `-X`); None for a dry run (`-n`, `--dry-run`, the
+    last of it and `--no-dry-run` winning). A word the engine cannot read, magic (`:/`), a
+    glob and `--pathspec-from-file` count as the whole work tree, and a long option git
+    might read as an abbreviation of another (`--dry`) is no dry run."""
+    dry = force = whole = False
+    operands: list[str] = []
+    options_done = skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word is None:
+            whole = True
+        elif not options_done and word == "--":
+            options_done = True
+        elif not options_done and word.startswith("--"):
+            name, eq, _value = word.partition("=")
+            dry = (dry or name == "--dry-run") and name != "--no-dry-run"
+            whole = whole or name == "--pathspec-from-file"
+            skip = not eq and name in ("--exclude", "--pathspec-from-file")
+        elif not options_done and word.startswith("-") and word != "-":
+            letters = word[1:]
+            if "e" in letters:  # `-e PATTERN`, glued or not: the letters after it are it
+                skip = letters.endswith("e")
+                letters = letters[: letters.index("e")]
+            dry = dry or "n" in letters
+            force = force or "x" in letters or "X" in letters
+        elif word.startswith(":") or _GLOB.search(word):
+            whole = True
+        else:
+            operands.append(word)
+    if dry:
+        return None
+    if whole:
+        return StagePlan(roots=(top,), force=force)
+    roots = [os.path.normpath(os.path.join(cwd, operand)) for operand in operands or ["."]]
     return StagePlan(roots=tuple(dict.fromkeys(roots)), force=force)
 
 

@@ -1035,6 +1035,11 @@ class RuleView:
             if needs_view
             else ((), False, False)
         )
+        if name in _CONTAINER_COPIERS:
+            # `docker cp . c:/x` reads the workspace whole, `docker cp c:/x .` writes what
+            # the container holds: the host's side is a path, a folder copied whole, as
+            # scp's (the approval oracle, run 2: the workspace's `.env` copied out)
+            path_words = (*path_words, *_container_copy_words(inner, command.spec))
         if name in _SEVEN_ZIP and any(
             w.value is not None and w.value.lower().startswith("-spf") for w in inner[1:]
         ):
@@ -1927,6 +1932,50 @@ def _exception_reason(
                 location=ref.location,
             )
     return None
+
+
+def _container_copy_words(
+    inner: Sequence[Word], spec: OptionSpec | None
+) -> tuple[tuple[Word, str, bool], ...]:
+    """The paths of `docker cp SRC DEST` (or `docker container cp`): each source read as
+    a whole folder, and the destination written as one, or, for `docker cp c:/app/x .`,
+    `./x` (a folder here takes the source under its own name; `c:/app/.` spills its
+    contents into it). A container's side (`c:/x`) names a path here no file has."""
+    first, second = _word(inner, 1), _word(inner, 2)
+    verb = 2 if first == "cp" else 3 if (first, second) == ("container", "cp") else 0
+    if not verb:
+        return ()
+    view = option_view(inner, spec or _PLAIN_SPEC, start=verb)
+    operands = sorted({*view.operands, *view.unknown})
+    if not operands:
+        return ()
+    target = inner[operands[-1]]
+    found = [(inner[index], "read", True) for index in operands[:-1]]
+    names = [_container_copy_name(inner[index].value) for index in operands[:-1]]
+    here = target.value is not None and os.path.normpath(target.value) == "."
+    if here and names and all(name is not None for name in names):
+        found.append((target, "write", False))
+        found.extend((_value_word(target, f"./{name}"), "write", True) for name in names if name)
+    else:
+        found.append((target, "write", True))
+    return tuple(found)
+
+
+def _container_copy_name(source: str | None) -> str | None:
+    """The name `docker cp SRC .` gives what it copies: the last component of SRC's path
+    (after `CONTAINER:`); None when it copies a folder's contents (`c:/app/.`, `c:/`) or
+    the source is not known."""
+    if source is None:
+        return None
+    container, colon, path = source.partition(":")
+    if colon and not container.startswith(("/", ".")):
+        source = path
+    name = source.rstrip("/").rpartition("/")[2]
+    return None if name in ("", ".", "..") else name
+
+
+# the container tools whose `cp` copies between the host and a container
+_CONTAINER_COPIERS: Final = frozenset({"docker", "podman", "nerdctl", "finch"})
 
 
 def _word(words: Sequence[Word], index: int) -> str | None:
