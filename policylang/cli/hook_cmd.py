@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from policylang.decision import Verdict
 from policylang.integrations import claude_code, gemini_cli
@@ -130,12 +130,29 @@ def _deliver(result: HookResult) -> int:
         sys.stdout.buffer.write(result.stdout.encode("utf-8", "backslashreplace"))
         sys.stdout.flush()
     except Exception as error:  # INVARIANT: a hook that cannot answer blocks the call
-        message = f"policylang: refused: cannot write the answer: {error}\n"
-        sys.stderr.buffer.write(message.encode("utf-8", "backslashreplace"))
+        _silenced(sys.stdout)
+        _tell(f"policylang: refused: cannot write the answer: {error}\n")
         return EXIT_BLOCKED
-    sys.stderr.buffer.write(result.stderr.encode("utf-8", "backslashreplace"))
-    sys.stderr.flush()
+    _tell(result.stderr)
     return result.exit_code
+
+
+def _tell(message: str) -> None:
+    """Write `message` to stderr; a stderr that cannot take it (a closed pipe) changes
+    nothing of the exit status (review CQ1: a blocked call exited 141, which agents read
+    as "go ahead")."""
+    try:
+        sys.stderr.buffer.write(message.encode("utf-8", "backslashreplace"))
+        sys.stderr.flush()
+    except Exception:
+        _silenced(sys.stderr)
+
+
+def _silenced(stream: TextIO) -> None:
+    """Point `stream` at /dev/null, so that the interpreter's last flush cannot fail and
+    change the exit status."""
+    with contextlib.suppress(Exception):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 def _guarded(args: argparse.Namespace, text: str) -> HookResult:

@@ -7,9 +7,10 @@ repository's git config, turning each finding into a floor on the segment's stat
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from policylang.decision import Reason, Verdict
@@ -595,6 +596,7 @@ class PathChecks:
     written: list[tuple[SegmentState, str, bool]]
     git_reads: list[tuple[SegmentState, tuple[str, ...]]]
     hidden_skips: list[tuple[SegmentState, str]]
+    kept_tracked: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
     start: paths.Cwd  # where the line starts (the walk's)
     # the glob sources of copies, each absolute pattern and where the text bash passes
@@ -1913,47 +1915,24 @@ class PathChecks:
     def staged_secrets(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
         """`git add -A`, `git add .`: an untracked, not ignored file a protect rule covers
         would be staged, and go out with a routine commit and push (review AL9)."""
-        found_dirs, _complete = find_gitdirs(directory)
-        top = next((top for _gitdir, top in found_dirs if top is not None), None)
-        if top is None:
-            return
-        plan = gitstage.stage_plan([w.value for w in found.inner[2:]], directory, top)
-        if plan is None:
-            return
-        candidates, complete = gitstage.protected_files(
-            plan.roots, lambda path: self._protected_read(path) is not None, _STAGE_BUDGET
-        )
-        if not complete:
-            seg.floor(
-                Verdict.ASK,
-                "engine.git-stage",
-                f"too many files below `{short(plan.roots[0])}` to tell whether `git add` "
-                "would stage a protected file",
-            )
-            return
-        if not candidates:
-            return
-        selections, readable = self.git.tracked(
-            directory, self._protected_read, (self.ctx.home, self.ctx.workspace)
-        )
-        tracked = {
-            f"{selection.top.rstrip('/')}/{entry.path}"
-            for selection in selections
-            for entry, _kept in selection.files
-        }
-        for path in candidates:
-            if readable and path in tracked:
-                continue  # already in the repository: staging a change adds nothing new
-            if not plan.force and gitstage.surely_ignored(path, top):
-                continue
-            seg.floor(
-                Verdict.ASK,
-                "engine.git-stage",
-                f"`git add` would stage `{short(path)}`, a file a protect rule covers "
-                f"({self._protected_read(path)}) that git does not track or surely "
-                "ignore: it would go out with the next commit",
-            )
-            return
+        for kind, path in self._untracked_protected(
+            found, directory, gitstage.stage_plan, self._protected_read, "read"
+        ):
+            if kind == "budget":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-stage",
+                    f"too many files below `{short(path)}` to tell whether `git add` would "
+                    "stage a protected file",
+                )
+            elif kind == "untracked":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-stage",
+                    f"`git add` would stage `{self._as_shown(path)}`, a file a protect "
+                    f"rule covers ({self._protected_read(path)}) that git does not track or "
+                    "surely ignore: it would go out with the next commit",
+                )
 
     def removed_untracked(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
         """`git clean -f`, `git clean -fd src`: git removes the untracked files below its
@@ -1961,46 +1940,81 @@ class PathChecks:
         word names: a protected one (`CLAUDE.md`, `.mcp.json`, `.claude/settings.json`
         made here and never committed) asks, even under an approval of `git clean`
         (the approval oracle, run 2: H7)."""
+        for kind, path in self._untracked_protected(
+            found, directory, gitstage.clean_plan, self._protected_write, "write"
+        ):
+            if kind == "budget":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-clean",
+                    f"too many files below `{short(path)}` to tell whether `git clean` "
+                    "would remove a protected file",
+                )
+            elif kind == "untracked":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-clean",
+                    f"`git clean` would remove `{self._as_shown(path)}`, which "
+                    f"{self._protected_write(path)} protects and git does not track or "
+                    "surely ignore",
+                )
+            else:  # git keeps what it tracks, unless another segment untracks it first
+                self.kept_tracked.append((seg, path))
+
+    def _untracked_protected(
+        self,
+        found: SegmentRules,
+        directory: str,
+        plan_of: Callable[[Sequence[str | None], str, str], gitstage.StagePlan | None],
+        protected: Callable[[str], str | None],
+        access: str,
+    ) -> list[tuple[str, str]]:
+        """What `git add` or `git clean` (the plan `plan_of` reads from its words) does
+        to the protected files below its pathspecs, for each work tree git may use for
+        `directory` (review CP6: a `.git` git rejects is no top): `("untracked", path)`
+        for the first one git neither tracks nor surely ignores, `("tracked", path)` for
+        each one it tracks, or `("budget", root)` for a tree too large to look at."""
         found_dirs, _complete = find_gitdirs(directory)
-        top = next((top for _gitdir, top in found_dirs if top is not None), None)
-        if top is None:
-            return  # not a work tree: git refuses to clean
-        plan = gitstage.clean_plan([w.value for w in found.inner[2:]], directory, top)
-        if plan is None:
-            return
-        candidates, complete = gitstage.protected_files(
-            plan.roots, lambda path: self._protected_write(path) is not None, _STAGE_BUDGET
-        )
-        if not complete:
-            seg.floor(
-                Verdict.ASK,
-                "engine.git-clean",
-                f"too many files below `{short(plan.roots[0])}` to tell whether `git clean` "
-                "would remove a protected file",
-            )
-            return
-        if not candidates:
-            return
-        selections, readable = self.git.tracked(
-            directory, self._protected_write, ("write", self.ctx.home, self.ctx.workspace)
-        )
-        tracked = {
-            f"{selection.top.rstrip('/')}/{entry.path}"
-            for selection in selections
-            for entry, _kept in selection.files
-        }
-        for path in candidates:
-            if readable and path in tracked:
-                continue  # git keeps what it tracks
-            if not plan.force and gitstage.surely_ignored(path, top):
+        tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
+        words = [w.value for w in found.inner[2:]]
+        result: list[tuple[str, str]] = []
+        tracked: set[str] | None = None
+        readable = True
+        for top in tops:
+            plan = plan_of(words, directory, top)
+            if plan is None:
                 continue
-            seg.floor(
-                Verdict.ASK,
-                "engine.git-clean",
-                f"`git clean` would remove `{short(path)}`, which {self._protected_write(path)} "
-                "protects and git does not track or surely ignore",
+            candidates, complete = gitstage.protected_files(
+                plan.roots,
+                lambda path: protected(path) is not None,
+                _STAGE_BUDGET,
+                # (git neither cleans nor stages inside a folder it ignores: review CP8)
+                None if plan.force else functools.partial(gitstage.surely_ignored_folder, top=top),
             )
-            return
+            if not complete:
+                return [("budget", plan.roots[0])]
+            if candidates and tracked is None:
+                selections, readable = self.git.tracked(
+                    directory, protected, (access, self.ctx.home, self.ctx.workspace)
+                )
+                tracked = {
+                    f"{selection.top.rstrip('/')}/{entry.path}"
+                    for selection in selections
+                    for entry, _kept in selection.files
+                }
+            for path in candidates:
+                if readable and tracked is not None and path in tracked:
+                    result.append(("tracked", path))
+                elif plan.force or not gitstage.surely_ignored(path, top):
+                    return [*result, ("untracked", path)]
+        return result
+
+    def _as_shown(self, path: str) -> str:
+        """`path` as the approver reads it best: relative to the workspace when inside it
+        (a long absolute path, shortened, lost the file's name)."""
+        if paths.is_within(path, self.ctx.workspace) and path != self.ctx.workspace:
+            return short(os.path.relpath(path, self.ctx.workspace), 100)
+        return short(path, 100)
 
     def _protected_read(self, path: str) -> str | None:
         return self.rules.protection(path, self.ctx)

@@ -1254,8 +1254,9 @@ class _Walk(PathChecks, LineWrites):
         """`git push URL` under an approval of `git push` or `git push origin`: a person
         approves pushing to the repository's remotes, not sending it to any URL or folder
         (review BR9). The destination is the first operand, or `--repo`'s value; a bare
-        name that is a folder here is one (git reads a name no remote has as a path, and
-        runs that repository's hooks: the approval oracle's `git push bare.git HEAD`)."""
+        name that names something here is one (git reads a name no remote has as a path,
+        and runs that repository's hooks: the approval oracle's `git push bare.git HEAD`;
+        review CP1: `NAME.git`, and a file `NAME` holding `gitdir: …`, for `git push NAME`)."""
         words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
         destination: tuple[str, str | None] | None = None
         index = 0
@@ -1273,7 +1274,7 @@ class _Walk(PathChecks, LineWrites):
         if destination is None:
             return  # the configured upstream
         value = destination[1]
-        if value is None or _PUSH_PLACE.search(value) or self._a_folder_here(value, cwd):
+        if value is None or _PUSH_PLACE.search(value) or self._a_repository_here(value, cwd):
             seg.floor(
                 Verdict.ASK,
                 "engine.approved-push-destination",
@@ -1281,13 +1282,18 @@ class _Walk(PathChecks, LineWrites):
                 "remote the approval names",
             )
 
-    def _a_folder_here(self, name: str, cwd: paths.Cwd) -> bool:
-        """Whether `name` is a folder in any working folder the line may be in (unknown
-        working folders count as yes)."""
+    def _a_repository_here(self, name: str, cwd: paths.Cwd) -> bool:
+        """Whether git may open `name` as a repository in any working folder the line may be
+        in: `NAME` or `NAME.git`, a folder or a file (`gitdir: …`), as `enter_repo` tries
+        them (unknown working folders count as yes)."""
         self.fs = True
         if not cwd.known:
             return True
-        return any(os.path.isdir(os.path.join(folder, name)) for folder in cwd.candidates)
+        return any(
+            os.path.lexists(os.path.join(folder, spelt))
+            for folder in cwd.candidates
+            for spelt in (name, f"{name}.git")
+        )
 
     def approved_runner(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd

@@ -128,10 +128,14 @@ def clean_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
 
 
 def protected_files(
-    roots: Iterable[str], protected: Callable[[str], bool], budget: int
+    roots: Iterable[str],
+    protected: Callable[[str], bool],
+    budget: int,
+    skip_folder: Callable[[str], bool] | None = None,
 ) -> tuple[list[str], bool]:
     """The files below `roots` (or the roots themselves) that `protected` picks, `.git`
-    folders skipped; and whether every entry was seen (at most `budget` of them)."""
+    folders and those `skip_folder` picks skipped; and whether every entry was seen (at
+    most `budget` of them)."""
     found: list[str] = []
     seen = 0
     pending = list(roots)
@@ -145,6 +149,8 @@ def protected_files(
         if seen > budget:
             return found, False
         if stat.S_ISDIR(mode):
+            if skip_folder is not None and skip_folder(path):
+                continue
             try:
                 with os.scandir(path) as listing:
                     names = [entry.name for entry in listing]
@@ -156,36 +162,49 @@ def protected_files(
     return found, True
 
 
-def surely_ignored(path: str, top: str) -> bool:
+def surely_ignored_folder(path: str, *, top: str) -> bool:
+    """Whether the repository's own ignore files certainly make git ignore the folder
+    `path` (below the work tree `top`), and so everything in it (`node_modules/`)."""
+    return surely_ignored(path, top, folder=True)
+
+
+def surely_ignored(path: str, top: str, *, folder: bool = False) -> bool:
     """Whether the repository's own ignore files certainly make git ignore `path` (a
-    file below the work tree `top`). False whenever in doubt."""
+    file below the work tree `top`, or a folder). False whenever in doubt."""
     relative = os.path.relpath(path, top)
-    if relative.startswith(".."):
+    if relative.startswith("..") or relative == ".":
         return False
     parts = relative.split(os.sep)
-    sources = [(os.path.join(top, ".git", "info", "exclude"), 0)]
+    # git follows a link at `.git/info/exclude`, never at a `.gitignore` of the work tree
+    # (review CP4: a linked `.gitignore` naming `CLAUDE.md` ignores nothing)
+    sources = [(os.path.join(top, ".git", "info", "exclude"), 0, True)]
     sources.extend(
-        (os.path.join(top, *parts[:depth], ".gitignore"), depth) for depth in range(len(parts))
+        (os.path.join(top, *parts[:depth], ".gitignore"), depth, False)
+        for depth in range(len(parts))
     )
     ignored = False
-    for source, depth in sources:
-        lines = _read_lines(source)
+    for source, depth, follow in sources:
+        lines = _read_lines(source, follow=follow)
         if lines is None:
             return False
         for line in lines:
-            pattern = line.strip()
+            # as git reads a line: a `\r` before its end dropped, unescaped trailing spaces
+            # trimmed, and nothing else (` .env` and `.env<TAB>` name other files: CP4)
+            pattern = line.removesuffix("\r").rstrip(" ")
             if not pattern or pattern.startswith("#"):
                 continue
             if pattern.startswith("!") or "\\" in pattern:
                 return False  # a negation or an escape: not read here
-            ignored = ignored or _matches(pattern, parts[depth:])
+            ignored = ignored or _matches(pattern, parts[depth:], folder=folder)
     return ignored
 
 
-def _read_lines(path: str) -> list[str] | None:
-    """The lines of an ignore file ([] if there is none); None if it cannot be read."""
+def _read_lines(path: str, *, follow: bool) -> list[str] | None:
+    """The lines of an ignore file, split where git splits them (at `\n` only), [] if
+    there is none; None if it cannot be read, or is a link and `follow` is False."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | (0 if follow else os.O_NOFOLLOW)
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        descriptor = os.open(path, flags)
     except FileNotFoundError:
         return []
     except (OSError, ValueError):
@@ -200,12 +219,12 @@ def _read_lines(path: str) -> list[str] | None:
         os.close(descriptor)
     if len(data) > _MAX_IGNORE_BYTES:
         return None
-    return data.decode("utf-8", "replace").splitlines()
+    return data.decode("utf-8", "replace").split("\n")
 
 
-def _matches(pattern: str, parts: Sequence[str]) -> bool:
+def _matches(pattern: str, parts: Sequence[str], *, folder: bool = False) -> bool:
     """Whether a gitignore pattern, read from the folder `parts` is relative to, covers
-    the file `parts` or a folder above it."""
+    the file (or `folder`) `parts` or a folder above it."""
     directory_only = pattern.endswith("/")
     body = pattern.rstrip("/")
     if not body:
@@ -213,7 +232,7 @@ def _matches(pattern: str, parts: Sequence[str]) -> bool:
     anchored = "/" in body
     regex = glob_regex(body.lstrip("/"))
     for depth in range(1, len(parts) + 1):
-        if directory_only and depth == len(parts):
+        if directory_only and depth == len(parts) and not folder:
             break  # the file itself is no folder
         candidate = "/".join(parts[:depth]) if anchored else parts[depth - 1]
         if regex.fullmatch(candidate):

@@ -86,6 +86,8 @@ class LineWrites:
     path_users: dict[int, SegmentState]
     # approved programs no rule describes, which may write any file (`rclone copy`)
     unnamed_writers: list[tuple[SegmentState, str]]
+    # `git clean` segments and the protected files they keep because git tracks them
+    kept_tracked: list[tuple[SegmentState, str]]
     # the glob sources of copies (`PathChecks.glob_landings`) and how one lands
     glob_landings: list[tuple[GlobLanding, str, int]]
     land_glob_match: Callable[[GlobLanding, str, str], None]
@@ -99,6 +101,7 @@ class LineWrites:
         self.hidden_skips = []
         self.path_users = {}
         self.unnamed_writers = []
+        self.kept_tracked = []
 
     def adopt_line_writes(self, inner: LineWrites, seg: SegmentState) -> None:
         """What the line an approved program runs writes and reads, as `seg`'s own
@@ -109,6 +112,7 @@ class LineWrites:
         self.git_reads.extend((seg, dirs) for _s, dirs in inner.git_reads)
         self.hidden_skips.extend((seg, shown) for _s, shown in inner.hidden_skips)
         self.unnamed_writers.extend((seg, what) for _s, what in inner.unnamed_writers)
+        self.kept_tracked.extend((seg, path) for _s, path in inner.kept_tracked)
         if inner.path_users:
             self.path_users[id(seg)] = seg
 
@@ -127,6 +131,7 @@ class LineWrites:
         self._floor_checked_out_links(segments)
         self._floor_head_writes()
         self._land_written_glob_matches()
+        self._floor_untracking()
 
     def _floor_planted_repositories(self, unseen: _Writers) -> None:
         """A git segment asks where another segment may write the git directory it runs
@@ -184,6 +189,29 @@ class LineWrites:
                     f"reads `{short(shown)}` recursively, skipping hidden files as its "
                     f"ignore files say; the line {cause}, an ignore file whose `!` lines "
                     "can make it read hidden files such as `.env`",
+                )
+
+    def _floor_untracking(self) -> None:
+        """`git clean` keeps the protected files git tracks, as the index is before the
+        line runs; another git segment may untrack them first (review CP5: `git reset -q
+        HEAD~ && git clean -f` and `git rm -rq --cached . && git clean -f` removed
+        `CLAUDE.md` and `.mcp.json` under approvals of each)."""
+        if not self.kept_tracked:
+            return
+        causes = _Writers()
+        for seg, what, git in self.tree_writers:
+            if git:
+                causes.add(seg, f"runs `{short(what)}`, which may change what git tracks")
+        floored: set[int] = set()
+        for seg, path in self.kept_tracked:
+            cause = causes.other_than(seg)
+            if cause is not None and id(seg) not in floored:
+                floored.add(id(seg))
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-clean",
+                    f"`git clean` keeps `{short(path)}`, a protected file, only while git "
+                    f"tracks it; the line {cause}",
                 )
 
     def _floor_checked_out_links(self, segments: list[SegmentState]) -> None:

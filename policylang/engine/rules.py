@@ -996,6 +996,19 @@ class RuleView:
                     # `gtar --checkpoint-action=exec=CMD`, where `find` and `tar` ask)
                     candidates = based_candidates
                 renamed = None
+        npm_words = _npm_words(inner)
+        if npm_words is not None:
+            # `npm explo x -- CMD`, `npm vers patch`, `npm runScript x`: npm reads its verb
+            # folded from camelCase and by any unique prefix (review CP2); the rules of the
+            # verb it names hold as for that verb, unless looser
+            based_candidates = tree.candidates(npm_words)
+            based = tree.decide(npm_words, based_candidates, {})
+            default = self.policy.default
+            if based is not None and (
+                _match_verdict(based, default).rank
+                >= (default if match is None else _match_verdict(match, default)).rank
+            ):
+                match, candidates = based, based_candidates
         if match is None:
             verdict = self.policy.default
             reason: Reason | None = self._default_reason
@@ -1064,11 +1077,10 @@ class RuleView:
                     "(`-J-javaagent:` runs any code), which no approval covers",
                 )
             )
-        if _loads_plugins(name) and any(
-            w.value is None or w.value.startswith("--pl") for w in inner[1:]
-        ):
+        if _loads_plugins(name) and any(_may_be_plugin(w.value) for w in inner[1:]):
             # binutils' `--plugin FILE` loads a shared object (review CN15: `ar rcs x.a f.o
-            # --plugin ./x.so` under an approval of `ar rcs`)
+            # --plugin ./x.so` under an approval of `ar rcs`), spelt by any prefix getopt
+            # takes (review CP3: `--p ./x.so`)
             floors.append(
                 _ask_floor(
                     "engine.plugin",
@@ -1140,8 +1152,9 @@ class RuleView:
             reads_contents = True
         elif name == "git" and _word(inner, 1) == "diff":
             reads_contents = True  # `git diff [--no-index] DIR DIR` prints every file below
-        elif name in ("docker", "podman"):
-            reads_contents = True  # a mounted tree is the container's to read (review Q8)
+        elif name in ("docker", "podman") or name in _CONTAINER_COPIERS:
+            # a mounted or copied tree is the container's to read (reviews Q8, CP7)
+            reads_contents = True
         elif name in _CONTENT_READERS:
             own = view if needs_view else option_view(inner, command.spec, start=1)
             reads_contents = _reads_trees(name, own, inner)
@@ -1411,6 +1424,15 @@ class RuleView:
             rest = values[len(prefix) :]
             more = itertools.takewhile(lambda v: _TARGET.fullmatch(v) is not None, rest)
             prefix = (*prefix, *more)
+        if (
+            len(prefix) > 1
+            and len(values) > len(prefix)
+            and _READING_VERB.fullmatch(values[len(prefix)])
+        ):
+            # `gcloud compute snapshots describe x`, `docker node ls`, `npm dist-tag ls`: a
+            # group of verbs whose prefix approved would approve its deletes too (the
+            # approval oracle, run 2: `gcloud compute snapshots delete`, `docker node rm`)
+            prefix = (*prefix, values[len(prefix)])
         size, runner = self.policy.runners.find(words)
         if size == 0:
             if unknown_program and any(self._may_be_run(v) for v in values[1:_WRAPPED_SPAN]):
@@ -1434,6 +1456,12 @@ class RuleView:
         return None if inner is None else (*values[:size], *inner)
 
 
+# the verbs that read or list, after a group's prefix (`gcloud sql backups describe`,
+# `kubectl auth can-i`, `npm pkg get`, `gcloud container images list-tags`)
+_READING_VERB: Final = re.compile(
+    r"(?:list|ls|describe|get|show|view|status|inspect|info|can-i|cat|search|logs|history"
+    r"|explain)(?:-[a-z0-9-]+)?"
+)
 _MAX_SUGGESTION_DEPTH = 4  # runners inside runners (`poetry run strace ls`)
 # the words after an unknown program's name looked at for a program it may run (options
 # first: `sshpass -p x tar xf h.tar`, review CN8)
@@ -1478,6 +1506,16 @@ _NPM_ALIASES: Final = {
 _NPM_NAMES: Final = tuple(sorted(_NPM_COMMANDS | _NPM_ALIASES.keys()))
 
 
+def _npm_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:
+    """`inner` with npm's verb as the command npm reads it, when it is spelt otherwise."""
+    if len(inner) < 2 or inner[0].value is None or inner[1].value is None:
+        return None
+    spelled = _npm_verb([inner[0].value, inner[1].value])
+    if spelled is None:
+        return None
+    return (inner[0], _value_word(inner[1], spelled[1]), *inner[2:])
+
+
 def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
     """`values` with npm's verb as the command it names, when it is spelt otherwise.
 
@@ -1485,10 +1523,15 @@ def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
     (('npm', 'run', 'deploy'), ('npm', 'run', 'x'))
     >>> _npm_verb(["npm", "run", "x"]), _npm_verb(["npm", "ru", "x"]), _npm_verb(["ls"])
     (None, None, None)
+    >>> _npm_verb(["npm", "runScript", "x"]), _npm_verb(["npm", "explo", "x"])
+    (('npm', 'run', 'x'), ('npm', 'explore', 'x'))
     """
     if len(values) < 2 or values[0].rpartition("/")[2] != "npm" or values[1] in _NPM_COMMANDS:
         return None
-    verb = values[1]
+    # camelCase first, as npm's `deref` does: `runScript` is `run-script` (review CP2)
+    verb = _NPM_CAMEL.sub(lambda upper: "-" + upper.group(0).lower(), values[1])
+    if verb in _NPM_COMMANDS:
+        return (values[0], verb, *values[2:])
     name = verb if verb in _NPM_ALIASES else None
     if name is None:
         matches = [n for n in _NPM_NAMES if n.startswith(verb)] if verb else []
@@ -1496,7 +1539,10 @@ def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
     if name is None:
         return None  # (npm refuses an unknown or ambiguous verb)
     command = _NPM_ALIASES.get(name, name)
-    return (values[0], command, *values[2:]) if command != verb else None
+    return (values[0], command, *values[2:]) if command != values[1] else None
+
+
+_NPM_CAMEL: Final = re.compile(r"[A-Z]")
 # a version at the end of a program's name: `5.36.0` of `perl5.36.0`, `-dbg` of
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 _VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
@@ -1941,8 +1987,7 @@ def _container_copy_words(
     a whole folder, and the destination written as one, or, for `docker cp c:/app/x .`,
     `./x` (a folder here takes the source under its own name; `c:/app/.` spills its
     contents into it). A container's side (`c:/x`) names a path here no file has."""
-    first, second = _word(inner, 1), _word(inner, 2)
-    verb = 2 if first == "cp" else 3 if (first, second) == ("container", "cp") else 0
+    verb = _container_copy_verb(inner)
     if not verb:
         return ()
     view = option_view(inner, spec or _PLAIN_SPEC, start=verb)
@@ -1961,6 +2006,36 @@ def _container_copy_words(
     return tuple(found)
 
 
+def _container_copy_verb(inner: Sequence[Word]) -> int:
+    """Where the operands of a container tool's `cp` start (0: it is no `cp`):
+    `docker cp`, `docker container cp`, and compose's (review CP7: `docker compose -f
+    x.yml cp`, `docker-compose cp`), whose options before the verb are skipped."""
+    first = _word(inner, 1)
+    if first == "cp":
+        return 2
+    if first == "container":
+        return 3 if _word(inner, 2) == "cp" else 0
+    compose = inner[0].value is not None and inner[0].value.endswith("-compose")
+    if not compose and first != "compose":
+        return 0
+    index = 1 if compose else 2
+    while index < len(inner):
+        value = inner[index].value
+        if value is None:
+            return 0  # a word not known where the verb may be: no `cp` is seen
+        if not value.startswith("-"):
+            return index + 1 if value == "cp" else 0
+        index += 2 if value in _COMPOSE_VALUED else 1
+    return 0
+
+
+# compose's options before its verb that take the next word as their value
+_COMPOSE_VALUED: Final = frozenset(
+    {"-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile",
+     "--ansi", "--parallel", "--progress", "-c", "--context", "-H", "--host", "--log-level"}
+)  # fmt: skip
+
+
 def _container_copy_name(source: str | None) -> str | None:
     """The name `docker cp SRC .` gives what it copies: the last component of SRC's path
     (after `CONTAINER:`); None when it copies a folder's contents (`c:/app/.`, `c:/`) or
@@ -1975,7 +2050,9 @@ def _container_copy_name(source: str | None) -> str | None:
 
 
 # the container tools whose `cp` copies between the host and a container
-_CONTAINER_COPIERS: Final = frozenset({"docker", "podman", "nerdctl", "finch"})
+_CONTAINER_COPIERS: Final = frozenset(
+    {"docker", "podman", "nerdctl", "finch", "docker-compose", "podman-compose"}
+)
 
 
 def _word(words: Sequence[Word], index: int) -> str | None:
@@ -2322,6 +2399,14 @@ def _loads_plugins(name: str) -> bool:
     """binutils' and LLVM's archivers and symbol listers, under any prefix or version
     (asked of every segment: the plain names first, the pattern only for a dashed one)."""
     return name in ("ar", "nm", "ranlib") or ("-" in name and bool(_PLUGIN_LOADER.fullmatch(name)))
+
+
+def _may_be_plugin(value: str | None) -> bool:
+    """Whether a word may be binutils' `--plugin` (`--p`, `--plu=x`), or is not known."""
+    if value is None:
+        return True
+    name = value.partition("=")[0]
+    return len(name) > 2 and "--plugin".startswith(name)
 
 
 _PLUGIN_LOADER: Final = re.compile(r"(?:.*-)?(?:ar|nm|ranlib)(?:-[0-9][0-9.]*)?")

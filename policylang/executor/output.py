@@ -168,10 +168,18 @@ class Capture:
 
         A stream's tail is placed after the head runs that arrived before its last byte
         did: exact for the usual case (a flood, then a few lines on the other stream).
+        Where the order was capped, a stream's tail follows the rest of its head, merged
+        after the recorded runs (review CQ2: put before it, the tail was read as head
+        bytes and the gap between them was not marked).
         """
         runs = [(stream, length) for stream, length in self.order]
-        runs.extend((stream, count) for stream, count in self._unordered.items() if count)
-        tails = sorted(((self._tail_pos.get(s, len(runs)), s, min(r.total, len(r.buf)))
+        rest_at: dict[int, int] = {}
+        for stream, count in self._unordered.items():
+            if count:
+                rest_at[stream] = len(runs)
+                runs.append((stream, count))
+        tails = sorted(((rest_at[s] + 1 if s in rest_at else self._tail_pos.get(s, len(runs)),
+                         s, min(r.total, len(r.buf)))
                         for s, r in self._rings.items()), reverse=True)
         for pos, stream, length in tails:  # from the back, so earlier positions hold
             if length:

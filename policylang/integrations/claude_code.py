@@ -87,8 +87,8 @@ def handle(
             stderr="policylang: refused: hook payload has no string `tool_name`\n",
             exit_code=EXIT_BLOCK,
         )
-    event = string_field(payload, "hook_event_name")
-    if (event is not None and event != EVENT) or tool != SHELL_TOOL:
+    # an event named otherwise, or not by a string (`null`), is no call to judge here
+    if payload.get("hook_event_name", EVENT) != EVENT or tool != SHELL_TOOL:
         return HookResult()
     command = _command_of(payload)
     if command is None:

@@ -486,7 +486,7 @@ def test_approved_tools_do_not_run_what_they_are_handed(
         ("rustc main.rs", "rustc"),  # a file, not a verb
         ("mix eval 'x'", None),  # code: never approvable
         # false positives of review AH: verbs of an interpreter that has them
-        ("bun pm ls", "bun pm"),
+        ("bun pm ls", "bun pm ls"),  # a listing is offered with its verb
         ("bun install", "bun install"),
         ("bun x.ts", "bun WS/x.ts"),
         ("cmake --build build", "cmake --build"),

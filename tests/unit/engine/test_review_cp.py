@@ -157,3 +157,227 @@ def test_npm_explore_is_never_approvable(tmp_path: Path) -> None:
     assert judge("npm explore lodash", workspace).suggested_rule is None
     decision = judge("npm explore lodash -- ./probe", workspace, "npm explore", "npm")
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("asked", "offered", "reached"),
+    [
+        ("git maintenance register", "git maintenance register", "git maintenance start"),
+        ("git checkout-index -a", "git checkout-index", "git checkout-index -f -a"),
+        ("gcloud config set project p", "gcloud config set", "gcloud config set proxy/address x"),
+        ("gcloud config set project p", "gcloud config set",
+         "gcloud config set custom_ca_certs_file ./ca.crt"),
+        ("systemctl edit x --user", "systemctl edit", "systemctl edit --full sshd"),
+        ("systemctl restart nginx", "systemctl restart", "systemctl restart ./x.service"),
+    ],
+)  # fmt: skip
+def test_what_an_approval_offered_for_one_use_does_not_reach(
+    tmp_path: Path, asked: str, offered: str, reached: str
+) -> None:
+    """The approval oracle, run 2 (MEDIUM): the approval offered is taken, and a wider
+    use of the same verb still asks."""
+    workspace = copy_workspace(tmp_path)
+    first = judge(asked, workspace)
+    assert first.verdict is Verdict.ASK
+    assert first.suggested_rule == offered
+    decision = judge(reached, workspace, offered)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("line", ["systemctl status nginx", "systemctl list-units"])
+def test_systemctl_with_unit_names_keeps_its_suggestion(tmp_path: Path, line: str) -> None:
+    """A regression of the oracle's run 2: the unit-file rule's glob (`*/**`) matched
+    every word, so no systemctl line was offered an approval."""
+    decision = judge(line, copy_workspace(tmp_path))
+    assert decision.suggested_rule == " ".join(line.split()[:2])
+
+
+# --------------------------------------------------------------------------- review CP
+
+
+def _hooked_bare(path: Path, marker: Path) -> None:
+    """A bare repository at `path` whose `pre-receive` hook leaves `marker`."""
+    git_ok(path.parent, "init", "-q", "--bare", path.name)
+    hook = path / "hooks" / "pre-receive"
+    hook.write_text(f"#!/bin/sh\necho HOOK_RAN > {marker}\n")
+    hook.chmod(0o755)
+
+
+@pytest.mark.parametrize("layout", ["dot-git", "gitdir-file"])
+def test_cp1_a_push_destination_git_finds_by_another_name(tmp_path: Path, layout: str) -> None:
+    """`git push bare` opens `bare.git`, and `git push release` a file `release` holding
+    `gitdir: …`: git runs that repository's hooks, under an approval of `git push`."""
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    marker = tmp_path / "marker"
+    if layout == "dot-git":
+        _hooked_bare(workspace / "bare.git", marker)
+        line = "git push -q bare HEAD:main"
+    else:
+        (workspace / "vendor").mkdir()
+        _hooked_bare(workspace / "vendor" / "data", marker)
+        (workspace / "bare").write_text("gitdir: vendor/data\n")
+        line = "git push -q bare HEAD:main"
+    decision = judge(line, workspace, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, workspace)
+    assert marker.read_text() == "HOOK_RAN\n"
+
+
+def test_cp1_a_remote_name_stays_approved(repository: Path) -> None:
+    assert judge("git push origin HEAD:main", repository, "git push").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    ("asked", "attack"),
+    [
+        ("npm explo lodash", "npm explo lodash -- ./x.sh"),
+        ("npm vers", "npm vers patch"),
+        ("npm versio", "npm versio major"),
+        ("npm veriso", "npm veriso minor"),
+        ("npm runScript lint", "npm runScript evil"),
+    ],
+)
+def test_cp2_npm_reads_its_verb_by_prefix_and_camel_case(
+    tmp_path: Path, asked: str, attack: str
+) -> None:
+    """npm's `deref`: camelCase folded, any unique prefix, `verison`; the rules of the
+    verb npm runs hold (the reviewer ran the scripts with npm 11; judged here)."""
+    workspace = copy_workspace(tmp_path)
+    offered = judge(asked, workspace).suggested_rule
+    approvals = (offered,) if offered is not None else ()
+    decision = judge(attack, workspace, *approvals)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_cp2_npm_explore_by_prefix_is_never_approvable(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    assert judge("npm explo lodash", workspace).suggested_rule is None
+    decision = judge("npm explo lodash -- ./x.sh", workspace, "npm explo")
+    assert decision.verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [
+        ("ar rcs x.a f.o --p ./x.so", "ar rcs"),
+        ("ranlib --p ./x.so h.a", "ranlib"),
+        ("ranlib --plu=./x.so h.a", "ranlib"),
+    ],
+)
+def test_cp3_binutils_plugin_by_any_prefix(tmp_path: Path, line: str, approval: str) -> None:
+    decision = judge(line, copy_workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_cp3_other_long_options_of_nm_stay_approved(tmp_path: Path) -> None:
+    assert judge("nm --print-size x.o", copy_workspace(tmp_path), "nm").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "ignore",
+    [
+        "link",  # git does not follow a linked `.gitignore`
+        " CLAUDE.md\n .claude/\n",  # a leading blank is part of the pattern
+        "CLAUDE.md\t\n.claude/\t\n",  # so is a trailing tab
+        "x\rCLAUDE.md\nx\r.claude/\n",  # a `\r` inside a line does not end it
+    ],
+)
+def test_cp4_ignore_files_as_git_reads_them(repository: Path, ignore: str) -> None:
+    (repository / "build" / ".env").unlink()  # (only CLAUDE.md and .claude/ are at stake)
+    if ignore == "link":
+        (repository / "ign.txt").write_text("CLAUDE.md\n.claude/\n")
+        (repository / ".gitignore").unlink()
+        (repository / ".gitignore").symlink_to("ign.txt")
+    else:
+        (repository / ".gitignore").write_text(ignore)
+    (repository / "src" / "sub" / ".claude").rename(repository / ".claude")
+    decision = judge("git clean -fd", repository, "git clean")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert any("CLAUDE.md" in r.message or ".claude" in r.message for r in decision.reasons), [
+        r.message for r in decision.reasons
+    ]
+    bash_ran("git clean -fd", repository)
+    assert not (repository / "CLAUDE.md").exists()
+    assert not (repository / ".claude").exists()
+
+
+def test_cp4_a_plain_ignore_file_still_counts(repository: Path) -> None:
+    (repository / ".gitignore").write_text(".env\nCLAUDE.md  \n.claude/\r\n")  # trimmed
+    (repository / "src" / "sub" / ".claude").rename(repository / ".claude")
+    assert judge("git clean -fd", repository, "git clean").verdict is Verdict.ALLOW
+    bash_ran("git clean -fd", repository)
+    assert (repository / "CLAUDE.md").exists()
+
+
+def test_cp4_git_add_reads_ignore_files_as_git_does(repository: Path) -> None:
+    (repository / ".gitignore").write_text(" .env\n")
+    (repository / ".env").write_text("TOKEN=SECRET\n")
+    decision = judge("git add -A", repository, "git add")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "approvals"),
+    [
+        ("git reset -q HEAD~ && git clean -f", ("git reset", "git clean")),
+        ("git rm -rq --cached . && git clean -f", ("git rm", "git clean")),
+        ("git clean -f; git read-tree HEAD~; git clean -f", ("git read-tree", "git clean")),
+    ],
+)
+def test_cp5_untracked_earlier_in_the_line(
+    repository: Path, line: str, approvals: tuple[str, ...]
+) -> None:
+    (repository / "build").rename(repository / "out")  # (only CLAUDE.md is at stake)
+    (repository / "src" / "sub" / ".claude" / "settings.json").unlink()
+    git_ok(repository, "add", "CLAUDE.md")
+    git_ok(repository, "commit", "-qm", "c")
+    assert judge("git clean -f", repository, "git clean").verdict is Verdict.ALLOW
+    decision = judge(line, repository, *approvals)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, repository)
+    assert not (repository / "CLAUDE.md").exists()
+
+
+def test_cp6_a_git_folder_git_rejects_is_no_top(repository: Path) -> None:
+    (repository / "sub" / ".git").mkdir(parents=True)
+    (repository / "sub" / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    decision = judge("git -C sub clean -f :/", repository, "git clean")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran("git -C sub clean -f :/ || true", repository)  # (it warns about `sub`)
+    assert not (repository / "CLAUDE.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [
+        ("docker compose cp . web:/x", "docker compose cp"),
+        ("docker compose -f x.yml cp keys web:/x", "docker compose"),
+        ("docker compose cp web:/app/. .", "docker compose cp"),
+        ("docker-compose cp . web:/x", "docker-compose cp"),
+        ("podman-compose cp keys web:/x", "podman-compose cp"),
+    ],
+)
+def test_cp7_compose_cp(tmp_path: Path, line: str, approval: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / ".env").write_text("KEY=1\n")
+    (workspace / "keys").mkdir()
+    (workspace / "keys" / "server.pem").write_text("PEM\n")
+    decision = judge(line, workspace, approval)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_cp8_an_ignored_folder_is_not_walked(repository: Path) -> None:
+    """git neither cleans nor stages inside a folder it ignores: its files do not count
+    against the walk's budget (a large `node_modules/` made `git clean -f` ask)."""
+    (repository / ".gitignore").write_text(".env\nnode_modules/\n")
+    (repository / "CLAUDE.md").unlink()
+    (repository / "src" / "sub" / ".claude" / "settings.json").unlink()
+    modules = repository / "node_modules"
+    modules.mkdir()
+    for index in range(20_001):
+        (modules / f"f{index}").touch()
+    (modules / "CLAUDE.md").write_text("x\n")  # ignored: git keeps it
+    assert judge("git clean -f", repository, "git clean").verdict is Verdict.ALLOW
+    assert judge("git clean -fX", repository, "git clean").verdict is Verdict.ASK

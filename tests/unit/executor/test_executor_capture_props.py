@@ -70,3 +70,33 @@ def test_a_child_alternating_streams_loses_nothing() -> None:
     assert result.stdout_bytes == b"o" * 12000
     assert result.stderr_bytes == b"e" * 12000
     assert sum(length for _, length in result.interleaving) == 24000
+
+
+def test_a_tail_follows_the_rest_of_its_head_where_the_order_was_capped() -> None:
+    """Review CQ2: past `MAX_RUNS` changes of stream, a capped stream's tail was merged
+    before the rest of its head, so the gap between them was not where `merged_text`
+    looks: the `[... N bytes ... not kept ...]` line was missing and the text jumped."""
+    capture = output.Capture(4096)
+    for _ in range(output.MAX_RUNS):
+        capture.accept(output.STDOUT, b"o")
+        capture.accept(output.STDERR, b"e")
+    capture.accept(output.STDOUT, b"O" * capture.room(output.STDOUT))
+    ring = capture.tail(output.STDOUT)
+    assert ring is not None
+    remaining = 5000
+    while remaining:  # (as the reader fills it: into the free region, then advance)
+        free = ring.free()
+        count = min(len(free), remaining)
+        free[:count] = b"T" * count
+        ring.advance(count)
+        capture.filled(output.STDOUT, count)
+        remaining -= count
+    runs = capture.interleaving()
+    offsets = {output.STDOUT: 0, output.STDERR: 0}
+    tail_starts = []
+    for stream, length in runs:
+        if stream == output.STDOUT and offsets[stream] == len(capture.head[output.STDOUT]):
+            tail_starts.append(offsets[stream])
+        offsets[stream] += length
+    assert tail_starts == [len(capture.head[output.STDOUT])]  # a run starts at the gap
+    assert runs[-1] == (output.STDOUT, capture.tail_cap)

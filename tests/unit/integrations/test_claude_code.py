@@ -100,8 +100,11 @@ def test_other_tools_pass_through_without_loading_the_policy(tool: str) -> None:
     assert (result.stdout, result.stderr, result.exit_code) == ("", "", 0)
 
 
-def test_other_hook_events_pass_through(policy: TablePolicy) -> None:
-    result = claude_code.handle(payload(hook_event_name="PostToolUse"), lambda: policy)
+@pytest.mark.parametrize("event", ["PostToolUse", None, 1, ["PreToolUse"]])
+def test_other_hook_events_pass_through(policy: TablePolicy, event: object) -> None:
+    # (an event that is no string, `null`, was judged as PreToolUse and could be
+    # answered "allow": found by the property below)
+    result = claude_code.handle(payload(hook_event_name=event), lambda: policy)
     assert (result.stdout, result.exit_code) == ("", 0)
     assert policy.calls == []
 

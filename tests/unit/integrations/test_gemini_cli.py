@@ -87,9 +87,12 @@ def test_other_tools_pass_through(tool: str) -> None:
     assert (result.stdout, result.stderr, result.exit_code) == ("", "", 0)
 
 
-def test_after_tool_event_passes_through(policy: TablePolicy) -> None:
-    text = json.dumps({"hook_event_name": "AfterTool", "tool_name": "run_shell_command"})
+@pytest.mark.parametrize("event", ["AfterTool", None, 1])
+def test_after_tool_event_passes_through(policy: TablePolicy, event: object) -> None:
+    text = json.dumps({"hook_event_name": event, "tool_name": "run_shell_command",
+                       "tool_input": {"command": "ls"}})  # fmt: skip
     assert gemini_cli.handle(text, lambda: policy).stdout == ""
+    assert policy.calls == []
 
 
 @pytest.mark.parametrize("text", ["", "{", "[]", '{"tool_input": {"command": "ls"}}'])

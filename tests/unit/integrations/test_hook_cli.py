@@ -258,3 +258,23 @@ def test_a_workspace_program_on_path_is_not_the_program_judged(tmp_path: Path) -
         )
         answer = claude_answer(proc)
         assert answer["permissionDecision"] == expected, answer
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "gemini-cli"])
+@pytest.mark.parametrize("payload", [b"not json", b"\xff\xfe", b"{}"])
+def test_a_blocked_call_blocks_even_when_stderr_is_a_broken_pipe(
+    agent: str, payload: bytes
+) -> None:
+    """Review CQ1: the reason written to a closed stderr raised, and the hook exited 141,
+    which agents read as "the hook failed, go ahead"."""
+    reader, writer = os.pipe()
+    os.close(reader)  # (the reader is gone: a write raises EPIPE)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "policylang.cli.main", "hook", agent, "--policy",
+             str(POLICY)],
+            input=payload, stdout=subprocess.PIPE, stderr=writer, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+    assert proc.returncode == 2
