@@ -369,3 +369,26 @@ def test_a_cancelled_or_abandoned_call_stops_its_command(tmp_path: Path, how: st
         else:
             peer.process.stdout.close()  # type: ignore[union-attr]
             peer.process.stderr.close()  # type: ignore[union-attr]
+
+
+def test_the_server_process_is_not_dumpable() -> None:
+    """Review CQ (design note): a command the server runs reached the server's stdin
+    through `/proc/$PPID/fd/0` and could write the client's answer to a question. A
+    process that is not dumpable keeps its `/proc/PID/fd` from other processes of its
+    user; the flag is read back with PR_GET_DUMPABLE in a real child process, and a
+    command that child runs is dumpable again (reset at exec)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import ctypes, subprocess\n"
+        "from policylang.cli.mcp_cmd import not_dumpable\n"
+        "libc = ctypes.CDLL(None)\n"
+        "print(libc.prctl(3, 0, 0, 0, 0), not_dumpable(), libc.prctl(3, 0, 0, 0, 0))\n"
+        "print(subprocess.run(['python3', '-c', 'import ctypes; "
+        "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))'], capture_output=True, "
+        "text=True).stdout.strip())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    assert done.stdout.split("\n")[:2] == ["1 True 0", "1"]
