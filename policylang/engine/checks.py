@@ -540,6 +540,15 @@ def _program(found: SegmentRules) -> str | None:
     return None if name is None else program_name(name.rpartition("/")[2])
 
 
+def _ignored_folder(top: str, skipped: list[str], path: str) -> bool:
+    """Whether git surely ignores the folder `path` of the work tree `top` (noted in
+    `skipped`), so that `git clean` and `git add` leave what is in it."""
+    if gitstage.surely_ignored_folder(path, top=top):
+        skipped.append(path)
+        return True
+    return False
+
+
 def removes_only(found: SegmentRules) -> bool:
     """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made; and the
     movers, whose only recursive writes are their sources, which leave their place
@@ -596,7 +605,7 @@ class PathChecks:
     written: list[tuple[SegmentState, str, bool]]
     git_reads: list[tuple[SegmentState, tuple[str, ...]]]
     hidden_skips: list[tuple[SegmentState, str]]
-    kept_tracked: list[tuple[SegmentState, str]]
+    clean_kept: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
     start: paths.Cwd  # where the line starts (the walk's)
     # the glob sources of copies, each absolute pattern and where the text bash passes
@@ -1826,7 +1835,7 @@ class PathChecks:
                     message = f"the repository{what}, so git may run a program"
                 seg.floor(Verdict.ASK, "engine.git-config", message)
         subcommand = _word_value(found.inner, 1)
-        if subcommand == "add":
+        if subcommand in ("add", "stage"):  # (`stage` is git's other name: review CR2)
             for directory in directories:
                 self.staged_secrets(found, seg, directory)
         if subcommand == "clean":
@@ -1958,8 +1967,10 @@ class PathChecks:
                     f"{self._protected_write(path)} protects and git does not track or "
                     "surely ignore",
                 )
-            else:  # git keeps what it tracks, unless another segment untracks it first
-                self.kept_tracked.append((seg, path))
+            else:
+                # git keeps what it tracks or ignores, unless another segment untracks it
+                # or rewrites the ignore files first (reviews CP5, CR4)
+                self.clean_kept.append((seg, path))
 
     def _untracked_protected(
         self,
@@ -1973,7 +1984,8 @@ class PathChecks:
         to the protected files below its pathspecs, for each work tree git may use for
         `directory` (review CP6: a `.git` git rejects is no top): `("untracked", path)`
         for the first one git neither tracks nor surely ignores, `("tracked", path)` for
-        each one it tracks, or `("budget", root)` for a tree too large to look at."""
+        each one it tracks, `("ignored", path)` for each one, or folder, it surely ignores,
+        or `("budget", root)` for a tree too large to look at."""
         found_dirs, _complete = find_gitdirs(directory)
         tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
         words = [w.value for w in found.inner[2:]]
@@ -1984,13 +1996,15 @@ class PathChecks:
             plan = plan_of(words, directory, top)
             if plan is None:
                 continue
+            skipped: list[str] = []
             candidates, complete = gitstage.protected_files(
                 plan.roots,
                 lambda path: protected(path) is not None,
                 _STAGE_BUDGET,
                 # (git neither cleans nor stages inside a folder it ignores: review CP8)
-                None if plan.force else functools.partial(gitstage.surely_ignored_folder, top=top),
+                None if plan.force else functools.partial(_ignored_folder, top, skipped),
             )
+            result.extend(("ignored", folder) for folder in skipped)
             if not complete:
                 return [("budget", plan.roots[0])]
             if candidates and tracked is None:
@@ -2005,7 +2019,9 @@ class PathChecks:
             for path in candidates:
                 if readable and tracked is not None and path in tracked:
                     result.append(("tracked", path))
-                elif plan.force or not gitstage.surely_ignored(path, top):
+                elif not plan.force and gitstage.surely_ignored(path, top):
+                    result.append(("ignored", path))
+                else:
                     return [*result, ("untracked", path)]
         return result
 

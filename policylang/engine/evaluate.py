@@ -39,7 +39,7 @@ from typing import Final, Protocol
 
 from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import _objects, paths
+from policylang.engine import _objects, gitstage, paths
 from policylang.engine.approvals import Approvals, format_rule
 from policylang.engine.checks import PathChecks, SegmentState, removes_only, short, tree_path
 from policylang.engine.context import EvalContext
@@ -1258,19 +1258,15 @@ class _Walk(PathChecks, LineWrites):
         and runs that repository's hooks: the approval oracle's `git push bare.git HEAD`;
         review CP1: `NAME.git`, and a file `NAME` holding `gitdir: …`, for `git push NAME`)."""
         words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
-        destination: tuple[str, str | None] | None = None
-        index = 0
-        while index < len(words) and destination is None:
-            text, value = words[index]
-            if value is None or not value.startswith("-"):
-                destination = (text, value)
-            elif value.startswith("--repo="):
-                destination = (text, value.partition("=")[2])
-            elif value in ("--repo", "--") and index + 1 < len(words):
-                destination = words[index + 1]
-            elif value in _PUSH_VALUE_OPTIONS:
-                index += 1  # (its value)
-            index += 1
+        destination, unknown = _push_destination(words)
+        if unknown is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-push-destination",
+                f"`git push` is given `{short(unknown)}`, an option not known here, so where "
+                "it sends the repository cannot be told",
+            )
+            return
         if destination is None:
             return  # the configured upstream
         value = destination[1]
@@ -2323,7 +2319,7 @@ _REMOTE_NAMES: Final = re.compile(r"(?:^|/)(?:ssh|sftp|scp|rsync|git)$")
 # pathspec globs or whole: `checkout`, `merge`, `clean`, `stash`, an alias, an extension)
 _GIT_TREE_KEEPERS: Final = frozenset(
     {"status", "log", "diff", "show", "branch", "tag", "remote", "fetch", "push", "add",
-     "commit", "ls-files", "ls-tree", "ls-remote", "cat-file", "rev-parse", "rev-list",
+     "stage", "commit", "ls-files", "ls-tree", "ls-remote", "cat-file", "rev-parse", "rev-list",
      "describe", "blame", "annotate", "grep", "shortlog", "reflog", "help", "version",
      "config", "count-objects", "fsck", "gc", "prune", "init", "for-each-ref", "show-ref",
      "name-rev", "whatchanged", "range-diff", "format-patch", "archive", "bundle",
@@ -2642,7 +2638,45 @@ _HANDED_CODE: Final = {name: re.compile(text) for name, text in HANDED_CODE.item
 _TASK_ARGUMENTS: Final = frozenset({"task", "invoke", "inv"})
 # a push destination that is a URL or a folder rather than a remote's name
 _PUSH_PLACE: Final = re.compile(r"[:/\\]|^[.~]")
-_PUSH_VALUE_OPTIONS: Final = frozenset({"-o", "--push-option", "--receive-pack", "--exec"})
+# `git push`'s long options (git 2.39), taken by any unique prefix (review CR5: `--rep=`,
+# `--push-opt X`, `--recurse-submodules X` hid the destination), those with a value
+_PUSH_LONG = (
+    "all", "branches", "mirror", "delete", "tags", "dry-run", "porcelain", "receive-pack",
+    "exec", "force", "force-with-lease", "force-if-includes", "repo", "set-upstream",
+    "thin", "quiet", "verbose", "progress", "recurse-submodules", "verify", "follow-tags",
+    "signed", "atomic", "push-option", "ipv4", "ipv6", "prune",
+)  # fmt: skip
+_PUSH_VALUED = frozenset({"receive-pack", "exec", "repo", "push-option", "recurse-submodules"})
+
+
+def _push_destination(
+    words: Sequence[tuple[str, str | None]],
+) -> tuple[tuple[str, str | None] | None, str | None]:
+    """Where `git push WORDS…` (the words after `push`) sends the repository: the first
+    operand, or `--repo`'s value (None: the configured upstream); and an option it cannot
+    read (then the destination is not known), if any."""
+    index = 0
+    while index < len(words):
+        text, value = words[index]
+        following = words[index + 1] if index + 1 < len(words) else None
+        if value is None or not value.startswith("-") or value == "-":
+            return (text, value), None
+        if value == "--":
+            return following, None
+        if value.startswith("--"):
+            name, eq, given = value[2:].partition("=")
+            found = gitstage.long_option(name, _PUSH_LONG)
+            if found is None:
+                return None, text
+            option, negated = found
+            if option == "repo" and not negated:
+                return ((text, given) if eq else following), None
+            if option in _PUSH_VALUED and not negated and not eq:
+                index += 1  # (its value)
+        elif value.endswith("o"):  # `-o X`, `-qo X`: `o` last takes the next word
+            index += 1
+        index += 1
+    return None, None
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a

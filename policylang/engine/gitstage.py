@@ -27,11 +27,17 @@ from dataclasses import dataclass
 
 from policylang.rules.globs import glob_regex
 
-# `git add` options that change what is staged; the others do not matter here
-_ALL = frozenset({"-A", "--all", "--no-ignore-removal"})
-_FORCE = frozenset({"-f", "--force"})
-_NOTHING_NEW = frozenset({"-u", "--update", "-n", "--dry-run", "--refresh", "--renormalize"})
-_VALUE_OPTIONS = frozenset({"--chmod", "--pathspec-from-file"})
+# `git add`'s long options (git 2.39), which git takes by any unique prefix and, but for
+# the valued ones, negated with `--no-` (review CR2: `--al`, `--no-dry-run` after `-n`)
+_ADD_LONG = (
+    "dry-run", "verbose", "interactive", "patch", "edit", "force", "update", "renormalize",
+    "intent-to-add", "all", "ignore-removal", "refresh", "ignore-errors", "ignore-missing",
+    "sparse", "chmod", "pathspec-from-file", "pathspec-file-nul", "warn-embedded-repo",
+)  # fmt: skip
+_ADD_SHORT = {"n": "dry-run", "v": "verbose", "i": "interactive", "p": "patch", "e": "edit",
+              "f": "force", "u": "update", "N": "intent-to-add", "A": "all"}  # fmt: skip
+# the options after which `git add` stages no untracked file (the last of each wins)
+_NOTHING_NEW = frozenset({"dry-run", "update", "refresh", "renormalize"})
 _GLOB = re.compile(r"[*?\[]")
 _MAX_IGNORE_BYTES = 1 << 20
 
@@ -45,37 +51,49 @@ class StagePlan:
 
 
 def stage_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
-    """What `git add WORDS…` (the words after `add`) stages, run in `cwd` of the work tree
-    `top`; None when it stages no untracked file. A word the engine cannot read, a
-    pathspec with magic (`:/`, `:(glob)`) or a glob, and `--pathspec-from-file` count
-    as the whole work tree."""
-    everything = force = False
+    """What `git add WORDS…` (the words after `add` or `stage`) stages, run in `cwd` of
+    the work tree `top`; None when it stages no untracked file. A word the engine cannot
+    read, a pathspec with magic (`:/`, `:(glob)`) or a glob, and `--pathspec-from-file`
+    count as the whole work tree; an option not known, as the whole tree with ignored
+    files (`-f`); `-i` (its menu, from stdin, adds any untracked file) as `-A`."""
+    state: dict[str, bool] = {}
     operands: list[str | None] = []
-    options_done = False
-    skip = False
+    options_done = skip = False
     for word in words:
         if skip:
             skip = False
-            continue
-        if not options_done and word is not None and word.startswith("-") and word != "-":
-            if word == "--":
-                options_done = True
-            elif word in _NOTHING_NEW:
-                return None
-            elif word in _ALL:
-                everything = True
-            elif word in _FORCE:
-                force = True
-            elif word.startswith("--pathspec-from-file"):
+        elif word is None or options_done or not word.startswith("-") or word == "-":
+            operands.append(word)
+        elif word == "--":
+            options_done = True
+        elif word.startswith("--"):
+            name, eq, _value = word[2:].partition("=")
+            found = long_option(name, _ADD_LONG)
+            if found is None:  # (its value, if any, may hide the pathspecs: all of them)
+                state.update({"all": True, "force": True})
                 operands.append(None)
-                skip = "=" not in word
-            elif word in _VALUE_OPTIONS:
-                skip = True
-            elif not word.startswith("--") and ("A" in word[1:] or "f" in word[1:]):
-                everything = everything or "A" in word[1:]
-                force = force or "f" in word[1:]
-            continue
-        operands.append(word)
+                continue
+            option, negated = found
+            state[option] = not negated
+            if option in ("chmod", "pathspec-from-file") and not negated:
+                skip = not eq
+                if option == "pathspec-from-file":
+                    operands.append(None)
+        else:
+            for letter in word[1:]:
+                short = _ADD_SHORT.get(letter)
+                if short is None:
+                    state.update({"all": True, "force": True})
+                    operands.append(None)
+                else:
+                    state[short] = True
+    everything = state.get("all", False) or state.get("interactive", False)
+    everything = everything or state.get("ignore-removal") is False
+    force = state.get("force", False)
+    if state.get("dry-run", False) or (
+        not everything and any(state.get(option, False) for option in _NOTHING_NEW)
+    ):
+        return None
     if not operands:
         return StagePlan(roots=(top,), force=force) if everything else None
     roots: list[str] = []
@@ -84,6 +102,25 @@ def stage_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
             return StagePlan(roots=(top,), force=force)
         roots.append(os.path.normpath(os.path.join(cwd, operand)))
     return StagePlan(roots=tuple(dict.fromkeys(roots)), force=force)
+
+
+def long_option(name: str, options: Sequence[str]) -> tuple[str, bool] | None:
+    """The long option `--NAME` is to git (an exact name, or a unique prefix of one, or
+    of one negated with `no-`), and whether it is negated; None when ambiguous or not
+    known."""
+    if name in options:
+        return name, False
+    if name.startswith("no-") and name[3:] in options:
+        return name[3:], True
+    plain = [option for option in options if name and option.startswith(name)]
+    negated = (
+        [option for option in options if option.startswith(name[3:])]
+        if name.startswith("no-") and len(name) > 3
+        else []
+    )
+    if len(plain) + len(negated) != 1:
+        return None
+    return (plain[0], False) if plain else (negated[0], True)
 
 
 def clean_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
@@ -105,7 +142,9 @@ def clean_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
             options_done = True
         elif not options_done and word.startswith("--"):
             name, eq, _value = word.partition("=")
-            dry = (dry or name == "--dry-run") and name != "--no-dry-run"
+            # (`--no-d`, `--no-dry` are `--no-dry-run` to git: review CR3)
+            undone = name.startswith("--no-d") and "--no-dry-run".startswith(name)
+            dry = (dry or name == "--dry-run") and not undone
             whole = whole or name == "--pathspec-from-file"
             skip = not eq and name in ("--exclude", "--pathspec-from-file")
         elif not options_done and word.startswith("-") and word != "-":
@@ -225,12 +264,15 @@ def _read_lines(path: str, *, follow: bool) -> list[str] | None:
 def _matches(pattern: str, parts: Sequence[str], *, folder: bool = False) -> bool:
     """Whether a gitignore pattern, read from the folder `parts` is relative to, covers
     the file (or `folder`) `parts` or a folder above it."""
+    # as git: one trailing `/` makes it match folders only, any `/` left anchors it, and
+    # one leading `/` is dropped (review CR1: `.claude//` and `//CLAUDE.md` match nothing
+    # in git, where all of them stripped matched `.claude` and `CLAUDE.md`)
     directory_only = pattern.endswith("/")
-    body = pattern.rstrip("/")
-    if not body:
+    body = pattern[:-1] if directory_only else pattern
+    if not body or "//" in body:
         return False
     anchored = "/" in body
-    regex = glob_regex(body.lstrip("/"))
+    regex = glob_regex(body.removeprefix("/"))
     for depth in range(1, len(parts) + 1):
         if directory_only and depth == len(parts) and not folder:
             break  # the file itself is no folder

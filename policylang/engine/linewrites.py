@@ -86,8 +86,9 @@ class LineWrites:
     path_users: dict[int, SegmentState]
     # approved programs no rule describes, which may write any file (`rclone copy`)
     unnamed_writers: list[tuple[SegmentState, str]]
-    # `git clean` segments and the protected files they keep because git tracks them
-    kept_tracked: list[tuple[SegmentState, str]]
+    # `git clean` segments and the protected files (or folders) they keep because git
+    # tracks or ignores them
+    clean_kept: list[tuple[SegmentState, str]]
     # the glob sources of copies (`PathChecks.glob_landings`) and how one lands
     glob_landings: list[tuple[GlobLanding, str, int]]
     land_glob_match: Callable[[GlobLanding, str, str], None]
@@ -101,7 +102,7 @@ class LineWrites:
         self.hidden_skips = []
         self.path_users = {}
         self.unnamed_writers = []
-        self.kept_tracked = []
+        self.clean_kept = []
 
     def adopt_line_writes(self, inner: LineWrites, seg: SegmentState) -> None:
         """What the line an approved program runs writes and reads, as `seg`'s own
@@ -112,7 +113,7 @@ class LineWrites:
         self.git_reads.extend((seg, dirs) for _s, dirs in inner.git_reads)
         self.hidden_skips.extend((seg, shown) for _s, shown in inner.hidden_skips)
         self.unnamed_writers.extend((seg, what) for _s, what in inner.unnamed_writers)
-        self.kept_tracked.extend((seg, path) for _s, path in inner.kept_tracked)
+        self.clean_kept.extend((seg, path) for _s, path in inner.clean_kept)
         if inner.path_users:
             self.path_users[id(seg)] = seg
 
@@ -192,26 +193,29 @@ class LineWrites:
                 )
 
     def _floor_untracking(self) -> None:
-        """`git clean` keeps the protected files git tracks, as the index is before the
-        line runs; another git segment may untrack them first (review CP5: `git reset -q
-        HEAD~ && git clean -f` and `git rm -rq --cached . && git clean -f` removed
-        `CLAUDE.md` and `.mcp.json` under approvals of each)."""
-        if not self.kept_tracked:
+        """`git clean` keeps the protected files git tracks or ignores, as the index and
+        the ignore files are before the line runs; another git segment may untrack them
+        or rewrite the ignore files first (review CP5: `git reset -q HEAD~ && git clean
+        -f` and `git rm -rq --cached . && git clean -f` removed `CLAUDE.md` and
+        `.mcp.json`; review CR4: `git checkout old -- .gitignore && git clean -fd`
+        removed `.env` and `.claude/`, under approvals of each)."""
+        if not self.clean_kept:
             return
         causes = _Writers()
         for seg, what, git in self.tree_writers:
             if git:
-                causes.add(seg, f"runs `{short(what)}`, which may change what git tracks")
+                what = f"runs `{short(what)}`, which may change what git tracks or ignores"
+                causes.add(seg, what)
         floored: set[int] = set()
-        for seg, path in self.kept_tracked:
+        for seg, path in self.clean_kept:
             cause = causes.other_than(seg)
             if cause is not None and id(seg) not in floored:
                 floored.add(id(seg))
                 seg.floor(
                     Verdict.ASK,
                     "engine.git-clean",
-                    f"`git clean` keeps `{short(path)}`, a protected file, only while git "
-                    f"tracks it; the line {cause}",
+                    f"`git clean` keeps `{short(path)}`, where a protect rule applies, only "
+                    f"while git tracks or ignores it; the line {cause}",
                 )
 
     def _floor_checked_out_links(self, segments: list[SegmentState]) -> None:

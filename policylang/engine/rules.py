@@ -2402,8 +2402,9 @@ def _loads_plugins(name: str) -> bool:
 
 
 def _may_be_plugin(value: str | None) -> bool:
-    """Whether a word may be binutils' `--plugin` (`--p`, `--plu=x`), or is not known."""
-    if value is None:
+    """Whether a word may be binutils' `--plugin` (`--p`, `--plu=x`), or bring it in from
+    a response file (`@opts`: review CR6), or is not known."""
+    if value is None or value.startswith("@"):
         return True
     name = value.partition("=")[0]
     return len(name) > 2 and "--plugin".startswith(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import bash_ran, copy_workspace, git_ok, judge
+from realrun import bash_printed, bash_ran, copy_workspace, git_ok, judge
 
 from policylang import Verdict
 from policylang.engine.gitstage import StagePlan, clean_plan
@@ -381,3 +381,200 @@ def test_cp8_an_ignored_folder_is_not_walked(repository: Path) -> None:
     (modules / "CLAUDE.md").write_text("x\n")  # ignored: git keeps it
     assert judge("git clean -f", repository, "git clean").verdict is Verdict.ALLOW
     assert judge("git clean -fX", repository, "git clean").verdict is Verdict.ASK
+
+
+# --------------------------------------------------------------------------- review CR
+
+
+@pytest.mark.parametrize(
+    ("ignore", "line", "removed"),
+    [(".claude//\nCLAUDE.md\n", "git clean -fd", "src/sub/.claude"),
+     ("//CLAUDE.md\n.claude/\n", "git clean -f", "CLAUDE.md")],
+)  # fmt: skip
+def test_cr1_slashes_of_an_ignore_pattern_as_git_reads_them(
+    repository: Path, ignore: str, line: str, removed: str
+) -> None:
+    (repository / "build" / ".env").unlink()
+    (repository / ".gitignore").write_text(ignore)
+    decision = judge(line, repository, "git clean")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, repository)
+    assert not (repository / removed).exists()
+
+
+def test_cr1_git_add_stages_what_a_doubled_slash_does_not_ignore(repository: Path) -> None:
+    (repository / "build" / ".env").unlink()
+    (repository / ".gitignore").write_text("//.env\n")
+    (repository / ".env").write_text("TOKEN=SECRET\n")
+    decision = judge("git add -A", repository, "git add")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran("git add -A", repository)
+    assert "TOKEN=SECRET" in bash_printed("git diff --cached", repository)
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [
+        ("git add --al", "git add"),
+        ("git add --a", "git add"),
+        ("git add --pathspec-fr=l.txt", "git add"),
+        ("git add -n --no-dry-run .", "git add"),
+        ("git add --dry-run --no-dry-r .", "git add"),
+        ("git add -u --no-update .", "git add"),
+        ("git add --refresh --no-refresh .", "git add"),
+        ("git stage .", "git stage"),
+        ("git stage -A", "git stage"),
+        ("git stage -f .", "git stage"),
+    ],
+)
+def test_cr2_git_add_options_by_prefix_and_negation(
+    repository: Path, line: str, approval: str
+) -> None:
+    (repository / ".env").unlink(missing_ok=True)
+    (repository / ".gitignore").write_text("")
+    (repository / ".env").write_text("TOKEN=SECRET\n")
+    (repository / "l.txt").write_text(".env\n")
+    decision = judge(line, repository, approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, repository)
+    assert "TOKEN=SECRET" in bash_printed("git diff --cached", repository)
+
+
+@pytest.mark.parametrize("line", ["git clean -n --no-dry -f", "git clean -n --no-d -f"])
+def test_cr3_an_abbreviated_no_dry_run_is_no_dry_run(repository: Path, line: str) -> None:
+    decision = judge(line, repository, "git clean")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, repository)
+    assert not (repository / "CLAUDE.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("line", "approvals"),
+    [
+        ("git checkout -q old -- .gitignore && git clean -fd", ("git checkout", "git clean")),
+        ("git restore -s old .gitignore && git clean -fd", ("git restore", "git clean")),
+        ("git switch -q old && git clean -fd", ("git switch", "git clean")),
+    ],
+)
+def test_cr4_ignore_files_rewritten_earlier_in_the_line(
+    repository: Path, line: str, approvals: tuple[str, ...]
+) -> None:
+    """The committed `.gitignore` of branch `old` does not list `.env`; the working one
+    does: a git segment that brings the old one back makes `git clean` remove `.env`."""
+    (repository / ".gitignore").write_text("")
+    git_ok(repository, "commit", "-qam", "no ignores")
+    git_ok(repository, "branch", "old")
+    (repository / ".gitignore").write_text(".env\nCLAUDE.md\n.claude/\n")
+    git_ok(repository, "commit", "-qam", "ignore")
+    (repository / "src" / "sub" / ".claude").rename(repository / ".claude")
+    (repository / ".env").write_text("KEY=1\n")
+    assert judge("git clean -fd", repository, "git clean").verdict is Verdict.ALLOW
+    decision = judge(line, repository, *approvals)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, repository)
+    assert not (repository / ".env").exists()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git push -q --recurse-submodules no bare HEAD:main",
+        "git push -qo ci.skip bare HEAD:main",  # (judged only: push options are off)
+        "git push -q --push-opt ci.skip bare HEAD:main",
+    ],
+)
+def test_cr5_options_that_hid_the_push_destination(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    marker = tmp_path / "marker"
+    _hooked_bare(workspace / "bare.git", marker)
+    decision = judge(line, workspace, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    if "--recurse" in line:
+        bash_ran(line, workspace)
+        assert marker.exists()
+
+
+@pytest.mark.parametrize(
+    "line", ["git push --rep=../x", "git push --bogus origin", "git push -q --rep /tmp/x"]
+)
+def test_cr5_a_destination_git_push_cannot_be_told(repository: Path, line: str) -> None:
+    assert judge(line, repository, "git push").verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize("line", ["git push origin main", "git push -u origin main",
+                                  "git push --force-with-lease=main origin main",
+                                  "git push -o ci.skip origin main"])  # fmt: skip
+def test_cr5_pushes_to_a_remote_stay_approved(repository: Path, line: str) -> None:
+    decision = judge(line, repository, "git push")
+    assert decision.verdict is not Verdict.ASK or all(
+        r.rule_id != "engine.approved-push-destination" for r in decision.reasons
+    ), decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [("ranlib @opts x.a", "ranlib"), ("ranlib x.a @opts", "ranlib"),
+     ("gcc-ranlib @opts x.a", "gcc-ranlib"), ("gcc-nm @o.txt f.o", "gcc-nm")],
+)  # fmt: skip
+def test_cr6_a_response_file_may_hold_the_plugin(
+    tmp_path: Path, line: str, approval: str
+) -> None:
+    decision = judge(line, copy_workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("asked", "attack"),
+    [
+        ("ip net", "ip net add crt && ip net exec crt sh x.sh"),
+        ("ip netns list", "ip netns exec crt sh x.sh"),
+        ("ip f", "ip f add port 5555 ipproto 4"),
+        ("ip tunl", "ip tunl add t0 mode gre remote 1.2.3.4"),
+        ("nerdctl compose ps", "nerdctl compose up -d"),  # (review CR9)
+        ("finch compose ps", "finch compose exec web sh"),
+    ],
+)
+def test_cr7_cr9_groups_of_verbs_by_any_prefix(tmp_path: Path, asked: str, attack: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    offered = judge(asked, workspace).suggested_rule
+    approvals = (offered,) if offered is not None else ()
+    decision = judge(attack, workspace, *approvals)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [
+        ("systemctl edit --user --system sshd", "systemctl edit"),
+        ("systemctl edit sshd --user -M .host", "systemctl edit"),
+        ("podman-compose up -d", "podman-compose up"),
+        ("gcloud config set component_manager/snapshot_url https://e/x.json",
+         "gcloud config set"),
+    ],
+)  # fmt: skip
+def test_cr8_to_cr10_rules(tmp_path: Path, line: str, approval: str) -> None:
+    decision = judge(line, copy_workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("asked", "attack"),
+    [
+        ("npm config set browser true", "npm config set script-shell ./x.sh"),
+        ("npm c set init-author-name x", "npm c set script-shell=./x.sh"),
+        ("pnpm config set x 1", "pnpm config set registry https://evil.example"),
+    ],
+)
+def test_cr_side_note_a_config_key_approved_reaches_no_other(
+    tmp_path: Path, asked: str, attack: str
+) -> None:
+    """Review CR (side note): an approval of `npm config set` set `script-shell` to a
+    workspace script, which every later approved `npm run` then ran."""
+    workspace = copy_workspace(tmp_path)
+    first = judge(asked, workspace)
+    assert first.verdict is Verdict.ASK
+    assert first.suggested_rule is None
+    decision = judge(attack, workspace, " ".join(asked.split()[:3]))
+    assert decision.verdict is Verdict.ASK, decision.explain()
