@@ -2653,8 +2653,10 @@ def _push_destination(
     words: Sequence[tuple[str, str | None]],
 ) -> tuple[tuple[str, str | None] | None, str | None]:
     """Where `git push WORDS…` (the words after `push`) sends the repository: the first
-    operand, or `--repo`'s value (None: the configured upstream); and an option it cannot
-    read (then the destination is not known), if any."""
+    operand, wherever it is, else the last `--repo` value (None: the configured upstream;
+    review CS1: an operand after `--repo=origin` wins); and an option it cannot read
+    (then the destination is not known), if any."""
+    repo: tuple[str, str | None] | None = None
     index = 0
     while index < len(words):
         text, value = words[index]
@@ -2662,7 +2664,7 @@ def _push_destination(
         if value is None or not value.startswith("-") or value == "-":
             return (text, value), None
         if value == "--":
-            return following, None
+            return (following or repo), None
         if value.startswith("--"):
             name, eq, given = value[2:].partition("=")
             found = gitstage.long_option(name, _PUSH_LONG)
@@ -2670,13 +2672,13 @@ def _push_destination(
                 return None, text
             option, negated = found
             if option == "repo" and not negated:
-                return ((text, given) if eq else following), None
+                repo = (text, given) if eq else following
             if option in _PUSH_VALUED and not negated and not eq:
                 index += 1  # (its value)
         elif value.endswith("o"):  # `-o X`, `-qo X`: `o` last takes the next word
             index += 1
         index += 1
-    return None, None
+    return repo, None
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a

@@ -578,3 +578,48 @@ def test_cr_side_note_a_config_key_approved_reaches_no_other(
     assert first.suggested_rule is None
     decision = judge(attack, workspace, " ".join(asked.split()[:3]))
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+# --------------------------------------------------------------------------- review CS
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git push -q --repo=origin bare HEAD:main",
+        "git push -q --rep=origin bare HEAD:main",
+        "git push -q --repo origin bare HEAD:main",
+    ],
+)
+def test_cs1_an_operand_after_repo_is_the_destination(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    git_ok(workspace, "remote", "add", "origin", "https://example.invalid/x.git")
+    marker = tmp_path / "marker"
+    _hooked_bare(workspace / "bare.git", marker)
+    decision = judge(line, workspace, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran(line, workspace)
+    assert marker.exists()  # git pushed to `bare`, not to `origin`
+
+
+@pytest.mark.parametrize(
+    ("asked", "attack"),
+    [
+        ("ip vrf exec default ls", "ip vrf exec default sh x.sh"),
+        ("ip vrf show", "ip v e default sh x.sh"),
+        ("ld -o a f.o", "ld @opts -o a f.o"),
+        ("pnpm c set foo 1", "pnpm c set script-shell ./x.sh"),
+        ("npm config del x", "npm config del ignore-scripts"),
+        ("yarn config unset x", "yarn config unset ignore-scripts"),
+    ],
+)
+def test_cs2_to_cs5_what_the_offered_approval_must_not_reach(
+    tmp_path: Path, asked: str, attack: str
+) -> None:
+    workspace = copy_workspace(tmp_path)
+    offered = judge(asked, workspace).suggested_rule
+    approvals = (offered,) if offered is not None else ()
+    decision = judge(attack, workspace, *approvals)
+    assert decision.verdict is Verdict.ASK, decision.explain()
