@@ -1258,7 +1258,7 @@ class _Walk(PathChecks, LineWrites):
         and runs that repository's hooks: the approval oracle's `git push bare.git HEAD`;
         review CP1: `NAME.git`, and a file `NAME` holding `gitdir: …`, for `git push NAME`)."""
         words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
-        destination, unknown = _push_destination(words)
+        destinations, unknown = _push_destination(words)
         if unknown is not None:
             seg.floor(
                 Verdict.ASK,
@@ -1267,16 +1267,15 @@ class _Walk(PathChecks, LineWrites):
                 "it sends the repository cannot be told",
             )
             return
-        if destination is None:
-            return  # the configured upstream
-        value = destination[1]
-        if value is None or _PUSH_PLACE.search(value) or self._a_repository_here(value, cwd):
-            seg.floor(
-                Verdict.ASK,
-                "engine.approved-push-destination",
-                f"`git push` sends the repository to `{short(destination[0])}`, which is no "
-                "remote the approval names",
-            )
+        for text, value in destinations:  # (none: the configured upstream)
+            if value is None or _PUSH_PLACE.search(value) or self._a_repository_here(value, cwd):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-push-destination",
+                    f"`git push` sends the repository to `{short(text)}`, which is no "
+                    "remote the approval names",
+                )
+                return
 
     def _a_repository_here(self, name: str, cwd: paths.Cwd) -> bool:
         """Whether git may open `name` as a repository in any working folder the line may be
@@ -2651,34 +2650,44 @@ _PUSH_VALUED = frozenset({"receive-pack", "exec", "repo", "push-option", "recurs
 
 def _push_destination(
     words: Sequence[tuple[str, str | None]],
-) -> tuple[tuple[str, str | None] | None, str | None]:
-    """Where `git push WORDS…` (the words after `push`) sends the repository: the first
-    operand, wherever it is, else the last `--repo` value (None: the configured upstream;
-    review CS1: an operand after `--repo=origin` wins); and an option it cannot read
-    (then the destination is not known), if any."""
-    repo: tuple[str, str | None] | None = None
+) -> tuple[list[tuple[str, str | None]], str | None]:
+    """Where `git push WORDS…` (the words after `push`) may send the repository: its
+    first operand, wherever it is, which git takes over `--repo` (review CS1), and
+    `--repo`'s values too, judged as well ([]: the configured upstream); and an option
+    it cannot read (then the destination is not known), if any."""
+    found: list[tuple[str, str | None]] = []
+    operand = False
     index = 0
     while index < len(words):
         text, value = words[index]
         following = words[index + 1] if index + 1 < len(words) else None
         if value is None or not value.startswith("-") or value == "-":
-            return (text, value), None
-        if value == "--":
-            return (following or repo), None
-        if value.startswith("--"):
+            if not operand:
+                found.append((text, value))
+            operand = True
+        elif value == "--":
+            if following is not None and not operand:
+                found.append(following)
+            break
+        elif value.startswith("--"):
             name, eq, given = value[2:].partition("=")
-            found = gitstage.long_option(name, _PUSH_LONG)
-            if found is None:
-                return None, text
-            option, negated = found
+            long = gitstage.long_option(name, _PUSH_LONG)
+            if long is None:
+                return [], text
+            option, negated = long
             if option == "repo" and not negated:
                 repo = (text, given) if eq else following
+                if repo is not None:
+                    found.append(repo)
             if option in _PUSH_VALUED and not negated and not eq:
                 index += 1  # (its value)
-        elif value.endswith("o"):  # `-o X`, `-qo X`: `o` last takes the next word
+        elif value.find("o") == len(value) - 1:
+            # `-o X`, `-qo X`: an `o` last takes the next word; `-ogo` is `-o go`, its
+            # value the rest of the group (review CT1: read as `-o` and a word, the real
+            # destination was skipped)
             index += 1
         index += 1
-    return repo, None
+    return found, None
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a

@@ -10,8 +10,9 @@ surely ignores is reported.
 
 The ignore check errs on the side of "not ignored" (a question, not a leak): only the
 ignore files of the repository are read (`.gitignore` from the top down to the file, and
-`.git/info/exclude`); a negation (`!`), an escape or an unreadable file in one of them
-makes the answer "not ignored"; git's global excludes are not read. `git clean` removes
+`.git/info/exclude`); the last pattern that matches decides, a negation (`!`) for "not
+ignored"; an escape or an unreadable file in one of them makes the answer "not ignored";
+git's global excludes are not read. `git clean` removes
 the untracked files git does not ignore below its pathspecs: the same walk finds the
 protected ones among them (`CLAUDE.md`, `.mcp.json` made here and never committed).
 Imports only the stdlib and `rules.globs`.
@@ -232,9 +233,15 @@ def surely_ignored(path: str, top: str, *, folder: bool = False) -> bool:
             pattern = line.removesuffix("\r").rstrip(" ")
             if not pattern or pattern.startswith("#"):
                 continue
-            if pattern.startswith("!") or "\\" in pattern:
-                return False  # a negation or an escape: not read here
-            ignored = ignored or _matches(pattern, parts[depth:], folder=folder)
+            if "\\" in pattern:
+                return False  # an escape: not read here
+            # the last pattern that matches decides, a negation (`!.env.example`) for
+            # "not ignored" (review CT3: any `!` line made every file count as not
+            # ignored); git keeps a file ignored whose folder is, whatever a later
+            # negation says: read as not ignored here, which only asks
+            negated = pattern.startswith("!")
+            if _matches(pattern[1:] if negated else pattern, parts[depth:], folder=folder):
+                ignored = not negated
     return ignored
 
 

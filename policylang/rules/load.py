@@ -108,7 +108,21 @@ class _Loader:
         self.layers.append(Layer(index=len(self.layers), ruleset=ruleset, arity_files=arity_files))
 
     def _include(self, ruleset: ast.RuleSet, statement: ast.Include, base: Path) -> None:
-        target = (base / statement.path).resolve()
+        try:
+            target = (base / statement.path).resolve()
+            present = target.exists()
+            regular = present and target.is_file()
+        except (OSError, ValueError, RuntimeError) as error:
+            # a NUL in the path, a loop of links: a diagnostic, not a traceback (found by
+            # the rules' totality property: `include "\x00"`)
+            self._error(
+                ruleset,
+                statement.path_span,
+                "rules.include-unreadable",
+                f"included path `{statement.path!r}` cannot be resolved: {error}",
+                "include a policy file by a plain path",
+            )
+            return
         if len(self.stack) >= MAX_INCLUDE_DEPTH:
             # each level is a recursion of the loader: 400 levels ended `check` in a
             # RecursionError traceback (review AX8)
@@ -129,7 +143,7 @@ class _Loader:
             )
         elif target in self.loaded:
             return
-        elif not target.exists():
+        elif not present:
             self._error(
                 ruleset,
                 statement.path_span,
@@ -137,7 +151,7 @@ class _Loader:
                 f"included file `{statement.path}` not found",
                 "include paths are relative to the including file",
             )
-        elif not target.is_file():
+        elif not regular:
             self._error(
                 ruleset,
                 statement.path_span,

@@ -60,9 +60,15 @@ def test_ignored_or_tracked_protected_files_do_not_ask(repo: Path) -> None:
     assert _verdict(repo, "git add -A") == "ask"
     (repo / "src" / ".gitignore").write_text("deep/\n")
     assert _verdict(repo, "git add -A") == "allow"
-    # a negation anywhere on the way makes the answer uncertain: ask
+    # the last pattern that matches decides (review CT3): a negation of another file
+    # leaves `deep/` ignored, as git does; one that matches the file asks (git would keep
+    # it ignored, since its folder is: asking is the safe side)
     (repo / "src" / ".gitignore").write_text("deep/\n!deep/keep\n")
+    assert _verdict(repo, "git add -A") == "allow"
+    assert "id_rsa" not in _git(repo, "add", "-A", "--dry-run").stdout
+    (repo / "src" / ".gitignore").write_text("deep/*\n!deep/id_rsa\n")
     assert _verdict(repo, "git add -A") == "ask"
+    assert "id_rsa" in _git(repo, "add", "-A", "--dry-run").stdout
 
 
 def test_the_staging_check_agrees_with_git(repo: Path) -> None:

@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 from realrun import bash_printed, bash_ran, copy_workspace, git_ok, judge
 
-from policylang import Verdict
+from policylang import Decision, Verdict
 from policylang.engine.gitstage import StagePlan, clean_plan
+
+
+def _under_the_offer(asked: str, attack: str, workspace: Path) -> Decision:
+    """The decision on `attack` under the approval the engine offers for `asked` (none
+    when it offers nothing)."""
+    offered = judge(asked, workspace).suggested_rule
+    return judge(attack, workspace, *((offered,) if offered is not None else ()))
 
 
 @pytest.fixture
@@ -245,9 +252,7 @@ def test_cp2_npm_reads_its_verb_by_prefix_and_camel_case(
     """npm's `deref`: camelCase folded, any unique prefix, `verison`; the rules of the
     verb npm runs hold (the reviewer ran the scripts with npm 11; judged here)."""
     workspace = copy_workspace(tmp_path)
-    offered = judge(asked, workspace).suggested_rule
-    approvals = (offered,) if offered is not None else ()
-    decision = judge(attack, workspace, *approvals)
+    decision = _under_the_offer(asked, attack, workspace)
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 
@@ -538,9 +543,7 @@ def test_cr6_a_response_file_may_hold_the_plugin(
 )
 def test_cr7_cr9_groups_of_verbs_by_any_prefix(tmp_path: Path, asked: str, attack: str) -> None:
     workspace = copy_workspace(tmp_path)
-    offered = judge(asked, workspace).suggested_rule
-    approvals = (offered,) if offered is not None else ()
-    decision = judge(attack, workspace, *approvals)
+    decision = _under_the_offer(asked, attack, workspace)
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 
@@ -619,7 +622,51 @@ def test_cs2_to_cs5_what_the_offered_approval_must_not_reach(
     tmp_path: Path, asked: str, attack: str
 ) -> None:
     workspace = copy_workspace(tmp_path)
-    offered = judge(asked, workspace).suggested_rule
-    approvals = (offered,) if offered is not None else ()
-    decision = judge(attack, workspace, *approvals)
+    decision = _under_the_offer(asked, attack, workspace)
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+# --------------------------------------------------------------------------- review CT
+
+
+@pytest.mark.parametrize(
+    "line", ["git push -q -ogo bare.git HEAD", "git push -q -uoxo bare.git HEAD"]
+)
+def test_ct1_an_o_inside_a_group_takes_the_rest_of_it(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    _hooked_bare(workspace / "bare.git", tmp_path / "marker")
+    decision = judge(line, workspace, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_ct1_a_push_option_with_an_f_in_it_is_no_force(repository: Path) -> None:
+    decision = judge("git push -ofoo origin main", repository, "git push")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("asked", "attack"),
+    [("npm it", "npm it -g ./pkg"), ("npm install-test", "npm install-test --location=global x")],
+)
+def test_ct2_install_test_installs_globally_too(tmp_path: Path, asked: str, attack: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    offered = judge(asked, workspace).suggested_rule
+    assert offered is not None
+    decision = judge(attack, workspace, offered)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_ct3_a_negation_decides_only_what_it_matches(repository: Path) -> None:
+    """`!.env.example` beside `.env` (an everyday `.gitignore`): `.env` stays ignored,
+    and git keeps it; only a file the negation matches counts as not ignored."""
+    (repository / "CLAUDE.md").unlink()
+    (repository / "src" / "sub" / ".claude" / "settings.json").unlink()
+    (repository / ".gitignore").write_text(".env\n.env.*\n!.env.example\n")
+    (repository / ".env").write_text("KEY=1\n")
+    assert judge("git clean -fd", repository, "git clean").verdict is Verdict.ALLOW
+    bash_ran("git clean -fd", repository)
+    assert (repository / ".env").exists()
+    (repository / ".gitignore").write_text(".env\n!.env\n")
+    assert judge("git clean -fd", repository, "git clean").verdict is Verdict.ASK

@@ -208,3 +208,12 @@ def test_a_policy_that_is_not_utf8_names_the_line_and_column_of_the_bad_byte(
     path.write_bytes(b'policy "x"\ndefault ask\nallow l\xffs\n')
     with pytest.raises(OSError, match=r"bin\.policy:3:8 \(byte 0xff\)"):
         load_ruleset(path)
+
+
+@pytest.mark.parametrize("path", ["\x00", "a\x00b.policy", "x" * 5000 + ".policy"])
+def test_an_include_path_that_cannot_be_resolved_is_a_diagnostic(path: str) -> None:
+    """Found by the rules' totality property: `include "\\x00"` raised `ValueError:
+    embedded null byte` out of `check`, and a path too long to stat an `OSError`."""
+    result = check_ruleset(text=f'include "{path}"\n', filename="p.policy")
+    assert result.policy is None
+    assert [d.code for d in result.diagnostics] == ["rules.include-unreadable"]
