@@ -670,3 +670,13 @@ def test_ct3_a_negation_decides_only_what_it_matches(repository: Path) -> None:
     assert (repository / ".env").exists()
     (repository / ".gitignore").write_text(".env\n!.env\n")
     assert judge("git clean -fd", repository, "git clean").verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize("line", ["yarn version --new-version 2.0.0", "pnpm version patch"])
+def test_ct_note_yarn_and_pnpm_version_are_never_approvable(tmp_path: Path, line: str) -> None:
+    """Review CT (a note, not confirmed there): `yarn version` runs the package's version
+    scripts and commits, as `npm version X` does."""
+    workspace = copy_workspace(tmp_path)
+    assert judge(line, workspace).suggested_rule is None
+    decision = judge(line, workspace, " ".join(line.split()[:2]))
+    assert decision.verdict is Verdict.ASK, decision.explain()
