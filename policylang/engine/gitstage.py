@@ -37,6 +37,8 @@ _ADD_LONG = (
 )  # fmt: skip
 _ADD_SHORT = {"n": "dry-run", "v": "verbose", "i": "interactive", "p": "patch", "e": "edit",
               "f": "force", "u": "update", "N": "intent-to-add", "A": "all"}  # fmt: skip
+# `git clean`'s long options (git 2.39)
+_CLEAN_LONG = ("dry-run", "force", "interactive", "quiet", "exclude")
 # the options after which `git add` stages no untracked file (the last of each wins)
 _NOTHING_NEW = frozenset({"dry-run", "update", "refresh", "renormalize"})
 _GLOB = re.compile(r"[*?\[]")
@@ -128,9 +130,9 @@ def clean_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
     """What `git clean WORDS…` (the words after `clean`) removes, run in `cwd` of the work
     tree `top`: the untracked files below its pathspecs, or below `cwd` without any
     (`force`: ignored ones too, `-x`, `-X`); None for a dry run (`-n`, `--dry-run`, the
-    last of it and `--no-dry-run` winning). A word the engine cannot read, magic (`:/`), a
-    glob and `--pathspec-from-file` count as the whole work tree, and a long option git
-    might read as an abbreviation of another (`--dry`) is no dry run."""
+    last of it and `--no-dry-run` winning, by any prefix git takes). A word the engine
+    cannot read, magic (`:/`), a glob and a long option not known count as the whole
+    work tree."""
     dry = force = whole = False
     operands: list[str] = []
     options_done = skip = False
@@ -142,12 +144,18 @@ def clean_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
         elif not options_done and word == "--":
             options_done = True
         elif not options_done and word.startswith("--"):
-            name, eq, _value = word.partition("=")
-            # (`--no-d`, `--no-dry` are `--no-dry-run` to git: review CR3)
-            undone = name.startswith("--no-d") and "--no-dry-run".startswith(name)
-            dry = (dry or name == "--dry-run") and not undone
-            whole = whole or name == "--pathspec-from-file"
-            skip = not eq and name in ("--exclude", "--pathspec-from-file")
+            # by any unique prefix and `--no-` (`--no-dry` is `--no-dry-run`: review CR3;
+            # `--exc X` takes X as its pattern); one not known may take the pathspecs'
+            # place: the whole tree
+            name, eq, _value = word[2:].partition("=")
+            found = long_option(name, _CLEAN_LONG)
+            if found is None:
+                whole = True
+                continue
+            option, negated = found
+            if option == "dry-run":
+                dry = not negated
+            skip = option == "exclude" and not negated and not eq
         elif not options_done and word.startswith("-") and word != "-":
             letters = word[1:]
             if "e" in letters:  # `-e PATTERN`, glued or not: the letters after it are it

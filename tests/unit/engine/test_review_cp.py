@@ -97,7 +97,7 @@ def test_tracked_and_ignored_protected_files_are_kept(repository: Path) -> None:
         (["-n"], None),
         (["-fdn"], None),
         (["--dry-run", "-f"], None),
-        (["--dry", "-f"], ["/ws/sub"]),  # an abbreviation git may read otherwise
+        (["--dry", "-f"], None),  # git takes a unique prefix: `--dry` is `--dry-run`
         (["-n", "--no-dry-run"], ["/ws/sub"]),
         (["--no-dry-run", "-n"], None),
         (["-e", "--dry-run"], ["/ws/sub"]),
