@@ -105,6 +105,8 @@ def test_tracked_and_ignored_protected_files_are_kept(repository: Path) -> None:
         (["-fen"], ["/ws/sub"]),
         (["--exclude", "-n"], ["/ws/sub"]),
         (["--exclude=-n"], ["/ws/sub"]),
+        (["-f", "--exc", "build"], ["/ws/sub"]),  # a pattern, not a pathspec
+        (["-f", "--bogus", "build"], ["/ws"]),  # not known: the whole tree
         (["-f", "build", "../docs"], ["/ws/sub/build", "/ws/docs"]),
         (["-f", "--", "-n"], ["/ws/sub/-n"]),
         (["-f", "b*"], ["/ws"]),
