@@ -287,11 +287,16 @@ def _matches(pattern: str, parts: Sequence[str], *, folder: bool = False) -> boo
     if not body or "//" in body:
         return False
     anchored = "/" in body
-    regex = glob_regex(body.removeprefix("/"))
+    body = body.removeprefix("/")
+    regex = glob_regex(body)
+    # a trailing `/**` matches what is inside, never the folder itself (review CU1, CU2:
+    # `a/**` with `!a/CLAUDE.md`, and `a/**/`, made the engine skip `a` whole, which
+    # git walks): the glob's `**` may match no component, so its folder is left out
+    inside = glob_regex(body[:-3]) if body.endswith("/**") else None
     for depth in range(1, len(parts) + 1):
         if directory_only and depth == len(parts) and not folder:
             break  # the file itself is no folder
         candidate = "/".join(parts[:depth]) if anchored else parts[depth - 1]
-        if regex.fullmatch(candidate):
+        if regex.fullmatch(candidate) and not (inside and inside.fullmatch(candidate)):
             return True
     return False

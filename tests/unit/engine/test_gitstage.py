@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,7 +11,12 @@ from pathlib import Path
 import pytest
 
 from policylang import load_policy
-from policylang.engine.gitstage import StagePlan, stage_plan, surely_ignored
+from policylang.engine.gitstage import (
+    StagePlan,
+    stage_plan,
+    surely_ignored,
+    surely_ignored_folder,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -129,3 +135,44 @@ def test_stage_plan_reads_the_options() -> None:
     assert stage_plan([None], "/w/src", "/w") == StagePlan(roots=("/w",), force=False)
     assert stage_plan(["--chmod", "+x", "a"], "/w", "/w") == StagePlan(roots=("/w/a",),
                                                                        force=False)
+
+
+_FILES = ("CLAUDE.md", "a/CLAUDE.md", "a/b/CLAUDE.md", "a/b/.env", ".env", "b/a/.env",
+          "x/.mcp.json", "a/b/c/CLAUDE.md")  # fmt: skip
+_PATTERNS = (
+    "CLAUDE.md", "*.md", "a", "b", "a/", "b/", "a/b", "/a", "*", "**", "a/**", "**/b",
+    "**/CLAUDE.md", "a/**/CLAUDE.md", "*/", "!a", "!*/", "!CLAUDE.md", "!a/", "!b/", ".env",
+    "!.env", "[Cc]LAUDE.md", "C*", "?LAUDE.md", "a/*", "!a/*", "!**/b/", "b/**", "!a/b/",
+    "[!x]*", "**/", "a/**/", "*/b/", "!**", "[a-c]", "a/b/**", "!/a", "!a/CLAUDE.md",
+    "!a/.env",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_what_the_engine_takes_as_ignored_git_ignores(tmp_path: Path, seed: int) -> None:
+    """A differential against real git (reviews CU1, CU2: `a/**` beside `!a/CLAUDE.md`,
+    and `a/**/`, made the engine skip the folder `a` whole, which git walks): no file or
+    folder the engine surely ignores is one git would clean or stage. The engine may say
+    "not ignored" where git ignores (that only asks)."""
+    rng = random.Random(seed)
+    for case in range(25):
+        root = tmp_path / f"w{case}"
+        root.mkdir()
+        _git(root, "init", "-q")
+        for name in _FILES:
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text("x\n")
+        for place in ("", "a/", "a/b/", ".git/info/exclude"):
+            if rng.random() < 0.6:
+                lines = [rng.choice(_PATTERNS) for _ in range(rng.randint(1, 4))]
+                target = root / (place if place.endswith("exclude") else place + ".gitignore")
+                target.write_text("\n".join(lines) + "\n")
+        listed = _git(root, "ls-files", "-o", "-i", "--exclude-standard", "-z").stdout
+        ignored = {name for name in listed.split("\0") if name}
+        for name in _FILES:
+            if surely_ignored(str(root / name), str(root)):
+                assert name in ignored, (name, [p.read_text() for p in root.rglob(".gitignore")])
+        for folder in ("a", "a/b", "a/b/c", "b", "b/a", "x"):
+            if surely_ignored_folder(str(root / folder), top=str(root)):
+                inside = [name for name in _FILES if name.startswith(folder + "/")]
+                assert all(name in ignored for name in inside), (folder, inside)

@@ -682,3 +682,16 @@ def test_ct_note_yarn_and_pnpm_version_are_never_approvable(tmp_path: Path, line
     assert judge(line, workspace).suggested_rule is None
     decision = judge(line, workspace, " ".join(line.split()[:2]))
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("ignore", ["a/**\n!a/CLAUDE.md\n", "a/**/\n"])
+def test_cu1_cu2_a_trailing_double_star_is_not_its_folder(repository: Path, ignore: str) -> None:
+    (repository / "CLAUDE.md").unlink()
+    (repository / "src" / "sub" / ".claude" / "settings.json").unlink()
+    (repository / "a").mkdir()
+    (repository / "a" / "CLAUDE.md").write_text("x\n")
+    (repository / ".gitignore").write_text(".env\n" + ignore)
+    decision = judge("git clean -f", repository, "git clean")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    bash_ran("git clean -fd", repository)
+    assert not (repository / "a" / "CLAUDE.md").exists()
