@@ -1927,13 +1927,8 @@ class PathChecks:
         for kind, path in self._untracked_protected(
             found, directory, gitstage.stage_plan, self._protected_read, "read"
         ):
-            if kind == "budget":
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.git-stage",
-                    f"too many files below `{short(path)}` to tell whether `git add` would "
-                    "stage a protected file",
-                )
+            if kind in ("budget", "unseen"):
+                self._floor_unseen(seg, "engine.git-stage", kind, path, "`git add` would stage")
             elif kind == "untracked":
                 seg.floor(
                     Verdict.ASK,
@@ -1952,13 +1947,9 @@ class PathChecks:
         for kind, path in self._untracked_protected(
             found, directory, gitstage.clean_plan, self._protected_write, "write"
         ):
-            if kind == "budget":
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.git-clean",
-                    f"too many files below `{short(path)}` to tell whether `git clean` "
-                    "would remove a protected file",
-                )
+            if kind in ("budget", "unseen"):
+                what = "`git clean` would remove"
+                self._floor_unseen(seg, "engine.git-clean", kind, path, what)
             elif kind == "untracked":
                 seg.floor(
                     Verdict.ASK,
@@ -1971,6 +1962,18 @@ class PathChecks:
                 # git keeps what it tracks or ignores, unless another segment untracks it
                 # or rewrites the ignore files first (reviews CP5, CR4)
                 self.clean_kept.append((seg, path))
+
+    def _floor_unseen(
+        self, seg: SegmentState, rule_id: str, kind: str, path: str, what: str
+    ) -> None:
+        """Ask where `git add` or `git clean` could not be followed: a tree too large to
+        walk (`budget`), or a repository not fully found (`unseen`)."""
+        cause = (
+            f"too many files below `{short(path)}`"
+            if kind == "budget"
+            else f"the repository of `{short(path)}` could not be fully found"
+        )
+        seg.floor(Verdict.ASK, rule_id, f"{cause} to tell whether {what} a protected file")
 
     def _untracked_protected(
         self,
@@ -1985,8 +1988,11 @@ class PathChecks:
         `directory` (review CP6: a `.git` git rejects is no top): `("untracked", path)`
         for the first one git neither tracks nor surely ignores, `("tracked", path)` for
         each one it tracks, `("ignored", path)` for each one, or folder, it surely ignores,
-        or `("budget", root)` for a tree too large to look at."""
-        found_dirs, _complete = find_gitdirs(directory)
+        `("budget", root)` for a tree too large to look at, or `("unseen", directory)` where
+        the work trees git may use could not all be found."""
+        found_dirs, complete = find_gitdirs(directory)
+        if not complete:  # (a level that could not be read: the top is not known)
+            return [("unseen", directory)]
         tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
         words = [w.value for w in found.inner[2:]]
         result: list[tuple[str, str]] = []

@@ -204,6 +204,17 @@ def test_systemctl_with_unit_names_keeps_its_suggestion(tmp_path: Path, line: st
 # --------------------------------------------------------------------------- review CP
 
 
+def _pushing_workspace(tmp_path: Path) -> tuple[Path, Path]:
+    """A workspace with a commit and a hooked bare repository `bare.git` in it, and the
+    marker its hook leaves (CP1, CR5, CS1, CT1)."""
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    marker = tmp_path / "marker"
+    _hooked_bare(workspace / "bare.git", marker)
+    return workspace, marker
+
+
 def _hooked_bare(path: Path, marker: Path) -> None:
     """A bare repository at `path` whose `pre-receive` hook leaves `marker`."""
     git_ok(path.parent, "init", "-q", "--bare", path.name)
@@ -491,11 +502,7 @@ def test_cr4_ignore_files_rewritten_earlier_in_the_line(
     ],
 )
 def test_cr5_options_that_hid_the_push_destination(tmp_path: Path, line: str) -> None:
-    workspace = copy_workspace(tmp_path)
-    git_ok(workspace, "init", "-q")
-    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
-    marker = tmp_path / "marker"
-    _hooked_bare(workspace / "bare.git", marker)
+    workspace, marker = _pushing_workspace(tmp_path)
     decision = judge(line, workspace, "git push")
     assert decision.verdict is Verdict.ASK, decision.explain()
     if "--recurse" in line:
@@ -597,12 +604,8 @@ def test_cr_side_note_a_config_key_approved_reaches_no_other(
     ],
 )
 def test_cs1_an_operand_after_repo_is_the_destination(tmp_path: Path, line: str) -> None:
-    workspace = copy_workspace(tmp_path)
-    git_ok(workspace, "init", "-q")
-    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
+    workspace, marker = _pushing_workspace(tmp_path)
     git_ok(workspace, "remote", "add", "origin", "https://example.invalid/x.git")
-    marker = tmp_path / "marker"
-    _hooked_bare(workspace / "bare.git", marker)
     decision = judge(line, workspace, "git push")
     assert decision.verdict is Verdict.ASK, decision.explain()
     bash_ran(line, workspace)
@@ -635,10 +638,7 @@ def test_cs2_to_cs5_what_the_offered_approval_must_not_reach(
     "line", ["git push -q -ogo bare.git HEAD", "git push -q -uoxo bare.git HEAD"]
 )
 def test_ct1_an_o_inside_a_group_takes_the_rest_of_it(tmp_path: Path, line: str) -> None:
-    workspace = copy_workspace(tmp_path)
-    git_ok(workspace, "init", "-q")
-    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
-    _hooked_bare(workspace / "bare.git", tmp_path / "marker")
+    workspace, _marker = _pushing_workspace(tmp_path)
     decision = judge(line, workspace, "git push")
     assert decision.verdict is Verdict.ASK, decision.explain()
 
@@ -695,3 +695,13 @@ def test_cu1_cu2_a_trailing_double_star_is_not_its_folder(repository: Path, igno
     assert decision.verdict is Verdict.ASK, decision.explain()
     bash_ran("git clean -fd", repository)
     assert not (repository / "a" / "CLAUDE.md").exists()
+
+
+def test_a_repository_that_cannot_be_found_asks(repository: Path) -> None:
+    """A `.git` file whose git directory is not there: the work tree git would use is
+    not known, so what `git clean` removes is not either (re-read of the session)."""
+    (repository / "sub").mkdir()
+    (repository / "sub" / ".git").write_text("gitdir: ../nowhere\n")
+    decision = judge("git -C sub clean -f", repository, "git clean")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert any("could not be fully found" in r.message for r in decision.reasons)
