@@ -540,10 +540,10 @@ def _program(found: SegmentRules) -> str | None:
     return None if name is None else program_name(name.rpartition("/")[2])
 
 
-def _ignored_folder(top: str, skipped: list[str], path: str) -> bool:
+def _ignored_folder(top: str, excludes: str | None, skipped: list[str], path: str) -> bool:
     """Whether git surely ignores the folder `path` of the work tree `top` (noted in
     `skipped`), so that `git clean` and `git add` leave what is in it."""
-    if gitstage.surely_ignored_folder(path, top=top):
+    if gitstage.surely_ignored_folder(path, top=top, excludes=excludes):
         skipped.append(path)
         return True
     return False
@@ -1995,6 +1995,8 @@ class PathChecks:
             return [("unseen", directory)]
         tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
         words = [w.value for w in found.inner[2:]]
+        # git's global ignore file (where Claude Code lists `settings.local.json`)
+        excludes = self.git.global_excludes(directory, self.ctx.home, self.ctx.env)
         result: list[tuple[str, str]] = []
         tracked: set[str] | None = None
         readable = True
@@ -2008,7 +2010,7 @@ class PathChecks:
                 lambda path: protected(path) is not None,
                 _STAGE_BUDGET,
                 # (git neither cleans nor stages inside a folder it ignores: review CP8)
-                None if plan.force else functools.partial(_ignored_folder, top, skipped),
+                None if plan.force else functools.partial(_ignored_folder, top, excludes, skipped),
             )
             result.extend(("ignored", folder) for folder in skipped)
             if not complete:
@@ -2025,7 +2027,7 @@ class PathChecks:
             for path in candidates:
                 if readable and tracked is not None and path in tracked:
                     result.append(("tracked", path))
-                elif not plan.force and gitstage.surely_ignored(path, top):
+                elif not plan.force and gitstage.surely_ignored(path, top, excludes=excludes):
                     result.append(("ignored", path))
                 else:
                     return [*result, ("untracked", path)]

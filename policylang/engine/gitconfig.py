@@ -682,6 +682,32 @@ class GitConfigInspector:
             aliases=tuple(walk.aliases),
         )
 
+    def global_excludes(self, directory: str, home: str, env: Mapping[str, str]) -> str | None:
+        """The ignore file git reads besides the repository's own for `directory` when no
+        configuration sets `core.excludesFile`: `$XDG_CONFIG_HOME/git/ignore`, else
+        `$HOME/.config/git/ignore` (where Claude Code lists `.claude/settings.local.json`).
+        `env` is the command's environment, the process's when empty. None where some
+        configuration sets the key, names an include that was not followed, or could not
+        be read, or git would have no such file: the caller then reads none, which only
+        errs toward "not ignored" (a question)."""
+        walk = _Walk(home=home)
+        for path in _global_files(home, env):
+            self._collect(path, walk)
+        given, read = environment_config(env)
+        repository = self.inspect(directory, home=home)
+        if not (read and walk.complete and repository.complete):
+            return None
+        keys = [risk.key.lower() for risk in (*walk.risks, *repository.risks)]
+        keys.extend(var for var, _value in given)
+        if any(key == "core.excludesfile" or key.startswith("include") for key in keys):
+            return None
+        source = env or os.environ
+        xdg = source.get("XDG_CONFIG_HOME", "")
+        if xdg:  # (git takes an empty value as unset)
+            return f"{xdg}/git/ignore" if xdg.startswith("/") else None
+        home_dir = source.get("HOME", "")
+        return f"{home_dir}/.config/git/ignore" if home_dir.startswith("/") else None
+
     def aliases_of(
         self, verb: str, directory: str, home: str, env: Mapping[str, str]
     ) -> tuple[tuple[str, ...], bool]:

@@ -10,9 +10,9 @@ surely ignores is reported.
 
 The ignore check errs on the side of "not ignored" (a question, not a leak): only the
 ignore files of the repository are read (`.gitignore` from the top down to the file, and
-`.git/info/exclude`); the last pattern that matches decides, a negation (`!`) for "not
-ignored"; an escape or an unreadable file in one of them makes the answer "not ignored";
-git's global excludes are not read. `git clean` removes
+`.git/info/exclude`), and git's global one when the caller is sure which it is; the last
+pattern that matches decides, a negation (`!`) for "not ignored"; an escape or an
+unreadable file in one of them makes the answer "not ignored". `git clean` removes
 the untracked files git does not ignore below its pathspecs: the same walk finds the
 protected ones among them (`CLAUDE.md`, `.mcp.json` made here and never committed).
 Imports only the stdlib and `rules.globs`.
@@ -210,22 +210,26 @@ def protected_files(
     return found, True
 
 
-def surely_ignored_folder(path: str, *, top: str) -> bool:
-    """Whether the repository's own ignore files certainly make git ignore the folder
-    `path` (below the work tree `top`), and so everything in it (`node_modules/`)."""
-    return surely_ignored(path, top, folder=True)
+def surely_ignored_folder(path: str, *, top: str, excludes: str | None = None) -> bool:
+    """Whether the ignore files certainly make git ignore the folder `path` (below the
+    work tree `top`), and so everything in it (`node_modules/`)."""
+    return surely_ignored(path, top, folder=True, excludes=excludes)
 
 
-def surely_ignored(path: str, top: str, *, folder: bool = False) -> bool:
-    """Whether the repository's own ignore files certainly make git ignore `path` (a
-    file below the work tree `top`, or a folder). False whenever in doubt."""
+def surely_ignored(
+    path: str, top: str, *, folder: bool = False, excludes: str | None = None
+) -> bool:
+    """Whether the repository's own ignore files, and `excludes` (git's global ignore
+    file, read first, so that the repository's patterns win), certainly make git ignore
+    `path` (a file below the work tree `top`, or a folder). False whenever in doubt."""
     relative = os.path.relpath(path, top)
     if relative.startswith("..") or relative == ".":
         return False
     parts = relative.split(os.sep)
     # git follows a link at `.git/info/exclude`, never at a `.gitignore` of the work tree
     # (review CP4: a linked `.gitignore` naming `CLAUDE.md` ignores nothing)
-    sources = [(os.path.join(top, ".git", "info", "exclude"), 0, True)]
+    sources = [(excludes, 0, True)] if excludes else []
+    sources.append((os.path.join(top, ".git", "info", "exclude"), 0, True))
     sources.extend(
         (os.path.join(top, *parts[:depth], ".gitignore"), depth, False)
         for depth in range(len(parts))
