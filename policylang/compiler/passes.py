@@ -77,10 +77,14 @@ _log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Layer:
-    """One file of the policy; `index` orders layers (includes before includers)."""
+    """One file of the policy; `index` orders layers (includes before includers), and
+    `layers[first : index + 1]` are the file with the files its includes brought in, and
+    `parent` is the `first` of the file that includes it (-1: a file the caller named)."""
 
     index: int
     ruleset: ast.RuleSet
+    first: int = 0
+    parent: int = -1
     arity_files: Mapping[str, Mapping[tuple[str, ...], int]] = field(default_factory=dict)
 
     @property

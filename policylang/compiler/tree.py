@@ -335,9 +335,20 @@ def _decide(hits: Sequence[_Hit]) -> RuleMatch | None:
     denies = [h for h in hits if h[0] is Verdict.DENY]
     winner = max(denies or hits, key=_strictness)
     layer = winner[4].ref.layer
-    floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
+    # a locked rule holds against every other file, before or after its own: a main file
+    # that includes a helper before the org's file made the helper the earlier layer, and
+    # its `allow curl https://evil.example/*` beat the org's locked ask (review CW1)
+    floors = [h for h in hits if h[4].locked and h[4].ref.layer != layer and h[1] > winner[1]]
     if floors:
         return _match(max(floors, key=lambda h: (h[1], h[4].specificity)), floor=True)
+    if winner[0] is Verdict.ALLOW:
+        # a deny that may apply (`$X` may be `--force`) is an ask whatever is more
+        # specific: a certain deny wins over every allow, so an uncertain one must not
+        # lose to one (review CW4: `readonly git push origin *` allowed `git push origin
+        # $X` beside the deny of `git push --force`)
+        maybe_denies = [h for h in hits if h[2] and h[4].verdict is Verdict.DENY]
+        if maybe_denies:
+            return _match(max(maybe_denies, key=_strictness), floor=False)
     if winner[0] is Verdict.ASK and not winner[4].locked:
         # a locked ask that matches holds against approvals whatever wins by specificity:
         # `locked ask kubectl **` beside `ask kubectl delete **` (same file, or an earlier

@@ -581,6 +581,12 @@ class PathChecks:
     # `**/X/…` glob through the folder's own name (`rm -rf .venv`: review BX9)
     removing: bool
     moving: bool  # whether they remove by moving away (`mv`): see `check_state`
+    # whether the segment copies or moves trees (`cp -r`, `mv`): its recursive writes
+    # are where they land, which `check_moved_trees` judges, not the target's own files
+    copying: bool
+    # the first file below each folder a recursive write of the line reaches that a
+    # rule denying writes protects, and whether the whole tree was seen
+    written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]]
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
@@ -630,6 +636,8 @@ class PathChecks:
         self.follows_links = found.follows_links
         self.removing = removes_only(found)
         self.moving = self.removing and _program(found) in _MOVERS
+        moved = moved_trees(found)
+        self.copying = bool(moved)
         for word, access, recursive in found.cwd_path_words:
             if access != "read":  # `time -o FILE`
                 seg.read_only = False
@@ -645,7 +653,6 @@ class PathChecks:
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if prefixes.makes_names(found.inner):
             self.check_made_names(found, seg, cwd)
-        moved = moved_trees(found)
         if moved:
             self.check_moved_trees(moved, seg, cwd)
         if _program(found) in _GLOB_LANDERS:
@@ -721,6 +728,10 @@ class PathChecks:
                 # `mv`'s path roles say so): `rename.ul .config .cfg ~/.config` took
                 # `~/.config/gh/hosts.yml` out of its protected place (review BZ)
                 self.check_path(move.source, "write", seg, cwd, subtree=True, removal=True)
+            elif self.moving and move.source is not None:
+                # (`mv sub /tmp/x` takes `sub/.claude/settings.json` from its place)
+                forms, _complete, _process = self.resolve_all(move.source, cwd)
+                self.check_written_tree(forms, seg, move.source)
             if move.target is None:
                 continue
             folders: list[str] = []
@@ -1184,6 +1195,51 @@ class PathChecks:
                     "large to list)",
                 )
         self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
+        if access == "write" and subtree and (removal or not self.copying):
+            self.check_written_tree(forms, seg, value)
+
+    def check_written_tree(self, forms: Sequence[str], seg: SegmentState, shown: str) -> None:
+        """A recursive write of an existing folder (`rm -r sub`, `chmod -R 777 certs`,
+        the source of `mv sub /tmp`) reaches every file in it: one a rule denying writes
+        protects asks, even under an approval (an approval of `rm` let `rm -rf sub` remove
+        `sub/.claude/settings.json`, where `rm -rf sub/.claude` is denied). An ask, not
+        the rule's deny: the file was found, not named, and a human may well mean it
+        (`rm -rf old-checkout` with its `.git`)."""
+        if seg.verdict is Verdict.DENY:
+            return  # (nothing below can make it stricter; `rm -rf ~` lists no home)
+        for form in dict.fromkeys(forms):
+            if not os.path.isdir(form):
+                continue  # a file, or nothing yet
+            self.fs = True
+            scanned = self.written_trees.get(form)
+            if scanned is None:
+                if len(self.written_trees) >= TREES_PER_LINE:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.tree-budget",
+                        f"writes `{short(shown)}` recursively: more than {TREES_PER_LINE} "
+                        "trees to check in one line",
+                    )
+                    return
+                scanned = self.rules.denied_below(form, self.ctx, budget=TREE_BUDGET)
+                self.written_trees[form] = scanned
+            denied, complete = scanned
+            if denied is not None:
+                path, reason = denied
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.written-tree",
+                    f"writes `{short(shown)}` recursively, reaching `{self._as_shown(path)}`"
+                    f", which `{reason.rule_id}` protects",
+                    reason.location,
+                )
+            elif not complete:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.tree-budget",
+                    f"writes `{short(shown)}` recursively: more than {TREE_BUDGET:,} entries, "
+                    "too many to rule out protected files among them",
+                )
 
     def link_landings(self, forms: Sequence[str], subtree: bool) -> tuple[str, ...]:
         """The protected names a write reaches through a link the repository tracks: with

@@ -103,29 +103,38 @@ _WORD_KINDS = frozenset(
 )
 
 
-def _hold_floor(decision: Decision, floor: Decision) -> Decision:
-    """`decision` raised to what an earlier layers' policy (`floor`) holds: its deny, or
-    its locked ask. Its other verdicts are the later layers' to change, as rules are."""
-    holds = floor.verdict is Verdict.DENY or (floor.verdict is Verdict.ASK and floor.locked)
-    if not holds:
+def _hold_floor(decision: Decision, floor: Decision, protects: frozenset[str]) -> Decision:
+    """`decision` raised to what an earlier layers' policy (`floor`) holds: its deny, its
+    locked ask, or an ask of one of its protect rules (`protects`, their ids), which no
+    later rule or approval lifts either (review CW2: a team's `options cat value -n` made
+    `cat -n ~/.bash_history` an allowed read). Its other verdicts are the later layers'
+    to change, as rules are (an `interpreter` line may lower a floor)."""
+    protected = floor.verdict is Verdict.ASK and any(
+        reason.verdict is Verdict.ASK and reason.rule_id in protects for reason in floor.reasons
+    )
+    locked_ask = floor.verdict is Verdict.ASK and floor.locked
+    if not (floor.verdict is Verdict.DENY or locked_ask or protected):
         return decision
     raises = floor.verdict.rank > decision.verdict.rank
-    if not raises and not (floor.locked and not decision.locked):
+    if not raises and not (floor.locked and not decision.locked) and not protected:
         return decision
     note = " (by the earlier layers' own reading of the command)"
     held = tuple(
         dataclasses.replace(reason, message=reason.message + note)
         for reason in floor.reasons
-        if reason.verdict is floor.verdict
+        if reason.verdict is floor.verdict and reason not in decision.reasons
     )
     verdict = floor.verdict if raises else decision.verdict
+    unapprovable = verdict is Verdict.DENY or floor.locked or protected
+    if not (raises or held or decision.suggested_rule or (floor.locked and not decision.locked)):
+        return decision  # (it already asks for the same protected path, unapprovably)
     return dataclasses.replace(
         decision,
         verdict=verdict,
         concurrency_safe=False,
         locked=decision.locked or floor.locked,
         reasons=decision.reasons + held,
-        suggested_rule=None if verdict is Verdict.DENY or floor.locked else decision.suggested_rule,
+        suggested_rule=None if unapprovable else decision.suggested_rule,
     )
 
 
@@ -152,6 +161,8 @@ class Evaluator:
             Evaluator(RuleView(floor, limits=rules.limits, parse_cache=0))
             for floor in rules.policy.floors
         )
+        # the ids of this policy's protect rules (`_hold_floor`)
+        self.protects = frozenset(rule.ref.id for rule in rules.policy.protected.rules)
 
     def protect_state(self, files: Sequence[str]) -> None:
         """Deny writes to `files` (the policy's layers, its approvals file), as written and
@@ -195,7 +206,7 @@ class Evaluator:
             for floor in self._floors:
                 held, floor_touched = floor._decide(command, ctx)
                 touched = touched or floor_touched
-                decision = _hold_floor(decision, held)
+                decision = _hold_floor(decision, held, floor.protects)
             if key is not None and not touched:
                 self._remember(key, decision)
             return decision
@@ -337,6 +348,8 @@ class _Walk(PathChecks, LineWrites):
         self.follows_links = False  # see `PathChecks.path_checks`
         self.removing = False  # (the same)
         self.moving = False  # (the same)
+        self.copying = False  # (the same)
+        self.written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]] = {}
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`

@@ -261,6 +261,9 @@ _GIT_PATH_SUBCOMMANDS = (
 )
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
+# folders of installed packages, which a recursive write's walk does not enter (their
+# `*.pem` test fixtures and `CLAUDE.md` files are the packages')
+_PACKAGE_FOLDERS = frozenset({"node_modules", "site-packages", "dist-packages"})
 _CACHEABLE_LENGTH = 4096
 
 
@@ -698,6 +701,32 @@ class RuleView:
             if len(found) >= _TREE_REASONS:
                 break
         return found, scan.complete
+
+    def denied_below(
+        self, root: str, ctx: EvalContext, *, budget: int
+    ) -> tuple[tuple[str, Reason] | None, bool]:
+        """The first file below directory `root` that a rule denying writes protects,
+        with that rule's reason, for a recursive write of `root` that reaches every file
+        in it though no word names one (`rm -r sub` with `sub/.claude/settings.json`,
+        `chmod -R 777 certs`, `mv sub /tmp`): `**/` globs match by name anywhere, so
+        only the tree can tell. Folders of installed packages (`node_modules`,
+        `site-packages`) are not walked: what lies there was installed, and anything
+        moved or copied there was judged where it landed (`landed_in_tree`).
+
+        Returns:
+            The file and reason, or None; and whether the whole tree was seen (False
+            when it has more than `budget` entries).
+        """
+        if not _PACKAGE_FOLDERS.isdisjoint(root.split("/")):
+            return None, True  # (`rm -rf node_modules`, `chmod -R +x node_modules/x`)
+        scan = subtree.scan(root, hidden=True, budget=budget, skip=_PACKAGE_FOLDERS)
+        for path in scan.entries:
+            if not self._may_protect_write(path):
+                continue
+            for reason in self.path_verdicts((path,), "write", ctx, path, protected_only=True):
+                if reason.verdict is Verdict.DENY:
+                    return (path, reason), scan.complete
+        return None, scan.complete
 
     def protected_in_tree(
         self,

@@ -41,7 +41,9 @@ class TreeScan:
     ignore_files: tuple[str, ...] = ()  # ignore files met (listed even when hidden)
 
 
-def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
+def scan(
+    root: str, *, hidden: bool, budget: int, skip: frozenset[str] = frozenset()
+) -> TreeScan:
     """Every entry below directory `root`, depth first, at most `budget` of them.
 
     Args:
@@ -49,6 +51,7 @@ def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
         hidden: whether to list names starting with `.` (and descend into such
             directories); `rg` and `ag` skip them unless told otherwise.
         budget: the most entries to list; one more makes the scan incomplete.
+        skip: names of directories listed but not descended into.
 
     A directory that cannot be read is skipped, as the reader would skip it.
     """
@@ -78,7 +81,7 @@ def scan(root: str, *, hidden: bool, budget: int) -> TreeScan:
             try:
                 if child.is_symlink():
                     links.append((child.path, os.path.realpath(child.path)))
-                elif child.is_dir(follow_symlinks=False):
+                elif child.is_dir(follow_symlinks=False) and child.name not in skip:
                     pending.append(child.path)
             except (OSError, ValueError):
                 continue

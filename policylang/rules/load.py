@@ -78,6 +78,8 @@ class _Loader:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     loaded: set[Path] = field(default_factory=set)
     stack: list[Path] = field(default_factory=list)
+    # the `first` layer of each file being loaded, innermost last (`Layer.parent`)
+    firsts: list[int] = field(default_factory=list)
     inputs: list[SourceInput] = field(default_factory=list)
 
     def read(self, path: Path) -> str:
@@ -99,13 +101,25 @@ class _Loader:
         if key is not None:
             self.loaded.add(key)
             self.stack.append(key)
+        first = len(self.layers)
+        parent = self.firsts[-1] if self.firsts else -1
+        self.firsts.append(first)
         for statement in ruleset.statements:
             if isinstance(statement, ast.Include):
                 self._include(ruleset, statement, base)
+        self.firsts.pop()
         if key is not None:
             self.stack.pop()
         arity_files = self._arity_files(ruleset, base)
-        self.layers.append(Layer(index=len(self.layers), ruleset=ruleset, arity_files=arity_files))
+        self.layers.append(
+            Layer(
+                index=len(self.layers),
+                ruleset=ruleset,
+                arity_files=arity_files,
+                first=first,
+                parent=parent,
+            )
+        )
 
     def _include(self, ruleset: ast.RuleSet, statement: ast.Include, base: Path) -> None:
         try:
@@ -337,6 +351,19 @@ def _floors(layers: tuple[Layer, ...]) -> tuple[CompiledPolicy, ...]:
         if index > 0 and any(reading.loosens(s) for s in layer.ruleset.statements):
             floors.append(compile_layers(layers[:index]))
         reading.absorb(layer)
+    # a file judged by its own reading (itself and its includes) where a file included
+    # before it by the same file changes the reading: in a team file that includes
+    # `helper.policy` before `org.policy`, the helper is the earlier layer, and no floor
+    # above held the org's denies under the org's own reading (review CW1). (The files
+    # the caller names are in authority order, org first: no such floor between them.)
+    changers = [
+        index
+        for index, layer in enumerate(layers)
+        if any(_changes_reading(s) for s in layer.ruleset.statements)
+    ]
+    for layer in layers:
+        if layer.parent >= 0 and any(layer.parent <= c < layer.first for c in changers):
+            floors.append(compile_layers(layers[layer.first : layer.index + 1]))
     return tuple(floors)
 
 

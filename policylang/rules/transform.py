@@ -224,7 +224,7 @@ def _protect(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     ids = _trees(tree, "rule_id")
     return ast.Protect(
         access=_text(_trees(tree, "access")[0]),
-        globs=tuple(cv.name(g) for g in _trees(tree, "glob")),
+        globs=cv.names(_trees(tree, "glob")),  # `a|b` is two globs, as in every list
         verdict=_text(_trees(tree, "verdict")[0]),
         reason=_string(reasons[-1].children[0]) if reasons else None,
         rule_id=cv.name(ids[-1].children[0]) if ids else None,
@@ -236,7 +236,7 @@ def _outside(cv: _Converter, tree: Tree[Token], span: Span) -> ast.Statement:
     return ast.OutsideWorkspace(
         access=_text(_trees(tree, "access")[0]),
         verdict=_text(_trees(tree, "verdict")[0]),
-        exceptions=tuple(cv.name(g) for g in _trees(tree, "xglob")),
+        exceptions=cv.names(_trees(tree, "xglob")),
         span=span,
     )
 

@@ -10,7 +10,8 @@ rules.duplicate-rule, rules.contradictory-rules, rules.shadowed-by-deny,
 rules.dead-under-locked, rules.duplicate-id, rules.duplicate-header,
 rules.duplicate-default, rules.invalid-arity, rules.invalid-number, rules.bad-glob,
 rules.unknown-expansion-kind, rules.unknown-position, rules.inspect-needs-substitution,
-rules.unknown-retention, rules.bad-env-name, rules.bad-runner, rules.bad-option-glob.
+rules.unknown-retention, rules.bad-env-name, rules.bad-runner, rules.bad-option-glob,
+rules.bare-command, rules.protect-folder.
 """
 
 from __future__ import annotations
@@ -294,6 +295,21 @@ def _check_pattern(rule: ast.Rule, source: SourceText, sink: _Sink) -> None:
             help="match the leading words and end the pattern with `**`",
         )
         return
+    if (
+        rule.verdict is ast.RuleVerdict.DENY
+        or (rule.locked and rule.verdict is ast.RuleVerdict.ASK)
+    ) and (len(rule.pattern) == 1 and rule.pattern[0].is_literal):
+        # `locked ask kubectl` is `kubectl` alone: an approval of `kubectl` then allowed
+        # `kubectl delete pods --all` (review CW5)
+        name = rule.pattern[0].alternatives[0]
+        sink.add(
+            source,
+            rule.pattern_span,
+            "rules.bare-command",
+            f"this matches `{name}` run without arguments only",
+            help=f"end the pattern with `**` to cover every use: `{rule.verdict} {name} **`",
+            warning=True,
+        )
     if rule.verdict in (ast.RuleVerdict.DENY, ast.RuleVerdict.ASK):
         for word in rule.pattern[1:]:
             # a lone short option (`python -m venv`) is left alone: its other spellings
@@ -519,6 +535,14 @@ def _check_glob(name: ast.Name, source: SourceText, sink: _Sink) -> None:
             f"`{value}` is not a normalised path glob",
             help="paths are matched after normalisation; remove `..`",
         )
+    elif "{" in value and "}" in value and "," in value:
+        sink.add(
+            source,
+            name.span,
+            "rules.bad-glob",
+            f"`{value}`: braces are not expanded in a path glob (`{{a,b}}` is literal)",
+            help="list each path: `~/.ssh/** ~/.aws/**`, or `a|b`",
+        )
     elif any("**" in p and p != "**" for p in parts):
         sink.add(
             source,
@@ -554,6 +578,31 @@ def _check_protect(node: ast.Statement, source: SourceText, context: Context, si
     globs = node.globs if isinstance(node, ast.Protect) else node.exceptions
     for glob in globs:
         _check_glob(glob, source, sink)
+        if isinstance(node, ast.Protect) and node.verdict != "allow":
+            _check_folder_glob(glob, source, sink)
+
+
+# folders whose files are what a protect rule means: one named without `/**` covers the
+# folder's own entry only (`protect read ~/.ssh deny` left `~/.ssh/id_rsa` readable)
+_FOLDER_NAMES = frozenset({
+    ".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker", ".git", ".claude", ".codex",
+    ".gemini", ".agents", ".opencode", ".cursor", ".config", "gcloud", ".password-store",
+    ".vscode", ".idea", ".husky", ".githooks",
+})  # fmt: skip
+
+
+def _check_folder_glob(glob: ast.Name, source: SourceText, sink: _Sink) -> None:
+    value = glob.value
+    if any(ch in value for ch in "*?[") or value.rpartition("/")[2] not in _FOLDER_NAMES:
+        return
+    sink.add(
+        source,
+        glob.span,
+        "rules.protect-folder",
+        f"`{value}` covers the folder's own entry, not the files in it",
+        help=f"write `{value}/**` for everything in it (or both)",
+        warning=True,
+    )
 
 
 def _check_expansion(
