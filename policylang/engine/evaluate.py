@@ -69,6 +69,7 @@ from policylang.engine.rules import (
     file_url_path,
     has_xargs,
     loopback_reach,
+    module_tool,
     program_name,
     program_starts,
     runs_elsewhere,
@@ -1208,6 +1209,25 @@ class _Walk(PathChecks, LineWrites):
                     self.check_path_word(path, "write", seg, cwd)
                 self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
+        self.approved_module(prefix, rest, seg, cwd)
+
+    def approved_module(
+        self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """Judge `python3 -m TOOL …` under its approval as the tool's own program: `python3
+        -m pip install --user x` is `pip install --user x`, `python3 -m uv run bash` is
+        `uv run bash`, with the approved words after `-m` as the tool's approval (review
+        CV2, CV3: the tool's rules never applied, and `python3 -m uv` approved every verb)."""
+        words = (*prefix, *rest)
+        tool = module_tool([w.value for w in words])
+        if tool is None:
+            return
+        program, start = tool
+        approved = " ".join(w.value or "" for w in prefix)
+        named = [w.value for w in prefix[start:]]
+        extra = (program, *(v for v in named if v is not None)) if None not in named else ()
+        text = " ".join((program, *(w.text for w in words[start:])))
+        self.approved_program(approved, words[start - 1 :], seg, cwd, extra, text=text)
 
     def git_tree_state(self, found: SegmentRules, seg: SegmentState) -> None:
         """A git command that rewrites files of the work tree by pathspec globs, a pathspec
@@ -1395,11 +1415,15 @@ class _Walk(PathChecks, LineWrites):
         seg: SegmentState,
         cwd: paths.Cwd,
         extra: tuple[str, ...] = (),
+        *,
+        text: str | None = None,
     ) -> None:
-        """Judge the command an approved program runs (its words from a program name on),
-        with `extra` approved for it as well (the approval's words that name it)."""
+        """Judge the command an approved program runs (its words from a program name on,
+        or `text`), with `extra` approved for it as well (the approval's words that name
+        it)."""
         # the words as written: the shell reads them so, expansions and all
-        text = " ".join(w.text for w in words)
+        if text is None:
+            text = " ".join(w.text for w in words)
         self.budget[0] -= 1
         if self.depth >= _MAX_APPROVED_DEPTH or self.budget[0] < 0:
             seg.floor(
@@ -3173,6 +3197,7 @@ class _Recovery:
 _MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks
 _MAX_APPROVED_WALKS: Final = 8  # per line, nested ones included (review S5); more asks
 _PATH_PIECES: Final = re.compile(r"[,=]")
+_TYPED: Final = re.compile(r"[A-Za-z][\w.+-]{0,31}:(?!//)(?=.)")
 _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 
 
@@ -3208,6 +3233,15 @@ def _path_words(word: Word, text: str) -> list[Word]:
     found = [text]
     found.extend(p for p in _PATH_PIECES.split(text) if p and p != text)
     found.extend(p[1:] for p in list(found) if p.startswith("@") and len(p) > 1)
+    # `TYPE:PATH` (`--cov-report=xml:~/.bashrc`, review CV1) and `USER@HOST:PATH`: what
+    # follows a short word and `:`, or an `@`, not a URL's `://`
+    for piece in list(found):
+        rest = piece.rpartition("@")[2] if "@" in piece[1:] else piece
+        while (typed := _TYPED.match(rest)) is not None:
+            rest = rest[typed.end() :]
+            found.append(rest)
+        if rest != piece:
+            found.append(rest)
     # `git clone file:///home/u/.ssh x` reads what the path form reads (review W19); git
     # reads `file://h/x` as the relative `h/x`, curl as `/x` on host h: both are checked
     for piece in list(found):

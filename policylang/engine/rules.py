@@ -1128,6 +1128,28 @@ class RuleView:
                     "checked here and no approval covers",
                 )
             )
+        native = _native_build_args(name, inner)
+        if native is not None:
+            # `cmake --build b -- --eval='${shell id}'`, `meson compile --ninja-args=-f,x`:
+            # the words make or ninja gets, whose own rules the approval skips (review CV5)
+            floors.append(
+                _ask_floor(
+                    "engine.native-build-args",
+                    f"`{native}` hands words to the build tool it runs (make, ninja), which "
+                    "no approval of it covers",
+                )
+            )
+        if _source_from_stdin(name, inner):
+            # `echo '#include "~/.ssh/id_rsa"' | cc -E -`, `rustc - <<< 'include!(…)'`:
+            # the code names the files it reads, and the errors or output print them
+            # (review CV4)
+            floors.append(
+                _ask_floor(
+                    "engine.stdin-source",
+                    f"`{name}` reads its source from its input, whose includes and imports "
+                    "name files that cannot be checked here, which no approval covers",
+                )
+            )
         if extractor is not None:
             # an archive names the files it writes (`.git/hooks/pre-commit`, `.claude/…`):
             # approved once, never always, however the command letter is spelt (review
@@ -1396,6 +1418,15 @@ class RuleView:
     def _suggest_values(
         self, values: Sequence[str], unknown: bool, depth: int, *, ruled: bool = True
     ) -> tuple[str, ...] | None:
+        tool = module_tool(values)
+        if tool is not None and depth < 2:
+            # `python3 -m uv sync` is `uv sync`: offered with the verb uv's own line gets
+            # (review CV2: `python3 -m uv` approved `python3 -m uv run bash`)
+            program, start = tool
+            inner = self._suggest_values((program, *values[start:]), unknown, depth + 1)
+            if inner is None:
+                return None
+            return (*values[:start], *inner[1:])
         # npm's other names and abbreviations of its verbs (`npm rum x`, `npm run-scrip x`,
         # `npm create x` are `npm run x`, `npm init x`) take the arity of the verb they name
         # (review BR4: `npm run-script build` offered `npm run-script`, every script)
@@ -1579,6 +1610,44 @@ _MAX_VERSION_PARTS = 4
 _MAX_SSH_CONFIG = 256 * 1024  # bytes of ~/.ssh/config read for loopback aliases
 # build tools that run each target, goal or task among their operands (`make a b`):
 # an approval names the ones it covers (review AH6), and a suggestion names them all
+# Python modules that are command-line tools: `python3 -m MODULE ARGS` runs the tool as
+# its own program does (`python3 -m pip install --user x` is `pip install --user x`), so
+# an approval of it is judged as the program's (review CV2, CV3)
+MODULE_PROGRAMS: Final = {
+    "pip": "pip", "pytest": "pytest", "black": "black", "ruff": "ruff", "mypy": "mypy",
+    "uv": "uv", "poetry": "poetry", "pdm": "pdm", "hatch": "hatch", "pipx": "pipx",
+    "tox": "tox", "nox": "nox", "pre_commit": "pre-commit", "twine": "twine",
+    "coverage": "coverage", "mkdocs": "mkdocs", "jupyter": "jupyter", "notebook": "jupyter",
+    "nbconvert": "jupyter-nbconvert", "django": "django-admin", "isort": "isort",
+    "flake8": "flake8", "pylint": "pylint", "pyright": "pyright", "sphinx": "sphinx-build",
+    "virtualenv": "virtualenv", "pip_audit": "pip-audit", "bandit": "bandit",
+    "invoke": "invoke", "fabric": "fab", "celery": "celery", "uvicorn": "uvicorn",
+    "gunicorn": "gunicorn", "flask": "flask", "streamlit": "streamlit", "scrapy": "scrapy",
+    "yt_dlp": "yt-dlp", "PyInstaller": "pyinstaller", "ansible": "ansible", "conda": "conda",
+    "httpie": "http", "build": "pyproject-build", "maturin": "maturin", "cookiecutter":
+    "cookiecutter", "copier": "copier", "semgrep": "semgrep", "locust": "locust",
+}  # fmt: skip
+_PYTHON: Final = re.compile(r"python(?:[23](?:\.\d+)?)?|pypy3?")
+
+
+def module_tool(values: Sequence[str | None]) -> tuple[str, int] | None:
+    """The program `python3 -m MODULE …` runs as, and where its arguments start
+    (`python3 -m pytest -q` → `("pytest", 3)`, `python3 -mpytest -q` → `("pytest", 2)`),
+    for the modules of `MODULE_PROGRAMS`; None for anything else."""
+    if len(values) < 2 or values[0] is None or values[1] is None:
+        return None
+    if not _PYTHON.fullmatch(program_name(values[0].rpartition("/")[2])):
+        return None
+    if values[1] == "-m":
+        module, start = (values[2] if len(values) > 2 else None), 2
+    elif values[1].startswith("-m"):
+        module, start = values[1][2:], 1
+    else:
+        return None
+    program = MODULE_PROGRAMS.get(module or "")
+    return None if program is None else (program, start + 1)
+
+
 TARGET_TAKERS: Final = frozenset(
     {"make", "gmake", "bmake", "mvn", "mvnw", "gradle", "gradlew", "ant", "rake", "just",
      "task", "ninja", "invoke", "inv", "mage"}
@@ -2417,6 +2486,57 @@ def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
         return None
     given = _bundled(name, [w.value for w in inner[1:]], *spec)
     return None if given is None else f"{name} {given}"
+
+
+# compilers, preprocessors and bundlers, under a toolchain's prefix or a version
+_COMPILER: Final = re.compile(
+    r"(?:.*-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|cpp|tcc|icx|icpx|rustc|esbuild|nvcc|"
+    r"gfortran|gccgo|swiftc|zig|bun|deno)(?:-[0-9][0-9.]*)?"
+)
+# the ones that read their input when no source file is named (`cpp <<< …`, `esbuild`)
+_STDIN_BY_DEFAULT: Final = frozenset({"cpp", "esbuild", "tcc"})
+_STDIN_NAMES_OF: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_SOURCE_FILE: Final = re.compile(
+    r"[^-].*\.(?:c|h|i|cc|cp|cxx|cpp|c\+\+|hh|hpp|ii|m|mm|s|S|sx|js|jsx|ts|tsx|mjs|cjs|"
+    r"mts|cts|css|json|txt)"
+)
+
+
+def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
+    """The spelling by which `cmake --build` (`-- ARGS`) or `meson compile`
+    (`--ninja-args`, `--vs-args`, `--xcode-args`) passes words to the build tool it runs,
+    or None."""
+    values = [w.value for w in inner[1:]]
+    if name == "cmake" and "--build" in values and "--" in values[values.index("--build") :]:
+        return "cmake --build … --"
+    if name == "meson" and values[:1] == ["compile"]:
+        for value in values[1:]:
+            # (argparse takes a long option by any unique prefix: `--nin=…`)
+            key = "" if value is None else value.partition("=")[0]
+            if value is None or (
+                len(key) > 3 and any(option.startswith(key) for option in _MESON_NATIVE)
+            ):
+                return f"meson compile {value or '…'}"
+    return None
+
+
+_MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
+
+
+def _source_from_stdin(name: str, inner: Sequence[Word]) -> bool:
+    """Whether a compiler, preprocessor or bundler reads its source from stdin: `-` or
+    `/dev/stdin` as an operand, or no source file at all for those that then read it
+    (`cpp`, `esbuild`); a word that cannot be known may be either (review CV4)."""
+    if not _COMPILER.fullmatch(name):
+        return False
+    values = [w.value for w in inner[1:]]
+    if any(v is None or v in _STDIN_NAMES_OF for v in values):
+        return True
+    base = name.rsplit("-", 1)[-1] if "-" in name else name
+    stem = name if name in _STDIN_BY_DEFAULT else base
+    return stem in _STDIN_BY_DEFAULT and not any(
+        v is not None and _SOURCE_FILE.fullmatch(v) for v in values
+    )
 
 
 def _ask_floor(rule_id: str, message: str) -> Reason:
