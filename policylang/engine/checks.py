@@ -33,6 +33,7 @@ from policylang.engine.rules import (
     is_git_config_path,
     is_git_remote_verb,
     may_name_blob,
+    option_word,
     program_name,
     wide_git_pathspec,
 )
@@ -495,6 +496,31 @@ class GlobLanding:
     cwd: paths.Cwd
 
 
+def _hard_linked_trees(found: SegmentRules, moved: Sequence[MovedTree]) -> list[str]:
+    """The folders whose files a copy hard-links rather than copies: the sources of
+    `cp -al`, `cp -r --link`, and the `--link-dest` folders of `rsync` (a relative one
+    is relative to the target, and taken from here too)."""
+    program, view = _program(found), found.view
+    if program == "cp" and view.has("-l", "--link") and view.has(*_CP_DEEP[:5]):
+        return [move.source for move in moved if move.source is not None]
+    if program != "rsync":
+        return []
+    found_dirs: list[str] = []
+    target = moved[0].target if moved else None
+    for option in view.options:
+        if not (option.name.startswith("--link-") and "--link-dest".startswith(option.name)):
+            continue
+        word = option_word(found.inner, option)
+        value = None if word is None else tree_path(word)
+        if value is None:
+            found_dirs.append(".")  # not known: the folder it runs in, and all below
+            continue
+        found_dirs.append(value)
+        if target is not None and not value.startswith(("/", "~")):
+            found_dirs.append(os.path.join(target, value))
+    return found_dirs
+
+
 def _copies_through_links(found: SegmentRules) -> bool:
     """`cp -r -L`, `rsync -r -L|-k|--copy-unsafe-links`: a tree copied with its links
     followed."""
@@ -655,6 +681,13 @@ class PathChecks:
             self.check_made_names(found, seg, cwd)
         if moved:
             self.check_moved_trees(moved, seg, cwd)
+        for value in _hard_linked_trees(found, moved):
+            # `cp -al .vscode v`: every file below gets a second name, and a write to
+            # `v/tasks.json` writes `.vscode/tasks.json` (review CX2): linked as `ln` is
+            seg.read_only = False
+            self.check_path(value, "write", seg, cwd, subtree=True, removal=False)
+            forms, _complete, _process = self.resolve_all(value, cwd)
+            self.check_written_tree(forms, seg, value, "hard-links")
         if _program(found) in _GLOB_LANDERS:
             self.check_globbed_sources(found, seg, cwd)
             if _copies_through_links(found):
@@ -1198,7 +1231,9 @@ class PathChecks:
         if access == "write" and subtree and (removal or not self.copying):
             self.check_written_tree(forms, seg, value)
 
-    def check_written_tree(self, forms: Sequence[str], seg: SegmentState, shown: str) -> None:
+    def check_written_tree(
+        self, forms: Sequence[str], seg: SegmentState, shown: str, how: str = "writes"
+    ) -> None:
         """A recursive write of an existing folder (`rm -r sub`, `chmod -R 777 certs`,
         the source of `mv sub /tmp`) reaches every file in it: one a rule denying writes
         protects asks, even under an approval (an approval of `rm` let `rm -rf sub` remove
@@ -1229,7 +1264,7 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK,
                     "engine.written-tree",
-                    f"writes `{short(shown)}` recursively, reaching `{self._as_shown(path)}`"
+                    f"{how} `{short(shown)}` recursively, reaching `{self._as_shown(path)}`"
                     f", which `{reason.rule_id}` protects",
                     reason.location,
                 )
@@ -1237,7 +1272,7 @@ class PathChecks:
                 seg.floor(
                     Verdict.ASK,
                     "engine.tree-budget",
-                    f"writes `{short(shown)}` recursively: more than {TREE_BUDGET:,} entries, "
+                    f"{how} `{short(shown)}` recursively: more than {TREE_BUDGET:,} entries, "
                     "too many to rule out protected files among them",
                 )
 
@@ -1298,6 +1333,10 @@ class PathChecks:
                 # docs/lnk/../tgt` with `docs/lnk -> ../cfg2/sub` is `cfg2/tgt`): the
                 # lexical form is kept only where it has no `..` to collapse
                 real = os.path.realpath(joined)
+                if paths.too_long(joined) or paths.too_long(real):
+                    # a hop past PATH_MAX is taken as no link: where it leads is not
+                    # known, so a write in the workspace asks (review CX1)
+                    self.links_complete = False
                 found.append((link, real))
                 if ".." not in joined.split("/"):
                     target = os.path.normpath(joined)

@@ -313,6 +313,15 @@ def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     return forms, complete and not process
 
 
+PATH_MAX = 4096  # Linux's limit on a path given to a system call, its final NUL counted
+
+
+def too_long(path: str) -> bool:
+    """Whether the system refuses `path` whole (ENAMETOOLONG): its links cannot be looked
+    up here, though a shell that `cd`s step by step reaches them (review CX1)."""
+    return len(path) >= PATH_MAX // 4 and len(os.fsencode(path)) >= PATH_MAX
+
+
 def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, bool]:
     """`resolve`, telling a path that leads through /proc's directory of the process
     resolving it (`/proc/self/cwd/x`, `/dev/fd/../cwd`, a link to them) apart: its forms
@@ -336,6 +345,10 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         if lexical_form not in forms:
             forms.append(lexical_form)
         resolved, through_process = physical(joined, lexical_form)
+        if too_long(joined) or too_long(resolved):
+            # past PATH_MAX a lookup fails, and a link there is taken as no link: where
+            # the path leads cannot be told (review CX1: a repository's deep folders)
+            complete = False
         if through_process:
             process = True
             for one in _usual_places(resolved, base):

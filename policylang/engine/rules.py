@@ -2844,7 +2844,7 @@ def _role_words(
                 yield _value_word(inner[option.word_index], option.value), name, deep
         if option.name in _TARGET_DIRECTORY and roles.operands in _COPYING:
             # `cp -t DIR SRC…`: every operand lands in DIR
-            folder = _option_word(inner, option)
+            folder = option_word(inner, option)
             if folder is not None:
                 parents = _keeps_parents(inner, view)
                 yield from _copied_into(inner, operands, folder, recursive, parents)
@@ -2874,7 +2874,7 @@ _PLAIN_TILDE = re.compile(r"~\+?(?:/[A-Za-z0-9_.@%+=:,-]*)*")
 _FOLDER_PARAMETER = re.compile(r"[\"']*\$\{?(?:HOME|PWD)\b")
 
 
-def _option_word(inner: Sequence[Word], option: Option) -> Word | None:
+def option_word(inner: Sequence[Word], option: Option) -> Word | None:
     """The word holding an option's value (the next word, or the value glued on)."""
     if option.arg_indexes:
         return inner[option.arg_indexes[0]]
