@@ -261,14 +261,21 @@ _RUSTC = (
     r"|ar)(?:=.*)?|-Z.*|@.*"
 )
 # `-D KEY=VALUE` may be two words (review AK5): the key is matched with or without `-D`
+# the JVM options that open a debugger port, load an agent or run a command, in any value
+# (`-DargLine=-agentlib:jdwp=…,address=*:5005`, `-XX:OnOutOfMemoryError=…`: review CV7)
+_JVM_AGENT = r".*(?:javaagent|agentlib|agentpath|jdwp|OnOutOfMemoryError|OnError|Xrunjdwp).*"
 _MVN = (
     r"(?:-D|--define=?)?(?:maven\.ext\.class\.path|exec\.[\w.]+|maven\.compiler\.executable"
-    r"|maven\.compiler\.fork|maven\.repo\.local|maven\.multiModuleProjectDirectory)(?:=.*)?"
-    r"|-(?:s|gs|f|t)|--(?:settings|global-settings|file|toolchains)(?:=.*)?"
+    r"|maven\.compiler\.fork|maven\.repo\.local|maven\.multiModuleProjectDirectory"
+    r"|[\w.]*argLine|maven\.(?:surefire|failsafe)\.debug|(?:surefire\.|failsafe\.)?jvm"
+    r"|[\w.]*\.jvm(?:Args|Arguments)?)(?:=.*)?"
+    r"|-(?:s|gs|f|t)|--(?:settings|global-settings|file|toolchains)(?:=.*)?|" + _JVM_AGENT
 )
 _GRADLE = (
-    r"(?:-D|--system-prop=?)?org\.gradle\.(?:jvmargs|java\.home)(?:=.*)?|-(?:I|b|c|p|g).*"
-    r"|--(?:init-script|build-file|settings-file|project-dir|gradle-user-home)(?:=.*)?"
+    r"(?:-D|--system-prop=?)?(?:org\.gradle\.(?:jvmargs|java\.home|debug|java\.installations"
+    r"\.[\w.]+)|kotlin\.daemon\.jvm\.options|gradle\.user\.home)(?:=.*)?|-(?:I|b|c|p|g).*"
+    r"|--(?:init-script|build-file|settings-file|project-dir|gradle-user-home|debug-jvm"
+    r"|include-build)(?:=.*)?|" + _JVM_AGENT
 )
 HANDED_CODE: Mapping[str, str] = MappingProxyType(
     {

@@ -1128,6 +1128,19 @@ class RuleView:
                     "checked here and no approval covers",
                 )
             )
+        listed = _file_list_option(name, inner)
+        if listed is not None:
+            # the names in the list are opened unchecked: `printf '%s\0' ~/.ssh | find
+            # -files0-from -` lists it, `sha256sum -c` confirms a guess of `~/.ssh/id_rsa`
+            # (review CX3, CX4); a floor, not a rule clause, so that a glob (`du -sh *`)
+            # is judged by what it matches (a file named `--files0-from=x` asks)
+            floors.append(
+                _ask_floor(
+                    "engine.file-list",
+                    f"`{name} {listed}` reads the files a list names, which cannot be checked "
+                    "here and no approval covers",
+                )
+            )
         native = _native_build_args(name, inner)
         if native is not None:
             # `cmake --build b -- --eval='${shell id}'`, `meson compile --ninja-args=-f,x`:
@@ -2500,6 +2513,36 @@ _SOURCE_FILE: Final = re.compile(
     r"[^-].*\.(?:c|h|i|cc|cp|cxx|cpp|c\+\+|hh|hpp|ii|m|mm|s|S|sx|js|jsx|ts|tsx|mjs|cjs|"
     r"mts|cts|css|json|txt)"
 )
+
+
+_SUMS: Final = frozenset(
+    {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "cksum",
+     "b2sum", "shasum", "gmd5sum", "gsha1sum", "gsha256sum", "gsha512sum", "gb2sum"}
+)  # fmt: skip
+_SUM_BUNDLE: Final = re.compile(r"-[bctwz]*c[bctwz]*")
+
+
+def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
+    """The option by which `wc`, `du`, `sort` (`--files0-from`, by any prefix getopt
+    takes), `find` (`-files0-from`) or a checksum tool (`-c`, `--check`) reads the names
+    of the files it opens from a list, or None."""
+    program = program_name(name)
+    for word in inner[1:]:
+        value = word.value
+        if value is None or value == "--":
+            continue
+        option = value.partition("=")[0]
+        if program in ("wc", "du", "sort") and len(option) > 2 and "--files0-from".startswith(
+            option
+        ) and option.startswith("--f"):
+            return value
+        if program == "find" and option == "-files0-from":
+            return value
+        if program in _SUMS and (
+            _SUM_BUNDLE.fullmatch(value) or (len(option) > 2 and "--check".startswith(option))
+        ):
+            return value
+    return None
 
 
 def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
