@@ -503,6 +503,11 @@ def _hard_linked_trees(found: SegmentRules, moved: Sequence[MovedTree]) -> list[
     program, view = _program(found), found.view
     if program == "cp" and view.has("-l", "--link") and view.has(*_CP_DEEP[:5]):
         return [move.source for move in moved if move.source is not None]
+    if program == "git":
+        source = _local_clone_source([w.value for w in found.inner])
+        # a local clone hard-links the object files (review CY6: `git clone --bare . c.git`
+        # gave `.git/objects/…` a second, unprotected name)
+        return [] if source is None else [f"{source}/.git/objects", f"{source}/objects"]
     if program != "rsync":
         return []
     found_dirs: list[str] = []
@@ -519,6 +524,51 @@ def _hard_linked_trees(found: SegmentRules, moved: Sequence[MovedTree]) -> list[
         if target is not None and not value.startswith(("/", "~")):
             found_dirs.append(os.path.join(target, value))
     return found_dirs
+
+
+# git's global options that take the next word, and `git clone`'s
+_GIT_GLOBAL_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                "--config-env", "--super-prefix", "--exec-path"})  # fmt: skip
+_CLONE_VALUED = frozenset(
+    {"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference",
+     "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since",
+     "--shallow-exclude", "-c", "--config", "--server-option", "-j", "--jobs", "--filter",
+     "--template", "--bundle-uri", "--ref-format", "--revision"}
+)  # fmt: skip
+_CLONE_UNLINKED = frozenset({"--no-hardlinks", "--no-local", "-s", "--shared"})
+
+
+def _local_clone_source(values: Sequence[str | None]) -> str | None:
+    """The folder a `git clone` copies by hard links: a local path given without
+    `--no-hardlinks`, `--no-local` or `--shared` (a URL, `host:path` or `file://` goes
+    through a transport, which copies); `.` where a word cannot be read."""
+    index = 1
+    while index < len(values) and (values[index] or "").startswith("-"):
+        index += 2 if values[index] in _GIT_GLOBAL_VALUED else 1
+    if index >= len(values) or values[index] != "clone":
+        return None
+    index += 1
+    operands: list[str | None] = []
+    while index < len(values):
+        value = values[index]
+        if value is None:
+            return "."  # (an option or the source: not known)
+        if value == "--":
+            operands.extend(values[index + 1 :])
+            break
+        if value.startswith("-"):
+            if value in _CLONE_UNLINKED:
+                return None
+            index += 2 if value in _CLONE_VALUED else 1
+            continue
+        operands.append(value)
+        index += 1
+    source = operands[0] if operands else None
+    if source is None:
+        return None if not operands else "."
+    if "://" in source or re.match(r"[^/]*:", source):
+        return None  # a URL, or scp's `host:path`
+    return source.rstrip("/") or "/"
 
 
 def _copies_through_links(found: SegmentRules) -> bool:
@@ -1242,6 +1292,11 @@ class PathChecks:
         (`rm -rf old-checkout` with its `.git`)."""
         if seg.verdict is Verdict.DENY:
             return  # (nothing below can make it stricter; `rm -rf ~` lists no home)
+        if self.removing and not self.moving and not shown.endswith("/"):
+            # `rm -rf lnk` removes the link, not what it leads to (review CY11)
+            links = [form for form in forms if os.path.islink(form)]
+            ends = {os.path.realpath(form) for form in links}
+            forms = [form for form in forms if form not in links and form not in ends]
         for form in dict.fromkeys(forms):
             if not os.path.isdir(form):
                 continue  # a file, or nothing yet
@@ -1332,11 +1387,12 @@ class PathChecks:
                 # `..` after a link is the link target's parent (review CL4: `.vscode ->
                 # docs/lnk/../tgt` with `docs/lnk -> ../cfg2/sub` is `cfg2/tgt`): the
                 # lexical form is kept only where it has no `..` to collapse
-                real = os.path.realpath(joined)
-                if paths.too_long(joined) or paths.too_long(real):
-                    # a hop past PATH_MAX is taken as no link: where it leads is not
-                    # known, so a write in the workspace asks (review CX1)
+                real = paths.physical_target(joined)
+                if real is None:
+                    # a hop past PATH_MAX: where it leads is not known, so a write in the
+                    # workspace asks (reviews CX1, CY1)
                     self.links_complete = False
+                    continue
                 found.append((link, real))
                 if ".." not in joined.split("/"):
                     target = os.path.normpath(joined)

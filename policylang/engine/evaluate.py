@@ -59,7 +59,12 @@ from policylang.engine.envpoison import (
     printed_variables,
     run_words,
 )
-from policylang.engine.gitconfig import GIT_BUILTINS, GitConfigInspector, split_alias
+from policylang.engine.gitconfig import (
+    GIT_BUILTINS,
+    GitConfigInspector,
+    read_regular,
+    split_alias,
+)
 from policylang.engine.linewrites import LineWrites
 from policylang.engine.prefixes import PREFIX_PROGRAMS
 from policylang.engine.rules import (
@@ -68,6 +73,7 @@ from policylang.engine.rules import (
     SegmentRules,
     file_url_path,
     has_xargs,
+    is_compiler,
     loopback_reach,
     module_tool,
     program_name,
@@ -1204,12 +1210,42 @@ class _Walk(PathChecks, LineWrites):
             # exist and that no protected rule names is skipped; offering a suggestion in
             # vain would cost a question, never a hole (the approval's use checks it all)
             if not (inside and value is not None and self._plainly_inside(value, cwd)):
-                for path in _named_paths(word):
+                for path in _named_paths(word, typed=program not in _REMOTE_PATHS):
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
                 self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
+        if is_compiler(program):
+            self.included_files(rest, seg, cwd)
+
+    def included_files(self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The files the sources given to an approved compiler include by a path that
+        leaves their folder (`#include "/home/u/.aws/credentials"`, `#include
+        "../../.ssh/id_rsa"`, Rust's `include_str!`, `#embed`, `.incbin`): the output or
+        the errors print them, and the agent writes the sources with its own tools
+        (review CY8). Each is checked as a read; quoted includes in the same folder are
+        followed, a bounded number of files. What a `-I` folder supplies is not seen."""
+        pending = [w.value for w in rest if w.value and not w.value.startswith("-")]
+        seen: set[str] = set()
+        while pending and len(seen) < _MAX_SCANNED_SOURCES:
+            name = pending.pop()
+            for base in sorted(cwd.candidates):
+                source = os.path.normpath(os.path.join(base, name))
+                if source in seen:
+                    continue
+                seen.add(source)
+                text = _small_text(source)
+                if text is None:
+                    continue
+                self.fs = True
+                folder = paths.Cwd(candidates=frozenset({os.path.dirname(source)}))
+                for included in _INCLUDE.findall(text):
+                    path = next(part for part in included if part)
+                    if path.startswith(("/", "~")) or ".." in path.split("/"):
+                        self.check_path(path, "read", seg, folder)
+                    else:
+                        pending.append(os.path.join(os.path.dirname(name), path))
 
     def approved_module(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -1223,6 +1259,15 @@ class _Walk(PathChecks, LineWrites):
         if tool is None:
             return
         program, start = tool
+        if not program:
+            module = words[start - 1].text
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-runs-program",
+                f"`{short(module)}` is a module of a command-line tool, whose command "
+                "cannot be told, which no approval covers",
+            )
+            return
         approved = " ".join(w.value or "" for w in prefix)
         named = [w.value for w in prefix[start:]]
         extra = (program, *(v for v in named if v is not None)) if None not in named else ()
@@ -3197,15 +3242,53 @@ class _Recovery:
 _MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks
 _MAX_APPROVED_WALKS: Final = 8  # per line, nested ones included (review S5); more asks
 _PATH_PIECES: Final = re.compile(r"[,=]")
-_TYPED: Final = re.compile(r"[A-Za-z][\w.+-]{0,31}:(?!//)(?=.)")
+_TYPED: Final = re.compile(r"([A-Za-z][\w.+-]{0,31}):(?=.)")
+# URL schemes: `https://host/x` names no local path (`file://` is read on its own)
+_SCHEMES: Final = frozenset(
+    {"http", "https", "ftp", "ftps", "sftp", "ssh", "git", "git+ssh", "git+https", "git+http",
+     "svn", "svn+ssh", "hg", "s3", "gs", "az", "abfs", "wasb", "rsync", "ws", "wss", "docker",
+     "oci", "registry", "npm", "pypi", "mailto", "data", "tcp", "udp", "unix",
+     "redis", "rediss", "postgres", "postgresql", "mysql", "mongodb", "mongodb+srv", "amqp",
+     "amqps", "smtp", "smtps", "imap", "imaps", "ldap", "ldaps", "grpc", "nats", "kafka",
+     "hdfs", "jdbc", "urn", "github", "gitlab", "bitbucket", "gist", "magnet", "ipfs"}
+)  # fmt: skip
+# programs whose operands may be `HOST:PATH` (a remote or container file, not a local one)
+_REMOTE_PATHS: Final = frozenset(
+    {"scp", "rsync", "rcp", "sftp", "docker", "podman", "nerdctl", "finch", "kubectl", "oc",
+     "lxc", "incus", "multipass", "mcopy", "mdir", "mdel", "mtype", "gcloud", "az", "git",
+     "hg", "svn", "ssh", "sshfs", "pscp", "croc", "mosh", "unison", "lftp", "tsh", "vagrant",
+     "limactl", "colima", "distrobox", "toolbox", "machinectl", "gsutil", "aws", "rclone"}
+)  # fmt: skip
 _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 
 
-def _named_paths(word: Word) -> list[Word]:
+# `#include "x"`, `#include <x>`, `#import`, `#embed`, Rust's `include!`/`include_str!`/
+# `include_bytes!`, an assembler's `.incbin`/`.include`
+_INCLUDE: Final = re.compile(
+    r'^[ \t]*#[ \t]*(?:include(?:_next)?|import|embed)[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)'
+    r'|include(?:_str|_bytes)?![ \t]*\([ \t]*"([^"\n]+)"'
+    r'|^[ \t]*\.(?:incbin|include)[ \t]+"([^"\n]+)"',
+    re.MULTILINE,
+)
+_MAX_SCANNED_SOURCES = 32
+_MAX_SOURCE_BYTES = 1 << 20
+
+
+def _small_text(path: str) -> str | None:
+    """The text of a regular file of at most a MiB, or None (missing, a FIFO, too large)."""
+    data = read_regular(path, _MAX_SOURCE_BYTES + 1)
+    if data is None or len(data) > _MAX_SOURCE_BYTES:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _named_paths(word: Word, *, typed: bool = True) -> list[Word]:
     """The paths a word after an approved prefix may name: itself, a value after `=`
     (`--out=FILE`), pieces of `a=b,c=d` lists, a value glued to a short option
-    (`-o.git/x`), an `@FILE`, the path of a `file://` URL. A tilde or glob stays one for
-    the checks; a word that cannot be known is returned as it is (the checks ask)."""
+    (`-o.git/x`), an `@FILE`, the path of a `file://` URL, and, unless the program takes
+    `HOST:PATH` operands (`typed` False: scp, rsync, `docker cp`), the `PATH` of
+    `TYPE:PATH`. A tilde or glob stays one for the checks; a word that cannot be known is
+    returned as it is (the checks ask)."""
     text = word.value if word.value is not None else paths.path_text(word)
     if text is None:
         return [word]
@@ -3224,21 +3307,21 @@ def _named_paths(word: Word) -> list[Word]:
         after = _LEADING_LETTERS.sub("", text)  # `-include/abs` → `/abs`
         return [*_path_words(word, text[2:]), *_path_words(word, text[1:]),
                 *_path_words(word, after)]
-    return _path_words(word, text)
+    return _path_words(word, text, typed=typed)
 
 
-def _path_words(word: Word, text: str) -> list[Word]:
+def _path_words(word: Word, text: str, *, typed: bool = True) -> list[Word]:
     if not text:
         return []
     found = [text]
     found.extend(p for p in _PATH_PIECES.split(text) if p and p != text)
     found.extend(p[1:] for p in list(found) if p.startswith("@") and len(p) > 1)
-    # `TYPE:PATH` (`--cov-report=xml:~/.bashrc`, review CV1) and `USER@HOST:PATH`: what
-    # follows a short word and `:`, or an `@`, not a URL's `://`
-    for piece in list(found):
+    # `TYPE:PATH` (`--cov-report=xml:~/.bashrc`, review CV1; `lcov://home/u/.bashrc`
+    # is `/home/u/.bashrc`, CY2): what follows a short word and `:`, but a URL's scheme
+    for piece in list(found) if typed else ():
         rest = piece.rpartition("@")[2] if "@" in piece[1:] else piece
-        while (typed := _TYPED.match(rest)) is not None:
-            rest = rest[typed.end() :]
+        while (kind := _TYPED.match(rest)) is not None and kind.group(1).lower() not in _SCHEMES:
+            rest = rest[kind.end() :]
             found.append(rest)
         if rest != piece:
             found.append(rest)

@@ -182,6 +182,13 @@ _PROCESS_SAFE_TAIL = re.compile(
     r"sessionid|uid_map|gid_map|net(?:/[^./][^/]*)*)"
 )
 _MAX_LINKS = 40  # the kernel's limit on symlinks in one resolution
+PATH_MAX = 4096  # Linux's limit on a path given to a system call, its final NUL counted
+
+
+def too_long(path: str) -> bool:
+    """Whether the system refuses `path` whole (ENAMETOOLONG): its links cannot be looked
+    up here, though a shell that `cd`s step by step reaches them (review CX1)."""
+    return len(path) >= PATH_MAX // 4 and len(os.fsencode(path)) >= PATH_MAX
 
 
 def physical(joined: str, lexical_form: str) -> tuple[str, bool]:
@@ -221,6 +228,13 @@ def _walk(path: str) -> tuple[str, bool]:
             resolved = resolved.rpartition("/")[0]
             continue
         candidate = f"{resolved}/{name}"
+        if too_long(candidate):
+            # the system refuses it whole: a link here cannot be looked up, and a later
+            # `..` would bring the answer back under the limit as if there were none
+            # (review CY1); the rest as written keeps it too long, so callers cannot
+            # tell where it leads
+            rest = "/".join(reversed(pending))
+            return (f"{candidate}/{rest}" if rest else candidate), False
         try:
             is_link = stat.S_ISLNK(os.lstat(candidate).st_mode)
         except (OSError, ValueError):
@@ -302,6 +316,14 @@ _PROCESS_LINK = re.compile(
 )
 
 
+def physical_target(path: str) -> str | None:
+    """Where absolute `path` leads, links and `..` resolved as the kernel does, or None
+    when a step of it is past PATH_MAX (`os.path.realpath` takes such a step as no link,
+    and a later `..` hides it: review CY1)."""
+    resolved, _process = physical(path, normal(path))
+    return None if too_long(path) or too_long(resolved) else resolved
+
+
 def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     """Every absolute form `path` may take (lexical and real, per candidate cwd).
 
@@ -311,15 +333,6 @@ def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     """
     forms, complete, process = resolve_all(path, cwd, home)
     return forms, complete and not process
-
-
-PATH_MAX = 4096  # Linux's limit on a path given to a system call, its final NUL counted
-
-
-def too_long(path: str) -> bool:
-    """Whether the system refuses `path` whole (ENAMETOOLONG): its links cannot be looked
-    up here, though a shell that `cd`s step by step reaches them (review CX1)."""
-    return len(path) >= PATH_MAX // 4 and len(os.fsencode(path)) >= PATH_MAX
 
 
 def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, bool]:

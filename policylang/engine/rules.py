@@ -261,9 +261,17 @@ _GIT_PATH_SUBCOMMANDS = (
 )
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
-# folders of installed packages, which a recursive write's walk does not enter (their
-# `*.pem` test fixtures and `CLAUDE.md` files are the packages')
-_PACKAGE_FOLDERS = frozenset({"node_modules", "site-packages", "dist-packages"})
+# folders of installed packages and of build output, which a recursive write's walk does
+# not enter: their `*.pem` test fixtures and `CLAUDE.md` files are the packages', and a
+# build folder holds what the build made, often past the walk's budget (review CY10:
+# `rm -rf target` asked in every mid-size cargo project); a protected file moved or copied
+# there was judged where it landed
+_PACKAGE_FOLDERS = frozenset(
+    {"node_modules", "site-packages", "dist-packages", "target", "build", "dist", "out",
+     "__pycache__", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", ".gradle",
+     ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "coverage",
+     "htmlcov", "cmake-build-debug", "cmake-build-release", ".angular", ".output"}
+)  # fmt: skip
 _CACHEABLE_LENGTH = 4096
 
 
@@ -1433,10 +1441,19 @@ class RuleView:
     ) -> tuple[str, ...] | None:
         tool = module_tool(values)
         if tool is not None and depth < 2:
-            # `python3 -m uv sync` is `uv sync`: offered with the verb uv's own line gets
-            # (review CV2: `python3 -m uv` approved `python3 -m uv run bash`)
+            # `python3 -m uv sync` is `uv sync`: offered with the verb uv's own line gets,
+            # read as a program no rule names where the tables do not know it (review CV2:
+            # `python3 -m uv` approved `python3 -m uv run bash`; CY4: `python3 -m coverage
+            # report` offered `python3 -m coverage`, which approved `coverage run`)
             program, start = tool
-            inner = self._suggest_values((program, *values[start:]), unknown, depth + 1)
+            if not program:
+                return None  # `python3 -m uv.cli x`: a module of the tool, approved once
+            inner = self._suggest_values(
+                (program, *values[start:]),
+                unknown,
+                depth + 1,
+                ruled=self.policy.tree.knows(program),
+            )
             if inner is None:
                 return None
             return (*values[:start], *inner[1:])
@@ -1640,13 +1657,16 @@ MODULE_PROGRAMS: Final = {
     "httpie": "http", "build": "pyproject-build", "maturin": "maturin", "cookiecutter":
     "cookiecutter", "copier": "copier", "semgrep": "semgrep", "locust": "locust",
 }  # fmt: skip
-_PYTHON: Final = re.compile(r"python(?:[23](?:\.\d+)?)?|pypy3?")
+# CPython's names, free-threaded (`3.13t`) and debug (`-dbg`, `d`, `m`) builds included
+_PYTHON: Final = re.compile(r"(?:python(?:[23](?:\.\d+)?)?|pypy(?:3(?:\.\d+)?)?)(?:t|d|m|-dbg)?")
 
 
 def module_tool(values: Sequence[str | None]) -> tuple[str, int] | None:
     """The program `python3 -m MODULE …` runs as, and where its arguments start
     (`python3 -m pytest -q` → `("pytest", 3)`, `python3 -mpytest -q` → `("pytest", 2)`),
-    for the modules of `MODULE_PROGRAMS`; None for anything else."""
+    for the modules of `MODULE_PROGRAMS` (`uv.__main__` is `uv`: review CY5); `""` as
+    the program for another module of such a tool's package (`uv.cli`), whose program
+    cannot be told; None for anything else."""
     if len(values) < 2 or values[0] is None or values[1] is None:
         return None
     if not _PYTHON.fullmatch(program_name(values[0].rpartition("/")[2])):
@@ -1657,8 +1677,12 @@ def module_tool(values: Sequence[str | None]) -> tuple[str, int] | None:
         module, start = values[1][2:], 1
     else:
         return None
-    program = MODULE_PROGRAMS.get(module or "")
-    return None if program is None else (program, start + 1)
+    module = (module or "").removesuffix(".__main__")
+    program = MODULE_PROGRAMS.get(module)
+    if program is None:
+        package = module.partition(".")[0]
+        return ("", start + 1) if package in MODULE_PROGRAMS else None
+    return program, start + 1
 
 
 TARGET_TAKERS: Final = frozenset(
@@ -2509,15 +2533,13 @@ _COMPILER: Final = re.compile(
 # the ones that read their input when no source file is named (`cpp <<< …`, `esbuild`)
 _STDIN_BY_DEFAULT: Final = frozenset({"cpp", "esbuild", "tcc"})
 _STDIN_NAMES_OF: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
-_SOURCE_FILE: Final = re.compile(
-    r"[^-].*\.(?:c|h|i|cc|cp|cxx|cpp|c\+\+|hh|hpp|ii|m|mm|s|S|sx|js|jsx|ts|tsx|mjs|cjs|"
-    r"mts|cts|css|json|txt)"
-)
+_SOURCE_FILE: Final = re.compile(r"[^-].*\.[A-Za-z0-9+]{1,8}|/dev/null")
+_NO_INPUT: Final = frozenset({"--version", "--help", "-h", "-v", "--v"})
 
 
 _SUMS: Final = frozenset(
     {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "cksum",
-     "b2sum", "shasum", "gmd5sum", "gsha1sum", "gsha256sum", "gsha512sum", "gb2sum"}
+     "b2sum", "shasum", "gmd5sum", "gsha1sum", "gsha256sum", "gsha512sum", "gb2sum", "rhash"}
 )  # fmt: skip
 _SUM_BUNDLE: Final = re.compile(r"-[bctwz]*c[bctwz]*")
 
@@ -2554,16 +2576,21 @@ def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
         return "cmake --build … --"
     if name == "meson" and values[:1] == ["compile"]:
         for value in values[1:]:
-            # (argparse takes a long option by any unique prefix: `--nin=…`)
+            # (argparse takes a long option by any unique prefix: `--n=…`, review CY7)
             key = "" if value is None else value.partition("=")[0]
             if value is None or (
-                len(key) > 3 and any(option.startswith(key) for option in _MESON_NATIVE)
+                len(key) > 2 and any(option.startswith(key) for option in _MESON_NATIVE)
             ):
                 return f"meson compile {value or '…'}"
     return None
 
 
 _MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
+
+
+def is_compiler(name: str) -> bool:
+    """Whether `name` is a compiler, preprocessor or bundler (`_COMPILER`)."""
+    return _COMPILER.fullmatch(name) is not None
 
 
 def _source_from_stdin(name: str, inner: Sequence[Word]) -> bool:
@@ -2577,9 +2604,15 @@ def _source_from_stdin(name: str, inner: Sequence[Word]) -> bool:
         return True
     base = name.rsplit("-", 1)[-1] if "-" in name else name
     stem = name if name in _STDIN_BY_DEFAULT else base
-    return stem in _STDIN_BY_DEFAULT and not any(
-        v is not None and _SOURCE_FILE.fullmatch(v) for v in values
+    if stem not in _STDIN_BY_DEFAULT or any(v in _NO_INPUT for v in values):
+        return False
+    # a source named (`esbuild x.vue`, `cpp -dM /dev/null`), not the value of `-o`
+    named = (
+        v
+        for before, v in zip(["", *values], values, strict=False)
+        if before not in ("-o", "--outfile")
     )
+    return not any(v is not None and _SOURCE_FILE.fullmatch(v) for v in named)
 
 
 def _ask_floor(rule_id: str, message: str) -> Reason:

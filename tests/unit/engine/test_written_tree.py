@@ -103,9 +103,10 @@ def test_a_protected_folder_moved_into_a_package_folder_is_judged_where_it_lands
 
 def test_a_tree_too_large_to_walk_asks(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(checks, "TREE_BUDGET", 5)
+    (workspace / "data").mkdir()
     for n in range(10):
-        (workspace / "build" / f"{n}.o").write_text("o\n")
-    decision = judge("rm -rf build", workspace, "rm")
+        (workspace / "data" / f"{n}.csv").write_text("o\n")
+    decision = judge("rm -rf data", workspace, "rm")
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert any(r.rule_id == "engine.tree-budget" for r in decision.reasons)
 
@@ -114,3 +115,25 @@ def test_a_link_to_a_folder_is_walked_where_it_leads(workspace: Path) -> None:
     """`rm -rf link/` goes through the link; walking its target errs toward asking."""
     os.symlink("sub", workspace / "lnk")
     assert judge("rm -rf lnk/", workspace, "rm").verdict is Verdict.ASK
+    assert judge("chmod -R u+w lnk", workspace, "chmod").verdict is Verdict.ASK
+
+
+def test_removing_a_link_removes_only_the_link(workspace: Path) -> None:
+    """Review CY11: `rm -rf lnk` (no slash) removes the link, not what it leads to."""
+    os.symlink("sub", workspace / "lnk")
+    assert judge("rm -rf lnk", workspace, "rm").verdict is Verdict.ALLOW
+    bash_ran("rm -rf lnk", workspace)
+    assert (workspace / "sub" / ".claude" / "settings.json").exists()
+
+
+@pytest.mark.parametrize("folder", ["target", "build", "dist", ".next", "__pycache__"])
+def test_build_output_is_not_walked(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """Review CY10: a build folder past the walk's budget asked on every removal."""
+    monkeypatch.setattr(checks, "TREE_BUDGET", 5)
+    (workspace / folder / "deep").mkdir(parents=True, exist_ok=True)
+    for n in range(10):
+        (workspace / folder / "deep" / f"{n}.o").write_text("o\n")
+    assert judge(f"rm -rf {folder}", workspace, "rm").verdict is Verdict.ALLOW
+    assert judge(f"rm -rf {folder}/deep", workspace, "rm").verdict is Verdict.ALLOW
