@@ -504,10 +504,12 @@ def _hard_linked_trees(found: SegmentRules, moved: Sequence[MovedTree]) -> list[
     if program == "cp" and view.has("-l", "--link") and view.has(*_CP_DEEP[:5]):
         return [move.source for move in moved if move.source is not None]
     if program == "git":
-        source = _local_clone_source([w.value for w in found.inner])
+        source = _local_clone_source(found.inner)
         # a local clone hard-links the object files (review CY6: `git clone --bare . c.git`
         # gave `.git/objects/…` a second, unprotected name)
-        return [] if source is None else [f"{source}/.git/objects", f"{source}/objects"]
+        if source in (None, "?"):
+            return [] if source is None else ["?"]
+        return [f"{source}/.git/objects", f"{source}/objects"]
     if program != "rsync":
         return []
     found_dirs: list[str] = []
@@ -538,10 +540,11 @@ _CLONE_VALUED = frozenset(
 _CLONE_UNLINKED = frozenset({"--no-hardlinks", "--no-local", "-s", "--shared"})
 
 
-def _local_clone_source(values: Sequence[str | None]) -> str | None:
+def _local_clone_source(words: Sequence[Word]) -> str | None:
     """The folder a `git clone` copies by hard links: a local path given without
     `--no-hardlinks`, `--no-local` or `--shared` (a URL, `host:path` or `file://` goes
-    through a transport, which copies); `.` where a word cannot be read."""
+    through a transport, which copies); `?` where a word that cannot be read may be one."""
+    values = [w.value for w in words]
     index = 1
     while index < len(values) and (values[index] or "").startswith("-"):
         index += 2 if values[index] in _GIT_GLOBAL_VALUED else 1
@@ -552,7 +555,8 @@ def _local_clone_source(values: Sequence[str | None]) -> str | None:
     while index < len(values):
         value = values[index]
         if value is None:
-            return "."  # (an option or the source: not known)
+            # (an option or the source: not known, but a URL by its text)
+            return None if "://" in words[index].text else "?"
         if value == "--":
             operands.extend(values[index + 1 :])
             break
@@ -563,9 +567,11 @@ def _local_clone_source(values: Sequence[str | None]) -> str | None:
             continue
         operands.append(value)
         index += 1
-    source = operands[0] if operands else None
+    if not operands:
+        return None
+    source = operands[0]
     if source is None:
-        return None if not operands else "."
+        return "?"
     if "://" in source or re.match(r"[^/]*:", source):
         return None  # a URL, or scp's `host:path`
     return source.rstrip("/") or "/"
@@ -735,6 +741,13 @@ class PathChecks:
             # `cp -al .vscode v`: every file below gets a second name, and a write to
             # `v/tasks.json` writes `.vscode/tasks.json` (review CX2): linked as `ln` is
             seg.read_only = False
+            if value == "?":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.hard-links",
+                    "cannot tell whether `git clone` copies a repository here by hard links",
+                )
+                continue
             self.check_path(value, "write", seg, cwd, subtree=True, removal=False)
             forms, _complete, _process = self.resolve_all(value, cwd)
             self.check_written_tree(forms, seg, value, "hard-links")

