@@ -2542,6 +2542,7 @@ _SUMS: Final = frozenset(
      "b2sum", "shasum", "gmd5sum", "gsha1sum", "gsha256sum", "gsha512sum", "gb2sum", "rhash"}
 )  # fmt: skip
 _SUM_BUNDLE: Final = re.compile(r"-[bctwz]*c[bctwz]*")
+_LIST_READERS: Final = _SUMS | {"wc", "du", "sort", "find"}
 
 
 def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
@@ -2549,6 +2550,8 @@ def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
     takes), `find` (`-files0-from`) or a checksum tool (`-c`, `--check`) reads the names
     of the files it opens from a list, or None."""
     program = program_name(name)
+    if program not in _LIST_READERS:
+        return None
     for word in inner[1:]:
         value = word.value
         if value is None or value == "--":
