@@ -537,7 +537,16 @@ _CLONE_VALUED = frozenset(
      "--shallow-exclude", "-c", "--config", "--server-option", "-j", "--jobs", "--filter",
      "--template", "--bundle-uri", "--ref-format", "--revision"}
 )  # fmt: skip
-_CLONE_UNLINKED = frozenset({"--no-hardlinks", "--no-local", "-s", "--shared"})
+# `git clone`'s long options (git 2.39), which git takes by unique prefix and negation
+_CLONE_LONG = (
+    "verbose", "quiet", "progress", "reject-shallow", "no-checkout", "bare", "mirror",
+    "local", "no-hardlinks", "hardlinks", "shared", "recurse-submodules", "jobs",
+    "template", "reference", "reference-if-able", "dissociate", "origin", "branch",
+    "upload-pack", "depth", "shallow-since", "shallow-exclude", "single-branch", "tags",
+    "shallow-submodules", "separate-git-dir", "config", "server-option", "ipv4", "ipv6",
+    "filter", "also-filter-submodules", "remote-submodules", "sparse", "bundle-uri",
+    "ref-format", "revision", "checkout",
+)  # fmt: skip
 
 
 def _local_clone_source(words: Sequence[Word]) -> str | None:
@@ -552,6 +561,9 @@ def _local_clone_source(words: Sequence[Word]) -> str | None:
         return None
     index += 1
     operands: list[str | None] = []
+    # the last of `--[no-]local`, `--[no-]hardlinks`, `-s|--[no-]shared` decides
+    # (review CZ4: `--no-local --local` linked)
+    linked = {"local": True, "hardlinks": True, "shared": False}
     while index < len(values):
         value = values[index]
         if value is None:
@@ -560,20 +572,32 @@ def _local_clone_source(words: Sequence[Word]) -> str | None:
         if value == "--":
             operands.extend(values[index + 1 :])
             break
-        if value.startswith("-"):
-            if value in _CLONE_UNLINKED:
-                return None
+        if value.startswith("--"):
+            found = gitstage.long_option(value[2:].partition("=")[0], _CLONE_LONG)
+            if found is None:
+                return "?"  # an option git may read otherwise
+            name, negated = found
+            if name == "no-hardlinks":
+                name, negated = "hardlinks", not negated
+            if name in linked:
+                linked[name] = not negated
+            valued = "--" + name in _CLONE_VALUED and "=" not in value
+            index += 2 if valued else 1
+            continue
+        if value.startswith("-") and value != "-":
+            if "s" in value[1:] and not any(f"-{ch}" in _CLONE_VALUED for ch in value[1:-1]):
+                linked["shared"] = True
             index += 2 if value in _CLONE_VALUED else 1
             continue
         operands.append(value)
         index += 1
-    if not operands:
+    if not operands or not linked["local"] or not linked["hardlinks"] or linked["shared"]:
         return None
     source = operands[0]
     if source is None:
         return "?"
-    if "://" in source or re.match(r"[^/]*:", source):
-        return None  # a URL, or scp's `host:path`
+    if "://" in source:
+        return None  # a URL (`file://` copies through a transport)
     return source.rstrip("/") or "/"
 
 
@@ -747,6 +771,9 @@ class PathChecks:
                     "engine.hard-links",
                     "cannot tell whether `git clone` copies a repository here by hard links",
                 )
+                continue
+            if _program(found) == "git":
+                self.linked_objects(value, seg, cwd)
                 continue
             self.check_path(value, "write", seg, cwd, subtree=True, removal=False)
             forms, _complete, _process = self.resolve_all(value, cwd)
@@ -1293,6 +1320,29 @@ class PathChecks:
         self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
         if access == "write" and subtree and (removal or not self.copying):
             self.check_written_tree(forms, seg, value)
+
+    def linked_objects(self, objects: str, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A local `git clone` hard-links the source repository's object files: a later
+        write to one in the clone rewrites the protected original (review CY6). Asks
+        where they are protected (a routine `git clone lib vendor-lib` is no write of
+        them, so no deny: review CZ5); a `host:path` source that is a local folder is
+        local to git too (CZ4)."""
+        forms, complete, _process = self.resolve_all(objects, cwd)
+        self.fs = True
+        if not complete or not any(os.path.isdir(form) for form in forms):
+            return
+        for form in forms:
+            found = self.rules.path_verdicts(
+                (form,), "write", self.ctx, objects, protected_only=True
+            )
+            if found:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.hard-links",
+                    f"`git clone` of a local repository hard-links `{short(objects)}`, which "
+                    f"`{found[0].rule_id}` protects: a write to the clone's copy rewrites it",
+                )
+                return
 
     def check_written_tree(
         self, forms: Sequence[str], seg: SegmentState, shown: str, how: str = "writes"

@@ -1220,32 +1220,49 @@ class _Walk(PathChecks, LineWrites):
             self.included_files(rest, seg, cwd)
 
     def included_files(self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
-        """The files the sources given to an approved compiler include by a path that
-        leaves their folder (`#include "/home/u/.aws/credentials"`, `#include
-        "../../.ssh/id_rsa"`, Rust's `include_str!`, `#embed`, `.incbin`): the output or
-        the errors print them, and the agent writes the sources with its own tools
-        (review CY8). Each is checked as a read; quoted includes in the same folder are
-        followed, a bounded number of files. What a `-I` folder supplies is not seen."""
-        pending = [w.value for w in rest if w.value and not w.value.startswith("-")]
+        """The files the sources given to an approved compiler include (`#include
+        "/home/u/.aws/credentials"`, Rust's `include_str!`, `#[path]`, `#line`, `#embed`,
+        `.incbin`): the output or the errors print them, and the agent writes the sources
+        with its own tools (review CY8). Each is checked as a read, and one in the
+        workspace is read in turn, up to 32 files. A tripwire, not a proof (review CZ1):
+        an include named by a macro or built by `concat!`, a source too large or too many,
+        ask; what a `-I` folder supplies, or a file another segment of the line writes,
+        is not seen."""
+        pending = [(w.value, cwd) for w in rest if w.value and not w.value.startswith("-")]
         seen: set[str] = set()
-        while pending and len(seen) < _MAX_SCANNED_SOURCES:
-            name = pending.pop()
-            for base in sorted(cwd.candidates):
+        read = 0
+        while pending:
+            name, here = pending.pop()
+            for base in sorted(here.candidates):
                 source = os.path.normpath(os.path.join(base, name))
                 if source in seen:
                     continue
                 seen.add(source)
                 text = _small_text(source)
-                if text is None:
-                    continue
                 self.fs = True
+                if text is None:
+                    if os.path.isfile(source):
+                        why = f"`{short(name)}` is too large to read for its includes"
+                        seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    continue
+                read += 1
+                if read > _MAX_SCANNED_SOURCES:
+                    why = "the sources include more files than are read here"
+                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    return
                 folder = paths.Cwd(candidates=frozenset({os.path.dirname(source)}))
-                for included in _INCLUDE.findall(text):
-                    path = next(part for part in included if part)
-                    if path.startswith(("/", "~")) or ".." in path.split("/"):
-                        self.check_path(path, "read", seg, folder)
-                    else:
-                        pending.append(os.path.join(os.path.dirname(name), path))
+                paths_named, opaque = _includes(text)
+                if opaque is not None:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.compiler-includes",
+                        f"`{short(name)}` includes a file named by `{short(opaque)}`, which "
+                        "cannot be read here",
+                    )
+                for path in paths_named:
+                    self.check_path(path, "read", seg, folder)
+                    if not path.startswith(("/", "~")):
+                        pending.append((path, folder))
 
     def approved_module(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -3243,6 +3260,7 @@ _MAX_APPROVED_DEPTH: Final = 4  # `strace strace strace …`: deeper asks
 _MAX_APPROVED_WALKS: Final = 8  # per line, nested ones included (review S5); more asks
 _PATH_PIECES: Final = re.compile(r"[,=]")
 _TYPED: Final = re.compile(r"([A-Za-z][\w.+-]{0,31}):(?=.)")
+_RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # URL schemes: `https://host/x` names no local path (`file://` is read on its own)
 _SCHEMES: Final = frozenset(
     {"http", "https", "ftp", "ftps", "sftp", "ssh", "git", "git+ssh", "git+https", "git+http",
@@ -3262,14 +3280,50 @@ _REMOTE_PATHS: Final = frozenset(
 _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 
 
-# `#include "x"`, `#include <x>`, `#import`, `#embed`, Rust's `include!`/`include_str!`/
-# `include_bytes!`, an assembler's `.incbin`/`.include`
-_INCLUDE: Final = re.compile(
-    r'^[ \t]*#[ \t]*(?:include(?:_next)?|import|embed)[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)'
-    r'|include(?:_str|_bytes)?![ \t]*\([ \t]*"([^"\n]+)"'
-    r'|^[ \t]*\.(?:incbin|include)[ \t]+"([^"\n]+)"',
-    re.MULTILINE,
+# a source as the preprocessor reads it: lines spliced, comments out, digraph and trigraph
+# `#` (review CZ1: `#/**/include`, `%:include`, `??=include`, `#include \⏎ "x"`)
+_SPLICE: Final = re.compile(r"\\\r?\n")
+_COMMENT: Final = re.compile(r"/\*.*?\*/", re.DOTALL)
+_HASH: Final = re.compile(r"%:|\?\?=")
+_DIRECTIVE: Final = re.compile(
+    r"^[ \t]*#[ \t]*(include(?:_next)?|import|embed|line)\b[ \t]*(.*)$", re.MULTILINE
 )
+_QUOTED: Final = re.compile(r'"([^"\n]+)"|<([^>\n]+)>')
+# Rust's `include!`/`include_str!`/`include_bytes!` with a plain string, or anything else
+_RUST_INCLUDE: Final = re.compile(r'include(?:_str|_bytes)?![ \t\n]*[(\[{][ \t\n]*("[^"\n]*")?')
+_RUST_PATH: Final = re.compile(r'#\[[ \t]*path[ \t]*=[ \t]*"([^"\n]+)"')
+# an assembler's `.incbin`/`.include`, in an `asm` string too (`\"` quoted)
+_INCBIN: Final = re.compile(r'\.(?:incbin|include)[ \t]+\\?"([^"\\\n]+)')
+
+
+def _includes(text: str) -> tuple[list[str], str | None]:
+    """The files a source names by `#include`, `#import`, `#embed`, `#line`, Rust's
+    `include*!` and `#[path]`, `.incbin`; and the first include whose file is named by
+    something other than a plain string (a macro, `concat!`, a raw string), if any."""
+    text = _HASH.sub("#", _COMMENT.sub(" ", _SPLICE.sub("", text)))
+    found: list[str] = []
+    opaque: str | None = None
+    for directive, argument in _DIRECTIVE.findall(text):
+        if directive == "line":
+            quoted = _QUOTED.search(argument)
+            if quoted is not None:
+                found.append(quoted.group(1) or quoted.group(2))
+            continue
+        quoted = _QUOTED.match(argument.strip())
+        if quoted is None:
+            opaque = opaque or f"#{directive} {argument.strip()}"
+        else:
+            found.append(quoted.group(1) or quoted.group(2))
+    for match in _RUST_INCLUDE.finditer(text):
+        if match.group(1) is None:
+            opaque = opaque or match.group(0)
+        else:
+            found.append(match.group(1)[1:-1])
+    found.extend(_RUST_PATH.findall(text))
+    found.extend(_INCBIN.findall(text))
+    return [path for path in found if path], opaque
+
+
 _MAX_SCANNED_SOURCES = 32
 _MAX_SOURCE_BYTES = 1 << 20
 
@@ -3320,11 +3374,16 @@ def _path_words(word: Word, text: str, *, typed: bool = True) -> list[Word]:
     # is `/home/u/.bashrc`, CY2): what follows a short word and `:`, but a URL's scheme
     for piece in list(found) if typed else ():
         rest = piece.rpartition("@")[2] if "@" in piece[1:] else piece
-        while (kind := _TYPED.match(rest)) is not None and kind.group(1).lower() not in _SCHEMES:
+        while (kind := _TYPED.match(rest)) is not None and not (
+            kind.group(1).lower() in _SCHEMES and rest.startswith("//", kind.end())
+        ):
+            # (a scheme is a URL's only before `//`: `unix:~/.bashrc` is a path, CZ7)
             rest = rest[kind.end() :]
             found.append(rest)
         if rest != piece:
             found.append(rest)
+    # rclone's local backend on the command line (`:local:~/.bashrc`, review CZ7)
+    found.extend(m.group(1) for p in list(found) if (m := _RCLONE_LOCAL.match(p)))
     # `git clone file:///home/u/.ssh x` reads what the path form reads (review W19); git
     # reads `file://h/x` as the relative `h/x`, curl as `/x` on host h: both are checked
     for piece in list(found):

@@ -107,6 +107,12 @@ def normal(joined: str) -> str:
     return collapsed
 
 
+class Unresolvable(Exception):
+    """A step of a path cannot be looked up here (a folder without search permission,
+    past PATH_MAX, a loop, an I/O error), so a link there is not known: where the path
+    leads cannot be told (reviews CX1, CY1, CZ3). Not an `OSError`: `real` lets it out."""
+
+
 def real(path: str) -> str:
     """`path` with symlinks resolved as far as the file system has them.
 
@@ -139,6 +145,10 @@ def _real(path: str) -> str:
         missing = f"{part}/{missing}" if missing else part
     if not existing:
         return path  # nothing below `/` exists: no link can be involved
+    if missing and os.path.isdir(existing) and not os.access(existing, os.X_OK):
+        # a folder this process cannot search: what lies below it, a link among it, is
+        # not known (review CZ3: `chmod 000 d` hid `d/lnk -> ~/.aws/credentials`)
+        raise Unresolvable(existing)
     if not missing or not os.access(existing, os.F_OK):
         return os.path.realpath(path)  # a dangling link: the library follows its text
     resolved = _kernel_real(existing)
@@ -231,14 +241,14 @@ def _walk(path: str) -> tuple[str, bool]:
         if too_long(candidate):
             # the system refuses it whole: a link here cannot be looked up, and a later
             # `..` would bring the answer back under the limit as if there were none
-            # (review CY1); the rest as written keeps it too long, so callers cannot
-            # tell where it leads
-            rest = "/".join(reversed(pending))
-            return (f"{candidate}/{rest}" if rest else candidate), False
+            # (review CY1)
+            raise Unresolvable(candidate)
         try:
             is_link = stat.S_ISLNK(os.lstat(candidate).st_mode)
-        except (OSError, ValueError):
+        except (FileNotFoundError, NotADirectoryError):
             is_link = False  # missing: taken as written (`missing/..` is where realpath goes)
+        except (OSError, ValueError) as error:
+            raise Unresolvable(candidate) from error  # (EACCES, ELOOP, EIO: review CZ3)
         if not is_link:
             resolved = candidate
             continue
@@ -301,7 +311,10 @@ def _usual_places(path: str, base: str) -> list[str]:
         usual = _usual_process_form(path, base)
         if usual is None:
             break
-        path, again = physical(usual, normal(usual))
+        try:
+            path, again = physical(usual, normal(usual))
+        except Unresolvable:
+            break  # (the process path asks already)
         if not again:
             found.extend((normal(usual), path))
             break
@@ -320,7 +333,10 @@ def physical_target(path: str) -> str | None:
     """Where absolute `path` leads, links and `..` resolved as the kernel does, or None
     when a step of it is past PATH_MAX (`os.path.realpath` takes such a step as no link,
     and a later `..` hides it: review CY1)."""
-    resolved, _process = physical(path, normal(path))
+    try:
+        resolved, _process = physical(path, normal(path))
+    except Unresolvable:
+        return None
     return None if too_long(path) or too_long(resolved) else resolved
 
 
@@ -357,7 +373,11 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         lexical_form = normal(joined)
         if lexical_form not in forms:
             forms.append(lexical_form)
-        resolved, through_process = physical(joined, lexical_form)
+        try:
+            resolved, through_process = physical(joined, lexical_form)
+        except Unresolvable:
+            complete = False  # (where it leads cannot be told: reviews CY1, CZ3)
+            continue
         if too_long(joined) or too_long(resolved):
             # past PATH_MAX a lookup fails, and a link there is taken as no link: where
             # the path leads cannot be told (review CX1: a repository's deep folders)
@@ -546,7 +566,10 @@ def _absolute_dirs(target: str, current: Cwd, home: str) -> tuple[str, ...] | No
             return None
         lexical_form = normal(joined)
         out.append(lexical_form)
-        resolved, through_process = physical(joined, lexical_form)
+        try:
+            resolved, through_process = physical(joined, lexical_form)
+        except Unresolvable:
+            return None
         if through_process:
             return None
         if resolved != lexical_form:

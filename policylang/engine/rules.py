@@ -725,8 +725,15 @@ class RuleView:
             The file and reason, or None; and whether the whole tree was seen (False
             when it has more than `budget` entries).
         """
-        if not _PACKAGE_FOLDERS.isdisjoint(root.split("/")):
-            return None, True  # (`rm -rf node_modules`, `chmod -R +x node_modules/x`)
+        # (`rm -rf node_modules`, `chmod -R +x node_modules/x`: the names below the
+        # workspace, not those above it: review CZ8, a workspace in `~/build/proj`)
+        below = (
+            os.path.relpath(root, ctx.workspace)
+            if paths_within(root, ctx.workspace)
+            else os.path.basename(root)
+        )
+        if not _PACKAGE_FOLDERS.isdisjoint(below.split("/")):
+            return None, True
         scan = subtree.scan(root, hidden=True, budget=budget, skip=_PACKAGE_FOLDERS)
         for path in scan.entries:
             if not self._may_protect_write(path):
@@ -1436,6 +1443,13 @@ class RuleView:
             return None  # bare `scalar` would approve every verb (review BT5)
         return self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
 
+    def _ruled(self, values: Sequence[str]) -> bool:
+        """Whether a rule of the policy (not its `default`) names the command `values`,
+        as `suggest`'s `ruled` says of a segment (review CZ9)."""
+        words = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+        found = self.policy.lookup(words)
+        return found is not None and found.specificity > (0,)
+
     def _suggest_values(
         self, values: Sequence[str], unknown: bool, depth: int, *, ruled: bool = True
     ) -> tuple[str, ...] | None:
@@ -1448,12 +1462,8 @@ class RuleView:
             program, start = tool
             if not program:
                 return None  # `python3 -m uv.cli x`: a module of the tool, approved once
-            inner = self._suggest_values(
-                (program, *values[start:]),
-                unknown,
-                depth + 1,
-                ruled=self.policy.tree.knows(program),
-            )
+            line = (program, *values[start:])
+            inner = self._suggest_values(line, unknown, depth + 1, ruled=self._ruled(line))
             if inner is None:
                 return None
             return (*values[:start], *inner[1:])
@@ -1635,7 +1645,8 @@ def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
 _NPM_CAMEL: Final = re.compile(r"[A-Z]")
 # a version at the end of a program's name: `5.36.0` of `perl5.36.0`, `-dbg` of
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
-_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tm]?|-dbg|-debug)$")  # `python3.13t` too
+# `python3.13t`, `python3.13td`, `python3.13-nogil` too (review CZ10)
+_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tdm]{0,2}|-dbg|-debug|-nogil)$")
 _MAX_VERSION_PARTS = 4
 _MAX_SSH_CONFIG = 256 * 1024  # bytes of ~/.ssh/config read for loopback aliases
 # build tools that run each target, goal or task among their operands (`make a b`):
@@ -1658,7 +1669,9 @@ MODULE_PROGRAMS: Final = {
     "cookiecutter", "copier": "copier", "semgrep": "semgrep", "locust": "locust",
 }  # fmt: skip
 # CPython's names, free-threaded (`3.13t`) and debug (`-dbg`, `d`, `m`) builds included
-_PYTHON: Final = re.compile(r"(?:python(?:[23](?:\.\d+)?)?|pypy(?:3(?:\.\d+)?)?)(?:t|d|m|-dbg)?")
+_PYTHON: Final = re.compile(
+    r"(?:python|pypy|graalpy)(?:[23](?:\.\d+)?)?[tdm]{0,2}(?:-dbg|-debug|-nogil)?"
+)
 
 
 def module_tool(values: Sequence[str | None]) -> tuple[str, int] | None:
@@ -2528,21 +2541,29 @@ def _stdin_names(name: str, inner: Sequence[Word]) -> str | None:
 # compilers, preprocessors and bundlers, under a toolchain's prefix or a version
 _COMPILER: Final = re.compile(
     r"(?:.*-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|cpp|tcc|icx|icpx|rustc|esbuild|nvcc|"
-    r"gfortran|gccgo|swiftc|zig|bun|deno)(?:-[0-9][0-9.]*)?"
+    r"gfortran|gccgo|swiftc|zig|bun|deno|as|gas|nasm|yasm)(?:-[0-9][0-9.]*)?"
 )
 # the ones that read their input when no source file is named (`cpp <<< …`, `esbuild`)
 _STDIN_BY_DEFAULT: Final = frozenset({"cpp", "esbuild", "tcc"})
 _STDIN_NAMES_OF: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _SOURCE_FILE: Final = re.compile(r"[^-].*\.[A-Za-z0-9+]{1,8}|/dev/null")
 _NO_INPUT: Final = frozenset({"--version", "--help", "-h", "-v", "--v"})
+# the options of cpp and tcc that take the next word (headers and folders are no source)
+_PREPROCESSOR_VALUED: Final = frozenset(
+    {"-o", "--outfile", "-D", "-U", "-I", "-MF", "-MT", "-MQ", "-include", "-imacros",
+     "-isystem", "-iquote", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+     "-isysroot", "-x", "-A", "-Xpreprocessor", "-L", "-l", "-B", "--sysroot", "-std"}
+)  # fmt: skip
 
 
 _SUMS: Final = frozenset(
     {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "cksum",
-     "b2sum", "shasum", "gmd5sum", "gsha1sum", "gsha256sum", "gsha512sum", "gb2sum", "rhash"}
+     "b2sum", "shasum", "gmd5sum", "gsha1sum", "gsha256sum", "gsha512sum", "gb2sum", "rhash",
+     "b3sum"}
 )  # fmt: skip
 _SUM_BUNDLE: Final = re.compile(r"-[bctwz]*c[bctwz]*")
-_LIST_READERS: Final = _SUMS | {"wc", "du", "sort", "find"}
+_LIST_READERS: Final = _SUMS | {"wc", "du", "sort", "find", "git", "clang-format", "cscope",
+                                 "ctags", "etags", "b3sum"}  # fmt: skip
 
 
 def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
@@ -2562,6 +2583,18 @@ def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
         ) and option.startswith("--f"):
             return value
         if program == "find" and option == "-files0-from":
+            return value
+        if program == "git" and option.startswith("--pathspec-") and option != (
+            "--pathspec-file-nul"
+        ):
+            # `git restore --pathspec-from-file=l` rewrote the `CLAUDE.md` it listed,
+            # `git rm` removed it (review CZ6); git takes the option by any prefix
+            return value
+        if program == "clang-format" and option.startswith("--file") and option != "--fallback":
+            return value
+        if program == "cscope" and value.startswith("-i"):
+            return value
+        if program in ("ctags", "etags") and (value.startswith("-L") or option == "--files"):
             return value
         if program in _SUMS and (
             _SUM_BUNDLE.fullmatch(value) or (len(option) > 2 and "--check".startswith(option))
@@ -2609,11 +2642,12 @@ def _source_from_stdin(name: str, inner: Sequence[Word]) -> bool:
     stem = name if name in _STDIN_BY_DEFAULT else base
     if stem not in _STDIN_BY_DEFAULT or any(v in _NO_INPUT for v in values):
         return False
-    # a source named (`esbuild x.vue`, `cpp -dM /dev/null`), not the value of `-o`
+    # a source named (`esbuild x.vue`, `cpp -dM /dev/null`), not an option's value
+    # (review CZ2: `cpp -D V=1.0 <<< …` read `V=1.0` as the source)
     named = (
         v
         for before, v in zip(["", *values], values, strict=False)
-        if before not in ("-o", "--outfile")
+        if before not in _PREPROCESSOR_VALUED and "=" not in (v or "")
     )
     return not any(v is not None and _SOURCE_FILE.fullmatch(v) for v in named)
 
