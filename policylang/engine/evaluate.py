@@ -1213,6 +1213,9 @@ class _Walk(PathChecks, LineWrites):
                 for path in _named_paths(word, typed=program not in _REMOTE_PATHS):
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
+                if value is not None and program not in _REMOTE_PATHS:
+                    for url_path in _url_paths(value):
+                        self.check_protected_only(url_path, seg, cwd)
                 self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
@@ -1263,6 +1266,19 @@ class _Walk(PathChecks, LineWrites):
                     self.check_path(path, "read", seg, folder)
                     if not path.startswith(("/", "~")):
                         pending.append((path, folder))
+
+    def check_protected_only(self, value: str, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """Floors for the protect rules that cover `value` as read or written, and only
+        those: a path that may be a URL's host and path (`lcov://home/u/.bashrc` is
+        `/home/u/.bashrc` to pytest-cov, `smb://server/share` is no file) is denied where
+        it is protected, not asked about as a place outside the workspace (review CY2)."""
+        forms, _complete, _process = self.resolve_all(value, cwd)
+        self.fs = True
+        for access in ("read", "write"):
+            for reason in self.rules.path_verdicts(
+                forms, access, self.ctx, value, protected_only=True
+            ):
+                seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
 
     def approved_module(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -3364,6 +3380,20 @@ def _named_paths(word: Word, *, typed: bool = True) -> list[Word]:
     return _path_words(word, text, typed=typed)
 
 
+def _url_paths(text: str) -> list[str]:
+    """What follows `TYPE://` in a word, or its `=` or `,` pieces, where `TYPE` is no URL
+    scheme `_SCHEMES` knows, read as a path (`lcov://home/u/.bashrc`: review CY2)."""
+    found: list[str] = []
+    for piece in (text, *_PATH_PIECES.split(text)):
+        rest = piece.rpartition("@")[2] if "@" in piece[1:] else piece
+        kind = _TYPED.match(rest)
+        if kind is not None and kind.group(1).lower() not in _SCHEMES:
+            after = rest[kind.end() :]
+            if after.startswith("//") and len(after) > 2:
+                found.append(after)
+    return list(dict.fromkeys(found))
+
+
 def _path_words(word: Word, text: str, *, typed: bool = True) -> list[Word]:
     if not text:
         return []
@@ -3374,10 +3404,9 @@ def _path_words(word: Word, text: str, *, typed: bool = True) -> list[Word]:
     # is `/home/u/.bashrc`, CY2): what follows a short word and `:`, but a URL's scheme
     for piece in list(found) if typed else ():
         rest = piece.rpartition("@")[2] if "@" in piece[1:] else piece
-        while (kind := _TYPED.match(rest)) is not None and not (
-            kind.group(1).lower() in _SCHEMES and rest.startswith("//", kind.end())
-        ):
-            # (a scheme is a URL's only before `//`: `unix:~/.bashrc` is a path, CZ7)
+        while (kind := _TYPED.match(rest)) is not None and not rest.startswith("//", kind.end()):
+            # (`unix:~/.bashrc` is a path, review CZ7; before `//` it may be a URL's host,
+            # which `_url_paths` checks against the protect rules alone)
             rest = rest[kind.end() :]
             found.append(rest)
         if rest != piece:

@@ -2546,7 +2546,6 @@ _COMPILER: Final = re.compile(
 # the ones that read their input when no source file is named (`cpp <<< …`, `esbuild`)
 _STDIN_BY_DEFAULT: Final = frozenset({"cpp", "esbuild", "tcc"})
 _STDIN_NAMES_OF: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
-_SOURCE_FILE: Final = re.compile(r"[^-].*\.[A-Za-z0-9+]{1,8}|/dev/null")
 _NO_INPUT: Final = frozenset({"--version", "--help", "-h", "-v", "--v"})
 # the options of cpp and tcc that take the next word (headers and folders are no source)
 _PREPROCESSOR_VALUED: Final = frozenset(
@@ -2642,14 +2641,14 @@ def _source_from_stdin(name: str, inner: Sequence[Word]) -> bool:
     stem = name if name in _STDIN_BY_DEFAULT else base
     if stem not in _STDIN_BY_DEFAULT or any(v in _NO_INPUT for v in values):
         return False
-    # a source named (`esbuild x.vue`, `cpp -dM /dev/null`), not an option's value
-    # (review CZ2: `cpp -D V=1.0 <<< …` read `V=1.0` as the source)
+    # a source named (`esbuild x.vue`, `cpp -dM /dev/null`): an operand, not an option's
+    # value (review CZ2: `cpp -D V=1.0 <<< …` read `V=1.0` as the source)
     named = (
         v
         for before, v in zip(["", *values], values, strict=False)
-        if before not in _PREPROCESSOR_VALUED and "=" not in (v or "")
+        if before not in _PREPROCESSOR_VALUED and v and v[0] != "-" and "=" not in v
     )
-    return not any(v is not None and _SOURCE_FILE.fullmatch(v) for v in named)
+    return next(named, None) is None
 
 
 def _ask_floor(rule_id: str, message: str) -> Reason:

@@ -147,3 +147,18 @@ def test_cy8_an_approved_compilers_sources_include_a_secret(tmp_path: Path) -> N
 def test_cy9_a_remote_path_is_no_local_path(tmp_path: Path, approval: str, line: str) -> None:
     workspace = copy_workspace(tmp_path)
     assert judge(line, workspace, approval).verdict is not Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("smbget", "smbget smb://server/share/file"), ("apptainer pull", "apptainer pull x.sif "
+     "library://user/c/img:tag"), ("virsh connect", "virsh connect qemu:///system")],
+)  # fmt: skip
+def test_cy2_a_url_of_a_scheme_no_table_knows_stays_approved(
+    tmp_path: Path, approval: str, line: str
+) -> None:
+    """What follows `TYPE://` is checked against the protect rules only: a URL's host
+    and path are no place outside the workspace to ask about."""
+    workspace = copy_workspace(tmp_path)
+    assert judge(line, workspace).suggested_rule == approval
+    assert judge(line, workspace, approval).verdict is Verdict.ALLOW
