@@ -99,7 +99,11 @@ def _interpreters() -> dict[str, InterpreterSpec]:
             )
 
     pythons = " ".join(f"python3.{minor}" for minor in range(6, 16))
-    add(f"python python2 python2.7 python3 {pythons} pypy pypy3 graalpy ipython ipython3", "-c")
+    add(
+        f"python python2 python2.7 python3 {pythons} pypy pypy3 graalpy jython pythonw ipython "
+        "ipython3",
+        "-c",
+    )
     add("node nodejs bun ts-node tsx", "-e --eval -p --print")
     add("julia", "-e --eval -E --print")
     add("groovy scala clojure clj bb", "-e")

@@ -585,9 +585,13 @@ def _local_clone_source(words: Sequence[Word]) -> str | None:
             index += 2 if valued else 1
             continue
         if value.startswith("-") and value != "-":
-            if "s" in value[1:] and not any(f"-{ch}" in _CLONE_VALUED for ch in value[1:-1]):
+            # a bundle: a letter that takes a value takes the rest, or the next word
+            # when it is last (review DA2: `-qo up` read `up` as the source)
+            letters = value[1:]
+            at = next((i for i, ch in enumerate(letters) if f"-{ch}" in _CLONE_VALUED), None)
+            if "s" in (letters if at is None else letters[:at]):
                 linked["shared"] = True
-            index += 2 if value in _CLONE_VALUED else 1
+            index += 2 if at == len(letters) - 1 else 1
             continue
         operands.append(value)
         index += 1
@@ -1329,7 +1333,27 @@ class PathChecks:
         local to git too (CZ4)."""
         forms, complete, _process = self.resolve_all(objects, cwd)
         self.fs = True
-        if not complete or not any(os.path.isdir(form) for form in forms):
+        source = objects.rpartition("/")[0].removesuffix("/.git")
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.hard-links",
+                f"cannot tell where the repository `{short(source)}` a local `git clone` "
+                "hard-links lies",
+            )
+            return
+        if not any(os.path.isdir(form) for form in forms):
+            if objects.endswith("/.git/objects") and any(
+                os.path.isfile(form.removesuffix("/objects")) for form in forms
+            ):
+                # a linked worktree or a submodule: `.git` is a file naming the git
+                # directory whose objects git links (review DA2)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.hard-links",
+                    f"`git clone` of `{short(source)}` hard-links the object files of the "
+                    "repository its `.git` file names",
+                )
             return
         for form in forms:
             found = self.rules.path_verdicts(

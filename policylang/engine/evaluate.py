@@ -1232,6 +1232,12 @@ class _Walk(PathChecks, LineWrites):
         ask; what a `-I` folder supplies, or a file another segment of the line writes,
         is not seen."""
         pending = [(w.value, cwd) for w in rest if w.value and not w.value.startswith("-")]
+        # headers given by option, glued (`-include./x.h`, `--include=x.h`: review DA1)
+        pending.extend(
+            (value, cwd)
+            for w in rest
+            if w.value and (value := _GLUED_HEADER.sub("", w.value, count=1)) != w.value and value
+        )
         seen: set[str] = set()
         read = 0
         while pending:
@@ -3281,7 +3287,7 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 _SCHEMES: Final = frozenset(
     {"http", "https", "ftp", "ftps", "sftp", "ssh", "git", "git+ssh", "git+https", "git+http",
      "svn", "svn+ssh", "hg", "s3", "gs", "az", "abfs", "wasb", "rsync", "ws", "wss", "docker",
-     "oci", "registry", "npm", "pypi", "mailto", "data", "tcp", "udp", "unix",
+     "oci", "registry", "npm", "pypi", "mailto",
      "redis", "rediss", "postgres", "postgresql", "mysql", "mongodb", "mongodb+srv", "amqp",
      "amqps", "smtp", "smtps", "imap", "imaps", "ldap", "ldaps", "grpc", "nats", "kafka",
      "hdfs", "jdbc", "urn", "github", "gitlab", "bitbucket", "gist", "magnet", "ipfs"}
@@ -3296,52 +3302,89 @@ _REMOTE_PATHS: Final = frozenset(
 _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 
 
-# a source as the preprocessor reads it: lines spliced, comments out, digraph and trigraph
-# `#` (review CZ1: `#/**/include`, `%:include`, `??=include`, `#include \⏎ "x"`)
-_SPLICE: Final = re.compile(r"\\\r?\n")
-_COMMENT: Final = re.compile(r"/\*.*?\*/", re.DOTALL)
+# a source as the preprocessor reads it: line endings, lines spliced (a `\` before
+# blanks too), comments out but not inside strings, digraph and trigraph `#` (reviews
+# CZ1, DA1)
+_ENDINGS: Final = re.compile(r"\r\n?")
+_SPLICE: Final = re.compile(r"\\[ \t]*\n")
+_TOKENS: Final = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?(?:\*/|\Z)', re.DOTALL
+)
 _HASH: Final = re.compile(r"%:|\?\?=")
+_BLANK = r"[ \t\f\v\0]"
 _DIRECTIVE: Final = re.compile(
-    r"^[ \t]*#[ \t]*(include(?:_next)?|import|embed|line)\b[ \t]*(.*)$", re.MULTILINE
+    rf"^{_BLANK}*#{_BLANK}*(include(?:_next)?|import|embed|line|[0-9]+)\b{_BLANK}*(.*)$",
+    re.MULTILINE,
+)
+_DEFINE: Final = re.compile(
+    rf"^{_BLANK}*#{_BLANK}*define{_BLANK}+(\w+){_BLANK}+(.*)$", re.MULTILINE
 )
 _QUOTED: Final = re.compile(r'"([^"\n]+)"|<([^>\n]+)>')
-# Rust's `include!`/`include_str!`/`include_bytes!` with a plain string, or anything else
-_RUST_INCLUDE: Final = re.compile(r'include(?:_str|_bytes)?![ \t\n]*[(\[{][ \t\n]*("[^"\n]*")?')
-_RUST_PATH: Final = re.compile(r'#\[[ \t]*path[ \t]*=[ \t]*"([^"\n]+)"')
-# an assembler's `.incbin`/`.include`, in an `asm` string too (`\"` quoted)
-_INCBIN: Final = re.compile(r'\.(?:incbin|include)[ \t]+\\?"([^"\\\n]+)')
+# Rust's `include!`/`include_str!`/`include_bytes!` (a name brought in by `use … as`
+# too), with a plain string or anything else; `path = "…"` in an attribute
+_RUST_INCLUDE: Final = re.compile(
+    r'include(?:_str|_bytes)?[ \t\n]*![ \t\n]*[(\[{][ \t\n]*("[^"\\\n]*"(?![ \t\n]*[^)\]} \t\n]))?'
+)
+_RUST_ALIAS: Final = re.compile(r"\binclude(?:_str|_bytes)?[ \t\n]+as\b")
+_RUST_BUILD_OUTPUT: Final = re.compile(r'concat![ \t\n]*\([ \t\n]*env![ \t\n]*\([ \t\n]*"OUT_DIR"')
+_RUST_PATH: Final = re.compile(r'#!?\[[^\]]*\bpath[ \t]*=[ \t]*"([^"\n]+)"')
+# an assembler's `.incbin`/`.include` (in an `asm` string too, `\"` quoted), nasm's
+# `incbin`/`%include`; a name built otherwise asks
+_INCBIN: Final = re.compile(
+    r'(?i)(?:\.|%|^[ \t]*)(incbin|include)[ \t]+(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|\S.*)',
+    re.MULTILINE,
+)
+
+
+def _without_comments(text: str) -> str:
+    """`text` with its comments blanked and its strings kept (a `/*` in a string or
+    after `//` starts no comment: review DA1)."""
+    return _TOKENS.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text)
 
 
 def _includes(text: str) -> tuple[list[str], str | None]:
-    """The files a source names by `#include`, `#import`, `#embed`, `#line`, Rust's
-    `include*!` and `#[path]`, `.incbin`; and the first include whose file is named by
-    something other than a plain string (a macro, `concat!`, a raw string), if any."""
-    text = _HASH.sub("#", _COMMENT.sub(" ", _SPLICE.sub("", text)))
+    """The files a source names by `#include`, `#import`, `#embed`, `#line` (and GNU's
+    `# 1 "file"`), Rust's `include*!` and `path =`, `.incbin`, nasm's `incbin` and
+    `%include`, a `#define` of a quoted name that an include may use; and the first
+    include whose file is named by something else than a plain string (`concat!`, an
+    escape, a macro of no `#define` here is left alone: `#include FT_FREETYPE_H`)."""
+    text = _ENDINGS.sub("\n", text)
+    text = _HASH.sub("#", _without_comments(_SPLICE.sub("", text)))
     found: list[str] = []
     opaque: str | None = None
+    defined = {name: value.strip() for name, value in _DEFINE.findall(text)}
     for directive, argument in _DIRECTIVE.findall(text):
-        if directive == "line":
-            quoted = _QUOTED.search(argument)
-            if quoted is not None:
-                found.append(quoted.group(1) or quoted.group(2))
-            continue
-        quoted = _QUOTED.match(argument.strip())
-        if quoted is None:
-            opaque = opaque or f"#{directive} {argument.strip()}"
-        else:
+        argument = argument.strip()
+        quoted = _QUOTED.search(argument) if directive == "line" or directive.isdigit() else (
+            _QUOTED.match(defined.get(argument.split("(")[0].strip(), argument))
+        )
+        if quoted is not None:
+            found.append(quoted.group(1) or quoted.group(2))
+    for value in defined.values():
+        quoted = _QUOTED.fullmatch(value)
+        if quoted is not None:
             found.append(quoted.group(1) or quoted.group(2))
     for match in _RUST_INCLUDE.finditer(text):
-        if match.group(1) is None:
+        literal = match.group(1)
+        if literal is not None:
+            found.append(literal[1:-1])
+        elif not _RUST_BUILD_OUTPUT.match(text, match.end()):
             opaque = opaque or match.group(0)
-        else:
-            found.append(match.group(1)[1:-1])
+    alias = _RUST_ALIAS.search(text)
+    if alias is not None:
+        opaque = opaque or alias.group(0)
     found.extend(_RUST_PATH.findall(text))
-    found.extend(_INCBIN.findall(text))
+    for _kind, argument, literal in _INCBIN.findall(text):
+        if literal:
+            found.append(literal)
+        elif argument.startswith(("\"", "\\\"")) or not argument.startswith("<"):
+            opaque = opaque or argument
     return [path for path in found if path], opaque
 
 
+_GLUED_HEADER: Final = re.compile(r"^--?(?:include|imacros)=?")
 _MAX_SCANNED_SOURCES = 32
-_MAX_SOURCE_BYTES = 1 << 20
+_MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
 
 
 def _small_text(path: str) -> str | None:

@@ -113,6 +113,15 @@ class Unresolvable(Exception):
     leads cannot be told (reviews CX1, CY1, CZ3). Not an `OSError`: `real` lets it out."""
 
 
+def owned(path: str) -> bool:
+    """Whether this process's user owns `path` (and so may change its mode): yes when
+    that cannot be told."""
+    try:
+        return os.lstat(path).st_uid == os.geteuid()
+    except (OSError, ValueError):
+        return True
+
+
 def real(path: str) -> str:
     """`path` with symlinks resolved as far as the file system has them.
 
@@ -145,9 +154,15 @@ def _real(path: str) -> str:
         missing = f"{part}/{missing}" if missing else part
     if not existing:
         return path  # nothing below `/` exists: no link can be involved
-    if missing and os.path.isdir(existing) and not os.access(existing, os.X_OK):
+    if (
+        missing
+        and os.path.isdir(existing)
+        and not os.access(existing, os.X_OK)
+        and owned(existing)
+    ):
         # a folder this process cannot search: what lies below it, a link among it, is
-        # not known (review CZ3: `chmod 000 d` hid `d/lnk -> ~/.aws/credentials`)
+        # not known (review CZ3: `chmod 000 d` hid `d/lnk -> ~/.aws/credentials`), where
+        # the agent may open it again; another user's (`/root/x`) stays shut (DA8)
         raise Unresolvable(existing)
     if not missing or not os.access(existing, os.F_OK):
         return os.path.realpath(path)  # a dangling link: the library follows its text
@@ -247,8 +262,12 @@ def _walk(path: str) -> tuple[str, bool]:
             is_link = stat.S_ISLNK(os.lstat(candidate).st_mode)
         except (FileNotFoundError, NotADirectoryError):
             is_link = False  # missing: taken as written (`missing/..` is where realpath goes)
+        except PermissionError as error:
+            if owned(resolved or "/"):
+                raise Unresolvable(candidate) from error  # (review CZ3)
+            is_link = False  # another user's folder, shut to the command too (DA8)
         except (OSError, ValueError) as error:
-            raise Unresolvable(candidate) from error  # (EACCES, ELOOP, EIO: review CZ3)
+            raise Unresolvable(candidate) from error  # (ELOOP, EIO: review CZ3)
         if not is_link:
             resolved = candidate
             continue

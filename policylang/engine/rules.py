@@ -1156,6 +1156,21 @@ class RuleView:
                     "here and no approval covers",
                 )
             )
+        if name == "rclone" and any(
+            w.value is None or (w.value.startswith(":") and not w.value.startswith(":local"))
+            or w.value.partition("=")[0] == "--config"
+            for w in inner[1:]
+        ):
+            # a backend defined on the command line (`:alias,remote=.git:hooks/x`) or a
+            # config the project ships (`--config rc.conf`): where it writes cannot be
+            # told (review DA4)
+            floors.append(
+                _ask_floor(
+                    "engine.rclone-backend",
+                    "`rclone` is given a backend or configuration on the command line, whose "
+                    "local paths cannot be told here",
+                )
+            )
         native = _native_build_args(name, inner)
         if native is not None:
             # `cmake --build b -- --eval='${shell id}'`, `meson compile --ninja-args=-f,x`:
@@ -1646,7 +1661,7 @@ _NPM_CAMEL: Final = re.compile(r"[A-Z]")
 # a version at the end of a program's name: `5.36.0` of `perl5.36.0`, `-dbg` of
 # `python3.12-dbg`, `18` of `nodejs18`, taken off one part at a time
 # `python3.13t`, `python3.13td`, `python3.13-nogil` too (review CZ10)
-_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tdm]{0,2}|-dbg|-debug|-nogil)$")
+_VERSIONED = re.compile(r"(?:[-_.]?[0-9]+[tdm]{0,2}(?:-c)?|-dbg|-debug|-nogil|-intel64)$")
 _MAX_VERSION_PARTS = 4
 _MAX_SSH_CONFIG = 256 * 1024  # bytes of ~/.ssh/config read for loopback aliases
 # build tools that run each target, goal or task among their operands (`make a b`):
@@ -1670,7 +1685,7 @@ MODULE_PROGRAMS: Final = {
 }  # fmt: skip
 # CPython's names, free-threaded (`3.13t`) and debug (`-dbg`, `d`, `m`) builds included
 _PYTHON: Final = re.compile(
-    r"(?:python|pypy|graalpy)(?:[23](?:\.\d+)?)?[tdm]{0,2}(?:-dbg|-debug|-nogil)?"
+    r"(?:python|pypy|graalpy|jython|pythonw)(?:[23](?:\.\d+)?)?[tdm]{0,2}(?:-[a-z0-9]+)?"
 )
 
 
@@ -2572,6 +2587,10 @@ def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
     program = program_name(name)
     if program not in _LIST_READERS:
         return None
+    if program in ("cscope", "ctags", "etags"):
+        # a list by option (`-i`, `-L`, bundled: `-bi l`), or one the project ships
+        # (`cscope.files`; `.ctags.d/*.ctags` may say `-L`): review DA5
+        return "(a file list)"
     for word in inner[1:]:
         value = word.value
         if value is None or value == "--":
@@ -2589,11 +2608,10 @@ def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
             # `git restore --pathspec-from-file=l` rewrote the `CLAUDE.md` it listed,
             # `git rm` removed it (review CZ6); git takes the option by any prefix
             return value
-        if program == "clang-format" and option.startswith("--file") and option != "--fallback":
-            return value
-        if program == "cscope" and value.startswith("-i"):
-            return value
-        if program in ("ctags", "etags") and (value.startswith("-L") or option == "--files"):
+        if program == "clang-format" and (
+            option.lstrip("-").startswith("file") or value.startswith("@")
+        ):
+            # (LLVM takes `-files=` and `--files=`, and response files: review DA5)
             return value
         if program in _SUMS and (
             _SUM_BUNDLE.fullmatch(value) or (len(option) > 2 and "--check".startswith(option))
