@@ -2609,7 +2609,8 @@ def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
             # `git rm` removed it (review CZ6); git takes the option by any prefix
             return value
         if program == "clang-format" and (
-            option.lstrip("-").startswith("file") or value.startswith("@")
+            (value.startswith("-") and option.lstrip("-").startswith("file"))
+            or value.startswith("@")
         ):
             # (LLVM takes `-files=` and `--files=`, and response files: review DA5)
             return value

@@ -186,3 +186,9 @@ def test_da9_more_python_names_run_scripts(tmp_path: Path, name: str) -> None:
     offered = judge(f"{name} evil.py", workspace).suggested_rule
     assert offered is not None
     assert offered.endswith("/evil.py")  # the script, never the bare interpreter
+
+
+def test_da5_a_style_named_file_is_no_list(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    line = "clang-format --style file src/a.c"
+    assert judge(line, workspace, "clang-format").verdict is Verdict.ALLOW
