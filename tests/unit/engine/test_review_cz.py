@@ -88,7 +88,7 @@ def test_cz2_option_values_are_no_source(tmp_path: Path, line: str) -> None:
 
 @pytest.fixture
 def unsearchable() -> Iterator[Path]:
-    """A workspace (readable by `nobody`) whose folder `d`, mode 000, holds a link to a
+    """A workspace of `nobody`'s whose folder `d`, mode 000, holds a link to a
     credentials file."""
     root = Path(tempfile.mkdtemp(prefix="policylang-cz3-"))
     try:
@@ -96,8 +96,10 @@ def unsearchable() -> Iterator[Path]:
         (root / "home" / ".aws" / "credentials").write_text("KEY\n")
         (root / "ws" / "d").mkdir(parents=True)
         (root / "ws" / "d" / "lnk").symlink_to(root / "home" / ".aws" / "credentials")
-        for folder in (root, root / "ws", root / "home"):
+        for folder in (root, root / "ws", root / "home", root / "ws" / "d"):
             folder.chmod(0o755)
+            if os.geteuid() == 0:
+                os.chown(folder, 65534, 65534)  # the agent's own, which it may open again
         (root / "ws" / "d").chmod(0)
         yield root
     finally:
