@@ -305,13 +305,21 @@ def reference(
         key=lambda m: (ref_specificity(m[1]), _RANK[m[0]], m[1].verdict != "readonly",
                        m[1].locked),
     )
+    # a locked rule of another file, before or after the winner's, is a floor (review CW1)
     floors = [
         m
         for m in matches
-        if m[1].locked and m[1].layer < winner.layer and _RANK[m[0]] > _RANK[verdict]
+        if m[1].locked and m[1].layer != winner.layer and _RANK[m[0]] > _RANK[verdict]
     ]
+    maybe_denies = [m for m in matches if id(m[1]) in uncertain and m[1].verdict == "deny"]
     if floors:
         verdict, winner = max(floors, key=lambda m: (_RANK[m[0]], ref_specificity(m[1])))
+    elif verdict == "allow" and maybe_denies:
+        # a deny that may apply is an ask whatever allow is more specific (review CW4)
+        verdict, winner = max(
+            maybe_denies, key=lambda m: (ref_specificity(m[1]), m[1].verdict != "readonly",
+                                         m[1].locked),
+        )  # fmt: skip
     elif verdict == "ask" and not winner.locked and id(winner) not in uncertain:
         # a matching locked ask decides instead of an unlocked one (review AX1)
         locks = [m for m in matches if m[1].locked and m[0] == "ask"]

@@ -254,9 +254,12 @@ def _reference_lookup(policy: CompiledPolicy, command: str) -> RuleMatch | None:
     denies = [h for h in hits if h[0] is Verdict.DENY]
     winner = max(denies or hits, key=_strictness)
     layer = winner[4].ref.layer
-    floors = [h for h in hits if h[4].locked and h[4].ref.layer < layer and h[1] > winner[1]]
+    floors = [h for h in hits if h[4].locked and h[4].ref.layer != layer and h[1] > winner[1]]
     if floors:
         return _build_match(max(floors, key=lambda h: (h[1], h[4].specificity)), floor=True)
+    maybe_denies = [h for h in hits if h[2] and h[4].verdict is Verdict.DENY]
+    if winner[0] is Verdict.ALLOW and maybe_denies:
+        return _build_match(max(maybe_denies, key=_strictness), floor=False)
     return _build_match(winner, floor=False)
 
 
