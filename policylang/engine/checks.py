@@ -1343,8 +1343,12 @@ class PathChecks:
             )
             return
         if not any(os.path.isdir(form) for form in forms):
+            # `SRC/.git` a file (a worktree, a submodule), or `SRC` itself one holding
+            # `gitdir: …` (review DB1)
+            files = (form.removesuffix("/objects") for form in forms)
             if objects.endswith("/.git/objects") and any(
-                os.path.isfile(form.removesuffix("/objects")) for form in forms
+                os.path.isfile(path) or os.path.isfile(path.removesuffix("/.git"))
+                for path in files
             ):
                 # a linked worktree or a submodule: `.git` is a file naming the git
                 # directory whose objects git links (review DA2)

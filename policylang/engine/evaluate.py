@@ -1215,7 +1215,13 @@ class _Walk(PathChecks, LineWrites):
                     self.check_path_word(path, "write", seg, cwd)
                 if value is not None and program not in _REMOTE_PATHS:
                     for url_path in _url_paths(value):
-                        self.check_protected_only(url_path, seg, cwd)
+                        if _rooted(url_path):
+                            # `CREATE://home/u/.gradle/init.gradle`: a folder of this
+                            # machine, no URL's host (review DB4)
+                            self.check_path(url_path, "read", seg, cwd)
+                            self.check_path(url_path, "write", seg, cwd)
+                        else:
+                            self.check_protected_only(url_path, seg, cwd)
                 self.check_embedded(word, seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
@@ -1240,6 +1246,8 @@ class _Walk(PathChecks, LineWrites):
         )
         seen: set[str] = set()
         read = 0
+        defines: dict[str, tuple[str, paths.Cwd]] = {}
+        macros: list[str] = []
         while pending:
             name, here = pending.pop()
             for base in sorted(here.candidates):
@@ -1260,18 +1268,28 @@ class _Walk(PathChecks, LineWrites):
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
                     return
                 folder = paths.Cwd(candidates=frozenset({os.path.dirname(source)}))
-                paths_named, opaque = _includes(text)
-                if opaque is not None:
+                found = _includes(text, assembly=_ASSEMBLY.search(source) is not None)
+                if found.opaque is not None:
                     seg.floor(
                         Verdict.ASK,
                         "engine.compiler-includes",
-                        f"`{short(name)}` includes a file named by `{short(opaque)}`, which "
-                        "cannot be read here",
+                        f"`{short(name)}` includes a file named by `{short(found.opaque)}`, "
+                        "which cannot be read here",
                     )
-                for path in paths_named:
+                defines.update((macro, (value, folder)) for macro, value in found.defines)
+                macros.extend(found.macros)
+                for path in found.paths:
                     self.check_path(path, "read", seg, folder)
-                    if not path.startswith(("/", "~")):
-                        pending.append((path, folder))
+                    if not path.startswith(("/", "~")) and _SOURCE_NAME.search(path):
+                        pending.append((path, folder))  # (a README or SQL file: read, not scanned)
+        # an include named by a macro, defined in any of the files read (review DB5: a
+        # quoted `#define` that no include uses is no include)
+        for macro in macros:
+            if macro in defines:
+                value, folder = defines[macro]
+                quoted = _QUOTED.fullmatch(value)
+                if quoted is not None:
+                    self.check_path(quoted.group(1) or quoted.group(2), "read", seg, folder)
 
     def check_protected_only(self, value: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """Floors for the protect rules that cover `value` as read or written, and only
@@ -3304,7 +3322,8 @@ _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 
 # a source as the preprocessor reads it: line endings, lines spliced (a `\` before
 # blanks too), comments out but not inside strings, digraph and trigraph `#` (reviews
-# CZ1, DA1)
+# CZ1, DA1); directives are looked for in it and in the text as written, so that a
+# string the tokens here misread (a C++ raw string, a digit separator) hides none (DB2)
 _ENDINGS: Final = re.compile(r"\r\n?")
 _SPLICE: Final = re.compile(r"\\[ \t]*\n")
 _TOKENS: Final = re.compile(
@@ -3320,20 +3339,42 @@ _DEFINE: Final = re.compile(
     rf"^{_BLANK}*#{_BLANK}*define{_BLANK}+(\w+){_BLANK}+(.*)$", re.MULTILINE
 )
 _QUOTED: Final = re.compile(r'"([^"\n]+)"|<([^>\n]+)>')
-# Rust's `include!`/`include_str!`/`include_bytes!` (a name brought in by `use … as`
-# too), with a plain string or anything else; `path = "…"` in an attribute
+# Rust's `include!`/`include_str!`/`include_bytes!` with a plain string, or anything else
+# (a name brought in by `use … as` too); a file an attribute names (`path`, a debugger
+# script), a raw or escaped string there asking
 _RUST_INCLUDE: Final = re.compile(
     r'include(?:_str|_bytes)?[ \t\n]*![ \t\n]*[(\[{][ \t\n]*("[^"\\\n]*"(?![ \t\n]*[^)\]} \t\n]))?'
 )
-_RUST_ALIAS: Final = re.compile(r"\binclude(?:_str|_bytes)?[ \t\n]+as\b")
+_RUST_ALIAS: Final = re.compile(r"\buse\b[^;]*\binclude(?:_str|_bytes)?[ \t\n]+as\b")
 _RUST_BUILD_OUTPUT: Final = re.compile(r'concat![ \t\n]*\([ \t\n]*env![ \t\n]*\([ \t\n]*"OUT_DIR"')
-_RUST_PATH: Final = re.compile(r'#!?\[[^\]]*\bpath[ \t]*=[ \t]*"([^"\n]+)"')
-# an assembler's `.incbin`/`.include` (in an `asm` string too, `\"` quoted), nasm's
-# `incbin`/`%include`; a name built otherwise asks
-_INCBIN: Final = re.compile(
-    r'(?i)(?:\.|%|^[ \t]*)(incbin|include)[ \t]+(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|\S.*)',
-    re.MULTILINE,
+_RUST_ATTRIBUTE: Final = re.compile(
+    r'#!?\[[^\n]*?\b(?:path|gdb_script_file|natvis_file)[ \t]*=[ \t]*(r#*)?"([^"\n]*)"'
 )
+# an assembler's `.incbin`/`.include` (in an `asm` string too, `\"` quoted), nasm's
+# `incbin`/`%include` (in assembly sources only: `include` starts lines of prose too)
+_INCBIN: Final = re.compile(
+    r'(?i)(?:\.|%)(incbin|include)[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|\S.*)'
+)
+_NASM_LINE: Final = re.compile(
+    r'(?im)^[ \t]*(incbin|include)[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|\S.*)'
+)
+_ASSEMBLY: Final = re.compile(r"\.(?:s|S|asm|nasm|inc|sx)$")
+# the names worth reading for their includes in turn: sources and headers
+_SOURCE_NAME: Final = re.compile(
+    r"\.(?:c|h|cc|cp|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|ipp|tpp|inl|inc|i|ii|m|mm|rs|s|S|sx|"
+    r"asm|nasm|def)$"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Included:
+    """What one source names: files, the `#define`s of its macros, the macros an
+    include is named by, and the first include named otherwise (`concat!`, a call)."""
+
+    paths: list[str]
+    defines: list[tuple[str, str]]
+    macros: list[str]
+    opaque: str | None
 
 
 def _without_comments(text: str) -> str:
@@ -3342,47 +3383,56 @@ def _without_comments(text: str) -> str:
     return _TOKENS.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text)
 
 
-def _includes(text: str) -> tuple[list[str], str | None]:
+def _includes(text: str, *, assembly: bool = False) -> _Included:
     """The files a source names by `#include`, `#import`, `#embed`, `#line` (and GNU's
-    `# 1 "file"`), Rust's `include*!` and `path =`, `.incbin`, nasm's `incbin` and
-    `%include`, a `#define` of a quoted name that an include may use; and the first
-    include whose file is named by something else than a plain string (`concat!`, an
-    escape, a macro of no `#define` here is left alone: `#include FT_FREETYPE_H`)."""
-    text = _ENDINGS.sub("\n", text)
-    text = _HASH.sub("#", _without_comments(_SPLICE.sub("", text)))
+    `# 1 "file"`), Rust's `include*!` and attributes, `.incbin`, nasm's `incbin` and
+    `%include` (`assembly`: a line starting `include` too)."""
+    spliced = _SPLICE.sub("", _ENDINGS.sub("\n", text))
+    views = (_HASH.sub("#", _without_comments(spliced)), _HASH.sub("#", spliced))
     found: list[str] = []
+    macros: list[str] = []
     opaque: str | None = None
-    defined = {name: value.strip() for name, value in _DEFINE.findall(text)}
-    for directive, argument in _DIRECTIVE.findall(text):
-        argument = argument.strip()
-        quoted = _QUOTED.search(argument) if directive == "line" or directive.isdigit() else (
-            _QUOTED.match(defined.get(argument.split("(")[0].strip(), argument))
-        )
-        if quoted is not None:
-            found.append(quoted.group(1) or quoted.group(2))
-    for value in defined.values():
-        quoted = _QUOTED.fullmatch(value)
-        if quoted is not None:
-            found.append(quoted.group(1) or quoted.group(2))
-    for match in _RUST_INCLUDE.finditer(text):
+    for view in views:
+        for directive, argument in _DIRECTIVE.findall(view):
+            argument = argument.strip()
+            quoted = _QUOTED.search(argument) if directive == "line" or directive.isdigit() else (
+                _QUOTED.match(argument)
+            )
+            if quoted is not None:
+                found.append(quoted.group(1) or quoted.group(2))
+            elif "(" in argument or not argument:
+                # `#include S(/path)`: a function-like macro builds the name (review DB2)
+                opaque = opaque or f"#{directive} {argument}"
+            elif directive not in ("line",) and not directive.isdigit():
+                macros.append(argument.split()[0])
+    clean = views[0]
+    for match in _RUST_INCLUDE.finditer(clean):
         literal = match.group(1)
         if literal is not None:
             found.append(literal[1:-1])
-        elif not _RUST_BUILD_OUTPUT.match(text, match.end()):
+        elif not _RUST_BUILD_OUTPUT.match(clean, match.end()):
             opaque = opaque or match.group(0)
-    alias = _RUST_ALIAS.search(text)
+    alias = _RUST_ALIAS.search(clean)
     if alias is not None:
         opaque = opaque or alias.group(0)
-    found.extend(_RUST_PATH.findall(text))
-    for _kind, argument, literal in _INCBIN.findall(text):
-        if literal:
+    for raw, literal in _RUST_ATTRIBUTE.findall(spliced):
+        if raw or "\\" in literal:
+            opaque = opaque or literal
+        else:
             found.append(literal)
-        elif argument.startswith(("\"", "\\\"")) or not argument.startswith("<"):
-            opaque = opaque or argument
-    return [path for path in found if path], opaque
+    patterns = (_INCBIN, _NASM_LINE) if assembly else (_INCBIN,)
+    for pattern in patterns:
+        for _kind, argument, literal in pattern.findall(spliced):
+            if literal:
+                found.append(literal)
+            elif not argument.startswith("<"):
+                opaque = opaque or argument
+    defines = [(name, value.strip()) for name, value in _DEFINE.findall(views[0])]
+    return _Included([p for p in dict.fromkeys(found) if p], defines, macros, opaque)
 
 
-_GLUED_HEADER: Final = re.compile(r"^--?(?:include|imacros)=?")
+# (and nasm's pre-include, `-Pfile`, `--pre-include=file`: review DB2)
+_GLUED_HEADER: Final = re.compile(r"^(?:--?(?:include|imacros|pre-include)=?|-P(?=.))")
 _MAX_SCANNED_SOURCES = 32
 _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
 
@@ -3421,6 +3471,13 @@ def _named_paths(word: Word, *, typed: bool = True) -> list[Word]:
         return [*_path_words(word, text[2:]), *_path_words(word, text[1:]),
                 *_path_words(word, after)]
     return _path_words(word, text, typed=typed)
+
+
+def _rooted(path: str) -> bool:
+    """Whether the first name of `//NAME/…` is a folder at this machine's root (`home`,
+    `tmp`, `etc`), which a URL's host rarely is."""
+    first = path.lstrip("/").partition("/")[0]
+    return bool(first) and os.path.isdir("/" + first)
 
 
 def _url_paths(text: str) -> list[str]:

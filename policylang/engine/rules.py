@@ -2576,8 +2576,13 @@ _SUMS: Final = frozenset(
      "b3sum"}
 )  # fmt: skip
 _SUM_BUNDLE: Final = re.compile(r"-[bctwz]*c[bctwz]*")
-_LIST_READERS: Final = _SUMS | {"wc", "du", "sort", "find", "git", "clang-format", "cscope",
-                                 "ctags", "etags", "b3sum"}  # fmt: skip
+# ctags under its distributions' names (review DB3: Debian's is `ctags-universal`)
+_CTAGS: Final = frozenset(
+    {"ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "exuberant-ctags",
+     "ctags-exuberant", "etags.emacs", "ctags.emacs", "cscope"}
+)  # fmt: skip
+_LIST_READERS: Final = _SUMS | _CTAGS | {"wc", "du", "sort", "find", "git", "clang-format",
+                                         "b3sum"}  # fmt: skip
 
 
 def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
@@ -2587,9 +2592,12 @@ def _file_list_option(name: str, inner: Sequence[Word]) -> str | None:
     program = program_name(name)
     if program not in _LIST_READERS:
         return None
-    if program in ("cscope", "ctags", "etags"):
+    if program in _CTAGS:
         # a list by option (`-i`, `-L`, bundled: `-bi l`), or one the project ships
-        # (`cscope.files`; `.ctags.d/*.ctags` may say `-L`): review DA5
+        # (`cscope.files`; `.ctags.d/*.ctags` may say `-L`): review DA5; not what only
+        # prints its version or help (DB7)
+        if any(w.value in _NO_INPUT or (w.value or "").startswith("--list-") for w in inner[1:]):
+            return None
         return "(a file list)"
     for word in inner[1:]:
         value = word.value

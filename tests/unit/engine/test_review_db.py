@@ -1,0 +1,95 @@
+"""Review DB: bypasses and regressions of review DA's fixes.
+
+DB1 a file holding `gitdir: .git` as a clone's source; DB2 more include spellings
+(function-like macros, C++ raw strings, nasm without a blank, Rust attribute tricks);
+DB3 ctags under its distributions' names; DB4 `CREATE://home/…` outside the workspace;
+DB5 a quoted `#define` no include uses; DB6 prose that starts a line with `include`;
+DB7 `ctags --version`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from realrun import copy_workspace, git_ok, judge
+
+from policylang import Verdict
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> Path:
+    workspace = copy_workspace(tmp_path)
+    secret = tmp_path / "home" / ".aws" / "credentials"
+    secret.parent.mkdir()
+    secret.write_text("aws_secret_access_key=AKIASECRET\n")
+    files = {
+        "stringify.c": f"#define S(x) #x\n#include S({secret})\n",
+        "raw.cc": f'auto s = R"(a"/*)";\n#include "{secret}"\n// */\n',
+        "digits.cc": f"int n = 1'2'/*';\n#include \"{secret}\"\n// */\n",
+        "nospace.asm": f'incbin"{secret}"\n',
+        "pre.inc": f'%include "{secret}"\n',
+        "main.asm": "nop\n",
+        "cfg.rs": f'#[cfg_attr(all(), doc = "]", path = "{secret}")] mod m;\n',
+        "raw.rs": f'#[path = r"{secret}"] mod m;\n',
+        "escaped.rs": '#[path = "\\x2fhome/x"] mod m;\n',
+        "gdb.rs": f'#![debugger_visualizer(gdb_script_file = "{secret}")]\n',
+        "paths.c": '#define SHADOW_FILE "/etc/shadow"\n#define DOTENV ".env"\nint x;\n',
+        "macro.c": '#include "macro.h"\n#include P\n',
+        "macro.h": f'#define P "{secret}"\n',
+        "readme.rs": 'const R: &str = include_str!("README.md");\n',
+        "README.md": "Include the crate in your build.\n",
+        "nginx.cc": 'const char *c = "server {\\n"\n"include mime.types;\\n";\n',
+    }
+    for name, text in files.items():
+        (workspace / name).write_text(text)
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("gcc", "gcc -E stringify.c"), ("g++", "g++ -E raw.cc"), ("g++", "g++ -E digits.cc"),
+     ("nasm", "nasm nospace.asm"), ("nasm", "nasm -Ppre.inc main.asm"), ("rustc", "rustc cfg.rs"),
+     ("rustc", "rustc raw.rs"), ("rustc", "rustc escaped.rs"), ("rustc", "rustc gdb.rs"),
+     ("gcc", "gcc -E macro.c")],
+)  # fmt: skip
+def test_db2_more_include_spellings(sources: Path, approval: str, line: str) -> None:
+    decision = judge(line, sources, approval)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("gcc", "gcc -c paths.c"), ("rustc", "rustc readme.rs"), ("g++", "g++ -c nginx.cc")],
+)
+def test_db5_db6_names_no_include_uses_stay_approved(
+    sources: Path, approval: str, line: str
+) -> None:
+    decision = judge(line, sources, approval)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_db1_a_gitdir_file_as_the_source(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    (workspace / "g").write_text("gitdir: .git\n")
+    decision = judge("git clone --bare g c1.git", workspace, "git clone")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("name", ["ctags-universal", "universal-ctags", "uctags"])
+def test_db3_ctags_by_its_other_names(tmp_path: Path, name: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    assert judge(f"{name} -x a.c", workspace, name).verdict is Verdict.ASK
+
+
+def test_db7_ctags_version_is_no_list(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    assert judge("ctags --version", workspace, "ctags").verdict is Verdict.ALLOW
+
+
+def test_db4_a_typed_path_into_a_folder_of_this_machine(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    line = "socat -u OPEN:payload CREATE://usr/local/share/gradle/init.d/x.gradle"
+    assert judge(line, workspace, "socat -u").verdict is Verdict.ASK  # outside the workspace
+    url = "socat -u OPEN:payload CREATE://no-such-host/share/x"
+    assert judge(url, workspace, "socat -u").verdict is Verdict.ALLOW
