@@ -76,9 +76,14 @@ def test_a_tree_the_scan_cannot_enter_is_incomplete(
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real(path)
 
-    # a directory nobody may read: `grep -r` skips it too, so the scan is still complete
+    # another user's directory the agent may not read: `grep -r` skips it too, so the
+    # scan is still complete; one of the agent's own it may open again first (`chmod
+    # 700 app && grep -r x .`, review DA3): incomplete
     monkeypatch.setattr(subtree.os, "scandir", denied)
+    monkeypatch.setattr(subtree, "owned", lambda path: False)
     assert subtree.scan(str(tmp_path), hidden=True, budget=100).complete is True
+    monkeypatch.setattr(subtree, "owned", lambda path: True)
+    assert subtree.scan(str(tmp_path), hidden=True, budget=100).complete is False
 
 
 def test_one_tree_read_many_times_is_scanned_once(
