@@ -1394,13 +1394,7 @@ class PathChecks:
             self.fs = True
             scanned = self.written_trees.get(form)
             if scanned is None:
-                if len(self.written_trees) >= TREES_PER_LINE:
-                    seg.floor(
-                        Verdict.ASK,
-                        "engine.tree-budget",
-                        f"writes `{short(shown)}` recursively: more than {TREES_PER_LINE} "
-                        "trees to check in one line",
-                    )
+                if self._too_many_trees(len(self.written_trees), seg, shown, "writes"):
                     return
                 scanned = self.rules.denied_below(form, self.ctx, budget=TREE_BUDGET)
                 self.written_trees[form] = scanned
@@ -1728,6 +1722,19 @@ class PathChecks:
                 "look through",
             )
 
+    def _too_many_trees(self, count: int, seg: SegmentState, shown: str, how: str) -> bool:
+        """Whether a line has scanned as many trees as it may (`TREES_PER_LINE`); it then
+        asks rather than scan one more."""
+        if count < TREES_PER_LINE:
+            return False
+        seg.floor(
+            Verdict.ASK,
+            "engine.tree-budget",
+            f"{how} `{short(shown)}` recursively: more than {TREES_PER_LINE} trees to check "
+            "in one line",
+        )
+        return True
+
     def check_tree(self, directory: str, seg: SegmentState, shown: str) -> None:
         """Floors for the protected files a recursive read of `directory` reaches."""
         self.path_users[id(seg)] = seg
@@ -1740,13 +1747,7 @@ class PathChecks:
         key = (directory, self.reads_hidden)
         scanned = self.trees.get(key)
         if scanned is None:
-            if len(self.trees) >= TREES_PER_LINE:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.tree-budget",
-                    f"reads `{short(shown)}` recursively: more than {TREES_PER_LINE} trees "
-                    "to check in one line",
-                )
+            if self._too_many_trees(len(self.trees), seg, shown, "reads"):
                 return
             scanned = self.rules.protected_in_tree(
                 directory,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 from policylang.decision import Decision, Verdict
@@ -93,3 +94,30 @@ def bash_ran(line: str, workspace: Path, env: dict[str, str] | None = None) -> N
     must succeed."""
     subprocess.run(["bash", "-c", line], cwd=workspace, check=True, capture_output=True,
                    env=env or canary_environment(workspace))
+
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+
+
+def aws_secret(tmp_path: Path) -> Path:
+    """`home/.aws/credentials` in the fake home beside the workspace, holding a test key."""
+    secret = tmp_path / "home" / ".aws" / "credentials"
+    secret.parent.mkdir(parents=True, exist_ok=True)
+    secret.write_text("aws_secret_access_key=AKIASECRET\n")
+    return secret
+
+
+def as_nobody(script: str) -> str:
+    """What the Python `script` prints, run by an account that permissions hold (`nobody`
+    where the tests run as root, through the real `setpriv`; the tests' own otherwise),
+    with this checkout's policylang and no policy snapshots."""
+    command = [sys.executable, "-c", script]
+    if os.geteuid() == 0:
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    env = {"PYTHONPATH": str(REPOSITORY), "PATH": "/usr/bin:/bin", "HOME": "/nonexistent",
+           "POLICYLANG_SNAPSHOTS": "0"}  # fmt: skip
+    done = subprocess.run(
+        command, cwd="/", env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()

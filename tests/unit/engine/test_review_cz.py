@@ -11,25 +11,20 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, git_ok, judge, run_real
+from realrun import as_nobody, aws_secret, copy_workspace, git_ok, judge, run_real
 
 from policylang import Verdict
-
-REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
 def sources(tmp_path: Path) -> tuple[Path, Path]:
     workspace = copy_workspace(tmp_path)
-    secret = tmp_path / "home" / ".aws" / "credentials"
-    secret.parent.mkdir()
-    secret.write_text("aws_secret_access_key=AKIASECRET\n")
+    secret = aws_secret(tmp_path)
     files = {
         "macro.c": f'#define P "{secret}"\n#include P\n',
         "splice.c": f'#include \\\n"{secret}"\n',
@@ -111,21 +106,12 @@ def test_cz3_a_folder_that_cannot_be_searched_hides_no_link(unsearchable: Path) 
     """Judged as an account that permissions hold (`nobody` where the tests run as root,
     through the real `setpriv`), as an agent's is."""
     script = (
-        "from policylang import load_policy; import sys; "
+        "from policylang import load_policy; "
         f"d = load_policy().evaluate('cat d/lnk', workspace='{unsearchable}/ws', "
         f"env={{'HOME': '{unsearchable}/home', 'PATH': '/usr/bin:/bin'}}); "
         "print(d.verdict.value)"
     )
-    command = [sys.executable, "-c", script]
-    if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    env = {"PYTHONPATH": str(REPOSITORY), "PATH": "/usr/bin:/bin", "HOME": "/nonexistent",
-           "POLICYLANG_SNAPSHOTS": "0"}  # fmt: skip
-    done = subprocess.run(
-        command, cwd="/", env=env, capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ask", done.stdout
+    assert as_nobody(script) == "ask"
 
 
 @pytest.mark.parametrize(

@@ -11,25 +11,20 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, git_ok, judge
+from realrun import as_nobody, aws_secret, copy_workspace, git_ok, judge
 
 from policylang import Verdict
-
-REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
 def sources(tmp_path: Path) -> Path:
     workspace = copy_workspace(tmp_path)
-    secret = tmp_path / "home" / ".aws" / "credentials"
-    secret.parent.mkdir()
-    secret.write_text("aws_secret_access_key=AKIASECRET\n")
+    secret = aws_secret(tmp_path)
     files = {
         "string.c": f'char *s = "/*";\n#include "{secret}"\n// */\n',
         "formfeed.c": f'#\finclude "{secret}"\n',
@@ -101,21 +96,6 @@ def test_da2_a_clone_of_a_url_with_options_stays_approved(tmp_path: Path) -> Non
     assert judge(line, workspace, "git clone").verdict is Verdict.ALLOW
 
 
-def _as_nobody(script: str) -> str:
-    """What `script` prints run by an account permissions hold (`nobody` where the tests
-    run as root, through the real `setpriv`)."""
-    command = [sys.executable, "-c", script]
-    if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    env = {"PYTHONPATH": str(REPOSITORY), "PATH": "/usr/bin:/bin", "HOME": "/nonexistent",
-           "POLICYLANG_SNAPSHOTS": "0"}  # fmt: skip
-    done = subprocess.run(
-        command, cwd="/", env=env, capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
-
-
 @pytest.fixture
 def locked_app() -> Iterator[Path]:
     """A workspace, owned by `nobody`, whose folder `app` (mode 000) holds a `.env`."""
@@ -144,7 +124,7 @@ def test_da3_a_folder_of_ones_own_that_cannot_be_read_is_not_passed_over(
         f"env = {{'HOME': '{locked_app}/home', 'PATH': '/usr/bin:/bin'}}; "
         "print(p.evaluate('grep -r PASSWORD .', workspace=ws, env=env).verdict.value)"
     )
-    assert _as_nobody(script) == "ask"
+    assert as_nobody(script) == "ask"
 
 
 def test_da8_another_users_folder_stays_shut(tmp_path: Path) -> None:
@@ -156,7 +136,7 @@ def test_da8_another_users_folder_stays_shut(tmp_path: Path) -> None:
         "d = load_policy().evaluate('cat /root/x', workspace='/tmp', "
         "env={'HOME': '/nonexistent', 'PATH': '/usr/bin:/bin'}); print(d.verdict.value)"
     )
-    assert _as_nobody(script) == "allow"
+    assert as_nobody(script) == "allow"
 
 
 @pytest.mark.parametrize(

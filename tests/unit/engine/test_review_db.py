@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, git_ok, judge
+from realrun import aws_secret, copy_workspace, git_ok, judge
 
 from policylang import Verdict
 
@@ -19,9 +19,7 @@ from policylang import Verdict
 @pytest.fixture
 def sources(tmp_path: Path) -> Path:
     workspace = copy_workspace(tmp_path)
-    secret = tmp_path / "home" / ".aws" / "credentials"
-    secret.parent.mkdir()
-    secret.write_text("aws_secret_access_key=AKIASECRET\n")
+    secret = aws_secret(tmp_path)
     files = {
         "stringify.c": f"#define S(x) #x\n#include S({secret})\n",
         "raw.cc": f'auto s = R"(a"/*)";\n#include "{secret}"\n// */\n',
