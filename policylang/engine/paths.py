@@ -156,8 +156,8 @@ def _real(path: str) -> str:
         return path  # nothing below `/` exists: no link can be involved
     if (
         missing
+        and not os.access(existing, os.X_OK)  # (one call, and true for most folders)
         and os.path.isdir(existing)
-        and not os.access(existing, os.X_OK)
         and owned(existing)
     ):
         # a folder this process cannot search: what lies below it, a link among it, is

@@ -2633,6 +2633,8 @@ def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
     """The spelling by which `cmake --build` (`-- ARGS`) or `meson compile`
     (`--ninja-args`, `--vs-args`, `--xcode-args`) passes words to the build tool it runs,
     or None."""
+    if name not in ("cmake", "meson"):
+        return None
     values = [w.value for w in inner[1:]]
     if name == "cmake" and "--build" in values and "--" in values[values.index("--build") :]:
         return "cmake --build … --"
