@@ -24,6 +24,7 @@ from policylang.engine.gitconfig import (
     find_gitdirs,
     git_directory_of,
     is_git_directory,
+    read_regular,
 )
 from policylang.engine.rules import (
     GitPrint,
@@ -547,6 +548,13 @@ _CLONE_LONG = (
     "filter", "also-filter-submodules", "remote-submodules", "sparse", "bundle-uri",
     "ref-format", "revision", "checkout",
 )  # fmt: skip
+
+
+def _names_a_git_directory(path: str) -> bool:
+    """Whether `path` is a file holding `gitdir: …` (a worktree's or a submodule's `.git`,
+    or one made to stand for a repository: review DB1), not a bundle (DC6)."""
+    data = read_regular(path, 64)
+    return data is not None and data.startswith(b"gitdir:")
 
 
 def _local_clone_source(words: Sequence[Word]) -> str | None:
@@ -1345,10 +1353,11 @@ class PathChecks:
         if not any(os.path.isdir(form) for form in forms):
             # `SRC/.git` a file (a worktree, a submodule), or `SRC` itself one holding
             # `gitdir: …` (review DB1)
-            files = (form.removesuffix("/objects") for form in forms)
+            folders = [form.removesuffix("/objects") for form in forms]
             if objects.endswith("/.git/objects") and any(
-                os.path.isfile(path) or os.path.isfile(path.removesuffix("/.git"))
-                for path in files
+                _names_a_git_directory(path) or _names_a_git_directory(path.removesuffix("/.git"))
+                or os.path.isfile(os.path.join(path.removesuffix("/.git"), "commondir"))
+                for path in folders
             ):
                 # a linked worktree or a submodule: `.git` is a file naming the git
                 # directory whose objects git links (review DA2)

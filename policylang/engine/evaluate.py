@@ -1246,7 +1246,7 @@ class _Walk(PathChecks, LineWrites):
         )
         seen: set[str] = set()
         read = 0
-        defines: dict[str, tuple[str, paths.Cwd]] = {}
+        defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
         macros: list[str] = []
         while pending:
             name, here = pending.pop()
@@ -1276,20 +1276,44 @@ class _Walk(PathChecks, LineWrites):
                         f"`{short(name)}` includes a file named by `{short(found.opaque)}`, "
                         "which cannot be read here",
                     )
-                defines.update((macro, (value, folder)) for macro, value in found.defines)
+                for macro, value in found.defines:
+                    defines.setdefault(macro, []).append((value, folder))
                 macros.extend(found.macros)
                 for path in found.paths:
                     self.check_path(path, "read", seg, folder)
                     if not path.startswith(("/", "~")) and _SOURCE_NAME.search(path):
                         pending.append((path, folder))  # (a README or SQL file: read, not scanned)
-        # an include named by a macro, defined in any of the files read (review DB5: a
-        # quoted `#define` that no include uses is no include)
-        for macro in macros:
-            if macro in defines:
-                value, folder = defines[macro]
+        self._macro_includes(macros, defines, seg)
+
+    def _macro_includes(
+        self,
+        macros: list[str],
+        defines: dict[str, list[tuple[str, paths.Cwd]]],
+        seg: SegmentState,
+    ) -> None:
+        """An include named by a macro, followed through every `#define` of it in the
+        files read, and through the macros those name (review DC2: `#define P S(C)`, a
+        `#undef` and a second `#define`): a quoted name is checked as a read; a
+        function-like macro defined there, which builds the name, asks; a macro no file
+        read defines (`FT_FREETYPE_H`, Boost's) is the system's (review DB5: a quoted
+        `#define` no include uses is no include)."""
+        pending = [name.split("(")[0] for name in macros]
+        seen: set[str] = set()
+        while pending and len(seen) < _MAX_MACRO_STEPS:
+            name = pending.pop()
+            if name in seen or name not in defines:
+                continue
+            seen.add(name)
+            for value, folder in defines[name]:
                 quoted = _QUOTED.fullmatch(value)
                 if quoted is not None:
                     self.check_path(quoted.group(1) or quoted.group(2), "read", seg, folder)
+                elif value.startswith("(") or "#" in value:
+                    why = f"an include is named by the macro `{short(name)}`, which builds it"
+                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    return
+                elif (called := _MACRO_NAME.match(value)) is not None:
+                    pending.append(called.group(0))
 
     def check_protected_only(self, value: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """Floors for the protect rules that cover `value` as read or written, and only
@@ -3336,7 +3360,7 @@ _DIRECTIVE: Final = re.compile(
     re.MULTILINE,
 )
 _DEFINE: Final = re.compile(
-    rf"^{_BLANK}*#{_BLANK}*define{_BLANK}+(\w+){_BLANK}+(.*)$", re.MULTILINE
+    rf"^{_BLANK}*#{_BLANK}*define{_BLANK}+(\w+)(\([^)\n]*\))?{_BLANK}*(.*)$", re.MULTILINE
 )
 _QUOTED: Final = re.compile(r'"([^"\n]+)"|<([^>\n]+)>')
 # Rust's `include!`/`include_str!`/`include_bytes!` with a plain string, or anything else
@@ -3348,15 +3372,16 @@ _RUST_INCLUDE: Final = re.compile(
 _RUST_ALIAS: Final = re.compile(r"\buse\b[^;]*\binclude(?:_str|_bytes)?[ \t\n]+as\b")
 _RUST_BUILD_OUTPUT: Final = re.compile(r'concat![ \t\n]*\([ \t\n]*env![ \t\n]*\([ \t\n]*"OUT_DIR"')
 _RUST_ATTRIBUTE: Final = re.compile(
-    r'#!?\[[^\n]*?\b(?:path|gdb_script_file|natvis_file)[ \t]*=[ \t]*(r#*)?"([^"\n]*)"'
+    r'#!?\[(?:"[^"\n]*"|[^\]"\n])*?\b(?:path|gdb_script_file|natvis_file)[ \t]*=[ \t]*'
+    r'(r#*)?"([^"\n]*)"'
 )
 # an assembler's `.incbin`/`.include` (in an `asm` string too, `\"` quoted), nasm's
 # `incbin`/`%include` (in assembly sources only: `include` starts lines of prose too)
 _INCBIN: Final = re.compile(
-    r'(?i)(?:\.|%)(incbin|include)[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|\S.*)'
+    r'(?i)(?:\.|%)(incbin|include)\b[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|[^\s=.].*)'
 )
 _NASM_LINE: Final = re.compile(
-    r'(?im)^[ \t]*(incbin|include)[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|\S.*)'
+    r'(?im)^[ \t]*(incbin|include)\b[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|[^\s=.].*)'
 )
 _ASSEMBLY: Final = re.compile(r"\.(?:s|S|asm|nasm|inc|sx)$")
 # the names worth reading for their includes in turn: sources and headers
@@ -3395,16 +3420,15 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
     for view in views:
         for directive, argument in _DIRECTIVE.findall(view):
             argument = argument.strip()
-            quoted = _QUOTED.search(argument) if directive == "line" or directive.isdigit() else (
-                _QUOTED.match(argument)
-            )
+            marker = directive == "line" or directive.isdigit()
+            quoted = _QUOTED.search(argument) if marker else _QUOTED.match(argument)
             if quoted is not None:
                 found.append(quoted.group(1) or quoted.group(2))
-            elif "(" in argument or not argument:
-                # `#include S(/path)`: a function-like macro builds the name (review DB2)
-                opaque = opaque or f"#{directive} {argument}"
-            elif directive not in ("line",) and not directive.isdigit():
-                macros.append(argument.split()[0])
+            elif view is views[0] and argument:
+                # a macro (`#include FT_FREETYPE_H`, `#include S(/path)`, `#line 1 L`):
+                # followed to its `#define`s in the files read (reviews DB2, DC2)
+                words = argument.split()
+                macros.append(words[1] if marker and len(words) > 1 else words[0])
     clean = views[0]
     for match in _RUST_INCLUDE.finditer(clean):
         literal = match.group(1)
@@ -3427,11 +3451,16 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
                 found.append(literal)
             elif not argument.startswith("<"):
                 opaque = opaque or argument
-    defines = [(name, value.strip()) for name, value in _DEFINE.findall(views[0])]
+    defines = [
+        (name, f"{params}{value.strip()}" if params else value.strip())
+        for name, params, value in _DEFINE.findall(views[0])
+    ]
     return _Included([p for p in dict.fromkeys(found) if p], defines, macros, opaque)
 
 
 # (and nasm's pre-include, `-Pfile`, `--pre-include=file`: review DB2)
+_MACRO_NAME: Final = re.compile(r"[A-Za-z_]\w*")
+_MAX_MACRO_STEPS = 64
 _GLUED_HEADER: Final = re.compile(r"^(?:--?(?:include|imacros|pre-include)=?|-P(?=.))")
 _MAX_SCANNED_SOURCES = 32
 _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)

@@ -91,3 +91,48 @@ def test_db4_a_typed_path_into_a_folder_of_this_machine(tmp_path: Path) -> None:
     assert judge(line, workspace, "socat -u").verdict is Verdict.ASK  # outside the workspace
     url = "socat -u OPEN:payload CREATE://no-such-host/share/x"
     assert judge(url, workspace, "socat -u").verdict is Verdict.ALLOW
+
+
+@pytest.fixture
+def macro_sources(tmp_path: Path) -> Path:
+    """Review DC: includes named through macros, and everyday code that is no include."""
+    workspace = copy_workspace(tmp_path)
+    secret = aws_secret(tmp_path)
+    files = {
+        "nested.c": f"#define S(x) #x\n#define P S({secret})\n#include P\n",
+        "redefined.c": f'#define P "{secret}"\n#include P\n#undef P\n#define P "ok.h"\n',
+        "line.c": f"#define S(x) #x\n#define L S({secret})\n#line 1 L\n",
+        "field.c": "struct o { int include_hidden; } o;\n// see .includes\n",
+        "commented.c": "#include FT_FREETYPE_H /* FreeType (font engine) */\nint x;\n",
+        "boost.c": "#if 0\n#include BOOST_PP_ITERATE()\n#endif\nint x;\n",
+        "attr.rs": '#[cfg(windows)] fn f() { let path = "C:\\\\Windows"; }\n',
+        "ok.h": "",
+    }
+    for name, text in files.items():
+        (workspace / name).write_text(text)
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("approval", "line", "verdict"),
+    [("gcc", "gcc -E nested.c", Verdict.ASK), ("gcc", "gcc -E redefined.c", Verdict.DENY),
+     ("gcc", "gcc -E line.c", Verdict.ASK), ("gcc", "gcc -c field.c", Verdict.ALLOW),
+     ("gcc", "gcc -c commented.c", Verdict.ALLOW), ("gcc", "gcc -c boost.c", Verdict.ALLOW),
+     ("rustc", "rustc attr.rs", Verdict.ALLOW)],
+)  # fmt: skip
+def test_dc2_to_dc5_macros_followed_and_everyday_code(
+    macro_sources: Path, approval: str, line: str, verdict: Verdict
+) -> None:
+    decision = judge(line, macro_sources, approval)
+    assert decision.verdict is verdict, decision.explain()
+
+
+def test_dc1_dc6_a_repository_folder_without_objects_and_a_bundle(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    (workspace / "x" / "refs").mkdir(parents=True)
+    (workspace / "x" / "HEAD").write_text("ref: refs/heads/main\n")
+    (workspace / "x" / "commondir").write_text("../.git\n")
+    assert judge("git clone --bare x c.git", workspace, "git clone").verdict is Verdict.ASK
+    (workspace / "repo.bundle").write_text("# v2 git bundle\n")
+    assert judge("git clone repo.bundle out", workspace, "git clone").verdict is Verdict.ALLOW
