@@ -1299,10 +1299,15 @@ class _Walk(PathChecks, LineWrites):
         `#define` no include uses is no include)."""
         pending = [name.split("(")[0] for name in macros]
         seen: set[str] = set()
-        while pending and len(seen) < _MAX_MACRO_STEPS:
+        while pending:
             name = pending.pop()
             if name in seen or name not in defines:
                 continue
+            if len(seen) >= _MAX_MACRO_STEPS:
+                # (a chain longer than is followed here: not seen, so not allowed)
+                why = "an include is named through more macros than are followed here"
+                seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                return
             seen.add(name)
             for value, folder in defines[name]:
                 quoted = _QUOTED.fullmatch(value)

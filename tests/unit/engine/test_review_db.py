@@ -136,3 +136,13 @@ def test_dc1_dc6_a_repository_folder_without_objects_and_a_bundle(tmp_path: Path
     assert judge("git clone --bare x c.git", workspace, "git clone").verdict is Verdict.ASK
     (workspace / "repo.bundle").write_text("# v2 git bundle\n")
     assert judge("git clone repo.bundle out", workspace, "git clone").verdict is Verdict.ALLOW
+
+
+def test_a_macro_chain_longer_than_is_followed_asks(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    secret = aws_secret(tmp_path)
+    chain = [f"#define M{n} M{n + 1}" for n in range(80)]
+    (workspace / "chain.c").write_text(
+        "\n".join([*chain, f'#define M80 "{secret}"', "#include M0", ""])
+    )
+    assert judge("gcc -E chain.c", workspace, "gcc").verdict is Verdict.ASK
