@@ -24,7 +24,6 @@ that names what could not be seen.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import itertools
@@ -361,6 +360,7 @@ class _Walk(PathChecks, LineWrites):
         self.moved_approvals: list[tuple[SegmentState, str]] = []
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self._shims: bool | None = None  # see `_shimmed`
+        self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
         # allowed `python -m X` segments and the files the line writes (`python_module_path`)
         self.module_runs: list[tuple[SegmentState, paths.Cwd, str]] = []
         self.line_writes: list[tuple[SegmentState, str, paths.Cwd, bool]] = []
@@ -2036,9 +2036,6 @@ class _Walk(PathChecks, LineWrites):
         entry inside it, or a relative one); None when PATH finds none. A workspace
         entry after a system one that holds the name does not run (review BH14)."""
         for entry in self.ctx.env.get("PATH", "").split(":"):
-            workspace = not entry.startswith("/") or (
-                self._in_workspace(entry) and not _INSTALLED_BIN.search(os.path.normpath(entry))
-            )
             folders = (
                 [os.path.join(c, entry) for c in sorted(cwd.candidates)]
                 if not entry.startswith("/")
@@ -2047,6 +2044,12 @@ class _Walk(PathChecks, LineWrites):
             for folder in folders:
                 candidate = os.path.join(folder, name)
                 if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                    # where the entry leads is looked up only for the entry that holds
+                    # the program (a lookup resolves every component of the entry)
+                    workspace = not entry.startswith("/") or (
+                        self._in_workspace(entry)
+                        and not _INSTALLED_BIN.search(os.path.normpath(entry))
+                    )
                     return candidate, workspace
         return None
 
@@ -2150,12 +2153,24 @@ class _Walk(PathChecks, LineWrites):
 
     def _in_workspace(self, entry: str) -> bool:
         """Whether an absolute PATH entry leads into the workspace, spelled with `..`
-        or through a symbolic link included (review AP3)."""
-        forms = {os.path.normpath(entry)}
-        with contextlib.suppress(OSError, ValueError):
-            forms.add(os.path.realpath(entry))
-        anchors = {self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace}
-        return any(paths.is_within(form, anchor) for form in forms for anchor in anchors)
+        or through a symbolic link included (review AP3). Looked up once per line per
+        entry: PATH is fixed for the line, and each lookup resolves every component."""
+        known = self._entry_places.get(entry)
+        if known is None:
+            workspace, real_workspace = self.ctx.workspace, self.ctx.real_workspace
+            real_workspace = real_workspace or workspace
+            known = False
+            for form in (os.path.normpath(entry), None):
+                if form is None:
+                    try:
+                        form = _physical_entry(entry)
+                    except (OSError, ValueError):
+                        break
+                if paths.is_within(form, workspace) or paths.is_within(form, real_workspace):
+                    known = True
+                    break
+            self._entry_places[entry] = known
+        return known
 
     def _workspace_path_entries(self, cwd: paths.Cwd) -> list[str]:
         """The PATH entries that lead into the workspace, as directories to look in."""
@@ -2688,6 +2703,21 @@ _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 _HELPER_SCAN: Final = 65_536  # entries of a PATH folder looked through for `git-*` helpers
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
+
+
+def _physical_entry(entry: str) -> str:
+    """`os.path.realpath(entry)` for a PATH entry, in a few system calls where the entry
+    is an absolute, normalised path (as PATH entries nearly always are): `paths.real`
+    gives the same answer there, with the kernel resolving what exists."""
+    if not entry.startswith("/") or entry.startswith("//") or entry != os.path.normpath(entry):
+        return os.path.realpath(entry)
+    existing = paths.kernel_real(entry)  # (most entries exist: one call fewer than `real`)
+    if existing is not None:
+        return existing
+    try:
+        return paths.real(entry)
+    except paths.Unresolvable:
+        return os.path.realpath(entry)
 
 
 def _env_interpreter(path: str) -> str | None:

@@ -176,6 +176,15 @@ def _real(path: str) -> str:
     return tail
 
 
+def kernel_real(path: str) -> str | None:
+    """The kernel's canonical name of `path`, all its links followed, where it exists and
+    the system can tell (None otherwise): what `os.path.realpath` answers for it, in three
+    system calls."""
+    if _O_PATH is None or "\0" in path:
+        return None
+    return _kernel_real(path)
+
+
 def _kernel_real(path: str) -> str | None:
     """The kernel's canonical name of an existing `path` (None: not available here)."""
     assert _O_PATH is not None

@@ -264,3 +264,25 @@ def test_link_into_proc_self_is_unknown(tmp_path: Path) -> None:
     assert after.known is False
     after = paths.track([_seg("cd", "/proc/self/cwd/.."), _seg("ls")], cwd, HOME)[1]
     assert after.known is False
+
+
+def test_kernel_real_and_path_entries_agree_with_realpath(tmp_path: Path) -> None:
+    # PATH entries are resolved with `kernel_real` first (one call fewer than `real`);
+    # an entry's place must be exactly what os.path.realpath gives, links of every kind
+    from policylang.engine.evaluate import _physical_entry
+
+    names = _link_maze(tmp_path)
+    checked = 0
+    for depth in (1, 2, 3):
+        for combo in itertools.product([*names, "..", "."], repeat=depth):
+            path = "/".join((str(tmp_path), *combo))
+            expected = os.path.realpath(path)
+            assert _physical_entry(path) == expected, path
+            kernel = paths.kernel_real(path)
+            assert kernel is None or kernel == expected, path
+            checked += 1
+    for path in ("/", "//usr/bin", "/usr/bin/", "bin", "", "/a\0b"):
+        if "\0" not in path:
+            assert _physical_entry(path) == os.path.realpath(path), path
+        assert paths.kernel_real("/a\0b") is None
+    assert checked > 3000

@@ -252,3 +252,34 @@ def test_review_az_lines_tree_sitter_misreads_keep_their_denies(
     its part alone is denied; the line's pieces are now read on their own."""
     decision = load_policy(snapshot=False).evaluate(command, workspace=str(tmp_path))
     assert decision.verdict is Verdict.DENY
+
+
+def test_programs_path_entry_linked_into_the_workspace_after_a_system_entry(
+    tmp_path: Path,
+) -> None:
+    """Where a PATH entry leads is looked up only for the entry that holds the program
+    (a speed-up of 5 December 2026): a link outside the workspace that leads into it is
+    still the workspace's, however it is spelt, and a system folder earlier on PATH that
+    holds the name still wins."""
+    workspace = tmp_path / "ws"
+    (workspace / "tools").mkdir(parents=True)
+    program = workspace / "tools" / "ls"
+    program.write_text("#!/bin/sh\ntouch /tmp/PWN\n")
+    program.chmod(0o755)
+    link = tmp_path / "bin"
+    link.symlink_to(workspace / "tools")
+    (tmp_path / "x").mkdir()
+    policy = load_policy(snapshot=False)
+    for entries, planted in (
+        (f"{link}:/usr/bin:/bin", True),
+        (f"{tmp_path}/x/../bin:/usr/bin:/bin", True),
+        (f"/usr/bin:/bin:{link}", False),
+    ):
+        env = {"HOME": str(tmp_path / "home"), "PATH": entries}
+        decision = policy.evaluate("echo a && ls", workspace=str(workspace), env=env)
+        reasons = [r.rule_id for r in decision.reasons]
+        if planted:
+            assert decision.verdict is Verdict.ASK, entries
+            assert "engine.path-program" in reasons, entries
+        else:
+            assert decision.verdict is Verdict.ALLOW, (entries, reasons)
