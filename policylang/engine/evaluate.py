@@ -1235,8 +1235,8 @@ class _Walk(PathChecks, LineWrites):
         with its own tools (review CY8). Each is checked as a read, and one in the
         workspace is read in turn, up to 32 files. A tripwire, not a proof (review CZ1):
         an include named by a macro or built by `concat!`, a source too large or too many,
-        ask; what a `-I` folder supplies, or a file another segment of the line writes,
-        is not seen."""
+        ask; a file another segment of the line writes is not seen. A header is also looked
+        for in the include folders (`_include_folders`: `-I inc` held a link to a secret)."""
         pending = [(w.value, cwd) for w in rest if w.value and not w.value.startswith("-")]
         # headers given by option, glued (`-include./x.h`, `--include=x.h`: review DA1)
         pending.extend(
@@ -1248,6 +1248,7 @@ class _Walk(PathChecks, LineWrites):
         read = 0
         defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
         macros: list[str] = []
+        folders = self._include_folders(rest, seg, cwd)
         while pending:
             name, here = pending.pop()
             for base in sorted(here.candidates):
@@ -1283,7 +1284,64 @@ class _Walk(PathChecks, LineWrites):
                     self.check_path(path, "read", seg, folder)
                     if not path.startswith(("/", "~")) and _SOURCE_NAME.search(path):
                         pending.append((path, folder))  # (a README or SQL file: read, not scanned)
+                    if path.startswith(("/", "~")):
+                        continue
+                    # and where an include folder holds that name (`-I inc`, `CPATH`)
+                    for where in folders:
+                        if any(os.path.lexists(os.path.join(c, path)) for c in where.candidates):
+                            self.check_path(path, "read", seg, where)
+                            if _SOURCE_NAME.search(path):
+                                pending.append((path, where))
         self._macro_includes(macros, defines, seg)
+
+    def _include_folders(
+        self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> list[paths.Cwd]:
+        """The folders a compiler looks in for the headers its sources name: `-I DIR` and
+        its kin, glued or not, a sysroot's include folders, and `CPATH` and the like of the
+        environment (an empty entry is the working folder). Relative ones are below `cwd`;
+        `~/x` is taken both ways (bash expands it only as a word of its own). A folder
+        that cannot be told (`-I "$X"`, `-iwithprefix` under `-iprefix`) asks."""
+        named: list[str] = []
+        unknown = False
+        words = list(rest)
+        for index, word in enumerate(words):
+            value = word.value
+            if value is None:
+                continue
+            glued = _GLUED_INCLUDE_DIR.match(value)
+            if value in _INCLUDE_DIR_OPTIONS:
+                following = words[index + 1] if index + 1 < len(words) else None
+                option, folder = value, following.value if following is not None else ""
+            elif glued is not None and len(value) > glued.end():
+                option, folder = glued.group(1), value[glued.end() :]
+            else:
+                continue
+            if folder is None or option.startswith(("-iprefix", "-iwithprefix")):
+                unknown = True
+            elif folder:
+                named.extend(_include_dirs(option, folder))
+        for variable in _INCLUDE_PATH_VARIABLES:
+            text = self.ctx.env.get(variable)
+            if text is not None:
+                named.extend(entry or "." for entry in text.split(":"))
+        if unknown:
+            why = "the compiler is given a folder of headers that cannot be told here"
+            seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+        folders: list[paths.Cwd] = []
+        for name in dict.fromkeys(named):
+            if "\0" in name:
+                continue  # (no such folder)
+            forms = [name]
+            if name.startswith("~"):
+                forms.append(paths.lexical(name, "/", self.ctx.home) or name)
+            bases = {
+                os.path.normpath(form if form.startswith("/") else os.path.join(base, form))
+                for form in forms
+                for base in cwd.candidates
+            }
+            folders.append(paths.Cwd(candidates=frozenset(bases)))
+        return folders
 
     def _macro_includes(
         self,
@@ -3498,6 +3556,26 @@ _MACRO_NAME: Final = re.compile(r"[A-Za-z_]\w*")
 _MAX_MACRO_STEPS = 64
 _GLUED_HEADER: Final = re.compile(r"^(?:--?(?:include|imacros|pre-include)=?|-P(?=.))")
 _MAX_SCANNED_SOURCES = 32
+# the options that name a folder of headers (gcc, clang, cpp, nasm, as), and a sysroot,
+# whose `usr/include` holds the system's headers
+_INCLUDE_DIR_OPTIONS: Final = frozenset(
+    {"-I", "-iquote", "-isystem", "-idirafter", "-isysroot", "--sysroot", "--include-directory",
+     "--include-directory-after", "-iprefix", "-iwithprefix", "-iwithprefixbefore"}
+)  # fmt: skip
+_GLUED_INCLUDE_DIR: Final = re.compile(
+    r"(-iquote|-isystem|-idirafter|-isysroot|-iprefix|-iwithprefixbefore|-iwithprefix|-I|"
+    r"--sysroot=|--include-directory=|--include-directory-after=)"
+)
+_INCLUDE_PATH_VARIABLES: Final = (
+    "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH",
+)  # fmt: skip
+
+
+def _include_dirs(option: str, value: str) -> list[str]:
+    """The folders `option VALUE` names headers in (a sysroot: its include folders)."""
+    if "sysroot" in option:
+        return [os.path.join(value, "usr/include"), os.path.join(value, "usr/local/include")]
+    return [value]
 _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
 
 
