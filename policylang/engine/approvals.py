@@ -14,8 +14,14 @@ tomlkit so the user's comments and ordering survive):
 allow = [
   "npm run build",
   "make test",
+  "make $",
 ]
 ```
+
+A rule ending in a `$` of its own (`make $`) is exact: it approves the line of those
+words and no longer one (`make`, not `make deploy`). It is offered where the line is
+shorter than the arity prefix a prefix rule needs (bare `make`, `npm run`, `ip a`), which
+a prefix rule would widen to every verb.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ _log = logging.getLogger(__name__)
 # Names that are never approvable on their own: the word after them decides everything.
 _MIN_WORDS = 1
 
+# The last word of an exact rule's words (`make $` is `("make", EXACT_END)`): no word of a
+# command can hold a NUL, so it never stands for one, and a prefix never matches it.
+EXACT_END = "\0"
+
 
 class ApprovalError(ValueError):
     """An approval rule that cannot be stored (empty, or not a plain word prefix)."""
@@ -56,13 +66,42 @@ def rule_words(rule: str) -> tuple[str, ...]:
     """
     if not isinstance(rule, str):  # shlex would fail inside, on `.read`
         raise TypeError(f"an approval rule is a str such as 'npm run build', not {rule!r}")
+    if "\0" in rule:
+        raise ApprovalError("an approval rule cannot hold a NUL character")
     try:
         words = tuple(shlex.split(rule, comments=False, posix=True))
     except ValueError as error:
         raise ApprovalError(f"cannot split approval rule `{rule}`: {error}") from None
     if len(words) < _MIN_WORDS:
         raise ApprovalError("an approval rule needs at least one word")
+    if len(words) > 1 and words[-1] == "$" and _unquoted_end(rule, words):
+        return (*words[:-1], EXACT_END)
     return words
+
+
+def _unquoted_end(rule: str, words: tuple[str, ...]) -> bool:
+    """Whether the rule's last word is a `$` of its own, unquoted (`make $`, not `make
+    '$'`, `make \\$` or `make \\ $`): the text without its last character splits into
+    the words before it."""
+    text = rule.rstrip()
+    if not text.endswith("$"):
+        return False
+    try:
+        return tuple(shlex.split(text[:-1], comments=False, posix=True)) == words[:-1]
+    except ValueError:
+        return False
+
+
+def is_exact(words: Sequence[str]) -> bool:
+    """Whether an approval's words are an exact rule's (`make $`)."""
+    return bool(words) and words[-1] == EXACT_END
+
+
+def covered_words(words: Sequence[str]) -> int:
+    """How many of a command's words an approval covers as its prefix: the rule's words,
+    or, for an exact rule, the program's name alone, so that the words after it are
+    checked as those after any approved prefix are (paths, inline code, unknown words)."""
+    return 1 if is_exact(words) else len(words)
 
 
 def format_rule(words: Sequence[str]) -> str:
@@ -70,7 +109,11 @@ def format_rule(words: Sequence[str]) -> str:
 
     >>> format_rule(("git", "commit", "-m"))
     'git commit -m'
+    >>> format_rule(("make", EXACT_END))
+    'make $'
     """
+    if is_exact(words):
+        return f"{shlex.join(words[:-1])} $"
     return shlex.join(words)
 
 
@@ -166,16 +209,18 @@ class Approvals:
         return tuple(format_rule(words) for words in every)
 
     def match(self, words: Sequence[str | None]) -> tuple[str, ...] | None:
-        """The longest approved prefix of `words` (literal values; None never matches)."""
+        """The longest approved prefix of `words` (literal values; None never matches),
+        or the exact rule of those words (returned with its `EXACT_END`)."""
         if not words or words[0] is None:
             return None
         best: tuple[str, ...] | None = None
         with self._lock:
             candidates = tuple(self._by_first.get(words[0], ()))
         for prefix in candidates:
-            if len(prefix) > len(words):
+            size = len(prefix) - 1 if is_exact(prefix) else len(prefix)
+            if size > len(words) or (is_exact(prefix) and size != len(words)):
                 continue
-            if all(words[i] == prefix[i] for i in range(len(prefix))) and (
+            if all(words[i] == prefix[i] for i in range(size)) and (
                 best is None or len(prefix) > len(best)
             ):
                 best = prefix

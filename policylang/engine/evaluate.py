@@ -39,7 +39,7 @@ from typing import Final, Protocol
 from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, gitstage, paths
-from policylang.engine.approvals import Approvals, format_rule
+from policylang.engine.approvals import Approvals, covered_words, format_rule
 from policylang.engine.checks import PathChecks, SegmentState, removes_only, short, tree_path
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
@@ -968,7 +968,7 @@ class _Walk(PathChecks, LineWrites):
             # words after it would still ask or deny (a path outside the workspace, a word
             # not known), approving is no use: nothing is offered (approve once instead)
             trial = SegmentState(text=seg.text, context=seg.context)
-            size = len(seg.suggestion)
+            size = covered_words(seg.suggestion)
             self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
             if trial.verdict is not Verdict.ALLOW:
                 seg.suggestion = None
@@ -1045,7 +1045,7 @@ class _Walk(PathChecks, LineWrites):
             elif approved is not None and len(approved) >= found.specificity:
                 if cwd is not None and cwd.candidates != self.start.candidates:
                     self.moved_approvals.append((seg, format_rule(approved)))
-                seg.approved = len(approved)
+                seg.approved = covered_words(approved)
                 verdict = Verdict.ALLOW
                 reason = Reason(
                     rule_id="approval",

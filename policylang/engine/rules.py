@@ -41,6 +41,7 @@ from policylang.compiler.tree import (
 )
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, subtree
+from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
 from policylang.engine.paths import is_within as paths_within
@@ -1456,7 +1457,23 @@ class RuleView:
             return None
         if len(values) < 2 and values[0].rpartition("/")[2] in _VERB_ONLY:
             return None  # bare `scalar` would approve every verb (review BT5)
-        return self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
+        found = self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
+        if found is not None and is_exact(found) and len(values) < len(inner):
+            return None  # (a word that cannot be known: no exact rule can match the line)
+        return found
+
+    def _exact(
+        self, values: Sequence[str], words: Sequence[str], depth: int
+    ) -> tuple[str, ...] | None:
+        """The exact rule of the line's words (`make $`, `npm run $`, `make -j4 $`), where no
+        prefix can be offered: it approves that line and no other. Not for a program that
+        runs code or commands it is given (an interpreter, a shell, a wrapper), nor for a
+        tool run by `python -m` (`depth`), nor past `_MAX_EXACT_WORDS` words."""
+        if depth or not values or len(values) > _MAX_EXACT_WORDS:
+            return None
+        if self._runs_code(words[0]) or self._runs_code(values[0].rpartition("/")[2]):
+            return None
+        return (*values, EXACT_END)
 
     def _ruled(self, values: Sequence[str]) -> bool:
         """Whether a rule of the policy (not its `default`) names the command `values`,
@@ -1498,11 +1515,12 @@ class RuleView:
         if len(prefix) < self.policy.arity.arity(words if spelled is None else spelled):
             # `npm`, `git`, `npm run`, `tmux` alone: a prefix short of the verb would approve
             # every verb (the approval oracle: bare `tmux` approved `tmux saveb FILE`,
-            # bare `npm` `npm install x`): approved once instead
-            return None
+            # bare `npm` `npm install x`): only the line itself, exactly
+            return self._exact(values, words, depth)
         named = max(1, self.policy.arity.key_length(words))  # `python3 -m` names its `-m`
         if any(word.startswith("-") for word in prefix[named:]):
-            return None  # `systemctl --user`: an option says nothing of what follows
+            # `systemctl --user`: an option says nothing of what follows
+            return self._exact(values, words, depth)
         if len(prefix) < 2 and (
             self._runs_code(words[0])
             or (not ruled and len(values) > 1 and _SCRIPT_NAME.search(values[1]))
@@ -1589,6 +1607,7 @@ _VERB_NAMES: Final = frozenset(
 # programs offered with a verb only: their bare name covers verbs that run git with the
 # repository's configuration, register it for background jobs or delete it
 _VERB_ONLY: Final = frozenset({"scalar"})
+_MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is seldom met
 # interpreters whose first operand is always a script (verbs are options: `python3 -m`)
 _VERBLESS: Final = re.compile(r"(?:python|pypy)[0-9.]*")
 # npm 11's commands and its other names for them (`lib/utils/cmd-list.js`); npm takes any

@@ -65,7 +65,12 @@ def test_an_approval_of_the_bare_program_does_not_cover_them(
              "tmux set-option -g mouse on"]
 )
 def test_a_prefix_short_of_its_verb_is_not_offered(workspace: Path, line: str) -> None:
-    assert judge(line, workspace).suggested_rule is None
+    # only the exact line is (`tmux $`, since 5 December 2026), which approves no verb
+    rule = judge(line, workspace).suggested_rule
+    assert rule is None or rule == f"{line} $", rule
+    if rule is not None:
+        for verb in ("saveb /tmp/x", "install x", "push --force", "deploy", "build"):
+            assert judge(f"{line} {verb}", workspace, rule).verdict is not Verdict.ALLOW
 
 
 @pytest.mark.parametrize(
