@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the test suite needs (bubblewrap for the sandbox tests,
 # strace for the dynamic oracle, git for the repository tests, binutils' ar for the archive
-# tests, the C preprocessor for the stdin-source tests). CI machines start bare and run as root.
+# tests, the C preprocessor for the stdin-source tests, less and man-db for the review DD
+# tests). CI machines start bare and run as root.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
@@ -10,6 +11,9 @@ command -v git >/dev/null 2>&1 || need+=(git)
 command -v ar >/dev/null 2>&1 || need+=(binutils)
 command -v rsync >/dev/null 2>&1 || need+=(rsync)
 command -v cpp >/dev/null 2>&1 || need+=(cpp)
+command -v lesspipe >/dev/null 2>&1 || need+=(less)
+command -v man >/dev/null 2>&1 || need+=(man-db)
+command -v col >/dev/null 2>&1 || need+=(bsdextrautils)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "system-deps: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

@@ -860,6 +860,7 @@ class _Walk(PathChecks, LineWrites):
             self.path_programs(_path_names(segment, found), seg, cwd, _login_shell(segment))
             if _runs_man(found.inner or words):
                 self._documentation_path("git help", seg)
+                self._pipeline_helpers("git help", seg, cwd)
         if _makes_link(found):
             self.link_makers.append(seg)
         if seg.verdict is Verdict.ALLOW:
@@ -2008,12 +2009,16 @@ class _Walk(PathChecks, LineWrites):
                 if self._script_helpers(f"{login} -l", entries, seg, cwd):
                     return
         for name, execed in names.items():
+            if name.rpartition("/")[2] in _LESS_NAMES and self._less_preprocessor(name, seg, cwd):
+                return
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
             if seg.verdict is Verdict.ALLOW and not seg.approved and self._shimmed(name, seg, cwd):
                 return
             if name in _PATH_DOC_READERS:
                 self._documentation_path(name, seg)
+                if self._pipeline_helpers(name, seg, cwd):
+                    return
             entries = self._workspace_path_entries(cwd)
             if entries:
                 # looked in the workspace: a program made there later changes the answer,
@@ -2208,6 +2213,74 @@ class _Walk(PathChecks, LineWrites):
                     "which is in the workspace: a page there can include any file",
                 )
                 return
+
+    def _pipeline_helpers(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """man-db formats a page through a pipeline of programs it runs by PATH (`col`,
+        `iconv`, `gzip`, `preconv`, `tbl`, `nroff`, `groff`), as info does `gzip`: a
+        workspace PATH entry that holds one of them, an empty or relative entry
+        included, runs it (review DD3: `man ls` with `PATH=:/usr/bin` ran the workspace's
+        `col`, which printed a key past man's sandbox). Whether it asked."""
+        entries = self._workspace_path_entries(cwd)
+        if not entries:
+            return False
+        self.fs = True
+        return self._script_helpers(name, entries, seg, cwd)
+
+    def _less_preprocessor(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """less runs the input preprocessor of `LESSOPEN` (and `LESSCLOSE`) through the
+        shell, output to a pipe included: Debian's and Fedora's set it to lesspipe, a
+        script that runs `file`, `tr`, `tar` … by PATH (review DD1); and it reads a
+        lesskey file, whose `#env` section may set them, from `LESSKEYIN`, `LESSKEY` or
+        `$XDG_CONFIG_HOME/lesskey` (DD5). Such a program, or a lesskey file, in the
+        workspace, or a workspace PATH entry holding a program such a script runs, asks.
+        Whether it asked."""
+        env = self.ctx.env
+        keys = [env.get(v) for v in ("LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM")]
+        config = env.get("XDG_CONFIG_HOME")
+        keys.append(os.path.join(config, "lesskey") if config else None)
+        for key in keys:
+            if key and self._reaches_workspace(key, cwd):
+                self.fs = True
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.path-program",
+                    f"`{name}` reads the lesskey file `{short(key)}`, which is in the "
+                    "workspace and may set the preprocessor it runs",
+                )
+                return True
+        commands = [env.get("LESSOPEN", "").strip(), env.get("LESSCLOSE", "").strip()]
+        commands = [c for c in commands if c]
+        if not commands:
+            return False
+        self.fs = True
+        for command in commands:
+            program = _preprocessor_program(command)
+            if program is None:
+                reason = "that cannot be read here"
+            elif "/" in program and self._reaches_workspace(program, cwd):
+                reason = "in the workspace"
+            elif "/" not in program and self._workspace_program(program, cwd) is not None:
+                reason = "which PATH finds in the workspace"
+            else:
+                continue
+            seg.floor(
+                Verdict.ASK,
+                "engine.path-program",
+                f"`{name}` runs the preprocessor of LESSOPEN (`{short(command)}`), {reason}",
+            )
+            return True
+        entries = self._workspace_path_entries(cwd)
+        return bool(entries) and self._script_helpers(f"{name} (LESSOPEN)", entries, seg, cwd)
+
+    def _reaches_workspace(self, path: str, cwd: paths.Cwd) -> bool:
+        """Whether a file the environment names lies in the workspace: relative (to a
+        working folder the line may move), or absolute and there, as written or with its
+        links resolved."""
+        if not path.startswith(("/", "~")):
+            return True
+        if path.startswith("~"):
+            path = paths.lexical(path, "/", self.ctx.home) or path
+        return self._in_workspace(path)
 
     def _in_workspace(self, entry: str) -> bool:
         """Whether an absolute PATH entry leads into the workspace, spelled with `..`
@@ -2705,6 +2778,23 @@ def _runs_man(words: Sequence[Word]) -> bool:
         return False
     values = [word.value for word in words[1:]]
     return "help" in values[:3] or "--help" in values
+
+
+# less and the scripts that run it, which run the preprocessor of LESSOPEN (review DD1)
+_LESS_NAMES: Final = frozenset({"less", "zless", "bzless", "xzless", "lzless", "zstdless"})
+
+
+def _preprocessor_program(command: str) -> str | None:
+    """The program a `LESSOPEN`/`LESSCLOSE` value runs (`| /usr/bin/lesspipe %s` →
+    `/usr/bin/lesspipe`), or None when it cannot be read as a plain command."""
+    text = command.lstrip("|-").lstrip("|").strip()
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None
+    if not words or any(c in text for c in ";&`$<>()\n"):
+        return None
+    return words[0]
 
 
 # programs that derive where they look for documentation from PATH (review AN2)
