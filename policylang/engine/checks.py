@@ -92,6 +92,8 @@ class SegmentState:
 _COMPLETE_HOST = re.compile(
     r"(?:https?|git|ssh)://[^/@]*@?[A-Za-z0-9.-]+(?::\d+)?/|[\w.-]+@[\w.-]+:"
 )
+# settings of git's global configuration that only `git blame` reads
+_BLAME_KEYS = frozenset({"blame.ignorerevsfile"})
 # variables that give git configuration or point it at another one (review AC7)
 _GIT_CONFIG_ENV = re.compile(
     r"GIT_CONFIG(?:_COUNT|_KEY_\d+|_VALUE_\d+|_PARAMETERS)?|GIT_DIR|GIT_COMMON_DIR"
@@ -1993,8 +1995,28 @@ class PathChecks:
                 "engine does not read: it may hold a credential or a remote",
             )
         global_remotes: tuple[str, ...] = ()
+        roots = (self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace)
+        config = self.git.global_config(self.ctx.home, self.ctx.env, workspace=roots)
+        verb = _word_value(found.inner, 1)
+        for risk in config.risks:
+            # (review DD5, DE7: the repository chooses what that setting runs or reads)
+            placed = risk.file.startswith("/") and not self._in_workspace(risk.file)
+            if placed and risk.key.lower() in _BLAME_KEYS and verb not in ("blame", "annotate"):
+                continue  # (GitHub's advice, `.git-blame-ignore-revs`: read by blame only)
+            seg.read_only = False
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-config",
+                f"git's global configuration sets `{risk.key}` ({short(risk.file, 100)}) "
+                + (
+                    f"to `{short(risk.detail)}`, a path in the work tree"
+                    if placed
+                    else "in a file of the workspace"
+                )
+                + ": the repository chooses what git runs or reads there",
+            )
+            break
         if printer is not None or remote_verb:
-            config = self.git.global_config(self.ctx.home, self.ctx.env)
             global_remotes = config.remotes if remote_verb else ()
             if printer is not None and config.credentials:
                 held = config.credentials[0]

@@ -73,6 +73,7 @@ from policylang.engine.rules import (
     file_url_path,
     has_xargs,
     is_compiler,
+    is_python,
     loopback_reach,
     module_tool,
     program_name,
@@ -361,6 +362,8 @@ class _Walk(PathChecks, LineWrites):
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self._shims: bool | None = None  # see `_shimmed`
         self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
+        self._loaded_paths: dict[str, list[str]] | None = None  # see `environment_code`
+        self._loaded_found: dict[tuple[str, str], str | None] = {}  # (the same)
         # allowed `python -m X` segments and the files the line writes (`python_module_path`)
         self.module_runs: list[tuple[SegmentState, paths.Cwd, str]] = []
         self.line_writes: list[tuple[SegmentState, str, paths.Cwd, bool]] = []
@@ -856,6 +859,10 @@ class _Walk(PathChecks, LineWrites):
         self.evaluating_builtin(segment, seg)
         found = self.rules.segment_rules(segment)
         self.apply(found, segment, seg, cwd, poison)
+        if self._loaded_paths is None:  # once per line: the environment is fixed
+            self._loaded_paths = self._risky_loaded_paths()
+        if self._loaded_paths:
+            self.environment_code(_path_names(segment, found), seg, cwd)
         if self.ctx.env.get("PATH"):
             self.path_programs(_path_names(segment, found), seg, cwd, _login_shell(segment))
             if _runs_man(found.inner or words):
@@ -2214,6 +2221,106 @@ class _Walk(PathChecks, LineWrites):
                 )
                 return
 
+    def environment_code(self, names: dict[str, bool], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """Code the environment makes programs load from the workspace (review DD2, DD4):
+        an entry of `LD_LIBRARY_PATH` that is empty or relative (the working folder: what
+        `export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64` makes of an unset
+        variable) or in the workspace, and holds a shared library, is loaded by every
+        program the line runs, bash first; `LD_PRELOAD` or `LD_AUDIT` naming a file there
+        too; such an entry of `PYTHONPATH` (`PERL5LIB`, `PERLLIB`) holding a module that a
+        Python (Perl) program imports first (`sitecustomize.py`, a standard-library name,
+        the program's own package: `pip --version` imported the repository's `pip/`)."""
+        for variable, entries in self._loaded_paths.items() if self._loaded_paths else ():
+            language = _LOADED_PATHS[variable]
+            if language == "native-file":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.environment-code",
+                    f"{variable} names `{short(entries[0])}`, a file of the workspace, "
+                    "which every program the line runs loads",
+                )
+                return
+            programs = (
+                [""]
+                if language == "native"
+                else [n for n in names if self._script_language(n, cwd) == language]
+            )
+            for program in programs:
+                found = self._loaded_module(variable, entries, program, cwd)
+                if found is None:
+                    continue
+                runs = "every program the line runs" if not program else f"`{program}`"
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.environment-code",
+                    f"{variable} leads {runs} to load `{short(found)}`, from the workspace",
+                )
+                return
+
+    def _risky_loaded_paths(self) -> dict[str, list[str]]:
+        """The entries of the environment's load-path variables (`_LOADED_PATHS`) that
+        are empty or relative (below the working folder) or lead into the workspace."""
+        risky: dict[str, list[str]] = {}
+        for variable, language in _LOADED_PATHS.items():
+            text = self.ctx.env.get(variable)
+            if text is None or (language == "native-file" and not text.strip()):
+                continue
+            if language == "native-file":  # (LD_PRELOAD takes blanks or colons between)
+                split = [e for e in text.replace(" ", ":").split(":") if e]
+            elif language == "perl":
+                split = [e for e in text.split(":") if e]  # (perl skips an empty entry)
+            else:
+                split = text.split(":")
+            entries = [e for e in split if self._reaches_workspace(e)]
+            if entries:
+                risky[variable] = entries
+        return risky
+
+    def _script_language(self, name: str, cwd: paths.Cwd) -> str | None:
+        """The language of the script `name` runs as (`pip` → python, `shasum` → perl),
+        by the interpreter of its `#!` line; None for a binary or what PATH does not find."""
+        base = name.rpartition("/")[2]
+        if is_python(base):
+            return "python"  # (the interpreter itself: `python3 -m json.tool`)
+        if re.fullmatch(r"perl[0-9.]*", base):
+            return "perl"
+        if "/" in name:
+            path = name if name.startswith("/") else os.path.join(min(cwd.candidates), name)
+        else:
+            first = self._first_on_path(name, cwd) if self.ctx.env.get("PATH") else None
+            path = first[0] if first is not None else ""
+        interpreter = _script_interpreter(path) if path else None
+        if interpreter is None:
+            return None
+        if _PYTHON_NAME.match(interpreter):
+            return "python"
+        return "perl" if interpreter.startswith("perl") else None
+
+    def _loaded_module(
+        self, variable: str, entries: list[str], program: str, cwd: paths.Cwd
+    ) -> str | None:
+        """What an entry of `variable` that is empty, relative or in the workspace holds
+        that `program` (a native library for every program: `""`) loads first, or the
+        entry itself where the working folder it is relative to is not known."""
+        top = program.rpartition("/")[2]
+        top = _SCRIPT_PACKAGES.get(top, top)
+        for entry in entries:
+            if not entry.startswith("/") and not cwd.known:
+                return entry or "."
+            folders = (
+                [entry]
+                if entry.startswith("/")
+                else [os.path.join(c, entry) for c in sorted(cwd.candidates)]
+            )
+            for folder in folders:
+                key = (folder, f"{_LOADED_PATHS[variable]}:{top}")
+                if key not in self._loaded_found:
+                    self.fs = True
+                    self._loaded_found[key] = _loaded_from(folder, _LOADED_PATHS[variable], top)
+                if self._loaded_found[key] is not None:
+                    return self._loaded_found[key]
+        return None
+
     def _pipeline_helpers(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
         """man-db formats a page through a pipeline of programs it runs by PATH (`col`,
         `iconv`, `gzip`, `preconv`, `tbl`, `nroff`, `groff`), as info does `gzip`: a
@@ -2239,7 +2346,7 @@ class _Walk(PathChecks, LineWrites):
         config = env.get("XDG_CONFIG_HOME")
         keys.append(os.path.join(config, "lesskey") if config else None)
         for key in keys:
-            if key and self._reaches_workspace(key, cwd):
+            if key and self._reaches_workspace(key):
                 self.fs = True
                 seg.floor(
                     Verdict.ASK,
@@ -2257,7 +2364,7 @@ class _Walk(PathChecks, LineWrites):
             program = _preprocessor_program(command)
             if program is None:
                 reason = "that cannot be read here"
-            elif "/" in program and self._reaches_workspace(program, cwd):
+            elif "/" in program and self._reaches_workspace(program):
                 reason = "in the workspace"
             elif "/" not in program and self._workspace_program(program, cwd) is not None:
                 reason = "which PATH finds in the workspace"
@@ -2272,7 +2379,7 @@ class _Walk(PathChecks, LineWrites):
         entries = self._workspace_path_entries(cwd)
         return bool(entries) and self._script_helpers(f"{name} (LESSOPEN)", entries, seg, cwd)
 
-    def _reaches_workspace(self, path: str, cwd: paths.Cwd) -> bool:
+    def _reaches_workspace(self, path: str) -> bool:
         """Whether a file the environment names lies in the workspace: relative (to a
         working folder the line may move), or absolute and there, as written or with its
         links resolved."""
@@ -2778,6 +2885,87 @@ def _runs_man(words: Sequence[Word]) -> bool:
         return False
     values = [word.value for word in words[1:]]
     return "help" in values[:3] or "--help" in values
+
+
+# variables naming where programs load code from, and the code they load (review DD2,
+# DD4): shared libraries for every program, a file every program preloads, modules for
+# the programs of a language
+_LOADED_PATHS: Final = {
+    "LD_LIBRARY_PATH": "native", "DYLD_LIBRARY_PATH": "native",
+    "DYLD_FALLBACK_LIBRARY_PATH": "native", "DYLD_FRAMEWORK_PATH": "native",
+    "LD_PRELOAD": "native-file", "LD_AUDIT": "native-file", "DYLD_INSERT_LIBRARIES": "native-file",
+    "PYTHONPATH": "python", "PERL5LIB": "perl", "PERLLIB": "perl",
+}  # fmt: skip
+# the package a Python program's script imports, where it is not named like the program
+_SCRIPT_PACKAGES: Final = {"pip3": "pip", "xq": "yq", "tomlq": "yq"}
+_LIBRARY_NAME: Final = re.compile(r"\.so(?:\.[0-9]+)*$|\.dylib$")
+# the subfolders the dynamic loader also looks in below each entry (glibc's hwcaps, and
+# the legacy platform and `tls` folders)
+_LIBRARY_SUBFOLDERS: Final = frozenset(
+    {"glibc-hwcaps", "tls", "x86_64", "i686", "i586", "i486", "i386", "haswell", "xeon_phi",
+     "avx512_1", "aarch64", "ppc64le", "s390x"}
+)  # fmt: skip
+_STARTUP_MODULES: Final = ("sitecustomize", "usercustomize")
+
+
+def _loaded_from(folder: str, language: str, top: str) -> str | None:
+    """What in `folder` a program of `language` loads first: a shared library (or a folder
+    the loader looks in) for `native`, a module named like `top`, like a standard-library
+    module or like a start-up module for `python`, a module for `perl`; the folder itself
+    when it cannot be looked through; None when nothing (or no such folder)."""
+    if language == "python":
+        found = _module_shadow(folder, top)
+        if found is not None:
+            return found
+        for name in _STARTUP_MODULES:
+            for suffix in (".py", ".pyc", "/__init__.py"):
+                if _lexists(os.path.join(folder, name + suffix)):
+                    return os.path.join(folder, name + suffix)
+        return None
+    try:
+        with os.scandir(folder) as listing:
+            for count, item in enumerate(listing):
+                if count >= _MODULE_SCAN:
+                    return folder
+                name = item.name
+                if language == "native" and (
+                    _LIBRARY_NAME.search(name) or name in _LIBRARY_SUBFOLDERS
+                ):
+                    return item.path
+                if language == "perl" and (name.endswith(".pm") or name[:1].isupper()):
+                    return item.path  # (a module, or a folder of a namespace: `File/Temp.pm`)
+    except OSError:
+        return None
+    return None
+
+
+def _script_interpreter(path: str) -> str | None:
+    """The name of the interpreter a script's `#!` line runs (`#!/usr/bin/python3` and
+    `#!/usr/bin/env python3` → `python3`), or None (a binary, no such file)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return _shebang_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+@functools.lru_cache(maxsize=256)
+def _shebang_of(path: str, mtime: int, size: int, inode: int) -> str | None:
+    """`_script_interpreter` for one version of the file (the key changes with it)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("latin-1").split()
+    if not words:
+        return None
+    if words[0].rpartition("/")[2] == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        return rest[0].rpartition("/")[2] if rest else None
+    return words[0].rpartition("/")[2]
 
 
 # less and the scripts that run it, which run the preprocessor of LESSOPEN (review DD1)

@@ -664,18 +664,28 @@ class GitConfigInspector:
             aliases=tuple(walk.aliases),
         )
 
-    def global_config(self, home: str, env: Mapping[str, str]) -> GitInspection:
+    def global_config(
+        self, home: str, env: Mapping[str, str], *, workspace: tuple[str, ...] = ()
+    ) -> GitInspection:
         """The configuration git reads besides the repository's: the global
         (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, `$GIT_CONFIG_GLOBAL`) and the system
         one (`/etc/gitconfig`, `$GIT_CONFIG_SYSTEM`), includes followed. Its credentials
         show in `git remote -v` (a global `url."https://x-access-token:T@github.com/"
         .insteadOf`, review AB2); its remotes and `insteadOf` bases are where `git fetch`
-        may go (review AD7). Its risks are the user's own settings: not reported."""
+        may go (review AD7). Its risks are the user's own settings, and not reported,
+        except where the repository chooses what they run or read (review DD5, DE7): a
+        file of it that lies in `workspace` (an `XDG_CONFIG_HOME` or `GIT_CONFIG_GLOBAL`
+        there) or is named relatively, and a setting whose file or program is named
+        relatively, which git looks up in the work tree (GitHub's recommended
+        `blame.ignoreRevsFile = .git-blame-ignore-revs`, shipped as a link to a secret)."""
         walk = _Walk(home=home)
         for path in _global_files(home, env):
-            self._collect(path, walk)
+            if path.startswith("/"):
+                self._collect(path, walk)
+            else:  # (a relative XDG_CONFIG_HOME: below whatever folder git runs in)
+                walk.risks.append(GitRisk(key="(the global configuration)", file=path))
         return GitInspection(
-            risks=(),
+            risks=tuple(r for r in walk.risks if _chosen_by_repository(r, workspace)),
             credentials=tuple(walk.credentials),
             complete=walk.complete,
             remotes=tuple(dict.fromkeys(walk.remotes)),
@@ -1237,6 +1247,32 @@ def _repository_configs(gitdir: str, common: str) -> tuple[str, ...]:
     return configs if common == gitdir else (*configs, gitdir + "/config")
 
 
+# settings whose value names a file git reads (a relative one: in the work tree)
+_FILE_KEYS: Final = frozenset(
+    {"blame.ignorerevsfile", "core.hookspath", "core.attributesfile", "core.excludesfile",
+     "mailmap.file", "fsck.skiplist", "fetch.fsck.skiplist", "receive.fsck.skiplist",
+     "gpg.ssh.allowedsignersfile", "commit.template"}
+)  # fmt: skip
+
+
+def _chosen_by_repository(risk: GitRisk, workspace: tuple[str, ...]) -> bool:
+    """Whether a risk of git's global configuration is the repository's to choose: its
+    file is relative or in the workspace, or its value names a file by a relative path
+    (a program by one with a `/`), which git looks up in the work tree."""
+    file = risk.file.partition(", ")[0]
+    if not file.startswith("/") or any(
+        file == root or file.startswith(root.rstrip("/") + "/") for root in workspace if root
+    ):
+        return True
+    value = risk.detail.strip().strip("\"'")
+    if risk.kind != "config" or not value or value.startswith(("/", "~", "!")):
+        return False
+    if risk.key.lower() in _FILE_KEYS:
+        return True
+    program = value.split()[0]
+    return "/" in program
+
+
 def _global_files(home: str, env: Mapping[str, str]) -> tuple[str, ...]:
     """The global and system configuration files git reads, in its order."""
     xdg = env.get("XDG_CONFIG_HOME") or f"{home}/.config"
@@ -1367,7 +1403,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         if var == "core.worktree":
             worktree = value
         if _dangerous(var, value):
-            risks.append(GitRisk(key=var, file=path))
+            risks.append(GitRisk(key=var, file=path, detail=value or ""))
         if _credential(var, value):
             credentials.append(GitRisk(key=var, file=path))
         if _lazy_fetch(section, sub, name, value):

@@ -1708,6 +1708,11 @@ _PYTHON: Final = re.compile(
 )
 
 
+def is_python(name: str) -> bool:
+    """Whether `name` is a Python interpreter's (`python3`, `python3.13t`, `pypy3.10-c`)."""
+    return _PYTHON.fullmatch(program_name(name)) is not None
+
+
 def module_tool(values: Sequence[str | None]) -> tuple[str, int] | None:
     """The program `python3 -m MODULE …` runs as, and where its arguments start
     (`python3 -m pytest -q` → `("pytest", 3)`, `python3 -mpytest -q` → `("pytest", 2)`),
