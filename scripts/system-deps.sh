@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the test suite needs (bubblewrap for the sandbox tests,
 # strace for the dynamic oracle, git for the repository tests, binutils' ar for the archive
-# tests, the C preprocessor for the stdin-source tests, less and man-db for the review DD
-# tests). CI machines start bare and run as root.
+# tests, the C preprocessor for the stdin-source tests, less, man-db, ripgrep and file for
+# the review DD and DE tests). CI machines start bare and run as root.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
@@ -14,6 +14,8 @@ command -v cpp >/dev/null 2>&1 || need+=(cpp)
 command -v lesspipe >/dev/null 2>&1 || need+=(less)
 command -v man >/dev/null 2>&1 || need+=(man-db)
 command -v col >/dev/null 2>&1 || need+=(bsdextrautils)
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+command -v file >/dev/null 2>&1 || need+=(file)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "system-deps: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

@@ -1705,6 +1705,9 @@ class _Walk(PathChecks, LineWrites):
             if assignment.name in LOCALE_NAMES:
                 value = assignment.value.value if assignment.value is not None else None
                 self.locale_assignment(assignment.name, value, seg)
+            elif assignment.name == "LANGUAGE" or assignment.name.startswith("LC_"):
+                value = assignment.value.value if assignment.value is not None else ""
+                self.message_catalogs(assignment.name, value, seg)
             if assignment.name == "TZ" and assignment.value is not None:
                 self.time_zone_file(assignment.value, seg, cwd)
 
@@ -1719,6 +1722,22 @@ class _Walk(PathChecks, LineWrites):
                 f"sets `{name}` to {'a value not known' if value is None else f'`{value}`'}: "
                 "in a charset other than UTF-8, bash may read the line's bytes as other "
                 "characters than the analyser did",
+            )
+
+    def message_catalogs(self, name: str, value: str | None, seg: SegmentState) -> None:
+        """`LANGUAGE=../../ws/x`: gettext joins each name of the list to the locale folder
+        without refusing `..`, so every program that prints a translated message takes its
+        formats from a catalog of the workspace, `%n` and `%N$s` included (review DE6: an
+        allowed `ls` printed a token of the environment). A `/` in the value, or a value
+        not known, asks; an `LC_*` category is a locale name, refused with a `/` by glibc
+        today, and asked about the same."""
+        if value is None or "/" in value:
+            shown = "a value not known" if value is None else f"`{short(value)}`"
+            seg.floor(
+                Verdict.ASK,
+                "engine.locale-files",
+                f"sets `{name}` to {shown}: programs may read their messages from files "
+                "that path names",
             )
 
     def time_zone_file(self, value: Word, seg: SegmentState, cwd: paths.Cwd) -> None:

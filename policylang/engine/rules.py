@@ -786,12 +786,11 @@ class RuleView:
             # ask for an unseen rest, which the deny outranks
             return found, True
         workspaces = [ws.rstrip("/") for ws in dict.fromkeys(ws for _, ws in ctx.anchors())]
-        workspace = workspaces[0]
         pattern = self._tree_pattern
         if not hidden and ctx.env.get("RIPGREP_CONFIG_PATH"):
             hidden = True  # a config file the engine does not read may say `--hidden`
         scan = subtree.scan(root, hidden=hidden, budget=budget)
-        if not hidden and subtree.whitelists(scan, root, workspace):
+        if not hidden and subtree.whitelists(scan, root):
             # `!.env` in an ignore file makes rg and ag read that hidden file after all
             scan = subtree.scan(root, hidden=True, budget=budget)
         for path in scan.entries:
@@ -863,6 +862,18 @@ class RuleView:
                         message=f"sets `{assignment.name}` for the command: in a charset "
                         "other than UTF-8, a shell it runs may read its code otherwise "
                         "than the analyser did",
+                        verdict=Verdict.ASK,
+                    )
+                )
+            elif (assignment.name == "LANGUAGE" or assignment.name.startswith("LC_")) and (
+                value is None or "/" in value
+            ):
+                # `env LANGUAGE=../x ls`: messages from a catalog that path names (DE6)
+                floors.append(
+                    Reason(
+                        rule_id="engine.locale-files",
+                        message=f"sets `{assignment.name}` for the command to a path: it may "
+                        "read its messages from files there",
                         verdict=Verdict.ASK,
                     )
                 )
@@ -1361,6 +1372,10 @@ class RuleView:
             found.extend(_compressed_names(name, inner, view))
         elif name in _CLOUD_FILE_READERS:
             found.extend(_cloud_file_values(name, inner))
+        if name in _COLON_LISTS:
+            # `file -m A:B` reads each magic file of the list, and prints the lines of B it
+            # cannot parse (review DE1: `file -m /dev/null:.env README` printed `.env`)
+            found = _split_lists(found, ":")
         implicit = (
             roles is not None
             and roles.operands is OperandRole.READ
@@ -1606,6 +1621,8 @@ _VERB_NAMES: Final = frozenset(
 )  # fmt: skip
 # programs offered with a verb only: their bare name covers verbs that run git with the
 # repository's configuration, register it for background jobs or delete it
+# programs whose path options take a list of paths (`file -m A:B`, review DE1)
+_COLON_LISTS: Final = frozenset({"file"})
 _VERB_ONLY: Final = frozenset({"scalar"})
 _MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is seldom met
 # interpreters whose first operand is always a script (verbs are options: `python3 -m`)
@@ -2450,7 +2467,10 @@ def _reads_hidden(name: str, view: OptionView) -> bool:
     if view.unknown or view.has("--hidden", "-.", "-L", "--follow"):
         return True
     if name == "rg":
-        if view.has("-g", "--glob", "--iglob"):
+        if view.has("-g", "--glob", "--iglob", "--type-add", "--ignore-file"):
+            # a type's glob (`--type-add 'e:.env*' -te`) whitelists as `-g` does, and an
+            # ignore file given by option may re-include hidden names (`!.*`), read from a
+            # pipe the engine cannot see ahead (review DE2, DE3)
             return True
         weight = {"-u": 1, "--unrestricted": 1, "-uu": 2, "-uuu": 3}
         return sum(weight.get(o.name, 0) for o in view.options) >= 2
@@ -3849,6 +3869,23 @@ def _gnu_alias(name: str) -> str | None:
 
 def _value_word(word: Word, value: str) -> Word:
     return Word(text=value, value=value, span=word.span)
+
+
+def _split_lists(
+    found: list[tuple[Word, str, bool]], separator: str
+) -> list[tuple[Word, str, bool]]:
+    """Each path word that holds `separator` as the paths of its list, the word too (a
+    name that holds it is checked whole as well: stricter, never looser)."""
+    split: list[tuple[Word, str, bool]] = []
+    for word, access, deep in found:
+        split.append((word, access, deep))
+        if word.value is not None and separator in word.value:
+            split.extend(
+                (_value_word(word, part), access, deep)
+                for part in word.value.split(separator)
+                if part
+            )
+    return split
 
 
 def _glued_value(word: Word) -> Word:

@@ -100,15 +100,17 @@ def scan(
 IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore", ".agignore"})
 
 
-def whitelists(found: TreeScan, root: str, top: str) -> bool:
-    """Whether an ignore file in the tree, or in a directory from `root` up to `top`,
-    re-includes something (`!pattern`): rg and ag then read hidden files it names.
+def whitelists(found: TreeScan, root: str) -> bool:
+    """Whether an ignore file in the tree, or in any directory above `root` up to `/`,
+    re-includes something (`!pattern`): rg and ag then read hidden files it names. rg
+    reads `.ignore` and `.rgignore` in every parent and `.gitignore` up to the repository's
+    top, which may lie above the workspace (review DE4: a monorepo's `!.env`).
 
     Unreadable files count as re-including (the check fails closed).
     """
     candidates = list(found.ignore_files)
     directory = root
-    while directory.startswith(top) and len(directory) > len(top):
+    while directory != os.path.dirname(directory):
         directory = os.path.dirname(directory)
         candidates.extend(os.path.join(directory, name) for name in sorted(IGNORE_FILES))
     candidates.extend(os.path.join(root, name) for name in sorted(IGNORE_FILES))

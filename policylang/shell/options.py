@@ -527,9 +527,24 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
         ),
     }
 )
+_GREP = DEFAULT_OPTION_SPECS["grep"]
+# the zgrep script (gzip's) reads its words itself: `-[ABCDXdefm]`, `--binary-*`,
+# `--file`, `--[lm]a*` and `--reg*` take a value, and any other long option is passed on
+# alone, so the word after it is a file (review DE5: `zgrep -e '' --group-separator
+# ~/.aws/credentials -n` printed the credentials, read by grep's table as a separator)
+_ZGREP = OptionSpec(
+    takes_value=_fs(
+        "-A -B -C -D -X -d -e -f -m --binary-files --file --label --max-count --regexp"
+    ),
+    optional_value=_GREP.optional_value,
+    flags=_GREP.flags
+    | (_GREP.takes_value - _fs("--binary-files --file --label --max-count --regexp"))
+    - _fs("-A -B -C -D -d -e -f -m"),
+)
 # grep's other names take grep's options: without them `egrep -f~/.aws/credentials x`
 # read `-f~/…` as a flag bundle, and the file went unchecked (review AW3)
 DEFAULT_OPTION_SPECS = MappingProxyType(
     dict(DEFAULT_OPTION_SPECS)
-    | dict.fromkeys(("egrep", "fgrep", "zgrep", "zegrep", "zfgrep"), DEFAULT_OPTION_SPECS["grep"])
+    | dict.fromkeys(("egrep", "fgrep"), _GREP)
+    | dict.fromkeys(("zgrep", "zegrep", "zfgrep"), _ZGREP)
 )
