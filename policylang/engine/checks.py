@@ -1642,6 +1642,13 @@ class PathChecks:
                 )
                 return
 
+    def _write_protected(self, path: str) -> bool:
+        """Whether a protect rule denies writing the absolute `path`."""
+        if not path.startswith("/"):
+            return False
+        reasons = self.rules.path_verdicts((path,), "write", self.ctx, path, protected_only=True)
+        return any(reason.verdict is Verdict.DENY for reason in reasons)
+
     def _in_workspace(self, path: str) -> bool:
         """`path` lies in the workspace, as written and with its links resolved."""
         if not path.startswith("/") or not paths.is_within(path, self.ctx.workspace):
@@ -2003,6 +2010,8 @@ class PathChecks:
             placed = risk.file.startswith("/") and not self._in_workspace(risk.file)
             if placed and risk.key.lower() in _BLAME_KEYS and verb not in ("blame", "annotate"):
                 continue  # (GitHub's advice, `.git-blame-ignore-revs`: read by blame only)
+            if not placed and self._write_protected(risk.file.partition(", ")[0]):
+                continue  # (a workspace of `/` or `~`: `~/.gitconfig` is no agent's to write)
             seg.read_only = False
             seg.floor(
                 Verdict.ASK,

@@ -262,3 +262,18 @@ def test_de7_a_global_setting_names_a_file_of_the_work_tree(tmp_path: Path) -> N
     assert _verdict("git status", workspace, env) is Verdict.ASK
     (home / ".gitconfig").write_text("[core]\n\thooksPath = ~/.githooks\n\tpager = less -R\n")
     assert _verdict("git status", workspace, env) is Verdict.ALLOW
+
+
+def test_dd5_a_workspace_of_root_does_not_make_the_system_configuration_the_repositorys(
+    tmp_path: Path,
+) -> None:
+    # with `/` as the workspace every file lies in it; a protected one (`/etc/gitconfig`,
+    # `~/.gitconfig`) is still no file the agent may write (a regression the full suite
+    # caught on this machine, whose /etc/gitconfig names a credential helper)
+    workspace = copy_workspace(tmp_path)
+    home = tmp_path / "home"
+    (home / ".gitconfig").write_text("[core]\n\tpager = ./pager\n")
+    env = _git_env(tmp_path)
+    _repository(workspace, env)
+    decision = load_policy().evaluate(f"git -C {workspace} status", workspace="/", env=env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
