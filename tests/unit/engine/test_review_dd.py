@@ -272,8 +272,9 @@ def test_dd5_a_workspace_of_root_does_not_make_the_system_configuration_the_repo
     # caught on this machine, whose /etc/gitconfig names a credential helper)
     workspace = copy_workspace(tmp_path)
     home = tmp_path / "home"
-    (home / ".gitconfig").write_text("[core]\n\tpager = ./pager\n")
+    (home / ".gitconfig").write_text("[core]\n\tfsmonitor = /usr/local/bin/watchman-x\n")
     env = _git_env(tmp_path)
     _repository(workspace, env)
+    del env["PATH"]  # (every PATH entry lies in a workspace of `/`: path-program asks)
     decision = load_policy().evaluate(f"git -C {workspace} status", workspace="/", env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
