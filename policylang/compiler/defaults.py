@@ -289,9 +289,13 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         "latexmk": r"--?(?:e|r|(?:pdf|lua|xe|dvilua)?latex|dvipdf|ps2pdf|pdfdvi|pv|pvc|view"
         r"|usepretex|pretex|print|makeindex|bibtex|biber|lpr|dvips|xdvipdfmx)(?:=.*)?|" + _TEX,
         **dict.fromkeys(_TEX_ENGINES, _TEX),
-        "rustc": _RUSTC,
-        "rustdoc": _RUSTC,
+        # a crate found by `--extern` or `-L` may be a procedural macro, which runs at
+        # compile time (review DF6: an approved `rustc --extern evil=libevil.so m.rs`)
+        "rustc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*",
+        "rustdoc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*",
         "cargo": _RUSTC,
+        # options read from a file (review DF7: `-@ resp` held `-iinc/`)
+        "nasm": r"-@.*",
         # a custom reader or writer is a Lua file, named as pandoc likes (`-t w.lua+smart`)
         "pandoc": r".*lua.*|-[dLF].*|--(?:defaults|data-dir|pdf-engine|pdf-engine-opt"
         r"|lua-filter|filter|template)(?:=.*)?",

@@ -71,6 +71,7 @@ class SegmentState:
     # the words of an approval that would cover the segment but for an exception (a
     # clause ask): its later words are still checked, so a deny they reach is not lost
     shadowed: int = 0
+    fed: bool = False  # its standard input may come from the line (a pipe, `<`, `<<`)
     # the reasons `floor` added, for a check in constant time: a scan of the list had made
     # 10,000 assignments after `time` cost 7 s (review BI7)
     floored_reasons: set[Reason] = field(default_factory=set)

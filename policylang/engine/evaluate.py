@@ -39,7 +39,7 @@ from typing import Final, Protocol
 from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, gitstage, paths
-from policylang.engine.approvals import Approvals, covered_words, format_rule
+from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import PathChecks, SegmentState, removes_only, short, tree_path
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
@@ -362,6 +362,7 @@ class _Walk(PathChecks, LineWrites):
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self._shims: bool | None = None  # see `_shimmed`
         self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
+        self._next_fed = False  # whether the segment visited next is fed (`SegmentState.fed`)
         self._loaded_paths: dict[str, list[str]] | None = None  # see `environment_code`
         self._loaded_found: dict[tuple[str, str], str | None] = {}  # (the same)
         # allowed `python -m X` segments and the files the line writes (`python_module_path`)
@@ -433,6 +434,7 @@ class _Walk(PathChecks, LineWrites):
             held = poison
             if held is None and again is not None and _runs_again(segment):
                 held = again
+            self._next_fed = _stdin_fed(segments, index)
             self.visit_segment(segment, cwds[index], held, where)
             if segment.wrapped is not None and segment.wrapped.reads_stdin:
                 code = _stdin_code(segments, index)
@@ -585,7 +587,8 @@ class _Walk(PathChecks, LineWrites):
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str
     ) -> None:
-        seg = SegmentState(text=segment.text, context=context)
+        seg = SegmentState(text=segment.text, context=context, fed=self._next_fed)
+        self._next_fed = False
         self.segments.append(seg)
         kind = segment.kind
         if kind is SegmentKind.FUNCTION_DEF and segment.name:
@@ -1050,6 +1053,16 @@ class _Walk(PathChecks, LineWrites):
                     "engine.approved-elsewhere",
                     f"`{format_rule(approved)}` is approved, but this {elsewhere}",
                 )
+            elif approved is not None and is_exact(approved) and seg.fed:
+                # `redis-cli $`, `openssl $` approved bare: fed commands on their input,
+                # they do what those say (review DF3); an exact approval is of the line
+                # as it was offered, run with nothing fed
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-fed-input",
+                    f"`{format_rule(approved)}` is approved, but here the line feeds the "
+                    "command its input, which that exact approval does not cover",
+                )
             elif approved is not None and len(approved) >= found.specificity:
                 if cwd is not None and cwd.candidates != self.start.candidates:
                     self.moved_approvals.append((seg, format_rule(approved)))
@@ -1091,6 +1104,8 @@ class _Walk(PathChecks, LineWrites):
                 words = [w.value for w in found.inner[: found.specificity]]
                 plain = all(w is not None and not w.startswith("-") for w in words)
                 suggestion = tuple(w for w in words if w is not None) if plain else None
+            if suggestion is not None and seg.fed and is_exact(suggestion):
+                suggestion = None  # (its approval would not cover this line: see above)
             if suggestion is not None and program is not None:
                 suggestion = (program, *suggestion[1:])
             for index, script in scripts:
@@ -1244,19 +1259,29 @@ class _Walk(PathChecks, LineWrites):
         workspace is read in turn, up to 32 files. A tripwire, not a proof (review CZ1):
         an include named by a macro or built by `concat!`, a source too large or too many,
         ask; a file another segment of the line writes is not seen. A header is also looked
-        for in the include folders (`_include_folders`: `-I inc` held a link to a secret)."""
+        for in the include folders (`_include_folders`: `-I inc` held a link to a secret),
+        a header named by option (`-include config.h`) and by a macro too (review DF4)."""
         pending = [(w.value, cwd) for w in rest if w.value and not w.value.startswith("-")]
-        # headers given by option, glued (`-include./x.h`, `--include=x.h`: review DA1)
-        pending.extend(
-            (value, cwd)
+        folders = self._include_folders(rest, seg, cwd)
+        # headers given by option, glued (`-include./x.h`, `--include=x.h`: review DA1) or
+        # not (`-include x.h`), looked for in the include folders too (review DF4)
+        named = [
+            value
             for w in rest
             if w.value and (value := _GLUED_HEADER.sub("", w.value, count=1)) != w.value and value
+        ]
+        named.extend(
+            after.value
+            for before, after in itertools.pairwise(rest)
+            if before.value in _HEADER_OPTIONS and after.value
         )
+        for name in named:
+            pending.append((name, cwd))
+            self._header_in_folders(name, folders, seg, pending)
         seen: set[str] = set()
         read = 0
         defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
         macros: list[str] = []
-        folders = self._include_folders(rest, seg, cwd)
         while pending:
             name, here = pending.pop()
             for base in sorted(here.candidates):
@@ -1292,30 +1317,53 @@ class _Walk(PathChecks, LineWrites):
                     self.check_path(path, "read", seg, folder)
                     if not path.startswith(("/", "~")) and _SOURCE_NAME.search(path):
                         pending.append((path, folder))  # (a README or SQL file: read, not scanned)
-                    if path.startswith(("/", "~")):
-                        continue
-                    # and where an include folder holds that name (`-I inc`, `CPATH`)
-                    for where in folders:
-                        if any(os.path.lexists(os.path.join(c, path)) for c in where.candidates):
-                            self.check_path(path, "read", seg, where)
-                            if _SOURCE_NAME.search(path):
-                                pending.append((path, where))
-        self._macro_includes(macros, defines, seg)
+                    self._header_in_folders(path, folders, seg, pending)
+        self._macro_includes(macros, defines, folders, seg)
+
+    def _header_in_folders(
+        self,
+        path: str,
+        folders: list[paths.Cwd],
+        seg: SegmentState,
+        pending: list[tuple[str, paths.Cwd]],
+    ) -> None:
+        """`path` as an include folder holds it (`-I inc`, `CPATH`): checked as a read,
+        and, where the folder is the workspace's, read for its own includes; a system
+        folder's headers (`/usr/include/python3.11`) are only checked (review DF8: they
+        used up the budget of scanned files)."""
+        if path.startswith(("/", "~")):
+            return
+        for where in folders:
+            if not any(os.path.lexists(os.path.join(c, path)) for c in where.candidates):
+                continue
+            self.check_path(path, "read", seg, where)
+            if _SOURCE_NAME.search(path) and any(self._inside(c) for c in where.candidates):
+                pending.append((path, where))
+
+    def _inside(self, path: str) -> bool:
+        """Whether absolute `path` lies in the workspace as written (its links aside)."""
+        real = self.ctx.real_workspace or self.ctx.workspace
+        return paths.is_within(path, self.ctx.workspace) or paths.is_within(path, real)
 
     def _include_folders(
         self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
     ) -> list[paths.Cwd]:
         """The folders a compiler looks in for the headers its sources name: `-I DIR` and
-        its kin, glued or not, a sysroot's include folders, and `CPATH` and the like of the
-        environment (an empty entry is the working folder). Relative ones are below `cwd`;
-        `~/x` is taken both ways (bash expands it only as a word of its own). A folder
-        that cannot be told (`-I "$X"`, `-iwithprefix` under `-iprefix`) asks."""
+        its kin, glued or not, and `CPATH` and the like of the environment (an empty entry
+        is the working folder). Relative ones are below `cwd`; `~/x` is taken both ways
+        (bash expands it only as a word of its own). A folder that cannot be told asks:
+        `-I "$X"`, one built from `-iprefix`, and a system root (`--sysroot`, `-isysroot`,
+        a `=` or `$SYSROOT` before a folder), where gcc also looks in folders named after
+        the target (`usr/include/x86_64-linux-gnu`: review DF5)."""
         named: list[str] = []
         unknown = False
         words = list(rest)
         for index, word in enumerate(words):
             value = word.value
             if value is None:
+                continue
+            if value.startswith(_SYSROOT_OPTIONS):
+                unknown = True
                 continue
             glued = _GLUED_INCLUDE_DIR.match(value)
             if value in _INCLUDE_DIR_OPTIONS:
@@ -1325,10 +1373,11 @@ class _Walk(PathChecks, LineWrites):
                 option, folder = glued.group(1), value[glued.end() :]
             else:
                 continue
-            if folder is None or option.startswith(("-iprefix", "-iwithprefix")):
-                unknown = True
+            built = option.startswith(("-iprefix", "-iwithprefix"))
+            if folder is None or built or folder.startswith(("=", "$SYSROOT")):
+                unknown = True  # (`=` and `$SYSROOT` name a folder of the system root)
             elif folder:
-                named.extend(_include_dirs(option, folder))
+                named.append(folder)
         for variable in _INCLUDE_PATH_VARIABLES:
             text = self.ctx.env.get(variable)
             if text is not None:
@@ -1355,6 +1404,7 @@ class _Walk(PathChecks, LineWrites):
         self,
         macros: list[str],
         defines: dict[str, list[tuple[str, paths.Cwd]]],
+        folders: list[paths.Cwd],
         seg: SegmentState,
     ) -> None:
         """An include named by a macro, followed through every `#define` of it in the
@@ -1378,7 +1428,9 @@ class _Walk(PathChecks, LineWrites):
             for value, folder in defines[name]:
                 quoted = _QUOTED.fullmatch(value)
                 if quoted is not None:
-                    self.check_path(quoted.group(1) or quoted.group(2), "read", seg, folder)
+                    header = quoted.group(1) or quoted.group(2)
+                    self.check_path(header, "read", seg, folder)
+                    self._header_in_folders(header, folders, seg, [])
                 elif value.startswith("(") or "#" in value:
                     why = f"an include is named by the macro `{short(name)}`, which builds it"
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
@@ -3481,6 +3533,22 @@ def _braced(word: Word) -> bool:
     return any(expansion.kind is ExpansionKind.BRACE for expansion in word.expansions)
 
 
+def _stdin_fed(segments: Sequence[Segment], index: int) -> bool:
+    """Whether the line may give `segments[index]` its standard input: a stage after a
+    pipe, a redirect of its input (its own or an enclosing compound's), or any segment
+    inside a compound of a line with a pipe (which stage feeds it is not followed)."""
+    segment = segments[index]
+    for redirect in segment.redirects:
+        if redirect.fd in (None, 0) and (
+            redirect.heredoc is not None or redirect.op in ("<", "<>", "<<", "<<-", "<<<", "<&")
+        ):
+            return True
+    if index > 0 and segments[index - 1].connector in _PIPES:
+        return True
+    compound = any(scope not in _STAGE_SCOPES for scope in segment.scopes)
+    return compound and any(s.connector in _PIPES for s in segments)
+
+
 def _stdin_code(segments: Sequence[Segment], index: int, depth: int = 0) -> str | None:
     """The literal text `segments[index]` reads on its standard input, when the line
     holds it: its last here-string or here-document whose text is literal, else what the
@@ -3547,6 +3615,8 @@ def _printed(form: str, arguments: Sequence[str]) -> str | None:
 
 
 _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
+# scopes that give a segment no input of their own (`_stdin_fed`)
+_STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})
 _MAX_FED: Final = 1 << 16  # the most text `_printed` builds
 
 
@@ -3856,23 +3926,24 @@ _MAX_SCANNED_SOURCES = 32
 # the options that name a folder of headers (gcc, clang, cpp, nasm, as), and a sysroot,
 # whose `usr/include` holds the system's headers
 _INCLUDE_DIR_OPTIONS: Final = frozenset(
-    {"-I", "-iquote", "-isystem", "-idirafter", "-isysroot", "--sysroot", "--include-directory",
+    {"-I", "-iquote", "-isystem", "-idirafter", "--include-directory",
      "--include-directory-after", "-iprefix", "-iwithprefix", "-iwithprefixbefore"}
 )  # fmt: skip
 _GLUED_INCLUDE_DIR: Final = re.compile(
-    r"(-iquote|-isystem|-idirafter|-isysroot|-iprefix|-iwithprefixbefore|-iwithprefix|-I|"
-    r"--sysroot=|--include-directory=|--include-directory-after=)"
+    r"(-iquote|-isystem|-idirafter|-iprefix|-iwithprefixbefore|-iwithprefix|-I|"
+    r"--include-directory=|--include-directory-after=)"
 )
+# a system root, and gcc's long names for `-iprefix` and `-iwithprefix` (review DF5)
+_SYSROOT_OPTIONS: Final = (
+    "--sysroot", "-isysroot", "--include-prefix", "--include-with-prefix",
+)  # fmt: skip
+# options whose next word is a header the compiler includes (`-include config.h`)
+_HEADER_OPTIONS: Final = frozenset({"-include", "-imacros", "--include", "--imacros"})
 _INCLUDE_PATH_VARIABLES: Final = (
     "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH",
 )  # fmt: skip
 
 
-def _include_dirs(option: str, value: str) -> list[str]:
-    """The folders `option VALUE` names headers in (a sysroot: its include folders)."""
-    if "sysroot" in option:
-        return [os.path.join(value, "usr/include"), os.path.join(value, "usr/local/include")]
-    return [value]
 _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
 
 

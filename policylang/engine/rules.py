@@ -1486,7 +1486,13 @@ class RuleView:
         tool run by `python -m` (`depth`), nor past `_MAX_EXACT_WORDS` words."""
         if depth or not values or len(values) > _MAX_EXACT_WORDS:
             return None
-        if self._runs_code(words[0]) or self._runs_code(values[0].rpartition("/")[2]):
+        if any(value.startswith(("-", "+")) for value in values[1:]):
+            # an option before the verb hides the verb from the rules that name it: `ip -4
+            # vrf exec … sh x`, `tmux -2 saveb F`, `ip -b FILE` read by no locked rule
+            # (review DF1, DF2), and an option's value says nothing of what follows
+            return None
+        base = values[0].rpartition("/")[2]
+        if self._runs_code(words[0]) or self._runs_code(base) or base in _NO_EXACT:
             return None
         return (*values, EXACT_END)
 
@@ -1625,6 +1631,9 @@ _VERB_NAMES: Final = frozenset(
 _COLON_LISTS: Final = frozenset({"file"})
 _VERB_ONLY: Final = frozenset({"scalar"})
 _MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is seldom met
+# programs that bare start a session running its configuration, kept after the call
+# (review DF9: `tmux` runs `~/.tmux.conf` and leaves a server with a shell)
+_NO_EXACT: Final = frozenset({"tmux", "screen", "byobu", "zellij"})
 # interpreters whose first operand is always a script (verbs are options: `python3 -m`)
 _VERBLESS: Final = re.compile(r"(?:python|pypy)[0-9.]*")
 # npm 11's commands and its other names for them (`lib/utils/cmd-list.js`); npm takes any
