@@ -697,7 +697,7 @@ class PathChecks:
     fs: bool  # set when a decision depends on the file system (it is then never cached)
     loop_values: dict[str, tuple[str, ...] | None]
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
-    reads_hidden: bool  # whether the segment's recursive reads include hidden files
+    reads_hidden: bool | tuple[str, ...]  # recursive reads include hidden files (names)
     # whether the segment's recursive writes only remove files (`rm -r`): they reach no
     # `**/X/…` glob through the folder's own name (`rm -rf .venv`: review BX9)
     removing: bool
@@ -710,7 +710,7 @@ class PathChecks:
     written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]]
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
-    trees: dict[tuple[str, bool], tuple[list[Reason], bool]]  # scans of this line
+    trees: dict[tuple[str, bool | tuple[str, ...]], tuple[list[Reason], bool]]  # scans of this line
     state_files: frozenset[str]  # the policy's own files: writes deny (`check_state`)
     # `paths.resolve_all` answers of this walk, by path and working directory: a word
     # is checked as read and as written, often twice in one line; the file system is
@@ -1644,9 +1644,14 @@ class PathChecks:
                 return
 
     def _write_protected(self, path: str) -> bool:
-        """Whether a protect rule denies writing the absolute `path`."""
+        """Whether a protect rule denies writing the absolute `path` where it really is (a
+        protected name that is a link into the workspace is the workspace's file)."""
         if not path.startswith("/"):
             return False
+        try:
+            path = paths.real(path)
+        except paths.Unresolvable:
+            return False  # (where it leads is not known: counted, which asks)
         reasons = self.rules.path_verdicts((path,), "write", self.ctx, path, protected_only=True)
         return any(reason.verdict is Verdict.DENY for reason in reasons)
 
@@ -1757,7 +1762,7 @@ class PathChecks:
     def check_tree(self, directory: str, seg: SegmentState, shown: str) -> None:
         """Floors for the protected files a recursive read of `directory` reaches."""
         self.path_users[id(seg)] = seg
-        if not self.reads_hidden:
+        if self.reads_hidden is not True:
             # judged by the ignore files as they are now: see `LineWrites` (review BV2)
             self.hidden_skips.append((seg, shown))
         if not os.path.isdir(directory):

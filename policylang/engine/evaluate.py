@@ -335,7 +335,7 @@ class _Walk(PathChecks, LineWrites):
         self.reads_hidden = True
         self.reads_contents = False
         # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
-        self.trees: dict[tuple[str, bool], tuple[list[Reason], bool]] = {}
+        self.trees: dict[tuple[str, bool | tuple[str, ...]], tuple[list[Reason], bool]] = {}
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
         self.protected_links = None  # see `PathChecks.protected_links`
@@ -1781,9 +1781,9 @@ class _Walk(PathChecks, LineWrites):
         without refusing `..`, so every program that prints a translated message takes its
         formats from a catalog of the workspace, `%n` and `%N$s` included (review DE6: an
         allowed `ls` printed a token of the environment). A `/` in the value, or a value
-        not known, asks; an `LC_*` category is a locale name, refused with a `/` by glibc
-        today, and asked about the same."""
-        if value is None or "/" in value:
+        not known, asks; an `LC_*` category is a locale name, which glibc refuses with a
+        `/` (one written so asks all the same; one not known does not)."""
+        if (value is None and name == "LANGUAGE") or (value is not None and "/" in value):
             shown = "a value not known" if value is None else f"`{short(value)}`"
             seg.floor(
                 Verdict.ASK,
@@ -1823,6 +1823,8 @@ class _Walk(PathChecks, LineWrites):
                 continue
             if base in LOCALE_NAMES:  # `read LC_ALL`: a value not known
                 self.locale_assignment(base, None, seg)
+            elif base == "LANGUAGE" or base.startswith("LC_"):  # (review DG6)
+                self.message_catalogs(base, None, seg)
             listed = not is_poison_name(base) and base not in self.ctx.env
             for reason in self.rules.env_verdicts(base, seg.text, listed=listed):
                 seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
@@ -2089,6 +2091,8 @@ class _Walk(PathChecks, LineWrites):
         for name, execed in names.items():
             if name.rpartition("/")[2] in _LESS_NAMES and self._less_preprocessor(name, seg, cwd):
                 return
+            if self._configured_elsewhere(name, seg):
+                return
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
             if seg.verdict is Verdict.ALLOW and not seg.approved and self._shimmed(name, seg, cwd):
@@ -2298,9 +2302,10 @@ class _Walk(PathChecks, LineWrites):
         `export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64` makes of an unset
         variable) or in the workspace, and holds a shared library, is loaded by every
         program the line runs, bash first; `LD_PRELOAD` or `LD_AUDIT` naming a file there
-        too; such an entry of `PYTHONPATH` (`PERL5LIB`, `PERLLIB`) holding a module that a
-        Python (Perl) program imports first (`sitecustomize.py`, a standard-library name,
-        the program's own package: `pip --version` imported the repository's `pip/`)."""
+        too; such an entry of `PYTHONPATH` (`PERL5LIB`, `PERLLIB`) holding any module, which
+        a Python (Perl) program may import first (`pip --version` imported the repository's
+        `pip/`, `tomlq` its `yaml/`: review DG5), and a `PYTHONHOME` or `PYTHONUSERBASE`
+        there. A `~` is no home to the loader or to Python: such an entry is relative."""
         for variable, entries in self._loaded_paths.items() if self._loaded_paths else ():
             language = _LOADED_PATHS[variable]
             if language == "native-file":
@@ -2311,16 +2316,15 @@ class _Walk(PathChecks, LineWrites):
                     "which every program the line runs loads",
                 )
                 return
+            wanted = "python" if language == "python-home" else language
             programs = (
                 [""]
                 if language == "native"
-                else [n for n in names if self._script_language(n, cwd) == language]
+                else [n for n in names if self._script_language(n, cwd) == wanted]
             )
-            for program in programs:
-                found = self._loaded_module(variable, entries, program, cwd)
-                if found is None:
-                    continue
-                runs = "every program the line runs" if not program else f"`{program}`"
+            found = self._loaded_module(variable, entries, cwd) if programs else None
+            if found is not None:
+                runs = "every program the line runs" if not programs[0] else f"`{programs[0]}`"
                 seg.floor(
                     Verdict.ASK,
                     "engine.environment-code",
@@ -2342,7 +2346,12 @@ class _Walk(PathChecks, LineWrites):
                 split = [e for e in text.split(":") if e]  # (perl skips an empty entry)
             else:
                 split = text.split(":")
-            entries = [e for e in split if self._reaches_workspace(e)]
+            if language == "native":
+                # glibc also splits the loader's path on `;` (review DG7)
+                split = [piece for entry in split for piece in entry.split(";")]
+            if any("\0" in entry for entry in split):
+                continue  # (no such path can be set in a process's environment)
+            entries = [e for e in split if not e.startswith("/") or self._reaches_workspace(e)]
             if entries:
                 risky[variable] = entries
         return risky
@@ -2367,14 +2376,10 @@ class _Walk(PathChecks, LineWrites):
             return "python"
         return "perl" if interpreter.startswith("perl") else None
 
-    def _loaded_module(
-        self, variable: str, entries: list[str], program: str, cwd: paths.Cwd
-    ) -> str | None:
+    def _loaded_module(self, variable: str, entries: list[str], cwd: paths.Cwd) -> str | None:
         """What an entry of `variable` that is empty, relative or in the workspace holds
-        that `program` (a native library for every program: `""`) loads first, or the
-        entry itself where the working folder it is relative to is not known."""
-        top = program.rpartition("/")[2]
-        top = _SCRIPT_PACKAGES.get(top, top)
+        that a program may load, or the entry itself where the working folder it is
+        relative to is not known."""
         for entry in entries:
             if not entry.startswith("/") and not cwd.known:
                 return entry or "."
@@ -2384,10 +2389,15 @@ class _Walk(PathChecks, LineWrites):
                 else [os.path.join(c, entry) for c in sorted(cwd.candidates)]
             )
             for folder in folders:
-                key = (folder, f"{_LOADED_PATHS[variable]}:{top}")
+                key = (folder, _LOADED_PATHS[variable])
                 if key not in self._loaded_found:
                     self.fs = True
-                    self._loaded_found[key] = _loaded_from(folder, _LOADED_PATHS[variable], top)
+                    language = _LOADED_PATHS[variable]
+                    self._loaded_found[key] = (
+                        (folder if _lexists(folder) else None)
+                        if language == "python-home"
+                        else _loaded_from(folder, language)
+                    )
                 if self._loaded_found[key] is not None:
                     return self._loaded_found[key]
         return None
@@ -2416,6 +2426,9 @@ class _Walk(PathChecks, LineWrites):
         keys = [env.get(v) for v in ("LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM")]
         config = env.get("XDG_CONFIG_HOME")
         keys.append(os.path.join(config, "lesskey") if config else None)
+        # and where no variable says otherwise, home's, which a link may lead into the
+        # workspace (review DG4: a dotfiles repository's `~/.lesskey`)
+        keys += ["~/.lesskey", "~/.config/lesskey", "~/.less"]
         for key in keys:
             if key and self._reaches_workspace(key):
                 self.fs = True
@@ -2449,6 +2462,23 @@ class _Walk(PathChecks, LineWrites):
             return True
         entries = self._workspace_path_entries(cwd)
         return bool(entries) and self._script_helpers(f"{name} (LESSOPEN)", entries, seg, cwd)
+
+    def _configured_elsewhere(self, name: str, seg: SegmentState) -> bool:
+        """A program whose configuration file the environment names (`RIPGREP_CONFIG_PATH`
+        for rg, whose file may say `--pre=./x`, a program it runs on every file: review
+        DG3), where that file is in the workspace. Whether it asked."""
+        for variable in _CONFIG_VARIABLES.get(name.rpartition("/")[2], ()):
+            path = self.ctx.env.get(variable)
+            if path and self._reaches_workspace(path):
+                self.fs = True
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.path-program",
+                    f"`{name}` reads its options from {variable} (`{short(path)}`), a file "
+                    "of the workspace, which may name a program for it to run",
+                )
+                return True
+        return False
 
     def _reaches_workspace(self, path: str) -> bool:
         """Whether a file the environment names lies in the workspace: relative (to a
@@ -2966,9 +2996,9 @@ _LOADED_PATHS: Final = {
     "DYLD_FALLBACK_LIBRARY_PATH": "native", "DYLD_FRAMEWORK_PATH": "native",
     "LD_PRELOAD": "native-file", "LD_AUDIT": "native-file", "DYLD_INSERT_LIBRARIES": "native-file",
     "PYTHONPATH": "python", "PERL5LIB": "perl", "PERLLIB": "perl",
+    # a home of the standard library, a user base whose `site-packages` `.pth` files run
+    "PYTHONHOME": "python-home", "PYTHONUSERBASE": "python-home",
 }  # fmt: skip
-# the package a Python program's script imports, where it is not named like the program
-_SCRIPT_PACKAGES: Final = {"pip3": "pip", "xq": "yq", "tomlq": "yq"}
 _LIBRARY_NAME: Final = re.compile(r"\.so(?:\.[0-9]+)*$|\.dylib$")
 # the subfolders the dynamic loader also looks in below each entry (glibc's hwcaps, and
 # the legacy platform and `tls` folders)
@@ -2976,38 +3006,48 @@ _LIBRARY_SUBFOLDERS: Final = frozenset(
     {"glibc-hwcaps", "tls", "x86_64", "i686", "i586", "i486", "i386", "haswell", "xeon_phi",
      "avx512_1", "aarch64", "ppc64le", "s390x"}
 )  # fmt: skip
-_STARTUP_MODULES: Final = ("sitecustomize", "usercustomize")
 
 
-def _loaded_from(folder: str, language: str, top: str) -> str | None:
-    """What in `folder` a program of `language` loads first: a shared library (or a folder
-    the loader looks in) for `native`, a module named like `top`, like a standard-library
-    module or like a start-up module for `python`, a module for `perl`; the folder itself
+def _loaded_from(folder: str, language: str) -> str | None:
+    """What in `folder` a program of `language` may load first: a shared library (or a
+    folder the loader looks in) for `native`; for `python` any module or package (a name
+    a program imports may be any: review DG5, `src/yaml/` under `tomlq`), or an
+    installed distribution's metadata (whose entry points `importlib.metadata` reads);
+    for `perl` a module or a folder of a namespace (`File/Temp.pm`). The folder itself
     when it cannot be looked through; None when nothing (or no such folder)."""
-    if language == "python":
-        found = _module_shadow(folder, top)
-        if found is not None:
-            return found
-        for name in _STARTUP_MODULES:
-            for suffix in (".py", ".pyc", "/__init__.py"):
-                if _lexists(os.path.join(folder, name + suffix)):
-                    return os.path.join(folder, name + suffix)
-        return None
     try:
-        with os.scandir(folder) as listing:
+        listing = os.scandir(folder)
+    except (OSError, ValueError):
+        return None
+    with listing:
+        try:
             for count, item in enumerate(listing):
                 if count >= _MODULE_SCAN:
                     return folder
-                name = item.name
-                if language == "native" and (
-                    _LIBRARY_NAME.search(name) or name in _LIBRARY_SUBFOLDERS
-                ):
+                if _loads(item, language):
                     return item.path
-                if language == "perl" and (name.endswith(".pm") or name[:1].isupper()):
-                    return item.path  # (a module, or a folder of a namespace: `File/Temp.pm`)
-    except OSError:
-        return None
+        except OSError:
+            return folder
     return None
+
+
+def _loads(item: os.DirEntry[str], language: str) -> bool:
+    """Whether a folder's entry is code a program of `language` may load from it."""
+    name = item.name
+    if language == "native":
+        return bool(_LIBRARY_NAME.search(name)) or name in _LIBRARY_SUBFOLDERS
+    if language == "perl":
+        return name.endswith(".pm") or name[:1].isupper()
+    if name.endswith((*_MODULE_SUFFIXES, ".pyd", ".dist-info", ".egg-info", ".egg-link")):
+        return True
+    try:
+        directory = item.is_dir()
+    except OSError:
+        return True
+    return directory and (
+        _lexists(os.path.join(item.path, "__init__.py"))
+        or _lexists(os.path.join(item.path, "__init__.pyc"))
+    )
 
 
 def _script_interpreter(path: str) -> str | None:
@@ -3039,6 +3079,11 @@ def _shebang_of(path: str, mtime: int, size: int, inode: int) -> str | None:
     return words[0].rpartition("/")[2]
 
 
+# the variables that name a program's configuration file, which may name a program for
+# it to run (review DG3)
+_CONFIG_VARIABLES: Final = {
+    "rg": ("RIPGREP_CONFIG_PATH",), "bat": ("BAT_CONFIG_PATH",), "batcat": ("BAT_CONFIG_PATH",),
+}  # fmt: skip
 # less and the scripts that run it, which run the preprocessor of LESSOPEN (review DD1)
 _LESS_NAMES: Final = frozenset({"less", "zless", "bzless", "xzless", "lzless", "zstdless"})
 

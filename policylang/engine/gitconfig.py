@@ -1255,22 +1255,36 @@ _FILE_KEYS: Final = frozenset(
 )  # fmt: skip
 
 
+# values of git settings that name the user's places, not the work tree's (review DG8:
+# a global `core.editor = $HOME/bin/ed` made every git command ask)
+_USER_PLACES = ("$HOME/", "${HOME}/", "$XDG_", "${XDG_")
+
+
 def _chosen_by_repository(risk: GitRisk, workspace: tuple[str, ...]) -> bool:
     """Whether a risk of git's global configuration is the repository's to choose: its
     file is relative or in the workspace, or its value names a file by a relative path
     (a program by one with a `/`), which git looks up in the work tree."""
     file = risk.file.partition(", ")[0]
-    if not file.startswith("/") or any(
-        file == root or file.startswith(root.rstrip("/") + "/") for root in workspace if root
-    ):
+    if not file.startswith("/"):
         return True
-    value = risk.detail.strip().strip("\"'")
+    for form in dict.fromkeys((file, _real_path(file))):
+        if any(form == r or form.startswith(r.rstrip("/") + "/") for r in workspace if r):
+            return True  # (a `~/.gitconfig` linked into the workspace: review DG4)
+    value = risk.detail.strip().strip("\"'").strip()
     if risk.kind != "config" or not value or value.startswith(("/", "~", "!")):
         return False
+    if value.startswith(_USER_PLACES):
+        return False  # (`$HOME/bin/ed`: the shell git runs it with expands it)
     if risk.key.lower() in _FILE_KEYS:
         return True
-    program = value.split()[0]
-    return "/" in program
+    return "/" in value.split()[0]
+
+
+def _real_path(path: str) -> str:
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
 
 
 def _global_files(home: str, env: Mapping[str, str]) -> tuple[str, ...]:

@@ -41,6 +41,7 @@ from policylang.compiler.tree import (
 )
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, subtree
+from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
@@ -322,7 +323,7 @@ class SegmentRules:
     # whether a recursive listing follows the links it meets (`ls -RL`, `find -L`)
     follows_links: bool = False
     # whether a recursive read also reads hidden files (`rg` and `ag` skip them by default)
-    reads_hidden: bool = True
+    reads_hidden: bool | tuple[str, ...] = True  # (a tuple: the hidden names admitted)
     # whether it reads the files of whole trees (`grep -r`, `rg`; not `ls -R`, which lists)
     reads_contents: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
@@ -750,7 +751,7 @@ class RuleView:
         ctx: EvalContext,
         shown: str,
         *,
-        hidden: bool,
+        hidden: bool | tuple[str, ...],
         budget: int,
         git_config: Callable[[str, str], Reason | None] | None = None,
     ) -> tuple[list[Reason], bool]:
@@ -787,12 +788,20 @@ class RuleView:
             return found, True
         workspaces = [ws.rstrip("/") for ws in dict.fromkeys(ws for _, ws in ctx.anchors())]
         pattern = self._tree_pattern
-        if not hidden and ctx.env.get("RIPGREP_CONFIG_PATH"):
+        if hidden is not True and ctx.env.get("RIPGREP_CONFIG_PATH"):
             hidden = True  # a config file the engine does not read may say `--hidden`
-        scan = subtree.scan(root, hidden=hidden, budget=budget)
-        if not hidden and subtree.whitelists(scan, root):
+        admit = hidden if isinstance(hidden, tuple) else ()
+        everything = hidden is True
+        scan = subtree.scan(root, hidden=everything, admit=admit, budget=budget)
+        if not everything:
             # `!.env` in an ignore file makes rg and ag read that hidden file after all
-            scan = subtree.scan(root, hidden=True, budget=budget)
+            again = subtree.whitelisted(scan, root)
+            if again is True:
+                everything = True
+                scan = subtree.scan(root, hidden=True, budget=budget)
+            elif again:
+                admit = (*admit, *again)
+                scan = subtree.scan(root, hidden=False, admit=admit, budget=budget)
         for path in scan.entries:
             inside = False
             for anchor in workspaces:
@@ -831,7 +840,7 @@ class RuleView:
                     found.extend(() if reason is None else (reason,))
             elif target not in linked and len(linked) < _MAX_LINKED_TREES:
                 linked.add(target)
-                sub = subtree.scan(target, hidden=hidden, budget=budget)
+                sub = subtree.scan(target, hidden=everything, admit=admit, budget=budget)
                 complete = complete and sub.complete
                 for path in sub.entries:
                     if is_git_config_path(path):
@@ -866,7 +875,7 @@ class RuleView:
                     )
                 )
             elif (assignment.name == "LANGUAGE" or assignment.name.startswith("LC_")) and (
-                value is None or "/" in value
+                (value is None and assignment.name == "LANGUAGE") or (value and "/" in value)
             ):
                 # `env LANGUAGE=../x ls`: messages from a catalog that path names (DE6)
                 floors.append(
@@ -1235,7 +1244,7 @@ class RuleView:
             implicit = implicit or not starts  # `cd ~/.ssh && find`: the working folder
             implicit_recursive = implicit_recursive or (follows and not starts)
         reads_contents = False
-        reads_hidden = True
+        reads_hidden: bool | tuple[str, ...] = True
         if name == "git" and _word(inner, 1) == "grep":
             # `git grep` prints tracked files' contents (a committed `.env` too), and with
             # `--no-index` or `--untracked` any file below the working directory
@@ -2467,23 +2476,60 @@ def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
     return view.has("-r", "-R", "--recursive")
 
 
-def _reads_hidden(name: str, view: OptionView) -> bool:
-    """Whether `rg` / `ag` read hidden files here (both skip them by default).
+def _reads_hidden(name: str, view: OptionView) -> bool | tuple[str, ...]:
+    """Whether `rg` / `ag` read hidden files here (both skip them by default): all of
+    them (True), none (False), or those whose names match the globs returned.
 
-    Fails towards True: a glob override (`rg -g .env`) or following links can reach a
-    hidden file, and `-u` counts however it is spelt (`-uu`, `-nuu`, `-u -u`).
-    """
+    Fails towards True: following links can reach a hidden file, `-u` counts however it
+    is spelt (`-uu`, `-nuu`, `-u -u`), and an ignore file given by option may re-include
+    any (`!.*`, read from a pipe the engine cannot see ahead: review DE3). A whitelist
+    (`-g GLOB`, `-t TYPE`, a type `--type-add` makes) admits the hidden files its globs
+    match, in folders that are not hidden (review DE2, DG2: `rg -tjson` read `.env.json`;
+    DG8: `rg -g '*.py'` had been judged as reading every hidden file)."""
     if view.unknown or view.has("--hidden", "-.", "-L", "--follow"):
         return True
     if name == "rg":
-        if view.has("-g", "--glob", "--iglob", "--type-add", "--ignore-file"):
-            # a type's glob (`--type-add 'e:.env*' -te`) whitelists as `-g` does, and an
-            # ignore file given by option may re-include hidden names (`!.*`), read from a
-            # pipe the engine cannot see ahead (review DE2, DE3)
-            return True
         weight = {"-u": 1, "--unrestricted": 1, "-uu": 2, "-uuu": 3}
-        return sum(weight.get(o.name, 0) for o in view.options) >= 2
+        if view.has("--ignore-file") or sum(weight.get(o.name, 0) for o in view.options) >= 2:
+            return True
+        admitted = _rg_whitelist(view)
+        return True if admitted is None else admitted
     return view.has("-u", "--unrestricted", "-f")
+
+
+def _rg_whitelist(view: OptionView) -> tuple[str, ...] | None:
+    """The globs of rg's whitelists here (`-g`, `--iglob`, the types `-t` selects, with
+    those `--type-add` defines), or None where one cannot be told (a value that is not
+    literal, a glob with a `/`, a type rg's table here does not know)."""
+    added: dict[str, list[str]] = {}
+    for option in view.options:
+        if option.name == "--type-add":
+            if option.value is None or ":" not in option.value:
+                return None
+            type_name, _, globs = option.value.partition(":")
+            if globs.startswith("include:"):
+                return None  # (a type made of other types: not followed)
+            added.setdefault(type_name, []).extend(g for g in globs.split(",") if g)
+    admitted: list[str] = []
+    for option in view.options:
+        if option.name in ("-g", "--glob", "--iglob"):
+            value = option.value
+            if value is None:
+                return None
+            if value.startswith("!"):
+                continue  # (an exclusion admits nothing)
+            if "/" in value.strip("/"):
+                return None
+            admitted.append(value.strip("/"))
+        elif option.name in ("-t", "--type"):
+            if option.value is None:
+                return None
+            names = RG_TYPES if option.value == "all" else (option.value,)
+            for type_name in names:
+                if type_name not in RG_TYPES and type_name not in added:
+                    return None
+                admitted.extend((*RG_TYPES.get(type_name, ()), *added.get(type_name, ())))
+    return tuple(dict.fromkeys(admitted))
 
 
 def has_xargs(unwrapped: Unwrapped) -> bool:

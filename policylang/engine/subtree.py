@@ -19,13 +19,14 @@ False
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import stat
 from dataclasses import dataclass
 
 from policylang.engine.paths import owned
 
-__all__ = ["IGNORE_FILES", "TreeScan", "scan", "whitelists"]
+__all__ = ["IGNORE_FILES", "TreeScan", "scan", "whitelisted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,12 @@ class TreeScan:
 
 
 def scan(
-    root: str, *, hidden: bool, budget: int, skip: frozenset[str] = frozenset()
+    root: str,
+    *,
+    hidden: bool,
+    budget: int,
+    skip: frozenset[str] = frozenset(),
+    admit: tuple[str, ...] = (),
 ) -> TreeScan:
     """Every entry below directory `root`, depth first, at most `budget` of them.
 
@@ -54,6 +60,8 @@ def scan(
             directories); `rg` and `ag` skip them unless told otherwise.
         budget: the most entries to list; one more makes the scan incomplete.
         skip: names of directories listed but not descended into.
+        admit: globs of the hidden names listed all the same (a reader's whitelist:
+            `rg -g '*.json'` reads `.env.json`), case aside.
 
     A directory that cannot be read is skipped, as the reader would skip it.
     """
@@ -81,7 +89,7 @@ def scan(
         for child in children:
             if child.name in IGNORE_FILES:
                 ignores.append(child.path)
-            if not hidden and child.name.startswith("."):
+            if not hidden and child.name.startswith(".") and not _admitted(child.name, admit):
                 continue
             if len(entries) >= budget:
                 return TreeScan(tuple(entries), tuple(links), False, tuple(ignores))
@@ -100,14 +108,22 @@ def scan(
 IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore", ".agignore"})
 
 
-def whitelists(found: TreeScan, root: str) -> bool:
-    """Whether an ignore file in the tree, or in any directory above `root` up to `/`,
-    re-includes something (`!pattern`): rg and ag then read hidden files it names. rg
-    reads `.ignore` and `.rgignore` in every parent and `.gitignore` up to the repository's
-    top, which may lie above the workspace (review DE4: a monorepo's `!.env`).
+def _admitted(name: str, admit: tuple[str, ...]) -> bool:
+    lowered = name.lower()
+    return any(fnmatch.fnmatchcase(lowered, glob.lower()) for glob in admit)
 
-    Unreadable files count as re-including (the check fails closed).
+
+def whitelisted(found: TreeScan, root: str) -> tuple[str, ...] | bool:
+    """The names an ignore file in the tree, or in any directory above `root` up to `/`,
+    re-includes (`!pattern`): rg and ag then read the hidden files those match. rg reads
+    `.ignore` and `.rgignore` in every parent and `.gitignore` up to the repository's top,
+    which may lie above the workspace (review DE4: a monorepo's `!.env`). Only the `!`
+    lines count (review DG8: any line of a parent's had made every hidden file count).
+
+    True (every hidden name) for a pattern with a `/` inside, or a file that cannot be
+    read (the check fails closed); an empty tuple where none re-includes anything.
     """
+    admitted: list[str] = []
     candidates = list(found.ignore_files)
     directory = root
     while directory != os.path.dirname(directory):
@@ -121,9 +137,18 @@ def whitelists(found: TreeScan, root: str) -> bool:
             continue
         except (OSError, ValueError):
             return True
-        if text is None or any(line.lstrip().startswith(b"!") for line in text.splitlines()):
+        if text is None:
             return True
-    return False
+        for line in text.splitlines():
+            stripped = line.strip()
+            if not stripped.startswith(b"!"):
+                continue
+            pattern = stripped[1:].decode("utf-8", "replace").strip("/")
+            if "/" in pattern or "\\" in pattern:
+                return True
+            if pattern:
+                admitted.append(pattern)
+    return tuple(dict.fromkeys(admitted))
 
 
 def _read_regular(path: str) -> bytes | None:

@@ -467,7 +467,7 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
             optional_value=_fs("--color --colour"),
             flags=_fs(
                 "-i -v -w -x -c -l -L -n -h -H -o -q -s -r -R -E -F -G -P -z -Z -a -I "
-                "-b -T -U --recursive --dereference-recursive --null"
+                "-b -T -U --recursive --dereference-recursive --null --binary"
             ),
         ),
         "tar": OptionSpec(
@@ -539,7 +539,10 @@ _ZGREP = OptionSpec(
     optional_value=_GREP.optional_value,
     flags=_GREP.flags
     | (_GREP.takes_value - _fs("--binary-files --file --label --max-count --regexp"))
-    - _fs("-A -B -C -D -d -e -f -m"),
+    - _fs("-A -B -C -D -d -e -f -m")
+    # the script's patterns (`--binary-*`, `--[lm]a*`, `--reg*`) leave these flags, and
+    # a flag spelt in full is never read as a prefix of a valued one (review DG1)
+    | _fs("--b --bi --bin --bina --binar --binary --f --fi --fil --l --m --r --re"),
 )
 # grep's other names take grep's options: without them `egrep -f~/.aws/credentials x`
 # read `-f~/…` as a flag bundle, and the file went unchecked (review AW3)
