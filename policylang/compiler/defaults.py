@@ -292,7 +292,9 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         # a crate found by `--extern` or `-L` may be a procedural macro, which runs at
         # compile time (review DF6: an approved `rustc --extern evil=libevil.so m.rs`)
         "rustc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*",
-        "rustdoc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*",
+        # `--test` compiles and runs the documentation's examples, `--runtool` runs them
+        # under a program it names (review DH5)
+        "rustdoc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*|--test.*|--runtool.*|--persist.*",
         "cargo": _RUSTC,
         # options read from a file (review DF7: `-@ resp` held `-iinc/`)
         "nasm": r"-@.*",

@@ -363,6 +363,7 @@ class _Walk(PathChecks, LineWrites):
         self._shims: bool | None = None  # see `_shimmed`
         self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
         self._next_fed = False  # whether the segment visited next is fed (`SegmentState.fed`)
+        self._fed_scope = False  # whether the segment being visited is (see `visit_segment`)
         self._loaded_paths: dict[str, list[str]] | None = None  # see `environment_code`
         self._loaded_found: dict[tuple[str, str], str | None] = {}  # (the same)
         # allowed `python -m X` segments and the files the line writes (`python_module_path`)
@@ -587,8 +588,20 @@ class _Walk(PathChecks, LineWrites):
     def visit_segment(
         self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str
     ) -> None:
-        seg = SegmentState(text=segment.text, context=context, fed=self._next_fed)
+        # the commands inside a segment whose input the line feeds read that input too:
+        # `eval`'s and `bash -c`'s, a `$(…)`'s, a `<(…)`'s (review DH2)
+        fed = self._next_fed or self._fed_scope
         self._next_fed = False
+        outer, self._fed_scope = self._fed_scope, fed
+        try:
+            self._visit_segment(segment, cwd, poison, context, fed)
+        finally:
+            self._fed_scope = outer
+
+    def _visit_segment(
+        self, segment: Segment, cwd: paths.Cwd, poison: Poison | None, context: str, fed: bool
+    ) -> None:
+        seg = SegmentState(text=segment.text, context=context, fed=fed)
         self.segments.append(seg)
         kind = segment.kind
         if kind is SegmentKind.FUNCTION_DEF and segment.name:
@@ -1282,7 +1295,13 @@ class _Walk(PathChecks, LineWrites):
         read = 0
         defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
         macros: list[str] = []
-        while pending:
+        while True:
+            if not pending:
+                # the headers macros name are read too, and may name more (review DH4)
+                self._macro_includes(macros, defines, folders, seg, pending)
+                pending = [(n, h) for n, h in pending if not _seen_in(n, h, seen)]
+                if not pending:
+                    return
             name, here = pending.pop()
             for base in sorted(here.candidates):
                 source = os.path.normpath(os.path.join(base, name))
@@ -1318,7 +1337,6 @@ class _Walk(PathChecks, LineWrites):
                     if not path.startswith(("/", "~")) and _SOURCE_NAME.search(path):
                         pending.append((path, folder))  # (a README or SQL file: read, not scanned)
                     self._header_in_folders(path, folders, seg, pending)
-        self._macro_includes(macros, defines, folders, seg)
 
     def _header_in_folders(
         self,
@@ -1328,22 +1346,20 @@ class _Walk(PathChecks, LineWrites):
         pending: list[tuple[str, paths.Cwd]],
     ) -> None:
         """`path` as an include folder holds it (`-I inc`, `CPATH`): checked as a read,
-        and, where the folder is the workspace's, read for its own includes; a system
-        folder's headers (`/usr/include/python3.11`) are only checked (review DF8: they
-        used up the budget of scanned files)."""
+        and read for its own includes, except in the system's folders (`/usr/include`,
+        `/nix/store`: review DF8, their headers used up the budget of scanned files),
+        which no approved copy reaches (review DH3: `/tmp` is one's to write)."""
         if path.startswith(("/", "~")):
             return
         for where in folders:
             if not any(os.path.lexists(os.path.join(c, path)) for c in where.candidates):
                 continue
             self.check_path(path, "read", seg, where)
-            if _SOURCE_NAME.search(path) and any(self._inside(c) for c in where.candidates):
+            if _SOURCE_NAME.search(path) and not all(
+                c.startswith(_SYSTEM_HEADERS) and not c.startswith("/usr/local/")
+                for c in where.candidates
+            ):
                 pending.append((path, where))
-
-    def _inside(self, path: str) -> bool:
-        """Whether absolute `path` lies in the workspace as written (its links aside)."""
-        real = self.ctx.real_workspace or self.ctx.workspace
-        return paths.is_within(path, self.ctx.workspace) or paths.is_within(path, real)
 
     def _include_folders(
         self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -1406,10 +1422,12 @@ class _Walk(PathChecks, LineWrites):
         defines: dict[str, list[tuple[str, paths.Cwd]]],
         folders: list[paths.Cwd],
         seg: SegmentState,
+        sources: list[tuple[str, paths.Cwd]],
     ) -> None:
         """An include named by a macro, followed through every `#define` of it in the
         files read, and through the macros those name (review DC2: `#define P S(C)`, a
-        `#undef` and a second `#define`): a quoted name is checked as a read; a
+        `#undef` and a second `#define`): a quoted name is checked as a read, and added
+        to `sources` to be read in turn (review DH4: its own includes had gone unread); a
         function-like macro defined there, which builds the name, asks; a macro no file
         read defines (`FT_FREETYPE_H`, Boost's) is the system's (review DB5: a quoted
         `#define` no include uses is no include)."""
@@ -1430,7 +1448,9 @@ class _Walk(PathChecks, LineWrites):
                 if quoted is not None:
                     header = quoted.group(1) or quoted.group(2)
                     self.check_path(header, "read", seg, folder)
-                    self._header_in_folders(header, folders, seg, [])
+                    if not header.startswith(("/", "~")) and _SOURCE_NAME.search(header):
+                        sources.append((header, folder))
+                    self._header_in_folders(header, folders, seg, sources)
                 elif value.startswith("(") or "#" in value:
                     why = f"an include is named by the macro `{short(name)}`, which builds it"
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
@@ -2340,7 +2360,9 @@ class _Walk(PathChecks, LineWrites):
             text = self.ctx.env.get(variable)
             if text is None or (language == "native-file" and not text.strip()):
                 continue
-            if language == "native-file":  # (LD_PRELOAD takes blanks or colons between)
+            if variable == "PERL5OPT":  # (its `-I` folders: review DH6)
+                split = _perl_include_dirs(text)
+            elif language == "native-file":  # (LD_PRELOAD takes blanks or colons between)
                 split = [e for e in text.replace(" ", ":").split(":") if e]
             elif language == "perl":
                 split = [e for e in text.split(":") if e]  # (perl skips an empty entry)
@@ -2995,7 +3017,7 @@ _LOADED_PATHS: Final = {
     "LD_LIBRARY_PATH": "native", "DYLD_LIBRARY_PATH": "native",
     "DYLD_FALLBACK_LIBRARY_PATH": "native", "DYLD_FRAMEWORK_PATH": "native",
     "LD_PRELOAD": "native-file", "LD_AUDIT": "native-file", "DYLD_INSERT_LIBRARIES": "native-file",
-    "PYTHONPATH": "python", "PERL5LIB": "perl", "PERLLIB": "perl",
+    "PYTHONPATH": "python", "PERL5LIB": "perl", "PERLLIB": "perl", "PERL5OPT": "perl",
     # a home of the standard library, a user base whose `site-packages` `.pth` files run
     "PYTHONHOME": "python-home", "PYTHONUSERBASE": "python-home",
 }  # fmt: skip
@@ -3006,6 +3028,18 @@ _LIBRARY_SUBFOLDERS: Final = frozenset(
     {"glibc-hwcaps", "tls", "x86_64", "i686", "i586", "i486", "i386", "haswell", "xeon_phi",
      "avx512_1", "aarch64", "ppc64le", "s390x"}
 )  # fmt: skip
+
+
+def _perl_include_dirs(options: str) -> list[str]:
+    """The folders `PERL5OPT`'s `-I` options put first on perl's path (`-Ilib`, `-I lib`)."""
+    words = options.split()
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if word == "-I" and index + 1 < len(words):
+            found.append(words[index + 1])
+        elif word.startswith("-I") and len(word) > 2:
+            found.append(word[2:])
+    return found
 
 
 def _loaded_from(folder: str, language: str) -> str | None:
@@ -3982,6 +4016,8 @@ _GLUED_INCLUDE_DIR: Final = re.compile(
 _SYSROOT_OPTIONS: Final = (
     "--sysroot", "-isysroot", "--include-prefix", "--include-with-prefix",
 )  # fmt: skip
+# folders of the system's headers, which are checked but not read for their includes
+_SYSTEM_HEADERS: Final = ("/usr/", "/nix/store/", "/Library/Developer/", "/Applications/")
 # options whose next word is a header the compiler includes (`-include config.h`)
 _HEADER_OPTIONS: Final = frozenset({"-include", "-imacros", "--include", "--imacros"})
 _INCLUDE_PATH_VARIABLES: Final = (
@@ -3990,6 +4026,11 @@ _INCLUDE_PATH_VARIABLES: Final = (
 
 
 _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
+
+
+def _seen_in(name: str, here: paths.Cwd, seen: set[str]) -> bool:
+    """Whether every file `name` names below `here` was read already."""
+    return all(os.path.normpath(os.path.join(base, name)) in seen for base in here.candidates)
 
 
 def _small_text(path: str) -> str | None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from policylang.engine.paths import owned
 
-__all__ = ["IGNORE_FILES", "TreeScan", "scan", "whitelisted"]
+__all__ = ["IGNORE_FILES", "TreeScan", "glob_variants", "scan", "whitelisted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +110,61 @@ IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore", ".agignore"})
 
 def _admitted(name: str, admit: tuple[str, ...]) -> bool:
     lowered = name.lower()
-    return any(fnmatch.fnmatchcase(lowered, glob.lower()) for glob in admit)
+    return any(
+        fnmatch.fnmatchcase(lowered, variant.lower())
+        for glob in admit
+        for variant in glob_variants(glob) or ("*",)
+    )
+
+
+def glob_variants(glob: str) -> tuple[str, ...] | None:
+    """`glob`, written as ripgrep and gitignore read it, as `fnmatch` patterns: braces
+    expanded (`*.{py,pyi}`), a `\\` escape made a class (`\\.env` is `[.]env`), `[^x]`
+    made `[!x]` (review DH1: `-g '{.env,x}'` had matched nothing, so it admitted no
+    hidden name). None where it cannot be told (nested or unbalanced braces, over 64
+    variants): the caller admits every name then."""
+    variants = [glob]
+    for _ in range(8):
+        expanded: list[str] = []
+        for variant in variants:
+            start = variant.find("{")
+            if start < 0:
+                expanded.append(variant)
+                continue
+            end = variant.find("}", start)
+            if end < 0 or "{" in variant[start + 1 : end]:
+                return None
+            head, body, tail = variant[:start], variant[start + 1 : end], variant[end + 1 :]
+            expanded.extend(head + part + tail for part in body.split(","))
+        variants = expanded
+        if len(variants) > 64:
+            return None
+        if not any("{" in v for v in variants):
+            break
+    else:
+        return None
+    if any("}" in v for v in variants):
+        return None
+    return tuple(_fnmatch_form(v) for v in variants)
+
+
+def _fnmatch_form(glob: str) -> str:
+    """A ripgrep glob without braces as an `fnmatch` pattern (escapes, `[^…]`)."""
+    out: list[str] = []
+    index = 0
+    while index < len(glob):
+        char = glob[index]
+        if char == "\\" and index + 1 < len(glob):
+            out.append(f"[{glob[index + 1]}]")
+            index += 2
+            continue
+        if char == "[" and glob[index + 1 : index + 2] == "^":
+            out.append("[!")
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def whitelisted(found: TreeScan, root: str) -> tuple[str, ...] | bool:

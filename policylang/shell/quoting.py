@@ -95,7 +95,12 @@ def bytes_to_text(text: str) -> str:
     `é`): the form Python gives a file name with those bytes."""
     if not any("\udc80" <= ch <= "\udcff" for ch in text):
         return text
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        # a surrogate outside the escapes' range (`'\ud800\udc80'` in the command text,
+        # which hypothesis found): no bytes stand behind it, so the text is kept as it is
+        return text
 
 
 _DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")

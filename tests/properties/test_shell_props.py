@@ -154,3 +154,10 @@ def test_10000_and_operators_terminate() -> None:
     relaxed = parse_command(text, limits=Limits(max_segments=20_000))
     assert len(relaxed.segments) == 10_000
     assert relaxed.problems == ()
+
+
+def test_a_surrogate_outside_the_escapes_range_keeps_its_value() -> None:
+    # hypothesis found it (15th session): `bytes_to_text` raised on `\ud800\udc80`, and
+    # the analyser failed the line (an ask, never an allow)
+    value = "\ud800\udc80"
+    assert parse_command(f"echo {shlex.quote(value)}").segments[0].argv == ("echo", value)

@@ -117,9 +117,16 @@ def test_df6_an_ordinary_rustc_stays_approved(tmp_path: Path) -> None:
     assert judge("rustc m.rs -o m", workspace, "rustc").verdict is Verdict.ALLOW
 
 
-def test_df8_system_headers_are_checked_not_scanned(tmp_path: Path) -> None:
+def test_df8_system_headers_are_checked_not_scanned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the system's folders are `/usr/` and its like: one is played here by a temporary
+    # folder, as review DH3 had a folder outside the workspace read in turn again)
+    from policylang.engine import evaluate
+
     workspace = copy_workspace(tmp_path)
     system = tmp_path / "sysinc"
+    monkeypatch.setattr(evaluate, "_SYSTEM_HEADERS", (str(system), "/usr/"))
     system.mkdir()
     for index in range(40):  # more than the scan's budget, each naming the next
         (system / f"h{index}.h").write_text(f'#include "h{index + 1}.h"\n')

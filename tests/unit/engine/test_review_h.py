@@ -96,9 +96,11 @@ def test_one_tree_read_many_times_is_scanned_once(
     calls: list[str] = []
     real = subtree.scan
 
-    def counting(root: str, *, hidden: bool, budget: int) -> subtree.TreeScan:
+    def counting(
+        root: str, *, hidden: bool, budget: int, admit: tuple[str, ...] = ()
+    ) -> subtree.TreeScan:
         calls.append(root)
-        return real(root, hidden=hidden, budget=budget)
+        return real(root, hidden=hidden, budget=budget, admit=admit)
 
     monkeypatch.setattr(subtree, "scan", counting)
     home = str(tmp_path / "home")

@@ -206,9 +206,11 @@ def test_a_read_that_already_reaches_a_denied_folder_does_not_list_the_tree(
     listed: list[str] = []
     real_scan = subtree.scan
 
-    def spying_scan(root: str, *, hidden: bool, budget: int) -> subtree.TreeScan:
+    def spying_scan(
+        root: str, *, hidden: bool, budget: int, admit: tuple[str, ...] = ()
+    ) -> subtree.TreeScan:
         listed.append(root)
-        return real_scan(root, hidden=hidden, budget=budget)
+        return real_scan(root, hidden=hidden, budget=budget, admit=admit)
 
     monkeypatch.setattr(subtree, "scan", spying_scan)
     env = {"HOME": str(home)}
