@@ -3087,24 +3087,7 @@ def _loads(item: os.DirEntry[str], language: str) -> bool:
 def _script_interpreter(path: str) -> str | None:
     """The name of the interpreter a script's `#!` line runs (`#!/usr/bin/python3` and
     `#!/usr/bin/env python3` → `python3`), or None (a binary, no such file)."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return _shebang_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
-
-
-@functools.lru_cache(maxsize=256)
-def _shebang_of(path: str, mtime: int, size: int, inode: int) -> str | None:
-    """`_script_interpreter` for one version of the file (the key changes with it)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return None
-    if not head.startswith(b"#!"):
-        return None
-    words = head[2:].split(b"\n", 1)[0].decode("latin-1").split()
+    words = _shebang(path)
     if not words:
         return None
     if words[0].rpartition("/")[2] == "env":
@@ -3208,16 +3191,25 @@ def _physical_entry(entry: str) -> str:
 
 def _env_interpreter(path: str) -> str | None:
     """The program a script's `#!/usr/bin/env [-S] NAME` line runs by PATH, or None."""
+    words = _shebang(path)
+    if not words or words[0].rpartition("/")[2] != "env":
+        return None
+    rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    return rest[0] if rest else None
+
+
+def _shebang(path: str) -> tuple[str, ...] | None:
+    """The words of a script's `#!` line, or None (a binary, no such file)."""
     try:
         info = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):
         return None
-    return _interpreter_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+    return _shebang_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
 
 
 @functools.lru_cache(maxsize=256)
-def _interpreter_of(path: str, mtime: int, size: int, inode: int) -> str | None:
-    """`_env_interpreter` for one version of the file (the key changes with it)."""
+def _shebang_of(path: str, mtime: int, size: int, inode: int) -> tuple[str, ...] | None:
+    """`_shebang` for one version of the file (the key changes with it)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(256)
@@ -3225,11 +3217,7 @@ def _interpreter_of(path: str, mtime: int, size: int, inode: int) -> str | None:
         return None
     if not head.startswith(b"#!"):
         return None
-    words = head[2:].split(b"\n", 1)[0].decode("latin-1").split()
-    if not words or words[0].rpartition("/")[2] != "env":
-        return None
-    rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-    return rest[0] if rest else None
+    return tuple(head[2:].split(b"\n", 1)[0].decode("latin-1").split())
 
 
 def _login_shell(segment: Segment) -> str | None:
