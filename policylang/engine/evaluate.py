@@ -431,12 +431,14 @@ class _Walk(PathChecks, LineWrites):
         last = len(segments) - 1
         where = context or line.context
         again = _repeated_poison(segments) if poison is None else None
+        line_fed = False  # an `exec < FILE` feeds every later command (review DI3)
         for index, segment in enumerate(segments):
             held = poison
             if held is None and again is not None and _runs_again(segment):
                 held = again
-            self._next_fed = _stdin_fed(segments, index)
+            self._next_fed = line_fed or _stdin_fed(segments, index)
             self.visit_segment(segment, cwds[index], held, where)
+            line_fed = line_fed or _lasting_input(segment)
             if segment.wrapped is not None and segment.wrapped.reads_stdin:
                 code = _stdin_code(segments, index)
                 if code is not None:
@@ -1334,8 +1336,10 @@ class _Walk(PathChecks, LineWrites):
                 macros.extend(found.macros)
                 for path in found.paths:
                     self.check_path(path, "read", seg, folder)
-                    if not path.startswith(("/", "~")) and _SOURCE_NAME.search(path):
-                        pending.append((path, folder))  # (a README or SQL file: read, not scanned)
+                    if _SOURCE_NAME.search(path) and not _system_header(path):
+                        # (a README or SQL file: read, not scanned; one named by an
+                        # absolute path is read in turn too: review DI2)
+                        pending.append((path, folder))
                     self._header_in_folders(path, folders, seg, pending)
 
     def _header_in_folders(
@@ -1355,10 +1359,7 @@ class _Walk(PathChecks, LineWrites):
             if not any(os.path.lexists(os.path.join(c, path)) for c in where.candidates):
                 continue
             self.check_path(path, "read", seg, where)
-            if _SOURCE_NAME.search(path) and not all(
-                c.startswith(_SYSTEM_HEADERS) and not c.startswith("/usr/local/")
-                for c in where.candidates
-            ):
+            if _SOURCE_NAME.search(path) and not all(_system_header(c) for c in where.candidates):
                 pending.append((path, where))
 
     def _include_folders(
@@ -1448,7 +1449,7 @@ class _Walk(PathChecks, LineWrites):
                 if quoted is not None:
                     header = quoted.group(1) or quoted.group(2)
                     self.check_path(header, "read", seg, folder)
-                    if not header.startswith(("/", "~")) and _SOURCE_NAME.search(header):
+                    if _SOURCE_NAME.search(header) and not _system_header(header):
                         sources.append((header, folder))
                     self._header_in_folders(header, folders, seg, sources)
                 elif value.startswith("(") or "#" in value:
@@ -3031,14 +3032,25 @@ _LIBRARY_SUBFOLDERS: Final = frozenset(
 
 
 def _perl_include_dirs(options: str) -> list[str]:
-    """The folders `PERL5OPT`'s `-I` options put first on perl's path (`-Ilib`, `-I lib`)."""
+    """The folders `PERL5OPT` puts first on perl's path: `-I` options (`-Ilib`, `-I lib`,
+    `Ilib` without its dash, after other switches `-wIlib`) and the `lib` module's
+    (`-Mlib=lib,x`, `-mlib=./lib`: review DI4)."""
     words = options.split()
     found: list[str] = []
     for index, word in enumerate(words):
-        if word == "-I" and index + 1 < len(words):
-            found.append(words[index + 1])
-        elif word.startswith("-I") and len(word) > 2:
-            found.append(word[2:])
+        switches = word.lstrip("-")
+        for position, letter in enumerate(switches):
+            rest = switches[position + 1 :]
+            if letter == "I":
+                found.append(rest or (words[index + 1] if index + 1 < len(words) else "."))
+                break
+            if letter in "Mm":
+                module = rest.lstrip("-")
+                if module.startswith("lib=") or module == "lib":
+                    found.extend(module[4:].split(",") if "=" in module else ["."])
+                break
+            if letter not in "CDTUWdtwsv0123456789":
+                break
     return found
 
 
@@ -3600,15 +3612,29 @@ def _braced(word: Word) -> bool:
     return any(expansion.kind is ExpansionKind.BRACE for expansion in word.expansions)
 
 
+def _lasting_input(segment: Segment) -> bool:
+    """Whether `segment` is an `exec` without a command (`command exec`, `builtin exec`
+    too) that redirects the shell's standard input for the rest of the line."""
+    if segment.kind is not SegmentKind.SIMPLE or not segment.redirects:
+        return False
+    values = [word.value for word in segment.words]
+    while values and values[0] in ("command", "builtin", "--"):
+        values.pop(0)
+    if values != ["exec"]:
+        return False
+    return any(
+        r.fd in (None, 0) and (r.heredoc is not None or r.op in _INPUT_OPS)
+        for r in segment.redirects
+    )
+
+
 def _stdin_fed(segments: Sequence[Segment], index: int) -> bool:
     """Whether the line may give `segments[index]` its standard input: a stage after a
     pipe, a redirect of its input (its own or an enclosing compound's), or any segment
     inside a compound of a line with a pipe (which stage feeds it is not followed)."""
     segment = segments[index]
     for redirect in segment.redirects:
-        if redirect.fd in (None, 0) and (
-            redirect.heredoc is not None or redirect.op in ("<", "<>", "<<", "<<-", "<<<", "<&")
-        ):
+        if redirect.fd in (None, 0) and (redirect.heredoc is not None or redirect.op in _INPUT_OPS):
             return True
     if index > 0 and segments[index - 1].connector in _PIPES:
         return True
@@ -3682,6 +3708,7 @@ def _printed(form: str, arguments: Sequence[str]) -> str | None:
 
 
 _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
+_INPUT_OPS: Final = frozenset({"<", "<>", "<<", "<<-", "<<<", "<&"})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})
 _MAX_FED: Final = 1 << 16  # the most text `_printed` builds
@@ -4005,7 +4032,15 @@ _SYSROOT_OPTIONS: Final = (
     "--sysroot", "-isysroot", "--include-prefix", "--include-with-prefix",
 )  # fmt: skip
 # folders of the system's headers, which are checked but not read for their includes
-_SYSTEM_HEADERS: Final = ("/usr/", "/nix/store/", "/Library/Developer/", "/Applications/")
+_SYSTEM_HEADERS: Final = ("/usr/", "/nix/store/", "/Library/Developer/")
+
+
+def _system_header(path: str) -> bool:
+    """Whether `path` lies in the system's folders of headers (`/usr/local` aside: users
+    write there, Homebrew's on macOS: review DI5)."""
+    return path.startswith(_SYSTEM_HEADERS) and not (
+        path == "/usr/local" or path.startswith("/usr/local/")
+    )
 # options whose next word is a header the compiler includes (`-include config.h`)
 _HEADER_OPTIONS: Final = frozenset({"-include", "-imacros", "--include", "--imacros"})
 _INCLUDE_PATH_VARIABLES: Final = (

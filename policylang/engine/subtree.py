@@ -109,9 +109,12 @@ IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore", ".agignore"})
 
 
 def _admitted(name: str, admit: tuple[str, ...]) -> bool:
+    """Whether a whitelist glob admits `name`, as written or case aside (`--iglob`): the
+    two together, since folding the case of a negated class (`[!E]`) changes what it
+    excludes (review DI1)."""
     lowered = name.lower()
     return any(
-        fnmatch.fnmatchcase(lowered, variant.lower())
+        fnmatch.fnmatchcase(name, variant) or fnmatch.fnmatchcase(lowered, variant.lower())
         for glob in admit
         for variant in glob_variants(glob) or ("*",)
     )
@@ -119,10 +122,12 @@ def _admitted(name: str, admit: tuple[str, ...]) -> bool:
 
 def glob_variants(glob: str) -> tuple[str, ...] | None:
     """`glob`, written as ripgrep and gitignore read it, as `fnmatch` patterns: braces
-    expanded (`*.{py,pyi}`), a `\\` escape made a class (`\\.env` is `[.]env`), `[^x]`
-    made `[!x]` (review DH1: `-g '{.env,x}'` had matched nothing, so it admitted no
-    hidden name). None where it cannot be told (nested or unbalanced braces, over 64
-    variants): the caller admits every name then."""
+    expanded (`*.{py,pyi}`), `[^x]` made `[!x]` (review DH1: `-g '{.env,x}'` had matched
+    nothing, so it admitted no hidden name). None where it cannot be told (a `\\`
+    escape, in a class or before a brace: review DI1; nested or unbalanced braces, over
+    64 variants): the caller admits every name then."""
+    if "\\" in glob:
+        return None
     variants = [glob]
     for _ in range(8):
         expanded: list[str] = []
@@ -149,15 +154,11 @@ def glob_variants(glob: str) -> tuple[str, ...] | None:
 
 
 def _fnmatch_form(glob: str) -> str:
-    """A ripgrep glob without braces as an `fnmatch` pattern (escapes, `[^…]`)."""
+    """A ripgrep glob without braces or escapes as an `fnmatch` pattern (`[^…]`)."""
     out: list[str] = []
     index = 0
     while index < len(glob):
         char = glob[index]
-        if char == "\\" and index + 1 < len(glob):
-            out.append(f"[{glob[index + 1]}]")
-            index += 2
-            continue
         if char == "[" and glob[index + 1 : index + 2] == "^":
             out.append("[!")
             index += 2
