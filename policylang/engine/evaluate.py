@@ -2506,9 +2506,11 @@ class _Walk(PathChecks, LineWrites):
     def _reaches_workspace(self, path: str) -> bool:
         """Whether a file the environment names lies in the workspace: relative (to a
         working folder the line may move), or absolute and there, as written or with its
-        links resolved."""
+        links resolved. The answer depends on the links on disk: a decision that asked
+        it is not kept (a link made later may lead the file into the workspace)."""
         if not path.startswith(("/", "~")):
             return True
+        self.fs = True
         if path.startswith("~"):
             path = paths.lexical(path, "/", self.ctx.home) or path
         return self._in_workspace(path)

@@ -278,3 +278,23 @@ def test_dd5_a_workspace_of_root_does_not_make_the_system_configuration_the_repo
     del env["PATH"]  # (every PATH entry lies in a workspace of `/`: path-program asks)
     decision = load_policy().evaluate(f"git -C {workspace} status", workspace="/", env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_a_decision_that_looked_where_an_environment_file_leads_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    # the decision cache (on by default) keeps only decisions that did not depend on the
+    # file system: whether `~/.lesskey` leads into the workspace does (a link made after
+    # the first decision must be seen by the second)
+    workspace = copy_workspace(tmp_path)
+    home = tmp_path / "home"
+    policy = load_policy()
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    assert policy.evaluate("less x.txt", workspace=str(workspace), env=env).verdict is (
+        Verdict.ALLOW
+    )
+    (workspace / "lk").write_text("#env\nLESSOPEN=|id %s\n")
+    (home / ".lesskey").symlink_to(workspace / "lk")
+    assert policy.evaluate("less x.txt", workspace=str(workspace), env=env).verdict is (
+        Verdict.ASK
+    )
