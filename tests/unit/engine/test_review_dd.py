@@ -290,11 +290,11 @@ def test_a_decision_that_looked_where_an_environment_file_leads_is_not_kept(
     home = tmp_path / "home"
     policy = load_policy()
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
-    assert policy.evaluate("less x.txt", workspace=str(workspace), env=env).verdict is (
+    assert policy.evaluate("echo hi | less", workspace=str(workspace), env=env).verdict is (
         Verdict.ALLOW
     )
     (workspace / "lk").write_text("#env\nLESSOPEN=|id %s\n")
     (home / ".lesskey").symlink_to(workspace / "lk")
-    assert policy.evaluate("less x.txt", workspace=str(workspace), env=env).verdict is (
+    assert policy.evaluate("echo hi | less", workspace=str(workspace), env=env).verdict is (
         Verdict.ASK
     )
