@@ -431,7 +431,12 @@ class _Walk(PathChecks, LineWrites):
         last = len(segments) - 1
         where = context or line.context
         again = _repeated_poison(segments) if poison is None else None
-        line_fed = False  # an `exec < FILE` feeds every later command (review DI3)
+        # an `exec < FILE` feeds every later command (review DI3), and in a loop every
+        # command of the line, which the next pass runs after it (review DJ1)
+        line_fed = any(
+            _lasting_input(s) and any(scope in _LOOP_SCOPES for scope in s.scopes)
+            for s in segments
+        )
         for index, segment in enumerate(segments):
             held = poison
             if held is None and again is not None and _runs_again(segment):
@@ -2363,6 +2368,11 @@ class _Walk(PathChecks, LineWrites):
                 continue
             if variable == "PERL5OPT":  # (its `-I` folders: review DH6)
                 split = _perl_include_dirs(text)
+                if _perl_debugger(text):
+                    # `-d` runs the debugger, which reads `.perldb` from the working
+                    # folder (review DJ3): an entry every Perl program asks for
+                    risky[variable] = [_PERL_DEBUGGER]
+                    continue
             elif language == "native-file":  # (LD_PRELOAD takes blanks or colons between)
                 split = [e for e in text.replace(" ", ":").split(":") if e]
             elif language == "perl":
@@ -2404,6 +2414,8 @@ class _Walk(PathChecks, LineWrites):
         that a program may load, or the entry itself where the working folder it is
         relative to is not known."""
         for entry in entries:
+            if entry == _PERL_DEBUGGER:
+                return entry
             if not entry.startswith("/") and not cwd.known:
                 return entry or "."
             folders = (
@@ -3033,6 +3045,20 @@ _LIBRARY_SUBFOLDERS: Final = frozenset(
 )  # fmt: skip
 
 
+_PERL_DEBUGGER: Final = "perl's debugger (`-d`), which runs `.perldb` of the working folder"
+
+
+def _perl_debugger(options: str) -> bool:
+    """Whether `PERL5OPT` runs perl under its debugger (`-d`, `-d:Module`, `-wd`)."""
+    for word in options.split():
+        for letter in word.lstrip("-"):
+            if letter == "d":
+                return True
+            if letter not in "CDTUWtwsv0123456789":
+                break
+    return False
+
+
 def _perl_include_dirs(options: str) -> list[str]:
     """The folders `PERL5OPT` puts first on perl's path: `-I` options (`-Ilib`, `-I lib`,
     `Ilib` without its dash, after other switches `-wIlib`) and the `lib` module's
@@ -3622,7 +3648,16 @@ def _lasting_input(segment: Segment) -> bool:
     values = [word.value for word in segment.words]
     while values and values[0] in ("command", "builtin", "--"):
         values.pop(0)
-    if values != ["exec"]:
+    if not values or values[0] != "exec":
+        return False
+    rest = values[1:]
+    while rest and rest[0] is not None and rest[0].startswith("-"):
+        option = rest.pop(0)  # (`exec -c`, `-l`, `-a NAME`, `--`: review DJ1)
+        if option == "-a" and rest:
+            rest.pop(0)
+        if option == "--":
+            break
+    if rest:
         return False
     return any(
         r.fd in (None, 0) and (r.heredoc is not None or r.op in _INPUT_OPS)
@@ -3711,6 +3746,7 @@ def _printed(form: str, arguments: Sequence[str]) -> str | None:
 
 _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
 _INPUT_OPS: Final = frozenset({"<", "<>", "<<", "<<-", "<<<", "<&"})
+_LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})
 _MAX_FED: Final = 1 << 16  # the most text `_printed` builds
@@ -4039,7 +4075,14 @@ _SYSTEM_HEADERS: Final = ("/usr/", "/nix/store/", "/Library/Developer/")
 
 def _system_header(path: str) -> bool:
     """Whether `path` lies in the system's folders of headers (`/usr/local` aside: users
-    write there, Homebrew's on macOS: review DI5)."""
+    write there, Homebrew's on macOS: review DI5), where it really is: `/usr/../work/h.h`
+    and a link out of `/usr` are not (review DJ2)."""
+    if not path.startswith(_SYSTEM_HEADERS):
+        return False
+    try:
+        path = os.path.realpath(path)
+    except (OSError, ValueError):
+        return False
     return path.startswith(_SYSTEM_HEADERS) and not (
         path == "/usr/local" or path.startswith("/usr/local/")
     )
