@@ -121,3 +121,23 @@ def as_nobody(script: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
+
+
+def env_beside(tmp_path: Path, **more: str) -> dict[str, str]:
+    """The environment of a line judged and run in `tmp_path/ws`: the fake home beside
+    it, the system's PATH, and `more` (the variables a review's attack sets)."""
+    return {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", **more}
+
+
+def run_printed(line: str, workspace: Path, env: dict[str, str]) -> str:
+    """What a real bash printed running `line` in `workspace` with `env` (both streams)."""
+    done = subprocess.run(
+        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def default_verdict(line: str, workspace: Path, env: dict[str, str]) -> Verdict:
+    """The default policy's verdict on `line` in `workspace` with `env`."""
+    return load_policy().evaluate(line, workspace=str(workspace), env=env).verdict

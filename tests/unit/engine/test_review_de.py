@@ -7,29 +7,12 @@ names message catalogs by path (DE7: tests/unit/engine/test_review_dd.py)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, run_printed
 
-from policylang import Verdict, load_policy
-
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    return {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
-
-
-def _printed(line: str, workspace: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
-        timeout=60, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
-
-
-def _verdict(line: str, workspace: Path, env: dict[str, str]) -> Verdict:
-    return load_policy().evaluate(line, workspace=str(workspace), env=env).verdict
+from policylang import Verdict
 
 
 def _secrets(tmp_path: Path) -> Path:
@@ -47,15 +30,15 @@ def _secrets(tmp_path: Path) -> Path:
 )  # fmt: skip
 def test_de1_each_magic_file_of_the_list_is_read(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    printed = _printed(line, workspace, _env(tmp_path))
+    printed = run_printed(line, workspace, env_beside(tmp_path))
     assert "AKIASECRET" in printed or "topsecret" in printed  # the real `file` printed it
-    assert _verdict(line, workspace, _env(tmp_path)) is Verdict.DENY
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.DENY
 
 
 def test_de1_ordinary_file_lines_hold(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     for line in ("file README", "file -m /usr/share/misc/magic README", "file -b README"):
-        assert _verdict(line, workspace, _env(tmp_path)) is Verdict.ALLOW, line
+        assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.ALLOW, line
 
 
 @pytest.mark.parametrize(
@@ -66,16 +49,16 @@ def test_de1_ordinary_file_lines_hold(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_de2_de3_rg_options_that_reach_hidden_files(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    assert "topsecret" in _printed(line, workspace, _env(tmp_path))  # the real rg
-    assert _verdict(line, workspace, _env(tmp_path)) is not Verdict.ALLOW
+    assert "topsecret" in run_printed(line, workspace, env_beside(tmp_path))  # the real rg
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is not Verdict.ALLOW
 
 
 def test_de4_an_ignore_file_above_the_workspace(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
-    assert _verdict("rg SECRET", workspace, _env(tmp_path)) is Verdict.ALLOW
+    assert default_verdict("rg SECRET", workspace, env_beside(tmp_path)) is Verdict.ALLOW
     (tmp_path / ".ignore").write_text("!.env\n")
-    assert "topsecret" in _printed("rg SECRET", workspace, _env(tmp_path))
-    assert _verdict("rg SECRET", workspace, _env(tmp_path)) is not Verdict.ALLOW
+    assert "topsecret" in run_printed("rg SECRET", workspace, env_beside(tmp_path))
+    assert default_verdict("rg SECRET", workspace, env_beside(tmp_path)) is not Verdict.ALLOW
 
 
 @pytest.mark.parametrize(
@@ -86,16 +69,16 @@ def test_de4_an_ignore_file_above_the_workspace(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_de5_zgrep_reads_its_options_as_its_script_does(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    printed = _printed(line, workspace, _env(tmp_path))
+    printed = run_printed(line, workspace, env_beside(tmp_path))
     assert "AKIASECRET" in printed or "topsecret" in printed  # the real zgrep printed it
-    assert _verdict(line, workspace, _env(tmp_path)) is Verdict.DENY
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.DENY
 
 
 def test_de5_ordinary_zgrep_lines_hold(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     for line in ("zgrep -A 3 x README", "zgrep -e x README", "zgrep --regexp=x README",
                  "zgrep -m 2 x README", "zgrep --max-count 2 x README"):  # fmt: skip
-        assert _verdict(line, workspace, _env(tmp_path)) is Verdict.ALLOW, line
+        assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.ALLOW, line
 
 
 @pytest.mark.parametrize(
@@ -106,10 +89,10 @@ def test_de5_ordinary_zgrep_lines_hold(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_de6_message_catalogs_named_by_path(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    assert _verdict(line, workspace, _env(tmp_path)) is Verdict.ASK
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.ASK
 
 
 def test_de6_ordinary_languages_hold(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     for line in ("LANGUAGE=de:en ls", "LC_TIME=de_DE.UTF-8 date", "env LANGUAGE=fr ls"):
-        assert _verdict(line, workspace, _env(tmp_path)) is Verdict.ALLOW, line
+        assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.ALLOW, line

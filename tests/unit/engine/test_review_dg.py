@@ -14,25 +14,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, run_printed
 
 from policylang import Verdict, load_policy
-
-
-def _env(tmp_path: Path, **more: str) -> dict[str, str]:
-    return {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", **more}
-
-
-def _printed(line: str, workspace: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
-        timeout=60, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
-
-
-def _verdict(line: str, workspace: Path, env: dict[str, str]) -> Verdict:
-    return load_policy().evaluate(line, workspace=str(workspace), env=env).verdict
 
 
 def _secrets(tmp_path: Path) -> Path:
@@ -51,9 +35,9 @@ def _secrets(tmp_path: Path) -> Path:
 )  # fmt: skip
 def test_dg1_a_flag_that_prefixes_a_valued_option(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    printed = _printed(line, workspace, _env(tmp_path))
+    printed = run_printed(line, workspace, env_beside(tmp_path))
     assert "topsecret" in printed or "AKIASECRET" in printed  # the real program printed it
-    assert _verdict(line, workspace, _env(tmp_path)) is Verdict.DENY
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.DENY
 
 
 @pytest.mark.parametrize("line", ["rg -tjson SECRET", "rg -t json SECRET", "rg -tall SECRET",
@@ -61,8 +45,8 @@ def test_dg1_a_flag_that_prefixes_a_valued_option(tmp_path: Path, line: str) -> 
 def test_dg2_rg_types_admit_the_hidden_files_they_match(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
     if "nosuch" not in line:
-        assert "topsecret" in _printed(line, workspace, _env(tmp_path))  # the real rg
-    assert _verdict(line, workspace, _env(tmp_path)) is not Verdict.ALLOW
+        assert "topsecret" in run_printed(line, workspace, env_beside(tmp_path))  # the real rg
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is not Verdict.ALLOW
 
 
 @pytest.mark.parametrize(
@@ -72,17 +56,17 @@ def test_dg2_rg_types_admit_the_hidden_files_they_match(tmp_path: Path, line: st
 )  # fmt: skip
 def test_dg8_rg_whitelists_that_match_no_protected_file_hold(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    assert "topsecret" not in _printed(line, workspace, _env(tmp_path))
-    assert _verdict(line, workspace, _env(tmp_path)) is Verdict.ALLOW, line
+    assert "topsecret" not in run_printed(line, workspace, env_beside(tmp_path))
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.ALLOW, line
 
 
 def test_dg8_a_parents_ignore_file_re_includes_what_it_names_only(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     (tmp_path / ".ignore").write_text("*.log\n!important.log\n")
-    assert _verdict("rg TODO", workspace, _env(tmp_path)) is Verdict.ALLOW
+    assert default_verdict("rg TODO", workspace, env_beside(tmp_path)) is Verdict.ALLOW
     (tmp_path / ".ignore").write_text("!.env\n")
-    assert "topsecret" in _printed("rg SECRET", workspace, _env(tmp_path))
-    assert _verdict("rg SECRET", workspace, _env(tmp_path)) is not Verdict.ALLOW
+    assert "topsecret" in run_printed("rg SECRET", workspace, env_beside(tmp_path))
+    assert default_verdict("rg SECRET", workspace, env_beside(tmp_path)) is not Verdict.ALLOW
 
 
 def test_dg3_an_rg_configuration_of_the_workspace(tmp_path: Path) -> None:
@@ -92,14 +76,14 @@ def test_dg3_an_rg_configuration_of_the_workspace(tmp_path: Path) -> None:
     (workspace / "pre.sh").chmod(0o755)
     (workspace / ".rgrc").write_text("--pre=./pre.sh\n")
     for value in (str(workspace / ".rgrc"), ".rgrc"):
-        env = _env(tmp_path, RIPGREP_CONFIG_PATH=value)
-        _printed("rg TODO", workspace, env)
+        env = env_beside(tmp_path, RIPGREP_CONFIG_PATH=value)
+        run_printed("rg TODO", workspace, env)
         assert (tmp_path / "PWNED").exists()  # the real rg ran the workspace's program
-        assert _verdict("rg TODO", workspace, env) is Verdict.ASK
+        assert default_verdict("rg TODO", workspace, env) is Verdict.ASK
 
 
 def _git_env(tmp_path: Path) -> dict[str, str]:
-    return _env(tmp_path, GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@b",
+    return env_beside(tmp_path, GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@b",
                 GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@b")  # fmt: skip
 
 
@@ -125,19 +109,19 @@ def test_dg4_git_global_configuration_linked_into_the_workspace(tmp_path: Path, 
         (home / ".gitconfig").write_text(f"[include]\n\tpath = {workspace}/dotfiles/gitconfig\n")
     else:
         (home / ".gitconfig").write_text("[include]\n\tpath = ../ws/dotfiles/gitconfig\n")
-    _printed("git status", workspace, env)
+    run_printed("git status", workspace, env)
     assert marker.exists()  # the real git ran the workspace's fsmonitor
-    assert _verdict("git status", workspace, env) is Verdict.ASK
+    assert default_verdict("git status", workspace, env) is Verdict.ASK
 
 
 def test_dg4_a_lesskey_linked_into_the_workspace(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     (workspace / "lesskey").write_text(f"#env\nLESSOPEN=|touch {tmp_path}/PWNED; cat %s\n")
     (tmp_path / "home" / ".lesskey").symlink_to(workspace / "lesskey")
-    env = _env(tmp_path)
-    _printed("less a.py | cat", workspace, env)
+    env = env_beside(tmp_path)
+    run_printed("less a.py | cat", workspace, env)
     assert (tmp_path / "PWNED").exists()
-    assert _verdict("less a.py", workspace, env) is Verdict.ASK
+    assert default_verdict("less a.py", workspace, env) is Verdict.ASK
 
 
 def test_dg5_any_module_of_a_pythonpath_entry(tmp_path: Path) -> None:
@@ -149,14 +133,15 @@ def test_dg5_any_module_of_a_pythonpath_entry(tmp_path: Path) -> None:
     (workspace / "src" / "yaml").mkdir(parents=True)
     marker = str(tmp_path / "PWNED")
     (workspace / "src" / "yaml" / "__init__.py").write_text(f"open({marker!r}, 'w')\n")
-    env = _env(tmp_path, PATH=f"{tool.parent}:/usr/bin:/bin", PYTHONPATH="src")
-    _printed("tomlq . x.toml", workspace, env)
+    env = env_beside(tmp_path, PATH=f"{tool.parent}:/usr/bin:/bin", PYTHONPATH="src")
+    run_printed("tomlq . x.toml", workspace, env)
     assert (tmp_path / "PWNED").exists()
-    assert _verdict("tomlq . x.toml", workspace, env) is Verdict.ASK
-    assert _verdict("tomlq . x.toml", workspace, {**env, "PYTHONPATH": "/opt/x"}) is Verdict.ALLOW
+    assert default_verdict("tomlq . x.toml", workspace, env) is Verdict.ASK
+    outside = {**env, "PYTHONPATH": "/opt/x"}
+    assert default_verdict("tomlq . x.toml", workspace, outside) is Verdict.ALLOW
     (workspace / "ub" / "lib").mkdir(parents=True)
-    user_base = _env(tmp_path, PATH=env["PATH"], PYTHONUSERBASE=str(workspace / "ub"))
-    assert _verdict("tomlq . x.toml", workspace, user_base) is Verdict.ASK
+    user_base = env_beside(tmp_path, PATH=env["PATH"], PYTHONUSERBASE=str(workspace / "ub"))
+    assert default_verdict("tomlq . x.toml", workspace, user_base) is Verdict.ASK
 
 
 @pytest.mark.parametrize(
@@ -166,7 +151,7 @@ def test_dg5_any_module_of_a_pythonpath_entry(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_dg6_language_set_by_builtins(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    assert _verdict(line, workspace, _env(tmp_path)) is Verdict.ASK
+    assert default_verdict(line, workspace, env_beside(tmp_path)) is Verdict.ASK
 
 
 @pytest.mark.parametrize("value", ["/usr/local/cuda/lib64;", "~/lib", "/x;lib"])
@@ -175,7 +160,8 @@ def test_dg7_the_loaders_own_reading_of_its_path(tmp_path: Path, value: str) -> 
     for folder in (workspace, workspace / "~" / "lib", workspace / "lib"):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "libpcre2-8.so.0").write_bytes(b"")
-    assert _verdict("ls", workspace, _env(tmp_path, LD_LIBRARY_PATH=value)) is Verdict.ASK
+    env = env_beside(tmp_path, LD_LIBRARY_PATH=value)
+    assert default_verdict("ls", workspace, env) is Verdict.ASK
 
 
 @pytest.mark.parametrize(
@@ -185,7 +171,7 @@ def test_dg7_the_loaders_own_reading_of_its_path(tmp_path: Path, value: str) -> 
 def test_dg8_odd_values_never_raise(tmp_path: Path, variable: str, value: str) -> None:
     workspace = _secrets(tmp_path)
     decision = load_policy().evaluate(
-        "ls", workspace=str(workspace), env=_env(tmp_path, **{variable: value})
+        "ls", workspace=str(workspace), env=env_beside(tmp_path, **{variable: value})
     )
     assert not any(r.rule_id == "engine.internal-error" for r in decision.reasons)
 

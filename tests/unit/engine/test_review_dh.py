@@ -7,25 +7,12 @@ is read for its own includes; DH5 `rustdoc --test`, `--runtool`; DH6 `PERL5OPT=-
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, judge
+from realrun import aws_secret, copy_workspace, env_beside, judge, run_printed
 
 from policylang import Verdict, load_policy
-
-
-def _env(tmp_path: Path, **more: str) -> dict[str, str]:
-    return {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", **more}
-
-
-def _printed(line: str, workspace: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
-        timeout=60, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
 
 
 def _secrets(tmp_path: Path) -> Path:
@@ -43,14 +30,14 @@ def _secrets(tmp_path: Path) -> Path:
 )  # fmt: skip
 def test_dh1_ripgrep_glob_syntax(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
-    assert "topsecret" in _printed(line, workspace, _env(tmp_path))  # the real rg
+    assert "topsecret" in run_printed(line, workspace, env_beside(tmp_path))  # the real rg
     assert judge(line, workspace).verdict is not Verdict.ALLOW
 
 
 def test_dh1_an_ignore_file_in_ripgrep_glob_syntax(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     (workspace / ".ignore").write_text("!{.env,x}\n")
-    assert "topsecret" in _printed("rg SECRET", workspace, _env(tmp_path))
+    assert "topsecret" in run_printed("rg SECRET", workspace, env_beside(tmp_path))
     assert judge("rg SECRET", workspace).verdict is not Verdict.ALLOW
 
 
@@ -96,7 +83,7 @@ def _headers(tmp_path: Path) -> Path:
 def test_dh3_dh4_headers_read_in_turn(tmp_path: Path, line: str) -> None:
     workspace = _headers(tmp_path)
     line = line.format(tmp=tmp_path)
-    assert "AKIASECRET" in _printed(line, workspace, _env(tmp_path))  # the real cpp
+    assert "AKIASECRET" in run_printed(line, workspace, env_beside(tmp_path))  # the real cpp
     assert judge(line, workspace, "cpp").verdict is not Verdict.ALLOW
 
 
@@ -114,7 +101,7 @@ def test_dh6_perl5opt_include_folders(tmp_path: Path) -> None:
     policy.approvals.add("shasum", persist=False)
     cases = (("-Ilib", Verdict.ASK), ("-I lib", Verdict.ASK), ("-w", Verdict.ALLOW))
     for options, verdict in cases:
-        env = _env(tmp_path, PERL5OPT=options)
+        env = env_beside(tmp_path, PERL5OPT=options)
         decision = policy.evaluate("shasum x.txt", workspace=str(workspace), env=env)
         assert decision.verdict is verdict, (options, decision.explain())
 
@@ -124,6 +111,6 @@ def test_dh8_a_nul_in_a_configuration_variable(tmp_path: Path, variable: str) ->
     workspace = copy_workspace(tmp_path)
     for value in ("/x\0y", "x\0y", "\0"):
         decision = load_policy().evaluate(
-            "rg x", workspace=str(workspace), env=_env(tmp_path, **{variable: value})
+            "rg x", workspace=str(workspace), env=env_beside(tmp_path, **{variable: value})
         )
         assert not any(r.rule_id == "engine.internal-error" for r in decision.reasons)

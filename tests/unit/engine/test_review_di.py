@@ -7,25 +7,12 @@ DI5 `/usr/local` is no system folder of headers."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, judge
+from realrun import aws_secret, copy_workspace, env_beside, judge, run_printed
 
 from policylang import Verdict, load_policy
-
-
-def _env(tmp_path: Path, **more: str) -> dict[str, str]:
-    return {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", **more}
-
-
-def _printed(line: str, workspace: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
-        timeout=60, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(
@@ -36,7 +23,7 @@ def _printed(line: str, workspace: Path, env: dict[str, str]) -> str:
 def test_di1_rg_globs(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
     (workspace / ".env").write_text("SECRET=topsecret\n")
-    assert "topsecret" in _printed(line, workspace, _env(tmp_path))  # the real rg
+    assert "topsecret" in run_printed(line, workspace, env_beside(tmp_path))  # the real rg
     assert judge(line, workspace).verdict is not Verdict.ALLOW
 
 
@@ -44,7 +31,7 @@ def test_di1_an_ignore_file_with_a_negated_class(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     (workspace / ".env").write_text("SECRET=topsecret\n")
     (workspace / ".ignore").write_text("!.[!E]nv\n")
-    assert "topsecret" in _printed("rg SECRET", workspace, _env(tmp_path))
+    assert "topsecret" in run_printed("rg SECRET", workspace, env_beside(tmp_path))
     assert judge("rg SECRET", workspace).verdict is not Verdict.ALLOW
 
 
@@ -56,7 +43,7 @@ def test_di2_a_header_named_by_an_absolute_path(tmp_path: Path) -> None:
     (workspace / "abs.c").write_text(f'#include "{workspace}/vend/h.h"\n')
     (workspace / "mac.c").write_text(f'#define H "{workspace}/vend/h.h"\n#include H\n')
     for line in ("cpp abs.c", "cpp mac.c"):
-        assert "AKIASECRET" in _printed(line, workspace, _env(tmp_path))  # the real cpp
+        assert "AKIASECRET" in run_printed(line, workspace, env_beside(tmp_path))  # the real cpp
         assert judge(line, workspace, "cpp").verdict is not Verdict.ALLOW, line
 
 
@@ -77,7 +64,7 @@ def test_di4_perl5opt_spellings(tmp_path: Path, options: str) -> None:
     (workspace / "lib" / "Digest" / "SHA.pm").write_text("package Digest::SHA; 1;\n")
     policy = load_policy()
     policy.approvals.add("shasum", persist=False)
-    env = _env(tmp_path, PERL5OPT=options)
+    env = env_beside(tmp_path, PERL5OPT=options)
     decision = policy.evaluate("shasum x.txt", workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK, decision.explain()
 
