@@ -1265,11 +1265,19 @@ def _chosen_by_repository(risk: GitRisk, workspace: tuple[str, ...]) -> bool:
     file is relative or in the workspace, or its value names a file by a relative path
     (a program by one with a `/`), which git looks up in the work tree."""
     file = risk.file.partition(", ")[0]
-    if not file.startswith("/"):
+    if not file.startswith("/") or _names_work_tree(risk):
         return True
+    # last, as it costs system calls: the file itself in the workspace, as written or
+    # where its links lead (a `~/.gitconfig` linked into the workspace: review DG4)
     for form in dict.fromkeys((file, _real_path(file))):
         if any(form == r or form.startswith(r.rstrip("/") + "/") for r in workspace if r):
-            return True  # (a `~/.gitconfig` linked into the workspace: review DG4)
+            return True
+    return False
+
+
+def _names_work_tree(risk: GitRisk) -> bool:
+    """Whether a setting's value names a file by a relative path, or a program by one
+    with a `/`, which git looks up in the work tree."""
     value = risk.detail.strip().strip("\"'").strip()
     if risk.kind != "config" or not value or value.startswith(("/", "~", "!")):
         return False
