@@ -884,10 +884,19 @@ class _Walk(PathChecks, LineWrites):
         self.apply(found, segment, seg, cwd, poison)
         if self._loaded_paths is None:  # once per line: the environment is fixed
             self._loaded_paths = self._risky_loaded_paths()
+        names = _path_names(segment, found)
         if self._loaded_paths:
-            self.environment_code(_path_names(segment, found), seg, cwd)
+            self.environment_code(names, seg, cwd)
+        # files the environment names for a program (`LESSOPEN`, a lesskey file,
+        # `RIPGREP_CONFIG_PATH`), whatever PATH holds: bash has its own where it has none
+        # (review DK4)
+        for name in names:
+            if name.rpartition("/")[2] in _LESS_NAMES and self._less_preprocessor(name, seg, cwd):
+                break
+            if self._configured_elsewhere(name, seg):
+                break
         if self.ctx.env.get("PATH"):
-            self.path_programs(_path_names(segment, found), seg, cwd, _login_shell(segment))
+            self.path_programs(names, seg, cwd, _login_shell(segment))
             if _runs_man(found.inner or words):
                 self._documentation_path("git help", seg)
                 self._pipeline_helpers("git help", seg, cwd)
@@ -1311,7 +1320,7 @@ class _Walk(PathChecks, LineWrites):
                     return
             name, here = pending.pop()
             for base in sorted(here.candidates):
-                source = os.path.normpath(os.path.join(base, name))
+                source = _opened(base, name)
                 if source in seen:
                     continue
                 seen.add(source)
@@ -2115,10 +2124,6 @@ class _Walk(PathChecks, LineWrites):
                 if self._script_helpers(f"{login} -l", entries, seg, cwd):
                     return
         for name, execed in names.items():
-            if name.rpartition("/")[2] in _LESS_NAMES and self._less_preprocessor(name, seg, cwd):
-                return
-            if self._configured_elsewhere(name, seg):
-                return
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
             if seg.verdict is Verdict.ALLOW and not seg.approved and self._shimmed(name, seg, cwd):
@@ -3045,15 +3050,23 @@ _LIBRARY_SUBFOLDERS: Final = frozenset(
 )  # fmt: skip
 
 
-_PERL_DEBUGGER: Final = "perl's debugger (`-d`), which runs `.perldb` of the working folder"
+_PERL_DEBUGGER: Final = (
+    "perl's debugger (`-d`, which runs `.perldb` of the working folder) or a module that may "
+    "add folders of its own"
+)
 
 
 def _perl_debugger(options: str) -> bool:
-    """Whether `PERL5OPT` runs perl under its debugger (`-d`, `-d:Module`, `-wd`)."""
+    """Whether `PERL5OPT` runs perl under its debugger (`-d`, `-d:Module`, `-wd`), or loads
+    a module other than `lib` with its folders named, which may add folders of its own
+    (`-Mblib`, `-Mif=1,lib,x`: review DK2)."""
     for word in options.split():
-        for letter in word.lstrip("-"):
+        switches = word.lstrip("-")
+        for position, letter in enumerate(switches):
             if letter == "d":
                 return True
+            if letter in "Mm":
+                return not switches[position + 1 :].lstrip("-").startswith("lib=")
             if letter not in "CDTUWtwsv0123456789":
                 break
     return False
@@ -3074,9 +3087,9 @@ def _perl_include_dirs(options: str) -> list[str]:
                 break
             if letter in "Mm":
                 module = rest.lstrip("-")
-                if module.startswith("lib=") or module == "lib":
-                    found.extend(module[4:].split(",") if "=" in module else ["."])
-                break
+                if module.startswith("lib="):
+                    found.extend(module[4:].split(","))
+                break  # (another module: see `_perl_debugger`)
             if letter not in "CDTUWdtwsv0123456789":
                 break
     return found
@@ -3133,7 +3146,10 @@ def _script_interpreter(path: str) -> str | None:
     if words[0].rpartition("/")[2] == "env":
         rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
         return rest[0].rpartition("/")[2] if rest else None
-    return words[0].rpartition("/")[2]
+    name = words[0].rpartition("/")[2]
+    if name in ("sh", "bash", "dash") and _python_trampoline(path):
+        return "python3"  # (pip's shell start for a path with a blank: review DK3)
+    return name
 
 
 # the variables that name a program's configuration file, which may name a program for
@@ -3236,6 +3252,17 @@ def _env_interpreter(path: str) -> str | None:
         return None
     rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
     return rest[0] if rest else None
+
+
+def _python_trampoline(path: str) -> bool:
+    """Whether a `#!/bin/sh` script is a Python program started through the shell, as pip
+    and uv write them where the interpreter's path has a blank or is too long for `#!`."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(512)
+    except OSError:
+        return False
+    return bool(_TRAMPOLINE.search(head))
 
 
 def _shebang(path: str) -> tuple[str, ...] | None:
@@ -3746,6 +3773,8 @@ def _printed(form: str, arguments: Sequence[str]) -> str | None:
 
 _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
 _INPUT_OPS: Final = frozenset({"<", "<>", "<<", "<<-", "<<<", "<&"})
+# the second line of pip's and uv's shell start of a Python program (`'''exec' "…python"`)
+_TRAMPOLINE: Final = re.compile(rb"\n'''exec' [^\n]*python", re.IGNORECASE)
 _LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})
@@ -4098,7 +4127,18 @@ _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
 
 def _seen_in(name: str, here: paths.Cwd, seen: set[str]) -> bool:
     """Whether every file `name` names below `here` was read already."""
-    return all(os.path.normpath(os.path.join(base, name)) in seen for base in here.candidates)
+    return all(_opened(base, name) in seen for base in here.candidates)
+
+
+def _opened(base: str, name: str) -> str:
+    """The file a compiler opens for `name` below `base`: the kernel resolves `..` after
+    a link (`lnk/../h.h`), so the path's links are followed, not collapsed as text
+    (review DK1: the scan read another file than `cpp` did)."""
+    joined = os.path.join(base, name)
+    try:
+        return os.path.realpath(joined)
+    except (OSError, ValueError):
+        return os.path.normpath(joined)
 
 
 def _small_text(path: str) -> str | None:

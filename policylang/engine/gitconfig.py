@@ -1285,7 +1285,11 @@ def _names_work_tree(risk: GitRisk) -> bool:
         return False  # (`$HOME/bin/ed`: the shell git runs it with expands it)
     if risk.key.lower() in _FILE_KEYS:
         return True
-    return "/" in value.split()[0]
+    # a program, or a script handed to one (`sh .githooks/fsm`: review DK5), by a path
+    return any(
+        "/" in word and not word.startswith(("/", "~", "$HOME", "${HOME}"))
+        for word in value.split()
+    )
 
 
 def _real_path(path: str) -> str:
