@@ -1320,10 +1320,10 @@ class _Walk(PathChecks, LineWrites):
                     return
             name, here = pending.pop()
             for base in sorted(here.candidates):
-                source = _opened(base, name)
-                if source in seen:
+                source, where = _opened(base, name), _opened_in(base, name)
+                if f"{source}\0{where}" in seen:
                     continue
-                seen.add(source)
+                seen.add(f"{source}\0{where}")
                 text = _small_text(source)
                 self.fs = True
                 if text is None:
@@ -1336,7 +1336,7 @@ class _Walk(PathChecks, LineWrites):
                     why = "the sources include more files than are read here"
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
                     return
-                folder = paths.Cwd(candidates=frozenset({os.path.dirname(source)}))
+                folder = paths.Cwd(candidates=frozenset({where}))
                 found = _includes(text, assembly=_ASSEMBLY.search(source) is not None)
                 if found.opaque is not None:
                     seg.floor(
@@ -1424,7 +1424,7 @@ class _Walk(PathChecks, LineWrites):
             if name.startswith("~"):
                 forms.append(paths.lexical(name, "/", self.ctx.home) or name)
             bases = {
-                os.path.normpath(form if form.startswith("/") else os.path.join(base, form))
+                _opened(base, form)  # (`src/lnk/..` where the kernel leads it: review DL2)
                 for form in forms
                 for base in cwd.candidates
             }
@@ -3066,7 +3066,9 @@ def _perl_debugger(options: str) -> bool:
             if letter == "d":
                 return True
             if letter in "Mm":
-                return not switches[position + 1 :].lstrip("-").startswith("lib=")
+                if not switches[position + 1 :].lstrip("-").startswith("lib="):
+                    return True
+                break  # (`-Mlib=/abs`: the words after it still count, review DL3)
             if letter not in "CDTUWtwsv0123456789":
                 break
     return False
@@ -4127,7 +4129,17 @@ _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
 
 def _seen_in(name: str, here: paths.Cwd, seen: set[str]) -> bool:
     """Whether every file `name` names below `here` was read already."""
-    return all(_opened(base, name) in seen for base in here.candidates)
+    return all(
+        f"{_opened(base, name)}\0{_opened_in(base, name)}" in seen for base in here.candidates
+    )
+
+
+def _opened_in(base: str, name: str) -> str:
+    """The folder a compiler looks in for the quoted includes of the file it opened for
+    `name` below `base`: the folder of the path as named, where the kernel resolves it,
+    not the folder a link to the file leads to (review DL1: `src/h.h -> ../vend/real.h`
+    includes `src/sub.h`, not `vend/sub.h`)."""
+    return _opened(base, os.path.dirname(name) or ".")
 
 
 def _opened(base: str, name: str) -> str:

@@ -1279,17 +1279,18 @@ def _names_work_tree(risk: GitRisk) -> bool:
     """Whether a setting's value names a file by a relative path, or a program by one
     with a `/`, which git looks up in the work tree."""
     value = risk.detail.strip().strip("\"'").strip()
-    if risk.kind != "config" or not value or value.startswith(("/", "~", "!")):
+    if risk.kind != "config" or not value or value.startswith("!"):
         return False
-    if value.startswith(_USER_PLACES):
-        return False  # (`$HOME/bin/ed`: the shell git runs it with expands it)
     if risk.key.lower() in _FILE_KEYS:
-        return True
-    # a program, or a script handed to one (`sh .githooks/fsm`: review DK5), by a path
-    return any(
-        "/" in word and not word.startswith(("/", "~", "$HOME", "${HOME}"))
-        for word in value.split()
-    )
+        return not value.startswith(("/", "~", *_USER_PLACES))
+    # a program, or a script handed to one (`sh .githooks/fsm`, `/bin/sh .githooks/fsm`:
+    # reviews DK5, DL6), by a relative path; an option's value is its text after `=`
+    # (`--lesskey-file=~/.lesskey` is home's: review DL5)
+    for word in value.split():
+        path = word.strip("\"'").partition("=")[2] if "=" in word else word.strip("\"'")
+        if "/" in path and not path.startswith(("/", "~", *_USER_PLACES)):
+            return True
+    return False
 
 
 def _real_path(path: str) -> str:
