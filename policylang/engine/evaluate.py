@@ -1350,11 +1350,12 @@ class _Walk(PathChecks, LineWrites):
                 macros.extend(found.macros)
                 for path in found.paths:
                     self.check_path(path, "read", seg, folder)
-                    if _SOURCE_NAME.search(path) and not _system_header(path):
+                    scanned = path in found.code or _SOURCE_NAME.search(path) is not None
+                    if scanned and not _system_header(path):
                         # (a README or SQL file: read, not scanned; one named by an
                         # absolute path is read in turn too: review DI2)
                         pending.append((path, folder))
-                    self._header_in_folders(path, folders, seg, pending)
+                    self._header_in_folders(path, folders, seg, pending, code=scanned)
 
     def _header_in_folders(
         self,
@@ -1362,6 +1363,8 @@ class _Walk(PathChecks, LineWrites):
         folders: list[paths.Cwd],
         seg: SegmentState,
         pending: list[tuple[str, paths.Cwd]],
+        *,
+        code: bool = False,
     ) -> None:
         """`path` as an include folder holds it (`-I inc`, `CPATH`): checked as a read,
         and read for its own includes, except in the system's folders (`/usr/include`,
@@ -1373,7 +1376,8 @@ class _Walk(PathChecks, LineWrites):
             if not any(os.path.lexists(os.path.join(c, path)) for c in where.candidates):
                 continue
             self.check_path(path, "read", seg, where)
-            if _SOURCE_NAME.search(path) and not all(_system_header(c) for c in where.candidates):
+            scanned = code or _SOURCE_NAME.search(path) is not None
+            if scanned and not all(_system_header(c) for c in where.candidates):
                 pending.append((path, where))
 
     def _include_folders(
@@ -1463,9 +1467,9 @@ class _Walk(PathChecks, LineWrites):
                 if quoted is not None:
                     header = quoted.group(1) or quoted.group(2)
                     self.check_path(header, "read", seg, folder)
-                    if _SOURCE_NAME.search(header) and not _system_header(header):
+                    if not _system_header(header):  # (an `#include` by macro: code)
                         sources.append((header, folder))
-                    self._header_in_folders(header, folders, seg, sources)
+                    self._header_in_folders(header, folders, seg, sources, code=True)
                 elif value.startswith("(") or "#" in value:
                     why = f"an include is named by the macro `{short(name)}`, which builds it"
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
@@ -4023,6 +4027,7 @@ class _Included:
     defines: list[tuple[str, str]]
     macros: list[str]
     opaque: str | None
+    code: frozenset[str] = frozenset()  # the paths included as code, whatever their names
 
 
 def _without_comments(text: str) -> str:
@@ -4038,6 +4043,7 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
     spliced = _SPLICE.sub("", _ENDINGS.sub("\n", text))
     views = (_HASH.sub("#", _without_comments(spliced)), _HASH.sub("#", spliced))
     found: list[str] = []
+    code: list[str] = []  # (`#include "data.txt"` is code: review DM1; `#embed` is data)
     macros: list[str] = []
     opaque: str | None = None
     for view in views:
@@ -4047,6 +4053,8 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
             quoted = _QUOTED.search(argument) if marker else _QUOTED.match(argument)
             if quoted is not None:
                 found.append(quoted.group(1) or quoted.group(2))
+                if not marker and directive != "embed":
+                    code.append(found[-1])
             elif view is views[0] and argument:
                 # a macro (`#include FT_FREETYPE_H`, `#include S(/path)`, `#line 1 L`):
                 # followed to its `#define`s in the files read (reviews DB2, DC2)
@@ -4057,6 +4065,8 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
         literal = match.group(1)
         if literal is not None:
             found.append(literal[1:-1])
+            if not match.group(0).startswith(("include_str", "include_bytes")):
+                code.append(found[-1])
         elif not _RUST_BUILD_OUTPUT.match(clean, match.end()):
             opaque = opaque or match.group(0)
     alias = _RUST_ALIAS.search(clean)
@@ -4067,18 +4077,22 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
             opaque = opaque or literal
         else:
             found.append(literal)
+            code.append(literal)
     patterns = (_INCBIN, _NASM_LINE) if assembly else (_INCBIN,)
     for pattern in patterns:
-        for _kind, argument, literal in pattern.findall(spliced):
+        for kind, argument, literal in pattern.findall(spliced):
             if literal:
                 found.append(literal)
+                if kind.lower() == "include":
+                    code.append(literal)
             elif not argument.startswith("<"):
                 opaque = opaque or argument
     defines = [
         (name, f"{params}{value.strip()}" if params else value.strip())
         for name, params, value in _DEFINE.findall(views[0])
     ]
-    return _Included([p for p in dict.fromkeys(found) if p], defines, macros, opaque)
+    paths = [p for p in dict.fromkeys(found) if p]
+    return _Included(paths, defines, macros, opaque, frozenset(code))
 
 
 # (and nasm's pre-include, `-Pfile`, `--pre-include=file`: review DB2)

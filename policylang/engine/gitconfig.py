@@ -46,6 +46,7 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import shlex
 import stat
 import struct
 import threading
@@ -1286,8 +1287,12 @@ def _names_work_tree(risk: GitRisk) -> bool:
     # a program, or a script handed to one (`sh .githooks/fsm`, `/bin/sh .githooks/fsm`:
     # reviews DK5, DL6), by a relative path; an option's value is its text after `=`
     # (`--lesskey-file=~/.lesskey` is home's: review DL5)
-    for word in value.split():
-        path = word.strip("\"'").partition("=")[2] if "=" in word else word.strip("\"'")
+    try:  # (`'/Applications/Visual Studio Code.app/…/code' --wait`: review DM2)
+        words = shlex.split(risk.detail)
+    except ValueError:
+        words = value.split()
+    for word in words:
+        path = word.partition("=")[2] if "=" in word else word
         if "/" in path and not path.startswith(("/", "~", *_USER_PLACES)):
             return True
     return False
