@@ -2473,16 +2473,8 @@ class _Walk(PathChecks, LineWrites):
         # and where no variable says otherwise, home's, which a link may lead into the
         # workspace (review DG4: a dotfiles repository's `~/.lesskey`)
         keys += ["~/.lesskey", "~/.config/lesskey", "~/.less"]
-        for key in keys:
-            if key and self._reaches_workspace(key):
-                self.fs = True
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.path-program",
-                    f"`{name}` reads the lesskey file `{short(key)}`, which is in the "
-                    "workspace and may set the preprocessor it runs",
-                )
-                return True
+        if self._reads_workspace_file(name, [("the lesskey file", k) for k in keys], seg):
+            return True
         commands = [env.get("LESSOPEN", "").strip(), env.get("LESSCLOSE", "").strip()]
         commands = [c for c in commands if c]
         if not commands:
@@ -2511,15 +2503,25 @@ class _Walk(PathChecks, LineWrites):
         """A program whose configuration file the environment names (`RIPGREP_CONFIG_PATH`
         for rg, whose file may say `--pre=./x`, a program it runs on every file: review
         DG3), where that file is in the workspace. Whether it asked."""
-        for variable in _CONFIG_VARIABLES.get(name.rpartition("/")[2], ()):
-            path = self.ctx.env.get(variable)
+        files = [
+            (f"its options from {variable}", self.ctx.env.get(variable))
+            for variable in _CONFIG_VARIABLES.get(name.rpartition("/")[2], ())
+        ]
+        return self._reads_workspace_file(name, files, seg)
+
+    def _reads_workspace_file(
+        self, name: str, files: Sequence[tuple[str, str | None]], seg: SegmentState
+    ) -> bool:
+        """Ask where one of the files `name` reads its settings from (a lesskey file, an
+        rg configuration) lies in the workspace: such a file may name a program for it to
+        run. Whether it asked."""
+        for what, path in files:
             if path and self._reaches_workspace(path):
-                self.fs = True
                 seg.floor(
                     Verdict.ASK,
                     "engine.path-program",
-                    f"`{name}` reads its options from {variable} (`{short(path)}`), a file "
-                    "of the workspace, which may name a program for it to run",
+                    f"`{name}` reads {what} (`{short(path)}`), a file of the workspace, "
+                    "which may name a program for it to run",
                 )
                 return True
         return False
