@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from policylang import _native
 from policylang.engine.context import EvalContext
 from policylang.engine.evaluate import _Walk
 from policylang.engine.policy import load_policy
@@ -92,6 +93,7 @@ def bench_evaluate(
             elapsed = (clock() - start) / 1000
             timings.append(elapsed)
             plain[plain_line(command, wrappers=wrappers) is not None].append(elapsed)
+    print(f"engine: {_native.STATUS}")
     print(f"workspace {workspace}; load average {_load()}")
     _report(f"evaluate: {len(commands)} commands x {repeats}, no cache, {kind}", timings, True)
     # first sight: a fresh policy, each distinct command once, so that no memo of a pure

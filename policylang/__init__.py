@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# first: chooses between the compiled engine and its source before either is imported
+from policylang import _native as _native
 from policylang.decision import (
     ApprovalRecord,
     ApprovalScope,

@@ -8,43 +8,30 @@ the frozen class (`__class__` assignment, which CPython allows between classes o
 identical slot layout). The result is an ordinary frozen instance of that class.
 
 Used by `shell._build`, `shell.options` and `engine._objects`; each keeps its `TWINS` for
-the tests that compare built instances with constructed ones. `builder` writes the
-straightforward builders (every field a positional argument, in declaration order);
-builders that fix or derive a field are written out by hand.
+the tests that compare built instances with constructed ones, and calls the constructor
+instead where the class is compiled (`policylang._native`): a compiled class has no slots
+to mirror, and its constructor is already plain stores.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import Any
+
+from policylang import _native
 
 
 def twin(cls: type) -> Any:  # the twin's attributes are set dynamically
-    """A plain class with `cls`'s slot layout (fields in declaration order).
+    """A plain class with `cls`'s slot layout (fields in declaration order); None when
+    `cls` is compiled (its builder then calls `cls` itself).
 
     Raises:
         TypeError: at import time, when `cls` has no slots mirroring its fields.
     """
+    if _native.COMPILED and cls.__module__ in _native.MODULES:
+        return None
     slots = tuple(f.name for f in dataclasses.fields(cls))
     if tuple(getattr(cls, "__slots__", ())) != slots:
         raise TypeError(f"{cls.__name__} slots differ from its fields {slots}")
     return type(f"_{cls.__name__}Twin", (), {"__slots__": slots})
 
-
-def builder(cls: type, twin_cls: Any) -> Callable[..., Any]:
-    """A function building `cls` from its fields, positionally, through `twin_cls`.
-
-    The function is generated (as dataclasses generate `__init__`) so that it is plain
-    stores, as fast as a builder written out: `builder(Span, SpanTwin)(3, 7)` is
-    `Span(3, 7)`. Callers give it a precise `Callable[[…], cls]` type.
-    """
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    lines = [f"def build({', '.join(names)}):", "    obj = _twin()"]
-    lines += [f"    obj.{name} = {name}" for name in names]
-    lines += ["    obj.__class__ = _cls", "    return obj"]
-    namespace: dict[str, Any] = {"_twin": twin_cls, "_cls": cls}
-    exec("\n".join(lines), namespace)
-    function: Callable[..., Any] = namespace["build"]
-    function.__qualname__ = function.__name__ = f"build_{cls.__name__}"
-    return function

@@ -34,9 +34,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="policylang",
         description="Decide whether an LLM agent may run a shell command, and run it safely.",
     )
-    from policylang import __version__
+    from policylang import __version__, _native
 
-    parser.add_argument("--version", action="version", version=f"policylang {__version__}")
+    # which engine runs: the compiled one or its source, and why (`make native`)
+    version = f"policylang {__version__} (engine: {_native.STATUS})"
+    parser.add_argument("--version", action="version", version=version)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in SUBCOMMANDS if only is None else (only,):

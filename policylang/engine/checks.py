@@ -199,6 +199,7 @@ class MovedTree:
 
 
 _MOVERS = frozenset({"mv"})  # (and GNU's under Homebrew's names: `program_name`)
+_REMOVERS = frozenset({"rm", "rmdir", "unlink"}) | _MOVERS
 _TREE_COPIERS = frozenset({"cp", "rsync"})
 
 
@@ -674,7 +675,7 @@ def removes_only(found: SegmentRules) -> bool:
     """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made; and the
     movers, whose only recursive writes are their sources, which leave their place
     (`check_moved_trees` checks where they land)."""
-    return _program(found) in ("rm", "rmdir", "unlink", *_MOVERS)
+    return _program(found) in _REMOVERS
 
 
 def short(text: str, limit: int = 60) -> str:
@@ -711,7 +712,7 @@ class PathChecks:
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     trees: dict[tuple[str, bool | tuple[str, ...]], tuple[list[Reason], bool]]  # scans of this line
-    state_files: frozenset[str]  # the policy's own files: writes deny (`check_state`)
+    state_files: tuple[str, ...]  # the policy's own files, sorted: writes deny (`check_state`)
     # `paths.resolve_all` answers of this walk, by path and working directory: a word
     # is checked as read and as written, often twice in one line; the file system is
     # asked once per path and evaluation (never across evaluations)
@@ -720,7 +721,9 @@ class PathChecks:
     # `/dev/stdout` or `/dev/stderr` by name (`_swapped`, `_reopened`)
     std_swaps: list[tuple[SegmentState, str]]
     std_reopens: list[SegmentState]
-    std_paired: tuple[int, int]  # how many of each `_pair_descriptors` has floored
+    # how many of each `_pair_descriptors` has floored
+    std_swaps_paired: int
+    std_reopens_paired: int
     # the files git's configuration includes, by the directory whose repository's
     # configuration was read (`included_configs`), asked once per walk
     includes: dict[str, frozenset[str]]
@@ -1968,12 +1971,12 @@ class PathChecks:
         """Floor the swaps and reopenings not floored yet; each once, so that a line of
         thousands of `>&3` costs linear time (review BN6: 6 s for 4,000)."""
         message = self.std_swaps[0][1]
-        done_swaps, done_reopens = self.std_paired
-        for swapped, said in self.std_swaps[done_swaps:]:
+        for swapped, said in self.std_swaps[self.std_swaps_paired :]:
             _descriptor_swap(swapped, said)
-        for reopening in self.std_reopens[done_reopens:]:
+        for reopening in self.std_reopens[self.std_reopens_paired :]:
             _descriptor_swap(reopening, message)
-        self.std_paired = (len(self.std_swaps), len(self.std_reopens))
+        self.std_swaps_paired = len(self.std_swaps)
+        self.std_reopens_paired = len(self.std_reopens)
 
     def git_check(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.fs = True

@@ -40,7 +40,7 @@ from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, gitstage, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
-from policylang.engine.checks import PathChecks, SegmentState, removes_only, short, tree_path
+from policylang.engine.checks import SegmentState, removes_only, short, tree_path
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
     DECLARATION_BUILTINS,
@@ -161,7 +161,7 @@ class Evaluator:
         # reused, so a batch builds it once)
         self._start: tuple[EvalContext, paths.Cwd] | None = None
         # the files the policy is loaded from and its approvals file (`protect_state`)
-        self.state_files: frozenset[str] = frozenset()
+        self.state_files: tuple[str, ...] = ()
         # the earlier layers' own policies where a later layer changes how commands are
         # read: their denies and locked asks hold (`CompiledPolicy.floors`, review AO1)
         self._floors = tuple(
@@ -179,7 +179,8 @@ class Evaluator:
         for name in files:
             absolute = os.path.abspath(name)
             found.update((absolute, os.path.realpath(absolute)))
-        self.state_files = frozenset(found)
+        # sorted: a reason names the first a write reaches, the same in every process
+        self.state_files = tuple(sorted(found))
         self._cache.clear()
         for floor in self._floors:
             floor.protect_state(files)
@@ -305,7 +306,7 @@ class _WithPrefix:
         return found
 
 
-class _Walk(PathChecks, LineWrites):
+class _Walk(LineWrites):
     """One evaluation: walks the line and its nested lines, accumulating segments."""
 
     def __init__(
@@ -315,7 +316,7 @@ class _Walk(PathChecks, LineWrites):
         approvals: ApprovalLookup | None,
         git: GitConfigInspector,
         start: paths.Cwd | None = None,
-        state_files: frozenset[str] = frozenset(),
+        state_files: tuple[str, ...] = (),
     ) -> None:
         self.rules = rules
         self.ctx = ctx
@@ -351,7 +352,7 @@ class _Walk(PathChecks, LineWrites):
         self.link_makers: list[SegmentState] = []
         self.std_swaps: list[tuple[SegmentState, str]] = []  # see `PathChecks._swapped`
         self.std_reopens: list[SegmentState] = []
-        self.std_paired = (0, 0)
+        self.std_swaps_paired = self.std_reopens_paired = 0
         self.follows_links = False  # see `PathChecks.path_checks`
         self.removing = False  # (the same)
         self.moving = False  # (the same)

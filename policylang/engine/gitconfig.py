@@ -608,13 +608,21 @@ def _lstamp(path: str) -> _Stamp | None:
         return None
 
 
-@dataclass(frozen=True, slots=True)
 class TrackedSelection(Generic[_T]):
-    """Tracked files of one working tree that a caller picked, with what it kept for each."""
+    """Tracked files of one working tree that a caller picked, with what it kept for each.
 
-    top: str
-    index_mtime_ns: int  # entries staged as late as this may differ with equal stat data
-    files: tuple[tuple[TrackedFile, _T], ...]
+    (A plain class: mypyc, which compiles the engine, cannot make a generic dataclass.)
+    """
+
+    __slots__ = ("files", "index_mtime_ns", "top")
+
+    def __init__(
+        self, *, top: str, index_mtime_ns: int, files: tuple[tuple[TrackedFile, _T], ...]
+    ) -> None:
+        self.top = top
+        # entries staged as late as this may differ with equal stat data
+        self.index_mtime_ns = index_mtime_ns
+        self.files = files
 
 
 class GitConfigInspector:

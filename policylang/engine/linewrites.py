@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Callable
 from typing import Final
 
 from policylang.decision import Verdict
 from policylang.engine import subtree
-from policylang.engine.checks import GlobLanding, SegmentState, short
+from policylang.engine.checks import PathChecks, SegmentState, short
 from policylang.engine.gitconfig import bare_levels
 from policylang.engine.paths import is_within
 
@@ -64,11 +63,15 @@ def _literal_folder(pattern: str) -> str:
     return pattern[:first].rpartition("/")[0]  # ("" for a glob at the root)
 
 
-class LineWrites:
-    """What the segments of one line write, and the checks made before those writes."""
+class LineWrites(PathChecks):
+    """What the segments of one line write, and the checks made before those writes.
 
-    # (segment, resolved path, whether the whole tree below it) for each write checked
-    written: list[tuple[SegmentState, str, bool]]
+    (A subclass of `PathChecks` rather than a second base of the walk: the compiled build,
+    mypyc, makes classes with one base only. `PathChecks` declares the lists shared with
+    those checks: `written`, `git_reads`, `hidden_skips`, `path_users`, `clean_kept`,
+    `glob_landings`.)
+    """
+
     # segments that write files of the tree the line does not name, what runs, and
     # whether it is git (which writes and reads the work tree without following links)
     tree_writers: list[tuple[SegmentState, str, bool]]
@@ -77,21 +80,8 @@ class LineWrites:
     # segments that make a folder a git directory in a way no written path shows (`git
     # init --bare evil`, `git init --template=t`), and what runs
     gitdir_makers: list[tuple[SegmentState, str]]
-    # git segments whose repository configuration was read, with the directories git runs in
-    git_reads: list[tuple[SegmentState, tuple[str, ...]]]
-    # recursive readers judged to skip hidden files, with the tree as written
-    hidden_skips: list[tuple[SegmentState, str]]
-    # the segments whose paths were resolved through the file system, by `id` (held, so
-    # that the id of a passing trial segment is not taken again by another)
-    path_users: dict[int, SegmentState]
     # approved programs no rule describes, which may write any file (`rclone copy`)
     unnamed_writers: list[tuple[SegmentState, str]]
-    # `git clean` segments and the protected files (or folders) they keep because git
-    # tracks or ignores them
-    clean_kept: list[tuple[SegmentState, str]]
-    # the glob sources of copies (`PathChecks.glob_landings`) and how one lands
-    glob_landings: list[tuple[GlobLanding, str, int]]
-    land_glob_match: Callable[[GlobLanding, str, str], None]
 
     def init_line_writes(self) -> None:
         self.written = []

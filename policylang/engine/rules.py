@@ -1672,7 +1672,7 @@ _NPM_ALIASES: Final = {
     "udpate": "update", "rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org",
     "add-user": "adduser",
 }  # fmt: skip
-_NPM_NAMES: Final = tuple(sorted(_NPM_COMMANDS | _NPM_ALIASES.keys()))
+_NPM_NAMES: Final = tuple(sorted({*_NPM_COMMANDS, *_NPM_ALIASES}))
 
 
 def _npm_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:

@@ -32,6 +32,7 @@ instead.
 from __future__ import annotations
 
 import copyreg
+import dataclasses
 import functools
 import hashlib
 import importlib.util
@@ -50,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from policylang import _native
 from policylang.compiler.tree import CompiledPolicy
 from policylang.rules.files import SourceInput, digest_text, read_policy_file
 
@@ -74,6 +76,50 @@ def _proxy(mapping: dict[Any, Any]) -> Mapping[Any, Any]:
 
 def _reduce_proxy(proxy: types.MappingProxyType[Any, Any]) -> tuple[Any, ...]:
     return _proxy, (dict(proxy),)
+
+
+def _blank(cls: object) -> Any:  # what a snapshot gives: checked
+    """An instance of a policylang dataclass whose fields `_fill` sets next.
+
+    Every dataclass of a snapshot is stored this way (`_reduce_dataclass`): the compiled
+    engine's classes (`policylang._native`) are frozen without slots, and pickle's own
+    way (`__setstate__`, which assigns) fails on them; `object.__setattr__` sets a frozen
+    field in both builds. Made first, filled after, as pickle does, so that a structure
+    that refers back to an object (or is deep) is read as it was written.
+    """
+    if not isinstance(cls, type) or not dataclasses.is_dataclass(cls):
+        raise pickle.UnpicklingError(f"a snapshot may not make {cls!r}")
+    return cls.__new__(cls)
+
+
+def _fill(obj: object, values: object) -> None:
+    """Set the fields of `_blank`'s instance, in declaration order."""
+    fields = dataclasses.fields(obj)  # type: ignore[arg-type]  # (a TypeError if not one)
+    if not isinstance(values, tuple) or len(values) != len(fields):
+        raise pickle.UnpicklingError(f"a snapshot's {type(obj).__name__} has other fields")
+    for field, value in zip(fields, values, strict=True):
+        object.__setattr__(obj, field.name, value)
+
+
+def _reduce_dataclass(obj: Any) -> tuple[Any, ...]:
+    values = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+    return _blank, (type(obj),), values, None, None, _fill
+
+
+def _dataclasses() -> list[type]:
+    """Every dataclass policylang's loaded modules define (those a policy can hold)."""
+    found: list[type] = []
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] != "policylang" or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if (
+                isinstance(value, type)
+                and dataclasses.is_dataclass(value)
+                and value.__module__ == name
+            ):
+                found.append(value)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +166,8 @@ def _layer_key(layers: Sequence[str]) -> list[list[str]]:
 def code_digest() -> str:
     """A digest of the engine's code and of the tree-sitter bindings it parses with."""
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
+    # compiled classes pickle otherwise than their source's: a snapshot is one build's
+    digest = hashlib.sha256(f"{FORMAT} {sys.version} {_native.COMPILED}".encode())
     for path in digested_files(package):
         digest.update(str(path.relative_to(package)).encode() + b"\0")
         digest.update(path.read_bytes())
@@ -209,7 +256,14 @@ def _decode(blob: bytes, layers: Sequence[str]) -> Snapshot:
 # what a snapshot may name besides the classes policylang defines in these packages
 _DATA_PACKAGES = ("policylang.compiler.", "policylang.shell.", "policylang.rules.")
 _DATA_MODULES = frozenset({"policylang.decision", "policylang.span"})
-_FUNCTIONS = frozenset({("re", "_compile"), ("policylang.engine.snapshot", "_proxy")})
+_FUNCTIONS = frozenset(
+    {
+        ("re", "_compile"),
+        ("policylang.engine.snapshot", "_proxy"),
+        ("policylang.engine.snapshot", "_blank"),
+        ("policylang.engine.snapshot", "_fill"),
+    }
+)
 _CHECKS = "policylang.compiler.checks"  # the built-in checks, named by rules
 
 
@@ -296,6 +350,8 @@ def write(
     }
     pickler_table = copyreg.dispatch_table.copy()
     pickler_table[types.MappingProxyType] = _reduce_proxy
+    for cls in _dataclasses():
+        pickler_table[cls] = _reduce_dataclass
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")

@@ -7,7 +7,9 @@ builds many spans, words and segments per command, so it uses these builders ins
 Each builder fills a *twin*: a plain class with exactly the same `__slots__` as the model
 class, whose attributes are set by ordinary stores, and then retypes it to the model class
 (`__class__` assignment, which CPython allows between classes of identical slot layout).
-The result is an ordinary, frozen instance of the model class.
+The result is an ordinary, frozen instance of the model class. Where the model is
+compiled (`policylang._native`) there is no twin, and each builder calls the constructor,
+which is then as fast.
 
 INVARIANT: every builder sets every field of its class (tests/unit/shell/test_build.py
 checks the twins' slots against the dataclass fields and compares built instances with
@@ -17,10 +19,9 @@ constructed ones, so a field added to the model breaks that test, not the analys
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
-from policylang._frozen import builder, twin
+from policylang._frozen import twin
 from policylang.shell.model import (
     Assignment,
     CommandLine,
@@ -43,19 +44,63 @@ _SegmentTwin: Final = TWINS[Segment]
 _LineTwin: Final = TWINS[CommandLine]
 
 
-#: `Span(start, end)` for offsets known to be valid (0 <= start <= end)
-span: Final[Callable[[int, int], Span]] = builder(Span, _SpanTwin)
-#: `Word(text=…, value=…, expansions=…, span=…)`, positionally
-word: Final[Callable[[str, str | None, tuple[Expansion, ...], Span], Word]] = builder(
-    Word, _WordTwin
-)
-#: `CommandLine(…)`: text, segments, problems, context, depth, reparsed, anchor
-command_line: Final[
-    Callable[
-        [str, tuple[Segment, ...], tuple[Problem, ...], str, int, bool, Span | None],
-        CommandLine,
-    ]
-] = builder(CommandLine, _LineTwin)
+def span(start: int, end: int) -> Span:
+    """`Span(start, end)` for offsets known to be valid (0 <= start <= end)."""
+    if _SpanTwin is None:
+        return Span(start, end)
+    obj = _SpanTwin()
+    obj.start = start
+    obj.end = end
+    obj.__class__ = Span
+    result: Span = obj
+    return result
+
+
+def word(text: str, value: str | None, expansions: tuple[Expansion, ...], at: Span) -> Word:
+    """`Word(text=…, value=…, expansions=…, span=at)`."""
+    if _WordTwin is None:
+        return Word(text=text, value=value, expansions=expansions, span=at)
+    obj = _WordTwin()
+    obj.text = text
+    obj.value = value
+    obj.expansions = expansions
+    obj.span = at
+    obj.__class__ = Word
+    result: Word = obj
+    return result
+
+
+def command_line(
+    text: str,
+    segments: tuple[Segment, ...],
+    problems: tuple[Problem, ...],
+    context: str,
+    depth: int,
+    reparsed: bool,
+    anchor: Span | None,
+) -> CommandLine:
+    """`CommandLine(…)` with every field given."""
+    if _LineTwin is None:
+        return CommandLine(
+            text=text,
+            segments=segments,
+            problems=problems,
+            context=context,
+            depth=depth,
+            reparsed=reparsed,
+            anchor=anchor,
+        )
+    obj = _LineTwin()
+    obj.text = text
+    obj.segments = segments
+    obj.problems = problems
+    obj.context = context
+    obj.depth = depth
+    obj.reparsed = reparsed
+    obj.anchor = anchor
+    obj.__class__ = CommandLine
+    result: CommandLine = obj
+    return result
 
 
 def segment(
@@ -72,6 +117,20 @@ def segment(
     at: Span,
 ) -> Segment:
     """A segment with connector END (see `set_connector`)."""
+    if _SegmentTwin is None:
+        return Segment(
+            kind=kind,
+            words=words,
+            assignments=assignments,
+            redirects=redirects,
+            scopes=scopes,
+            group=group,
+            name=name,
+            text=text,
+            declared=declared,
+            wrapped=wrapped,
+            span=at,
+        )
     obj = _SegmentTwin()
     obj.kind = kind
     obj.words = words
@@ -90,7 +149,7 @@ def segment(
     return result
 
 
-_SET_CONNECTOR: Final = Segment.__dict__["connector"].__set__
+_SET_CONNECTOR: Final = vars(Segment)["connector"].__set__
 
 
 def set_connector(obj: Segment, connector: Connector) -> None:

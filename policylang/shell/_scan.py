@@ -13,6 +13,21 @@ from typing import Final
 METACHARACTERS: Final = frozenset(b" \t\n;&|()<>")
 
 
+def cut(data: bytes, start: int, stop: int) -> bytes:
+    """`data[start:stop]`, for bounds that may cross or fall before the text.
+
+    Python gives `b""` for `data[-1:0]` or `data[5:3]`; the compiled build of a bytes
+    slice (mypyc 2.4) raises SystemError there instead. Slices whose start may pass
+    their end go through here (tests/unit/test_native.py compares both builds).
+    """
+    size = len(data)
+    if start < 0:
+        start = max(start + size, 0)
+    if stop < 0:
+        stop = max(stop + size, 0)
+    return data[start:stop] if start < stop else b""
+
+
 def escapes_only(data: bytes, start: int, stop: int) -> bool:
     """Whether `data[start:stop]` is only backslash-escaped characters (no word break)."""
     index = start

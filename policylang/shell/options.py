@@ -25,12 +25,12 @@ may expand to `-delete` and a variable to `-rf`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-from policylang._frozen import builder, twin
+from policylang._frozen import twin
 from policylang.shell.model import Word
 
 
@@ -152,14 +152,50 @@ _ViewTwin: Final = twin(OptionView)
 TWINS: Final = {Option: _OptionTwin, OptionView: _ViewTwin}
 
 
-#: `Option(…)`: name, value, word_index, literal, known, arg_indexes
-_option: Final[Callable[[str, str | None, int, bool, bool, tuple[int, ...]], Option]] = builder(
-    Option, _OptionTwin
-)
-#: `OptionView(…)`: options, operands, unknown, rest
-_view: Final[Callable[[tuple[Option, ...], tuple[int, ...], tuple[int, ...], int], OptionView]] = (
-    builder(OptionView, _ViewTwin)
-)
+def _option(
+    name: str,
+    value: str | None,
+    word_index: int,
+    literal: bool,
+    known: bool,
+    arg_indexes: tuple[int, ...],
+) -> Option:
+    """`Option(…)` with every field given (the twin's stores: see `policylang._frozen`)."""
+    if _OptionTwin is None:
+        return Option(
+            name=name,
+            value=value,
+            word_index=word_index,
+            literal=literal,
+            known=known,
+            arg_indexes=arg_indexes,
+        )
+    obj = _OptionTwin()
+    obj.name = name
+    obj.value = value
+    obj.word_index = word_index
+    obj.literal = literal
+    obj.known = known
+    obj.arg_indexes = arg_indexes
+    obj.__class__ = Option
+    result: Option = obj
+    return result
+
+
+def _view(
+    options: tuple[Option, ...], operands: tuple[int, ...], unknown: tuple[int, ...], rest: int
+) -> OptionView:
+    """`OptionView(…)` with every field given."""
+    if _ViewTwin is None:
+        return OptionView(options=options, operands=operands, unknown=unknown, rest=rest)
+    obj = _ViewTwin()
+    obj.options = options
+    obj.operands = operands
+    obj.unknown = unknown
+    obj.rest = rest
+    obj.__class__ = OptionView
+    result: OptionView = obj
+    return result
 
 
 _MAY_BECOME_OPTION = frozenset("-$`\"'*?[{\\")

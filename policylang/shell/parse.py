@@ -124,10 +124,14 @@ def _tree(data: bytes) -> Node:
     # H6); a long line is parsed under the deadline `parse_command` set, through the
     # chunked interface (the only one that honours a progress callback)
     deadline = getattr(_LOCAL, "deadline", None) or time.monotonic() + PARSE_SECONDS
+
+    def past_deadline(*_state: object) -> bool:
+        return time.monotonic() > deadline
+
     try:
         tree = parser.parse(
             lambda offset, _point: data[offset:],
-            progress_callback=lambda *_state: time.monotonic() > deadline,
+            progress_callback=past_deadline,
         )
     except ValueError as error:  # halted by the callback
         parser.reset()
@@ -1956,7 +1960,7 @@ class _Walker:
         to `spill` (words no node holds on its own), as do the variables it assigns."""
         kind = node.type
         data = self.src.data
-        if data[node.start_byte - 1 : node.start_byte] == b"}":
+        if _scan.cut(data, node.start_byte - 1, node.start_byte) == b"}":
             self.variable_redirect(node, ctx, extra, spill)
         if b"\\\n" in data:
             self.continued_variable_redirect(node, ctx)
@@ -2045,7 +2049,7 @@ class _Walker:
             # word as the command's next argument (review BU5)
             if dash != first.start_byte:
                 self.mismatch(ctx, first, "bash reads `-` here as closing the descriptor")
-            if data[dash + 1 : end].isdigit() and data[end : end + 1] in (b"<", b">"):
+            if _scan.cut(data, dash + 1, end).isdigit() and data[end : end + 1] in (b"<", b">"):
                 # `<& -0<&-`: digits glued to the next operator are its descriptor
                 self.mismatch(ctx, group[0], "bash reads these digits as a file descriptor")
             self.closing_remainder(node, group, ctx, extra, spill, rest)
@@ -2107,7 +2111,7 @@ class _Walker:
         end = group[-1].end_byte
         if self.src.backslash:
             end = self.escape_words_after(node, ctx, end, rest, spill)
-        remainder = self.src.data[first.start_byte + 1 : end].replace(b"\\\n", b"")
+        remainder = _scan.cut(self.src.data, first.start_byte + 1, end).replace(b"\\\n", b"")
         if first.end_byte - first.start_byte == 1 and not remainder:
             # `<& -` alone, or followed by line continuations only (`cd <& -\⏎; cat
             # .aws/credentials` is a bare `cd` for bash: found by the argv oracle)
@@ -3204,16 +3208,16 @@ def _starts_word(data: bytes, start: int) -> bool:
         start -= 2
     if start == 0:
         return True
-    before = data[start - 1 : start]
+    before = _scan.cut(data, start - 1, start)
     if before in b" \t\n;|&()<>" and not _scan.escaped(data, start - 1):
         return True
-    return before == b"-" and data[start - 3 : start - 1] in (b">&", b"<&")
+    return before == b"-" and _scan.cut(data, start - 3, start - 1) in (b">&", b"<&")
 
 
 def _glued_to_word(data: bytes, start: int) -> bool:
     """Whether the text at `start` continues a word: the byte before it is no break, or
     is one a backslash escapes (`\\ 2`)."""
-    if data[start - 1 : start] not in _WORD_BREAKS:
+    if _scan.cut(data, start - 1, start) not in _WORD_BREAKS:
         return True
     slashes = 0
     while start - 2 - slashes >= 0 and data[start - 2 - slashes] == 0x5C:

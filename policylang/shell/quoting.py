@@ -90,10 +90,16 @@ def decode_ansi_c(body: str) -> str:
     return bytes_to_text(decoded.partition("\x00")[0])
 
 
+# the surrogates Python gives a byte that is not UTF-8 (written as `chr`: mypyc cannot
+# compile a surrogate in a string literal)
+_LOW_SURROGATE_BYTE: Final = chr(0xDC80)
+_HIGH_SURROGATE_BYTE: Final = chr(0xDCFF)
+
+
 def bytes_to_text(text: str) -> str:
     """Text whose surrogate-escaped bytes that form UTF-8 are decoded (`\\udcc3\\udca9` is
     `é`): the form Python gives a file name with those bytes."""
-    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+    if not any(_LOW_SURROGATE_BYTE <= ch <= _HIGH_SURROGATE_BYTE for ch in text):
         return text
     try:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")

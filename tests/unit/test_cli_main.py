@@ -51,13 +51,15 @@ def test_a_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
 
 def test_version_and_an_unreadable_policy_are_plain(capsys: pytest.CaptureFixture[str]) -> None:
     # review AR13: no `--version`; `[Errno 2] No such file or directory: '…'`
-    from policylang import __version__
+    from policylang import __version__, _native
     from policylang.cli.main import main as cli
 
     with pytest.raises(SystemExit) as exit_info:
         cli(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"policylang {__version__}"
+    # the version, and which engine runs (compiled or source, and why)
+    version = " ".join(capsys.readouterr().out.split())
+    assert version == f"policylang {__version__} (engine: {_native.STATUS})"
     assert cli(["eval", "--policy", "/nonexistent/p.policy", "ls"]) == 1
     assert capsys.readouterr().err.strip() == (
         "policylang: cannot read /nonexistent/p.policy: No such file or directory")

@@ -80,6 +80,7 @@ def test_bad_rules_are_rejected(rule: str) -> None:
         Approvals().add(rule, persist=False)
 
 
+@pytest.mark.source  # compiled, `add` checks its argument's type itself, in its own words
 def test_a_rule_that_is_not_text_is_a_type_error_naming_the_form() -> None:
     approvals = Approvals()
     with pytest.raises(TypeError, match="npm run build"):

@@ -74,6 +74,7 @@ def test_timeout_wrapper_suggests_inner_prefix(decide: Decide) -> None:
     assert decide("timeout 60 npm run build").suggested_rule == "npm run build"
 
 
+@pytest.mark.source  # patches a method to fail
 def test_internal_error_becomes_ask(
     default_policy: Policy, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -89,6 +90,7 @@ def test_internal_error_becomes_ask(
     assert "internal error while evaluating" in caplog.text
 
 
+@pytest.mark.source  # patches a method to fail
 def test_bad_context_becomes_ask(default_policy: Policy, monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(**kwargs: object) -> EvalContext:
         raise OSError("no cwd")

@@ -117,6 +117,7 @@ def test_df6_an_ordinary_rustc_stays_approved(tmp_path: Path) -> None:
     assert judge("rustc m.rs -o m", workspace, "rustc").verdict is Verdict.ALLOW
 
 
+@pytest.mark.source  # patches the engine's list of system folders
 def test_df8_system_headers_are_checked_not_scanned(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,6 +55,7 @@ def test_a_workspace_and_home_given_through_links_still_protect(
     assert decision.verdict is Verdict.DENY, decision.explain()
 
 
+@pytest.mark.source  # patches the scan's calls
 def test_a_tree_the_scan_cannot_enter_is_incomplete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,6 +116,7 @@ def test_one_tree_read_many_times_is_scanned_once(
     assert any(r.rule_id == "engine.tree-budget" for r in decision.reasons)
 
 
+@pytest.mark.source  # patches the parse deadline
 def test_a_parse_past_its_deadline_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     # H6: tree-sitter's error recovery is quadratic; a long line gets a deadline
     monkeypatch.setattr(shell_parse, "PARSE_SECONDS", 0.0)

@@ -192,6 +192,7 @@ def test_a_blob_path_is_checked_below_every_directory_that_may_be_the_root(
     assert decision.verdict is Verdict.DENY
 
 
+@pytest.mark.source  # spies on the scan
 def test_a_read_that_already_reaches_a_denied_folder_does_not_list_the_tree(
     default_policy: Policy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

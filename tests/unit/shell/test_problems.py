@@ -95,6 +95,7 @@ def test_huge_inputs_terminate_with_problems() -> None:
     assert codes("( " * 500 + "x" + " )" * 500) == ["shell.limit-depth"]
 
 
+@pytest.mark.source  # patches a method to fail
 def test_internal_errors_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     from policylang.shell import parse
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from policylang.shell import _scan
 
@@ -55,3 +57,10 @@ def test_raw_newline_and_escaped() -> None:
     assert not _scan.raw_newline(b"a\\\nb", 0, 4)
     assert _scan.escaped(b"\\x", 1)
     assert not _scan.escaped(b"\\\\x", 2)
+
+
+@given(st.binary(max_size=8), st.integers(-12, 12), st.integers(-12, 12))
+def test_cut_is_python_slicing(data: bytes, start: int, stop: int) -> None:
+    # `cut` stands in for `data[start:stop]` where mypyc's bytes slice raises (a start
+    # past the stop); in both builds it must give what Python's slice gives
+    assert _scan.cut(data, start, stop) == data[start:stop]

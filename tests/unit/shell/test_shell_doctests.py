@@ -15,6 +15,7 @@ MODULES = [
 ]
 
 
+@pytest.mark.source  # a compiled module's docstrings hold no doctests to find
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)

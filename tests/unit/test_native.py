@@ -1,0 +1,150 @@
+"""The compiled engine (`policylang._native`): the same decisions as its source, and never
+a stale build.
+
+`make test` builds the compiled engine first, so the rest of the suite runs against it;
+these tests hold the two builds to each other: every corpus and golden line decided by
+both, the source's own builders, and the choice made at import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from policylang import _native
+from policylang.engine.cases import read_cases
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPORA = ROOT.parent / "shared" / "corpora"
+GOLDEN = sorted((ROOT / "tests" / "golden" / "commands").glob("*.tsv"))
+
+# prints, for each command line on stdin (JSON strings), what decides it
+_DECIDE = r"""
+import json, sys
+import policylang
+from policylang.engine.policy import EXPECTATION_CONTEXT, load_policy
+policy = load_policy()
+print(json.dumps(policy_status := policylang._native.STATUS))
+for line in sys.stdin:
+    command = json.loads(line)
+    d = policy.evaluate_in(command, EXPECTATION_CONTEXT, approvals=False)
+    print(json.dumps([
+        d.verdict.value,
+        d.retention.value if d.retention else None,
+        d.suggested_rule,
+        [[r.rule_id, r.message, r.verdict.value, r.location, r.segment] for r in d.reasons],
+        [[s.text, s.verdict.value, s.read_only, s.context] for s in d.segments],
+    ]))
+"""
+
+
+def _run(code: str, *, pure: bool, stdin: str = "", cwd: Path = ROOT) -> list[str]:
+    env = dict(os.environ)
+    env.pop(_native.ENV_PURE, None)
+    if pure:
+        env[_native.ENV_PURE] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.splitlines()
+
+
+def _lines() -> list[str]:
+    commands = [case.command for table in GOLDEN for case in read_cases(table)]
+    if CORPORA.is_dir():
+        for name in ("codex_cases.tsv", "tldr.tsv", "nl2bash.tsv"):
+            rows = (CORPORA / name).read_text(encoding="utf-8").splitlines()
+            column = rows[0].split("\t").index("command")
+            commands += [r.split("\t")[column] for r in rows[1:] if len(r.split("\t")) > column]
+    return list(dict.fromkeys(c for c in commands if "\n" not in c or c.strip()))
+
+
+@pytest.mark.slow
+def test_compiled_and_source_decide_alike() -> None:
+    # The compiled modules are the source translated by mypyc; what could differ is what
+    # mypyc does otherwise (it checks declared types at run time, its classes pickle and
+    # build otherwise). Every golden and corpus line, decided by both, reasons included.
+    commands = _lines()
+    assert len(commands) > 1_000
+    stdin = "".join(json.dumps(c) + "\n" for c in commands)
+    compiled = _run(_DECIDE, pure=False, stdin=stdin)
+    source = _run(_DECIDE, pure=True, stdin=stdin)
+    assert json.loads(source[0]).startswith("source")
+    # (where no build exists both are the source: `make test` builds one first)
+    assert json.loads(compiled[0]).startswith("compiled") == _native.COMPILED
+    assert len(compiled) == len(source) == len(commands) + 1
+    differing = [
+        (command, a, b)
+        for command, a, b in zip(commands, compiled[1:], source[1:], strict=True)
+        if a != b
+    ]
+    assert differing == []
+
+
+def test_the_source_builders_pass_their_tests() -> None:
+    # the suite runs against one build; the builders of the other (the twins of
+    # `policylang._frozen`) are tested here in a process of the source's
+    tests = [
+        "tests/unit/engine/test_objects.py",
+        "tests/unit/shell/test_build.py",
+        "tests/unit/shell/test_options.py",
+        "tests/unit/engine/test_snapshot.py",
+    ]
+    arguments = ["-o", "addopts=--strict-markers", "-p", "no:cacheprovider", *tests]
+    code = f"import sys, pytest; sys.exit(pytest.main({arguments!r}))"
+    out = _run(code, pure=True)  # (which fails the test unless pytest exits 0)
+    assert any(" passed" in line and "skipped" not in line for line in out), out[-5:]
+
+
+_STATUS = (
+    "import policylang, policylang.engine.evaluate as e;"
+    "print(policylang._native.STATUS); print(e.__file__)"
+)
+
+
+def _copy_package(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "policylang", tmp_path / "policylang", symlinks=True)
+    return tmp_path
+
+
+def test_an_edited_source_is_never_run_compiled(tmp_path: Path) -> None:
+    root = _copy_package(tmp_path)
+    if not _native.COMPILED:
+        status, module = _run(_STATUS, pure=False, cwd=root)
+        assert status.startswith("source")
+        assert module.endswith(".py")
+        return
+    status, module = _run(_STATUS, pure=False, cwd=root)
+    assert status == "compiled (mypyc)", status  # a copy, times changed, same text
+    assert not module.endswith(".py")
+    edited = root / "policylang" / "engine" / "rules.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    status, module = _run(_STATUS, pure=False, cwd=root)
+    assert "policylang/engine/rules.py changed since the build" in status
+    assert module.endswith("evaluate.py")  # all of them from source, not only the edited
+    status, module = _run(_STATUS, pure=True, cwd=root)
+    assert status == f"source ({_native.ENV_PURE} is set)"
+
+
+def test_a_build_without_its_record_is_not_used(tmp_path: Path) -> None:
+    root = _copy_package(tmp_path)
+    (root / "policylang" / _native.MANIFEST).unlink(missing_ok=True)
+    status, module = _run(_STATUS, pure=False, cwd=root)
+    assert status.startswith("source (")
+    assert module.endswith(".py")
+    if _native.COMPILED:
+        assert "without a readable _native.json" in status
