@@ -222,7 +222,15 @@ PATH_MAX = 4096  # Linux's limit on a path given to a system call, its final NUL
 def too_long(path: str) -> bool:
     """Whether the system refuses `path` whole (ENAMETOOLONG): its links cannot be looked
     up here, though a shell that `cd`s step by step reaches them (review CX1)."""
-    return len(path) >= PATH_MAX // 4 and len(os.fsencode(path)) >= PATH_MAX
+    if len(path) < PATH_MAX // 4:
+        return False
+    try:
+        size = len(os.fsencode(path))
+    except UnicodeEncodeError:
+        # a lone surrogate that stands for no byte, which no file name holds: counted as
+        # the 3 bytes it takes (it had failed the line as an internal error, review DN)
+        size = len(path.encode("utf-8", "surrogatepass"))
+    return size >= PATH_MAX
 
 
 def physical(joined: str, lexical_form: str) -> tuple[str, bool]:

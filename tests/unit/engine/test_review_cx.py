@@ -16,6 +16,7 @@ from realrun import bash_ran, copy_workspace, judge
 
 from policylang import Verdict
 from policylang.engine import paths
+from policylang.engine.policy import load_policy
 
 _PART = "d" * 250
 
@@ -126,3 +127,17 @@ def test_cx3_cx4_files_a_list_names_ask(vscode: Path, line: str) -> None:
     decision = judge(line, vscode)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert decision.suggested_rule is None
+
+
+def test_a_long_path_with_a_lone_surrogate_is_measured_not_an_error() -> None:
+    # review DN (beside the build comparison): `os.fsencode` raised on a lone high
+    # surrogate, and `cat <1,100 characters>\ud800` failed as an internal error
+    assert paths.too_long("x" * 1100 + "\ud800") is False
+    assert paths.too_long("x" * 4094 + "\ud800") is True  # 4,097 bytes
+    assert paths.too_long("x" * 4000 + "\udcc3") is False  # one byte, as the file name has
+    policy = load_policy()
+    decision = policy.evaluate(
+        "cat " + "x" * 1100 + "\ud800", workspace="/nonexistent/ws", env={"HOME": "/nonexistent/h"}
+    )
+    assert all(r.rule_id != "shell.internal-error" for r in decision.reasons), decision.explain()
+    assert all(r.rule_id != "engine.internal-error" for r in decision.reasons), decision.explain()

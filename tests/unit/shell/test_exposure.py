@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from policylang.shell import parse_command
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from policylang.shell import _exposure, parse_command
 from policylang.shell._exposure import unseen_substitutions
 
 NET = {"shell.unseen-substitution", "shell.control-blank", "shell.syntax-mismatch"}
@@ -151,3 +155,31 @@ def test_a_substitution_after_a_blank_in_double_quotes_starts_at_its_dollar() ->
     assert expansion.span.start == 4
     assert expansion.nested is not None
     assert expansion.nested.text == "jobs -pr"
+
+
+_PLAIN_SUBSCRIPT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
+_PLAIN_SUBSCRIPT_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[\\'\"]*\[")
+
+
+@given(st.text(alphabet="a9_[\\'\"x $(Z0", max_size=16), st.integers(0, 16))
+def test_subscript_patterns_end_where_the_plain_ones_do(text: str, last: int) -> None:
+    # review DN: the plain patterns were tried from every letter of a run, each reading to
+    # the run's end (70 s for a 70 KB line); the linear ones must find the same ends
+    for plain, linear in (
+        (_PLAIN_SUBSCRIPT_NAME, _exposure._SUBSCRIPT_NAME),
+        (_PLAIN_SUBSCRIPT_START, _exposure._SUBSCRIPT_START),
+    ):
+        expected, found = plain.search(text), linear.search(text)
+        assert (expected and expected.end()) == (found and found.end())
+    expected = _PLAIN_SUBSCRIPT_NAME.search(text, 0, last)
+    found = _exposure._SUBSCRIPT_NAME.search(text, 0, last)
+    assert (expected and expected.end()) == (found and found.end())
+
+
+def test_a_subscript_after_a_long_run_of_name_characters() -> None:
+    # the shape of review DN's lines: 54 KB of `x` not followed by a bracket (the plain
+    # pattern was tried from each of them; 19 s), then the word that matters
+    run = "x" * 54_000 + "s "
+    assert _exposure.code_subscript(run + "a[1]", None, {}) is False
+    assert _exposure.code_subscript(run + "a['$(id)']", None, {}) is True
+    assert _exposure.code_subscript("9" * 50 + run + "a[\\$(id)]", None, {}) is True
