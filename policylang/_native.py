@@ -21,6 +21,7 @@ is, which of the two runs:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -91,12 +92,9 @@ def source_path(module: str) -> Path:
 
 def extension_paths(module: str) -> list[Path]:
     """The compiled files that would be imported for `module`, if any."""
-    source = source_path(module)
-    stem = source.with_suffix("")
+    stem = source_path(module).with_suffix("")
     return [
-        Path(f"{stem}{suffix}")
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if Path(f"{stem}{suffix}").exists()
+        p for p in built_files() if p.name.startswith(f"{stem.name}.") and p.parent == stem.parent
     ]
 
 
@@ -152,11 +150,18 @@ def _why_not_compiled(modules: Sequence[str]) -> str | None:
     return None
 
 
-def built_files() -> list[Path]:
-    """Every compiled file in the package (a build's modules, its library, and any left by
-    an older build whose list of modules differed)."""
+@functools.cache
+def built_files() -> tuple[Path, ...]:
+    """Every compiled file in the package and its subpackages (a build's modules, its
+    library, and any left by an older build whose list of modules differed), looked for
+    once."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return sorted(p for p in _PACKAGE.rglob("*") if p.name.endswith(suffixes))
+    folders = {_PACKAGE, *(p.parent for p in _PACKAGE.glob("*/__init__.py"))}
+    found: list[Path] = []
+    for folder in sorted(folders):
+        with os.scandir(folder) as entries:
+            found.extend(Path(e.path) for e in entries if e.name.endswith(suffixes))
+    return tuple(sorted(found))
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):

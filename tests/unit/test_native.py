@@ -25,15 +25,20 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 GOLDEN = sorted((ROOT / "tests" / "golden" / "commands").glob("*.tsv"))
 
 # prints, for each command line on stdin (JSON strings), what decides it
+# (with an argument: in that workspace, a real one, in this process's environment)
 _DECIDE = r"""
-import json, sys
+import json, os, sys
 import policylang
+from policylang.engine.context import EvalContext
 from policylang.engine.policy import EXPECTATION_CONTEXT, load_policy
 policy = load_policy()
+context = EXPECTATION_CONTEXT
+if len(sys.argv) > 1:
+    context = EvalContext.build(workspace=sys.argv[1], env=dict(os.environ))
 print(json.dumps(policy_status := policylang._native.STATUS))
 for line in sys.stdin:
     command = json.loads(line)
-    d = policy.evaluate_in(command, EXPECTATION_CONTEXT, approvals=False)
+    d = policy.evaluate_in(command, context, approvals=False)
     print(json.dumps([
         d.verdict.value,
         d.retention.value if d.retention else None,
@@ -44,13 +49,15 @@ for line in sys.stdin:
 """
 
 
-def _run(code: str, *, pure: bool, stdin: str = "", cwd: Path = ROOT) -> list[str]:
+def _run(
+    code: str, *, pure: bool, stdin: str = "", cwd: Path = ROOT, args: tuple[str, ...] = ()
+) -> list[str]:
     env = dict(os.environ)
     env.pop(_native.ENV_PURE, None)
     if pure:
         env[_native.ENV_PURE] = "1"
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code, *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -74,15 +81,21 @@ def _lines() -> list[str]:
 
 
 @pytest.mark.slow
-def test_compiled_and_source_decide_alike() -> None:
+@pytest.mark.parametrize("setting", ["bare", "real"])
+def test_compiled_and_source_decide_alike(setting: str) -> None:
     # The compiled modules are the source translated by mypyc; what could differ is what
     # mypyc does otherwise (it checks declared types at run time, its classes pickle and
-    # build otherwise). Every golden and corpus line, decided by both, reasons included.
+    # build otherwise). Every golden and corpus line, decided by both, reasons included;
+    # and in a real setting (this checkout as the workspace, this process's environment:
+    # paths that exist, git's configuration, PATH), the golden lines and every 8th one.
     commands = _lines()
     assert len(commands) > 1_000
+    args: tuple[str, ...] = ()
+    if setting == "real":
+        commands, args = commands[:2_000] + commands[2_000::8], (str(ROOT),)
     stdin = "".join(json.dumps(c) + "\n" for c in commands)
-    compiled = _run(_DECIDE, pure=False, stdin=stdin)
-    source = _run(_DECIDE, pure=True, stdin=stdin)
+    compiled = _run(_DECIDE, pure=False, stdin=stdin, args=args)
+    source = _run(_DECIDE, pure=True, stdin=stdin, args=args)
     assert json.loads(source[0]).startswith("source")
     # (where no current build exists both are the source: `make test` builds one first)
     assert json.loads(compiled[0]).startswith("compiled") == _built()
