@@ -123,9 +123,14 @@ def _unchanged(path: Path, recorded: object) -> bool:
         return False
 
 
+def _source_asked() -> bool:
+    """Whether `POLICYLANG_PURE` asks for the source (`1`, `yes`…; not `0` or empty)."""
+    return os.environ.get(ENV_PURE, "").strip().lower() not in ("", "0", "no", "false", "off")
+
+
 def _why_not_compiled(modules: Sequence[str]) -> str | None:
     """None when the compiled modules may be used; else the reason they may not."""
-    if os.environ.get(ENV_PURE, "").strip().lower() not in ("", "0", "no", "false", "off"):
+    if _source_asked():
         return f"{ENV_PURE} is set"
     built = [m for m in modules if extension_paths(m)]
     if not built:
@@ -189,13 +194,13 @@ def _select() -> tuple[bool, str]:
     built = built_files()
     reason = _why_not_compiled(MODULES)
     if reason is None:
-        if len(built) > len(MODULES) + 1:  # left by an older build: never imported
-            sys.meta_path.insert(0, _SourceFinder(MODULES))
+        # (the finder keeps files an older build left for other modules from being used)
+        sys.meta_path.insert(0, _SourceFinder(MODULES))
         return True, "compiled (mypyc)"
     if built:
         # compiled files exist but may not be used: keep the import system from them
         sys.meta_path.insert(0, _SourceFinder(()))
-        if os.environ.get(ENV_PURE) is None:
+        if not _source_asked():  # a stale or broken build: say so, once
             _log.warning("policylang runs its engine from source: %s", reason)
     return False, f"source ({reason})"
 

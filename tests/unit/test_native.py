@@ -167,3 +167,17 @@ def test_a_build_without_its_record_is_not_used(tmp_path: Path) -> None:
     assert module.endswith(".py")
     if _built():
         assert "without a readable _native.json" in status
+
+
+def test_a_compiled_file_left_by_an_older_build_is_never_imported(tmp_path: Path) -> None:
+    # a module compiled once and since taken off the list (or a build's leftover): its
+    # file would be imported before its source; here it is not even a library
+    import importlib.machinery
+
+    root = _copy_package(tmp_path)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (root / "policylang" / "rules" / f"files{suffix}").write_bytes(b"not a library")
+    code = "import policylang.rules.files as f; print(f.__file__)"
+    for pure in (False, True):
+        (module,) = _run(code, pure=pure, cwd=root)
+        assert module.endswith("files.py")
