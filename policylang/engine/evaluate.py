@@ -33,6 +33,7 @@ import re
 import shlex
 import sys
 import threading
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
@@ -2341,7 +2342,10 @@ class _Walk(LineWrites):
         too; such an entry of `PYTHONPATH` (`PERL5LIB`, `PERLLIB`) holding any module, which
         a Python (Perl) program may import first (`pip --version` imported the repository's
         `pip/`, `tomlq` its `yaml/`: review DG5), and a `PYTHONHOME` or `PYTHONUSERBASE`
-        there. A `~` is no home to the loader or to Python: such an entry is relative."""
+        there. The same for node (`NODE_PATH`, and the modules `NODE_OPTIONS` preloads),
+        ruby (`RUBYLIB`, `RUBYOPT`'s `-I` and `-r`, gem folders) and the JVM (an agent,
+        class path or option file its option variables name). A `~` is no home to the
+        loader, Python, node, ruby or the JVM: such an entry is relative."""
         for variable, entries in self._loaded_paths.items() if self._loaded_paths else ():
             language = _LOADED_PATHS[variable]
             if language == "native-file":
@@ -2352,7 +2356,7 @@ class _Walk(LineWrites):
                     "which every program the line runs loads",
                 )
                 return
-            wanted = "python" if language == "python-home" else language
+            wanted = _NAMED_FILES.get(language, language.partition("-")[0])
             programs = (
                 [""]
                 if language == "native"
@@ -2385,8 +2389,11 @@ class _Walk(LineWrites):
                     continue
             elif language == "native-file":  # (LD_PRELOAD takes blanks or colons between)
                 split = [e for e in text.replace(" ", ":").split(":") if e]
-            elif language == "perl":
-                split = [e for e in text.split(":") if e]  # (perl skips an empty entry)
+            elif language in _OPTION_FILES:
+                split = _OPTION_FILES[language](text)
+            elif language in ("perl", "node", "ruby", "ruby-gems"):
+                # (they skip an empty entry; an empty gem folder is the root's)
+                split = [e for e in text.split(":") if e]
             else:
                 split = text.split(":")
             if language == "native":
@@ -2405,8 +2412,11 @@ class _Walk(LineWrites):
         base = name.rpartition("/")[2]
         if is_python(base):
             return "python"  # (the interpreter itself: `python3 -m json.tool`)
-        if re.fullmatch(r"perl[0-9.]*", base):
-            return "perl"
+        named = _INTERPRETER_NAME.fullmatch(base)
+        if named:
+            return named.lastgroup
+        if base in _JVM_PROGRAMS:
+            return "java"  # (a JVM's launchers, and the scripts known to start one)
         if "/" in name:
             path = name if name.startswith("/") else os.path.join(min(cwd.candidates), name)
         else:
@@ -2417,7 +2427,10 @@ class _Walk(LineWrites):
             return None
         if _PYTHON_NAME.match(interpreter):
             return "python"
-        return "perl" if interpreter.startswith("perl") else None
+        if interpreter.startswith("perl"):
+            return "perl"
+        named = _INTERPRETER_NAME.fullmatch(interpreter)
+        return named.lastgroup if named else None
 
     def _loaded_module(self, variable: str, entries: list[str], cwd: paths.Cwd) -> str | None:
         """What an entry of `variable` that is empty, relative or in the workspace holds
@@ -2428,6 +2441,13 @@ class _Walk(LineWrites):
                 return entry
             if not entry.startswith("/") and not cwd.known:
                 return entry or "."
+            if _LOADED_PATHS[variable] == "node-options" and _bare_module(entry):
+                found = self._node_package(entry, cwd)
+                if found is not None:
+                    return found
+                continue
+            if _LOADED_PATHS[variable] in _NAMED_FILES:
+                return entry  # (relative, or in the workspace: `_risky_loaded_paths`)
             folders = (
                 [entry]
                 if entry.startswith("/")
@@ -2441,10 +2461,33 @@ class _Walk(LineWrites):
                     self._loaded_found[key] = (
                         (folder if _lexists(folder) else None)
                         if language == "python-home"
+                        else _gem_code(folder)
+                        if language == "ruby-gems"
                         else _loaded_from(folder, language)
                     )
                 if self._loaded_found[key] is not None:
                     return self._loaded_found[key]
+        return None
+
+    def _node_package(self, specifier: str, cwd: paths.Cwd) -> str | None:
+        """The workspace's package a bare specifier that `NODE_OPTIONS` preloads
+        (`--require ts-node/register`) resolves to: node looks for it in `node_modules`
+        of the working folder and of each folder above it, nearest first."""
+        parts = specifier.split("/")
+        package = "/".join(parts[:2] if specifier.startswith("@") else parts[:1])
+        self.fs = True
+        for start in sorted(cwd.candidates):
+            folder = start
+            while True:
+                candidate = os.path.join(folder, "node_modules", package)
+                if _lexists(candidate):
+                    if self._reaches_workspace(candidate):
+                        return candidate
+                    break  # (the nearest one is what node loads)
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
         return None
 
     def _pipeline_helpers(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
@@ -3047,6 +3090,20 @@ _LOADED_PATHS: Final = {
     "PYTHONPATH": "python", "PERL5LIB": "perl", "PERLLIB": "perl", "PERL5OPT": "perl",
     # a home of the standard library, a user base whose `site-packages` `.pth` files run
     "PYTHONHOME": "python-home", "PYTHONUSERBASE": "python-home",
+    # node's module folders, and the modules its options preload (`--require`, `--import`,
+    # a loader: `npm --version` ran `NODE_OPTIONS=--require ./x.js` of the working folder)
+    "NODE_PATH": "node", "NODE_OPTIONS": "node-options",
+    # ruby's load path and its options' (`-I`, `-r`); gem folders, whose specifications
+    # (Ruby code) and default gems (`did_you_mean`) every ruby start loads
+    "RUBYLIB": "ruby", "RUBYOPT": "ruby-options", "GEM_PATH": "ruby-gems", "GEM_HOME": "ruby-gems",
+    # the JVM's options (`-javaagent:`, class paths, option files), read by every JVM
+    "JAVA_TOOL_OPTIONS": "java-options", "JDK_JAVA_OPTIONS": "java-options",
+    "_JAVA_OPTIONS": "java-options",
+}  # fmt: skip
+# the variables whose values name files to load, which ask without a look inside them
+# (an option file, an agent, a preloaded module), and the programs each concerns
+_NAMED_FILES: Final = {
+    "native-file": "", "node-options": "node", "ruby-options": "ruby", "java-options": "java",
 }  # fmt: skip
 _LIBRARY_NAME: Final = re.compile(r"\.so(?:\.[0-9]+)*$|\.dylib$")
 # the subfolders the dynamic loader also looks in below each entry (glibc's hwcaps, and
@@ -3104,6 +3161,129 @@ def _perl_include_dirs(options: str) -> list[str]:
     return found
 
 
+def _node_preloads(options: str) -> list[str]:
+    """The modules `NODE_OPTIONS` makes node load before a program (`--require X`,
+    `-r X`, `--import=X`, a loader, an OpenSSL configuration, which may load an engine
+    library; `_` spells `-` in an option's name), a `file:` URL as its path. A value with a
+    quote or a backslash (node's own quoting) is taken whole, as one relative entry."""
+    if '"' in options or "\\" in options:
+        return [options]
+    words = options.split()
+    found: list[str] = []
+    for index, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name.replace("_", "-") not in _NODE_PRELOADS:
+            continue
+        if not equals:
+            value = words[index + 1] if index + 1 < len(words) else ""
+        if value.startswith("file:"):
+            value = urllib.parse.unquote(value.removeprefix("file:").removeprefix("//"))
+        elif re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", value):
+            continue  # (`data:`, `node:`: no file)
+        if value:
+            found.append(value)
+    return found
+
+
+_NODE_MODULE_SUFFIXES: Final = (".js", ".cjs", ".mjs", ".json", ".node")
+_NODE_PRELOADS: Final = frozenset(
+    {"-r", "--require", "--import", "--loader", "--experimental-loader", "--openssl-config",
+     "--snapshot-blob"}
+)  # fmt: skip
+
+
+def _bare_module(specifier: str) -> bool:
+    """Whether node resolves a preloaded module by package name (`ts-node/register`),
+    through `node_modules` folders, rather than as a path (`./x.js`, `/x.js`)."""
+    return not specifier.startswith(("./", "../", "/")) and specifier not in (".", "..")
+
+
+def _ruby_option_paths(options: str) -> list[str]:
+    """The folders `RUBYOPT` puts first on ruby's load path (`-I lib`, `-Ilib`, `-wIlib`)
+    and the files it requires by path (`-r./x`, `-r /w/x`; a name, `-rjson`, is looked
+    for on the load path, whose folders are checked on their own)."""
+    words = options.split()
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if not word.startswith("-") or word.startswith("--"):
+            continue  # (ruby reads no option without its dash there; `--disable-gems`)
+        switches = word[1:]
+        for position, letter in enumerate(switches):
+            rest = switches[position + 1 :]
+            if letter in "Ir":
+                value = rest or (words[index + 1] if index + 1 < len(words) else "")
+                if letter == "I" or "/" in value or value.startswith("."):
+                    found.append(value or ".")
+                break
+            if letter not in "dvwU":
+                break  # (`-W2`, `-E enc`, `-K`: the rest is the switch's argument)
+    return found
+
+
+def _jvm_option_paths(options: str) -> list[str]:
+    """The files a JVM option variable makes every JVM load: a Java agent or native
+    agent (`-javaagent:a.jar=opts`, `-agentpath:`), class or module path entries (an empty
+    one is the working folder), boot class path entries, option files (`@args`,
+    `-XX:Flags=`, `-XX:VMOptionsFile=`), the programs `-XX:OnError=` runs. A value with
+    a quote (the JVM's own quoting) is taken whole, as one relative entry."""
+    if "'" in options or '"' in options:
+        return [options]
+    words = options.split()
+    found: list[str] = []
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word.startswith(("-javaagent:", "-agentpath:")):
+            found.append(word.partition(":")[2].partition("=")[0])
+        elif word.startswith("-Xbootclasspath"):
+            found.extend(word.partition(":")[2].split(":"))
+        elif word.startswith("@"):
+            found.append(word[1:])
+        elif word.startswith(("-XX:Flags=", "-XX:VMOptionsFile=")):
+            found.append(word.partition("=")[2])
+        elif word.startswith(("-XX:OnError=", "-XX:OnOutOfMemoryError=")):
+            found.append(word.partition("=")[2].partition(";")[0])
+        elif word in _JVM_PATH_OPTIONS:
+            found.extend(following.split(":"))
+        elif word.partition("=")[0] in _JVM_PATH_OPTIONS:
+            found.extend(word.partition("=")[2].split(":"))
+    return [entry or "." for entry in found]
+
+
+# JVM options whose value is a path list (those of the `java` launcher count in
+# `JDK_JAVA_OPTIONS`); the system properties that set one
+_JVM_PATH_OPTIONS: Final = frozenset(
+    {"-cp", "-classpath", "--class-path", "-p", "--module-path", "--upgrade-module-path",
+     "-Djava.class.path", "-Djava.library.path", "-Djava.ext.dirs", "-Djava.endorsed.dirs",
+     "-Djdk.module.path", "-Djdk.module.upgrade.path"}
+)  # fmt: skip
+# the JDK's programs (each starts a JVM) and the scripts known to start one
+_JVM_PROGRAMS: Final = frozenset(
+    {"java", "javac", "javadoc", "javap", "jar", "jarsigner", "jshell", "jdeps", "jlink",
+     "jmod", "jpackage", "jdeprscan", "jimage", "keytool", "jcmd", "jconsole", "jdb", "jfr",
+     "jhsdb", "jinfo", "jmap", "jps", "jrunscript", "jstack", "jstat", "jstatd", "jwebserver",
+     "rmiregistry", "serialver", "mvn", "mvnw", "gradle", "gradlew", "sbt", "ant", "kotlin",
+     "kotlinc", "scala", "scalac", "groovy", "groovyc", "lein", "clojure", "clj"}
+)  # fmt: skip
+_INTERPRETER_NAME: Final = re.compile(
+    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*)|(?P<ruby>(?:ruby|irb|jruby)[0-9.]*)"
+)
+_OPTION_FILES: Final = {
+    "node-options": _node_preloads, "ruby-options": _ruby_option_paths,
+    "java-options": _jvm_option_paths,
+}  # fmt: skip
+
+
+def _gem_code(folder: str) -> str | None:
+    """What of a gem folder (`GEM_PATH`, `GEM_HOME`) ruby runs: the specifications it
+    evaluates at start (a newer `did_you_mean` there replaces the default one) and
+    rubygems' plugins. The folder when it cannot be looked in."""
+    for name in ("specifications", "plugins"):
+        path = os.path.join(folder, name)
+        if _lexists(path):
+            return path
+    return None
+
+
 def _loaded_from(folder: str, language: str) -> str | None:
     """What in `folder` a program of `language` may load first: a shared library (or a
     folder the loader looks in) for `native`; for `python` any module or package (a name
@@ -3134,6 +3314,13 @@ def _loads(item: os.DirEntry[str], language: str) -> bool:
         return bool(_LIBRARY_NAME.search(name)) or name in _LIBRARY_SUBFOLDERS
     if language == "perl":
         return name.endswith(".pm") or name[:1].isupper()
+    if language in ("node", "ruby"):
+        if name.endswith(_NODE_MODULE_SUFFIXES if language == "node" else (".rb", ".so")):
+            return True
+        try:
+            return item.is_dir()  # (a package, a namespace)
+        except OSError:
+            return True
     if name.endswith((*_MODULE_SUFFIXES, ".pyd", ".dist-info", ".egg-info", ".egg-link")):
         return True
     try:
