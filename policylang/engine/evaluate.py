@@ -34,6 +34,7 @@ import shlex
 import sys
 import threading
 import urllib.parse
+import zipfile
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
@@ -1281,6 +1282,52 @@ class _Walk(LineWrites):
         self.approved_module(prefix, rest, seg, cwd)
         if is_compiler(program):
             self.included_files(rest, seg, cwd)
+        if program == "javac":
+            self.annotation_processors(rest, seg, cwd)
+
+    def annotation_processors(
+        self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """An approved `javac` runs the annotation processors it finds on its class path
+        (which is `CLASSPATH`, else the working folder, unless an option names one) when no
+        processor path is given: a folder or jar there holding
+        `META-INF/services/javax.annotation.processing.Processor` (Lombok's way). Such an
+        entry that is relative or in the workspace asks, unless `-proc:none`; a jar that
+        cannot be read asks too. (A processor path asks by the ruleset.)"""
+        values = [w.value for w in rest]
+        if "-proc:none" in values or "--proc=none" in values:
+            return
+        entries: str | None = None
+        for index, value in enumerate(values):
+            if value is None:
+                continue
+            name, equals, glued = value.partition("=")
+            if value in _JAVAC_CLASS_PATH:
+                following = values[index + 1] if index + 1 < len(values) else None
+                entries = following if following is not None else "."
+            elif equals and name == "--class-path":
+                entries = glued
+        if entries is None:
+            entries = self.ctx.env.get("CLASSPATH") or "."
+        for entry in entries.split(":"):
+            entry = entry or "."
+            if entry.startswith("/") and not self._reaches_workspace(entry):
+                continue
+            if not entry.startswith("/") and not cwd.known:
+                found: str | None = entry
+            else:
+                found = None
+                for start in sorted(cwd.candidates):
+                    found = found or _processor_in(os.path.normpath(os.path.join(start, entry)))
+            if found is not None:
+                self.fs = True
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-inline-code",
+                    f"`javac` runs the annotation processors of `{short(found)}`, on its class "
+                    "path in the workspace, which no approval covers (`-proc:none` runs none)",
+                )
+                return
 
     def included_files(self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The files the sources given to an approved compiler include (`#include
@@ -3271,6 +3318,39 @@ _OPTION_FILES: Final = {
     "node-options": _node_preloads, "ruby-options": _ruby_option_paths,
     "java-options": _jvm_option_paths,
 }  # fmt: skip
+
+
+# javac's options naming its class path
+_JAVAC_CLASS_PATH: Final = frozenset({"-cp", "-classpath", "--class-path"})
+_PROCESSOR_SERVICE: Final = "META-INF/services/javax.annotation.processing.Processor"
+
+
+def _processor_in(entry: str) -> str | None:
+    """Where a class path entry holds annotation processors javac runs: a folder with
+    their service file, a jar (or, for `folder/*`, any jar of the folder) naming one; the
+    entry when a jar cannot be read; None when it holds none or does not exist."""
+    if entry.endswith("/*") or entry == "*":
+        folder = entry[:-1] or "."
+        try:
+            jars = sorted(n for n in os.listdir(folder) if n.lower().endswith(".jar"))
+        except OSError:
+            return None
+        for name in jars[:_MODULE_SCAN]:
+            found = _processor_in(os.path.join(folder, name))
+            if found is not None:
+                return found
+        return None
+    if os.path.isdir(entry):
+        service = os.path.join(entry, _PROCESSOR_SERVICE)
+        return service if _lexists(service) else None
+    if not _lexists(entry):
+        return None
+    try:
+        with zipfile.ZipFile(entry) as archive:
+            names = set(archive.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError):
+        return entry  # (javac may read what this cannot: a processor unseen)
+    return entry if _PROCESSOR_SERVICE in names else None
 
 
 def _gem_code(folder: str) -> str | None:

@@ -215,3 +215,58 @@ def test_jvm_options_are_read_for_the_files_they_load() -> None:
         "-XX:Flags=.hotspotrc -cp :d -Djava.library.path=/e"
     ) == ["a.jar", "/l/x.so", "b", "c", "f", ".hotspotrc", ".", "d", "/e"]
     assert _jvm_option_paths("-Dx='a b'") == ["-Dx='a b'"]  # (quoting: taken whole)
+
+
+_PROCESSOR = """\
+import java.util.Set;
+import javax.annotation.processing.*;
+import javax.lang.model.element.TypeElement;
+@SupportedAnnotationTypes("*")
+public class P extends AbstractProcessor {
+    public boolean process(Set<? extends TypeElement> a, RoundEnvironment r) {
+        try { new java.io.File("MARKER").createNewFile(); } catch (Exception e) { }
+        return false;
+    }
+}
+"""
+
+
+def test_an_approved_javac_runs_the_processors_its_class_path_holds(tmp_path: Path) -> None:
+    # javac runs the annotation processors a folder or jar of its class path (the working
+    # folder by default) names in its service file, Lombok's way, unless `-proc:none`
+    _need("javac")
+    _need("jar")
+    workspace = copy_workspace(tmp_path)
+    marker = tmp_path / "PWNED"
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "P.java").write_text(_PROCESSOR.replace("MARKER", str(marker)))
+    subprocess.run(["javac", "P.java"], cwd=build, check=True, timeout=120)
+    services = workspace / "META-INF" / "services"
+    services.mkdir(parents=True)
+    (services / "javax.annotation.processing.Processor").write_text("P\n")
+    (workspace / "P.class").write_bytes((build / "P.class").read_bytes())
+    (workspace / "Foo.java").write_text("public class Foo {}\n")
+    env = _env(tmp_path)
+    _run("javac Foo.java", workspace, env)
+    assert marker.exists()  # the real javac ran the workspace's processor
+    exact = f"javac {workspace}/Foo.java"  # (the suggestion: the file's absolute path)
+    assert _verdict("javac Foo.java", workspace, env, exact) is Verdict.ASK
+    # in a jar on the class path, named or by a folder's `*`
+    (workspace / "lib").mkdir()
+    subprocess.run(["jar", "cf", "lib/proc.jar", "META-INF", "P.class"], cwd=workspace, check=True)
+    for files in ("META-INF", "P.class"):
+        shutil.rmtree(workspace / files) if files == "META-INF" else (workspace / files).unlink()
+    policy = load_policy()
+    policy.approvals.add(exact, persist=False)
+    decision = policy.evaluate("javac Foo.java", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+    for line in ("javac -cp lib/proc.jar Foo.java", "javac --class-path=lib/* Foo.java"):
+        assert _verdict(line, workspace, env, "javac") is Verdict.ASK, line
+    assert _verdict("javac Foo.java", workspace, {**env, "CLASSPATH": "lib/proc.jar"}, "javac") is (
+        Verdict.ASK
+    )
+    line = "javac -proc:none -cp lib/proc.jar Foo.java"
+    assert _verdict(line, workspace, env, "javac") is Verdict.ALLOW
+    # a file of more options may name a processor path or JVM options
+    assert _verdict("javac @opts Foo.java", workspace, env, "javac") is Verdict.ASK
