@@ -2,8 +2,8 @@
 # Install the Debian packages the test suite needs (bubblewrap for the sandbox tests,
 # strace for the dynamic oracle, git for the repository tests, binutils' ar for the archive
 # tests, the C preprocessor for the stdin-source tests, less, man-db, ripgrep and file for
-# the review DD and DE tests, ruby for the environment loader tests). CI machines start
-# bare and run as root.
+# the review DD and DE tests, ruby for the environment loader tests, nasm for review
+# DO's). CI machines start bare and run as root.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
@@ -18,6 +18,7 @@ command -v col >/dev/null 2>&1 || need+=(bsdextrautils)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v file >/dev/null 2>&1 || need+=(file)
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
+command -v nasm >/dev/null 2>&1 || need+=(nasm)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "system-deps: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

@@ -296,8 +296,12 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         # under a program it names (review DH5)
         "rustdoc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*|--test.*|--runtool.*|--persist.*",
         "cargo": _RUSTC,
-        # options read from a file (review DF7: `-@ resp` held `-iinc/`)
-        "nasm": r"-@.*",
+        # options read from a file (review DF7: `-@ resp` held `-iinc/`); a line of code
+        # to assemble first (`--before '%include "conf"'`: review DO7)
+        "nasm": r"-@.*|--before.*|--pragma.*",
+        # GNU as reads options from `@file` too (review DO10: `-al` and a secret)
+        "as": r"@.*",
+        "gas": r"@.*",
         # a custom reader or writer is a Lua file, named as pandoc likes (`-t w.lua+smart`)
         "pandoc": r".*lua.*|-[dLF].*|--(?:defaults|data-dir|pdf-engine|pdf-engine-opt"
         r"|lua-filter|filter|template)(?:=.*)?",

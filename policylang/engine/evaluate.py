@@ -1281,7 +1281,8 @@ class _Walk(LineWrites):
         self.approved_runner(prefix, rest, seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
         if is_compiler(program):
-            self.included_files(rest, seg, cwd)
+            self.included_files(rest, seg, cwd, assembler=_ASSEMBLER.fullmatch(program) is not None)
+            self.compiler_inputs(program, rest, seg, cwd)
         if program == "javac":
             self.annotation_processors(rest, seg, cwd)
 
@@ -1329,7 +1330,86 @@ class _Walk(LineWrites):
                 )
                 return
 
-    def included_files(self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+    def compiler_inputs(
+        self, program: str, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """What else an approved compiler driver reads as instructions (review DO1, DO3):
+        gcc takes any word that starts a long option's name as that option
+        (`--include-directory-a` is `--include-directory-after`), so a long option not
+        known here asks; and it hands the linker every operand it does not compile, which
+        ld reads as a linker script when it is no object (`INPUT(/home/u/.aws/x)` links
+        that file into the output): an operand of another kind, `-T`, and an object or
+        library (one `-l` finds in a folder of the workspace included) that is text ask."""
+        if _GCC_DRIVER.fullmatch(program) is None:
+            return
+        values = [w.value for w in rest]
+        folders: list[str] = []
+        libraries: list[str] = []
+        operands: list[str] = []
+        skip = False
+        for index, value in enumerate(values):
+            if skip or value is None:
+                skip = False
+                continue
+            following = values[index + 1] if index + 1 < len(values) else None
+            if value.startswith("--"):
+                name, _equals, glued = value.partition("=")
+                if name == "--library-directory":
+                    folders.append(glued if _equals else following or "")
+                elif name not in _GCC_LONG_OPTIONS and not name.startswith(_GCC_LONG_FAMILIES):
+                    why = (
+                        f"`{short(value)}` is no option known here, and gcc takes the start "
+                        "of an option's name for the option (`--include-directory-a`)"
+                    )
+                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    return
+                skip = name in _GCC_LONG_VALUED and not _equals
+            elif value.startswith("-") and value != "-":
+                option = value[:2]
+                if value.startswith("-T"):
+                    why = f"`{short(value)}` links with a linker script, which may name any file"
+                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    return
+                if option == "-L":
+                    folders.append(value[2:] or following or "")
+                elif option == "-l":
+                    libraries.append(value[2:] or following or "")
+                skip = value in _DRIVER_VALUED
+            elif not program.startswith("cpp") and not _DRIVER_INPUT.search(value):
+                why = (
+                    f"`{short(value)}` is no source or object, which the linker reads as a "
+                    "linker script (one may name any file)"
+                )
+                seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                return
+            else:
+                operands.append(value)
+        library_path = self.ctx.env.get("LIBRARY_PATH")
+        if library_path is not None:
+            folders.extend(library_path.split(":"))
+        candidates = [name for name in operands if _LINKED_INPUT.search(name)]
+        for folder in folders:
+            for library in libraries:
+                if library.startswith(":"):
+                    candidates.append(os.path.join(folder or ".", library[1:]))
+                else:
+                    candidates.append(os.path.join(folder or ".", f"lib{library}.so"))
+                    candidates.append(os.path.join(folder or ".", f"lib{library}.a"))
+        for name in candidates:
+            for base in sorted(cwd.candidates):
+                path = os.path.join(base, name)
+                if _lexists(path) and not _object_file(path):
+                    self.fs = True
+                    why = (
+                        f"`{short(name)}` is no object or library, which the linker reads as "
+                        "a linker script (one may name any file)"
+                    )
+                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    return
+
+    def included_files(
+        self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd, *, assembler: bool = False
+    ) -> None:
         """The files the sources given to an approved compiler include (`#include
         "/home/u/.aws/credentials"`, Rust's `include_str!`, `#[path]`, `#line`, `#embed`,
         `.incbin`): the output or the errors print them, and the agent writes the sources
@@ -1338,7 +1418,9 @@ class _Walk(LineWrites):
         an include named by a macro or built by `concat!`, a source too large or too many,
         ask; a file another segment of the line writes is not seen. A header is also looked
         for in the include folders (`_include_folders`: `-I inc` held a link to a secret),
-        a header named by option (`-include config.h`) and by a macro too (review DF4)."""
+        a header named by option (`-include config.h`) and by a macro too (review DF4).
+        An assembler (`assembler`) reads every file as assembly, and looks for the files
+        it includes in its working folder as well as beside the includer (review DO6)."""
         pending = [(w.value, cwd) for w in rest if w.value and not w.value.startswith("-")]
         folders = self._include_folders(rest, seg, cwd)
         # headers given by option, glued (`-include./x.h`, `--include=x.h`: review DA1) or
@@ -1355,10 +1437,14 @@ class _Walk(LineWrites):
         )
         for name in named:
             pending.append((name, cwd))
-            self._header_in_folders(name, folders, seg, pending)
+            # (a header named by option is code, whatever its name: review DO2)
+            self._header_in_folders(name, folders, seg, pending, code=True)
         seen: set[str] = set()
         read = 0
         defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
+        for macro, value in _command_line_defines(rest):  # (`-DH="/x"`: an include's name)
+            defines.setdefault(macro, []).append((value, cwd))
+            self._defined_path(value, seg, cwd)
         macros: list[str] = []
         while True:
             if not pending:
@@ -1385,8 +1471,11 @@ class _Walk(LineWrites):
                     why = "the sources include more files than are read here"
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
                     return
-                folder = paths.Cwd(candidates=frozenset({where}))
-                found = _includes(text, assembly=_ASSEMBLY.search(source) is not None)
+                assembly = assembler or _ASSEMBLY.search(source) is not None
+                folder = paths.Cwd(
+                    candidates=frozenset({where, *cwd.candidates} if assembler else {where})
+                )
+                found = _includes(text, assembly=assembly)
                 if found.opaque is not None:
                     seg.floor(
                         Verdict.ASK,
@@ -1396,7 +1485,15 @@ class _Walk(LineWrites):
                     )
                 for macro, value in found.defines:
                     defines.setdefault(macro, []).append((value, folder))
+                    self._defined_path(value, seg, folder)
                 macros.extend(found.macros)
+                for module in found.modules:
+                    # rustc reads `mod m;` from `m.rs` or `m/mod.rs`, beside the file or
+                    # in the folder named after it (`src/a.rs`: `src/a/m.rs`)
+                    stem = os.path.splitext(os.path.basename(source))[0]
+                    for form in (f"{module}.rs", f"{module}/mod.rs"):
+                        pending.append((form, folder))
+                        pending.append((f"{stem}/{form}", folder))
                 for path in found.paths:
                     self.check_path(path, "read", seg, folder)
                     scanned = path in found.code or _SOURCE_NAME.search(path) is not None
@@ -1512,19 +1609,48 @@ class _Walk(LineWrites):
                 return
             seen.add(name)
             for value, folder in defines[name]:
-                quoted = _QUOTED.fullmatch(value)
-                if quoted is not None:
+                # every name quoted in the value, and every macro it names, count: gcc
+                # takes the first string after expanding them all (`#define H E "/x"`
+                # with an empty `E`, `"/x" junk`: review DO4)
+                rest_of_value = _QUOTED.sub(" ", value)
+                if value.startswith("(") or "#" in rest_of_value:
+                    why = f"an include is named by the macro `{short(name)}`, which builds it"
+                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                    return
+                for quoted in _QUOTED.finditer(value):
                     header = quoted.group(1) or quoted.group(2)
+                    if quoted.group(2) and any(
+                        n in defines for n in _MACRO_NAME.findall(header)
+                    ):
+                        # (the words of a `<…>` name are expanded: `<A/.aws/x>`)
+                        why = f"the include `{short(value)}` is built from macros"
+                        seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                        return
                     self.check_path(header, "read", seg, folder)
                     if not _system_header(header):  # (an `#include` by macro: code)
                         sources.append((header, folder))
                     self._header_in_folders(header, folders, seg, sources, code=True)
-                elif value.startswith("(") or "#" in value:
-                    why = f"an include is named by the macro `{short(name)}`, which builds it"
-                    seg.floor(Verdict.ASK, "engine.compiler-includes", why)
-                    return
-                elif (called := _MACRO_NAME.match(value)) is not None:
-                    pending.append(called.group(0))
+                pending.extend(_MACRO_NAME.findall(rest_of_value))
+
+    def _defined_path(self, value: str, seg: SegmentState, folder: paths.Cwd) -> None:
+        """A name quoted in a `#define` that looks like a path (`"/x/y"`, `".env"`) may be
+        what a system header, which is not read, includes through that macro
+        (`#define MDCPUCFG "/home/u/.aws/credentials"` before `#include <nspr/prtypes.h>`:
+        review DO11): one a protect rule covers for reading asks."""
+        for quoted in _QUOTED.finditer(value):
+            name = quoted.group(1) or quoted.group(2)
+            if "/" not in name and "." not in name:
+                continue
+            probe = SegmentState(text=seg.text, context=seg.context)
+            self.check_protected_only(name, probe, folder)
+            if probe.verdict is not Verdict.ALLOW:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.compiler-includes",
+                    f"a `#define` names `{short(name)}`, which a header may include: "
+                    f"{probe.reasons[0].message}",
+                )
+                return
 
     def check_protected_only(self, value: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """Floors for the protect rules that cover `value` as read or written, and only
@@ -4246,7 +4372,9 @@ _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 # CZ1, DA1); directives are looked for in it and in the text as written, so that a
 # string the tokens here misread (a C++ raw string, a digit separator) hides none (DB2)
 _ENDINGS: Final = re.compile(r"\r\n?")
-_SPLICE: Final = re.compile(r"\\[ \t]*\n")
+# (libcpp splices a `\` before any of its blanks, form feed, vertical tab and NUL
+# included: review DO5)
+_SPLICE: Final = re.compile(r"\\[ \t\f\v\0]*\n")
 _TOKENS: Final = re.compile(
     r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?(?:\*/|\Z)', re.DOTALL
 )
@@ -4298,6 +4426,7 @@ class _Included:
     macros: list[str]
     opaque: str | None
     code: frozenset[str] = frozenset()  # the paths included as code, whatever their names
+    modules: tuple[str, ...] = ()  # Rust's `mod name;`
 
 
 def _without_comments(text: str) -> str:
@@ -4310,8 +4439,19 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
     """The files a source names by `#include`, `#import`, `#embed`, `#line` (and GNU's
     `# 1 "file"`), Rust's `include*!` and attributes, `.incbin`, nasm's `incbin` and
     `%include` (`assembly`: a line starting `include` too)."""
-    spliced = _SPLICE.sub("", _ENDINGS.sub("\n", text))
-    views = (_HASH.sub("#", _without_comments(spliced)), _HASH.sub("#", spliced))
+    # a byte order mark anywhere is dropped (gcc skips one before a directive), and
+    # where trigraphs may be on (`-std=c11`, `-trigraphs`), `??/` is a backslash that
+    # splices too: both readings are looked in (review DO5)
+    text = _ENDINGS.sub("\n", text.replace("\ufeff", ""))
+    readings = [_SPLICE.sub("", text)]
+    if "??/" in text:
+        readings.append(_SPLICE.sub("", text.replace("??/", "\\")))
+    views = tuple(
+        view
+        for spliced in readings
+        for view in (_HASH.sub("#", _without_comments(spliced)), _HASH.sub("#", spliced))
+    )
+    spliced = "\n".join(readings)
     found: list[str] = []
     code: list[str] = []  # (`#include "data.txt"` is code: review DM1; `#embed` is data)
     macros: list[str] = []
@@ -4325,7 +4465,9 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
                 found.append(quoted.group(1) or quoted.group(2))
                 if not marker and directive != "embed":
                     code.append(found[-1])
-            elif view is views[0] and argument:
+            elif view is views[0] or view is views[-2]:
+                if not argument:
+                    continue
                 # a macro (`#include FT_FREETYPE_H`, `#include S(/path)`, `#line 1 L`):
                 # followed to its `#define`s in the files read (reviews DB2, DC2)
                 words = argument.split()
@@ -4348,21 +4490,154 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
         else:
             found.append(literal)
             code.append(literal)
-    patterns = (_INCBIN, _NASM_LINE) if assembly else (_INCBIN,)
+    # an `asm` string of C joined from pieces (`".inc" "bin \"f\""`) is looked in joined
+    # (review DO8)
+    joined = _JOINED_STRINGS.sub("", spliced) if '"' in spliced else spliced
+    patterns = (_INCBIN, _NASM_LINE, _NASM_INCBIN) if assembly else (_INCBIN,)
     for pattern in patterns:
-        for kind, argument, literal in pattern.findall(spliced):
+        for kind, argument, literal in pattern.findall(joined):
             if literal:
                 found.append(literal)
                 if kind.lower() == "include":
                     code.append(literal)
             elif not argument.startswith("<"):
                 opaque = opaque or argument
+    opaque = opaque or _built_directive(spliced, assembly=assembly)
+    modules = tuple(dict.fromkeys(_RUST_MODULE.findall(clean)))
     defines = [
         (name, f"{params}{value.strip()}" if params else value.strip())
-        for name, params, value in _DEFINE.findall(views[0])
+        for view in dict.fromkeys((views[0], views[-2]))
+        for name, params, value in _DEFINE.findall(view)
     ]
     paths = [p for p in dict.fromkeys(found) if p]
-    return _Included(paths, defines, macros, opaque, frozenset(code))
+    return _Included(paths, defines, macros, opaque, frozenset(code), modules)
+
+
+# adjacent string literals, which C joins into one (`".inc" "bin"`)
+_JOINED_STRINGS: Final = re.compile(r'(?<!\\)"[ \t\n]*"')
+# nasm's `incbin` anywhere on a line: after a label (`x: incbin`) or `times N` (review DO7)
+_NASM_INCBIN: Final = re.compile(
+    r'(?i)\b(incbin)\b[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|[^\s=.,].*)'
+)
+# an assembler's macro or repetition, which may paste a directive's name together
+# (`.macro m x` / `.inc\x`, `%define I incbin`: reviews DO7, DO8)
+_ASSEMBLER_MACRO: Final = re.compile(
+    r"(?im)^[ \t]*(?:\w+:[ \t]*)?[.%](?:i?x?define|defstr|deftok|i?macro|rmacro|irpc?|rept"
+    r"|assign|strcat|substr|pathsearch|altmacro|purgem)\b"
+)
+# an `asm` of C or Rust, and what builds strings or names from pieces: token pasting,
+# stringizing, `concat!`, a macro called through a metavariable (`$n!(…)`: review DO9)
+_INLINE_ASSEMBLY: Final = re.compile(r"\b(?:__asm__|__asm|asm|global_asm|naked_asm)\b")
+_STRING_BUILDERS: Final = re.compile(r"\bconcat!|\bstringify!")
+_METAVARIABLE_CALL: Final = re.compile(r"\$[A-Za-z_]\w*[ \t\n]*!")
+# Rust's `mod name;`, whose file (`name.rs`, `name/mod.rs`) rustc reads as code (DO9)
+_RUST_MODULE: Final = re.compile(r"\bmod[ \t\n]+(?:r#)?([A-Za-z_]\w*)[ \t\n]*;")
+
+
+def _built_directive(text: str, *, assembly: bool) -> str | None:
+    """What may build an include or `.incbin` out of pieces the scan does not join: an
+    assembler's macros in a source that names `inc…` anywhere (`.inc\\x`, `%define I
+    incbin`), an inline `asm` beside token pasting, stringizing or `concat!`, a Rust
+    macro called through a metavariable. Asked about rather than followed."""
+    lowered = text.lower()
+    if assembly and "inc" in lowered and (found := _ASSEMBLER_MACRO.search(text)):
+        return found.group(0).strip()
+    if _INLINE_ASSEMBLY.search(text):
+        if found := _STRING_BUILDERS.search(text):
+            return f"asm … {found.group(0)}"
+        if not _only_directives(text):
+            return "asm … #"
+    call = _METAVARIABLE_CALL.search(text)
+    return call.group(0) if call else None
+
+
+def _only_directives(text: str) -> bool:
+    """Whether every `#` followed by a name in `text` starts a preprocessor directive (a
+    line's first token): `#include`, `#define` are no stringizing."""
+    for match in re.finditer(r"#[ \t]*[A-Za-z_]", text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if text[start : match.start()].strip():
+            return False
+    return "##" not in text
+
+
+# programs that read every file they are given as assembly
+_ASSEMBLER: Final = re.compile(r"(?:.*-)?(?:as|gas|nasm|yasm)(?:-[0-9][0-9.]*)?")
+# gcc's drivers, which take the start of a long option's name for it, and link
+_GCC_DRIVER: Final = re.compile(
+    r"(?:.*-)?(?:gcc|g\+\+|cc|c\+\+|cpp|clang|clang\+\+|gfortran|gccgo)(?:-[0-9][0-9.]*)?"
+)
+# the long options of gcc's driver known here (the others, and abbreviations, ask)
+_GCC_LONG_OPTIONS: Final = frozenset(
+    {"--version", "--help", "--verbose", "--std", "--ansi", "--pedantic", "--pedantic-errors",
+     "--all-warnings", "--extra-warnings", "--no-warnings", "--optimize", "--debug",
+     "--compile", "--assemble", "--preprocess", "--output", "--shared", "--static", "--pie",
+     "--pipe", "--save-temps", "--coverage", "--profile", "--time", "--trace-includes",
+     "--traditional-cpp", "--comments", "--comments-in-macros", "--no-line-commands",
+     "--dependencies", "--user-dependencies", "--print-search-dirs",
+     "--print-libgcc-file-name", "--print-multi-lib", "--print-multi-directory",
+     "--print-multi-os-directory", "--print-sysroot", "--print-file-name", "--print-prog-name",
+     "--no-standard-includes", "--no-standard-libraries", "--undefine-macro", "--define-macro",
+     "--language", "--param", "--target", "--quiet", "--no-canonical-prefixes",
+     "--no-integrated-cpp", "--pass-exit-codes", "--trigraphs", "--include-directory",
+     "--include-directory-after", "--include", "--imacros", "--library-directory"}
+)  # fmt: skip
+_GCC_LONG_VALUED: Final = frozenset(
+    {"--output", "--language", "--param", "--define-macro", "--undefine-macro",
+     "--include-directory", "--include-directory-after", "--include", "--imacros", "--std",
+     "--print-file-name", "--print-prog-name", "--library-directory"}
+)  # fmt: skip
+_GCC_LONG_FAMILIES: Final = ("--warn-", "--machine-")
+# the driver's options whose value is the next word
+_DRIVER_VALUED: Final = frozenset(
+    {"-o", "-D", "-U", "-I", "-L", "-l", "-x", "-include", "-imacros", "-isystem", "-iquote",
+     "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-MF", "-MT",
+     "-MQ", "-A", "-Xpreprocessor", "-Xassembler", "-Xlinker", "-B", "-e", "-u", "-z",
+     "-aux-info", "-dumpbase", "-dumpdir", "-specs", "-wrapper", "-Xclang", "-target", "-arch",
+     "-mllvm", "-G", "-V", "-b"}
+)  # fmt: skip
+# what the driver compiles, assembles or links (anything else goes to ld, which reads a
+# file that is no object as a linker script)
+_DRIVER_INPUT: Final = re.compile(
+    r"\.(?:c|h|cc|cp|cpp|cxx|c\+\+|C|CPP|CC|hh|hpp|hxx|H|h\+\+|tcc|ipp|tpp|inl|i|ii|m|mi|mm|"
+    r"M|mii|s|S|sx|f|for|ftn|fpp|f90|f95|f03|f08|F|FOR|FTN|FPP|F90|F95|F03|F08|go|d|di|dd|"
+    r"ads|adb|cu|cuh|gch|pch|o|obj|a|lo|so(?:\.[0-9]+)*|dylib|lib|tbd)$"
+)
+_LINKED_INPUT: Final = re.compile(r"\.(?:o|obj|a|lo|so(?:\.[0-9]+)*|dylib|lib)$")
+# the first bytes of an ELF, Mach-O or COFF object, an archive or an LLVM bitcode file
+_OBJECT_MAGIC: Final = (
+    b"\x7fELF", b"!<arch>\n", b"!<thin>\n", b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf",
+    b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe", b"BC\xc0\xde",
+    b"\xde\xc0\x17\x0b", b"\x64\x86", b"\x4c\x01",
+)  # fmt: skip
+
+
+def _object_file(path: str) -> bool:
+    """Whether `path` starts as an object, library or archive does (not a linker script,
+    which is text); a file that cannot be read counts as none."""
+    data = read_regular(path, 8)
+    return data is not None and data.startswith(_OBJECT_MAGIC)
+
+
+def _command_line_defines(rest: Sequence[Word]) -> list[tuple[str, str]]:
+    """The macros the command line defines with a value (`-DH="/x"`, `-D H=<x>`,
+    `--define-macro=H=x`), which a source's `#include H` takes."""
+    values = [w.value or "" for w in rest]
+    found: list[tuple[str, str]] = []
+    for index, value in enumerate(values):
+        following = values[index + 1] if index + 1 < len(values) else ""
+        if value in ("-D", "--define-macro"):
+            text = following
+        elif value.startswith("-D"):
+            text = value[2:]
+        elif value.startswith("--define-macro="):
+            text = value.partition("=")[2]
+        else:
+            continue
+        name, equals, body = text.partition("=")
+        if equals and name:
+            found.append((name.partition("(")[0], body))
+    return found
 
 
 # (and nasm's pre-include, `-Pfile`, `--pre-include=file`: review DB2)
