@@ -281,6 +281,11 @@ _GRADLE = (
     r"|--(?:init-script|build-file|settings-file|project-dir|gradle-user-home|debug-jvm"
     r"|include-build)(?:=.*)?|" + _JVM_AGENT
 )
+# the other programs rustup's proxies run, which take a toolchain (`+…`) first
+_RUSTUP_PROXIES = (
+    "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-analyzer", "rust-gdb",
+    "rust-gdbgui", "rust-lldb", "rls",
+)  # fmt: skip
 HANDED_CODE: Mapping[str, str] = MappingProxyType(
     {
         # `-w`/`-W` build output names from the input file's (review AK1); `-p`, not `-P`
@@ -291,10 +296,13 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         **dict.fromkeys(_TEX_ENGINES, _TEX),
         # a crate found by `--extern` or `-L` may be a procedural macro, which runs at
         # compile time (review DF6: an approved `rustc --extern evil=libevil.so m.rs`)
-        "rustc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*",
+        # rustup's proxies take a toolchain first, `+/path` one of the workspace (review
+        # DP4: an approved `rustc +/ws/tc --version` ran `tc/bin/rustc`)
+        "rustc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*|\+.*",
         # `--test` compiles and runs the documentation's examples, `--runtool` runs them
         # under a program it names (review DH5)
-        "rustdoc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*|--test.*|--runtool.*|--persist.*",
+        "rustdoc": _RUSTC + r"|--extern.*|-L.*|--sysroot.*|--test.*|--runtool.*|--persist.*|\+.*",
+        **dict.fromkeys(_RUSTUP_PROXIES, r"\+.*"),
         "cargo": _RUSTC,
         # options read from a file (review DF7: `-@ resp` held `-iinc/`); a line of code
         # to assemble first (`--before '%include "conf"'`: review DO7)

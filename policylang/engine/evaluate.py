@@ -2305,7 +2305,10 @@ class _Walk(LineWrites):
         for name, execed in names.items():
             if "/" in name or (not execed and name in _SHELL_BUILTINS):
                 continue
-            if seg.verdict is Verdict.ALLOW and not seg.approved and self._shimmed(name, seg, cwd):
+            if seg.verdict is Verdict.ALLOW and not seg.approved and (
+                self._shimmed(name, seg, cwd)
+                or (name == "git" and self._shimmed_git_helpers(seg, cwd))
+            ):
                 return
             if name in _PATH_DOC_READERS:
                 self._documentation_path(name, seg)
@@ -2353,6 +2356,8 @@ class _Walk(LineWrites):
         Approvals are left alone: they are the person's word on that command, the project's
         programs included (an approved `npm test` runs the project's scripts anyway).
         Whether it asked."""
+        if name.rpartition("/")[2] in _COREPACK_NAMES and self._corepack_shim(name, seg, cwd):
+            return True
         if self._shims is None:  # once per line: PATH is fixed
             self._shims = any(
                 _SHIM_BIN.search(os.path.normpath(entry))
@@ -2380,6 +2385,62 @@ class _Walk(LineWrites):
             "(`.tool-versions`, `mise.toml`)",
         )
         return True
+
+    def _corepack_shim(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """corepack's shims (`corepack enable` links `npm`, `yarn`, `pnpm` … to its
+        `dist/` scripts, beside `node`) run the package manager and version a project's
+        `package.json` (`packageManager`) and `.corepack.env` name, downloading it first,
+        from a registry the project may choose (review DP1: `npm --version` ran a
+        download of the project's choosing). Whether it asked."""
+        self.fs = True
+        first = self._first_on_path(name, cwd) if "/" not in name else (name, False)
+        if first is None:
+            return False
+        try:
+            real = os.path.realpath(first[0])
+        except (OSError, ValueError):
+            return False
+        if not _COREPACK_SCRIPT.search(real):
+            return False
+        seg.floor(
+            Verdict.ASK,
+            "engine.path-program",
+            f"`{name}` runs `{short(real)}`, corepack's shim, which runs (and may download) "
+            "the package manager the project's `package.json` or `.corepack.env` names",
+        )
+        return True
+
+    def _shimmed_git_helpers(self, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """git runs its `git-*` helpers by PATH (`git-lfs`, the filter a repository's
+        `.gitattributes` asks for on `git status`): one PATH finds among a version
+        manager's shims runs what the working folder's `.tool-versions` names (review
+        DP3: `git-lfs path:./.tools`). Whether it asked."""
+        if not self._shims:
+            return False
+        for entry in self.ctx.env.get("PATH", "").split(":"):
+            if not entry.startswith("/") or not _SHIM_BIN.search(os.path.normpath(entry)):
+                continue
+            try:
+                with os.scandir(entry) as listing:
+                    helpers = [
+                        item.name
+                        for count, item in enumerate(listing)
+                        if count < _HELPER_SCAN and item.name.startswith("git-")
+                    ]
+            except OSError:
+                continue
+            for helper in helpers:
+                first = self._first_on_path(helper, cwd)
+                if first is not None and _SHIM_BIN.search(os.path.dirname(first[0])):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.path-program",
+                        f"git runs `{helper}` by PATH, and PATH finds `{short(first[0])}`, a "
+                        "version manager's shim, which runs the program a configuration file "
+                        "in the working folder or a parent names (`.tool-versions`)",
+                    )
+                    return True
+        return False
 
     def _workspace_program(self, name: str, cwd: paths.Cwd) -> str | None:
         """The workspace's program PATH finds for `name`, or None (a system one, none)."""
@@ -3127,6 +3188,9 @@ _INSTALLED_BIN: Final = re.compile(
 # asdf's `~/.asdf/shims` (any `ASDF_DATA_DIR`), pyenv's, rbenv's, nodenv's, goenv's and
 # jenv's `~/.X/shims`, and volta's `~/.volta/bin`
 _SHIM_BIN: Final = re.compile(r"(?:^|/)shims/?$|/\.volta/bin/?$")
+# the programs corepack can shim, and where its shims lead (`corepack/dist/npm.js`)
+_COREPACK_NAMES: Final = frozenset({"npm", "npx", "yarn", "yarnpkg", "pnpm", "pnpx"})
+_COREPACK_SCRIPT: Final = re.compile(r"/corepack/(?:dist|shims)(?:/[^/]+)?/[^/]+$")
 
 # `python -m X` (`python_module_path`): the interpreters, and what imports from a folder
 _PYTHON_NAME: Final = re.compile(r"(?:python|pypy)[0-9.]*")

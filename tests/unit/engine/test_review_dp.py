@@ -1,0 +1,102 @@
+"""Review DP: version managers' shims and the tool configuration a workspace holds.
+
+DP1 `npm --version` where `npm` is corepack's shim (which runs the package manager the
+project's `package.json` names, downloading it); DP2 a venv's `pip.conf` (`python =`
+makes `pip --version` re-run under any program); DP3 git's `git-*` helpers among a
+version manager's shims (`git-lfs path:./.tools` in `.tool-versions`); DP4 rustup's
+`+/path` toolchain under an approval of `rustc` or `rustfmt`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from realrun import copy_workspace, judge
+
+from policylang import Verdict, load_policy
+
+
+def _env(tmp_path: Path, path: str = "/usr/bin:/bin") -> dict[str, str]:
+    return {"HOME": str(tmp_path / "home"), "PATH": path}
+
+
+def _script(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+
+
+def test_dp1_corepacks_shim_is_a_version_managers(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    # what `corepack enable npm` makes: a link beside node to corepack's own script
+    dist = tmp_path / "lib" / "node_modules" / "corepack" / "dist" / "npm.js"
+    _script(dist, "#!/usr/bin/env node\n")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "npm").symlink_to(dist)
+    policy = load_policy()
+    env = _env(tmp_path, f"{tmp_path}/bin:/usr/bin:/bin")
+    decision = policy.evaluate("npm --version", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "corepack" in decision.explain()
+    # npm itself (Debian's, or none) stays allowed
+    decision = policy.evaluate("npm --version", workspace=str(workspace), env=_env(tmp_path))
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_dp2_a_venvs_pip_conf_is_an_install_folders_file(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(workspace / ".venv")],
+        check=True, timeout=120,
+    )  # fmt: skip
+    line = "printf '[global]\\npython = scripts/build.sh\\n' | tee .venv/pip.conf"
+    assert judge(line, workspace, "tee").verdict is Verdict.ASK
+    assert judge("cp x.txt .venv/pip.conf", workspace, "cp").verdict is Verdict.ASK
+    assert judge("cp x.txt .venv/notes.txt", workspace, "cp").verdict is Verdict.ALLOW
+
+
+def test_dp2_pip_really_runs_the_program_pip_conf_names(tmp_path: Path) -> None:
+    # pip reads `<venv>/pip.conf`, and `python =` re-runs it under that program before
+    # it prints its version
+    workspace = copy_workspace(tmp_path)
+    venv = workspace / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    marker = tmp_path / "PWNED"
+    _script(workspace / "scripts" / "build.sh", f"#!/bin/sh\ntouch {marker}\necho pip 0\n")
+    (venv / "pip.conf").write_text("[global]\npython = scripts/build.sh\n")
+    env = {**_env(tmp_path, f"{venv}/bin:/usr/bin:/bin"), "VIRTUAL_ENV": str(venv)}
+    subprocess.run(
+        ["bash", "-c", "pip --version"], cwd=workspace, env=env, capture_output=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert marker.exists()
+
+
+def test_dp3_git_helpers_among_a_version_managers_shims(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    shims = tmp_path / "mise" / "shims"
+    _script(shims / "node", "#!/bin/sh\n")
+    env = _env(tmp_path, f"{shims}:/usr/bin:/bin")
+    assert judge("git status", workspace).verdict is Verdict.ALLOW
+    policy = load_policy()
+    decision = policy.evaluate("git status", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()  # (no git helper there)
+    _script(shims / "git-lfs", "#!/bin/sh\n")
+    for line in ("git status", "git diff --stat", "git log -p"):
+        decision = policy.evaluate(line, workspace=str(workspace), env=env)
+        assert decision.verdict is Verdict.ASK, decision.explain()
+        assert "git-lfs" in decision.explain()
+
+
+def test_dp4_a_rustup_toolchain_path_under_an_approval(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    cases = (
+        ("rustc", "rustc {tc} --version"), ("rustfmt", "rustfmt {tc} --check x.rs"),
+        ("rustdoc", "rustdoc {tc} x.rs"),
+    )  # fmt: skip
+    for program, line in cases:
+        plain = line.replace("{tc} ", "")
+        assert judge(plain, workspace, program).verdict is Verdict.ALLOW, plain
+        toolchain = line.format(tc=f"+{workspace}/tc")
+        assert judge(toolchain, workspace, program).verdict is Verdict.ASK, toolchain
