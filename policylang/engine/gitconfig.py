@@ -1295,15 +1295,44 @@ def _names_work_tree(risk: GitRisk) -> bool:
     # a program, or a script handed to one (`sh .githooks/fsm`, `/bin/sh .githooks/fsm`:
     # reviews DK5, DL6), by a relative path; an option's value is its text after `=`
     # (`--lesskey-file=~/.lesskey` is home's: review DL5)
-    try:  # (`'/Applications/Visual Studio Code.app/…/code' --wait`: review DM2)
-        words = shlex.split(risk.detail)
+    return any(
+        "/" in path and not path.startswith(("/", "~", *_USER_PLACES))
+        for path in _command_paths(risk.detail)
+    )
+
+
+def _command_paths(command: str) -> list[str]:
+    """The words of a shell command a setting holds that may name a file: split as the
+    shell splits it (`'/Applications/Visual Studio Code.app/…/code' --wait`: review DM2),
+    its operators apart (`/bin/true;tools/ed`: review DO12); a program and its operands
+    whole (`sh d=/x` runs the work tree's `d=/x`: DM3), an option's or an assignment's
+    value after `=` (`--lesskey-file=~/.lesskey`: DL5), and the default of a `${X:-d}`."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
     except ValueError:
-        words = value.split()
+        words = command.replace(";", " ; ").replace("|", " | ").replace("&", " & ").split()
+    found: list[str] = []
+    program = False
+    after_option = False  # (`ssh -o UserKnownHostsFile=~/.ssh/kh`: the option's value)
     for word in words:
-        path = word.partition("=")[2] if "=" in word else word
-        if "/" in path and not path.startswith(("/", "~", *_USER_PLACES)):
-            return True
-    return False
+        if word and all(c in _OPERATOR_CHARS for c in word):
+            program = after_option = False
+            continue
+        found.extend(_DEFAULT_VALUE.findall(word))
+        if word.startswith("-") or after_option or (not program and _ASSIGNMENT.match(word)):
+            found.append(word.partition("=")[2] if "=" in word else word)
+        else:
+            found.append(word)
+            program = True
+        after_option = word.startswith("-") and "=" not in word
+    return found
+
+
+_OPERATOR_CHARS: Final = frozenset(";&|()<>")
+_ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_DEFAULT_VALUE: Final = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+?]([^}]*)\}")
 
 
 def _real_path(path: str) -> str:

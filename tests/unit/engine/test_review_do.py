@@ -7,15 +7,17 @@ a form feed, a trigraph splice; DO6 an assembler's includes looked for in its wo
 folder; DO7 nasm's `incbin` after a label, through a macro, in a file of any name,
 `--before`; DO8 a directive joined from strings or pasted by a macro; DO9 Rust's `mod`
 files and a macro called through a metavariable; DO10 `as @file`; DO11 a `#define`
-that a system header includes."""
+that a system header includes; DO12 (and DM3) a global git value whose shell command runs
+the work tree's program past an operator, in a default, or as an operand with `=`."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, judge, printed
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, judge, printed
 
 from policylang import Verdict
 
@@ -128,3 +130,28 @@ def test_the_real_compilers_read_the_secret(
     if shutil.which(program) is None:
         pytest.skip(f"`{program}` is not installed (scripts/system-deps.sh installs it)")
     assert shows in printed(["bash", "-c", line], sources, sources.parent / "home")
+
+
+@pytest.mark.parametrize(
+    "fsmonitor",
+    ['"/bin/true;tools/ed"', "/bin/true&&tools/ed", "/usr/bin/less|tools/ed",
+     '"${XDG_X:-tools/ed}"', "sh d=/x"],
+)  # fmt: skip
+def test_do12_dm3_a_global_value_that_runs_the_work_trees_program(
+    tmp_path: Path, fsmonitor: str
+) -> None:
+    workspace = copy_workspace(tmp_path)
+    marker = tmp_path / "PWNED"
+    for name in ("tools/ed", "d=/x"):
+        program = workspace / name
+        program.parent.mkdir(parents=True, exist_ok=True)
+        program.write_text(f"#!/bin/sh\ntouch {marker}\n")
+        program.chmod(0o755)
+    env = env_beside(tmp_path, GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@b",
+                     GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@b")  # fmt: skip
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]):
+        subprocess.run(["git", *args], cwd=workspace, env=env, check=True, capture_output=True)
+    (tmp_path / "home" / ".gitconfig").write_text(f"[core]\n\tfsmonitor = {fsmonitor}\n")
+    subprocess.run(["git", "status"], cwd=workspace, env=env, capture_output=True, check=False)
+    assert marker.exists()  # the real git ran the work tree's program
+    assert default_verdict("git status", workspace, env) is Verdict.ASK
