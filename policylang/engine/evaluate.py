@@ -369,6 +369,7 @@ class _Walk(LineWrites):
         self._fed_scope = False  # whether the segment being visited is (see `visit_segment`)
         self._loaded_paths: dict[str, list[str]] | None = None  # see `environment_code`
         self._loaded_found: dict[tuple[str, str], str | None] = {}  # (the same)
+        self._defined_seen: set[tuple[str, paths.Cwd]] = set()  # see `_defined_path`
         # allowed `python -m X` segments and the files the line writes (`python_module_path`)
         self.module_runs: list[tuple[SegmentState, paths.Cwd, str]] = []
         self.line_writes: list[tuple[SegmentState, str, paths.Cwd, bool]] = []
@@ -1440,7 +1441,7 @@ class _Walk(LineWrites):
             # (a header named by option is code, whatever its name: review DO2)
             self._header_in_folders(name, folders, seg, pending, code=True)
         seen: set[str] = set()
-        read = 0
+        read = scanned_bytes = 0
         defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
         for macro, value in _command_line_defines(rest):  # (`-DH="/x"`: an include's name)
             defines.setdefault(macro, []).append((value, cwd))
@@ -1467,8 +1468,10 @@ class _Walk(LineWrites):
                         seg.floor(Verdict.ASK, "engine.compiler-includes", why)
                     continue
                 read += 1
-                if read > _MAX_SCANNED_SOURCES:
-                    why = "the sources include more files than are read here"
+                scanned_bytes += len(text)
+                if read > _MAX_SCANNED_SOURCES or scanned_bytes > _MAX_SCANNED_BYTES:
+                    # (a budget in bytes too: 8 chained headers of 16 MiB took 18 s, DI6)
+                    why = "the sources include more files, or more text, than are read here"
                     seg.floor(Verdict.ASK, "engine.compiler-includes", why)
                     return
                 assembly = assembler or _ASSEMBLY.search(source) is not None
@@ -1639,8 +1642,13 @@ class _Walk(LineWrites):
         review DO11): one a protect rule covers for reading asks."""
         for quoted in _QUOTED.finditer(value):
             name = quoted.group(1) or quoted.group(2)
-            if "/" not in name and "." not in name:
+            if ("/" not in name and "." not in name) or (name, folder) in self._defined_seen:
                 continue
+            self._defined_seen.add((name, folder))
+            if len(self._defined_seen) > _MAX_DEFINED_PATHS:
+                why = "the sources define more quoted paths than are looked at here"
+                seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+                return
             probe = SegmentState(text=seg.text, context=seg.context)
             self.check_protected_only(name, probe, folder)
             if probe.verdict is not Verdict.ALLOW:
@@ -4707,6 +4715,7 @@ def _command_line_defines(rest: Sequence[Word]) -> list[tuple[str, str]]:
 # (and nasm's pre-include, `-Pfile`, `--pre-include=file`: review DB2)
 _MACRO_NAME: Final = re.compile(r"[A-Za-z_]\w*")
 _MAX_MACRO_STEPS = 64
+_MAX_DEFINED_PATHS = 4096  # quoted paths of `#define`s looked at on one line
 _GLUED_HEADER: Final = re.compile(r"^(?:--?(?:include|imacros|pre-include)=?|-P(?=.))")
 _MAX_SCANNED_SOURCES = 32
 # the options that name a folder of headers (gcc, clang, cpp, nasm, as), and a sysroot,
@@ -4748,6 +4757,7 @@ _INCLUDE_PATH_VARIABLES: Final = (
 
 
 _MAX_SOURCE_BYTES = 16 << 20  # (sqlite's amalgamation is 9 MB)
+_MAX_SCANNED_BYTES = 24 << 20  # all the sources of one line together
 
 
 def _seen_in(name: str, here: paths.Cwd, seen: set[str]) -> bool:

@@ -155,3 +155,17 @@ def test_do12_dm3_a_global_value_that_runs_the_work_trees_program(
     subprocess.run(["git", "status"], cwd=workspace, env=env, capture_output=True, check=False)
     assert marker.exists()  # the real git ran the work tree's program
     assert default_verdict("git status", workspace, env) is Verdict.ASK
+
+
+def test_the_include_scan_has_a_budget_in_bytes(tmp_path: Path) -> None:
+    # (review DI6: 8 chained headers of 16 MiB took 18 s; each may be that large, all the
+    # sources of a line together no larger than 24 MiB)
+    workspace = copy_workspace(tmp_path)
+    padding = " " * (13 << 20)
+    (workspace / "a.c").write_text(f'#include "b.h"\n{padding}\n')
+    (workspace / "b.h").write_text(f"{padding}\n")
+    decision = judge("gcc -c a.c", workspace, "gcc")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "more text" in decision.explain()
+    (workspace / "b.h").write_text("int b;\n")
+    assert judge("gcc -c a.c", workspace, "gcc").verdict is Verdict.ALLOW
