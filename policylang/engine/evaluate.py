@@ -3730,13 +3730,15 @@ def _env_interpreter(path: str) -> str | None:
 
 def _python_trampoline(path: str) -> bool:
     """Whether a `#!/bin/sh` script is a Python program started through the shell, as pip
-    and uv write them where the interpreter's path has a blank or is too long for `#!`."""
+    and uv write them where the interpreter's path has a blank or is too long for `#!`,
+    or a wrapper that ends by `exec`ing Python (gcloud's `exec "$CLOUDSDK_PYTHON" …
+    lib/gcloud.py`, which the environment's Python load paths then reach)."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(512)
+            head = handle.read(_WRAPPER_SCAN)
     except OSError:
         return False
-    return bool(_TRAMPOLINE.search(head))
+    return bool(_TRAMPOLINE.search(head[:512]) or _PYTHON_EXEC.search(head))
 
 
 def _shebang(path: str) -> tuple[str, ...] | None:
@@ -4249,6 +4251,9 @@ _PIPES: Final = frozenset({Connector.PIPE, Connector.PIPE_ALL})
 _INPUT_OPS: Final = frozenset({"<", "<>", "<<", "<<-", "<<<", "<&"})
 # the second line of pip's and uv's shell start of a Python program (`'''exec' "…python"`)
 _TRAMPOLINE: Final = re.compile(rb"\n'''exec' [^\n]*python", re.IGNORECASE)
+# a shell wrapper's `exec` of Python: a word naming python, or a `.py` file it runs
+_PYTHON_EXEC: Final = re.compile(rb"(?im)^[ \t]*exec[ \t]+[^\n]*(?:python|\.py\b)")
+_WRAPPER_SCAN: Final = 16384  # the head of a shell wrapper looked through
 _LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})

@@ -270,3 +270,32 @@ def test_an_approved_javac_runs_the_processors_its_class_path_holds(tmp_path: Pa
     assert _verdict(line, workspace, env, "javac") is Verdict.ALLOW
     # a file of more options may name a processor path or JVM options
     assert _verdict("javac @opts Foo.java", workspace, env, "javac") is Verdict.ASK
+
+
+# ------------------------------------------------------------------ shell wrappers
+
+
+def test_a_shell_wrapper_that_execs_python_is_a_python_program(tmp_path: Path) -> None:
+    # gcloud's `bin/gcloud` is a `#!/bin/sh` script that ends in `exec "$CLOUDSDK_PYTHON"
+    # … lib/gcloud.py`: the environment's PYTHONPATH reaches it as any Python program
+    workspace = copy_workspace(tmp_path)
+    marker = tmp_path / "PWNED"
+    (workspace / "src").mkdir()
+    (workspace / "src" / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    sdk = tmp_path / "sdk"
+    (sdk / "lib").mkdir(parents=True)
+    (sdk / "lib" / "tool.py").write_text("print('tool ran')\n")
+    wrapper = sdk / "bin" / "cloudtool"
+    wrapper.parent.mkdir()
+    wrapper.write_text(
+        "#!/bin/sh\n# a launcher\nCLOUDSDK_PYTHON=python3\n"
+        f'exec "$CLOUDSDK_PYTHON" "{sdk}/lib/tool.py" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    env = _env(tmp_path, PATH=f"{sdk}/bin:/usr/bin:/bin", PYTHONPATH="src")
+    result = _run("cloudtool config list", workspace, env)
+    assert "tool ran" in result.stdout
+    assert marker.exists()
+    assert _verdict("cloudtool config list", workspace, env, "cloudtool config") is Verdict.ASK
+    env.pop("PYTHONPATH")
+    assert _verdict("cloudtool config list", workspace, env, "cloudtool config") is (Verdict.ALLOW)
