@@ -1286,6 +1286,50 @@ class _Walk(LineWrites):
             self.compiler_inputs(program, rest, seg, cwd)
         if program == "javac":
             self.annotation_processors(rest, seg, cwd)
+        if program in _RUST_TOOLS:
+            self.rust_configuration(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+
+    def rust_configuration(
+        self, program: str, words: Sequence[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """What the project's configuration makes an approved Rust tool run (reviews DP4,
+        DP5): rustup's proxies (`cargo`, `rustc`, `rustfmt` …) run the toolchain a
+        `rust-toolchain.toml` names, a `path =` one of the workspace included; and cargo
+        runs what a `.cargo/config.toml` names (an `[alias]` for the verb, `rustc-wrapper`,
+        a `runner`, `[env]` for the programs it starts). An approved `cargo tree`,
+        `cargo metadata` or `cargo fmt` runs none of the project's code by itself: such a
+        file in the working folder or one above it, in the workspace, asks. (The verbs that
+        build run the project's code anyway: `build.rs`, tests.)"""
+        verb = next((w for w in words if w is None or not w.startswith(("-", "+"))), "")
+        looked = ["rust-toolchain.toml", "rust-toolchain"]
+        if program == "cargo":
+            if verb is None or verb not in _CARGO_QUIET_VERBS:
+                return
+            looked += [".cargo/config.toml", ".cargo/config"]
+        self.fs = True
+        for start in sorted(cwd.candidates):
+            folder = start
+            while self._reaches_workspace(folder):
+                for name in looked:
+                    path = os.path.join(folder, name)
+                    text = _small_text(path) if _lexists(path) else None
+                    if text is None:
+                        continue
+                    keys = _RUST_CONFIG_KEYS if name.startswith(".cargo") else _TOOLCHAIN_PATH
+                    found = keys.search(text)
+                    if found is not None:
+                        seg.floor(
+                            Verdict.ASK,
+                            "engine.approved-inline-code",
+                            f"`{short(path)}` sets `{short(found.group(0).strip())}`, which "
+                            f"makes `{program}` run a program the project names, which no "
+                            "approval covers",
+                        )
+                        return
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
 
     def annotation_processors(
         self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -4638,6 +4682,25 @@ def _only_directives(text: str) -> bool:
     return "##" not in text
 
 
+# rustup's proxies, which run the toolchain a `rust-toolchain.toml` names, and cargo's
+# verbs that run none of the project's code by themselves
+_RUST_TOOLS: Final = frozenset(
+    {"cargo", "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver",
+     "rust-analyzer", "rust-gdb", "rust-lldb", "rls"}
+)  # fmt: skip
+_CARGO_QUIET_VERBS: Final = frozenset(
+    {"", "tree", "metadata", "fmt", "version", "search", "locate-project", "pkgid",
+     "verify-project", "read-manifest", "help", "config", "info", "owner", "fetch",
+     "generate-lockfile", "update", "vendor", "package", "list"}
+)  # fmt: skip
+# the settings of `.cargo/config.toml` that name a program cargo (or the rustc it starts)
+# runs, or change its environment; and a toolchain given by a path
+_RUST_CONFIG_KEYS: Final = re.compile(
+    r"(?im)^[ \t]*(?:\[[ \t]*(?:alias|env|target[^\]]*|unstable|credential-alias)[ \t]*\]"
+    r"|[\w.\"'-]*(?:alias|rustc|rustdoc|rustflags|wrapper|runner|linker|credential-provider|"
+    r"global-credential-providers|git-fetch-with-cli|include|paths|env)[\w.\"'-]*[ \t]*=)"
+)
+_TOOLCHAIN_PATH: Final = re.compile(r"(?im)^[ \t]*path[ \t]*=")
 # programs that read every file they are given as assembly
 _ASSEMBLER: Final = re.compile(r"(?:.*-)?(?:as|gas|nasm|yasm)(?:-[0-9][0-9.]*)?")
 # gcc's drivers, which take the start of a long option's name for it, and link

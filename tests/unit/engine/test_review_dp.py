@@ -100,3 +100,56 @@ def test_dp4_a_rustup_toolchain_path_under_an_approval(tmp_path: Path) -> None:
         assert judge(plain, workspace, program).verdict is Verdict.ALLOW, plain
         toolchain = line.format(tc=f"+{workspace}/tc")
         assert judge(toolchain, workspace, program).verdict is Verdict.ASK, toolchain
+
+
+def _crate(workspace: Path) -> None:
+    (workspace / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\n')
+    (workspace / "src").mkdir()
+    (workspace / "src" / "main.rs").write_text("fn main() {}\n")
+
+
+def test_dp5_a_toolchain_path_of_the_workspace_under_an_approval(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    _crate(workspace)
+    marker = tmp_path / "PWNED"
+    for program in ("cargo", "rustc", "rustfmt"):
+        _script(workspace / "tc" / "bin" / program, f"#!/bin/sh\ntouch {marker}\necho fake\n")
+    (workspace / "rust-toolchain.toml").write_text(f'[toolchain]\npath = "{workspace}/tc"\n')
+    cargo = Path.home() / ".cargo" / "bin" / "cargo"
+    if cargo.exists():  # rustup's proxy: it runs the toolchain the file names
+        subprocess.run(
+            [str(cargo), "tree"], cwd=workspace, capture_output=True, timeout=120, check=False
+        )
+        assert marker.exists()
+    for approval, line in (
+        ("cargo tree", "cargo tree"),
+        ("rustfmt", "rustfmt --check src/main.rs"),
+    ):
+        decision = judge(line, workspace, approval)
+        assert decision.verdict is Verdict.ASK, decision.explain()
+        assert "a program the project names" in decision.explain()
+    (workspace / "rust-toolchain.toml").write_text('[toolchain]\nchannel = "stable"\n')
+    assert judge("cargo tree", workspace, "cargo tree").verdict is Verdict.ALLOW
+
+
+def test_dp5_cargo_configuration_that_runs_programs_under_an_approval(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    _crate(workspace)
+    (workspace / ".cargo").mkdir()
+    config = workspace / ".cargo" / "config.toml"
+    settings = (
+        '[alias]\nfmt = "run --quiet --"\n', '[build]\nrustc-wrapper = "./w.sh"\n',
+        'build.rustflags = ["-C", "linker=./x"]\n', '[env]\nLD_PRELOAD = "./x.so"\n',
+        '[target.x86_64-unknown-linux-gnu]\nrunner = "./r"\n',
+    )  # fmt: skip
+    for text in settings:
+        config.write_text(text)
+        for approval in ("cargo fmt", "cargo tree", "cargo metadata"):
+            decision = judge(approval, workspace, approval)
+            assert decision.verdict is Verdict.ASK, (text, decision.explain())
+    config.write_text('[build]\njobs = 4\ntarget-dir = "target"\nincremental = true\n')
+    for approval in ("cargo fmt", "cargo tree", "cargo metadata"):
+        assert judge(approval, workspace, approval).verdict is Verdict.ALLOW
+    # a verb that builds runs the project's code anyway (`build.rs`): the approval says so
+    config.write_text('[build]\nrustc-wrapper = "./w.sh"\n')
+    assert judge("cargo build", workspace, "cargo build").verdict is Verdict.ALLOW
