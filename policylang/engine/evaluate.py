@@ -4476,7 +4476,12 @@ _SCHEMES: Final = frozenset(
      "oci", "registry", "npm", "pypi", "mailto",
      "redis", "rediss", "postgres", "postgresql", "mysql", "mongodb", "mongodb+srv", "amqp",
      "amqps", "smtp", "smtps", "imap", "imaps", "ldap", "ldaps", "grpc", "nats", "kafka",
-     "hdfs", "jdbc", "urn", "github", "gitlab", "bitbucket", "gist", "magnet", "ipfs"}
+     "hdfs", "jdbc", "urn", "github", "gitlab", "bitbucket", "gist", "magnet", "ipfs",
+     # network services whose host may be named like a root folder (`tcp://dev/`,
+     # `mqtt://home/sensors`: review DC7)
+     "tcp", "udp", "tls", "smb", "cifs", "nfs", "afp", "mqtt", "mqtts", "amqp+ssl", "memcached",
+     "telnet", "rtsp", "rtmp", "sip", "xmpp", "irc", "ircs", "coap", "dns", "ntp", "snmp",
+     "zookeeper", "etcd", "consul", "nats+tls", "socks", "socks5", "socks5h", "http+unix"}
 )  # fmt: skip
 # programs whose operands may be `HOST:PATH` (a remote or container file, not a local one)
 _REMOTE_PATHS: Final = frozenset(

@@ -169,3 +169,20 @@ def test_the_include_scan_has_a_budget_in_bytes(tmp_path: Path) -> None:
     assert "more text" in decision.explain()
     (workspace / "b.h").write_text("int b;\n")
     assert judge("gcc -c a.c", workspace, "gcc").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [("pytest --url=mqtt://home/sensors", Verdict.ALLOW),
+     ("pytest --base-url=smb://srv/share", Verdict.ALLOW), ("pytest --url=tcp://dev/", Verdict.ALLOW),
+     ("pytest --x=CREATE://home/u/.bashrc", Verdict.DENY),
+     ("pytest --url=tcp://home/u/.ssh/id_rsa", Verdict.DENY)],
+)  # fmt: skip
+def test_dc7_a_network_scheme_whose_host_is_named_like_a_root_folder(
+    tmp_path: Path, line: str, verdict: Verdict
+) -> None:
+    # (review DC7: `mqtt://home/…` named no folder of this machine, yet asked as one)
+    workspace = copy_workspace(tmp_path)
+    home = tmp_path / "home"  # (the canary environment's HOME)
+    decision = judge(line.replace("/home/u", str(home)), workspace, "pytest")
+    assert decision.verdict is verdict, decision.explain()
