@@ -174,7 +174,8 @@ def test_the_include_scan_has_a_budget_in_bytes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("line", "verdict"),
     [("pytest --url=mqtt://home/sensors", Verdict.ALLOW),
-     ("pytest --base-url=smb://srv/share", Verdict.ALLOW), ("pytest --url=tcp://dev/", Verdict.ALLOW),
+     ("pytest --base-url=smb://srv/share", Verdict.ALLOW),
+     ("pytest --url=tcp://dev/", Verdict.ALLOW),
      ("pytest --x=CREATE://home/u/.bashrc", Verdict.DENY),
      ("pytest --url=tcp://home/u/.ssh/id_rsa", Verdict.DENY)],
 )  # fmt: skip
