@@ -281,6 +281,11 @@ _GRADLE = (
     r"|--(?:init-script|build-file|settings-file|project-dir|gradle-user-home|debug-jvm"
     r"|include-build)(?:=.*)?|" + _JVM_AGENT
 )
+_JAVA_TOOL_CODE = (
+    r"-XD.*|--system.*|-bootclasspath.*|--boot-class-path.*|-extdirs.*|-endorseddirs.*"
+    r"|--upgrade-module-path.*|--module-path.*|-p|--processor-path.*|-processorpath.*"
+    r"|--processor-module-path.*|-processor.*|-Xplugin.*|-J.*|@.*"
+)
 # the other programs rustup's proxies run, which take a toolchain (`+…`) first
 _RUSTUP_PROXIES = (
     "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-analyzer", "rust-gdb",
@@ -307,6 +312,13 @@ HANDED_CODE: Mapping[str, str] = MappingProxyType(
         # options read from a file (review DF7: `-@ resp` held `-iinc/`); a line of code
         # to assemble first (`--before '%include "conf"'`: review DO7)
         "nasm": r"-@.*|--before.*|--pragma.*",
+        # javac's options that load code from a folder they name or by a class's name: a
+        # processor or plugin path, `-XD-processor=P`, another JDK's image (`--system`,
+        # whose `jrt-fs.jar` it loads), a boot or module path, more options from a file
+        # (review DQ3); javadoc's doclets and taglets (DQ4)
+        "javac": _JAVA_TOOL_CODE,
+        "javadoc": _JAVA_TOOL_CODE + r"|--?doclet.*|--?docletpath.*|--doclet-path.*|--?taglet.*"
+        r"|--?tagletpath.*|--taglet-path.*",
         # GNU as reads options from `@file` too (review DO10: `-al` and a secret)
         "as": r"@.*",
         "gas": r"@.*",

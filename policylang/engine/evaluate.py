@@ -1334,15 +1334,23 @@ class _Walk(LineWrites):
     def annotation_processors(
         self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
     ) -> None:
-        """An approved `javac` runs the annotation processors it finds on its class path
-        (which is `CLASSPATH`, else the working folder, unless an option names one) when no
-        processor path is given: a folder or jar there holding
-        `META-INF/services/javax.annotation.processing.Processor` (Lombok's way). Such an
-        entry that is relative or in the workspace asks, unless `-proc:none`; a jar that
-        cannot be read asks too. (A processor path asks by the ruleset.)"""
-        values = [w.value for w in rest]
-        if "-proc:none" in values or "--proc=none" in values:
+        """An approved `javac` loads code from its class path (which is `CLASSPATH`, else
+        the working folder, unless an option names one): the annotation processors and
+        the plugins (`autoStart`, whatever `-proc:` says: review DQ2) that a folder or jar
+        there names under `META-INF/services/` (Lombok's way), and the jars a jar's
+        manifest adds (`Class-Path:`, DQ3). A class path entry that is relative or in the
+        workspace and holds any service file, or a jar with such a manifest or one that
+        cannot be read, asks; so do options javac also reads from `JDK_JAVAC_OPTIONS`.
+        (A processor path, `-XD`, `--system` and the like ask by `HANDED_CODE`.)"""
+        if self.ctx.env.get("JDK_JAVAC_OPTIONS", "").strip():
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-inline-code",
+                "`javac` also takes the options of JDK_JAVAC_OPTIONS (a class or processor "
+                "path among them), which no approval covers",
+            )
             return
+        values = [w.value for w in rest]
         entries: str | None = None
         for index, value in enumerate(values):
             if value is None:
@@ -1364,14 +1372,14 @@ class _Walk(LineWrites):
             else:
                 found = None
                 for start in sorted(cwd.candidates):
-                    found = found or _processor_in(os.path.normpath(os.path.join(start, entry)))
+                    found = found or _services_in(os.path.normpath(os.path.join(start, entry)))
             if found is not None:
                 self.fs = True
                 seg.floor(
                     Verdict.ASK,
                     "engine.approved-inline-code",
-                    f"`javac` runs the annotation processors of `{short(found)}`, on its class "
-                    "path in the workspace, which no approval covers (`-proc:none` runs none)",
+                    f"`javac` loads the services of `{short(found)}` (annotation processors, "
+                    "plugins), on its class path in the workspace, which no approval covers",
                 )
                 return
 
@@ -1385,9 +1393,20 @@ class _Walk(LineWrites):
         ld reads as a linker script when it is no object (`INPUT(/home/u/.aws/x)` links
         that file into the output): an operand of another kind, `-T`, and an object or
         library (one `-l` finds in a folder of the workspace included) that is text ask."""
+        values = [w.value for w in rest]
+        if program == "rustc":
+            # rustc's `-l` looks in `LIBRARY_PATH` too, and hands the linker what it finds
+            # (`-l dylib:+verbatim=z.ld`, a linker script: review DQ11)
+            entries = self.ctx.env.get("LIBRARY_PATH", "")
+            linked = any(v is None or v.startswith("-l") for v in values)
+            if linked and entries and any(
+                not e.startswith("/") or self._reaches_workspace(e) for e in entries.split(":")
+            ):
+                why = "`rustc -l` looks in LIBRARY_PATH, which leads into the workspace"
+                seg.floor(Verdict.ASK, "engine.compiler-includes", why)
+            return
         if _GCC_DRIVER.fullmatch(program) is None:
             return
-        values = [w.value for w in rest]
         folders: list[str] = []
         libraries: list[str] = []
         operands: list[str] = []
@@ -1693,14 +1712,16 @@ class _Walk(LineWrites):
                 why = "the sources define more quoted paths than are looked at here"
                 seg.floor(Verdict.ASK, "engine.compiler-includes", why)
                 return
-            probe = SegmentState(text=seg.text, context=seg.context)
-            self.check_protected_only(name, probe, folder)
-            if probe.verdict is not Verdict.ALLOW:
+            forms, _complete, _process = self.resolve_all(name, folder)
+            self.fs = True
+            # (read only: a `#define` of a system file to write is no include, DQ12)
+            found = self.rules.path_verdicts(forms, "read", self.ctx, name, protected_only=True)
+            if found:
                 seg.floor(
                     Verdict.ASK,
                     "engine.compiler-includes",
                     f"a `#define` names `{short(name)}`, which a header may include: "
-                    f"{probe.reasons[0].message}",
+                    f"{found[0].message}",
                 )
                 return
 
@@ -2715,6 +2736,8 @@ class _Walk(LineWrites):
             return "python"
         if interpreter.startswith("perl"):
             return "perl"
+        if interpreter in _JVM_PROGRAMS:
+            return "java"  # (a shell wrapper that execs `java`)
         named = _INTERPRETER_NAME.fullmatch(interpreter)
         return named.lastgroup if named else None
 
@@ -2728,7 +2751,7 @@ class _Walk(LineWrites):
             if not entry.startswith("/") and not cwd.known:
                 return entry or "."
             if _LOADED_PATHS[variable] == "node-options" and _bare_module(entry):
-                found = self._node_package(entry, cwd)
+                found = self._node_package(cwd)
                 if found is not None:
                     return found
                 continue
@@ -2755,21 +2778,21 @@ class _Walk(LineWrites):
                     return self._loaded_found[key]
         return None
 
-    def _node_package(self, specifier: str, cwd: paths.Cwd) -> str | None:
-        """The workspace's package a bare specifier that `NODE_OPTIONS` preloads
-        (`--require ts-node/register`) resolves to: node looks for it in `node_modules`
-        of the working folder and of each folder above it, nearest first."""
-        parts = specifier.split("/")
-        package = "/".join(parts[:2] if specifier.startswith("@") else parts[:1])
+    def _node_package(self, cwd: paths.Cwd) -> str | None:
+        """Where a bare specifier that `NODE_OPTIONS` preloads (`--require dotenv/config`,
+        `--import #pre`) may resolve to the workspace's code: node looks in `node_modules`
+        of the working folder and of each folder above it (a package folder or a plain
+        `pre.js`), and in the nearest `package.json` (the package's own name with
+        `exports`, its `imports` map: review DQ1). A `package.json` or `node_modules` of the
+        workspace on that way counts, without reading it."""
         self.fs = True
         for start in sorted(cwd.candidates):
             folder = start
             while True:
-                candidate = os.path.join(folder, "node_modules", package)
-                if _lexists(candidate):
-                    if self._reaches_workspace(candidate):
+                for name in ("node_modules", "package.json"):
+                    candidate = os.path.join(folder, name)
+                    if _lexists(candidate) and self._reaches_workspace(candidate):
                         return candidate
-                    break  # (the nearest one is what node loads)
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break
@@ -3388,6 +3411,9 @@ _LOADED_PATHS: Final = {
     # the JVM's options (`-javaagent:`, class paths, option files), read by every JVM
     "JAVA_TOOL_OPTIONS": "java-options", "JDK_JAVA_OPTIONS": "java-options",
     "_JAVA_OPTIONS": "java-options",
+    # OpenSSL's configuration, which may load a provider or engine library, and the
+    # folders it loads them from, in every program linked with it (review DQ10)
+    "OPENSSL_CONF": "native-file", "OPENSSL_MODULES": "native", "OPENSSL_ENGINES": "native",
 }  # fmt: skip
 # the variables whose values name files to load, which ask without a look inside them
 # (an option file, an agent, a preloaded module), and the programs each concerns
@@ -3530,7 +3556,12 @@ def _jvm_option_paths(options: str) -> list[str]:
         elif word.startswith(("-XX:Flags=", "-XX:VMOptionsFile=")):
             found.append(word.partition("=")[2])
         elif word.startswith(("-XX:OnError=", "-XX:OnOutOfMemoryError=")):
-            found.append(word.partition("=")[2].partition(";")[0])
+            # (`a;./evil`: each command of the list, review DQ5)
+            found.extend(c.split()[0] for c in word.partition("=")[2].split(";") if c.split())
+        elif word.partition("=")[0] in _JVM_CLASS_LOADERS and word.partition("=")[2] not in (
+            "", "allow", "disallow", "default"
+        ):
+            found.append(".")  # (a class the JVM loads by name from its class path: `.`)
         elif word in _JVM_PATH_OPTIONS:
             found.extend(following.split(":"))
         elif word.partition("=")[0] in _JVM_PATH_OPTIONS:
@@ -3545,6 +3576,13 @@ _JVM_PATH_OPTIONS: Final = frozenset(
      "-Djava.class.path", "-Djava.library.path", "-Djava.ext.dirs", "-Djava.endorsed.dirs",
      "-Djdk.module.path", "-Djdk.module.upgrade.path"}
 )  # fmt: skip
+# system properties naming a class the JVM loads at start, from the class path (which
+# is the working folder by default: review DQ5)
+_JVM_CLASS_LOADERS: Final = frozenset(
+    {"-Djava.system.class.loader", "-Djava.security.manager",
+     "-Djava.rmi.server.RMIClassLoaderSpi", "-Djava.util.logging.manager",
+     "-Djava.util.logging.config.class", "-Djavax.management.builder.initial"}
+)  # fmt: skip
 # the JDK's programs (each starts a JVM) and the scripts known to start one
 _JVM_PROGRAMS: Final = frozenset(
     {"java", "javac", "javadoc", "javap", "jar", "jarsigner", "jshell", "jdeps", "jlink",
@@ -3554,7 +3592,8 @@ _JVM_PROGRAMS: Final = frozenset(
      "kotlinc", "scala", "scalac", "groovy", "groovyc", "lein", "clojure", "clj"}
 )  # fmt: skip
 _INTERPRETER_NAME: Final = re.compile(
-    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*)|(?P<ruby>(?:ruby|irb|jruby)[0-9.]*)"
+    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*|npm|npx|corepack|yarn|yarnpkg|pnpm|pnpx)"
+    r"|(?P<ruby>(?:ruby|irb|jruby)[0-9.]*|gem|bundle|bundler|rake|erb|rdoc|ri)"
 )
 _OPTION_FILES: Final = {
     "node-options": _node_preloads, "ruby-options": _ruby_option_paths,
@@ -3564,13 +3603,13 @@ _OPTION_FILES: Final = {
 
 # javac's options naming its class path
 _JAVAC_CLASS_PATH: Final = frozenset({"-cp", "-classpath", "--class-path"})
-_PROCESSOR_SERVICE: Final = "META-INF/services/javax.annotation.processing.Processor"
 
 
-def _processor_in(entry: str) -> str | None:
-    """Where a class path entry holds annotation processors javac runs: a folder with
-    their service file, a jar (or, for `folder/*`, any jar of the folder) naming one; the
-    entry when a jar cannot be read; None when it holds none or does not exist."""
+def _services_in(entry: str) -> str | None:
+    """Where a class path entry holds code javac may load by itself: a folder with
+    `META-INF/services/`, a jar (or, for `folder/*`, any jar of the folder) with such
+    entries or a manifest that adds jars (`Class-Path:`); the entry when a jar cannot be
+    read; None when it holds none or does not exist."""
     if entry.endswith("/*") or entry == "*":
         folder = entry[:-1] or "."
         try:
@@ -3578,21 +3617,31 @@ def _processor_in(entry: str) -> str | None:
         except OSError:
             return None
         for name in jars[:_MODULE_SCAN]:
-            found = _processor_in(os.path.join(folder, name))
+            found = _services_in(os.path.join(folder, name))
             if found is not None:
                 return found
         return None
     if os.path.isdir(entry):
-        service = os.path.join(entry, _PROCESSOR_SERVICE)
-        return service if _lexists(service) else None
+        services = os.path.join(entry, "META-INF", "services")
+        return services if _lexists(services) else None
     if not _lexists(entry):
         return None
     try:
         with zipfile.ZipFile(entry) as archive:
-            names = set(archive.namelist())
-    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError):
-        return entry  # (javac may read what this cannot: a processor unseen)
-    return entry if _PROCESSOR_SERVICE in names else None
+            names = archive.namelist()
+            if any(n.startswith("META-INF/services/") for n in names):
+                return entry
+            if "META-INF/MANIFEST.MF" in names:
+                manifest = archive.read("META-INF/MANIFEST.MF")[: 1 << 20]
+                if _MANIFEST_CLASS_PATH.search(manifest):
+                    return entry
+    except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, KeyError):
+        return entry  # (javac may read what this cannot: a service unseen)
+    return None
+
+
+# a jar manifest's `Class-Path:` attribute, which adds jars to the class path
+_MANIFEST_CLASS_PATH: Final = re.compile(rb"(?im)^class-path[ \t]*:")
 
 
 def _gem_code(folder: str) -> str | None:
@@ -3665,8 +3714,10 @@ def _script_interpreter(path: str) -> str | None:
         rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
         return rest[0].rpartition("/")[2] if rest else None
     name = words[0].rpartition("/")[2]
-    if name in ("sh", "bash", "dash") and _python_trampoline(path):
-        return "python3"  # (pip's shell start for a path with a blank: review DK3)
+    if name in ("sh", "bash", "dash"):
+        # (pip's shell start for a path with a blank: review DK3; a wrapper that execs
+        # the program: gcloud's, a Nix or distribution wrapper of npm, DQ14)
+        return _wrapper_interpreter(path) or name
     return name
 
 
@@ -3772,17 +3823,24 @@ def _env_interpreter(path: str) -> str | None:
     return rest[0] if rest else None
 
 
-def _python_trampoline(path: str) -> bool:
-    """Whether a `#!/bin/sh` script is a Python program started through the shell, as pip
-    and uv write them where the interpreter's path has a blank or is too long for `#!`,
-    or a wrapper that ends by `exec`ing Python (gcloud's `exec "$CLOUDSDK_PYTHON" …
-    lib/gcloud.py`, which the environment's Python load paths then reach)."""
+def _wrapper_interpreter(path: str) -> str | None:
+    """The interpreter a `#!/bin/sh` script hands itself to: Python for a program started
+    through the shell, as pip and uv write them where the interpreter's path has a blank
+    or is too long for `#!`, or a wrapper that ends by `exec`ing Python (gcloud's `exec
+    "$CLOUDSDK_PYTHON" … lib/gcloud.py`); the program another wrapper `exec`s, by name
+    (`exec /usr/bin/npm "$@"` → `npm`, a node program); None for other scripts."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(_WRAPPER_SCAN)
     except OSError:
-        return False
-    return bool(_TRAMPOLINE.search(head[:512]) or _PYTHON_EXEC.search(head))
+        return None
+    if _TRAMPOLINE.search(head[:512]) or _PYTHON_EXEC.search(head):
+        return "python3"
+    for match in _EXEC_PROGRAM.finditer(head):
+        name = match.group(1).decode("utf-8", "replace").strip("\"'").rpartition("/")[2]
+        if _INTERPRETER_NAME.fullmatch(name) or name in _JVM_PROGRAMS:
+            return name
+    return None
 
 
 def _shebang(path: str) -> tuple[str, ...] | None:
@@ -4298,6 +4356,8 @@ _TRAMPOLINE: Final = re.compile(rb"\n'''exec' [^\n]*python", re.IGNORECASE)
 # a shell wrapper's `exec` of Python: a word naming python, or a `.py` file it runs
 _PYTHON_EXEC: Final = re.compile(rb"(?im)^[ \t]*exec[ \t]+[^\n]*(?:python|\.py\b)")
 _WRAPPER_SCAN: Final = 16384  # the head of a shell wrapper looked through
+# the program of a shell wrapper's `exec` line (`exec "/usr/bin/npm" "$@"`)
+_EXEC_PROGRAM: Final = re.compile(rb"(?m)^[ \t]*exec[ \t]+(\"[^\"\n]*\"|[^\s;&|]+)")
 _LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})
@@ -4629,7 +4689,11 @@ def _includes(text: str, *, assembly: bool = False) -> _Included:
             elif not argument.startswith("<"):
                 opaque = opaque or argument
     opaque = opaque or _built_directive(spliced, assembly=assembly)
-    modules = tuple(dict.fromkeys(_RUST_MODULE.findall(clean)))
+    modules, unbalanced = _rust_modules(clean)
+    if unbalanced and modules:
+        opaque = opaque or "mod … (its nesting cannot be told here)"
+    if _RUST_MACRO_MODULE.search(clean):
+        opaque = opaque or "mod $…"  # (a `mod` a macro builds: review DQ8)
     defines = [
         (name, f"{params}{value.strip()}" if params else value.strip())
         for view in dict.fromkeys((views[0], views[-2]))
@@ -4655,9 +4719,36 @@ _ASSEMBLER_MACRO: Final = re.compile(
 # stringizing, `concat!`, a macro called through a metavariable (`$n!(…)`: review DO9)
 _INLINE_ASSEMBLY: Final = re.compile(r"\b(?:__asm__|__asm|asm|global_asm|naked_asm)\b")
 _STRING_BUILDERS: Final = re.compile(r"\bconcat!|\bstringify!")
+# an escape in a string that spells a letter (`\x69`, `\151`, `\u{69}`)
+_STRING_ESCAPE: Final = re.compile(r"\\(?:x[0-9A-Fa-f]|[0-7]|u[0-9A-Fa-f{]|U[0-9A-Fa-f])")
+_INC_DEFINE: Final = re.compile(r"(?im)^[ \t]*#[ \t]*define\b[^\n]*inc")
 _METAVARIABLE_CALL: Final = re.compile(r"\$[A-Za-z_]\w*[ \t\n]*!")
-# Rust's `mod name;`, whose file (`name.rs`, `name/mod.rs`) rustc reads as code (DO9)
-_RUST_MODULE: Final = re.compile(r"\bmod[ \t\n]+(?:r#)?([A-Za-z_]\w*)[ \t\n]*;")
+# Rust's `mod name;`, whose file (`name.rs`, `name/mod.rs`) rustc reads as code (DO9),
+# below the folders of the inline modules around it (`mod a { mod b; }`: `a/b.rs`, DQ8)
+_RUST_MODULE_TOKEN: Final = re.compile(r"\bmod[ \t\n]+(?:r#)?([A-Za-z_]\w*)[ \t\n]*([;{])|[{}]")
+_RUST_MACRO_MODULE: Final = re.compile(r"\bmod[ \t\n]+\$")
+_RUST_STRING: Final = re.compile(r'"(?:\\.|[^"\\])*"|\'[{}]\'')
+
+
+def _rust_modules(text: str) -> tuple[tuple[str, ...], bool]:
+    """The module files a Rust source declares (`mod b;` inside `mod a { … }` is
+    `a/b`), and whether its braces could not be matched (then a path may be wrong)."""
+    stack: list[str | None] = []
+    found: list[str] = []
+    unbalanced = False
+    for match in _RUST_MODULE_TOKEN.finditer(_RUST_STRING.sub('""', text)):
+        name, end = match.group(1), match.group(2)
+        if name is not None and end == ";":
+            found.append("/".join([*(n for n in stack if n), name]))
+        elif name is not None:
+            stack.append(name)
+        elif match.group(0) == "{":
+            stack.append(None)
+        elif stack:
+            stack.pop()
+        else:
+            unbalanced = True
+    return tuple(dict.fromkeys(found)), unbalanced or bool(stack)
 
 
 def _built_directive(text: str, *, assembly: bool) -> str | None:
@@ -4668,11 +4759,19 @@ def _built_directive(text: str, *, assembly: bool) -> str | None:
     lowered = text.lower()
     if assembly and "inc" in lowered and (found := _ASSEMBLER_MACRO.search(text)):
         return found.group(0).strip()
-    if _INLINE_ASSEMBLY.search(text):
+    inline = _INLINE_ASSEMBLY.search(text) is not None
+    if inline:
         if found := _STRING_BUILDERS.search(text):
             return f"asm … {found.group(0)}"
         if not _only_directives(text):
             return "asm … #"
+        if found := _STRING_ESCAPE.search(text):
+            # (`".incb\x69n"` is `.incbin` to the compiler: review DQ6)
+            return f"asm … {found.group(0)}"
+    if (assembly or inline) and (found := _INC_DEFINE.search(text)):
+        # a macro of the preprocessor that names the directive (`#define I .incbin` in a
+        # `.S` file: review DQ7)
+        return found.group(0).strip()
     call = _METAVARIABLE_CALL.search(text)
     return call.group(0) if call else None
 
