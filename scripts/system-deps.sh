@@ -19,6 +19,7 @@ command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v file >/dev/null 2>&1 || need+=(file)
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
 command -v nasm >/dev/null 2>&1 || need+=(nasm)
+command -v lsof >/dev/null 2>&1 || need+=(lsof)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "system-deps: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

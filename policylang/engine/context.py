@@ -37,9 +37,14 @@ class EvalContext:
     # and the secret-named ones change decisions (a PATH entry into the workspace makes
     # `rg` the repository's), so a decision made under one environment is not another's
     env_items: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
+    # the credential files and folders the environment moves elsewhere (`KUBECONFIG`,
+    # `DOCKER_CONFIG`, `GH_CONFIG_DIR` …), protected as their usual places are, each with
+    # the variable that names it (review DR5)
+    env_secrets: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "env_items", frozenset(self.env.items()))
+        object.__setattr__(self, "env_secrets", _environment_secrets(self.env, self.cwd))
 
     def anchors(self) -> tuple[tuple[str, str], ...]:
         """(home, workspace) as given, then resolved if that differs."""
@@ -103,3 +108,36 @@ def _absolute(path: str, *, base: str | None = None) -> str:
     if not posixpath.isabs(path):
         path = posixpath.join(base or os.getcwd(), path)
     return posixpath.normpath(path)
+
+
+# variables that name a credential file (or a folder of them, `/`), and the files below a
+# folder that hold them (`DOCKER_CONFIG/config.json`); `:` lists for `KUBECONFIG`
+_SECRET_FILE_VARIABLES: dict[str, tuple[str, ...]] = {
+    "KUBECONFIG": ("",), "AWS_SHARED_CREDENTIALS_FILE": ("",), "AWS_CONFIG_FILE": ("",),
+    "GOOGLE_APPLICATION_CREDENTIALS": ("",), "NETRC": ("",), "NPM_CONFIG_USERCONFIG": ("",),
+    "DOCKER_CONFIG": ("config.json",), "GH_CONFIG_DIR": ("",), "CLOUDSDK_CONFIG": ("",),
+    "GNUPGHOME": ("",), "PASSWORD_STORE_DIR": ("",), "AZURE_CONFIG_DIR": ("",),
+    "CARGO_HOME": ("credentials", "credentials.toml"), "PIP_CONFIG_FILE": ("",),
+    "VAULT_CONFIG_PATH": ("",), "TF_CLI_CONFIG_FILE": ("",), "OCI_CLI_CONFIG_FILE": ("",),
+    "XDG_CONFIG_HOME": ("gh", "gcloud", "git/credentials", "rclone", "op", "configstore",
+                        "doctl", "helm/repositories.yaml", "github-copilot", "glab-cli",
+                        "stripe", "ngrok", "netlify", "sops", "openstack", "pip/pip.conf",
+                        "composer/auth.json", "1Password"),
+    "XDG_DATA_HOME": ("keyrings", "mkcert"),
+}  # fmt: skip
+
+
+def _environment_secrets(env: Mapping[str, str], cwd: str) -> tuple[tuple[str, str], ...]:
+    """The credential places `_SECRET_FILE_VARIABLES` name in `env`, made absolute."""
+    found: list[tuple[str, str]] = []
+    for variable, below in _SECRET_FILE_VARIABLES.items():
+        value = env.get(variable)
+        if not value:
+            continue
+        for entry in value.split(":") if variable == "KUBECONFIG" else (value,):
+            if not entry or "\0" in entry:
+                continue
+            base = posixpath.normpath(posixpath.join(cwd, entry))
+            for name in below:
+                found.append((posixpath.join(base, name) if name else base, variable))
+    return tuple(found)

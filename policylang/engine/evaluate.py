@@ -809,6 +809,17 @@ class _Walk(LineWrites):
     def secret_name(self, name: str, what: str, seg: SegmentState) -> None:
         found = self.rules.policy.env.secret(name)
         if found is None:
+            # a value that is plainly a credential, whatever the name: a URL with a user
+            # and password (`HTTPS_PROXY`, `REDIS_URL`, `PIP_INDEX_URL`), a token of a
+            # known kind (`GITHUB_PAT=ghp_…`) (review DR4)
+            value = self.ctx.env.get(name)
+            if value is not None and _SECRET_VALUE.search(value):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.secret-variable",
+                    f"{what} `{name}`, whose value holds a credential (a URL's password, a "
+                    "token): it would reach the output the model reads",
+                )
             return
         glob, ref = found
         seg.floor(
@@ -1365,8 +1376,8 @@ class _Walk(LineWrites):
             entries = self.ctx.env.get("CLASSPATH") or "."
         for entry in entries.split(":"):
             entry = entry or "."
-            if entry.startswith("/") and not self._reaches_workspace(entry):
-                continue
+            if entry.startswith("/") and _system_header(entry):
+                continue  # (the system's jars: `/usr/share/java`; `/tmp` is anyone's, DS5)
             if not entry.startswith("/") and not cwd.known:
                 found: str | None = entry
             else:
@@ -1397,12 +1408,12 @@ class _Walk(LineWrites):
         if program == "rustc":
             # rustc's `-l` looks in `LIBRARY_PATH` too, and hands the linker what it finds
             # (`-l dylib:+verbatim=z.ld`, a linker script: review DQ11)
+            # (a `#[link(name = …)]` of the source links as `-l` does: review DS4)
             entries = self.ctx.env.get("LIBRARY_PATH", "")
-            linked = any(v is None or v.startswith("-l") for v in values)
-            if linked and entries and any(
+            if entries and any(
                 not e.startswith("/") or self._reaches_workspace(e) for e in entries.split(":")
             ):
-                why = "`rustc -l` looks in LIBRARY_PATH, which leads into the workspace"
+                why = "rustc links libraries found in LIBRARY_PATH, which leads into the workspace"
                 seg.floor(Verdict.ASK, "engine.compiler-includes", why)
             return
         if _GCC_DRIVER.fullmatch(program) is None:
@@ -1505,10 +1516,17 @@ class _Walk(LineWrites):
             self._header_in_folders(name, folders, seg, pending, code=True)
         seen: set[str] = set()
         read = scanned_bytes = 0
+        # a line that assembles (an assembler, a `.S` source, `-x assembler-with-cpp`)
+        # reads every file as assembly: its headers and `-include`s are preprocessed into
+        # the assembler's text (`#define I .incbin` in `defs.h`: review DS2)
+        assembler = assembler or _assembles(rest)
         defines: dict[str, list[tuple[str, paths.Cwd]]] = {}
         for macro, value in _command_line_defines(rest):  # (`-DH="/x"`: an include's name)
             defines.setdefault(macro, []).append((value, cwd))
             self._defined_path(value, seg, cwd)
+            if assembler and _ANY_INC.search(value):
+                why = f"the macro `{short(macro)}` names `inc…` in a line that assembles"
+                seg.floor(Verdict.ASK, "engine.compiler-includes", why)
         macros: list[str] = []
         while True:
             if not pending:
@@ -1546,8 +1564,9 @@ class _Walk(LineWrites):
                     seg.floor(
                         Verdict.ASK,
                         "engine.compiler-includes",
-                        f"`{short(name)}` includes a file named by `{short(found.opaque)}`, "
-                        "which cannot be read here",
+                        f"`{short(name)}` has `{short(found.opaque)}`, through which it may "
+                        "include a file in a way that cannot be read here (inline assembly, "
+                        "a macro, a built name)",
                     )
                 for macro, value in found.defines:
                     defines.setdefault(macro, []).append((value, folder))
@@ -3556,11 +3575,11 @@ def _jvm_option_paths(options: str) -> list[str]:
         elif word.startswith(("-XX:Flags=", "-XX:VMOptionsFile=")):
             found.append(word.partition("=")[2])
         elif word.startswith(("-XX:OnError=", "-XX:OnOutOfMemoryError=")):
-            # (`a;./evil`: each command of the list, review DQ5)
-            found.extend(c.split()[0] for c in word.partition("=")[2].split(";") if c.split())
-        elif word.partition("=")[0] in _JVM_CLASS_LOADERS and word.partition("=")[2] not in (
-            "", "allow", "disallow", "default"
-        ):
+            # (each command of the list, which the JVM runs with `sh -c`: `a;./evil`,
+            # `a&&./evil`: reviews DQ5, DS7)
+            commands = re.split(r"[;&|\n]+", word.partition("=")[2])
+            found.extend(c.split()[0] for c in commands if c.split())
+        elif _jvm_loads_class(word):
             found.append(".")  # (a class the JVM loads by name from its class path: `.`)
         elif word in _JVM_PATH_OPTIONS:
             found.extend(following.split(":"))
@@ -3576,6 +3595,16 @@ _JVM_PATH_OPTIONS: Final = frozenset(
      "-Djava.class.path", "-Djava.library.path", "-Djava.ext.dirs", "-Djava.endorsed.dirs",
      "-Djdk.module.path", "-Djdk.module.upgrade.path"}
 )  # fmt: skip
+def _jvm_loads_class(word: str) -> bool:
+    """Whether a JVM option names a class the JVM loads by name (a security manager's
+    `allow`, `disallow` and `default` are no class; a class loader's every name is one,
+    `default` too: review DS7)."""
+    name, equals, value = word.partition("=")
+    if not equals or name not in _JVM_CLASS_LOADERS or not value:
+        return False
+    return name != "-Djava.security.manager" or value not in ("allow", "disallow", "default")
+
+
 # system properties naming a class the JVM loads at start, from the class path (which
 # is the working folder by default: review DQ5)
 _JVM_CLASS_LOADERS: Final = frozenset(
@@ -3616,7 +3645,9 @@ def _services_in(entry: str) -> str | None:
             jars = sorted(n for n in os.listdir(folder) if n.lower().endswith(".jar"))
         except OSError:
             return None
-        for name in jars[:_MODULE_SCAN]:
+        if len(jars) > _MODULE_SCAN:
+            return entry  # (more jars than are looked through: one may hold a service)
+        for name in jars:
             found = _services_in(os.path.join(folder, name))
             if found is not None:
                 return found
@@ -3628,20 +3659,22 @@ def _services_in(entry: str) -> str | None:
         return None
     try:
         with zipfile.ZipFile(entry) as archive:
-            names = archive.namelist()
-            if any(n.startswith("META-INF/services/") for n in names):
-                return entry
-            if "META-INF/MANIFEST.MF" in names:
-                manifest = archive.read("META-INF/MANIFEST.MF")[: 1 << 20]
-                if _MANIFEST_CLASS_PATH.search(manifest):
+            # (names compared without case, as a jar's reader may: review DS5)
+            for name in archive.namelist():
+                folded = name.lower()
+                if folded.startswith("meta-inf/services/"):
                     return entry
+                if folded == "meta-inf/manifest.mf":
+                    manifest = archive.read(name)[: 1 << 20]
+                    if _MANIFEST_CLASS_PATH.search(manifest):
+                        return entry
     except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, KeyError):
         return entry  # (javac may read what this cannot: a service unseen)
     return None
 
 
 # a jar manifest's `Class-Path:` attribute, which adds jars to the class path
-_MANIFEST_CLASS_PATH: Final = re.compile(rb"(?im)^class-path[ \t]*:")
+_MANIFEST_CLASS_PATH: Final = re.compile(rb"(?i)(?:^|[\r\n])class-path[ \t]*:")
 
 
 def _gem_code(folder: str) -> str | None:
@@ -3710,11 +3743,13 @@ def _script_interpreter(path: str) -> str | None:
     words = _shebang(path)
     if not words:
         return None
-    if words[0].rpartition("/")[2] == "env":
-        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-        return rest[0].rpartition("/")[2] if rest else None
     name = words[0].rpartition("/")[2]
-    if name in ("sh", "bash", "dash"):
+    if name == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        name = rest[0].rpartition("/")[2] if rest else ""
+        if not name:
+            return None
+    if name in ("sh", "bash", "dash", "zsh", "ksh"):
         # (pip's shell start for a path with a blank: review DK3; a wrapper that execs
         # the program: gcloud's, a Nix or distribution wrapper of npm, DQ14)
         return _wrapper_interpreter(path) or name
@@ -4357,7 +4392,8 @@ _TRAMPOLINE: Final = re.compile(rb"\n'''exec' [^\n]*python", re.IGNORECASE)
 _PYTHON_EXEC: Final = re.compile(rb"(?im)^[ \t]*exec[ \t]+[^\n]*(?:python|\.py\b)")
 _WRAPPER_SCAN: Final = 16384  # the head of a shell wrapper looked through
 # the program of a shell wrapper's `exec` line (`exec "/usr/bin/npm" "$@"`)
-_EXEC_PROGRAM: Final = re.compile(rb"(?m)^[ \t]*exec[ \t]+(\"[^\"\n]*\"|[^\s;&|]+)")
+# (or runs without `exec`, as its last word: `node "$DIR/cli.js" "$@"`, review DS8)
+_EXEC_PROGRAM: Final = re.compile(rb"(?m)^[ \t]*(?:exec[ \t]+)?(\"[^\"\n]*\"|[^\s;&|=()#]+)")
 _LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})
@@ -4529,6 +4565,16 @@ _MAX_APPROVED_WALKS: Final = 8  # per line, nested ones included (review S5); mo
 _PATH_PIECES: Final = re.compile(r"[,=]")
 _TYPED: Final = re.compile(r"([A-Za-z][\w.+-]{0,31}):(?=.)")
 _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
+# a credential in a variable's value: a URL's password (`scheme://user:pw@`, `://:pw@`),
+# or a token by its kind's prefix (GitHub, GitLab, Slack, npm, PyPI, OpenAI, Anthropic,
+# AWS access keys, Stripe, Hugging Face, SendGrid, Google API keys)
+_SECRET_VALUE: Final = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@"
+    r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abposr]-[\w-]{10,}"
+    r"|npm_[A-Za-z0-9]{30,}|pypi-[\w-]{30,}|sk-(?:ant-|proj-)?[\w-]{20,}|AKIA[0-9A-Z]{16}"
+    r"|[rs]k_live_[0-9A-Za-z]{20,}|hf_[A-Za-z0-9]{30,}|SG\.[\w-]{20,}\.[\w-]{20,}"
+    r"|AIza[0-9A-Za-z_-]{35})"
+)
 # URL schemes: `https://host/x` names no local path (`file://` is read on its own)
 _SCHEMES: Final = frozenset(
     {"http", "https", "ftp", "ftps", "sftp", "ssh", "git", "git+ssh", "git+https", "git+http",
@@ -4709,25 +4755,29 @@ _JOINED_STRINGS: Final = re.compile(r'(?<!\\)"[ \t\n]*"')
 _NASM_INCBIN: Final = re.compile(
     r'(?i)\b(incbin)\b[ \t]*(\\?"([^"\\\n]*)\\?"(?![ \t]*["\\\w])|[^\s=.,].*)'
 )
-# an assembler's macro or repetition, which may paste a directive's name together
-# (`.macro m x` / `.inc\x`, `%define I incbin`: reviews DO7, DO8)
-_ASSEMBLER_MACRO: Final = re.compile(
-    r"(?im)^[ \t]*(?:\w+:[ \t]*)?[.%](?:i?x?define|defstr|deftok|i?macro|rmacro|irpc?|rept"
-    r"|assign|strcat|substr|pathsearch|altmacro|purgem)\b"
+# inline assembly of C or Rust, a section attribute, and token pasting, which can make
+# either: what hands the assembler text a textual scan cannot follow (DS1)
+_ASSEMBLY_GATEWAY: Final = re.compile(
+    r"\b(?:__asm__|__asm)\b|\basm\b[ \t\n]*(?:(?:volatile|__volatile__|goto|inline)\b[ \t\n]*)*"
+    r"[({]|\b(?:global_asm|naked_asm|asm)[ \t\n]*!|\bsection[ \t\n]*\(|\blink_section\b|##"
 )
-# an `asm` of C or Rust, and what builds strings or names from pieces: token pasting,
-# stringizing, `concat!`, a macro called through a metavariable (`$n!(…)`: review DO9)
-_INLINE_ASSEMBLY: Final = re.compile(r"\b(?:__asm__|__asm|asm|global_asm|naked_asm)\b")
-_STRING_BUILDERS: Final = re.compile(r"\bconcat!|\bstringify!")
-# an escape in a string that spells a letter (`\x69`, `\151`, `\u{69}`)
-_STRING_ESCAPE: Final = re.compile(r"\\(?:x[0-9A-Fa-f]|[0-7]|u[0-9A-Fa-f{]|U[0-9A-Fa-f])")
-_INC_DEFINE: Final = re.compile(r"(?im)^[ \t]*#[ \t]*define\b[^\n]*inc")
+# the lines of assembly the scan follows (a literal include or `.incbin`, after a label or
+# `times N`, with nasm's offsets), and C's include directives, which it reads on its own
+_FOLLOWED_INCLUDE: Final = re.compile(
+    r'(?im)^[ \t]*(?:[A-Za-z_.$][\w.$]*:[ \t]*)?(?:times[ \t]+\S+[ \t]+)?[.%]?(?:incbin|include)'
+    r'[ \t]*"[^"\\\n]*"(?:[ \t]*,[ \t]*\w+)*[ \t]*(?:[;@].*)?$'
+    r"|^[ \t]*#[ \t]*(?:include|include_next|import)\b.*$"
+)
+_ANY_INC: Final = re.compile(r"(?i)inc")
+# a macro handed a `mod` item (`m!(mod evil)`, expanded by a `$k:tt` matcher: DS3)
+_MACRO_MODULE_ARGUMENT: Final = re.compile(r"![ \t\n]*[(\[{][^()\[\]{}]*\bmod\b")
 _METAVARIABLE_CALL: Final = re.compile(r"\$[A-Za-z_]\w*[ \t\n]*!")
 # Rust's `mod name;`, whose file (`name.rs`, `name/mod.rs`) rustc reads as code (DO9),
 # below the folders of the inline modules around it (`mod a { mod b; }`: `a/b.rs`, DQ8)
 _RUST_MODULE_TOKEN: Final = re.compile(r"\bmod[ \t\n]+(?:r#)?([A-Za-z_]\w*)[ \t\n]*([;{])|[{}]")
 _RUST_MACRO_MODULE: Final = re.compile(r"\bmod[ \t\n]+\$")
-_RUST_STRING: Final = re.compile(r'"(?:\\.|[^"\\])*"|\'[{}]\'')
+# (a character literal first: `'"'` starts no string, review DS3)
+_RUST_STRING: Final = re.compile(r"'(?:\\.|[^\\'\n])'|\"(?:\\.|[^\"\\])*\"")
 
 
 def _rust_modules(text: str) -> tuple[tuple[str, ...], bool]:
@@ -4752,38 +4802,27 @@ def _rust_modules(text: str) -> tuple[tuple[str, ...], bool]:
 
 
 def _built_directive(text: str, *, assembly: bool) -> str | None:
-    """What may build an include or `.incbin` out of pieces the scan does not join: an
-    assembler's macros in a source that names `inc…` anywhere (`.inc\\x`, `%define I
-    incbin`), an inline `asm` beside token pasting, stringizing or `concat!`, a Rust
-    macro called through a metavariable. Asked about rather than followed."""
-    lowered = text.lower()
-    if assembly and "inc" in lowered and (found := _ASSEMBLER_MACRO.search(text)):
-        return found.group(0).strip()
-    inline = _INLINE_ASSEMBLY.search(text) is not None
-    if inline:
-        if found := _STRING_BUILDERS.search(text):
-            return f"asm … {found.group(0)}"
-        if not _only_directives(text):
-            return "asm … #"
-        if found := _STRING_ESCAPE.search(text):
-            # (`".incb\x69n"` is `.incbin` to the compiler: review DQ6)
-            return f"asm … {found.group(0)}"
-    if (assembly or inline) and (found := _INC_DEFINE.search(text)):
-        # a macro of the preprocessor that names the directive (`#define I .incbin` in a
-        # `.S` file: review DQ7)
-        return found.group(0).strip()
-    call = _METAVARIABLE_CALL.search(text)
+    """What may hand the assembler text the scan cannot follow, asked about rather than
+    followed: a textual scan cannot read what the compiler builds (reviews DO8, DQ6, DQ7,
+    DS1, DS2). In a file read as assembly, an `inc…` anywhere but in the plain includes
+    the scan follows (a macro, a `#define`, a pasted `\\x` or `a##b` can build `.incbin`);
+    in C, C++ or Rust, inline assembly of any kind (`asm`, `__asm__`, `asm!`,
+    `global_asm!`), a section attribute (its name reaches the assembler as written) and
+    token pasting (which can make either); a Rust macro called through a metavariable or
+    handed a `mod`."""
+    if assembly:
+        rest = _FOLLOWED_INCLUDE.sub(" ", text)
+        found = _ANY_INC.search(rest)
+        if found is not None:
+            line_start = rest.rfind("\n", 0, found.start()) + 1
+            line_end = rest.find("\n", found.end())
+            return rest[line_start : line_end if line_end >= 0 else len(rest)].strip()
+    else:
+        found = _ASSEMBLY_GATEWAY.search(text)
+        if found is not None:
+            return found.group(0).strip()
+    call = _METAVARIABLE_CALL.search(text) or _MACRO_MODULE_ARGUMENT.search(text)
     return call.group(0) if call else None
-
-
-def _only_directives(text: str) -> bool:
-    """Whether every `#` followed by a name in `text` starts a preprocessor directive (a
-    line's first token): `#include`, `#define` are no stringizing."""
-    for match in re.finditer(r"#[ \t]*[A-Za-z_]", text):
-        start = text.rfind("\n", 0, match.start()) + 1
-        if text[start : match.start()].strip():
-            return False
-    return "##" not in text
 
 
 # rustup's proxies, which run the toolchain a `rust-toolchain.toml` names, and cargo's
@@ -4861,6 +4900,21 @@ def _object_file(path: str) -> bool:
     which is text); a file that cannot be read counts as none."""
     data = read_regular(path, 8)
     return data is not None and data.startswith(_OBJECT_MAGIC)
+
+
+def _assembles(rest: Sequence[Word]) -> bool:
+    """Whether a compiler line assembles a source: one named as assembly (`start.S`), or
+    a language chosen as assembly (`-x assembler-with-cpp`, `-xassembler`)."""
+    values = [w.value or "" for w in rest]
+    for index, value in enumerate(values):
+        language = value[2:] if value.startswith("-x") and len(value) > 2 else ""
+        if value == "-x" and index + 1 < len(values):
+            language = values[index + 1]
+        if language.startswith("assembler") or (
+            not value.startswith("-") and _ASSEMBLY.search(value)
+        ):
+            return True
+    return False
 
 
 def _command_line_defines(rest: Sequence[Word]) -> list[tuple[str, str]]:

@@ -267,7 +267,18 @@ def _dangerous(var: str, value: str | None) -> bool:
         return True
     if (section == "alias" or wild in _BANG_KEYS) and value is not None:
         return value.lstrip().startswith("!")
+    if (wild == "format.pretty" or (section == "pretty" and sub is None)) and value:
+        # a format that verifies signatures (`%G?`) runs gpg on every signed commit, as
+        # `--show-signature` does; gpgsm then fetches the CRL an X.509 signature names
+        # (review DR2: `format.pretty`, `pretty.NAME` of `--format=NAME`)
+        return _SIGNATURE_FORMAT.search(value.replace("%%", "")) is not None
     return sub is None and section == "pager"
+
+
+_SIGNATURE_FORMAT: Final = re.compile(r"%[-+ ]?(?:G|\(signature)")
+# settings whose effect the repository's commits choose (the signatures verified), so
+# that they count in git's global configuration too (review DR2)
+_SIGNATURE_KEYS: Final = ("log.showsignature", "format.pretty", "pretty.")
 
 
 def split_alias(body: str) -> list[str] | None:
@@ -1276,6 +1287,8 @@ def _chosen_by_repository(risk: GitRisk, workspace: tuple[str, ...]) -> bool:
     file = risk.file.partition(", ")[0]
     if not file.startswith("/") or _names_work_tree(risk):
         return True
+    if risk.key.lower().startswith(_SIGNATURE_KEYS):
+        return True  # (verifies the signatures the repository's commits carry)
     # last, as it costs system calls: the file itself in the workspace, as written or
     # where its links lead (a `~/.gitconfig` linked into the workspace: review DG4)
     for form in dict.fromkeys((file, _real_path(file))):

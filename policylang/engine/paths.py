@@ -19,6 +19,7 @@ import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from policylang.shell.model import Connector, ExpansionKind, Scope, Segment, Word
 
@@ -387,6 +388,10 @@ def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     return forms, complete and not process
 
 
+# the folders whose names an automounter resolves as host names (`/net/HOST`)
+AUTOMOUNT_ROOTS: Final = ("/net/", "/hosts/")
+
+
 def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, bool]:
     """`resolve`, telling a path that leads through /proc's directory of the process
     resolving it (`/proc/self/cwd/x`, `/dev/fd/../cwd`, a link to them) apart: its forms
@@ -409,6 +414,12 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         lexical_form = normal(joined)
         if lexical_form not in forms:
             forms.append(lexical_form)
+        if lexical_form.startswith(AUTOMOUNT_ROOTS):
+            # an automounter resolves `/net/HOST` (macOS, autofs's `-hosts` map): a lookup
+            # is a DNS query and a packet to that host, so the path is not looked up here,
+            # and where it leads cannot be told (review DR3)
+            complete = False
+            continue
         try:
             resolved, through_process = physical(joined, lexical_form)
         except Unresolvable:

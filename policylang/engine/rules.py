@@ -600,6 +600,17 @@ class RuleView:
         only removes, see `ProtectedTable.match_protected`)."""
         wanted = Access.WRITE if access == "write" else Access.READ
         found: list[Reason] = []
+        if ctx.env_secrets:
+            moved = _environment_secret(forms, ctx, subtree)
+            if moved is not None:
+                return [
+                    Reason(
+                        rule_id="engine.environment-secret",
+                        message=f"{access}s `{shown}`, {moved}",
+                        verdict=Verdict.DENY,
+                        location=None,
+                    )
+                ]
         for form in forms:
             hit, outside = self._match_anchors(form, wanted, ctx, subtree, removal)
             if hit is None or (outside and protected_only):
@@ -2749,6 +2760,18 @@ def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
 
 
 _MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
+
+
+def _environment_secret(forms: Sequence[str], ctx: EvalContext, subtree: bool) -> str | None:
+    """Why a path is a credential file the environment moved (`KUBECONFIG=~/k/prod.yaml`:
+    review DR5): one of the forms at or below such a place, or, for a recursive reach
+    (`subtree`), above it; None when none is."""
+    for form in forms:
+        for place, variable in ctx.env_secrets:
+            below = form == place or form.startswith(place.rstrip("/") + "/")
+            if below or (subtree and place.startswith(form.rstrip("/") + "/")):
+                return f"a credential file the environment names (`{variable}`: `{place}`)"
+    return None
 
 
 def is_compiler(name: str) -> bool:
