@@ -2,8 +2,8 @@
 # Install the Debian packages the test suite needs (bubblewrap for the sandbox tests,
 # strace for the dynamic oracle, git for the repository tests, binutils' ar for the archive
 # tests, the C preprocessor for the stdin-source tests, less, man-db, ripgrep and file for
-# the review DD and DE tests, ruby for the environment loader tests, nasm for review
-# DO's). CI machines start bare and run as root.
+# the review DD and DE tests, ruby for the environment loader tests, nasm and lsof for
+# reviews DO and DR). CI machines start bare and run as root.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
