@@ -501,7 +501,7 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
     >>> run("ps", "-auxe") == run("ps", "-e", "-x") == "ps -e with BSD options prints environments"
     True
     >>> run("ps", "eww"), run("pgrep", "-x", "e")
-    ('ps BSD option `e` prints environments', None)
+    ('ps BSD option `e` or `E` prints environments', None)
     """
     if words and words[0].value == "lsof":
         return _lsof_host(words)
@@ -527,8 +527,9 @@ def ps_environment(words: Sequence[Word], view: OptionView) -> str | None:
             dash_e = dash_e or "e" in text
             bsd = bsd or "x" in text or "t" in text
             skip = text[-1] in _PS_VALUED  # its value is the next word
-        elif "e" in text:
-            return "ps BSD option `e` prints environments"
+        elif "e" in text or "E" in text:
+            # (BSD's ps reads a first word without a dash as options: `ps auxE`, DT13)
+            return "ps BSD option `e` or `E` prints environments"
         else:
             bsd = True
     if dash_e and bsd:

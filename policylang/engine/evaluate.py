@@ -3577,7 +3577,7 @@ def _jvm_option_paths(options: str) -> list[str]:
         elif word.startswith(("-XX:OnError=", "-XX:OnOutOfMemoryError=")):
             # (each command of the list, which the JVM runs with `sh -c`: `a;./evil`,
             # `a&&./evil`: reviews DQ5, DS7)
-            commands = re.split(r"[;&|\n]+", word.partition("=")[2])
+            commands = re.split(r"[;&|\n`]+|\$\(", word.partition("=")[2])
             found.extend(c.split()[0] for c in commands if c.split())
         elif _jvm_loads_class(word):
             found.append(".")  # (a class the JVM loads by name from its class path: `.`)
@@ -3665,8 +3665,9 @@ def _services_in(entry: str) -> str | None:
                 if folded.startswith("meta-inf/services/"):
                     return entry
                 if folded == "meta-inf/manifest.mf":
-                    manifest = archive.read(name)[: 1 << 20]
-                    if _MANIFEST_CLASS_PATH.search(manifest):
+                    if archive.getinfo(name).file_size > _MAX_MANIFEST:
+                        return entry  # (a manifest too large to read: review DT8)
+                    if _MANIFEST_CLASS_PATH.search(archive.read(name)):
                         return entry
     except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, KeyError):
         return entry  # (javac may read what this cannot: a service unseen)
@@ -3674,6 +3675,7 @@ def _services_in(entry: str) -> str | None:
 
 
 # a jar manifest's `Class-Path:` attribute, which adds jars to the class path
+_MAX_MANIFEST: Final = 1 << 20
 _MANIFEST_CLASS_PATH: Final = re.compile(rb"(?i)(?:^|[\r\n])class-path[ \t]*:")
 
 
@@ -4758,9 +4760,30 @@ _NASM_INCBIN: Final = re.compile(
 # inline assembly of C or Rust, a section attribute, and token pasting, which can make
 # either: what hands the assembler text a textual scan cannot follow (DS1)
 _ASSEMBLY_GATEWAY: Final = re.compile(
-    r"\b(?:__asm__|__asm)\b|\basm\b[ \t\n]*(?:(?:volatile|__volatile__|goto|inline)\b[ \t\n]*)*"
-    r"[({]|\b(?:global_asm|naked_asm|asm)[ \t\n]*!|\bsection[ \t\n]*\(|\blink_section\b|##"
+    r"(?m)\b(?:__asm__|__asm)\b|\basm\b[ \t\n]*(?:(?:volatile|__volatile__|goto|inline)\b[ \t\n]*)*"
+    r"[({]|\b(?:global_asm|naked_asm|asm)[ \t\n]*!|\b(?:link_section|export_name|link_name)\b"
+    r'|(?<!")##(?!")|^[ \t]*#[ \t]*(?:ident|sccs)\b'
 )
+# attributes whose string reaches the assembler as written (a section's name, a symbol
+# version, an alias: `__attribute__((section(".data\n.incbin …")))`, review DS1, DT6),
+# looked for where the file has attribute syntax at all
+_ATTRIBUTE_SYNTAX: Final = re.compile(r"\b__attribute__\b|\b__declspec\b|\[\[[ \t]*gnu::")
+_ASSEMBLER_ATTRIBUTE: Final = re.compile(
+    r"\b_*(?:section|symver|alias|ifunc|weakref|allocate)_*[ \t\n]*\("
+)
+
+
+# strings, character literals (at most 4 characters: C's multi-character constants; a
+# Rust lifetime `'a` starts none) and comments
+_CODE_TOKENS: Final = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n]){1,4}\'|//[^\n]*|/\*.*?(?:\*/|\Z)', re.DOTALL
+)
+
+
+def _blank_token(match: re.Match[str]) -> str:
+    """A comment as a blank, a string or character literal as an empty one."""
+    token = match.group(0)
+    return token[0] * 2 if token[0] in "\"'" else " "
 # the lines of assembly the scan follows (a literal include or `.incbin`, after a label or
 # `times N`, with nasm's offsets), and C's include directives, which it reads on its own
 _FOLLOWED_INCLUDE: Final = re.compile(
@@ -4818,7 +4841,12 @@ def _built_directive(text: str, *, assembly: bool) -> str | None:
             line_end = rest.find("\n", found.end())
             return rest[line_start : line_end if line_end >= 0 else len(rest)].strip()
     else:
-        found = _ASSEMBLY_GATEWAY.search(text)
+        # (comments out and strings blanked: `asm` in a comment, `##` in a string, are
+        # no gateway; `asm/**/(` is one: review DT6, DT11)
+        code = _CODE_TOKENS.sub(_blank_token, text)
+        found = _ASSEMBLY_GATEWAY.search(code)
+        if found is None and _ATTRIBUTE_SYNTAX.search(code):
+            found = _ASSEMBLER_ATTRIBUTE.search(code)
         if found is not None:
             return found.group(0).strip()
     call = _METAVARIABLE_CALL.search(text) or _MACRO_MODULE_ARGUMENT.search(text)

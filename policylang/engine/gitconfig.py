@@ -267,7 +267,7 @@ def _dangerous(var: str, value: str | None) -> bool:
         return True
     if (section == "alias" or wild in _BANG_KEYS) and value is not None:
         return value.lstrip().startswith("!")
-    if (wild == "format.pretty" or (section == "pretty" and sub is None)) and value:
+    if (wild == "format.pretty" or section == "pretty") and value:  # (`[pretty "x"] y`: DT2)
         # a format that verifies signatures (`%G?`) runs gpg on every signed commit, as
         # `--show-signature` does; gpgsm then fetches the CRL an X.509 signature names
         # (review DR2: `format.pretty`, `pretty.NAME` of `--format=NAME`)

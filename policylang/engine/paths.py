@@ -414,7 +414,7 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         lexical_form = normal(joined)
         if lexical_form not in forms:
             forms.append(lexical_form)
-        if lexical_form.startswith(AUTOMOUNT_ROOTS):
+        if lexical_form.lower().startswith(AUTOMOUNT_ROOTS):  # (`/NET`: macOS, DT1)
             # an automounter resolves `/net/HOST` (macOS, autofs's `-hosts` map): a lookup
             # is a DNS query and a packet to that host, so the path is not looked up here,
             # and where it leads cannot be told (review DR3)

@@ -3,9 +3,13 @@ system's configuration and with an author, HOME beside the folder (the tests' fa
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from policylang.decision import Decision, Verdict
@@ -69,6 +73,37 @@ def bash_printed(line: str, workspace: Path) -> str:
         capture_output=True, text=True, timeout=30, check=False,
     )  # fmt: skip
     return done.stdout + done.stderr
+
+
+@functools.lru_cache(maxsize=1)
+def _scan_rulesets() -> Path:
+    """A copy of the shipped rulesets without the locked `compiler-reads-sources` rule
+    (and the expectations that name it), made once per process."""
+    source = Path(str(importlib.resources.files("policylang") / "rulesets"))
+    copy = Path(tempfile.mkdtemp(prefix="policylang-scan-")) / "rulesets"
+    shutil.copytree(source, copy)
+    for path in copy.rglob("*.policy"):
+        lines = path.read_text().splitlines(keepends=True)
+        kept = [line for line in lines if "compiler-reads-sources" not in line]
+        path.write_text("".join(kept))
+    return copy
+
+
+def scan_policy(*rules: str) -> Policy:
+    """The default policy as a ruleset that lets compilers be approved would have it
+    (without the locked `compiler-reads-sources`), `rules` approved: where the engine's
+    include scan of an approved compiler's sources is the only check. The scan's own tests
+    use it; the shipped rulesets ask for every compile."""
+    policy = load_policy(_scan_rulesets() / "default.policy", check=False)
+    for rule in rules:
+        policy.approvals.add(rule, persist=False)
+    return policy
+
+
+def scan_judge(line: str, workspace: Path, *approvals: str) -> Decision:
+    """`judge` under `scan_policy`."""
+    policy = scan_policy(*approvals)
+    return policy.evaluate(line, workspace=str(workspace), env=canary_environment(workspace))
 
 
 def judge(line: str, workspace: Path, *approvals: str) -> Decision:

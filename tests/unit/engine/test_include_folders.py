@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, canary_environment, copy_workspace, judge
+from realrun import aws_secret, canary_environment, copy_workspace, scan_judge
 
 from policylang import Verdict, load_policy
 from policylang.engine.approvals import Approvals
@@ -48,7 +48,7 @@ def test_a_header_from_an_include_folder_is_checked(tmp_path: Path, line: str) -
         env=canary_environment(workspace), check=False,
     )  # fmt: skip
     assert "AKIASECRET" in done.stdout + done.stderr  # the real preprocessor prints it
-    decision = judge(line, workspace, "cpp")
+    decision = scan_judge(line, workspace, "cpp")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -72,5 +72,5 @@ def test_ordinary_include_folders_stay_approved(tmp_path: Path) -> None:
         "cpp --include-directory=clean src/ok.c",
     )
     for line in lines:
-        decision = judge(line, workspace, line.split()[0])
+        decision = scan_judge(line, workspace, line.split()[0])
         assert decision.verdict is Verdict.ALLOW, decision.explain()

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, git_ok, judge
+from realrun import copy_workspace, git_ok, scan_judge
 
 from policylang import Verdict
 from policylang.engine import paths
@@ -46,7 +46,7 @@ def test_cy1_a_link_chain_past_path_max_and_back(tmp_path: Path) -> None:
     os.symlink(f"a/s/{up}{home}/.aws/credentials", workspace / "C")
     done = subprocess.run(["cat", "C"], cwd=workspace, capture_output=True, text=True)
     assert "AKIASECRET" in done.stdout
-    decision = judge("cat C", workspace)
+    decision = scan_judge("cat C", workspace)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -58,7 +58,7 @@ def test_cy1_a_link_chain_past_path_max_and_back(tmp_path: Path) -> None:
 def test_cy2_a_typed_path_after_two_slashes(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
     home = str(tmp_path / "home").lstrip("/")
-    decision = judge(line.format(home=home), workspace, "pytest")
+    decision = scan_judge(line.format(home=home), workspace, "pytest")
     assert decision.verdict is Verdict.DENY, decision.explain()
 
 
@@ -78,13 +78,13 @@ def test_cy4_cy5_a_tools_module_by_any_spelling(
     tmp_path: Path, asked: str, offered: str | None
 ) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(asked, workspace).suggested_rule == offered
+    assert scan_judge(asked, workspace).suggested_rule == offered
 
 
 def test_cy5_the_old_offer_of_a_main_module_does_not_reach_other_verbs(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "python3 -m uv.__main__ tool run evil"
-    assert judge(line, workspace, "python3 -m uv.__main__").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "python3 -m uv.__main__").verdict is Verdict.ASK
 
 
 @pytest.mark.parametrize(
@@ -104,7 +104,7 @@ def test_cy6_a_local_clone_hard_links_the_objects(
 ) -> None:
     workspace = copy_workspace(tmp_path)
     git_ok(workspace, "init", "-q")
-    decision = judge(line, workspace, "git clone")
+    decision = scan_judge(line, workspace, "git clone")
     assert decision.verdict is verdict, decision.explain()
 
 
@@ -121,7 +121,7 @@ def test_cy6_the_objects_really_share_their_inodes(tmp_path: Path) -> None:
 def test_cy7_meson_takes_any_unique_prefix(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "meson compile -C b --n=-f,x.ninja"
-    assert judge(line, workspace, "meson compile").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "meson compile").verdict is Verdict.ASK
 
 
 def test_cy8_an_approved_compilers_sources_include_a_secret(tmp_path: Path) -> None:
@@ -133,9 +133,9 @@ def test_cy8_an_approved_compilers_sources_include_a_secret(tmp_path: Path) -> N
     (workspace / "m.c").write_text('#include "y.h"\nint main(void) { return 0; }\n')
     (workspace / "y.h").write_text('#include "../home/.aws/credentials"\n')
     (workspace / "ok.c").write_text("#include <stdio.h>\nint main(void) { return 0; }\n")
-    assert judge("cpp x.c", workspace, "cpp").verdict is Verdict.DENY
-    assert judge("gcc -E m.c", workspace, "gcc").verdict is Verdict.DENY
-    assert judge("gcc -c ok.c -o ok.o", workspace, "gcc").verdict is Verdict.ALLOW
+    assert scan_judge("cpp x.c", workspace, "cpp").verdict is Verdict.DENY
+    assert scan_judge("gcc -E m.c", workspace, "gcc").verdict is Verdict.DENY
+    assert scan_judge("gcc -c ok.c -o ok.o", workspace, "gcc").verdict is Verdict.ALLOW
     done = subprocess.run(["cpp", "m.c"], cwd=workspace, capture_output=True, text=True)
     assert "AKIASECRET" in done.stdout
 
@@ -146,7 +146,7 @@ def test_cy8_an_approved_compilers_sources_include_a_secret(tmp_path: Path) -> N
 )
 def test_cy9_a_remote_path_is_no_local_path(tmp_path: Path, approval: str, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, approval).verdict is not Verdict.DENY
+    assert scan_judge(line, workspace, approval).verdict is not Verdict.DENY
 
 
 @pytest.mark.parametrize(
@@ -160,5 +160,5 @@ def test_cy2_a_url_of_a_scheme_no_table_knows_stays_approved(
     """What follows `TYPE://` is checked against the protect rules only: a URL's host
     and path are no place outside the workspace to ask about."""
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace).suggested_rule == approval
-    assert judge(line, workspace, approval).verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace).suggested_rule == approval
+    assert scan_judge(line, workspace, approval).verdict is Verdict.ALLOW

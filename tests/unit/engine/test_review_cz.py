@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import as_nobody, aws_secret, copy_workspace, git_ok, judge, run_real
+from realrun import as_nobody, aws_secret, copy_workspace, git_ok, run_real, scan_judge
 
 from policylang import Verdict
 
@@ -56,13 +56,13 @@ def test_cz1_what_an_approved_compilers_sources_include_is_judged(
     sources: tuple[Path, Path], approval: str, line: str
 ) -> None:
     workspace, _secret = sources
-    decision = judge(line, workspace, approval)
+    decision = scan_judge(line, workspace, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
 def test_cz1_an_everyday_source_stays_approved(sources: tuple[Path, Path]) -> None:
     workspace, _secret = sources
-    assert judge("gcc -c ok.c -o ok.o", workspace, "gcc").verdict is Verdict.ALLOW
+    assert scan_judge("gcc -c ok.c -o ok.o", workspace, "gcc").verdict is Verdict.ALLOW
 
 
 def test_cz1_the_preprocessor_reads_through_a_comment(sources: tuple[Path, Path]) -> None:
@@ -78,7 +78,7 @@ def test_cz1_the_preprocessor_reads_through_a_comment(sources: tuple[Path, Path]
 )  # fmt: skip
 def test_cz2_option_values_are_no_source(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, "cpp").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "cpp").verdict is Verdict.ASK
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_cz4_cz5_local_clones(tmp_path: Path, line: str, verdict: Verdict) -> No
     (workspace / "lib").mkdir()
     git_ok(workspace / "lib", "init", "-q")
     (workspace / "h:x").symlink_to(".")
-    decision = judge(line, workspace, "git clone")
+    decision = scan_judge(line, workspace, "git clone")
     assert decision.verdict is verdict, decision.explain()
 
 
@@ -157,7 +157,7 @@ def listed(tmp_path: Path) -> Path:
      ("ctags", "ctags -L l -x"), ("b3sum", "b3sum -c l")],
 )  # fmt: skip
 def test_cz6_a_pathspec_file_asks(listed: Path, approval: str, line: str) -> None:
-    decision = judge(line, listed, approval)
+    decision = scan_judge(line, listed, approval)
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 
@@ -178,7 +178,7 @@ def test_cz7_a_local_path_behind_a_backend_or_address(
 ) -> None:
     workspace = copy_workspace(tmp_path)
     home = tmp_path / "home"
-    decision = judge(line.format(home=home), workspace, approval)
+    decision = scan_judge(line.format(home=home), workspace, approval)
     assert decision.verdict is Verdict.DENY, decision.explain()
 
 
@@ -187,7 +187,7 @@ def test_cz8_a_workspace_below_a_build_folder_is_walked(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path / "build")
     (workspace / "sub" / ".claude").mkdir(parents=True)
     (workspace / "sub" / ".claude" / "settings.json").write_text("{}\n")
-    assert judge("rm -rf sub", workspace, "rm").verdict is Verdict.ASK
+    assert scan_judge("rm -rf sub", workspace, "rm").verdict is Verdict.ASK
 
 
 @pytest.mark.parametrize(
@@ -199,7 +199,7 @@ def test_cz8_a_workspace_below_a_build_folder_is_walked(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_cz9_cz10_module_suggestions(tmp_path: Path, asked: str, offered: str | None) -> None:
     workspace = copy_workspace(tmp_path)
-    suggestion = judge(asked, workspace).suggested_rule
+    suggestion = scan_judge(asked, workspace).suggested_rule
     if offered is None:
         assert suggestion is None or suggestion.split()[-1].endswith("x.py")
     else:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import as_nobody, aws_secret, copy_workspace, git_ok, judge
+from realrun import as_nobody, aws_secret, copy_workspace, git_ok, scan_judge
 
 from policylang import Verdict
 
@@ -59,7 +59,7 @@ def sources(tmp_path: Path) -> Path:
      ("nasm", "nasm inc.asm")],
 )  # fmt: skip
 def test_da1_more_ways_to_include(sources: Path, approval: str, line: str) -> None:
-    decision = judge(line, sources, approval)
+    decision = scan_judge(line, sources, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -68,7 +68,7 @@ def test_da1_more_ways_to_include(sources: Path, approval: str, line: str) -> No
     [("gcc", "gcc -c ft.c"), ("rustc", "rustc bindgen.rs"), ("gcc", "gcc -c ok.c")],
 )
 def test_da7_everyday_sources_stay_approved(sources: Path, approval: str, line: str) -> None:
-    assert judge(line, sources, approval).verdict is Verdict.ALLOW
+    assert scan_judge(line, sources, approval).verdict is Verdict.ALLOW
 
 
 def test_da1_the_preprocessor_reads_past_a_comment_in_a_string(sources: Path) -> None:
@@ -86,14 +86,14 @@ def test_da2_a_local_clone_by_other_spellings(tmp_path: Path, line: str) -> None
     git_ok(workspace, "init", "-q")
     git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "x")
     git_ok(workspace, "worktree", "add", "-q", "wt")
-    decision = judge(line, workspace, "git clone")
+    decision = scan_judge(line, workspace, "git clone")
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 
 def test_da2_a_clone_of_a_url_with_options_stays_approved(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "git clone -qb main https://example.com/r x"
-    assert judge(line, workspace, "git clone").verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace, "git clone").verdict is Verdict.ALLOW
 
 
 @pytest.fixture
@@ -148,13 +148,13 @@ def test_da8_another_users_folder_stays_shut(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_da4_da5_lists_and_backends_ask(tmp_path: Path, approval: str, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, approval).verdict is Verdict.ASK
+    assert scan_judge(line, workspace, approval).verdict is Verdict.ASK
 
 
 def test_da6_a_unix_socket_path_after_two_slashes(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = f"socat -u OPEN:a UNIX://{tmp_path}/home/.bashrc,unlink-close"
-    assert judge(line, workspace, "socat -u").verdict is Verdict.DENY
+    assert scan_judge(line, workspace, "socat -u").verdict is Verdict.DENY
 
 
 @pytest.mark.parametrize(
@@ -162,8 +162,8 @@ def test_da6_a_unix_socket_path_after_two_slashes(tmp_path: Path) -> None:
 )
 def test_da9_more_python_names_run_scripts(tmp_path: Path, name: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(f"{name} -m pip list", workspace).suggested_rule == f"{name} -m pip list"
-    offered = judge(f"{name} evil.py", workspace).suggested_rule
+    assert scan_judge(f"{name} -m pip list", workspace).suggested_rule == f"{name} -m pip list"
+    offered = scan_judge(f"{name} evil.py", workspace).suggested_rule
     assert offered is not None
     assert offered.endswith("/evil.py")  # the script, never the bare interpreter
 
@@ -171,4 +171,4 @@ def test_da9_more_python_names_run_scripts(tmp_path: Path, name: str) -> None:
 def test_da5_a_style_named_file_is_no_list(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "clang-format --style file src/a.c"
-    assert judge(line, workspace, "clang-format").verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace, "clang-format").verdict is Verdict.ALLOW

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, git_ok, judge
+from realrun import aws_secret, copy_workspace, git_ok, scan_judge
 
 from policylang import Verdict
 
@@ -51,7 +51,7 @@ def sources(tmp_path: Path) -> Path:
      ("gcc", "gcc -E macro.c")],
 )  # fmt: skip
 def test_db2_more_include_spellings(sources: Path, approval: str, line: str) -> None:
-    decision = judge(line, sources, approval)
+    decision = scan_judge(line, sources, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -62,14 +62,14 @@ def test_db2_more_include_spellings(sources: Path, approval: str, line: str) -> 
 def test_db5_db6_names_no_include_uses_stay_approved(
     sources: Path, approval: str, line: str
 ) -> None:
-    decision = judge(line, sources, approval)
+    decision = scan_judge(line, sources, approval)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
 def test_a_protected_name_a_define_quotes_asks(sources: Path) -> None:
     # (DB5 had kept `#define DOTENV ".env"` approved as no include uses it; review DO11:
     # a system header, which is not read, may include through that very macro)
-    decision = judge("gcc -c paths.c", sources, "gcc")
+    decision = scan_judge("gcc -c paths.c", sources, "gcc")
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert "a header may include" in decision.explain()
 
@@ -78,27 +78,27 @@ def test_db1_a_gitdir_file_as_the_source(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     git_ok(workspace, "init", "-q")
     (workspace / "g").write_text("gitdir: .git\n")
-    decision = judge("git clone --bare g c1.git", workspace, "git clone")
+    decision = scan_judge("git clone --bare g c1.git", workspace, "git clone")
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 
 @pytest.mark.parametrize("name", ["ctags-universal", "universal-ctags", "uctags"])
 def test_db3_ctags_by_its_other_names(tmp_path: Path, name: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(f"{name} -x a.c", workspace, name).verdict is Verdict.ASK
+    assert scan_judge(f"{name} -x a.c", workspace, name).verdict is Verdict.ASK
 
 
 def test_db7_ctags_version_is_no_list(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge("ctags --version", workspace, "ctags").verdict is Verdict.ALLOW
+    assert scan_judge("ctags --version", workspace, "ctags").verdict is Verdict.ALLOW
 
 
 def test_db4_a_typed_path_into_a_folder_of_this_machine(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "socat -u OPEN:payload CREATE://usr/local/share/gradle/init.d/x.gradle"
-    assert judge(line, workspace, "socat -u").verdict is Verdict.ASK  # outside the workspace
+    assert scan_judge(line, workspace, "socat -u").verdict is Verdict.ASK  # outside the workspace
     url = "socat -u OPEN:payload CREATE://no-such-host/share/x"
-    assert judge(url, workspace, "socat -u").verdict is Verdict.ALLOW
+    assert scan_judge(url, workspace, "socat -u").verdict is Verdict.ALLOW
 
 
 @pytest.fixture
@@ -131,7 +131,7 @@ def macro_sources(tmp_path: Path) -> Path:
 def test_dc2_to_dc5_macros_followed_and_everyday_code(
     macro_sources: Path, approval: str, line: str, verdict: Verdict
 ) -> None:
-    decision = judge(line, macro_sources, approval)
+    decision = scan_judge(line, macro_sources, approval)
     assert decision.verdict is verdict, decision.explain()
 
 
@@ -141,9 +141,9 @@ def test_dc1_dc6_a_repository_folder_without_objects_and_a_bundle(tmp_path: Path
     (workspace / "x" / "refs").mkdir(parents=True)
     (workspace / "x" / "HEAD").write_text("ref: refs/heads/main\n")
     (workspace / "x" / "commondir").write_text("../.git\n")
-    assert judge("git clone --bare x c.git", workspace, "git clone").verdict is Verdict.ASK
+    assert scan_judge("git clone --bare x c.git", workspace, "git clone").verdict is Verdict.ASK
     (workspace / "repo.bundle").write_text("# v2 git bundle\n")
-    assert judge("git clone repo.bundle out", workspace, "git clone").verdict is Verdict.ALLOW
+    assert scan_judge("git clone repo.bundle out", workspace, "git clone").verdict is Verdict.ALLOW
 
 
 def test_a_macro_chain_longer_than_is_followed_asks(tmp_path: Path) -> None:
@@ -153,4 +153,4 @@ def test_a_macro_chain_longer_than_is_followed_asks(tmp_path: Path) -> None:
     (workspace / "chain.c").write_text(
         "\n".join([*chain, f'#define M80 "{secret}"', "#include M0", ""])
     )
-    assert judge("gcc -E chain.c", workspace, "gcc").verdict is Verdict.ASK
+    assert scan_judge("gcc -E chain.c", workspace, "gcc").verdict is Verdict.ASK

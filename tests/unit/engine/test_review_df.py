@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, canary_environment, copy_workspace, judge
+from realrun import aws_secret, canary_environment, copy_workspace, scan_judge, scan_policy
 
 from policylang import Verdict
 
@@ -29,7 +29,7 @@ def test_df1_df2_df9_no_exact_rule_for_an_option_before_the_verb(
     tmp_path: Path, line: str
 ) -> None:
     workspace = copy_workspace(tmp_path)
-    rule = judge(line, workspace).suggested_rule
+    rule = scan_judge(line, workspace).suggested_rule
     assert rule is None or not rule.endswith(" $"), rule
 
 
@@ -45,14 +45,14 @@ def test_df3_an_exact_approval_does_not_cover_fed_input(
     tmp_path: Path, rule: str, line: str
 ) -> None:
     workspace = copy_workspace(tmp_path)
-    decision = judge(line, workspace, rule)
+    decision = scan_judge(line, workspace, rule)
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 
 @pytest.mark.parametrize("line", ["make", "make 2>&1 | tail -5", "time make", "make && make"])
 def test_df3_an_exact_approval_still_covers_its_line(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, "make $").verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace, "make $").verdict is Verdict.ALLOW
 
 
 def _headers(tmp_path: Path) -> Path:
@@ -87,7 +87,7 @@ def _headers(tmp_path: Path) -> Path:
 )  # fmt: skip
 def test_df4_df5_df7_headers_the_compiler_finds(tmp_path: Path, approval: str, line: str) -> None:
     workspace = _headers(tmp_path)
-    decision = judge(line, workspace, approval)
+    decision = scan_judge(line, workspace, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -108,13 +108,13 @@ def test_df4_a_real_preprocessor_prints_the_header_an_option_names(tmp_path: Pat
 )  # fmt: skip
 def test_df6_an_approved_rustc_loading_crates(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, line.split()[0]).verdict is Verdict.ASK
+    assert scan_judge(line, workspace, line.split()[0]).verdict is Verdict.ASK
 
 
 def test_df6_an_ordinary_rustc_stays_approved(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     (workspace / "m.rs").write_text("fn main() {}\n")
-    assert judge("rustc m.rs -o m", workspace, "rustc").verdict is Verdict.ALLOW
+    assert scan_judge("rustc m.rs -o m", workspace, "rustc").verdict is Verdict.ALLOW
 
 
 @pytest.mark.source  # patches the engine's list of system folders
@@ -133,9 +133,6 @@ def test_df8_system_headers_are_checked_not_scanned(
         (system / f"h{index}.h").write_text(f'#include "h{index + 1}.h"\n')
     (workspace / "py.c").write_text('#include "h0.h"\n')
     env = {**canary_environment(workspace), "C_INCLUDE_PATH": str(system)}
-    from policylang import load_policy
-
-    policy = load_policy()
-    policy.approvals.add("gcc", persist=False)
+    policy = scan_policy("gcc")
     decision = policy.evaluate("gcc -c py.c -o p.o", workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, env_beside, judge, run_printed
+from realrun import aws_secret, copy_workspace, env_beside, run_printed, scan_judge
 
 from policylang import Verdict, load_policy
 
@@ -31,19 +31,19 @@ def _secrets(tmp_path: Path) -> Path:
 def test_dh1_ripgrep_glob_syntax(tmp_path: Path, line: str) -> None:
     workspace = _secrets(tmp_path)
     assert "topsecret" in run_printed(line, workspace, env_beside(tmp_path))  # the real rg
-    assert judge(line, workspace).verdict is not Verdict.ALLOW
+    assert scan_judge(line, workspace).verdict is not Verdict.ALLOW
 
 
 def test_dh1_an_ignore_file_in_ripgrep_glob_syntax(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
     (workspace / ".ignore").write_text("!{.env,x}\n")
     assert "topsecret" in run_printed("rg SECRET", workspace, env_beside(tmp_path))
-    assert judge("rg SECRET", workspace).verdict is not Verdict.ALLOW
+    assert scan_judge("rg SECRET", workspace).verdict is not Verdict.ALLOW
 
 
 def test_dh1_braces_that_match_no_protected_name_hold(tmp_path: Path) -> None:
     workspace = _secrets(tmp_path)
-    assert judge("rg -g '*.{py,pyi}' TODO", workspace).verdict is Verdict.ALLOW
+    assert scan_judge("rg -g '*.{py,pyi}' TODO", workspace).verdict is Verdict.ALLOW
 
 
 @pytest.mark.parametrize(
@@ -53,12 +53,12 @@ def test_dh1_braces_that_match_no_protected_name_hold(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_dh2_input_fed_to_a_nested_command(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, "redis-cli $").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "redis-cli $").verdict is Verdict.ASK
 
 
 def test_dh2_a_substitution_of_a_line_that_feeds_nothing(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge("echo $(redis-cli)", workspace, "redis-cli $").verdict is Verdict.ALLOW
+    assert scan_judge("echo $(redis-cli)", workspace, "redis-cli $").verdict is Verdict.ALLOW
 
 
 def _headers(tmp_path: Path) -> Path:
@@ -84,13 +84,13 @@ def test_dh3_dh4_headers_read_in_turn(tmp_path: Path, line: str) -> None:
     workspace = _headers(tmp_path)
     line = line.format(tmp=tmp_path)
     assert "AKIASECRET" in run_printed(line, workspace, env_beside(tmp_path))  # the real cpp
-    assert judge(line, workspace, "cpp").verdict is not Verdict.ALLOW
+    assert scan_judge(line, workspace, "cpp").verdict is not Verdict.ALLOW
 
 
 @pytest.mark.parametrize("line", ["rustdoc --test lib.rs", "rustdoc --runtool x lib.rs"])
 def test_dh5_rustdoc_runs_the_examples(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, "rustdoc").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "rustdoc").verdict is Verdict.ASK
 
 
 def test_dh6_perl5opt_include_folders(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, env_beside, judge, run_printed
+from realrun import aws_secret, copy_workspace, env_beside, run_printed, scan_judge
 
 from policylang import Verdict, load_policy
 
@@ -24,7 +24,7 @@ def test_di1_rg_globs(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
     (workspace / ".env").write_text("SECRET=topsecret\n")
     assert "topsecret" in run_printed(line, workspace, env_beside(tmp_path))  # the real rg
-    assert judge(line, workspace).verdict is not Verdict.ALLOW
+    assert scan_judge(line, workspace).verdict is not Verdict.ALLOW
 
 
 def test_di1_an_ignore_file_with_a_negated_class(tmp_path: Path) -> None:
@@ -32,7 +32,7 @@ def test_di1_an_ignore_file_with_a_negated_class(tmp_path: Path) -> None:
     (workspace / ".env").write_text("SECRET=topsecret\n")
     (workspace / ".ignore").write_text("!.[!E]nv\n")
     assert "topsecret" in run_printed("rg SECRET", workspace, env_beside(tmp_path))
-    assert judge("rg SECRET", workspace).verdict is not Verdict.ALLOW
+    assert scan_judge("rg SECRET", workspace).verdict is not Verdict.ALLOW
 
 
 def test_di2_a_header_named_by_an_absolute_path(tmp_path: Path) -> None:
@@ -44,7 +44,7 @@ def test_di2_a_header_named_by_an_absolute_path(tmp_path: Path) -> None:
     (workspace / "mac.c").write_text(f'#define H "{workspace}/vend/h.h"\n#include H\n')
     for line in ("cpp abs.c", "cpp mac.c"):
         assert "AKIASECRET" in run_printed(line, workspace, env_beside(tmp_path))  # the real cpp
-        assert judge(line, workspace, "cpp").verdict is not Verdict.ALLOW, line
+        assert scan_judge(line, workspace, "cpp").verdict is not Verdict.ALLOW, line
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,7 @@ def test_di2_a_header_named_by_an_absolute_path(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_di3_an_exec_that_feeds_every_later_command(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, "redis-cli $").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "redis-cli $").verdict is Verdict.ASK
 
 
 @pytest.mark.parametrize("options", ["-Mlib=lib", "-mlib=lib", "Ilib", "-Mlib=./lib", "-wIlib"])

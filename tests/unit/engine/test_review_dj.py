@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, judge
+from realrun import aws_secret, copy_workspace, scan_judge
 
 from policylang import Verdict, load_policy
 
@@ -25,13 +25,13 @@ from policylang import Verdict, load_policy
 )  # fmt: skip
 def test_dj1_exec_options_and_loops(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
-    assert judge(line, workspace, "redis-cli $").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "redis-cli $").verdict is Verdict.ASK
 
 
 def test_dj1_a_loop_without_such_an_exec_holds(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "for i in 1 2; do redis-cli; done"
-    assert judge(line, workspace, "redis-cli $").verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace, "redis-cli $").verdict is Verdict.ALLOW
 
 
 def test_dj2_an_absolute_header_that_only_seems_to_be_the_systems(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ def test_dj2_an_absolute_header_that_only_seems_to_be_the_systems(tmp_path: Path
     (workspace / "u.c").write_text(f'#include "{up}"\n')
     done = subprocess.run(["cpp", "u.c"], cwd=workspace, capture_output=True, text=True)
     assert "AKIASECRET" in done.stdout + done.stderr  # the real cpp followed it
-    assert judge("cpp u.c", workspace, "cpp").verdict is not Verdict.ALLOW
+    assert scan_judge("cpp u.c", workspace, "cpp").verdict is not Verdict.ALLOW
 
 
 @pytest.mark.parametrize("options", ["-d", "-w -d", "-d:NYTProf", "-wd"])

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, default_verdict, env_beside, judge, run_printed
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, run_printed, scan_judge
 
 from policylang import Verdict, load_policy
 
@@ -27,7 +27,7 @@ def test_dk1_a_header_reached_through_a_link_and_dot_dot(tmp_path: Path) -> None
     (workspace / "src" / "rel.c").write_text('#include "lnk/../h.h"\n')
     assert "AKIASECRET" in run_printed("cpp src/rel.c", workspace, env_beside(tmp_path))
     for line in ("cpp src/rel.c", "gcc -E src/rel.c"):
-        assert judge(line, workspace, line.split()[0]).verdict is not Verdict.ALLOW, line
+        assert scan_judge(line, workspace, line.split()[0]).verdict is not Verdict.ALLOW, line
 
 
 @pytest.mark.parametrize("options", ["-Mblib", "-Mif=1,lib,lib", "-mblib"])

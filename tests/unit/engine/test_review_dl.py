@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, default_verdict, env_beside, judge, run_printed
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, run_printed, scan_judge
 
 from policylang import Verdict, load_policy
 
@@ -91,4 +91,4 @@ def test_dl_ordinary_headers_stay_approved(tmp_path: Path) -> None:
     (workspace / "inc" / "a.h").write_text('#include "b.h"\n')
     (workspace / "inc" / "b.h").write_text("#define B 1\n")
     (workspace / "m.c").write_text('#include "a.h"\nint main(void) { return B; }\n')
-    assert judge("cpp -Iinc m.c", workspace, "cpp").verdict is Verdict.ALLOW
+    assert scan_judge("cpp -Iinc m.c", workspace, "cpp").verdict is Verdict.ALLOW

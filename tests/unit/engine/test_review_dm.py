@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, default_verdict, env_beside, judge, run_printed
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, run_printed, scan_judge
 
 from policylang import Verdict
 
@@ -28,7 +28,7 @@ def test_dm1_a_file_included_as_code_whatever_its_name(
     (workspace / "m8.c").write_text(source)
     (workspace / included).write_text(f'#include "{secret}"\n')
     assert "AKIASECRET" in run_printed(line, workspace, env_beside(tmp_path))  # real cpp
-    assert judge(line, workspace, approval).verdict is not Verdict.ALLOW
+    assert scan_judge(line, workspace, approval).verdict is not Verdict.ALLOW
 
 
 def test_dm1_assembler_and_rust_includes(tmp_path: Path) -> None:
@@ -38,15 +38,15 @@ def test_dm1_assembler_and_rust_includes(tmp_path: Path) -> None:
     (workspace / "asm.txt").write_text(f'.incbin "{secret}"\n')
     (workspace / "r.rs").write_text('include!("r.txt");\nfn main() {}\n')
     (workspace / "r.txt").write_text(f'const K: &str = include_str!("{secret}");\n')
-    assert judge("as a.s", workspace, "as").verdict is not Verdict.ALLOW
-    assert judge("rustc r.rs", workspace, "rustc").verdict is not Verdict.ALLOW
+    assert scan_judge("as a.s", workspace, "as").verdict is not Verdict.ALLOW
+    assert scan_judge("rustc r.rs", workspace, "rustc").verdict is not Verdict.ALLOW
 
 
 def test_dm1_data_includes_are_checked_not_read(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     (workspace / "r.rs").write_text('const T: &str = include_str!("t.txt");\nfn main() {}\n')
     (workspace / "t.txt").write_text('#include "/nonexistent/x"\n')  # (text, not code)
-    assert judge("rustc r.rs", workspace, "rustc").verdict is Verdict.ALLOW
+    assert scan_judge("rustc r.rs", workspace, "rustc").verdict is Verdict.ALLOW
 
 
 def test_dm2_a_global_editor_whose_path_has_a_blank(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, default_verdict, env_beside, judge, printed
+from realrun import aws_secret, copy_workspace, default_verdict, env_beside, printed, scan_judge
 
 from policylang import Verdict
 
@@ -100,7 +100,7 @@ def sources(tmp_path: Path) -> Path:
 )  # fmt: skip
 def test_what_an_approved_compiler_reads_is_seen(sources: Path, approval: str, line: str) -> None:
     line = line.replace("{secret}", str(sources.parent / "home" / ".aws" / "credentials"))
-    decision = judge(line, sources, approval)
+    decision = scan_judge(line, sources, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -112,7 +112,7 @@ def test_what_an_approved_compiler_reads_is_seen(sources: Path, approval: str, l
      ("nasm", "nasm -f elf64 plain.asm -o p.o"), ("rustc", "rustc ok.rs")],
 )  # fmt: skip
 def test_plain_compiles_stay_approved(sources: Path, approval: str, line: str) -> None:
-    decision = judge(line, sources, approval)
+    decision = scan_judge(line, sources, approval)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 
@@ -164,11 +164,11 @@ def test_the_include_scan_has_a_budget_in_bytes(tmp_path: Path) -> None:
     padding = " " * (13 << 20)
     (workspace / "a.c").write_text(f'#include "b.h"\n{padding}\n')
     (workspace / "b.h").write_text(f"{padding}\n")
-    decision = judge("gcc -c a.c", workspace, "gcc")
+    decision = scan_judge("gcc -c a.c", workspace, "gcc")
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert "more text" in decision.explain()
     (workspace / "b.h").write_text("int b;\n")
-    assert judge("gcc -c a.c", workspace, "gcc").verdict is Verdict.ALLOW
+    assert scan_judge("gcc -c a.c", workspace, "gcc").verdict is Verdict.ALLOW
 
 
 @pytest.mark.parametrize(
@@ -185,5 +185,5 @@ def test_dc7_a_network_scheme_whose_host_is_named_like_a_root_folder(
     # (review DC7: `mqtt://home/…` named no folder of this machine, yet asked as one)
     workspace = copy_workspace(tmp_path)
     home = tmp_path / "home"  # (the canary environment's HOME)
-    decision = judge(line.replace("/home/u", str(home)), workspace, "pytest")
+    decision = scan_judge(line.replace("/home/u", str(home)), workspace, "pytest")
     assert decision.verdict is verdict, decision.explain()

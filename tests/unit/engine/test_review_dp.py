@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from realrun import copy_workspace, judge
+from realrun import copy_workspace, scan_judge
 
 from policylang import Verdict, load_policy
 
@@ -51,9 +51,9 @@ def test_dp2_a_venvs_pip_conf_is_an_install_folders_file(tmp_path: Path) -> None
         check=True, timeout=120,
     )  # fmt: skip
     line = "printf '[global]\\npython = scripts/build.sh\\n' | tee .venv/pip.conf"
-    assert judge(line, workspace, "tee").verdict is Verdict.ASK
-    assert judge("cp x.txt .venv/pip.conf", workspace, "cp").verdict is Verdict.ASK
-    assert judge("cp x.txt .venv/notes.txt", workspace, "cp").verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace, "tee").verdict is Verdict.ASK
+    assert scan_judge("cp x.txt .venv/pip.conf", workspace, "cp").verdict is Verdict.ASK
+    assert scan_judge("cp x.txt .venv/notes.txt", workspace, "cp").verdict is Verdict.ALLOW
 
 
 def test_dp2_pip_really_runs_the_program_pip_conf_names(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ def test_dp3_git_helpers_among_a_version_managers_shims(tmp_path: Path) -> None:
     shims = tmp_path / "mise" / "shims"
     _script(shims / "node", "#!/bin/sh\n")
     env = _env(tmp_path, f"{shims}:/usr/bin:/bin")
-    assert judge("git status", workspace).verdict is Verdict.ALLOW
+    assert scan_judge("git status", workspace).verdict is Verdict.ALLOW
     policy = load_policy()
     decision = policy.evaluate("git status", workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()  # (no git helper there)
@@ -97,9 +97,9 @@ def test_dp4_a_rustup_toolchain_path_under_an_approval(tmp_path: Path) -> None:
     )  # fmt: skip
     for program, line in cases:
         plain = line.replace("{tc} ", "")
-        assert judge(plain, workspace, program).verdict is Verdict.ALLOW, plain
+        assert scan_judge(plain, workspace, program).verdict is Verdict.ALLOW, plain
         toolchain = line.format(tc=f"+{workspace}/tc")
-        assert judge(toolchain, workspace, program).verdict is Verdict.ASK, toolchain
+        assert scan_judge(toolchain, workspace, program).verdict is Verdict.ASK, toolchain
 
 
 def _crate(workspace: Path) -> None:
@@ -125,11 +125,11 @@ def test_dp5_a_toolchain_path_of_the_workspace_under_an_approval(tmp_path: Path)
         ("cargo tree", "cargo tree"),
         ("rustfmt", "rustfmt --check src/main.rs"),
     ):
-        decision = judge(line, workspace, approval)
+        decision = scan_judge(line, workspace, approval)
         assert decision.verdict is Verdict.ASK, decision.explain()
         assert "a program the project names" in decision.explain()
     (workspace / "rust-toolchain.toml").write_text('[toolchain]\nchannel = "stable"\n')
-    assert judge("cargo tree", workspace, "cargo tree").verdict is Verdict.ALLOW
+    assert scan_judge("cargo tree", workspace, "cargo tree").verdict is Verdict.ALLOW
 
 
 def test_dp5_cargo_configuration_that_runs_programs_under_an_approval(tmp_path: Path) -> None:
@@ -145,11 +145,11 @@ def test_dp5_cargo_configuration_that_runs_programs_under_an_approval(tmp_path: 
     for text in settings:
         config.write_text(text)
         for approval in ("cargo fmt", "cargo tree", "cargo metadata"):
-            decision = judge(approval, workspace, approval)
+            decision = scan_judge(approval, workspace, approval)
             assert decision.verdict is Verdict.ASK, (text, decision.explain())
     config.write_text('[build]\njobs = 4\ntarget-dir = "target"\nincremental = true\n')
     for approval in ("cargo fmt", "cargo tree", "cargo metadata"):
-        assert judge(approval, workspace, approval).verdict is Verdict.ALLOW
+        assert scan_judge(approval, workspace, approval).verdict is Verdict.ALLOW
     # a verb that builds runs the project's code anyway (`build.rs`): the approval says so
     config.write_text('[build]\nrustc-wrapper = "./w.sh"\n')
-    assert judge("cargo build", workspace, "cargo build").verdict is Verdict.ALLOW
+    assert scan_judge("cargo build", workspace, "cargo build").verdict is Verdict.ALLOW

@@ -17,9 +17,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, judge, printed
+from realrun import aws_secret, copy_workspace, printed, scan_judge, scan_policy
 
-from policylang import Verdict, load_policy
+from policylang import Verdict
 from policylang.engine.evaluate import _jvm_option_paths
 
 
@@ -28,7 +28,7 @@ def _env(tmp_path: Path, **more: str) -> dict[str, str]:
 
 
 def _decide(line: str, workspace: Path, env: dict[str, str], *approved: str) -> Verdict:
-    policy = load_policy()
+    policy = scan_policy()  # (compilers approvable, as a ruleset may let them be)
     for rule in approved:
         policy.approvals.add(rule, persist=False)
     return policy.evaluate(line, workspace=str(workspace), env=env).verdict
@@ -127,7 +127,7 @@ def test_dq6_dq7_dq8_directives_the_scan_must_not_miss(
     workspace = copy_workspace(tmp_path)
     secret = aws_secret(tmp_path)
     _write(workspace, {name: text.format(secret=secret)})
-    decision = judge(line, workspace, approval)
+    decision = scan_judge(line, workspace, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -146,16 +146,16 @@ def test_dq8_a_module_file_below_an_inline_module(tmp_path: Path) -> None:
         "a.rs": "mod foo { pub mod bar; } fn main() {}\n", "bar.rs": "pub fn f() {}\n",
         "foo/bar.rs": f'pub fn f() {{ let _x: u8 = include!("{secret}"); }}\n',
     })  # fmt: skip
-    assert judge("rustc a.rs", workspace, "rustc").verdict is not Verdict.ALLOW
+    assert scan_judge("rustc a.rs", workspace, "rustc").verdict is not Verdict.ALLOW
     (workspace / "foo" / "bar.rs").write_text("pub fn f() {}\n")
-    assert judge("rustc a.rs", workspace, "rustc").verdict is Verdict.ALLOW
+    assert scan_judge("rustc a.rs", workspace, "rustc").verdict is Verdict.ALLOW
 
 
 def test_dq9_a_debian_venvs_dist_packages(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "printf 'import os\\n' | tee .venv/lib/python3.11/dist-packages/x.pth"
-    assert judge(line, workspace, "tee").verdict is Verdict.ASK
-    assert judge("echo x | tee .venv/notes.txt", workspace, "tee").verdict is Verdict.ALLOW
+    assert scan_judge(line, workspace, "tee").verdict is Verdict.ASK
+    assert scan_judge("echo x | tee .venv/notes.txt", workspace, "tee").verdict is Verdict.ALLOW
 
 
 def test_dq10_an_openssl_configuration_of_the_workspace(tmp_path: Path) -> None:
@@ -181,7 +181,7 @@ def test_dq12_dq13_ordinary_compiles_stay_approved(tmp_path: Path) -> None:
     _write(workspace, {"v2.c": '#include <stdio.h>\n#define CONF "/etc/myapp/config.ini"\n'
                                "int main(void) { puts(CONF); }\n"})  # fmt: skip
     for line in ("gcc -O2 -o v2 v2.c", "gcc v2.c -c -DNDEBUG", "gcc -DBUILD=1 -UDEBUG -c v2.c"):
-        decision = judge(line, workspace, "gcc")
+        decision = scan_judge(line, workspace, "gcc")
         assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 

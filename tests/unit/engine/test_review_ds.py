@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from realrun import aws_secret, copy_workspace, judge, printed
+from realrun import aws_secret, copy_workspace, judge, printed, scan_judge
 
 from policylang import Verdict, load_policy
 from policylang.engine.evaluate import _jvm_option_paths
@@ -63,7 +63,7 @@ def test_ds1_ds2_ds3_what_the_scan_cannot_follow_asks(
     workspace = copy_workspace(tmp_path)
     secret = aws_secret(tmp_path)
     _write(workspace, {n: t.format(secret=secret) for n, t in _SOURCES.items()})
-    decision = judge(line, workspace, approval)
+    decision = scan_judge(line, workspace, approval)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
@@ -109,15 +109,15 @@ def test_ds5_javacs_class_path_read_as_the_jvm_reads_it(tmp_path: Path) -> None:
         (workspace / "big" / f"j{index:04}.jar").write_bytes(b"")
     for line in ("javac -cp lib/cr.jar X.java", "javac -cp lib/lower.jar X.java",
                  "javac -cp 'big/*' X.java", f"javac -cp {outside} X.java"):  # fmt: skip
-        decision = judge(line, workspace, "javac")
+        decision = scan_judge(line, workspace, "javac")
         assert decision.verdict is Verdict.ASK, (line, decision.explain())
-    assert judge("javac -cp lib/plain.jar X.java", workspace, "javac").verdict is Verdict.ALLOW
+    assert scan_judge("javac -cp lib/plain.jar X.java", workspace, "javac").verdict is Verdict.ALLOW
 
 
 def test_ds6_a_debian_venvs_local_dist_packages(tmp_path: Path) -> None:
     workspace = copy_workspace(tmp_path)
     line = "printf 'import os\\n' | tee .venv/local/lib/python3.11/dist-packages/x.pth"
-    assert judge(line, workspace, "tee").verdict is Verdict.ASK
+    assert scan_judge(line, workspace, "tee").verdict is Verdict.ASK
 
 
 def test_ds7_jvm_class_loaders_and_on_error_commands() -> None:
@@ -159,5 +159,32 @@ def test_ds9_ordinary_sources_stay_approved(tmp_path: Path) -> None:
         ("cc", "cc -shared -fPIC src/a.c -o libx.so"),
     )  # fmt: skip
     for approval, line in cases:
-        decision = judge(line, workspace, approval)
+        decision = scan_judge(line, workspace, approval)
         assert decision.verdict is Verdict.ALLOW, (line, decision.explain())
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("gcc", "gcc main.c -o out"), ("cc", "cc -c x.c"), ("cpp", "cpp x.c"),
+     ("rustc", "rustc main.rs"), ("as", "as x.s -o x.o"), ("nasm", "nasm -f elf64 x.asm"),
+     ("gcc-12", "gcc-12 -c x.c"), ("x86_64-linux-gnu-gcc", "x86_64-linux-gnu-gcc -c x.c"),
+     ("ld", "ld x.o -o x")],
+)  # fmt: skip
+def test_no_approval_covers_compiling_under_the_shipped_rulesets(
+    tmp_path: Path, approval: str, line: str
+) -> None:
+    # reviews DO, DQ, DS and DT each got a secret into an approved compile's output past
+    # the include scan: the shipped rulesets lock an ask on every compile, which no
+    # approval loosens (the scan still serves a ruleset that lets compilers be approved)
+    workspace = copy_workspace(tmp_path)
+    _write(workspace, {"main.c": "int main(void) { return 0; }\n", "x.c": "int x;\n"})
+    decision = judge(line, workspace, approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "compiler-reads-sources" in decision.explain()
+    assert decision.suggested_rule is None
+
+
+def test_a_compilers_version_stays_allowed(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    for line in ("gcc --version", "clang --version"):
+        assert judge(line, workspace).verdict is Verdict.ALLOW, line
