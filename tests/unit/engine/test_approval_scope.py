@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from realrun import scan_policy
 
 from policylang.decision import Verdict
 from policylang.engine.policy import load_policy
@@ -369,7 +370,7 @@ def test_an_approved_prefix_does_not_reach_further(
     places: tuple[Path, Path], approved: str, command: str, expected: Verdict
 ) -> None:
     ws, home = places
-    policy = load_policy()
+    policy = scan_policy()  # (compilers approvable, as a ruleset may let them be)
     where = {"workspace": ws, "env": {"HOME": str(home)}}
     first = policy.evaluate(approved, **where)  # type: ignore[arg-type]
     assert first.verdict is Verdict.ASK
