@@ -1319,8 +1319,9 @@ class _Walk(LineWrites):
             looked += [".cargo/config.toml", ".cargo/config"]
         self.fs = True
         for start in sorted(cwd.candidates):
-            folder = start
-            while self._reaches_workspace(folder):
+            for folder in paths.ancestors(start):
+                if not self._reaches_workspace(folder):
+                    break
                 for name in looked:
                     path = os.path.join(folder, name)
                     text = _small_text(path) if _lexists(path) else None
@@ -1337,10 +1338,6 @@ class _Walk(LineWrites):
                             "approval covers",
                         )
                         return
-                parent = os.path.dirname(folder)
-                if parent == folder:
-                    break
-                folder = parent
 
     def annotation_processors(
         self, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -1368,8 +1365,16 @@ class _Walk(LineWrites):
                 continue
             name, equals, glued = value.partition("=")
             if value in _JAVAC_CLASS_PATH:
-                following = values[index + 1] if index + 1 < len(values) else None
-                entries = following if following is not None else "."
+                if index + 1 >= len(values) or values[index + 1] is None:
+                    # (`-cp "$CP"`: a class path that cannot be read here asks)
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.approved-inline-code",
+                        "`javac` is given a class path that cannot be read here, whose "
+                        "services it may load",
+                    )
+                    return
+                entries = values[index + 1]
             elif equals and name == "--class-path":
                 entries = glued
         if entries is None:
@@ -2806,16 +2811,11 @@ class _Walk(LineWrites):
         workspace on that way counts, without reading it."""
         self.fs = True
         for start in sorted(cwd.candidates):
-            folder = start
-            while True:
+            for folder in paths.ancestors(start):
                 for name in ("node_modules", "package.json"):
                     candidate = os.path.join(folder, name)
                     if _lexists(candidate) and self._reaches_workspace(candidate):
                         return candidate
-                parent = os.path.dirname(folder)
-                if parent == folder:
-                    break
-                folder = parent
         return None
 
     def _pipeline_helpers(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:

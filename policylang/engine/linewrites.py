@@ -25,7 +25,7 @@ import os
 from typing import Final
 
 from policylang.decision import Verdict
-from policylang.engine import subtree
+from policylang.engine import paths, subtree
 from policylang.engine.checks import PathChecks, SegmentState, short
 from policylang.engine.gitconfig import bare_levels
 from policylang.engine.paths import is_within
@@ -293,7 +293,7 @@ class LineWrites(PathChecks):
         ]
         if not heads:
             return
-        made = {ancestor for _s, form, _d in self.written for ancestor in _ancestors(form)}
+        made = {a for _s, form, _d in self.written for a in paths.ancestors(form)}
         for seg, form in heads:
             folder = os.path.dirname(form)
             parts = (f"{folder}/objects", f"{folder}/refs")
@@ -321,15 +321,6 @@ class _Writers:
         return next((what for other, what in self.found if other is not seg), None)
 
 
-def _ancestors(path: str) -> list[str]:
-    """`path` and every folder above it (`/a/b`: `/a/b`, `/a`, `/`)."""
-    found = [path]
-    while path not in ("/", ""):
-        path = os.path.dirname(path)
-        found.append(path)
-    return found
-
-
 def _first_planted(
     levels: list[str],
     seg: SegmentState,
@@ -351,7 +342,7 @@ def _planting(
     """How a segment other than `seg` may make `level` a git directory (None: none)."""
     found = entries.get(level)
     how = found.other_than(seg) if found is not None else None
-    for folder in _ancestors(level):
+    for folder in paths.ancestors(level):
         if how is not None:
             break
         whole = wholes.get(folder)

@@ -388,6 +388,15 @@ def resolve(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool]:
     return forms, complete and not process
 
 
+def ancestors(path: str) -> list[str]:
+    """`path` and every folder above it (`/a/b`: `/a/b`, `/a`, `/`)."""
+    found = [path]
+    while path not in ("/", ""):
+        path = os.path.dirname(path)
+        found.append(path)
+    return found
+
+
 # the folders whose names an automounter resolves as host names (`/net/HOST`)
 AUTOMOUNT_ROOTS: Final = ("/net/", "/hosts/")
 
