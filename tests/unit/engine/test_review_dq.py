@@ -73,6 +73,7 @@ def test_dq1_a_bare_preload_the_workspace_resolves(
      ({}, "javac -XD-processor=P X.java", "javac", {}),
      ({}, "javac --system sys X.java", "javac", {}),
      ({}, "javac -Xplugin:G X.java", "javac", {}),
+     ({}, 'javac -cp "$CP" X.java', "javac", {}),
      ({}, "javac X.java", "javac", {"JDK_JAVAC_OPTIONS": "-cp lib/proc.jar"}),
      ({}, "javadoc -docletpath tools -doclet D src/X.java", "javadoc", {}),
      ({}, "javadoc -taglet T src/X.java", "javadoc", {})],
