@@ -47,6 +47,7 @@ MODULES: Final = (
     "policylang._frozen",
     "policylang.span",
     "policylang.decision",
+    "policylang.compiler.paths",
     "policylang.compiler.tables",
     "policylang.compiler.tree",
     "policylang.shell._build",

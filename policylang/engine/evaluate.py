@@ -365,6 +365,7 @@ class _Walk(LineWrites):
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self._shims: bool | None = None  # see `_shimmed`
         self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
+        self._found_on_path: dict[tuple[str, frozenset[str]], tuple[str, bool] | None] = {}
         self._next_fed = False  # whether the segment visited next is fed (`SegmentState.fed`)
         self._fed_scope = False  # whether the segment being visited is (see `visit_segment`)
         self._loaded_paths: dict[str, list[str]] | None = None  # see `environment_code`
@@ -2518,12 +2519,7 @@ class _Walk(LineWrites):
             if not entry.startswith("/") or not _SHIM_BIN.search(os.path.normpath(entry)):
                 continue
             try:
-                with os.scandir(entry) as listing:
-                    helpers = [
-                        item.name
-                        for count, item in enumerate(listing)
-                        if count < _HELPER_SCAN and item.name.startswith("git-")
-                    ]
+                helpers = paths.names_starting(entry, "git-", _HELPER_SCAN)
             except OSError:
                 continue
             for helper in helpers:
@@ -2547,7 +2543,20 @@ class _Walk(LineWrites):
     def _first_on_path(self, name: str, cwd: paths.Cwd) -> tuple[str, bool] | None:
         """The program PATH finds for `name`, and whether it lies in the workspace (an
         entry inside it, or a relative one); None when PATH finds none. A workspace
-        entry after a system one that holds the name does not run (review BH14)."""
+        entry after a system one that holds the name does not run (review BH14).
+
+        Looked up once per line for each name and set of working folders: several checks
+        ask for the same program, and each lookup costs a `stat` of every PATH entry
+        before the one that holds it (the line is judged as the file system is now)."""
+        key = (name, cwd.candidates)
+        if key in self._found_on_path:
+            return self._found_on_path[key]
+        found = self._look_up_on_path(name, cwd)
+        self._found_on_path[key] = found
+        return found
+
+    def _look_up_on_path(self, name: str, cwd: paths.Cwd) -> tuple[str, bool] | None:
+        """`_first_on_path` without its memo."""
         for entry in self.ctx.env.get("PATH", "").split(":"):
             folders = (
                 [os.path.join(c, entry) for c in sorted(cwd.candidates)]

@@ -43,6 +43,7 @@ directory's `(mtime_ns, ctime_ns, inode, device)`, so a plain repository costs a
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import re
@@ -1300,17 +1301,25 @@ def _chosen_by_repository(risk: GitRisk, workspace: tuple[str, ...]) -> bool:
 def _names_work_tree(risk: GitRisk) -> bool:
     """Whether a setting's value names a file by a relative path, or a program by one
     with a `/`, which git looks up in the work tree."""
-    value = risk.detail.strip().strip("\"'").strip()
-    if risk.kind != "config" or not value or value.startswith("!"):
+    return _value_names_work_tree(risk.kind, risk.key, risk.detail)
+
+
+# (memoised: the global configuration's settings are judged again on every git command,
+# and splitting a value as the shell does is the costly part)
+@functools.lru_cache(maxsize=512)
+def _value_names_work_tree(kind: str, key: str, detail: str) -> bool:
+    """`_names_work_tree` of a setting's kind, key and value."""
+    value = detail.strip().strip("\"'").strip()
+    if kind != "config" or not value or value.startswith("!"):
         return False
-    if risk.key.lower() in _FILE_KEYS:
+    if key.lower() in _FILE_KEYS:
         return not value.startswith(("/", "~", *_USER_PLACES))
     # a program, or a script handed to one (`sh .githooks/fsm`, `/bin/sh .githooks/fsm`:
     # reviews DK5, DL6), by a relative path; an option's value is its text after `=`
     # (`--lesskey-file=~/.lesskey` is home's: review DL5)
     return any(
         "/" in path and not path.startswith(("/", "~", *_USER_PLACES))
-        for path in _command_paths(risk.detail)
+        for path in _command_paths(detail)
     )
 
 

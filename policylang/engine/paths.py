@@ -17,6 +17,8 @@ import os
 import posixpath
 import re
 import stat
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -395,6 +397,48 @@ def ancestors(path: str) -> list[str]:
         path = os.path.dirname(path)
         found.append(path)
     return found
+
+
+# folder listings kept between lines by the folder's stamp (see `names_starting`)
+_LISTINGS: dict[tuple[str, str], tuple[tuple[int, int, int, int], tuple[str, ...]]] = {}
+_LISTINGS_LOCK: Final = threading.Lock()
+_MAX_LISTINGS: Final = 64
+# a folder changed less than this long before it was read may change again unseen
+_SETTLED_NS: Final = 3_000_000_000
+
+
+def names_starting(folder: str, prefix: str, limit: int) -> tuple[str, ...]:
+    """The names starting with `prefix` among the first `limit` entries of `folder`.
+
+    Kept between calls, and trusted while the folder's stamp (device, inode, modification
+    and change times) stays the same: making, removing or renaming an entry changes its
+    modification time. Not kept when the folder had changed less than 3 s before it was
+    read: a file system whose clock is coarser than that gap could stamp a later change
+    with the same time (git's "racy" index entries). For folders read on every line whose
+    entries seldom change (a version manager's shims: hundreds of names).
+
+    Raises:
+        OSError: as `os.stat` and `os.scandir` do.
+    """
+    st = os.stat(folder)
+    stamp = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    key = (folder, prefix)
+    known = _LISTINGS.get(key)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    read_at = time.time_ns()
+    with os.scandir(folder) as listing:
+        names = tuple(
+            item.name
+            for count, item in enumerate(listing)
+            if count < limit and item.name.startswith(prefix)
+        )
+    if read_at - max(st.st_mtime_ns, st.st_ctime_ns) > _SETTLED_NS:
+        with _LISTINGS_LOCK:
+            if len(_LISTINGS) >= _MAX_LISTINGS:
+                _LISTINGS.clear()
+            _LISTINGS[key] = (stamp, names)
+    return names
 
 
 # the folders whose names an automounter resolves as host names (`/net/HOST`)

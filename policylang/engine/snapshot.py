@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
+import enum
 import functools
 import hashlib
 import importlib.util
@@ -52,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from policylang import _native
+from policylang._frozen import written_init
 from policylang.compiler.tree import CompiledPolicy
 from policylang.rules.files import SourceInput, digest_text, read_policy_file
 
@@ -101,8 +103,27 @@ def _fill(obj: object, values: object) -> None:
         object.__setattr__(obj, field.name, value)
 
 
+def _built(cls: object, values: object) -> Any:  # what a snapshot gives: checked
+    """An instance of a policylang dataclass whose `__init__` is written out, from its
+    fields in declaration order.
+
+    A compiled class of that kind makes no blank instance (its `__new__` runs the
+    `__init__`), so it is built by its constructor, which only stores the values. These are
+    small values (spans, words, reasons) that never refer back to what holds them, so
+    building them whole from values read before them loses nothing.
+    """
+    if not isinstance(cls, type) or not dataclasses.is_dataclass(cls) or not written_init(cls):
+        raise pickle.UnpicklingError(f"a snapshot may not build {cls!r}")
+    fields = dataclasses.fields(cls)
+    if not isinstance(values, tuple) or len(values) != len(fields):
+        raise pickle.UnpicklingError(f"a snapshot's {cls.__name__} has other fields")
+    return cls(**{field.name: value for field, value in zip(fields, values, strict=True)})
+
+
 def _reduce_dataclass(obj: Any) -> tuple[Any, ...]:
     values = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+    if written_init(type(obj)):
+        return _built, (type(obj), values)
     return _blank, (type(obj),), values, None, None, _fill
 
 
@@ -262,6 +283,7 @@ _FUNCTIONS = frozenset(
         ("policylang.engine.snapshot", "_proxy"),
         ("policylang.engine.snapshot", "_blank"),
         ("policylang.engine.snapshot", "_fill"),
+        ("policylang.engine.snapshot", "_built"),
     }
 )
 _CHECKS = "policylang.compiler.checks"  # the built-in checks, named by rules
@@ -279,6 +301,8 @@ class _SnapshotUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == ("re", "_compile"):
             return _compile_plain
+        if (module, name) == ("builtins", "getattr"):
+            return _enum_member  # how some Python releases (3.11.2) store an enum member
         if (module, name) in _FUNCTIONS:
             return super().find_class(module, name)
         if "." in name or not (module in _DATA_MODULES or module.startswith(_DATA_PACKAGES)):
@@ -290,6 +314,25 @@ class _SnapshotUnpickler(pickle.Unpickler):
         if isinstance(found, type) or (module == _CHECKS and callable(found)):
             return found
         raise pickle.UnpicklingError(f"a snapshot may not call `{module}.{name}`")
+
+
+def _enum_member(cls: object, name: object) -> enum.Enum:
+    """`getattr(cls, name)` for a member of one of policylang's enums, and nothing else.
+
+    Python 3.11.0 to 3.11.4 pickle an enum member as `getattr(EnumClass, "NAME")` (later
+    releases by value): a snapshot written by one of those names `builtins.getattr`, which
+    reaches any attribute of anything, so only this narrow form of it is given (review
+    DU8: every snapshot there was refused as damaged, and each start compiled the policy
+    again).
+    """
+    if (
+        not isinstance(cls, type)
+        or not issubclass(cls, enum.Enum)
+        or not isinstance(name, str)
+        or name not in cls.__members__
+    ):
+        raise pickle.UnpicklingError(f"a snapshot may not look up {name!r} on {cls!r}")
+    return cls.__members__[name]
 
 
 _REGEX_FLAGS = re.IGNORECASE | re.DOTALL | re.UNICODE | re.MULTILINE

@@ -286,3 +286,40 @@ def test_kernel_real_and_path_entries_agree_with_realpath(tmp_path: Path) -> Non
             assert _physical_entry(path) == os.path.realpath(path), path
         assert paths.kernel_real("/a\0b") is None
     assert checked > 3000
+
+
+def test_names_starting_lists_a_folder_as_it_is_now(tmp_path: Path) -> None:
+    for name in ("git-lfs", "git-foo", "python", "gitk"):
+        (tmp_path / name).touch()
+    assert sorted(paths.names_starting(str(tmp_path), "git-", 100)) == ["git-foo", "git-lfs"]
+    # just changed: not kept, so a change within the same timestamp tick is still seen
+    assert (str(tmp_path), "git-") not in paths._LISTINGS
+    (tmp_path / "git-new").touch()
+    assert "git-new" in paths.names_starting(str(tmp_path), "git-", 100)
+    assert paths.names_starting(str(tmp_path), "git-", 1) in (
+        (),
+        ("git-foo",),
+        ("git-lfs",),
+        ("git-new",),
+    )
+    with pytest.raises(FileNotFoundError):
+        paths.names_starting(str(tmp_path / "missing"), "git-", 100)
+
+
+@pytest.mark.source
+def test_a_kept_listing_follows_every_change_of_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (a settled folder's listing is kept between lines; any entry made, removed or
+    # renamed changes the folder's stamp, and the folder is read again)
+    monkeypatch.setattr(paths, "_SETTLED_NS", -(10**18))  # every folder counts as settled
+    folder = str(tmp_path)
+    (tmp_path / "git-lfs").touch()
+    assert paths.names_starting(folder, "git-", 100) == ("git-lfs",)
+    assert (folder, "git-") in paths._LISTINGS
+    (tmp_path / "git-evil").touch()
+    assert sorted(paths.names_starting(folder, "git-", 100)) == ["git-evil", "git-lfs"]
+    (tmp_path / "git-lfs").rename(tmp_path / "git-lfs2")
+    assert sorted(paths.names_starting(folder, "git-", 100)) == ["git-evil", "git-lfs2"]
+    (tmp_path / "git-evil").unlink()
+    assert paths.names_starting(folder, "git-", 100) == ("git-lfs2",)

@@ -360,3 +360,44 @@ def test_a_forged_snapshot_cannot_set_a_lazy_regex_s_slots_directly() -> None:
     )
     with pytest.raises(TypeError, match="pattern and flags only"):
         snapshot._SnapshotUnpickler(io.BytesIO(forged)).load()
+
+
+def test_an_enum_member_stored_by_name_is_read_back() -> None:
+    """review DU8: Python 3.11.0 to 3.11.4 store an enum member as `getattr(cls, name)`,
+    which the unpickler refused, so every snapshot of those releases was dropped."""
+    import copyreg
+    import io
+    import pickle
+
+    from policylang.decision import Verdict
+
+    table = copyreg.dispatch_table.copy()
+    table[Verdict] = lambda member: (getattr, (type(member), member.name))
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = table
+    pickler.dump((Verdict.DENY, Verdict.ALLOW))
+    assert b"getattr" in buffer.getvalue()
+    read = snapshot._SnapshotUnpickler(io.BytesIO(buffer.getvalue())).load()
+    assert read == (Verdict.DENY, Verdict.ALLOW)
+
+
+@pytest.mark.parametrize(
+    ("owner", "name"),
+    [
+        ("policylang.decision:Verdict", "__class__"),  # an attribute, not a member
+        ("policylang.decision:Verdict", "at_least"),  # a method
+        ("policylang.decision:Reason", "render"),  # not an enum at all
+        ("policylang.decision:Verdict", 3),
+    ],
+)
+def test_getattr_in_a_snapshot_reaches_enum_members_only(owner: str, name: object) -> None:
+    import importlib
+    import io
+    import pickle
+
+    module, _, cls = owner.partition(":")
+    unpickler = snapshot._SnapshotUnpickler(io.BytesIO(b""))
+    lookup = unpickler.find_class("builtins", "getattr")
+    with pytest.raises(pickle.UnpicklingError):
+        lookup(getattr(importlib.import_module(module), cls), name)
