@@ -16,7 +16,9 @@ raises the cost of an attack; it is not a boundary on its own.
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import errno
 import logging
 import os
 import re
@@ -28,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from policylang.errors import ExecutionRefusedError
+from policylang.errors import ExecutionRefusedError, SandboxUnavailableError
 from policylang.executor.env import SECRET_MARKERS
 from policylang.executor.githooks import (
     HookPlaces,
@@ -326,8 +328,12 @@ class BubblewrapBackend:
         bwrap: str = "bwrap",
         shell: str = "bash",
         probe_timeout_s: float = 10.0,
+        nested_folders: int = 0,
     ) -> None:
         self.workspace = os.path.abspath(workspace)
+        # how many folders the search for nested protected names may list before the
+        # sandbox refuses to run (0: `NESTED_FOLDERS`)
+        self.nested_folders = nested_folders if nested_folders > 0 else NESTED_FOLDERS
         self.network = network
         self.writable = tuple(os.path.abspath(p) for p in writable)
         # kept read-only inside the writable areas: `readonly` paths (policy files, the
@@ -392,8 +398,9 @@ class BubblewrapBackend:
                 with contextlib.suppress(OSError):  # then it stays uncovered, as before
                     os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
-        wanted += _nested_names(os.path.realpath(self.workspace), self.protected_names)
-        wanted += self._hooks_folders(areas)
+        nested = self._nested(strict=True)
+        wanted += [path for path in nested if os.path.basename(path) in self.protected_names]
+        wanted += self._hooks_folders(areas, nested)
         wanted += self._home_startup(areas)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
@@ -415,20 +422,42 @@ class BubblewrapBackend:
             return []
         return [os.path.join(home, name) for name in HOME_STARTUP_NAMES]
 
-    def _trees(self) -> list[str]:
+    def _nested(self, *, strict: bool) -> list[str]:
+        """The protected names (and `.git`) in the workspace's subfolders; `strict`: refuse
+        (`SandboxUnavailableError`) when the search could not look everywhere it should
+        (review DU1), else what it found (for the reports made after a command)."""
+        names = (*self.protected_names, ".git")
+        try:
+            return _nested_names(os.path.realpath(self.workspace), names,
+                                 limit=self.nested_folders)
+        except _IncompleteSearch as exc:
+            if strict:
+                raise SandboxUnavailableError(
+                    f"refused: the sandbox could not search the workspace `{self.workspace}` "
+                    f"for nested repositories and agent configuration to keep read-only: "
+                    f"{exc.why}; the command never ran (a sandboxed command could otherwise "
+                    "write what the search missed, such as a nested `.git`'s hooks; remove "
+                    "the extra folders, or give `BubblewrapBackend(nested_folders=…)`)"
+                ) from None
+            return exc.found
+
+    def _trees(self, nested: Sequence[str] | None = None) -> list[str]:
         """The work trees of the workspace's repositories: its own, nested ones, and the
         one it lies in (review AT6)."""
-        nested = _nested_names(os.path.realpath(self.workspace), (".git",))
-        trees = [self.workspace] + [os.path.dirname(path) for path in nested]
+        if nested is None:
+            nested = self._nested(strict=False)
+        trees = [self.workspace]
+        trees += [os.path.dirname(path) for path in nested if os.path.basename(path) == ".git"]
         enclosing = enclosing_tree(self.workspace)
         if enclosing is not None:
             trees.append(enclosing)
         return trees
 
-    def _hook_places(self) -> HookPlaces:
-        return hook_places(self._trees(), home=self._home(), env=os.environ)
+    def _hook_places(self, trees: Sequence[str] | None = None) -> HookPlaces:
+        return hook_places(trees if trees is not None else self._trees(), home=self._home(),
+                           env=os.environ)
 
-    def _hooks_folders(self, areas: list[str]) -> list[str]:
+    def _hooks_folders(self, areas: list[str], nested: Sequence[str]) -> list[str]:
         """The hooks folders git would use in the workspace's repositories (nested ones
         and one the workspace lies in too), the config files naming them, and what keeps
         their paths in place, where a sandboxed command could write them.
@@ -442,7 +471,8 @@ class BubblewrapBackend:
         """
         # (the repositories are looked up by `.git` names alone, whatever
         # `protected_names` holds)
-        places = self._hook_places()
+        trees = self._trees(nested)
+        places = self._hook_places(trees)
         for folder in places.folders:
             real = os.path.realpath(folder)
             if _within(real, areas) and not os.path.exists(real):
@@ -458,7 +488,7 @@ class BubblewrapBackend:
         keepers = [k for p in (*places.folders, *places.files) for k in _path_keepers(p, areas)]
         # a git directory a `.git` file leads to (`gitdir: ./.bare`), whole (review AU2)
         gitdirs: list[str] = []
-        for gitdir in git_directories(self._trees()):
+        for gitdir in git_directories(trees):
             real = os.path.realpath(gitdir)
             if any(_within(area, [real]) for area in areas):
                 # the workspace lies inside it (a bare clone with its worktrees inside,
@@ -472,11 +502,11 @@ class BubblewrapBackend:
                 gitdirs.append(gitdir)
         return [*places.folders, *places.files, *keepers, *gitdirs]
 
-    def _loose_links(self) -> list[str]:
+    def _loose_links(self, trees: Sequence[str] | None = None) -> list[str]:
         """Links on the way to a hooks folder or config file that sit directly in a
         writable root, where no mount can keep them (see `_hooks_folders`)."""
         areas = self._areas()
-        places = self._hook_places()
+        places = self._hook_places(trees)
         return [
             link
             for path in (*places.folders, *places.files)
@@ -490,11 +520,17 @@ class BubblewrapBackend:
 
         The runner compares them before and after a command, to report what the sandbox
         could not keep read-only: a name created where none was (`.mcp.json`), or a
-        link replaced (`CLAUDE.md -> AGENTS.md`, review M6).
+        link replaced (`CLAUDE.md -> AGENTS.md`, review M6). The names found in subfolders
+        are compared too (`sub/.mcp.json`, review DU1).
         """
         state: dict[str, tuple[object, ...]] = {}
         names = [*self.protected_names]
-        names += [os.path.relpath(link, self.workspace) for link in self._loose_links()]
+        nested = self._nested(strict=False)
+        real = os.path.realpath(self.workspace)
+        names += [os.path.relpath(path, real) for path in nested
+                  if os.path.basename(path) in self.protected_names]
+        names += [os.path.relpath(link, self.workspace)
+                  for link in self._loose_links(self._trees(nested))]
         # a start-up file made where none was (`~/.gitconfig` with `core.fsmonitor`)
         home = self._home_startup(self._areas())
         names += [os.path.relpath(path, self.workspace) for path in home]
@@ -646,30 +682,59 @@ def _folders_between(paths: Sequence[str], areas: Sequence[str]) -> list[str]:
 
 
 NESTED_DEPTH = 3  # how deep below the workspace protected names are looked for
-NESTED_FOLDERS = 2000  # and in how many folders at most, so a huge tree costs little
-_NOT_SEARCHED = frozenset({"node_modules", "__pycache__", ".venv", "venv", ".tox", "target"})
+#: How many folders the search lists at most. A workspace with more folders within
+#: `NESTED_DEPTH` levels is refused, not searched in part: a sandboxed command had made
+#: 2,000 empty folders, after which no nested `.git` was found, and the next command wrote
+#: its hooks (review DU1).
+NESTED_FOLDERS = 50_000
 
 
-def _nested_names(workspace: str, names: Sequence[str]) -> list[str]:
+class _IncompleteSearch(Exception):
+    def __init__(self, why: str, found: list[str]) -> None:
+        super().__init__(why)
+        self.why = why
+        self.found = found
+
+
+def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_FOLDERS
+                  ) -> list[str]:
     """Protected names in subfolders (`sub/.git`, a nested repository; `pkg/.claude`),
-    down to `NESTED_DEPTH` levels and through at most `NESTED_FOLDERS` folders (M2)."""
+    down to `NESTED_DEPTH` levels (M2), in every folder: `.venv`, `node_modules` and
+    `target` too (a pip editable install clones to `.venv/src/PKG/.git`).
+
+    Raises `_IncompleteSearch` (holding what was found) when the search cannot be
+    complete: more than `limit` folders to list, or a folder of this user's that cannot
+    be listed (a sandboxed command may `chmod 000` one to hide what is inside, and undo
+    that in the next run). It never stops silently (review DU1).
+    """
     wanted = set(names)
     found: list[str] = []
-    queue: list[tuple[str, int]] = [(workspace, 0)]
+    queue: collections.deque[tuple[str, int]] = collections.deque([(workspace, 0)])
     visited = 0
-    while queue and visited < NESTED_FOLDERS:
-        folder, depth = queue.pop(0)
+    me = os.geteuid()
+    while queue:
+        if visited >= limit:
+            raise _IncompleteSearch(
+                f"it holds more than {limit:,} folders within {NESTED_DEPTH} levels", found)
+        folder, depth = queue.popleft()
         visited += 1
         try:
             entries = list(os.scandir(folder))
-        except OSError:
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                if exc.errno not in (errno.ENOENT, errno.ENOTDIR) and (
+                    os.lstat(folder).st_uid == me
+                ):
+                    raise _IncompleteSearch(
+                        f"the folder `{folder}` cannot be listed ({exc.strerror})", found
+                    ) from None
             continue
         for entry in entries:
             if entry.name in wanted:
                 if depth > 0:
                     found.append(entry.path)
                 continue  # not searched inside: it is covered whole
-            if depth < NESTED_DEPTH and entry.name not in _NOT_SEARCHED:
+            if depth < NESTED_DEPTH:
                 with contextlib.suppress(OSError):
                     if entry.is_dir(follow_symlinks=False):
                         queue.append((entry.path, depth + 1))

@@ -1,0 +1,128 @@
+"""Review DU: the sandbox's search for nested protected names, policylang's own
+installation, host service sockets, and processes that leave the shell's tree.
+
+Every test runs real processes in a real bubblewrap sandbox; where bubblewrap cannot
+work on this host, the refusal (and that nothing ran) is asserted instead.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+from policylang.errors import SandboxUnavailableError
+from policylang.executor import BubblewrapBackend, ExecResult, run
+
+from .conftest import decision
+
+
+@pytest.fixture
+def workspace(tmp_path: pathlib.Path) -> pathlib.Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    return ws
+
+
+def _confined(command: str, ws: pathlib.Path, backend: BubblewrapBackend,
+              marker: pathlib.Path) -> ExecResult | None:
+    """`command` run in `backend`; where bubblewrap cannot work here, the refusal is
+    asserted instead (nothing ran) and None returned."""
+    if not backend.probe().ok:
+        with pytest.raises(SandboxUnavailableError, match="never ran"):
+            run(command, decision=decision(command), cwd=str(ws), sandbox=backend,
+                timeout_s=20)
+        assert not marker.exists()
+        return None
+    return run(command, decision=decision(command), cwd=str(ws), sandbox=backend, timeout_s=60)
+
+
+def _git_init(path: pathlib.Path) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True)
+
+
+# -- DU1: the search for nested names never stops silently --------------------------------
+
+NESTED = ("vendor/lib", "node_modules/dep", ".venv/src/pkg", "target/debug/build")
+
+
+def test_du1_nested_repositories_stay_read_only_past_2000_folders(
+    workspace: pathlib.Path,
+) -> None:
+    # a sandboxed command had made 2,000 empty folders; from then on no nested `.git`
+    # was found, and the next command wrote a nested repository's hooks and config,
+    # which `git status` then ran outside the sandbox; `.venv`, `node_modules` and
+    # `target` had not been searched at all
+    _git_init(workspace)
+    for repo in NESTED:
+        _git_init(workspace / repo)
+    for i in range(2100):
+        (workspace / f"d{i:04}").mkdir()
+    writes = "; ".join(
+        f"echo x > {repo}/.git/hooks/post-checkout; git -C {repo} config core.fsmonitor evil"
+        for repo in NESTED
+    )
+    command = f"{writes}; echo ok > made.txt"
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    for repo in NESTED:
+        assert not (workspace / repo / ".git" / "hooks" / "post-checkout").exists(), repo
+        assert "fsmonitor" not in (workspace / repo / ".git" / "config").read_text(), repo
+    assert res.sandbox_write_denied
+
+
+def test_du1_a_workspace_too_big_to_search_is_refused_not_searched_in_part(
+    workspace: pathlib.Path,
+) -> None:
+    _git_init(workspace / "vendor" / "lib")
+    for i in range(150):
+        (workspace / f"d{i:03}").mkdir()
+    marker = workspace / "made.txt"
+    backend = BubblewrapBackend(str(workspace), nested_folders=100)
+    command = "echo x > vendor/lib/.git/hooks/post-checkout; echo ok > made.txt"
+    with pytest.raises(SandboxUnavailableError) as info:
+        run(command, decision=decision(command), cwd=str(workspace), sandbox=backend,
+            timeout_s=20)
+    message = str(info.value)
+    assert "never ran" in message
+    assert "more than 100 folders" in message or "cannot be set up" in message
+    assert not marker.exists()
+    assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
+    # the same workspace within the limit runs, and the nested repository is kept
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace), nested_folders=1000),
+                    marker)
+    if res is None:
+        return
+    assert marker.read_text() == "ok\n"
+    assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root lists a folder of mode 000 all the same")
+def test_du1_a_folder_of_ours_that_cannot_be_listed_is_refused(workspace: pathlib.Path) -> None:
+    # `chmod 000 vendor` in one run hid the nested repository from the next run's search,
+    # which could `chmod 755 vendor` and write its hooks
+    _git_init(workspace / "vendor" / "lib")
+    (workspace / "vendor").chmod(0)
+    command = "chmod 755 vendor; echo x > vendor/lib/.git/hooks/post-checkout"
+    try:
+        with pytest.raises(SandboxUnavailableError, match="cannot be listed"):
+            run(command, decision=decision(command), cwd=str(workspace),
+                sandbox=BubblewrapBackend(str(workspace)), timeout_s=20)
+    finally:
+        (workspace / "vendor").chmod(0o755)
+    assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
+
+
+def test_du1_a_protected_name_made_in_a_subfolder_is_reported(workspace: pathlib.Path) -> None:
+    (workspace / "pkg").mkdir()
+    command = "echo '{}' > pkg/.mcp.json; echo ok > made.txt"
+    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    if res is None:
+        return
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert "pkg/.mcp.json" in res.protected_changed
