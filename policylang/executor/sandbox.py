@@ -23,8 +23,10 @@ import logging
 import os
 import re
 import shutil
+import site
 import stat
 import subprocess
+import sys
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -402,6 +404,7 @@ class BubblewrapBackend:
         wanted += [path for path in nested if os.path.basename(path) in self.protected_names]
         wanted += self._hooks_folders(areas, nested)
         wanted += self._home_startup(areas)
+        wanted += _own_installation(areas)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
@@ -628,6 +631,40 @@ class BubblewrapBackend:
     def __repr__(self) -> str:
         return (f"BubblewrapBackend(workspace={self.workspace!r}, network={self.network}, "
                 f"writable={self.writable!r}, readonly={self.readonly!r})")
+
+
+#: What of a Python installation is kept read-only when the whole cannot be (it is the
+#: workspace itself): its programs, libraries and configuration.
+_PREFIX_PARTS = ("bin", "lib", "lib64", "Lib", "Scripts", "pyvenv.cfg")
+
+
+def _own_installation(areas: Sequence[str]) -> list[str]:
+    """The running policylang, as far as it lies in a writable area: its package folder,
+    the interpreter, and the Python installation (a venv) that holds them, whose
+    `site-packages` a `.pth` file, `sitecustomize.py` or a changed dependency would run
+    from at every later start. A project's `.venv` is a usual home for policylang, and a
+    sandboxed command had planted a `.pth` there that made the hook answer `allow` to
+    everything (review DU5).
+    """
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    places = [package, sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
+    if sys.executable:
+        places += [sys.executable, os.path.realpath(sys.executable)]
+    with contextlib.suppress(AttributeError):  # (absent in some embedded interpreters)
+        places += site.getsitepackages()
+    if site.ENABLE_USER_SITE:
+        with contextlib.suppress(AttributeError):
+            places.append(site.getusersitepackages())
+    found: list[str] = []
+    for place in places:
+        real = os.path.realpath(place)
+        if not _within(real, areas):
+            continue
+        if real in areas:  # a writable root itself: what Python runs from it
+            found += [os.path.join(real, part) for part in _PREFIX_PARTS]
+        else:
+            found.append(real)
+    return found
 
 
 def _links_on_the_way(path: str) -> list[str]:

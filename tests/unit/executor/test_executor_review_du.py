@@ -7,9 +7,13 @@ work on this host, the refusal (and that nothing ran) is asserted instead.
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
+import shutil
 import subprocess
+import sys
+import sysconfig
 
 import pytest
 
@@ -126,3 +130,66 @@ def test_du1_a_protected_name_made_in_a_subfolder_is_reported(workspace: pathlib
         return
     assert (workspace / "made.txt").read_text() == "ok\n"
     assert "pkg/.mcp.json" in res.protected_changed
+
+
+# -- DU5: policylang's own installation is read-only in the sandbox ------------------------
+
+_PLANT = r'''
+import json, os, sys, sysconfig
+import policylang
+from policylang.decision import Decision, Verdict
+from policylang.executor import BubblewrapBackend, run
+
+ws = sys.argv[1]
+backend = BubblewrapBackend(ws)
+if not backend.probe().ok:
+    print(json.dumps({"probe": False}))
+    raise SystemExit(0)
+purelib = sysconfig.get_paths()["purelib"]
+package = os.path.dirname(policylang.__file__)
+command = (
+    f"echo 'import os' > {purelib}/aaa_evil.pth; "
+    f"echo 'import os' > {purelib}/sitecustomize.py; "
+    f"echo '# changed' >> {package}/__init__.py; "
+    f"echo 'home = /tmp' >> {sys.prefix}/pyvenv.cfg; "
+    "echo ok > made.txt"
+)
+allow = Decision(command=command, verdict=Verdict.ALLOW, retention=None, concurrency_safe=False)
+result = run(command, decision=allow, cwd=ws, sandbox=backend, timeout_s=60)
+print(json.dumps({"probe": True, "package": package, "purelib": purelib,
+                  "prefix": sys.prefix, "denied": result.sandbox_write_denied}))
+'''
+
+
+def test_du5_the_running_installation_in_the_workspace_stays_read_only(
+    workspace: pathlib.Path,
+) -> None:
+    # policylang installed into the project's own `.venv` (`.venv/bin/policylang hook …`):
+    # a sandboxed command had written a `.pth` there that answered `allow` to everything
+    venv = workspace / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = pathlib.Path(subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True).stdout.strip())
+    source = pathlib.Path(__file__).resolve().parents[3] / "policylang"
+    shutil.copytree(source, purelib / "policylang",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    # its dependencies, from the installation running the tests (after the copy)
+    (purelib / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    init_before = (purelib / "policylang" / "__init__.py").read_text()
+    cfg_before = (venv / "pyvenv.cfg").read_text()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    done = subprocess.run([str(python), "-c", _PLANT, str(workspace)], capture_output=True,
+                          text=True, timeout=120, cwd=str(workspace), check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    if not report["probe"]:
+        return
+    assert pathlib.Path(report["package"]) == purelib / "policylang"  # the copy ran
+    assert (workspace / "made.txt").read_text() == "ok\n"
+    assert not (purelib / "aaa_evil.pth").exists()
+    assert not (purelib / "sitecustomize.py").exists()
+    assert (purelib / "policylang" / "__init__.py").read_text() == init_before
+    assert (venv / "pyvenv.cfg").read_text() == cfg_before
+    assert report["denied"]
