@@ -79,7 +79,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--ask-as",
         choices=("ask", "deny"),
         default="ask",
-        help="gemini-cli only: answer ask as deny (for releases without `ask`, or headless runs)",
+        help="answer ask as deny (gemini-cli: releases without `ask`, or headless runs; "
+        "claude-code: modes that do not prompt, which the hook also denies by itself)",
     )
     parser.add_argument(
         "--deadline",
@@ -242,7 +243,8 @@ def _kill_and_reap(pid: int) -> None:
 def _answer(args: argparse.Namespace, text: str) -> HookResult:
     factory = policy_factory(tuple(args.policy))
     if args.agent == "claude-code":
-        return claude_code.handle(text, factory, workspace=args.workspace)
+        return claude_code.handle(text, factory, workspace=args.workspace,
+                                  ask_as=Verdict(args.ask_as))
     return gemini_cli.handle(text, factory, workspace=args.workspace, ask_as=Verdict(args.ask_as))
 
 

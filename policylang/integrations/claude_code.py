@@ -26,6 +26,10 @@ not JSON, not an object, no string `tool_name`      exit 2 with the reason on st
 `Bash` call with `dangerouslyDisableSandbox` set    at most ask: leaving Claude Code's own
                                                     sandbox is the human's to allow
 policy fails to load, or evaluation fails           ask, with the error as the reason
+an ask, when `permission_mode` is one in which       deny, with the reason: Claude Code runs
+Claude Code does not prompt (`auto`,                 a hook's ask there without a prompt
+`bypassPermissions`, `dontAsk`, any it does not      (review DU6); likewise every ask with
+know), or with `ask_as=DENY`                         `ask_as=DENY` (`--ask-as deny`)
 ==================================================  ==========================================
 
 A malformed payload is denied rather than asked because policylang saw nothing it could
@@ -52,6 +56,13 @@ from policylang.integrations._common import (
     string_field,
 )
 
+#: The permission modes in which Claude Code shows a person a hook's `ask`. In the others
+#: an `ask` runs unprompted (`auto`: anthropics/claude-code#51255, #89561;
+#: `bypassPermissions` before 2.1.233: #77212) or is refused, so policylang answers deny
+#: there, and for a mode it does not know. A payload without `permission_mode` (older
+#: releases, a hand-made payload) keeps its ask.
+PROMPTING_MODES = frozenset({"default", "acceptEdits", "plan"})
+
 EVENT = "PreToolUse"
 SHELL_TOOL = "Bash"
 # Claude Code treats exit 2 from a PreToolUse hook as "block this call", stderr as the reason.
@@ -64,6 +75,7 @@ def handle(
     *,
     workspace: str | None = None,
     environ: Mapping[str, str] | None = None,
+    ask_as: Verdict = Verdict.ASK,
 ) -> HookResult:
     """Answer one PreToolUse payload.
 
@@ -73,10 +85,47 @@ def handle(
         workspace: the workspace root; defaults to `$CLAUDE_PROJECT_DIR`, then
             `guessed_workspaces(cwd)` (the strictest decision wins).
         environ: the hook's environment (for `CLAUDE_PROJECT_DIR`); defaults to `os.environ`.
+        ask_as: what to answer when the policy says ask (ASK or DENY); an ask is a deny
+            anyway when the payload's `permission_mode` is not in `PROMPTING_MODES`.
 
     Returns:
         The stdout, stderr and exit code the hook process must produce.
     """
+    if ask_as is Verdict.ALLOW:
+        raise ValueError("ask_as must be ASK or DENY: an ask is never turned into allow")
+    result = _handle(text, factory, workspace=workspace, environ=environ)
+    return _unprompted(text, result, ask_as)
+
+
+def _unprompted(text: str, result: HookResult, ask_as: Verdict) -> HookResult:
+    """`result`, an ask turned into deny where no person would be asked (see `handle`)."""
+    if not result.stdout:
+        return result
+    body = json.loads(result.stdout)["hookSpecificOutput"]
+    if body["permissionDecision"] != "ask":
+        return result
+    reason = str(body["permissionDecisionReason"])
+    if ask_as is Verdict.DENY:
+        return answer(Verdict.DENY, f"{reason} [denied: the hook answers ask as deny "
+                                    "(`--ask-as deny`)]")
+    mode = read_payload(text).get("permission_mode")  # (it parsed: there is an answer)
+    if mode is None or mode in PROMPTING_MODES:
+        return result
+    shown = mode if isinstance(mode, str) else json.dumps(mode)
+    return answer(
+        Verdict.DENY,
+        f"{reason} [denied: in permission mode `{shown}` Claude Code would run a hook's "
+        "ask without asking anyone; switch to the default mode to be asked, or add a rule]",
+    )
+
+
+def _handle(
+    text: str,
+    factory: PolicyFactory,
+    *,
+    workspace: str | None,
+    environ: Mapping[str, str] | None,
+) -> HookResult:
     try:
         payload = read_payload(text)
     except PayloadError as error:
