@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import BinaryIO, TextIO
 
+from policylang._posix import not_dumpable
 from policylang.decision import Verdict
 from policylang.integrations import claude_code, gemini_cli
 from policylang.integrations._common import HookResult, PayloadError, policy_factory
@@ -108,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
     # the clock starts before the payload is read: a writer that never closes stdin must
     # not hold the hook past the agent's own timeout, which lets the call through (AM3)
     deadline = time.monotonic() + args.deadline
+    # the agent's environment (its API keys) is this process's too: not readable through
+    # `/proc/PID/environ` by the commands the agent runs meanwhile (review DU2)
+    not_dumpable()
     try:
         text = _read_bounded(sys.stdin.fileno(), deadline)
     except PayloadError as error:

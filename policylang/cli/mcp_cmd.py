@@ -13,7 +13,7 @@ import signal
 import sys
 from typing import Any
 
-from policylang.executor import terminate_all
+from policylang.executor import not_dumpable, own_children, terminate_all
 
 _EPILOG = """\
 examples:
@@ -104,29 +104,11 @@ def run(args: argparse.Namespace) -> int:
     for stop in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(stop, _exit_on_signal)
     not_dumpable()
+    own_children()  # what a command leaves as this server's own child is its (review DU7)
     try:
         return _serve(args, policy, workspace, anyio, PolicyShellServer, __version__)
     finally:
         terminate_all()  # whatever is left, however the server ended
-
-
-def not_dumpable() -> bool:
-    """Make this process not dumpable (Linux): other processes of the same user, the
-    commands it runs among them, can then no longer open its `/proc/PID/fd/*`, `environ`
-    or `mem`. Without it an approved command could write the client's answer to a
-    pending approval question into the server's stdin (`/proc/$PPID/fd/0`: review CQ).
-    The commands it starts are dumpable again: the flag is reset at `execve`. Whether it
-    was set (False where the call does not exist)."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0:
-            return True
-    return False
-
-
-_PR_SET_DUMPABLE = 4  # <linux/prctl.h>
 
 
 def _exit_on_signal(signum: int, _frame: object) -> None:

@@ -120,6 +120,7 @@ def _reads_as_a_line(word: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from policylang.errors import PolicylangError
+    from policylang.executor import not_dumpable, own_children
     from policylang.integrations._common import (
         approvals_problem,
         policy_factory,
@@ -128,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
     )
     from policylang.tool import ApprovalAnswer, BashTool
 
+    # the command's environment is scrubbed, but this process's own was readable through
+    # `/proc/$PPID/environ` (review DU2); and what a command leaves as this process's own
+    # child is the command's (review DU7)
+    not_dumpable()
+    own_children()
     # one argument is a command line; several are the words of one command, kept as
     # they are (`run -- rm "my file"` had run `rm my file`: review AQ17)
     command = args.command[0] if len(args.command) == 1 else shlex.join(args.command)

@@ -7,10 +7,11 @@ model-facing renderers `render_for_model` / `render_for_display`. See docs/execu
 
 from __future__ import annotations
 
+from policylang._posix import not_dumpable
 from policylang.executor.env import looks_secret, scrub_env
 from policylang.executor.jobs import JobInfo, JobPoll, JobStatus, JobStore, UnknownJobError
 from policylang.executor.output import Cancel
-from policylang.executor.process import terminate_all
+from policylang.executor.process import own_children, terminate_all
 from policylang.executor.render import (
     Rendered,
     fit,
@@ -58,6 +59,8 @@ __all__ = [
     "for_display",
     "looks_secret",
     "merged_text",
+    "not_dumpable",
+    "own_children",
     "protected_note",
     "render_for_display",
     "render_for_model",

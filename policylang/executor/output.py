@@ -274,6 +274,7 @@ def pump(
     returncode = process.reap(proc)
     if state.killed_at is not None:
         process.wait_group_gone(proc.pid, state.strays)
+        process.reap_foreign()
     return PumpOutcome(timed_out=state.timed_out, cancelled=state.cancelled,
                        returncode=returncode)
 

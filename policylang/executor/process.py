@@ -1,4 +1,5 @@
-"""Executor stage: every POSIX-specific call in one place; imports nothing from policylang.
+"""Executor stage: every POSIX-specific call in one place; imports only `policylang._posix`
+(the `prctl` calls, which the hooks use without the executor).
 
 The child leads a new session and process group, so one `killpg` reaches every
 grandchild and sub-shell that did not move itself elsewhere (`setsid`). Killing is
@@ -23,6 +24,8 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from policylang._posix import child_subreaper
+
 _log = logging.getLogger(__name__)
 
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
@@ -36,6 +39,7 @@ def spawn(argv: Sequence[str], *, cwd: str, env: Mapping[str, str]) -> subproces
     Raises:
         OSError: the program could not be started (missing, not executable, bad cwd).
     """
+    reap_foreign()  # what commands left to the host and has ended since (review DU7)
     with _SPAWNED_LOCK:
         if _stopping():
             raise OSError(errno.ESHUTDOWN, "the host is stopping: no new command is started")
@@ -120,6 +124,16 @@ def terminate_all(*, grace_s: float = 0.5, final: bool = False) -> int:
                 # and a host that exits right after this call must not leave it behind
                 # (review AT8; bounded, since the caller may be that thread)
                 time.sleep(0.01)
+        foreign = _foreign_children(_proc_table() or {})
+        if foreign:  # what commands left as the host's own children (review DU7)
+            signal_strays(foreign, signal.SIGTERM)
+            deadline = time.monotonic() + grace_s
+            while strays_running(foreign) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            kill_now(0, foreign)
+            wait_group_gone(0, foreign)
+            stopped += len(foreign)
+        reap_foreign()
     finally:
         with _SPAWNED_LOCK:
             _STOPPING[0] -= 1
@@ -212,6 +226,7 @@ class _Stat:
     pgid: int
     zombie: bool
     start: bytes  # start time in clock ticks since boot: tells a reused pid apart
+    sid: int = 0
 
 
 def _stat(pid: int | str) -> _Stat | None:
@@ -223,7 +238,8 @@ def _stat(pid: int | str) -> _Stat | None:
         return None
     # The command name may contain spaces and parentheses: split after the last ')'.
     f = raw[raw.rfind(b")") + 2 :].split()
-    return _Stat(ppid=int(f[1]), pgid=int(f[2]), zombie=f[0] in (b"Z", b"X"), start=f[19])
+    return _Stat(ppid=int(f[1]), pgid=int(f[2]), zombie=f[0] in (b"Z", b"X"), start=f[19],
+                 sid=int(f[3]))
 
 
 def _proc_table() -> dict[int, _Stat] | None:
@@ -246,7 +262,8 @@ def find_strays(root: int) -> Strays:
 
     `killpg` cannot reach them; at a timeout they are signalled one by one. A process
     that was already orphaned (a double-forked daemon) is no longer a descendant and
-    cannot be found this way.
+    cannot be found this way. In a host that `own_children` declared, the host's own
+    children that came from commands started since `root` (see there) count too.
     """
     table = _proc_table() or {}
     children: dict[int, list[int]] = {}
@@ -254,6 +271,10 @@ def find_strays(root: int) -> Strays:
         children.setdefault(st.ppid, []).append(pid)
     found: Strays = {}
     todo = list(children.get(root, ()))
+    if root in table:
+        foreign = _foreign_children(table, since=int(table[root].start))
+        found.update(foreign)
+        todo += [child for pid in foreign for child in children.get(pid, ())]
     while todo:
         pid = todo.pop()
         st = table[pid]
@@ -261,6 +282,63 @@ def find_strays(root: int) -> Strays:
             found[pid] = st.start
         todo.extend(children.get(pid, ()))
     return found
+
+
+# whether every child of this process that is not in its own session came from a command
+_OWNS_CHILDREN = [False]
+
+
+def own_children() -> bool:
+    """Declare that this process starts nothing in a session of its own but commands
+    (`policylang run` and `policylang mcp` do; an embedding host may, when true of it).
+
+    A command can make a process whose parent is the host itself (`clone(CLONE_PARENT)`)
+    and move it to a session of its own: it was no descendant of the command, so its
+    deadline did not reach it, and it outlived `run` and `terminate_all` (review DU7).
+    Once declared, the host's children that `spawn` did not start and that are not in
+    the host's session (what the host starts itself, `git` for the engine, the sandbox
+    probe, is) count as the commands': at a command's deadline, those started since the
+    command are killed with it, `terminate_all` kills all of them, and the dead are
+    reaped. The host also becomes a child subreaper (Linux), so that an orphaned
+    descendant of a command (a double-forked daemon) comes back to it instead of to
+    init, and is found the same way. Returns whether the subreaper could be set.
+    """
+    _OWNS_CHILDREN[0] = True
+    return child_subreaper()
+
+
+def _foreign_children(table: dict[int, _Stat], *, since: int = 0,
+                      zombies: bool = False) -> Strays:
+    """The host's children that came from commands (see `own_children`) and started at
+    or after `since` (clock ticks), running ones (or, with `zombies`, dead ones)."""
+    if not _OWNS_CHILDREN[0]:
+        return {}
+    me = os.getpid()
+    session = os.getsid(0)
+    with _SPAWNED_LOCK:
+        known = {proc.pid for proc in _SPAWNED}
+    return {
+        pid: st.start
+        for pid, st in table.items()
+        if st.ppid == me and st.sid != session and pid not in known
+        and st.zombie == zombies and int(st.start) >= since
+    }
+
+
+def reap_foreign() -> int:
+    """Reap the dead children of a host that `own_children` declared, which came from
+    commands (nothing else waits for them); how many."""
+    if not _OWNS_CHILDREN[0]:
+        return 0
+    reaped = 0
+    with _SPAWNED_LOCK:
+        if _IN_FLIGHT[0]:  # a command being started is not yet known: its status is not ours
+            return 0
+        for pid in _foreign_children(_proc_table() or {}, zombies=True):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    reaped += 1
+    return reaped
 
 
 def signal_strays(strays: Strays, sig: signal.Signals) -> None:
@@ -294,6 +372,7 @@ def terminate_group(proc: subprocess.Popen[bytes], *, grace_s: float) -> None:
     kill_now(pgid, strays)
     reap(proc)
     wait_group_gone(pgid, strays)
+    reap_foreign()
 
 
 def alive(pgid: int, strays: Strays) -> bool:
@@ -310,14 +389,14 @@ def kill_now(pgid: int, strays: Strays) -> None:
     (review J2). A stopped process cannot fork, so the last walk sees them all.
     """
     for _ in range(_SWEEPS):
-        if group_alive(pgid):
+        if pgid > 0 and group_alive(pgid):  # (0: strays alone; killpg(0) is our own group)
             signal_group(pgid, signal.SIGSTOP)
         signal_strays(strays, signal.SIGSTOP)
         new = _left_the_group(pgid, strays)
         if not new:
             break
         strays.update(new)
-    if group_alive(pgid):
+    if pgid > 0 and group_alive(pgid):
         signal_group(pgid, signal.SIGKILL)
     signal_strays(strays, signal.SIGKILL)
 
@@ -352,7 +431,7 @@ def wait_group_gone(pgid: int, strays: Strays | None = None, *, timeout_s: float
     becomes a zombie, so a closed pipe does not yet mean it is gone.
     """
     deadline = time.monotonic() + timeout_s
-    while alive(pgid, strays or {}):
+    while (pgid > 0 and group_running(pgid)) or strays_running(strays or {}):
         if time.monotonic() >= deadline:
             warnings.warn(f"process group {pgid} survived SIGKILL for {timeout_s}s",
                           RuntimeWarning, stacklevel=2)

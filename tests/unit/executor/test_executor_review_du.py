@@ -7,11 +7,13 @@ work on this host, the refusal (and that nothing ran) is asserted instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -255,3 +257,73 @@ def test_du4_files_that_etc_links_lead_to_in_run_stay_readable(workspace: pathli
             res = run(command, decision=decision(command), cwd=str(workspace),
                       sandbox=backend, timeout_s=20)
             assert res.stdout == "readable\n", entry.path
+
+
+# -- DU7: what a command leaves as the host's own child dies at its deadline ----------------
+
+_HOST = r'''
+import json, os, shlex, sys, time
+from policylang.decision import Decision, Verdict
+from policylang.executor import PlainBackend, own_children, run
+
+own_children()  # as `policylang run` and `policylang mcp` declare
+ws, pidfile, how = sys.argv[1:4]
+CLONE = r"""
+import ctypes, os, signal, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+pid = libc.syscall(56, 0x00008000 | signal.SIGCHLD, 0, 0, 0, 0)  # clone(CLONE_PARENT)
+if pid == 0:
+    os.setsid()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(sys.argv[1], "w") as f:
+        f.write(str(os.getpid()))
+    while True:
+        time.sleep(0.1)
+time.sleep(100)
+"""
+if how == "clone":
+    command = f"exec {shlex.quote(sys.executable)} -c {shlex.quote(CLONE)} {shlex.quote(pidfile)}"
+else:  # a double-forked daemon: orphaned at once
+    command = (f"( setsid sh -c 'echo $$ > {shlex.quote(pidfile)}; exec sleep 300' & ); "
+               "sleep 100")
+allow = Decision(command=command, verdict=Verdict.ALLOW, retention=None, concurrency_safe=False)
+result = run(command, decision=allow, cwd=ws, timeout_s=2, sandbox=PlainBackend(workspace=ws))
+pid = int(open(pidfile).read())
+
+def state(p):
+    try:
+        with open(f"/proc/{p}/stat", "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2:].split()
+    return fields[0].decode(), int(fields[1])
+
+time.sleep(0.3)
+print(json.dumps({"timed_out": result.timed_out, "pid": pid, "state": state(pid),
+                  "me": os.getpid()}))
+'''
+
+
+@pytest.mark.parametrize("how", ["clone", "double-fork"])
+def test_du7_a_process_left_as_the_hosts_child_dies_at_the_deadline(
+    workspace: pathlib.Path, how: str,
+) -> None:
+    # `clone(CLONE_PARENT)` made the host the new process's parent; after `setsid` nothing
+    # found it, and it outlived `run`; a double-forked daemon is orphaned the same way
+    pidfile = workspace / "pid"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(pathlib.Path(__file__).resolve().parents[3])
+    done = subprocess.run([sys.executable, "-c", _HOST, str(workspace), str(pidfile), how],
+                          capture_output=True, text=True, timeout=60, check=False, env=env)
+    pid = int(pidfile.read_text()) if pidfile.exists() else None
+    try:
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout.strip().splitlines()[-1])
+        assert report["timed_out"]
+        # gone, and reaped: no zombie of the host is left
+        assert report["state"] is None, report
+    finally:
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

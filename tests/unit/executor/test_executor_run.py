@@ -415,7 +415,9 @@ def test_module_imports_only_decision_and_errors() -> None:
     import ast
 
     root = pathlib.Path(__file__).resolve().parents[3] / "policylang" / "executor"
-    allowed = {"policylang.decision", "policylang.errors"}
+    # (`policylang._posix`: the `prctl` calls, a leaf that the hooks use without the
+    # executor: review DU2)
+    allowed = {"policylang.decision", "policylang.errors", "policylang._posix"}
     for path in root.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
