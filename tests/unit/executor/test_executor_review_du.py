@@ -267,22 +267,9 @@ from policylang.decision import Decision, Verdict
 from policylang.executor import PlainBackend, own_children, run
 
 own_children()  # as `policylang run` and `policylang mcp` declare
-ws, pidfile, how = sys.argv[1:4]
-CLONE = r"""
-import ctypes, os, signal, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-pid = libc.syscall(56, 0x00008000 | signal.SIGCHLD, 0, 0, 0, 0)  # clone(CLONE_PARENT)
-if pid == 0:
-    os.setsid()
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    with open(sys.argv[1], "w") as f:
-        f.write(str(os.getpid()))
-    while True:
-        time.sleep(0.1)
-time.sleep(100)
-"""
+ws, pidfile, how, clone = sys.argv[1:5]
 if how == "clone":
-    command = f"exec {shlex.quote(sys.executable)} -c {shlex.quote(CLONE)} {shlex.quote(pidfile)}"
+    command = f"exec {shlex.quote(sys.executable)} {shlex.quote(clone)} {shlex.quote(pidfile)}"
 else:  # a double-forked daemon: orphaned at once
     command = (f"( setsid sh -c 'echo $$ > {shlex.quote(pidfile)}; exec sleep 300' & ); "
                "sleep 100")
@@ -314,7 +301,9 @@ def test_du7_a_process_left_as_the_hosts_child_dies_at_the_deadline(
     pidfile = workspace / "pid"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(pathlib.Path(__file__).resolve().parents[3])
-    done = subprocess.run([sys.executable, "-c", _HOST, str(workspace), str(pidfile), how],
+    clone = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "clone_parent.py"
+    done = subprocess.run([sys.executable, "-c", _HOST, str(workspace), str(pidfile), how,
+                           str(clone)],
                           capture_output=True, text=True, timeout=60, check=False, env=env)
     pid = int(pidfile.read_text()) if pidfile.exists() else None
     try:

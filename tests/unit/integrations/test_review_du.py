@@ -110,25 +110,13 @@ def test_du2_the_command_cannot_read_policylang_runs_environment() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_CLONE = """
-import ctypes, os, signal, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-pid = libc.syscall(56, 0x00008000 | signal.SIGCHLD, 0, 0, 0, 0)  # clone(CLONE_PARENT)
-if pid == 0:
-    os.setsid()
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    with open(sys.argv[1], "w") as f:
-        f.write(str(os.getpid()))
-    while True:
-        time.sleep(0.1)
-time.sleep(100)
-"""
 
 
 def test_du7_policylang_run_kills_a_clone_parent_child_at_the_deadline(tmp_path: Path) -> None:
     # the child of `clone(CLONE_PARENT)` is `policylang run`'s own; after `setsid` it had
     # survived the timeout, and `policylang run` itself
-    (tmp_path / "clone.py").write_text(_CLONE)
+    shutil.copy(Path(__file__).resolve().parents[2] / "fixtures" / "clone_parent.py",
+                tmp_path / "clone.py")
     pidfile = tmp_path / "pid"
     command = f"exec {shlex.quote(sys.executable)} clone.py {shlex.quote(str(pidfile))}"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
