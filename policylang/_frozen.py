@@ -23,6 +23,7 @@ takes and sets exactly the fields the generated one would.
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
 from typing import Any
 
@@ -53,3 +54,29 @@ def written_init(cls: type) -> bool:
         return False
     code = getattr(init, "__code__", None)
     return code is None or code.co_filename != "<string>"
+
+
+def picklable(*classes: type) -> None:
+    """Let `pickle` and `copy` rebuild instances of the dataclasses `classes` through their
+    constructor, from the fields it takes.
+
+    Their own way makes a blank instance and then fills it: where the class is compiled
+    (`policylang._native`), a written-out `__init__` leaves no blank instance (the class's
+    `__new__` runs it), and a frozen class refuses the filling (`__setstate__` assigns), so
+    the compiled build could not copy a decision the source copies. These classes hold
+    values and trees of them, never a reference back to themselves, so building each
+    whole from fields read before it loses nothing.
+    """
+    for cls in classes:
+        copyreg.pickle(cls, _reduce)
+
+
+def _reduce(obj: Any) -> tuple[Any, ...]:
+    cls = type(obj)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    return _rebuild, (cls, tuple((f.name, getattr(obj, f.name)) for f in fields))
+
+
+def _rebuild(cls: type, values: tuple[tuple[str, Any], ...]) -> Any:
+    """An instance of `cls` (see `picklable`) from the (name, value) of its fields."""
+    return cls(**dict(values))

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from policylang._frozen import picklable
 from policylang.span import Span
 
 
@@ -280,3 +281,7 @@ class ApprovalRecord:
     scope: ApprovalScope
     approver: str = "user"
     suggested_rule: str | None = None
+
+
+# (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
+picklable(Reason, SegmentDecision, Decision, ApprovalRecord)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from policylang._frozen import picklable
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -78,3 +80,7 @@ class SourceText:
         """``name:line:col`` of the span's start."""
         pos = self.position(span.start)
         return f"{self.name}:{pos.line}:{pos.column}"
+
+
+# (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
+picklable(Span, Position, SourceText)

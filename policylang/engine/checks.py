@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from policylang._frozen import picklable
 from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, gitstage, paths, prefixes, subtree
 from policylang.engine.context import EvalContext
@@ -2665,3 +2666,7 @@ def _glob_may_reach_hidden(pattern: str) -> bool:
     if any(ch in head for ch in "*?[{"):
         return True
     return last.startswith((".", "[", "?", "{")) or "{" in last
+
+
+# (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
+picklable(SegmentState)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from policylang._frozen import picklable
 from policylang.compiler.checks import harmless_git_setting
 from policylang.compiler.paths import HOME, WORKSPACE, LazyRegex, prefilter
 from policylang.compiler.tree import (
@@ -4172,3 +4173,7 @@ def _risky_git_config(setting: str | None) -> bool:
     """Whether `git -c KEY=VALUE` may run a program or read another file: any key not
     known to be harmless (`compiler.checks.harmless_git_setting`), and any non-literal."""
     return setting is None or not harmless_git_setting(setting)
+
+
+# (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
+picklable(SegmentRules)

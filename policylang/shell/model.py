@@ -14,6 +14,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
+from policylang._frozen import picklable
 from policylang.span import Span
 
 
@@ -528,3 +529,10 @@ class Limits:
     max_length: int = 100_000  # characters of one command line
     max_depth: int = 32  # nesting of substitutions / bash -c / compounds
     max_segments: int = 2_000  # segments across the whole line, nested ones included
+
+
+# (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
+picklable(
+    Expansion, Word, Assignment, Heredoc, Redirect, Segment, WrapperUse, Unwrapped, Problem,
+    CommandLine, Limits,
+)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-from policylang._frozen import twin
+from policylang._frozen import picklable, twin
 from policylang.shell.model import Word
 
 
@@ -621,3 +621,7 @@ DEFAULT_OPTION_SPECS = MappingProxyType(
     | dict.fromkeys(("egrep", "fgrep"), _GREP)
     | dict.fromkeys(("zgrep", "zegrep", "zfgrep"), _ZGREP)
 )
+
+
+# (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
+picklable(OptionSpec, Option, OptionView)

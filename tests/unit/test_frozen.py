@@ -10,9 +10,11 @@ whichever build the suite runs.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import inspect
+import pickle
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +22,7 @@ import pytest
 
 from policylang import _native, load_policy
 from policylang._frozen import written_init
-from policylang.decision import Decision, Reason, SegmentDecision
+from policylang.decision import Decision, Reason, SegmentDecision, Verdict
 from policylang.engine.checks import SegmentState
 from policylang.engine.rules import SegmentRules
 from policylang.shell.model import (
@@ -96,6 +98,20 @@ def test_every_written_init_is_listed() -> None:
     assert written == set(WRITTEN)
 
 
+def _same_fields(a: Any, b: Any) -> bool:
+    """Equal field by field, those left out of `==` (spans) included."""
+    fields = dataclasses.fields(type(b))
+    return type(a) is type(b) and all(getattr(a, f.name) == getattr(b, f.name) for f in fields)
+
+
+def test_a_segment_state_pickles_and_copies() -> None:
+    state = SegmentState("ls", "ctx", approved=2)
+    state.floor(Verdict.ASK, "rule", "why")
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert _same_fields(copied, state)
+        assert copied.reasons is not state.reasons
+
+
 def test_a_factory_default_is_fresh_for_each_instance() -> None:
     first, second = SegmentState("a", ""), SegmentState("b", "")
     assert first.reasons == []
@@ -149,6 +165,10 @@ def test_real_instances_rebuild_from_their_fields() -> None:
                 roots.append(view.segment_rules(segment))
         for instance in _instances(roots, set()):
             cls = type(instance)
+            # pickle and copy build them by their constructor (`_frozen.picklable`): a
+            # compiled class makes no blank instance to fill, in either build alike
+            copies = [pickle.loads(pickle.dumps(instance)), copy.deepcopy(instance)]
+            assert all(_same_fields(c, instance) for c in [*copies, copy.copy(instance)])
             if cls not in WRITTEN:
                 continue
             given = {f.name: getattr(instance, f.name) for f in dataclasses.fields(cls)}
