@@ -47,6 +47,20 @@ _HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero"}
 )
 _NETWORK_PREFIXES = ("/dev/tcp/", "/dev/udp/")
+
+
+def automount_path(value: str, where: str, seg: SegmentState) -> None:
+    """Ask for a path that leads below an automounter's host folder: macOS and autofs's
+    `-hosts` map resolve `/net/HOST` as a host name, so a lookup there, a `test -e` or
+    `cd` included, is a DNS query for a name the line may build from data and a packet to
+    that host (reviews DR3, DT1)."""
+    shown = f"`{short(value)}`" + ("" if value == where else f", leading to `{short(where)}`,")
+    seg.floor(
+        Verdict.ASK,
+        "engine.automount",
+        f"{shown} is below `/net` or `/hosts`, where an automounter resolves the folder "
+        "name as a host name (a DNS query and a connection to that host)",
+    )
 # a path that starts inside a word, after a separator of the program's own syntax
 # (after `=` and `,` too: inside quotes, `textfile='/x'`, the piece is not one of
 # `_named_paths`; relative pieces count, `concat:a|../home/u/.bashrc`)
@@ -1306,6 +1320,10 @@ class PathChecks:
         self.fs = True
         self.path_users[id(seg)] = seg
         forms, complete, process = self.resolve_all(value, cwd)
+        automount = next((form for form in forms if paths.under_automount(form)), None)
+        if automount is not None:
+            automount_path(value, automount, seg)
+            return  # nothing below it is looked up (review DT1)
         if process:
             seg.floor(
                 Verdict.ASK,

@@ -40,7 +40,7 @@ from typing import Final, Protocol
 
 from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import _objects, gitstage, paths
+from policylang.engine import _objects, checks, gitstage, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import SegmentState, removes_only, short, tree_path
 from policylang.engine.context import EvalContext
@@ -616,6 +616,12 @@ class _Walk(LineWrites):
         seg = SegmentState(text=segment.text, context=context, fed=fed)
         self.segments.append(seg)
         kind = segment.kind
+        if _AUTOMOUNT_WORD.search(segment.text) is not None or any(
+            paths.under_automount(place) for place in cwd.candidates
+        ):
+            self.automount_words(segment, seg, cwd)
+        elif kind is SegmentKind.SIMPLE and segment.words and segment.words[0].value == "cd":
+            self.automount_cd(segment, seg, cwd)
         if kind is SegmentKind.FUNCTION_DEF and segment.name:
             self.functions.add(segment.name)
         if kind is SegmentKind.SIMPLE and Scope.FUNCTION_BODY in segment.scopes:
@@ -675,6 +681,33 @@ class _Walk(LineWrites):
                 "engine.env-poisoned",
                 f"not what it seems: {poison.reason} (`{short(poison.segment_text)}`)",
             )
+
+    def automount_words(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A segment that names a path below `/net` or `/hosts` in any word, whatever the
+        command (`cd`, `test -e`, `realpath`, `lsof +D`: no rule reads them as paths), or
+        runs there, asks: an automounter resolves the folder name as a host (review
+        DT1). A word whose value is not known is judged by its text (`/net/$(whoami).x`)."""
+        place = next((p for p in sorted(cwd.candidates) if paths.under_automount(p)), None)
+        if place is not None:
+            checks.automount_path(place, place, seg)
+            return
+        for word in segment.words:
+            if _AUTOMOUNT_WORD.search(word.text) is not None:
+                checks.automount_path(word.text, word.text, seg)
+                return
+        if _AUTOMOUNT_WORD.search(segment.text) is not None:
+            # in a redirect or an assignment (`x=/net/h`, `< /net/h/f`)
+            checks.automount_path(segment.text, segment.text, seg)
+
+    def automount_cd(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`cd lnk` where the link leads below `/net` (review DT1): where `cd` goes."""
+        _changes, target = paths.cd_target(segment, self.ctx.home)
+        if target is None:
+            return
+        forms, _complete, _process = self.resolve_all(target, cwd)
+        place = next((form for form in forms if paths.under_automount(form)), None)
+        if place is not None:
+            checks.automount_path(target, place, seg)
 
     def unread_declaration(self, segment: Segment, seg: SegmentState) -> None:
         """`builtin export X=…`, `command -p export X=…`, `'export' X=…`, `\\export X=…`:
@@ -3229,6 +3262,10 @@ _REASSIGNERS = re.compile(
 
 
 # a name after `$`, `${`, `${#`, `${!` anywhere in an expansion's text
+# a word naming a path below an automounter's host folder (`/net/HOST`, `/hosts/HOST`),
+# at its start or after `=`, `:` or a quote (`--dir=/net/h`, `"/net/$(whoami).x"`), in any
+# case (macOS: `/NET`); not `/proc/net/…` (review DT1)
+_AUTOMOUNT_WORD = re.compile(r"""(?:^|[\s=:'"(<>])/+(?i:net|hosts)/""")
 _MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # `${!prefix*}`, `${!prefix@}`: the names of variables, not their values (and `${!}` is
 # the last background job's process id)

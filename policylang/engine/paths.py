@@ -247,7 +247,11 @@ def physical(joined: str, lexical_form: str) -> tuple[str, bool]:
     policylang's own process would answer for it. (With `..`, equal answers prove nothing:
     `lnk/../..` may climb out of a link to `/proc/self/cwd` to the same text.)
     """
-    if "/.." not in joined and not lexical_form.startswith(("/proc/", "/dev/")):
+    if (
+        "/.." not in joined
+        and not lexical_form.startswith(("/proc/", "/dev/"))
+        and not automounts_here()
+    ):
         resolved = real(joined)
         if resolved == lexical_form:
             return resolved, False
@@ -273,6 +277,12 @@ def _walk(path: str) -> tuple[str, bool]:
             resolved = resolved.rpartition("/")[0]
             continue
         candidate = f"{resolved}/{name}"
+        if _automount_parent(resolved):
+            # a host name to an automounter: looking it up is a DNS query and a packet to
+            # that host, so it is not (review DT1); the rest as written, `..` kept (the
+            # lookup happens before a `..` climbs back out)
+            rest = "/".join(part for part in reversed(pending) if part not in ("", "."))
+            return (f"{candidate}/{rest}" if rest else candidate), False
         if too_long(candidate):
             # the system refuses it whole: a link here cannot be looked up, and a later
             # `..` would bring the answer back under the limit as if there were none
@@ -445,6 +455,34 @@ def names_starting(folder: str, prefix: str, limit: int) -> tuple[str, ...]:
 AUTOMOUNT_ROOTS: Final = ("/net/", "/hosts/")
 
 
+def under_automount(path: str) -> bool:
+    """Whether absolute, normalised `path` names something below an automounter's host
+    folder (`/net/HOST`), in any case: macOS's usual file system ignores it (`/NET`, DT1).
+
+    >>> under_automount("/NET/evil.example.com/x"), under_automount("/proc/net/dev")
+    (True, False)
+    """
+    return path[:7].lower().startswith(AUTOMOUNT_ROOTS)
+
+
+def _automount_parent(folder: str) -> bool:
+    """Whether a name looked up in `folder` is a host name to an automounter."""
+    return len(folder) <= 6 and folder.lower() in ("/net", "/hosts")
+
+
+_AUTOMOUNTS: list[bool] = []  # whether this system has `/net` or `/hosts`: found once
+
+
+def automounts_here() -> bool:
+    """Whether this system has an automounter's host folder (`/net`, `/hosts`: macOS,
+    autofs's `-hosts` map). There, a path is resolved one step at a time so that no link
+    leads a lookup below it (review DT1: `lnk -> /net/evil.example.com`); elsewhere a
+    lookup there resolves no host name, and the fast way stays."""
+    if not _AUTOMOUNTS:
+        _AUTOMOUNTS.append(any(os.path.lexists(root) for root in ("/net", "/hosts")))
+    return _AUTOMOUNTS[0]
+
+
 def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, bool]:
     """`resolve`, telling a path that leads through /proc's directory of the process
     resolving it (`/proc/self/cwd/x`, `/dev/fd/../cwd`, a link to them) apart: its forms
@@ -467,7 +505,7 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
         lexical_form = normal(joined)
         if lexical_form not in forms:
             forms.append(lexical_form)
-        if lexical_form.lower().startswith(AUTOMOUNT_ROOTS):  # (`/NET`: macOS, DT1)
+        if under_automount(lexical_form):  # (`/NET`: macOS, DT1)
             # an automounter resolves `/net/HOST` (macOS, autofs's `-hosts` map): a lookup
             # is a DNS query and a packet to that host, so the path is not looked up here,
             # and where it leads cannot be told (review DR3)
@@ -489,6 +527,8 @@ def resolve_all(path: str, cwd: Cwd, home: str) -> tuple[tuple[str, ...], bool, 
                     forms.append(one)
         elif resolved not in forms:
             forms.append(resolved)
+        if under_automount(resolved):
+            complete = False  # a link into `/net/HOST`: not looked up (`_walk`, DT1)
         if absolute_path:
             break  # the base does not matter for absolute paths
     return tuple(forms), complete, process
@@ -666,6 +706,8 @@ def _absolute_dirs(target: str, current: Cwd, home: str) -> tuple[str, ...] | No
             return None
         lexical_form = normal(joined)
         out.append(lexical_form)
+        if under_automount(lexical_form):
+            continue  # not looked up (review DT1: `cd /net/HOST`)
         try:
             resolved, through_process = physical(joined, lexical_form)
         except Unresolvable:
