@@ -413,8 +413,10 @@ def is_remote_archive(name: str) -> bool:
 def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
     """git verifies no signature: no `%G` placeholder in a format (`%G?`, `%GS`, `%GK` …
     run `gpg.program`, `gpg.ssh.program` or `gpg.x509.program` on each signed commit, as
-    `--show-signature` does; so does for-each-ref's `%(signature)`). Fails on such a
-    placeholder in any word and on a non-literal word.
+    `--show-signature` does; so do ref-filter's `%(signature)` and `%(*signature)` in
+    `for-each-ref`, `branch` and `tag` listings, and a `--sort` key that names it, which
+    computes it: review DT3). Fails on such a placeholder in any word, on a sort key of
+    `signature` and on a non-literal word.
 
     >>> from policylang.span import Span
     >>> def run(*values):
@@ -423,11 +425,18 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
     >>> run("git", "log", "--format=%h %s"), run("git", "log", "--pretty=format:%G?")
     (None, 'git format `--pretty=format:%G?` verifies signatures (runs gpg)')
     >>> run("git", "log", "--format=%%G")  # an escaped percent sign
+    >>> run("git", "tag", "-l", "--sort", "-*signature:grade")
+    'git sorts by `-*signature:grade`, which verifies signatures (runs gpg)'
     """
+    sorting = False
     for word in words[1:]:
         text = word.value
         if text is None:
             return "git has a non-literal word (a format could verify signatures)"
+        key = text if sorting else _sort_key(text)
+        sorting = text == "--sort"
+        if _SIGNATURE_SORT.match(key):
+            return f"git sorts by `{key}`, which verifies signatures (runs gpg)"
         plain = text.replace("%%", "")
         # `%+GS`, `%-GK`, `% G?`: a `+`, `-` or space may stand between (review BC8)
         if _SIGNATURE_PLACEHOLDER.search(plain):
@@ -435,7 +444,15 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
     return None
 
 
-_SIGNATURE_PLACEHOLDER = re.compile(r"%[-+ ]?(?:G|\(signature)")
+def _sort_key(text: str) -> str:
+    """The key of a `--sort=KEY` word ("" for any other word)."""
+    return text[len("--sort=") :] if text.startswith("--sort=") else ""
+
+
+# `%(*signature)`: the peeled object's (review DT3)
+_SIGNATURE_PLACEHOLDER = re.compile(r"%[-+ ]?(?:G|\(\*?signature)")
+# a sort key of ref-filter's `signature` atom (`-*signature:grade`), in any case
+_SIGNATURE_SORT = re.compile(r"(?i)-?\*?signature\b")
 
 
 # --------------------------------------------------------------------------- ulimit

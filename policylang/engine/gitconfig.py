@@ -273,13 +273,19 @@ def _dangerous(var: str, value: str | None) -> bool:
         # `--show-signature` does; gpgsm then fetches the CRL an X.509 signature names
         # (review DR2: `format.pretty`, `pretty.NAME` of `--format=NAME`)
         return _SIGNATURE_FORMAT.search(value.replace("%%", "")) is not None
+    if wild in ("tag.sort", "branch.sort") and value:
+        # the default sort key of `git tag -l` and `git branch`: `signature` computes
+        # ref-filter's signature atom, which verifies them (review DT3)
+        return _SIGNATURE_SORT.search(value) is not None
     return sub is None and section == "pager"
 
 
-_SIGNATURE_FORMAT: Final = re.compile(r"%[-+ ]?(?:G|\(signature)")
+_SIGNATURE_FORMAT: Final = re.compile(r"%[-+ ]?(?:G|\(\*?signature)")
+_SIGNATURE_SORT: Final = re.compile(r"(?i)(?:^|[\s,*-])signature\b")
 # settings whose effect the repository's commits choose (the signatures verified), so
 # that they count in git's global configuration too (review DR2)
-_SIGNATURE_KEYS: Final = ("log.showsignature", "format.pretty", "pretty.")
+_SIGNATURE_KEYS: Final = ("log.showsignature", "format.pretty", "pretty.", "tag.sort",
+                          "branch.sort")  # fmt: skip
 
 
 def split_alias(body: str) -> list[str] | None:

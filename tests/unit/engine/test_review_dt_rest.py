@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside
+from realrun import copy_workspace, env_beside, git_ok
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -78,3 +78,51 @@ def test_dt1_links_into_net_are_not_looked_up(
     for line in ("ls lnk/", "cat lnk/x", "cd lnk", "cd /net/evil.example.com"):
         assert decide(line, workspace, env_beside(tmp_path)).verdict is Verdict.ASK, line
     assert not [p for p in looked if p.lower().startswith(("/net/", "/hosts/"))], looked
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['git tag -l --format="%(signature)"', 'git tag --list --format="%(signature:key)"',
+     'git branch -l --format="%(signature)"', 'git for-each-ref --format="%(*signature)"',
+     "git for-each-ref --sort=signature", "git branch -l --sort=signature:grade",
+     "git tag -l --sort=signature:grade", "git tag -l --sort -*signature"],
+)  # fmt: skip
+def test_dt3_the_signature_atom_in_listings_and_sort_keys(tmp_path: Path, line: str) -> None:
+    """git 2.41's ref-filter `signature` atom verifies a commit's signature (runs gpg, as
+    `%G?` does). The git here (2.39) has no such atom, so this is judged by evaluation
+    only, not run."""
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    assert decide(line, workspace, env_beside(tmp_path)).verdict is Verdict.ASK, line
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git tag -l", 'git tag -l --sort=-creatordate --format="%(refname)"',
+     "git branch -l --sort=committerdate", "git for-each-ref --sort=refname"],
+)  # fmt: skip
+def test_dt3_other_listings_allowed(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    assert decide(line, workspace, env_beside(tmp_path)).verdict is Verdict.ALLOW, line
+
+
+@pytest.mark.parametrize(
+    ("setting", "line"),
+    [("[tag]\n\tsort = -signature:grade\n", "git tag -l"),
+     ("[branch]\n\tsort = signature\n", "git branch -l")],
+)  # fmt: skip
+def test_dt3_a_configured_signature_sort(tmp_path: Path, setting: str, line: str) -> None:
+    """`tag.sort` and `branch.sort` name the listings' default key; judged by evaluation
+    only (git 2.39 here has no `signature` atom)."""
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q")
+    env = env_beside(tmp_path)
+    assert decide(line, workspace, env).verdict is Verdict.ALLOW
+    with (workspace / ".git" / "config").open("a") as config:
+        config.write(setting)
+    assert decide(line, workspace, env).verdict is Verdict.ASK
+    # the user's own setting too: the repository's commits choose what is verified
+    (workspace / ".git" / "config").write_text("[core]\n\tbare = false\n")
+    (tmp_path / "home" / ".gitconfig").write_text(setting)
+    assert decide(line, workspace, env).verdict is Verdict.ASK
