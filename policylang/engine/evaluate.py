@@ -4614,14 +4614,22 @@ _PATH_PIECES: Final = re.compile(r"[,=]")
 _TYPED: Final = re.compile(r"([A-Za-z][\w.+-]{0,31}):(?=.)")
 _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # a credential in a variable's value: a URL's password (`scheme://user:pw@`, `://:pw@`),
-# or a token by its kind's prefix (GitHub, GitLab, Slack, npm, PyPI, OpenAI, Anthropic,
-# AWS access keys, Stripe, Hugging Face, SendGrid, Google API keys)
+# a token as a URL's user (`https://TOKEN@github.com`), a proxy's `user:pw@host` without
+# a scheme (curl and pip take it), a `password=` of a JDBC URL's query, a libpq or .NET
+# connection string (`host=db password=x`, `Server=db;Pwd=x`), or a token by its kind's
+# prefix (GitHub, GitLab's personal, runner and deploy tokens, Slack's bot and app tokens,
+# npm, PyPI, OpenAI, Anthropic, AWS access keys, long-term and temporary, Stripe, Hugging
+# Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean) (reviews
+# DR4, DT4)
 _SECRET_VALUE: Final = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@"
-    r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abposr]-[\w-]{10,}"
-    r"|npm_[A-Za-z0-9]{30,}|pypi-[\w-]{30,}|sk-(?:ant-|proj-)?[\w-]{20,}|AKIA[0-9A-Z]{16}"
+    r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
+    r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)[^\s/@:,]+:[^\s/@]+@[\w\[]"
+    r"|(?i:(?:^|[?&;\s])(?:password|pwd)\s*=\s*[^\s&;])"
+    r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|gl(?:pat|rt|dt)-[\w-]{16,}"
+    r"|xox[abposr]-[\w-]{10,}|xapp-[\w-]{10,}"
+    r"|npm_[A-Za-z0-9]{30,}|pypi-[\w-]{30,}|sk-(?:ant-|proj-)?[\w-]{20,}|A(?:KI|SI)A[0-9A-Z]{16}"
     r"|[rs]k_live_[0-9A-Za-z]{20,}|hf_[A-Za-z0-9]{30,}|SG\.[\w-]{20,}\.[\w-]{20,}"
-    r"|AIza[0-9A-Za-z_-]{35})"
+    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[\w-]{20,}|hv[sb]\.[\w-]{20,}|dop_v1_[0-9a-f]{20,})"
 )
 # URL schemes: `https://host/x` names no local path (`file://` is read on its own)
 _SCHEMES: Final = frozenset(

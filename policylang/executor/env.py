@@ -34,6 +34,8 @@ SECRET_MARKERS: tuple[str, ...] = (
     # review AT10: MYSQL_PWD, CI_JOB_JWT, AZURE_STORAGE_CONNECTION_STRING (not PRIVATE:
     # GOPRIVATE names module paths, and go needs it: review AU9)
     "_PWD", "JWT", "CONNECTION_STRING",
+    # .NET's configuration names (`ConnectionStrings__Default`: review DT4)
+    "CONNECTIONSTRINGS",
 )  # fmt: skip
 #: Set for every command unless the caller overrides them. `git status` otherwise takes
 #: `.git/index.lock` and refreshes the index: a write that contradicts its read-only

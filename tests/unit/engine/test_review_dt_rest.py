@@ -17,6 +17,7 @@ from policylang import Verdict
 from policylang.decision import Decision
 from policylang.engine import paths
 from policylang.engine.policy import load_policy
+from policylang.executor import looks_secret
 
 
 def decide(line: str, workspace: Path, env: dict[str, str], *approvals: str) -> Decision:
@@ -126,3 +127,49 @@ def test_dt3_a_configured_signature_sort(tmp_path: Path, setting: str, line: str
     (workspace / ".git" / "config").write_text("[core]\n\tbare = false\n")
     (tmp_path / "home" / ".gitconfig").write_text(setting)
     assert decide(line, workspace, env).verdict is Verdict.ASK
+
+
+_CREDENTIAL_VALUES = {
+    "SPRING_DATASOURCE_URL": "jdbc:postgresql://db:5432/app?user=app&password=S3cret",
+    "JDBC_MS": "jdbc:sqlserver://db:1433;user=sa;password=S3cret",
+    "ConnectionStrings__Default": "Server=db;Database=app;User Id=sa;Password=S3cret;",
+    "HTTPS_PROXY": "alice:ProxyPw1@proxy.corp:3128",
+    "REPO": "https://0123456789abcdef0123456789abcdef01234567@github.com/a/b.git",
+    "PGX": "host=db user=app password=S3cret",
+    "STS": "ASIA" + "Q" * 16,
+    "GOOG": "ya29.a0AfH6SMBx3Q2Zabcdefghijklmnop",
+    "VT": "hvs.CAESIJabcdefghijklmnopqrstuvwxyz",
+    "DO": "dop_v1_" + "0123456789abcdef" * 4,
+    "RUNNER": "glrt-abcdefghij0123456789",
+    "DEPLOY_TOKEN_VALUE": "gldt-abcdefghij0123456789",
+    "SLACK_APP": "xapp-1-A0123456-789-abcdef",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(_CREDENTIAL_VALUES))
+def test_dt4_credential_values_ask(tmp_path: Path, name: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, **{name: _CREDENTIAL_VALUES[name]})
+    for line in (f"echo ${name}", f"printenv {name}"):
+        assert decide(line, workspace, env).verdict is Verdict.ASK, line
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["deploy@host.example", "USER@host", "git@github.com:org/repo.git", "http://proxy.corp:3128",
+     "https://example.com/a/b", "https://user@example.com/x", "ssh://git@github.com/o/r.git",
+     "user@host:/srv/x", "mailto:joe@example.com", "postgres://app@db:5432/app",
+     "--password-store=basic", "rs=0:di=01;34:ln=01;36"],
+)  # fmt: skip
+def test_dt4_ordinary_values_allowed(tmp_path: Path, value: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, PLAIN=value, LANG="en_US.UTF-8")
+    for line in ("echo $PLAIN", "printenv PLAIN", "echo $PATH $HOME $LANG"):
+        assert decide(line, workspace, env).verdict is Verdict.ALLOW, (line, value)
+
+
+def test_dt4_dotnet_connection_strings_are_secret_names() -> None:
+    table = load_policy().compiled.env
+    for name in ("ConnectionStrings__Default", "connectionstrings__x"):
+        assert table.secret(name) is not None, name
+        assert looks_secret(name), name  # (the executor scrubs it too)
