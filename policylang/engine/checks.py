@@ -1331,7 +1331,9 @@ class PathChecks:
                 f"`{short(value)}` leads through /proc's directory of the process that opens "
                 "it (its working directory, root or descriptors), which cannot be known here",
             )
-        if subtree and self.ctx.env_secrets:
+        if subtree and self.ctx.env_secrets and (access != "read" or self.reads_contents):
+            # (a listing of names, `ls -R`, `tree`, reads no credential: review DT12; one
+            # outside the workspace still meets the rules' `_environment_secret`)
             self.environment_secrets_below(forms, access, seg, value)
         if subtree and access == "read" and self.follows_links and not self.reads_contents:
             for form in dict.fromkeys(forms):  # `ls -RL .`: where its links point

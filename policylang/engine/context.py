@@ -128,7 +128,10 @@ _SECRET_FILE_VARIABLES: dict[str, tuple[str, ...]] = {
 
 
 def _environment_secrets(env: Mapping[str, str], cwd: str) -> tuple[tuple[str, str], ...]:
-    """The credential places `_SECRET_FILE_VARIABLES` name in `env`, made absolute."""
+    """The credential places `_SECRET_FILE_VARIABLES` name in `env`, made absolute, each
+    also where its links lead (review DT5: `KUBECONFIG=~/kc-current`, a link to
+    `~/clusters/prod.yaml`, or a path through a linked folder, left the file readable at
+    its real place). Resolved here, once per context, only for the variables set."""
     found: list[tuple[str, str]] = []
     for variable, below in _SECRET_FILE_VARIABLES.items():
         value = env.get(variable)
@@ -139,5 +142,20 @@ def _environment_secrets(env: Mapping[str, str], cwd: str) -> tuple[tuple[str, s
                 continue
             base = posixpath.normpath(posixpath.join(cwd, entry))
             for name in below:
-                found.append((posixpath.join(base, name) if name else base, variable))
-    return tuple(found)
+                place = posixpath.join(base, name) if name else base
+                found.append((place, variable))
+                real = _real_place(place)
+                if real and real != place:
+                    found.append((real, variable))
+    return tuple(dict.fromkeys(found))
+
+
+def _real_place(path: str) -> str:
+    """`path` with its links resolved, "" where it is not looked up: below an
+    automounter's host folder (`/net/HOST`: a lookup there resolves the host, DT1)."""
+    if path[:7].lower().startswith(("/net/", "/hosts/")):
+        return ""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return ""

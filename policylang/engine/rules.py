@@ -41,7 +41,7 @@ from policylang.compiler.tree import (
     RuleTree,
 )
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, subtree
+from policylang.engine import _objects, paths, subtree
 from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
@@ -567,6 +567,12 @@ class RuleView:
         # the protected paths below a workspace's top (`.vscode/tasks.json`, `.claude/**`):
         # a link there is a protected file's other name (review CL5), looked for inside
         self.protected_inner = _inner_paths(self.write_globs)
+        # the home-anchored protected places (`.aws`, `.netrc`), looked at for links once
+        # per home (`linked_places`), and what was found there, by (home, real home)
+        self._home_places = tuple(
+            sorted({r.literal_prefix for r in policy.protected.rules if r.anchor == HOME})
+        )
+        self._linked: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
 
     def protected_name_pattern(self) -> re.Pattern[str]:
         """Names a protected glob's wildcard component matches (`PathChecks`' links)."""
@@ -630,10 +636,24 @@ class RuleView:
         False is wrong, a True may be)."""
         return self._may_protect(path) or self._may_protect_write(path)
 
+    def linked_places(self, ctx: EvalContext) -> tuple[tuple[str, str], ...]:
+        """Where the links among the home's protected places lead, each with the link's
+        own path: `~/.aws/credentials -> ~/dotfiles/aws/credentials` (stow, chezmoi) makes
+        the target the protected file under another name (review DT5). Looked for once
+        per home and process (the protected folders' entries, within a budget), not per
+        evaluation: a link made later is not seen here (making one asks already)."""
+        key = (ctx.home, ctx.real_home)
+        found = self._linked.get(key)
+        if found is None:
+            found = self._linked[key] = _linked_home_places(
+                self._home_places, ctx.home, ctx.real_home or ctx.home
+            )
+        return found
+
     def protection(self, path: str, ctx: EvalContext) -> str | None:
         """The rule that protects reading `path` (`id: message`, glob), or None: the
         protected-path rules only, not the outside-workspace one."""
-        if not self._may_protect(path):
+        if not self._may_protect(path) and not _linked_at(path, self.linked_places(ctx)):
             return None
         hit, outside = self._match_anchors(path, Access.READ, ctx, False)
         if hit is None or outside or hit.verdict is Verdict.ALLOW:
@@ -704,6 +724,31 @@ class RuleView:
     ) -> tuple[ProtectedMatch | None, bool]:
         """`_match` under each spelling of home and workspace (`EvalContext.anchors`): the
         strictest protected match of any; outside only when outside under every one."""
+        found = self._match_spellings(form, access, ctx, subtree, removal)
+        hit, outside = found
+        if hit is not None and not outside and hit.verdict is not Verdict.ALLOW:
+            return found
+        linked = self.linked_places(ctx)
+        if not linked:
+            return found
+        # a target of a protected place's link is that place (review DT5); a recursive
+        # reach above such a target reaches the place itself
+        for target, link in linked:
+            if form == target or form.startswith(target + "/"):
+                rest = form[len(target) :]
+                other = self._match_spellings(link + rest, access, ctx, subtree, removal)
+            elif subtree and target.startswith(form.rstrip("/") + "/"):
+                other = self._match_spellings(link, access, ctx, False)
+            else:
+                continue
+            if other[0] is not None and not other[1] and other[0].verdict is not Verdict.ALLOW:
+                return other
+        return found
+
+    def _match_spellings(
+        self, form: str, access: Access, ctx: EvalContext, subtree: bool, removal: bool = False
+    ) -> tuple[ProtectedMatch | None, bool]:
+        """`_match_anchors` without the links of `linked_places`."""
         pairs = ctx.anchors()
         if len(pairs) == 1:
             return self._match(form, access, ctx.home, ctx.workspace, subtree, removal)
@@ -2818,6 +2863,68 @@ def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
 
 
 _MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
+
+
+# entries of the home's protected folders looked at for links, in all (`linked_places`)
+_LINK_SCAN_BUDGET: Final = 2_000
+_LINK_SCAN_DEPTH: Final = 3
+
+
+def _linked_at(path: str, linked: Sequence[tuple[str, str]]) -> bool:
+    """Whether `path` is at or below one of `linked`'s targets."""
+    return any(path == target or path.startswith(target + "/") for target, _link in linked)
+
+
+def _linked_home_places(
+    places: Sequence[str], home: str, real_home: str
+) -> tuple[tuple[str, str], ...]:
+    """(target, link) for each protected home place (relative to `home`) that leads
+    elsewhere through a link, itself or a folder above it inside home, and for each link
+    among the entries of those that are folders, a few levels deep and within
+    `_LINK_SCAN_BUDGET` entries. A target that holds the home (`/`) is left out."""
+    found: list[tuple[str, str]] = []
+    budget = [_LINK_SCAN_BUDGET]
+    for place in places:
+        if not place or place.startswith("/"):
+            continue
+        lexical = f"{home}/{place}"
+        target = paths.physical_target(lexical)
+        if target is None or paths.under_automount(target):
+            continue
+        if target not in (lexical, f"{real_home}/{place}"):
+            _add_link(found, target, lexical, home)
+        if budget[0] > 0 and os.path.isdir(target):
+            _links_below(lexical, target, found, budget, home, _LINK_SCAN_DEPTH)
+    return tuple(dict.fromkeys(found))
+
+
+def _add_link(found: list[tuple[str, str]], target: str, link: str, home: str) -> None:
+    if not (home == target or home.startswith(target.rstrip("/") + "/")):
+        found.append((target, link))
+
+
+def _links_below(
+    lexical: str, real: str, found: list[tuple[str, str]], budget: list[int], home: str, depth: int
+) -> None:
+    """The links among the entries of folder `real` (named `lexical` in the rules)."""
+    try:
+        entries = list(os.scandir(real))
+    except (OSError, ValueError):
+        return
+    for entry in entries:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        name = f"{lexical}/{entry.name}"
+        try:
+            if entry.is_symlink():
+                target = paths.physical_target(f"{real}/{entry.name}")
+                if target is not None and not paths.under_automount(target):
+                    _add_link(found, target, name, home)
+            elif depth > 1 and entry.is_dir(follow_symlinks=False):
+                _links_below(name, entry.path, found, budget, home, depth - 1)
+        except OSError:
+            continue
 
 
 def _environment_secret(forms: Sequence[str], ctx: EvalContext, subtree: bool) -> str | None:

@@ -173,3 +173,57 @@ def test_dt4_dotnet_connection_strings_are_secret_names() -> None:
     for name in ("ConnectionStrings__Default", "connectionstrings__x"):
         assert table.secret(name) is not None, name
         assert looks_secret(name), name  # (the executor scrubs it too)
+
+
+def _clusters(tmp_path: Path) -> Path:
+    """`home/clusters2/prod.yaml`, a kubeconfig with a token, and `home/kc-current`, a
+    link to it (kubectx-style switching)."""
+    home = tmp_path / "home"
+    (home / "clusters2").mkdir()
+    (home / "clusters2" / "prod.yaml").write_text("token: K2SECRET\n")
+    (home / "kc-current").symlink_to(home / "clusters2" / "prod.yaml")
+    return home
+
+
+def test_dt5_a_named_credential_file_at_its_real_place(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    home = _clusters(tmp_path)
+    env = env_beside(tmp_path, KUBECONFIG=f"{home}/kc-current")
+    for line in ("cat ~/kc-current", "cat ~/clusters2/prod.yaml", "grep -r token ~/clusters2",
+                 "cp ~/clusters2/prod.yaml ."):  # fmt: skip
+        assert decide(line, workspace, env).verdict is Verdict.DENY, line
+    # through a linked folder (macOS's `/tmp`, `/var`)
+    (tmp_path / "cl").symlink_to(home / "clusters2")
+    env = env_beside(tmp_path, KUBECONFIG=f"{tmp_path}/cl/prod.yaml")
+    assert decide("cat ~/clusters2/prod.yaml", workspace, env).verdict is Verdict.DENY
+    assert decide("cat ~/README", workspace, env).verdict is Verdict.ALLOW
+
+
+def test_dt5_a_protected_home_file_that_is_a_link(tmp_path: Path) -> None:
+    """stow or chezmoi: `~/.aws/credentials -> ~/dotfiles/aws/credentials`."""
+    workspace = copy_workspace(tmp_path)
+    home = tmp_path / "home"
+    (home / "dotfiles" / "aws").mkdir(parents=True)
+    (home / "dotfiles" / "aws" / "credentials").write_text("aws_secret_access_key=S\n")
+    (home / "dotfiles" / "README").write_text("dotfiles\n")
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").symlink_to("../dotfiles/aws/credentials")
+    (home / "dotfiles" / "ssh").mkdir()
+    (home / "dotfiles" / "ssh" / "id_ed25519").write_text("KEY\n")
+    (home / ".ssh").symlink_to("dotfiles/ssh")
+    env = env_beside(tmp_path)
+    for line in ("cat ~/.aws/credentials", "cat ~/dotfiles/aws/credentials",
+                 "grep -r x ~/dotfiles", "cat ~/dotfiles/ssh/id_ed25519",
+                 "cp ~/dotfiles/aws/credentials ."):  # fmt: skip
+        assert decide(line, workspace, env).verdict is Verdict.DENY, line
+    assert decide("cat ~/dotfiles/README", workspace, env).verdict is Verdict.ALLOW
+
+
+def test_dt12_listing_names_beside_a_workspace_kubeconfig(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "kubeconfig").write_text("token: K\n")
+    env = env_beside(tmp_path, KUBECONFIG=f"{workspace}/kubeconfig")
+    for line in ("ls -R", "ls -R .", "tree", "find . -name '*.json'"):
+        assert decide(line, workspace, env).verdict is Verdict.ALLOW, line
+    for line in ("grep -r token .", "cat kubeconfig", "tar cf /tmp/x.tar ."):
+        assert decide(line, workspace, env).verdict is Verdict.DENY, line
