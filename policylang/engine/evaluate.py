@@ -98,6 +98,7 @@ from policylang.shell.model import (
     Word,
 )
 from policylang.shell.options import option_view
+from policylang.shell.parse import parse_command
 from policylang.shell.quoting import LocaleDependent, decode_ansi_c
 from policylang.shell.walk import walk
 
@@ -2733,7 +2734,9 @@ class _Walk(LineWrites):
             programs = (
                 [""]
                 if language == "native"
-                else [n for n in names if self._script_language(n, cwd) == wanted]
+                else [
+                    n for n in names if self._script_language(n, cwd) in (wanted, UNKNOWN_PROGRAM)
+                ]
             )
             found = self._loaded_module(variable, entries, cwd) if programs else None
             if found is not None:
@@ -2796,8 +2799,8 @@ class _Walk(LineWrites):
             first = self._first_on_path(name, cwd) if self.ctx.env.get("PATH") else None
             path = first[0] if first is not None else ""
         interpreter = _script_interpreter(path) if path else None
-        if interpreter is None:
-            return None
+        if interpreter is None or interpreter == UNKNOWN_PROGRAM:
+            return interpreter
         if _PYTHON_NAME.match(interpreter):
             return "python"
         if interpreter.startswith("perl"):
@@ -3910,8 +3913,24 @@ def _wrapper_interpreter(path: str) -> str | None:
     """The interpreter a `#!/bin/sh` script hands itself to: Python for a program started
     through the shell, as pip and uv write them where the interpreter's path has a blank
     or is too long for `#!`, or a wrapper that ends by `exec`ing Python (gcloud's `exec
-    "$CLOUDSDK_PYTHON" … lib/gcloud.py`); the program another wrapper `exec`s, by name
-    (`exec /usr/bin/npm "$@"` → `npm`, a node program); None for other scripts."""
+    "$CLOUDSDK_PYTHON" … lib/gcloud.py`); the program another wrapper runs, by name
+    (`exec /usr/bin/npm "$@"` → `npm`, a node program); `UNKNOWN_PROGRAM` for one that
+    runs a program a variable names (`"$NODE" cli.js`); None for other scripts."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return _wrapper_interpreter_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+# what `_wrapper_interpreter` answers for a wrapper that runs a program a variable names:
+# any language's load paths count for it (review DT9)
+UNKNOWN_PROGRAM: Final = "?"
+
+
+@functools.lru_cache(maxsize=128)
+def _wrapper_interpreter_of(path: str, mtime: int, size: int, inode: int) -> str | None:
+    """`_wrapper_interpreter` for one version of the file (the key changes with it)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(_WRAPPER_SCAN)
@@ -3919,11 +3938,47 @@ def _wrapper_interpreter(path: str) -> str | None:
         return None
     if _TRAMPOLINE.search(head[:512]) or _PYTHON_EXEC.search(head):
         return "python3"
-    for match in _EXEC_PROGRAM.finditer(head):
-        name = match.group(1).decode("utf-8", "replace").strip("\"'").rpartition("/")[2]
+    if len(head) == _WRAPPER_SCAN:
+        head = head[: head.rfind(b"\n") + 1]  # (no line cut in two)
+    for word in _wrapper_programs(head.decode("utf-8", "replace")):
+        name = word.text.strip("\"'").rpartition("/")[2]
         if _INTERPRETER_NAME.fullmatch(name) or name in _JVM_PROGRAMS:
             return name
+        if word.value is None:
+            return UNKNOWN_PROGRAM  # (`"$NODE"`, `${X:-node}`, `$(which node)`)
     return None
+
+
+def _wrapper_programs(script: str) -> list[Word]:
+    """The program word of each simple command of a shell script, as the shell reads
+    them: after `&&`, `||`, `then`, `!`, assignments, `command` and `exec` with its
+    options (`exec -a NAME -c prog`) (review DT9: `_EXEC_PROGRAM`'s first word of a line
+    missed them)."""
+    found: list[Word] = []
+    for segment in parse_command(script).segments:
+        if segment.kind is not SegmentKind.SIMPLE:
+            continue
+        words = list(run_words(segment.words))
+        if words and words[0].value == "exec":
+            words = _past_exec_options(words[1:])
+        if words:
+            found.append(words[0])
+    return found
+
+
+def _past_exec_options(words: list[Word]) -> list[Word]:
+    """The words after `exec`'s options (`-a NAME`, `-c`, `-l`, `-cl`, `--`)."""
+    index = 0
+    while index < len(words):
+        value = words[index].value
+        if value is None or not value.startswith("-") or value == "-":
+            break
+        index += 1
+        if value == "--":
+            break
+        if value.endswith("a"):
+            index += 1  # (`-a NAME`, `-cla NAME`)
+    return words[index:]
 
 
 def _shebang(path: str) -> tuple[str, ...] | None:
@@ -4439,9 +4494,6 @@ _TRAMPOLINE: Final = re.compile(rb"\n'''exec' [^\n]*python", re.IGNORECASE)
 # a shell wrapper's `exec` of Python: a word naming python, or a `.py` file it runs
 _PYTHON_EXEC: Final = re.compile(rb"(?im)^[ \t]*exec[ \t]+[^\n]*(?:python|\.py\b)")
 _WRAPPER_SCAN: Final = 16384  # the head of a shell wrapper looked through
-# the program of a shell wrapper's `exec` line (`exec "/usr/bin/npm" "$@"`)
-# (or runs without `exec`, as its last word: `node "$DIR/cli.js" "$@"`, review DS8)
-_EXEC_PROGRAM: Final = re.compile(rb"(?m)^[ \t]*(?:exec[ \t]+)?(\"[^\"\n]*\"|[^\s;&|=()#]+)")
 _LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)
 _STAGE_SCOPES: Final = frozenset({Scope.PIPELINE, Scope.TIME, Scope.NEGATION})

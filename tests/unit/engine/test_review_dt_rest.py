@@ -227,3 +227,41 @@ def test_dt12_listing_names_beside_a_workspace_kubeconfig(tmp_path: Path) -> Non
         assert decide(line, workspace, env).verdict is Verdict.ALLOW, line
     for line in ("grep -r token .", "cat kubeconfig", "tar cf /tmp/x.tar ."):
         assert decide(line, workspace, env).verdict is Verdict.DENY, line
+
+
+def _wrapper(tmp_path: Path, body: str) -> dict[str, str]:
+    """A program `tsc` on PATH that is the shell script `body`; the environment that
+    runs it with node preloading the workspace's `./x.js`."""
+    program = tmp_path / "wrapbin" / "tsc"
+    program.parent.mkdir(exist_ok=True)
+    program.write_text(body)
+    program.chmod(0o755)
+    return env_beside(tmp_path, PATH=f"{program.parent}:/usr/bin:/bin",
+                      NODE_OPTIONS="--require ./x.js")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['#!/usr/bin/env bash\nexec -a tsc /usr/bin/node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nNODE=/usr/bin/node\n"$NODE" /opt/tsc.js "$@"\n',
+     '#!/bin/sh\ntest -x /usr/bin/node && exec /usr/bin/node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nif [ -x /usr/bin/node ]; then exec node /opt/tsc.js "$@"; fi\n',
+     '#!/bin/sh\nexec -c -l node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec ${NODE:-node} /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec "$(command -v nodejs)" /opt/tsc.js "$@"\n'],
+)  # fmt: skip
+def test_dt9_wrappers_that_reach_node(tmp_path: Path, body: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "x.js").write_text("// x\n")
+    env = _wrapper(tmp_path, body)
+    decision = decide("tsc --version", workspace, env, "tsc")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    env.pop("NODE_OPTIONS")
+    assert decide("tsc --version", workspace, env, "tsc").verdict is Verdict.ALLOW
+
+
+def test_dt9_a_wrapper_of_another_program(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "x.js").write_text("// x\n")
+    env = _wrapper(tmp_path, '#!/bin/sh\necho "starting $0"\nexec -a tsc /usr/bin/true "$@"\n')
+    assert decide("tsc --version", workspace, env, "tsc").verdict is Verdict.ALLOW
