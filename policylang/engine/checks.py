@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from policylang._frozen import picklable
 from policylang.decision import Reason, Verdict
@@ -509,12 +510,50 @@ _MAX_MODULE_DEPTH = 16  # folders of submodules' names and nesting below `.git/m
 _MAX_COPY_PAIRS = 256  # (source, target) pairs of an approved unknown program checked
 
 
-def _copy_operands(words: Sequence[Word]) -> tuple[list[str], list[str]]:
+# options whose value is a list of paths an approved program only reads: javac loads
+# classes and sources from its class, source, processor and module paths and writes
+# nothing there (its outputs are `-d`, `-s`, `-h`). Such a value is judged as reads, never
+# as a place written or a copy lands (review DT12: `-cp /usr/share/java/x.jar` asked as
+# `writes /usr/share/java/x.jar/X.java`); what javac loads from it is `annotation_processors`'
+READ_PATH_OPTIONS: Final = {
+    "javac": frozenset(
+        {"-cp", "-classpath", "--class-path", "-sourcepath", "--source-path", "-processorpath",
+         "--processor-path", "--processor-module-path", "-p", "--module-path",
+         "--upgrade-module-path", "--module-source-path", "--system", "-bootclasspath",
+         "-extdirs", "-endorseddirs"}
+    ),
+}  # fmt: skip
+
+
+def read_path_values(program: str, words: Sequence[Word]) -> dict[int, list[str]]:
+    """The words of `program`'s `READ_PATH_OPTIONS` values (`-cp X`, `--class-path=X`),
+    by id, each with the entries of its `:` list; {} for other programs."""
+    options = READ_PATH_OPTIONS.get(program)
+    if options is None:
+        return {}
+    found: dict[int, list[str]] = {}
+    before: str | None = None
+    for word in words:
+        value = word.value
+        if value is not None and before in options:
+            found[id(word)] = [entry for entry in value.split(":") if entry]
+        elif value is not None and "=" in value and value.partition("=")[0] in options:
+            found[id(word)] = [entry for entry in value.partition("=")[2].split(":") if entry]
+        before = value
+    return found
+
+
+def _copy_operands(
+    words: Sequence[Word], skipped: Mapping[int, object] | None = None
+) -> tuple[list[str], list[str]]:
     """The literal paths among `words` (operands, and values glued to an option:
-    `--dest=.vscode`, `-t.vscode`, review CO3), and the globs among its operands."""
+    `--dest=.vscode`, `-t.vscode`, review CO3), and the globs among its operands; not
+    the words of `skipped` (ids: `read_path_values`)."""
     values: list[str] = []
     globs: list[str] = []
     for word in words:
+        if skipped and id(word) in skipped:
+            continue
         value = tree_path(word)
         if value is None:
             if _may_glob(word) and (pattern := paths.path_text(word)) is not None:
@@ -1047,7 +1086,8 @@ class PathChecks:
         """An approved program no rule describes may copy any operand that exists into
         any other, whole or its contents (`rclone copy evil .`, `rclone copy
         evil/tasks.json .vscode`: review CN9): each such landing is checked as a write."""
-        values, globs = _copy_operands(found.inner[1:])
+        skipped = read_path_values(_program(found) or "", found.inner[1:])
+        values, globs = _copy_operands(found.inner[1:], skipped)
         if len(values) + len(globs) < 2 or not values:
             return
         self.fs = True

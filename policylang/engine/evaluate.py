@@ -42,7 +42,13 @@ from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, checks, gitstage, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
-from policylang.engine.checks import SegmentState, removes_only, short, tree_path
+from policylang.engine.checks import (
+    SegmentState,
+    read_path_values,
+    removes_only,
+    short,
+    tree_path,
+)
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
     DECLARATION_BUILTINS,
@@ -976,11 +982,16 @@ class _Walk(LineWrites):
             self.gitdir_makers.append((seg, " ".join(w.text for w in found.inner[:2])))
 
     def named_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
-        """The operands of `found` that name a folder that exists (links followed)."""
+        """The operands of `found` that name a folder that exists (links followed); not
+        a class path's (`checks.READ_PATH_OPTIONS`: javac reads classes there, review
+        DT12)."""
         folders: list[str] = []
+        program = found.inner[0].value if found.inner else None
+        name = program_name(program.rpartition("/")[2]) if program else ""
+        skipped = read_path_values(name, found.inner[1:])
         for word in found.inner[1:]:
             value = tree_path(word)
-            if value is None or value.startswith("-"):
+            if value is None or value.startswith("-") or id(word) in skipped:
                 continue
             self.fs = True
             forms, _complete, _process = self.resolve_all(value, cwd)
@@ -1286,6 +1297,7 @@ class _Walk(LineWrites):
             # `gh pr checkout 12`, `hub checkout`, `jj`, `hg update`: another tool that
             # rewrites the work tree, near the policy's files (review AK7)
             self.tree_switcher_state(program, seg)
+        read_lists = read_path_values(program, rest)
         for word in rest:
             if prefixes:
                 self.check_state_prefix(word, seg, cwd)
@@ -1296,6 +1308,12 @@ class _Walk(LineWrites):
                     f"`{short(word.text)}` makes `{program}` run code or a program it names, "
                     "which no approval covers",
                 )
+            entries = read_lists.get(id(word))
+            if entries is not None:
+                # a class path: read, not written (`checks.READ_PATH_OPTIONS`, review DT12)
+                for entry in entries:
+                    self.check_path(entry, "read", seg, cwd)
+                continue
             if id(word) in judged:
                 continue  # (`judged`: the ids of words the path-role table checked)
             value = word.value

@@ -8,10 +8,11 @@ kubeconfig and an approved javac's system class path."""
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside, git_ok
+from realrun import copy_workspace, env_beside, git_ok, scan_judge
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -265,3 +266,43 @@ def test_dt9_a_wrapper_of_another_program(tmp_path: Path) -> None:
     (workspace / "x.js").write_text("// x\n")
     env = _wrapper(tmp_path, '#!/bin/sh\necho "starting $0"\nexec -a tsc /usr/bin/true "$@"\n')
     assert decide("tsc --version", workspace, env, "tsc").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["javac -cp /usr/share/java/x.jar -d out X.java", 'javac -cp "/usr/share/java/*" -d out X.java',
+     "javac -cp /usr/share/java/x.jar:. -d out X.java",
+     "javac --class-path=/usr/share/java/x.jar -d out X.java",
+     "javac -classpath /usr/share/java/x.jar -sourcepath /usr/share/java -d out X.java"],
+)  # fmt: skip
+def test_dt12_an_approved_javacs_system_class_path(tmp_path: Path, line: str) -> None:
+    """The class path is read, not a folder the sources are written into (it had asked
+    `writes /usr/share/java/x.jar/X.java outside the workspace`)."""
+    workspace = copy_workspace(tmp_path)
+    (workspace / "X.java").write_text("class X {}\n")
+    decision = scan_judge(line, workspace, "javac")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [("javac -cp ~/.ssh/id_ed25519 X.java", Verdict.DENY),
+     ("javac -cp /usr/share/java/x.jar -d /opt/out X.java", Verdict.ASK),
+     ("javac -cp lib/p.jar X.java", Verdict.ASK),
+     ("javac --module-path /usr/share/java X.java", Verdict.ASK),
+     ("javac --system=/opt/jdk X.java", Verdict.ASK),
+     ('javac -cp "$CP" X.java', Verdict.ASK)],
+)  # fmt: skip
+def test_dt12_javacs_class_path_still_checked(
+    tmp_path: Path, line: str, verdict: Verdict
+) -> None:
+    """A protected file on the class path is still read, an output outside the workspace
+    still asks, and a processor jar of the workspace (DS5) still asks."""
+    workspace = copy_workspace(tmp_path)
+    (workspace / "X.java").write_text("class X {}\n")
+    (workspace / "lib").mkdir()
+    with zipfile.ZipFile(workspace / "lib" / "p.jar", "w") as archive:
+        archive.writestr("META-INF/services/javax.annotation.processing.Processor", "P\n")
+    (tmp_path / "home" / ".ssh").mkdir()
+    (tmp_path / "home" / ".ssh" / "id_ed25519").write_text("KEY\n")
+    assert scan_judge(line, workspace, "javac").verdict is verdict, line
