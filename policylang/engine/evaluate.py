@@ -623,7 +623,7 @@ class _Walk(LineWrites):
         seg = SegmentState(text=segment.text, context=context, fed=fed)
         self.segments.append(seg)
         kind = segment.kind
-        if _AUTOMOUNT_WORD.search(segment.text) is not None or any(
+        if _AUTOMOUNT_TEXT.search(segment.text) is not None or any(
             paths.under_automount(place) for place in cwd.candidates
         ):
             self.automount_words(segment, seg, cwd)
@@ -698,13 +698,12 @@ class _Walk(LineWrites):
         if place is not None:
             checks.automount_path(place, place, seg)
             return
-        for word in segment.words:
+        for word in segment.words:  # (a redirect's target is a path `check_path` judges)
             if _AUTOMOUNT_WORD.search(word.text) is not None:
                 checks.automount_path(word.text, word.text, seg)
                 return
-        if _AUTOMOUNT_WORD.search(segment.text) is not None:
-            # in a redirect or an assignment (`x=/net/h`, `< /net/h/f`)
-            checks.automount_path(segment.text, segment.text, seg)
+        if segment.kind is SegmentKind.SIMPLE and segment.words and segment.words[0].value == "cd":
+            self.automount_cd(segment, seg, cwd)
 
     def automount_cd(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
         """`cd lnk` where the link leads below `/net` (review DT1): where `cd` goes."""
@@ -3284,9 +3283,12 @@ _REASSIGNERS = re.compile(
 
 # a name after `$`, `${`, `${#`, `${!` anywhere in an expansion's text
 # a word naming a path below an automounter's host folder (`/net/HOST`, `/hosts/HOST`),
-# at its start or after `=`, `:` or a quote (`--dir=/net/h`, `"/net/$(whoami).x"`), in any
-# case (macOS: `/NET`); not `/proc/net/…` (review DT1)
-_AUTOMOUNT_WORD = re.compile(r"""(?:^|[\s=:'"(<>])/+(?i:net|hosts)/""")
+# at its start or after `=` or `:` (`--dir=/net/h`, `-cp a:/net/h`), quoted or not
+# (`"/net/$(whoami).x"`), in any case (macOS: `/NET`); not `/proc/net/…` nor a message
+# that mentions one (`-m "fix /net/ paths"`) (review DT1); and the segment's text that
+# may hold one (a cheap test first)
+_AUTOMOUNT_WORD = re.compile(r"""(?:^|[=:])["']?/+(?i:net|hosts)/""")
+_AUTOMOUNT_TEXT = re.compile(r"(?i)/(?:net|hosts)/")
 _MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # `${!prefix*}`, `${!prefix@}`: the names of variables, not their values (and `${!}` is
 # the last background job's process id)

@@ -52,8 +52,10 @@ def test_dt1_automount_paths_ask(tmp_path: Path, line: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["ls /net", "cat /proc/net/dev", "echo https://example.com/net/x", "ls net/x"]
-)
+    "line",
+    ["ls /net", "cat /proc/net/dev", "echo https://example.com/net/x", "ls net/x",
+     'echo "see /net/x for the mounts"'],
+)  # fmt: skip
 def test_dt1_other_net_paths_allowed(tmp_path: Path, line: str) -> None:
     workspace = copy_workspace(tmp_path)
     (workspace / "net" / "x").mkdir(parents=True)
