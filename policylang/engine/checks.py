@@ -1750,6 +1750,10 @@ class PathChecks:
             path = paths.real(path)
         except paths.Unresolvable:
             return False  # (where it leads is not known: counted, which asks)
+        if self.rules.link_target(path, self.ctx):
+            # by its own name, not as the target of `~/.gitconfig`'s link (`linked_places`):
+            # a workspace file that link leads to is the repository's to choose (DG4)
+            return self.rules.denies_by_name(path, "write", self.ctx)
         reasons = self.rules.path_verdicts((path,), "write", self.ctx, path, protected_only=True)
         return any(reason.verdict is Verdict.DENY for reason in reasons)
 

@@ -650,6 +650,18 @@ class RuleView:
             )
         return found
 
+    def denies_by_name(self, path: str, access: str, ctx: EvalContext) -> bool:
+        """Whether a protect rule denies `access` to `path` by its own name (not as a
+        link's target, `linked_places`)."""
+        wanted = Access.WRITE if access == "write" else Access.READ
+        hit, outside = self._match_spellings(path, wanted, ctx, False)
+        return hit is not None and not outside and hit.verdict is Verdict.DENY
+
+    def link_target(self, path: str, ctx: EvalContext) -> bool:
+        """Whether `path` is protected as the target of a protected home place's link
+        (`linked_places`), at or below it."""
+        return _linked_at(path, self.linked_places(ctx))
+
     def protection(self, path: str, ctx: EvalContext) -> str | None:
         """The rule that protects reading `path` (`id: message`, glob), or None: the
         protected-path rules only, not the outside-workspace one."""
@@ -2865,8 +2877,9 @@ def _native_build_args(name: str, inner: Sequence[Word]) -> str | None:
 _MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
 
 
-# entries of the home's protected folders looked at for links, in all (`linked_places`)
-_LINK_SCAN_BUDGET: Final = 2_000
+# entries of each of the home's protected folders looked at for links (`linked_places`):
+# per folder, so that a large one (`~/.claude`) leaves the others theirs
+_LINK_SCAN_BUDGET: Final = 256
 _LINK_SCAN_DEPTH: Final = 3
 
 
@@ -2881,12 +2894,12 @@ def _linked_home_places(
     """(target, link) for each protected home place (relative to `home`) that leads
     elsewhere through a link, itself or a folder above it inside home, and for each link
     among the entries of those that are folders, a few levels deep and within
-    `_LINK_SCAN_BUDGET` entries. A target that holds the home (`/`) is left out."""
+    `_LINK_SCAN_BUDGET` entries each. A target that holds the home (`/`) is left out."""
     found: list[tuple[str, str]] = []
-    budget = [_LINK_SCAN_BUDGET]
     for place in places:
         if not place or place.startswith("/"):
             continue
+        budget = [_LINK_SCAN_BUDGET]
         lexical = f"{home}/{place}"
         target = paths.physical_target(lexical)
         if target is None or paths.under_automount(target):
