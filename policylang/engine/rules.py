@@ -711,6 +711,9 @@ class RuleView:
                 glob = hit.rule.glob if hit.rule is not None else "?"
                 extra = f" ({hit.ref.message})" if hit.ref.message else ""
                 via = "" if form == shown else f" (resolves to `{form}`)"
+                link = _link_to(form, self.linked_places(ctx))
+                if link is not None:
+                    via += f" (where the link `{link}` leads)"
                 message = f"{access}s protected path `{shown}`{via}: matches `{glob}`{extra}"
                 direct, direct_outside = (
                     self._match_anchors(form, wanted, ctx, False) if subtree else (hit, False)
@@ -2885,7 +2888,15 @@ _LINK_SCAN_DEPTH: Final = 3
 
 def _linked_at(path: str, linked: Sequence[tuple[str, str]]) -> bool:
     """Whether `path` is at or below one of `linked`'s targets."""
-    return any(path == target or path.startswith(target + "/") for target, _link in linked)
+    return _link_to(path, linked) is not None
+
+
+def _link_to(path: str, linked: Sequence[tuple[str, str]]) -> str | None:
+    """The link of `linked` whose target `path` is at or below, or None."""
+    for target, link in linked:
+        if path == target or path.startswith(target + "/"):
+            return link
+    return None
 
 
 def _linked_home_places(

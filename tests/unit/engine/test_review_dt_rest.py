@@ -220,6 +220,8 @@ def test_dt5_a_protected_home_file_that_is_a_link(tmp_path: Path) -> None:
                  "cp ~/dotfiles/aws/credentials ."):  # fmt: skip
         assert decide(line, workspace, env).verdict is Verdict.DENY, line
     assert decide("cat ~/dotfiles/README", workspace, env).verdict is Verdict.ALLOW
+    explained = decide("cat ~/dotfiles/aws/credentials", workspace, env).explain()
+    assert f"where the link `{home}/.aws/credentials` leads" in explained, explained
 
 
 def test_dt12_listing_names_beside_a_workspace_kubeconfig(tmp_path: Path) -> None:
