@@ -1307,12 +1307,6 @@ class _Walk(LineWrites):
                     f"`{short(word.text)}` makes `{program}` run code or a program it names, "
                     "which no approval covers",
                 )
-            entries = read_lists.get(id(word))
-            if entries is not None:
-                # a class path: read, not written (`checks.READ_PATH_OPTIONS`, review DT12)
-                for entry in entries:
-                    self.check_path(entry, "read", seg, cwd)
-                continue
             if id(word) in judged:
                 continue  # (`judged`: the ids of words the path-role table checked)
             value = word.value
@@ -1325,6 +1319,13 @@ class _Walk(LineWrites):
                     f"`{short(word.text)}` looks like code or a command for "
                     f"`{prefix[0].text if prefix else '?'}` to run, which no approval covers",
                 )
+            entries = read_lists.get(id(word))
+            if entries is not None:
+                # a class path: read, not written (`checks.READ_PATH_OPTIONS`, review DT12)
+                for entry in entries:
+                    self.check_path(entry, "read", seg, cwd)
+                self.check_embedded(word, seg, cwd)
+                continue
             # deciding whether to offer a suggestion only: a relative name that does not
             # exist and that no protected rule names is skipped; offering a suggestion in
             # vain would cost a question, never a hole (the approval's use checks it all)
