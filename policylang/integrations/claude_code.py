@@ -109,12 +109,20 @@ def _unprompted(text: str, result: HookResult, ask_as: Verdict) -> HookResult:
         return answer(Verdict.DENY, f"{reason} [denied: the hook answers ask as deny "
                                     "(`--ask-as deny`)]")
     mode = read_payload(text).get("permission_mode")  # (it parsed: there is an answer)
-    if mode is None or mode in PROMPTING_MODES:
+    if mode is None or (isinstance(mode, str) and mode in PROMPTING_MODES):
         return result
-    shown = mode if isinstance(mode, str) else json.dumps(mode)
+    if not isinstance(mode, str):
+        # a list or an object is no mode Claude Code sends: `mode in PROMPTING_MODES` had
+        # raised (unhashable), and the call was blocked as an internal error (review DV4)
+        return answer(
+            Verdict.DENY,
+            f"{reason} [denied: the payload's permission mode (`permission_mode`) is not a "
+            f"string ({json.dumps(mode)[:80]}), so whether Claude Code would ask anyone "
+            "cannot be known; an ask is a deny in a mode policylang does not know]",
+        )
     return answer(
         Verdict.DENY,
-        f"{reason} [denied: in permission mode `{shown}` Claude Code would run a hook's "
+        f"{reason} [denied: in permission mode `{mode}` Claude Code would run a hook's "
         "ask without asking anyone; switch to the default mode to be asked, or add a rule]",
     )
 
