@@ -13,6 +13,7 @@ import signal
 import sys
 from typing import Any
 
+from policylang.cli.run_cmd import nested_folders
 from policylang.executor import not_dumpable, own_children, terminate_all
 
 _EPILOG = """\
@@ -66,6 +67,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "workspace and a private /tmp, no network unless --network (refused if unusable)",
     )
     parser.add_argument("--network", action="store_true", help="with --sandbox: allow network")
+    parser.add_argument(
+        "--nested-folders",
+        metavar="N",
+        type=nested_folders,
+        default=0,
+        help="with --sandbox: how many folders within three levels of the workspace the "
+        "sandbox may search for nested repositories and agent configuration to keep "
+        "read-only; a larger workspace is refused (default: 50,000)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -133,7 +143,8 @@ def _serve(
 
     with JobStore() as jobs:
         backend = sandbox_backend(args.sandbox, workspace, network=args.network,
-                                  readonly=policy_files(policy, args.approvals))
+                                  readonly=policy_files(policy, args.approvals),
+                                  nested_folders=args.nested_folders)
 
         def make_tool(approver: Approver | None) -> BashTool:
             return BashTool(

@@ -92,6 +92,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "workspace and a private /tmp, no network unless --network (refused if unusable)",
     )
     parser.add_argument("--network", action="store_true", help="with --sandbox: allow network")
+    parser.add_argument(
+        "--nested-folders",
+        metavar="N",
+        type=nested_folders,
+        default=0,
+        help="with --sandbox: how many folders within three levels of the workspace the "
+        "sandbox may search for nested repositories and agent configuration to keep "
+        "read-only; a larger workspace is refused (default: 50,000)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -106,6 +115,18 @@ def _timeout(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"must be more than 0 and at most {DEFAULT_TIMEOUT_S:g} seconds, not {text}"
         )
+    return value
+
+
+def nested_folders(text: str) -> int:
+    """`--nested-folders N`: a whole number of folders, at least 1 (review DV3: a workspace
+    past the sandbox's 50,000 could not be run by `policylang run` or `mcp` at all)."""
+    try:
+        value = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of folders: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
     return value
 
 
@@ -169,7 +190,8 @@ def run(args: argparse.Namespace) -> int:
         workspace=workspace,
         approver=approver if (args.yes or interactive) else None,
         backend=sandbox_backend(args.sandbox, workspace, network=args.network,
-                                readonly=policy_files(policy, args.approvals)),
+                                readonly=policy_files(policy, args.approvals),
+                                nested_folders=args.nested_folders),
     )
     arguments: dict[str, object] = {"command": command, "timeout_s": args.timeout}
     if args.cwd:

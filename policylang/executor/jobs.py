@@ -388,7 +388,7 @@ class JobStore:
         # spawn or undone with a kill: a job is never left running unwatched
         job = _Job(f"job-{next(self._ids)}", command, _Window(self.poll_cap_bytes))
         job.backend = prepared.backend
-        job.protected_before = runner.protected_state(prepared.backend)
+        job.protected_before = runner.protected_state(prepared.backend, at_start=True)
         try:
             proc = runner.start(prepared)
         except BaseException:

@@ -329,7 +329,7 @@ def run(
                        force_env=force_env, login=login, sandbox=sandbox,
                        cwd_identity=cwd_identity)
     capture = output.Capture(max_stream_bytes)
-    before = protected_state(prepared.backend)
+    before = protected_state(prepared.backend, at_start=True)
     started = time.monotonic()
     proc = start(prepared)
     _log.debug("started pid %d: %s", proc.pid, command)
@@ -342,9 +342,13 @@ def run(
     return dataclasses.replace(result, protected_changed=changed) if changed else result
 
 
-def protected_state(backend: Backend) -> dict[str, object]:
-    """What a backend that watches protected names (the sandbox) sees there now."""
-    state = getattr(backend, "protected_state", None)
+def protected_state(backend: Backend, *, at_start: bool = False) -> dict[str, object]:
+    """What a backend that watches protected names (the sandbox) sees there now;
+    `at_start`: taken right after `prepare`, before the spawn, where the sandbox reuses
+    the search of the workspace its `argv` made (`protected_state_at_start`, review DV3)."""
+    state = getattr(backend, "protected_state_at_start", None) if at_start else None
+    if not callable(state):
+        state = getattr(backend, "protected_state", None)
     return dict(state()) if callable(state) else {}
 
 

@@ -363,8 +363,10 @@ class BubblewrapBackend:
         self._probed: Availability | None = None
         self._programs: tuple[str, str] | None = None  # (bwrap, shell), fixed by the probe
         self._lock = threading.Lock()
+        # the last search `argv` made, per thread (see `protected_state_at_start`)
+        self._searched = threading.local()
 
-    def _base(self, bwrap: str, cwd: str) -> list[str]:
+    def _base(self, bwrap: str, cwd: str, *, probing: bool = False) -> list[str]:
         argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--tmpfs", "/tmp"]
         hidden = [] if self.network else _run_folders()
@@ -388,7 +390,7 @@ class BubblewrapBackend:
                 argv += ["--tmpfs", path]
             elif os.path.lexists(path):
                 argv += ["--ro-bind", "/dev/null", path]
-        read_only = self._read_only_again()
+        read_only = self._read_only_again(strict=not probing)
         # every folder between a writable root and a read-only path becomes a mount point
         # of its own, which cannot be renamed: `mv pol pol.orig && mkdir pol` replaced a
         # policy layer's folder, read-only file and all (review M1)
@@ -403,13 +405,17 @@ class BubblewrapBackend:
             argv.append("--share-net")
         return argv
 
-    def _read_only_again(self) -> list[str]:
+    def _read_only_again(self, *, strict: bool = True) -> list[str]:
         """The existing paths inside the writable areas to mount read-only over them.
 
         Looked up at each run: a `.git` made by the previous command is covered by the
         next. The folders of `created_when_missing` are made first; any other name that
         does not exist is not covered, since mounting over it would leave an empty file in
-        the workspace (a documented gap: a new `.mcp.json` or `CLAUDE.md`).
+        the workspace (a documented gap: a new `.mcp.json` or `CLAUDE.md`). `strict`:
+        refuse a workspace that cannot be searched whole; the probe, which runs only
+        `true` and whose answer is kept, is not (a workspace too big to search had crashed
+        `policylang run` with a traceback there, and it would have stayed refused after
+        its folders were removed).
         """
         areas = self._areas()
         for name in self.created_when_missing:
@@ -419,7 +425,12 @@ class BubblewrapBackend:
                 with contextlib.suppress(OSError):  # then it stays uncovered, as before
                     os.makedirs(real, 0o755)
         wanted = [os.path.join(self.workspace, name) for name in self.protected_names]
-        nested = self._nested(strict=True)
+        search = self._search()
+        nested = self._nested(search, strict=strict)
+        if strict:
+            # the walk is shared with the state taken before the command starts (review
+            # DV3: four walks per command had cost 3 s at 48,000 folders)
+            self._searched.last = search
         wanted += [path for path in nested if os.path.basename(path) in self.protected_names]
         wanted += self._hooks_folders(areas, nested)
         wanted += self._home_startup(areas)
@@ -444,30 +455,33 @@ class BubblewrapBackend:
             return []
         return [os.path.join(home, name) for name in HOME_STARTUP_NAMES]
 
-    def _nested(self, *, strict: bool) -> list[str]:
-        """The protected names (and `.git`) in the workspace's subfolders; `strict`: refuse
-        (`SandboxUnavailableError`) when the search could not look everywhere it should
-        (review DU1), else what it found (for the reports made after a command)."""
-        names = (*self.protected_names, ".git")
-        try:
-            return _nested_names(os.path.realpath(self.workspace), names,
-                                 limit=self.nested_folders)
-        except _IncompleteSearch as exc:
-            if strict:
-                raise SandboxUnavailableError(
-                    f"refused: the sandbox could not search the workspace `{self.workspace}` "
-                    f"for nested repositories and agent configuration to keep read-only: "
-                    f"{exc.why}; the command never ran (a sandboxed command could otherwise "
-                    "write what the search missed, such as a nested `.git`'s hooks; remove "
-                    "the extra folders, or give `BubblewrapBackend(nested_folders=…)`)"
-                ) from None
-            return exc.found
+    def _search(self) -> _Search:
+        """One walk of the workspace for nested names (see `_nested_names`)."""
+        return _nested_names(os.path.realpath(self.workspace),
+                             (*self.protected_names, ".git"), limit=self.nested_folders)
+
+    def _nested(self, search: _Search, *, strict: bool) -> list[str]:
+        """The protected names (and `.git`) in the workspace's subfolders that `search`
+        found; `strict`: refuse (`SandboxUnavailableError`) when it could not look
+        everywhere it should (review DU1), else what it found (for the reports made after
+        a command)."""
+        if search.why is not None and strict:
+            raise SandboxUnavailableError(
+                f"refused: the sandbox could not search the workspace `{self.workspace}` "
+                f"for nested repositories and agent configuration to keep read-only: "
+                f"{search.why}; the command never ran (a sandboxed command could otherwise "
+                "write what the search missed, such as a nested `.git`'s hooks; remove "
+                "the extra folders, or raise the limit: `--nested-folders N` of "
+                "`policylang run` and `policylang mcp`, "
+                "`BubblewrapBackend(nested_folders=…)`)"
+            )
+        return list(search.found)
 
     def _trees(self, nested: Sequence[str] | None = None) -> list[str]:
         """The work trees of the workspace's repositories: its own, nested ones, and the
         one it lies in (review AT6)."""
         if nested is None:
-            nested = self._nested(strict=False)
+            nested = self._nested(self._search(), strict=False)
         trees = [self.workspace]
         trees += [os.path.dirname(path) for path in nested if os.path.basename(path) == ".git"]
         enclosing = enclosing_tree(self.workspace)
@@ -536,18 +550,28 @@ class BubblewrapBackend:
             if os.path.realpath(os.path.dirname(link)) in areas
         ]
 
-    def protected_state(self) -> dict[str, tuple[object, ...]]:
+    def protected_state_at_start(self) -> dict[str, tuple[object, ...]]:
+        """`protected_state` as the sandbox the last `argv` of this thread made saw it:
+        that call's search of the workspace is used again, not walked a second time
+        (review DV3); the runner takes it right after `argv`, before the spawn. Without
+        such a search (taken once only), a fresh `protected_state`."""
+        search: _Search | None = getattr(self._searched, "last", None)
+        self._searched.last = None
+        return self.protected_state(search)
+
+    def protected_state(self, search: _Search | None = None) -> dict[str, tuple[object, ...]]:
         """The protected names at the workspace's top: kind, identity and, for a file, its
         size and modification time; for a link, its target.
 
         The runner compares them before and after a command, to report what the sandbox
         could not keep read-only: a name created where none was (`.mcp.json`), or a
         link replaced (`CLAUDE.md -> AGENTS.md`, review M6). The names found in subfolders
-        are compared too (`sub/.mcp.json`, review DU1).
+        are compared too (`sub/.mcp.json`, review DU1). `search`: a walk of the workspace
+        to use (`protected_state_at_start`), else a new one.
         """
         state: dict[str, tuple[object, ...]] = {}
         names = [*self.protected_names]
-        nested = self._nested(strict=False)
+        nested = self._nested(self._search() if search is None else search, strict=False)
         real = os.path.realpath(self.workspace)
         names += [os.path.relpath(path, real) for path in nested
                   if os.path.basename(path) in self.protected_names]
@@ -597,7 +621,7 @@ class BubblewrapBackend:
             unsafe = self._replaceable(program)
             if unsafe is not None:
                 return Availability(ok=False, detail=f"{role} `{program}` {unsafe}")
-        argv = [*self._base(bwrap, self.workspace), "--", shell, "-c", "true"]
+        argv = [*self._base(bwrap, self.workspace, probing=True), "--", shell, "-c", "true"]
         try:
             done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
                                   timeout=self.probe_timeout_s, check=False)
@@ -745,35 +769,44 @@ NESTED_DEPTH = 3  # how deep below the workspace protected names are looked for
 NESTED_FOLDERS = 50_000
 
 
-class _IncompleteSearch(Exception):
-    def __init__(self, why: str, found: list[str]) -> None:
-        super().__init__(why)
-        self.why = why
-        self.found = found
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """What one walk of the workspace found (see `_nested_names`)."""
+
+    found: tuple[str, ...]  # protected names in subfolders
+    why: str | None  # why the search is incomplete, or None
 
 
 def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_FOLDERS
-                  ) -> list[str]:
+                  ) -> _Search:
     """Protected names in subfolders (`sub/.git`, a nested repository; `pkg/.claude`),
     down to `NESTED_DEPTH` levels (M2), in every folder: `.venv`, `node_modules` and
     `target` too (a pip editable install clones to `.venv/src/PKG/.git`).
 
-    Raises `_IncompleteSearch` (holding what was found) when the search cannot be
-    complete: more than `limit` folders to list, or a folder of this user's that cannot
-    be listed (a sandboxed command may `chmod 000` one to hide what is inside, and undo
-    that in the next run). It never stops silently (review DU1).
+    The search is incomplete (`why` says so, `found` holds what was found) when it cannot
+    look everywhere: more than `limit` folders to list (`why` names the top folder that
+    holds most of them), or a folder of this user's that cannot be listed (a sandboxed
+    command may `chmod 000` one to hide what is inside, and undo that in the next run).
+    The caller refuses to run then: it never stops silently (review DU1).
     """
     wanted = set(names)
     found: list[str] = []
-    queue: collections.deque[tuple[str, int]] = collections.deque([(workspace, 0)])
+    # (folder, depth, the top folder it lies in, for the count of a search too big)
+    queue: collections.deque[tuple[str, int, str]] = collections.deque([(workspace, 0, "")])
     visited = 0
+    per_top: collections.Counter[str] = collections.Counter()
     me = os.geteuid()
     while queue:
         if visited >= limit:
-            raise _IncompleteSearch(
-                f"it holds more than {limit:,} folders within {NESTED_DEPTH} levels", found)
-        folder, depth = queue.popleft()
+            top, count = per_top.most_common(1)[0] if per_top else ("", 0)
+            most = (f" (`{top}` holds {count:,} of those listed; a sandboxed command may "
+                    "also have made them)") if top else ""
+            return _Search(tuple(found), f"it holds more than {limit:,} folders within "
+                           f"{NESTED_DEPTH} levels{most}")
+        folder, depth, top = queue.popleft()
         visited += 1
+        if top:
+            per_top[top] += 1
         try:
             entries = list(os.scandir(folder))
         except OSError as exc:
@@ -781,9 +814,8 @@ def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_F
                 if exc.errno not in (errno.ENOENT, errno.ENOTDIR) and (
                     os.lstat(folder).st_uid == me
                 ):
-                    raise _IncompleteSearch(
-                        f"the folder `{folder}` cannot be listed ({exc.strerror})", found
-                    ) from None
+                    return _Search(tuple(found),
+                                   f"the folder `{folder}` cannot be listed ({exc.strerror})")
             continue
         for entry in entries:
             if entry.name in wanted:
@@ -793,8 +825,8 @@ def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_F
             if depth < NESTED_DEPTH:
                 with contextlib.suppress(OSError):
                     if entry.is_dir(follow_symlinks=False):
-                        queue.append((entry.path, depth + 1))
-    return found
+                        queue.append((entry.path, depth + 1, top or entry.name))
+    return _Search(tuple(found), None)
 
 
 def _run_folders() -> list[str]:

@@ -233,17 +233,20 @@ def approvals_problem(approvals: str | None, workspace: str) -> str | None:
 
 
 def sandbox_backend(
-    kind: str, workspace: str, *, network: bool = False, readonly: tuple[str, ...] = ()
+    kind: str, workspace: str, *, network: bool = False, readonly: tuple[str, ...] = (),
+    nested_folders: int = 0,
 ) -> Backend | None:
     """The executor backend for a `--sandbox` choice: None (the tool's plain default) or
     bubblewrap confined to `workspace`, with `readonly` files (the policy's own, see
     `policy_files`) kept read-only. An unusable sandbox is refused at each call, never
-    silently replaced by an unconfined run.
+    silently replaced by an unconfined run. `nested_folders`: how many folders the
+    sandbox's search of the workspace may list (`--nested-folders`; 0: its default).
     """
     if kind == "none":
         return None
     if kind == "bubblewrap":
         from policylang.executor import BubblewrapBackend
 
-        return BubblewrapBackend(workspace, network=network, readonly=readonly)
+        return BubblewrapBackend(workspace, network=network, readonly=readonly,
+                                 nested_folders=nested_folders)
     raise ValueError(f"unknown sandbox `{kind}`")

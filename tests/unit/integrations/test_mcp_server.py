@@ -15,6 +15,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 POLICY = Path(__file__).parent / "data" / "hook.policy"
+#: the checkout under test: the server starts in the workspace, where `-m` would find the
+#: installed policylang (another worktree's, for an editable install), not this one
+REPO = Path(__file__).resolve().parents[3]
 
 Session = Callable[[Client], Awaitable[None]]
 
@@ -41,6 +44,7 @@ def run_session(
             *extra,
         ],
         cwd=str(workspace),
+        env={"PYTHONPATH": str(REPO)},
     )
 
     async def elicit(context: Any, request: types.ElicitRequestParams) -> types.ElicitResult:
