@@ -16,6 +16,7 @@ raises the cost of an attack; it is not a boundary on its own.
 
 from __future__ import annotations
 
+import ast
 import collections
 import contextlib
 import errno
@@ -435,6 +436,7 @@ class BubblewrapBackend:
         wanted += self._hooks_folders(areas, nested)
         wanted += self._home_startup(areas)
         wanted += _own_installation(areas)
+        wanted += _installations(search.venvs, areas)
         found: list[str] = []
         for path in (*wanted, *self.readonly):
             if not os.path.lexists(path):
@@ -710,6 +712,116 @@ def _own_installation(areas: Sequence[str]) -> list[str]:
     return found
 
 
+#: What in a `site-packages` folder says that policylang can be imported from it: its
+#: package, its distribution's metadata, an editable install's finder or link.
+_OURS = re.compile(
+    r"(policylang|policylang-[^/]*\.(dist-info|egg-info|egg-link)|policylang\.egg-link"
+    r"|__editable__[._]policylang[-_.].*)",
+    re.IGNORECASE,
+)
+_PTH_FILES = 64  # `.pth` files read per `site-packages`, at most
+_PTH_BYTES = 64 * 1024  # and bytes of each
+_FINDER_MAPPING = re.compile(r"^MAPPING\b[^=\n]*=\s*(\{[^\n]*\})", re.MULTILINE)
+
+
+def _installations(venvs: Sequence[str], areas: Sequence[str]) -> list[str]:
+    """The virtual environments among `venvs` (found by the workspace's search) from
+    which policylang can be imported, whole, and the policylang source folders their
+    `.pth` files, `.egg-link`s and editable finders lead to, as far as they lie in a
+    writable area.
+
+    `_own_installation` keeps only the running policylang. A project's `.venv` holding
+    another (a dev dependency, the one the Claude Code hook is started from while
+    `policylang run` comes from `pipx`) had stayed writable, and a `.pth` planted there
+    made the hook answer `allow` to everything (review DV1). A venv that cannot import
+    policylang stays writable (`pip install` in the sandbox keeps working there).
+    """
+    found: list[str] = []
+    for venv in venvs:
+        sources: list[str] = []
+        if not any(_imports_policylang(folder, sources) for folder in _site_packages(venv)):
+            continue
+        real = os.path.realpath(venv)
+        if real in areas:  # the workspace is the venv: what Python runs from it
+            found += [os.path.join(real, part) for part in _PREFIX_PARTS]
+        else:
+            found.append(real)
+        found += [source for source in sources if _within(os.path.realpath(source), areas)]
+    return found
+
+
+def _site_packages(venv: str) -> list[str]:
+    """The `site-packages` folders of the venv `venv` (`lib/pythonX.Y/`, `lib64/…`, and
+    Windows' `Lib/`)."""
+    folders = [os.path.join(venv, "Lib", "site-packages")]
+    for lib in ("lib", "lib64"):
+        with contextlib.suppress(OSError):
+            folders += [os.path.join(venv, lib, entry.name, "site-packages")
+                        for entry in os.scandir(os.path.join(venv, lib))
+                        if entry.name.startswith(("python", "pypy"))]
+    return [folder for folder in folders if os.path.isdir(folder)]
+
+
+def _imports_policylang(site_packages: str, sources: list[str]) -> bool:
+    """Whether policylang can be imported from `site_packages`: its package or its
+    metadata is there, or a `.pth` file (an editable install's too) leads to a folder
+    that holds it; the source folders those lead to are added to `sources`."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(site_packages))
+    except OSError:
+        return False
+    ours = any(_OURS.fullmatch(name) for name in names)
+    for name in [n for n in names if n.endswith((".pth", ".egg-link"))][:_PTH_FILES]:
+        text = _head(os.path.join(site_packages, name))
+        lines = text.splitlines()
+        if name.endswith(".egg-link"):
+            lines = lines[:1]
+        for line in lines:
+            line = line.strip()
+            if not line or line.startswith(("#", "import ", "import\t")):
+                continue
+            folder = os.path.join(site_packages, line)
+            if os.path.isfile(os.path.join(folder, "policylang", "__init__.py")):
+                sources.append(os.path.join(folder, "policylang"))
+                ours = True
+            elif folder != site_packages and _holds_metadata(folder):
+                ours = True
+    for name in names:
+        if name.startswith("__editable__") and "policylang" in name.lower() and (
+            name.endswith(".py")
+        ):
+            match = _FINDER_MAPPING.search(_head(os.path.join(site_packages, name)))
+            with contextlib.suppress(ValueError, SyntaxError, TypeError, MemoryError):
+                mapping = ast.literal_eval(match.group(1)) if match else {}
+                sources += [str(path) for path in dict(mapping).values()]
+    return ours
+
+
+def _holds_metadata(folder: str) -> bool:
+    """Whether `folder` (a path a `.pth` file adds) holds policylang's distribution."""
+    try:
+        with os.scandir(folder) as entries:
+            return any(_OURS.fullmatch(entry.name) for entry in entries)
+    except OSError:
+        return False
+
+
+def _head(path: str) -> str:
+    """The start of a small text file, or "" (a FIFO or a folder is not read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, _PTH_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
 def _links_on_the_way(path: str) -> list[str]:
     """The links among `path` and its parents (lexically), innermost first."""
     found: list[str] = []
@@ -775,13 +887,15 @@ class _Search:
 
     found: tuple[str, ...]  # protected names in subfolders
     why: str | None  # why the search is incomplete, or None
+    venvs: tuple[str, ...] = ()  # the folders holding a `pyvenv.cfg` (Python venvs)
 
 
 def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_FOLDERS
                   ) -> _Search:
     """Protected names in subfolders (`sub/.git`, a nested repository; `pkg/.claude`),
     down to `NESTED_DEPTH` levels (M2), in every folder: `.venv`, `node_modules` and
-    `target` too (a pip editable install clones to `.venv/src/PKG/.git`).
+    `target` too (a pip editable install clones to `.venv/src/PKG/.git`). The folders
+    that hold a `pyvenv.cfg` are listed too (`venvs`, see `_installations`).
 
     The search is incomplete (`why` says so, `found` holds what was found) when it cannot
     look everywhere: more than `limit` folders to list (`why` names the top folder that
@@ -791,6 +905,7 @@ def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_F
     """
     wanted = set(names)
     found: list[str] = []
+    venvs: list[str] = []
     # (folder, depth, the top folder it lies in, for the count of a search too big)
     queue: collections.deque[tuple[str, int, str]] = collections.deque([(workspace, 0, "")])
     visited = 0
@@ -802,7 +917,7 @@ def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_F
             most = (f" (`{top}` holds {count:,} of those listed; a sandboxed command may "
                     "also have made them)") if top else ""
             return _Search(tuple(found), f"it holds more than {limit:,} folders within "
-                           f"{NESTED_DEPTH} levels{most}")
+                           f"{NESTED_DEPTH} levels{most}", tuple(venvs))
         folder, depth, top = queue.popleft()
         visited += 1
         if top:
@@ -815,18 +930,21 @@ def _nested_names(workspace: str, names: Sequence[str], *, limit: int = NESTED_F
                     os.lstat(folder).st_uid == me
                 ):
                     return _Search(tuple(found),
-                                   f"the folder `{folder}` cannot be listed ({exc.strerror})")
+                                   f"the folder `{folder}` cannot be listed ({exc.strerror})",
+                                   tuple(venvs))
             continue
         for entry in entries:
             if entry.name in wanted:
                 if depth > 0:
                     found.append(entry.path)
                 continue  # not searched inside: it is covered whole
+            if entry.name == "pyvenv.cfg":
+                venvs.append(folder)
             if depth < NESTED_DEPTH:
                 with contextlib.suppress(OSError):
                     if entry.is_dir(follow_symlinks=False):
                         queue.append((entry.path, depth + 1, top or entry.name))
-    return _Search(tuple(found), None)
+    return _Search(tuple(found), None, tuple(venvs))
 
 
 def _run_folders() -> list[str]:
