@@ -102,7 +102,14 @@ MASKED_PATHS = ("/run/user", "/var/run/docker.sock", "/run/docker.sock",
                 # and daemons as good as root (review AS8)
                 "/run/screen", "/var/run/screen", "/run/libvirt", "/var/run/libvirt",
                 "/var/snap/lxd/common/lxd/unix.socket", "/run/incus", "/run/crio",
-                "/run/k3s", "/run/containerd", "/var/run/crio")
+                "/run/k3s", "/run/containerd", "/var/run/crio",
+                # the folders that exist only for container daemons, wherever they keep
+                # their sockets, with or without network: Incus's default
+                # (`/var/lib/incus/unix.socket`), LXD's outside snap, rootful podman's and
+                # docker's own runtime folders (review DV2)
+                "/var/lib/incus", "/var/lib/lxd", "/var/snap/lxd/common/lxd",
+                "/run/podman", "/var/run/podman", "/var/run/incus", "/run/docker",
+                "/var/run/docker", "/var/run/containerd", "/var/run/k3s")
 #: Folders under the home directory where sockets of this user's sessions live: ssh
 #: `ControlMaster` connections (a command over an authenticated connection, no key
 #: needed), gpg agents, Docker Desktop. Each socket found in them is hidden (review AS8).
@@ -119,8 +126,19 @@ RUN_KEPT = ("wrappers",)
 #: fixed-output derivation fetches from the network) and MySQL's old default.
 OFFLINE_MASKED_PATHS = ("/nix/var/nix/daemon-socket", "/var/lib/mysql/mysql.sock",
                         "/var/lib/mysqld/mysqld.sock")
-HOME_SOCKET_FOLDERS = (".ssh", ".gnupg", ".docker", ".lima", ".colima")
+HOME_SOCKET_FOLDERS = (".ssh", ".gnupg", ".docker", ".lima", ".colima",
+                       # Rancher Desktop (`~/.rd/docker.sock`), Colima under XDG, and
+                       # podman machines' API sockets (review DV2); Docker Desktop's
+                       # `~/.docker/run` and `~/.docker/desktop` are in `.docker`
+                       ".rd", ".config/colima", ".local/share/containers/podman/machine",
+                       ".local/share/containers/podman-desktop", ".orbstack")
 _SOCKET_DEPTH = 3  # folder levels searched below each of those
+#: Where system daemons other than those named keep sockets outside `/run`: every socket
+#: found there (`_system_sockets`, a bounded search) is hidden too, with or without
+#: network; a list of names always misses one (review DV2).
+SYSTEM_SOCKET_ROOTS = ("/var/lib", "/var/snap")
+_SYSTEM_SOCKET_DEPTH = 3  # folder levels searched below each of those
+_SYSTEM_SOCKET_FOLDERS = 5_000  # folders listed at most, the shallowest first
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -381,16 +399,6 @@ class BubblewrapBackend:
             argv += ["--bind", real, real]
             if given != real and _within(given, ["/tmp"]):
                 argv += ["--symlink", real, given]
-        # sockets of services that act for this user outside the sandbox: `connect`
-        # ignores read-only mounts, so they are hidden (review AQ16)
-        offline = () if self.network else OFFLINE_MASKED_PATHS
-        for path in (*self.masked, *offline, *_home_sockets(self._home())):
-            if _within(os.path.realpath(path), hidden):
-                continue  # hidden with its folder already
-            if os.path.isdir(path):
-                argv += ["--tmpfs", path]
-            elif os.path.lexists(path):
-                argv += ["--ro-bind", "/dev/null", path]
         read_only = self._read_only_again(strict=not probing)
         # every folder between a writable root and a read-only path becomes a mount point
         # of its own, which cannot be renamed: `mv pol pol.orig && mkdir pol` replaced a
@@ -399,6 +407,21 @@ class BubblewrapBackend:
             argv += ["--bind", folder, folder]
         for path in read_only:
             argv += ["--ro-bind", path, path]
+        # sockets of services that act for this user outside the sandbox: `connect`
+        # ignores read-only mounts, so they are hidden (review AQ16); after the read-only
+        # mounts, which had shown them again (`~/.docker/run/docker.sock` under a
+        # read-only `~/.docker`, for a home folder in a writable area: review DV2)
+        offline = () if self.network else OFFLINE_MASKED_PATHS
+        emptied = list(hidden)
+        for path in (*self.masked, *offline, *_home_sockets(self._home()),
+                     *_system_sockets(SYSTEM_SOCKET_ROOTS)):
+            if _within(os.path.realpath(path), emptied) or _within(path, emptied):
+                continue  # hidden with its folder already
+            if os.path.isdir(path):
+                argv += ["--tmpfs", path]
+                emptied.append(path)
+            elif os.path.lexists(path):
+                argv += ["--ro-bind", "/dev/null", path]
         # INVARIANT: --cap-drop ALL. bubblewrap started by root keeps every capability by
         # default, and a sandboxed root could then remount `/` read-write (tested).
         argv += ["--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--chdir", cwd]
@@ -998,6 +1021,33 @@ def _home_sockets(home: str) -> list[str]:
                 if stat.S_ISSOCK(mode):
                     found.append(entry.path)
                 elif stat.S_ISDIR(mode) and depth < _SOCKET_DEPTH:
+                    queue.append((entry.path, depth + 1))
+    return found
+
+
+def _system_sockets(roots: Sequence[str]) -> list[str]:
+    """The sockets below `roots` (`SYSTEM_SOCKET_ROOTS`), down to `_SYSTEM_SOCKET_DEPTH`
+    levels, breadth first, listing at most `_SYSTEM_SOCKET_FOLDERS` folders (links not
+    followed). What lies deeper, or past the bound (a `/var/lib/docker` with thousands
+    of layers), is not found: `MASKED_PATHS` names the daemons known to be as good as
+    root, and this search catches the others it can."""
+    found: list[str] = []
+    queue: collections.deque[tuple[str, int]] = collections.deque((r, 0) for r in roots)
+    listed = 0
+    while queue and listed < _SYSTEM_SOCKET_FOLDERS:
+        folder, depth = queue.popleft()
+        listed += 1
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISSOCK(mode):
+                    found.append(entry.path)
+                elif stat.S_ISDIR(mode) and depth < _SYSTEM_SOCKET_DEPTH:
                     queue.append((entry.path, depth + 1))
     return found
 

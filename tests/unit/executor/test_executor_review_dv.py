@@ -12,8 +12,12 @@ import json
 import os
 import pathlib
 import shlex
+import shutil
+import socket
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -261,3 +265,140 @@ def test_dv1_a_venv_that_can_import_policylang_is_read_only_however_it_does(
     if source is not None:
         assert (source / "__init__.py").read_text() == "# policylang\n"
     assert res.sandbox_write_denied
+
+
+# -- DV2: container daemons' sockets outside `/run` ----------------------------------------
+
+HOME_DAEMONS = (
+    ".rd/docker.sock",  # Rancher Desktop
+    ".docker/run/docker.sock",  # Docker Desktop for Linux
+    ".docker/desktop/docker.sock",
+    ".colima/default/docker.sock",
+    ".config/colima/default/docker.sock",
+    ".lima/default/sock/docker.sock",
+    ".local/share/containers/podman/machine/qemu/podman.sock",
+    # an ssh ControlMaster connection: hidden before, but shown again by the read-only
+    # mount of `~/.ssh` when the home folder lies in a writable area
+    ".ssh/cm/git@host:22",
+)
+_CONNECT_ALL = (
+    "python3 -c 'import socket,sys\n"
+    "for path in sys.argv[1:]:\n"
+    "    s = socket.socket(socket.AF_UNIX)\n"
+    "    try:\n"
+    "        s.connect(path); s.sendall(b\"POST /containers/create\"); print(\"REACHED\", path)\n"
+    "    except OSError as exc:\n"
+    "        print(\"hidden\", path, exc.errno)\n"
+    "' "
+)
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[pathlib.Path]:
+    """A folder with a short path: a unix socket's path has at most 107 bytes."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="dv2", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _listening(paths: Iterable[pathlib.Path]) -> list[socket.socket]:
+    servers = []
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(path))
+        server.listen(4)
+        server.setblocking(False)
+        servers.append(server)
+    return servers
+
+
+def _nobody_connected(servers: Iterable[socket.socket]) -> bool:
+    for server in servers:
+        try:
+            conn, _ = server.accept()  # (the connection would be queued already)
+        except BlockingIOError:
+            continue
+        conn.close()
+        return False
+    return True
+
+
+@pytest.mark.parametrize("network", [False, True])
+@pytest.mark.parametrize("home_is", ["read-only", "writable"])
+def test_dv2_container_daemon_sockets_in_the_home_folder_are_hidden(
+    workspace: pathlib.Path, short_tmp: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
+    network: bool, home_is: str,
+) -> None:
+    # Rancher Desktop's `~/.rd/docker.sock` (and Colima under XDG, podman machines) stayed
+    # reachable: a daemon that starts a privileged container with `/` bound in, and pulls
+    # images itself, network or not
+    if home_is == "read-only":  # seen through the read-only `/` (the sandbox's `/tmp` is
+        # its own): a folder of `/var/tmp`, removed at the end
+        home = pathlib.Path(tempfile.mkdtemp(prefix="dv2", dir="/var/tmp"))
+    else:
+        home = short_tmp / "h"
+    paths = [home / name for name in HOME_DAEMONS]
+    servers = _listening(paths)
+    try:
+        monkeypatch.setenv("HOME", str(home))
+        command = _CONNECT_ALL + " ".join(shlex.quote(str(p)) for p in paths)
+        # (the sandbox's `/tmp` is its own: there the home folder is bound in writable)
+        writable = [str(home)] if home_is == "writable" else []
+        backend = BubblewrapBackend(str(workspace), network=network, writable=writable)
+        res = _confined(command, workspace, backend, workspace / "never")
+        if res is None:
+            return
+        assert "REACHED" not in res.stdout, res.stdout
+        assert res.stdout.count("hidden") == len(paths), res.stdout + res.stderr
+        assert _nobody_connected(servers)
+    finally:
+        for server in servers:
+            server.close()
+        if home_is == "read-only":
+            shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_dv2_sockets_under_var_lib_are_found_and_hidden(
+    workspace: pathlib.Path, short_tmp: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
+    network: bool,
+) -> None:
+    # Incus's default socket is `/var/lib/incus/unix.socket`; any daemon's socket below
+    # `/var/lib` or `/var/snap` is found by a bounded search (a stand-in root here: the
+    # test writes nothing outside its temporary folders)
+    var_lib = short_tmp / "lib"
+    paths = [var_lib / "incus" / "unix.socket", var_lib / "other" / "run" / "api.sock"]
+    servers = _listening(paths)
+    try:
+        monkeypatch.setattr(sandbox_module, "SYSTEM_SOCKET_ROOTS", (str(var_lib),))
+        command = _CONNECT_ALL + " ".join(shlex.quote(str(p)) for p in paths)
+        # (the sandbox's `/tmp` is its own: the stand-in is bound in as it is outside)
+        backend = BubblewrapBackend(str(workspace), network=network, writable=[str(var_lib)])
+        res = _confined(command, workspace, backend, workspace / "never")
+        if res is None:
+            return
+        assert "REACHED" not in res.stdout, res.stdout
+        assert res.stdout.count("hidden") == len(paths), res.stdout + res.stderr
+        assert _nobody_connected(servers)
+    finally:
+        for server in servers:
+            server.close()
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_dv2_incus_and_lxd_folders_under_var_lib_are_hidden_whole(
+    workspace: pathlib.Path, monkeypatch: pytest.MonkeyPatch, network: bool,
+) -> None:
+    # the real paths, shown through the argv the backend builds (nothing is created
+    # outside the test's folders): each becomes an empty tmpfs in the sandbox
+    daemons = {"/var/lib/incus", "/var/lib/lxd"}
+    isdir = os.path.isdir
+    monkeypatch.setattr(os.path, "isdir", lambda p: p in daemons or isdir(p))
+    backend = BubblewrapBackend(str(workspace), network=network)
+    backend._programs = ("/usr/bin/bwrap", "/bin/bash")  # (no probe: only the argv)
+    argv = backend.argv("true", cwd=str(workspace), login=False)
+    emptied = {argv[i + 1] for i, word in enumerate(argv) if word == "--tmpfs"}
+    assert daemons <= emptied
