@@ -13,7 +13,7 @@ import signal
 import sys
 from typing import Any
 
-from policylang.cli.run_cmd import nested_folders
+from policylang.cli.run_cmd import add_sandbox_options
 from policylang.executor import not_dumpable, own_children, terminate_all
 
 _EPILOG = """\
@@ -59,23 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=os.environ.get("POLICYLANG_APPROVALS"),
         help="TOML file where 'always' approvals are saved (default: $POLICYLANG_APPROVALS)",
     )
-    parser.add_argument(
-        "--sandbox",
-        choices=("none", "bubblewrap"),
-        default="none",
-        help="run commands inside bubblewrap: the file system read-only except the "
-        "workspace and a private /tmp, no network unless --network (refused if unusable)",
-    )
-    parser.add_argument("--network", action="store_true", help="with --sandbox: allow network")
-    parser.add_argument(
-        "--nested-folders",
-        metavar="N",
-        type=nested_folders,
-        default=0,
-        help="with --sandbox: how many folders within three levels of the workspace the "
-        "sandbox may search for nested repositories and agent configuration to keep "
-        "read-only; a larger workspace is refused (default: 50,000)",
-    )
+    add_sandbox_options(parser)
     parser.set_defaults(func=run)
 
 

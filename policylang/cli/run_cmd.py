@@ -84,6 +84,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="TOML file where 'always' approvals are saved (default: $POLICYLANG_APPROVALS)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON report on stdout")
+    add_sandbox_options(parser)
+    parser.set_defaults(func=run)
+
+
+def add_sandbox_options(parser: argparse.ArgumentParser) -> None:
+    """`--sandbox`, `--network` and `--nested-folders`, as `run` and `mcp` take them."""
     parser.add_argument(
         "--sandbox",
         choices=("none", "bubblewrap"),
@@ -101,7 +107,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "sandbox may search for nested repositories and agent configuration to keep "
         "read-only; a larger workspace is refused (default: 50,000)",
     )
-    parser.set_defaults(func=run)
 
 
 def _timeout(text: str) -> float:

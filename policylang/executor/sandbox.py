@@ -1007,35 +1007,27 @@ def _run_kept(folder: str) -> list[str]:
 
 def _home_sockets(home: str) -> list[str]:
     """The sockets in `HOME_SOCKET_FOLDERS` of `home` (links not followed)."""
-    found: list[str] = []
-    queue = [(os.path.join(home, name), 0) for name in HOME_SOCKET_FOLDERS]
-    while queue:
-        folder, depth = queue.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            with contextlib.suppress(OSError):
-                mode = entry.stat(follow_symlinks=False).st_mode
-                if stat.S_ISSOCK(mode):
-                    found.append(entry.path)
-                elif stat.S_ISDIR(mode) and depth < _SOCKET_DEPTH:
-                    queue.append((entry.path, depth + 1))
-    return found
+    roots = [os.path.join(home, name) for name in HOME_SOCKET_FOLDERS]
+    return _sockets_below(roots, _SOCKET_DEPTH, None)
 
 
 def _system_sockets(roots: Sequence[str]) -> list[str]:
     """The sockets below `roots` (`SYSTEM_SOCKET_ROOTS`), down to `_SYSTEM_SOCKET_DEPTH`
-    levels, breadth first, listing at most `_SYSTEM_SOCKET_FOLDERS` folders (links not
-    followed). What lies deeper, or past the bound (a `/var/lib/docker` with thousands
-    of layers), is not found: `MASKED_PATHS` names the daemons known to be as good as
-    root, and this search catches the others it can."""
+    levels, listing at most `_SYSTEM_SOCKET_FOLDERS` folders. What lies deeper, or past
+    the bound (a `/var/lib/docker` with thousands of layers), is not found:
+    `MASKED_PATHS` names the daemons known to be as good as root, and this search
+    catches the others it can."""
+    return _sockets_below(roots, _SYSTEM_SOCKET_DEPTH, _SYSTEM_SOCKET_FOLDERS)
+
+
+def _sockets_below(roots: Sequence[str], depth: int, folders: int | None) -> list[str]:
+    """The sockets below `roots`, down to `depth` folder levels, breadth first (the
+    shallowest first), listing at most `folders` folders when given; links not followed."""
     found: list[str] = []
     queue: collections.deque[tuple[str, int]] = collections.deque((r, 0) for r in roots)
     listed = 0
-    while queue and listed < _SYSTEM_SOCKET_FOLDERS:
-        folder, depth = queue.popleft()
+    while queue and (folders is None or listed < folders):
+        folder, level = queue.popleft()
         listed += 1
         try:
             with os.scandir(folder) as it:
@@ -1047,8 +1039,8 @@ def _system_sockets(roots: Sequence[str]) -> list[str]:
                 mode = entry.stat(follow_symlinks=False).st_mode
                 if stat.S_ISSOCK(mode):
                     found.append(entry.path)
-                elif stat.S_ISDIR(mode) and depth < _SYSTEM_SOCKET_DEPTH:
-                    queue.append((entry.path, depth + 1))
+                elif stat.S_ISDIR(mode) and level < depth:
+                    queue.append((entry.path, level + 1))
     return found
 
 
