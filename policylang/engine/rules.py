@@ -909,6 +909,12 @@ class RuleView:
                 fixed = f"{base.rstrip('/')}/{rule.literal_prefix}" if rule.literal_prefix else base
                 if paths_within(fixed, root) and os.path.lexists(fixed):
                     found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
+        # where a protected home place's link leads, inside the tree (`~/.ssh ->
+        # ~/dotfiles/ssh` and `grep -r KEY .` in ~/dotfiles): that place (review DW2)
+        for target, _link in self.linked_places(ctx):
+            if paths_within(target, root) and target != root:
+                deep = os.path.isdir(target)
+                found.extend(self.path_verdicts((target,), "read", ctx, shown, subtree=deep))
         if any(reason.verdict is Verdict.DENY for reason in found):
             # the read already reaches a file a rule denies (`grep -r x ~` and `~/.ssh`): no
             # entry of the tree can make it stricter, and listing `/` or `~` costs up to

@@ -1,0 +1,66 @@
+"""Review DW: DW2 recursive reads of a workspace holding where a protected home place's
+link leads; DW1 paths that resolve below an automounter's `/net` and `/hosts`; DW5 an
+approved javac's source path without `-d`; DW3 the link scan's budget per folder; DW7
+the implicit `.` of `grep -r` and `rg` and the environment's credential files; DW4 git's
+abbreviated `--sort`; DW9 digest-pinned images are no credentials."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from realrun import env_beside
+
+from policylang import Verdict
+from policylang.decision import Decision
+from policylang.engine.policy import load_policy
+
+
+def decide(
+    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
+) -> Decision:
+    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
+    (`approvals` added in memory)."""
+    policy = load_policy()
+    for rule in approvals:
+        policy.approvals.add(rule, persist=False)
+    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
+
+
+def _dotfiles(tmp_path: Path) -> Path:
+    """A home whose `~/.ssh` and `~/.aws/credentials` are links into `~/dotfiles` (stow
+    style); returns the dotfiles folder, the workspace."""
+    home = tmp_path / "home"
+    dotfiles = home / "dotfiles"
+    (dotfiles / "ssh").mkdir(parents=True)
+    (dotfiles / "ssh" / "work_key").write_text("SSHKEY\n")
+    (dotfiles / "aws").mkdir()
+    (dotfiles / "aws" / "credentials").write_text("aws_secret_access_key=S\n")
+    (dotfiles / "README").write_text("dotfiles\n")
+    (home / ".ssh").symlink_to("dotfiles/ssh")
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").symlink_to("../dotfiles/aws/credentials")
+    return dotfiles
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["grep -r SSHKEY .", "grep -r SSHKEY", "rg SSHKEY", "grep -r aws_secret aws",
+     "rg aws_secret aws", "grep -r aws_secret", "rg aws_secret", "grep -rl x ./"],
+)  # fmt: skip
+def test_dw2_recursive_reads_reaching_a_linked_place(tmp_path: Path, line: str) -> None:
+    dotfiles = _dotfiles(tmp_path)
+    decision = decide(line, dotfiles, env_beside(tmp_path))
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    assert "where the link" in decision.explain(), decision.explain()
+
+
+def test_dw2_from_the_home_and_other_reads(tmp_path: Path) -> None:
+    dotfiles = _dotfiles(tmp_path)
+    env = env_beside(tmp_path)
+    home = tmp_path / "home"
+    assert decide("grep -r SSHKEY dotfiles", dotfiles, env, cwd=home).verdict is Verdict.DENY
+    for line in ("grep -r x README", "ls -R", "cat README", "grep x README"):
+        assert decide(line, dotfiles, env).verdict is Verdict.ALLOW, line
+    (dotfiles / "src").mkdir()
+    assert decide("grep -r x src", dotfiles, env).verdict is Verdict.ALLOW
