@@ -623,12 +623,12 @@ class _Walk(LineWrites):
         seg = SegmentState(text=segment.text, context=context, fed=fed)
         self.segments.append(seg)
         kind = segment.kind
-        if _AUTOMOUNT_TEXT.search(segment.text) is not None or any(
-            paths.under_automount(place) for place in cwd.candidates
+        if (
+            _AUTOMOUNT_TEXT.search(segment.text) is not None
+            or any(paths.under_automount(place) for place in cwd.candidates)
+            or _probes(segment)
         ):
             self.automount_words(segment, seg, cwd)
-        elif kind is SegmentKind.SIMPLE and segment.words and segment.words[0].value == "cd":
-            self.automount_cd(segment, seg, cwd)
         if kind is SegmentKind.FUNCTION_DEF and segment.name:
             self.functions.add(segment.name)
         if kind is SegmentKind.SIMPLE and Scope.FUNCTION_BODY in segment.scopes:
@@ -702,8 +702,33 @@ class _Walk(LineWrites):
             if _AUTOMOUNT_WORD.search(word.text) is not None:
                 checks.automount_path(word.text, word.text, seg)
                 return
-        if segment.kind is SegmentKind.SIMPLE and segment.words and segment.words[0].value == "cd":
+        words = _probes(segment)
+        if words and words[0].value in ("cd", "pushd"):
             self.automount_cd(segment, seg, cwd)
+        for word in words[1:]:
+            # a probe's words are looked up as paths, whatever the command reads them as
+            # (`test -e`, `realpath`, `lsof +D`): where each leads from the working
+            # directory, through links (`cd /net; test -e HOST`, `../../../../net/HOST`,
+            # `lnk -> /net/HOST`: review DW1); of a word not known, the folder its
+            # known start names (`../../net/$(whoami).x`, `$(cmd).x` in `/net`)
+            value = word.value
+            if value is None:
+                if _AUTOMOUNT_TEXT.search(word.text) is not None:  # (`"$PWD"/../net/x`)
+                    checks.automount_path(word.text, word.text, seg)
+                    return
+                value = _known_folder(word.text)
+                if value is None:
+                    continue
+                forms = self.resolve_all(value, cwd)[0]
+                hit = next((f for f in forms if _automount_folder(f)), None)
+            elif value.startswith("-") or value in _TEST_OPERATORS:
+                continue
+            else:
+                forms = self.resolve_all(value, cwd)[0]
+                hit = next((f for f in forms if paths.under_automount(f)), None)
+            if hit is not None:
+                checks.automount_path(word.text, hit, seg)
+                return
 
     def automount_cd(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
         """`cd lnk` where the link leads below `/net` (review DT1): where `cd` goes."""
@@ -3288,7 +3313,49 @@ _REASSIGNERS = re.compile(
 # (`"/net/$(whoami).x"`), in any case (macOS: `/NET`); not `/proc/net/…` nor a message
 # that mentions one (`-m "fix /net/ paths"`) (review DT1); and the segment's text that
 # may hold one (a cheap test first)
-_AUTOMOUNT_WORD = re.compile(r"""(?:^|[=:])["']?/+(?i:net|hosts)/""")
+_AUTOMOUNT_WORD = re.compile(r"""(?:^|[=:])["']?/+(?i:net|hosts)/+[^/\s"']""")
+# the commands that look their words up as paths where no rule reads them as paths (the
+# others' path words meet `check_path`), and `test`'s operators among them (review DW1)
+_AUTOMOUNT_PROBES: Final = frozenset(
+    {"test", "[", "[[", "realpath", "readlink", "lsof", "stat", "cd", "pushd", "ls", "chdir"}
+)
+_TEST_OPERATORS: Final = frozenset({"]", "]]", "!", "=", "==", "!=", "(", ")", "<", ">"})
+
+
+def _probes(segment: Segment) -> Sequence[Word]:
+    """The words from the first one of `_AUTOMOUNT_PROBES` on, in a simple segment (the
+    command's, or a wrapper's: `env test`, `timeout 5 stat`), and `[[ … ]]`'s words after
+    a stand-in; else ()."""
+    if segment.kind is SegmentKind.TEST:
+        return (segment.words[0], *segment.words) if segment.words else ()
+    if segment.kind is not SegmentKind.SIMPLE:
+        return ()
+    for index, word in enumerate(segment.words):
+        if word.value in _AUTOMOUNT_PROBES:
+            return segment.words[index:]
+    return ()
+
+
+def _automount_folder(form: str) -> bool:
+    """Whether normalised `form` is an automounter's host folder or below it."""
+    return paths.under_automount(form) or form.lower() in ("/net", "/hosts")
+
+
+def _known_folder(text: str) -> str | None:
+    """The folder a word whose value is not known names before its first expansion
+    (`"../net/$(x).com"`: `../net`; `$(x).com`: `.`), None when it starts with one that
+    may be a path (`$PWD/…`, `~user`)."""
+    cut = min((i for i in (text.find("$"), text.find("`")) if i >= 0), default=len(text))
+    prefix = text[:cut].replace('"', "").replace("'", "").replace("\\", "")
+    if not prefix and cut < len(text):
+        rest = text[cut:].lstrip('"')
+        # `$(…)`, `${x}` at the start: a name in the working directory unless a `/`
+        # follows right away (`$PWD/x`, `$HOME/..`: its text is `_AUTOMOUNT_TEXT`'s)
+        return None if re.match(r"\$\{?\w+\}?[\"']*/", rest) else "."
+    if prefix.startswith("~") and not prefix.startswith(("~/",)) and prefix != "~":
+        return None
+    folder, slash, _name = prefix.rpartition("/")
+    return (folder or "/") if slash else "."
 _AUTOMOUNT_TEXT = re.compile(r"(?i)/(?:net|hosts)/")
 _MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 # `${!prefix*}`, `${!prefix@}`: the names of variables, not their values (and `${!}` is
