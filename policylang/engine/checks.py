@@ -533,14 +533,23 @@ def read_path_values(program: str, words: Sequence[Word]) -> dict[int, list[str]
         return {}
     found: dict[int, list[str]] = {}
     before: str | None = None
+    # without `-d`, javac writes the classes it compiles from a source path next to their
+    # sources (review DW5: `-sourcepath .claude` wrote `.claude/commands/Evil.class`):
+    # then a source path is a place written, as any operand
+    sources = _SOURCE_PATH_OPTIONS if all(w.value != "-d" for w in words) else frozenset()
     for word in words:
         value = word.value
-        if value is not None and before in options:
+        if value is not None and before in options and before not in sources:
             found[id(word)] = [entry for entry in value.split(":") if entry]
-        elif value is not None and "=" in value and value.partition("=")[0] in options:
-            found[id(word)] = [entry for entry in value.partition("=")[2].split(":") if entry]
+        elif value is not None and "=" in value:
+            option, _eq, listed = value.partition("=")
+            if option in options and option not in sources:
+                found[id(word)] = [entry for entry in listed.split(":") if entry]
         before = value
     return found
+
+
+_SOURCE_PATH_OPTIONS: Final = frozenset({"-sourcepath", "--source-path", "--module-source-path"})
 
 
 def _copy_operands(

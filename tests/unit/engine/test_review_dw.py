@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside
+from realrun import copy_workspace, env_beside, scan_judge
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -111,3 +111,30 @@ def test_dw1_other_words_allowed(tmp_path: Path, line: str) -> None:
     line = line.replace("UP/", "../" * len(workspace.parts[1:]))
     decision = decide(line, workspace, env_beside(tmp_path))
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [("javac -sourcepath .claude Z.java", Verdict.DENY),
+     ("javac --source-path=.claude Z.java", Verdict.DENY),
+     ("javac --module-source-path .claude Z.java", Verdict.DENY),
+     ("javac -sourcepath ~/lib Z.java", Verdict.ASK),
+     ("javac -sourcepath .claude -d out Z.java", Verdict.ALLOW),
+     ("javac -sourcepath src Z.java", Verdict.ALLOW),
+     ("javac -cp .claude Z.java", Verdict.ALLOW)],
+)  # fmt: skip
+def test_dw5_javacs_source_path_without_d_is_written(
+    tmp_path: Path, line: str, verdict: Verdict
+) -> None:
+    """Without `-d`, javac writes each class it compiles from the source path next to its
+    source (`.claude/commands/Evil.class`)."""
+    workspace = copy_workspace(tmp_path)
+    (workspace / "Z.java").write_text("public class Z { commands.Evil e; }\n")
+    (workspace / ".claude" / "commands").mkdir(parents=True)
+    (workspace / ".claude" / "commands" / "Evil.java").write_text(
+        "package commands; public class Evil {}\n"
+    )
+    (workspace / "src").mkdir()
+    (tmp_path / "home" / "lib" / "commands").mkdir(parents=True)
+    decision = scan_judge(line, workspace, "javac")
+    assert decision.verdict is verdict, decision.explain()
