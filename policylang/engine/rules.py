@@ -2887,8 +2887,10 @@ _MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
 
 
 # entries of each of the home's protected folders looked at for links (`linked_places`):
-# per folder, so that a large one (`~/.claude`) leaves the others theirs
+# per folder, so that a large one (`~/.claude`) leaves the others theirs, and below each
+# of their folders (`~/.claude/todos`), so that one leaves its siblings theirs (DW3)
 _LINK_SCAN_BUDGET: Final = 256
+_LINK_SCAN_TOP: Final = 4096  # a protected folder's own entries looked at
 _LINK_SCAN_DEPTH: Final = 3
 
 
@@ -2916,16 +2918,41 @@ def _linked_home_places(
     for place in places:
         if not place or place.startswith("/"):
             continue
-        budget = [_LINK_SCAN_BUDGET]
         lexical = f"{home}/{place}"
         target = paths.physical_target(lexical)
         if target is None or paths.under_automount(target):
             continue
         if target not in (lexical, f"{real_home}/{place}"):
             _add_link(found, target, lexical, home)
-        if budget[0] > 0 and os.path.isdir(target):
-            _links_below(lexical, target, found, budget, home, _LINK_SCAN_DEPTH)
+        if os.path.isdir(target):
+            _links_in_place(lexical, target, found, home)
     return tuple(dict.fromkeys(found))
+
+
+def _links_in_place(lexical: str, real: str, found: list[tuple[str, str]], home: str) -> None:
+    """The links among the entries of protected folder `real` (named `lexical`): its own
+    entries first, up to `_LINK_SCAN_TOP`, then each of its folders with a budget of its
+    own, so that a large one (`~/.claude/todos`) hides no link beside it (review DW3:
+    `~/.claude/settings.json` had been missed after 300 todo files)."""
+    try:
+        with os.scandir(real) as listing:
+            entries = list(itertools.islice(listing, _LINK_SCAN_TOP))
+    except (OSError, ValueError):
+        return
+    folders: list[tuple[str, str]] = []
+    for entry in entries:
+        name = f"{lexical}/{entry.name}"
+        try:
+            if entry.is_symlink():
+                target = paths.physical_target(f"{real}/{entry.name}")
+                if target is not None and not paths.under_automount(target):
+                    _add_link(found, target, name, home)
+            elif entry.is_dir(follow_symlinks=False):
+                folders.append((name, entry.path))
+        except OSError:
+            continue
+    for name, path in folders:
+        _links_below(name, path, found, [_LINK_SCAN_BUDGET], home, _LINK_SCAN_DEPTH - 1)
 
 
 def _add_link(found: list[tuple[str, str]], target: str, link: str, home: str) -> None:

@@ -138,3 +138,28 @@ def test_dw5_javacs_source_path_without_d_is_written(
     (tmp_path / "home" / "lib" / "commands").mkdir(parents=True)
     decision = scan_judge(line, workspace, "javac")
     assert decision.verdict is verdict, decision.explain()
+
+
+def test_dw3_large_protected_folders_hide_no_link(tmp_path: Path) -> None:
+    """`~/.claude/settings.json` and `~/.claude/commands/c.md` are links into the
+    `~/dotfiles` workspace beside `~/.claude/todos`, `debug` and `projects` of 300 files
+    each: the budget is per folder, and the place's own entries come first."""
+    home = tmp_path / "home"
+    dotfiles = home / "dotfiles"
+    (dotfiles / "claude").mkdir(parents=True)
+    (dotfiles / "claude" / "settings.json").write_text("{}\n")
+    (dotfiles / "claude" / "c.md").write_text("hi\n")
+    (dotfiles / "x.json").write_text("{}\n")
+    claude = home / ".claude"
+    (claude / "commands").mkdir(parents=True)
+    (claude / "settings.json").symlink_to("../dotfiles/claude/settings.json")
+    (claude / "commands" / "c.md").symlink_to("../../dotfiles/claude/c.md")
+    for folder in ("todos", "debug", "projects"):
+        (claude / folder).mkdir()
+        for index in range(300):
+            (claude / folder / f"{index}.json").write_text("[]\n")
+    env = env_beside(tmp_path)
+    for line in ("cp x.json claude/settings.json", "cp x.json claude/c.md"):
+        decision = decide(line, dotfiles, env, "cp")
+        assert decision.verdict is Verdict.DENY, decision.explain()
+    assert decide("cp x.json y.json", dotfiles, env, "cp").verdict is Verdict.ALLOW
