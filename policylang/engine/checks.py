@@ -916,6 +916,8 @@ class PathChecks:
                     self.check_absolute((directory,), "read", seg, directory)
                 if found.reads_contents:  # `grep -r key`, `rg key`: the directory's tree
                     self.check_tree(directory, seg, ".")
+                    if self.ctx.env_secrets:  # as `grep -r key .` (review DW7)
+                        self.environment_secrets_below((directory,), "read", seg, ".")
             if not cwd.known:
                 seg.floor(
                     Verdict.ASK,

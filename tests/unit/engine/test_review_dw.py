@@ -163,3 +163,21 @@ def test_dw3_large_protected_folders_hide_no_link(tmp_path: Path) -> None:
         decision = decide(line, dotfiles, env, "cp")
         assert decision.verdict is Verdict.DENY, decision.explain()
     assert decide("cp x.json y.json", dotfiles, env, "cp").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize("line", ["grep -r token", "rg token", "rg -uu token", "ag token"])
+def test_dw7_the_implicit_cwd_reaches_an_environment_credential(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "kubeconfig").write_text("token: KWS\n")
+    env = env_beside(tmp_path, KUBECONFIG=f"{workspace}/kubeconfig")
+    assert decide(line, workspace, env).verdict is Verdict.DENY, line
+    # outside the workspace: `cd ~/clusters && grep -r token`
+    home = tmp_path / "home"
+    (home / "clusters").mkdir()
+    (home / "clusters" / "prod.yaml").write_text("token: K\n")
+    (home / "kc-current").symlink_to(home / "clusters" / "prod.yaml")
+    env = env_beside(tmp_path, KUBECONFIG=f"{home}/kc-current")
+    decision = decide(f"cd ~/clusters && {line}", workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    for other in ("ls -R", "tree", "grep token cfg/tasks.json"):
+        assert decide(other, workspace, env).verdict is Verdict.ALLOW, other
