@@ -427,6 +427,8 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
     >>> run("git", "log", "--format=%%G")  # an escaped percent sign
     >>> run("git", "tag", "-l", "--sort", "-*signature:grade")
     'git sorts by `-*signature:grade`, which verifies signatures (runs gpg)'
+    >>> run("git", "for-each-ref", "--sor=signature"), run("git", "for-each-ref", "--so", "x")
+    ('git sorts by `signature`, which verifies signatures (runs gpg)', None)
     """
     sorting = False
     for word in words[1:]:
@@ -434,7 +436,7 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
         if text is None:
             return "git has a non-literal word (a format could verify signatures)"
         key = text if sorting else _sort_key(text)
-        sorting = text == "--sort"
+        sorting = _is_sort_option(text)
         if _SIGNATURE_SORT.match(key):
             return f"git sorts by `{key}`, which verifies signatures (runs gpg)"
         plain = text.replace("%%", "")
@@ -445,8 +447,15 @@ def git_signatures(words: Sequence[Word], view: OptionView) -> str | None:
 
 
 def _sort_key(text: str) -> str:
-    """The key of a `--sort=KEY` word ("" for any other word)."""
-    return text[len("--sort=") :] if text.startswith("--sort=") else ""
+    """The key of a `--sort=KEY` word, `--sor=KEY` too ("" for any other word)."""
+    option, equals, key = text.partition("=")
+    return key if equals and _is_sort_option(option) else ""
+
+
+def _is_sort_option(text: str) -> bool:
+    """Whether `text` is `--sort` or a prefix git's parse-options takes for it (`--so`,
+    `--sor`: review DW4; an ambiguous one fails, so taking it costs nothing)."""
+    return len(text) >= 3 and "--sort".startswith(text)
 
 
 # `%(*signature)`: the peeled object's (review DT3)

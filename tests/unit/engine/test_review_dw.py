@@ -181,3 +181,17 @@ def test_dw7_the_implicit_cwd_reaches_an_environment_credential(tmp_path: Path, 
     assert decision.verdict is Verdict.DENY, decision.explain()
     for other in ("ls -R", "tree", "grep token cfg/tasks.json"):
         assert decide(other, workspace, env).verdict is Verdict.ALLOW, other
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git for-each-ref --sor=signature", "git for-each-ref --sor signature",
+     "git for-each-ref --so=signature:grade", "git for-each-ref --so -*signature"],
+)  # fmt: skip
+def test_dw4_an_abbreviated_sort_by_signature(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert decide("git for-each-ref --sor=refname", workspace, env_beside(tmp_path)).verdict is (
+        Verdict.ALLOW
+    )
