@@ -4760,10 +4760,11 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # prefix (GitHub, GitLab's personal, runner and deploy tokens, Slack's bot and app tokens,
 # npm, PyPI, OpenAI, Anthropic, AWS access keys, long-term and temporary, Stripe, Hugging
 # Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean) (reviews
-# DR4, DT4)
+# DR4, DT4, DW9)
 _SECRET_VALUE: Final = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
-    r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)[^\s/@:,]+:[^\s/@]+@[\w\[]"
+    r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)[^\s/@:,]+:[^\s/@]+@"
+    r"(?!sha(?:256|384|512):)[\w\[]"  # (not an image's digest: `postgres:16@sha256:…`)
     r"|(?i:(?:^|[?&;\s])(?:password|pwd)\s*=\s*[^\s&;])"
     r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|gl(?:pat|rt|dt)-[\w-]{16,}"
     r"|xox[abposr]-[\w-]{10,}|xapp-[\w-]{10,}"

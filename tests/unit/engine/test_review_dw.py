@@ -195,3 +195,11 @@ def test_dw4_an_abbreviated_sort_by_signature(tmp_path: Path, line: str) -> None
     assert decide("git for-each-ref --sor=refname", workspace, env_beside(tmp_path)).verdict is (
         Verdict.ALLOW
     )
+
+
+def test_dw9_a_digest_pinned_image_is_no_credential(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    digest = "sha256:" + "0123456789abcdef" * 4
+    env = env_beside(tmp_path, BASE_IMAGE=f"postgres:16@{digest}", PROXY="u:pw@proxy:3128")
+    assert decide("echo $BASE_IMAGE", workspace, env).verdict is Verdict.ALLOW
+    assert decide("echo $PROXY", workspace, env).verdict is Verdict.ASK
