@@ -111,20 +111,64 @@ def test_du1_a_workspace_too_big_to_search_is_refused_not_searched_in_part(
     assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root lists a folder of mode 000 all the same")
-def test_du1_a_folder_of_ours_that_cannot_be_listed_is_refused(workspace: pathlib.Path) -> None:
+_UNLISTABLE = r"""
+import pathlib, subprocess, sys
+from policylang.decision import Decision, Verdict
+from policylang.errors import SandboxUnavailableError
+from policylang.executor import BubblewrapBackend, run
+
+ws = pathlib.Path(sys.argv[1])
+command = "chmod 755 vendor; echo x > vendor/lib/.git/hooks/post-checkout"
+allow = Decision(command=command, verdict=Verdict.ALLOW, retention=None, concurrency_safe=False)
+try:
+    run(command, decision=allow, cwd=str(ws), sandbox=BubblewrapBackend(str(ws)), timeout_s=20)
+except SandboxUnavailableError as error:
+    print("refused:", error)
+else:
+    print("ran")
+"""
+
+
+def test_du1_a_folder_of_ours_that_cannot_be_listed_is_refused() -> None:
     # `chmod 000 vendor` in one run hid the nested repository from the next run's search,
-    # which could `chmod 755 vendor` and write its hooks
-    _git_init(workspace / "vendor" / "lib")
-    (workspace / "vendor").chmod(0)
-    command = "chmod 755 vendor; echo x > vendor/lib/.git/hooks/post-checkout"
+    # which could `chmod 755 vendor` and write its hooks. Root lists a folder of mode 000
+    # all the same, so as root the run is made as `nobody` (`setpriv`), whose folder it is
+    setpriv = shutil.which("setpriv")
+    python = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    repo = pathlib.Path(__file__).resolve().parents[3]
+    if os.geteuid() != 0:
+        prefix = [sys.executable]
+        env["PYTHONPATH"] = str(repo)
+    else:
+        assert setpriv is not None, "setpriv (util-linux) is needed to run this as a user"
+        assert os.access(python, os.X_OK), f"{python} is needed to run this as a user"
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", python]
+        env["PYTHONPATH"] = os.pathsep.join([str(repo), sysconfig.get_paths()["purelib"]])
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="policylang-du1-", dir="/var/tmp"))
     try:
-        with pytest.raises(SandboxUnavailableError, match="cannot be listed"):
-            run(command, decision=decision(command), cwd=str(workspace),
-                sandbox=BubblewrapBackend(str(workspace)), timeout_s=20)
-    finally:
+        workspace = folder / "ws"
+        workspace.mkdir()
+        _git_init(workspace / "vendor" / "lib")
+        if os.geteuid() == 0:
+            for path in (folder, *workspace.rglob("*"), workspace):
+                os.chown(path, 65534, 65534, follow_symlinks=False)
+        (workspace / "vendor").chmod(0)
+        env["HOME"] = str(folder)
+        done = subprocess.run(
+            [*prefix, "-c", _UNLISTABLE, str(workspace)], capture_output=True, text=True,
+            timeout=120, check=False, env=env, cwd=str(workspace),
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("refused:"), (done.stdout, done.stderr)
+        if BubblewrapBackend(str(workspace)).probe().ok:
+            assert "cannot be listed" in done.stdout, done.stdout
         (workspace / "vendor").chmod(0o755)
-    assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
+        assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
+    finally:
+        with contextlib.suppress(OSError):
+            (folder / "ws" / "vendor").chmod(0o755)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_du1_a_protected_name_made_in_a_subfolder_is_reported(workspace: pathlib.Path) -> None:
