@@ -4759,13 +4759,19 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # connection string (`host=db password=x`, `Server=db;Pwd=x`), or a token by its kind's
 # prefix (GitHub, GitLab's personal, runner and deploy tokens, Slack's bot and app tokens,
 # npm, PyPI, OpenAI, Anthropic, AWS access keys, long-term and temporary, Stripe, Hugging
-# Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean) (reviews
-# DR4, DT4, DW9)
+# Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean); Azure's
+# `AccountKey=` and SAS `sig=`, a JSON `"…password":`, `-D….password=`, Oracle's
+# `scott/pw@`, Go MySQL's `root:pw@/db`, Slack webhooks, HTTP Basic credentials and JWTs
+# (reviews DR4, DT4, DW8, DW9)
 _SECRET_VALUE: Final = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
     r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)[^\s/@:,]+:[^\s/@]+@"
-    r"(?!sha(?:256|384|512):)[\w\[]"  # (not an image's digest: `postgres:16@sha256:…`)
-    r"|(?i:(?:^|[?&;\s])(?:password|pwd)\s*=\s*[^\s&;])"
+    r"(?!sha(?:256|384|512):)[\w\[/]"  # (not an image's digest: `postgres:16@sha256:…`)
+    r"|(?i:(?:^|[?&;\s.-])(?:password|pwd|passwd|pass|sslpassword)\s*=\s*[^\s&;])"
+    r"|(?i:(?:^|[;\s])(?:AccountKey|SharedAccessKey)\s*=\s*[^\s;])|[?&]sig=[\w%+/=-]{16,}"
+    r"|(?i:\"[\w.-]*password\"\s*:\s*\"[^\"]+\")"
+    r"|thin:[\w.$#-]+/[^\s/@]+@|^[\w.$#-]+/[^\s/@]+@//"  # (Oracle's `scott/pw@//db`)
+    r"|hooks\.slack\.com/services/|\bBasic [A-Za-z0-9+/]{8,}=*|\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\."
     r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|gl(?:pat|rt|dt)-[\w-]{16,}"
     r"|xox[abposr]-[\w-]{10,}|xapp-[\w-]{10,}"
     r"|npm_[A-Za-z0-9]{30,}|pypi-[\w-]{30,}|sk-(?:ant-|proj-)?[\w-]{20,}|A(?:KI|SI)A[0-9A-Z]{16}"

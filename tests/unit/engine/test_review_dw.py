@@ -2,7 +2,8 @@
 link leads; DW1 paths that resolve below an automounter's `/net` and `/hosts`; DW5 an
 approved javac's source path without `-d`; DW3 the link scan's budget per folder; DW7
 the implicit `.` of `grep -r` and `rg` and the environment's credential files; DW4 git's
-abbreviated `--sort`; DW9 digest-pinned images are no credentials."""
+abbreviated `--sort`; DW8 more credential shapes in values; DW9 digest-pinned images are
+no credentials."""
 
 from __future__ import annotations
 
@@ -203,3 +204,39 @@ def test_dw9_a_digest_pinned_image_is_no_credential(tmp_path: Path) -> None:
     env = env_beside(tmp_path, BASE_IMAGE=f"postgres:16@{digest}", PROXY="u:pw@proxy:3128")
     assert decide("echo $BASE_IMAGE", workspace, env).verdict is Verdict.ALLOW
     assert decide("echo $PROXY", workspace, env).verdict is Verdict.ASK
+
+
+# -- DW8: more credential shapes in variables' values ---------------------------------------
+
+_MORE_CREDENTIALS = {
+    "AzureWebJobsStorage": "DefaultEndpointsProtocol=https;AccountName=acct;"
+    "AccountKey=Zm9vYmFyYmF6cXV4==;EndpointSuffix=core.windows.net",
+    "SPRING_APPLICATION_JSON": '{"spring.datasource.password":"S3cret"}',
+    "JAVA_OPTS": "-Xmx1g -Dspring.datasource.password=S3cret",
+    "ORACLE_URL": "jdbc:oracle:thin:scott/S3cret@//db:1521/svc",
+    "DB_URL": "root:S3cret@/app",
+    "PGOPTS": "host=db user=app passwd=S3cret",
+    "AZURE_BLOB_URL": "https://acct.blob.core.windows.net/c?sv=2021-08-06&sig=abcdEF0123456789%3D",
+    "SLACK_HOOK": "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+    "AUTH_HEADER": "Authorization: Basic dXNlcjpwYXNzd29yZA==",
+    "ID_TOKEN": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MORE_CREDENTIALS))
+def test_dw8_more_credential_values_ask(tmp_path: Path, name: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, **{name: _MORE_CREDENTIALS[name]})
+    for line in (f"echo ${name}", f"printenv {name}"):
+        assert decide(line, workspace, env).verdict is Verdict.ASK, line
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["actions/checkout@v4", "lodash/fp@4", "--bypass=1", "https://example.com/a?sig=1",
+     "Basic", "eyJhbGciOiJIUzI1NiJ9", "--password-store=basic", "user@host:/srv/x"],
+)  # fmt: skip
+def test_dw8_ordinary_values_stay_allowed(tmp_path: Path, value: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, PLAIN=value)
+    assert decide("echo $PLAIN", workspace, env).verdict is Verdict.ALLOW, value
