@@ -140,11 +140,14 @@ def _environment_secrets(env: Mapping[str, str], cwd: str) -> tuple[tuple[str, s
         for entry in value.split(":") if variable == "KUBECONFIG" else (value,):
             if not entry or "\0" in entry:
                 continue
-            base = posixpath.normpath(posixpath.join(cwd, entry))
+            joined = posixpath.join(cwd, entry)
+            base = posixpath.normpath(joined)
             for name in below:
                 place = posixpath.join(base, name) if name else base
                 found.append((place, variable))
-                real = _real_place(place)
+                # resolved as the tool opens it: links first, then `..` (`lnk/../x` is
+                # `x` beside where `lnk` leads, not beside `lnk`: review DW10)
+                real = _real_place(posixpath.join(joined, name) if name else joined)
                 if real and real != place:
                     found.append((real, variable))
     return tuple(dict.fromkeys(found))

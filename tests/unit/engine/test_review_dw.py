@@ -240,3 +240,16 @@ def test_dw8_ordinary_values_stay_allowed(tmp_path: Path, value: str) -> None:
     workspace = copy_workspace(tmp_path)
     env = env_beside(tmp_path, PLAIN=value)
     assert decide("echo $PLAIN", workspace, env).verdict is Verdict.ALLOW, value
+
+
+def test_dw10_a_named_credential_file_after_a_link_and_dotdot(tmp_path: Path) -> None:
+    # `KUBECONFIG=$H/lnk/../prod.yaml` with `lnk -> $H/clusters/sub`: kubectl opens
+    # `$H/clusters/prod.yaml`; a lexical `..` first had protected `$H/prod.yaml` instead
+    workspace = copy_workspace(tmp_path)
+    home = tmp_path / "home"
+    (home / "clusters" / "sub").mkdir(parents=True)
+    (home / "clusters" / "prod.yaml").write_text("token: K9SECRET\n")
+    (home / "lnk").symlink_to(home / "clusters" / "sub")
+    env = env_beside(tmp_path, KUBECONFIG=f"{home}/lnk/../prod.yaml")
+    assert decide("cat ~/clusters/prod.yaml", workspace, env).verdict is Verdict.DENY
+    assert decide("cat ~/clusters/other.yaml", workspace, env).verdict is Verdict.ALLOW
