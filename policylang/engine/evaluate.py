@@ -4041,12 +4041,20 @@ def _wrapper_programs(script: str) -> list[Word]:
     """The program word of each simple command of a shell script, as the shell reads
     them: after `&&`, `||`, `then`, `!`, assignments, `command` and `exec` with its
     options (`exec -a NAME -c prog`) (review DT9: `_EXEC_PROGRAM`'s first word of a line
-    missed them)."""
+    missed them), and through the wrappers the analyser sees through; a word without a
+    value where a wrapper's program cannot be told."""
     found: list[Word] = []
     for segment in parse_command(script).segments:
         if segment.kind is not SegmentKind.SIMPLE:
             continue
-        words = list(run_words(segment.words))
+        wrapped = segment.wrapped
+        if wrapped is not None and (wrapped.opaque or not wrapped.words):
+            # a wrapper whose program cannot be seen (`exec "$@"`, `eval …`, `env -S "$X"`)
+            found.append(Word(text=UNKNOWN_PROGRAM, value=None, span=segment.span))
+            continue
+        # through the wrappers (`exec env node`, `nice node`, `/usr/bin/env node`,
+        # `timeout 5 node`: review DW6)
+        words = list(run_words(segment.command_words))
         if words and words[0].value == "exec":
             words = _past_exec_options(words[1:])
         if words:

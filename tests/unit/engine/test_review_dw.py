@@ -2,8 +2,9 @@
 link leads; DW1 paths that resolve below an automounter's `/net` and `/hosts`; DW5 an
 approved javac's source path without `-d`; DW3 the link scan's budget per folder; DW7
 the implicit `.` of `grep -r` and `rg` and the environment's credential files; DW4 git's
-abbreviated `--sort`; DW8 more credential shapes in values; DW9 digest-pinned images are
-no credentials."""
+abbreviated `--sort`; DW6 node wrappers through other wrappers; DW8 more credential
+shapes in values; DW9 digest-pinned images are no credentials; DW10 a credential file
+named through a link and `..`."""
 
 from __future__ import annotations
 
@@ -253,3 +254,32 @@ def test_dw10_a_named_credential_file_after_a_link_and_dotdot(tmp_path: Path) ->
     env = env_beside(tmp_path, KUBECONFIG=f"{home}/lnk/../prod.yaml")
     assert decide("cat ~/clusters/prod.yaml", workspace, env).verdict is Verdict.DENY
     assert decide("cat ~/clusters/other.yaml", workspace, env).verdict is Verdict.ALLOW
+
+
+# -- DW6: a wrapper that reaches node through another wrapper -------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['#!/bin/sh\nexec env node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec /usr/bin/env node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec nice -n 5 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nnohup node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec timeout 60 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec setsid node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec stdbuf -o0 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\neval "exec node /opt/tsc.js"\n'],
+)  # fmt: skip
+def test_dw6_wrappers_through_wrappers_reach_node(tmp_path: Path, body: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "x.js").write_text("// x\n")
+    program = tmp_path / "wrapbin" / "tsc"
+    program.parent.mkdir()
+    program.write_text(body)
+    program.chmod(0o755)
+    env = env_beside(tmp_path, PATH=f"{program.parent}:/usr/bin:/bin",
+                     NODE_OPTIONS="--require ./x.js")  # fmt: skip
+    decision = decide("tsc --version", workspace, env, "tsc")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    env.pop("NODE_OPTIONS")
+    assert decide("tsc --version", workspace, env, "tsc").verdict is Verdict.ALLOW
