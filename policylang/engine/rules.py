@@ -17,6 +17,7 @@ import os
 import re
 import socket
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -572,7 +573,8 @@ class RuleView:
         self._home_places = tuple(
             sorted({r.literal_prefix for r in policy.protected.rules if r.anchor == HOME})
         )
-        self._linked: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+        # per home: when the links were looked for (`time.monotonic`), and what was found
+        self._linked: dict[tuple[str, str], tuple[float, tuple[tuple[str, str], ...]]] = {}
 
     def protected_name_pattern(self) -> re.Pattern[str]:
         """Names a protected glob's wildcard component matches (`PathChecks`' links)."""
@@ -639,15 +641,18 @@ class RuleView:
     def linked_places(self, ctx: EvalContext) -> tuple[tuple[str, str], ...]:
         """Where the links among the home's protected places lead, each with the link's
         own path: `~/.aws/credentials -> ~/dotfiles/aws/credentials` (stow, chezmoi) makes
-        the target the protected file under another name (review DT5). Looked for once
-        per home and process (the protected folders' entries, within a budget), not per
-        evaluation: a link made later is not seen here (making one asks already)."""
+        the target the protected file under another name (review DT5). Looked for at
+        most once every `_LINK_SCAN_SECONDS` per home (the protected folders' entries,
+        within a budget: about 2 ms), not per evaluation: a link the user makes (the agent
+        cannot: a write there is denied) is seen that long after at the latest, also by a
+        long-running server (review DW10)."""
         key = (ctx.home, ctx.real_home)
-        found = self._linked.get(key)
-        if found is None:
-            found = self._linked[key] = _linked_home_places(
-                self._home_places, ctx.home, ctx.real_home or ctx.home
-            )
+        now = time.monotonic()
+        kept = self._linked.get(key)
+        if kept is not None and now - kept[0] < _LINK_SCAN_SECONDS:
+            return kept[1]
+        found = _linked_home_places(self._home_places, ctx.home, ctx.real_home or ctx.home)
+        self._linked[key] = (now, found)
         return found
 
     def denies_by_name(self, path: str, access: str, ctx: EvalContext) -> bool:
@@ -2890,6 +2895,7 @@ _MESON_NATIVE: Final = frozenset({"--ninja-args", "--vs-args", "--xcode-args"})
 # per folder, so that a large one (`~/.claude`) leaves the others theirs, and below each
 # of their folders (`~/.claude/todos`), so that one leaves its siblings theirs (DW3)
 _LINK_SCAN_BUDGET: Final = 256
+_LINK_SCAN_SECONDS: Final = 10.0  # how long what `linked_places` found is kept
 _LINK_SCAN_TOP: Final = 4096  # a protected folder's own entries looked at
 _LINK_SCAN_DEPTH: Final = 3
 

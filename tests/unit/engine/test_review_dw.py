@@ -283,3 +283,31 @@ def test_dw6_wrappers_through_wrappers_reach_node(tmp_path: Path, body: str) -> 
     assert decision.verdict is Verdict.ASK, decision.explain()
     env.pop("NODE_OPTIONS")
     assert decide("tsc --version", workspace, env, "tsc").verdict is Verdict.ALLOW
+
+
+@pytest.mark.source
+def test_dw10_a_link_the_user_makes_later_is_seen_by_a_running_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one `Policy` for the life of a server (`policylang mcp`): the protected places' links
+    # had been looked for once for good, so a `~/.aws/credentials` the user linked into
+    # `~/dotfiles` after the first call left its target readable until a restart
+    from policylang.engine import rules
+
+    workspace = copy_workspace(tmp_path)
+    home = tmp_path / "home"
+    (home / "dotfiles" / "aws").mkdir(parents=True)
+    (home / "dotfiles" / "aws" / "credentials").write_text("aws_secret_access_key=S\n")
+    env = env_beside(tmp_path)
+    policy = load_policy()
+
+    def verdict() -> Verdict:
+        line = "cat ~/dotfiles/aws/credentials"
+        return policy.evaluate(line, workspace=str(workspace), env=env).verdict
+
+    assert verdict() is Verdict.ALLOW
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").symlink_to("../dotfiles/aws/credentials")
+    assert verdict() is Verdict.ALLOW  # (kept for `_LINK_SCAN_SECONDS`: 10 s)
+    monkeypatch.setattr(rules, "_LINK_SCAN_SECONDS", 0.0)
+    assert verdict() is Verdict.DENY
