@@ -45,7 +45,6 @@ def twin(cls: type) -> Any:  # the twin's attributes are set dynamically
     return type(f"_{cls.__name__}Twin", (), {"__slots__": slots})
 
 
-
 def written_init(cls: type) -> bool:
     """Whether dataclass `cls` defines its own `__init__`, rather than the one `dataclass`
     generated (which is compiled from a string at import time, in either build)."""

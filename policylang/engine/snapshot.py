@@ -319,11 +319,11 @@ class _SnapshotUnpickler(pickle.Unpickler):
 def _enum_member(cls: object, name: object) -> enum.Enum:
     """`getattr(cls, name)` for a member of one of policylang's enums, and nothing else.
 
-    Python 3.11.0 to 3.11.4 pickle an enum member as `getattr(EnumClass, "NAME")` (later
-    releases by value): a snapshot written by one of those names `builtins.getattr`, which
-    reaches any attribute of anything, so only this narrow form of it is given (review
-    DU8: every snapshot there was refused as damaged, and each start compiled the policy
-    again).
+    Some Python 3.11 releases pickle an enum member as `getattr(EnumClass, "NAME")`
+    (3.11.2, Debian 12's, does; 3.11.7 stores it by value): a snapshot written by one of
+    them names `builtins.getattr`, which reaches any attribute of anything, so only this
+    narrow form of it is given (review DU8: every snapshot there was refused as damaged,
+    and each start compiled the policy again).
     """
     if (
         not isinstance(cls, type)

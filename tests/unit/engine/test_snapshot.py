@@ -363,8 +363,8 @@ def test_a_forged_snapshot_cannot_set_a_lazy_regex_s_slots_directly() -> None:
 
 
 def test_an_enum_member_stored_by_name_is_read_back() -> None:
-    """review DU8: Python 3.11.0 to 3.11.4 store an enum member as `getattr(cls, name)`,
-    which the unpickler refused, so every snapshot of those releases was dropped."""
+    """review DU8: some Python 3.11 releases (3.11.2) store an enum member as
+    `getattr(cls, name)`, which the unpickler refused, so every snapshot there was dropped."""
     import copyreg
     import io
     import pickle
