@@ -2950,15 +2950,23 @@ def _links_in_place(lexical: str, real: str, found: list[tuple[str, str]], home:
         name = f"{lexical}/{entry.name}"
         try:
             if entry.is_symlink():
-                target = paths.physical_target(f"{real}/{entry.name}")
-                if target is not None and not paths.under_automount(target):
-                    _add_link(found, target, name, home)
+                _add_entry_link(found, real, entry.name, name, home)
             elif entry.is_dir(follow_symlinks=False):
                 folders.append((name, entry.path))
         except OSError:
             continue
     for name, path in folders:
         _links_below(name, path, found, [_LINK_SCAN_BUDGET], home, _LINK_SCAN_DEPTH - 1)
+
+
+def _add_entry_link(
+    found: list[tuple[str, str]], real: str, entry: str, name: str, home: str
+) -> None:
+    """Adds where the link `entry` of folder `real` (named `name` in the rules) leads,
+    unless that is below an automounter's host folder, which is not looked up."""
+    target = paths.physical_target(f"{real}/{entry}")
+    if target is not None and not paths.under_automount(target):
+        _add_link(found, target, name, home)
 
 
 def _add_link(found: list[tuple[str, str]], target: str, link: str, home: str) -> None:
@@ -2981,9 +2989,7 @@ def _links_below(
         name = f"{lexical}/{entry.name}"
         try:
             if entry.is_symlink():
-                target = paths.physical_target(f"{real}/{entry.name}")
-                if target is not None and not paths.under_automount(target):
-                    _add_link(found, target, name, home)
+                _add_entry_link(found, real, entry.name, name, home)
             elif depth > 1 and entry.is_dir(follow_symlinks=False):
                 _links_below(name, entry.path, found, budget, home, depth - 1)
         except OSError:

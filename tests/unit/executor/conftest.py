@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pathlib
 import signal
 import sys
 
 import pytest
 
 from policylang.decision import Decision, Retention, Verdict
+from policylang.errors import SandboxUnavailableError
+from policylang.executor import BubblewrapBackend, ExecResult, run
 
 PY = sys.executable
 
@@ -23,6 +26,19 @@ def decision(
 ) -> Decision:
     return Decision(command=command, verdict=verdict, retention=retention,
                     concurrency_safe=verdict is Verdict.ALLOW, locked=locked)
+
+
+def confined(command: str, ws: pathlib.Path, backend: BubblewrapBackend,
+             marker: pathlib.Path) -> ExecResult | None:
+    """`command` run in `backend`; where bubblewrap cannot work here, the refusal is
+    asserted instead (nothing ran) and None returned."""
+    if not backend.probe().ok:
+        with pytest.raises(SandboxUnavailableError, match="never ran"):
+            run(command, decision=decision(command), cwd=str(ws), sandbox=backend,
+                timeout_s=20)
+        assert not marker.exists()
+        return None
+    return run(command, decision=decision(command), cwd=str(ws), sandbox=backend, timeout_s=60)
 
 
 def _stat(pid: str) -> tuple[int, int, str] | None:

@@ -23,9 +23,9 @@ import tempfile
 import pytest
 
 from policylang.errors import SandboxUnavailableError
-from policylang.executor import BubblewrapBackend, ExecResult, run
+from policylang.executor import BubblewrapBackend, run
 
-from .conftest import decision
+from .conftest import confined, decision
 
 
 @pytest.fixture
@@ -33,19 +33,6 @@ def workspace(tmp_path: pathlib.Path) -> pathlib.Path:
     ws = tmp_path / "ws"
     ws.mkdir()
     return ws
-
-
-def _confined(command: str, ws: pathlib.Path, backend: BubblewrapBackend,
-              marker: pathlib.Path) -> ExecResult | None:
-    """`command` run in `backend`; where bubblewrap cannot work here, the refusal is
-    asserted instead (nothing ran) and None returned."""
-    if not backend.probe().ok:
-        with pytest.raises(SandboxUnavailableError, match="never ran"):
-            run(command, decision=decision(command), cwd=str(ws), sandbox=backend,
-                timeout_s=20)
-        assert not marker.exists()
-        return None
-    return run(command, decision=decision(command), cwd=str(ws), sandbox=backend, timeout_s=60)
 
 
 def _git_init(path: pathlib.Path) -> None:
@@ -75,7 +62,7 @@ def test_du1_nested_repositories_stay_read_only_past_2000_folders(
         for repo in NESTED
     )
     command = f"{writes}; echo ok > made.txt"
-    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    res = confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
     if res is None:
         return
     assert (workspace / "made.txt").read_text() == "ok\n"
@@ -103,7 +90,7 @@ def test_du1_a_workspace_too_big_to_search_is_refused_not_searched_in_part(
     assert not marker.exists()
     assert not (workspace / "vendor" / "lib" / ".git" / "hooks" / "post-checkout").exists()
     # the same workspace within the limit runs, and the nested repository is kept
-    res = _confined(command, workspace, BubblewrapBackend(str(workspace), nested_folders=1000),
+    res = confined(command, workspace, BubblewrapBackend(str(workspace), nested_folders=1000),
                     marker)
     if res is None:
         return
@@ -174,7 +161,7 @@ def test_du1_a_folder_of_ours_that_cannot_be_listed_is_refused() -> None:
 def test_du1_a_protected_name_made_in_a_subfolder_is_reported(workspace: pathlib.Path) -> None:
     (workspace / "pkg").mkdir()
     command = "echo '{}' > pkg/.mcp.json; echo ok > made.txt"
-    res = _confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
+    res = confined(command, workspace, BubblewrapBackend(str(workspace)), workspace / "made.txt")
     if res is None:
         return
     assert (workspace / "made.txt").read_text() == "ok\n"
@@ -267,7 +254,7 @@ def test_du4_a_host_service_socket_under_run_is_unreachable_without_network(
         server.listen()
         server.settimeout(0.2)
         command = _CONNECT + shlex.quote(str(path)) + "; ls -d /run/lock; echo ok > made.txt"
-        res = _confined(command, workspace, BubblewrapBackend(str(workspace)),
+        res = confined(command, workspace, BubblewrapBackend(str(workspace)),
                         workspace / "made.txt")
         if res is None:
             return
@@ -277,7 +264,7 @@ def test_du4_a_host_service_socket_under_run_is_unreachable_without_network(
         with pytest.raises(TimeoutError):
             server.accept()
         # with the network shared, the host's /run is as it was
-        shared = _confined(command, workspace,
+        shared = confined(command, workspace,
                            BubblewrapBackend(str(workspace), network=True), workspace / "x")
         assert shared is not None
         assert "sent" in shared.stdout

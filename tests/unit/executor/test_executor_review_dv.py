@@ -22,10 +22,10 @@ from collections.abc import Iterable, Iterator
 import pytest
 
 from policylang.errors import SandboxUnavailableError
-from policylang.executor import BubblewrapBackend, ExecResult, JobStore, run
+from policylang.executor import BubblewrapBackend, JobStore, run
 from policylang.executor import sandbox as sandbox_module
 
-from .conftest import decision
+from .conftest import confined, decision
 
 
 @pytest.fixture
@@ -37,19 +37,6 @@ def workspace(tmp_path: pathlib.Path) -> pathlib.Path:
 
 def _usable(ws: pathlib.Path) -> bool:
     return BubblewrapBackend(str(ws)).probe().ok
-
-
-def _confined(command: str, ws: pathlib.Path, backend: BubblewrapBackend,
-              marker: pathlib.Path) -> ExecResult | None:
-    """`command` run in `backend`; where bubblewrap cannot work here, the refusal is
-    asserted instead (nothing ran) and None returned."""
-    if not backend.probe().ok:
-        with pytest.raises(SandboxUnavailableError, match="never ran"):
-            run(command, decision=decision(command), cwd=str(ws), sandbox=backend,
-                timeout_s=20)
-        assert not marker.exists()
-        return None
-    return run(command, decision=decision(command), cwd=str(ws), sandbox=backend, timeout_s=60)
 
 
 # -- DV3: one walk of the workspace before the spawn ---------------------------------------
@@ -197,7 +184,7 @@ def test_dv1_the_hooks_venv_in_the_workspace_stays_read_only(workspace: pathlib.
              f"echo '#!/bin/sh' > {venv}/bin/policylang; "
              f"echo '{REPO}' >> {purelib}/zz_policylang_src.pth; "
              "echo ok > made.txt")
-    res = _confined(plant, workspace, BubblewrapBackend(str(workspace)),
+    res = confined(plant, workspace, BubblewrapBackend(str(workspace)),
                     workspace / "made.txt")
     if res is None:
         return
@@ -250,7 +237,7 @@ def test_dv1_a_venv_that_can_import_policylang_is_read_only_however_it_does(
              f"echo '#!/bin/sh' > {venv}/bin/policylang; "
              + (f"echo '# changed' >> {source}/__init__.py; " if source else "")
              + "echo ok > made.txt")
-    res = _confined(plant, workspace, BubblewrapBackend(str(workspace)),
+    res = confined(plant, workspace, BubblewrapBackend(str(workspace)),
                     workspace / "made.txt")
     if res is None:
         return
@@ -348,7 +335,7 @@ def test_dv2_container_daemon_sockets_in_the_home_folder_are_hidden(
         # (the sandbox's `/tmp` is its own: there the home folder is bound in writable)
         writable = [str(home)] if home_is == "writable" else []
         backend = BubblewrapBackend(str(workspace), network=network, writable=writable)
-        res = _confined(command, workspace, backend, workspace / "never")
+        res = confined(command, workspace, backend, workspace / "never")
         if res is None:
             return
         assert "REACHED" not in res.stdout, res.stdout
@@ -377,7 +364,7 @@ def test_dv2_sockets_under_var_lib_are_found_and_hidden(
         command = _CONNECT_ALL + " ".join(shlex.quote(str(p)) for p in paths)
         # (the sandbox's `/tmp` is its own: the stand-in is bound in as it is outside)
         backend = BubblewrapBackend(str(workspace), network=network, writable=[str(var_lib)])
-        res = _confined(command, workspace, backend, workspace / "never")
+        res = confined(command, workspace, backend, workspace / "never")
         if res is None:
             return
         assert "REACHED" not in res.stdout, res.stdout
