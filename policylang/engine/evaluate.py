@@ -2841,7 +2841,7 @@ class _Walk(LineWrites):
         else:
             first = self._first_on_path(name, cwd) if self.ctx.env.get("PATH") else None
             path = first[0] if first is not None else ""
-        interpreter = _script_interpreter(path) if path else None
+        interpreter = _script_interpreter(path, _Follower(self, cwd)) if path else None
         if interpreter is None or interpreter == UNKNOWN_PROGRAM:
             return interpreter
         if _PYTHON_NAME.match(interpreter):
@@ -3876,9 +3876,11 @@ def _loads(item: os.DirEntry[str], language: str) -> bool:
     )
 
 
-def _script_interpreter(path: str) -> str | None:
+def _script_interpreter(path: str, follow: _Follower, depth: int = 0) -> str | None:
     """The name of the interpreter a script's `#!` line runs (`#!/usr/bin/python3` and
-    `#!/usr/bin/env python3` → `python3`), or None (a binary, no such file)."""
+    `#!/usr/bin/env python3` → `python3`), or None (a binary, no such file); of a shell
+    script, what `_wrapper_interpreter` finds it runs (`depth`: the wrapper scripts
+    followed to reach it)."""
     words = _shebang(path)
     if not words:
         return None
@@ -3891,7 +3893,7 @@ def _script_interpreter(path: str) -> str | None:
     if name in ("sh", "bash", "dash", "zsh", "ksh"):
         # (pip's shell start for a path with a blank: review DK3; a wrapper that execs
         # the program: gcloud's, a Nix or distribution wrapper of npm, DQ14)
-        return _wrapper_interpreter(path) or name
+        return _wrapper_interpreter(path, follow, depth) or name
     return name
 
 
@@ -3997,69 +3999,229 @@ def _env_interpreter(path: str) -> str | None:
     return rest[0] if rest else None
 
 
-def _wrapper_interpreter(path: str) -> str | None:
+def _wrapper_interpreter(path: str, follow: _Follower, depth: int = 0) -> str | None:
     """The interpreter a `#!/bin/sh` script hands itself to: Python for a program started
     through the shell, as pip and uv write them where the interpreter's path has a blank
     or is too long for `#!`, or a wrapper that ends by `exec`ing Python (gcloud's `exec
     "$CLOUDSDK_PYTHON" … lib/gcloud.py`); the program another wrapper runs, by name
-    (`exec /usr/bin/npm "$@"` → `npm`, a node program); `UNKNOWN_PROGRAM` for one that
-    runs a program a variable names (`"$NODE" cli.js`); None for other scripts."""
+    (`exec /usr/bin/npm "$@"` → `npm`, a node program), or what a script it runs or
+    sources runs in turn (`exec ./other-wrapper`, `. "$(dirname "$0")/lib.sh"`), or the
+    program a version manager runs (`exec asdf exec node`, `mise x -- node`); and
+    `UNKNOWN_PROGRAM` for one that runs a program a variable names (`"$NODE" cli.js`), a
+    version manager's program that is no interpreter (asdf's shims: `asdf exec "tsc"`),
+    or a chain of scripts too deep or unreadable to follow (review DW6); None for other
+    scripts."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         return None
-    return _wrapper_interpreter_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+    steps = _wrapper_steps_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+    for kind, text in steps:
+        if kind == _STEP_RUNS:
+            return text
+        found = _followed(text, kind == _STEP_SOURCES, follow, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 # what `_wrapper_interpreter` answers for a wrapper that runs a program a variable names:
 # any language's load paths count for it (review DT9)
 UNKNOWN_PROGRAM: Final = "?"
+# the wrapper scripts followed from the program to the one that runs an interpreter
+# (`tsc` → `exec ./bin/tsc-real` → `exec node …`), and the files looked at for one
+# program; past either, the wrapper counts as every language's (review DW6)
+_WRAPPER_DEPTH: Final = 4
+_WRAPPER_FILES: Final = 48
+# what a wrapper's command does to its language: runs the interpreter named (or
+# `UNKNOWN_PROGRAM`), runs the program a path or name leads to, or sources a file
+_STEP_RUNS: Final = "runs"
+_STEP_FILE: Final = "file"
+_STEP_SOURCES: Final = "sources"
+# version managers and their commands that run a program of the version they choose
+# (`asdf exec node`, asdf's shims; `mise x -- node`, `rbenv exec "$program"`), and those
+# that run whatever they are set up to (`mise run TASK`) (review DW6)
+_VERSION_MANAGERS: Final = {
+    **dict.fromkeys(("asdf", "rbenv", "pyenv", "nodenv", "plenv", "jenv", "goenv", "phpenv",
+                     "luaenv", "scalaenv", "sbtenv"), ("exec",)),
+    **dict.fromkeys(("mise", "rtx"), ("exec", "x")),
+}  # fmt: skip
+_VERSION_MANAGER_RUNNERS: Final = frozenset({"env", "run", "r", "watch", "w", "shell"})
+# a wrapper's word that names a file in the script's own folder: `"$(dirname "$0")/x"`,
+# `"$(dirname -- "$0")"/x`, `"${0%/*}/x"`
+_SCRIPT_FOLDER_WORD: Final = re.compile(
+    r"""["']?(?:\$\(dirname (?:-- )?"?\$0"?\)|\$\{0%/\*\})["']?/["']?([\w.+-]+)["']?"""
+)
+
+
+class _Follower:
+    """What following a wrapper's scripts needs: where a program word leads from the
+    line's working folder and PATH, and how many more files may be looked at."""
+
+    def __init__(self, engine: _Walk, cwd: paths.Cwd) -> None:
+        self.engine = engine
+        self.cwd = cwd
+        self.left = _WRAPPER_FILES
+
+    def locate(self, program: str) -> str | None:
+        """The file `program` runs (a relative path from the working folder, a name by
+        PATH), None where PATH finds none, `UNKNOWN_PROGRAM` where the working folder
+        is not known."""
+        if program.startswith("/"):
+            return program
+        if "/" in program:
+            if not self.cwd.known or len(self.cwd.candidates) != 1:
+                return UNKNOWN_PROGRAM
+            return os.path.join(min(self.cwd.candidates), program)
+        if not self.engine.ctx.env.get("PATH"):
+            return None
+        found = self.engine._first_on_path(program, self.cwd)
+        return found[0] if found is not None else None
+
+
+def _followed(program: str, sourced: bool, follow: _Follower, depth: int) -> str | None:
+    """What a wrapper's program (or the file it sources) runs, as `_wrapper_interpreter`
+    tells: an interpreter's name or `UNKNOWN_PROGRAM`; None for a program of no language
+    and one that is not there (it does not run)."""
+    place = follow.locate(program)
+    if place is None:
+        return None
+    if place == UNKNOWN_PROGRAM:
+        return UNKNOWN_PROGRAM
+    try:
+        os.stat(place)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, ValueError):
+        return UNKNOWN_PROGRAM
+    follow.left -= 1
+    if depth > _WRAPPER_DEPTH or follow.left < 0 or not os.access(place, os.R_OK):
+        return UNKNOWN_PROGRAM  # (fails closed, as `exec "$@"` does)
+    if sourced:
+        return _wrapper_interpreter(place, follow, depth)
+    found = _script_interpreter(place, follow, depth)
+    return found if found is not None and _names_language(found) else None
+
+
+def _names_language(name: str) -> bool:
+    """Whether `name` is an interpreter's whose load paths `_script_language` knows (or
+    `UNKNOWN_PROGRAM`)."""
+    return (
+        name == UNKNOWN_PROGRAM
+        or is_python(name)
+        or _INTERPRETER_NAME.fullmatch(name) is not None
+        or name in _JVM_PROGRAMS
+    )
 
 
 @functools.lru_cache(maxsize=128)
-def _wrapper_interpreter_of(path: str, mtime: int, size: int, inode: int) -> str | None:
-    """`_wrapper_interpreter` for one version of the file (the key changes with it)."""
+def _wrapper_steps_of(path: str, mtime: int, size: int, inode: int) -> tuple[tuple[str, str], ...]:
+    """What each command of the wrapper script `path` does to its language (`_STEP_…`),
+    for one version of the file (the key changes with it)."""
     try:
         with open(path, "rb") as handle:
             head = handle.read(_WRAPPER_SCAN)
     except OSError:
-        return None
+        return ((_STEP_RUNS, UNKNOWN_PROGRAM),)
     if _TRAMPOLINE.search(head[:512]) or _PYTHON_EXEC.search(head):
-        return "python3"
+        return ((_STEP_RUNS, "python3"),)
     if len(head) == _WRAPPER_SCAN:
         head = head[: head.rfind(b"\n") + 1]  # (no line cut in two)
-    for word in _wrapper_programs(head.decode("utf-8", "replace")):
-        name = word.text.strip("\"'").rpartition("/")[2]
-        if _INTERPRETER_NAME.fullmatch(name) or name in _JVM_PROGRAMS:
-            return name
-        if word.value is None:
-            return UNKNOWN_PROGRAM  # (`"$NODE"`, `${X:-node}`, `$(which node)`)
-    return None
+    return tuple(_wrapper_steps(head.decode("utf-8", "replace"), os.path.dirname(path)))
 
 
-def _wrapper_programs(script: str) -> list[Word]:
-    """The program word of each simple command of a shell script, as the shell reads
-    them: after `&&`, `||`, `then`, `!`, assignments, `command` and `exec` with its
-    options (`exec -a NAME -c prog`) (review DT9: `_EXEC_PROGRAM`'s first word of a line
-    missed them), and through the wrappers the analyser sees through; a word without a
-    value where a wrapper's program cannot be told."""
-    found: list[Word] = []
-    for segment in parse_command(script).segments:
+def _wrapper_steps(script: str, folder: str) -> list[tuple[str, str]]:
+    """What each simple command of a shell script in `folder` does to its language, as
+    the shell reads them: after `&&`, `||`, `then`, `!`, assignments, `command` and `exec`
+    with its options (`exec -a NAME -c prog`) (review DT9: `_EXEC_PROGRAM`'s first word
+    of a line missed them), and through the wrappers the analyser sees through (`exec env
+    node`, `nice node`, `/usr/bin/env node`, `timeout 5 node`: review DW6); a wrapper
+    whose program cannot be seen (`exec "$@"`, `eval …`, `env -S "$X"`) runs
+    `UNKNOWN_PROGRAM`. The script's own functions and the shell's builtins run no
+    program."""
+    analysed = parse_command(script)
+    functions = {
+        s.name for s in analysed.segments if s.kind is SegmentKind.FUNCTION_DEF and s.name
+    }
+    steps: list[tuple[str, str]] = []
+    for segment in analysed.segments:
         if segment.kind is not SegmentKind.SIMPLE:
             continue
         wrapped = segment.wrapped
         if wrapped is not None and (wrapped.opaque or not wrapped.words):
-            # a wrapper whose program cannot be seen (`exec "$@"`, `eval …`, `env -S "$X"`)
-            found.append(Word(text=UNKNOWN_PROGRAM, value=None, span=segment.span))
+            # (`exec "$(dirname "$0")/x"`: a file beside the script)
+            own = (
+                _past_exec_options(list(segment.words[1:]))
+                if all(use.name == "exec" for use in wrapped.chain)
+                else []
+            )
+            place = _in_script_folder(own[0].text, folder) if own else None
+            steps.append((_STEP_FILE, place) if place else (_STEP_RUNS, UNKNOWN_PROGRAM))
             continue
-        # through the wrappers (`exec env node`, `nice node`, `/usr/bin/env node`,
-        # `timeout 5 node`: review DW6)
         words = list(run_words(segment.command_words))
         if words and words[0].value == "exec":
             words = _past_exec_options(words[1:])
-        if words:
-            found.append(words[0])
-    return found
+        step = _wrapper_step(words, folder, functions) if words else None
+        if step is not None:
+            steps.append(step)
+    return steps
+
+
+def _wrapper_step(words: list[Word], folder: str, functions: set[str]) -> tuple[str, str] | None:
+    """What the command `words` of a wrapper script in `folder` does to its language."""
+    first = words[0]
+    if first.value is None:
+        place = _in_script_folder(first.text, folder)
+        return (_STEP_FILE, place) if place else (_STEP_RUNS, UNKNOWN_PROGRAM)
+    name = first.value.rpartition("/")[2]
+    if _names_language(name):
+        return _STEP_RUNS, name
+    if first.value in (".", "source"):
+        operand = words[1] if len(words) > 1 else None
+        if operand is None:
+            return None
+        place = operand.value if operand.value is not None else None
+        if place is None:
+            place = _in_script_folder(operand.text, folder)
+        if place is None or "/" not in place:
+            # (a variable's file, `. "$NVM_DIR/nvm.sh"`; a name bash looks for in PATH,
+            # then in the working folder)
+            return _STEP_RUNS, UNKNOWN_PROGRAM
+        return _STEP_SOURCES, place
+    if name in _VERSION_MANAGERS:
+        return _managed_program(name, words[1:])
+    if "/" not in first.value and (first.value in _SHELL_BUILTINS or first.value in functions):
+        return None
+    return _STEP_FILE, first.value
+
+
+def _managed_program(manager: str, words: list[Word]) -> tuple[str, str] | None:
+    """What a version manager's command runs (`asdf exec node` → `node`; `asdf exec
+    "tsc"`, a program the version it picks holds, and `mise x` without `--` →
+    `UNKNOWN_PROGRAM`); None for one that runs no program (`asdf current`)."""
+    command = words[0].value if words else None
+    if command in _VERSION_MANAGER_RUNNERS or (words and command is None):
+        return _STEP_RUNS, UNKNOWN_PROGRAM
+    if command not in _VERSION_MANAGERS[manager]:
+        return None
+    rest = words[1:]
+    if manager in ("mise", "rtx"):
+        values = [w.value for w in rest]
+        if "--" not in values:
+            return _STEP_RUNS, UNKNOWN_PROGRAM  # (`mise x node@20`: a tool, not a program)
+        rest = rest[values.index("--") + 1 :]
+    program = rest[0].value if rest else None
+    if program is None or program.startswith("-"):
+        return _STEP_RUNS, UNKNOWN_PROGRAM
+    name = program.rpartition("/")[2]
+    return _STEP_RUNS, name if _names_language(name) else UNKNOWN_PROGRAM
+
+
+def _in_script_folder(text: str, folder: str) -> str | None:
+    """The file a word naming one beside the script names (`"$(dirname "$0")/x"`), or
+    None for another word."""
+    match = _SCRIPT_FOLDER_WORD.fullmatch(text)
+    return None if match is None else os.path.join(folder, match.group(1))
 
 
 def _past_exec_options(words: list[Word]) -> list[Word]:

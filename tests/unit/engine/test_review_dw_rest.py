@@ -1,0 +1,166 @@
+"""Review DW, the items left open: DW6 a node wrapper that runs another wrapper script or
+a version manager (`exec asdf exec node`, `mise x -- node`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from realrun import copy_workspace, env_beside
+
+from policylang import Verdict
+from policylang.decision import Decision
+from policylang.engine.policy import load_policy
+
+
+def decide(
+    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
+) -> Decision:
+    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
+    (`approvals` added in memory)."""
+    policy = load_policy()
+    for rule in approvals:
+        policy.approvals.add(rule, persist=False)
+    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
+
+
+# -- DW6: wrappers that run other wrapper scripts, and version managers ----------------------
+
+
+def _wrapbin(tmp_path: Path) -> Path:
+    """`tmp_path/wrapbin`, holding `inner` (a wrapper that execs node), `noderun` (a node
+    script), `lib.sh` (sourced text that runs node) and `plain` (a wrapper that runs no
+    interpreter)."""
+    folder = tmp_path / "wrapbin"
+    folder.mkdir()
+    scripts = {
+        "inner": '#!/bin/sh\nexec node /opt/tsc.js "$@"\n',
+        "noderun": "#!/usr/bin/env node\nconsole.log(1)\n",
+        "lib.sh": "node /opt/tsc.js\n",
+        "plain": '#!/bin/sh\necho "$@"\n',
+        "pyrun": "#!/usr/bin/env python3\nprint(1)\n",
+    }
+    for name, body in scripts.items():
+        (folder / name).write_text(body)
+        (folder / name).chmod(0o755)
+    return folder
+
+
+def _wrapper_verdicts(
+    tmp_path: Path, body: str, more: dict[str, str] | None = None
+) -> tuple[Decision, Decision]:
+    """The decisions on an approved `tsc --version`, `tsc` being a wrapper of `body`
+    (`BIN/` there and in `more`, more scripts by name, the wrapper folder), with
+    `NODE_OPTIONS` preloading the workspace's `x.js` and without it."""
+    workspace = copy_workspace(tmp_path)
+    (workspace / "x.js").write_text("// x\n")
+    folder = _wrapbin(tmp_path)
+    for name, text in {"tsc": body, **(more or {})}.items():
+        (folder / name).write_text(text.replace("BIN/", f"{folder}/"))
+        (folder / name).chmod(0o755)
+    env = env_beside(tmp_path, PATH=f"{folder}:/usr/bin:/bin", NODE_OPTIONS="--require ./x.js")
+    risky = decide("tsc --version", workspace, env, "tsc")
+    env.pop("NODE_OPTIONS")
+    return risky, decide("tsc --version", workspace, env, "tsc")
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['#!/bin/sh\nexec BIN/inner "$@"\n',
+     '#!/bin/sh\nexec BIN/noderun "$@"\n',
+     '#!/bin/sh\nexec inner "$@"\n',
+     '#!/bin/sh\nset -e\nnoderun "$@"\n',
+     '#!/bin/sh\nexec ../wrapbin/inner "$@"\n',
+     '#!/bin/sh\n. BIN/lib.sh\n',
+     '#!/bin/sh\nsource "$(dirname "$0")/lib.sh"\n',
+     '#!/bin/sh\nexec "$(dirname "$0")/inner" "$@"\n',
+     '#!/bin/sh\nexec "${0%/*}/noderun" "$@"\n',
+     '#!/usr/bin/env bash\n# asdf-plugin: nodejs 20.1.0\n'
+     'exec /home/u/.asdf/bin/asdf exec "tsc" "$@" # asdf_allow: \' asdf \'\n',
+     '#!/bin/sh\nexec asdf exec node "$@"\n',
+     '#!/bin/sh\nexec mise x -- node "$@"\n',
+     '#!/bin/sh\nexec mise exec node@20 -- node "$@"\n',
+     '#!/bin/sh\nexec rtx exec node "$@"\n',
+     '#!/bin/sh\nexec rtx x "$@"\n',
+     '#!/usr/bin/env bash\nset -e\nprogram="${0##*/}"\n'
+     'exec "/home/u/.rbenv/libexec/rbenv" exec "$program" "$@"\n',
+     '#!/bin/sh\nexec nodenv exec npx "$@"\n'],
+)  # fmt: skip
+def test_dw6_wrappers_of_wrapper_scripts_and_version_managers(tmp_path: Path, body: str) -> None:
+    risky, plain = _wrapper_verdicts(tmp_path, body)
+    assert risky.verdict is Verdict.ASK, risky.explain()
+    assert "NODE_OPTIONS" in risky.explain(), risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['#!/bin/sh\nexec "$(dirname "$0")/plain" "$@"\n',
+     '#!/bin/sh\nexec BIN/plain "$@"\n',
+     '#!/bin/sh\nplain "$@"\nexec cat "$@"\n',
+     '#!/bin/sh\nexec BIN/pyrun "$@"\n',
+     '#!/bin/sh\n[ -x /opt/none/tool ] && exec /opt/none/tool "$@"\nexec cat "$@"\n',
+     '#!/bin/sh\nasdf current\nexec cat "$@"\n'],
+)  # fmt: skip
+def test_dw6_wrappers_reaching_no_node_stay_allowed(tmp_path: Path, body: str) -> None:
+    risky, plain = _wrapper_verdicts(tmp_path, body)
+    assert risky.verdict is Verdict.ALLOW, risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
+
+
+def test_dw6_python_through_a_wrapper_script(tmp_path: Path) -> None:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "json").mkdir()
+    (workspace / "json" / "__init__.py").write_text("")
+    folder = _wrapbin(tmp_path)
+    (folder / "tool").write_text(f'#!/bin/sh\nexec {folder}/pyrun "$@"\n')
+    (folder / "tool").chmod(0o755)
+    env = env_beside(tmp_path, PATH=f"{folder}:/usr/bin:/bin", PYTHONPATH=".")
+    decision = decide("tool --version", workspace, env, "tool")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "PYTHONPATH" in decision.explain(), decision.explain()
+    # Python by name, without `exec`
+    (folder / "tool").write_text('#!/bin/sh\npython3 /opt/tool.py "$@"\n')
+    assert decide("tool --version", workspace, env, "tool").verdict is Verdict.ASK
+    env.pop("PYTHONPATH")
+    assert decide("tool --version", workspace, env, "tool").verdict is Verdict.ALLOW
+
+
+def test_dw6_a_chain_too_deep_or_a_loop_counts_as_every_language(tmp_path: Path) -> None:
+    for sub in ("deep", "loop", "short"):
+        (tmp_path / sub).mkdir()
+    # eight wrapper scripts deep, the last running no node: past the levels followed
+    chain = {f"c{i}": f'#!/bin/sh\nexec BIN/c{i + 1} "$@"\n' for i in range(1, 8)}
+    chain["c8"] = "#!/bin/sh\necho done\n"
+    risky, plain = _wrapper_verdicts(tmp_path / "deep", '#!/bin/sh\nexec BIN/c1 "$@"\n', chain)
+    assert risky.verdict is Verdict.ASK, risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
+    # two wrappers running each other
+    loop = {"back": '#!/bin/sh\nexec BIN/tsc "$@"\n'}
+    risky, plain = _wrapper_verdicts(tmp_path / "loop", '#!/bin/sh\nexec BIN/back "$@"\n', loop)
+    assert risky.verdict is Verdict.ASK, risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
+    # three deep is followed: no node at its end, no language
+    short = {"c1": '#!/bin/sh\nexec BIN/c2 "$@"\n', "c2": "#!/bin/sh\necho done\n"}
+    risky, plain = _wrapper_verdicts(tmp_path / "short", '#!/bin/sh\nexec BIN/c1 "$@"\n', short)
+    assert risky.verdict is Verdict.ALLOW, risky.explain()
+
+
+@pytest.mark.source
+def test_dw6_an_unreadable_script_in_the_chain_counts_as_every_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "wrapbin"
+    hidden = str(folder / "plain")
+    real_access = os.access
+
+    def access(path: object, mode: int, *args: object, **kwargs: object) -> bool:
+        if str(path) == hidden and mode & os.R_OK:
+            return False  # (root reads everything: the test runs as root in CI)
+        return real_access(path, mode, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "access", access)
+    risky, plain = _wrapper_verdicts(tmp_path, '#!/bin/sh\nexec BIN/plain "$@"\n')
+    assert risky.verdict is Verdict.ASK, risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
