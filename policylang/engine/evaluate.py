@@ -4932,10 +4932,14 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean); Azure's
 # `AccountKey=` and SAS `sig=`, a JSON `"…password":`, `-D….password=`, Oracle's
 # `scott/pw@`, Go MySQL's `root:pw@/db`, Slack webhooks, HTTP Basic credentials and JWTs
-# (reviews DR4, DT4, DW8, DW9)
+# (reviews DR4, DT4, DW8, DW9); a scheme-less `host:port@db` (`redis:6379@0`, a port
+# before a bare name) and a Maven coordinate's `@type` are plain values (DW9)
 _SECRET_VALUE: Final = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
-    r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)[^\s/@:,]+:[^\s/@]+@"
+    r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
+    # (not a Maven or Gradle `group:artifact:version[:classifier]@type`)
+    r"(?![\w.-]+:[\w.-]+:\d[\w.+-]*(?::[\w.-]+)?@(?:[a-z][a-z0-9-]*|tar\.[a-z0-9]+)(?:$|[\s,]))"
+    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+@"  # (nor `redis:6379@0`)
     r"(?!sha(?:256|384|512):)[\w\[/]"  # (not an image's digest: `postgres:16@sha256:…`)
     r"|(?i:(?:^|[?&;\s.-])(?:password|pwd|passwd|pass|sslpassword)\s*=\s*[^\s&;])"
     r"|(?i:(?:^|[;\s])(?:AccountKey|SharedAccessKey)\s*=\s*[^\s;])|[?&]sig=[\w%+/=-]{16,}"

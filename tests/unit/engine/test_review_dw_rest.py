@@ -1,5 +1,6 @@
 """Review DW, the items left open: DW6 a node wrapper that runs another wrapper script or
-a version manager (`exec asdf exec node`, `mise x -- node`)."""
+a version manager (`exec asdf exec node`, `mise x -- node`); DW9 `host:port@db` and Maven
+`group:artifact:version@type` values are no scheme-less `user:pw@host` credentials."""
 
 from __future__ import annotations
 
@@ -164,3 +165,38 @@ def test_dw6_an_unreadable_script_in_the_chain_counts_as_every_language(
     risky, plain = _wrapper_verdicts(tmp_path, '#!/bin/sh\nexec BIN/plain "$@"\n')
     assert risky.verdict is Verdict.ASK, risky.explain()
     assert plain.verdict is Verdict.ALLOW, plain.explain()
+
+
+# -- DW9: host:port@db and Maven coordinates are no credentials ------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["redis:6379@0", "com.example:lib:1.0@jar", "host:5432@replica", "org.apache:commons:3.1@pom",
+     "mongo:27017@rs0", "junit:junit:4.13.2@jar", "com.google.guava:guava:33.0-jre@jar",
+     "org.example:lib:1.0:sources@jar", "redis://localhost:6379/0", "git@github.com:o/r.git",
+     "node:20@sha256:" + "0123456789abcdef" * 4, "localhost:8080@dev",
+     "pkg:npm/lodash@4.17.21", "org.example:dist:2.0@tar.gz"],
+)  # fmt: skip
+def test_dw9_host_port_and_coordinates_stay_plain(tmp_path: Path, value: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, PLAIN=value)
+    for line in ("echo $PLAIN", "printenv PLAIN"):
+        decision = decide(line, workspace, env)
+        assert decision.verdict is Verdict.ALLOW, (line, value, decision.explain())
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["alice:ProxyPw1@proxy.corp:3128", "u:pw@proxy:3128", "root:S3cret@/app",
+     "u:pw@[::1]:3128", "admin:hunter2@10.0.0.1", "svc:S3cret@db", "user:12345678@host",
+     "deploy:tok3n@registry.example.com", "u:p@ss@host", "a:b:c@proxy.corp",
+     "x,u:pw@proxy:8080", "u:pw@localhost", "bob:1234@proxy.corp:3128", "u:pw@0",
+     "com.example:lib:1.0@proxy.corp"],
+)  # fmt: skip
+def test_dw9_scheme_less_credentials_still_ask(tmp_path: Path, value: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, CRED=value)
+    for line in ("echo $CRED", "printenv CRED"):
+        decision = decide(line, workspace, env)
+        assert decision.verdict is Verdict.ASK, (line, value, decision.explain())
