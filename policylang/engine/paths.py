@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from policylang.shell.model import Connector, ExpansionKind, Scope, Segment, Word
+from policylang.shell.model import Connector, ExpansionKind, Scope, Segment, SegmentKind, Word
 
 # Cap on tracked candidate directories; past it the directory counts as unknown.
 MAX_CANDIDATES = 8
@@ -649,35 +649,107 @@ def track(
         return [start] * len(segs)  # the common case: no `cd` anywhere
     looped: Cwd | None = None
     by_group: dict[int, Cwd] = {0: start}
+    # where `cd -` goes back to (OLDPWD) in each group, None where it is not known: the
+    # environment's OLDPWD is not the agent's shell's, and a line that may set it
+    # otherwise than by a `cd` tracked in order keeps it unknown (review DW1)
+    back = _PREVIOUS if _oldpwd_tracked(segs) else None
+    old_by_group: dict[int, Cwd | None] = {0: None}
+    olds: list[Cwd | None] = []
     result: list[Cwd] = []
     previous = start
+    previous_old: Cwd | None = None
     piped = False
     for seg in segs:
         # a group seen first inherits the directory its parent had; after `|` that is
         # the directory the previous stage started in (stages run side by side)
         inherited = result[-1] if piped and result else previous
         current = by_group.get(seg.group, inherited)
+        old = (
+            old_by_group[seg.group]
+            if seg.group in old_by_group
+            else (olds[-1] if piped and olds else previous_old)
+        )
         result.append(current)
+        olds.append(old)
         piped = seg.connector in (Connector.PIPE, Connector.PIPE_ALL)
-        is_cd, target = cd_target(seg, home, cdpath=cdpath)
+        is_cd, target = cd_target(seg, home, back, cdpath=cdpath)
         if is_cd:
-            absolute = None if target is None else _absolute_dirs(target, current, home)
-            new = current
-            if absolute is None:
-                new = current.with_target(None)
+            if target == _PREVIOUS:
+                new, old = _back(current, old)
             else:
-                for one in absolute:
-                    new = new.with_target(one)
+                absolute = None if target is None else _absolute_dirs(target, current, home)
+                new = current
+                if absolute is None:
+                    new = current.with_target(None)
+                else:
+                    for one in absolute:
+                        new = new.with_target(one)
+                # OLDPWD is where it ran from once it enters, else as it was
+                if absolute is not None and all(_enterable(one) for one in absolute):
+                    old = current
+                else:
+                    old = None if old is None else old.merge(current)
             current = new
             if in_loop(seg) or Scope.FUNCTION_BODY in seg.scopes:
                 # a loop's next pass, or a function's next call (review BG14), runs the
                 # segments before it again from there
                 looped = new if looped is None else looped.merge(new)
         by_group[seg.group] = current
+        old_by_group[seg.group] = old
         previous = current
+        previous_old = old
     if looped is not None:
         result = [cwd.merge(looped) for cwd in result]
     return result
+
+
+# what `cd_target` answers for `cd -` where `track` knows the folder it goes back to
+_PREVIOUS: Final = "\0-"
+# the shell's commands that may set OLDPWD other than by changing directory (`read`,
+# `printf -v`, `declare`, `unset`, a function's or sourced file's code), and `time`,
+# `builtin` and `command` before one
+_VARIABLE_SETTERS: Final = frozenset(
+    {"export", "declare", "typeset", "local", "readonly", "read", "mapfile", "readarray",
+     "printf", "getopts", "eval", "source", ".", "unset", "let", "builtin", "command",
+     "time", "enable", "trap", "select"}
+)  # fmt: skip
+
+
+def _oldpwd_tracked(segments: list[Segment]) -> bool:
+    """Whether OLDPWD changes only by the `cd`s `track` follows in order: no assignment
+    or command that may set a variable (`OLDPWD=x`, `read OLDPWD`, `${OLDPWD:=x}`, a
+    command named by an expansion), no function defined, no `cd` in a loop."""
+    for seg in segments:
+        if seg.kind is SegmentKind.FUNCTION_DEF or seg.kind is SegmentKind.ARITHMETIC:
+            return False
+        if seg.assignments or seg.declared or "OLDPWD" in seg.text:
+            return False
+        if seg.kind is not SegmentKind.SIMPLE or not seg.words:
+            continue
+        name = seg.words[0].value
+        if name is None or name in _VARIABLE_SETTERS:
+            return False
+        if name in _CD_COMMANDS and in_loop(seg):
+            return False
+    return True
+
+
+def _back(current: Cwd, old: Cwd | None) -> tuple[Cwd, Cwd | None]:
+    """Where `cd -` goes from `current`, and OLDPWD after it: back to `old` where it is
+    known and can be entered; else it may stay (unknown where `old` is)."""
+    if old is None:
+        return current.with_target(None), None
+    if old.known and all(_enterable(one) for one in old.candidates):
+        return old, current
+    return current.merge(old), old.merge(current)
+
+
+def _enterable(folder: str) -> bool:
+    """Whether `cd` enters absolute `folder` now: a directory that may be searched (one
+    below an automounter's host folder is not looked up)."""
+    if under_automount(folder):
+        return False
+    return os.path.isdir(folder) and os.access(folder, os.X_OK)
 
 
 def moved(current: Cwd, target: str, home: str) -> Cwd:

@@ -1415,7 +1415,11 @@ class RuleView:
             reads_contents = _reads_trees(name, own, inner)
             if name in ("rg", "ag"):
                 reads_hidden = _reads_hidden(name, own)
-        if from_xargs and (path_words or implicit or nested or command.roles):
+        if from_xargs and (
+            path_words or implicit or nested or command.roles or gnu_base(name) in _PROBES
+        ):
+            # (a probe looks its words up as paths, where an automounter resolves a
+            # `/net/HOST` of stdin's words as a host name: review DW1)
             floors.append(
                 Reason(
                     rule_id="engine.xargs-paths",
@@ -1881,6 +1885,11 @@ MODULE_PROGRAMS: Final = {
 _PYTHON: Final = re.compile(
     r"(?:python|pypy|graalpy|jython|pythonw)(?:[23](?:\.\d+)?)?[tdm]{0,2}(?:-[a-z0-9]+)?"
 )
+
+
+# the programs that look their words up as paths where no rule reads them as paths
+# (`engine.evaluate`'s `_AUTOMOUNT_PROBES`, as programs xargs can run) (review DW1)
+_PROBES: Final = frozenset({"test", "[", "realpath", "readlink", "lsof", "stat", "ls"})
 
 
 def is_python(name: str) -> bool:

@@ -1,6 +1,7 @@
 """Review DW, the items left open: DW6 a node wrapper that runs another wrapper script or
 a version manager (`exec asdf exec node`, `mise x -- node`); DW9 `host:port@db` and Maven
-`group:artifact:version@type` values are no scheme-less `user:pw@host` credentials."""
+`group:artifact:version@type` values are no scheme-less `user:pw@host` credentials; DW1
+`cd -` back to the tracked previous folder, and xargs handing stdin's words to a probe."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from realrun import copy_workspace, env_beside
 
 from policylang import Verdict
 from policylang.decision import Decision
+from policylang.engine import paths
 from policylang.engine.policy import load_policy
+from policylang.shell.parse import parse_command
 
 
 def decide(
@@ -200,3 +203,84 @@ def test_dw9_scheme_less_credentials_still_ask(tmp_path: Path, value: str) -> No
     for line in ("echo $CRED", "printenv CRED"):
         decision = decide(line, workspace, env)
         assert decision.verdict is Verdict.ASK, (line, value, decision.explain())
+
+
+# -- DW1: `cd -` and xargs' probes ----------------------------------------------------------
+
+
+def _track(line: str, start: str, home: str = "/nonexistent-home") -> list[paths.Cwd]:
+    return paths.track(parse_command(line).segments, paths.Cwd(candidates=frozenset({start})), home)
+
+
+def test_dw1_cd_dash_returns_to_the_tracked_folder(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    start = str(tmp_path)
+    last = _track("cd a; cd -; ls", start)[-1]
+    assert last == paths.Cwd(candidates=frozenset({start})), last
+    last = _track(f"cd a; cd {tmp_path}/b; cd -; ls", start)[-1]
+    assert last.known, last
+    assert str(tmp_path / "a") in last.candidates, last
+    assert str(tmp_path / "b") not in last.candidates, last
+    last = _track("cd a && cd - && cd - && ls", start)[-1]
+    assert last.known, last
+    assert str(tmp_path / "a") in last.candidates, last
+    last = _track("pushd a; pushd -; ls", start)[-1]
+    assert last == paths.Cwd(candidates=frozenset({start})), last
+    # (a subshell's `cd` does not set the outer shell's previous folder)
+    assert not _track("(cd a); cd -; ls", start)[-1].known
+
+
+def test_dw1_cd_dash_stays_unknown_where_the_previous_folder_is_not(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    start = str(tmp_path)
+    # the environment's OLDPWD is not the agent's shell's: unknown
+    assert not _track("cd -; ls", start)[-1].known
+    # a `cd` that may fail leaves OLDPWD as it was (unknown)
+    assert not _track("cd missing; cd -; ls", start)[-1].known
+    assert not _track("cd $X; cd -; ls", start)[-1].known
+    # (`cd missing` fails: OLDPWD stays where `cd a` left it)
+    last = _track("cd a; cd missing; cd -; ls", start)[-1]
+    assert start in last.candidates, last
+    # what may set OLDPWD otherwise: an assignment, `read`, `printf -v`, a function, a loop
+    for line in ("cd a; OLDPWD=/x; cd -; ls", "cd a; read OLDPWD; cd -; ls",
+                 "cd a; printf -v OLDPWD /x; cd -; ls", "cd a; : ${OLDPWD:=/x}; cd -; ls",
+                 "f() { cd /; }; cd a; f; cd -; ls", "cd a; for i in 1; do cd /; done; cd -; ls",
+                 "cd a; $X; cd -; ls", "cd a; unset OLDPWD; cd -; ls"):  # fmt: skip
+        assert not _track(line, start)[-1].known, line
+
+
+@pytest.mark.source
+def test_dw1_cd_net_and_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (no /net here: as on macOS, `cd /net` enters it)
+    real_isdir = os.path.isdir
+    monkeypatch.setattr(
+        paths, "_enterable", lambda folder: folder == "/net" or real_isdir(folder)
+    )
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path)
+    assert decide("cd /net; cd -; test -e x", workspace, env).verdict is Verdict.ALLOW
+    for line in ("cd /net; test -e x", "cd /net; cd -; cd -; test -e x",
+                 "cd /net; cd missing; cd -; test -e x"):  # fmt: skip
+        decision = decide(line, workspace, env)
+        assert decision.verdict is Verdict.ASK, (line, decision.explain())
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["xargs test -e <<< ../net/x", "echo ../../net/x | xargs test -e",
+     "xargs -a list [ -d", "cat list | xargs realpath", "xargs readlink -f < list",
+     "xargs -I{} test -e {} < list", "printf '%s\\n' x | xargs lsof +D"],
+)  # fmt: skip
+def test_dw1_xargs_feeding_a_probe_asks(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "engine.xargs-paths" in decision.explain(), decision.explain()
+
+
+@pytest.mark.parametrize("line", ["xargs echo < list", "test -e x", "echo x | xargs -n1 echo"])
+def test_dw1_other_xargs_lines_allowed(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
