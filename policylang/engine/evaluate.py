@@ -4016,13 +4016,19 @@ def _wrapper_interpreter(path: str, follow: _Follower, depth: int = 0) -> str | 
     except (OSError, ValueError):
         return None
     steps = _wrapper_steps_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+    found: dict[str, str] = {}  # (the first interpreter of each language)
     for kind, text in steps:
         if kind == _STEP_RUNS:
-            return text
-        found = _followed(text, kind == _STEP_SOURCES, follow, depth + 1)
-        if found is not None:
-            return found
-    return None
+            one: str | None = text
+        else:
+            one = _followed(text, kind == _STEP_SOURCES, follow, depth + 1)
+        if one == UNKNOWN_PROGRAM:
+            return one
+        if one is not None:
+            found.setdefault(_language_of(one), one)
+    if len(found) > 1:
+        return UNKNOWN_PROGRAM  # (`python3 setup.py; exec node …`: each language's)
+    return next(iter(found.values()), None)
 
 
 # what `_wrapper_interpreter` answers for a wrapper that runs a program a variable names:
@@ -4101,6 +4107,16 @@ def _followed(program: str, sourced: bool, follow: _Follower, depth: int) -> str
         return _wrapper_interpreter(place, follow, depth)
     found = _script_interpreter(place, follow, depth)
     return found if found is not None and _names_language(found) else None
+
+
+def _language_of(name: str) -> str:
+    """The language of an interpreter's name `_names_language` accepts (`npm` → node)."""
+    if is_python(name):
+        return "python"
+    if name in _JVM_PROGRAMS:
+        return "java"
+    named = _INTERPRETER_NAME.fullmatch(name)
+    return named.lastgroup or name if named is not None else name
 
 
 def _names_language(name: str) -> bool:

@@ -89,7 +89,9 @@ def _wrapper_verdicts(
      '#!/bin/sh\nexec rtx x "$@"\n',
      '#!/usr/bin/env bash\nset -e\nprogram="${0##*/}"\n'
      'exec "/home/u/.rbenv/libexec/rbenv" exec "$program" "$@"\n',
-     '#!/bin/sh\nexec nodenv exec npx "$@"\n'],
+     '#!/bin/sh\nexec nodenv exec npx "$@"\n',
+     '#!/bin/sh\nperl /opt/setup.pl\nexec node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nBIN/pyrun --check\nexec BIN/inner "$@"\n'],
 )  # fmt: skip
 def test_dw6_wrappers_of_wrapper_scripts_and_version_managers(tmp_path: Path, body: str) -> None:
     risky, plain = _wrapper_verdicts(tmp_path, body)
