@@ -372,6 +372,7 @@ class _Walk(LineWrites):
         self._path_entries: list[str] | None = None  # see `_workspace_path_entries`
         self._shims: bool | None = None  # see `_shimmed`
         self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
+        self._entry_stamps: dict[str, paths.Stamp | None] = {}  # see `_entry_stamp`
         self._found_on_path: dict[tuple[str, frozenset[str]], tuple[str, bool] | None] = {}
         self._next_fed = False  # whether the segment visited next is fed (`SegmentState.fed`)
         self._fed_scope = False  # whether the segment being visited is (see `visit_segment`)
@@ -2641,6 +2642,8 @@ class _Walk(LineWrites):
                 else [entry]
             )
             for folder in folders:
+                if entry.startswith("/") and not self._may_hold(entry, name):
+                    continue
                 candidate = os.path.join(folder, name)
                 if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
                     # where the entry leads is looked up only for the entry that holds
@@ -2729,7 +2732,11 @@ class _Walk(LineWrites):
         if first is None or not first[1] or os.path.realpath(first[0]) != os.path.realpath(path):
             return False
         for entry in self.ctx.env.get("PATH", "").split(":"):
-            if entry.startswith("/") and not self._in_workspace(entry):
+            if (
+                entry.startswith("/")
+                and not self._in_workspace(entry)
+                and self._may_hold(entry, name)
+            ):
                 candidate = os.path.join(entry, name)
                 if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
                     return True
@@ -3010,7 +3017,7 @@ class _Walk(LineWrites):
             for form in (os.path.normpath(entry), None):
                 if form is None:
                     try:
-                        form = _physical_entry(entry)
+                        form = paths.physical_folder(entry, self._entry_stamp(entry))
                     except (OSError, ValueError):
                         break
                 if paths.is_within(form, workspace) or paths.is_within(form, real_workspace):
@@ -3018,6 +3025,25 @@ class _Walk(LineWrites):
                     break
             self._entry_places[entry] = known
         return known
+
+    def _entry_stamp(self, entry: str) -> paths.Stamp | None:
+        """The stamp of the folder an absolute PATH entry leads to, taken once per line:
+        it tells whether what was kept of the entry (its listing, where it leads) is
+        still true, in one `stat` for all the line's lookups."""
+        if entry in self._entry_stamps:
+            return self._entry_stamps[entry]
+        found = self._entry_stamps[entry] = paths.folder_stamp(entry)
+        return found
+
+    def _may_hold(self, entry: str, name: str) -> bool:
+        """Whether the folder of the absolute PATH entry `entry` may hold `name`: False
+        only where its listing, kept by the folder's stamp, has no such name (and where
+        it is no folder at all)."""
+        stamp = self._entry_stamp(entry)
+        if stamp is None:
+            return False
+        names = paths.folder_names(entry, stamp)
+        return names is None or paths.folded_name(name) in names
 
     def _workspace_path_entries(self, cwd: paths.Cwd) -> list[str]:
         """The PATH entries that lead into the workspace, as directories to look in."""
@@ -3973,21 +3999,6 @@ _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 _HELPER_SCAN: Final = 65_536  # entries of a PATH folder looked through for `git-*` helpers
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
-
-
-def _physical_entry(entry: str) -> str:
-    """`os.path.realpath(entry)` for a PATH entry, in a few system calls where the entry
-    is an absolute, normalised path (as PATH entries nearly always are): `paths.real`
-    gives the same answer there, with the kernel resolving what exists."""
-    if not entry.startswith("/") or entry.startswith("//") or entry != os.path.normpath(entry):
-        return os.path.realpath(entry)
-    existing = paths.kernel_real(entry)  # (most entries exist: one call fewer than `real`)
-    if existing is not None:
-        return existing
-    try:
-        return paths.real(entry)
-    except paths.Unresolvable:
-        return os.path.realpath(entry)
 
 
 def _env_interpreter(path: str) -> str | None:

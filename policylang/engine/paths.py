@@ -19,6 +19,7 @@ import re
 import stat
 import threading
 import time
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -449,6 +450,114 @@ def names_starting(folder: str, prefix: str, limit: int) -> tuple[str, ...]:
                 _LISTINGS.clear()
             _LISTINGS[key] = (stamp, names)
     return names
+
+
+
+# what a folder is, as `folder_stamp` tells it: (device, inode, modification time, change
+# time), links followed
+Stamp = tuple[int, int, int, int]
+
+
+def folder_stamp(folder: str) -> Stamp | None:
+    """The stamp of the folder `folder` leads to, or None where it is no folder this
+    process can look at (missing, a file, not searchable): a folder that holds nothing.
+
+    Making, removing or renaming an entry changes the folder's modification time; moving
+    the folder itself changes its change time, which no program can set back."""
+    try:
+        st = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISDIR(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _settled(stamp: Stamp, read_at: int) -> bool:
+    """Whether a folder with `stamp` had last changed long enough before `read_at` for
+    a later change to get another stamp (see `names_starting`)."""
+    return read_at - max(stamp[2], stamp[3]) > _SETTLED_NS
+
+
+def folded_name(name: str) -> str:
+    """`name` as a file system that ignores case and Unicode normalisation matches it
+    (macOS's usual one: `NODE`, a Kelvin sign for `K`): the key `folder_names` holds. On
+    a file system that does not, a name that folds alike is looked up and not found."""
+    return name.lower() if name.isascii() else unicodedata.normalize("NFKC", name).casefold()
+
+
+_NAMES: dict[str, tuple[Stamp, frozenset[str]]] = {}
+_PHYSICAL: dict[str, tuple[Stamp, str]] = {}
+_MAX_FOLDER_NAMES: Final = 65_536
+
+
+def folder_names(folder: str, stamp: Stamp) -> frozenset[str] | None:
+    """The names of the entries of `folder`, whose stamp is `stamp` now, each folded
+    (`folded_name`): a name whose folded form is not among them is no entry there.
+
+    For PATH lookups: a program name is looked up in each PATH entry before the one that
+    holds it, one `stat` each per line, where one `stat` of each entry per line tells
+    whether its listing is still the one kept. Kept as `names_starting`'s listings are.
+    None where the folder cannot be listed or holds more than 65,536 entries: look the
+    name up itself."""
+    known = _NAMES.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    read_at = time.time_ns()
+    names: set[str] = set()
+    try:
+        with os.scandir(folder) as listing:
+            for item in listing:
+                if len(names) >= _MAX_FOLDER_NAMES:
+                    return None
+                names.add(folded_name(item.name))
+    except OSError:
+        return None
+    found = frozenset(names)
+    if _settled(stamp, read_at):
+        with _LISTINGS_LOCK:
+            if len(_NAMES) >= _MAX_LISTINGS:
+                _NAMES.clear()
+            _NAMES[folder] = (stamp, found)
+    return found
+
+
+def physical_folder(folder: str, stamp: Stamp | None) -> str:
+    """`os.path.realpath(folder)` for a PATH entry, kept while the stamp of the folder it
+    leads to stays `stamp` (None: not kept). A folder is found at one place only (no
+    hard links to folders), and moving it changes its stamp, so the same stamp means the
+    same place; a bind mount that shows the same folder elsewhere is not told apart.
+
+    Raises:
+        OSError, ValueError: as `os.path.realpath` does.
+    """
+    if stamp is not None:
+        known = _PHYSICAL.get(folder)
+        if known is not None and known[0] == stamp:
+            return known[1]
+    read_at = time.time_ns()
+    found = _physical_entry(folder)
+    if stamp is not None and _settled(stamp, read_at):
+        with _LISTINGS_LOCK:
+            if len(_PHYSICAL) >= _MAX_LISTINGS:
+                _PHYSICAL.clear()
+            _PHYSICAL[folder] = (stamp, found)
+    return found
+
+
+def _physical_entry(entry: str) -> str:
+    """`os.path.realpath(entry)` for a PATH entry, in a few system calls where the entry
+    is an absolute, normalised path (as PATH entries nearly always are): `real` gives the
+    same answer there, with the kernel resolving what exists."""
+    if not entry.startswith("/") or entry.startswith("//") or entry != os.path.normpath(entry):
+        return os.path.realpath(entry)
+    existing = kernel_real(entry)  # (most entries exist: one call fewer than `real`)
+    if existing is not None:
+        return existing
+    try:
+        return real(entry)
+    except Unresolvable:
+        return os.path.realpath(entry)
 
 
 # the folders whose names an automounter resolves as host names (`/net/HOST`)

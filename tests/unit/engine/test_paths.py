@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -269,7 +270,7 @@ def test_link_into_proc_self_is_unknown(tmp_path: Path) -> None:
 def test_kernel_real_and_path_entries_agree_with_realpath(tmp_path: Path) -> None:
     # PATH entries are resolved with `kernel_real` first (one call fewer than `real`);
     # an entry's place must be exactly what os.path.realpath gives, links of every kind
-    from policylang.engine.evaluate import _physical_entry
+    from policylang.engine.paths import _physical_entry
 
     names = _link_maze(tmp_path)
     checked = 0
@@ -323,3 +324,86 @@ def test_a_kept_listing_follows_every_change_of_the_folder(
     assert sorted(paths.names_starting(folder, "git-", 100)) == ["git-evil", "git-lfs2"]
     (tmp_path / "git-evil").unlink()
     assert paths.names_starting(folder, "git-", 100) == ("git-lfs2",)
+
+
+def test_folder_names_tells_which_names_a_folder_may_hold(tmp_path: Path) -> None:
+    for name in ("node", "Python3", "k\u212aubectl"):  # (a Kelvin sign)
+        (tmp_path / name).touch()
+    stamp = paths.folder_stamp(str(tmp_path))
+    assert stamp is not None
+    names = paths.folder_names(str(tmp_path), stamp)
+    assert names is not None
+    # folded alike: a file system that ignores case finds `NODE`, `python3`, `kkubectl`
+    for name in ("node", "NODE", "python3", "Python3", "kkubectl", "KKUBECTL"):
+        assert paths.folded_name(name) in names, name
+    assert paths.folded_name("nod") not in names
+    # just changed: not kept (a change within the same timestamp tick would go unseen)
+    assert str(tmp_path) not in paths._NAMES
+    assert paths.folder_stamp(str(tmp_path / "node")) is None  # a file holds nothing
+    assert paths.folder_stamp(str(tmp_path / "missing")) is None
+
+
+@pytest.mark.source
+def test_a_kept_folder_listing_follows_every_change_of_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(paths, "_SETTLED_NS", -(10**18))  # every folder counts as settled
+    folder = str(tmp_path)
+
+    def names() -> frozenset[str] | None:
+        stamp = paths.folder_stamp(folder)
+        assert stamp is not None
+        found = paths.folder_names(folder, stamp)
+        # (the next change comes a clock tick later: the guard of `_SETTLED_NS` is off)
+        time.sleep(0.02)
+        return found
+
+    (tmp_path / "ls").touch()
+    assert names() == {"ls"}
+    assert folder in paths._NAMES
+    (tmp_path / "cat").touch()
+    assert names() == {"ls", "cat"}
+    (tmp_path / "ls").rename(tmp_path / "rg")
+    assert names() == {"rg", "cat"}
+    (tmp_path / "cat").unlink()
+    assert names() == {"rg"}
+    # a time set back (`touch -d`) does not bring the old stamp back: the change time moves
+    before = paths.folder_stamp(folder)
+    assert before is not None
+    (tmp_path / "git").touch()
+    os.utime(folder, ns=(before[2], before[2]))
+    assert names() == {"rg", "git"}
+
+
+@pytest.mark.source
+def test_a_kept_physical_folder_follows_links_and_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # where a PATH entry leads is kept by the stamp of the folder it leads to: a link
+    # changed to lead elsewhere, or the folder moved (into the workspace, a link left at
+    # its old place), gives another stamp
+    monkeypatch.setattr(paths, "_SETTLED_NS", -(10**18))
+    system, workspace = tmp_path / "opt" / "bin", tmp_path / "ws"
+    system.mkdir(parents=True)
+    workspace.mkdir()
+    entry = tmp_path / "entry"
+    entry.symlink_to(system)
+
+    def physical() -> str:
+        found = paths.physical_folder(str(entry), paths.folder_stamp(str(entry)))
+        time.sleep(0.02)  # (as above)
+        return found
+
+    assert physical() == str(system)
+    assert str(entry) in paths._PHYSICAL
+    (workspace / "bin").mkdir()
+    entry.unlink()
+    entry.symlink_to(workspace / "bin")
+    assert physical() == str(workspace / "bin")
+    entry.unlink()
+    entry.symlink_to(system)
+    assert physical() == str(system)
+    system.rename(workspace / "moved")
+    system.symlink_to(workspace / "moved")
+    assert physical() == str(workspace / "moved")
+    assert paths.physical_folder(str(tmp_path / "missing"), None) == str(tmp_path / "missing")
