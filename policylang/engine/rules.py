@@ -265,6 +265,11 @@ _GIT_PATH_SUBCOMMANDS = (
 )
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
+
+
+def _denies(reasons: Sequence[Reason]) -> bool:
+    """Whether any of `reasons` denies."""
+    return any(reason.verdict is Verdict.DENY for reason in reasons)
 # folders of installed packages and of build output, which a recursive write's walk does
 # not enter: their `*.pem` test fixtures and `CLAUDE.md` files are the packages', and a
 # build folder holds what the build made, often past the walk's budget (review CY10:
@@ -920,7 +925,7 @@ class RuleView:
             if paths_within(target, root) and target != root:
                 deep = os.path.isdir(target)
                 found.extend(self.path_verdicts((target,), "read", ctx, shown, subtree=deep))
-        if any(reason.verdict is Verdict.DENY for reason in found):
+        if _denies(found):
             # the read already reaches a file a rule denies (`grep -r x ~` and `~/.ssh`): no
             # entry of the tree can make it stricter, and listing `/` or `~` costs up to
             # the whole budget (33 ms for `grep -Ril x /`); "complete" only spares the
@@ -957,12 +962,14 @@ class RuleView:
                 reason = git_config(path, f"{shown} ({path})")
                 if reason is not None:
                     found.append(reason)
-            if len(found) >= _TREE_REASONS:
+            if len(found) >= _TREE_REASONS or _denies(found):
+                # (a deny is as strict as the read can get: the rest of a large tree,
+                # a Python project's `.venv` say, would cost tens of milliseconds)
                 break
         complete = scan.complete
         pending = list(scan.links)
         linked: set[str] = set()
-        while pending and len(found) < _TREE_REASONS:
+        while pending and len(found) < _TREE_REASONS and not _denies(found):
             link, target = pending.pop()
             if paths_within(target, root):
                 continue

@@ -224,3 +224,17 @@ def test_a_read_that_already_reaches_a_denied_folder_does_not_list_the_tree(
     decision = default_policy.evaluate("grep -r BEGIN ~/notes", workspace=str(workspace), env=env)
     assert listed == [str(home / "notes")]
     assert decision.verdict is not Verdict.DENY, decision.explain()
+
+
+def test_a_recursive_read_stops_looking_at_its_first_denied_file(
+    default_policy: Policy, workspace: Path
+) -> None:
+    """Once a file the read reaches is denied, nothing later in the tree can make the
+    read stricter: the rest of the tree is not matched (a Python project's `.venv`, whose
+    certificate bundles are `*.pem`, had cost 80 ms per `grep -r`)."""
+    for name in ("a", "b", "c"):
+        (workspace / name).mkdir()
+        (workspace / name / ".env").write_text("TOKEN=x\n")
+    decision = default_policy.evaluate("grep -r TOKEN .", workspace=str(workspace))
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    assert sum(".env" in r.message for r in decision.reasons) == 1
