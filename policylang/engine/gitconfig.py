@@ -577,6 +577,12 @@ class _Walk:
 
 
 _Stamp = tuple[int, int, int, int]
+# a file's stamp (`_cached`): modification and change time, size, inode, mode (a program
+# can set the modification time back, `touch -d`, never the change time)
+_FileStamp = tuple[int, int, int, int, int]
+# a file changed less than this long before it was read may change again within the same
+# timestamp tick, unseen (git's "racy" index entries): it is read again on every line
+_SETTLED_NS: Final = 3_000_000_000
 
 
 class _Listing(NamedTuple):
@@ -647,7 +653,7 @@ class GitConfigInspector:
     """Finds the repositories of a directory and what in them makes git run programs."""
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[str, str], tuple[_Stamp, object]] = {}
+        self._cache: dict[tuple[str, str], tuple[_FileStamp, object]] = {}
         self._tracked: dict[tuple[str, Hashable], tuple[_Stamp, object]] = {}
         # a git directory's stamps (its own, `info/`, `objects/info/`, `worktrees/`), those
         # of the directories it has below `worktrees/` (path, stamp), and its risks
@@ -1228,7 +1234,8 @@ class GitConfigInspector:
         missing: _T,
         probe: bool = False,
     ) -> _T | None:
-        """`load(path)` cached by the file's stamp; `missing` when it does not exist.
+        """`load(path)` cached by the file's stamp; `missing` when it does not exist. Not
+        kept when the file had changed less than 3 s before it was read (`_SETTLED_NS`).
 
         `probe`: the file is usually absent, and `access` is cheaper than a failing `stat`.
         """
@@ -1240,14 +1247,15 @@ class GitConfigInspector:
             return missing
         except (OSError, ValueError):
             return None
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+        stamp: _FileStamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
         key = (kind, path)
         with self._lock:
             cached = self._cache.get(key)
         if cached is not None and cached[0] == stamp:
             return cached[1]  # type: ignore[return-value]
+        read_at = time.time_ns()
         result = load(path, st)
-        if result is not None:
+        if result is not None and read_at - max(st.st_mtime_ns, st.st_ctime_ns) > _SETTLED_NS:
             with self._lock:
                 self._cache[key] = (stamp, result)
         return result

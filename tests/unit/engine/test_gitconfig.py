@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -700,3 +701,33 @@ def test_a_partial_clone_makes_object_reading_verbs_ask(tmp_path: Path) -> None:
     for command in ("git status", "git branch -v", "git remote -v"):
         assert policy.evaluate(command, workspace=workspace, env=env).verdict == "allow", command
     assert policy.evaluate("git log -p", workspace=str(source), env=env).verdict == "allow"
+
+
+@pytest.mark.source
+def test_a_kept_config_follows_a_rewrite_with_its_time_set_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A config file is kept between calls by its stamp: rewritten with the same size and
+    its modification time set back (`touch -d`), its change time still moves."""
+    from policylang.engine import gitconfig
+
+    monkeypatch.setattr(gitconfig, "_SETTLED_NS", -(10**18))  # every file counts as settled
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    config = repo / ".git" / "config"
+    inspector = GitConfigInspector()
+    assert inspector.risks_for(str(repo)) == ((), True)
+    before = config.stat()
+    time.sleep(0.02)  # a clock tick later (the guard is off)
+    config.write_text("[core]\n\tpager = evil\n")  # the same size
+    os.utime(config, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert config.stat().st_size == before.st_size
+    risks, _complete = inspector.risks_for(str(repo))
+    assert [r.key for r in risks] == ["core.pager"]
+
+
+def test_a_config_changed_just_before_it_was_read_is_not_kept(tmp_path: Path) -> None:
+    # a change within the same timestamp tick would give the same stamp
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    inspector = GitConfigInspector()
+    assert inspector.risks_for(str(repo)) == ((), True)
+    assert not [key for key in inspector._cache if key[1].endswith("/config")]
