@@ -624,6 +624,16 @@ def _dir_stamp(st: os.stat_result) -> _Stamp:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
+def _file_stamp(st: os.stat_result) -> _FileStamp:
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
+
+
+def _settled(st: os.stat_result, read_at: int) -> bool:
+    """Whether a file had last changed long enough before `read_at` (a time taken before
+    it was read) for what was read to be kept by its stamp (`_SETTLED_NS`)."""
+    return read_at - max(st.st_mtime_ns, st.st_ctime_ns) > _SETTLED_NS
+
+
 def _lstamp(path: str) -> _Stamp | None:
     """The stamp of `path` (a link not followed), None if it does not exist."""
     try:
@@ -654,7 +664,7 @@ class GitConfigInspector:
 
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], tuple[_FileStamp, object]] = {}
-        self._tracked: dict[tuple[str, Hashable], tuple[_Stamp, object]] = {}
+        self._tracked: dict[tuple[str, Hashable], tuple[_FileStamp, object]] = {}
         # a git directory's stamps (its own, `info/`, `objects/info/`, `worktrees/`), those
         # of the directories it has below `worktrees/` (path, stamp), and its risks
         self._places: dict[
@@ -850,7 +860,7 @@ class GitConfigInspector:
             except (OSError, ValueError):
                 complete = False
                 continue
-            stamp = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+            stamp = _file_stamp(st)
             key = (index, select_key)
             with self._lock:
                 cached = self._tracked.get(key)
@@ -858,6 +868,7 @@ class GitConfigInspector:
             if cached is not None and cached[0] == stamp:
                 picked = cached[1]  # type: ignore[assignment]
             else:
+                read_at = time.time_ns()
                 entries = _read_tracked(index, st)
                 if entries is None:
                     complete = False
@@ -869,8 +880,9 @@ class GitConfigInspector:
                     if kept is not None:
                         chosen.append((entry, kept))
                 picked = tuple(chosen)
-                with self._lock:
-                    self._tracked[key] = (stamp, picked)
+                if _settled(st, read_at):
+                    with self._lock:
+                        self._tracked[key] = (stamp, picked)
             selections.append(
                 TrackedSelection(top=top, index_mtime_ns=st.st_mtime_ns, files=picked)
             )
@@ -1247,7 +1259,7 @@ class GitConfigInspector:
             return missing
         except (OSError, ValueError):
             return None
-        stamp: _FileStamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
+        stamp = _file_stamp(st)
         key = (kind, path)
         with self._lock:
             cached = self._cache.get(key)
@@ -1255,7 +1267,7 @@ class GitConfigInspector:
             return cached[1]  # type: ignore[return-value]
         read_at = time.time_ns()
         result = load(path, st)
-        if result is not None and read_at - max(st.st_mtime_ns, st.st_ctime_ns) > _SETTLED_NS:
+        if result is not None and _settled(st, read_at):
             with self._lock:
                 self._cache[key] = (stamp, result)
         return result
@@ -1735,7 +1747,7 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
 # -- discovery ----------------------------------------------------------------------
 
 
-_HEAD_CACHE: dict[str, tuple[_Stamp, bool]] = {}
+_HEAD_CACHE: dict[str, tuple[_FileStamp, bool]] = {}
 
 
 def _valid_head(path: str) -> bool | None:
@@ -1744,14 +1756,16 @@ def _valid_head(path: str) -> bool | None:
         st = os.lstat(path)
     except (OSError, ValueError):
         return None
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
+    stamp = _file_stamp(st)
     cached = _HEAD_CACHE.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
+    read_at = time.time_ns()
     valid = _check_head(path, st)
-    if len(_HEAD_CACHE) > 4096:
-        _HEAD_CACHE.clear()
-    _HEAD_CACHE[path] = (stamp, valid)
+    if _settled(st, read_at):
+        if len(_HEAD_CACHE) > 4096:
+            _HEAD_CACHE.clear()
+        _HEAD_CACHE[path] = (stamp, valid)
     return valid
 
 

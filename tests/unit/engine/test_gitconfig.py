@@ -731,3 +731,21 @@ def test_a_config_changed_just_before_it_was_read_is_not_kept(tmp_path: Path) ->
     inspector = GitConfigInspector()
     assert inspector.risks_for(str(repo)) == ((), True)
     assert not [key for key in inspector._cache if key[1].endswith("/config")]
+
+
+@pytest.mark.source
+def test_a_kept_head_follows_a_rewrite_with_its_time_set_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policylang.engine import gitconfig
+
+    monkeypatch.setattr(gitconfig, "_SETTLED_NS", -(10**18))
+    repo = _repo(tmp_path, "[core]\n\tbare = false\n")
+    head = repo / ".git" / "HEAD"
+    assert gitconfig._valid_head(str(head)) is True
+    assert str(head) in gitconfig._HEAD_CACHE
+    before = head.stat()
+    time.sleep(0.02)
+    head.write_text("garbage: refs/heads/main\n"[: before.st_size])  # the same size
+    os.utime(head, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert gitconfig._valid_head(str(head)) is False
