@@ -2536,7 +2536,7 @@ class _Walk(LineWrites):
             return True
         if self._shims is None:  # once per line: PATH is fixed
             self._shims = any(
-                _SHIM_BIN.search(os.path.normpath(entry))
+                _SHIM_BIN.search(_normal_entry(entry))
                 for entry in self.ctx.env.get("PATH", "").split(":")
                 if entry.startswith("/")
             )
@@ -2594,7 +2594,7 @@ class _Walk(LineWrites):
         if not self._shims:
             return False
         for entry in self.ctx.env.get("PATH", "").split(":"):
-            if not entry.startswith("/") or not _SHIM_BIN.search(os.path.normpath(entry)):
+            if not entry.startswith("/") or not _SHIM_BIN.search(_normal_entry(entry)):
                 continue
             try:
                 helpers = paths.names_starting(entry, "git-", _HELPER_SCAN)
@@ -2650,7 +2650,7 @@ class _Walk(LineWrites):
                     # the program (a lookup resolves every component of the entry)
                     workspace = not entry.startswith("/") or (
                         self._in_workspace(entry)
-                        and not _INSTALLED_BIN.search(os.path.normpath(entry))
+                        and not _INSTALLED_BIN.search(_normal_entry(entry))
                     )
                     return candidate, workspace
         return None
@@ -3014,7 +3014,7 @@ class _Walk(LineWrites):
             workspace, real_workspace = self.ctx.workspace, self.ctx.real_workspace
             real_workspace = real_workspace or workspace
             known = False
-            for form in (os.path.normpath(entry), None):
+            for form in (_normal_entry(entry), None):
                 if form is None:
                     try:
                         form = paths.physical_folder(entry, self._entry_stamp(entry))
@@ -3053,7 +3053,7 @@ class _Walk(LineWrites):
                 e
                 for e in entries
                 if not e.startswith("/")
-                or (self._in_workspace(e) and not _INSTALLED_BIN.search(os.path.normpath(e)))
+                or (self._in_workspace(e) and not _INSTALLED_BIN.search(_normal_entry(e)))
             ]
         found: list[str] = []
         for entry in self._path_entries:
@@ -3999,6 +3999,12 @@ _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 _HELPER_SCAN: Final = 65_536  # entries of a PATH folder looked through for `git-*` helpers
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
+
+
+@functools.lru_cache(maxsize=256)
+def _normal_entry(entry: str) -> str:
+    """`os.path.normpath` of a PATH entry, kept: the same few entries come on every line."""
+    return os.path.normpath(entry)
 
 
 def _env_interpreter(path: str) -> str | None:
