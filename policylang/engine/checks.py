@@ -38,6 +38,7 @@ from policylang.engine.rules import (
     may_name_blob,
     option_word,
     program_name,
+    secret_kind,
     wide_git_pathspec,
 )
 from policylang.shell.braces import expand_braces
@@ -2455,7 +2456,7 @@ class PathChecks:
                         Verdict.DENY,
                         "engine.environment-secret",
                         f"{access}s `{short(shown)}` recursively, reaching `{short(place)}`, "
-                        f"a credential file the environment names (`{variable}`)",
+                        f"{secret_kind(variable)} the environment names (`{variable}`)",
                     )
                     return
 

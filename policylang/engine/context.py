@@ -124,6 +124,14 @@ _SECRET_FILE_VARIABLES: dict[str, tuple[str, ...]] = {
                         "stripe", "ngrok", "netlify", "sops", "openstack", "pip/pip.conf",
                         "composer/auth.json", "1Password"),
     "XDG_DATA_HOME": ("keyrings", "mkcert"),
+    # review DX7: more tools' credential files, and the agents' own folders moved (their
+    # settings run hooks, as `~/.claude`'s do: no access at all where the variable says)
+    "SOPS_AGE_KEY_FILE": ("",), "REGISTRY_AUTH_FILE": ("",), "RCLONE_CONFIG": ("",),
+    "HELM_REGISTRY_CONFIG": ("",), "AWS_WEB_IDENTITY_TOKEN_FILE": ("",),
+    "HF_TOKEN_PATH": ("",), "TALOSCONFIG": ("",), "BOTO_CONFIG": ("",),
+    "HF_HOME": ("token",), "GRADLE_USER_HOME": ("gradle.properties",),
+    "COMPOSER_HOME": ("auth.json",), "KAGGLE_CONFIG_DIR": ("kaggle.json",),
+    "CLAUDE_CONFIG_DIR": ("",), "CODEX_HOME": ("",),
 }  # fmt: skip
 
 

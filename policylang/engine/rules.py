@@ -3020,8 +3020,19 @@ def _environment_secret(forms: Sequence[str], ctx: EvalContext, subtree: bool) -
         for place, variable in ctx.env_secrets:
             below = form == place or form.startswith(place.rstrip("/") + "/")
             if below or (subtree and place.startswith(form.rstrip("/") + "/")):
-                return f"a credential file the environment names (`{variable}`: `{place}`)"
+                return f"{secret_kind(variable)} the environment names (`{variable}`: `{place}`)"
     return None
+
+
+# variables that name an agent's own folder, not a credential file (see `EvalContext`)
+AGENT_FOLDER_VARIABLES: Final = frozenset({"CLAUDE_CONFIG_DIR", "CODEX_HOME"})
+
+
+def secret_kind(variable: str) -> str:
+    """What the place an environment variable names is, for messages."""
+    if variable in AGENT_FOLDER_VARIABLES:
+        return "an agent's configuration folder"
+    return "a credential file"
 
 
 def is_compiler(name: str) -> bool:
