@@ -4032,7 +4032,7 @@ def _wrapper_interpreter(path: str, follow: _Follower, depth: int = 0) -> str | 
         info = os.stat(path)
     except (OSError, ValueError):
         return None
-    steps = _wrapper_steps_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+    steps = _wrapper_steps_of(path, paths.file_version(info))
     found: dict[str, str] = {}  # (the first interpreter of each language)
     for kind, text in steps:
         if kind == _STEP_RUNS:
@@ -4148,7 +4148,7 @@ def _names_language(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=128)
-def _wrapper_steps_of(path: str, mtime: int, size: int, inode: int) -> tuple[tuple[str, str], ...]:
+def _wrapper_steps_of(path: str, _version: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
     """What each command of the wrapper script `path` does to its language (`_STEP_…`),
     for one version of the file (the key changes with it)."""
     try:
@@ -4278,11 +4278,11 @@ def _shebang(path: str) -> tuple[str, ...] | None:
         info = os.stat(path)
     except (OSError, ValueError):
         return None
-    return _shebang_of(path, info.st_mtime_ns, info.st_size, info.st_ino)
+    return _shebang_of(path, paths.file_version(info))
 
 
 @functools.lru_cache(maxsize=256)
-def _shebang_of(path: str, mtime: int, size: int, inode: int) -> tuple[str, ...] | None:
+def _shebang_of(path: str, _version: tuple[int, ...]) -> tuple[str, ...] | None:
     """`_shebang` for one version of the file (the key changes with it)."""
     try:
         with open(path, "rb") as handle:

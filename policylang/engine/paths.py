@@ -13,6 +13,7 @@ relative path checked under an unknown directory fails closed (the caller asks).
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import re
@@ -477,6 +478,20 @@ def _settled(stamp: Stamp, read_at: int) -> bool:
     """Whether a folder with `stamp` had last changed long enough before `read_at` for
     a later change to get another stamp (see `names_starting`)."""
     return read_at - max(stamp[2], stamp[3]) > _SETTLED_NS
+
+
+_UNSETTLED: Final = itertools.count()
+
+
+def file_version(info: os.stat_result) -> tuple[int, ...]:
+    """A key for what was read from a file whose `os.stat` is `info`, for memos kept by it
+    (`functools.lru_cache`): its modification and change times, size, inode and device.
+    A file changed less than 3 s before (`_SETTLED_NS`) gets a key of its own each time,
+    never found again: a change within the same timestamp tick would keep its stamp."""
+    version = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino, info.st_dev)
+    if _settled((info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns), time.time_ns()):
+        return version
+    return (*version, next(_UNSETTLED))
 
 
 def folded_name(name: str) -> str:

@@ -2095,11 +2095,11 @@ def ssh_loopback_aliases(home: str) -> frozenset[str]:
         stat = os.stat(path)
     except OSError:
         return frozenset()
-    return _ssh_aliases(path, stat.st_mtime_ns, stat.st_size)
+    return _ssh_aliases(path, paths.file_version(stat), stat.st_size)
 
 
 @functools.lru_cache(maxsize=8)
-def _ssh_aliases(path: str, _mtime: int, size: int) -> frozenset[str]:
+def _ssh_aliases(path: str, _version: tuple[int, ...], size: int) -> frozenset[str]:
     if size > _MAX_SSH_CONFIG:
         return frozenset()
     try:

@@ -407,3 +407,29 @@ def test_a_kept_physical_folder_follows_links_and_moves(
     system.symlink_to(workspace / "moved")
     assert physical() == str(workspace / "moved")
     assert paths.physical_folder(str(tmp_path / "missing"), None) == str(tmp_path / "missing")
+
+
+def test_a_just_changed_file_gets_a_version_of_its_own_each_time(tmp_path: Path) -> None:
+    # (a memo kept by it never finds it again: a change within the same tick is seen)
+    fresh = tmp_path / "script"
+    fresh.write_text("#!/bin/sh\n")
+    info = os.stat(fresh)
+    assert paths.file_version(info) != paths.file_version(info)
+
+
+@pytest.mark.source
+def test_a_kept_shebang_follows_a_rewrite_with_its_time_set_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policylang.engine import evaluate
+
+    monkeypatch.setattr(paths, "_SETTLED_NS", -(10**18))  # every file counts as settled
+    script = tmp_path / "tool"
+    script.write_text("#!/usr/bin/env node\n")
+    info = os.stat(script)
+    assert paths.file_version(info) == paths.file_version(info)
+    assert evaluate._shebang(str(script)) == ("/usr/bin/env", "node")
+    time.sleep(0.02)  # a clock tick later (the guard is off)
+    script.write_text("#!/usr/bin/env perl\n")  # the same size
+    os.utime(script, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert evaluate._shebang(str(script)) == ("/usr/bin/env", "perl")
