@@ -176,3 +176,14 @@ def run_printed(line: str, workspace: Path, env: dict[str, str]) -> str:
 def default_verdict(line: str, workspace: Path, env: dict[str, str]) -> Verdict:
     """The default policy's verdict on `line` in `workspace` with `env`."""
     return load_policy().evaluate(line, workspace=str(workspace), env=env).verdict
+
+
+def decide(
+    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
+) -> Decision:
+    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
+    (`approvals` added in memory)."""
+    policy = load_policy()
+    for rule in approvals:
+        policy.approvals.add(rule, persist=False)
+    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)

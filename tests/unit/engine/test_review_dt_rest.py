@@ -12,22 +12,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside, git_ok, scan_judge
+from realrun import copy_workspace, decide, env_beside, git_ok, scan_judge
 
 from policylang import Verdict
 from policylang.decision import Decision
 from policylang.engine import paths
 from policylang.engine.policy import load_policy
 from policylang.executor import looks_secret
-
-
-def decide(line: str, workspace: Path, env: dict[str, str], *approvals: str) -> Decision:
-    """The default policy's decision on `line` in `workspace` with `env` (`approvals`
-    added in memory)."""
-    policy = load_policy()
-    for rule in approvals:
-        policy.approvals.add(rule, persist=False)
-    return policy.evaluate(line, workspace=str(workspace), env=env)
 
 
 def messages(decision: Decision) -> str:

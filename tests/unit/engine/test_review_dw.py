@@ -11,22 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside, scan_judge
+from realrun import copy_workspace, decide, env_beside, scan_judge
 
 from policylang import Verdict
-from policylang.decision import Decision
 from policylang.engine.policy import load_policy
-
-
-def decide(
-    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
-) -> Decision:
-    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
-    (`approvals` added in memory)."""
-    policy = load_policy()
-    for rule in approvals:
-        policy.approvals.add(rule, persist=False)
-    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
 
 
 def _dotfiles(tmp_path: Path) -> Path:

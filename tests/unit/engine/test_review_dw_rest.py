@@ -9,25 +9,12 @@ import os
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside
+from realrun import copy_workspace, decide, env_beside
 
 from policylang import Verdict
 from policylang.decision import Decision
 from policylang.engine import paths
-from policylang.engine.policy import load_policy
 from policylang.shell.parse import parse_command
-
-
-def decide(
-    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
-) -> Decision:
-    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
-    (`approvals` added in memory)."""
-    policy = load_policy()
-    for rule in approvals:
-        policy.approvals.add(rule, persist=False)
-    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
-
 
 # -- DW6: wrappers that run other wrapper scripts, and version managers ----------------------
 
