@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "substitution soundness, wrapper transparency, …). Each counterexample is "
             "printed as a minimal command with the explain trace and the options that "
             "reproduce it. Exit status 1 when a counterexample was found, 2 on a usage "
-            "or setup error. Needs the fuzz extra (Hypothesis)."
+            "or setup error, 3 when an invariant stopped on an error of the campaign "
+            "itself. Needs the fuzz extra (Hypothesis)."
         ),
     )
     campaign.add_arguments(parser)

@@ -24,6 +24,7 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ logger = logging.getLogger(__name__)
 EXIT_OK = 0
 EXIT_FOUND = 1
 EXIT_USAGE = 2
+EXIT_ERROR = 3  # a property stopped on an error of the campaign itself (review DY3)
 
 ROUND_EXAMPLES = 200
 _FIRST_ROUND = 20  # examples in a budget run's first round, which measures their cost
@@ -115,10 +117,22 @@ class PropertyReport:
     violation: Violation | None = None
     skipped: str | None = None  # why the invariant could not run
     reproduce: tuple[int, int] | None = None  # (seed, examples) of the run that found it
+    error: str | None = None  # the traceback of an error that stopped it (not a finding)
 
     def render(self) -> str:
         if self.skipped:
             return f"{self.name}: skipped ({self.skipped})"
+        if self.error is not None:
+            head = (
+                f"{self.name}: ERROR after {self.examples} examples in {self.seconds:.1f}s "
+                "(the campaign's own error, not a finding of the policy)"
+            )
+            lines = [head, *("  " + line for line in self.error.rstrip().splitlines())]
+            if self.reproduce is not None:
+                seed, examples = self.reproduce
+                lines.append(f"  reproduce with: --property {self.name} --seed {seed} "
+                             f"--examples {examples}")
+            return "\n".join(lines)
         status = "FAILED" if self.violation else "ok"
         head = f"{self.name}: {status} after {self.examples} examples in {self.seconds:.1f}s"
         if self.violation is None:
@@ -139,15 +153,24 @@ class CampaignReport:
     def violations(self) -> tuple[Violation, ...]:
         return tuple(p.violation for p in self.properties if p.violation is not None)
 
+    @property
+    def errors(self) -> tuple[PropertyReport, ...]:
+        """The properties an error of the campaign itself stopped."""
+        return tuple(p for p in self.properties if p.error is not None)
+
     def summary(self) -> str:
-        """`N counterexample(s)`, with how many are looser, stricter or defects."""
+        """`N counterexample(s)`, with how many are looser, stricter or defects, and the
+        properties that stopped on an error."""
         found = self.violations
         text = f"{len(found)} counterexample(s)"
-        if not found:
-            return text
-        counts = [(sum(v.direction == kind for v in found), kind)
-                  for kind in (LOOSER, STRICTER, DEFECT)]
-        return text + " (" + ", ".join(f"{n} {kind}" for n, kind in counts if n) + ")"
+        if found:
+            counts = [(sum(v.direction == kind for v in found), kind)
+                      for kind in (LOOSER, STRICTER, DEFECT)]
+            text += " (" + ", ".join(f"{n} {kind}" for n, kind in counts if n) + ")"
+        if self.errors:
+            names = ", ".join(p.name for p in self.errors)
+            text += f"; {len(self.errors)} property(ies) stopped on an error ({names})"
+        return text
 
     def render(self) -> str:
         total = sum(p.examples for p in self.properties)
@@ -200,9 +223,17 @@ def _run_round(invariant: Invariant, subjects: Subjects, strategy: st.SearchStra
     except Exception as exc:
         found = _find_violation(exc)
         if found is None:
-            raise
+            raise _RoundFailed(seed, examples) from exc
         return found
     return None
+
+
+class _RoundFailed(Exception):
+    """A round stopped on an error that is no violation (its cause): a campaign bug."""
+
+    def __init__(self, seed: int, examples: int) -> None:
+        super().__init__(f"round of seed {seed}, {examples} examples")
+        self.reproduce = (seed, examples)
 
 
 def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
@@ -218,6 +249,22 @@ def run_property(invariant: Invariant, subjects: Subjects, strategy: st.SearchSt
                               skipped="needs " + ", ".join(missing))
     start = time.monotonic()
     counter = [0, 0]  # examples passed, whether a violation was seen
+    try:
+        return _run_rounds(invariant, subjects, strategy, seed=seed, budget_s=budget_s,
+                           examples=examples, shrink=shrink, start=start, counter=counter)
+    except Exception as error:  # a bug of the campaign: reported, and the others still run
+        cause = error.__cause__ if isinstance(error, _RoundFailed) else error
+        return PropertyReport(name=invariant.name, examples=counter[0],
+                              seconds=time.monotonic() - start,
+                              error="".join(traceback.format_exception(cause or error)[-12:]),
+                              reproduce=error.reproduce if isinstance(error, _RoundFailed)
+                              else None)
+
+
+def _run_rounds(invariant: Invariant, subjects: Subjects, strategy: st.SearchStrategy[Any],
+                *, seed: int, budget_s: float, examples: int | None, shrink: bool,
+                start: float, counter: list[int]) -> PropertyReport:
+    """`run_property`'s rounds."""
     if examples is not None:  # one reproducible run
         violation = _run_round(invariant, subjects, strategy, seed=seed, examples=examples,
                                counter=counter, shrink=shrink)
@@ -500,7 +547,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     failing = report.violations
     if args.fail_on == "looser":
         failing = tuple(v for v in failing if v.direction == LOOSER)
-    status = EXIT_FOUND if failing else EXIT_OK
+    status = EXIT_FOUND if failing else EXIT_ERROR if report.errors else EXIT_OK
     if args.dynamic:
         status = max(status, _run_oracle(args))
     return status

@@ -342,6 +342,10 @@ class Oracle:
                  bwrap: str = "bwrap", secrets: bool = False,
                  approvals: bool = False) -> None:
         self.read_only_program = read_only_program or (lambda _name: True)
+        #: whether a whole command line is read-only: judges what a helper ran with its
+        #: arguments (`ag` runs `git config --get core.excludesfile`), where the trace
+        #: shows them all (review DY7); None: programs are judged by name only
+        self.read_only_command: Callable[[str], bool] | None = None
         self.timeout_s = timeout_s
         self._root = Path(tempfile.mkdtemp(prefix="policylang-oracle-"))
         #: the planted secrets, by their path in the sandbox → token (empty: no secrets)
@@ -495,11 +499,20 @@ class Oracle:
                 case Effect.EXEC:
                     program = os.path.basename(event.target)
                     if not (program in named or program in HELPER_PROGRAMS
-                            or self.read_only_program(program)):
+                            or self.read_only_program(program)
+                            or self._read_only_run(program, event.argv)):
                         flags.append(event)
                 case Effect.TMP_WRITE:
                     pass
         return tuple(flags)
+
+
+    def _read_only_run(self, program: str, argv: tuple[str, ...] | None) -> bool:
+        """Whether `program` run with the arguments `argv` (its own name first, which is
+        replaced by `program`: what runs is the file) is a read-only command line."""
+        if self.read_only_command is None or not argv:
+            return False
+        return self.read_only_command(shlex.join((program, *argv[1:])))
 
 
 def _drain(stream: IO[bytes], scanner: _secrets.TokenScanner) -> None:
@@ -697,6 +710,7 @@ def check_labels(oracle: Oracle, labels: Labels, commands: Sequence[str], *,
     the policy said so).
     """
     oracle.read_only_program = labels.program
+    oracle.read_only_command = labels.read_only
     keep = labels.allowed if oracle.secrets else labels.read_only
     candidates = [c for c in commands if keep(c)]
     report = run_oracle(oracle, candidates, budget_s=budget_s, jobs=jobs, progress=progress)

@@ -15,8 +15,12 @@ import os
 import shlex
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policylang.testing import quoting
+
+if TYPE_CHECKING:
+    from policylang.rules.ast import RuleSet
 
 logger = logging.getLogger(__name__)
 
@@ -133,16 +137,11 @@ def policy_seeds(path: Path) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]
     `/srv`, so a hole in it went unseen (review AR1). Unreadable files give nothing.
     """
     from policylang.rules import ast
-    from policylang.rules.parser import parse_ruleset
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return (), {}
-    ruleset, _problems = parse_ruleset(text, filename=str(path))
     commands: dict[str, None] = {}
     operands: dict[str, dict[str, None]] = {}
-    for statement in ruleset.statements:
+    statements = [s for ruleset in _rulesets(Path(path), set()) for s in ruleset.statements]
+    for statement in statements:
         if not isinstance(statement, ast.Rule) or not statement.pattern:
             continue
         words = [_example_word(word) for word in statement.pattern]
@@ -161,6 +160,34 @@ def policy_seeds(path: Path) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]
             if not word.startswith("-"):
                 pool.setdefault(word)
     return tuple(commands), {k: tuple(v) for k, v in operands.items() if v}
+
+
+def _rulesets(path: Path, seen: set[Path]) -> list[RuleSet]:
+    """The rulesets of the policy file `path` and of the files it includes, as the loader
+    follows them: a file whose rules are all `include`d (the shipped `default.policy`) had
+    given no seeds (review DY4). Unreadable files, and each file after its first time (a
+    cycle), give nothing."""
+    from policylang.rules import ast
+    from policylang.rules.parser import parse_ruleset
+
+    try:
+        key = path.resolve()
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError, RuntimeError):
+        return []
+    if key in seen or len(seen) >= _MAX_SEED_FILES:
+        return []
+    seen.add(key)
+    ruleset, _problems = parse_ruleset(text, filename=str(path))
+    found: list[RuleSet] = []
+    for statement in ruleset.statements:
+        if isinstance(statement, ast.Include):
+            found.extend(_rulesets(path.parent / statement.path, seen))
+    found.append(ruleset)
+    return found
+
+
+_MAX_SEED_FILES = 256  # policy files followed through includes
 
 
 def _example_word(word: object) -> str | None:

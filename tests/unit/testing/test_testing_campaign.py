@@ -222,3 +222,66 @@ def test_fail_on_looser_ignores_over_strict_differences(
     assert status == code
     kind = "stricter" if toy == "spelling_sensitive" else "looser"
     assert f"1 counterexample(s) (1 {kind})" in out
+
+
+def test_a_property_stopped_by_the_campaigns_own_error_is_reported_and_the_rest_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # review DY3: a generator's ValueError ended the whole campaign with a traceback, no
+    # summary and the status of a counterexample
+    from hypothesis import strategies as st
+
+    real = campaign.strategy_for
+
+    def failing_for(name: str, *args: object, **kwargs: object) -> st.SearchStrategy[object]:
+        if name == "fail-closed":
+            return st.integers(0, 3).map(lambda n: n // 0)
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(campaign, "strategy_for", failing_for)
+    code = campaign.main(["--evaluator", f"{TOYS}:always_ask", "--property", "fail-closed",
+                          "--property", "determinism", "--examples", "20", "--no-seeds"])
+    out = capsys.readouterr().out
+    assert code == campaign.EXIT_ERROR
+    assert "fail-closed: ERROR after 0 examples" in out
+    assert "ZeroDivisionError" in out
+    assert "reproduce with: --property fail-closed --seed 0 --examples 20" in out
+    assert "determinism: ok after 20 examples" in out
+    assert out.rstrip().endswith(
+        "0 counterexample(s); 1 property(ies) stopped on an error (fail-closed); "
+        "20 examples run"
+    )
+
+
+def test_mutations_of_a_seed_holding_a_nul_stay_total() -> None:
+    # the golden table's `echo a\0b`: a NUL cannot be quoted into `bash -c '…'` (DY3)
+    from hypothesis import given, settings
+
+    from policylang.testing.strategies import mutated_commands
+
+    seen: list[str] = []
+
+    @settings(max_examples=300, database=None, deadline=None)
+    @given(mutated_commands(["echo a\0b"]))
+    def run(command: str) -> None:
+        seen.append(command)
+
+    run()
+    assert len(seen) >= 100
+
+
+def test_policy_seeds_follow_includes(tmp_path: Path) -> None:
+    # review DY4: the shipped default.policy, whose rules are all in its include, gave none
+    from policylang.testing.seeds import policy_seeds
+
+    (tmp_path / "base.policy").write_text(
+        'policy "base"\ninclude "top.policy"\ndeny rm -rf /srv\n'
+    )
+    (tmp_path / "top.policy").write_text('policy "top"\ninclude "base.policy"\nask curl **\n')
+    commands, operands = policy_seeds(tmp_path / "top.policy")
+    assert set(commands) == {"rm -rf /srv", "curl"}  # (the cycle ends)
+    assert operands == {"rm": ("/srv",)}
+    shipped = Path(policylang.__file__).parent / "rulesets" / "default.policy"
+    commands, operands = policy_seeds(shipped)
+    assert len(commands) > 100
+    assert "rm" in operands

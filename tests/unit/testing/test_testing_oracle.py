@@ -110,6 +110,33 @@ def test_exec_outside_the_read_only_set(oracle: Oracle) -> None:
     assert not helper.flagged, helper.render()
 
 
+def _date_u_toy(command: str) -> Decision:
+    """`_toy`, and `date -u` (with that option only) read-only too."""
+    if shlex.split(command) == ["date", "-u"]:
+        segment = SegmentDecision(text=command, verdict=Verdict.ALLOW, read_only=True)
+        return Decision(command=command, verdict=Verdict.ALLOW, retention=Retention.REQUERY,
+                        concurrency_safe=True, segments=(segment,))
+    return _toy(command)
+
+
+def test_a_helper_is_judged_by_the_arguments_it_ran_with(oracle: Oracle) -> None:
+    # review DY7: `ag` runs `git config -z --path --get core.excludesfile`, which the
+    # default ruleset allows read-only, yet `git` alone is not: judged by name only, every
+    # `ag` line was flagged
+    labels = Labels(_date_u_toy)
+    oracle.read_only_program = labels.program
+    oracle.read_only_command = labels.read_only
+    try:
+        read_only = oracle.observe('x=dat; "${x}e" -u')
+        other = oracle.observe('x=dat; "${x}e" +%s')
+    finally:
+        oracle.read_only_program = lambda _name: True
+        oracle.read_only_command = None
+    assert not read_only.flagged, read_only.render()
+    assert other.categories == ("exec",), other.render()
+    assert [e.argv for e in other.flags] == [("date", "+%s")]
+
+
 def test_a_timeout_kills_the_command(tmp_path: Path) -> None:
     with Oracle(timeout_s=0.5) as short:
         seen = short.observe("sleep 30")

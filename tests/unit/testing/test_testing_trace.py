@@ -191,3 +191,25 @@ def test_the_secrets_trace_list_adds_the_reads() -> None:
 def test_a_two_path_call_writes_both(line: str, targets: list[str]) -> None:
     # `mv x .git/hooks/pre-commit` writes its destination: the approval oracle needs it
     assert [e.target for e in parse_log([line])] == targets
+
+
+@pytest.mark.parametrize(
+    ("call", "argv"),
+    [
+        ('execve("/usr/bin/git", ["git", "config", "-z"], 0x1 /* 3 vars */) = 0',
+         ("git", "config", "-z")),
+        ('execve("/usr/bin/x", ["x", "a \\"b\\" c", "d\\ne"], 0x1 /* 3 vars */) = 0',
+         ("x", 'a "b" c', "d\ne")),
+        ('execve("/usr/bin/x", [], 0x1 /* 3 vars */) = 0', ()),
+        # cut short by strace (a long string, a long array), or escaped past reading back
+        ('execve("/usr/bin/x", ["x", "aaaa"...], 0x1 /* 3 vars */) = 0', None),
+        ('execve("/usr/bin/x", ["x", ...], 0x1 /* 3 vars */) = 0', None),
+        ('execve("/usr/bin/x", ["caf\\303\\251"], 0x1 /* 3 vars */) = 0', None),
+    ],
+)
+def test_an_exec_keeps_its_arguments_where_the_trace_shows_them_whole(
+    call: str, argv: tuple[str, ...] | None
+) -> None:
+    (event,) = parse_log([call])
+    assert event.effect is Effect.EXEC
+    assert event.argv == argv
