@@ -285,3 +285,23 @@ def test_policy_seeds_follow_includes(tmp_path: Path) -> None:
     commands, operands = policy_seeds(shipped)
     assert len(commands) > 100
     assert "rm" in operands
+
+
+def test_the_budget_an_invariant_leaves_goes_to_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (a skipped or early-failing invariant had left its share unused)
+    given: list[float] = []
+
+    def quick(invariant: object, subjects: object, strategy: object, *,
+              budget_s: float, **_: object) -> campaign.PropertyReport:
+        given.append(budget_s)
+        return campaign.PropertyReport(name="x", examples=0, seconds=0.0, skipped="quick")
+
+    monkeypatch.setattr(campaign, "run_property", quick)
+    subjects = campaign.Subjects(evaluate=campaign.load_callable(f"{TOYS}:always_ask"))
+    campaign.run_campaign(subjects, names=["totality", "determinism", "fail-closed"],
+                          budget_s=30.0)
+    assert given[0] == pytest.approx(10.0, abs=0.5)
+    assert given[1] == pytest.approx(15.0, abs=0.5)
+    assert given[2] == pytest.approx(30.0, abs=0.5)
