@@ -536,8 +536,9 @@ def read_path_values(program: str, words: Sequence[Word]) -> dict[int, list[str]
     before: str | None = None
     # without `-d`, javac writes the classes it compiles from a source path next to their
     # sources (review DW5: `-sourcepath .claude` wrote `.claude/commands/Evil.class`):
-    # then a source path is a place written, as any operand
-    sources = _SOURCE_PATH_OPTIONS if all(w.value != "-d" for w in words) else frozenset()
+    # then a source path is a place written, as any operand (a class path may be one
+    # too: `class_path_written`; `-d` only where an option stands: `javac_output`)
+    sources = frozenset() if javac_output(words) else _SOURCE_PATH_OPTIONS
     for word in words:
         value = word.value
         if value is not None and before in options and before not in sources:
@@ -551,6 +552,72 @@ def read_path_values(program: str, words: Sequence[Word]) -> dict[int, list[str]
 
 
 _SOURCE_PATH_OPTIONS: Final = frozenset({"-sourcepath", "--source-path", "--module-source-path"})
+# javac's options naming its class path
+JAVAC_CLASS_PATH: Final = frozenset({"-cp", "-classpath", "--class-path"})
+# javac's options that take the next word for their value (`javac --help`, `--help-extra`;
+# javac takes no abbreviation and no other spelling of them)
+_JAVAC_VALUED: Final = READ_PATH_OPTIONS["javac"] | {
+    "-d", "-s", "-h", "-encoding", "--add-modules", "--limit-modules", "--module", "-m",
+    "--module-version", "-processor", "-profile", "--release", "--source", "-source",
+    "--target", "-target", "--boot-class-path", "--add-exports", "--add-reads",
+    "--default-module-for-created-files", "--patch-module", "-Xmaxerrs", "-Xmaxwarns",
+    "-Xstdout",
+}  # fmt: skip
+
+
+def _option_of(word: Word, options: frozenset[str]) -> bool:
+    """Whether `word` is one of `options`, alone or with its value glued (`--x=v`)."""
+    value = word.value
+    return value is not None and (value in options or value.partition("=")[0] in options)
+
+
+def javac_output(words: Sequence[Word]) -> bool:
+    """Whether javac's words (after the program) give `-d`, the folder its classes go to,
+    where an option stands: not as another option's value (review DX2: `-cp -d` is a
+    class path named `-d`), nor after a word that cannot be read here (which may be an
+    option taking it)."""
+    expects = False
+    for word in words:
+        value = word.value
+        if expects:
+            expects = False
+        elif value is None:
+            return False  # (`$OPT -d out`: `$OPT` may be `-cp`)
+        elif value == "-d":
+            return True
+        elif value == "--":
+            return False
+        elif value in _JAVAC_VALUED:
+            expects = True
+    return False
+
+
+def class_path_words(words: Sequence[Word]) -> set[int]:
+    """The ids of the words among javac's that give its class path (`-cp X`,
+    `--class-path=X`)."""
+    found: set[int] = set()
+    before: str | None = None
+    for word in words:
+        value = word.value
+        if before in JAVAC_CLASS_PATH or (
+            value is not None and value.partition("=")[0] == "--class-path"
+        ):
+            found.add(id(word))
+        before = value
+    return found
+
+
+def class_path_written(program: str, words: Sequence[Word]) -> bool:
+    """Whether javac writes a class it compiles from a source on its class path next to
+    that source (review DX2: `javac -cp .claude Z.java` wrote
+    `.claude/commands/Evil.class`): with no `-d` and no source path, javac looks for the
+    sources of the classes it is missing on its class path (options, `CLASSPATH`, else
+    `.`)."""
+    return (
+        program == "javac"
+        and not javac_output(words)
+        and not any(_option_of(w, _SOURCE_PATH_OPTIONS) for w in words)
+    )
 
 
 def _copy_operands(

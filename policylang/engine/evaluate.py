@@ -43,7 +43,10 @@ from policylang.decision import Decision, Reason, Retention, SegmentDecision, Ve
 from policylang.engine import _objects, checks, gitstage, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import (
+    JAVAC_CLASS_PATH,
     SegmentState,
+    class_path_words,
+    class_path_written,
     read_path_values,
     removes_only,
     short,
@@ -1323,6 +1326,14 @@ class _Walk(LineWrites):
             # rewrites the work tree, near the policy's files (review AK7)
             self.tree_switcher_state(program, seg)
         read_lists = read_path_values(program, rest)
+        # the class path javac writes classes into, beside the sources it finds there
+        beside = class_path_written(program, rest)
+        written = class_path_words(rest) if beside else set()
+        if beside and not written:
+            # (`CLASSPATH=.claude javac Z.java`; not set, it is `.`, the working folder)
+            for entry in self.ctx.env.get("CLASSPATH", "").split(":"):
+                if entry:
+                    self.class_path_entry(entry, seg, cwd)
         for word in rest:
             if prefixes:
                 self.check_state_prefix(word, seg, cwd)
@@ -1350,6 +1361,8 @@ class _Walk(LineWrites):
                 # a class path: read, not written (`checks.READ_PATH_OPTIONS`, review DT12)
                 for entry in entries:
                     self.check_path(entry, "read", seg, cwd)
+                    if id(word) in written:
+                        self.class_path_entry(entry, seg, cwd)
                 self.check_embedded(word, seg, cwd)
                 continue
             # deciding whether to offer a suggestion only: a relative name that does not
@@ -1378,6 +1391,18 @@ class _Walk(LineWrites):
             self.annotation_processors(rest, seg, cwd)
         if program in _RUST_TOOLS:
             self.rust_configuration(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+
+    def class_path_entry(self, entry: str, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A class path entry of an approved javac that writes the classes it compiles
+        from the sources it finds there beside them (`checks.class_path_written`, review
+        DX2): a place written, unless it holds no folder (`lib/*`, an existing jar)."""
+        if entry == "*" or entry.endswith("/*"):
+            return  # (the jars of a folder)
+        self.fs = True
+        forms, complete, _process = self.resolve_all(entry, cwd)
+        if complete and forms and all(os.path.isfile(form) for form in forms):
+            return
+        self.check_path(entry, "write", seg, cwd)
 
     def rust_configuration(
         self, program: str, words: Sequence[str | None], seg: SegmentState, cwd: paths.Cwd
@@ -1443,7 +1468,7 @@ class _Walk(LineWrites):
             if value is None:
                 continue
             name, equals, glued = value.partition("=")
-            if value in _JAVAC_CLASS_PATH:
+            if value in JAVAC_CLASS_PATH:
                 if index + 1 >= len(values) or values[index + 1] is None:
                     # (`-cp "$CP"`: a class path that cannot be read here asks)
                     seg.floor(
@@ -3792,9 +3817,6 @@ _OPTION_FILES: Final = {
     "java-options": _jvm_option_paths,
 }  # fmt: skip
 
-
-# javac's options naming its class path
-_JAVAC_CLASS_PATH: Final = frozenset({"-cp", "-classpath", "--class-path"})
 
 
 def _services_in(entry: str) -> str | None:

@@ -111,7 +111,7 @@ def test_dw1_other_words_allowed(tmp_path: Path, line: str) -> None:
      ("javac -sourcepath ~/lib Z.java", Verdict.ASK),
      ("javac -sourcepath .claude -d out Z.java", Verdict.ALLOW),
      ("javac -sourcepath src Z.java", Verdict.ALLOW),
-     ("javac -cp .claude Z.java", Verdict.ALLOW)],
+     ("javac -cp .claude Z.java", Verdict.DENY)],  # (review DX2)
 )  # fmt: skip
 def test_dw5_javacs_source_path_without_d_is_written(
     tmp_path: Path, line: str, verdict: Verdict

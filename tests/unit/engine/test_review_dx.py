@@ -1,0 +1,95 @@
+"""Review DX: approvals that still wrote or read protected places. DX2 an approved
+javac writes the classes it compiles from sources on its class path beside them (no `-d`),
+and a `-d` that is another option's value is no output folder; DX3 a link on the way to a
+protected home place's target (`~/.ssh -> dotfiles/current/ssh`, `current -> v1`) is
+that place; DX4 `7z a ARCHIVE` and `rar a ARCHIVE` with no file operand archive the
+working folder whole; DX5 `git rm -r` and git's pathspec globs remove a tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from realrun import canary_environment, copy_workspace, scan_policy
+
+from policylang import Verdict
+from policylang.decision import Decision
+from policylang.engine.policy import load_policy
+
+
+def decide(
+    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
+) -> Decision:
+    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
+    (`approvals` added in memory)."""
+    policy = load_policy()
+    for rule in approvals:
+        policy.approvals.add(rule, persist=False)
+    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
+
+
+# -- DX2: javac's class path holds sources it compiles, and writes classes beside ----------
+
+
+def _javac_workspace(tmp_path: Path) -> Path:
+    """DW5's workspace: `Z.java` uses `commands.Evil`, whose source is in
+    `.claude/commands/`; a jar outside."""
+    workspace = copy_workspace(tmp_path)
+    (workspace / "Z.java").write_text("public class Z { commands.Evil e; }\n")
+    (workspace / ".claude" / "commands").mkdir(parents=True)
+    (workspace / ".claude" / "commands" / "Evil.java").write_text(
+        "package commands; public class Evil {}\n"
+    )
+    (workspace / "src").mkdir()
+    (tmp_path / "jars").mkdir()
+    (tmp_path / "jars" / "x.jar").write_bytes(b"PK\x05\x06" + bytes(18))  # (an empty zip)
+    return workspace
+
+
+def _javac(line: str, workspace: Path, **env: str) -> Decision:
+    policy = scan_policy("javac")
+    return policy.evaluate(
+        line, workspace=str(workspace), env=canary_environment(workspace, **env)
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["javac -cp .claude Z.java", "javac -classpath .claude Z.java",
+     "javac --class-path .claude Z.java", "javac --class-path=.claude Z.java",
+     "javac -cp src:.claude Z.java", "javac -cp ./.claude/ Z.java",
+     "javac -sourcepath .claude -cp -d Z.java", "javac -cp -d -sourcepath .claude Z.java",
+     "javac --source-path .claude -classpath -d Z.java",
+     "javac --source-path .claude --add-modules -d Z.java",
+     "javac -encoding -d -sourcepath .claude Z.java"],
+)  # fmt: skip
+def test_dx2_an_approved_javac_writes_beside_the_sources_of_its_class_path(
+    tmp_path: Path, line: str
+) -> None:
+    workspace = _javac_workspace(tmp_path)
+    decision = _javac(line, workspace)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_dx2_the_class_path_of_the_environment_and_outside_the_workspace(tmp_path: Path) -> None:
+    workspace = _javac_workspace(tmp_path)
+    decision = _javac("javac Z.java", workspace, CLASSPATH=".claude")
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    # (a folder outside the workspace, not below /tmp, where writes are allowed)
+    for line in ("javac -cp /usr/share Y.java", "javac -cp src:/usr/share Y.java"):
+        decision = _javac(line, workspace)
+        assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["javac -cp .claude -d out Z.java", "javac -d out -cp .claude Z.java",
+     "javac -cp src Z.java", "javac -cp JARS/x.jar Z.java", "javac -cp 'JARS/*' Z.java",
+     "javac -sourcepath src -cp .claude Z.java", "javac Z.java", "javac -d out Z.java"],
+)  # fmt: skip
+def test_dx2_what_still_is_allowed(tmp_path: Path, line: str) -> None:
+    """With `-d` the classes go there; with a source path, javac looks for sources there
+    only; a jar holds no folder to write in."""
+    workspace = _javac_workspace(tmp_path)
+    decision = _javac(line.replace("JARS", str(tmp_path / "jars")), workspace)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
