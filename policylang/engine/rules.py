@@ -578,8 +578,9 @@ class RuleView:
         self._home_places = tuple(
             sorted({r.literal_prefix for r in policy.protected.rules if r.anchor == HOME})
         )
-        # per home: when the links were looked for (`time.monotonic`), and what was found
-        self._linked: dict[tuple[str, str], tuple[float, tuple[tuple[str, str], ...]]] = {}
+        # per home: when the links were looked for (`time.monotonic`), what was found, and
+        # the links on the way to each place's target (`chain_links`)
+        self._linked: dict[tuple[str, str], tuple[float, _Links, _Links]] = {}
 
     def protected_name_pattern(self) -> re.Pattern[str]:
         """Names a protected glob's wildcard component matches (`PathChecks`' links)."""
@@ -651,14 +652,26 @@ class RuleView:
         within a budget: about 2 ms), not per evaluation: a link the user makes (the agent
         cannot: a write there is denied) is seen that long after at the latest, also by a
         long-running server (review DW10)."""
+        return self._scanned_links(ctx)[0]
+
+    def chain_links(self, ctx: EvalContext) -> tuple[tuple[str, str], ...]:
+        """The links met on the way to where a protected home place's link leads, each
+        with that place's link (`~/.ssh -> dotfiles/current/ssh` and `~/dotfiles/current
+        -> v1`: `~/dotfiles/current`). Replacing one repoints the place (review DX3: an
+        approved `ln -sfn v2 current` made `~/.ssh` another folder), so writing one is
+        writing the place."""
+        return self._scanned_links(ctx)[1]
+
+    def _scanned_links(self, ctx: EvalContext) -> tuple[_Links, _Links]:
         key = (ctx.home, ctx.real_home)
         now = time.monotonic()
         kept = self._linked.get(key)
         if kept is not None and now - kept[0] < _LINK_SCAN_SECONDS:
-            return kept[1]
+            return kept[1], kept[2]
         found = _linked_home_places(self._home_places, ctx.home, ctx.real_home or ctx.home)
-        self._linked[key] = (now, found)
-        return found
+        chains = _links_on_the_way(found)
+        self._linked[key] = (now, found, chains)
+        return found, chains
 
     def denies_by_name(self, path: str, access: str, ctx: EvalContext) -> bool:
         """Whether a protect rule denies `access` to `path` by its own name (not as a
@@ -724,6 +737,10 @@ class RuleView:
                 link = _link_to(form, self.linked_places(ctx))
                 if link is not None:
                     via += f" (where the link `{link}` leads)"
+                elif wanted is Access.WRITE:
+                    chained = next((p for c, p in self.chain_links(ctx) if c == form), None)
+                    if chained is not None:
+                        via += f" (a link on the way to where the link `{chained}` leads)"
                 message = f"{access}s protected path `{shown}`{via}: matches `{glob}`{extra}"
                 direct, direct_outside = (
                     self._match_anchors(form, wanted, ctx, False) if subtree else (hit, False)
@@ -753,7 +770,17 @@ class RuleView:
         hit, outside = found
         if hit is not None and not outside and hit.verdict is not Verdict.ALLOW:
             return found
-        linked = self.linked_places(ctx)
+        linked, chains = self._scanned_links(ctx)
+        if access is Access.WRITE:
+            for chain, link in chains:
+                # (`ln -sfn v2 current`, `rm current`, `mv -T v2 current`; a recursive write
+                # above it, `rm -r dotfiles`, takes it too)
+                if form == chain or (subtree and chain.startswith(form.rstrip("/") + "/")):
+                    other = self._match_spellings(link, access, ctx, True)
+                    if other[0] is not None and not other[1] and (
+                        other[0].verdict is not Verdict.ALLOW
+                    ):
+                        return other
         if not linked:
             return found
         # a target of a protected place's link is that place (review DT5); a recursive
@@ -2927,6 +2954,52 @@ def _link_to(path: str, linked: Sequence[tuple[str, str]]) -> str | None:
         if path == target or path.startswith(target + "/"):
             return link
     return None
+
+
+_Links = tuple[tuple[str, str], ...]
+
+
+def _links_on_the_way(linked: Sequence[tuple[str, str]]) -> _Links:
+    """(link met, place's link) for each link the kernel follows resolving each of
+    `linked`'s links (`_links_met`), but the place's link itself."""
+    found: list[tuple[str, str]] = []
+    for _target, link in linked:
+        found.extend((met, link) for met in _links_met(link) if met != link)
+    return tuple(dict.fromkeys(found))
+
+
+def _links_met(path: str) -> list[str]:
+    """The links the kernel follows resolving absolute `path`, each named by the folder
+    that holds it, resolved (`os.path.realpath`'s walk, noting each link); not below an
+    automounter's host folder, which is not looked up."""
+    found: list[str] = []
+    pending = path.split("/")[::-1]
+    resolved = ""
+    hops = 0
+    while pending:
+        name = pending.pop()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            resolved = resolved.rpartition("/")[0]
+            continue
+        candidate = f"{resolved}/{name}"
+        if paths.under_automount(candidate) or hops > _MAX_LINK_HOPS:
+            break
+        try:
+            target = os.readlink(candidate)
+        except (OSError, ValueError):
+            resolved = candidate  # no link (or not there): taken as written
+            continue
+        hops += 1
+        found.append(candidate)
+        if target.startswith("/"):
+            resolved = ""
+        pending.extend(target.split("/")[::-1])
+    return found
+
+
+_MAX_LINK_HOPS: Final = 40  # (as the kernel's limit on links followed in one path)
 
 
 def _linked_home_places(

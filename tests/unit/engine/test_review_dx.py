@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import canary_environment, copy_workspace, scan_policy
+from realrun import canary_environment, copy_workspace, env_beside, scan_policy
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -93,3 +93,49 @@ def test_dx2_what_still_is_allowed(tmp_path: Path, line: str) -> None:
     workspace = _javac_workspace(tmp_path)
     decision = _javac(line.replace("JARS", str(tmp_path / "jars")), workspace)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+# -- DX3: a link on the way to a protected home place's target -----------------------------
+
+
+def _versioned_dotfiles(tmp_path: Path) -> Path:
+    """`~/.ssh -> dotfiles/current/ssh` and `~/dotfiles/current -> v1`; `v2` beside it
+    (the attacker's); returns the dotfiles folder, the workspace."""
+    home = tmp_path / "home"
+    dotfiles = home / "dotfiles"
+    for version in ("v1", "v2"):
+        (dotfiles / version / "ssh").mkdir(parents=True)
+        (dotfiles / version / "ssh" / "config").write_text(f"# {version}\n")
+    (dotfiles / "README").write_text("dotfiles\n")
+    (dotfiles / "empty").mkdir()
+    (dotfiles / "current").symlink_to("v1")
+    (home / ".ssh").symlink_to("dotfiles/current/ssh")
+    return dotfiles
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [("ln -sfn v2 current", "ln"), ("ln -sfnT v2 current", "ln"), ("ln -sfn v3 current", "ln"),
+     ("ln -sfn empty current", "ln"), ("ln -sfn empty ~/dotfiles/current", "ln"),
+     ("ln -sfnT empty current", "ln"), ("rm current", "rm"), ("rm -f current", "rm"),
+     ("unlink current", "unlink"), ("mv -T v2 current", "mv"), ("mv -fT empty current", "mv"),
+     ("rm current && ln -s v3 current", "rm,ln")],
+)  # fmt: skip
+def test_dx3_replacing_a_link_a_protected_place_resolves_through(
+    tmp_path: Path, line: str, approval: str
+) -> None:
+    dotfiles = _versioned_dotfiles(tmp_path)
+    decision = decide(line, dotfiles, env_beside(tmp_path), *approval.split(","))
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    assert ".ssh" in decision.explain(), decision.explain()
+
+
+def test_dx3_the_place_itself_and_other_links_stay_as_they_were(tmp_path: Path) -> None:
+    dotfiles = _versioned_dotfiles(tmp_path)
+    env = env_beside(tmp_path)
+    assert decide("ln -sfn v2 other", dotfiles, env, "ln").verdict is Verdict.ALLOW
+    assert decide("ls current", dotfiles, env).verdict is Verdict.ALLOW
+    assert decide("cat README", dotfiles, env).verdict is Verdict.ALLOW
+    assert decide("readlink current", dotfiles, env).verdict is Verdict.ALLOW
+    (dotfiles / "v2" / "notes").write_text("x\n")
+    assert decide("rm v2/notes", dotfiles, env, "rm").verdict is Verdict.ALLOW
