@@ -1449,6 +1449,11 @@ class RuleView:
             reads_contents = _reads_trees(name, own, inner)
             if name in ("rg", "ag"):
                 reads_hidden = _reads_hidden(name, own)
+        if (name in _SEVEN_ZIP or name == "rar") and _archives_working_folder(name, inner):
+            # `7z a x.7z`, `rar a x.rar`: no file given, the working folder's `*` is added,
+            # each folder whole (review DX4: `.env` and a linked `~/.ssh`'s files)
+            path_words = (*path_words, (_value_word(inner[0], "."), "read", True))
+            reads_contents = True
         if from_xargs and (
             path_words or implicit or nested or command.roles or gnu_base(name) in _PROBES
         ):
@@ -2605,6 +2610,35 @@ def _pattern_folders(
             head, _, _rest = value.partition(next(ch for ch in value if ch in "*?["))
             folder = head.rpartition("/")[0] if "/" in head else "."
             yield _value_word(inner[index], folder or "/"), "read", True
+
+
+def _archives_working_folder(name: str, inner: Sequence[Word]) -> bool:
+    """Whether 7-Zip's or rar's command adds files to its archive and no file is given
+    (`7z a x.7z`, `7z u -ttar x.tar`, `rar a x.rar`): both then take `*` in the working
+    folder (rar's default mask), folders with what they hold. Not with `-si` (stdin) or
+    `-i…`/`-n…` (the names to include; lists and patterns ask by their rules), nor with
+    a word that cannot be read here (a name, or nothing, judged as the approval's)."""
+    operands: list[str] = []
+    switches = True
+    for word in inner[1:]:
+        value = word.value
+        if value is None:
+            return False
+        if switches and value == "--":
+            switches = False
+        elif switches and value.startswith("-") and len(value) > 1:
+            if value[1:3].lower() == "si" or value[1:2].lower() in ("i", "n"):
+                return False
+        else:
+            operands.append(value)
+    adders = _RAR_ADDERS if name == "rar" else _SEVEN_ZIP_ADDERS
+    return len(operands) == 2 and operands[0].lower() in adders
+
+
+# the commands that add files to an archive: 7-Zip's `a` and `u`; rar's also move them in
+# (`m`, `mf`) or freshen what the archive holds (`f`)
+_SEVEN_ZIP_ADDERS: Final = frozenset({"a", "u"})
+_RAR_ADDERS: Final = frozenset({"a", "u", "m", "mf", "f"})
 
 
 def _zip_patterns(view: OptionView) -> bool:

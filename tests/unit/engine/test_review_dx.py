@@ -139,3 +139,61 @@ def test_dx3_the_place_itself_and_other_links_stay_as_they_were(tmp_path: Path) 
     assert decide("readlink current", dotfiles, env).verdict is Verdict.ALLOW
     (dotfiles / "v2" / "notes").write_text("x\n")
     assert decide("rm v2/notes", dotfiles, env, "rm").verdict is Verdict.ALLOW
+
+
+# -- DX4: 7-Zip's and rar's add with no file operand ---------------------------------------
+
+
+def _dot_env_workspace(tmp_path: Path) -> Path:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "home").mkdir()
+    (workspace / ".env").write_text("SECRET=topsecret\n")
+    (workspace / "a.txt").write_text("a\n")
+    return workspace
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [("7z a -ttar x.tar", "7z a"), ("7z a -tzip -mx0 x.zip", "7z a"), ("7z a x.7z", "7z a"),
+     ("7z a x.7z --", "7z a"), ("7za a x.7z", "7za a"), ("7zr a x.7z", "7zr a"),
+     ("7zz a x.7z", "7zz a"), ("7z u -ttar y.tar", "7z u"), ("rar a x.rar", "rar a"),
+     ("rar a -r x.rar", "rar a"), ("rar u x.rar", "rar u"), ("rar m x.rar", "rar m")],
+)  # fmt: skip
+def test_dx4_an_archiver_given_no_file_reads_the_working_folder(
+    tmp_path: Path, line: str, approval: str
+) -> None:
+    workspace = _dot_env_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path), approval)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [("7z a x.7z a.txt", "7z a"), ("7z a -ttar x.tar a.txt", "7z a"),
+     ("7z a -si x.7z", "7z a"), ("7z l x.7z", "7z l"), ("rar a x.rar a.txt", "rar a")],
+)  # fmt: skip
+def test_dx4_an_archiver_given_files(tmp_path: Path, line: str, approval: str) -> None:
+    workspace = _dot_env_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path), approval)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_dx4_a_workspace_without_protected_files(tmp_path: Path) -> None:
+    workspace = _dot_env_workspace(tmp_path)
+    (workspace / ".env").unlink()
+    (workspace / "src").mkdir()
+    (workspace / "src" / "b.txt").write_text("b\n")
+    for line, approval in (("7z a x.7z", "7z a"), ("rar a x.rar", "rar a")):
+        decision = decide(line, workspace, env_beside(tmp_path), approval)
+        assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_dx4_in_dotfiles_whose_folder_a_home_place_links_to(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    dotfiles = home / "dotfiles"
+    (dotfiles / "ssh").mkdir(parents=True)
+    (dotfiles / "ssh" / "work_key").write_text("SSHKEY\n")
+    (home / ".ssh").symlink_to("dotfiles/ssh")
+    decision = decide("7z a -ttar x.tar", dotfiles, env_beside(tmp_path), "7z a")
+    assert decision.verdict is Verdict.DENY, decision.explain()
