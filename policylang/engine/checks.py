@@ -7,6 +7,7 @@ repository's git config, turning each finding into a floor on the segment's stat
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import os
 import re
@@ -834,6 +835,98 @@ def _ignored_folder(top: str, excludes: str | None, skipped: list[str], path: st
     return False
 
 
+@dataclass(frozen=True, slots=True)
+class GitRemoved:
+    """What `git rm` removes beyond the files its words name (`git_removed`)."""
+
+    trees: list[str]  # folders removed whole (`-r`)
+    globs: list[str]  # pathspec globs, matched below the working folder
+    magic: str | None  # a pathspec that may name any file (`:/`, `--pathspec-from-file`)
+    cached: bool = False  # `--cached`: the files stay, only git no longer tracks them
+
+
+_NO_GIT_REMOVAL: Final = GitRemoved([], [], None)
+
+
+def git_removed(found: SegmentRules) -> GitRemoved:
+    """What `git rm` removes (review DX5): with `-r`, each operand's tree; each glob's
+    matches at any depth (git's pathspec `*` matches `/` too: `git rm '*.json'` removes
+    `.claude/settings.json`; a glob the shell expands to nothing reaches git so); a
+    magic pathspec (`:/`, `:(top)`, `:!x`) may name any file of the repository. Nothing
+    with `-n` (`--dry-run`)."""
+    inner = found.inner
+    if found.git_dirs is None:
+        return _NO_GIT_REMOVAL
+    values = [w.value for w in inner]
+    index = 1
+    while index < len(values):
+        value = values[index]
+        if value in _GIT_VALUED_GLOBAL_OPTIONS:
+            index += 2
+        elif value is not None and value.startswith("-"):
+            index += 1
+        else:
+            break
+    if index >= len(values) or values[index] != "rm":
+        return _NO_GIT_REMOVAL
+    operands: list[Word] = []
+    recursive = False
+    cached = False
+    options = True
+    magic: str | None = None
+    for word in inner[index + 1 :]:
+        value = word.value
+        if options and value == "--":
+            options = False
+        elif options and value is not None and value.startswith("--"):
+            if len(value) > 2 and "--dry-run".startswith(value):
+                return _NO_GIT_REMOVAL
+            if value.startswith("--pathspec-f"):  # (`--pathspec-from-file=names`)
+                magic = magic or value
+            cached = cached or (len(value) > 3 and "--cached".startswith(value))
+        elif options and value is not None and value.startswith("-") and len(value) > 1:
+            recursive = recursive or "r" in value[1:]
+            if "n" in value[1:]:
+                return _NO_GIT_REMOVAL
+        else:
+            operands.append(word)
+    trees: list[str] = []
+    globs: list[str] = []
+    for word in operands:
+        value = tree_path(word)
+        if value is None and _may_glob(word):
+            value = paths.path_text(word)  # (`git rm *.json`: as git may be given it)
+        if value is None:
+            continue  # (a word that cannot be read: the approval's check asks)
+        if value.startswith(":"):
+            magic = magic or value
+        elif any(char in value for char in "*?[\\"):
+            globs.append(value)
+        elif recursive:
+            trees.append(value)
+    return GitRemoved(trees, globs, magic, cached)
+
+
+def _git_glob_matches(relative: str, wanted: str) -> bool:
+    """Whether git's pathspec glob `wanted` (fnmatch's, whose `*` matches `/` as git's
+    does) matches the path `relative` or a folder above it."""
+    while relative not in ("", "."):
+        if fnmatch.fnmatchcase(relative, wanted):
+            return True
+        relative = os.path.dirname(relative)
+    return False
+
+
+_BACKSLASHED: Final = re.compile(r"\\(.)")
+_GIT_FOLDER: Final = frozenset({".git"})
+
+
+# git's global options that take the next word (`git -C dir rm`)
+_GIT_VALUED_GLOBAL_OPTIONS: Final = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace"}
+)
+
+
 def removes_only(found: SegmentRules) -> bool:
     """`rm`, `rmdir`, `unlink`: the files they write are removed, none is made; and the
     movers, whose only recursive writes are their sources, which leave their place
@@ -938,6 +1031,30 @@ class PathChecks:
             if access != "read":
                 seg.read_only = False
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
+        removed = git_removed(found)
+        for value in removed.trees:
+            # `git rm -r pkg`: every tracked file below, as `rm -r pkg` (review DX5: an
+            # approved `git rm -r .` removed `.claude/settings.json`); with `--cached` they
+            # stay, untracked (the next commit removes them): the files found below ask
+            seg.read_only = False
+            if removed.cached:
+                self.check_path(value, "write", seg, cwd)
+                self.check_git_removed(value, seg, cwd, glob=False, how="untracks")
+            else:
+                self.check_path(value, "write", seg, cwd, subtree=True, removal=True)
+        for pattern in removed.globs:
+            seg.read_only = False
+            how = "untracks" if removed.cached else "removes"
+            self.check_git_removed(pattern, seg, cwd, glob=True, how=how)
+        magic = removed.magic
+        if magic is not None:
+            seg.read_only = False
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-pathspec",
+                f"the pathspec `{short(magic)}` may name any file of the repository, which "
+                "`git rm` removes",
+            )
         if prefixes.makes_names(found.inner):
             self.check_made_names(found, seg, cwd)
         if moved:
@@ -992,6 +1109,69 @@ class PathChecks:
                     "engine.unknown-cwd",
                     "the working directory is not known after a `cd` to a non-literal path "
                     "or into /proc's directory of a process",
+                )
+
+    def check_git_removed(
+        self, pattern: str, seg: SegmentState, cwd: paths.Cwd, *, glob: bool, how: str
+    ) -> None:
+        """The files git's pathspec `pattern` takes, each checked as a removal: one a
+        rule protects asks, as a protected file below `rm -r`'s folder does
+        (`check_written_tree`). `glob`: a pathspec glob, whose matches are looked for
+        below the working folder (its `*` matches `/` too; a folder matched takes what it
+        holds); else a folder, whose files are all taken (`git rm -r --cached .`). Git
+        tracks no `.git` (a repository's, a submodule's or a worktree's)."""
+        if seg.verdict is Verdict.DENY:
+            return
+        roots: list[tuple[str, str]] = []  # (the working folder, the folder looked in)
+        complete = cwd.known and not pattern.startswith(("/", "~"))
+        if glob and complete:
+            cut = min(pattern.find(c) for c in "*?[\\" if c in pattern)
+            head = pattern[:cut].rpartition("/")[0]
+            roots = [(d, os.path.normpath(os.path.join(d, head))) for d in sorted(cwd.candidates)]
+        elif not glob:
+            forms, complete, _process = self.resolve_all(pattern, cwd)
+            roots = [("", form) for form in dict.fromkeys(forms)]
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-pathspec",
+                f"cannot tell which files the pathspec `{short(pattern)}` of `git rm` names",
+            )
+            return
+        self.fs = True
+        # (relative to the working folder, as git reads it; `\x` is `x` to git)
+        wanted = _BACKSLASHED.sub(r"[\1]", os.path.normpath(pattern))
+        for directory, root in roots:
+            if not os.path.isdir(root):
+                continue
+            scan = subtree.scan(root, hidden=True, budget=TREE_BUDGET, skip=_GIT_FOLDER)
+            for path in scan.entries:
+                if path.endswith("/.git") or (
+                    glob and not _git_glob_matches(os.path.relpath(path, directory), wanted)
+                ):
+                    continue
+                if not self.rules.may_be_protected(path) and not self.rules.link_target(
+                    path, self.ctx
+                ):
+                    continue
+                found = self.rules.path_verdicts(
+                    (path,), "write", self.ctx, path, protected_only=True
+                )
+                if found:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.written-tree",
+                        f"`git rm` {how} `{self._as_shown(path)}` (`{short(pattern)}`), "
+                        f"which `{found[0].rule_id}` protects",
+                        found[0].location,
+                    )
+                    return
+            if not scan.complete:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.tree-budget",
+                    f"the pathspec `{short(pattern)}` of `git rm`: more than {TREE_BUDGET:,} "
+                    "entries, too many to rule out protected files among them",
                 )
 
     def check_made_names(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:

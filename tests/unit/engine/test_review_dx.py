@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import canary_environment, copy_workspace, env_beside, scan_policy
+from realrun import canary_environment, copy_workspace, env_beside, git_ok, scan_policy
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -197,3 +197,71 @@ def test_dx4_in_dotfiles_whose_folder_a_home_place_links_to(tmp_path: Path) -> N
     (home / ".ssh").symlink_to("dotfiles/ssh")
     decision = decide("7z a -ttar x.tar", dotfiles, env_beside(tmp_path), "7z a")
     assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+# -- DX5: `git rm -r` and pathspec globs ---------------------------------------------------
+
+
+def _repository(tmp_path: Path, protected: str) -> Path:
+    """A repository tracking `a.txt`, `src/b.json` and `protected` (a settings file)."""
+    workspace = tmp_path / "ws"
+    (workspace / "src").mkdir(parents=True)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    (workspace / "a.txt").write_text("a\n")
+    (workspace / "src" / "b.json").write_text("{}\n")
+    settings = workspace / protected
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text('{"permissions": {"deny": ["Bash(curl:*)"]}}\n')
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "add", "-A")
+    git_ok(workspace, "commit", "-qm", "x")
+    return workspace
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git rm -r .", 'git rm -r "*"', "git rm -r ':/'", 'git rm -r -- "*.json"',
+     "git rm -r --cached .", 'git rm "*.json"', "git rm -rq .", "git rm -rf .",
+     "git rm -r -f -- .", "git rm -r ./", 'git rm "*settings*"', "git rm -r ':(top)'",
+     "git -C . rm -r .", "git rm --cached '*.json'", "git rm '.cla\\ude/*'",
+     "git rm -r '.cl*'", "git rm --pathspec-from-file=names"],
+)  # fmt: skip
+def test_dx5_a_recursive_git_rm_reaching_a_protected_file(tmp_path: Path, line: str) -> None:
+    workspace = _repository(tmp_path, ".claude/settings.json")
+    decision = decide(line, workspace, env_beside(tmp_path), "git rm")
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+def test_dx5_a_folder_holding_one(tmp_path: Path) -> None:
+    workspace = _repository(tmp_path, "pkg/.claude/settings.json")
+    env = env_beside(tmp_path)
+    decision = decide("git rm -r pkg", workspace, env, "git rm")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "pkg/.claude" in decision.explain(), decision.explain()
+    # as `rm -r pkg` under an approval of `rm`
+    assert decide("rm -r pkg", workspace, env, "rm").verdict is Verdict.ASK
+
+
+def test_dx5_in_dotfiles_whose_folder_a_home_place_links_to(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "ws").mkdir()
+    dotfiles = home / "dotfiles"
+    (dotfiles / "ssh").mkdir(parents=True)
+    (dotfiles / "ssh" / "config").write_text("Host *\n")
+    (dotfiles / "README").write_text("x\n")
+    (home / ".ssh").symlink_to("dotfiles/ssh")
+    git_ok(dotfiles, "init", "-q")
+    decision = decide("git rm -r .", dotfiles, env_beside(tmp_path), "git rm")
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git rm a.txt", "git rm -r src", 'git rm "src/*.json"', "git rm --cached a.txt",
+     "git rm -r --cached src", "git rm '*.txt'", "git rm -rn .", "git rm --dry-run -r ."],
+)  # fmt: skip
+def test_dx5_what_still_is_allowed(tmp_path: Path, line: str) -> None:
+    workspace = _repository(tmp_path, ".claude/settings.json")
+    decision = decide(line, workspace, env_beside(tmp_path), "git rm")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
