@@ -10,23 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import canary_environment, copy_workspace, env_beside, git_ok, scan_policy
+from realrun import (
+    canary_environment,
+    copy_workspace,
+    decide,
+    env_beside,
+    git_ok,
+    scan_policy,
+)
 
 from policylang import Verdict
 from policylang.decision import Decision
-from policylang.engine.policy import load_policy
-
-
-def decide(
-    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
-) -> Decision:
-    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
-    (`approvals` added in memory)."""
-    policy = load_policy()
-    for rule in approvals:
-        policy.approvals.add(rule, persist=False)
-    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
-
 
 # -- DX2: javac's class path holds sources it compiles, and writes classes beside ----------
 
