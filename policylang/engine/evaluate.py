@@ -376,6 +376,7 @@ class _Walk(LineWrites):
         self._shims: bool | None = None  # see `_shimmed`
         self._entry_places: dict[str, bool] = {}  # see `_in_workspace`
         self._entry_stamps: dict[str, paths.Stamp | None] = {}  # see `_entry_stamp`
+        self._process_entries: set[str] = set()  # see `_in_workspace`
         self._found_on_path: dict[tuple[str, frozenset[str]], tuple[str, bool] | None] = {}
         self._next_fed = False  # whether the segment visited next is fed (`SegmentState.fed`)
         self._fed_scope = False  # whether the segment being visited is (see `visit_segment`)
@@ -2497,6 +2498,19 @@ class _Walk(LineWrites):
                 "relative to is not known: a program there may run",
             )
             return
+        process_entry = self._process_entry()
+        if process_entry is not None:
+            # what policylang finds there is in its own working directory, not the
+            # line's: any program may be found there (review DZ1)
+            self.fs = True
+            seg.floor(
+                Verdict.ASK,
+                "engine.path-program",
+                f"the PATH entry `{short(process_entry)}` leads through /proc's folder of "
+                "the process that looks in it, so it names a folder of the working directory "
+                "the command runs in: a program there may run",
+            )
+            return
         if login is not None:
             entries = self._workspace_path_entries(cwd)
             if entries:
@@ -3032,24 +3046,41 @@ class _Walk(LineWrites):
 
     def _in_workspace(self, entry: str) -> bool:
         """Whether an absolute PATH entry leads into the workspace, spelled with `..`
-        or through a symbolic link included (review AP3). Looked up once per line per
-        entry: PATH is fixed for the line, and each lookup resolves every component."""
+        or through a symbolic link included (review AP3), or through /proc's directory of
+        the process that looks it up (`/proc/self/cwd/bin`, a link to it: review DZ1),
+        which names a folder of the line's working directory, not of policylang's.
+
+        Looked up once per line per entry: PATH is fixed for the line, and each lookup
+        resolves every component. Not kept between lines: where an entry leads changes
+        when any folder on its way moves or a link on its way is re-pointed, which no
+        stamp of the folder it leads to shows (review DZ4)."""
         known = self._entry_places.get(entry)
         if known is None:
             workspace, real_workspace = self.ctx.workspace, self.ctx.real_workspace
             real_workspace = real_workspace or workspace
-            known = False
-            for form in (_normal_entry(entry), None):
-                if form is None:
-                    try:
-                        form = paths.physical_folder(entry, self._entry_stamp(entry))
-                    except (OSError, ValueError):
-                        break
-                if paths.is_within(form, workspace) or paths.is_within(form, real_workspace):
-                    known = True
-                    break
+            lexical = _normal_entry(entry)
+            # (resolved even where it is written inside: an installed folder that links
+            # to /proc's is no installed folder, `node_modules/.bin -> /proc/self/cwd/x`)
+            resolved, through_process = _physical_entry(entry, lexical)
+            if through_process:
+                self._process_entries.add(entry)
+            known = through_process or any(
+                paths.is_within(form, place)
+                for form in (lexical, resolved)
+                for place in (workspace, real_workspace)
+            )
             self._entry_places[entry] = known
         return known
+
+    def _process_entry(self) -> str | None:
+        """An absolute PATH entry that leads through /proc's directory of the process
+        looking it up (see `_in_workspace`), or None."""
+        for entry in self.ctx.env.get("PATH", "").split(":"):
+            if entry.startswith("/"):
+                self._in_workspace(entry)
+                if entry in self._process_entries:
+                    return entry
+        return None
 
     def _entry_stamp(self, entry: str) -> paths.Stamp | None:
         """The stamp of the folder an absolute PATH entry leads to, taken once per line:
@@ -4021,6 +4052,24 @@ _SCRIPT_SCAN: Final = 256  # entries of a PATH folder looked at for any program
 _HELPER_SCAN: Final = 65_536  # entries of a PATH folder looked through for `git-*` helpers
 # wrappers after which bash, not a program, runs the command (a builtin stays one)
 _BUILTIN_RUNNERS: Final = frozenset({"command", "builtin"})
+
+
+def _physical_entry(entry: str, lexical: str) -> tuple[str, bool]:
+    """Where the absolute PATH entry `entry` (whose normal form is `lexical`) leads,
+    links followed, and whether that depends on the process looking (see
+    `paths.physical`); itself, not through /proc, where it cannot be resolved."""
+    if "/.." not in entry and not lexical.startswith(("/proc/", "/dev/")):
+        # the usual entry: the kernel's name for it is the one written, so no link on
+        # its way (to /proc or elsewhere) was followed; three system calls
+        found = paths.kernel_real(entry)
+        if found == lexical:
+            return found, False
+    try:
+        return paths.physical(entry, lexical)
+    except paths.Unresolvable:
+        return os.path.realpath(entry), False
+    except (OSError, ValueError):
+        return lexical, False
 
 
 @functools.lru_cache(maxsize=256)

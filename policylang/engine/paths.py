@@ -502,7 +502,6 @@ def folded_name(name: str) -> str:
 
 
 _NAMES: dict[str, tuple[Stamp, frozenset[str]]] = {}
-_PHYSICAL: dict[str, tuple[Stamp, str]] = {}
 _MAX_FOLDER_NAMES: Final = 65_536
 
 
@@ -535,44 +534,6 @@ def folder_names(folder: str, stamp: Stamp) -> frozenset[str] | None:
                 _NAMES.clear()
             _NAMES[folder] = (stamp, found)
     return found
-
-
-def physical_folder(folder: str, stamp: Stamp | None) -> str:
-    """`os.path.realpath(folder)` for a PATH entry, kept while the stamp of the folder it
-    leads to stays `stamp` (None: not kept). A folder is found at one place only (no
-    hard links to folders), and moving it changes its stamp, so the same stamp means the
-    same place; a bind mount that shows the same folder elsewhere is not told apart.
-
-    Raises:
-        OSError, ValueError: as `os.path.realpath` does.
-    """
-    if stamp is not None:
-        known = _PHYSICAL.get(folder)
-        if known is not None and known[0] == stamp:
-            return known[1]
-    read_at = time.time_ns()
-    found = _physical_entry(folder)
-    if stamp is not None and _settled(stamp, read_at):
-        with _LISTINGS_LOCK:
-            if len(_PHYSICAL) >= _MAX_LISTINGS:
-                _PHYSICAL.clear()
-            _PHYSICAL[folder] = (stamp, found)
-    return found
-
-
-def _physical_entry(entry: str) -> str:
-    """`os.path.realpath(entry)` for a PATH entry, in a few system calls where the entry
-    is an absolute, normalised path (as PATH entries nearly always are): `real` gives the
-    same answer there, with the kernel resolving what exists."""
-    if not entry.startswith("/") or entry.startswith("//") or entry != os.path.normpath(entry):
-        return os.path.realpath(entry)
-    existing = kernel_real(entry)  # (most entries exist: one call fewer than `real`)
-    if existing is not None:
-        return existing
-    try:
-        return real(entry)
-    except Unresolvable:
-        return os.path.realpath(entry)
 
 
 # the folders whose names an automounter resolves as host names (`/net/HOST`)

@@ -55,7 +55,6 @@ def test_an_entry_that_comes_to_lead_into_the_workspace_is_seen(tmp_path: Path) 
     env = {"HOME": str(tmp_path / "home"), "PATH": f"{entry}:/usr/bin:/bin"}
     policy = load_policy(snapshot=False, decision_cache=0)
     assert _verdict(policy, workspace, env) is Verdict.ALLOW
-    assert str(entry) in paths._PHYSICAL  # where it leads was kept
     entry.unlink()
     entry.symlink_to(workspace / "bin")  # the link leads into the workspace now
     assert _verdict(policy, workspace, env) is Verdict.ASK
@@ -66,3 +65,42 @@ def test_an_entry_that_comes_to_lead_into_the_workspace_is_seen(tmp_path: Path) 
     system.rename(workspace / "moved")
     system.symlink_to(workspace / "moved")
     assert _verdict(policy, workspace, env) is Verdict.ASK
+
+
+def test_an_entry_whose_parent_folder_moves_into_the_workspace_is_seen(tmp_path: Path) -> None:
+    # review DZ4: the folder an entry leads to keeps its stamp when a folder above it
+    # moves (and a link is left where it was): where it leads is not kept between lines
+    workspace, tools = tmp_path / "ws", tmp_path / "opt" / "tools"
+    _program(tools / "bin" / "whoami")
+    workspace.mkdir()
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{tools}/bin:/usr/bin:/bin"}
+    policy = load_policy(snapshot=False, decision_cache=0)
+    assert _verdict(policy, workspace, env) is Verdict.ALLOW
+    tools.rename(workspace / "tools")
+    tools.symlink_to(workspace / "tools")
+    assert _verdict(policy, workspace, env) is Verdict.ASK
+    fresh = load_policy(snapshot=False, decision_cache=0)  # (nothing kept per process)
+    assert _verdict(fresh, workspace, env) is Verdict.ASK
+
+
+@pytest.mark.parametrize("how", ["link", "variable"])
+def test_an_entry_through_proc_names_the_lines_folder(tmp_path: Path, how: str) -> None:
+    # review DZ1: `node_modules/.bin -> /proc/self/cwd/.t` (shipped by the repository) or
+    # `PATH=/proc/self/cwd/bin` is looked up by bash in the line's working directory, by
+    # policylang in its own
+    workspace = tmp_path / "ws"
+    (workspace / "sub").mkdir(parents=True)
+    _program(workspace / "sub" / ".t" / "cat")
+    _program(workspace / "bin" / "ls")
+    if how == "link":
+        (workspace / "node_modules").mkdir()
+        (workspace / "node_modules" / ".bin").symlink_to("/proc/self/cwd/.t")
+        entry = f"{workspace}/node_modules/.bin"
+    else:
+        entry = "/proc/self/cwd/bin"
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{entry}:/usr/bin:/bin"}
+    policy = load_policy(snapshot=False, decision_cache=0)
+    for line in ("cd sub && cat README", "ls -la"):
+        decision = policy.evaluate(line, workspace=str(workspace), env=env)
+        assert decision.verdict is Verdict.ASK, (line, decision.explain())
+        assert any("/proc" in r.message for r in decision.reasons), decision.explain()
