@@ -2698,7 +2698,8 @@ class PathChecks:
         DR5), as the protect rules' folders are reached."""
         for form in forms:
             for place, variable in self.ctx.env_secrets:
-                if place.startswith(form.rstrip("/") + "/"):
+                # (only where it is: see `rules._environment_secret`, review DZ5)
+                if place.startswith(form.rstrip("/") + "/") and paths.lexists(place):
                     seg.floor(
                         Verdict.DENY,
                         "engine.environment-secret",

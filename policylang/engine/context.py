@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -44,7 +45,15 @@ class EvalContext:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "env_items", frozenset(self.env.items()))
-        object.__setattr__(self, "env_secrets", _environment_secrets(self.env, self.cwd))
+        places = _environment_secrets(self.env, self.cwd, self.home)
+        # a value that holds the workspace or home (`CODEX_HOME=/`, `CLAUDE_CONFIG_DIR=.`)
+        # names no credential place of its own: everything there would be denied (DZ5)
+        kept = tuple(
+            (place, variable)
+            for place, variable in places
+            if not any(_at_or_below(mine, place) for mine in (self.workspace, self.home))
+        )
+        object.__setattr__(self, "env_secrets", kept)
 
     def anchors(self) -> tuple[tuple[str, str], ...]:
         """(home, workspace) as given, then resolved if that differs."""
@@ -128,18 +137,24 @@ _SECRET_FILE_VARIABLES: dict[str, tuple[str, ...]] = {
     # settings run hooks, as `~/.claude`'s do: no access at all where the variable says)
     "SOPS_AGE_KEY_FILE": ("",), "REGISTRY_AUTH_FILE": ("",), "RCLONE_CONFIG": ("",),
     "HELM_REGISTRY_CONFIG": ("",), "AWS_WEB_IDENTITY_TOKEN_FILE": ("",),
-    "HF_TOKEN_PATH": ("",), "TALOSCONFIG": ("",), "BOTO_CONFIG": ("",),
-    "HF_HOME": ("token",), "GRADLE_USER_HOME": ("gradle.properties",),
+    "TALOSCONFIG": ("",), "BOTO_CONFIG": ("",),
+    # huggingface_hub keeps every saved token in `stored_tokens` beside `token` (DZ2)
+    "HF_TOKEN_PATH": ("", "../stored_tokens"), "HF_STORED_TOKENS_PATH": ("",),
+    "HF_HOME": ("token", "stored_tokens"), "GRADLE_USER_HOME": ("gradle.properties",),
     "COMPOSER_HOME": ("auth.json",), "KAGGLE_CONFIG_DIR": ("kaggle.json",),
     "CLAUDE_CONFIG_DIR": ("",), "CODEX_HOME": ("",),
 }  # fmt: skip
 
 
-def _environment_secrets(env: Mapping[str, str], cwd: str) -> tuple[tuple[str, str], ...]:
+def _environment_secrets(
+    env: Mapping[str, str], cwd: str, home: str
+) -> tuple[tuple[str, str], ...]:
     """The credential places `_SECRET_FILE_VARIABLES` name in `env`, made absolute, each
     also where its links lead (review DT5: `KUBECONFIG=~/kc-current`, a link to
     `~/clusters/prod.yaml`, or a path through a linked folder, left the file readable at
-    its real place). Resolved here, once per context, only for the variables set."""
+    its real place), and as written and with `~` and `$VAR` expanded: some tools expand
+    them (huggingface_hub: review DZ3), most do not. Resolved here, once per context, only
+    for the variables set."""
     found: list[tuple[str, str]] = []
     for variable, below in _SECRET_FILE_VARIABLES.items():
         value = env.get(variable)
@@ -148,17 +163,34 @@ def _environment_secrets(env: Mapping[str, str], cwd: str) -> tuple[tuple[str, s
         for entry in value.split(":") if variable == "KUBECONFIG" else (value,):
             if not entry or "\0" in entry:
                 continue
-            joined = posixpath.join(cwd, entry)
-            base = posixpath.normpath(joined)
-            for name in below:
-                place = posixpath.join(base, name) if name else base
-                found.append((place, variable))
-                # resolved as the tool opens it: links first, then `..` (`lnk/../x` is
-                # `x` beside where `lnk` leads, not beside `lnk`: review DW10)
-                real = _real_place(posixpath.join(joined, name) if name else joined)
-                if real and real != place:
-                    found.append((real, variable))
+            for written in dict.fromkeys((entry, _expanded(entry, env, home))):
+                joined = posixpath.join(cwd, written)
+                base = posixpath.normpath(joined)
+                for name in below:
+                    place = posixpath.normpath(posixpath.join(base, name)) if name else base
+                    found.append((place, variable))
+                    # resolved as the tool opens it: links first, then `..` (`lnk/../x`
+                    # is `x` beside where `lnk` leads, not beside `lnk`: review DW10)
+                    real = _real_place(posixpath.join(joined, name) if name else joined)
+                    if real and real != place:
+                        found.append((real, variable))
     return tuple(dict.fromkeys(found))
+
+
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _expanded(value: str, env: Mapping[str, str], home: str) -> str:
+    """`value` with a leading `~` (`~/x`) and the `$VAR`s `env` sets expanded, as
+    `os.path.expandvars(os.path.expanduser(value))` would in the tool's process."""
+    if value == "~" or value.startswith("~/"):
+        value = home + value[1:]
+    return _VARIABLE.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), value)
+
+
+def _at_or_below(path: str, place: str) -> bool:
+    """Whether `path` is `place` or lies below it (both absolute and normal)."""
+    return path == place or path.startswith(place.rstrip("/") + "/")
 
 
 def _real_place(path: str) -> str:

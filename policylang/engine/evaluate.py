@@ -3609,17 +3609,7 @@ def _shadow_write(
 
 
 def _lexists(path: str) -> bool:
-    """`os.path.lexists`, without the exception a missing file costs `lstat` (a directory
-    entry, a dangling link too; False for a name the system cannot take)."""
-    if not _NOFOLLOW_ACCESS:
-        return os.path.lexists(path)
-    try:
-        return os.access(path, os.F_OK, follow_symlinks=False)
-    except (OSError, ValueError):
-        return False
-
-
-_NOFOLLOW_ACCESS: Final = os.access in os.supports_follow_symlinks
+    return paths.lexists(path)
 
 
 def _runs_man(words: Sequence[Word]) -> bool:

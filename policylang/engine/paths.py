@@ -127,6 +127,17 @@ def owned(path: str) -> bool:
         return True
 
 
+def lexists(path: str) -> bool:
+    """`os.path.lexists`, without the exception a missing file costs `lstat` (a directory
+    entry, a dangling link too; False for a name the system cannot take)."""
+    if not _NOFOLLOW:
+        return os.path.lexists(path)
+    try:
+        return os.access(path, os.F_OK, follow_symlinks=False)
+    except (OSError, ValueError):
+        return False
+
+
 def real(path: str) -> str:
     """`path` with symlinks resolved as far as the file system has them.
 

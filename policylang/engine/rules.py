@@ -3126,7 +3126,11 @@ def _environment_secret(forms: Sequence[str], ctx: EvalContext, subtree: bool) -
     for form in forms:
         for place, variable in ctx.env_secrets:
             below = form == place or form.startswith(place.rstrip("/") + "/")
-            if below or (subtree and place.startswith(form.rstrip("/") + "/")):
+            # a recursive reach above it reads or writes the place only where it is (DZ5:
+            # `GRADLE_USER_HOME=$WS/.gradle` with no such file denied every `grep -r`)
+            if below or (
+                subtree and place.startswith(form.rstrip("/") + "/") and paths.lexists(place)
+            ):
                 return f"{secret_kind(variable)} the environment names (`{variable}`: `{place}`)"
     return None
 
