@@ -69,7 +69,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, Final, TypeVar
 
 from policylang.decision import Decision, Retention, Verdict
 from policylang.errors import SandboxUnavailableError
@@ -497,22 +497,43 @@ class Oracle:
                         secrets_read.add((event.syscall, event.target))
                         flags.append(event)
                 case Effect.EXEC:
-                    program = os.path.basename(event.target)
-                    if not (program in named or program in HELPER_PROGRAMS
-                            or self.read_only_program(program)
-                            or self._read_only_run(program, event.argv)):
+                    program = os.path.basename(event.target.rstrip("/"))
+                    if _anonymous_program(event.target) or not (
+                        program in named or program in HELPER_PROGRAMS
+                        or self.read_only_program(program)
+                        or self._read_only_run(event.target, event.argv)
+                    ):
                         flags.append(event)
                 case Effect.TMP_WRITE:
                     pass
         return tuple(flags)
 
 
-    def _read_only_run(self, program: str, argv: tuple[str, ...] | None) -> bool:
-        """Whether `program` run with the arguments `argv` (its own name first, which is
-        replaced by `program`: what runs is the file) is a read-only command line."""
+    def _read_only_run(self, target: str, argv: tuple[str, ...] | None) -> bool:
+        """Whether the system program `target` run with the arguments `argv` (its own name
+        first, replaced by the file's: what runs is the file) is a read-only command line.
+        Only a program of the system's folders is judged so: the labels judge a name as
+        the system's program, and a file of that name elsewhere (`/tmp/t/git`, which the
+        command may have written) is not it (review DZ6)."""
         if self.read_only_command is None or not argv:
             return False
-        return self.read_only_command(shlex.join((program, *argv[1:])))
+        if os.path.dirname(os.path.normpath(target)) not in _SYSTEM_PROGRAM_FOLDERS:
+            return False
+        return self.read_only_command(shlex.join((os.path.basename(target), *argv[1:])))
+
+
+# the folders of the programs the labels mean by a name (the sandbox's, read-only)
+_SYSTEM_PROGRAM_FOLDERS: Final = frozenset(
+    {"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin"}
+)
+
+
+def _anonymous_program(target: str) -> bool:
+    """Whether an exec ran a file with no name of its own: `execveat` of a descriptor
+    with an empty path (`fexecve`, a `memfd_create` file, a deleted one), which a name
+    cannot judge (review DZ6: its empty name was judged as an empty, allowed line)."""
+    name = os.path.basename(target.rstrip("/"))
+    return not name or "memfd:" in target or target.rstrip("/").endswith(" (deleted)")
 
 
 def _drain(stream: IO[bytes], scanner: _secrets.TokenScanner) -> None:

@@ -18,7 +18,7 @@ from policylang.errors import SandboxUnavailableError
 from policylang.testing import bashcheck
 from policylang.testing import oracle as oracle_mod
 from policylang.testing._probes import PROBES
-from policylang.testing._trace import Effect
+from policylang.testing._trace import Effect, Event
 from policylang.testing.oracle import (
     Labels,
     Oracle,
@@ -135,6 +135,30 @@ def test_a_helper_is_judged_by_the_arguments_it_ran_with(oracle: Oracle) -> None
     assert not read_only.flagged, read_only.render()
     assert other.categories == ("exec",), other.render()
     assert [e.argv for e in other.flags] == [("date", "+%s")]
+
+
+def test_a_helper_judged_by_its_arguments_must_be_the_systems_program(oracle: Oracle) -> None:
+    # review DZ6: a file of that name elsewhere (`/tmp/t/git`, which the command may have
+    # written) is not the program the labels judge; an exec of a descriptor (fexecve, a
+    # memfd) has no name to judge
+    labels = Labels(_date_u_toy)
+    oracle.read_only_program = labels.program
+    oracle.read_only_command = labels.read_only
+    try:
+        events = [
+            Event(effect=Effect.EXEC, syscall="execve", target="/usr/bin/date",
+                  argv=("date", "-u")),
+            Event(effect=Effect.EXEC, syscall="execve", target="/tmp/t/date",
+                  argv=("date", "-u")),
+            Event(effect=Effect.EXEC, syscall="execveat", target="/memfd:x (deleted)/",
+                  argv=("date", "-u")),
+            Event(effect=Effect.EXEC, syscall="execveat", target="/", argv=("ls",)),
+        ]
+        flagged = oracle._flags("true", events)
+    finally:
+        oracle.read_only_program = lambda _name: True
+        oracle.read_only_command = None
+    assert [e.target for e in flagged] == ["/tmp/t/date", "/memfd:x (deleted)/", "/"]
 
 
 def test_a_timeout_kills_the_command(tmp_path: Path) -> None:
