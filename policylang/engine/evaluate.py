@@ -3058,6 +3058,9 @@ class _Walk(LineWrites):
         if known is None:
             workspace, real_workspace = self.ctx.workspace, self.ctx.real_workspace
             real_workspace = real_workspace or workspace
+            # where it leads is the file system's answer now: a decision that asked is
+            # not kept for the next line of the same text (the DZ4 case, decision cache)
+            self.fs = True
             lexical = _normal_entry(entry)
             # (resolved even where it is written inside: an installed folder that links
             # to /proc's is no installed folder, `node_modules/.bin -> /proc/self/cwd/x`)

@@ -83,6 +83,20 @@ def test_an_entry_whose_parent_folder_moves_into_the_workspace_is_seen(tmp_path:
     assert _verdict(fresh, workspace, env) is Verdict.ASK
 
 
+def test_a_decision_that_looked_at_path_entries_is_not_kept(tmp_path: Path) -> None:
+    # (the decision cache keeps decisions that touched no file system: where a PATH entry
+    # leads is the file system's answer, the same text may get another decision)
+    workspace, tools = tmp_path / "ws", tmp_path / "opt" / "tools"
+    _program(tools / "bin" / "whoami")
+    workspace.mkdir()
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{tools}/bin:/usr/bin:/bin"}
+    policy = load_policy(snapshot=False, decision_cache=1024)
+    assert _verdict(policy, workspace, env) is Verdict.ALLOW
+    tools.rename(workspace / "tools")
+    tools.symlink_to(workspace / "tools")
+    assert _verdict(policy, workspace, env) is Verdict.ASK
+
+
 @pytest.mark.parametrize("how", ["link", "variable"])
 def test_an_entry_through_proc_names_the_lines_folder(tmp_path: Path, how: str) -> None:
     # review DZ1: `node_modules/.bin -> /proc/self/cwd/.t` (shipped by the repository) or
