@@ -94,7 +94,7 @@ from policylang.engine.rules import (
     time_zone_word,
 )
 from policylang.shell.braces import expand_braces
-from policylang.shell.fragments import command_pieces, substitution_bodies
+from policylang.shell.fragments import brace_written, command_pieces, substitution_bodies
 from policylang.shell.model import (
     CommandLine,
     Connector,
@@ -437,12 +437,12 @@ class _Walk(LineWrites):
                 # own, so a deny among them holds (review AZ6, AZ13)
                 mismatched = True
                 self.recover(line.text, start, poison)
-                if _PLAIN_BRACED.fullmatch(line.text):
+                written = brace_written(line.text)
+                if written is not None:
                     # `{rm,-rf,/}`, `{cat,.env} | head`: tree-sitter reads a group where
-                    # bash reads one word (review BM1: with an operator after it too)
-                    tokens = _PLAIN_BRACED_TOKEN.findall(line.text)
-                    braced = [(token, "{" in token) for token in tokens if not token.isspace()]
-                    self.brace_expanded(braced, start, poison)
+                    # bash reads one word (review BM1: with an operator after it too), and
+                    # in `( {rm,-rf,~} )`, `$({cat,.env}⏎)` it reads nothing (review DY1)
+                    self.brace_line(written, start, poison)
         segments = line.segments
         cwds = paths.track(segments, start, self.ctx.home, self.ctx.env.get("CDPATH"))
         last = len(segments) - 1
@@ -510,7 +510,11 @@ class _Walk(LineWrites):
             if expanded is None:
                 return
             written.extend(expanded)
-        body = self.braced.take(" ".join(written))
+        self.brace_line(" ".join(written), cwd, poison)
+
+    def brace_line(self, written: str, cwd: paths.Cwd, poison: Poison | None) -> None:
+        """`written`, a line as brace expansion writes it, read as a line of its own."""
+        body = self.braced.take(written)
         if body is not None:
             nested = self.rules.parse(body)
             self.visit_line(nested, cwd, poison, "the command as brace expansion writes it")
@@ -4029,9 +4033,6 @@ _PATH_HELPERS: Final = {
 # (`git commit -m 'explain $(cat .env)'`, a heredoc writing `\$(…)` into a script:
 # review BB1, BB2); such a line asks, as before
 _MISREAD: Final = frozenset({"shell.syntax-mismatch", "shell.word-mismatch", "shell.syntax-error"})
-# a line of words of plain characters and braces, and list operators (`{rm,-rf,/} | x`)
-_PLAIN_BRACED: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{} \t;|&-]+")
-_PLAIN_BRACED_TOKEN: Final = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{}-]+|&&|\|\||[;|&]|[ \t]+")
 # programs that are shell scripts running other programs by PATH (review BA2)
 _PATH_SCRIPTS: Final = frozenset(
     {"zgrep", "zegrep", "zfgrep", "zcat", "zless", "zmore", "zdiff", "zcmp", "zforce",

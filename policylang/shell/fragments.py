@@ -21,11 +21,21 @@ the text: a line made to defeat the parser must not cost more than one that pars
 ['(( i = $(sudo id) ))\\n', 'sudo id']
 >>> substitution_bodies("a `rm -rf ~` b $(x y z)")
 ['rm -rf ~', 'x y z']
+
+A word bash brace-expands is a command of its own too: in `( {rm,-rf,~} )` or
+`echo $({cat,.env}⏎)` tree-sitter does not parse the braced word, and the pieces cut at
+its braces (`rm,-rf,~`) name no command. `brace_written` writes the text as brace
+expansion makes it, for the engine to read as one more line (review DY1).
+
+>>> brace_written("( {rm,-rf,~} )")
+'( rm -rf ~ )'
 """
 
 from __future__ import annotations
 
 import re
+
+from policylang.shell.braces import expand_braces
 
 MAX_BODIES = 16  # pieces one scan returns; the engine also caps the whole line's work
 
@@ -59,6 +69,54 @@ def command_pieces(text: str) -> list[str]:
             if len(found) >= MAX_BODIES:
                 break
     return list(found)
+
+
+def brace_written(text: str) -> str | None:
+    """`text` with each whole word of plain characters that bash brace-expands replaced by
+    the words it makes (`expand_braces`), quoting ignored; None when no word changes.
+
+    A word is whole when a blank, newline, `;`, `&`, `|`, parenthesis or backquote (or the
+    text's edge) is before it, and one of those or `<`, `>` after it: `{cat,.env}>x` is
+    the command `cat .env` with a redirect, but `"{a,b}"`, `${a,b}` and `x'y'{a,b}` are
+    left as written, as is a word in doubt (`{a{b,c}}`, a lone `{`). Quotes are kept, so
+    the line is read with them; a braced word inside quotes is expanded there too, which
+    errs the strict way, as the operator cuts do.
+
+    >>> brace_written("{ {cat,.env}; } >/dev/null; echo $(ls {a,b}.py)")
+    '{ cat .env; } >/dev/null; echo $(ls a.py b.py)'
+    >>> brace_written("echo '{a,b}' ${a,b} {a{b,c}}") is None
+    True
+    """
+    if "{" not in text:
+        return None
+    changed = False
+    written: list[str] = []
+    position = 0
+    for match in _PLAIN_WORD.finditer(text):
+        word = match.group()
+        if "{" not in word:
+            continue
+        start, end = match.span()
+        if start > 0 and text[start - 1] not in _BEFORE_WORD:
+            continue
+        if end < len(text) and text[end] not in _AFTER_WORD:
+            continue
+        expanded = expand_braces(word)
+        if expanded is None:
+            continue
+        written.append(text[position:start])
+        written.append(" ".join(expanded))
+        position = end
+        changed = True
+    if not changed:
+        return None
+    written.append(text[position:])
+    return "".join(written)
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:,@%+=~*?\[\]{}-]+")
+_BEFORE_WORD = frozenset(" \t\n;&|()`")
+_AFTER_WORD = _BEFORE_WORD | {"<", ">"}
 
 
 def substitution_bodies(text: str) -> list[str]:
