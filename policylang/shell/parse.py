@@ -1106,9 +1106,30 @@ class _Walker:
         `⇥⇥E` (`<<-` strips leading tabs), so the body stays data, with its expansions.
         Otherwise the `<<` and its word are blanked and the body is read as commands
         (stricter than bash); where that does not parse, a body that cannot run anything
-        is blanked too (`_blank_heredoc`). Each such word is also a problem.
+        is blanked too, and one that can loses its quotes (`_blank_heredoc`). Each such
+        word is also a problem.
+
+        First, a `;` after the word that only blanks or a comment follow on its line
+        (`<<EOF;⏎`, `<<'EOF' ;⏎`) is blanked: bash reads the line as without it, and
+        tree-sitter cannot read a here-document word before `;` (review DY2).
         """
         data = parsed
+        ends = _semicolon_ends(root, data)
+        if ends:
+            patched = bytearray(data)
+            for start, semicolon in ends:
+                patched[semicolon] = 0x20
+                text = self.src.text[self.src.char(start) : self.src.char(semicolon + 1)]
+                problems.append(
+                    Problem(
+                        code="shell.syntax-mismatch",
+                        message=f"tree-sitter does not read `{text}` as bash does: the "
+                        "here-document's word ends before `;`, which ends the command",
+                        span=_build.span(self.src.char(start), self.src.char(semicolon + 1)),
+                    )
+                )
+            data = bytes(patched)
+            root = _tree(data)
         for _ in range(_MAX_REPAIRS):
             glued = [
                 (start, word_start, end, word_start + at)
@@ -2921,6 +2942,8 @@ def _ansi_c_strings(root: Node) -> list[tuple[int, int]]:
 
 _PLAIN_DELIMITER: Final = re.compile(rb"[A-Za-z0-9_]+")
 _REWORDABLE_AFTER: Final = (b"|", b"<", b">", b"&&")
+# a `;` that only blanks or a comment follow on its line (not `;;`, a `case` branch's end)
+_LINE_END_SEMICOLON: Final = re.compile(rb"[ \t]*;(?=[ \t]*(?:#[^\n]*)?\n)")
 
 
 def _reword_heredoc(data: bytearray, start: int, word_start: int, stop: int) -> bool:
@@ -2955,7 +2978,8 @@ def _blank_heredoc(
 
     The body is read as commands first (stricter than bash: `cat <<EOF|sh` runs it); only
     where that does not parse (a lone `'` would hide the rest of the line) is a body that
-    cannot expand blanked; one that may expand stays, so its substitutions are judged.
+    cannot expand blanked; one that may expand stays, so its substitutions are judged,
+    without its quotes, which bash does not read in a body.
     """
     raw = bytes(data[word_start:stop])
     text = raw.decode("latin-1")
@@ -2973,6 +2997,10 @@ def _blank_heredoc(
     content = bytes(data[line_end + 1 : body_end])
     if quoted or (b"$" not in content and b"`" not in content):
         data[line_end + 1 : body_end] = bytes(b if b == 0x0A else 0x20 for b in content)
+    else:
+        # bash reads no quote in the body: a lone `'` read as one would pair with a later
+        # command's and hide its operands (`cat '⏎' .env` after it: review DY2)
+        data[line_end + 1 : body_end] = content.replace(b"'", b" ").replace(b'"', b" ")
 
 
 def _terminator(data: bytearray, stop: int, word: bytes, dash: bool) -> tuple[int, int] | None:
@@ -2991,6 +3019,18 @@ def _terminator(data: bytearray, stop: int, word: bytes, dash: bool) -> tuple[in
             return None
         position = end + 1
     return None
+
+
+def _semicolon_ends(root: Node, data: bytes) -> list[tuple[int, int]]:
+    """(start of `<<`, where the `;` is) for each here-document whose word bash ends at a
+    `;` that only blanks or a comment follow on its line: `<<EOF;⏎` is `<<EOF⏎` to bash."""
+    found: list[tuple[int, int]] = []
+    for start, word_start, end in _heredoc_words(root):
+        at = _word_end(data[word_start:end].decode("latin-1"))
+        match = _LINE_END_SEMICOLON.match(data, end if at is None else word_start + at)
+        if match is not None:
+            found.append((start, match.end() - 1))
+    return found
 
 
 def _heredoc_words(root: Node) -> list[tuple[int, int, int]]:

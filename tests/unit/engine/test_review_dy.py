@@ -1,6 +1,7 @@
 """Review DY: DY1 a brace-expanded command inside `( … )`, `{ …; }`, `$(…⏎)` or a loop
 body lost its deny (tree-sitter does not parse the braced word there, and the recovery
-read the pieces cut at its braces)."""
+read the pieces cut at its braces); DY2 after a `<<EOF;` here-document whose body holds a
+lone `'`, a quoted newline on a later line cut a command from its operands."""
 
 from __future__ import annotations
 
@@ -62,3 +63,32 @@ def test_dy1_bash_runs_the_braced_command_in_a_subshell(tmp_path: Path) -> None:
     env = env_beside(tmp_path)
     assert "TOKEN=xyz" in run_printed("( {cat,.env} )", workspace, env)
     assert "TOKEN=xyz" in run_printed("echo $({cat,.env}\n)", workspace, env)
+
+
+_HEREDOC = "ls <<EOF;\n'\n$X\nEOF\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [_HEREDOC + "cat '\n' .env", _HEREDOC + "rm -rf '\n' ~/.ssh", _HEREDOC + "rm -rf '\n' ~",
+     _HEREDOC + "rm -rf '\n' /", _HEREDOC + "diff '\n' /",
+     "ls <<'EOF';\n;'\nEOF\ncat $'\\x{78}' .env",
+     "ls <<'EOF';\n;'\nEOF\nls < $'\\x{78}' < .env", "ls <<EOF ;\n'\n$X\nEOF\ncat '\n' .env",
+     "ls <<EOF; true\n'\n$X\nEOF\ncat '\n' .env", "ls <<EOF ; true\n'\n$X\nEOF\ncat '\n' .env",
+     "ls <<EOF&\n'\n$X\nEOF\ncat '\n' .env", "ls <<EOF;\n\"\n$X\nEOF\ncat \"\n\" .env",
+     "ls <<EOF; true\n\"\n$X\nEOF\ncat \"\n\" .env", "cat <<EOF;\n$(rm -rf ~)\nEOF",
+     "cat <<EOF;\n'$(rm -rf ~)'\nEOF", "cat <<EOF; true\n'$(cat .env)'\nEOF"],
+)  # fmt: skip
+def test_dy2_a_here_document_body_does_not_cut_a_later_command(tmp_path: Path, line: str) -> None:
+    workspace = _workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@_NEEDS_BASH
+def test_dy2_bash_runs_the_later_command_with_its_operands(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    env = env_beside(tmp_path)
+    assert "TOKEN=xyz" in run_printed(_HEREDOC + "cat '\n' .env", workspace, env)
+    assert "TOKEN=xyz" in run_printed(_HEREDOC.replace(";", "; true") + "cat '\n' .env",
+                                      workspace, env)  # fmt: skip

@@ -181,11 +181,17 @@ def test_a_quoted_heredoc_word_may_hold_operators(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "seen"),
     [
-        # the body cannot expand: it is data, blanked, and its lone quote hides nothing
-        ("ls <<EOF;\n'\nEOF\nrm -rf /", ["ls", "rm -rf /"]),
-        ("cat <<-EOF;\n\t'\n\tEOF\nrm -rf /", ["cat", "rm -rf /"]),
+        # a `;` that ends the line is blanked: the here-document is read as bash reads
+        # it, its body data (review DY2; its substitutions: `test_review_dy.py`)
+        ("ls <<EOF;\n'\nEOF\nrm -rf /", ["ls <<EOF", "rm -rf /"]),
+        ("cat <<-EOF;\n\t'\n\tEOF\nrm -rf /", ["cat <<-EOF", "rm -rf /"]),
+        ("cat <<EOF;\n$(rm -rf ~)\nEOF", ["cat <<EOF"]),
+        # a command after the `;`: the body cannot expand: it is data, blanked, and its
+        # lone quote hides nothing
+        ("ls <<EOF; true\n'\nEOF\nrm -rf /", ["ls", "true", "rm -rf /"]),
+        ("cat <<-EOF; true\n\t'\n\tEOF\nrm -rf /", ["cat", "true", "rm -rf /"]),
         # the body may expand: it is read as commands, so its substitution is judged
-        ("cat <<EOF;\n$(rm -rf ~)\nEOF", ["cat", "$(rm -rf ~)", "EOF"]),
+        ("cat <<EOF; true\n$(rm -rf ~)\nEOF", ["cat", "true", "$(rm -rf ~)", "EOF"]),
         # before `|`, `&&`, `<`, `>` tree-sitter is shown a word it can end: body is data
         ("cat <<EOF&&rm -rf ~\nx\nEOF", ["cat <<EO", "rm -rf ~"]),
     ],
