@@ -5027,28 +5027,54 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # connection string (`host=db password=x`, `Server=db;Pwd=x`), or a token by its kind's
 # prefix (GitHub, GitLab's personal, runner and deploy tokens, Slack's bot and app tokens,
 # npm, PyPI, OpenAI, Anthropic, AWS access keys, long-term and temporary, Stripe, Hugging
-# Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean); Azure's
-# `AccountKey=` and SAS `sig=`, a JSON `"…password":`, `-D….password=`, Oracle's
-# `scott/pw@`, Go MySQL's `root:pw@/db`, Slack webhooks, HTTP Basic credentials and JWTs
-# (reviews DR4, DT4, DW8, DW9); a scheme-less `host:port@db` (`redis:6379@0`, a port
-# before a bare name) and a Maven coordinate's `@type` are plain values (DW9)
+# Face, SendGrid, Google API keys and OAuth access tokens, Vault, DigitalOcean, Docker
+# Hub, Grafana, Shopify, Groq, Linear, Pulumi, Tailscale, Square); Azure's `AccountKey=`
+# and SAS `sig=`, a JSON `"…password":`, `"…token":`, `"…secret":`, `"apiKey":`,
+# `-D….password=`, a `NAME_PASSWORD=`, `keyStorePassword=`, `gpg.passphrase=`,
+# `MYSQL_PWD=` key inside the value, `--password X`, mysql's `-uU -pPW`,
+# `aws_secret_access_key =`, Oracle's `scott/pw@`, Go MySQL's `root:pw@/db`, Slack,
+# Discord and Teams webhooks, HTTP Basic and opaque Bearer credentials, JWTs, private
+# keys (PEM, age) (reviews DR4, DT4, DW8, DW9, DX8); a scheme-less `host:port@db`
+# (`redis:6379@0`, a port before a bare name), a Maven coordinate's `@type`, Oracle's
+# `thin:@//db` (no user), a GitHub action's `owner/repo@v4`, `Basic Authentication` (a
+# plain word) and a JSON flag (`"requirePassword": "true"`) are plain values (DW9, DX9)
+_FLAG_VALUE: Final = r"(?i:true|false|yes|no|on|off|none|null|enabled|disabled|required|optional)"
 _SECRET_VALUE: Final = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
     r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
     # (not a Maven or Gradle `group:artifact:version[:classifier]@type`)
     r"(?![\w.-]+:[\w.-]+:\d[\w.+-]*(?::[\w.-]+)?@(?:[a-z][a-z0-9-]*|tar\.[a-z0-9]+)(?:$|[\s,]))"
-    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+@"  # (nor `redis:6379@0`)
-    r"(?!sha(?:256|384|512):)[\w\[/]"  # (not an image's digest: `postgres:16@sha256:…`)
+    # (nor `redis:6379@0`, nor Oracle's `jdbc:oracle:thin:@db`: no password before `@`)
+    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+(?<!:)@"
+    r"(?!sha(?:1|256|384|512):)[\w\[/]"  # (not an image's digest: `postgres:16@sha256:…`)
     r"|(?i:(?:^|[?&;\s.-])(?:password|pwd|passwd|pass|sslpassword)\s*=\s*[^\s&;])"
+    # `POSTGRES_PASSWORD=`, `ansible_become_pass=`, `keyStorePassword=`, `PGPASSWORD=`
+    r"|(?:^|[\s?&;\"'])(?:[\w.-]*[_.-](?i:password|passwd|pwd|pass|passphrase)"
+    r"|[\w.-]*[a-z0-9](?:Password|Passwd|Passphrase|Pwd|Pass|PASSWORD|PASSWD|PASSPHRASE)"
+    r"|(?i:passphrase|pgpassword|sshpass))"
+    rf"\s*=\s*(?!{_FLAG_VALUE}(?:$|[\s&;,]))[^\s&;,]"
+    r"|(?:^|\s)--password(?:=|\s+)(?!-)\S|(?:^|\s)-u\s?\S+\s+-p[^\s-]"
+    r"|(?i:aws_secret_access_key|aws_session_token)\s*[=:]\s*\S"
     r"|(?i:(?:^|[;\s])(?:AccountKey|SharedAccessKey)\s*=\s*[^\s;])|[?&]sig=[\w%+/=-]{16,}"
-    r"|(?i:\"[\w.-]*password\"\s*:\s*\"[^\"]+\")"
-    r"|thin:[\w.$#-]+/[^\s/@]+@|^[\w.$#-]+/[^\s/@]+@//"  # (Oracle's `scott/pw@//db`)
-    r"|hooks\.slack\.com/services/|\bBasic [A-Za-z0-9+/]{8,}=*|\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\."
+    rf"|(?i:\"[\w.-]*(?:password|passphrase)\"\s*:\s*\"(?!{_FLAG_VALUE}\")[^\"]+\")"
+    rf"|(?i:\"[\w.-]*(?:token|secret|api_?key|access_?key)\"\s*:\s*\"(?!{_FLAG_VALUE}\")"
+    r"[^\"\s]{8,}\")"
+    # Oracle's `scott/pw@//db`, `scott/pw@orcl`, `scott/pw@db:1521/svc` (not an action's
+    # or a package's `owner/repo@v4`, `@main`, `@SHA`)
+    r"|thin:[\w.$#-]+/[^\s/@]+@|^[\w.$#-]+/[^\s/@]+@(?://|(?!(?:v?\d[\w.-]*|main|master"
+    r"|latest|stable|next|develop|dev|trunk|HEAD|[0-9a-f]{7,40})(?:$|\s))[\w(])"
+    r"|hooks\.slack\.com/services/|discord(?:app)?\.com/api/webhooks/"
+    r"|\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/"
+    r"|\bBasic (?![A-Z]?[a-z]+\b)[A-Za-z0-9+/]{8,}=*|\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\."
+    r"|\bBearer\s+(?![A-Z]?[a-z]+\b)[\w.~+/-]{16,}=*"
+    r"|PRIVATE KEY(?: BLOCK)?-----|AGE-SECRET-KEY-1"
     r"|\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|gl(?:pat|rt|dt)-[\w-]{16,}"
     r"|xox[abposr]-[\w-]{10,}|xapp-[\w-]{10,}"
     r"|npm_[A-Za-z0-9]{30,}|pypi-[\w-]{30,}|sk-(?:ant-|proj-)?[\w-]{20,}|A(?:KI|SI)A[0-9A-Z]{16}"
     r"|[rs]k_live_[0-9A-Za-z]{20,}|hf_[A-Za-z0-9]{30,}|SG\.[\w-]{20,}\.[\w-]{20,}"
-    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[\w-]{20,}|hv[sb]\.[\w-]{20,}|dop_v1_[0-9a-f]{20,})"
+    r"|AIza[0-9A-Za-z_-]{35}|ya29\.[\w-]{20,}|hv[sb]\.[\w-]{20,}|dop_v1_[0-9a-f]{20,}"
+    r"|dckr_pat_[\w-]{20,}|glsa_\w{20,}|shpat_[0-9a-fA-F]{32}|gsk_\w{20,}|lin_api_\w{20,}"
+    r"|pul-[0-9a-f]{40}|tskey-[a-z]+-[\w-]{10,}|sq0atp-[\w-]{20,})"
 )
 # URL schemes: `https://host/x` names no local path (`file://` is read on its own)
 _SCHEMES: Final = frozenset(
