@@ -64,6 +64,20 @@ def automount_path(value: str, where: str, seg: SegmentState) -> None:
         f"{shown} is below `/net` or `/hosts`, where an automounter resolves the folder "
         "name as a host name (a DNS query and a connection to that host)",
     )
+def automount_maybe(value: str, seg: SegmentState) -> None:
+    """Ask for a word a command looks up whose value, or working directory, is not known,
+    on a system with an automounter's host folder (`paths.automounts_here`): it may lead
+    below `/net` or `/hosts` (`${PWD:0:1}net/HOST`, `cd "$X"; test -e HOST`: review DX1)."""
+    seg.floor(
+        Verdict.ASK,
+        "engine.automount",
+        f"`{short(value)}` is looked up as a path, and where it leads (its value or the "
+        "working directory) is not known: on this system it may be below `/net` or "
+        "`/hosts`, where an automounter resolves the folder name as a host name (a DNS "
+        "query and a connection to that host)",
+    )
+
+
 # a path that starts inside a word, after a separator of the program's own syntax
 # (after `=` and `,` too: inside quotes, `textfile='/x'`, the piece is not one of
 # `_named_paths`; relative pieces count, `concat:a|../home/u/.bashrc`)
@@ -2844,6 +2858,11 @@ def home_parameter_glob(text: str, home: str) -> str | None:
 # `"$HOME"/.ssh/*`, `"${HOME}"/x*`: quotes around the parameter only (a quoted glob
 # character is no glob, so quotes elsewhere leave the word alone)
 _QUOTES_AROUND_NAME = re.compile(r'"(\$HOME|\$\{HOME\})"')
+
+
+def may_glob(word: Word) -> bool:
+    """`_may_glob`, for the evaluator's automounter check (review DX1)."""
+    return _may_glob(word)
 
 
 def _may_glob(word: Word) -> bool:

