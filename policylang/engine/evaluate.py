@@ -4033,7 +4033,8 @@ _JVM_PROGRAMS: Final = frozenset(
      "kotlinc", "scala", "scalac", "groovy", "groovyc", "lein", "clojure", "clj"}
 )  # fmt: skip
 _INTERPRETER_NAME: Final = re.compile(
-    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*|npm|npx|corepack|yarn|yarnpkg|pnpm|pnpx)"
+    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*|npm|npx|corepack|yarn|yarnpkg|pnpm|pnpx"
+    r"|tsx|ts-node(?:-esm)?)"
     r"|(?P<ruby>(?:ruby|irb|jruby)[0-9.]*|gem|bundle|bundler|rake|erb|rdoc|ri)"
 )
 _OPTION_FILES: Final = {
@@ -4166,6 +4167,24 @@ def _script_interpreter(path: str, follow: _Follower, depth: int = 0) -> str | N
         # (pip's shell start for a path with a blank: review DK3; a wrapper that execs
         # the program: gcloud's, a Nix or distribution wrapper of npm, DQ14)
         return _wrapper_interpreter(path, follow, depth) or name
+    runner = name in _COMMAND_RUNNERS or (
+        bool(name) and follow.engine.rules.policy.runners.find([name])[0] > 0
+    )
+    if runner and not _names_language(name):
+        # `#!/usr/bin/nice node`, `#!/usr/bin/env -S timeout 5 node`: the interpreter
+        # its words name, else the program the analyser's wrapper table finds it runs
+        # (`#!/usr/bin/nice cat`), else one not known (`#!/usr/bin/setpriv … /opt/x`)
+        # (review DX6)
+        for word in words[1:]:
+            one = word.rpartition("/")[2]
+            if _names_language(one):
+                return one
+        start = next(i for i, w in enumerate(words) if w.rpartition("/")[2] == name)
+        line = parse_command(" ".join(shlex.quote(w) for w in words[start:]))
+        segment = line.segments[0] if len(line.segments) == 1 else None
+        wrapped = segment.wrapped if segment is not None else None
+        inner = wrapped.words[0].value if wrapped and wrapped.words and not wrapped.opaque else None
+        return inner.rpartition("/")[2] if inner else UNKNOWN_PROGRAM
     return name
 
 
@@ -4298,6 +4317,11 @@ def _wrapper_interpreter(path: str, follow: _Follower, depth: int = 0) -> str | 
     for kind, text in steps:
         if kind == _STEP_RUNS:
             one: str | None = text
+        elif kind == _STEP_COMMAND:
+            # a runner of the policy's table (`runner NAME`, `perf stat`) runs a command
+            # its words give, which is not modelled here: one not known (review DX6)
+            values = [v or None for v in text.split("\0")]
+            one = UNKNOWN_PROGRAM if follow.engine.rules.policy.runners.find(values)[0] else None
         else:
             one = _followed(text, kind == _STEP_SOURCES, follow, depth + 1)
         if one == UNKNOWN_PROGRAM:
@@ -4322,6 +4346,7 @@ _WRAPPER_FILES: Final = 48
 _STEP_RUNS: Final = "runs"
 _STEP_FILE: Final = "file"
 _STEP_SOURCES: Final = "sources"
+_STEP_COMMAND: Final = "command"  # (a program's words, `\0`-joined: a runner's, maybe)
 # version managers and their commands that run a program of the version they choose
 # (`asdf exec node`, asdf's shims; `mise x -- node`, `rbenv exec "$program"`), and those
 # that run whatever they are set up to (`mise run TASK`) (review DW6)
@@ -4418,7 +4443,11 @@ def _wrapper_steps_of(path: str, _version: tuple[int, ...]) -> tuple[tuple[str, 
     except OSError:
         return ((_STEP_RUNS, UNKNOWN_PROGRAM),)
     if _TRAMPOLINE.search(head[:512]) or _PYTHON_EXEC.search(head):
-        return ((_STEP_RUNS, "python3"),)
+        # (and what else its `exec` lines name: `exec python3 -c "os.execvp('node', …)"`
+        # runs node too: review DX6)
+        lines = _EXEC_LINE.findall(head.decode("utf-8", "replace"))
+        named = _named_interpreters(lines)
+        return ((_STEP_RUNS, "python3"), *((_STEP_RUNS, name) for name in named))
     if len(head) == _WRAPPER_SCAN:
         head = head[: head.rfind(b"\n") + 1]  # (no line cut in two)
     return tuple(_wrapper_steps(head.decode("utf-8", "replace"), os.path.dirname(path)))
@@ -4458,7 +4487,53 @@ def _wrapper_steps(script: str, folder: str) -> list[tuple[str, str]]:
         step = _wrapper_step(words, folder, functions) if words else None
         if step is not None:
             steps.append(step)
+            if step[0] == _STEP_FILE:
+                steps.append(_command_step(words))
+        if step is not None or (
+            words and words[0].value not in _SHELL_BUILTINS and words[0].value not in functions
+        ):
+            # a program that runs another named among its words or in a code string
+            # (`setpriv … node`, `script -c "node …"`, `perl -e "exec q(node)"`), each
+            # such name counts (review DX6)
+            named = _named_interpreters([w.value for w in words[1:]])
+            steps.extend((_STEP_RUNS, name) for name in named)
     return steps
+
+
+def _named_interpreters(values: Sequence[str | None]) -> list[str]:
+    """The interpreters' names (`_names_language`) among a command's words' `values` and
+    the words of its literal strings (`-c "node x.js"`, `--runtime=node`)."""
+    found: list[str] = []
+    for value in values:
+        if value is None:
+            continue
+        for token in _CODE_TOKEN.split(value):
+            name = token.rpartition("/")[2]
+            if name and name != UNKNOWN_PROGRAM and _names_language(name):
+                found.append(name)
+    return list(dict.fromkeys(found))
+
+
+# what splits a word into the names it may run (`-c "exec node x"`, `q(node)`, `=node`)
+_CODE_TOKEN: Final = re.compile(r"[\s'\"(),;`|&<>={}\[\]]+")
+# programs that run a command given as their arguments (in their own syntax: `setpriv
+# --reuid=0 CMD`, `script -c STRING`, `gdb --args CMD`, `sg GROUP -c STRING`), whose
+# inner command a wrapper script's reading does not model: when none of their words
+# names an interpreter, they run one not known (review DX6)
+_COMMAND_RUNNERS: Final = frozenset(
+    {"setpriv", "script", "unshare", "strace", "ltrace", "gdb", "lldb", "bwrap", "nsenter",
+     "perf", "prlimit", "sg", "newgrp", "linux32", "linux64", "setarch", "arch", "i386",
+     "x86_64", "caffeinate", "valgrind", "faketime", "proxychains", "proxychains4",
+     "torsocks", "tsocks", "firejail", "systemd-run", "catchsegv", "runuser", "su", "sudo",
+     "doas", "pkexec", "tini", "dumb-init", "entr", "numactl", "trickle", "rlwrap",
+     "nocache", "eatmydata", "chpst", "daemonize", "chrt", "ionice", "taskset", "flock",
+     "watch", "xargs", "chroot", "setsid", "cgexec", "systemd-inhibit", "unbuffer",
+     "sandbox-exec", "fakeroot", "fakechroot", "setuidgid", "softlimit", "runcon",
+     "dbus-run-session", "xvfb-run", "rr", "heaptrack", "hyperfine", "busybox", "nice",
+     "nohup", "timeout", "stdbuf", "env", "time", "ssh-agent", "mpirun", "srun", "parallel",
+     "with-contenv", "s6-setuidgid", "gosu", "su-exec", "capsh", "setcap", "ld.so",
+     "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"}
+)  # fmt: skip
 
 
 def _wrapper_step(words: list[Word], folder: str, functions: set[str]) -> tuple[str, str] | None:
@@ -4486,7 +4561,17 @@ def _wrapper_step(words: list[Word], folder: str, functions: set[str]) -> tuple[
         return _managed_program(name, words[1:])
     if "/" not in first.value and (first.value in _SHELL_BUILTINS or first.value in functions):
         return None
+    if name in _COMMAND_RUNNERS:
+        # (what it runs: an interpreter its words name, counted by `_wrapper_steps`, or
+        # one not known: `exec setpriv --reuid=0 "$@"`)
+        named = _named_interpreters([w.value for w in words[1:]])
+        return (_STEP_RUNS, UNKNOWN_PROGRAM) if not named else None
     return _STEP_FILE, first.value
+
+
+def _command_step(words: Sequence[Word]) -> tuple[str, str]:
+    """A step that holds a program's words, for the policy's runner table to judge."""
+    return _STEP_COMMAND, "\0".join(w.value or "" for w in words)
 
 
 def _managed_program(manager: str, words: list[Word]) -> tuple[str, str] | None:
@@ -5045,6 +5130,7 @@ _INPUT_OPS: Final = frozenset({"<", "<>", "<<", "<<-", "<<<", "<&"})
 _TRAMPOLINE: Final = re.compile(rb"\n'''exec' [^\n]*python", re.IGNORECASE)
 # a shell wrapper's `exec` of Python: a word naming python, or a `.py` file it runs
 _PYTHON_EXEC: Final = re.compile(rb"(?im)^[ \t]*exec[ \t]+[^\n]*(?:python|\.py\b)")
+_EXEC_LINE: Final = re.compile(r"(?m)^[ \t]*exec[ \t]+([^\n]*)")
 _WRAPPER_SCAN: Final = 16384  # the head of a shell wrapper looked through
 _LOOP_SCOPES: Final = frozenset({Scope.LOOP_BODY, Scope.FOR, Scope.WHILE_CONDITION, Scope.SELECT})
 # scopes that give a segment no input of their own (`_stdin_fed`)

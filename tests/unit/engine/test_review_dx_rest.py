@@ -301,3 +301,75 @@ def test_dx9_strings_are_not_looked_up(tmp_path: Path, line: str) -> None:
     line = line.replace("UP/", _up(workspace))
     decision = decide(line, workspace, env_beside(tmp_path))
     assert "engine.automount" not in decision.explain(), (line, decision.explain())
+
+
+# -- DX6: more wrappers and shebangs that hide node ------------------------------------------
+
+
+def _wrapped_node(tmp_path: Path, body: str) -> tuple[Decision, Decision]:
+    """The decisions on an approved `tsc --version`, `tsc` being a script of `body` in a
+    PATH folder, with `NODE_OPTIONS` preloading the workspace's `x.js` and without it."""
+    workspace = copy_workspace(tmp_path)
+    (workspace / "x.js").write_text("// x\n")
+    folder = tmp_path / "wrapbin"
+    folder.mkdir()
+    (folder / "tsc").write_text(body)
+    (folder / "tsc").chmod(0o755)
+    env = env_beside(tmp_path, PATH=f"{folder}:/usr/bin:/bin", NODE_OPTIONS="--require ./x.js")
+    risky = decide("tsc --version", workspace, env, "tsc")
+    env.pop("NODE_OPTIONS")
+    return risky, decide("tsc --version", workspace, env, "tsc")
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['#!/bin/sh\nexec setpriv --reuid=0 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec script -qc "node /opt/tsc.js" /dev/null\n',
+     '#!/bin/sh\nexec unshare -U node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec strace -o /dev/null node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec gdb -batch -ex run --args node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec bwrap --dev-bind / / node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec nsenter -t 1 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec perf stat node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec prlimit --nofile=1024 node /opt/tsc.js "$@"\n',
+     "#!/bin/sh\nexec sg root -c 'node /opt/tsc.js'\n",
+     '#!/bin/sh\nexec linux64 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec setarch x86_64 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec arch -x86_64 node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec caffeinate -i node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec valgrind -q node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec firejail --quiet node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec tini -- node /opt/tsc.js "$@"\n',
+     '#!/bin/sh\nexec tsx /opt/tsc.ts "$@"\n',
+     '#!/bin/sh\nexec perl -e "exec q(node), q(/opt/tsc.js)"\n',
+     '#!/bin/sh\nexec python3 -c "import os; os.execvp(\'node\', [\'node\', \'/opt/tsc.js\'])"\n',
+     '#!/bin/sh\nexec setpriv --reuid=0 "$@"\n',
+     '#!/bin/sh\nexec strace -f "$NODE" /opt/tsc.js\n',
+     # the policy's runner table (`runner NAME`): its command is not modelled here
+     '#!/bin/sh\nexec watchexec -r -- ./serve "$@"\n',
+     '#!/bin/sh\nset -e\nconcurrently "./a" "./b"\n',
+     "#!/usr/bin/nice node\nconsole.log(1)\n",
+     "#!/usr/bin/env -S nice -n5 node\nconsole.log(1)\n",
+     "#!/usr/bin/env -S timeout 5 node\nconsole.log(1)\n",
+     "#!/usr/bin/linux64 node\nconsole.log(1)\n",
+     "#!/usr/bin/setpriv --reuid=0 /opt/other\nconsole.log(1)\n"],
+)  # fmt: skip
+def test_dx6_wrappers_hiding_node_ask(tmp_path: Path, body: str) -> None:
+    risky, plain = _wrapped_node(tmp_path, body)
+    assert risky.verdict is Verdict.ASK, risky.explain()
+    assert "NODE_OPTIONS" in risky.explain(), risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['#!/bin/sh\nexec cat "$@"\n',
+     '#!/bin/sh\necho "this needs node"\nexec cat "$@"\n',
+     '#!/bin/sh\nexec /usr/bin/env cat "$@"\n',
+     "#!/usr/bin/nice cat\n",
+     "#!/usr/bin/env -S nice cat\n"],
+)  # fmt: skip
+def test_dx6_wrappers_reaching_no_node_stay_allowed(tmp_path: Path, body: str) -> None:
+    risky, plain = _wrapped_node(tmp_path, body)
+    assert risky.verdict is Verdict.ALLOW, risky.explain()
+    assert plain.verdict is Verdict.ALLOW, plain.explain()
