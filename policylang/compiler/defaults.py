@@ -198,6 +198,8 @@ _RUNNER_PROGRAMS = (
     "prime-run", "gamemoderun", "pkexec",
     "toybox",  # (a multi-call program whose `sh` is toybox's own shell, no bash)
     "sshpass",  # review CN8: `sshpass -p x sh x.sh` was offered as `sshpass`
+    # review DX6: macOS's `arch -x86_64 CMD`, setarch's `i386 CMD` and `x86_64 CMD`
+    "arch", "i386", "x86_64",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)

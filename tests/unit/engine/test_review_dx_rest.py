@@ -373,3 +373,22 @@ def test_dx6_wrappers_reaching_no_node_stay_allowed(tmp_path: Path, body: str) -
     risky, plain = _wrapped_node(tmp_path, body)
     assert risky.verdict is Verdict.ALLOW, risky.explain()
     assert plain.verdict is Verdict.ALLOW, plain.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [("arch -x86_64 rm -rf cfg", ""), ("arch -arm64 node x.js", ""),
+     ("arch -x86_64 rm -rf cfg", "arch"), ("i386 rm -rf cfg", "i386"),
+     ("x86_64 rm -rf cfg", "x86_64")],
+)  # fmt: skip
+def test_dx6_arch_runs_its_operands(tmp_path: Path, line: str, approval: str) -> None:
+    # macOS's `arch -x86_64 CMD` (Rosetta wrappers), setarch's `i386 CMD`: not a printout
+    workspace = copy_workspace(tmp_path)
+    decision = decide(line, workspace, env_beside(tmp_path), *([approval] if approval else []))
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("line", ["arch", "arch -x86_64"])
+def test_dx6_arch_alone_prints_the_machine(tmp_path: Path, line: str) -> None:
+    workspace = copy_workspace(tmp_path)
+    assert decide(line, workspace, env_beside(tmp_path)).verdict is Verdict.ALLOW
