@@ -5334,12 +5334,12 @@ _SECRET_VALUE: Final = re.compile(
     r"|(?:^|[\s?&;\"'])(?:[\w.-]*[_.-](?i:password|passwd|pwd|pass|passphrase)"
     r"|[\w.-]*[a-z0-9](?:Password|Passwd|Passphrase|Pwd|Pass|PASSWORD|PASSWD|PASSPHRASE)"
     r"|(?i:passphrase|pgpassword|sshpass))"
-    rf"\s*=\s*(?!{_FLAG_VALUE}(?:$|[\s&;,]))[^\s&;,]"
-    r"|(?:^|\s)--password(?:=|\s+)(?!-)\S|(?:^|\s)-u\s?\S+\s+-p[^\s-]"
+    rf"\s*=\s*(?!{_FLAG_VALUE}(?:$|[\s&;,])|\$\{{)[^\s&;,]"
+    r"|(?:^|\s)--password(?:=|\s+)(?!-)\S|(?:^|\s)-u\s?\S+\s+-p(?!\d{1,5}(?::\d{1,5})*(?:/\w+)?(?:\s|$))[^\s-]"
     r"|(?i:aws_secret_access_key|aws_session_token)\s*[=:]\s*\S"
     r"|(?i:(?:^|[;\s])(?:AccountKey|SharedAccessKey)\s*=\s*[^\s;])|[?&]sig=[\w%+/=-]{16,}"
     rf"|(?i:\"[\w.-]*(?:password|passphrase)\"\s*:\s*\"(?!{_FLAG_VALUE}\")[^\"]+\")"
-    rf"|(?i:\"[\w.-]*(?:token|secret|api_?key|access_?key)\"\s*:\s*\"(?!{_FLAG_VALUE}\")"
+    rf"|(?i:\"[\w.-]*(?:token|secret|api_?key|access_?key)\"\s*:\s*\"(?!{_FLAG_VALUE}\"|\$\{{)"
     r"[^\"\s]{8,}\")"
     # Oracle's `scott/pw@//db`, `scott/pw@orcl`, `scott/pw@db:1521/svc` (not an action's
     # or a package's `owner/repo@v4`, `@main`, `@SHA`)

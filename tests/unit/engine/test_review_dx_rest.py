@@ -108,6 +108,10 @@ _PLAIN_VALUES = [
     '{"token_type": "Bearer"}',
     '{"token": ""}',
     "-p8080 -v",
+    "run -u 1000 -p8080:80 -p 443:443/tcp img",
+    "-u 1000 -p3000",
+    '{"api_key": "${API_KEY}"}',
+    "DB_PASSWORD=${DB_PASSWORD}",
     "https://discord.com/invite/abc",
 ]
 
