@@ -10,24 +10,11 @@ import os
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, env_beside
+from realrun import copy_workspace, decide, env_beside
 
 from policylang import Verdict
 from policylang.decision import Decision
 from policylang.engine import paths
-from policylang.engine.policy import load_policy
-
-
-def decide(
-    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
-) -> Decision:
-    """The default policy's decision on `line` in `workspace` (or `cwd`) with `env`
-    (`approvals` added in memory)."""
-    policy = load_policy()
-    for rule in approvals:
-        policy.approvals.add(rule, persist=False)
-    return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
-
 
 # -- DX8: credential shapes in variables' values ---------------------------------------------
 
