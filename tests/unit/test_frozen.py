@@ -24,6 +24,7 @@ from policylang import _native, load_policy
 from policylang._frozen import written_init
 from policylang.decision import Decision, Reason, SegmentDecision, Verdict
 from policylang.engine.checks import SegmentState
+from policylang.engine.paths import Cwd
 from policylang.engine.rules import SegmentRules
 from policylang.shell.model import (
     CommandLine,
@@ -55,6 +56,7 @@ WRITTEN: tuple[type, ...] = (
     Decision,
     SegmentRules,
     SegmentState,
+    Cwd,
 )
 
 
