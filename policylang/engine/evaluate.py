@@ -4281,12 +4281,17 @@ def _physical_entry(entry: str, lexical: str) -> tuple[str, bool]:
     links followed, and whether that depends on the process looking (see
     `paths.physical`); itself, not through /proc, where it cannot be resolved."""
     if "/.." not in entry and not lexical.startswith(("/proc/", "/dev/")):
+        fixed = paths.fixed_entry(lexical)
+        if fixed is not None:
+            return fixed, False  # (`/usr/bin` for a user: only root can change it)
         # the usual entry: the kernel's name for it is the one written, so no link on
         # its way (to /proc or elsewhere) was followed; three system calls
         found = paths.kernel_real(entry)
         if found == lexical:
+            paths.note_fixed(lexical, found)
             return found, False
         if found is not None and _plain_link(lexical, found):
+            paths.note_fixed(lexical, found, os.path.dirname(lexical))
             return found, False
     try:
         return paths.physical(entry, lexical)

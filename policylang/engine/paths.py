@@ -18,6 +18,7 @@ import os
 import posixpath
 import re
 import stat
+import sys
 import threading
 import time
 import unicodedata
@@ -552,6 +553,80 @@ def folder_names(folder: str, stamp: Stamp) -> frozenset[str] | None:
                 _NAMES.clear()
             _NAMES[folder] = (stamp, found)
     return found
+
+
+# PATH entries whose resolution only the superuser can change (`fixed_entry`): each with
+# where it leads and when (monotonic seconds) that was last checked
+_FIXED: dict[str, tuple[str, float]] = {}
+_FIXED_RECHECK: Final = 1.0  # seconds a fixed entry is trusted without a look
+_MAX_FIXED: Final = 256
+
+
+def fixed_entry(lexical: str) -> str | None:
+    """Where the absolute, normal PATH entry `lexical` leads, if it was found fixed (see
+    `note_fixed`) less than a second ago; None: resolve it."""
+    known = _FIXED.get(lexical)
+    if known is None or time.monotonic() - known[1] >= _FIXED_RECHECK:
+        return None
+    return known[0]
+
+
+def note_fixed(lexical: str, found: str, link_folder: str | None = None) -> None:
+    """Keep that the PATH entry `lexical` leads to `found` (the kernel's name for it, no
+    link on its way), if nothing but the superuser can change that: policylang runs
+    unprivileged, and every folder from `/` to `found` (and to `link_folder`, the folder
+    of the link `lexical` is, usrmerge's `/bin -> usr/bin`) is a real folder owned by
+    root that neither its group nor others may write. Then no command this user runs
+    can rename, replace or re-point anything on the way (review DZ4's case needs write
+    access to a folder above the entry). Looked at again after a second, which bounds
+    what an approved command running as root (`sudo`) could make stale."""
+    if not _unprivileged():
+        return
+    if not _root_chain(found) or (link_folder is not None and not _root_chain(link_folder)):
+        return
+    if len(_FIXED) >= _MAX_FIXED:
+        _FIXED.clear()
+    _FIXED[lexical] = (found, time.monotonic())
+
+
+def _root_chain(folder: str) -> bool:
+    """Whether `/` and every folder on the way to absolute, normal `folder` (itself
+    included) is a folder, not a link, owned by root, writable by root alone."""
+    parts = [part for part in folder.split("/") if part]
+    chain = ["/", *("/" + "/".join(parts[: count + 1]) for count in range(len(parts)))]
+    for current in chain:
+        try:
+            st = os.lstat(current)
+        except (OSError, ValueError):
+            return False
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
+            return False
+    return True
+
+
+_PRIVILEGE: list[bool] = []  # whether this process runs unprivileged: found once
+
+
+def _unprivileged() -> bool:
+    """Whether this process (and so the commands it judges, run as the same user) can
+    write only what its user may: not root, and on Linux no effective capability (a
+    container's `CAP_DAC_OVERRIDE` writes any folder)."""
+    if not _PRIVILEGE:
+        _PRIVILEGE.append(_find_unprivileged())
+    return _PRIVILEGE[0]
+
+
+def _find_unprivileged() -> bool:
+    if not hasattr(os, "geteuid") or os.geteuid() == 0:
+        return False
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("CapEff:"):
+                    return int(line.split()[1], 16) == 0
+    except (OSError, ValueError, IndexError):
+        pass
+    return sys.platform == "darwin"  # no /proc: only where capabilities do not exist
 
 
 # the folders whose names an automounter resolves as host names (`/net/HOST`)

@@ -118,3 +118,83 @@ def test_an_entry_through_proc_names_the_lines_folder(tmp_path: Path, how: str) 
         decision = policy.evaluate(line, workspace=str(workspace), env=env)
         assert decision.verdict is Verdict.ASK, (line, decision.explain())
         assert any("/proc" in r.message for r in decision.reasons), decision.explain()
+
+
+# -- entries only the superuser can change: kept a second (`paths.note_fixed`) -----------
+
+
+@pytest.fixture
+def unprivileged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if policylang ran as an ordinary user (this suite runs as root in CI)."""
+    monkeypatch.setattr(paths, "_PRIVILEGE", [True])
+    monkeypatch.setattr(paths, "_FIXED", {})
+
+
+def test_system_folders_are_root_chains() -> None:
+    assert paths._root_chain("/")
+    assert paths._root_chain("/usr/bin")  # root's, 0755, on every Debian and macOS
+
+
+def test_a_folder_below_a_world_writable_one_is_no_root_chain(tmp_path: Path) -> None:
+    (tmp_path / "bin").mkdir()
+    assert not paths._root_chain(str(tmp_path / "bin"))  # /tmp is writable by all
+    assert not paths._root_chain("/nonexistent/bin")
+
+
+def test_a_link_on_the_way_is_no_root_chain(tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to("/usr")
+    assert not paths._root_chain(str(link / "bin"))
+
+
+def test_root_and_capabilities_are_privileged(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(paths.os, "geteuid", lambda: 0)
+    assert not paths._find_unprivileged()
+    monkeypatch.setattr(paths.os, "geteuid", lambda: 1000)
+    status = Path("/proc/self/status").read_text()
+    line = next(x for x in status.splitlines() if x.startswith("CapEff:"))
+    capabilities = int(line.split()[1], 16)
+    # (a user with effective capabilities writes folders root owns)
+    assert paths._find_unprivileged() is (capabilities == 0)
+
+
+@pytest.mark.usefixtures("unprivileged")
+def test_an_unprivileged_process_keeps_system_entries(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{tmp_path}/tools:/usr/bin"}
+    (tmp_path / "tools").mkdir()
+    policy = load_policy(snapshot=False, decision_cache=0)
+    assert _verdict(policy, workspace, env) is Verdict.ALLOW
+    assert paths.fixed_entry("/usr/bin") == "/usr/bin"
+    assert paths.fixed_entry(f"{tmp_path}/tools") is None  # below /tmp: resolved each line
+
+
+@pytest.mark.usefixtures("unprivileged")
+def test_a_kept_entry_is_looked_at_again_after_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    paths.note_fixed("/usr/bin", "/usr/bin")
+    assert paths.fixed_entry("/usr/bin") == "/usr/bin"
+    monkeypatch.setattr(paths, "_FIXED_RECHECK", 0.0)
+    assert paths.fixed_entry("/usr/bin") is None
+
+
+@pytest.mark.usefixtures("unprivileged")
+def test_a_link_entry_is_kept_only_where_its_folder_is_roots(tmp_path: Path) -> None:
+    paths.note_fixed("/bin", "/usr/bin", "/")  # usrmerge's `/bin -> usr/bin`
+    assert paths.fixed_entry("/bin") == "/usr/bin"
+    paths.note_fixed(f"{tmp_path}/bin", "/usr/bin", str(tmp_path))  # a link anyone re-points
+    assert paths.fixed_entry(f"{tmp_path}/bin") is None
+
+
+def test_a_privileged_process_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(paths, "_PRIVILEGE", [False])
+    monkeypatch.setattr(paths, "_FIXED", {})
+    paths.note_fixed("/usr/bin", "/usr/bin")
+    assert paths.fixed_entry("/usr/bin") is None
+
+
+@pytest.mark.usefixtures("unprivileged")
+def test_moved_entries_are_seen_by_an_unprivileged_process(tmp_path: Path) -> None:
+    # review DZ4's case again, as an ordinary user: an entry below /tmp is never kept
+    test_an_entry_whose_parent_folder_moves_into_the_workspace_is_seen(tmp_path)
+    test_an_entry_that_comes_to_lead_into_the_workspace_is_seen(tmp_path / "second")
