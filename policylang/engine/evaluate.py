@@ -3209,10 +3209,14 @@ class _Walk(LineWrites):
     def _entry_stamp(self, entry: str) -> paths.Stamp | None:
         """The stamp of the folder an absolute PATH entry leads to, taken once per line:
         it tells whether what was kept of the entry (its listing, where it leads) is
-        still true, in one `stat` for all the line's lookups."""
+        still true, in one `stat` for all the line's lookups; none for an entry only
+        root can change (`paths.fixed_stamp`)."""
         if entry in self._entry_stamps:
             return self._entry_stamps[entry]
-        found = self._entry_stamps[entry] = paths.folder_stamp(entry)
+        fixed, found = paths.fixed_stamp(_normal_entry(entry))
+        if not fixed:
+            found = paths.folder_stamp(entry)
+        self._entry_stamps[entry] = found
         return found
 
     def _may_hold(self, entry: str, name: str) -> bool:

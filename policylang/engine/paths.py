@@ -557,7 +557,7 @@ def folder_names(folder: str, stamp: Stamp) -> frozenset[str] | None:
 
 # PATH entries whose resolution only the superuser can change (`fixed_entry`): each with
 # where it leads and when (monotonic seconds) that was last checked
-_FIXED: dict[str, tuple[str, float]] = {}
+_FIXED: dict[str, tuple[str, float, Stamp | None]] = {}
 _FIXED_RECHECK: Final = 1.0  # seconds a fixed entry is trusted without a look
 _MAX_FIXED: Final = 256
 
@@ -571,6 +571,16 @@ def fixed_entry(lexical: str) -> str | None:
     return known[0]
 
 
+def fixed_stamp(lexical: str) -> tuple[bool, Stamp | None]:
+    """Whether the PATH entry `lexical` was found fixed less than a second ago, and the
+    stamp its folder had then (None: no folder): its entries, too, change only by
+    root's hand, so the stamp stands for a `stat` of it."""
+    known = _FIXED.get(lexical)
+    if known is None or time.monotonic() - known[1] >= _FIXED_RECHECK:
+        return False, None
+    return True, known[2]
+
+
 def note_fixed(lexical: str, found: str, link_folder: str | None = None) -> None:
     """Keep that the PATH entry `lexical` leads to `found` (the kernel's name for it, no
     link on its way), if nothing but the superuser can change that: policylang runs
@@ -579,14 +589,18 @@ def note_fixed(lexical: str, found: str, link_folder: str | None = None) -> None
     root that neither its group nor others may write. Then no command this user runs
     can rename, replace or re-point anything on the way (review DZ4's case needs write
     access to a folder above the entry). Looked at again after a second, which bounds
-    what an approved command running as root (`sudo`) could make stale."""
+    what an approved command running as root (`sudo`) could make stale. The folder's
+    stamp is kept with it (`fixed_stamp`), unless it changed within 3 s."""
     if not _unprivileged():
         return
     if not _root_chain(found) or (link_folder is not None and not _root_chain(link_folder)):
         return
+    stamp = folder_stamp(found)
+    if stamp is not None and not _settled(stamp, time.time_ns()):
+        return  # (a folder changed within 3 s may change again under the same stamp)
     if len(_FIXED) >= _MAX_FIXED:
         _FIXED.clear()
-    _FIXED[lexical] = (found, time.monotonic())
+    _FIXED[lexical] = (found, time.monotonic(), stamp)
 
 
 def _root_chain(folder: str) -> bool:
@@ -977,7 +991,10 @@ def is_within(path: str, root: str) -> bool:
     """
     if root == "/":
         return True
-    return path == root or path.startswith(root.rstrip("/") + "/")
+    if root[-1:] == "/":  # (rare: roots are normal; `/w/` is `/w`)
+        return path == root or path.startswith(root.rstrip("/") + "/")
+    # (no string made: called for every form of every path a line names)
+    return path.startswith(root) and (len(path) == len(root) or path[len(root)] == "/")
 
 
 _GLOB_MAGIC = re.compile(r"[*?[]")

@@ -168,6 +168,9 @@ def test_an_unprivileged_process_keeps_system_entries(tmp_path: Path) -> None:
     assert _verdict(policy, workspace, env) is Verdict.ALLOW
     assert paths.fixed_entry("/usr/bin") == "/usr/bin"
     assert paths.fixed_entry(f"{tmp_path}/tools") is None  # below /tmp: resolved each line
+    # and its folder's stamp stands for a `stat` of it on the next lines
+    assert paths.fixed_stamp("/usr/bin") == (True, paths.folder_stamp("/usr/bin"))
+    assert paths.fixed_stamp(f"{tmp_path}/tools") == (False, None)
 
 
 @pytest.mark.usefixtures("unprivileged")
@@ -176,6 +179,7 @@ def test_a_kept_entry_is_looked_at_again_after_a_second(monkeypatch: pytest.Monk
     assert paths.fixed_entry("/usr/bin") == "/usr/bin"
     monkeypatch.setattr(paths, "_FIXED_RECHECK", 0.0)
     assert paths.fixed_entry("/usr/bin") is None
+    assert paths.fixed_stamp("/usr/bin") == (False, None)
 
 
 @pytest.mark.usefixtures("unprivileged")

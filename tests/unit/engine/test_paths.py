@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from policylang.engine import paths
 from policylang.engine.paths import Cwd
@@ -102,6 +104,13 @@ def test_cd_in_loop_applies_to_every_segment() -> None:
 def test_too_many_candidates_become_unknown() -> None:
     segs = [_seg("cd", f"/d{i}") for i in range(paths.MAX_CANDIDATES + 1)] + [_seg("ls")]
     assert paths.track(segs, Cwd(candidates=frozenset({"/w"})), HOME)[-1].known is False
+
+
+@given(st.text("/wx.", max_size=6), st.text("/wx.", max_size=6))
+def test_is_within_is_the_plain_prefix_rule(path: str, root: str) -> None:
+    # (written without making a string: it must still say what the plain rule says)
+    plain = root == "/" or path == root or path.startswith(root.rstrip("/") + "/")
+    assert paths.is_within(path, root) is plain
 
 
 def test_is_within() -> None:
