@@ -22,6 +22,7 @@ from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import (
     REWRITE_MARK,
     GitConfigInspector,
+    GitDirs,
     TrackedFile,
     TrackedSelection,
     find_gitdirs,
@@ -997,6 +998,8 @@ class PathChecks:
     # the files git's configuration includes, by the directory whose repository's
     # configuration was read (`included_configs`), asked once per walk
     includes: dict[str, frozenset[str]]
+    # the git directories of each directory asked, asked once per line (`gitdirs_of`)
+    gitdirs: dict[str, GitDirs]
     # segments of the line that may rewrite a file of the work tree git's configuration
     # includes (`git checkout`), with what runs and that file: later git segments ask
     config_rewrites: list[tuple[SegmentState, str, str]]
@@ -1829,10 +1832,10 @@ class PathChecks:
         submodule), and those at or inside the protected paths below the top (CL5)."""
         if self.protected_links is None:
             self.fs = True
-            links, complete = self.git.tracked_links(self.ctx.workspace)
+            links, complete = self.git.tracked_links(self.ctx.workspace, self.gitdirs)
             folders = dict.fromkeys((self.ctx.workspace, *sorted(self.start.candidates)))
             for folder in list(folders)[1:]:
-                more, read = self.git.tracked_links(folder)
+                more, read = self.git.tracked_links(folder, self.gitdirs)
                 links.extend(more)
                 complete = complete and read
             self.links_complete = complete
@@ -1930,7 +1933,9 @@ class PathChecks:
     def _included_in(self, directory: str) -> frozenset[str]:
         found = self.includes.get(directory)
         if found is None:
-            named = self.git.included_files(directory, self.ctx.home, self.ctx.env)
+            named = self.git.included_files(
+                directory, self.ctx.home, self.ctx.env, self.gitdirs
+            )
             forms = set(named)
             for path in named:  # (rare: most configurations include nothing)
                 forms.update(self.resolve_all(path, _ROOT)[0])  # a link on the way
@@ -2428,7 +2433,7 @@ class PathChecks:
                     ),
                 )
         for directory in directories:
-            inspection = self.git.inspect(directory, home=self.ctx.home)
+            inspection = self.git.inspect(directory, home=self.ctx.home, known=self.gitdirs)
             risks, complete = inspection.risks, inspection.complete
             if printer is not None and inspection.credentials:
                 held = inspection.credentials[0]

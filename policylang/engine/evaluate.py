@@ -354,6 +354,7 @@ class _Walk(LineWrites):
         self.trees: dict[tuple[str, bool | tuple[str, ...]], tuple[list[Reason], bool]] = {}
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
+        self.gitdirs = {}  # see `PathChecks.gitdirs`
         self.protected_links = None  # see `PathChecks.protected_links`
         self.links_complete = True
         self.glob_landings = []  # see `PathChecks.glob_landings`

@@ -689,10 +689,12 @@ class GitConfigInspector:
         inspection = self.inspect(directory, home=home)
         return inspection.risks, inspection.complete
 
-    def inspect(self, directory: str, *, home: str | None = None) -> GitInspection:
+    def inspect(
+        self, directory: str, *, home: str | None = None, known: dict[str, GitDirs] | None = None
+    ) -> GitInspection:
         """What the repository containing `directory` lets git run, and the credentials its
-        configuration holds (see `risks_for`)."""
-        found, complete = find_gitdirs(directory)
+        configuration holds (see `risks_for`). `known`: the line's `gitdirs_of` memo."""
+        found, complete = gitdirs_of(directory, known)
         walk = _Walk(home=home)
         walk.complete = complete
         for gitdir, top in found:
@@ -781,14 +783,21 @@ class GitConfigInspector:
         )
         return values, repository.complete and common.complete and read
 
-    def included_files(self, directory: str, home: str, env: Mapping[str, str]) -> frozenset[str]:
+    def included_files(
+        self,
+        directory: str,
+        home: str,
+        env: Mapping[str, str],
+        known: dict[str, GitDirs] | None = None,
+    ) -> frozenset[str]:
         """The files the global configuration and that of the repository of `directory`
         include (`include.path = ~/.work-creds`): git reads them as configuration, so
-        whatever their names, reading one may print a credential (review AE2)."""
+        whatever their names, reading one may print a credential (review AE2). `known`:
+        the line's `gitdirs_of` memo."""
         named: list[str] = []
         for path in _global_files(home, env):
             self._included_by(path, home, named, probe=True)
-        found, _complete = find_gitdirs(directory)
+        found, _complete = gitdirs_of(directory, known)
         for gitdir, _top in found:
             for config in _repository_configs(gitdir, _commondir(gitdir) or gitdir):
                 self._included_by(config, home, named, probe=config.endswith(".worktree"))
@@ -815,10 +824,13 @@ class GitConfigInspector:
                     pending.append(target)
                     named.append(target)
 
-    def tracked_links(self, directory: str) -> tuple[list[str], bool]:
+    def tracked_links(
+        self, directory: str, known: dict[str, GitDirs] | None = None
+    ) -> tuple[list[str], bool]:
         """The symbolic links the index of each repository git may use for `directory`
-        records (absolute paths in its working tree), and whether every index was read."""
-        found, complete = find_gitdirs(directory)
+        records (absolute paths in its working tree), and whether every index was read.
+        `known`: the line's `gitdirs_of` memo."""
+        found, complete = gitdirs_of(directory, known)
         links: list[str] = []
         for gitdir, top in found:
             if top is None:
@@ -1825,6 +1837,23 @@ def _commondir(gitdir: str) -> str | None:
     if not text or "\n" in text:
         return None
     return text if text.startswith("/") else gitdir + "/" + text
+
+
+# what `find_gitdirs` answers: the git directories, each with its working tree, and
+# whether the walk was complete
+GitDirs = tuple[list[tuple[str, str | None]], bool]
+
+
+def gitdirs_of(directory: str, known: dict[str, GitDirs] | None) -> GitDirs:
+    """`find_gitdirs(directory)`, asked once per line where the line's memo `known` is
+    given: a write line asks it of the workspace for the configuration's includes and
+    again for the index's links (two walks up to `/`, a `stat` per level each)."""
+    if known is None:
+        return find_gitdirs(directory)
+    found = known.get(directory)
+    if found is None:
+        found = known[directory] = find_gitdirs(directory)
+    return found
 
 
 def find_gitdirs(directory: str) -> tuple[list[tuple[str, str | None]], bool]:

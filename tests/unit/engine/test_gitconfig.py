@@ -749,3 +749,33 @@ def test_a_kept_head_follows_a_rewrite_with_its_time_set_back(
     head.write_text("garbage: refs/heads/main\n"[: before.st_size])  # the same size
     os.utime(head, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert gitconfig._valid_head(str(head)) is False
+
+
+@pytest.mark.source  # (counts calls of a module function of the source)
+def test_a_line_walks_up_for_git_directories_once_per_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a write asks for the configuration's includes and for the index's links, a git
+    # command for what its configuration runs: one walk up to `/` serves them all
+    from policylang import Verdict, load_policy
+    from policylang.engine import gitconfig
+
+    workspace = tmp_path / "ws"
+    (workspace / ".git").mkdir(parents=True)
+    asked: list[str] = []
+    real = gitconfig.find_gitdirs
+
+    def counted(directory: str) -> gitconfig.GitDirs:
+        asked.append(directory)
+        return real(directory)
+
+    monkeypatch.setattr(gitconfig, "find_gitdirs", counted)
+    policy = load_policy(snapshot=False, decision_cache=0)
+    asked.clear()  # (loading checked the policy's own expectations)
+    env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    decision = policy.evaluate("mkdir out && git status", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ASK
+    assert asked and len(asked) == len(set(asked))
+    asked.clear()
+    policy.evaluate("mkdir out", workspace=str(workspace), env=env)
+    assert asked == [str(workspace)]  # and asked again on the next line
