@@ -1493,6 +1493,8 @@ class _Walk(LineWrites):
             # vain would cost a question, never a hole (the approval's use checks it all)
             if not (inside and value is not None and self._plainly_inside(value, cwd)):
                 for path in _named_paths(word, typed=program not in _REMOTE_PATHS):
+                    if inside and path.value is not None and self._plain_name(path.value, cwd):
+                        continue  # (`09:30`, `k=v`: each piece one such name)
                     self.check_path_word(path, "read", seg, cwd)
                     self.check_path_word(path, "write", seg, cwd)
                 if value is not None and program not in _REMOTE_PATHS:
@@ -2181,6 +2183,17 @@ class _Walk(LineWrites):
         return cwd.known and all(
             any(paths.is_within(c, root) for root in roots) for c in cwd.candidates
         )
+
+    def _plain_name(self, path: str, cwd: paths.Cwd) -> bool:
+        """A path a word names (`_named_paths`) that is one relative name, which does not
+        exist and no protected rule names (as `_plainly_inside`, for the pieces of words
+        such as `09:30` or `key=value`, which name each piece and themselves)."""
+        if path[:1] == "-" or path in ("", ".", "..") or any(c in path for c in "/~*?[\\"):
+            return False
+        if self.rules.may_be_protected("/" + path):
+            return False
+        self.fs = True
+        return not any(_lexists(os.path.join(c, path)) for c in cwd.candidates)
 
     def _plainly_inside(self, value: str, cwd: paths.Cwd) -> bool:
         """A word that names nothing but one relative name that does not exist (so no link)
