@@ -522,6 +522,9 @@ class RuleView:
         self._parse_lock = threading.Lock()
         self._positions = {p.value: p for p in ExpansionPosition}
         self._commands = _command_table(policy)
+        # `_may_be_run` answers by word, from this policy's tables alone: asked of the
+        # words after every program no table knows (bounded: words are untrusted)
+        self._run_names: dict[str, bool] = {}
         # `_renamed_program` answers by name: a pure function of the name and this policy's
         # rule tree, asked for every command no rule names (bounded: names are untrusted)
         self._renamed: dict[str, str | None] = {}
@@ -1606,13 +1609,18 @@ class RuleView:
         if word.startswith("-") or "=" in word:
             return False
         word = word.rpartition("/")[2]  # (`acme-wrap /bin/sh x.sh`)
-        if word in _VERB_NAMES:
-            return False
-        return (
+        known = self._run_names.get(word)
+        if known is not None:
+            return known
+        found = word not in _VERB_NAMES and (
             self._runs_code(word)
             or self.policy.wrappers.get(word) is not None
             or _extractor_name(word) in _EXTRACTORS
         )
+        if len(self._run_names) >= _MAX_RENAMED:
+            self._run_names.clear()
+        self._run_names[word] = found
+        return found
 
     def renamed(self, name: str) -> str | None:
         """The program the rules name that `name` renames (`gmake` → `make`), or None."""
