@@ -5367,14 +5367,45 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 # Hub, Grafana, Shopify, Groq, Linear, Pulumi, Tailscale, Square); Azure's `AccountKey=`
 # and SAS `sig=`, a JSON `"…password":`, `"…token":`, `"…secret":`, `"apiKey":`,
 # `-D….password=`, a `NAME_PASSWORD=`, `keyStorePassword=`, `gpg.passphrase=`,
-# `MYSQL_PWD=` key inside the value, `--password X`, mysql's `-uU -pPW`,
-# `aws_secret_access_key =`, Oracle's `scott/pw@`, Go MySQL's `root:pw@/db`, Slack,
+# `MYSQL_PWD=` key inside the value, `--password X`, mysql's `-uU -pPW` (any `-pPW` after
+# mysql), `aws_secret_access_key =`, Oracle's `scott/pw@` (any after sqlplus and its kin),
+# Go MySQL's `root:pw@/db`, Slack,
 # Discord and Teams webhooks, HTTP Basic and opaque Bearer credentials, JWTs, private
 # keys (PEM, age) (reviews DR4, DT4, DW8, DW9, DX8); a scheme-less `host:port@db`
 # (`redis:6379@0`, a port before a bare name), a Maven coordinate's `@type`, Oracle's
 # `thin:@//db` (no user), a GitHub action's `owner/repo@v4`, `Basic Authentication` (a
-# plain word) and a JSON flag (`"requirePassword": "true"`) are plain values (DW9, DX9)
-_FLAG_VALUE: Final = r"(?i:true|false|yes|no|on|off|none|null|enabled|disabled|required|optional)"
+# plain word), a JSON flag (`"requirePassword": "true"`), a pagination token
+# (`"next_token"`) and a flag as a password (`X_PASSWORD=off`) are plain values (DW9,
+# DX9, closing 28)
+_FLAG_VALUE: Final = (
+    r"(?i:true|false|yes|no|on|off|1|0|none|null|enabled|disabled|required|optional)"
+)
+# a flag as a `_PASSWORD=`'s whole value, quoted or not (`REQUIRE_PASSWORD="false"`)
+_FLAG_WORD: Final = rf"(?![\"']?{_FLAG_VALUE}[\"']?(?:$|[\s&;,]))"
+# Oracle's `user/password@`: an unquoted user or password is an identifier (letters,
+# digits, `_`, `$`, `#`); any other password is in double quotes
+_ORACLE_LOGON: Final = r"[A-Za-z][\w$#]*/(?:\"[^\"\n]+\"|[^\s/@.\"'-]+)@"
+# the programs that take a logon as an argument (SQL*Plus, SQLcl, SQL*Loader, Data Pump,
+# RMAN, Data Guard's broker) and SQL*Plus's `connect`, before it on the same command
+_ORACLE_TOOL: Final = (
+    r"(?:^|[\s/])(?i:sqlplus|sql|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl|conn|connect)(?=\s)"
+    r"[^;|&\n]*?[\s=]"
+)
+# mysql and its kin as a command (not an option's value: `docker run -u mysql -p3306`)
+# before a glued `-pPASSWORD` on it (any password: a docker `-u UID -pPORT` is told apart
+# by the program; a port mapping `-p3306:3306` is none)
+_MYSQL_TOOL: Final = (
+    r"(?:^|[;&|(/]\s*|(?:^|\s)(?:[^-\s]\S*|--)\s)"
+    r"(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlslap"
+    r"|mysqlbinlog|mysqlsh|mariadb(?:-[a-z]+)?)(?=\s)"
+    r"[^;|&\n]*?\s-p(?!\d+(?::\d+)+(?:/\w+)?(?:\s|$))[^\s-]"
+)
+# a JSON key naming a page's place, not a credential (`"next_token"`, `"nextPageToken"`,
+# AWS's `"NextToken"`, `"continuationToken"`)
+_PAGE_TOKEN: Final = (
+    r"(?![\w.-]*?(?:next|page|continuation|pagination|cursor|sync|resume|continue|prev"
+    r"|previous|start)[_.-]?token\")"
+)
 _SECRET_VALUE: Final = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
     r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
@@ -5383,22 +5414,31 @@ _SECRET_VALUE: Final = re.compile(
     # (nor `redis:6379@0`, nor Oracle's `jdbc:oracle:thin:@db`: no password before `@`)
     r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+(?<!:)@"
     r"(?!sha(?:1|256|384|512):)[\w\[/]"  # (not an image's digest: `postgres:16@sha256:…`)
-    r"|(?i:(?:^|[?&;\s.-])(?:password|pwd|passwd|pass|sslpassword)\s*=\s*[^\s&;])"
+    r"|(?i:(?:^|[?&;\s.-])(?:password|pwd|passwd|pass|sslpassword)\s*=\s*"
+    rf"{_FLAG_WORD}[^\s&;])"
     # `POSTGRES_PASSWORD=`, `ansible_become_pass=`, `keyStorePassword=`, `PGPASSWORD=`
     r"|(?:^|[\s?&;\"'])(?:[\w.-]*[_.-](?i:password|passwd|pwd|pass|passphrase)"
     r"|[\w.-]*[a-z0-9](?:Password|Passwd|Passphrase|Pwd|Pass|PASSWORD|PASSWD|PASSPHRASE)"
     r"|(?i:passphrase|pgpassword|sshpass))"
-    rf"\s*=\s*(?!{_FLAG_VALUE}(?:$|[\s&;,])|\$\{{)[^\s&;,]"
+    rf"\s*=\s*{_FLAG_WORD}(?!\$\{{)[^\s&;,]"
     r"|(?:^|\s)--password(?:=|\s+)(?!-)\S|(?:^|\s)-u\s?\S+\s+-p(?!\d{1,5}(?::\d{1,5})*(?:/\w+)?(?:\s|$))[^\s-]"
+    rf"|{_MYSQL_TOOL}"
     r"|(?i:aws_secret_access_key|aws_session_token)\s*[=:]\s*\S"
     r"|(?i:(?:^|[;\s])(?:AccountKey|SharedAccessKey)\s*=\s*[^\s;])|[?&]sig=[\w%+/=-]{16,}"
     rf"|(?i:\"[\w.-]*(?:password|passphrase)\"\s*:\s*\"(?!{_FLAG_VALUE}\")[^\"]+\")"
-    rf"|(?i:\"[\w.-]*(?:token|secret|api_?key|access_?key)\"\s*:\s*\"(?!{_FLAG_VALUE}\"|\$\{{)"
+    rf"|(?i:\"{_PAGE_TOKEN}[\w.-]*(?:token|secret|api_?key|access_?key)\"\s*:\s*\""
+    rf"(?!{_FLAG_VALUE}\"|\$\{{)"
     r"[^\"\s]{8,}\")"
     # Oracle's `scott/pw@//db`, `scott/pw@orcl`, `scott/pw@db:1521/svc` (not an action's
-    # or a package's `owner/repo@v4`, `@main`, `@SHA`)
-    r"|thin:[\w.$#-]+/[^\s/@]+@|^[\w.$#-]+/[^\s/@]+@(?://|(?!(?:v?\d[\w.-]*|main|master"
-    r"|latest|stable|next|develop|dev|trunk|HEAD|[0-9a-f]{7,40})(?:$|\s))[\w(])"
+    # or a package's `owner/repo@v4`, `@main`, `@SHA`, `@feature/x`, nor one whose owner or
+    # name has a `-` or `.`, which an unquoted Oracle user or password has not); after
+    # sqlplus and its kin, any `user/pw@alias` (`sqlplus scott/tiger@v2`)
+    r"|thin:[\w.$#-]+/[^\s/@]+@"
+    rf"|^{_ORACLE_LOGON}(?://|(?!(?:v?\d[\w.-]*|main|master|latest|stable|next|develop|dev"
+    r"|trunk|HEAD|[0-9a-f]{7,40}|sha(?:1|256|384|512):\S*|(?:feature|feat|fix|bugfix"
+    r"|hotfix|release|releases|chore|docs|dependabot|renovate)/\S*)(?:$|\s))[\w(])"
+    rf"|(?:^|[\s=\"'])[\w$#]+/[^\s/@]+@(?://|\(|[\w.-]+:\d{{1,5}}(?:[/:\s]|$))"
+    rf"|(?:{_ORACLE_TOOL}|(?:^|[\s,])(?i:userid)\s*=\s*){_ORACLE_LOGON}[^\s@]"
     r"|hooks\.slack\.com/services/|discord(?:app)?\.com/api/webhooks/"
     r"|\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/"
     r"|\bBasic (?![A-Z]?[a-z]+\b)[A-Za-z0-9+/]{8,}=*|\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\."
