@@ -970,6 +970,8 @@ class PathChecks:
     loop_values: dict[str, tuple[str, ...] | None]
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool | tuple[str, ...]  # recursive reads include hidden files (names)
+    # the ignore files the segment's reader is given (`rg --ignore-file F`), resolved
+    ignore_files: tuple[str, ...]
     # whether the segment's recursive writes only remove files (`rm -r`): they reach no
     # `**/X/…` glob through the folder's own name (`rm -rf .venv`: review BX9)
     removing: bool
@@ -982,7 +984,8 @@ class PathChecks:
     written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]]
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
-    trees: dict[tuple[str, bool | tuple[str, ...]], tuple[list[Reason], bool]]  # scans of this line
+    # scans of this line
+    trees: dict[tuple[str, bool | tuple[str, ...], tuple[str, ...]], tuple[list[Reason], bool]]
     state_files: tuple[str, ...]  # the policy's own files, sorted: writes deny (`check_state`)
     # `paths.resolve_all` answers of this walk, by path and working directory: a word
     # is checked as read and as written, often twice in one line; the file system is
@@ -1008,6 +1011,7 @@ class PathChecks:
     written: list[tuple[SegmentState, str, bool]]
     git_reads: list[tuple[SegmentState, tuple[str, ...]]]
     hidden_skips: list[tuple[SegmentState, str]]
+    named_ignores: list[str]  # the ignore files those readers were given (resolved)
     clean_kept: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
     start: paths.Cwd  # where the line starts (the walk's)
@@ -1029,6 +1033,19 @@ class PathChecks:
 
     def path_checks(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
         self.reads_hidden = found.reads_hidden
+        self.ignore_files = ()
+        if found.ignore_files and found.reads_hidden is not True:
+            # `rg --ignore-file F`: F's `!` lines are read as the tree's (closing 28); a
+            # name whose file cannot be told counts every hidden file
+            named: list[str] = []
+            for value in found.ignore_files:
+                forms, complete, _process = self.resolve_all(value, cwd)
+                if not complete:
+                    self.reads_hidden = True
+                    break
+                named.extend(forms)
+            else:
+                self.ignore_files = tuple(named)
         self.reads_contents = found.reads_contents
         self.follows_links = found.follows_links
         self.removing = removes_only(found)
@@ -2145,10 +2162,11 @@ class PathChecks:
         if self.reads_hidden is not True:
             # judged by the ignore files as they are now: see `LineWrites` (review BV2)
             self.hidden_skips.append((seg, shown))
+            self.named_ignores.extend(self.ignore_files)
         if not os.path.isdir(directory):
             return  # a file, or nothing yet: no tree below it
         self.fs = True
-        key = (directory, self.reads_hidden)
+        key = (directory, self.reads_hidden, self.ignore_files)
         scanned = self.trees.get(key)
         if scanned is None:
             if self._too_many_trees(len(self.trees), seg, shown, "reads"):
@@ -2158,6 +2176,7 @@ class PathChecks:
                 self.ctx,
                 shown,
                 hidden=self.reads_hidden,
+                ignore_files=self.ignore_files,
                 budget=TREE_BUDGET,
                 git_config=self.git_config_credentials,
             )

@@ -349,9 +349,12 @@ class _Walk(LineWrites):
         self.loop_values: dict[str, tuple[str, ...] | None] = {}
         # how the current segment reads trees (set per segment by `path_checks`)
         self.reads_hidden = True
+        self.ignore_files = ()
         self.reads_contents = False
         # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
-        self.trees: dict[tuple[str, bool | tuple[str, ...]], tuple[list[Reason], bool]] = {}
+        self.trees: dict[
+            tuple[str, bool | tuple[str, ...], tuple[str, ...]], tuple[list[Reason], bool]
+        ] = {}
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
         self.gitdirs = {}  # see `PathChecks.gitdirs`
@@ -1158,6 +1161,7 @@ class _Walk(LineWrites):
         are for, and whether the program prints what it reads cannot be told."""
         self.reads_contents = False  # (these are set per segment: `path_checks`)
         self.reads_hidden = True
+        self.ignore_files = ()
         # it may follow the links below, wherever they lead (review CA5: an approved `lz4
         # -rc fix` printed `~/.ssh/id_rsa` through a shipped `fix/hl -> ~`)
         self.follows_links = True

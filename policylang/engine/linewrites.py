@@ -90,6 +90,7 @@ class LineWrites(PathChecks):
         self.gitdir_makers = []
         self.git_reads = []
         self.hidden_skips = []
+        self.named_ignores = []
         self.path_users = {}
         self.unnamed_writers = []
         self.clean_kept = []
@@ -102,6 +103,7 @@ class LineWrites(PathChecks):
         self.gitdir_makers.extend((seg, what) for _s, what in inner.gitdir_makers)
         self.git_reads.extend((seg, dirs) for _s, dirs in inner.git_reads)
         self.hidden_skips.extend((seg, shown) for _s, shown in inner.hidden_skips)
+        self.named_ignores.extend(inner.named_ignores)
         self.unnamed_writers.extend((seg, what) for _s, what in inner.unnamed_writers)
         self.clean_kept.extend((seg, path) for _s, path in inner.clean_kept)
         if inner.path_users:
@@ -166,8 +168,9 @@ class LineWrites(PathChecks):
         if not self.hidden_skips:
             return
         causes = _Writers()
+        named = frozenset(self.named_ignores)  # (`rg --ignore-file F`'s, closing 28)
         for seg, form, deep in self.written:
-            if _is_ignore_file(form) or (deep and id(seg) not in self.removers):
+            if _is_ignore_file(form) or form in named or (deep and id(seg) not in self.removers):
                 causes.add(seg, f"writes `{short(form)}`")
         for seg, what, _git in self.tree_writers:
             causes.add(seg, f"runs `{short(what)}`, which may write one")

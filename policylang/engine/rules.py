@@ -331,6 +331,9 @@ class SegmentRules:
     follows_links: bool = False
     # whether a recursive read also reads hidden files (`rg` and `ag` skip them by default)
     reads_hidden: bool | tuple[str, ...] = True  # (a tuple: the hidden names admitted)
+    # the ignore files it is given (`rg --ignore-file F`), as written: their `!` lines
+    # re-include hidden files as well
+    ignore_files: tuple[str, ...] = ()
     # whether it reads the files of whole trees (`grep -r`, `rg`; not `ls -R`, which lists)
     reads_contents: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
@@ -370,6 +373,7 @@ class SegmentRules:
         implicit_recursive: bool = False,
         follows_links: bool = False,
         reads_hidden: bool | tuple[str, ...] = True,
+        ignore_files: tuple[str, ...] = (),
         reads_contents: bool = False,
         git_dirs: tuple[str, ...] | None = None,
         git_print: GitPrint | None = None,
@@ -396,6 +400,7 @@ class SegmentRules:
         self.implicit_recursive = implicit_recursive
         self.follows_links = follows_links
         self.reads_hidden = reads_hidden
+        self.ignore_files = ignore_files
         self.reads_contents = reads_contents
         self.git_dirs = git_dirs
         self.git_print = git_print
@@ -923,6 +928,7 @@ class RuleView:
         hidden: bool | tuple[str, ...],
         budget: int,
         git_config: Callable[[str, str], Reason | None] | None = None,
+        ignore_files: Sequence[str] = (),
     ) -> tuple[list[Reason], bool]:
         """Reasons for the protected files a recursive read of directory `root` would reach.
 
@@ -969,8 +975,15 @@ class RuleView:
         everything = hidden is True
         scan = subtree.scan(root, hidden=everything, admit=admit, budget=budget)
         if not everything:
-            # `!.env` in an ignore file makes rg and ag read that hidden file after all
-            again = subtree.whitelisted(scan, root)
+            # `!.env` in an ignore file makes rg and ag read that hidden file after all:
+            # the tree's, those above it, `.git/info/exclude`, git's global one, those
+            # given by option (`ignore_files`)
+            global_ignores = subtree.rg_global_ignores(ctx.env or os.environ)
+            again = (
+                True
+                if global_ignores is None
+                else subtree.whitelisted(scan, root, (*global_ignores, *ignore_files))
+            )
             if again is True:
                 everything = True
                 scan = subtree.scan(root, hidden=True, budget=budget)
@@ -1422,6 +1435,7 @@ class RuleView:
             implicit_recursive = implicit_recursive or (follows and not starts)
         reads_contents = False
         reads_hidden: bool | tuple[str, ...] = True
+        ignore_files: tuple[str, ...] = ()
         if name == "git" and _word(inner, 1) == "grep":
             # `git grep` prints tracked files' contents (a committed `.env` too), and with
             # `--no-index` or `--untracked` any file below the working directory
@@ -1452,6 +1466,10 @@ class RuleView:
             reads_contents = _reads_trees(name, own, inner)
             if name in ("rg", "ag"):
                 reads_hidden = _reads_hidden(name, own)
+                if name == "rg" and reads_hidden is not True:
+                    ignore_files = tuple(
+                        o.value for o in own.find("--ignore-file") if o.value is not None
+                    )
         if (name in _SEVEN_ZIP or name == "rar") and _archives_working_folder(name, inner):
             # `7z a x.7z`, `rar a x.rar`: no file given, the working folder's `*` is added,
             # each folder whole (review DX4: `.env` and a linked `~/.ssh`'s files)
@@ -1509,6 +1527,7 @@ class RuleView:
             implicit_recursive=implicit_recursive,
             follows_links=_follows_links(name, inner, view),
             reads_hidden=reads_hidden,
+            ignore_files=ignore_files,
             reads_contents=reads_contents,
             git_dirs=git_dirs,
             git_print=_git_print(inner) if name == "git" else None,
@@ -2706,8 +2725,10 @@ def _reads_hidden(name: str, view: OptionView) -> bool | tuple[str, ...]:
     them (True), none (False), or those whose names match the globs returned.
 
     Fails towards True: following links can reach a hidden file, `-u` counts however it
-    is spelt (`-uu`, `-nuu`, `-u -u`), and an ignore file given by option may re-include
-    any (`!.*`, read from a pipe the engine cannot see ahead: review DE3). A whitelist
+    is spelt (`-uu`, `-nuu`, `-u -u`), and an ignore file given by option that cannot be
+    read ahead may re-include any (`!.*`, a value that is not literal, `-`: review DE3);
+    one named plainly is read as the tree's are (`SegmentRules.ignore_files`, closing 28:
+    every `--ignore-file` had counted every hidden file). A whitelist
     (`-g GLOB`, `-t TYPE`, a type `--type-add` makes) admits the hidden files its globs
     match, in folders that are not hidden (review DE2, DG2: `rg -tjson` read `.env.json`;
     DG8: `rg -g '*.py'` had been judged as reading every hidden file)."""
@@ -2715,7 +2736,9 @@ def _reads_hidden(name: str, view: OptionView) -> bool | tuple[str, ...]:
         return True
     if name == "rg":
         weight = {"-u": 1, "--unrestricted": 1, "-uu": 2, "-uuu": 3}
-        if view.has("--ignore-file") or sum(weight.get(o.name, 0) for o in view.options) >= 2:
+        if any(o.value in (None, "", "-") for o in view.find("--ignore-file")):
+            return True
+        if sum(weight.get(o.name, 0) for o in view.options) >= 2:
             return True
         admitted = _rg_whitelist(view)
         return True if admitted is None else admitted

@@ -21,12 +21,18 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from policylang.engine.paths import owned
 
-__all__ = ["IGNORE_FILES", "TreeScan", "glob_variants", "scan", "whitelisted"]
+__all__ = [
+    "IGNORE_FILES", "TreeScan", "git_excludes", "glob_variants", "rg_global_ignores", "scan",
+    "whitelisted",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +47,8 @@ class TreeScan:
     entries: tuple[str, ...]
     links: tuple[tuple[str, str], ...]
     complete: bool
-    ignore_files: tuple[str, ...] = ()  # ignore files met (listed even when hidden)
+    # ignore files met (listed even when hidden), a repository's `.git/info/exclude` too
+    ignore_files: tuple[str, ...] = ()
 
 
 def scan(
@@ -89,6 +96,8 @@ def scan(
         for child in children:
             if child.name in IGNORE_FILES:
                 ignores.append(child.path)
+            elif child.name == ".git":
+                ignores.extend(git_excludes(child.path))
             if not hidden and child.name.startswith(".") and not _admitted(child.name, admit):
                 continue
             if len(entries) >= budget:
@@ -168,12 +177,16 @@ def _fnmatch_form(glob: str) -> str:
     return "".join(out)
 
 
-def whitelisted(found: TreeScan, root: str) -> tuple[str, ...] | bool:
+def whitelisted(
+    found: TreeScan, root: str, extra: Sequence[str] = ()
+) -> tuple[str, ...] | bool:
     """The names an ignore file in the tree, or in any directory above `root` up to `/`,
     re-includes (`!pattern`): rg and ag then read the hidden files those match. rg reads
     `.ignore` and `.rgignore` in every parent and `.gitignore` up to the repository's top,
-    which may lie above the workspace (review DE4: a monorepo's `!.env`). Only the `!`
-    lines count (review DG8: any line of a parent's had made every hidden file count).
+    which may lie above the workspace (review DE4: a monorepo's `!.env`), the `info/exclude`
+    of each repository it meets or is in, and the files of `extra` (git's global ignore
+    file, `--ignore-file`'s: closing 28). Only the `!` lines count (review DG8: any line of
+    a parent's had made every hidden file count).
 
     True (every hidden name) for a pattern with a `/` inside, or a file that cannot be
     read (the check fails closed); an empty tuple where none re-includes anything.
@@ -184,7 +197,10 @@ def whitelisted(found: TreeScan, root: str) -> tuple[str, ...] | bool:
     while directory != os.path.dirname(directory):
         directory = os.path.dirname(directory)
         candidates.extend(os.path.join(directory, name) for name in sorted(IGNORE_FILES))
+        candidates.extend(git_excludes(os.path.join(directory, ".git")))
     candidates.extend(os.path.join(root, name) for name in sorted(IGNORE_FILES))
+    candidates.extend(git_excludes(os.path.join(root, ".git")))
+    candidates.extend(extra)
     for path in dict.fromkeys(candidates):
         try:
             text = _read_regular(path)
@@ -204,6 +220,74 @@ def whitelisted(found: TreeScan, root: str) -> tuple[str, ...] | bool:
             if pattern:
                 admitted.append(pattern)
     return tuple(dict.fromkeys(admitted))
+
+
+def git_excludes(dot_git: str) -> tuple[str, ...]:
+    """The `info/exclude` of the repository whose `.git` is `dot_git`, as rg finds it: in
+    that folder, or for a `.git` file (a linked worktree, a submodule) in the git
+    directory its `gitdir:` names, or in that one's `commondir`. Where a `.git` file
+    cannot be read, both places are guessed at none: the caller reads what exists."""
+    try:
+        mode = os.lstat(dot_git).st_mode
+    except (OSError, ValueError):
+        return ()
+    if stat.S_ISDIR(mode):
+        return (os.path.join(dot_git, "info", "exclude"),)
+    try:
+        text = _read_regular(dot_git)
+    except (OSError, ValueError):
+        return ()
+    line = (text or b"").decode("utf-8", "replace").strip()
+    if not line.startswith("gitdir:"):
+        return ()
+    gitdir = os.path.join(os.path.dirname(dot_git), line[len("gitdir:") :].strip())
+    found = [os.path.join(gitdir, "info", "exclude")]
+    try:
+        common = (_read_regular(os.path.join(gitdir, "commondir")) or b"").decode(
+            "utf-8", "replace"
+        )
+    except (OSError, ValueError):
+        common = ""
+    if common.strip():
+        found.append(os.path.join(gitdir, common.strip(), "info", "exclude"))
+    return tuple(found)
+
+
+# `core.excludesFile` in a git configuration, as rg's `ignore` crate finds it (a line of
+# the file, sections and includes aside)
+_EXCLUDES_FILE: Final = re.compile(rb'(?im)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$')
+
+
+def rg_global_ignores(env: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The global ignore files rg reads with `env` as its environment: `core.excludesFile`
+    of `$XDG_CONFIG_HOME/git/config` (or `~/.config/git/config`) and `~/.gitconfig`, and
+    git's default `$XDG_CONFIG_HOME/git/ignore` (or `~/.config/git/ignore`), all of them
+    (reading one too many only counts more `!` lines); None where a configuration cannot
+    be read."""
+    home = env.get("HOME", "")
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    base = xdg if xdg.startswith("/") else f"{home}/.config" if home.startswith("/") else ""
+    found = [f"{base}/git/ignore"] if base else []
+    configs = [f"{base}/git/config"] if base else []
+    if home.startswith("/"):
+        configs.append(f"{home}/.gitconfig")
+    for config in configs:
+        try:
+            text = _read_regular(config)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return None
+        if text is None:
+            return None
+        for match in _EXCLUDES_FILE.finditer(text):
+            named = match.group(1).decode("utf-8", "replace")
+            if named.startswith("~/") and home.startswith("/"):
+                named = home.rstrip("/") + named[1:]
+            if not named.startswith("/"):
+                return None  # (relative to rg's working folder: not followed here)
+            found.append(named)
+    return tuple(found)
 
 
 def _read_regular(path: str) -> bytes | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, decide, env_beside
+from realrun import copy_workspace, decide, env_beside, git_ok, run_printed
 
 from policylang import Verdict
 
@@ -109,3 +109,119 @@ def test_plain_values_stay_allowed(tmp_path: Path, value: str) -> None:
     env = env_beside(tmp_path, V=value)
     decision = decide("echo $V", workspace, env)
     assert decision.verdict is Verdict.ALLOW, (value, decision.explain())
+
+
+# -- rg's ignore files: `--ignore-file F`, `.git/info/exclude`, git's global one ------------
+
+
+def _rg_workspace(tmp_path: Path) -> Path:
+    """A git repository with a protected `.env` beside a plain file, and two ignore files
+    that `--ignore-file` may name: `plain` (no `!` line) and `reinclude` (`!.env`)."""
+    workspace = copy_workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    (workspace / ".env").write_text("KEY=secret\n")
+    (workspace / "a.txt").write_text("KEY=plain\n")
+    (workspace / "plain").write_text("*.log\nbuild/\n")
+    (workspace / "reinclude").write_text("*.log\n!.env\n")
+    return workspace
+
+
+def _rg(line: str, workspace: Path, env: dict[str, str]) -> tuple[Verdict, str]:
+    return decide(line, workspace, env).verdict, run_printed(line, workspace, env)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["rg --ignore-file plain KEY", "rg --ignore-file=plain KEY", "rg --ignore-file ./plain KEY",
+     "rg --ignore-file missing KEY"],
+)  # fmt: skip
+def test_an_ignore_file_without_reinclusions_keeps_hidden_files_skipped(
+    tmp_path: Path, line: str
+) -> None:
+    workspace = _rg_workspace(tmp_path)
+    env = env_beside(tmp_path)
+    verdict, out = _rg(line, workspace, env)
+    assert "secret" not in out, out
+    assert "plain" in out, out
+    assert verdict is Verdict.ALLOW, decide(line, workspace, env).explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["rg --ignore-file reinclude KEY", "rg --ignore-file=reinclude KEY",
+     "rg --ignore-file plain --ignore-file reinclude KEY",
+     "cd cfg && rg --ignore-file ../reinclude KEY .."],
+)  # fmt: skip
+def test_an_ignore_file_that_reincludes_a_protected_file_is_read(
+    tmp_path: Path, line: str
+) -> None:
+    workspace = _rg_workspace(tmp_path)
+    env = env_beside(tmp_path)
+    verdict, out = _rg(line, workspace, env)
+    assert "secret" in out, out
+    assert verdict is Verdict.DENY, decide(line, workspace, env).explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['rg --ignore-file "$F" KEY', "rg --ignore-file - KEY",
+     "printf '!.env\\n' > plain; rg --ignore-file plain KEY",
+     "cp reinclude plain && rg --ignore-file plain KEY"],
+)  # fmt: skip
+def test_an_ignore_file_not_read_ahead_counts_every_hidden_file(tmp_path: Path, line: str) -> None:
+    workspace = _rg_workspace(tmp_path)
+    env = env_beside(tmp_path, F="reinclude")
+    decision = decide(line, workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+def test_git_info_exclude_reinclusion_is_read(tmp_path: Path) -> None:
+    workspace = _rg_workspace(tmp_path)
+    env = env_beside(tmp_path)
+    assert _rg("rg KEY", workspace, env)[0] is Verdict.ALLOW
+    (workspace / ".git" / "info" / "exclude").write_text("!.env\n")
+    verdict, out = _rg("rg KEY", workspace, env)
+    assert "secret" in out, out
+    assert verdict is Verdict.DENY
+    # below the top, and for a repository in the tree
+    inner = workspace / "cfg"
+    git_ok(inner, "init", "-q", ".")
+    (inner / ".env").write_text("KEY=inner-secret\n")
+    (workspace / ".git" / "info" / "exclude").write_text("")
+    (inner / ".git" / "info" / "exclude").write_text("!.env\n")
+    verdict, out = _rg("rg KEY", workspace, env)
+    assert "inner-secret" in out, out
+    assert verdict is Verdict.DENY
+
+
+def test_a_worktree_reads_the_common_info_exclude(tmp_path: Path) -> None:
+    workspace = _rg_workspace(tmp_path)
+    git_ok(workspace, "add", "a.txt")
+    git_ok(workspace, "commit", "-qm", "x")
+    git_ok(workspace, "worktree", "add", "-q", str(tmp_path / "wt"))
+    tree = tmp_path / "wt"
+    (tree / ".env").write_text("KEY=wt-secret\n")
+    env = env_beside(tmp_path)
+    assert _rg("rg KEY", tree, env)[0] is Verdict.ALLOW
+    (workspace / ".git" / "info" / "exclude").write_text("!.env\n")
+    verdict, out = _rg("rg KEY", tree, env)
+    assert "wt-secret" in out, out
+    assert verdict is Verdict.DENY
+
+
+@pytest.mark.parametrize("configured", [False, True])
+def test_git_global_ignore_reinclusion_is_read(tmp_path: Path, configured: bool) -> None:
+    workspace = _rg_workspace(tmp_path)
+    home = tmp_path / "home"
+    if configured:
+        (home / ".gitconfig").write_text("[core]\n\texcludesFile = ~/global-ignore\n")
+        ignore = home / "global-ignore"
+    else:
+        ignore = home / ".config" / "git" / "ignore"
+        ignore.parent.mkdir(parents=True)
+    env = env_beside(tmp_path)
+    assert _rg("rg KEY", workspace, env)[0] is Verdict.ALLOW
+    ignore.write_text("!.env\n")
+    verdict, out = _rg("rg KEY", workspace, env)
+    assert "secret" in out, out
+    assert verdict is Verdict.DENY
