@@ -7,6 +7,9 @@ hundreds of samples cost about a second instead of hundreds of Python subprocess
 - `syntax_ok(commands)`: does `bash -n` accept each command?
 - `printf_words(spellings)`: what argv does each spelling produce, via `printf '%s\\0'`?
 
+and one asked of a single text, where a property is about to report it:
+`complete_command(text)`, whether bash reads it as whole commands, without a warning.
+
 Both run with `LC_ALL=C.UTF-8` (so `$'\\u00e9'` decodes to UTF-8) and extglob on for
 parsing (`bash -O extglob -n`), since extglob patterns are a syntax error otherwise.
 """
@@ -120,6 +123,24 @@ def printf_words(spellings: Sequence[str], *, timeout: float = 120.0
         words = tuple(f.decode("utf-8", "surrogateescape") for f in fields)
         results[int(name.decode().removesuffix(".sh"))] = words
     return tuple(results.get(i) for i in range(len(spellings)))
+
+
+def complete_command(text: str, *, timeout: float = 30.0) -> bool | None:
+    """Whether `bash -O extglob -n` reads `text` as whole commands, with no error and no
+    warning (`cat <<EOF` warns that its body runs to the end: in `$(cat <<EOF⏎)` the `)`
+    is part of it); None without a bash. Inside `$(…⏎)` such a text is the substitution
+    bash runs; another (`ls ) (`) ends it early or makes the line a syntax error."""
+    if not bash_available():
+        return None
+    try:
+        proc = subprocess.run(
+            [_bash(), "-O", "extglob", "-n"],
+            input=text.encode("utf-8", "surrogatepass") + b"\n",
+            capture_output=True, timeout=timeout, env=_ENV, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return None
+    return proc.returncode == 0 and not proc.stderr
 
 
 def bash_available() -> bool:

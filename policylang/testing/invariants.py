@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from policylang.decision import Decision, Retention, Verdict, visible_line
+from policylang.testing import bashcheck
 from policylang.testing.cases import Broken, Compound, Respelled, Substituted, Wrapped
 
 Evaluate = Callable[[str], Decision]
@@ -257,10 +258,14 @@ def check_path_invariance(subjects: Subjects, respelled: Respelled) -> Violation
 
 
 def check_substitution_soundness(subjects: Subjects, case: Substituted) -> Violation | None:
-    """A line is at least as strict as any command it runs in a substitution."""
+    """A line is at least as strict as any command it runs in a substitution.
+
+    Only where bash reads `inner` as whole commands (`bashcheck.complete_command`, asked
+    of a line about to be reported): `echo "$(ls ) (⏎)"` substitutes `ls `, bash closing
+    it at the first `)`, not the syntax error `ls ) (` (closing 28)."""
     whole = _decide(subjects.evaluate, case.text)
     inner = _decide(subjects.evaluate, case.inner)
-    if _looser(whole, inner):
+    if _looser(whole, inner) and bashcheck.complete_command(case.inner) is not False:
         return Violation(
             property="substitution-soundness", command=case.text,
             message=f"{case.position}: the line is {whole.verdict} but the substituted "

@@ -22,7 +22,8 @@ class ToolOptions:
     `flags` maps a short flag letter to its long name (or None when there is no long form);
     `valued` maps a short option letter that takes a value to its long name; `abbrev`
     maps a long name to an unambiguous abbreviation; `permutes` says whether options may
-    follow operands (GNU getopt without POSIXLY_CORRECT).
+    follow operands (GNU getopt without POSIXLY_CORRECT); `old_style` whether a first
+    argument without a `-` is a bundle of options (`tar tzf a.tgz`: review DY6).
     """
 
     name: str
@@ -30,6 +31,7 @@ class ToolOptions:
     valued: Mapping[str, str | None] = field(default_factory=dict)
     abbrev: Mapping[str, str] = field(default_factory=dict)
     permutes: bool = True
+    old_style: bool = False
     operand: str = "file"  # what the operands look like: file, pattern, url, dir
 
 
@@ -54,7 +56,8 @@ TOOLS: tuple[ToolOptions, ...] = (
     ToolOptions(name="sed", flags={"n": "quiet", "E": "regexp-extended"},
                 valued={"e": "expression"}, operand="file"),
     ToolOptions(name="tar", flags={"c": "create", "x": "extract", "z": "gzip", "v": "verbose",
-                                   "t": "list"}, valued={"f": "file"}, permutes=False),
+                                   "t": "list"}, valued={"f": "file"}, permutes=False,
+                old_style=True),
     ToolOptions(name="curl", flags={"s": "silent", "L": "location", "f": "fail",
                                     "k": "insecure"},
                 valued={"o": "output", "X": "request", "H": "header", "d": "data"},
@@ -148,6 +151,10 @@ def respell(inv: Invocation, choice: SpellingChoice) -> tuple[str, ...]:
     groups = [[w] for w in _flag_words(inv, choice)] + _valued_words(inv, choice)
     options = [w for g in groups for w in g]
     operands = list(inv.operands)
+    if inv.tool.old_style and not options and operands and not operands[0].startswith("-"):
+        # `tar tzf a.tgz`: the first argument is options, old style; `tar -- tzf a.tgz`
+        # reads `tzf` as a member's name, not a respelling (review DY6)
+        return (inv.tool.name, *operands)
     safe_dd = choice.double_dash and not choice.options_last
     if safe_dd and all(not o.startswith("-") for o in operands):
         operands = ["--", *operands]
