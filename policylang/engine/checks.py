@@ -968,6 +968,10 @@ class PathChecks:
     git: GitConfigInspector
     fs: bool  # set when a decision depends on the file system (it is then never cached)
     loop_values: dict[str, tuple[str, ...] | None]
+    # every `for` loop's words over a variable, where `loop_values` cannot trust them
+    # (the line may set it again, another loop reuses it): some of its values, checked so
+    # a deny among them holds while the word still asks
+    loop_words: dict[str, tuple[str, ...]]
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool | tuple[str, ...]  # recursive reads include hidden files (names)
     # the ignore files the segment's reader is given (`rg --ignore-file F`), resolved
@@ -1509,6 +1513,17 @@ class PathChecks:
                     # the question above already covers; checked too, so a deny holds
                     # (review BK5: `rm -rf ~` was denied, `rm -rf $HOME` asked)
                     self.check_path(home, access, seg, cwd, subtree=subtree)
+                for one in self.loop_variable(word, maybe=True) or ():
+                    # a loop's words the line may replace (`read x; for f in .env; do cat
+                    # "$f"; done`, `eval 'for f in ~/.ssh/*; …'`): some of the values, so a
+                    # deny among them holds (they had asked where the loop alone is denied)
+                    self.check_path_word(
+                        Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK),
+                        access,
+                        seg,
+                        cwd,
+                        subtree=subtree,
+                    )
                 return
             if _glob_may_reach_hidden(value):
                 seg.floor(
@@ -1605,8 +1620,10 @@ class PathChecks:
             if expanded.startswith("/"):
                 return
 
-    def loop_variable(self, word: Word) -> tuple[str, ...] | None:
-        """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known.
+    def loop_variable(self, word: Word, *, maybe: bool = False) -> tuple[str, ...] | None:
+        """The values of a `for` variable a word consists of (`$f`, `"${f}"`), if known;
+        with `maybe`, the words of its loops where the line may give it others too
+        (`loop_words`).
 
         Not known when a value is not one plain operand (review Z1): one that starts with
         `-` is an option to the command, and one with a blank becomes several words when
@@ -1618,6 +1635,8 @@ class PathChecks:
         if name is None or word.text.strip('"') not in (f"${name}", f"${{{name}}}"):
             return None
         values = self.loop_values.get(name)
+        if values is None and maybe:
+            values = self.loop_words.get(name)
         if values is None:
             return None
         quoted = word.text.startswith('"')

@@ -112,7 +112,7 @@ from policylang.shell.model import (
 from policylang.shell.options import option_view
 from policylang.shell.parse import parse_command
 from policylang.shell.quoting import LocaleDependent, decode_ansi_c
-from policylang.shell.walk import walk
+from policylang.shell.walk import lines, walk
 
 _log = logging.getLogger(__name__)
 _MAX_RECOVERY_DEPTH = 3
@@ -347,6 +347,7 @@ class _Walk(LineWrites):
         self.functions: set[str] = set()
         # `for f in a *.py` → f: ("a", "*.py"), so `cat "$f"` checks those paths
         self.loop_values: dict[str, tuple[str, ...] | None] = {}
+        self.loop_words: dict[str, tuple[str, ...]] = {}  # (see `PathChecks.loop_words`)
         # how the current segment reads trees (set per segment by `path_checks`)
         self.reads_hidden = True
         self.ignore_files = ()
@@ -368,6 +369,7 @@ class _Walk(LineWrites):
         self.start = start if start is not None else _start_cwd(ctx)
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
+        self._reassign_text: tuple[str, bool] | None = None  # see `reassign_text`
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
@@ -894,10 +896,22 @@ class _Walk(LineWrites):
         # a quoted `~` is a character (`for f in "~/x"`: `$f` names `./~/x`, review AC4)
         texts = tuple(_loop_word_text(w) for w in segment.words)
         known = segment.words and all(t is not None for t in texts)
-        if name in self.loop_values or not known or _may_reassign(self.text, name):
+        words = tuple(t for t in texts if t is not None)
+        if known:  # (what any of its loops gives it, checked where it is not trusted)
+            self.loop_words[name] = (*self.loop_words.get(name, ()), *words)
+        text, unread_eval = self.reassign_text()
+        if name in self.loop_values or not known or _may_reassign(text, name, unread_eval):
             self.loop_values[name] = None  # reused or unknowable: never trusted
         else:
-            self.loop_values[name] = tuple(t for t in texts if t is not None)
+            self.loop_values[name] = words
+
+    def reassign_text(self) -> tuple[str, bool]:
+        """The text `_may_reassign` searches and whether the line runs an `eval` whose code
+        the analyser did not read (see `_reassign_text`), found once."""
+        if self._reassign_text is None:
+            root = self.root
+            self._reassign_text = (self.text, True) if root is None else _reassign_text(root)
+        return self._reassign_text
 
     def recursion(self, segment: Segment, seg: SegmentState) -> None:
         """A function body that calls a function of the line is the fork-bomb shape."""
@@ -3535,9 +3549,12 @@ def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:
 
 
 _REASSIGNERS = re.compile(
-    r"\b(read|declare|typeset|local|export|readonly|eval|let|printf|mapfile|readarray|getopts"
+    r"\b(read|declare|typeset|local|export|readonly|let|printf|mapfile|readarray|getopts"
     r"|unset|source)\b|\(\(|\$\[|(^|[\s;&|(]|\\)\.\s"
 )
+# `eval`, which may set any variable from code spelt otherwise (`eval f\=x`): a reason
+# only where its code was not read (`_reassign_text`)
+_EVAL_WORD = re.compile(r"\beval\b")
 
 
 # a name after `$`, `${`, `${#`, `${!` anywhere in an expansion's text
@@ -3691,13 +3708,38 @@ def _loop_word_text(word: Word) -> str | None:
     return paths.path_text(word)
 
 
-def _may_reassign(text: str, name: str) -> bool:
+def _may_reassign(text: str, name: str, unread_eval: bool) -> bool:
     """Whether a line may change variable `name` other than by its `for` loop (textual):
     `f=`, `f+=`, `f[0]=`, and the expansions that assign, `${f=…}` and `${f:=…}` (review
-    AE5), besides the builtins of `_REASSIGNERS`."""
+    AE5), besides the builtins of `_REASSIGNERS`, and `eval` where `unread_eval`."""
     return re.search(rf"\b{re.escape(name)}(\[[^]]*\])?(?:\+|:)?=", text) is not None or (
         _REASSIGNERS.search(text) is not None
+        or (unread_eval and _EVAL_WORD.search(text) is not None)
     )
+
+
+def _reassign_text(root: CommandLine) -> tuple[str, bool]:
+    """The text in which `_may_reassign` looks for a variable set again: the line's and
+    the code of every line nested in it (a literal `eval f\\=x` sets `f` in code spelt
+    `f=x`), and whether the line runs an `eval` whose code is not one of those lines.
+    Only such an `eval` may set a variable unseen: one whose code was read is no reason
+    (`eval 'for f in ~/.ssh/*; do cat "$f"; done'` asked where the loop alone is denied).
+    A line the analyser had problems with is read as written, every `eval` a reason."""
+    texts = "\n".join(line.text for line in lines(root))
+    if root.problems:
+        return texts, True
+    return texts, any(_unread_eval(segment) for _, segment in walk(root))
+
+
+def _unread_eval(segment: Segment) -> bool:
+    """Whether a segment names `eval` (as a command, a wrapper's command or an operand)
+    other than as the `eval` whose code the analyser read (`Unwrapped.nested`)."""
+    if not any(word.value == "eval" for word in segment.words):
+        return False
+    wrapped = segment.wrapped
+    read = wrapped is not None and wrapped.nested is not None and not wrapped.opaque
+    named = sum(word.value == "eval" for word in segment.words)
+    return not (read and wrapped is not None and named == 1 and wrapped.chain[-1].name == "eval")
 
 
 # builtins whose operands may be variable names (with subscripts bash evaluates)

@@ -45,7 +45,8 @@ def _decide(policy: Policy, places: tuple[Path, Path], command: str, *approved: 
         ("for f in ''; do : ${f:=~/.aws/credentials}; cat $f; done", Q),
         ('for f in ""; do : "${f:=.env}"; cat "$f"; done', Q),
         ("for f in a; do : ${f[0]:=.env}; cat $f; done", Q),
-        ("for f in a; do for f in HOME/.aws/credentials; do :; done; cat $f; done", Q),
+        # (each loop's words are some of its values: cat reads the credentials, a deny)
+        ("for f in a; do for f in HOME/.aws/credentials; do :; done; cat $f; done", D),
         ("for f in a.txt; do : ${f:-x}; cat $f; done", A),  # `:-` assigns nothing
         # AE1: subscripts and substring offsets are arithmetic, whose errors print values
         ("echo ${a[AWS_SECRET_ACCESS_KEY]}", Q),
