@@ -113,6 +113,8 @@ from policylang.shell.options import option_view
 from policylang.shell.parse import parse_command
 from policylang.shell.quoting import LocaleDependent, decode_ansi_c
 from policylang.shell.walk import lines, walk
+from policylang.shell.wrappers import RUNNER_WRAPPERS, WrapperTable, unwrap, written_code
+from policylang.span import Span
 
 _log = logging.getLogger(__name__)
 _MAX_RECOVERY_DEPTH = 3
@@ -399,6 +401,8 @@ class _Walk(LineWrites):
         self.line_writes: list[tuple[SegmentState, str, paths.Cwd, bool]] = []
         self.depth = 0  # commands run by approved programs, judged one inside another
         self.budget = [_MAX_APPROVED_WALKS]  # such judgements left for the whole line
+        self.runner_budget = [_MAX_APPROVED_WALKS]  # the same for `runner_command`
+        self._runners: WrapperTable | None = None  # see `runner_command`
         self.recovery = _Recovery()  # shared with inner walks, as `budget` is
         self.fed = _Recovery()  # the code fed to shells' standard input (`fed_code`)
         self._braced: _Recovery | None = None  # see `braced`
@@ -1198,6 +1202,8 @@ class _Walk(LineWrites):
             self.nested(line, cwd, poison, "inside a shell's -c string")
         seg.read_only = seg.read_only and found.read_only
         self.rule_verdict(found, seg, cwd)
+        self.runner_command(found.inner, seg, cwd)
+        self.unread_code(segment, seg, cwd)
         self.path_checks(found, seg, cwd)
         self.printed_environment(found, segment, seg)
         values = [w.value for w in found.inner]
@@ -2176,6 +2182,65 @@ class _Walk(LineWrites):
                 where = _program_path(extra[1], cwd)
                 extra = (extra[0], where, *extra[2:]) if where is not None else ()
             self.approved_program(approved, words[start:], seg, cwd, extra)
+
+    def runner_command(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The command a runner runs (`strace cat .env`, `setpriv --reuid=1000 rm -rf ~`,
+        `script -qc 'cat .env'`), found by its own options (`RUNNER_WRAPPERS`) and judged
+        on its own: a deny there holds. The runner is not seen through (its use asks, or
+        its approval has the command judged: `approved_runner`), so only a deny is taken
+        (review DX6's runners had asked where the command alone is denied)."""
+        if not words or RUNNER_WRAPPERS.lookup(words[0]) is None:
+            return
+        if self._runners is None:  # (the policy's `wrapper` lines first)
+            self._runners = RUNNER_WRAPPERS.extend(self.rules.policy.wrappers)
+        found = unwrap(words, self._runners, parse=_code_only)
+        if found.nested is not None:
+            text = found.nested.text
+        elif found.words:
+            text = " ".join(w.text for w in found.words)  # (as written: `~` and all)
+        else:
+            return
+        what = f"`{short(words[0].text)}` runs"
+        self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def unread_code(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The code of an `eval`, `watch` or shell string that is not literal (`eval rm -rf
+        ~`, `bash -c "cat $HOME/.ssh/id_rsa"`), read as written: the use asks, as it
+        cannot be seen, and a deny in that reading holds (those had asked where the
+        command alone is denied)."""
+        wrapped = segment.wrapped
+        if wrapped is None or not wrapped.opaque or not wrapped.chain:
+            return
+        use = wrapped.chain[-1]
+        spec = self.rules.policy.wrappers.get(use.name)
+        code = written_code(use.words, spec) if spec is not None else None
+        if code:
+            what = f"`{use.name}` runs code that is not literal, here read as written"
+            self.denied_inside(what, code, "engine.unread-code", seg, cwd)
+
+    def denied_inside(
+        self, what: str, text: str, rule_id: str, seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """`text`, a command a segment runs that its own judgement does not see, judged
+        on its own: its deny holds; nothing else is taken from it (`runner_command`,
+        `unread_code`). The line shares a budget of such judgements."""
+        self.runner_budget[0] -= 1
+        if self.depth >= _MAX_APPROVED_DEPTH or self.runner_budget[0] < 0:
+            return  # (the segment asks already)
+        inner = _Walk(self.rules, self.ctx, self.approvals, self.git, cwd)
+        inner.depth = self.depth + 1
+        inner.budget = self.budget
+        inner.runner_budget = self.runner_budget
+        inner.recovery = self.recovery
+        inner.glob_visits = self.glob_visits
+        decision = inner.run(text)
+        self.fs = self.fs or inner.fs
+        if decision.verdict is Verdict.DENY:
+            denied = next((r for r in decision.reasons if r.verdict is Verdict.DENY), None)
+            why = denied.message if denied is not None else "denied"
+            seg.floor(
+                Verdict.DENY, rule_id, f"{what} `{short(text)}`, which is denied: {short(why, 120)}"
+            )
 
     def _approval_elsewhere(self, seg: SegmentState, cwd: paths.Cwd | None) -> str:
         """Why approvals do not hold where `seg` runs ("" where they do): outside the
@@ -3716,6 +3781,12 @@ def _may_reassign(text: str, name: str, unread_eval: bool) -> bool:
         _REASSIGNERS.search(text) is not None
         or (unread_eval and _EVAL_WORD.search(text) is not None)
     )
+
+
+def _code_only(code: str, _anchor: Span, _where: str) -> CommandLine:
+    """A shell string a runner runs (`script -c CODE`), kept as its text: `runner_command`
+    judges it as a line of its own."""
+    return CommandLine(text=code, segments=())
 
 
 def _reassign_text(root: CommandLine) -> tuple[str, bool]:

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Final
 
 from policylang.shell.model import Assignment, CommandLine, Problem, Unwrapped, Word, WrapperUse
-from policylang.shell.options import OptionSpec, OptionView, option_view
+from policylang.shell.options import Option, OptionSpec, OptionView, option_view
 from policylang.span import Span
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "DIALECT_CODE",
     "EFFECT_CODE",
     "OPTIONAL_WRAPPERS",
+    "RUNNER_WRAPPERS",
     "Dialect",
     "OptionEffect",
     "ParseCallback",
@@ -40,6 +41,7 @@ __all__ = [
     "WrapperTable",
     "WrapperUse",
     "unwrap",
+    "written_code",
 ]
 
 #: Parses a shell string found inside a command: (text, anchor span, context) -> line.
@@ -121,6 +123,8 @@ class WrapperSpec:
             `chroot DIR` runs DIR's programs); "" when nothing.
         descriptor_positional: a positional that is a number is a file descriptor and
             has no `positional_effect` (`flock 9`).
+        options_after_positionals: its options are read after the positionals as well,
+            up to the inner command (`setarch ARCH -R CMD`).
         dialect: the language of the code it runs (shell and eval kinds, string options):
             POSIX code is parsed but asks where bash would read it differently; FOREIGN
             code is opaque.
@@ -144,6 +148,8 @@ class WrapperSpec:
     positional_effect: str = ""
     descriptor_positional: bool = False
     dialect: Dialect = Dialect.BASH
+    # its options may follow the positionals too (`setarch x86_64 -R CMD`)
+    options_after_positionals: bool = False
 
 
 class WrapperTable:
@@ -252,7 +258,7 @@ def _unwrap(
         for option in view.find(*spec.string_options):
             chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
             return _string(
-                option.arg_indexes, rest, option.value, chain, assignments, parse, spec.dialect
+                _value_indexes(option), rest, option.value, chain, assignments, parse, spec.dialect
             )
         start = view.rest
         if start < len(rest) and rest[start].value == "-" and "-" in spec.options.flags:
@@ -272,17 +278,81 @@ def _unwrap(
                 start += 1
         effects.extend(_positional_effects(spec, rest[start : start + spec.positionals]))
         start += spec.positionals
+        if spec.options_after_positionals and start < len(rest):
+            after = option_view(rest, spec.options, start=start)
+            problem = _check_options(spec, rest, after)
+            if problem:
+                chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
+                return _opaque(chain, assignments, problem)
+            start = after.rest
         if start < len(rest) and rest[start].value in spec.string_options:
             # `flock FILE -c CMD`: the string option comes after the positionals
             chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
             code = rest[start + 1].value if start + 1 < len(rest) else None
             indexes = (start + 1,) if start + 1 < len(rest) else ()
             return _string(indexes, rest, code, chain, assignments, parse, spec.dialect)
+        glued = _glued_string(spec, rest[start].value) if start < len(rest) else None
+        if glued is not None:
+            # `flock FILE --command=CMD`, `flock FILE -cCMD`
+            chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
+            return _string((start,), rest, glued, chain, assignments, parse, spec.dialect)
         chain.append(WrapperUse(name=spec.name, kind=kind, words=rest[:start]))
         if start >= len(rest):
             return _no_command(spec, rest, chain, assignments, start > len(rest))
         rest = rest[start:]
     return Unwrapped(chain=tuple(chain), words=rest, assignments=tuple(assignments))
+
+
+def _glued_string(spec: WrapperSpec, value: str | None) -> str | None:
+    """The code of a string option with its value glued (`--command=CMD`, `-cCMD`), or
+    None when `value` is none."""
+    if value is None or not value.startswith("-"):
+        return None
+    for option in spec.string_options:
+        if option.startswith("--"):
+            if value.startswith(option + "="):
+                return value[len(option) + 1 :]
+        elif len(value) > 2 and value[:2] == option:
+            return value[2:]
+    return None
+
+
+def _value_indexes(option: Option) -> tuple[int, ...]:
+    """The words an option's value is in: its own where it is glued (`su -c'cat .env'`,
+    `script --command=CMD`, which had been taken for a missing command string)."""
+    if option.arg_indexes or option.value is None:
+        return option.arg_indexes
+    return (option.word_index,)
+
+
+def written_code(words: Sequence[Word], spec: WrapperSpec) -> str | None:
+    """The code an eval-like wrapper or a shell's string runs, as written, for a use
+    `unwrap` found opaque because that code is not literal: the operands' texts joined
+    (`eval rm -rf ~`, `watch cat ~/x` → `rm -rf ~`, `cat ~/x`), a double-quoted word by
+    its inside (`bash -c "rm -rf $HOME"` → `rm -rf $HOME`). Not what runs, which the
+    expansions decide: a reading in which a deny may be found (the engine's). None when
+    the use names no such code."""
+    view = option_view(words, spec.options)
+    first = min(view.rest, *view.unknown) if view.unknown else view.rest
+    operands: Sequence[Word] = ()
+    found = view.find(*spec.string_options)
+    if found:
+        operands = [words[index] for index in found[0].arg_indexes]
+    elif spec.kind is WrapperKind.EVAL:
+        stop = first + spec.code_operands if spec.code_operands else len(words)
+        operands = words[first:stop]
+    elif spec.kind is WrapperKind.SHELL and view.has("-c"):
+        operands = words[first : first + 1]
+    if not operands:
+        return None
+    return " ".join(_inside_quotes(word.text) for word in operands)
+
+
+def _inside_quotes(text: str) -> str:
+    """A word wholly in double quotes by what is inside them (`"rm -rf $HOME"`)."""
+    if len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1].replace('\\"', ""):
+        return text[1:-1]
+    return text
 
 
 def _clears_path(spec: WrapperSpec, words: Sequence[Word], view: OptionView) -> bool:
@@ -397,7 +467,7 @@ def _reenter(
         return _string(indexes, words, joined, chain, assignments, parse, spec.dialect)
     for option in view.find(*spec.string_options):
         return _string(
-            option.arg_indexes, words, option.value, chain, assignments, parse, spec.dialect
+            _value_indexes(option), words, option.value, chain, assignments, parse, spec.dialect
         )
     if spec.string_options:
         return _opaque(chain, assignments, f"`{spec.name}` starts an interactive shell")
@@ -897,3 +967,212 @@ def with_options(spec: WrapperSpec, **changes: object) -> WrapperSpec:
 #: Specs kept out of `DEFAULT_WRAPPERS` (none at present; `trap` used to be one), for
 #: tables that want them: `DEFAULT_WRAPPERS.extend(OPTIONAL_WRAPPERS)`.
 OPTIONAL_WRAPPERS: tuple[WrapperSpec, ...] = ()
+
+
+# util-linux's setarch under an architecture's name takes no architecture word
+_SETARCH_OPTIONS = _options(
+    flags=_fs(
+        "-B --32bit -F --fdpic-funcptrs -I --short-inode -L --addr-compat-layout -R "
+        "--addr-no-randomize -S --whole-seconds -T --sticky-timeouts -X --read-implies-exec "
+        "-Z --mmap-page-zero -3 --3gb --4gb --uname-2.6 -v --verbose --list -h --help "
+        "-V --version"
+    ),
+)
+_SETARCH_QUERIES = _fs("--list -h --help -V --version")
+# valgrind reads every word that starts with `-` as one of its options, a value only
+# glued after `=` (`--log-file x` takes no `x`: valgrind 3.19 ran `x`)
+_VALGRIND_VALUED = _fs(
+    "--alignment --allow-mismatched-debuginfo --aspace-minaddr --avg-transtab-entry-size "
+    "--child-silent-after-fork --debuginfo-server --default-suppressions --demangle "
+    "--dsymutil --error-exitcode --error-limit --error-markers --errors-for-leak-kinds "
+    "--exit-on-first-error --expensive-definedness-checks --extra-debuginfo-path "
+    "--fair-sched --free-fill --freelist-big-blocks --freelist-vol --fullpath-after "
+    "--gen-suppressions --ignore-range-below-sp --ignore-ranges --input-fd "
+    "--keep-debuginfo --keep-stacktraces --kernel-variant --leak-check "
+    "--leak-check-heuristics --leak-resolution --log-fd --log-file --log-socket "
+    "--main-stacksize --malloc-fill --max-stackframe --max-threads "
+    "--merge-recursive-frames --num-callers --num-transtab-sectors --partial-loads-ok "
+    "--read-inline-info --read-var-info --redzone-size --require-text-symbol "
+    "--resync-filter --run-cxx-freeres --run-libc-freeres --show-below-main "
+    "--show-emwarns --show-error-list --show-leak-kinds --show-mismatched-frees "
+    "--show-reachable --sigill-diagnostics --sim-hints --smc-check --soname-synonyms "
+    "--suppressions --time-stamp --tool --trace-children --trace-children-skip "
+    "--trace-children-skip-by-arg --track-fds --track-origins --undef-value-errors "
+    "--unw-stack-scan-frames --unw-stack-scan-thresh --valgrind-stacksize --vgdb "
+    "--vgdb-error --vgdb-poll --vgdb-prefix --vgdb-shadow-registers --vgdb-stop-at "
+    "--workaround-gcc296-bugs --xml --xml-fd --xml-file --xml-socket --xml-user-comment "
+    "--xtree-leak --xtree-leak-file --xtree-memory --xtree-memory-file"
+)
+
+#: Where the command of a runner starts (`runner` programs: `strace CMD`, `setpriv …
+#: CMD`): each one's own options, as its `--help` gives them (util-linux 2.38, strace
+#: 6.1, systemd 252, valgrind 3.19). They are not in `DEFAULT_WRAPPERS`: a runner does
+#: more than run its command (traces it, changes its user, namespaces, root or limits),
+#: so the analyser does not see through it and its use asks; the engine reads the
+#: command through this table and judges it on its own, so that a deny in it holds
+#: (`strace cat .env`, `setpriv --reuid=1000 rm -rf ~`). A runner whose options are not
+#: known here (gdb's single-dash `-ex`, bwrap's two-word `--bind SRC DEST`, GNU parallel,
+#: or a program not installed where the table was written: ltrace, firejail, entr,
+#: catchsegv, macOS's `arch` and `caffeinate`) is left out: its use asks, unread.
+RUNNER_WRAPPERS = WrapperTable(
+    [
+        _wrapper(
+            "setpriv",
+            options=_options(
+                takes_value=_fs(
+                    "--ambient-caps --inh-caps --bounding-set --ruid --euid --rgid --egid "
+                    "--reuid --regid --groups --securebits --pdeathsig --selinux-label "
+                    "--apparmor-profile"
+                ),
+                flags=_fs(
+                    "-d --dump --nnp --no-new-privs --clear-groups --keep-groups "
+                    "--init-groups --reset-env -h --help -V --version"
+                ),
+            ),
+            query_options=_fs("-d --dump -h --help -V --version"),
+        ),
+        # `script [FILE]` logs an interactive shell; only `-c STRING` names a command,
+        # which runs through $SHELL
+        _wrapper(
+            "script",
+            options=_options(
+                takes_value=_fs(
+                    "-I --log-in -O --log-out -B --log-io -T --log-timing -m "
+                    "--logging-format -c --command -E --echo -o --output-limit"
+                ),
+                optional_value=_fs("-t --timing"),
+                flags=_fs(
+                    "-a --append -e --return -f --flush --force -q --quiet -h --help -V "
+                    "--version"
+                ),
+            ),
+            positionals=1,
+            string_options=_fs("-c --command"),
+            dialect=Dialect.FOREIGN,
+            command_optional=True,
+            query_options=_fs("-h --help -V --version"),
+        ),
+        _wrapper(
+            "strace",
+            options=_options(
+                takes_value=_fs(
+                    "-I -b -e -a -o -s -X -O -S -P -p -U -E -u --attach --user --detach-on "
+                    "--interruptible --trace --signal --status --trace-path --columns "
+                    "--abbrev --verbose --raw --read --write --kvm --output --string-limit "
+                    "--const-print-style --summary-syscall-overhead --summary-sort-by "
+                    "--summary-columns --inject --fault --env"
+                ),
+                optional_value=_fs(
+                    "--daemonize --relative-timestamps --absolute-timestamps "
+                    "--syscall-times --strings-in-hex --decode-fds"
+                ),
+                flags=_fs(
+                    "-A -C -c -d -D -f -h -i -k -n -q -r -t -T -v -V -w -x -y -Y -z -Z "
+                    "--follow-forks --output-separately --successful-only --failed-only "
+                    "--instruction-pointer --stack-traces --syscall-number "
+                    "--output-append-mode --no-abbrev --summary-only --summary-wall-clock "
+                    "--debug --help --version --seccomp-bpf"
+                ),
+            ),
+            command_optional=True,  # (`strace -p PID` attaches instead)
+            query_options=_fs("-h --help -V --version"),
+        ),
+        _wrapper(
+            "nsenter",
+            options=_options(
+                takes_value=_fs("-t --target -S --setuid -G --setgid -W --wdns"),
+                optional_value=_fs(
+                    "-m --mount -u --uts -i --ipc -n --net -p --pid -C --cgroup -U --user "
+                    "-T --time -r --root -w --wd"
+                ),
+                flags=_fs(
+                    "-a --all --preserve-credentials -F --no-fork -Z --follow-context "
+                    "-h --help -V --version"
+                ),
+            ),
+            command_optional=True,  # (it then runs $SHELL)
+            query_options=_fs("-h --help -V --version"),
+        ),
+        _wrapper(
+            "unshare",
+            options=_options(
+                takes_value=_fs(
+                    "--map-user --map-group --map-users --map-groups --propagation "
+                    "--setgroups -R --root -w --wd -S --setuid -G --setgid --monotonic "
+                    "--boottime"
+                ),
+                optional_value=_fs(
+                    "-m --mount -u --uts -i --ipc -n --net -p --pid -U --user -C --cgroup "
+                    "-T --time --kill-child --mount-proc"
+                ),
+                flags=_fs(
+                    "-f --fork -r --map-root-user -c --map-current-user --map-auto "
+                    "--keep-caps -h --help -V --version"
+                ),
+            ),
+            command_optional=True,  # (it then runs $SHELL)
+            query_options=_fs("-h --help -V --version"),
+        ),
+        _wrapper(
+            "prlimit",
+            options=_options(
+                takes_value=_fs("-p --pid -o --output"),
+                optional_value=_fs(
+                    "-c --core -d --data -e --nice -f --fsize -i --sigpending -l --memlock "
+                    "-m --rss -n --nofile -q --msgqueue -r --rtprio -s --stack -t --cpu "
+                    "-u --nproc -v --as -x --locks -y --rttime"
+                ),
+                flags=_fs("--noheadings --raw --verbose -h --help -V --version"),
+            ),
+            command_optional=True,  # (it then prints the limits)
+            query_options=_fs("-h --help -V --version"),
+        ),
+        _wrapper(
+            "setarch",
+            options=_SETARCH_OPTIONS,
+            positionals=1,
+            options_after_positionals=True,
+            command_optional=True,  # (it then runs /bin/sh)
+            query_options=_SETARCH_QUERIES,
+        ),
+        *(
+            _wrapper(
+                name,
+                options=_SETARCH_OPTIONS,
+                command_optional=True,
+                query_options=_SETARCH_QUERIES,
+            )
+            for name in ("linux32", "linux64", "i386", "x86_64")
+        ),
+        _wrapper(
+            "systemd-run",
+            options=_options(
+                takes_value=_fs(
+                    "-H --host -M --machine -u --unit -p --property --description --slice "
+                    "--service-type --uid --gid --nice --working-directory -E --setenv "
+                    "--path-property --socket-property --on-active --on-boot --on-startup "
+                    "--on-unit-active --on-unit-inactive --on-calendar --timer-property"
+                ),
+                flags=_fs(
+                    "-h --help --version --no-ask-password --user --scope --slice-inherit "
+                    "--no-block -r --remain-after-exit --wait --send-sighup -d --same-dir "
+                    "-t --pty -P --pipe -q --quiet -G --collect -S --shell "
+                    "--on-timezone-change --on-clock-change"
+                ),
+            ),
+            command_optional=True,  # (`-S` runs $SHELL)
+            query_options=_fs("-h --help --version"),
+        ),
+        _wrapper(
+            "valgrind",
+            options=_options(
+                optional_value=_VALGRIND_VALUED,
+                flags=_fs(
+                    "-h --help --help-debug --help-dyn-options -q --quiet -v --verbose -s "
+                    "-d --version"
+                ),
+            ),
+            query_options=_fs("-h --help --help-debug --help-dyn-options --version"),
+        ),
+    ]
+)

@@ -128,7 +128,8 @@ CASES = [
     ("cp a.txt b.txt", "cp -t .git/hooks pre-commit", D),
     ("cp a.txt b.txt", "cp --target-directory=.claude x", D),
     ("strace ls", "strace ls -la", A),
-    ("strace ls", "strace -f -o /dev/null rm -rf ~", Q),  # `strace ls` is what is approved
+    # `strace ls` is what is approved, and what strace runs is denied on its own (open A2)
+    ("strace ls", "strace -f -o /dev/null rm -rf ~", D),
     ("poetry run pytest", "poetry run pytest -x", A),
     ("poetry run pytest", "poetry run rm -rf src", Q),
     ("gcc main.c -o main", "gcc -O2 -Wall main.c -o app", A),
@@ -391,7 +392,8 @@ def test_an_approved_prefix_does_not_reach_further(
         ("strace", "strace -f sudo id", D),
         ("poetry run", "poetry run pytest", Q),
         ("poetry run", "poetry run ls", A),
-        ("script", "script -qc 'cat ~/.aws/credentials' /dev/null", Q),
+        # (the command string it runs is denied on its own: open items A2)
+        ("script", "script -qc 'cat ~/.aws/credentials' /dev/null", D),
         ("tmux new", "tmux new -d rm -rf ~", Q),  # `~` might end in `;`: the clause asks first
         ("strace", "strace ./a.out", Q),  # a program the policy does not know (review S1)
         ("strace", "strace -f python3.11 -c 'import os'", Q),

@@ -95,3 +95,91 @@ def test_a1_a_loop_variable_set_again_is_not_trusted(tmp_path: Path, line: str) 
     decision = decide(line, workspace, env)
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
     assert "engine.unknown-path" in decision.explain(), decision.explain()
+
+
+# -- 2. wrappers and runners: a deny of the command they run holds ---------------------------
+
+# the analyser's wrappers (seen through) and the runners read through `RUNNER_WRAPPERS`
+# (not seen through: the command is judged for a deny only), each with options that take
+# a value before the command
+_WRAPPERS = [
+    "time -p", "command", "builtin", "exec", "nohup", "nice -n 5", "stdbuf -oL", "setsid -w",
+    "chroot /", "sudo -u root", "doas -u root", "timeout -s KILL 5", "env -u X", "ionice -c 3",
+    "chrt -o 0", "taskset 1", "flock /tmp/lock", "watch -n 5", "watch -x",
+    "setpriv --reuid 1000 --clear-groups", "setpriv --reuid=1000", "strace",
+    "strace -f -o /tmp/out -e trace=open -s 99", "strace -E A=1 -u nobody",
+    "nsenter -t 1 -m -u", "nsenter -m/proc/1/ns/mnt -S 0", "unshare -r --propagation private",
+    "unshare -m -U", "prlimit --nofile=10 -n5 -p 1", "setarch x86_64 -R", "setarch i686",
+    "linux32 -R", "linux64", "i386", "x86_64 -v", "systemd-run --user -p A=b --wait",
+    "systemd-run -E X=1 -u u", "valgrind", "valgrind --tool=none --log-file=vg.log -q",
+    "strace nice -n 5",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["cat .env", "rm -rf ~", "cat ~/.ssh/id_rsa"])
+@pytest.mark.parametrize("wrapper", _WRAPPERS)
+def test_a2_a_wrappers_command_keeps_its_deny(tmp_path: Path, wrapper: str, command: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    assert decide(command, workspace, env).verdict is Verdict.DENY
+    decision = decide(f"{wrapper} {command}", workspace, env)
+    assert decision.verdict is Verdict.DENY, (wrapper, decision.explain())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "script -qc 'cat .env' /dev/null",
+        "script out.log -c 'rm -rf ~'",
+        "script --command='cat ~/.ssh/id_rsa'",
+        "watch rm -rf ~",
+        "watch -n 5 cat ~/.ssh/id_rsa",
+        "eval rm -rf ~",
+        "eval cat ~/.ssh/id_rsa",
+        'bash -c "rm -rf $HOME"',
+        'sh -c "cat $HOME/.ssh/id_rsa"',
+    ],
+)
+def test_a2_a_string_a_wrapper_runs_keeps_its_deny(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "strace ls",
+        "strace -f ls build",
+        "setpriv --reuid=1000 ls",
+        "valgrind ls",
+        "nsenter -t 1 -m ls",
+        "script -qc ls /dev/null",
+        "systemd-run --user ls",
+        # an option that is not known hides the command: it asks, unread
+        "valgrind --weird=1 cat .env",
+        "strace --no-such-option cat .env",
+    ],
+)
+def test_a2_a_runners_use_still_asks(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("command", ["ls build", "make build", "cat README"])
+@pytest.mark.parametrize("wrapper", [w for w in _WRAPPERS if "sudo" not in w and "doas" not in w])
+def test_a2_a_suggestion_is_never_the_bare_wrapper(
+    tmp_path: Path, wrapper: str, command: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "build").mkdir()
+    decision = decide(f"{wrapper} {command}", workspace, env)
+    name = wrapper.split()[0]
+    if decision.suggested_rule is not None:
+        assert decision.suggested_rule.split() != [name], decision.suggested_rule
+
+
+def test_a2_a_runner_approved_still_runs_its_command_judged(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    assert decide("strace ls", workspace, env, "strace").verdict is Verdict.ALLOW
+    assert decide("strace cat .env", workspace, env, "strace").verdict is Verdict.DENY
