@@ -1705,7 +1705,9 @@ class RuleView:
         tool run by `python -m` (`depth`), nor past `_MAX_EXACT_WORDS` words."""
         if depth or not values or len(values) > _MAX_EXACT_WORDS:
             return None
-        if any(value.startswith(("-", "+")) for value in values[1:]):
+        if any(value.startswith(("-", "+")) for value in values[1:]) and not _only_job_limits(
+            words
+        ):
             # an option before the verb hides the verb from the rules that name it: `ip -4
             # vrf exec … sh x`, `tmux -2 saveb F`, `ip -b FILE` read by no locked rule
             # (review DF1, DF2), and an option's value says nothing of what follows
@@ -1985,6 +1987,31 @@ def module_tool(values: Sequence[str | None]) -> tuple[str, int] | None:
         package = module.partition(".")[0]
         return ("", start + 1) if package in MODULE_PROGRAMS else None
     return program, start + 1
+
+
+def _only_job_limits(words: Sequence[str]) -> bool:
+    """Whether make's options among its words are only its limits on parallel jobs
+    (`-j4`, `-j 4`, `--jobs=4`, `-j`, `-l 2.5`, `--load-average=2`), which say nothing of
+    what it runs: its line is then approved exactly (`make -j4 build $`, as `make $` for
+    a bare `make`), where `make -j4` had been offered nothing (open items A3)."""
+    if not words or words[0].rpartition("/")[2] not in _JOB_TAKERS:
+        return False
+    index = 1
+    while index < len(words):
+        word = words[index]
+        if word.startswith(("-", "+")):
+            if _JOB_LIMIT.fullmatch(word) is None:
+                return False
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if word in ("-j", "--jobs", "-l", "--load-average") and _JOBS.fullmatch(following):
+                index += 1  # (`-j 4`: make's number that follows)
+        index += 1
+    return True
+
+
+_JOB_TAKERS: Final = frozenset({"make", "gmake", "bmake"})
+_JOBS: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
+_JOB_LIMIT: Final = re.compile(r"(?:-[jl]|--jobs=?|--load-average=?)(?:[0-9]+(?:\.[0-9]*)?)?")
 
 
 TARGET_TAKERS: Final = frozenset(

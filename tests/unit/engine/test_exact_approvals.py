@@ -66,7 +66,7 @@ def test_an_exact_rule_is_kept_in_the_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("line", "suggestion"),
     [("make", "make $"), ("npm run", "npm run $"), ("ip a", "ip a $"),
-     ("make -j4", None), ("systemctl --user", None), ("tmux", None),
+     ("make -j4", "make -j4 $"), ("systemctl --user", None), ("tmux", None),
      ("make test", "make test"), ("python3", None), ("bash", None), ("env", None),
      ("timeout 5", None), ("make $X", None), ("make -j4 -k -s -w -B -e -i -n", None)],
 )  # fmt: skip

@@ -183,3 +183,54 @@ def test_a2_a_runner_approved_still_runs_its_command_judged(tmp_path: Path) -> N
     workspace, env = _workspace(tmp_path)
     assert decide("strace ls", workspace, env, "strace").verdict is Verdict.ALLOW
     assert decide("strace cat .env", workspace, env, "strace").verdict is Verdict.DENY
+
+
+# -- 3. make's job limits: an exact suggestion, never bare `make` ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "suggested"),
+    [
+        ("make", "make $"),
+        ("make build", "make build"),
+        ("make build -j4", "make build"),
+        ("make -j4", "make -j4 $"),
+        ("make -j 4", "make -j 4 $"),
+        ("make --jobs=4", "make --jobs=4 $"),
+        ("make -j", "make -j $"),
+        ("make -j4 build", "make -j4 build $"),
+        ("make -j 4 build", "make -j 4 build $"),
+        ("make --jobs=4 build", "make --jobs=4 build $"),
+        ("make -l 2.5 -j8 test", "make -l 2.5 -j8 test $"),
+        ("gmake -j4 all", "gmake -j4 all $"),
+        # any other option still hides what follows: nothing to offer
+        ("make -j4 -f x.mk build", None),
+        ("make -j4 -C sub", None),
+        ("make -k build", None),
+    ],
+)
+def test_a3_make_job_limits_get_an_exact_suggestion(
+    tmp_path: Path, line: str, suggested: str | None
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert decision.suggested_rule == suggested
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("make -j4 build", Verdict.ALLOW),
+        ("make -j4 build deploy", Verdict.ASK),
+        ("make -j4 deploy", Verdict.ASK),
+        ("make -j8 build", Verdict.ASK),
+        ("make -j4 build -f evil.mk", Verdict.ASK),
+    ],
+)
+def test_a3_the_exact_approval_covers_that_line_only(
+    tmp_path: Path, line: str, expected: Verdict
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env, "make -j4 build $")
+    assert decision.verdict is expected, decision.explain()
