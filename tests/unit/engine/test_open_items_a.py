@@ -234,3 +234,27 @@ def test_a3_the_exact_approval_covers_that_line_only(
     workspace, env = _workspace(tmp_path)
     decision = decide(line, workspace, env, "make -j4 build $")
     assert decision.verdict is expected, decision.explain()
+
+
+# -- 4. `python -m policylang` run from the workspace ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [
+        ("python3 -m policylang eval ls", None),
+        ("python -m policylang check x.policy", None),
+        ("python3 -m policylang eval ls", "python3 -m policylang eval"),
+        ("python3 -m policylang --help", "python3 -m policylang"),
+        ("python3 -m policylang --help", "python3 -m policylang --help"),
+    ],
+)
+def test_a4_python_m_policylang_from_a_workspace_that_shadows_it_asks(
+    tmp_path: Path, line: str, approval: str | None
+) -> None:
+    # a `policylang/` folder in the working folder is what `python -m` imports first
+    workspace, env = _workspace(tmp_path)
+    (workspace / "policylang").mkdir()
+    (workspace / "policylang" / "__main__.py").write_text("print('workspace code')\n")
+    decision = decide(line, workspace, env, *([approval] if approval else []))
+    assert decision.verdict is Verdict.ASK, decision.explain()
