@@ -775,7 +775,8 @@ def test_a_line_walks_up_for_git_directories_once_per_folder(
     env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
     decision = policy.evaluate("mkdir out && git status", workspace=str(workspace), env=env)
     assert decision.verdict is Verdict.ASK
-    assert asked and len(asked) == len(set(asked))
+    assert asked
+    assert len(asked) == len(set(asked))
     asked.clear()
     policy.evaluate("mkdir out", workspace=str(workspace), env=env)
     assert asked == [str(workspace)]  # and asked again on the next line
