@@ -3310,7 +3310,9 @@ class _Walk(LineWrites):
         root can change (`paths.fixed_stamp`)."""
         if entry in self._entry_stamps:
             return self._entry_stamps[entry]
-        fixed, found = paths.fixed_stamp(_normal_entry(entry))
+        # (an entry with `..` is not the folder its normal form names: `lnk/../bin` is the
+        # parent of where `lnk` leads; only `_physical_entry` may note it fixed: EA5)
+        fixed, found = (False, None) if "/.." in entry else paths.fixed_stamp(_normal_entry(entry))
         if not fixed:
             found = paths.folder_stamp(entry)
         self._entry_stamps[entry] = found

@@ -202,3 +202,25 @@ def test_moved_entries_are_seen_by_an_unprivileged_process(tmp_path: Path) -> No
     # review DZ4's case again, as an ordinary user: an entry below /tmp is never kept
     test_an_entry_whose_parent_folder_moves_into_the_workspace_is_seen(tmp_path)
     test_an_entry_that_comes_to_lead_into_the_workspace_is_seen(tmp_path / "second")
+
+
+@pytest.mark.usefixtures("unprivileged")
+def test_an_entry_with_dot_dot_through_a_link_takes_no_fixed_stamp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review EA5: `R/lnk/../bin` leads where `lnk` leads, not to `R/bin`; it had taken the
+    # fixed stamp of `R/bin` (whose chain is root's here), so a program planted in the
+    # folder it really leads to stayed unseen for as long as the process lived
+    monkeypatch.setattr(paths, "_root_chain", lambda folder: True)
+    root, workspace = tmp_path / "r", tmp_path / "r" / "ws"
+    (root / "bin").mkdir(parents=True)
+    (workspace / "sub").mkdir(parents=True)
+    (workspace / "bin").mkdir()
+    (root / "lnk").symlink_to(workspace / "sub")
+    env = {"HOME": str(tmp_path / "home"), "PATH": f"{root}/bin:{root}/lnk/../bin:/usr/bin:/bin"}
+    policy = load_policy(snapshot=False, decision_cache=0)
+    decision = policy.evaluate("ls", workspace=str(workspace), env=env)
+    assert decision.verdict is Verdict.ALLOW
+    time.sleep(0.02)
+    _program(workspace / "bin" / "ls")
+    assert policy.evaluate("ls", workspace=str(workspace), env=env).verdict is Verdict.ASK
