@@ -49,6 +49,9 @@ class TreeScan:
     complete: bool
     # ignore files met (listed even when hidden), a repository's `.git/info/exclude` too
     ignore_files: tuple[str, ...] = ()
+    # whether a `.git` was met whose exclude file cannot be told as rg finds it (a link,
+    # a `gitdir:` relative to rg's working folder: review EA1): every hidden name counts
+    unsure: bool = False
 
 
 def scan(
@@ -75,6 +78,7 @@ def scan(
     entries: list[str] = []
     links: list[tuple[str, str]] = []
     ignores: list[str] = []
+    unsure = False
     pending = [root]
     while pending:
         directory = pending.pop()
@@ -85,23 +89,25 @@ def scan(
             if owned(directory):
                 # the agent's own folder, which an earlier command may open again
                 # (`chmod 700 app && grep -r x .`: review DA3): not seen, so not complete
-                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores))
+                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure)
             continue  # the reader cannot go there either
         except (FileNotFoundError, NotADirectoryError):
             continue
         except (OSError, ValueError):
             # a directory the reader can reach but this scan cannot (a path longer than
             # PATH_MAX, which `grep -r` walks relative to its parent: review H7)
-            return TreeScan(tuple(entries), tuple(links), False, tuple(ignores))
+            return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure)
         for child in children:
             if child.name in IGNORE_FILES:
                 ignores.append(child.path)
             elif child.name == ".git":
-                ignores.extend(git_excludes(child.path))
+                excludes = git_excludes(child.path)
+                unsure = unsure or excludes is None
+                ignores.extend(excludes or ())
             if not hidden and child.name.startswith(".") and not _admitted(child.name, admit):
                 continue
             if len(entries) >= budget:
-                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores))
+                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure)
             entries.append(child.path)
             try:
                 if child.is_symlink():
@@ -110,7 +116,7 @@ def scan(
                     pending.append(child.path)
             except (OSError, ValueError):
                 continue
-    return TreeScan(tuple(entries), tuple(links), True, tuple(ignores))
+    return TreeScan(tuple(entries), tuple(links), True, tuple(ignores), unsure)
 
 
 # the files in which rg and ag read ignore patterns, whose `!` lines re-include files
@@ -188,18 +194,27 @@ def whitelisted(
     file, `--ignore-file`'s: closing 28). Only the `!` lines count (review DG8: any line of
     a parent's had made every hidden file count).
 
-    True (every hidden name) for a pattern with a `/` inside, or a file that cannot be
-    read (the check fails closed); an empty tuple where none re-includes anything.
+    True (every hidden name) for a pattern with a `/` inside, a file that cannot be read
+    or is larger than what is read (review EA3), or a `.git` whose exclude file cannot be
+    told (`git_excludes`: the check fails closed); an empty tuple where none re-includes
+    anything. The ignore files inside the hidden folders the names admit are not in
+    `found`: the caller scans again with them admitted and asks again (review EA2).
     """
+    if found.unsure:
+        return True
     admitted: list[str] = []
     candidates = list(found.ignore_files)
     directory = root
-    while directory != os.path.dirname(directory):
+    while True:
+        excludes = git_excludes(os.path.join(directory, ".git"))
+        if excludes is None:
+            return True
+        candidates.extend(excludes)
+        if directory == os.path.dirname(directory):
+            break
         directory = os.path.dirname(directory)
         candidates.extend(os.path.join(directory, name) for name in sorted(IGNORE_FILES))
-        candidates.extend(git_excludes(os.path.join(directory, ".git")))
     candidates.extend(os.path.join(root, name) for name in sorted(IGNORE_FILES))
-    candidates.extend(git_excludes(os.path.join(root, ".git")))
     candidates.extend(extra)
     for path in dict.fromkeys(candidates):
         try:
@@ -222,35 +237,61 @@ def whitelisted(
     return tuple(dict.fromkeys(admitted))
 
 
-def git_excludes(dot_git: str) -> tuple[str, ...]:
-    """The `info/exclude` of the repository whose `.git` is `dot_git`, as rg finds it: in
-    that folder, or for a `.git` file (a linked worktree, a submodule) in the git
-    directory its `gitdir:` names, or in that one's `commondir`. Where a `.git` file
-    cannot be read, both places are guessed at none: the caller reads what exists."""
+def git_excludes(dot_git: str) -> tuple[str, ...] | None:
+    """The `info/exclude` of the repository whose `.git` is `dot_git`, as rg's `ignore`
+    crate finds it: in that folder, or for a `.git` file (a linked worktree, a submodule)
+    in the `commondir` of the git directory its first line's `gitdir: ` names (its own
+    `info/exclude` is read too: one more file only counts more `!` lines). () where there
+    is no `.git`.
+
+    None (every hidden name counts) where that place cannot be told as rg tells it
+    (review EA1, EA1b): a `.git` that is a link, or that cannot be read; a `gitdir:` or a
+    `commondir` that rg takes relative to its own working folder (one not absolute, a
+    `commondir` not starting with `.`), or a file that is not a plain `gitdir: ` line."""
     try:
         mode = os.lstat(dot_git).st_mode
-    except (OSError, ValueError):
+    except (FileNotFoundError, NotADirectoryError):
         return ()
+    except (OSError, ValueError):
+        return None
     if stat.S_ISDIR(mode):
         return (os.path.join(dot_git, "info", "exclude"),)
+    if not stat.S_ISREG(mode):
+        return None  # a link (rg reads through it) or anything else
     try:
-        text = _read_regular(dot_git)
+        gitdir = _first_line(dot_git)
     except (OSError, ValueError):
-        return ()
-    line = (text or b"").decode("utf-8", "replace").strip()
-    if not line.startswith("gitdir:"):
-        return ()
-    gitdir = os.path.join(os.path.dirname(dot_git), line[len("gitdir:") :].strip())
+        return None
+    if gitdir is None or not gitdir.startswith("gitdir: "):
+        return None
+    gitdir = gitdir[len("gitdir: ") :]
+    if not gitdir.startswith("/"):
+        return None  # (rg takes it from its working folder, not the `.git` file's)
+    try:
+        common = _first_line(os.path.join(gitdir, "commondir"))
+    except FileNotFoundError:
+        common = ""  # rg reads no exclude file then
+    except (OSError, ValueError):
+        return None
     found = [os.path.join(gitdir, "info", "exclude")]
-    try:
-        common = (_read_regular(os.path.join(gitdir, "commondir")) or b"").decode(
-            "utf-8", "replace"
-        )
-    except (OSError, ValueError):
-        common = ""
-    if common.strip():
-        found.append(os.path.join(gitdir, common.strip(), "info", "exclude"))
+    if common is None or (common and not common.startswith((".", "/"))):
+        return None
+    if common:
+        found.append(os.path.join(gitdir, common, "info", "exclude"))
     return tuple(found)
+
+
+def _first_line(path: str) -> str | None:
+    """A file's first line as Rust's `lines()` gives it (without `\\n` or `\\r\\n`); None
+    where the file is not a regular one within the read limit, or not UTF-8."""
+    text = _read_regular(path)
+    if text is None:
+        return None
+    line = text.split(b"\n", 1)[0].removesuffix(b"\r")
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 # `core.excludesFile` in a git configuration, as rg's `ignore` crate finds it (a line of
@@ -290,12 +331,26 @@ def rg_global_ignores(env: Mapping[str, str]) -> tuple[str, ...] | None:
     return tuple(found)
 
 
+# the most of an ignore or configuration file read; a larger one counts every hidden
+# name (rg reads it whole: review EA3)
+_READ_LIMIT: Final = 1 << 20
+
+
 def _read_regular(path: str) -> bytes | None:
-    """The first MiB of a regular file; None for anything else (a FIFO would block)."""
+    """A regular file's bytes; None for anything else (a FIFO would block) or for a file
+    larger than `_READ_LIMIT`."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        return os.read(fd, 1 << 20)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= _READ_LIMIT:
+            chunk = os.read(fd, _READ_LIMIT + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return None if size > _READ_LIMIT else b"".join(chunks)
     finally:
         os.close(fd)

@@ -1,0 +1,129 @@
+"""Review EA, rg's ignore files: EA1 a `.git` file's `gitdir:` and `commondir` as rg resolves
+them (against its working folder), EA1b a `.git` that is a link, EA3 a `!` line past the
+first MiB. Each layout is run with the real rg: where it prints the protected `.env`, the
+engine must not allow the line."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from realrun import copy_workspace, decide, env_beside, git_ok, run_printed
+
+from policylang import Verdict
+
+pytestmark = pytest.mark.skipif(shutil.which("rg") is None, reason="needs ripgrep")
+
+
+def _workspace(tmp_path: Path) -> Path:
+    workspace = copy_workspace(tmp_path)
+    (workspace / "a.txt").write_text("SECRET=plain\n")
+    return workspace
+
+
+def _leaks(line: str, workspace: Path, env: dict[str, str], secret: str) -> None:
+    """Real rg prints `secret` (a protected file's), and the engine does not allow it."""
+    out = run_printed(line, workspace, env)
+    assert secret in out, out
+    decision = decide(line, workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+# -- EA1: a `.git` file -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("common", ["cd", "."])
+def test_a_relative_gitdir_is_not_read_beside_the_git_file(tmp_path: Path, common: str) -> None:
+    workspace = _workspace(tmp_path)
+    sub = workspace / "sub"
+    sub.mkdir()
+    (sub / ".git").write_text("gitdir: gd\n")
+    (workspace / "gd").mkdir()
+    (workspace / "gd" / "commondir").write_text(f"{common}\n")
+    exclude = (workspace / "gd" / common if common == "." else workspace / common) / "info"
+    exclude.mkdir(parents=True)
+    (exclude / "exclude").write_text("!.env\n")
+    (sub / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+def test_a_parents_git_file_with_a_relative_gitdir(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".git").write_text("gitdir: gd\n")
+    (workspace / "gd").mkdir()
+    (workspace / "gd" / "commondir").write_text("cd\n")
+    (workspace / "cd" / "info").mkdir(parents=True)
+    (workspace / "cd" / "info" / "exclude").write_text("!.env\n")
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET sub", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+def test_an_absolute_gitdir_whose_commondir_is_relative_to_rgs_folder(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    gitdir = tmp_path / "gd"
+    gitdir.mkdir()
+    (workspace / ".git").write_text(f"gitdir: {gitdir}\n")
+    (gitdir / "commondir").write_text("cd\n")
+    (workspace / "cd" / "info").mkdir(parents=True)
+    (workspace / "cd" / "info" / "exclude").write_text("!.env\n")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+def test_a_worktree_without_reinclusions_still_allows(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    git_ok(workspace, "add", "a.txt")
+    git_ok(workspace, "commit", "-qm", "x")
+    git_ok(workspace, "worktree", "add", "-q", str(tmp_path / "wt"))
+    tree = tmp_path / "wt"
+    (tree / ".env").write_text("SECRET=abc\n")
+    env = env_beside(tmp_path)
+    assert "SECRET=abc" not in run_printed("rg SECRET", tree, env)
+    decision = decide("rg SECRET", tree, env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+# -- EA1b: a `.git` link ------------------------------------------------------------------
+
+
+def test_a_git_link_to_a_folder(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / "meta" / "info").mkdir(parents=True)
+    (workspace / "meta" / "info" / "exclude").write_text("!.env\n")
+    os.symlink("meta", workspace / ".git")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+# -- EA3: a `!` line past the first MiB ---------------------------------------------------
+
+
+def test_a_reinclusion_past_the_first_mib(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text(("#" + "x" * 999 + "\n") * 1100 + "!.env\n")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+def test_a_global_ignore_file_past_the_first_mib(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    ignore = tmp_path / "home" / ".config" / "git" / "ignore"
+    ignore.parent.mkdir(parents=True)
+    ignore.write_text(("#" + "x" * 999 + "\n") * 1100 + "!.env\n")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+def test_a_small_ignore_file_without_reinclusions_still_allows(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text("*.log\n")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    env = env_beside(tmp_path)
+    assert "SECRET=abc" not in run_printed("rg SECRET", workspace, env)
+    decision = decide("rg SECRET", workspace, env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
