@@ -265,6 +265,7 @@ _GIT_PATH_SUBCOMMANDS = (
 )
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
+_WHITELIST_ROUNDS = 4  # scans of a tree for the ignore files of admitted hidden folders
 
 
 def _denies(reasons: Sequence[Reason]) -> bool:
@@ -979,16 +980,20 @@ class RuleView:
             # the tree's, those above it, `.git/info/exclude`, git's global one, those
             # given by option (`ignore_files`)
             global_ignores = subtree.rg_global_ignores(ctx.env or os.environ)
-            again = (
-                True
-                if global_ignores is None
-                else subtree.whitelisted(scan, root, (*global_ignores, *ignore_files))
-            )
-            if again is True:
-                everything = True
-                scan = subtree.scan(root, hidden=True, budget=budget)
-            elif again:
-                admit = (*admit, *again)
+            extra = () if global_ignores is None else (*global_ignores, *ignore_files)
+            for _round in range(_WHITELIST_ROUNDS):
+                # the hidden folders a `!` line admits hold ignore files of their own,
+                # read on the next round (review EA2: `!.devcontainer`, whose `.ignore`
+                # says `!.env`); rounds run out only in a contrived tree: every name then
+                again = True if global_ignores is None else subtree.whitelisted(scan, root, extra)
+                fresh = () if isinstance(again, bool) else tuple(n for n in again if n not in admit)
+                if again is True or (fresh and _round == _WHITELIST_ROUNDS - 1):
+                    everything = True
+                    scan = subtree.scan(root, hidden=True, budget=budget)
+                    break
+                if not fresh:
+                    break
+                admit = (*admit, *fresh)
                 scan = subtree.scan(root, hidden=False, admit=admit, budget=budget)
         for path in scan.entries:
             inside = False

@@ -1,7 +1,8 @@
 """Review EA, rg's ignore files: EA1 a `.git` file's `gitdir:` and `commondir` as rg resolves
-them (against its working folder), EA1b a `.git` that is a link, EA3 a `!` line past the
-first MiB. Each layout is run with the real rg: where it prints the protected `.env`, the
-engine must not allow the line."""
+them (against its working folder), EA1b a `.git` that is a link, EA2 an ignore file inside a
+hidden folder that another one re-includes, EA3 a `!` line past the first MiB. Each layout
+is run with the real rg: where it prints the protected `.env`, the engine must not allow
+the line."""
 
 from __future__ import annotations
 
@@ -97,6 +98,41 @@ def test_a_git_link_to_a_folder(tmp_path: Path) -> None:
     os.symlink("meta", workspace / ".git")
     (workspace / ".env").write_text("SECRET=abc\n")
     _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
+
+
+# -- EA2: ignore files inside re-included hidden folders ----------------------------------
+
+
+def test_an_ignore_file_inside_a_reincluded_hidden_folder(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text("!.devcontainer\n")
+    (workspace / ".devcontainer").mkdir()
+    (workspace / ".devcontainer" / ".ignore").write_text("!.env\n")
+    (workspace / ".devcontainer" / ".env").write_text("API_KEY=SECRET\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "API_KEY=SECRET")
+
+
+def test_reinclusions_three_hidden_folders_deep(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    deep = workspace / ".a" / ".b"
+    deep.mkdir(parents=True)
+    (workspace / ".gitignore").write_text("!.a\n")
+    (workspace / ".a" / ".gitignore").write_text("!.b\n")
+    (deep / ".ignore").write_text("!.env\n")
+    (deep / ".env").write_text("API_KEY=SECRET\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "API_KEY=SECRET")
+
+
+def test_a_nested_repositorys_exclude_inside_a_reincluded_hidden_folder(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text("!.tools\n")
+    inner = workspace / ".tools"
+    inner.mkdir()
+    git_ok(inner, "init", "-q", ".")
+    (inner / ".git" / "info" / "exclude").write_text("!.env\n")
+    (inner / ".env").write_text("API_KEY=SECRET\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "API_KEY=SECRET")
 
 
 # -- EA3: a `!` line past the first MiB ---------------------------------------------------
