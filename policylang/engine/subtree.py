@@ -295,8 +295,8 @@ def _first_line(path: str) -> str | None:
 
 
 # `core.excludesFile` in a git configuration, as rg's `ignore` crate finds it (a line of
-# the file, sections and includes aside)
-_EXCLUDES_FILE: Final = re.compile(rb'(?im)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$')
+# the file, sections and includes aside; its `(.+)` keeps trailing blanks and quotes)
+_EXCLUDES_FILE: Final = re.compile(rb"(?im)^\s*excludesfile\s*=\s*(.+)\s*$")
 
 
 def rg_global_ignores(env: Mapping[str, str]) -> tuple[str, ...] | None:
@@ -304,15 +304,16 @@ def rg_global_ignores(env: Mapping[str, str]) -> tuple[str, ...] | None:
     of `$XDG_CONFIG_HOME/git/config` (or `~/.config/git/config`) and `~/.gitconfig`, and
     git's default `$XDG_CONFIG_HOME/git/ignore` (or `~/.config/git/ignore`), all of them
     (reading one too many only counts more `!` lines); None where a configuration cannot
-    be read."""
+    be read, or where rg would look elsewhere than can be told here (review EA8): no
+    absolute `HOME` (rg falls back to the passwd home), an `XDG_CONFIG_HOME` that is not
+    absolute (rg takes it from its working folder), a value not absolute."""
     home = env.get("HOME", "")
     xdg = env.get("XDG_CONFIG_HOME", "")
-    base = xdg if xdg.startswith("/") else f"{home}/.config" if home.startswith("/") else ""
-    found = [f"{base}/git/ignore"] if base else []
-    configs = [f"{base}/git/config"] if base else []
-    if home.startswith("/"):
-        configs.append(f"{home}/.gitconfig")
-    for config in configs:
+    if not home.startswith("/") or (xdg and not xdg.startswith("/")):
+        return None
+    base = xdg or f"{home}/.config"
+    found = [f"{base}/git/ignore"]
+    for config in (f"{base}/git/config", f"{home}/.gitconfig"):
         try:
             text = _read_regular(config)
         except FileNotFoundError:
@@ -321,13 +322,18 @@ def rg_global_ignores(env: Mapping[str, str]) -> tuple[str, ...] | None:
             return None
         if text is None:
             return None
-        for match in _EXCLUDES_FILE.finditer(text):
-            named = match.group(1).decode("utf-8", "replace")
-            if named.startswith("~/") and home.startswith("/"):
-                named = home.rstrip("/") + named[1:]
+        matches = _EXCLUDES_FILE.findall(text)
+        if len(matches) != text.lower().count(b"exclude"):
+            # a spelling rg's expression may read otherwise (its `(?i)` takes `ſ` for `s`)
+            return None
+        for value in matches:
+            try:
+                named = value.decode("utf-8").replace("~", home)
+            except UnicodeDecodeError:
+                return None
             if not named.startswith("/"):
                 return None  # (relative to rg's working folder: not followed here)
-            found.append(named)
+            found.extend(dict.fromkeys((named, named.strip(), named.strip().strip('"'))))
     return tuple(found)
 
 

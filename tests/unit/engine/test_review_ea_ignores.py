@@ -1,8 +1,8 @@
 """Review EA, rg's ignore files: EA1 a `.git` file's `gitdir:` and `commondir` as rg resolves
 them (against its working folder), EA1b a `.git` that is a link, EA2 an ignore file inside a
-hidden folder that another one re-includes, EA3 a `!` line past the first MiB. Each layout
-is run with the real rg: where it prints the protected `.env`, the engine must not allow
-the line."""
+hidden folder that another one re-includes, EA3 a `!` line past the first MiB, EA8 a
+relative `XDG_CONFIG_HOME`, no `HOME`, a `core.excludesFile` with blanks. Each layout is run
+with the real rg: where it prints the protected `.env`, the engine must not allow the line."""
 
 from __future__ import annotations
 
@@ -163,3 +163,39 @@ def test_a_small_ignore_file_without_reinclusions_still_allows(tmp_path: Path) -
     assert "SECRET=abc" not in run_printed("rg SECRET", workspace, env)
     decision = decide("rg SECRET", workspace, env)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+# -- EA8: where the global ignore file is looked up ---------------------------------------
+
+
+def test_a_relative_xdg_config_home(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    (workspace / "cfg" / "git").mkdir(parents=True)
+    (workspace / "cfg" / "git" / "ignore").write_text("!.env\n")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path, XDG_CONFIG_HOME="cfg"), "SECRET=abc")
+
+
+@pytest.mark.parametrize("home", [None, "", "home"])
+def test_no_absolute_home_counts_every_hidden_file(tmp_path: Path, home: str | None) -> None:
+    # rg then reads the passwd home's files (not shown with real files: that is /root)
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    env = {"PATH": "/usr/bin:/bin"} if home is None else {"PATH": "/usr/bin:/bin", "HOME": home}
+    decision = decide("rg SECRET", workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize("value", ["{home}/my ignore", "~/ignore   "])
+def test_an_excludes_file_with_blanks_is_read_as_rg_reads_it(tmp_path: Path, value: str) -> None:
+    # rg takes the rest of the line (blanks inside and after included), `~` as HOME
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    home = tmp_path / "home"
+    named = value.format(home=home)
+    (home / ".gitconfig").write_text(f"[core]\n\texcludesFile = {named}\n")
+    Path(named.replace("~", str(home))).write_text("!.env\n")
+    (workspace / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace, env_beside(tmp_path), "SECRET=abc")
