@@ -1531,6 +1531,8 @@ class _Walk(LineWrites):
                         else:
                             self.check_protected_only(url_path, seg, cwd)
                 self.check_embedded(word, seg, cwd)
+        if program in _RUNNER_OWN_OPTIONS:
+            self.runner_own_options(program, (*prefix[1:], *rest), seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
         if is_compiler(program):
@@ -2135,6 +2137,54 @@ class _Walk(LineWrites):
             for folder in cwd.candidates
             for spelt in (name, f"{name}.git")
         )
+
+    def runner_own_options(
+        self, program: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """What an approved runner's own options (the words before its command) do
+        besides tracing it: strace's and ltrace's `-o`/`--output` value that starts with
+        `!` or `|` runs as a shell command (review EB3: `strace -fo'!touch x' ls`);
+        valgrind's `--log-socket`, `--xml-socket` and `--debuginfo-server` reach the
+        network, a `--tool=` with a `/` runs the file it names (valgrind looks for it
+        beside its own tools: `--tool=../../../home/u/ws/evil`), and a file option's
+        `%p`/`%q{VAR}` makes a name that cannot be known here (review EB4); valgrind reads
+        more options from the working folder's `.valgrindrc`, `~/.valgrindrc` and
+        `VALGRIND_OPTS` (review EB5). Each asks: no approval covers it."""
+        values = [w.value for w in words]
+        if program == "valgrind":
+            found = _valgrind_reach(values)
+            if found is None:
+                found = self._valgrind_settings(cwd)
+        else:
+            piped = _piped_output(values)
+            found = None
+            if piped is not None:
+                found = (
+                    f"`{short(piped)}` hands its output to a command, which it runs through "
+                    "the shell"
+                )
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-runner-option",
+                f"`{program}` is approved, but {found}, which no approval covers",
+            )
+
+    def _valgrind_settings(self, cwd: paths.Cwd) -> str | None:
+        """Where valgrind takes options the line does not show (review EB5): a
+        `.valgrindrc` in the working folder (a cloned repository's: valgrind reads it
+        where its owner runs it), `~/.valgrindrc` where it leads into the workspace, or
+        `VALGRIND_OPTS`; why it asks, or None."""
+        if self.ctx.env.get("VALGRIND_OPTS", "").strip():
+            return "it takes more options from `VALGRIND_OPTS`"
+        self.fs = True
+        if not cwd.known or any(
+            os.path.lexists(os.path.join(folder, ".valgrindrc")) for folder in cwd.candidates
+        ):
+            return "it reads more options from the working folder's `.valgrindrc`"
+        if self._reaches_workspace("~/.valgrindrc"):
+            return "it reads more options from `~/.valgrindrc`, which leads into the workspace"
+        return None
 
     def approved_runner(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -4894,6 +4944,70 @@ _SHELL_BUILTINS: Final = frozenset(
 )  # fmt: skip
 # programs that write files named by a prefix they are given and a suffix they add
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
+# runners whose own options `_Walk.runner_own_options` reads under an approval
+_RUNNER_OWN_OPTIONS: Final = frozenset({"strace", "ltrace", "valgrind"})
+_STRACE_SPEC: Final = RUNNER_WRAPPERS.get("strace")
+# strace's options that take no value, or one only after `=` (`--daemonize=grandchild`)
+_STRACE_NO_VALUE: Final = (
+    _STRACE_SPEC.options.flags | _STRACE_SPEC.options.optional_value
+    if _STRACE_SPEC is not None
+    else frozenset()
+)
+# valgrind's options that reach the network (`--log-socket=HOST:PORT`)
+_VALGRIND_NETWORK: Final = frozenset({"--log-socket", "--xml-socket", "--debuginfo-server"})
+
+
+def _piped_output(values: Sequence[str | None]) -> str | None:
+    """The word of strace's (or ltrace's) own options, before its command, whose value
+    starts with `!` or `|` (`-o!CMD`, `-fo '|CMD'`, `--output='!CMD'`): strace runs the
+    rest of it through the shell and writes the trace to it (review EB3). Any long
+    option's glued value so spelled counts, and any short option's but the flags (a
+    letter not known takes a value): asking there costs a question, never a hole."""
+    following = False  # (the word is the value of the option before it)
+    for value in values:
+        if following:
+            following = False
+            if value is not None and value[:1] in ("!", "|"):
+                return value
+            continue
+        if value is None or value in ("-", "--") or not value.startswith("-"):
+            return None  # (the command, or a word that cannot be read: that asks)
+        if value.startswith("--"):
+            _name, eq, given = value.partition("=")
+            if eq and given[:1] in ("!", "|"):
+                return value
+            following = not eq and value not in _STRACE_NO_VALUE
+            continue
+        for index in range(1, len(value)):
+            if f"-{value[index]}" in _STRACE_NO_VALUE:
+                continue
+            given = value[index + 1 :]  # (the rest of the word is the letter's value)
+            if given[:1] in ("!", "|"):
+                return value
+            following = not given
+            break
+    return None
+
+
+def _valgrind_reach(values: Sequence[str | None]) -> str | None:
+    """Why valgrind's own options (every word that starts with `-` before its command;
+    a value only after `=`) reach past what it traces (review EB4), or None: an address
+    of the network, a tool named by path, a file name made by `%p` or `%q{VAR}`."""
+    for value in values:
+        if value is None or not value.startswith("-"):
+            return None
+        name, eq, given = value.partition("=")
+        if not eq:
+            continue
+        if name in _VALGRIND_NETWORK:
+            return f"`{short(value)}` reaches the network"
+        if name == "--tool" and "/" in given:
+            return f"`{short(value)}` runs the tool file it names"
+        if name.endswith(("-file", "-prefix")) and "%" in given.replace("%%", ""):
+            return f"`{short(value)}` names a file by an expansion (`%p`, `%q{{VAR}}`)"
+    return None
+
+
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once
 _HANDED_CODE: Final = {name: re.compile(text) for name, text in HANDED_CODE.items()}
 # build tools whose `--` hands the later words to the task (`task build -- -x`); make,
