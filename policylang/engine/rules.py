@@ -1998,25 +1998,39 @@ def _only_job_limits(words: Sequence[str]) -> bool:
     """Whether make's options among its words are only its limits on parallel jobs
     (`-j4`, `-j 4`, `--jobs=4`, `-j`, `-l 2.5`, `--load-average=2`), which say nothing of
     what it runs: its line is then approved exactly (`make -j4 build $`, as `make $` for
-    a bare `make`), where `make -j4` had been offered nothing (open items A3)."""
-    if not words or words[0].rpartition("/")[2] not in _JOB_TAKERS:
+    a bare `make`), where `make -j4` had been offered nothing (open items A3). ninja's
+    `-j N`, `-l N` and `-k N` (the failures it goes on after) are such limits too, its
+    number always given (review EB9: `ninja -j4` had been offered bare `ninja`, which
+    approved `ninja -t clean` and `ninja -t browse`)."""
+    if not words:
+        return False
+    limit, separate = _JOB_LIMITS.get(words[0].rpartition("/")[2], (None, frozenset()))
+    if limit is None:
         return False
     index = 1
     while index < len(words):
         word = words[index]
         if word.startswith(("-", "+")):
-            if _JOB_LIMIT.fullmatch(word) is None:
-                return False
             following = words[index + 1] if index + 1 < len(words) else ""
-            if word in ("-j", "--jobs", "-l", "--load-average") and _JOBS.fullmatch(following):
-                index += 1  # (`-j 4`: make's number that follows)
+            if word in separate and _JOBS.fullmatch(following):
+                index += 1  # (`-j 4`: the number that follows)
+            elif limit.fullmatch(word) is None:
+                return False
         index += 1
     return True
 
 
-_JOB_TAKERS: Final = frozenset({"make", "gmake", "bmake"})
 _JOBS: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
-_JOB_LIMIT: Final = re.compile(r"(?:-[jl]|--jobs=?|--load-average=?)(?:[0-9]+(?:\.[0-9]*)?)?")
+_MAKE_LIMIT = (
+    re.compile(r"(?:-[jl]|--jobs=?|--load-average=?)(?:[0-9]+(?:\.[0-9]*)?)?"),
+    frozenset({"-j", "--jobs", "-l", "--load-average"}),
+)
+# (ninja 1.11 takes `-j`, `-k` and `-l` with a number, glued or as the next word)
+_NINJA_LIMIT = (re.compile(r"-[jkl][0-9]+(?:\.[0-9]*)?"), frozenset({"-j", "-k", "-l"}))
+# the build tools whose limits on parallel jobs `_only_job_limits` knows
+_JOB_LIMITS: Final = {
+    "make": _MAKE_LIMIT, "gmake": _MAKE_LIMIT, "bmake": _MAKE_LIMIT, "ninja": _NINJA_LIMIT,
+}  # fmt: skip
 
 
 TARGET_TAKERS: Final = frozenset(

@@ -237,3 +237,21 @@ def test_eb9_the_exact_approval_covers_that_line_only(
     workspace, env = _workspace(tmp_path)
     decision = decide(line, workspace, env, "ninja -j4 $")
     assert decision.verdict is expected, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("ninja all", Verdict.ALLOW),
+        ("ninja all -j4", Verdict.ALLOW),
+        ("ninja all test", Verdict.ASK),
+        ("ninja all -t clean", Verdict.ASK),
+        ("ninja all -t browse", Verdict.ASK),
+    ],
+)
+def test_eb9_a_targets_approval_covers_no_tool(
+    tmp_path: Path, line: str, expected: Verdict
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env, "ninja all")
+    assert decision.verdict is expected, decision.explain()
