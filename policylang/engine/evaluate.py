@@ -2243,11 +2243,28 @@ class _Walk(LineWrites):
             return
         if self._runners is None:  # (the policy's `wrapper` lines first)
             self._runners = RUNNER_WRAPPERS.extend(self.rules.policy.wrappers)
+        if program_name((words[0].value or "").rpartition("/")[2]) == "valgrind":
+            # valgrind reads every word that starts with `-` as its own, tools' options
+            # and `--vex-…` included, whatever the table lists (review EB7)
+            start = next(
+                (i for i, w in enumerate(words) if i and not (w.value or "x").startswith("-")),
+                len(words),
+            )
+            words = (words[0], *words[start:])
         found = unwrap(words, self._runners, parse=_code_only)
         if found.nested is not None:
             text = found.nested.text
         elif found.words:
             text = " ".join(w.text for w in found.words)  # (as written: `~` and all)
+        elif found.opaque and found.chain:
+            # a shell's string that is not literal, read as written (`strace bash -c
+            # "cat $HOME/.ssh/id_rsa"`: review EB7), as `unread_code` reads one unwrapped
+            use = found.chain[-1]
+            spec = self._runners.get(use.name)
+            code = written_code(use.words, spec) if spec is not None else None
+            if not code:
+                return
+            text = code
         else:
             return
         what = f"`{short(words[0].text)}` runs"

@@ -1006,10 +1006,12 @@ _VALGRIND_VALUED = _fs(
 
 #: Where the command of a runner starts (`runner` programs: `strace CMD`, `setpriv …
 #: CMD`): each one's own options, as its `--help` gives them (util-linux 2.38, strace
-#: 6.1, systemd 252, valgrind 3.19). They are not in `DEFAULT_WRAPPERS`: a runner does
-#: more than run its command (traces it, changes its user, namespaces, root or limits),
-#: so the analyser does not see through it and its use asks; the engine reads the
-#: command through this table and judges it on its own, so that a deny in it holds
+#: 6.1, systemd 252, valgrind 3.19), and those later versions add (review EB7: strace's
+#: `--argv0`, `--trace-fds`; setpriv's `--landlock-access`; systemd-run's `--json`).
+#: They are not in `DEFAULT_WRAPPERS`: a runner does more than run its command (traces
+#: it, changes its user, namespaces, root or limits), so the analyser does not see
+#: through it and its use asks; the engine reads the command through this table and
+#: judges it on its own, so that a deny in it holds
 #: (`strace cat .env`, `setpriv --reuid=1000 rm -rf ~`). A runner whose options are not
 #: known here (gdb's single-dash `-ex`, bwrap's two-word `--bind SRC DEST`, GNU parallel,
 #: or a program not installed where the table was written: ltrace, firejail, entr,
@@ -1022,7 +1024,8 @@ RUNNER_WRAPPERS = WrapperTable(
                 takes_value=_fs(
                     "--ambient-caps --inh-caps --bounding-set --ruid --euid --rgid --egid "
                     "--reuid --regid --groups --securebits --pdeathsig --selinux-label "
-                    "--apparmor-profile"
+                    "--apparmor-profile --landlock-access --landlock-rule --seccomp-filter "
+                    "--ptracer"
                 ),
                 flags=_fs(
                     "-d --dump --nnp --no-new-privs --clear-groups --keep-groups "
@@ -1060,18 +1063,21 @@ RUNNER_WRAPPERS = WrapperTable(
                     "--interruptible --trace --signal --status --trace-path --columns "
                     "--abbrev --verbose --raw --read --write --kvm --output --string-limit "
                     "--const-print-style --summary-syscall-overhead --summary-sort-by "
-                    "--summary-columns --inject --fault --env"
+                    "--summary-columns --inject --fault --env --decode-pids --argv0 "
+                    "--trace-fds --syscall-limit --stack-trace-frame-limit"
                 ),
                 optional_value=_fs(
                     "--daemonize --relative-timestamps --absolute-timestamps "
-                    "--syscall-times --strings-in-hex --decode-fds"
+                    "--syscall-times --strings-in-hex --decode-fds --tips --quiet "
+                    "--timestamps --secontext"
                 ),
                 flags=_fs(
                     "-A -C -c -d -D -f -h -i -k -n -q -r -t -T -v -V -w -x -y -Y -z -Z "
                     "--follow-forks --output-separately --successful-only --failed-only "
                     "--instruction-pointer --stack-traces --syscall-number "
                     "--output-append-mode --no-abbrev --summary-only --summary-wall-clock "
-                    "--debug --help --version --seccomp-bpf"
+                    "--debug --help --version --seccomp-bpf --summary --pidns-translation "
+                    "--always-show-pid --kill-on-exit"
                 ),
             ),
             command_optional=True,  # (`strace -p PID` attaches instead)
@@ -1151,7 +1157,9 @@ RUNNER_WRAPPERS = WrapperTable(
                     "-H --host -M --machine -u --unit -p --property --description --slice "
                     "--service-type --uid --gid --nice --working-directory -E --setenv "
                     "--path-property --socket-property --on-active --on-boot --on-startup "
-                    "--on-unit-active --on-unit-inactive --on-calendar --timer-property"
+                    "--on-unit-active --on-unit-inactive --on-calendar --timer-property "
+                    "--json --expand-environment --shell-prompt-prefix --background "
+                    "--job-mode"
                 ),
                 flags=_fs(
                     "-h --help --version --no-ask-password --user --scope --slice-inherit "

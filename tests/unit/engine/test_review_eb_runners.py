@@ -255,3 +255,49 @@ def test_eb9_a_targets_approval_covers_no_tool(
     workspace, env = _workspace(tmp_path)
     decision = decide(line, workspace, env, "ninja all")
     assert decision.verdict is expected, decision.explain()
+
+
+# -- EB7: a runner's command judged for a deny ------------------------------------------------
+
+_RUNNER_DENIES = [
+    'strace bash -c "cat $HOME/.ssh/id_rsa"',
+    'strace -- bash -c "cat $HOME/.ssh/id_rsa"',
+    'strace -f sh -c "cat ~/.ssh/id_rsa $X"',
+    'setpriv --nnp bash -c "cat $HOME/.ssh/id_rsa"',
+    "strace --summary cat .env",
+    "strace --tips cat .env",
+    "strace --argv0 x cat .env",
+    "strace --quiet=all cat .env",
+    "strace --trace-fds=1 cat .env",
+    "strace --secontext cat .env",
+    "strace --timestamps cat .env",
+    "strace --pidns-translation cat .env",
+    "strace --always-show-pid cat .env",
+    "setpriv --landlock-access fs cat .env",
+    "setpriv --seccomp-filter x cat .env",
+    "setpriv --ptracer any cat .env",
+    "systemd-run --json=short cat .env",
+    "systemd-run --expand-environment=no cat .env",
+    "systemd-run --shell-prompt-prefix=x cat .env",
+    "valgrind --vex-iropt-level=0 cat .env",
+    # valgrind takes every word that starts with `-` as its own (a tool's options too):
+    # one it does not know stops it, so a deny there costs nothing
+    "valgrind --tool=massif --massif-out-file=m.out cat .env",
+    "valgrind --weird=1 cat .env",
+]
+
+
+@pytest.mark.parametrize("line", _RUNNER_DENIES)
+def test_eb7_a_runners_command_keeps_its_deny(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line", ['strace bash -c "cd $P && ls"', "strace --summary ls", 'strace sh -c "$CMD"']
+)
+def test_eb7_ordinary_runner_lines_still_ask(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
