@@ -112,6 +112,7 @@ from policylang.shell.model import (
 from policylang.shell.options import option_view
 from policylang.shell.parse import parse_command
 from policylang.shell.quoting import LocaleDependent, decode_ansi_c
+from policylang.shell.walk import expansions as written_expansions
 from policylang.shell.walk import lines, walk
 from policylang.shell.wrappers import RUNNER_WRAPPERS, WrapperTable, unwrap, written_code
 from policylang.span import Span
@@ -371,7 +372,7 @@ class _Walk(LineWrites):
         self.start = start if start is not None else _start_cwd(ctx)
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
-        self._reassign_text: tuple[str, bool] | None = None  # see `reassign_text`
+        self._reassigned: tuple[frozenset[str] | None] | None = None  # see `reassigned`
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
@@ -903,19 +904,26 @@ class _Walk(LineWrites):
         words = tuple(t for t in texts if t is not None)
         if known:  # (what any of its loops gives it, checked where it is not trusted)
             self.loop_words[name] = (*self.loop_words.get(name, ()), *words)
-        text, unread_eval = self.reassign_text()
-        if name in self.loop_values or not known or _may_reassign(text, name, unread_eval):
+        reassigned = self.reassigned()
+        if (
+            name in self.loop_values
+            or not known
+            or _set_by_bash(name)
+            or reassigned is None
+            or name in reassigned
+            or segment.text.lstrip().startswith("select")
+        ):
             self.loop_values[name] = None  # reused or unknowable: never trusted
         else:
             self.loop_values[name] = words
 
-    def reassign_text(self) -> tuple[str, bool]:
-        """The text `_may_reassign` searches and whether the line runs an `eval` whose code
-        the analyser did not read (see `_reassign_text`), found once."""
-        if self._reassign_text is None:
+    def reassigned(self) -> frozenset[str] | None:
+        """The variables the line may set other than by a `for` loop, None where it may set
+        any (see `_reassigned`), found once."""
+        if self._reassigned is None:
             root = self.root
-            self._reassign_text = (self.text, True) if root is None else _reassign_text(root)
-        return self._reassign_text
+            self._reassigned = (None if root is None else _reassigned(root),)
+        return self._reassigned[0]
 
     def recursion(self, segment: Segment, seg: SegmentState) -> None:
         """A function body that calls a function of the line is the fork-bomb shape."""
@@ -3682,15 +3690,6 @@ def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:
     return os.path.normpath(os.path.join(folder, invoked_as)) if folder.startswith("/") else None
 
 
-_REASSIGNERS = re.compile(
-    r"\b(read|declare|typeset|local|export|readonly|let|printf|mapfile|readarray|getopts"
-    r"|unset|source)\b|\(\(|\$\[|(^|[\s;&|(]|\\)\.\s"
-)
-# `eval`, which may set any variable from code spelt otherwise (`eval f\=x`): a reason
-# only where its code was not read (`_reassign_text`)
-_EVAL_WORD = re.compile(r"\beval\b")
-
-
 # a name after `$`, `${`, `${#`, `${!` anywhere in an expansion's text
 # a word naming a path below an automounter's host folder (`/net/HOST`, `/hosts/HOST`),
 # at its start or after `=` or `:` (`--dir=/net/h`, `-cp a:/net/h`), quoted or not
@@ -3842,33 +3841,128 @@ def _loop_word_text(word: Word) -> str | None:
     return paths.path_text(word)
 
 
-def _may_reassign(text: str, name: str, unread_eval: bool) -> bool:
-    """Whether a line may change variable `name` other than by its `for` loop (textual):
-    `f=`, `f+=`, `f[0]=`, and the expansions that assign, `${f=…}` and `${f:=…}` (review
-    AE5), besides the builtins of `_REASSIGNERS`, and `eval` where `unread_eval`."""
-    return re.search(rf"\b{re.escape(name)}(\[[^]]*\])?(?:\+|:)?=", text) is not None or (
-        _REASSIGNERS.search(text) is not None
-        or (unread_eval and _EVAL_WORD.search(text) is not None)
-    )
+def _reassigned(root: CommandLine) -> frozenset[str] | None:
+    """The variables a line may set other than by a `for` loop's header, read from the
+    parsed line and every line nested in it (review EB1: a search of the raw text missed
+    `pr\\intf -v f`, `re\\ad f`, which bash runs as the builtins); None where the line
+    may set any variable, or one the analyser cannot name: an `eval` or a `trap` whose
+    code was not read, `source`, a command whose name is not literal, `coproc`, a
+    nameref or integer declaration, arithmetic (`((…))`, `let`, `$((…))`, a subscript),
+    a line the analyser had problems with. The raw text is searched as well for
+    `NAME=` and arithmetic, so a piece the model may not hold still counts."""
+    if root.problems:
+        return None
+    names: set[str] = set()
+    texts: list[str] = []
+    for line in lines(root):
+        texts.append(line.text)
+        if line.problems:
+            return None
+        for segment in line.segments:
+            if not _segment_sets(segment, names):
+                return None
+    text = "\n".join(texts)
+    if "((" in text or "$[" in text:
+        return None
+    names.update(m.group(1) for m in _ASSIGNED_TEXT.finditer(text))
+    return frozenset(names)
+
+
+def _segment_sets(segment: Segment, names: set[str]) -> bool:
+    """Add the variables `segment` may set to `names`; False where it may set any."""
+    kind = segment.kind
+    if kind is SegmentKind.ARITHMETIC or Scope.COPROC in segment.scopes:
+        return False  # (`coproc NAME …` sets NAME, which the model does not keep)
+    if kind is SegmentKind.TEST and any(w.value in _ARITHMETIC_TESTS for w in segment.words):
+        return False  # (`[[ f=1 -eq 1 ]]` evaluates its operands)
+    if kind is SegmentKind.LOOP_HEADER:
+        if not segment.name:
+            return False  # `for ((…))`
+        if segment.text.lstrip().startswith("select"):
+            names.add(segment.name)
+    for expansion in written_expansions(segment):
+        if expansion.kind is ExpansionKind.ARITHMETIC:
+            return False
+        if expansion.kind is ExpansionKind.PARAMETER and _ASSIGNING_PARAMETER.search(
+            expansion.text
+        ):
+            return False
+    names.update(name for name, _ in expansion_assignments(segment))
+    assignments = segment.assignments + segment.declared
+    if segment.wrapped is not None:
+        assignments += segment.wrapped.assignments
+    for assignment in assignments:
+        subscript = assignment.subscript
+        if subscript is not None and not _PLAIN_SUBSCRIPT.fullmatch(subscript.text):
+            return False  # (`a[f=1]=x` evaluates its subscript)
+        names.add(base_name(assignment.name))
+    if kind is not SegmentKind.SIMPLE:
+        return True
+    words = run_words(segment.words)
+    if words and words[0].value is None:
+        return False  # (`$r f`: `r=read`)
+    if _unread_eval(segment):
+        return False
+    command = segment.command_words
+    name = command[0].value if command else None
+    if name in _SETTING_ANY:
+        return False
+    if name == "trap":
+        wrapped = segment.wrapped
+        if wrapped is None or wrapped.nested is None or wrapped.opaque:
+            return False  # (`trap "$x" DEBUG`: code that runs before every command)
+    if name in ("mapfile", "readarray") and any(
+        w.value is None or (w.value.startswith("-") and "C" in w.value)
+        for w in command[1:]
+    ):
+        return False  # (`mapfile -C CODE` runs CODE)
+    if name in DECLARATION_BUILTINS and any(
+        w.value is None or (w.value[:1] in "-+" and ("n" in w.value or "i" in w.value))
+        for w in command[1:]
+    ):
+        return False  # a nameref (`declare -n r=f`) or an integer (`declare -i x`)
+    assigned = assigned_by_builtin(segment)
+    if assigned is not None:
+        for found in assigned.names:
+            if found is None:
+                return False
+            if "[" in found and not _PLAIN_SUBSCRIPT.fullmatch(found[found.index("[") :]):
+                return False
+            names.add(base_name(found))
+    return True
+
+
+def _set_by_bash(name: str) -> bool:
+    """Whether bash itself sets variable `name` (review EB2: `for _ in README; do :
+    ~/.ssh/id_rsa; cat "$_"; done` reads the key): a `for` over it is never trusted."""
+    return name in _SET_BY_BASH or name in _BASH_OWN or name.startswith(_BASH_OWN_PREFIXES)
+
+
+# commands that may set any variable: code from a file, an integer evaluation, a builtin
+# loaded from a file
+_SETTING_ANY: Final = frozenset({"source", ".", "let", "enable"})
+# a parameter expansion that evaluates arithmetic (`${a[f=1]}`, `${x:f=1}`), assigns
+# through a name (`${!r:=x}`) or expands a prompt (`${x@P}`)
+_ASSIGNING_PARAMETER: Final = re.compile(
+    r"\[(?![@*]\]|[0-9]+\])|^\$\{[^}]*?[^:}]:(?![-=?+])|\$\{![^}]*=|@P\}"
+)
+_PLAIN_SUBSCRIPT: Final = re.compile(r"\[?(?:[0-9]+|[@*])\]?")
+# `f=`, `f+=`, `f[0]=` anywhere in the text, and the expansions that assign, `${f=…}`
+# and `${f:=…}` (review AE5)
+_ASSIGNED_TEXT: Final = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?(?:\+|:)?=")
+# variables bash sets itself besides `_SET_BY_BASH` (review EB2)
+_BASH_OWN: Final = frozenset(
+    {"OPTIND", "PIPESTATUS", "FUNCNAME", "LINENO", "RANDOM", "SRANDOM", "SECONDS",
+     "HISTCMD", "GROUPS", "IFS", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE", "PPID",
+     "SHLVL", "UID", "EUID", "SHELLOPTS", "BASHOPTS", "COLUMNS", "LINES", "PROMPT_COMMAND"}
+)  # fmt: skip
+_BASH_OWN_PREFIXES: Final = ("BASH", "COMP_", "EPOCH", "READLINE_", "HIST")
 
 
 def _code_only(code: str, _anchor: Span, _where: str) -> CommandLine:
     """A shell string a runner runs (`script -c CODE`), kept as its text: `runner_command`
     judges it as a line of its own."""
     return CommandLine(text=code, segments=())
-
-
-def _reassign_text(root: CommandLine) -> tuple[str, bool]:
-    """The text in which `_may_reassign` looks for a variable set again: the line's and
-    the code of every line nested in it (a literal `eval f\\=x` sets `f` in code spelt
-    `f=x`), and whether the line runs an `eval` whose code is not one of those lines.
-    Only such an `eval` may set a variable unseen: one whose code was read is no reason
-    (`eval 'for f in ~/.ssh/*; do cat "$f"; done'` asked where the loop alone is denied).
-    A line the analyser had problems with is read as written, every `eval` a reason."""
-    texts = "\n".join(line.text for line in lines(root))
-    if root.problems:
-        return texts, True
-    return texts, any(_unread_eval(segment) for _, segment in walk(root))
 
 
 def _unread_eval(segment: Segment) -> bool:
