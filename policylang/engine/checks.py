@@ -44,7 +44,7 @@ from policylang.engine.rules import (
     wide_git_pathspec,
 )
 from policylang.shell.braces import expand_braces
-from policylang.shell.model import Expansion, ExpansionKind, Redirect, Word
+from policylang.shell.model import CommandLine, Expansion, ExpansionKind, Redirect, Word
 from policylang.span import Span
 
 _HARMLESS_DEVICES = frozenset(
@@ -972,6 +972,12 @@ class PathChecks:
     # (the line may set it again, another loop reuses it): some of its values, checked so
     # a deny among them holds while the word still asks
     loop_words: dict[str, tuple[str, ...]]
+    # where a loop of `loop_values` ran, when not at the top of the line (a subshell, a
+    # pipeline's stage, a background job, a nested line, a function's body: review EB6):
+    # its line, its group and whether in a function's body; its words hold only there
+    loop_scopes: dict[str, tuple[CommandLine, int, bool]]
+    # where the segment being judged is: the same, for it and each segment it is nested in
+    loop_where: list[tuple[CommandLine, int, bool]]
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool | tuple[str, ...]  # recursive reads include hidden files (names)
     # the ignore files the segment's reader is given (`rg --ignore-file F`), resolved
@@ -1635,6 +1641,8 @@ class PathChecks:
         if name is None or word.text.strip('"') not in (f"${name}", f"${{{name}}}"):
             return None
         values = self.loop_values.get(name)
+        if values is not None and name in self.loop_scopes and not self._loop_here(name):
+            values = None  # (`(for f in x; do :; done); cat "$f"`: not the loop's `$f`)
         if values is None and maybe:
             values = self.loop_words.get(name)
         if values is None:
@@ -1645,6 +1653,16 @@ class PathChecks:
         if any("~" in v[1:] for v in values):
             return None  # `x=~/…` in the word list: bash expands that tilde (review AB6)
         return values
+
+    def _loop_here(self, name: str) -> bool:
+        """Whether the segment being judged runs where the loop over `name` set it
+        (`loop_scopes`): in that line's segments of the loop's group (any group where the
+        loop is at the top of its line), or in a line nested in one of them."""
+        line, group, in_function = self.loop_scopes[name]
+        return any(
+            where is line and group in (0, here) and (inside or not in_function)
+            for where, here, inside in self.loop_where
+        )
 
     def check_path(
         self,

@@ -351,6 +351,8 @@ class _Walk(LineWrites):
         # `for f in a *.py` → f: ("a", "*.py"), so `cat "$f"` checks those paths
         self.loop_values: dict[str, tuple[str, ...] | None] = {}
         self.loop_words: dict[str, tuple[str, ...]] = {}  # (see `PathChecks.loop_words`)
+        self.loop_scopes = {}  # see `PathChecks.loop_scopes`
+        self.loop_where = []  # see `PathChecks.loop_where`
         # how the current segment reads trees (set per segment by `path_checks`)
         self.reads_hidden = True
         self.ignore_files = ()
@@ -475,7 +477,11 @@ class _Walk(LineWrites):
             if held is None and again is not None and _runs_again(segment):
                 held = again
             self._next_fed = line_fed or _stdin_fed(segments, index)
-            self.visit_segment(segment, cwds[index], held, where)
+            self.loop_where.append((line, segment.group, Scope.FUNCTION_BODY in segment.scopes))
+            try:
+                self.visit_segment(segment, cwds[index], held, where)
+            finally:
+                self.loop_where.pop()
             line_fed = line_fed or _lasting_input(segment)
             if segment.wrapped is not None and segment.wrapped.reads_stdin:
                 code = _stdin_code(segments, index)
@@ -914,8 +920,18 @@ class _Walk(LineWrites):
             or segment.text.lstrip().startswith("select")
         ):
             self.loop_values[name] = None  # reused or unknowable: never trusted
+            return
+        self.loop_values[name] = words
+        # a loop in a subshell, a pipeline's stage, a background job, a substitution or a
+        # function's body sets its variable there only (review EB6): its words hold in
+        # the segments of that group, of that line (and of the lines nested in them)
+        if not self.loop_where:
+            return
+        where = self.loop_where[-1]
+        if where[0] is self.root and where[1] == 0 and not where[2]:
+            self.loop_scopes.pop(name, None)  # (the line's own: every later segment's)
         else:
-            self.loop_values[name] = words
+            self.loop_scopes[name] = where
 
     def reassigned(self) -> frozenset[str] | None:
         """The variables the line may set other than by a `for` loop, None where it may set

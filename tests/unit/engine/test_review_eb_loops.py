@@ -138,3 +138,69 @@ def test_eb2_a_loop_over_a_variable_bash_sets_is_not_trusted(tmp_path: Path, lin
 def test_eb2_real_bash_reads_the_key(tmp_path: Path, line: str) -> None:
     workspace, env = _setup(tmp_path)
     assert run_printed(line, workspace, env).strip() == "key"
+
+
+# -- EB6: a loop's values stay in its subshell -----------------------------------------------
+
+_SCOPED = [
+    # `DEBUG` and `TZ` are free in the environment: `$DEBUG` is read through its value
+    '(for DEBUG in README; do :; done); cat "$DEBUG"',
+    'for DEBUG in README; do :; done | cat; cat "$DEBUG"',
+    'for TZ in README; do :; done & cat "$TZ"',
+    'echo "$(for DEBUG in README; do :; done)"; cat "$DEBUG"',
+    'echo "$(for DEBUG in README; do :; done)" "$(cat "$DEBUG")"',
+    '(for DEBUG in README; do :; done; cat "$DEBUG"); cat "$DEBUG"',
+    're\\ad f < list; (for f in README; do :; done); cat "$f"',
+    're\\ad f < list; for f in README; do :; done | cat; cat "$f"',
+    're\\ad f < list; for f in README; do :; done & cat "$f"',
+    ': ~/.ssh/id_rsa; (for _ in README; do :; done); cat "$_"',
+    '(for f in README; do :; done); cat "$f"',
+    'for f in README; do :; done | cat; cat "$f"',
+    'for f in README; do :; done & cat "$f"',
+    'echo "$(for f in README; do :; done)"; cat "$f"',
+    'echo "$(for f in README; do :; done)" "$(cat "$f")"',
+    'g() { for f in README; do :; done; }; cat "$f"',
+]
+
+
+@pytest.mark.parametrize("line", _SCOPED)
+def test_eb6_loop_values_stay_in_their_subshell(tmp_path: Path, line: str) -> None:
+    workspace, env = _setup(tmp_path)
+    key = str(tmp_path / "home" / ".ssh" / "id_rsa")
+    env = {**env, "f": key, "DEBUG": key, "TZ": key}
+    decision = decide(line, workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, (line, decision.explain())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        're\\ad f < list; (for f in README; do :; done); cat "$f"',
+        '(for DEBUG in README; do :; done); cat "$DEBUG"',
+        'for DEBUG in README; do :; done | cat; cat "$DEBUG"',
+    ],
+)
+def test_eb6_real_bash_keeps_the_value_from_before_the_subshell(
+    tmp_path: Path, line: str
+) -> None:
+    workspace, env = _setup(tmp_path)
+    env = {**env, "DEBUG": str(tmp_path / "home" / ".ssh" / "id_rsa")}
+    assert run_printed(line, workspace, env).strip() == "key"
+    assert decide(line, workspace, env).verdict is not Verdict.ALLOW
+
+
+_SCOPED_USES = [
+    '(for f in README; do cat "$f"; done)',
+    'for f in README; do cat "$f"; done | cat',
+    'for f in README; do cat "$f"; done & wait',
+    'echo "$(for f in README; do cat "$f"; done)"',
+    'for f in README; do echo "$(cat "$f")"; done',
+    "bash -c 'for f in README; do cat \"$f\"; done'",
+]
+
+
+@pytest.mark.parametrize("line", _SCOPED_USES)
+def test_eb6_uses_inside_the_subshell_keep_the_words(tmp_path: Path, line: str) -> None:
+    workspace, env = _setup(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ALLOW, (line, decision.explain())
