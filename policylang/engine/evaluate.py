@@ -915,6 +915,9 @@ class _Walk(LineWrites):
             name in self.loop_values
             or not known
             or _set_by_bash(name)
+            # the environment's value stays where the loop does not run (`false && for
+            # DEBUG in README; do :; done; cat "$DEBUG"`) or runs in a subshell (EB6)
+            or name in self.ctx.env
             or reassigned is None
             or name in reassigned
             or segment.text.lstrip().startswith("select")
@@ -3891,6 +3894,14 @@ def _segment_sets(segment: Segment, names: set[str]) -> bool:
         return False  # (`coproc NAME …` sets NAME, which the model does not keep)
     if kind is SegmentKind.TEST and any(w.value in _ARITHMETIC_TESTS for w in segment.words):
         return False  # (`[[ f=1 -eq 1 ]]` evaluates its operands)
+    tests = kind is SegmentKind.TEST or (
+        kind is SegmentKind.SIMPLE and any(w.value in ("test", "[") for w in segment.words[:3])
+    )
+    if tests and any(
+        before.value == "-v" and (word.value is None or not _PLAIN_NAME.fullmatch(word.value))
+        for before, word in itertools.pairwise(segment.words)
+    ):
+        return False  # (`[[ -v a[f=1] ]]`, `test -v 'a[f=1]'` evaluate the subscript)
     if kind is SegmentKind.LOOP_HEADER:
         if not segment.name:
             return False  # `for ((…))`
@@ -3963,6 +3974,7 @@ _ASSIGNING_PARAMETER: Final = re.compile(
     r"\[(?![@*]\]|[0-9]+\])|^\$\{[^}]*?[^:}]:(?![-=?+])|\$\{![^}]*=|@P\}"
 )
 _PLAIN_SUBSCRIPT: Final = re.compile(r"\[?(?:[0-9]+|[@*])\]?")
+_PLAIN_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[(?:[0-9]+|[@*])\])?")
 # `f=`, `f+=`, `f[0]=` anywhere in the text, and the expansions that assign, `${f=…}`
 # and `${f:=…}` (review AE5)
 _ASSIGNED_TEXT: Final = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]]*\])?(?:\+|:)?=")

@@ -54,7 +54,9 @@ _SET_AGAIN = [
     r'for f in README; do coproc f { :; }; cat "$f"; done',
     r'for f in README; do select f in x; do break; done < /dev/null; cat "$f"; done',
     r'for f in README; do r=read; $r f < list; cat "$f"; done',
-    r'for f in README; do x=(1); : "${x[f=2]}"; cat "$f"; done',
+    r'for f in README; do : "${x[f=2]}"; cat "$f"; done',
+    r'for f in README; do [[ -v x[f=2] ]]; cat "$f"; done',
+    r'for f in README; do test -v "x[f=2]"; cat "$f"; done',
 ]
 
 
@@ -91,6 +93,8 @@ _STILL_TRUSTED = [
     'for f in README; do printf -v g %s x; cat "$f"; done',
     'for f in README; do export LC_ALL=C; cat "$f"; done',
     'for f in README; do echo read; cat "$f"; done',
+    "for f in README; do grep -v '^#' \"$f\"; done",
+    'for f in README; do [[ -v f ]] && cat "$f"; done',
 ]
 
 
@@ -150,6 +154,10 @@ _SCOPED = [
     'echo "$(for DEBUG in README; do :; done)"; cat "$DEBUG"',
     'echo "$(for DEBUG in README; do :; done)" "$(cat "$DEBUG")"',
     '(for DEBUG in README; do :; done; cat "$DEBUG"); cat "$DEBUG"',
+    # a loop that does not run leaves the environment's value
+    'false && for DEBUG in README; do :; done; cat "$DEBUG"',
+    'if false; then for DEBUG in README; do :; done; fi; cat "$DEBUG"',
+    'for g in $(true); do for DEBUG in README; do :; done; done; cat "$DEBUG"',
     're\\ad f < list; (for f in README; do :; done); cat "$f"',
     're\\ad f < list; for f in README; do :; done | cat; cat "$f"',
     're\\ad f < list; for f in README; do :; done & cat "$f"',
@@ -178,6 +186,7 @@ def test_eb6_loop_values_stay_in_their_subshell(tmp_path: Path, line: str) -> No
         're\\ad f < list; (for f in README; do :; done); cat "$f"',
         '(for DEBUG in README; do :; done); cat "$DEBUG"',
         'for DEBUG in README; do :; done | cat; cat "$DEBUG"',
+        'false && for DEBUG in README; do :; done; cat "$DEBUG"',
     ],
 )
 def test_eb6_real_bash_keeps_the_value_from_before_the_subshell(
