@@ -1053,7 +1053,7 @@ class _Walk(LineWrites):
             # and password (`HTTPS_PROXY`, `REDIS_URL`, `PIP_INDEX_URL`), a token of a
             # known kind (`GITHUB_PAT=ghp_…`) (review DR4)
             value = self.ctx.env.get(name)
-            if value is not None and _SECRET_VALUE.search(value):
+            if value is not None and has_credential(value):
                 seg.floor(
                     Verdict.ASK,
                     "engine.secret-variable",
@@ -5752,39 +5752,125 @@ _RCLONE_LOCAL: Final = re.compile(r":local(?:,[^:]*)?:(.+)", re.DOTALL)
 _FLAG_VALUE: Final = (
     r"(?i:true|false|yes|no|on|off|1|0|none|null|enabled|disabled|required|optional)"
 )
-# a flag as a `_PASSWORD=`'s whole value, quoted or not (`REQUIRE_PASSWORD="false"`)
-_FLAG_WORD: Final = rf"(?![\"']?{_FLAG_VALUE}[\"']?(?:$|[\s&;,]))"
+# a flag as a `_PASSWORD=`'s whole value, quoted or not (`REQUIRE_PASSWORD="false"`): a
+# quoted one is closed right after the flag, an unquoted one ends the value (a blank or
+# `&`); `"no pain no gain"`, `yes,S3cret` and `on;S3cret` are passwords (review EA6)
+_FLAG_WORD: Final = (
+    rf"(?!(?:\"{_FLAG_VALUE}\"|'{_FLAG_VALUE}')(?:$|[\s&;,])|{_FLAG_VALUE}(?:$|[\s&]))"
+)
 # Oracle's `user/password@`: an unquoted user or password is an identifier (letters,
 # digits, `_`, `$`, `#`); any other password is in double quotes
 _ORACLE_LOGON: Final = r"[A-Za-z][\w$#]*/(?:\"[^\"\n]+\"|[^\s/@.\"'-]+)@"
 # the programs that take a logon as an argument (SQL*Plus, SQLcl, SQL*Loader, Data Pump,
-# RMAN, Data Guard's broker) and SQL*Plus's `connect`, before it on the same command
-_ORACLE_TOOL: Final = (
-    r"(?:^|[\s/])(?i:sqlplus|sql|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl|conn|connect)(?=\s)"
-    r"[^;|&\n]*?[\s=]"
+# RMAN, Data Guard's broker) and SQL*Plus's `connect`; after one on the same command, any
+# `user/pw@alias` asks, quoted or not, whose user or password may hold a `-` or `.`
+# (python-oracledb takes them: `sqlplus app-user/S3cret@prod`), and a first argument
+# `user/pw` without `@` (`sqlplus scott/tiger`; SQLcl's `sql` is too common a word for it)
+# (reviews DX8, EA6, EA7). `has_credential` reads them word by word: one regex with a lazy
+# scan to the end of the command took quadratic time on `sql sql sql …` (review EA4)
+_ORACLE_TOOLS: Final = frozenset(
+    {"sqlplus", "sql", "sqlldr", "expdp", "impdp", "exp", "imp", "rman", "dgmgrl", "conn",
+     "connect"}
 )
-# mysql and its kin as a command (not an option's value: `docker run -u mysql -p3306`)
-# before a glued `-pPASSWORD` on it (any password: a docker `-u UID -pPORT` is told apart
-# by the program; a port mapping `-p3306:3306` is none)
-_MYSQL_TOOL: Final = (
-    r"(?:^|[;&|(/]\s*|(?:^|\s)(?:[^-\s]\S*|--)\s)"
-    r"(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlslap"
-    r"|mysqlbinlog|mysqlsh|mariadb(?:-[a-z]+)?)(?=\s)"
-    r"[^;|&\n]*?\s-p(?!\d+(?::\d+)+(?:/\w+)?(?:\s|$))[^\s-]"
+_ORACLE_AT: Final = re.compile(
+    r"(?<=[\s=])[\"']?[A-Za-z][\w$#.-]*/(?:\"[^\"\n]*\"|[^\s/@\"']+)[\"']?@[\"']?[^\s@\"']"
 )
+_ORACLE_BARE: Final = re.compile(r"[\"']?[A-Za-z][\w$#]*/(?:\"[^\"\n]+\"|[\w$#]+)[\"']?")
+_ORACLE_KEYWORDS: Final = frozenset({"target", "auxiliary", "catalog"})
+# mysql and its kin as a command (not an option's value: `docker run -u mysql -p3306`;
+# quoted, it begins a command string: `sh -c 'mysql -pPW'`) before a glued `-pPASSWORD` on
+# it (any password: a docker `-u UID -pPORT` is told apart by the program; a port mapping
+# `-p3306:3306` is none) (reviews DX8, EA7)
+_MYSQL_TOOLS: Final = frozenset(
+    {"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlshow", "mysqlpump",
+     "mysqlslap", "mysqlbinlog", "mysqlsh", "mariadb"}
+)
+_MARIADB_TOOL: Final = re.compile(r"mariadb-[a-z]+")
+_PORT_MAPPING: Final = re.compile(r"\d+(?::\d+)+(?:/\w+)?")
+# a value's commands: `;`, `|`, `&` and newlines end one outside quotes (`mysql -e 'SELECT
+# 1;' -pPW` is one command); an unclosed quote is a plain character
+_VALUE_COMMANDS: Final = re.compile(r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^;|&\n'\"]|['\"])+")
+_WORDS: Final = re.compile(r"\S+")
+_OPENERS: Final = "\"'`($"
+_CLOSERS: Final = "\"'`)"
+
+
+def _command_word(word: str) -> tuple[str, bool]:
+    """A word's program name, and whether a quote, backtick or parenthesis opens it (a command
+    string: `'mysql`, `db="mysql`, `` `mysql ``, `(mysql`)."""
+    core = word.lstrip(_OPENERS)
+    opened = len(core) != len(word)
+    if not opened and "=" in word:
+        rest = word.partition("=")[2]
+        stripped = rest.lstrip(_OPENERS)
+        if len(stripped) != len(rest):
+            core, opened = stripped, True
+    return core.rstrip(_CLOSERS).rpartition("/")[2], opened
+
+
+def _tool_credential(command: str) -> bool:
+    """A logon after an Oracle program, or a glued `-pPW` after mysql, on one command; each
+    word is looked at once, and the rest of the command searched once (review EA4)."""
+    previous = ""
+    oracle = mysql = False
+    bare: str | None = None  # the Oracle program whose first argument may be a bare logon
+    for found in _WORDS.finditer(command):
+        word = found.group()
+        if mysql and word.strip(_OPENERS + _CLOSERS).startswith("-p"):
+            password = word.strip(_OPENERS + _CLOSERS)[2:]
+            if password and not _PORT_MAPPING.fullmatch(password):
+                return True
+        if bare is not None:
+            if word.startswith("-") or word.lower() in _ORACLE_KEYWORDS:
+                pass
+            else:
+                if _ORACLE_BARE.fullmatch(word):
+                    return True
+                bare = None
+        name, opened = _command_word(word)
+        if not oracle and name.lower() in _ORACLE_TOOLS and found.end() < len(command):
+            oracle = True
+            if _ORACLE_AT.search(command, found.end()):
+                return True
+            if name.lower() != "sql":
+                bare = name
+        if not mysql and (name in _MYSQL_TOOLS or _MARIADB_TOOL.fullmatch(name)):
+            mysql = opened or not previous or not previous.startswith("-") or previous == "--"
+        previous = word
+    return False
+
+
+def has_credential(value: str) -> bool:
+    """Whether a variable's value plainly holds a credential (`_SECRET_VALUE`, an Oracle logon
+    after sqlplus and its kin, mysql's `-pPW`), in time linear in the value (review EA4)."""
+    if _SECRET_VALUE.search(value):
+        return True
+    lowered = value.lower()
+    tools = ("sql", "exp", "imp", "rman", "dgmgrl", "conn", "maria")
+    if not any(tool in lowered for tool in tools):
+        return False
+    return any(_tool_credential(command) for command in _VALUE_COMMANDS.findall(value))
+
+
 # a JSON key naming a page's place, not a credential (`"next_token"`, `"nextPageToken"`,
-# AWS's `"NextToken"`, `"continuationToken"`)
+# AWS's `"NextToken"` and `"StartingToken"`, `"continuationToken"`): the whole key, so
+# that `"homepage_token"`, `"restart_token"` and `"api.continue_token"` count (review EA7)
 _PAGE_TOKEN: Final = (
-    r"(?![\w.-]*?(?:next|page|continuation|pagination|cursor|sync|resume|continue|prev"
-    r"|previous|start)[_.-]?token\")"
+    r"(?!(?:(?:next|prev|previous)[_.-]?)?(?:next|page|continuation|pagination|cursor|sync"
+    r"|resume|continue|prev|previous|start|starting)[_.-]?token\")"
 )
 _SECRET_VALUE: Final = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
-    r"|(?:^|[\s,])(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
+    # (a scheme begins after no scheme character: `aaaa…` is scanned once, review EA4)
+    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
+    r"|(?:(?:^|(?<=\s))(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
     # (not a Maven or Gradle `group:artifact:version[:classifier]@type`)
     r"(?![\w.-]+:[\w.-]+:\d[\w.+-]*(?::[\w.-]+)?@(?:[a-z][a-z0-9-]*|tar\.[a-z0-9]+)(?:$|[\s,]))"
     # (nor `redis:6379@0`, nor Oracle's `jdbc:oracle:thin:@db`: no password before `@`)
-    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+(?<!:)@"
+    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+"
+    # after a `,`, a password without one, so that `,a:,a:,a:…` is scanned once (EA4)
+    r"|(?<=,)(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
+    r"(?![\w.-]+:[\w.-]+:\d[\w.+-]*(?::[\w.-]+)?@(?:[a-z][a-z0-9-]*|tar\.[a-z0-9]+)(?:$|[\s,]))"
+    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@,]+)(?<!:)@"
     r"(?!sha(?:1|256|384|512):)[\w\[/]"  # (not an image's digest: `postgres:16@sha256:…`)
     r"|(?i:(?:^|[?&;\s.-])(?:password|pwd|passwd|pass|sslpassword)\s*=\s*"
     rf"{_FLAG_WORD}[^\s&;])"
@@ -5794,7 +5880,6 @@ _SECRET_VALUE: Final = re.compile(
     r"|(?i:passphrase|pgpassword|sshpass))"
     rf"\s*=\s*{_FLAG_WORD}(?!\$\{{)[^\s&;,]"
     r"|(?:^|\s)--password(?:=|\s+)(?!-)\S|(?:^|\s)-u\s?\S+\s+-p(?!\d{1,5}(?::\d{1,5})*(?:/\w+)?(?:\s|$))[^\s-]"
-    rf"|{_MYSQL_TOOL}"
     r"|(?i:aws_secret_access_key|aws_session_token)\s*[=:]\s*\S"
     r"|(?i:(?:^|[;\s])(?:AccountKey|SharedAccessKey)\s*=\s*[^\s;])|[?&]sig=[\w%+/=-]{16,}"
     rf"|(?i:\"[\w.-]*(?:password|passphrase)\"\s*:\s*\"(?!{_FLAG_VALUE}\")[^\"]+\")"
@@ -5810,7 +5895,9 @@ _SECRET_VALUE: Final = re.compile(
     r"|trunk|HEAD|[0-9a-f]{7,40}|sha(?:1|256|384|512):\S*|(?:feature|feat|fix|bugfix"
     r"|hotfix|release|releases|chore|docs|dependabot|renovate)/\S*)(?:$|\s))[\w(])"
     rf"|(?:^|[\s=\"'])[\w$#]+/[^\s/@]+@(?://|\(|[\w.-]+:\d{{1,5}}(?:[/:\s]|$))"
-    rf"|(?:{_ORACLE_TOOL}|(?:^|[\s,])(?i:userid)\s*=\s*){_ORACLE_LOGON}[^\s@]"
+    # `userid=` of SQL*Loader and Data Pump, quoted or not, with `@` or without (EA6, EA7)
+    r"|(?:^|[\s,])(?i:userid)\s*=\s*[\"']?[A-Za-z][\w$#.-]*/(?:\"[^\"\n]*\"[\"']?"
+    r"(?:@|$|[\s,])|[^\s/@\"']+[\"']?@[^\s@]|[\w$#]+[\"']?(?:$|[\s,]))"
     r"|hooks\.slack\.com/services/|discord(?:app)?\.com/api/webhooks/"
     r"|\.webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/"
     r"|\bBasic (?![A-Z]?[a-z]+\b)[A-Za-z0-9+/]{8,}=*|\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\."
