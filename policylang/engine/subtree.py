@@ -247,7 +247,8 @@ def git_excludes(dot_git: str) -> tuple[str, ...] | None:
     None (every hidden name counts) where that place cannot be told as rg tells it
     (review EA1, EA1b): a `.git` that is a link, or that cannot be read; a `gitdir:` or a
     `commondir` that rg takes relative to its own working folder (one not absolute, a
-    `commondir` not starting with `.`), or a file that is not a plain `gitdir: ` line."""
+    `commondir` not starting with `.`, one whose first line is empty: review EC1), or a
+    file that is not a plain `gitdir: ` line."""
     try:
         mode = os.lstat(dot_git).st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -267,17 +268,21 @@ def git_excludes(dot_git: str) -> tuple[str, ...] | None:
     gitdir = gitdir[len("gitdir: ") :]
     if not gitdir.startswith("/"):
         return None  # (rg takes it from its working folder, not the `.git` file's)
+    found = [os.path.join(gitdir, "info", "exclude")]
     try:
-        common = _first_line(os.path.join(gitdir, "commondir"))
+        text = _read_regular(os.path.join(gitdir, "commondir"))
     except FileNotFoundError:
-        common = ""  # rg reads no exclude file then
+        return tuple(found)  # rg reads no exclude file then
     except (OSError, ValueError):
         return None
-    found = [os.path.join(gitdir, "info", "exclude")]
-    if common is None or (common and not common.startswith((".", "/"))):
+    if text == b"":
+        return tuple(found)  # (no line at all: rg reads no exclude file either)
+    common = None if text is None else _line_of(text)
+    if common is None or not common.startswith((".", "/")):
+        # an empty first line too (`\n`, `\r\n`): rg joins `info/exclude` to its own
+        # working folder then (review EC1)
         return None
-    if common:
-        found.append(os.path.join(gitdir, common, "info", "exclude"))
+    found.append(os.path.join(gitdir, common, "info", "exclude"))
     return tuple(found)
 
 
@@ -285,8 +290,11 @@ def _first_line(path: str) -> str | None:
     """A file's first line as Rust's `lines()` gives it (without `\\n` or `\\r\\n`); None
     where the file is not a regular one within the read limit, or not UTF-8."""
     text = _read_regular(path)
-    if text is None:
-        return None
+    return None if text is None else _line_of(text)
+
+
+def _line_of(text: bytes) -> str | None:
+    """The first line of `text` as Rust's `lines()` gives it; None where not UTF-8."""
     line = text.split(b"\n", 1)[0].removesuffix(b"\r")
     try:
         return line.decode("utf-8")
