@@ -30,8 +30,8 @@ from typing import Final
 from policylang.engine.paths import owned
 
 __all__ = [
-    "IGNORE_FILES", "TreeScan", "git_excludes", "glob_variants", "rg_global_ignores", "scan",
-    "whitelisted",
+    "IGNORE_FILES", "RUST_WHITESPACE", "TreeScan", "git_excludes", "glob_variants",
+    "rg_global_ignores", "rg_trimmed", "scan", "whitelisted",
 ]  # fmt: skip
 
 
@@ -225,16 +225,38 @@ def whitelisted(
             return True
         if text is None:
             return True
-        for line in text.splitlines():
-            stripped = line.strip()
-            if not stripped.startswith(b"!"):
+        for line in text.split(b"\n"):
+            # as rg reads the line: split at `\n` only, trailing Unicode whitespace dropped
+            # (review EC2); leading ASCII blanks dropped too, which only counts more lines
+            stripped = rg_trimmed(line.decode("utf-8", "replace")).lstrip(" \t\r\x0b\x0c")
+            if not stripped.startswith("!"):
                 continue
-            pattern = stripped[1:].decode("utf-8", "replace").strip("/")
+            pattern = stripped[1:].strip("/")
             if "/" in pattern or "\\" in pattern:
                 return True
             if pattern:
                 admitted.append(pattern)
     return tuple(dict.fromkeys(admitted))
+
+
+# Rust's `char::is_whitespace` (Unicode White_Space), which the `ignore` crate's
+# `trim_end` drops from the end of an ignore file's line and of a `-g` glob (review EC2,
+# EC3: `!.env<U+00A0>` re-included `.env`); `str.strip()` drops a different set
+RUST_WHITESPACE: Final = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def rg_trimmed(line: str) -> str:
+    """An ignore file's line or a `-g`/`--glob`/`--iglob` value as rg's gitignore parser
+    reads it: its trailing whitespace dropped (`RUST_WHITESPACE`) unless it ends in an
+    escaped blank (`\\ `); leading blanks are kept.
+
+    >>> rg_trimmed("!.env\\u00a0 \\t"), rg_trimmed(".env\\u200b"), rg_trimmed("x\\\\ ")
+    ('!.env', '.env\\u200b', 'x\\\\ ')
+    """
+    return line if line.endswith("\\ ") else line.rstrip(RUST_WHITESPACE)
 
 
 def git_excludes(dot_git: str) -> tuple[str, ...] | None:

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from realrun import copy_workspace, decide, env_beside, run_printed
+from realrun import copy_workspace, decide, env_beside, git_ok, run_printed
 
 from policylang import Verdict
 from policylang.engine import subtree
@@ -94,3 +94,68 @@ def test_ec1_git_excludes_fails_closed(tmp_path: Path, commondir: bytes) -> None
     workspace = _workspace(tmp_path)
     _linked(workspace, commondir)
     assert subtree.git_excludes(str(workspace / "sub" / ".git")) is None
+
+
+# -- EC2: a `!` line ending in Unicode whitespace ---------------------------------------------
+
+# Rust's `char::is_whitespace` (Unicode White_Space) that rg's `trim_end` drops
+_TRIMMED = ["\u00a0", "\u0085", "\u2028", "\u2029", "\u3000", "\u2003", "\u1680", "\u202f",
+            "\u205f", "\x0b", "\x0c", " \u00a0", "\u00a0\r"]  # fmt: skip
+# characters rg keeps (the engine must not trim them either where that would leak nothing)
+_KEPT = ["\u200b", "\ufeff", "\x1c", "\u180e"]
+
+
+@pytest.mark.parametrize("space", _TRIMMED)
+def test_ec2_ignore_bang_line_with_unicode_whitespace(tmp_path: Path, space: str) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text(f"!.env{space}\n")
+    _leaks("rg SECRET", workspace)
+
+
+@pytest.mark.parametrize("name", [".ignore", ".rgignore", ".gitignore", "info/exclude"])
+def test_ec2_each_ignore_file(tmp_path: Path, name: str) -> None:
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    target = workspace / ".git" / name if name == "info/exclude" else workspace / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("!.env\u00a0\n")
+    _leaks("rg SECRET", workspace)
+
+
+def test_ec2_the_global_ignore_file(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    git_ok(workspace, "init", "-q", ".")
+    ignore = tmp_path / "home" / ".config" / "git" / "ignore"
+    ignore.parent.mkdir(parents=True)
+    ignore.write_text("!.env\u3000\n")
+    _leaks("rg SECRET", workspace)
+
+
+def test_ec2_an_ignore_file_by_option(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / "ign").write_text("!.env\u2028\n")
+    _leaks("rg --ignore-file ign SECRET", workspace)
+
+
+def test_ec2_a_reincluded_hidden_folder(tmp_path: Path) -> None:
+    # the EA2 chain: `!.devcontainer<NBSP>`, then `.devcontainer/.ignore` says `!.env`
+    workspace = _workspace(tmp_path)
+    (workspace / ".env").unlink()
+    (workspace / ".ignore").write_text("!.devcontainer\u00a0\n")
+    (workspace / ".devcontainer").mkdir()
+    (workspace / ".devcontainer" / ".ignore").write_text("!.env\u00a0\n")
+    (workspace / ".devcontainer" / ".env").write_text("SECRET=abc\n")
+    _leaks("rg SECRET", workspace)
+
+
+@pytest.mark.parametrize("space", _KEPT)
+def test_ec2_characters_rg_keeps(tmp_path: Path, space: str) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text(f"!.env{space}\n")
+    _holds("rg SECRET", workspace)
+
+
+def test_ec2_leading_whitespace_is_no_negation(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    (workspace / ".ignore").write_text("\u00a0!.env\n")
+    _holds("rg SECRET", workspace)
