@@ -2807,9 +2807,11 @@ def _rg_whitelist(view: OptionView) -> tuple[str, ...] | None:
     admitted: list[str] = []
     for option in view.options:
         if option.name in ("-g", "--glob", "--iglob"):
-            value = option.value
-            if value is None:
+            if option.value is None:
                 return None
+            # read with rg's gitignore line parser: trailing whitespace, Unicode's too, is
+            # dropped (review EC3: `-g '.env '` read `.env`)
+            value = subtree.rg_trimmed(option.value)
             if value.startswith("!"):
                 continue  # (an exclusion admits nothing)
             if "/" in value.strip("/"):

@@ -7,6 +7,7 @@ it does not, the engine's verdict is not made stricter."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from pathlib import Path
 
@@ -159,3 +160,26 @@ def test_ec2_leading_whitespace_is_no_negation(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path)
     (workspace / ".ignore").write_text("\u00a0!.env\n")
     _holds("rg SECRET", workspace)
+
+
+# -- EC3: a glob value ending in whitespace ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "glob"),
+    [("-g", ".env "), ("-g", ".env\t"), ("-g", ".env\u00a0"), ("--glob", ".e*\u2003"),
+     ("--iglob", ".ENV\u3000"), ("--glob=", ".env\u0085"), ("-g", ".env\u00a0 \u2028"),
+     ("--iglob=", ".Env\x0c"), ("-g", "{.env,x}\u2029")],
+)  # fmt: skip
+def test_ec3_a_glob_with_trailing_whitespace(tmp_path: Path, option: str, glob: str) -> None:
+    workspace = _workspace(tmp_path)
+    words = [option + glob] if option.endswith("=") else [option, glob]
+    line = shlex.join(["rg", *words, "SECRET"])
+    _leaks(line, workspace)
+
+
+@pytest.mark.parametrize("glob", [".env\u200b", " .env", "\u00a0.env"])
+def test_ec3_whitespace_rg_keeps(tmp_path: Path, glob: str) -> None:
+    workspace = _workspace(tmp_path)
+    line = shlex.join(["rg", "-g", glob, "-g", "*.txt", "SECRET"])
+    _holds(line, workspace)
