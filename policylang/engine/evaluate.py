@@ -2182,6 +2182,11 @@ class _Walk(LineWrites):
             found = _valgrind_reach(values)
             if found is None:
                 found = self._valgrind_settings(cwd)
+        elif program == "strace":
+            found, written = _strace_reach(values)
+            for path in written:
+                # (`-o FILE`: the trace is written there, `-ff` beside it: review EC4)
+                self.check_path(path, "write", seg, cwd)
         else:
             piped = _piped_output(values)
             found = None
@@ -5126,6 +5131,130 @@ def _piped_output(values: Sequence[str | None]) -> str | None:
             following = not given
             break
     return None
+
+
+# strace 6.1's options (its getopt string `+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`
+# and its long options, which getopt_long takes by any unique prefix: review EC4). Each
+# long option: whether it takes a value (0 no, 1 yes, 2 only after `=`) and its name
+# (aliases share it: `--silent` is `--quiet`)
+_STRACE_SHORT_VALUED: Final = frozenset("abeEIoOpPsSuUX")
+_STRACE_SHORT_FLAGS: Final = frozenset("AcCdDfFhiknqrtTvVwxyYzZ")
+_STRACE_LONG: Final = {
+    **{name: (0, name) for name in (
+        "debug", "failed-only", "follow-forks", "help", "instruction-pointer", "no-abbrev",
+        "output-append-mode", "output-separately", "pidns-translation", "seccomp-bpf",
+        "stack-traces", "successful-only", "summary", "summary-only", "summary-wall-clock",
+        "syscall-number", "version")},
+    "failing-only": (0, "failed-only"),
+    **{name: (2, name) for name in (
+        "absolute-timestamps", "daemonize", "decode-fds", "quiet", "relative-timestamps",
+        "secontext", "strings-in-hex", "syscall-times", "timestamps", "tips")},
+    "daemonised": (2, "daemonize"), "daemonized": (2, "daemonize"),
+    "silent": (2, "quiet"), "silence": (2, "quiet"),
+    **{name: (1, name) for name in (
+        "abbrev", "attach", "columns", "const-print-style", "decode-pids", "detach-on", "env",
+        "fault", "inject", "interruptible", "kvm", "output", "raw", "read", "signals",
+        "status", "string-limit", "summary-columns", "summary-sort-by",
+        "summary-syscall-overhead", "trace", "trace-path", "user", "verbose", "write")},
+}  # fmt: skip
+# what only traces, the long options and the short ones (`-o`/`--output` aside: its file
+# is judged as written): `--attach`/`-p`, `--env`/`-E`, `--user`/`-u`, `--detach-on`/`-b`,
+# `--inject`, `--fault` and any option not known ask (an allowlist: review EC4)
+_STRACE_LONG_TRACING: Final = frozenset(name for _takes, name in _STRACE_LONG.values()) - {
+    "attach", "env", "user", "detach-on", "inject", "fault", "output"
+}
+_STRACE_SHORT_TRACING: Final = _STRACE_SHORT_FLAGS | frozenset("aIOPsSUX")
+# `-e QUALIFIER=…`'s qualifiers that only trace (strace 6.1's names and aliases)
+_STRACE_QUALIFIERS: Final = frozenset(
+    {"trace", "t", "abbrev", "a", "verbose", "v", "raw", "x", "signal", "signals", "s",
+     "read", "reads", "r", "write", "writes", "w", "status", "quiet", "silent", "silence",
+     "q", "kvm", "decode-fds", "decode-fd", "decode-pids"}
+)  # fmt: skip
+
+
+def _strace_long(name: str) -> tuple[int, str] | None:
+    """strace's long option `--NAME` as getopt_long reads it: the exact name, or the one
+    name it begins (aliases count once), else None (not known, or ambiguous)."""
+    if name in _STRACE_LONG:
+        return _STRACE_LONG[name]
+    found = {_STRACE_LONG[full] for full in _STRACE_LONG if full.startswith(name)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _strace_reach(values: Sequence[str | None]) -> tuple[str | None, list[str]]:
+    """What strace's own options (the words before its command) do besides tracing
+    (review EC4), read with strace 6.1's option table: glued short clusters (`-fp1`,
+    `-EBASH_ENV=x`), long options by any unique prefix (`--foll`, `--att=1`); why they
+    ask (an option not known to only trace, an `-o` value that starts with `!` or `|`, a
+    value that cannot be read), or None; and the files `-o`/`--output` names."""
+    written: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        index += 1
+        if value is None:
+            return None, written  # (a word that cannot be read: the command's start asks)
+        if value == "--" or value == "-" or not value.startswith("-"):
+            break
+        option: str
+        given: str | None
+        if value.startswith("--"):
+            name, eq, glued = value[2:].partition("=")
+            long = _strace_long(name)
+            if long is None:
+                return f"`{short(value)}` is no option strace reads as tracing only", written
+            takes, option = long
+            if takes == 0 and eq:
+                return f"`{short(value)}` is no option strace reads as tracing only", written
+            if eq:
+                given = glued
+            elif takes == 1:
+                given = values[index] if index < len(values) else ""
+                index += 1
+            else:
+                given = ""
+            tracing = option in _STRACE_LONG_TRACING
+        else:
+            position = 1
+            option, given, tracing = "", "", True
+            while position < len(value):
+                letter = value[position]
+                position += 1
+                if letter in _STRACE_SHORT_FLAGS:
+                    continue
+                if letter not in _STRACE_SHORT_VALUED:
+                    return f"`{short(value)}` is no option strace reads as tracing only", written
+                option = letter
+                if position < len(value):
+                    given = value[position:]
+                else:
+                    given = values[index] if index < len(values) else ""
+                    index += 1
+                break
+            if not option:
+                continue
+            tracing = option in _STRACE_SHORT_TRACING
+        if given is None:
+            return f"the value of `{short(value)}` cannot be read here", written
+        if option in ("o", "output"):
+            if given[:1] in ("!", "|"):
+                return (
+                    f"`{short(given)}` hands its output to a command, which it runs through "
+                    "the shell",
+                    written,
+                )
+            written.append(given)
+            continue
+        if option == "e":
+            qualifier, eq, _set = given.partition("=")
+            tracing = not eq or qualifier in _STRACE_QUALIFIERS
+        if not tracing:
+            return (
+                f"`{short(value)}` does more than trace (it attaches to another process, sets "
+                "the traced program's environment or user, or tampers with its system calls)",
+                written,
+            )
+    return None, written
 
 
 def _valgrind_reach(values: Sequence[str | None]) -> str | None:
