@@ -144,6 +144,72 @@ def test_ec4_the_real_strace_reads_abbreviations_and_glued_env(tmp_path: Path) -
     assert (workspace / "PWNED_FROM_README").exists()
 
 
+# -- EC5: ninja's glued options under `ninja all` -------------------------------------------
+
+_NINJA_ASKS = [
+    "ninja all -tcleandead",
+    "ninja all -tclean",
+    "ninja all -tbrowse",
+    "ninja all -tcommands",
+    "ninja all -t clean",
+    "ninja all -Csub",
+    "ninja all -C/tmp/ecx",
+    "ninja all -C\"sub\"",
+    "ninja all -nCsub",
+    "ninja all -j4 -Csub",
+    "ninja all -C sub",
+    "ninja all -fother.ninja",
+    "ninja all -f other.ninja",
+    "ninja all -dexplain",
+    "ninja all -d explain",
+    "ninja all -wdupbuild=warn",
+    "ninja all -vtclean",
+]
+
+
+@pytest.mark.parametrize("line", _NINJA_ASKS)
+def test_ec5_ninja_glued_options_ask_under_a_target_approval(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "sub").mkdir()
+    decision = decide(line, workspace, env, "ninja all")
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("line", "approval"),
+    [("ninja all", "ninja all"), ("ninja all -j4", "ninja all"), ("ninja all -v", "ninja all"),
+     ("ninja all -n", "ninja all"), ("ninja -j4", "ninja -j4 $")],
+)  # fmt: skip
+def test_ec5_ninja_lines_the_approval_names_stay_allowed(
+    tmp_path: Path, line: str, approval: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "sub").mkdir()
+    decision = decide(line, workspace, env, approval)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_ec5_ninja_C_asks_even_where_named_as_make_C_does(tmp_path: Path) -> None:
+    # (an ask of an option holds under any approval: `make -C sub` under `make -C sub`)
+    workspace, env = _workspace(tmp_path)
+    (workspace / "sub").mkdir()
+    assert decide("make -C sub", workspace, env, "make -C sub").verdict is Verdict.ASK
+    assert decide("ninja -C sub", workspace, env, "ninja -C sub").verdict is Verdict.ASK
+
+
+@pytest.mark.skipif(shutil.which("ninja") is None, reason="ninja is not installed")
+def test_ec5_the_real_ninja_reads_glued_C(tmp_path: Path) -> None:
+    workspace, _env = _workspace(tmp_path)
+    (workspace / "sub").mkdir()
+    (workspace / "build.ninja").write_text("build all: phony\n")
+    (workspace / "sub" / "build.ninja").write_text(
+        "rule t\n  command = touch PWNED\nbuild all: t\n"
+    )
+    subprocess.run(["ninja", "all", "-Csub"], cwd=workspace, capture_output=True, timeout=60,
+                   check=False)  # fmt: skip
+    assert (workspace / "sub" / "PWNED").exists()
+
+
 # -- EC6: valgrind's log files are written paths ---------------------------------------------
 
 
