@@ -5972,13 +5972,38 @@ def _tool_credential(command: str) -> bool:
 def has_credential(value: str) -> bool:
     """Whether a variable's value plainly holds a credential (`_SECRET_VALUE`, an Oracle logon
     after sqlplus and its kin, mysql's `-pPW`), in time linear in the value (review EA4)."""
-    if _SECRET_VALUE.search(value):
+    if _SECRET_VALUE.search(value) or _comma_password(value):
         return True
     lowered = value.lower()
     tools = ("sql", "exp", "imp", "rman", "dgmgrl", "conn", "maria")
     if not any(tool in lowered for tool in tools):
         return False
     return any(_tool_credential(command) for command in _VALUE_COMMANDS.findall(value))
+
+
+# the text before an `@` that may end a `user:password` (no blank, `/` or `@` in it; the
+# `@` before what may be a host), each found from its start only
+_AT_SEGMENT: Final = re.compile(r"(?<![^\s/@])[^\s/@]++(?=@(?!sha(?:1|256|384|512):)[\w\[/])")
+# `user:password@` after a `,` (as `_SECRET_VALUE`'s branch, whose password holds no `,`)
+_COMMA_USERINFO: Final = re.compile(
+    r"(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
+    r"(?![\w.-]+:[\w.-]+:\d[\w.+-]*(?::[\w.-]+)?@(?:[a-z][a-z0-9-]*|tar\.[a-z0-9]+)(?:$|[\s,]))"
+    r"[^\s/@:,]+:(?!\d{1,5}@[\w-]+(?:$|[\s,]))[^\s/@]+(?<!:)@"
+)
+
+
+def _comma_password(value: str) -> bool:
+    """A `user:pass,word@host` after a `,` (`mirror1,deploy:pa,ss@mirror2`: review ED2),
+    which `_SECRET_VALUE` leaves out to stay linear: each `,` of a text before an `@` is
+    tried where a user may start, and each try stops at the next `,` unless it matches."""
+    for segment in _AT_SEGMENT.finditer(value):
+        text = segment.group()
+        if "," not in text or ":" not in text or text.endswith(":"):
+            continue
+        for comma in re.finditer(",", text):
+            if _COMMA_USERINFO.match(value, segment.start() + comma.end()):
+                return True
+    return False
 
 
 # a JSON key naming a page's place, not a credential (`"next_token"`, `"nextPageToken"`,
@@ -5990,7 +6015,9 @@ _PAGE_TOKEN: Final = (
 )
 _SECRET_VALUE: Final = re.compile(
     # (a scheme begins after no scheme character: `aaaa…` is scanned once, review EA4)
-    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@|://[^/@\s:]{20,}@"
+    # (the run of scheme characters before `://` holds a letter: `1.https://u:pw@h`, ED1)
+    r"(?<![A-Za-z0-9+.-])(?=[0-9+.-]*+[A-Za-z])[A-Za-z0-9+.-]*+://[^/@\s:]*:[^/@\s]+@"
+    r"|://[^/@\s:]{20,}@"
     r"|(?:(?:^|(?<=\s))(?!(?i:mailto|sips?|xmpp|urn|tel|news|data):)"
     # (not a Maven or Gradle `group:artifact:version[:classifier]@type`)
     r"(?![\w.-]+:[\w.-]+:\d[\w.+-]*(?::[\w.-]+)?@(?:[a-z][a-z0-9-]*|tar\.[a-z0-9]+)(?:$|[\s,]))"

@@ -139,3 +139,36 @@ def test_plain_values_allow(tmp_path: Path, value: str) -> None:
     env = env_beside(tmp_path, CONF=value)
     decision = decide('echo "$CONF"', workspace, env)
     assert decision.verdict is Verdict.ALLOW, (value, decision.explain())
+
+
+# -- review ED: what the linear rewrite had lost -----------------------------------------------
+
+_ED_CREDENTIALS = [
+    "-https://deploy:S3cretPassw0rd@git.example.com/repo.git",  # ED1: a `-` before the scheme
+    "1.https://deploy:S3cretPassw0rd@git.example.com/repo.git",
+    "v2+git://deploy:S3cret@git.example.com",
+    "mirror1,deploy:pa,ss@mirror2.example.com",  # ED2: a `,` in the password after a `,`
+    "a,b,deploy:p,a,s,s@host",
+]
+_ED_PLAIN = ["a,redis:6379@0", "x,mailto:a,b@c.com", "a,b:c:@d", "1.https://example.com/x"]
+
+
+@pytest.mark.parametrize("value", _ED_CREDENTIALS)
+def test_ed_credentials_are_seen(tmp_path: Path, value: str) -> None:
+    assert has_credential(value)
+    workspace = copy_workspace(tmp_path)
+    env = env_beside(tmp_path, NOTES=value)
+    assert decide('echo "$NOTES"', workspace, env).verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize("value", _ED_PLAIN)
+def test_ed_plain_values_stay_plain(value: str) -> None:
+    assert not has_credential(value)
+
+
+@pytest.mark.parametrize("unit", [",a:b", ",a:", ",mailto:", "1.", "a://", ",a:x,", "-h"])
+@pytest.mark.parametrize("tail", ["@x", "@-", ":@x"])
+def test_ed_long_values_keep_their_verdicts(unit: str, tail: str) -> None:
+    # (in linear time: benchmarks/bench_secret_values.py)
+    expected = unit in (",a:b", ",a:x,") and tail == "@x"
+    assert has_credential(_long(unit, tail)) is expected, (unit, tail)
