@@ -1497,14 +1497,7 @@ class PathChecks:
                 return  # the path is a pipe; its command is evaluated on its own
             values = self.loop_variable(word)
             if values is not None:
-                for one in values:
-                    self.check_path_word(
-                        Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK),
-                        access,
-                        seg,
-                        cwd,
-                        subtree=subtree,
-                    )
+                self._check_loop_words(values, word, access, seg, cwd, subtree=subtree)
                 return
             value = paths.path_text(word)
             if value is None:
@@ -1519,17 +1512,11 @@ class PathChecks:
                     # the question above already covers; checked too, so a deny holds
                     # (review BK5: `rm -rf ~` was denied, `rm -rf $HOME` asked)
                     self.check_path(home, access, seg, cwd, subtree=subtree)
-                for one in self.loop_variable(word, maybe=True) or ():
-                    # a loop's words the line may replace (`read x; for f in .env; do cat
-                    # "$f"; done`, `eval 'for f in ~/.ssh/*; …'`): some of the values, so a
-                    # deny among them holds (they had asked where the loop alone is denied)
-                    self.check_path_word(
-                        Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK),
-                        access,
-                        seg,
-                        cwd,
-                        subtree=subtree,
-                    )
+                # a loop's words the line may replace (`read x; for f in .env; do cat "$f";
+                # done`, `eval 'for f in ~/.ssh/*; …'`): some of the values, so a deny among
+                # them holds (they had asked where the loop alone is denied)
+                maybe = self.loop_variable(word, maybe=True) or ()
+                self._check_loop_words(maybe, word, access, seg, cwd, subtree=subtree)
                 return
             if _glob_may_reach_hidden(value):
                 seg.floor(
@@ -1663,6 +1650,22 @@ class PathChecks:
             where is line and group in (0, here) and (inside or not in_function)
             for where, here, inside in self.loop_where
         )
+
+    def _check_loop_words(
+        self,
+        values: Sequence[str],
+        word: Word,
+        access: str,
+        seg: SegmentState,
+        cwd: paths.Cwd,
+        *,
+        subtree: bool,
+    ) -> None:
+        """`check_path_word` of each word of a loop a parameter (`"$f"`) stands for, as a
+        pattern (the loop's words are globs until bash expands them)."""
+        for one in values:
+            shown = Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK)
+            self.check_path_word(shown, access, seg, cwd, subtree=subtree)
 
     def check_path(
         self,
