@@ -56,6 +56,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Generic, NamedTuple, TypeVar
 
+from policylang.engine.paths import Unresolvable, lexists, real
+
 # Keys (lowercased; `*` is one subsection) whose value git may execute.
 _EXACT_KEYS = frozenset(
     {
@@ -726,7 +728,7 @@ class GitConfigInspector:
         walk = _Walk(home=home)
         for path in _global_files(home, env):
             if path.startswith("/"):
-                self._collect(path, walk)
+                self._collect(path, walk, probe=True)
             else:  # (a relative XDG_CONFIG_HOME: below whatever folder git runs in)
                 walk.risks.append(GitRisk(key="(the global configuration)", file=path))
         return GitInspection(
@@ -747,7 +749,7 @@ class GitConfigInspector:
         errs toward "not ignored" (a question)."""
         walk = _Walk(home=home)
         for path in _global_files(home, env):
-            self._collect(path, walk)
+            self._collect(path, walk, probe=True)
         given, read = environment_config(env)
         repository = self.inspect(directory, home=home)
         if not (read and walk.complete and repository.complete):
@@ -1206,8 +1208,10 @@ class GitConfigInspector:
 
     # -- config files -----------------------------------------------------------------
 
-    def _collect(self, config: str, walk: _Walk) -> str | None:
-        """Adds the risks of `config` and its includes; returns the last `core.worktree`."""
+    def _collect(self, config: str, walk: _Walk, *, probe: bool = False) -> str | None:
+        """Adds the risks of `config` and its includes; returns the last `core.worktree`.
+
+        `probe`: `config` is often absent (a global configuration file): see `_cached`."""
         worktree: str | None = None
         seen: set[str] = set()
         pending = [config]
@@ -1224,7 +1228,7 @@ class GitConfigInspector:
                 path,
                 _read_config,
                 missing=_MISSING,
-                probe=path.endswith(".worktree"),
+                probe=path.endswith(".worktree") or (probe and path == config),
             )
             if result is None:
                 walk.complete = False
@@ -1396,9 +1400,11 @@ _DEFAULT_VALUE: Final = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+?]([^}]*)\}
 
 
 def _real_path(path: str) -> str:
+    # (`paths.real`: the kernel's answer in three system calls where the file exists, as
+    # a global configuration file with a risk does; `os.path.realpath` `lstat`s each step)
     try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):
+        return real(path)
+    except (Unresolvable, OSError, ValueError):
         return path
 
 
@@ -1764,6 +1770,10 @@ _HEAD_CACHE: dict[str, tuple[_FileStamp, bool]] = {}
 
 def _valid_head(path: str) -> bool | None:
     """git's `validate_headref`: True valid, False invalid, None absent."""
+    # `access` first: most folders a discovery walks up through hold no HEAD, and a failing
+    # `lstat` costs a Python exception (a third of a bare `git status`'s walk up)
+    if not lexists(path):
+        return None
     try:
         st = os.lstat(path)
     except (OSError, ValueError):
