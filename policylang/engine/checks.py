@@ -1740,8 +1740,11 @@ class PathChecks:
                 f"cannot tell where `{short(value)}` points (working directory or user unknown)",
             )
         if access == "read":
-            included = self._included_in(self.ctx.workspace)
-            for form in forms:
+            # a file that is not there now holds no credential to print (`credentials_in`
+            # reads it now): the configuration's includes are looked up only for one that is
+            present = [form for form in forms if _exists(form)]
+            included = self._included_in(self.ctx.workspace) if present else frozenset()
+            for form in present:
                 if is_git_config_path(form) or form in included:
                     found = self.git_config_credentials(form, value)
                     if found is not None:
@@ -3007,6 +3010,15 @@ def _duplicates_other(op: str, value: str | None) -> bool:
     if value is None:
         return True
     return _is_fd_word(value) and value not in ("1", "2", "-", "1-", "2-")
+
+
+def _exists(path: str) -> bool:
+    """Whether `os.stat(path)` would find a file (links followed), without the exception a
+    missing one costs: False where it would fail for any reason."""
+    try:
+        return os.access(path, os.F_OK)
+    except (OSError, ValueError):
+        return False
 
 
 def is_harmless_device(value: str) -> bool:
