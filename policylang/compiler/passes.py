@@ -18,7 +18,7 @@ import dataclasses
 import itertools
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -215,16 +215,16 @@ class _Builder:
 
     def freeze(self) -> TrieNode:
         children = self.children
+        globs = tuple(
+            (glob, paths.glob_regex(glob), child.freeze())
+            for glob, child in sorted(self.globs.items())
+        )
         return TrieNode(
             children=MappingProxyType({k: v.freeze() for k, v in children.items()})
             if children
             else _NO_CHILDREN,
-            globs=tuple(
-                (glob, paths.glob_regex(glob), child.freeze())
-                for glob, child in sorted(self.globs.items())
-            )
-            if self.globs
-            else (),
+            globs=globs,
+            any_glob=_alternation([regex for _glob, regex, _child in globs]),
             wildcard=self.wildcard.freeze() if self.wildcard is not None else None,
             exact=_order(self.exact),
             rest=_order(self.rest),
@@ -232,6 +232,20 @@ class _Builder:
 
 
 _NO_CHILDREN: Mapping[str, TrieNode] = MappingProxyType({})
+
+
+def _alternation(regexes: Sequence[paths.LazyRegex]) -> paths.LazyRegex | None:
+    """One regex that full-matches what any of several word-glob regexes does (they have
+    no capturing group and the same flags: `glob_regex`'s); None for fewer than two."""
+    if len(regexes) < 2 or len({regex.flags for regex in regexes}) != 1:
+        return None
+    joined = "|".join(f"(?:{regex.pattern})" for regex in regexes)
+    try:
+        groups = re.compile(joined, regexes[0].flags).groups
+    except re.error:
+        return None
+    # (a group could be referred to by number, which joining renumbers: tried one by one)
+    return paths.LazyRegex(joined, regexes[0].flags) if groups == 0 else None
 
 
 def _order(rules: list[CompiledRule]) -> tuple[CompiledRule, ...]:

@@ -168,6 +168,9 @@ class TrieNode:
     children: Mapping[str, TrieNode] = field(default_factory=dict)
     # word globs (`test:*`): (glob, compiled regex, child); checked one by one
     globs: tuple[tuple[str, LazyRegex, TrieNode], ...] = ()
+    # the alternation of the globs' regexes, where there are several: most words match
+    # none (17 compiler names at the root: `*-gcc`, `clang-[0-9]*` …), found in one search
+    any_glob: LazyRegex | None = None
     wildcard: TrieNode | None = None
     exact: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here
     rest: tuple[CompiledRule, ...] = ()  # rules whose pattern ends here with `**`
@@ -205,7 +208,7 @@ class RuleTree:
                     child = node.children.get(value)
                     if child is not None:
                         nxt.append(child)
-                    if node.globs:
+                    if node.globs and (node.any_glob is None or node.any_glob.fullmatch(value)):
                         nxt.extend(c for _g, regex, c in node.globs if regex.fullmatch(value))
                 if node.wildcard is not None:
                     nxt.append(node.wildcard)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules.helpers import compile_text, lookup, verdict_of, words
 
-from policylang.compiler.tree import CompiledPolicy, RuleMatch
+from policylang.compiler.tree import CompiledPolicy, RuleMatch, TrieNode
 from policylang.decision import Retention, Verdict
 from policylang.engine.policy import shipped_ruleset
 from policylang.rules.load import load_ruleset
@@ -293,3 +296,40 @@ def test_clause_free_rules_carry_their_matches() -> None:
     assert not rules["git push **"].plain  # it has a clause
     match = lookup(policy, "cat x")
     assert match is rules["cat **"].plain_match
+
+
+def _one_by_one(node: TrieNode, value: str) -> list[TrieNode]:
+    """The children a word reaches through a node's globs, each glob tried alone."""
+    return [child for _glob, regex, child in node.globs if regex.fullmatch(value)]
+
+
+def test_word_globs_are_first_tried_as_one_alternation() -> None:
+    """A node with several word globs (the shipped root has the compiler names `*-gcc`,
+    `clang-[0-9]*` …) tries their alternation first: a word it does not match reaches no
+    glob child, and one it matches reaches the same children as before."""
+    policy = compile_text("allow *-gcc **\nallow clang-[0-9]* **\nallow g?? **\nallow ls **\n")
+    root = policy.tree.root
+    assert root.any_glob is not None
+    for value in ("x86_64-linux-gnu-gcc", "clang-15", "gcc", "ls", "cat", "-gcc", "clang-x"):
+        reached = _one_by_one(root, value)
+        assert bool(root.any_glob.fullmatch(value)) == bool(reached), value
+    assert verdict_of(policy, "x86_64-linux-gnu-gcc -c a.c") == "allow"
+    assert verdict_of(policy, "clang-15 a.c") == "allow"
+    assert verdict_of(policy, "cat a") == "default"
+    # one glob alone needs no alternation
+    assert compile_text("allow *-gcc **\n").tree.root.any_glob is None
+
+
+@functools.cache
+def _shipped_root() -> TrieNode:
+    return load_ruleset(shipped_ruleset()).tree.root
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcgl-+0159x_.[]*?/", max_size=14))
+def test_the_alternation_agrees_with_each_glob(value: str) -> None:
+    """Property: the root's alternation matches a word exactly when one of its globs does
+    (the shipped ruleset's root)."""
+    root = _shipped_root()
+    assert root.any_glob is not None
+    assert bool(root.any_glob.fullmatch(value)) == bool(_one_by_one(root, value))
