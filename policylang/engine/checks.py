@@ -974,10 +974,11 @@ class PathChecks:
     loop_words: dict[str, tuple[str, ...]]
     # where a loop of `loop_values` ran, when not at the top of the line (a subshell, a
     # pipeline's stage, a background job, a nested line, a function's body: review EB6):
-    # its line, its group and whether in a function's body; its words hold only there
-    loop_scopes: dict[str, tuple[CommandLine, int, bool]]
+    # its line, its group, whether in a function's body and the index of its header among
+    # the line's segments; its words hold only there
+    loop_scopes: dict[str, tuple[CommandLine, int, bool, int]]
     # where the segment being judged is: the same, for it and each segment it is nested in
-    loop_where: list[tuple[CommandLine, int, bool]]
+    loop_where: list[tuple[CommandLine, int, bool, int]]
     glob_visits: list[int]  # entries the line's globs read, globs past the budget (shared)
     reads_hidden: bool | tuple[str, ...]  # recursive reads include hidden files (names)
     # the ignore files the segment's reader is given (`rg --ignore-file F`), resolved
@@ -1630,6 +1631,14 @@ class PathChecks:
         values = self.loop_values.get(name)
         if values is not None and name in self.loop_scopes and not self._loop_here(name):
             values = None  # (`(for f in x; do :; done); cat "$f"`: not the loop's `$f`)
+        if name in self.loop_words:
+            assigned = self.assigned_before(name)
+            if assigned is not None and not _ODD_VALUE.search(assigned):
+                # (`for f in .env; do f=README; cat "$f"; done`: not the loop's `$f`, but
+                # the value just assigned, which is checked in its place; one that would
+                # not be, `f='.env x'`, `f=-x`, `f=a:~/b`, leaves the loop's words)
+                values = (assigned,) if maybe else None
+                maybe = False
         if values is None and maybe:
             values = self.loop_words.get(name)
         if values is None:
@@ -1645,11 +1654,26 @@ class PathChecks:
         """Whether the segment being judged runs where the loop over `name` set it
         (`loop_scopes`): in that line's segments of the loop's group (any group where the
         loop is at the top of its line), or in a line nested in one of them."""
-        line, group, in_function = self.loop_scopes[name]
-        return any(
-            where is line and group in (0, here) and (inside or not in_function)
-            for where, here, inside in self.loop_where
-        )
+        line, group, in_function, header = self.loop_scopes[name]
+        span = line.segments[header].span
+        for where, here, inside, index in self.loop_where:
+            if where is not line or not (inside or not in_function):
+                continue
+            if group in (0, here):
+                return True
+            # a pipeline's stage, a subshell, a background job inside the loop's body (the
+            # header's span is the whole loop): run by the loop, they see its variable
+            # (`(for f in x; do cat "$f" | wc; done)`)
+            within = line.segments[index].span
+            if index > header and span.start <= within.start and within.end <= span.end:
+                return True
+        return False
+
+    def assigned_before(self, name: str) -> str | None:
+        """The literal value a plain assignment gives variable `name` just before the
+        segment being judged, in the same list, so that the loop's words do not reach it
+        (`Walk.assigned_before`); None where not known to be so."""
+        return None
 
     def _check_loop_words(
         self,
@@ -3027,6 +3051,9 @@ def is_harmless_device(value: str) -> bool:
 
 
 _BLANKS = re.compile(r"[ \t\n]")  # bash's default IFS
+# a value assigned before a loop variable's use that `loop_variable` would not check as
+# one path: an option, blanks, a tilde (expanded after `=` and `:`), or none at all
+_ODD_VALUE = re.compile(r"\A-|\A\Z|\s|~")
 _GLOB_CAP = 256  # files a glob may match before the engine stops checking them one by one
 _GLOB_VISITS = 20_000  # directory entries a glob may read to find its matches (review H4)
 

@@ -375,6 +375,7 @@ class _Walk(LineWrites):
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
         self._reassigned: tuple[frozenset[str] | None] | None = None  # see `reassigned`
+        self._trap: bool | None = None  # see `_sets_trap`
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
@@ -477,7 +478,8 @@ class _Walk(LineWrites):
             if held is None and again is not None and _runs_again(segment):
                 held = again
             self._next_fed = line_fed or _stdin_fed(segments, index)
-            self.loop_where.append((line, segment.group, Scope.FUNCTION_BODY in segment.scopes))
+            inside = Scope.FUNCTION_BODY in segment.scopes
+            self.loop_where.append((line, segment.group, inside, index))
             try:
                 self.visit_segment(segment, cwds[index], held, where)
             finally:
@@ -935,6 +937,36 @@ class _Walk(LineWrites):
             self.loop_scopes.pop(name, None)  # (the line's own: every later segment's)
         else:
             self.loop_scopes[name] = where
+
+    def assigned_before(self, name: str) -> str | None:
+        """The literal value of a plain assignment to `name` (`f=README`) that runs
+        just before the segment being judged, in the same list of the same line, with
+        nothing between them that may set `name` again: a `for` loop's words do not
+        reach that segment's `$name` (`for f in .env; do f=README; cat "$f"; done`).
+
+        Straight-line only: the assignment and each segment after it up to the one
+        judged are in one list, joined by `;` or a newline alone (not `&&`, `||`, `|`,
+        `&`, nor a compound's edge); the segments between only assign other variables;
+        the judged one sets no variable. None on a line that may set variables the
+        analyser cannot name, or that sets a trap (a DEBUG trap runs before every
+        command), where the loop's words are still checked."""
+        if not self.loop_where:
+            return None
+        line, _group, _inside, index = self.loop_where[-1]
+        if index == 0 or index >= len(line.segments):
+            return None
+        reassigned = self.reassigned()
+        if reassigned is None or name not in reassigned or self._sets_trap():
+            return None
+        return _assigned_before(line, index, name)
+
+    def _sets_trap(self) -> bool:
+        """Whether the line's text names `trap`, however quoted (`t\\rap`)."""
+        if self._trap is None:
+            root = self.root
+            texts = [] if root is None else [one.text for one in lines(root)]
+            self._trap = "trap" in _QUOTING_CHARS.sub("", "\n".join(texts))
+        return self._trap
 
     def reassigned(self) -> frozenset[str] | None:
         """The variables the line may set other than by a `for` loop, None where it may set
@@ -3890,6 +3922,90 @@ def _reassigned(root: CommandLine) -> frozenset[str] | None:
         return None
     names.update(m.group(1) for m in _ASSIGNED_TEXT.finditer(text))
     return frozenset(names)
+
+
+def _assigned_before(line: CommandLine, index: int, name: str) -> str | None:
+    """See `_Walk.assigned_before`: the literal value the plain assignment to `name`
+    nearest before segment `index` of `line` gives it, where it is sure to run just
+    before that segment with nothing between them that may set `name`."""
+    segments = line.segments
+    use = segments[index]
+    text = line.text
+    if text[use.span.start : use.span.end] != use.text:
+        return None  # (a substitution's line, whose spans are its root's)
+    names: set[str] = set()
+    if not _segment_sets(use, names) or names:
+        return None  # (`f=; cat "${f:=$g}" "$f"`)
+    scopes = use.scopes
+    group: int | None = use.group
+    if scopes[-1:] == (Scope.PIPELINE,):
+        # the first stage of a pipeline (`f=README; cat "$f" | wc`), in a subshell of
+        # its own that the assignment before it gave the value
+        scopes = scopes[:-1]
+        group = None
+    later = use
+    for at in range(index - 1, -1, -1):
+        before = segments[at]
+        if group is None:
+            group = before.group
+        if (
+            before.connector not in _SEQUENCE
+            or before.group != group
+            or before.scopes != scopes
+            or before.kind is not SegmentKind.ASSIGNMENT_ONLY
+            or before.declared
+            or before.wrapped is not None
+            or text[before.span.start : before.span.end] != before.text
+            or not _SEPARATOR.fullmatch(text[before.span.end : later.span.start])
+        ):
+            return None
+        names.clear()
+        if not _segment_sets(before, names):
+            return None
+        if name in names:
+            joined = at > 0 and segments[at - 1].connector in _JOINING
+            if joined or not _starts_list(text[: before.span.start]):
+                return None  # (`[ x ] && f=README; cat "$f"`, `false &&⏎f=README`)
+            found = [a for a in before.assignments if base_name(a.name) == name]
+            last = found[-1] if found else None
+            if (
+                last is None
+                or any(a.name != name or a.append or a.array is not None for a in found)
+                or any(a.subscript is not None for a in found)
+                or last.value is None
+                or last.value.value is None
+                or last.value.expansions
+            ):
+                return None
+            return last.value.value
+        later = before
+    return None
+
+
+# what joins two segments of one list in `_assigned_before`: `;` or newlines, blanks
+_SEQUENCE: Final = frozenset({Connector.SEQ, Connector.NEWLINE})
+_SEPARATOR: Final = re.compile(r"[ \t]*(?:;|\n)[ \t\n]*")
+# what the text before an assignment ends with where it follows a `;` (not `;;`, `;&`)
+# or starts a body (`do`, `then`, `else`, `{`)
+_LIST_START: Final = re.compile(r"(?:(?<![;&])[;]|(?:^|[\s;])(?:do|then|else|\{))\Z")
+
+
+def _starts_list(before: str) -> bool:
+    """Whether a command after the text `before` runs whatever ran before it: it
+    starts the line or a body, or follows a `;` or a newline that ends a command (not
+    `[ x ] && f=…`, `false &&⏎f=…`, `false && # c⏎f=…`)."""
+    head = before.rstrip(" \t\n")
+    if not head:
+        return True
+    if _LIST_START.search(head):
+        return True
+    if "\n" not in before[len(head) :]:
+        return False
+    last = head.rpartition("\n")[2]
+    return "#" not in last and not last.rstrip(" \t").endswith(("&", "|", "!", "\\"))
+
+
+_JOINING: Final = frozenset({Connector.AND, Connector.OR, Connector.PIPE, Connector.PIPE_ALL})
 
 
 def _segment_sets(segment: Segment, names: set[str]) -> bool:
