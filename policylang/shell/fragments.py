@@ -43,15 +43,18 @@ MAX_BODIES = 16  # pieces one scan returns; the engine also caps the whole line'
 # arithmetic command), and a piece that kept them (`rm -rf ~)`) matched no rule (AW5);
 # and braces: tree-sitter reads the `{` of `! { cat /etc/shadow; }` as a word (AZ13)
 # but not at the `|` of the clobbering redirect `>|`: `echo x >| ~/.bashrc` was cut into
-# `echo x >` and `~/.bashrc`, and the protected write went unseen (review AZ11)
-_OPERATORS = re.compile(r"(?:[;&\n(){}]|(?<!>)\|)+")
+# `echo x >` and `~/.bashrc`, and the protected write went unseen (review AZ11); and a
+# brace only where it starts a word, as bash's `{` and `}` do (a word's own braces, as in
+# `du $'\x{78}' /etc/pass*`, had cut its quote open, and the piece holding `/etc/pass*`
+# did not parse: the fuzz campaign's seed 20261206)
+_OPERATORS = re.compile(r"(?:[;&\n()]|(?<!>)\||(?:(?<=[\s;&|(){}`])|^)[{}])+")
 
 
 def command_pieces(text: str) -> list[str]:
-    """`text` cut at every `;`, `&`, `|`, newline, parenthesis and brace, quoting ignored: where
-    a line did not parse, the commands around its operators may still be read alone (a
-    line whose first command breaks the parser may go on with `; ls .env`, which is
-    denied).
+    """`text` cut at every `;`, `&`, `|`, newline, parenthesis and brace that starts a
+    word, quoting ignored: where a line did not parse, the commands around its operators
+    may still be read alone (a line whose first command breaks the parser may go on with
+    `; ls .env`, which is denied).
 
     >>> command_pieces("ls < `x`; ls .env && y")
     ['ls < `x`', 'ls .env', 'y']
@@ -59,6 +62,8 @@ def command_pieces(text: str) -> list[str]:
     ['rm -rf ~']
     >>> command_pieces("ls <<E;\\necho x >| ~/.bashrc")
     ['ls <<E', 'echo x >| ~/.bashrc']
+    >>> command_pieces("! { cat x;}; du $'\\\\x{78}' /etc")
+    ['!', 'cat x', "du $'\\\\x{78}' /etc"]
     """
     whole = text.strip()
     found: dict[str, None] = {}

@@ -174,3 +174,22 @@ def test_a_loop_value_set_in_a_subshell_does_not_leak(tmp_path: Path, line: str)
     env = {**env, "f": key}
     decision = decide(line, workspace, env)
     assert decision.verdict is not Verdict.ALLOW, (line, decision.explain())
+
+
+# -- 3. text that does not parse keeps the deny of its parts (fuzz, compound monotonicity) -
+
+_UNPARSED = [
+    # (campaign seed 20261206: the recovery cut `$'\x{78}'` at its braces, and the piece
+    # that held `/etc/pass*` was an unterminated quote)
+    ("ls; ls <<EOF &&\nEOF\ndu $'\\x{78}' /etc/pass*", "du $'\\x{78}' /etc/pass*"),
+]
+
+
+@pytest.mark.parametrize(("line", "part"), _UNPARSED)
+def test_text_that_does_not_parse_keeps_the_deny_of_its_part(
+    tmp_path: Path, line: str, part: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    assert decide(part, workspace, env).verdict is Verdict.DENY
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, (line, decision.explain())
