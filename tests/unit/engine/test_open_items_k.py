@@ -178,10 +178,21 @@ def test_a_loop_value_set_in_a_subshell_does_not_leak(tmp_path: Path, line: str)
 
 # -- 3. text that does not parse keeps the deny of its parts (fuzz, compound monotonicity) -
 
+_QUOTED_LS = (
+    "ls x x `ls x x '\"'" + r"\\''' < $'\\x{66}\\x{69}\\x{6c}\\x{65}\\x{2e}\\x{74}\\x{78}\\x{74}'`"
+    " < '.env'"
+)
 _UNPARSED = [
     # (campaign seed 20261206: the recovery cut `$'\x{78}'` at its braces, and the piece
     # that held `/etc/pass*` was an unterminated quote)
     ("ls; ls <<EOF &&\nEOF\ndu $'\\x{78}' /etc/pass*", "du $'\\x{78}' /etc/pass*"),
+    # (campaign seed 20261230, `--examples 200`: a here-document after `# it's )` and a
+    # backquoted word whose quote holds braces, before `< '.env'`)
+    (
+        "for i in 1 2; do ls x >&1 <<'EOF' # it's ) `done` $(x\n<)\nEOF\n" + _QUOTED_LS
+        + "; done",
+        _QUOTED_LS,
+    ),
 ]
 
 
