@@ -109,12 +109,20 @@ from policylang.shell.model import (
     SegmentKind,
     Word,
 )
-from policylang.shell.options import option_view
+from policylang.shell.options import Option, option_view
 from policylang.shell.parse import parse_command
 from policylang.shell.quoting import LocaleDependent, decode_ansi_c
 from policylang.shell.walk import expansions as written_expansions
 from policylang.shell.walk import lines, walk
-from policylang.shell.wrappers import RUNNER_WRAPPERS, WrapperTable, unwrap, written_code
+from policylang.shell.wrappers import (
+    RUNNER_WRAPPERS,
+    WrapperSpec,
+    WrapperTable,
+    unwrap,
+    verb_runner,
+    with_options,
+    written_code,
+)
 from policylang.span import Span
 
 _log = logging.getLogger(__name__)
@@ -2220,13 +2228,9 @@ class _Walk(LineWrites):
                 # (`-o FILE`: the trace is written there, `-ff` beside it: review EC4)
                 self.check_path(path, "write", seg, cwd)
         else:
-            piped = _piped_output(values)
-            found = None
-            if piped is not None:
-                found = (
-                    f"`{short(piped)}` hands its output to a command, which it runs through "
-                    "the shell"
-                )
+            found, read = _ltrace_reach(values)
+            for path in read:
+                self.check_path(path, "read", seg, cwd)  # (`-F FILE`, its prototypes)
         if found is not None:
             seg.floor(
                 Verdict.ASK,
@@ -2303,8 +2307,15 @@ class _Walk(LineWrites):
         on its own: a deny there holds. The runner is not seen through (its use asks, or
         its approval has the command judged: `approved_runner`), so only a deny is taken
         (review DX6's runners had asked where the command alone is denied)."""
-        if not words or RUNNER_WRAPPERS.lookup(words[0]) is None:
+        if not words:
             return
+        verb = verb_runner(words)
+        if verb is not None:
+            self._verb_runner_command(words, *verb, seg, cwd)
+            return
+        if RUNNER_WRAPPERS.lookup(words[0]) is None:
+            return
+        self._runner_writes(words, seg, cwd)
         if self._runners is None:  # (the policy's `wrapper` lines first)
             self._runners = RUNNER_WRAPPERS.extend(self.rules.policy.wrappers)
         if program_name((words[0].value or "").rpartition("/")[2]) == "valgrind":
@@ -2333,6 +2344,92 @@ class _Walk(LineWrites):
             return
         what = f"`{short(words[0].text)}` runs"
         self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def _verb_runner_command(
+        self, words: Sequence[Word], verb: str, spec: WrapperSpec, seg: SegmentState,
+        cwd: paths.Cwd,
+    ) -> None:
+        """`runner_command` for a runner named with its verb (`uv run CMD`, `perf stat
+        CMD`: `VERB_RUNNERS`): the command after the verb's own options, judged for a
+        deny only, and the files `perf -o` writes (`perf record` moves an old one to
+        `FILE.old`, `--switch-output` adds `FILE.<time>`), `perf stat --pre/--post` code."""
+        runner = words[1:]  # (the verb is its argv[0])
+        view = option_view(runner, spec.options)
+        program = words[0].value or ""
+        if program.rpartition("/")[2] == "perf":
+            for option in view.find("-o", "--output"):
+                beside = (".old", ".1") if verb == "record" else ()
+                self._written_option(runner, option, beside, seg, cwd)
+            for option in view.find("--pre", "--post"):
+                if option.value:
+                    what = f"`perf stat {option.name}` runs"
+                    self.denied_inside(what, option.value, "engine.runner-command", seg, cwd)
+        found = unwrap(runner, WrapperTable([with_options(spec, name=verb)]), parse=_code_only)
+        if found.opaque or not found.chain:
+            return  # (an option not known, or no command: the line asks)
+        inner = list(runner[len(found.chain[0].words) :])
+        if not inner:
+            return
+        texts = [w.text for w in inner]
+        if spec.name == "hatch run" and ":" in (inner[0].value or ""):
+            # `hatch run ENV:CMD …` runs CMD in the environment ENV
+            texts[0] = (inner[0].value or "").partition(":")[2]
+        text = " ".join(t for t in texts if t)
+        if text:
+            what = f"`{short(spec.name)}` runs"
+            self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def _runner_writes(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The files a runner's own options write, judged as written (deny, or ask, hold
+        whether the runner is approved or not): strace's and ltrace's `-o FILE`, with
+        strace's `-ff` `FILE.<pid>` beside it (judged as `FILE.1`), and valgrind's log
+        files with `%p` as a number."""
+        program = program_name((words[0].value or "").rpartition("/")[2])
+        spec = RUNNER_WRAPPERS.get(program)
+        if spec is None:
+            return
+        written: list[str] = []
+        if program == "valgrind":
+            for word in words[1:]:
+                value = word.value
+                if value is None or not value.startswith("-"):
+                    break
+                name, eq, given = value.partition("=")
+                if eq and given and name in _VALGRIND_WRITTEN:
+                    written.append(given.replace("%p", "1").replace("%%", "%"))
+                    if name == "--vgdb-prefix":
+                        written.append(f"{given}-1")
+        elif program in ("strace", "ltrace"):
+            view = option_view(words, spec.options)
+            for option in view.find("-o", "--output"):
+                # (strace's `-o |CMD` runs CMD through the shell; ltrace's is a file)
+                if program == "strace" and (option.value or "")[:1] in ("!", "|"):
+                    code = (option.value or "")[1:]
+                    what = "`strace -o` hands its output to"
+                    self.denied_inside(what, code, "engine.runner-command", seg, cwd)
+                    continue
+                beside = (".1",) if program == "strace" else ()
+                self._written_option(words, option, beside, seg, cwd)
+        for path in dict.fromkeys(written):
+            self.check_path(path, "write", seg, cwd)
+
+    def _written_option(
+        self, words: Sequence[Word], option: Option, beside: Sequence[str], seg: SegmentState,
+        cwd: paths.Cwd,
+    ) -> None:
+        """The file an option's value names judged as written (its own word as a path
+        word: `-o ~/.bashrc`), and the files the program writes beside it, named by
+        `beside`'s suffixes (`FILE.1`, `FILE.old`)."""
+        if option.arg_indexes:
+            word = words[option.arg_indexes[0]]
+            self.check_path_word(word, "write", seg, cwd)
+            text = paths.path_text(word)
+        else:
+            text = option.value
+            if text:
+                self.check_path(text, "write", seg, cwd)
+        for suffix in beside if text else ():
+            self.check_path(f"{text}{suffix}", "write", seg, cwd)
 
     def unread_code(self, segment: Segment, seg: SegmentState, cwd: paths.Cwd) -> None:
         """The code of an `eval`, `watch` or shell string that is not literal (`eval rm -rf
@@ -5206,47 +5303,12 @@ _SHELL_BUILTINS: Final = frozenset(
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # runners whose own options `_Walk.runner_own_options` reads under an approval
 _RUNNER_OWN_OPTIONS: Final = frozenset({"strace", "ltrace", "valgrind"})
-_STRACE_SPEC: Final = RUNNER_WRAPPERS.get("strace")
-# strace's options that take no value, or one only after `=` (`--daemonize=grandchild`)
-_STRACE_NO_VALUE: Final = (
-    _STRACE_SPEC.options.flags | _STRACE_SPEC.options.optional_value
-    if _STRACE_SPEC is not None
-    else frozenset()
+# valgrind's options that name a file it writes (`%p` its process's number)
+_VALGRIND_WRITTEN: Final = frozenset(
+    {"--log-file", "--xml-file", "--xtree-leak-file", "--xtree-memory-file", "--vgdb-prefix"}
 )
 # valgrind's options that reach the network (`--log-socket=HOST:PORT`)
 _VALGRIND_NETWORK: Final = frozenset({"--log-socket", "--xml-socket", "--debuginfo-server"})
-
-
-def _piped_output(values: Sequence[str | None]) -> str | None:
-    """The word of strace's (or ltrace's) own options, before its command, whose value
-    starts with `!` or `|` (`-o!CMD`, `-fo '|CMD'`, `--output='!CMD'`): strace runs the
-    rest of it through the shell and writes the trace to it (review EB3). Any long
-    option's glued value so spelled counts, and any short option's but the flags (a
-    letter not known takes a value): asking there costs a question, never a hole."""
-    following = False  # (the word is the value of the option before it)
-    for value in values:
-        if following:
-            following = False
-            if value is not None and value[:1] in ("!", "|"):
-                return value
-            continue
-        if value is None or value in ("-", "--") or not value.startswith("-"):
-            return None  # (the command, or a word that cannot be read: that asks)
-        if value.startswith("--"):
-            _name, eq, given = value.partition("=")
-            if eq and given[:1] in ("!", "|"):
-                return value
-            following = not eq and value not in _STRACE_NO_VALUE
-            continue
-        for index in range(1, len(value)):
-            if f"-{value[index]}" in _STRACE_NO_VALUE:
-                continue
-            given = value[index + 1 :]  # (the rest of the word is the letter's value)
-            if given[:1] in ("!", "|"):
-                return value
-            following = not given
-            break
-    return None
 
 
 # strace 6.1's options (its getopt string `+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`
@@ -5371,6 +5433,84 @@ def _strace_reach(values: Sequence[str | None]) -> tuple[str | None, list[str]]:
                 written,
             )
     return None, written
+
+
+# ltrace 0.7.3's options (getopt `+cfhiLrStTVbCa:A:D:e:F:l:n:o:p:s:u:x:` and its long
+# options, by any unique prefix): each long option's letter; `-p` attaches to another
+# process and `-u` runs the command as another user (they ask); `-o`'s file is written
+# (`_Walk._runner_writes`), `-F`'s read
+_LTRACE_SHORT_VALUED: Final = frozenset("aADeFlnopsux")
+_LTRACE_SHORT_FLAGS: Final = frozenset("cfhiLrStTVbC")
+_LTRACE_LONG: Final = {
+    "help": "h", "indent": "n", "align": "a", "config": "F", "output": "o", "version": "V",
+    "no-signals": "b", "demangle": "C", "library": "l", "debug": "D",
+}  # fmt: skip
+
+
+def _ltrace_reach(values: Sequence[str | None]) -> tuple[str | None, list[str]]:
+    """What ltrace's own options (the words before its command) do besides tracing, read
+    as its getopt_long reads them (glued clusters, long options by any unique prefix):
+    why they ask (`-p`/`-u`, an option not known or ambiguous, a value that cannot be
+    read), or None; and the files `-F`/`--config` reads."""
+    read: list[str] = []
+    index = 0
+    while index < len(values):
+        value = values[index]
+        index += 1
+        if value is None:
+            return None, read  # (the command's start asks)
+        if value == "--" or value == "-" or not value.startswith("-"):
+            break
+        letter: str
+        given: str | None = None
+        if value.startswith("--"):
+            name, eq, glued = value[2:].partition("=")
+            names = {_LTRACE_LONG[n] for n in _LTRACE_LONG if n.startswith(name)} if name else set()
+            if name in _LTRACE_LONG:
+                names = {_LTRACE_LONG[name]}
+            if len(names) != 1:
+                return f"`{short(value)}` is no option ltrace reads as tracing only", read
+            letter = names.pop()
+            if letter in _LTRACE_SHORT_FLAGS:
+                if eq:
+                    return f"`{short(value)}` is no option ltrace reads as tracing only", read
+                continue
+            if eq:
+                given = glued
+            else:
+                given = values[index] if index < len(values) else ""
+                index += 1
+        else:
+            letter = ""
+            for position in range(1, len(value)):
+                if value[position] in _LTRACE_SHORT_FLAGS:
+                    continue
+                if value[position] not in _LTRACE_SHORT_VALUED:
+                    return f"`{short(value)}` is no option ltrace reads as tracing only", read
+                letter = value[position]
+                if position + 1 < len(value):
+                    given = value[position + 1 :]
+                else:
+                    given = values[index] if index < len(values) else ""
+                    index += 1
+                break
+            if not letter:
+                continue
+        if given is None:
+            return f"the value of `{short(value)}` cannot be read here", read
+        if letter in ("p", "u"):
+            return (
+                f"`{short(value)}` does more than trace (it attaches to another process or "
+                "runs the command as another user)",
+                read,
+            )
+        if letter == "F":
+            read.append(given)
+        if letter == "o" and given[:1] in ("!", "|"):
+            # (ltrace 0.7.3 writes a file of that name, where strace runs a command: the
+            # spelling still asks, as it did when ltrace was read by strace's table)
+            return f"`{short(given)}` may hand its output to a command", read
+    return None, read
 
 
 def _valgrind_reach(values: Sequence[str | None]) -> str | None:

@@ -32,6 +32,7 @@ __all__ = [
     "EFFECT_CODE",
     "OPTIONAL_WRAPPERS",
     "RUNNER_WRAPPERS",
+    "VERB_RUNNERS",
     "Dialect",
     "OptionEffect",
     "ParseCallback",
@@ -41,6 +42,7 @@ __all__ = [
     "WrapperTable",
     "WrapperUse",
     "unwrap",
+    "verb_runner",
     "written_code",
 ]
 
@@ -1006,15 +1008,16 @@ _VALGRIND_VALUED = _fs(
 
 #: Where the command of a runner starts (`runner` programs: `strace CMD`, `setpriv …
 #: CMD`): each one's own options, as its `--help` gives them (util-linux 2.38, strace
-#: 6.1, systemd 252, valgrind 3.19), and those later versions add (review EB7: strace's
-#: `--argv0`, `--trace-fds`; setpriv's `--landlock-access`; systemd-run's `--json`).
+#: 6.1, systemd 252, valgrind 3.19, ltrace 0.7.3), and those later versions add (review
+#: EB7: strace's `--argv0`, `--trace-fds`; setpriv's `--landlock-access`; systemd-run's
+#: `--json`).
 #: They are not in `DEFAULT_WRAPPERS`: a runner does more than run its command (traces
 #: it, changes its user, namespaces, root or limits), so the analyser does not see
 #: through it and its use asks; the engine reads the command through this table and
 #: judges it on its own, so that a deny in it holds
 #: (`strace cat .env`, `setpriv --reuid=1000 rm -rf ~`). A runner whose options are not
 #: known here (gdb's single-dash `-ex`, bwrap's two-word `--bind SRC DEST`, GNU parallel,
-#: or a program not installed where the table was written: ltrace, firejail, entr,
+#: or a program not installed where the table was written: firejail, entr,
 #: catchsegv, macOS's `arch` and `caffeinate`) is left out: its use asks, unread.
 RUNNER_WRAPPERS = WrapperTable(
     [
@@ -1171,6 +1174,21 @@ RUNNER_WRAPPERS = WrapperTable(
             command_optional=True,  # (`-S` runs $SHELL)
             query_options=_fs("-h --help --version"),
         ),
+        # ltrace 0.7.3 (getopt `+cfhiLrStTVbCa:A:D:e:F:l:n:o:p:s:u:x:`, long options by
+        # any unique prefix)
+        _wrapper(
+            "ltrace",
+            options=_options(
+                takes_value=_fs(
+                    "-a --align -A -D --debug -e -F --config -l --library -n --indent -o "
+                    "--output -p -s -u -x"
+                ),
+                flags=_fs("-b --no-signals -c -C --demangle -f -h --help -i -L -r -S -t -T "
+                          "-V --version"),
+            ),
+            command_optional=True,  # (`ltrace -p PID` attaches instead)
+            query_options=_fs("-h --help -V --version"),
+        ),
         _wrapper(
             "valgrind",
             options=_options(
@@ -1184,3 +1202,168 @@ RUNNER_WRAPPERS = WrapperTable(
         ),
     ]
 )
+
+
+# perf 6.1's parse-options (long options by any unique prefix; `-o FILE` written)
+_PERF_COMMON = "-C --cpu -D --delay -e --event -G --cgroup -o --output -p --pid -t --tid"
+#: Runners named by a program and its verb (`uv run CMD`, `perf stat CMD`), each with the
+#: options the verb reads before its command (uv 0.13 and poetry 2.5 `--help`, pdm 2.29,
+#: pipenv, hatch, rye 0.44, perf 6.1); judged as `RUNNER_WRAPPERS` are, for a deny only
+#: (`_Walk.runner_command`). A project's script of the same name as a program (`pdm run
+#: lint`) is judged as that program: a deny there costs a question, never a hole.
+VERB_RUNNERS: Final[Mapping[tuple[str, str], WrapperSpec]] = MappingProxyType(
+    {
+        ("uv", "run"): _wrapper(
+            "uv run",
+            options=_options(
+                takes_value=_fs(
+                    "--extra --no-extra --group --no-group --only-group "
+                    "--no-editable-package --env-file -w --with --with-editable "
+                    "--with-requirements --package --python-platform --index "
+                    "--default-index -i --index-url --extra-index-url -f --find-links "
+                    "--index-strategy --keyring-provider -P --upgrade-package "
+                    "--upgrade-group --resolution --prerelease --prerelease-package "
+                    "--fork-strategy --exclude-newer --exclude-newer-package "
+                    "--no-sources-package --reinstall-package --link-mode -C "
+                    "--config-setting --config-settings-package "
+                    "--no-build-isolation-package --no-build-package --no-binary-package "
+                    "--cache-dir --refresh-package -p --python --color "
+                    "--allow-insecure-host --directory --project --config-file"
+                ),
+                flags=_fs(
+                    "--all-extras --no-dev --only-dev --no-default-groups --all-groups -m "
+                    "--module --no-editable --exact --no-env-file --isolated --active "
+                    "--no-sync --locked --frozen -s --script --gui-script --all-packages "
+                    "--no-project --no-index -U --upgrade --no-sources --reinstall "
+                    "--compile-bytecode --no-build-isolation --no-build --no-binary "
+                    "--require-build-hashes --no-require-build-hashes -n --no-cache "
+                    "--refresh --managed-python --no-managed-python --no-python-downloads "
+                    "-q --quiet -v --verbose --system-certs --offline --no-progress "
+                    "--no-config -h --help"
+                ),
+            ),
+            query_options=_fs("-h --help"),
+        ),
+        ("poetry", "run"): _wrapper(
+            "poetry run",
+            options=_options(
+                takes_value=_fs("-P --project -C --directory"),
+                flags=_fs(
+                    "-h --help -q --quiet -V --version --ansi --no-ansi -n --no-interaction "
+                    "--no-plugins --no-cache -v -vv -vvv --verbose"
+                ),
+            ),
+            query_options=_fs("-h --help -V --version"),
+        ),
+        ("pdm", "run"): _wrapper(
+            "pdm run",
+            options=_options(
+                takes_value=_fs(
+                    "-p --project -k --skip --env --env-file --working-dir"
+                ),
+                optional_value=_fs("--venv"),
+                flags=_fs(
+                    "-h --help -v --verbose -q --quiet -g --global -l --list -j --json -s "
+                    "--site-packages --recreate"
+                ),
+            ),
+            query_options=_fs("-h --help -l --list -j --json"),
+        ),
+        ("pipenv", "run"): _wrapper(
+            "pipenv run",
+            options=_options(flags=_fs("--system -h --help")),
+            query_options=_fs("-h --help"),
+        ),
+        ("hatch", "run"): _wrapper(
+            "hatch run", options=_options(flags=_fs("-h --help")), query_options=_fs("-h --help")
+        ),
+        ("rye", "run"): _wrapper(
+            "rye run",
+            options=_options(
+                takes_value=_fs("--pyproject"),
+                flags=_fs("-l --list -v --verbose -q --quiet -h --help"),
+            ),
+            query_options=_fs("-l --list -h --help"),
+        ),
+        ("perf", "stat"): _wrapper(
+            "perf stat",
+            options=_options(
+                takes_value=_fs(
+                    f"{_PERF_COMMON} -I --interval-print -M --metrics -r --repeat -x "
+                    "--field-separator --control --cputype --filter --for-each-cgroup "
+                    "--interval-count --log-fd --post --pre --td-level --timeout"
+                ),
+                optional_value=_fs("--iostat"),
+                flags=_fs(
+                    "-a --all-cpus -A --no-aggr -B --big-num -d --detailed -g --group -i "
+                    "--no-inherit -j --json-output -n --null -S --sync -T --transaction -v "
+                    "--verbose --all-kernel --all-user --append --hybrid-merge "
+                    "--interval-clear --metric-no-group --metric-no-merge --metric-only "
+                    "--no-csv-summary --no-merge --per-core --per-die --per-node "
+                    "--per-socket --per-thread --percore-show-thread --quiet --scale "
+                    "--smi-cost --summary --table --topdown -h --help"
+                ),
+            ),
+            command_optional=True,
+            query_options=_fs("-h --help"),
+        ),
+        ("perf", "record"): _wrapper(
+            "perf record",
+            options=_options(
+                takes_value=_fs(
+                    f"{_PERF_COMMON} -c --count -F --freq -j --branch-filter -k --clockid "
+                    "-m --mmap-pages -r --realtime -u --uid --affinity --call-graph "
+                    "--clang-opt --clang-path --control --filter --max-size --mmap-flush "
+                    "--num-thread-synthesize --proc-map-timeout --switch-max-files "
+                    "--switch-output-event --synth --vmlinux"
+                ),
+                optional_value=_fs(
+                    "-I --intr-regs -S --snapshot -z --compression-level --aio "
+                    "--aux-sample --debuginfod --switch-output --threads --user-regs"
+                ),
+                flags=_fs(
+                    "-a --all-cpus -b --branch-any -B --no-buildid -d --data -g -i "
+                    "--no-inherit -N --no-buildid-cache -n --no-samples -P --period -q "
+                    "--quiet -R --raw-samples -s --stat -T --timestamp -v --verbose -W "
+                    "--weight --all-cgroups --all-kernel --all-user --buildid-all "
+                    "--buildid-mmap --code-page-size --data-page-size --dry-run "
+                    "--exclude-perf --group --kcore --kernel-callchains --namespaces "
+                    "--no-bpf-event --no-buffering --off-cpu --overwrite --per-thread "
+                    "--phys-data --running-time --sample-cpu --sample-identifier "
+                    "--strict-freq --switch-events --tail-synthesize --timestamp-boundary "
+                    "--timestamp-filename --transaction --user-callchains -h --help"
+                ),
+            ),
+            command_optional=True,
+            query_options=_fs("-h --help"),
+        ),
+        ("perf", "trace"): _wrapper(
+            "perf trace",
+            options=_options(
+                takes_value=_fs(
+                    f"{_PERF_COMMON} -F --pf -i --input -m --mmap-pages -u --uid "
+                    "--call-graph --duration --expr --filter --filter-pids --map-dump "
+                    "--max-events --max-stack --min-stack --proc-map-timeout --switch-off "
+                    "--switch-on"
+                ),
+                flags=_fs(
+                    "-a --all-cpus -f --force -s --summary -S --with-summary -T --time -v "
+                    "--verbose --comm --errno-summary --failure --kernel-syscall-graph "
+                    "--libtraceevent_print --no-inherit --print-sample --sched "
+                    "--show-on-off-events --sort-events --syscalls --tool_stats -h --help"
+                ),
+            ),
+            command_optional=True,
+            query_options=_fs("-h --help"),
+        ),
+    }
+)
+
+
+def verb_runner(words: Sequence[Word]) -> tuple[str, WrapperSpec] | None:
+    """The verb runner a command is (`uv run …`, `/usr/bin/perf stat …`): its verb and the
+    spec of the options after it (`VERB_RUNNERS`), or None."""
+    if len(words) < 2 or not words[0].value or not words[1].value:
+        return None
+    spec = VERB_RUNNERS.get((words[0].value.rpartition("/")[2], words[1].value))
+    return (words[1].value, spec) if spec is not None else None
