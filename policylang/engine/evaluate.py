@@ -2346,14 +2346,15 @@ class _Walk(LineWrites):
         self.denied_inside(what, text, "engine.runner-command", seg, cwd)
 
     def _verb_runner_command(
-        self, words: Sequence[Word], verb: str, spec: WrapperSpec, seg: SegmentState,
+        self, words: Sequence[Word], at: int, spec: WrapperSpec, seg: SegmentState,
         cwd: paths.Cwd,
     ) -> None:
         """`runner_command` for a runner named with its verb (`uv run CMD`, `perf stat
         CMD`: `VERB_RUNNERS`): the command after the verb's own options, judged for a
         deny only, and the files `perf -o` writes (`perf record` moves an old one to
         `FILE.old`, `--switch-output` adds `FILE.<time>`), `perf stat --pre/--post` code."""
-        runner = words[1:]  # (the verb is its argv[0])
+        runner = words[at:]  # (the verb is its argv[0]; options before it are global)
+        verb = runner[0].value or ""
         view = option_view(runner, spec.options)
         program = words[0].value or ""
         if program.rpartition("/")[2] == "perf":

@@ -1360,10 +1360,25 @@ VERB_RUNNERS: Final[Mapping[tuple[str, str], WrapperSpec]] = MappingProxyType(
 )
 
 
-def verb_runner(words: Sequence[Word]) -> tuple[str, WrapperSpec] | None:
-    """The verb runner a command is (`uv run …`, `/usr/bin/perf stat …`): its verb and the
-    spec of the options after it (`VERB_RUNNERS`), or None."""
-    if len(words) < 2 or not words[0].value or not words[1].value:
+def verb_runner(words: Sequence[Word]) -> tuple[int, WrapperSpec] | None:
+    """The verb runner a command is (`uv run …`, `/usr/bin/perf stat …`): the index of its
+    verb and the spec of the options after it (`VERB_RUNNERS`), or None. uv's and
+    poetry's global options may come before the verb too (`uv -q run`, `poetry -C dir
+    run`): they are read with the verb's table, which holds them."""
+    if len(words) < 2 or not words[0].value:
         return None
-    spec = VERB_RUNNERS.get((words[0].value.rpartition("/")[2], words[1].value))
-    return (words[1].value, spec) if spec is not None else None
+    program = words[0].value.rpartition("/")[2]
+    index = 1
+    if program in _GLOBAL_BEFORE_VERB and (words[1].value or "").startswith("-"):
+        view = option_view(words, VERB_RUNNERS[(program, "run")].options)
+        if view.unknown or not all(option.known for option in view.options):
+            return None  # (an option not known: where the verb is cannot be told)
+        index = view.rest
+    if index >= len(words) or not words[index].value:
+        return None
+    spec = VERB_RUNNERS.get((program, words[index].value or ""))
+    return (index, spec) if spec is not None else None
+
+
+# programs whose global options may come before the verb (`uv -q run CMD`)
+_GLOBAL_BEFORE_VERB: Final = frozenset({"uv", "poetry"})

@@ -220,3 +220,20 @@ def test_the_command_strace_pipes_its_output_to_keeps_its_deny(
     approvals = (approval,) if approval is not None else ()
     decision = decide(line, workspace, env, *approvals)
     assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["uv -q run cat .env", "uv --offline --directory . run rm -rf ~",
+     "poetry -C . run cat .env", "poetry -q --no-ansi run -- cat .env"],
+)  # fmt: skip
+def test_global_options_before_the_verb_are_read(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize("line", ["uv -q pip install x", "uv --bogus run cat .env", "uv -q"])
+def test_other_verbs_and_unknown_global_options_still_ask(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    assert decide(line, workspace, env).verdict is Verdict.ASK, line
