@@ -143,7 +143,8 @@ def test_perf_and_ltrace_still_ask(tmp_path: Path, line: str) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["ltrace -o ~/.bashrc ls", "ltrace -p 1", "ltrace -u nobody ls", "ltrace -F x.conf ls",
+    ["ltrace -o ~/.bashrc ls", "ltrace -p 1", "ltrace -p1", "ltrace -fp1", "ltrace -unobody ls",
+     "ltrace -u nobody ls", "ltrace --output=x -p1", "ltrace -F x.conf ls",
      "ltrace --conf=.env ls", "ltrace -F.env ls", "ltrace --bogus ls", "ltrace --de ls"],
 )  # fmt: skip
 def test_an_approved_ltrace_reads_its_own_options(tmp_path: Path, line: str) -> None:
