@@ -238,3 +238,19 @@ def test_global_options_before_the_verb_are_read(tmp_path: Path, line: str) -> N
 def test_other_verbs_and_unknown_global_options_still_ask(tmp_path: Path, line: str) -> None:
     workspace, env = _workspace(tmp_path)
     assert decide(line, workspace, env).verdict is Verdict.ASK, line
+
+
+@pytest.mark.skipif(shutil.which("perf") is None, reason="perf is not installed")
+def test_the_real_perf_record_moves_its_old_file_beside_and_stat_writes_its_o(
+    tmp_path: Path,
+) -> None:
+    workspace, _env = _workspace(tmp_path)
+    for argv in (["record", "-q", "-o", "out.data", "true"],) * 2 + (
+        ["stat", "-o", "st.txt", "true"],
+    ):
+        subprocess.run(["perf", *argv], cwd=workspace, capture_output=True, timeout=60,
+                       check=False)  # fmt: skip
+    if not (workspace / "out.data").exists():
+        pytest.skip("perf cannot record here (perf_event_paranoid)")
+    assert (workspace / "out.data.old").exists()
+    assert (workspace / "st.txt").exists()
