@@ -7,8 +7,10 @@ only (the line still asks: a runner may install packages, trace or measure); the
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,11 +84,16 @@ def test_a_project_runner_still_asks(tmp_path: Path, line: str) -> None:
     assert decide(line, workspace, env).verdict is Verdict.ASK, line
 
 
-@pytest.mark.skipif(shutil.which("uv") is None, reason="uv is not installed")
+# (uv is a dev dependency: installed beside this interpreter, not always on PATH)
+_UV = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+
+
+@pytest.mark.skipif(_UV is None, reason="uv is not installed (a dev dependency: make test)")
 def test_the_real_uv_run_runs_a_plain_command(tmp_path: Path) -> None:
     workspace, _env = _workspace(tmp_path)
+    assert _UV is not None
     subprocess.run(
-        ["uv", "run", "--no-project", "--offline", "-q", "touch", "PWNED"], cwd=workspace,
+        [_UV, "run", "--no-project", "--offline", "-q", "touch", "PWNED"], cwd=workspace,
         capture_output=True, timeout=120, check=False,
     )  # fmt: skip
     assert (workspace / "PWNED").exists()
