@@ -11,6 +11,7 @@ import fnmatch
 import functools
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -994,9 +995,25 @@ class PathChecks:
     # rule denying writes protects, and whether the whole tree was seen
     written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]]
     reads_contents: bool  # whether its recursive reads read files (`grep -r`, not `ls -R`)
+    # the files a recursive read of the segment may print, and the folders above them
+    # (plain `git grep`: the index's tracked regular files), None for any file it meets
+    tracked_reads: frozenset[str] | None
+    # the tops of the repositories whose indexes gave `tracked_reads`
+    tracked_repository: tuple[str, ...]
+    # whether the segment's environment may differ from the context's (`GIT_DIR=x cmd`,
+    # `env …`, an earlier `export`: the walk's `poison`), set per segment
+    env_unsure: bool
+    # plain `git grep` segments judged by the index, with their git directory: another
+    # segment of the line that may change the index or the repository makes them ask
+    tracked_greps: list[tuple[SegmentState, tuple[str, ...]]]
+    # git segments that may change the index (any verb but those that only read)
+    index_changers: list[tuple[SegmentState, str]]
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     # scans of this line
-    trees: dict[tuple[str, bool | tuple[str, ...], tuple[str, ...]], tuple[list[Reason], bool]]
+    trees: dict[
+        tuple[str, bool | tuple[str, ...], tuple[str, ...], frozenset[str] | None],
+        tuple[list[Reason], bool],
+    ]
     state_files: tuple[str, ...]  # the policy's own files, sorted: writes deny (`check_state`)
     # `paths.resolve_all` answers of this walk, by path and working directory: a word
     # is checked as read and as written, often twice in one line; the file system is
@@ -1058,6 +1075,9 @@ class PathChecks:
             else:
                 self.ignore_files = tuple(named)
         self.reads_contents = found.reads_contents
+        self.tracked_reads = None
+        if found.tracked_only is not None:
+            self.tracked_reads = self.grep_tracked(found.tracked_only, seg, cwd)
         self.follows_links = found.follows_links
         self.removing = removes_only(found)
         self.moving = self.removing and _program(found) in _MOVERS
@@ -2233,7 +2253,8 @@ class PathChecks:
         if not os.path.isdir(directory):
             return  # a file, or nothing yet: no tree below it
         self.fs = True
-        key = (directory, self.reads_hidden, self.ignore_files)
+        only = self.tracked_reads
+        key = (directory, self.reads_hidden, self.ignore_files, only)
         scanned = self.trees.get(key)
         if scanned is None:
             if self._too_many_trees(len(self.trees), seg, shown, "reads"):
@@ -2246,6 +2267,7 @@ class PathChecks:
                 ignore_files=self.ignore_files,
                 budget=TREE_BUDGET,
                 git_config=self.git_config_credentials,
+                only=only,
             )
             self.trees[key] = scanned
         reasons, complete = scanned
@@ -2254,10 +2276,12 @@ class PathChecks:
         # files git configuration includes, whatever their names and wherever they lie
         # (reviews AE2, BT1: `include.path = ../shared.gitconfig` names a workspace file)
         for path in self._included_in(self.ctx.workspace):
-            below = _below(path, [directory])
+            below = _below(path, [directory]) and (only is None or path in only)
             found = self.git_config_credentials(path, shown) if below else None
             if found is not None:
                 seg.floor(found.verdict, found.rule_id, found.message)
+        if only is not None:
+            self.tracked_protected(directory, seg, shown)
         if not complete:
             seg.floor(
                 Verdict.ASK,
@@ -2265,6 +2289,120 @@ class PathChecks:
                 f"reads `{short(shown)}` recursively: more than {TREE_BUDGET:,} entries, "
                 "too many to rule out protected files among them",
             )
+
+    def grep_tracked(
+        self, operands: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> frozenset[str] | None:
+        """The files plain `git grep` may print where it runs, and the folders above them:
+        the index's tracked regular files (git greps no other entry, and an untracked
+        `.env` never; open items I). None, for a read of the whole tree as `grep -r`'s,
+        wherever git may read more or the engine cannot be sure: the environment may
+        name another repository, index or work tree (`GIT_DIR`, `GIT_INDEX_FILE`, set
+        here or on the line), the working directory is not known, the repository is not
+        a `.git` folder at the top of its work tree (a submodule's or worktree's `.git`
+        file, a bare one on the way), its config sets `core.worktree`, it has a sparse
+        checkout (an index entry may stand for a whole folder), its index cannot be
+        read or is too large, or an operand before `--` is not an existing path (a
+        revision: `git grep KEY HEAD~1` prints the files of that commit)."""
+        self.tracked_repository = ()
+        if self.env_unsure or not cwd.known:
+            return None
+        if any(_GIT_LOUD_ENV.match(k) and k not in _GIT_QUIET_ENV for k in self.ctx.env):
+            return None
+        for word in operands:
+            forms, complete, process = self.resolve_all(word.value or "", cwd)
+            if word.value is None or not complete or process or not forms:
+                return None
+            if not all(os.path.lexists(form) for form in forms):
+                return None  # a revision (or a path git rejects)
+        self.fs = True
+        tracked: set[str] = set()
+        tops: list[str] = []
+        for directory in sorted(cwd.candidates):
+            top = self._grep_repository(directory, tracked)
+            if top is None:
+                return None
+            tops.append(top)
+        self.tracked_repository = tuple(dict.fromkeys(tops))
+        self.tracked_greps.append((seg, tuple(f"{t.rstrip('/')}/.git" for t in tops)))
+        return frozenset(tracked)
+
+    def _grep_repository(self, directory: str, tracked: set[str]) -> str | None:
+        """The top of the repository plain `git grep` reads in `directory`, its tracked
+        regular files and the folders above them added to `tracked`; None where the
+        engine cannot be sure of them (see `grep_tracked`)."""
+        found, complete = find_gitdirs(directory)
+        if not complete or len(found) != 1:
+            return None
+        gitdir, top = found[0]
+        where = os.path.normpath(directory)
+        if (
+            top is None
+            or gitdir != f"{top.rstrip('/')}/.git"
+            or os.path.islink(gitdir)
+            or not os.path.isdir(gitdir)
+            or os.path.lexists(f"{gitdir}/info/sparse-checkout")
+            or not _below(where, [top])
+            or _below(where, [gitdir])
+        ):
+            return None
+        inspection = self.git.inspect(directory, home=self.ctx.home, known=self.gitdirs)
+        if inspection.worktrees or not inspection.complete:
+            return None
+        selections, complete = self.git.tracked(directory, _any_path, "any")
+        if not complete or len(selections) > 1:
+            return None
+        bases = dict.fromkeys((top.rstrip("/"), os.path.realpath(top).rstrip("/")))
+        for selection in selections:
+            if len(selection.files) > TREE_BUDGET:
+                return None
+            for entry, _kept in selection.files:
+                if stat.S_ISDIR(entry.mode):
+                    return None  # a sparse index's folder entry
+                if not stat.S_ISREG(entry.mode):
+                    continue  # git greps no link or submodule
+                for base in bases:
+                    path = f"{base}/{entry.path}"
+                    while path not in tracked and len(path) > len(base):
+                        tracked.add(path)
+                        path = path.rpartition("/")[0]
+        return top
+
+    def tracked_protected(self, directory: str, seg: SegmentState, shown: str) -> None:
+        """Plain `git grep` below `directory`: each tracked file a protect rule covers, by
+        its name in the index, whether or not the work tree holds it (git greps the
+        staged blob of an assume-unchanged or skip-worktree entry)."""
+        for top in self.tracked_repository:
+            self._tracked_protected_in(top, directory, seg, shown)
+
+    def _tracked_protected_in(
+        self, top: str, directory: str, seg: SegmentState, shown: str
+    ) -> None:
+        selections, complete = self.git.tracked(
+            top, self._protected_read, (self.ctx.home, self.ctx.workspace)
+        )
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-tracked",
+                f"the index of the repository of `{short(top)}` could not be read; "
+                "`git grep` may print a protected file",
+            )
+            return
+        bases = (top.rstrip("/"), os.path.realpath(top).rstrip("/"))
+        for selection in selections:
+            for entry, _rule in selection.files:
+                if not stat.S_ISREG(entry.mode):
+                    continue
+                for base in dict.fromkeys(bases):
+                    path = f"{base}/{entry.path}"
+                    if _below(path, [directory]):
+                        for reason in self.rules.path_verdicts(
+                            (path,), "read", self.ctx, f"{shown} ({path})"
+                        ):
+                            seg.floor(
+                                reason.verdict, reason.rule_id, reason.message, reason.location
+                            )
 
     def check_absolute(
         self,
@@ -2462,6 +2600,9 @@ class PathChecks:
                 )
         # the line may make or change a repository there: see `LineWrites` (review BV1)
         self.git_reads.append((seg, tuple(directories)))
+        if _word_value(found.inner, 1) not in _GIT_INDEX_KEEPERS:
+            # (a `git grep` of the line judged by the index asks: `LineWrites`)
+            self.index_changers.append((seg, " ".join(w.text for w in found.inner[:2])))
         printer = _prints_git_config([w.value for w in found.inner])
         supplied = sorted(k for k in self.ctx.env if _GIT_CONFIG_ENV.fullmatch(k))
         remote_verb = is_git_remote_verb(_word_value(found.inner, 1))
@@ -2824,6 +2965,28 @@ class PathChecks:
 
 # entries `git add -A` walks before it asks rather than look further
 _STAGE_BUDGET = 20_000
+# variables of git's environment that choose nothing it reads (`git grep` by the index)
+_GIT_LOUD_ENV = re.compile(r"GIT_(?!SSL_|HTTP_|TRACE)")
+_GIT_QUIET_ENV = frozenset(
+    {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
+     "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_EDITOR", "GIT_PAGER",
+     "GIT_TERMINAL_PROMPT", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND",
+     "GIT_CONFIG_NOSYSTEM", "GIT_MERGE_AUTOEDIT", "GIT_SEQUENCE_EDITOR"}
+)  # fmt: skip
+
+
+# git verbs that never change what the index tracks (`_floor_index_changes`)
+_GIT_INDEX_KEEPERS = frozenset(
+    {"status", "log", "diff", "show", "blame", "shortlog", "describe", "rev-parse",
+     "rev-list", "ls-files", "ls-tree", "cat-file", "grep", "show-ref", "merge-base",
+     "name-rev", "for-each-ref", "count-objects", "whatchanged", "cherry", "annotate", "var",
+     "check-ignore", "check-attr", "diff-tree", "diff-files", "diff-index", "version", "help"}
+)  # fmt: skip
+
+
+def _any_path(_path: str) -> bool:
+    return True
+
 # subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
 # git verbs that read refs, the index or commits only: a partial clone (which always holds

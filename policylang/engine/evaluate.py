@@ -365,9 +365,13 @@ class _Walk(LineWrites):
         self.reads_hidden = True
         self.ignore_files = ()
         self.reads_contents = False
+        self.tracked_reads = None
+        self.tracked_repository = ()
+        self.env_unsure = False
         # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
         self.trees: dict[
-            tuple[str, bool | tuple[str, ...], tuple[str, ...]], tuple[list[Reason], bool]
+            tuple[str, bool | tuple[str, ...], tuple[str, ...], frozenset[str] | None],
+            tuple[list[Reason], bool],
         ] = {}
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
@@ -1245,6 +1249,7 @@ class _Walk(LineWrites):
         `.env` files in it, as for `ls -RL`: `black .`, `eslint .` are what such approvals
         are for, and whether the program prints what it reads cannot be told."""
         self.reads_contents = False  # (these are set per segment: `path_checks`)
+        self.tracked_reads = None
         self.reads_hidden = True
         self.ignore_files = ()
         # it may follow the links below, wherever they lead (review CA5: an approved `lz4
@@ -1271,6 +1276,10 @@ class _Walk(LineWrites):
         self.rule_verdict(found, seg, cwd)
         self.runner_command(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
+        # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
+        self.env_unsure = poison is not None or bool(segment.assignments) or (
+            len(found.inner) != len(segment.words)
+        )
         self.path_checks(found, seg, cwd)
         self.printed_environment(found, segment, seg)
         values = [w.value for w in found.inner]

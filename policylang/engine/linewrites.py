@@ -94,6 +94,8 @@ class LineWrites(PathChecks):
         self.path_users = {}
         self.unnamed_writers = []
         self.clean_kept = []
+        self.tracked_greps = []
+        self.index_changers = []
 
     def adopt_line_writes(self, inner: LineWrites, seg: SegmentState) -> None:
         """What the line an approved program runs writes and reads, as `seg`'s own
@@ -106,6 +108,8 @@ class LineWrites(PathChecks):
         self.named_ignores.extend(inner.named_ignores)
         self.unnamed_writers.extend((seg, what) for _s, what in inner.unnamed_writers)
         self.clean_kept.extend((seg, path) for _s, path in inner.clean_kept)
+        self.tracked_greps.extend((seg, gitdirs) for _s, gitdirs in inner.tracked_greps)
+        self.index_changers.extend((seg, what) for _s, what in inner.index_changers)
         if inner.path_users:
             self.path_users[id(seg)] = seg
 
@@ -114,6 +118,8 @@ class LineWrites(PathChecks):
         segment counts, before or after in the text: loops and background jobs run
         segments in another order than they are written (review Y1). Each floor costs
         time linear in the line's writes and checks (a line may hold thousands)."""
+        if self.tracked_greps:
+            self._floor_index_changes()
         if not (self.written or self.tree_writers or self.gitdir_makers or self.unnamed_writers):
             return
         unseen = _Writers()
@@ -183,6 +189,40 @@ class LineWrites(PathChecks):
                     f"reads `{short(shown)}` recursively, skipping hidden files as its "
                     f"ignore files say; the line {cause}, an ignore file whose `!` lines "
                     "can make it read hidden files such as `.env`",
+                )
+
+    def _floor_index_changes(self) -> None:
+        """Plain `git grep` was judged by the index as it is before the line runs (open
+        items I); another segment may change what git tracks first: a git verb that is
+        not one that only reads (`git reset -q OLD -- .env`, `git add -N .env`,
+        `git read-tree`), a write into or over the git directory, a program that writes
+        files the line does not name (`tar -x` of a `.git/index`). Then it asks."""
+        causes = _Writers()
+        for seg, what in self.index_changers:
+            causes.add(seg, f"runs `{short(what)}`, which may change what git tracks")
+        for seg, what, _git in self.tree_writers:
+            causes.add(seg, f"runs `{short(what)}`, which may write files there")
+        for seg, what in (*self.unnamed_writers, *self.gitdir_makers):
+            causes.add(seg, f"runs `{short(what)}`, which may write files there")
+        for seg, gitdirs in self.tracked_greps:
+            cause = causes.other_than(seg)
+            if cause is None:
+                cause = next(
+                    (
+                        f"writes `{short(form)}`"
+                        for other, form, _deep in self.written
+                        for gitdir in gitdirs
+                        if other is not seg
+                        and (is_within(form, gitdir) or is_within(gitdir, form))
+                    ),
+                    None,
+                )
+            if cause is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-tracked",
+                    "`git grep` prints the files the index tracks, read before the line "
+                    f"runs; the line {cause}",
                 )
 
     def _floor_untracking(self) -> None:

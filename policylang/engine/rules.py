@@ -47,6 +47,7 @@ from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
+from policylang.engine.gitstage import long_option
 from policylang.engine.paths import is_within as paths_within
 from policylang.engine.paths import path_text
 from policylang.shell.model import (
@@ -339,6 +340,9 @@ class SegmentRules:
     reads_contents: bool = False
     git_dirs: tuple[str, ...] | None = None  # None: not git; (): the working directory
     git_print: GitPrint | None = None  # git prints contents of files it does not name
+    # plain `git grep`, which prints only the index's tracked regular files: the operands
+    # before its `--` (paths, or revisions when they do not exist); None for any other
+    tracked_only: tuple[Word, ...] | None = None
     # a program run by path (`./build.sh`): rules judge its basename, approvals the path
     # as written, so approving one script is not approving every file of that name (L7)
     invoked_as: str | None = None
@@ -378,6 +382,7 @@ class SegmentRules:
         reads_contents: bool = False,
         git_dirs: tuple[str, ...] | None = None,
         git_print: GitPrint | None = None,
+        tracked_only: tuple[Word, ...] | None = None,
         invoked_as: str | None = None,
         from_xargs: bool = False,
         standing: bool = False,
@@ -405,6 +410,7 @@ class SegmentRules:
         self.reads_contents = reads_contents
         self.git_dirs = git_dirs
         self.git_print = git_print
+        self.tracked_only = tracked_only
         self.invoked_as = invoked_as
         self.from_xargs = from_xargs
         self.standing = standing
@@ -930,6 +936,7 @@ class RuleView:
         budget: int,
         git_config: Callable[[str, str], Reason | None] | None = None,
         ignore_files: Sequence[str] = (),
+        only: frozenset[str] | None = None,
     ) -> tuple[list[Reason], bool]:
         """Reasons for the protected files a recursive read of directory `root` would reach.
 
@@ -943,6 +950,9 @@ class RuleView:
         `git_config(path, shown)`: the reason a git config file in the tree gives, if any
         (one that holds a credential, `http.extraheader` in a CI checkout).
 
+        `only`: the paths the reader may read, and the folders above them (plain `git
+        grep`: the index's tracked files); any other entry, link or place is left out.
+
         Returns:
             The reasons (a few at most) and whether the whole tree was seen (False when it
             has more than `budget` entries).
@@ -954,12 +964,16 @@ class RuleView:
                 continue
             for base in homes if rule.anchor == HOME else ("/",):
                 fixed = f"{base.rstrip('/')}/{rule.literal_prefix}" if rule.literal_prefix else base
-                if paths_within(fixed, root) and os.path.lexists(fixed):
+                if (
+                    paths_within(fixed, root)
+                    and (only is None or fixed in only)
+                    and os.path.lexists(fixed)
+                ):
                     found.extend(self.path_verdicts((fixed,), "read", ctx, shown, subtree=True))
         # where a protected home place's link leads, inside the tree (`~/.ssh ->
         # ~/dotfiles/ssh` and `grep -r KEY .` in ~/dotfiles): that place (review DW2)
         for target, _link in self.linked_places(ctx):
-            if paths_within(target, root) and target != root:
+            if paths_within(target, root) and target != root and (only is None or target in only):
                 deep = os.path.isdir(target)
                 found.extend(self.path_verdicts((target,), "read", ctx, shown, subtree=deep))
         if _denies(found):
@@ -996,6 +1010,8 @@ class RuleView:
                 admit = (*admit, *fresh)
                 scan = subtree.scan(root, hidden=False, admit=admit, budget=budget)
         for path in scan.entries:
+            if only is not None and path not in only:
+                continue
             inside = False
             for anchor in workspaces:
                 relative = path[len(anchor) + 1 :] if paths_within(path, anchor) else None
@@ -1019,7 +1035,7 @@ class RuleView:
         linked: set[str] = set()
         while pending and len(found) < _TREE_REASONS and not _denies(found):
             link, target = pending.pop()
-            if paths_within(target, root):
+            if paths_within(target, root) or (only is not None and link not in only):
                 continue
             deep = os.path.isdir(target)
             found.extend(
@@ -1441,7 +1457,12 @@ class RuleView:
         reads_contents = False
         reads_hidden: bool | tuple[str, ...] = True
         ignore_files: tuple[str, ...] = ()
+        tracked_only: tuple[Word, ...] | None = None
         if name == "git" and _word(inner, 1) == "grep":
+            # without git's own options (`-C`, `--git-dir`) and with only those of its
+            # own that keep it to the index's files, what it prints is known: see
+            # `PathChecks.tracked_files` (open items I)
+            tracked_only = _git_grep_operands(written) if _word(written, 1) == "grep" else None
             # `git grep` prints tracked files' contents (a committed `.env` too), and with
             # `--no-index` or `--untracked` any file below the working directory
             path_words = (*path_words, (_value_word(inner[1], "."), "read", True))
@@ -1536,6 +1557,7 @@ class RuleView:
             reads_contents=reads_contents,
             git_dirs=git_dirs,
             git_print=_git_print(inner) if name == "git" else None,
+            tracked_only=tracked_only,
             invoked_as=invoked_as,
             from_xargs=from_xargs,
             standing=match is not None and verdict is Verdict.ALLOW and not match.readonly,
@@ -4245,6 +4267,89 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         paths=tuple(w for w in operands if id(w) in after),
         whole=sub.has("--full-diff"),
     )
+
+
+# `git grep`'s long options (git 2.39), for the unique prefixes git takes; those after
+# which it reads no more than the index's tracked regular files of the working tree (of
+# them, those that take a value as the next word when not glued with `=`)
+_GREP_LONG = (
+    "cached", "no-index", "untracked", "exclude-standard", "recurse-submodules",
+    "invert-match", "ignore-case", "word-regexp", "text", "textconv", "recursive",
+    "max-depth", "extended-regexp", "basic-regexp", "fixed-strings", "perl-regexp",
+    "line-number", "column", "full-name", "files-with-matches", "name-only",
+    "files-without-match", "only-matching", "count", "color", "break", "heading",
+    "context", "after-context", "before-context", "threads", "show-function",
+    "function-context", "and", "or", "not", "all-match", "quiet", "open-files-in-pager",
+    "null", "max-count", "file", "parent-basename",
+)  # fmt: skip
+_GREP_TRACKED_LONG = frozenset(
+    {"invert-match", "ignore-case", "word-regexp", "text", "recursive", "max-depth",
+     "extended-regexp", "basic-regexp", "fixed-strings", "perl-regexp", "line-number",
+     "column", "full-name", "files-with-matches", "name-only", "files-without-match",
+     "only-matching", "count", "color", "break", "heading", "context", "after-context",
+     "before-context", "threads", "show-function", "function-context", "and", "or", "not",
+     "all-match", "quiet", "null", "max-count"}
+)  # fmt: skip
+_GREP_LONG_VALUED = frozenset(
+    {"max-depth", "context", "after-context", "before-context", "threads", "max-count"}
+)
+_GREP_SHORT_FLAGS = frozenset("aiIrwvhHEGFPnlLzocpWq")
+_GREP_SHORT_VALUED = frozenset("ABCme")
+
+
+def _git_grep_operands(inner: Sequence[Word]) -> tuple[Word, ...] | None:
+    """For `git grep …` (`inner[1]` is `grep`, no global option before it): the operands
+    before its `--` that follow the pattern (paths where they exist, else revisions),
+    when every option is one that keeps git to the index's tracked regular files of the
+    working tree; None otherwise (`--untracked`, `--no-index`, `--cached`, `-f FILE`,
+    `-O`, `--recurse-submodules`, `--textconv`, an option not known, a word that is not
+    literal). Any word starting with `-` is read as an option, wherever it stands (git
+    refuses one after the pattern)."""
+    operands: list[Word] = []
+    pattern = False  # given by `-e`, or the first operand
+    skip = dashdash = lead = False
+    for word in inner[2:]:
+        value = word.value
+        if value is None:
+            return None
+        if skip:
+            skip = False
+        elif dashdash:
+            pass  # pathspecs: whatever they name, only tracked files are read
+        elif value == "--" and not pattern and not lead:
+            lead = True  # `git grep -n -- -x`: the pattern follows, whatever it is
+        elif value == "--":
+            dashdash = True
+        elif lead and not pattern:
+            pattern = True
+        elif value in ("(", ")") and not lead:
+            pass  # git grep's grouping of patterns
+        elif value.startswith("-") and value != "-" and (lead or value.startswith("--")):
+            if lead:
+                return None  # (git reads it as a revision or a path, or fails)
+            name, eq, _rest = value[2:].partition("=")
+            found = long_option(name, _GREP_LONG)
+            if found is None or found[1] or found[0] not in _GREP_TRACKED_LONG:
+                return None
+            skip = found[0] in _GREP_LONG_VALUED and not eq
+        elif value.startswith("-") and value != "-":
+            letters = value[1:]
+            for at, letter in enumerate(letters):
+                if letter.isdigit():
+                    if not letters[at:].isdigit():
+                        return None
+                    break  # `-3`: three lines of context
+                if letter in _GREP_SHORT_VALUED:
+                    skip = at == len(letters) - 1
+                    pattern = pattern or letter == "e"
+                    break
+                if letter not in _GREP_SHORT_FLAGS:
+                    return None
+        elif not pattern:
+            pattern = True
+        else:
+            operands.append(word)
+    return tuple(operands)
 
 
 def _git_other_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
