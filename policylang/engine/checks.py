@@ -998,6 +998,9 @@ class PathChecks:
     # the files a recursive read of the segment may print, and the folders above them
     # (plain `git grep`: the index's tracked regular files), None for any file it meets
     tracked_reads: frozenset[str] | None
+    # the folders the segment's reader may run in (none where not known): rg takes a
+    # relative `gitdir:` of a `.git` file from there (`subtree.git_excludes`)
+    reader_cwds: tuple[str, ...]
     # the tops of the repositories whose indexes gave `tracked_reads`
     tracked_repository: tuple[str, ...]
     # whether the segment's environment may differ from the context's (`GIT_DIR=x cmd`,
@@ -1011,7 +1014,9 @@ class PathChecks:
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
     # scans of this line
     trees: dict[
-        tuple[str, bool | tuple[str, ...], tuple[str, ...], frozenset[str] | None],
+        tuple[
+            str, bool | tuple[str, ...], tuple[str, ...], frozenset[str] | None, tuple[str, ...]
+        ],
         tuple[list[Reason], bool],
     ]
     state_files: tuple[str, ...]  # the policy's own files, sorted: writes deny (`check_state`)
@@ -1076,6 +1081,8 @@ class PathChecks:
                 self.ignore_files = tuple(named)
         self.reads_contents = found.reads_contents
         self.tracked_reads = None
+        # (`git -C dir grep` is never rg: its own folder is the segment's)
+        self.reader_cwds = tuple(sorted(cwd.candidates)) if cwd.known else ()
         if found.tracked_only is not None:
             self.tracked_reads = self.grep_tracked(found.tracked_only, seg, cwd)
         self.follows_links = found.follows_links
@@ -2254,7 +2261,8 @@ class PathChecks:
             return  # a file, or nothing yet: no tree below it
         self.fs = True
         only = self.tracked_reads
-        key = (directory, self.reads_hidden, self.ignore_files, only)
+        cwds = self.reader_cwds if self.reads_hidden is not True else ()
+        key = (directory, self.reads_hidden, self.ignore_files, only, cwds)
         scanned = self.trees.get(key)
         if scanned is None:
             if self._too_many_trees(len(self.trees), seg, shown, "reads"):
@@ -2268,6 +2276,7 @@ class PathChecks:
                 budget=TREE_BUDGET,
                 git_config=self.git_config_credentials,
                 only=only,
+                cwds=cwds,
             )
             self.trees[key] = scanned
         reasons, complete = scanned

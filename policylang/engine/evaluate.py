@@ -366,11 +366,18 @@ class _Walk(LineWrites):
         self.ignore_files = ()
         self.reads_contents = False
         self.tracked_reads = None
+        self.reader_cwds = ()
         self.tracked_repository = ()
         self.env_unsure = False
         # recursive reads of the line: each tree scanned once (review H8: `grep -r x . . …`)
         self.trees: dict[
-            tuple[str, bool | tuple[str, ...], tuple[str, ...], frozenset[str] | None],
+            tuple[
+                str,
+                bool | tuple[str, ...],
+                tuple[str, ...],
+                frozenset[str] | None,
+                tuple[str, ...],
+            ],
             tuple[list[Reason], bool],
         ] = {}
         self.resolved = {}  # see `PathChecks.resolved`
@@ -1250,6 +1257,7 @@ class _Walk(LineWrites):
         are for, and whether the program prints what it reads cannot be told."""
         self.reads_contents = False  # (these are set per segment: `path_checks`)
         self.tracked_reads = None
+        self.reader_cwds = ()
         self.reads_hidden = True
         self.ignore_files = ()
         # it may follow the links below, wherever they lead (review CA5: an approved `lz4

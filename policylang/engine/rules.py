@@ -937,6 +937,7 @@ class RuleView:
         git_config: Callable[[str, str], Reason | None] | None = None,
         ignore_files: Sequence[str] = (),
         only: frozenset[str] | None = None,
+        cwds: Sequence[str] = (),
     ) -> tuple[list[Reason], bool]:
         """Reasons for the protected files a recursive read of directory `root` would reach.
 
@@ -952,6 +953,8 @@ class RuleView:
 
         `only`: the paths the reader may read, and the folders above them (plain `git
         grep`: the index's tracked files); any other entry, link or place is left out.
+        `cwds`: the folder (or each folder) the reader runs in, from which rg takes a
+        relative `gitdir:` of a `.git` file (`subtree.git_excludes`).
 
         Returns:
             The reasons (a few at most) and whether the whole tree was seen (False when it
@@ -988,7 +991,7 @@ class RuleView:
             hidden = True  # a config file the engine does not read may say `--hidden`
         admit = hidden if isinstance(hidden, tuple) else ()
         everything = hidden is True
-        scan = subtree.scan(root, hidden=everything, admit=admit, budget=budget)
+        scan = subtree.scan(root, hidden=everything, admit=admit, budget=budget, cwds=cwds)
         if not everything:
             # `!.env` in an ignore file makes rg and ag read that hidden file after all:
             # the tree's, those above it, `.git/info/exclude`, git's global one, those
@@ -999,7 +1002,11 @@ class RuleView:
                 # the hidden folders a `!` line admits hold ignore files of their own,
                 # read on the next round (review EA2: `!.devcontainer`, whose `.ignore`
                 # says `!.env`); rounds run out only in a contrived tree: every name then
-                again = True if global_ignores is None else subtree.whitelisted(scan, root, extra)
+                again = (
+                    True
+                    if global_ignores is None
+                    else subtree.whitelisted(scan, root, extra, cwds)
+                )
                 fresh = () if isinstance(again, bool) else tuple(n for n in again if n not in admit)
                 if again is True or (fresh and _round == _WHITELIST_ROUNDS - 1):
                     everything = True
@@ -1008,7 +1015,7 @@ class RuleView:
                 if not fresh:
                     break
                 admit = (*admit, *fresh)
-                scan = subtree.scan(root, hidden=False, admit=admit, budget=budget)
+                scan = subtree.scan(root, hidden=False, admit=admit, budget=budget, cwds=cwds)
         for path in scan.entries:
             if only is not None and path not in only:
                 continue

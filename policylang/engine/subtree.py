@@ -61,6 +61,7 @@ def scan(
     budget: int,
     skip: frozenset[str] = frozenset(),
     admit: tuple[str, ...] = (),
+    cwds: Sequence[str] = (),
 ) -> TreeScan:
     """Every entry below directory `root`, depth first, at most `budget` of them.
 
@@ -72,6 +73,8 @@ def scan(
         skip: names of directories listed but not descended into.
         admit: globs of the hidden names listed all the same (a reader's whitelist:
             `rg -g '*.json'` reads `.env.json`), case aside.
+        cwds: the reader's working folder (each it may be), from which rg takes a
+            relative `gitdir:` (`git_excludes`).
 
     A directory that cannot be read is skipped, as the reader would skip it.
     """
@@ -101,7 +104,7 @@ def scan(
             if child.name in IGNORE_FILES:
                 ignores.append(child.path)
             elif child.name == ".git":
-                excludes = git_excludes(child.path)
+                excludes = git_excludes(child.path, cwds)
                 unsure = unsure or excludes is None
                 ignores.extend(excludes or ())
             if not hidden and child.name.startswith(".") and not _admitted(child.name, admit):
@@ -184,7 +187,7 @@ def _fnmatch_form(glob: str) -> str:
 
 
 def whitelisted(
-    found: TreeScan, root: str, extra: Sequence[str] = ()
+    found: TreeScan, root: str, extra: Sequence[str] = (), cwds: Sequence[str] = ()
 ) -> tuple[str, ...] | bool:
     """The names an ignore file in the tree, or in any directory above `root` up to `/`,
     re-includes (`!pattern`): rg and ag then read the hidden files those match. rg reads
@@ -206,7 +209,7 @@ def whitelisted(
     candidates = list(found.ignore_files)
     directory = root
     while True:
-        excludes = git_excludes(os.path.join(directory, ".git"))
+        excludes = git_excludes(os.path.join(directory, ".git"), cwds)
         if excludes is None:
             return True
         candidates.extend(excludes)
@@ -259,18 +262,21 @@ def rg_trimmed(line: str) -> str:
     return line if line.endswith("\\ ") else line.rstrip(RUST_WHITESPACE)
 
 
-def git_excludes(dot_git: str) -> tuple[str, ...] | None:
+def git_excludes(dot_git: str, cwds: Sequence[str] = ()) -> tuple[str, ...] | None:
     """The `info/exclude` of the repository whose `.git` is `dot_git`, as rg's `ignore`
-    crate finds it: in that folder, or for a `.git` file (a linked worktree, a submodule)
-    in the `commondir` of the git directory its first line's `gitdir: ` names (its own
-    `info/exclude` is read too: one more file only counts more `!` lines). () where there
-    is no `.git`.
+    crate (ripgrep 13) finds it: in that folder, or for a `.git` file (a linked worktree,
+    a submodule) in the `commondir` of the git directory its first line's `gitdir: `
+    names (its own `info/exclude` is read too: one more file only counts more `!` lines).
+    rg takes a relative `gitdir:`, and a `commondir` that starts with neither `.` nor `/`
+    (an empty one too), from its own working folder, not the `.git` file's: `cwds`, the
+    folder (or each folder) rg runs in (a submodule's `gitdir: ../.git/modules/x`, run
+    from the repository's top, names a folder above it, with no `commondir`: rg reads no
+    exclude file there). () where there is no `.git`.
 
     None (every hidden name counts) where that place cannot be told as rg tells it
-    (review EA1, EA1b): a `.git` that is a link, or that cannot be read; a `gitdir:` or a
-    `commondir` that rg takes relative to its own working folder (one not absolute, a
-    `commondir` not starting with `.`, one whose first line is empty: review EC1), or a
-    file that is not a plain `gitdir: ` line."""
+    (review EA1, EA1b, EC1): a `.git` that is a link, or that cannot be read; a relative
+    place and no working folder known (`cwds` empty); a file that is not a plain
+    `gitdir: ` line, or not UTF-8."""
     try:
         mode = os.lstat(dot_git).st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -288,24 +294,33 @@ def git_excludes(dot_git: str) -> tuple[str, ...] | None:
     if gitdir is None or not gitdir.startswith("gitdir: "):
         return None
     gitdir = gitdir[len("gitdir: ") :]
-    if not gitdir.startswith("/"):
+    if "\0" in gitdir or (not gitdir.startswith("/") and not cwds):
         return None  # (rg takes it from its working folder, not the `.git` file's)
-    found = [os.path.join(gitdir, "info", "exclude")]
-    try:
-        text = _read_regular(os.path.join(gitdir, "commondir"))
-    except FileNotFoundError:
-        return tuple(found)  # rg reads no exclude file then
-    except (OSError, ValueError):
-        return None
-    if text == b"":
-        return tuple(found)  # (no line at all: rg reads no exclude file either)
-    common = None if text is None else _line_of(text)
-    if common is None or not common.startswith((".", "/")):
-        # an empty first line too (`\n`, `\r\n`): rg joins `info/exclude` to its own
-        # working folder then (review EC1)
-        return None
-    found.append(os.path.join(gitdir, common, "info", "exclude"))
-    return tuple(found)
+    # (joined, not normalised: the system resolves `..` after each link, as for rg)
+    places = [gitdir] if gitdir.startswith("/") else [os.path.join(c, gitdir) for c in cwds]
+    found: list[str] = []
+    for place in dict.fromkeys(places):
+        found.append(os.path.join(place, "info", "exclude"))
+        try:
+            text = _read_regular(os.path.join(place, "commondir"))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # rg reads no exclude file then
+        except (OSError, ValueError):
+            return None
+        if text == b"":
+            continue  # (no line at all: rg reads no exclude file either)
+        common = None if text is None else _line_of(text)
+        if common is None or "\0" in common:
+            return None
+        if common.startswith((".", "/")):
+            found.append(os.path.join(place, common, "info", "exclude"))
+        elif not cwds:
+            return None
+        else:
+            # an empty first line too (`\n`, `\r\n`): rg joins `info/exclude` to its
+            # own working folder then (review EC1)
+            found.extend(os.path.join(c, common, "info", "exclude") for c in cwds)
+    return tuple(dict.fromkeys(found))
 
 
 def _first_line(path: str) -> str | None:

@@ -208,10 +208,15 @@ def test_a_read_that_already_reaches_a_denied_folder_does_not_list_the_tree(
     real_scan = subtree.scan
 
     def spying_scan(
-        root: str, *, hidden: bool, budget: int, admit: tuple[str, ...] = ()
+        root: str,
+        *,
+        hidden: bool,
+        budget: int,
+        admit: tuple[str, ...] = (),
+        cwds: tuple[str, ...] = (),
     ) -> subtree.TreeScan:
         listed.append(root)
-        return real_scan(root, hidden=hidden, budget=budget, admit=admit)
+        return real_scan(root, hidden=hidden, budget=budget, admit=admit, cwds=cwds)
 
     monkeypatch.setattr(subtree, "scan", spying_scan)
     env = {"HOME": str(home)}
