@@ -50,7 +50,8 @@ class TreeScan:
     # ignore files met (listed even when hidden), a repository's `.git/info/exclude` too
     ignore_files: tuple[str, ...] = ()
     # whether a `.git` was met whose exclude file cannot be told as rg finds it (a link,
-    # a `gitdir:` relative to rg's working folder: review EA1): every hidden name counts
+    # a `gitdir:` relative to rg's working folder where that is not known: review EA1):
+    # every hidden name counts
     unsure: bool = False
 
 

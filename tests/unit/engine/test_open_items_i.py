@@ -225,6 +225,7 @@ def test_outside_a_repository_stays_strict(tmp_path: Path) -> None:
     "first",
     [
         "git reset -q HEAD~1 -- .env",
+        "git reset -q HEAD~1",
         "git add -N .env",
         "git read-tree HEAD~1",
         "git update-index --add .env",
@@ -237,11 +238,12 @@ def test_an_index_change_in_the_line_asks(tmp_path: Path, first: str) -> None:
     git_ok(workspace, "commit", "-qm", "two")
     git_ok(workspace, "rm", "-q", "--cached", ".env")
     git_ok(workspace, "commit", "-qm", "three")
+    git_ok(workspace, "tag", "three")
     env = env_beside(tmp_path)
     verb = first.split()[1]
     line = f"{first} && git grep KEY"
     assert "KEY=abc" in run_printed(line, workspace, env)
-    git_ok(workspace, "reset", "-q", "HEAD")
+    git_ok(workspace, "reset", "-q", "three")
     # under an approval of the first command, the grep asks
     decision = decide(line, workspace, env, f"git {verb}")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
