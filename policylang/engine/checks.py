@@ -2328,7 +2328,7 @@ class PathChecks:
         tracked: set[str] = set()
         tops: list[str] = []
         for directory in sorted(cwd.candidates):
-            top = self._grep_repository(directory, tracked)
+            top = self._grep_repository(directory, tracked, seg)
             if top is None:
                 return None
             tops.append(top)
@@ -2336,10 +2336,14 @@ class PathChecks:
         self.tracked_greps.append((seg, tuple(f"{t.rstrip('/')}/.git" for t in tops)))
         return frozenset(tracked)
 
-    def _grep_repository(self, directory: str, tracked: set[str]) -> str | None:
+    def _grep_repository(
+        self, directory: str, tracked: set[str], seg: SegmentState
+    ) -> str | None:
         """The top of the repository plain `git grep` reads in `directory`, its tracked
         regular files and the folders above them added to `tracked`; None where the
-        engine cannot be sure of them (see `grep_tracked`)."""
+        engine cannot be sure of them (see `grep_tracked`). An index entry that leaves
+        the work tree or enters a `.git` (`../home/.aws/credentials`, `.git/config`:
+        git reads such a crafted index, and greps there) asks."""
         found, complete = find_gitdirs(directory)
         if not complete or len(found) != 1:
             return None
@@ -2370,6 +2374,14 @@ class PathChecks:
                     return None  # a sparse index's folder entry
                 if not stat.S_ISREG(entry.mode):
                     continue  # git greps no link or submodule
+                if _unclean_entry(entry.path):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-tracked",
+                        f"the index of `{short(top)}` names `{short(entry.path)}`, outside "
+                        "its work tree or inside a `.git`, whose lines `git grep` prints",
+                    )
+                    return None
                 for base in bases:
                     path = f"{base}/{entry.path}"
                     while path not in tracked and len(path) > len(base):
@@ -2779,6 +2791,19 @@ class PathChecks:
                 f"`{printing.command}` may print a protected file",
             )
             return
+        # a crafted index entry outside the work tree (`../home/.aws/credentials`): git
+        # reads such an index, and `git diff` prints the file it names (open items I)
+        odd, _complete = self.git.tracked(directory, _unclean_path, "unclean")
+        for crafted in odd:
+            for entry, _kept in crafted.files[:1]:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-tracked",
+                    f"the index of `{short(crafted.top)}` names `{short(entry.path)}`, "
+                    f"outside its work tree or inside a `.git`: `{printing.command}` may "
+                    "print that file",
+                )
+                return
         tops = [selection.top.rstrip("/") for selection in selections]
         if (
             printing.worktree
@@ -2995,6 +3020,23 @@ _GIT_INDEX_KEEPERS = frozenset(
 
 def _any_path(_path: str) -> bool:
     return True
+
+
+def _unclean_path(path: str) -> bool | None:
+    """True where a tracked file's absolute path (its work tree's top joined with its
+    index name) is not plain: `_unclean_entry` (a top that is not plain asks too)."""
+    lowered = path.lower()
+    if os.path.normpath(path) != path or "/.git/" in lowered or lowered.endswith("/.git"):
+        return True
+    return None
+
+
+def _unclean_entry(name: str) -> bool:
+    """Whether an index entry's path is one git itself never stages: absolute, with an
+    empty, `.` or `..` component, or a `.git` one (any case)."""
+    return name.startswith("/") or any(
+        part in ("", ".", "..") or part.lower() == ".git" for part in name.split("/")
+    )
 
 # subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})

@@ -8,6 +8,7 @@ with the real git: where it prints the protected `.env`, the engine must not all
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -248,3 +249,45 @@ def test_an_index_change_in_the_line_asks(tmp_path: Path, first: str) -> None:
     decision = decide(line, workspace, env, f"git {verb}")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
     assert decide("git grep KEY", workspace, env).verdict is Verdict.ALLOW
+
+
+def _crafted_index(workspace: Path, name: bytes) -> None:
+    """Rename the index entry `zz/home/.aws/credentials` to `name` (as long), checksum
+    kept right: git reads such an index and greps the path it names."""
+    index = workspace / ".git" / "index"
+    data = bytearray(index.read_bytes())
+    at = data.find(b"zz/home/.aws/credentials")
+    data[at : at + len(name)] = name
+    body = bytes(data[:-20])
+    index.write_bytes(body + hashlib.sha1(body).digest())  # (the checksum git verifies)
+
+
+def test_an_index_entry_outside_the_work_tree_asks(tmp_path: Path) -> None:
+    workspace = _repository(tmp_path)
+    secret = tmp_path / "home" / ".aws" / "credentials"
+    secret.parent.mkdir(parents=True)
+    secret.write_text("KEY=AKIASECRET\n")
+    done = run_printed(
+        "git hash-object -w ../home/.aws/credentials", workspace, env_beside(tmp_path)
+    )
+    blob = done.strip()
+    git_ok(
+        workspace, "update-index", "--add", "--cacheinfo", f"100644,{blob},zz/home/.aws/credentials"
+    )
+    _crafted_index(workspace, b"../")
+    _leaks("git grep KEY", workspace)
+
+
+def test_git_diff_of_an_index_entry_outside_the_work_tree_asks(tmp_path: Path) -> None:
+    # any blob will do: `git diff` compares it with the file the entry names, and prints it
+    workspace = _repository(tmp_path)
+    secret = tmp_path / "home" / ".aws" / "credentials"
+    secret.parent.mkdir(parents=True)
+    secret.write_text("KEY=AKIASECRET\n")
+    blob = run_printed("git hash-object -w a.txt", workspace, env_beside(tmp_path)).strip()
+    git_ok(
+        workspace, "update-index", "--add", "--cacheinfo", f"100644,{blob},zz/home/.aws/credentials"
+    )
+    _crafted_index(workspace, b"../")
+    _leaks("git diff", workspace)
+    _leaks("git grep KEY", workspace)
