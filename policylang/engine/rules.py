@@ -1474,9 +1474,13 @@ class RuleView:
             # `--no-index` or `--untracked` any file below the working directory
             path_words = (*path_words, (_value_word(inner[1], "."), "read", True))
             # and below its pathspecs, which may leave that folder (`git -C docs grep KEY
-            # -- ..`, `-- :/`: review BN5); the first operand is the pattern (or `-e`'s)
+            # -- ..`, `-- :/`: review BN5); the first operand is the pattern (or `-e`'s),
+            # as the plain option view reads them and as git does (`-eKEY ..`: `..` is a
+            # path, which the plain view had taken for the pattern)
             grep = option_view(inner, _PLAIN_SPEC, start=2)
-            for word in (inner[i] for i in grep.operands[1:]):
+            seen = {id(inner[i]) for i in grep.operands[1:]}
+            precise = [w for w in _git_grep_paths(inner) if id(w) not in seen]
+            for word in (*(inner[i] for i in grep.operands[1:]), *precise):
                 if word.value is not None and wide_git_pathspec(word.value):
                     floors.append(
                         Reason(
@@ -4302,6 +4306,41 @@ _GREP_LONG_VALUED = frozenset(
 )
 _GREP_SHORT_FLAGS = frozenset("aiIrwvhHEGFPnlLzocpWq")
 _GREP_SHORT_VALUED = frozenset("ABCme")
+
+
+def _git_grep_paths(inner: Sequence[Word]) -> list[Word]:
+    """The words `git grep …` takes for paths or revisions, as git reads its options:
+    after `-e PATTERN` (`-eKEY`, `-ie KEY`) or `-f FILE` every operand, else all but the
+    first; after `--` every word. An option not known is read as taking no value."""
+    found: list[Word] = []
+    pattern = skip = dashdash = lead = False
+    positional: list[Word] = []
+    for word in inner[2:]:
+        value = word.value
+        if skip:
+            skip = False
+        elif dashdash:
+            found.append(word)
+        elif value == "--" and not pattern and not lead and not positional:
+            lead = True
+        elif value == "--":
+            dashdash = True
+        elif value is None or lead or not value.startswith("-") or value == "-":
+            positional.append(word)
+        elif value.startswith("--"):
+            name, eq, _rest = value[2:].partition("=")
+            known = long_option(name, _GREP_LONG)
+            option = known[0] if known is not None and not known[1] else ""
+            skip = (option in _GREP_LONG_VALUED or option == "file") and not eq
+            pattern = pattern or option == "file"
+        else:
+            letters = value[1:]
+            for at, letter in enumerate(letters):
+                if letter in _GREP_SHORT_VALUED or letter == "f":
+                    skip = at == len(letters) - 1
+                    pattern = pattern or letter in "ef"
+                    break
+    return [*(positional if pattern else positional[1:]), *found]
 
 
 def _git_grep_operands(inner: Sequence[Word]) -> tuple[Word, ...] | None:

@@ -291,3 +291,20 @@ def test_git_diff_of_an_index_entry_outside_the_work_tree_asks(tmp_path: Path) -
     _crafted_index(workspace, b"../")
     _leaks("git diff", workspace)
     _leaks("git grep KEY", workspace)
+
+
+@pytest.mark.parametrize(
+    "line", ["git grep -eKEY ..", "git grep -ie KEY ..", "git grep -e KEY -- ..", "git grep KEY .."]
+)
+def test_a_pathspec_after_a_glued_pattern(tmp_path: Path, line: str) -> None:
+    # run in `src`, `..` names the repository's top, whose tracked `.env` git prints (the
+    # plain option view had read `..` as the pattern of `-eKEY`)
+    workspace = _repository(tmp_path)
+    git_ok(workspace, "add", ".env")
+    src = workspace / "src"
+    src.mkdir()
+    env = env_beside(tmp_path)
+    out = run_printed(line, src, env)
+    assert "KEY=abc" in out, out
+    decision = decide(line, workspace, env, cwd=src)
+    assert decision.verdict is Verdict.DENY, decision.explain()
