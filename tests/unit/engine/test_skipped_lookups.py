@@ -67,4 +67,5 @@ def test_a_dangling_link_as_head_is_still_read_as_one(tmp_path: Path) -> None:
     os.symlink("refs/heads/main", bare / "HEAD")
     assert gitconfig._valid_head(str(bare / "HEAD")) is True
     found, complete = gitconfig.find_gitdirs(str(bare))
-    assert complete and (str(bare), None) in found
+    assert complete
+    assert (str(bare), None) in found
