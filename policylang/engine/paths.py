@@ -493,7 +493,7 @@ def folder_stamp(folder: str) -> Stamp | None:
     return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _settled(stamp: Stamp, read_at: int) -> bool:
+def settled(stamp: Stamp, read_at: int) -> bool:
     """Whether a folder with `stamp` had last changed long enough before `read_at` for
     a later change to get another stamp (see `names_starting`)."""
     return read_at - max(stamp[2], stamp[3]) > _SETTLED_NS
@@ -508,7 +508,7 @@ def file_version(info: os.stat_result) -> tuple[int, ...]:
     A file changed less than 3 s before (`_SETTLED_NS`) gets a key of its own each time,
     never found again: a change within the same timestamp tick would keep its stamp."""
     version = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino, info.st_dev)
-    if _settled((info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns), time.time_ns()):
+    if settled((info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns), time.time_ns()):
         return version
     return (*version, next(_UNSETTLED))
 
@@ -547,7 +547,7 @@ def folder_names(folder: str, stamp: Stamp) -> frozenset[str] | None:
     except OSError:
         return None
     found = frozenset(names)
-    if _settled(stamp, read_at):
+    if settled(stamp, read_at):
         with _LISTINGS_LOCK:
             if len(_NAMES) >= _MAX_LISTINGS:
                 _NAMES.clear()
@@ -596,7 +596,7 @@ def note_fixed(lexical: str, found: str, link_folder: str | None = None) -> None
     if not _root_chain(found) or (link_folder is not None and not _root_chain(link_folder)):
         return
     stamp = folder_stamp(found)
-    if stamp is not None and not _settled(stamp, time.time_ns()):
+    if stamp is not None and not settled(stamp, time.time_ns()):
         return  # (a folder changed within 3 s may change again under the same stamp)
     if len(_FIXED) >= _MAX_FIXED:
         _FIXED.clear()

@@ -266,6 +266,7 @@ _GIT_PATH_SUBCOMMANDS = (
 )
 _MATCH_CACHE_SIZE = 4096
 _TREE_REASONS = 3  # protected files named per recursive read (one is enough to decide)
+_MAX_TREE_PICKS = 16  # listings whose `_tree_picks` a rule view keeps
 _WHITELIST_ROUNDS = 4  # scans of a tree for the ignore files of admitted hidden folders
 
 
@@ -564,6 +565,10 @@ class RuleView:
             tuple[str, Access, str, str, bool, bool], tuple[ProtectedMatch | None, bool]
         ] = {}
         self._env: dict[str, EnvMatch] = {}  # env rule per variable name (names are few)
+        # `_tree_picks` of the listings `subtree.scan` keeps, by the listing's identity
+        self._picks: dict[
+            tuple[int, tuple[str, ...], bool], tuple[tuple[str, ...], list[str]]
+        ] = {}
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
@@ -1016,7 +1021,7 @@ class RuleView:
                     break
                 admit = (*admit, *fresh)
                 scan = subtree.scan(root, hidden=False, admit=admit, budget=budget, cwds=cwds)
-        for path in scan.entries:
+        for path in self._tree_picks(scan.entries, workspaces, git_config is not None):
             if only is not None and path not in only:
                 continue
             inside = False
@@ -1068,6 +1073,41 @@ class RuleView:
             else:
                 complete = False
         return found, complete
+
+    def _tree_picks(
+        self, entries: tuple[str, ...], workspaces: list[str], git_configs: bool
+    ) -> Sequence[str]:
+        """The entries of a tree that `protected_in_tree` has anything to say of: those a
+        workspace rule's pattern matches, those outside the workspace a rule may protect,
+        and (`git_configs`) the names git configuration goes by, in the tree's order. Each
+        is a question of the path's text alone, so the answer is kept for the listing
+        `subtree.scan` keeps (the same tuple while the tree is unchanged); the reasons
+        themselves, which look at the file system, are found again each time."""
+        key = (id(entries), tuple(workspaces), git_configs)
+        kept = self._picks.get(key)
+        if kept is not None and kept[0] is entries:
+            return kept[1]
+        pattern = self._tree_pattern
+        picked: list[str] = []
+        for path in entries:
+            inside = False
+            for anchor in workspaces:
+                relative = path[len(anchor) + 1 :] if paths_within(path, anchor) else None
+                inside = inside or relative is not None
+                if pattern is not None and relative is not None and pattern.fullmatch(relative):
+                    break
+            else:
+                if inside and not (git_configs and is_git_config_path(path)):
+                    continue
+                if not inside and not self._may_protect(path) and not (
+                    git_configs and is_git_config_path(path)
+                ):
+                    continue
+            picked.append(path)
+        if len(self._picks) >= _MAX_TREE_PICKS:
+            self._picks.clear()
+        self._picks[key] = (entries, picked)
+        return picked
 
     # -- one simple command --------------------------------------------------------------
     def segment_rules(self, segment: Segment) -> SegmentRules:

@@ -23,11 +23,12 @@ import fnmatch
 import os
 import re
 import stat
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from policylang.engine.paths import owned
+from policylang.engine.paths import Stamp, folder_stamp, owned, settled
 
 __all__ = [
     "IGNORE_FILES", "RUST_WHITESPACE", "TreeScan", "git_excludes", "glob_variants",
@@ -78,14 +79,91 @@ def scan(
             relative `gitdir:` (`git_excludes`).
 
     A directory that cannot be read is skipped, as the reader would skip it.
+
+    A complete listing is kept with the stamp of every folder it listed (`paths.
+    folder_stamp`, taken before the folder was listed): making, removing or renaming an
+    entry anywhere in the tree changes its folder's stamp, and a folder moved, replaced
+    or mounted over gets another device, inode or change time. Kept only where every
+    folder had settled (`paths.settled`), and checked folder by folder on each use (a
+    `grep -r` of a checkout: a `stat` a folder instead of a listing and a look at each
+    entry). Where the links lead, and the exclude files a `.git` names, are looked up
+    again each time (with `cwds`, which is no part of the listing): they depend on more
+    than the tree's folders.
     """
+    key = (root, hidden, budget, skip, admit)
+    kept = _KEPT_SCANS.get(key)
+    if kept is not None and _unchanged(kept.folders):
+        return _revived(kept, cwds)
+    read_at = time.time_ns()
+    found, kept = _scan(root, hidden=hidden, budget=budget, skip=skip, admit=admit, cwds=cwds)
+    if kept is not None and all(settled(stamp, read_at) for _folder, stamp in kept.folders):
+        if len(_KEPT_SCANS) >= _MAX_KEPT_SCANS:
+            _KEPT_SCANS.clear()
+        _KEPT_SCANS[key] = kept
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptScan:
+    """A complete listing of a tree, as `scan` keeps it (see there)."""
+
+    folders: tuple[tuple[str, Stamp], ...]  # every folder listed, with its stamp
+    entries: tuple[str, ...]
+    link_paths: tuple[str, ...]
+    # the ignore files and `.git` entries met, in order: (True, a `.git`) whose exclude
+    # files are looked up again, (False, an ignore file) kept as is
+    ignore_sources: tuple[tuple[bool, str], ...]
+
+
+_KEPT_SCANS: dict[tuple[str, bool, int, frozenset[str], tuple[str, ...]], _KeptScan] = {}
+_MAX_KEPT_SCANS: Final = 16
+
+
+def _unchanged(folders: tuple[tuple[str, Stamp], ...]) -> bool:
+    return all(folder_stamp(folder) == stamp for folder, stamp in folders)
+
+
+def _revived(kept: _KeptScan, cwds: Sequence[str]) -> TreeScan:
+    """The `TreeScan` of a kept listing whose folders are unchanged."""
+    links = tuple((path, os.path.realpath(path)) for path in kept.link_paths)
+    ignores: list[str] = []
+    unsure = False
+    for is_git, path in kept.ignore_sources:
+        if is_git:
+            excludes = git_excludes(path, cwds)
+            unsure = unsure or excludes is None
+            ignores.extend(excludes or ())
+        else:
+            ignores.append(path)
+    return TreeScan(kept.entries, links, True, tuple(ignores), unsure)
+
+
+def _scan(
+    root: str,
+    *,
+    hidden: bool,
+    budget: int,
+    skip: frozenset[str],
+    admit: tuple[str, ...],
+    cwds: Sequence[str],
+) -> tuple[TreeScan, _KeptScan | None]:
+    """`scan`'s listing, and what to keep of it (None: not complete, or a folder's stamp
+    could not be taken)."""
     entries: list[str] = []
     links: list[tuple[str, str]] = []
     ignores: list[str] = []
+    sources: list[tuple[bool, str]] = []
+    folders: list[tuple[str, Stamp]] | None = []
     unsure = False
     pending = [root]
     while pending:
         directory = pending.pop()
+        # (before the listing: a change made while it is read gets a stamp of its own)
+        stamp = folder_stamp(directory)
+        if stamp is None:
+            folders = None
+        elif folders is not None:
+            folders.append((directory, stamp))
         try:
             with os.scandir(directory) as listing:
                 children = list(listing)
@@ -93,25 +171,28 @@ def scan(
             if owned(directory):
                 # the agent's own folder, which an earlier command may open again
                 # (`chmod 700 app && grep -r x .`: review DA3): not seen, so not complete
-                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure)
-            continue  # the reader cannot go there either
+                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure), None
+            continue  # the reader cannot go there either (a `chmod` changes its stamp)
         except (FileNotFoundError, NotADirectoryError):
+            folders = None  # (gone while the tree was read)
             continue
         except (OSError, ValueError):
             # a directory the reader can reach but this scan cannot (a path longer than
             # PATH_MAX, which `grep -r` walks relative to its parent: review H7)
-            return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure)
+            return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure), None
         for child in children:
             if child.name in IGNORE_FILES:
                 ignores.append(child.path)
+                sources.append((False, child.path))
             elif child.name == ".git":
                 excludes = git_excludes(child.path, cwds)
                 unsure = unsure or excludes is None
                 ignores.extend(excludes or ())
+                sources.append((True, child.path))
             if not hidden and child.name.startswith(".") and not _admitted(child.name, admit):
                 continue
             if len(entries) >= budget:
-                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure)
+                return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure), None
             entries.append(child.path)
             try:
                 if child.is_symlink():
@@ -119,8 +200,18 @@ def scan(
                 elif child.is_dir(follow_symlinks=False) and child.name not in skip:
                     pending.append(child.path)
             except (OSError, ValueError):
+                folders = None  # (an entry whose kind could not be told: not kept)
                 continue
-    return TreeScan(tuple(entries), tuple(links), True, tuple(ignores), unsure)
+    found = TreeScan(tuple(entries), tuple(links), True, tuple(ignores), unsure)
+    if folders is None:
+        return found, None
+    kept = _KeptScan(
+        folders=tuple(folders),
+        entries=found.entries,
+        link_paths=tuple(path for path, _target in links),
+        ignore_sources=tuple(sources),
+    )
+    return found, kept
 
 
 # the files in which rg and ag read ignore patterns, whose `!` lines re-include files
