@@ -116,6 +116,7 @@ from policylang.shell.walk import expansions as written_expansions
 from policylang.shell.walk import lines, walk
 from policylang.shell.wrappers import (
     RUNNER_WRAPPERS,
+    VERB_RUNNERS,
     WrapperSpec,
     WrapperTable,
     unwrap,
@@ -2326,6 +2327,8 @@ class _Walk(LineWrites):
         (review DX6's runners had asked where the command alone is denied)."""
         if not words:
             return
+        if (words[0].value or "").rpartition("/")[2] == "perf":
+            self._perf_line(words, seg, cwd)
         verb = verb_runner(words)
         if verb is not None:
             self._verb_runner_command(words, *verb, seg, cwd)
@@ -2397,6 +2400,100 @@ class _Walk(LineWrites):
             what = f"`{short(spec.name)}` runs"
             self.denied_inside(what, text, "engine.runner-command", seg, cwd)
 
+    def _perf_line(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """What a perf line reads and writes that `_verb_runner_command` does not see
+        (review EE1, EE9): the verb after perf's global options (`perf -v record`,
+        `perf --no-pager stat`), the recording of `perf sched|mem|stat|trace|kvm… record`
+        (its command and `-o`), the `./perf.data` (and `perf.data.old`) every recording
+        writes in its working folder when no `-o` names another file (through a link
+        there too: an approved `perf record ls` had written a committed `perf.data ->
+        AGENTS.md`), and the file `-i`/`--input` reads."""
+        index = 1
+        while index < len(words) and (words[index].value or "-").startswith("-"):
+            index += 2 if words[index].value in _PERF_GLOBAL_VALUED else 1
+        if index >= len(words) or words[index].value is None:
+            return
+        verb = words[index].value or ""
+        spec = VERB_RUNNERS.get(("perf", verb))
+        if index > 1 and spec is not None:  # (`verb_runner` reads only `perf VERB`)
+            self._verb_runner_command(words, index, spec, seg, cwd)
+        if verb not in _PERF_INHERIT:
+            self._perf_input(words[index + 1 :], seg, cwd)
+        at: int | None = index if verb == "record" else None
+        if verb in _PERF_RECORDERS:
+            at = next(
+                (i for i in range(index + 1, len(words)) if _perf_record_word(words[i].value)),
+                None,
+            )
+        if at is None:
+            return
+        record = VERB_RUNNERS[("perf", "record")]
+        if at != index:
+            self._verb_runner_command(words, at, record, seg, cwd)
+        view = option_view(words[at:], record.options)
+        named = bool(view.find("-o", "--output")) and not view.unknown
+        defaults = _PERF_KVM_DATA if verb == "kvm" else () if named else ("perf.data",)
+        for name in defaults:
+            self.check_path(name, "write", seg, cwd)
+            self.check_path(f"{name}.old", "write", seg, cwd)
+
+    def _perf_input(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The files perf's `-i FILE`, `-iFILE`, `--input[=]FILE` (any unique prefix of
+        `--input`) read (`perf report -i .env`: review EE9), judged as read."""
+        for index, word in enumerate(words):
+            value = word.value or ""
+            name, eq, given = value.partition("=")
+            following = words[index + 1] if index + 1 < len(words) else None
+            if value == "-i" or (
+                len(name) >= 4 and "--input".startswith(name) and not eq
+            ):
+                if following is not None:
+                    self.check_path_word(following, "read", seg, cwd)
+            elif value.startswith("-i") and len(value) > 2 and value[2] != "-":
+                self.check_path(value[2:], "read", seg, cwd)
+            elif eq and given and len(name) >= 4 and "--input".startswith(name):
+                self.check_path(given, "read", seg, cwd)
+
+    def _pid_named(
+        self, prefix: str, seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """The entries a program writes as `PREFIX<pid>…` (strace -ff's `FILE.<pid>`,
+        valgrind's `massif.out.<pid>`: review EE5), judged as written: each entry of the
+        folder whose name is the prefix and a digit (a link a repository holds for a
+        range of pids, `trace.4242 -> CLAUDE.md`), beside `PREFIX1` (a new one). A folder
+        too large to list asks."""
+        self.check_path(f"{prefix}1", "write", seg, cwd)
+        expanded = paths.expand_home(prefix, self.ctx.home)
+        if expanded is None:
+            return
+        folder, _, base = expanded.rpartition("/")
+        shown = prefix.rpartition("/")[0] if "/" in prefix else None
+        places = (
+            [folder or "/"] if expanded.startswith("/")
+            else [os.path.join(c, folder) for c in cwd.candidates]
+        )  # fmt: skip
+        for place in places:
+            try:
+                with os.scandir(place) as listing:
+                    names = []
+                    for count, item in enumerate(listing):
+                        if count >= _PID_SCAN:
+                            seg.floor(
+                                Verdict.ASK,
+                                "engine.runner-writes",
+                                f"`{short(prefix)}<pid>` may name any of the more than "
+                                f"{_PID_SCAN} entries of `{short(place)}`, not all read here",
+                            )
+                            break
+                        rest = item.name[len(base) :]
+                        if item.name.startswith(base) and rest[:1].isdigit():
+                            names.append(item.name)
+            except OSError:
+                continue
+            for name in names:
+                written = f"{shown}/{name}" if shown is not None else name
+                self.check_path(written, "write", seg, cwd)
+
     def _runner_writes(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The files a runner's own options write, judged as written (deny, or ask, hold
         whether the runner is approved or not): strace's and ltrace's `-o FILE`, with
@@ -2408,15 +2505,24 @@ class _Walk(LineWrites):
             return
         written: list[str] = []
         if program == "valgrind":
+            given_names: dict[str, str] = {}
             for word in words[1:]:
                 value = word.value
                 if value is None or not value.startswith("-"):
                     break
                 name, eq, given = value.partition("=")
+                if eq:
+                    given_names[name] = given
                 if eq and given and name in _VALGRIND_WRITTEN:
                     written.append(given.replace("%p", "1").replace("%%", "%"))
                     if name == "--vgdb-prefix":
                         written.append(f"{given}-1")
+                    before, pid, after = given.replace("%%", "\0").partition("%p")
+                    if pid and "%" not in before and "/" not in after:
+                        self._pid_named(before.replace("\0", "%"), seg, cwd)
+            for named_by, default in _valgrind_defaults(given_names):
+                if named_by not in given_names:
+                    self._pid_named(default, seg, cwd)
         elif program in ("strace", "ltrace"):
             view = option_view(words, spec.options)
             for option in view.find("-o", "--output"):
@@ -2428,6 +2534,12 @@ class _Walk(LineWrites):
                     continue
                 beside = (".1",) if program == "strace" else ()
                 self._written_option(words, option, beside, seg, cwd)
+                text = (
+                    paths.path_text(words[option.arg_indexes[0]])
+                    if option.arg_indexes else option.value
+                )  # fmt: skip
+                if program == "strace" and text:
+                    self._pid_named(f"{text}.", seg, cwd)  # (`-ff`'s `FILE.<pid>`)
         for path in dict.fromkeys(written):
             self.check_path(path, "write", seg, cwd)
 
@@ -5323,8 +5435,40 @@ _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 _RUNNER_OWN_OPTIONS: Final = frozenset({"strace", "ltrace", "valgrind"})
 # valgrind's options that name a file it writes (`%p` its process's number)
 _VALGRIND_WRITTEN: Final = frozenset(
-    {"--log-file", "--xml-file", "--xtree-leak-file", "--xtree-memory-file", "--vgdb-prefix"}
+    {"--log-file", "--xml-file", "--xtree-leak-file", "--xtree-memory-file", "--vgdb-prefix",
+     "--massif-out-file", "--callgrind-out-file", "--cachegrind-out-file", "--dhat-out-file",
+     "--bb-out-file", "--pc-out-file"}
+)  # fmt: skip
+# the files valgrind's tools write in the working folder with no option, named by the
+# process's number (`massif.out.<pid>`: review EE5), each with the option that names
+# another file instead
+_VALGRIND_TOOL_FILES: Final = {
+    "massif": (("--massif-out-file", "massif.out."),),
+    "callgrind": (("--callgrind-out-file", "callgrind.out."),),
+    "cachegrind": (("--cachegrind-out-file", "cachegrind.out."),),
+    "dhat": (("--dhat-out-file", "dhat.out."),),
+    "exp-dhat": (("--dhat-out-file", "dhat.out."),),
+    "exp-bbv": (("--bb-out-file", "bb.out."), ("--pc-out-file", "pc.out.")),
+}
+# (the xtree files of memcheck, helgrind and massif, by their options' values)
+_VALGRIND_XTREE: Final = (
+    ("--xtree-memory", "--xtree-memory-file", "xtmemory.kcg."),
+    ("--xtree-leak", "--xtree-leak-file", "xtleak.kcg."),
 )
+# entries of a folder read for the files named by a pid (`_Walk._pid_named`)
+_PID_SCAN: Final = 20000
+# perf's global options (perf 6.1's `handle_options`) that take the next word
+_PERF_GLOBAL_VALUED: Final = frozenset({"--debugfs-dir", "--buildid-dir", "--debug"})
+# perf verbs whose `-i` is `--no-inherit`, not an input file
+_PERF_INHERIT: Final = frozenset({"stat", "record", "top"})
+# perf verbs with a `record` verb of their own (`perf sched record CMD`), which writes
+# `./perf.data` as `perf record` does (each takes `rec`, `reco`, `recor` too)
+_PERF_RECORDERS: Final = frozenset(
+    {"sched", "mem", "kmem", "lock", "c2c", "kvm", "kwork", "timechart", "stat", "trace",
+     "script"}
+)  # fmt: skip
+# `perf kvm record`'s files (`--host`, `--guest`, both)
+_PERF_KVM_DATA: Final = ("perf.data.guest", "perf.data.host", "perf.data.kvm")
 # valgrind's options that reach the network (`--log-socket=HOST:PORT`)
 _VALGRIND_NETWORK: Final = frozenset({"--log-socket", "--xml-socket", "--debuginfo-server"})
 
@@ -5529,6 +5673,28 @@ def _ltrace_reach(values: Sequence[str | None]) -> tuple[str | None, list[str]]:
             # spelling still asks, as it did when ltrace was read by strace's table)
             return f"`{short(given)}` may hand its output to a command", read
     return None, read
+
+
+def _perf_record_word(value: str | None) -> bool:
+    """Whether a perf verb reads `value` as its `record` (perf 6.1's
+    `strlen(argv[0]) > 2 && strstarts("record", argv[0])`)."""
+    return value is not None and len(value) > 2 and "record".startswith(value)
+
+
+def _valgrind_defaults(given: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The files valgrind writes named by its pid with the options `given` (the tool's
+    own output and the xtree files), each with the option that would name another file:
+    the ones of every tool when the tool is not one known here."""
+    tool = given.get("--tool", "memcheck")
+    found: list[tuple[str, str]] = []
+    if tool in _VALGRIND_TOOL_FILES:
+        found.extend(_VALGRIND_TOOL_FILES[tool])
+    elif tool not in ("memcheck", "helgrind", "drd", "none", "lackey", "exp-sgcheck"):
+        found.extend(pair for pairs in _VALGRIND_TOOL_FILES.values() for pair in pairs)
+    for switch, option, default in _VALGRIND_XTREE:
+        if given.get(switch, "none") not in ("none", "no"):
+            found.append((option, default))
+    return found
 
 
 def _valgrind_reach(values: Sequence[str | None]) -> str | None:

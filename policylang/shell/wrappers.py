@@ -1175,13 +1175,13 @@ RUNNER_WRAPPERS = WrapperTable(
             query_options=_fs("-h --help --version"),
         ),
         # ltrace 0.7.3 (getopt `+cfhiLrStTVbCa:A:D:e:F:l:n:o:p:s:u:x:`, long options by
-        # any unique prefix)
+        # any unique prefix), and the `-X FILTER`, `-w NR` of later versions (review EE9)
         _wrapper(
             "ltrace",
             options=_options(
                 takes_value=_fs(
                     "-a --align -A -D --debug -e -F --config -l --library -n --indent -o "
-                    "--output -p -s -u -x"
+                    "--output -p -s -u -x -X -w --where"
                 ),
                 flags=_fs("-b --no-signals -c -C --demangle -f -h --help -i -L -r -S -t -T "
                           "-V --version"),
