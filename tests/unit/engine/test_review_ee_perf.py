@@ -278,3 +278,15 @@ def test_ee9_perf_reads_and_global_options(tmp_path: Path, line: str) -> None:
 def test_ee9_plain_lines_still_ask(tmp_path: Path, line: str) -> None:
     workspace, env = _workspace(tmp_path)
     assert decide(line, workspace, env).verdict is Verdict.ASK, line
+
+
+@pytest.mark.parametrize("approval", [None, "cp x.cfg"])
+@pytest.mark.parametrize("line", ["cp x.cfg ~/.perfconfig", "echo '[annotate]' >> ~/.perfconfig"])
+def test_writing_perfs_configuration_asks(tmp_path: Path, line: str, approval: str | None) -> None:
+    # (its settings name the programs perf runs: `annotate.objdump`, `session-X.run`)
+    workspace, env = _workspace(tmp_path)
+    (workspace / "x.cfg").write_text("[annotate]\n\tobjdump = ./evil.sh\n")
+    approvals = (approval,) if approval is not None else ()
+    decision = decide(line, workspace, env, *approvals)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    assert any(r.rule_id == "perf-config" for r in decision.reasons), decision.explain()
