@@ -396,6 +396,7 @@ class _Walk(LineWrites):
         self._data_names: frozenset[str] | None = None  # see `data_names`
         self._reassigned: tuple[frozenset[str] | None] | None = None  # see `reassigned`
         self._trap: bool | None = None  # see `_sets_trap`
+        self._looped_again: frozenset[str] = frozenset()  # see `_loop_headers`
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
@@ -447,6 +448,9 @@ class _Walk(LineWrites):
             )
         line = self.rules.parse(command)
         self.root = line
+        # every `for` header of the line, before any segment is judged: a use that an
+        # enclosing loop runs again after a later header sets the name (review EF3)
+        self.loop_words, self._looped_again = _loop_headers(line)
         self.visit_line(line, self.start, None, "")
         return self.assemble(command)
 
@@ -931,10 +935,13 @@ class _Walk(LineWrites):
         known = segment.words and all(t is not None for t in texts)
         words = tuple(t for t in texts if t is not None)
         if known:  # (what any of its loops gives it, checked where it is not trusted)
-            self.loop_words[name] = (*self.loop_words.get(name, ()), *words)
+            self.loop_words[name] = tuple(dict.fromkeys((*self.loop_words.get(name, ()), *words)))
         reassigned = self.reassigned()
         if (
             name in self.loop_values
+            # another header anywhere in the line, even a later one: a loop around both
+            # runs a use again after it (`for i in 1 2; do cat "$f"; for f in .env; …`)
+            or name in self._looped_again
             or not known
             or _set_by_bash(name)
             # the environment's value stays where the loop does not run (`false && for
@@ -4122,6 +4129,27 @@ def _loop_word_text(word: Word) -> str | None:
     if value is not None and value.startswith("~"):
         return "./" + value
     return paths.path_text(word)
+
+
+def _loop_headers(root: CommandLine) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """The words of every `for` (and `select`) header of a line and of the lines nested
+    in it, by name (those whose words are all known: `_Walk.loop_header`), and the names
+    that more than one header sets: never trusted, as a segment judged before a later
+    header in the text may run after it (an enclosing loop, a function called later:
+    review EF3)."""
+    words: dict[str, tuple[str, ...]] = {}
+    seen: dict[str, int] = {}
+    for line in lines(root):
+        for segment in line.segments:
+            name = segment.name
+            if segment.kind is not SegmentKind.LOOP_HEADER or not name:
+                continue
+            seen[name] = seen.get(name, 0) + 1
+            texts = tuple(_loop_word_text(w) for w in segment.words)
+            known = tuple(t for t in texts if t is not None)
+            if segment.words and len(known) == len(texts):
+                words[name] = tuple(dict.fromkeys((*words.get(name, ()), *known)))
+    return words, frozenset(name for name, count in seen.items() if count > 1)
 
 
 def _reassigned(root: CommandLine) -> frozenset[str] | None:

@@ -1,0 +1,84 @@
+"""Review EF: EF3 a loop variable trusted at a use that an enclosing loop runs again
+after a later `for` over the same name set it; EF1 the recovery's pieces after a
+here-document the parser loses, which start with a reserved word (`then cat .env`); EF2
+an alias that makes the assignment before a loop variable's use conditional; EF4 brace
+expansion in a `for` list. Each line below reads a protected file in a real bash."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from realrun import decide, env_beside, run_printed
+
+from policylang import Verdict
+
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+
+
+def _setup(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A workspace with `README` (`hi`) and `.env` (`SECRET`), beside a fake home holding
+    `.ssh/id_rsa` (`KEY`) and `.aws/credentials`."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("KEY\n")
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text("aws_secret_access_key=AKIASECRET\n")
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "README").write_text("hi\n")
+    (workspace / ".env").write_text("SECRET\n")
+    return workspace, env_beside(tmp_path)
+
+
+def _denied_and_read(tmp_path: Path, line: str, secret: str) -> None:
+    workspace, env = _setup(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, (line, decision.explain())
+    if shutil.which("bash") is not None:
+        assert secret in run_printed(line, workspace, env), line
+
+
+# -- EF3: a later `for` over the same name, run again by an enclosing loop -----------------
+
+_RUN_AGAIN = [
+    ('for f in README; do :; done; for i in 1 2; do cat "$f"; for f in ~/.ssh/id_rsa; do :; '
+     "done; done", "KEY"),
+    ('for f in README; do :; done; for i in 1 2; do cat "$f"; for f in .env; do :; done; '
+     "done", "SECRET"),
+    ('for f in README; do :; done; for i in 1 2; do head -c 4096 "$f"; '
+     "for f in ~/.aws/credentials; do :; done; done", "AKIASECRET"),
+    ('for f in README; do :; done; until cat "$f" | grep SECRET; do for f in .env; do :; '
+     "done; done", "SECRET"),
+    ('for f in README; do :; done; while cat "$f" && test "$f" = README; do '
+     "for f in .env; do :; done; done", "SECRET"),
+    ('(for f in README; do for i in 1 2; do cat "$f" | cat; for f in ~/.ssh/id_rsa; do :; '
+     "done; done; done)", "KEY"),
+    ('(for f in README; do for i in 1 2; do (cat "$f"); for f in ~/.ssh/id_rsa; do :; '
+     "done; done; done)", "KEY"),
+    ('for i in 1 2; do cat "$f"; for f in .env; do :; done; done', "SECRET"),
+    ('for i in 1 2; do cat "$f" 2>/dev/null; for f in ~/.ssh/id_rsa; do :; done; done', "KEY"),
+    ('g() { for f in .env; do :; done; }; for f in README; do g; cat "$f"; done', "SECRET"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "secret"), _RUN_AGAIN)
+def test_ef3_a_name_looped_over_twice_is_not_trusted(
+    tmp_path: Path, line: str, secret: str
+) -> None:
+    _denied_and_read(tmp_path, line, secret)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'for f in README; do cat "$f"; done',
+        '(for f in README; do cat "$f" | cat; done)',
+        'for f in README; do :; done; for i in 1 2; do cat "$f"; done',
+    ],
+)
+def test_ef3_one_loop_over_a_name_is_still_trusted(tmp_path: Path, line: str) -> None:
+    workspace, env = _setup(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ALLOW, (line, decision.explain())
