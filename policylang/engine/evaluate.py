@@ -97,7 +97,12 @@ from policylang.engine.rules import (
     time_zone_word,
 )
 from policylang.shell.braces import expand_braces
-from policylang.shell.fragments import brace_written, command_pieces, substitution_bodies
+from policylang.shell.fragments import (
+    brace_written,
+    command_pieces,
+    list_pieces,
+    substitution_bodies,
+)
 from policylang.shell.model import (
     CommandLine,
     Connector,
@@ -648,7 +653,8 @@ class _Walk(LineWrites):
         parser reads whole (review AT2)."""
         if self.recovering >= _MAX_RECOVERY_DEPTH:
             return
-        pieces = list(dict.fromkeys((*substitution_bodies(text), *command_pieces(text))))
+        pieces = [*substitution_bodies(text), *command_pieces(text), *list_pieces(text)]
+        pieces = list(dict.fromkeys(pieces))
         self.recovering += 1
         try:
             for piece in _both_ends(pieces):

@@ -52,9 +52,9 @@ _OPERATORS = re.compile(r"(?:[;&\n()]|(?<!>)\||(?:(?<=[\s;&|(){}`])|^)[{}])+")
 
 def command_pieces(text: str) -> list[str]:
     """`text` cut at every `;`, `&`, `|`, newline, parenthesis and brace that starts a
-    word, quoting ignored: where a line did not parse, the commands around its operators
-    may still be read alone (a line whose first command breaks the parser may go on with
-    `; ls .env`, which is denied).
+    word, quoting ignored, each piece without a leading reserved word: where a line did
+    not parse, the commands around its operators may still be read alone (a line whose
+    first command breaks the parser may go on with `; ls .env`, which is denied).
 
     >>> command_pieces("ls < `x`; ls .env && y")
     ['ls < `x`', 'ls .env', 'y']
@@ -64,16 +64,45 @@ def command_pieces(text: str) -> list[str]:
     ['ls <<E', 'echo x >| ~/.bashrc']
     >>> command_pieces("! { cat x;}; du $'\\\\x{78}' /etc")
     ['!', 'cat x', "du $'\\\\x{78}' /etc"]
+    >>> command_pieces("if true; then cat x; fi")
+    ['true', 'cat x', 'fi']
     """
+    return _pieces(_OPERATORS, _RESERVED_START, text)
+
+
+def list_pieces(text: str) -> list[str]:
+    """`text` cut only at newlines, `&&` and `||`, quoting ignored, each piece without a
+    leading `then`, `do`, `else` or `elif`: a compound command written on one line stays
+    whole, so its loop or conditional is read as bash reads it (after a here-document the
+    parser lost, `ls <<E &&⏎E⏎for f in .env; do cat "$f"; done`: review EF1), where
+    `command_pieces` cuts `for f in .env` from its body.
+
+    >>> list_pieces("ls <<E &&\\nE\\nfor f in .env; do cat $f; done")
+    ['ls <<E', 'E', 'for f in .env; do cat $f; done']
+    """
+    return _pieces(_LIST_OPERATORS, _BODY_START, text)
+
+
+def _pieces(operators: re.Pattern[str], reserved: re.Pattern[str], text: str) -> list[str]:
     whole = text.strip()
     found: dict[str, None] = {}
-    for piece in _OPERATORS.split(text):
-        piece = piece.strip()
+    for piece in operators.split(text):
+        piece = reserved.sub("", piece.strip())
         if piece and piece != whole:
             found[piece] = None
             if len(found) >= MAX_BODIES:
                 break
     return list(found)
+
+
+_LIST_OPERATORS = re.compile(r"(?:\n|&&|\|\|)+")
+# a reserved word that starts a piece: the command after it is what bash runs there
+# (`then cat .env`, `do cat .env`, `elif cat .env` had been read as a command named
+# `then`, and the `cat` was never judged: review EF1)
+_RESERVED_START = re.compile(r"\A(?:(?:then|do|else|elif|if|while|until)[ \t]+)+")
+# (a piece cut only at `&&`, `||` and newlines keeps the `if`, `while`, `until` that
+# start its compound whole: `while :; do cat .env; done`)
+_BODY_START = re.compile(r"\A(?:(?:then|do|else|elif)[ \t]+)+")
 
 
 def brace_written(text: str) -> str | None:

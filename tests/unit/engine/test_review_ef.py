@@ -82,3 +82,41 @@ def test_ef3_one_loop_over_a_name_is_still_trusted(tmp_path: Path, line: str) ->
     workspace, env = _setup(tmp_path)
     decision = decide(line, workspace, env)
     assert decision.verdict is Verdict.ALLOW, (line, decision.explain())
+
+
+# -- EF1: the recovery's pieces after a lost here-document start with a reserved word -------
+
+_AFTER_HEREDOC = [
+    ("ls <<E &&\nE\nif true; then cat ~/.ssh/id_rsa; fi", "KEY"),
+    ("ls <<E &&\nE\nif true; then cat ~/.ssh/id_rsa\nfi", "KEY"),
+    ("ls <<E &&\nE\nif true\nthen cat .env\nfi", "SECRET"),
+    ("ls <<E &&\nE\nwhile :; do cat .env; break; done", "SECRET"),
+    ("ls <<E &&\nE\nif false; then :; elif cat .env; then :; fi", "SECRET"),
+    ("ls <<E &&\nE\nif false; then :; else cat .env; fi", "SECRET"),
+    ('ls <<E &&\nE\nfor f in .env; do cat "$f"; done', "SECRET"),
+    ("cat <<E |\nE\nif true; then cat .env; fi", "SECRET"),
+    ("ls <<E &&\nE\nuntil cat .env; do :; done", "SECRET"),
+]
+
+
+@pytest.mark.parametrize(("line", "secret"), _AFTER_HEREDOC)
+def test_ef1_commands_after_a_lost_here_document_keep_their_deny(
+    tmp_path: Path, line: str, secret: str
+) -> None:
+    _denied_and_read(tmp_path, line, secret)
+
+
+@needs_bash
+def test_ef1_a_destructive_body_after_a_lost_here_document_is_denied(tmp_path: Path) -> None:
+    line = "ls <<E &&\nE\nif true; then rm -rf ~/.ssh; fi"
+    workspace, env = _setup(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    run_printed(line, workspace, env)
+    assert not (tmp_path / "home" / ".ssh").exists()  # (bash did remove it)
+
+
+def test_ef1_a_harmless_body_after_a_lost_here_document_still_asks(tmp_path: Path) -> None:
+    workspace, env = _setup(tmp_path)
+    decision = decide("ls <<E &&\nE\nif true; then cat README; fi", workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()

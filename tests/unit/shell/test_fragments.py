@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from policylang.shell.fragments import MAX_BODIES, command_pieces, substitution_bodies
+from policylang.shell.fragments import MAX_BODIES, command_pieces, list_pieces, substitution_bodies
 
 
 def test_pieces_are_cut_at_every_operator() -> None:
@@ -76,3 +76,21 @@ def test_many_unclosed_openings_cost_little_memory() -> None:
         tracemalloc.stop()
     assert len(bodies) == MAX_BODIES
     assert peak < 64 * 1024 * 1024
+
+
+def test_pieces_drop_a_leading_reserved_word() -> None:
+    # (review EF1: `then cat .env` had been read as a command named `then`)
+    text = "if true; then cat .env; elif x; then y; else cat ~/.ssh/id_rsa; fi"
+    assert command_pieces(text) == ["true", "cat .env", "x", "y", "cat ~/.ssh/id_rsa", "fi"]
+    assert command_pieces("while :; do cat .env; done") == [":", "cat .env", "done"]
+
+
+def test_list_pieces_keep_a_compound_whole() -> None:
+    text = 'ls <<E &&\nE\nfor f in .env; do cat "$f"; done\nthen cat x || while :; do y; done'
+    assert list_pieces(text) == [
+        "ls <<E",
+        "E",
+        'for f in .env; do cat "$f"; done',
+        "cat x",
+        "while :; do y; done",
+    ]
