@@ -981,8 +981,10 @@ class _Walk(LineWrites):
         judged are in one list, joined by `;` or a newline alone (not `&&`, `||`, `|`,
         `&`, nor a compound's edge); the segments between only assign other variables;
         the judged one sets no variable. None on a line that may set variables the
-        analyser cannot name, or that sets a trap (a DEBUG trap runs before every
-        command), where the loop's words are still checked."""
+        analyser cannot name, that sets a trap (a DEBUG trap runs before every
+        command), or that names an alias or the files bash loads (`BASH_ENV`, `ENV`):
+        an alias ending in `&&` makes the assignment after it conditional (review EF2),
+        where the loop's words are still checked."""
         if not self.loop_where:
             return None
         line, _group, _inside, index = self.loop_where[-1]
@@ -994,11 +996,12 @@ class _Walk(LineWrites):
         return _assigned_before(line, index, name)
 
     def _sets_trap(self) -> bool:
-        """Whether the line's text names `trap`, however quoted (`t\\rap`)."""
+        """Whether the line's text names `trap`, `alias` (`expand_aliases`), `BASH_ENV`
+        or `ENV`, however quoted (`t\\rap`, `al\\ias`)."""
         if self._trap is None:
             root = self.root
             texts = [] if root is None else [one.text for one in lines(root)]
-            self._trap = "trap" in _QUOTING_CHARS.sub("", "\n".join(texts))
+            self._trap = _CHANGES_FLOW.search(_QUOTING_CHARS.sub("", "\n".join(texts))) is not None
         return self._trap
 
     def reassigned(self) -> frozenset[str] | None:
@@ -4243,6 +4246,9 @@ def _assigned_before(line: CommandLine, index: int, name: str) -> str | None:
     return None
 
 
+# what may run code before, or change the meaning of, the commands of a list in
+# `_Walk.assigned_before`: a trap, an alias, the files bash loads (`_sets_trap`)
+_CHANGES_FLOW: Final = re.compile(r"trap|alias|ENV")
 # what joins two segments of one list in `_assigned_before`: `;` or newlines, blanks
 _SEQUENCE: Final = frozenset({Connector.SEQ, Connector.NEWLINE})
 _SEPARATOR: Final = re.compile(r"[ \t]*(?:;|\n)[ \t\n]*")

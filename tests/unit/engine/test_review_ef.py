@@ -120,3 +120,19 @@ def test_ef1_a_harmless_body_after_a_lost_here_document_still_asks(tmp_path: Pat
     workspace, env = _setup(tmp_path)
     decision = decide("ls <<E &&\nE\nif true; then cat README; fi", workspace, env)
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+# -- EF2: an alias that makes the assignment before the use conditional ---------------------
+
+_ALIASED = [
+    "shopt -s expand_aliases\nalias y='false &&'\nfor f in .env; do y\nf=README; cat \"$f\"; done",
+    "shopt -s expand_aliases\nal\\ias y='false &&'\nfor f in .env; do y\nf=README; cat \"$f\"; "
+    "done",
+    "shopt -s expand_aliases\n'alias' y='false &&'\nfor f in .env; do y\nf=README; cat \"$f\"; "
+    "done",
+]
+
+
+@pytest.mark.parametrize("line", _ALIASED)
+def test_ef2_a_line_with_an_alias_keeps_the_loops_words(tmp_path: Path, line: str) -> None:
+    _denied_and_read(tmp_path, line, "SECRET")
