@@ -937,9 +937,9 @@ class _Walk(LineWrites):
     def loop_header(self, segment: Segment) -> None:
         name = segment.name or ""
         # a quoted `~` is a character (`for f in "~/x"`: `$f` names `./~/x`, review AC4)
-        texts = tuple(_loop_word_text(w) for w in segment.words)
+        texts = tuple(_loop_word_texts(w) for w in segment.words)
         known = segment.words and all(t is not None for t in texts)
-        words = tuple(t for t in texts if t is not None)
+        words = tuple(one for t in texts if t is not None for one in t)
         if known:  # (what any of its loops gives it, checked where it is not trusted)
             self.loop_words[name] = tuple(dict.fromkeys((*self.loop_words.get(name, ()), *words)))
         reassigned = self.reassigned()
@@ -4132,6 +4132,18 @@ _MENTIONED = re.compile(r"\$\{?[#!]?([A-Za-z_][A-Za-z0-9_]*)")
 _NAMES_ONLY = re.compile(r"\$\{![A-Za-z_][A-Za-z0-9_]*[*@]\}")
 
 
+def _loop_word_texts(word: Word) -> tuple[str, ...] | None:
+    """What a `for` word stands for as paths: the words bash's brace expansion makes of
+    it (`for f in {README,.env}` is two words: review EF4), each as `_loop_word_text`;
+    None when not known (braces `expand_braces` does not read, none left: `{,}`)."""
+    if any(e.kind is ExpansionKind.BRACE for e in word.expansions):
+        expanded = expand_braces(word.text)
+        if expanded is not None:
+            return tuple(expanded) or None
+    text = _loop_word_text(word)
+    return None if text is None else (text,)
+
+
 def _loop_word_text(word: Word) -> str | None:
     """What a `for` word stands for as a path: a quoted `~` is a character there."""
     value = word.value
@@ -4154,9 +4166,9 @@ def _loop_headers(root: CommandLine) -> tuple[dict[str, tuple[str, ...]], frozen
             if segment.kind is not SegmentKind.LOOP_HEADER or not name:
                 continue
             seen[name] = seen.get(name, 0) + 1
-            texts = tuple(_loop_word_text(w) for w in segment.words)
-            known = tuple(t for t in texts if t is not None)
-            if segment.words and len(known) == len(texts):
+            texts = tuple(_loop_word_texts(w) for w in segment.words)
+            if segment.words and all(t is not None for t in texts):
+                known = tuple(one for t in texts if t is not None for one in t)
                 words[name] = tuple(dict.fromkeys((*words.get(name, ()), *known)))
     return words, frozenset(name for name, count in seen.items() if count > 1)
 

@@ -136,3 +136,28 @@ _ALIASED = [
 @pytest.mark.parametrize("line", _ALIASED)
 def test_ef2_a_line_with_an_alias_keeps_the_loops_words(tmp_path: Path, line: str) -> None:
     _denied_and_read(tmp_path, line, "SECRET")
+
+
+# -- EF4: brace expansion in a `for` list -----------------------------------------------
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'for f in {README,.env}; do cat "$f"; done',
+        'for f in .env{,}; do cat "$f"; done',
+        'for f in README{,.x} .e{nv,x}; do cat "$f" 2>/dev/null; done',
+        'for f in {README,.env}; do :; done; cat "$f"',
+    ],
+)
+def test_ef4_braces_in_a_for_list_are_expanded(tmp_path: Path, line: str) -> None:
+    _denied_and_read(tmp_path, line, "SECRET")
+
+
+def test_ef4_braces_to_a_home_file_are_expanded(tmp_path: Path) -> None:
+    _denied_and_read(tmp_path, 'for f in ~/.ssh/{id_rsa,x}; do cat "$f" 2>/dev/null; done', "KEY")
+
+
+def test_ef4_braces_to_plain_files_are_allowed(tmp_path: Path) -> None:
+    workspace, env = _setup(tmp_path)
+    decision = decide('for f in {README,x}; do cat "$f"; done', workspace, env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
