@@ -401,7 +401,9 @@ class _Walk(LineWrites):
         self._data_names: frozenset[str] | None = None  # see `data_names`
         self._reassigned: tuple[frozenset[str] | None] | None = None  # see `reassigned`
         self._trap: bool | None = None  # see `_sets_trap`
-        self._looped_again: frozenset[str] = frozenset()  # see `_loop_headers`
+        # the `for` headers of the lines met, by name (see `note_loops`)
+        self._loop_headers: dict[str, int] = {}
+        self._loops_noted: dict[int, CommandLine] = {}
         self._aliases: dict[str, set[str]] = {}  # see `_data_names`
         # segments that make a link (`ln`, `cp -s`): see `floor_after_links`
         self.link_makers: list[SegmentState] = []
@@ -453,9 +455,7 @@ class _Walk(LineWrites):
             )
         line = self.rules.parse(command)
         self.root = line
-        # every `for` header of the line, before any segment is judged: a use that an
-        # enclosing loop runs again after a later header sets the name (review EF3)
-        self.loop_words, self._looped_again = _loop_headers(line)
+        self.note_loops(line)
         self.visit_line(line, self.start, None, "")
         return self.assemble(command)
 
@@ -463,6 +463,7 @@ class _Walk(LineWrites):
     def visit_line(
         self, line: CommandLine, start: paths.Cwd, poison: Poison | None, context: str
     ) -> None:
+        self.note_loops(line)  # (code fed to a shell, pieces of text that did not parse)
         mismatched = False
         for problem in line.problems:
             self.complete = False
@@ -947,7 +948,7 @@ class _Walk(LineWrites):
             name in self.loop_values
             # another header anywhere in the line, even a later one: a loop around both
             # runs a use again after it (`for i in 1 2; do cat "$f"; for f in .env; …`)
-            or name in self._looped_again
+            or self._loop_headers.get(name, 0) > 1
             or not known
             or _set_by_bash(name)
             # the environment's value stays where the loop does not run (`false && for
@@ -970,6 +971,30 @@ class _Walk(LineWrites):
             self.loop_scopes.pop(name, None)  # (the line's own: every later segment's)
         else:
             self.loop_scopes[name] = where
+
+    def note_loops(self, line: CommandLine) -> None:
+        """Count the `for` (and `select`) headers of `line` and of the lines nested in it,
+        by name, and add their words to `loop_words` (those whose words are all known),
+        before any of their segments is judged: a name that more than one header of the
+        lines met sets is never trusted, as a segment judged before a later header in
+        the text may run after it (an enclosing loop, a function called later: review
+        EF3). Each line once (kept, so that its id stays its own)."""
+        if id(line) in self._loops_noted:
+            return
+        for one in lines(line):
+            if id(one) in self._loops_noted:
+                continue
+            self._loops_noted[id(one)] = one
+            for segment in one.segments:
+                name = segment.name
+                if segment.kind is not SegmentKind.LOOP_HEADER or not name:
+                    continue
+                self._loop_headers[name] = self._loop_headers.get(name, 0) + 1
+                texts = tuple(_loop_word_texts(w) for w in segment.words)
+                if segment.words and all(t is not None for t in texts):
+                    known = (text for t in texts if t is not None for text in t)
+                    old = self.loop_words.get(name, ())
+                    self.loop_words[name] = tuple(dict.fromkeys((*old, *known)))
 
     def assigned_before(self, name: str) -> str | None:
         """The literal value of a plain assignment to `name` (`f=README`) that runs
@@ -4150,27 +4175,6 @@ def _loop_word_text(word: Word) -> str | None:
     if value is not None and value.startswith("~"):
         return "./" + value
     return paths.path_text(word)
-
-
-def _loop_headers(root: CommandLine) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
-    """The words of every `for` (and `select`) header of a line and of the lines nested
-    in it, by name (those whose words are all known: `_Walk.loop_header`), and the names
-    that more than one header sets: never trusted, as a segment judged before a later
-    header in the text may run after it (an enclosing loop, a function called later:
-    review EF3)."""
-    words: dict[str, tuple[str, ...]] = {}
-    seen: dict[str, int] = {}
-    for line in lines(root):
-        for segment in line.segments:
-            name = segment.name
-            if segment.kind is not SegmentKind.LOOP_HEADER or not name:
-                continue
-            seen[name] = seen.get(name, 0) + 1
-            texts = tuple(_loop_word_texts(w) for w in segment.words)
-            if segment.words and all(t is not None for t in texts):
-                known = tuple(one for t in texts if t is not None for one in t)
-                words[name] = tuple(dict.fromkeys((*words.get(name, ()), *known)))
-    return words, frozenset(name for name, count in seen.items() if count > 1)
 
 
 def _reassigned(root: CommandLine) -> frozenset[str] | None:

@@ -60,6 +60,10 @@ _RUN_AGAIN = [
     ('for i in 1 2; do cat "$f"; for f in .env; do :; done; done', "SECRET"),
     ('for i in 1 2; do cat "$f" 2>/dev/null; for f in ~/.ssh/id_rsa; do :; done; done', "KEY"),
     ('g() { for f in .env; do :; done; }; for f in README; do g; cat "$f"; done', "SECRET"),
+    # (code fed to a shell: its own line, met after the line's own headers were counted)
+    ("bash <<'E'\nfor f in README; do :; done; for i in 1 2; do cat \"$f\"; for f in .env; "
+     "do :; done; done\nE", "SECRET"),
+    ("bash <<'E'\nfor i in 1 2; do cat \"$f\"; for f in .env; do :; done; done\nE", "SECRET"),
 ]  # fmt: skip
 
 
