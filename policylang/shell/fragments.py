@@ -71,16 +71,18 @@ def command_pieces(text: str) -> list[str]:
 
 
 def list_pieces(text: str) -> list[str]:
-    """`text` cut only at newlines, `&&` and `||`, quoting ignored, each piece without a
-    leading `then`, `do`, `else` or `elif`: a compound command written on one line stays
-    whole, so its loop or conditional is read as bash reads it (after a here-document the
-    parser lost, `ls <<E &&⏎E⏎for f in .env; do cat "$f"; done`: review EF1), where
-    `command_pieces` cuts `for f in .env` from its body.
+    """The pieces of `text` cut only at newlines, `&&` and `||`, quoting ignored, that hold
+    a `for` or `select` loop, each without a leading `then`, `do`, `else` or `elif`: a
+    loop written on one line stays whole, so its variable is read as bash reads it (after
+    a here-document the parser lost, `ls <<E &&⏎E⏎for f in .env; do cat "$f"; done`:
+    review EF1), where `command_pieces` cuts `for f in .env` from its body. (The other
+    pieces are `command_pieces`' own, joined: they would only spend the budget.)
 
     >>> list_pieces("ls <<E &&\\nE\\nfor f in .env; do cat $f; done")
-    ['ls <<E', 'E', 'for f in .env; do cat $f; done']
+    ['for f in .env; do cat $f; done']
     """
-    return _pieces(_LIST_OPERATORS, _BODY_START, text)
+    pieces = _pieces(_LIST_OPERATORS, _BODY_START, text)
+    return [piece for piece in pieces if _LOOP_WORD.search(piece)]
 
 
 def _pieces(operators: re.Pattern[str], reserved: re.Pattern[str], text: str) -> list[str]:
@@ -103,6 +105,7 @@ _RESERVED_START = re.compile(r"\A(?:(?:then|do|else|elif|if|while|until)[ \t]+)+
 # (a piece cut only at `&&`, `||` and newlines keeps the `if`, `while`, `until` that
 # start its compound whole: `while :; do cat .env; done`)
 _BODY_START = re.compile(r"\A(?:(?:then|do|else|elif)[ \t]+)+")
+_LOOP_WORD = re.compile(r"(?:^|[\s;&|(){}`!])(?:for|select)[ \t]")
 
 
 def brace_written(text: str) -> str | None:

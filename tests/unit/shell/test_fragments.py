@@ -85,12 +85,8 @@ def test_pieces_drop_a_leading_reserved_word() -> None:
     assert command_pieces("while :; do cat .env; done") == [":", "cat .env", "done"]
 
 
-def test_list_pieces_keep_a_compound_whole() -> None:
+def test_list_pieces_keep_a_loop_whole() -> None:
     text = 'ls <<E &&\nE\nfor f in .env; do cat "$f"; done\nthen cat x || while :; do y; done'
-    assert list_pieces(text) == [
-        "ls <<E",
-        "E",
-        'for f in .env; do cat "$f"; done',
-        "cat x",
-        "while :; do y; done",
-    ]
+    assert list_pieces(text) == ['for f in .env; do cat "$f"; done']
+    text = "a\ndo for f in x; do :; done || b; select f in y; do :; done"
+    assert list_pieces(text) == ["for f in x; do :; done", "b; select f in y; do :; done"]
