@@ -2360,12 +2360,29 @@ class PathChecks:
         ):
             return None
         inspection = self.git.inspect(directory, home=self.ctx.home, known=self.gitdirs)
-        if inspection.worktrees or not inspection.complete:
+        if inspection.worktrees or not inspection.complete or inspection.grep_wideners:
+            return None
+        # `submodule.recurse` (git greps the submodules too), `grep.fallbackToNoIndex`
+        # (where git does not take the repository the engine finds, owned by another
+        # user or across a mount: the whole tree) in git's other configuration (EG3, EG4)
+        common = self.git.global_config(self.ctx.home, self.ctx.env)
+        if common.grep_wideners or not common.complete:
             return None
         selections, complete = self.git.tracked(directory, _any_path, "any")
-        if not complete or len(selections) > 1:
+        if not complete:
+            # an index the engine cannot read as git does (a crafted one, review EG1) may
+            # name files outside the work tree, which the whole tree's rules never see
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-tracked",
+                f"the index of the repository of `{short(top)}` could not be read; "
+                "`git grep` may print a protected file",
+            )
+            return None
+        if len(selections) > 1:
             return None
         bases = dict.fromkeys((top.rstrip("/"), os.path.realpath(top).rstrip("/")))
+        folders: set[str] = set()
         for selection in selections:
             if len(selection.files) > TREE_BUDGET:
                 return None
@@ -2387,6 +2404,15 @@ class PathChecks:
                     while path not in tracked and len(path) > len(base):
                         tracked.add(path)
                         path = path.rpartition("/")[0]
+                folder = entry.path.rpartition("/")[0]
+                while folder and folder not in folders:
+                    folders.add(folder)
+                    folder = folder.rpartition("/")[0]
+        # a tracked folder the work tree holds as a link (`d -> .git`, a branch's): git
+        # opens `d/config` through it (review EG5)
+        root = top.rstrip("/")
+        if any(os.path.islink(f"{root}/{folder}") for folder in folders):
+            return None
         return top
 
     def tracked_protected(self, directory: str, seg: SegmentState, shown: str) -> None:

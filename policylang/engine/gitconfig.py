@@ -44,6 +44,7 @@ directory's `(mtime_ns, ctime_ns, inode, device)`, so a plain repository costs a
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import pwd
 import re
@@ -222,6 +223,8 @@ class GitInspection:
     # `alias.NAME = VALUE` entries (NAME lowercased, with any subsection: `[alias "foo"]
     # bar` is `foo.bar`), in the order git reads them
     aliases: tuple[tuple[str, str], ...] = ()
+    # keys that make plain `git grep` read more than the index (`_GREP_WIDENERS`)
+    grep_wideners: tuple[str, ...] = ()
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -562,6 +565,12 @@ class _FileResult:
     lazy: tuple[GitRisk, ...] = ()  # keys that make it a partial clone (review AN1)
     # `alias.NAME = VALUE`, name lowercased (a subsection is part of it: `foo.bar`)
     aliases: tuple[tuple[str, str], ...] = ()
+    # the last `extensions.objectFormat` ("\0" for one without a value): the size of the
+    # index's object ids (review EG2)
+    object_format: str | None = None
+    # keys that make plain `git grep` read more than the index's tracked files
+    # (`submodule.recurse`, `grep.fallbackToNoIndex`; review EG3, EG4)
+    grep_wideners: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -573,6 +582,7 @@ class _Walk:
     remotes: list[str] = field(default_factory=list)
     lazy: list[GitRisk] = field(default_factory=list)
     aliases: list[tuple[str, str]] = field(default_factory=list)
+    grep_wideners: list[str] = field(default_factory=list)
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -666,7 +676,7 @@ class GitConfigInspector:
 
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], tuple[_FileStamp, object]] = {}
-        self._tracked: dict[tuple[str, Hashable], tuple[_FileStamp, object]] = {}
+        self._tracked: dict[tuple[str, Hashable, int], tuple[_FileStamp, object]] = {}
         # a git directory's stamps (its own, `info/`, `objects/info/`, `worktrees/`), those
         # of the directories it has below `worktrees/` (path, stamp), and its risks
         self._places: dict[
@@ -709,6 +719,7 @@ class GitConfigInspector:
             remotes=tuple(dict.fromkeys(walk.remotes)),
             lazy_fetch=tuple(walk.lazy),
             aliases=tuple(walk.aliases),
+            grep_wideners=tuple(walk.grep_wideners),
         )
 
     def global_config(
@@ -737,6 +748,7 @@ class GitConfigInspector:
             complete=walk.complete,
             remotes=tuple(dict.fromkeys(walk.remotes)),
             aliases=tuple(walk.aliases),
+            grep_wideners=tuple(walk.grep_wideners),
         )
 
     def global_excludes(self, directory: str, home: str, env: Mapping[str, str]) -> str | None:
@@ -837,12 +849,24 @@ class GitConfigInspector:
         for gitdir, top in found:
             if top is None:
                 continue  # a bare repository checks nothing out
-            names = self._cached("links", gitdir + "/index", _read_symlinks, missing=_NONE)
+            size = self.object_id_size(gitdir)
+            names = None
+            if size is not None:
+                read = functools.partial(_read_symlinks, hash_size=size)
+                names = self._cached(f"links{size}", gitdir + "/index", read, missing=_NONE)
             if names is None:
                 complete = False
                 continue
             links.extend(f"{top}/{name}" for name in names)
         return links, complete
+
+    def object_id_size(self, gitdir: str) -> int | None:
+        """`object_id_size(gitdir)`, its config read once per version (review EG2)."""
+        common = _commondir(gitdir)
+        if common is None:
+            return None
+        result = self._cached("config", common + "/config", _read_config, missing=_MISSING)
+        return None if result is None else _id_size(result)
 
     def credentials_in(self, path: str) -> tuple[GitRisk, ...] | None:
         """The credentials a git config file itself holds (its includes not followed): for
@@ -874,8 +898,12 @@ class GitConfigInspector:
             except (OSError, ValueError):
                 complete = False
                 continue
+            size = self.object_id_size(gitdir)
+            if size is None:
+                complete = False
+                continue
             stamp = _file_stamp(st)
-            key = (index, select_key)
+            key = (index, select_key, size)
             with self._lock:
                 cached = self._tracked.get(key)
             picked: tuple[tuple[TrackedFile, _T], ...]
@@ -883,7 +911,7 @@ class GitConfigInspector:
                 picked = cached[1]  # type: ignore[assignment]
             else:
                 read_at = time.time_ns()
-                entries = _read_tracked(index, st)
+                entries = _read_tracked(index, st, hash_size=size)
                 if entries is None:
                     complete = False
                     continue
@@ -943,7 +971,11 @@ class GitConfigInspector:
             # a submodule's git directory is `modules/NAME` of its superproject's `.git`
             submodule = "/.git/modules/" in common
             walk.worktrees.append((os.path.normpath(where), submodule))
-        links = self._cached("index", gitdir + "/index", _read_gitlinks, missing=_NONE)
+        size = self.object_id_size(gitdir)
+        links = None
+        if size is not None:
+            read = functools.partial(_read_gitlinks, hash_size=size)
+            links = self._cached(f"index{size}", gitdir + "/index", read, missing=_NONE)
         if links is None:
             walk.complete = False
         elif links:
@@ -1242,6 +1274,7 @@ class GitConfigInspector:
             walk.remotes.extend(result.remotes)
             walk.lazy.extend(result.lazy)
             walk.aliases.extend(result.aliases)
+            walk.grep_wideners.extend(result.grep_wideners)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1518,7 +1551,13 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     aliases: list[tuple[str, str]] = []
     includes: list[tuple[str, str, str | None]] = []
     worktree: str | None = None
+    object_format: str | None = None
+    wideners: list[str] = []
     for var, value in entries:
+        if var == "extensions.objectformat":
+            object_format = "\0" if value is None else value
+        elif var in _GREP_WIDENERS:
+            wideners.append(var)
         section, sub, name = _split_var(var)
         if section == "alias":
             # git compares everything after `alias.` without regard to case, so
@@ -1560,8 +1599,15 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         remotes=tuple(remotes),
         lazy=tuple(lazy),
         aliases=tuple(aliases),
+        object_format=object_format,
+        grep_wideners=tuple(wideners),
     )
 
+
+# settings that make plain `git grep` read more than the index's tracked files (git 2.39):
+# `submodule.recurse` (whatever its value: the submodules' files), `grep.fallbackToNoIndex`
+# (where git does not accept the repository the engine finds: the whole tree)
+_GREP_WIDENERS: Final = frozenset({"submodule.recurse", "grep.fallbacktonoindex"})
 
 _FALSE = frozenset({"false", "no", "off", "0", ""})
 
@@ -1631,33 +1677,32 @@ def _index_bytes(path: str, st: os.stat_result) -> bytes | None:
     return read_regular(path, _MAX_INDEX + 1)
 
 
-def _read_gitlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+def _read_gitlinks(
+    path: str, st: os.stat_result, *, hash_size: int
+) -> tuple[str, ...] | None:
     """The gitlink (submodule) paths of an index; None if it cannot be parsed."""
     data = _index_bytes(path, st)
     if data is None:
         return None
     if _GITLINK_MODE not in data and b"link" not in data:
         return ()  # no entry has the gitlink mode, and no split index
-    links = _parse_index(data, os.path.dirname(path), 0)
-    return None if links is None else tuple(sorted(set(links)))
+    entries = _index_entries(data, os.path.dirname(path), 0, hash_size)
+    if entries is None:
+        return None
+    return tuple(sorted({e.path for e in entries if e.mode & 0o170000 == 0o160000}))
 
 
-def _read_symlinks(path: str, st: os.stat_result) -> tuple[str, ...] | None:
+def _read_symlinks(
+    path: str, st: os.stat_result, *, hash_size: int
+) -> tuple[str, ...] | None:
     """The symbolic link paths of an index (mode 120000); None if it cannot be parsed."""
     data = _index_bytes(path, st)
     if data is None:
         return None
-    entries = _index_entries(data, os.path.dirname(path), 0)
+    entries = _index_entries(data, os.path.dirname(path), 0, hash_size)
     if entries is None:
         return None
     return tuple(sorted({e.path for e in entries if e.mode & 0o170000 == 0o120000}))
-
-
-def _parse_index(data: bytes, gitdir: str, depth: int) -> list[str] | None:
-    entries = _index_entries(data, gitdir, depth)
-    if entries is None:
-        return None
-    return [e.path for e in entries if e.mode & 0o170000 == 0o160000]
 
 
 class TrackedFile(NamedTuple):
@@ -1670,43 +1715,123 @@ class TrackedFile(NamedTuple):
     size: int
 
 
-def _read_tracked(path: str, st: os.stat_result) -> tuple[TrackedFile, ...] | None:
-    """Every entry of the index file `path` (None: unreadable, too large or unparsable)."""
+def _read_tracked(
+    path: str, st: os.stat_result, *, hash_size: int | None = None
+) -> tuple[TrackedFile, ...] | None:
+    """Every entry of the index file `path` (None: unreadable, too large or unparsable,
+    or the repository's object format is not known); `hash_size` by default from the
+    configuration of the repository whose git directory holds it."""
+    if hash_size is None:
+        hash_size = object_id_size(os.path.dirname(path))
+        if hash_size is None:
+            return None
     data = _index_bytes(path, st)
     if data is None:
         return None
-    entries = _index_entries(data, os.path.dirname(path), 0)
+    entries = _index_entries(data, os.path.dirname(path), 0, hash_size)
     return None if entries is None else tuple(entries)
 
 
-def _index_entries(data: bytes, gitdir: str, depth: int) -> list[TrackedFile] | None:
-    """The entries of an index (versions 2 to 4, split indexes followed)."""
-    if len(data) < 12 or data[:4] != b"DIRC":
+def object_id_size(gitdir: str) -> int | None:
+    """The size of the object ids of the repository of `gitdir`: 32 where its common
+    directory's `config` sets `extensions.objectFormat = sha256`, 20 where it sets `sha1`
+    or nothing; None where that cannot be told (an unreadable config, another value:
+    git refuses the repository). (Uncached: see `GitConfigs.object_id_size`.)"""
+    common = _commondir(gitdir)
+    if common is None:
         return None
-    version = int.from_bytes(data[4:8], "big")
-    count = int.from_bytes(data[8:12], "big")
+    path = common + "/config"
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return 20
+    except (OSError, ValueError):
+        return None
+    result = _read_config(path, st)
+    return None if result is None else _id_size(result)
+
+
+def _id_size(result: _FileResult) -> int | None:
+    return {None: 20, "sha1": 20, "sha256": 32}.get(result.object_format)
+
+
+def _index_entries(
+    data: bytes, gitdir: str, depth: int, hash_size: int
+) -> list[TrackedFile] | None:
+    """The entries of an index (versions 2 to 4, split indexes followed), read as git
+    2.39's `read-cache.c` reads them, with object ids of `hash_size` bytes (20: SHA-1, 32:
+    SHA-256). None wherever git may read it otherwise (review EG1): an entry's name is
+    as long as its flags say (up to the NUL only where they say 0xFFF) and must end with
+    a NUL, with no NUL inside and NUL padding after; the entries and extensions must
+    fill the file up to its checksum (right, or zeros), and the extensions git uses to
+    read it with threads (`EOIE`, `IEOT`) must agree with the entries as read in turn."""
+    limit = len(data) - hash_size
+    if limit < 12 or data[:4] != b"DIRC":
+        return None
+    version, count = struct.unpack_from(">II", data, 4)
     if version not in (2, 3, 4):
         return None
+    trailer = data[limit:]
+    algorithm = "sha1" if hash_size == 20 else "sha256"
+    if any(trailer) and trailer != hashlib.new(algorithm, data[:limit]).digest():
+        return None
     entries: list[TrackedFile] = []
+    offsets: list[int] = []  # where each entry starts
+    fresh: list[bool] = []  # whether its name owes nothing to the entry before (v4)
+    flags_at = 40 + hash_size
     pos = 12
     previous = b""
     try:
-        header = _ENTRY_HEAD.unpack_from
-        for _ in range(count):
-            seconds, nanoseconds, mode, size, flags = header(data, pos)
-            start = pos + 62 + (2 if flags & 0x4000 else 0)
+        for number in range(count):
+            if pos + flags_at + 2 > limit:
+                return None
+            offsets.append(pos)
+            seconds, nanoseconds = struct.unpack_from(">II", data, pos + 8)
+            (mode,) = struct.unpack_from(">I", data, pos + 24)
+            (size,) = struct.unpack_from(">I", data, pos + 36)
+            (flags,) = struct.unpack_from(">H", data, pos + flags_at)
+            start = pos + flags_at + 2
+            if flags & 0x4000:  # extended: intent-to-add, skip-worktree, nothing else
+                (extended,) = struct.unpack_from(">H", data, start)
+                if extended & ~0x6000:
+                    return None
+                start += 2
+            length = flags & 0xFFF
+            copy = 0
             if version == 4:
                 strip, start = _varint(data, start)
-                end = data.index(b"\0", start)
-                if strip > len(previous):
+                if number > 0:  # (git ignores the first entry's)
+                    if strip > len(previous):
+                        return None
+                    copy = len(previous) - strip
+                if length == 0xFFF:
+                    nul = data.find(b"\0", start, limit)
+                    if nul < 0:
+                        return None
+                    length = nul - start + copy
+                if length < copy:
                     return None
-                name = previous[: len(previous) - strip] + data[start:end]
-                pos = end + 1
+                end = start + length - copy
+                following = end + 1
             else:
-                end = data.index(b"\0", start)
-                name = data[start:end]
-                pos += (end - pos + 8) & ~7
+                if length == 0xFFF:
+                    nul = data.find(b"\0", start, limit)
+                    if nul < 0:
+                        return None
+                    length = nul - start
+                end = start + length
+                following = pos + ((start - pos + length + 8) & ~7)
+            if following > limit or data[end] != 0 or any(data[end:following]):
+                return None
+            tail = data[start:end]
+            if b"\0" in tail:
+                return None
+            name = previous[:copy] + tail
+            if not name:
+                return None  # a split index's entry that takes its shared entry's name
+            fresh.append(copy == 0)
             previous = name
+            pos = following
             entries.append(
                 TrackedFile(
                     name.decode("utf-8", "surrogateescape"),
@@ -1715,39 +1840,76 @@ def _index_entries(data: bytes, gitdir: str, depth: int) -> list[TrackedFile] | 
                     size,
                 )
             )
-        # extensions: a split index keeps most entries in `sharedindex.<hash>`
-        hash_size = 20
-        while pos + 8 <= len(data) - hash_size:
+        # extensions, up to the checksum: a split index keeps most entries in
+        # `sharedindex.<hash>`
+        entries_end = pos
+        table: bytes | None = None
+        last = b""
+        while pos < limit:
+            if pos + 8 > limit:
+                return None
             signature = data[pos : pos + 4]
-            size = int.from_bytes(data[pos + 4 : pos + 8], "big")
+            (size,) = struct.unpack_from(">I", data, pos + 4)
+            body = data[pos + 8 : pos + 8 + size]
+            if pos + 8 + size > limit:
+                return None
+            if signature not in _INDEX_EXTENSIONS and not 0x41 <= signature[0] <= 0x5A:
+                return None  # git stops: an extension it must understand and does not
             if signature == b"link":
                 if depth > 0:
                     return None
-                shared = _shared_index(gitdir, data[pos + 8 : pos + 8 + size])
+                shared = _shared_index(gitdir, body[:hash_size])
                 if shared is None:
                     return None
-                more = _index_entries(shared, gitdir, depth + 1)
+                more = _index_entries(shared, gitdir, depth + 1, hash_size)
                 if more is None:
                     return None
                 entries.extend(more)  # (entries the split index replaces stay listed)
+            elif signature == b"IEOT":
+                table = body
+            last = signature
             pos += 8 + size
+        # git reads the entries with threads from the blocks `IEOT` lists where the
+        # `EOIE` at the end says where they end: both must agree with the reading above
+        eoie = limit - 12 - hash_size
+        if eoie >= 12 and data[eoie : eoie + 4] == b"EOIE":
+            (size,) = struct.unpack_from(">I", data, eoie + 4)
+            (offset,) = struct.unpack_from(">I", data, eoie + 8)
+            if last != b"EOIE" or size != 4 + hash_size or offset != entries_end:
+                return None
+            if table is not None and not _blocks_agree(table, offsets, fresh):
+                return None
     except (ValueError, IndexError, struct.error):
         return None
     return entries
 
 
+# the index extensions git 2.39 knows; another whose name starts with a capital it skips
+_INDEX_EXTENSIONS: Final = frozenset(
+    {b"TREE", b"REUC", b"link", b"UNTR", b"FSMN", b"EOIE", b"IEOT", b"sdir"}
+)
+
+
+def _blocks_agree(table: bytes, offsets: list[int], fresh: list[bool]) -> bool:
+    """Whether an `IEOT` extension's blocks (offset, count) cover the entries at
+    `offsets` in turn, each block starting at an entry whose name owes nothing to the
+    one before (a thread reads its block without it)."""
+    if len(table) < 4 or (len(table) - 4) % 8 or int.from_bytes(table[:4], "big") != 1:
+        return False
+    number = 0
+    for at in range(4, len(table), 8):
+        offset, count = struct.unpack_from(">II", table, at)
+        if number >= len(offsets) or offsets[number] != offset or not fresh[number]:
+            return False
+        number += count
+    return number == len(offsets)
+
+
 def _shared_index(gitdir: str, digest: bytes) -> bytes | None:
-    for size in (20, 32):
-        if len(digest) < size:
-            continue
-        hexdigest = digest[:size].hex()
-        if hexdigest == "0" * len(hexdigest):
-            return b"DIRC\x00\x00\x00\x02\x00\x00\x00\x00"  # no shared index
-        path = f"{gitdir}/sharedindex.{hexdigest}"
-        if not os.path.lexists(path):
-            continue
-        return read_regular(path, _MAX_INDEX + 1)
-    return None
+    hexdigest = digest.hex()
+    if hexdigest == "0" * len(hexdigest):
+        return b"DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + bytes(len(digest))  # none
+    return read_regular(f"{gitdir}/sharedindex.{hexdigest}", _MAX_INDEX + 1)
 
 
 def _varint(data: bytes, pos: int) -> tuple[int, int]:

@@ -4385,7 +4385,8 @@ def _git_grep_paths(inner: Sequence[Word]) -> list[Word]:
 
 def _git_grep_operands(inner: Sequence[Word]) -> tuple[Word, ...] | None:
     """For `git grep …` (`inner[1]` is `grep`, no global option before it): the operands
-    before its `--` that follow the pattern (paths where they exist, else revisions),
+    that follow the pattern where no `--` follows them (paths where they exist, else
+    revisions; before a `--` each is a revision, even one that is also a path),
     when every option is one that keeps git to the index's tracked regular files of the
     working tree; None otherwise (`--untracked`, `--no-index`, `--cached`, `-f FILE`,
     `-O`, `--recurse-submodules`, `--textconv`, an option not known, a word that is not
@@ -4435,6 +4436,8 @@ def _git_grep_operands(inner: Sequence[Word]) -> tuple[Word, ...] | None:
             pattern = True
         else:
             operands.append(word)
+    if dashdash and operands:
+        return None  # before a `--`, git reads every operand as a revision (review EG6)
     return tuple(operands)
 
 
