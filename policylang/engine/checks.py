@@ -2311,8 +2311,11 @@ class PathChecks:
         a `.git` folder at the top of its work tree (a submodule's or worktree's `.git`
         file, a bare one on the way), its config sets `core.worktree`, it has a sparse
         checkout (an index entry may stand for a whole folder), its index cannot be
-        read or is too large, or an operand before `--` is not an existing path (a
-        revision: `git grep KEY HEAD~1` prints the files of that commit)."""
+        read as git reads it (which also asks) or is too large, an operand is not an
+        existing path (a revision: `git grep KEY HEAD~1` prints the files of that
+        commit; before a `--` every operand is one, see `_git_grep_operands`), git's
+        configuration sets `submodule.recurse` or `grep.fallbackToNoIndex` (review EG3,
+        EG4), or a tracked file's folder is a link in the work tree (EG5)."""
         self.tracked_repository = ()
         if self.env_unsure or not cwd.known:
             return None
