@@ -1096,6 +1096,8 @@ class PathChecks:
             self.check_path_word(word, access, seg, cwd, subtree=recursive)
         if found.run_in is not None:  # `git -C DIR show HEAD:x`: x is relative to DIR
             cwd = paths.moved(cwd, found.run_in, self.ctx.home)
+        if found.git_grep and self.tracked_reads is None:
+            self.grep_crafted_index(seg, cwd)
         for word, access, recursive in found.path_words:
             if access == "blob":
                 self.check_blob(word, seg, cwd)
@@ -2338,6 +2340,32 @@ class PathChecks:
         self.tracked_repository = tuple(dict.fromkeys(tops))
         self.tracked_greps.append((seg, tuple(f"{t.rstrip('/')}/.git" for t in tops)))
         return frozenset(tracked)
+
+    def grep_crafted_index(self, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`git grep` judged by the whole tree (`--cached`, `git -C . grep`, `env git
+        grep`): git greps what the index names, and a crafted entry outside the work tree
+        (`../home/.aws/credentials`) lies outside that tree: it asks, and so does an index
+        that cannot be read as git reads it (review EG)."""
+        for directory in sorted(cwd.candidates) if cwd.known else ():
+            odd, complete = self.git.tracked(directory, _unclean_path, "unclean")
+            for crafted in odd:
+                for entry, _kept in crafted.files[:1]:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-tracked",
+                        f"the index of `{short(crafted.top)}` names `{short(entry.path)}`, "
+                        "outside its work tree or inside a `.git`, whose lines `git grep` "
+                        "prints",
+                    )
+                    return
+            if not complete:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-tracked",
+                    f"the index of the repository of `{short(directory)}` could not be "
+                    "read; `git grep` may print a protected file",
+                )
+                return
 
     def _grep_repository(
         self, directory: str, tracked: set[str], seg: SegmentState

@@ -344,6 +344,9 @@ class SegmentRules:
     # plain `git grep`, which prints only the index's tracked regular files: the operands
     # before its `--` (paths, or revisions when they do not exist); None for any other
     tracked_only: tuple[Word, ...] | None = None
+    # any `git grep` (with git's own options too): git greps what its index names, a
+    # crafted entry outside the work tree among them (review EG)
+    git_grep: bool = False
     # a program run by path (`./build.sh`): rules judge its basename, approvals the path
     # as written, so approving one script is not approving every file of that name (L7)
     invoked_as: str | None = None
@@ -384,6 +387,7 @@ class SegmentRules:
         git_dirs: tuple[str, ...] | None = None,
         git_print: GitPrint | None = None,
         tracked_only: tuple[Word, ...] | None = None,
+        git_grep: bool = False,
         invoked_as: str | None = None,
         from_xargs: bool = False,
         standing: bool = False,
@@ -412,6 +416,7 @@ class SegmentRules:
         self.git_dirs = git_dirs
         self.git_print = git_print
         self.tracked_only = tracked_only
+        self.git_grep = git_grep
         self.invoked_as = invoked_as
         self.from_xargs = from_xargs
         self.standing = standing
@@ -1609,6 +1614,7 @@ class RuleView:
             git_dirs=git_dirs,
             git_print=_git_print(inner) if name == "git" else None,
             tracked_only=tracked_only,
+            git_grep=name == "git" and _word(inner, 1) == "grep",
             invoked_as=invoked_as,
             from_xargs=from_xargs,
             standing=match is not None and verdict is Verdict.ALLOW and not match.readonly,

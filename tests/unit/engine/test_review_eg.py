@@ -235,3 +235,32 @@ def test_eg6_a_revision_before_dashes_that_is_also_a_folder(tmp_path: Path) -> N
     line = "git grep KEY HEAD~1 -- ."
     _leaks(line, workspace)
     assert decide(line, workspace, env_beside(tmp_path)).verdict is Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    "line", ["env git grep KEY", "git -C . grep KEY", "git grep --cached KEY", "git grep KEY"]
+)
+def test_a_crafted_entry_outside_the_work_tree_where_the_whole_tree_counts(
+    tmp_path: Path, line: str
+) -> None:
+    # (found beside EG1) judged by the whole tree, `git grep` still greps what the index
+    # names: an entry `../home/.aws/credentials` lies outside that tree, and asks
+    workspace = copy_workspace(tmp_path)
+    secret = tmp_path / "home" / ".aws" / "credentials"
+    secret.parent.mkdir(parents=True)
+    secret.write_text("KEY=AKIASECRET\n")
+    git_ok(workspace, "init", "-q", ".")
+    (workspace / "a.txt").write_text("KEY=plain\n")
+    git_ok(workspace, "add", "a.txt")
+    blob = run_printed(
+        "git hash-object -w ../home/.aws/credentials", workspace, env_beside(tmp_path)
+    ).strip()
+    entry = f"100644,{blob},zz/home/.aws/credentials"
+    git_ok(workspace, "update-index", "--add", "--cacheinfo", entry)
+    index = workspace / ".git" / "index"
+    data = bytearray(index.read_bytes())
+    at = data.find(b"zz/home/.aws/credentials")
+    data[at : at + 3] = b"../"
+    body = bytes(data[:-20])
+    index.write_bytes(body + hashlib.sha1(body).digest())
+    _leaks(line, workspace, "AKIASECRET")
