@@ -1282,6 +1282,7 @@ class GitConfigInspector:
                     target = _include_target(raw, os.path.dirname(path), walk.home)
                 if target is None:
                     walk.risks.append(GitRisk(key=f"{var} = {raw}", file=path))
+                    walk.grep_wideners.append(var)  # (it may set one: review EG3)
                 else:
                     pending.append(target)
         return worktree

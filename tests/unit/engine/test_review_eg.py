@@ -159,7 +159,7 @@ def _with_submodule(tmp_path: Path) -> Path:
     return workspace
 
 
-@pytest.mark.parametrize("where", ["global", "repository"])
+@pytest.mark.parametrize("where", ["global", "repository", "include"])
 @pytest.mark.parametrize("line", ["git grep KEY", "git grep KEY -- a.txt vend"])
 def test_eg3_submodule_recurse(tmp_path: Path, line: str, where: str) -> None:
     workspace = _with_submodule(tmp_path)
@@ -169,6 +169,9 @@ def test_eg3_submodule_recurse(tmp_path: Path, line: str, where: str) -> None:
     config = tmp_path / "home" / ".gitconfig"
     if where == "repository":
         config = workspace / ".git" / "config"
+    elif where == "include":
+        config.write_text("[include]\n\tpath = more.inc\n")
+        config = tmp_path / "home" / "more.inc"
     with config.open("a") as file:
         file.write("[submodule]\n\trecurse = true\n")
     _leaks(line, workspace)
