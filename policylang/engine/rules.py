@@ -1204,6 +1204,7 @@ class RuleView:
                     floors=tuple(floors),
                     opaque=unwrapped.opaque,
                     nested=nested,
+                    cwd_path_words=self._wrapper_paths(unwrapped),
                 )
             inner = tuple(words)
         found = self._inner(
@@ -1229,6 +1230,10 @@ class RuleView:
             if zone is not None:
                 found.append((zone, "read", False))
         for use in unwrapped.chain:
+            shell = _script_options(use.name, self.policy.shells)
+            if shell is _SHELL_SCRIPT:
+                # `bash .env` reads the script it runs (review EE8), as `source .env` does
+                found.extend((word, "read", False) for word in _script_words(shell, use.words))
             if gnu_base(use.name) == "nohup" and use.words:
                 # on a terminal, nohup appends the output to `nohup.out` in the working
                 # folder (review BK10): whether the runtime gives one is not known here
@@ -1376,6 +1381,16 @@ class RuleView:
             if needs_view
             else ((), False, False)
         )
+        script_options = _script_options(
+            name if command.interpreter is None else command.interpreter.name,
+            self.policy.shells,
+        )
+        if script_options is not None:
+            # the script an interpreter runs is a file it reads, and prints the line it
+            # cannot parse: `python3 .env` printed the secret, as `source .env` would
+            # have (review EE8)
+            scripts = _script_words(script_options, inner)
+            path_words = (*path_words, *((word, "read", False) for word in scripts))
         if name in _CONTAINER_COPIERS:
             # `docker cp . c:/x` reads the workspace whole, `docker cp c:/x .` writes what
             # the container holds: the host's side is a path, a folder copied whole, as
@@ -4594,6 +4609,124 @@ def _inner_paths(globs: Sequence[str]) -> tuple[tuple[str, bool], ...]:
 def _gnu_alias(name: str) -> str | None:
     base = program_name(name)
     return None if base == name else base
+
+
+@dataclass(frozen=True)
+class _ScriptOptions:
+    """How an interpreter's options say which file it reads as its program (review EE8):
+    `stops` hand it code, a module or standard input instead (`python3 -c`, `-m`, `bash
+    -s`), `values` take a value glued or as the next word (`python3 -W ignore`), `glued`
+    take the rest of their word (`perl -Mstrict`), `scripts` name the script (`php -f
+    x.php`, `awk -f prog.awk`); `operand`: whether the first operand is the script (not
+    awk's, which is program text); `plus`: `+o` is an option too (the shells)."""
+
+    stops: str = ""
+    values: str = ""
+    glued: str = ""
+    scripts: str = ""
+    long_stops: frozenset[str] = frozenset()
+    long_values: frozenset[str] = frozenset()
+    long_scripts: frozenset[str] = frozenset()
+    operand: bool = True
+    plus: bool = False
+
+
+_PYTHON_SCRIPT: Final = _ScriptOptions(
+    stops="cm", values="WXQ", long_values=frozenset({"--check-hash-based-pycs"})
+)
+_SHELL_SCRIPT: Final = _ScriptOptions(
+    stops="cs", values="oO", long_stops=frozenset({"--command"}),
+    long_values=frozenset({"--rcfile", "--init-file"}), plus=True,
+)  # fmt: skip
+_SCRIPT_OPTIONS: Final = {
+    **dict.fromkeys(
+        ("node", "nodejs", "ts-node", "tsx"),
+        _ScriptOptions(
+            stops="ep", values="rC", long_stops=frozenset({"--eval", "--print"}),
+            long_values=frozenset({"--require", "--import", "--loader", "--experimental-loader",
+                                   "--conditions", "--input-type", "--title", "--env-file"}),
+        ),
+    ),
+    "perl": _ScriptOptions(stops="eE", values="I", glued="0CdDFilmMxV"),
+    "ruby": _ScriptOptions(
+        stops="e", values="IrCE", glued="0FKTWx",
+        long_values=frozenset({"--enable", "--disable", "--encoding", "--external-encoding",
+                               "--internal-encoding"}),
+    ),
+    "php": _ScriptOptions(stops="rBREaS", values="cdzt", scripts="fF"),
+    **dict.fromkeys(("lua", "luajit"), _ScriptOptions(stops="e", values="l")),
+    "Rscript": _ScriptOptions(stops="e"),
+    **dict.fromkeys(
+        ("awk", "gawk", "mawk", "nawk", "busybox-awk"),
+        _ScriptOptions(
+            stops="e", values="vFilW", scripts="fE", long_stops=frozenset({"--source"}),
+            long_values=frozenset({"--assign", "--field-separator", "--include", "--load"}),
+            long_scripts=frozenset({"--file", "--exec"}), operand=False,
+        ),
+    ),
+}  # fmt: skip
+
+
+def _script_options(name: str, shells: frozenset[str]) -> _ScriptOptions | None:
+    """How `name` (a program's name for the tables) is told its script, if it runs one."""
+    if _PYTHON.fullmatch(name):
+        return _PYTHON_SCRIPT
+    if name in shells:
+        return _SHELL_SCRIPT
+    return _SCRIPT_OPTIONS.get(name)
+
+
+def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
+    """The words that name the files an interpreter runs as its program (`options`): the
+    first operand, or the value of a script option. A word not known stops the look."""
+    found: list[Word] = []
+    operand = options.operand
+    index = 1
+    while index < len(inner):
+        word = inner[index]
+        value = word.value
+        index += 1
+        if value is None:
+            # (`~/x`: the path checks expand it; a word they cannot know asks there)
+            if operand:
+                found.append(word)
+            return found
+        if value == "--":
+            if operand and index < len(inner):
+                found.append(inner[index])
+            return found
+        if value == "-" or not value.startswith(("-", "+") if options.plus else "-"):
+            if operand and value != "-":
+                found.append(word)
+            return found
+        if value.startswith("--"):
+            option, glued, rest = value.partition("=")
+            if option in options.long_stops:
+                return found
+            takes = option in options.long_values or option in options.long_scripts
+            target = _value_word(word, rest) if glued else None
+            if takes and not glued:
+                target = inner[index] if index < len(inner) else None
+                index += 1
+            if option in options.long_scripts and target is not None:
+                found.append(target)
+                operand = False
+            continue
+        for at, letter in enumerate(value[1:], 2):
+            if letter in options.stops:
+                return found
+            if letter in options.values or letter in options.scripts:
+                target = _value_word(word, value[at:]) if value[at:] else None
+                if target is None:
+                    target = inner[index] if index < len(inner) else None
+                    index += 1
+                if letter in options.scripts and target is not None:
+                    found.append(target)
+                    operand = False
+                break
+            if letter in options.glued:
+                break
+    return found
 
 
 def _value_word(word: Word, value: str) -> Word:
