@@ -33,6 +33,7 @@ import re
 import shlex
 import sys
 import threading
+import tomllib
 import urllib.parse
 import zipfile
 from collections.abc import Mapping, Sequence
@@ -1531,6 +1532,13 @@ class _Walk(LineWrites):
         else:
             indexes = ()  # an inexact runner's command cannot be told: nothing approves it
         anchors: list[tuple[int, str]] = []
+        if size and runners.is_exact(runner):
+            # `uv run ls` runs the project environment's `ls` when it has one: approved by
+            # where that is, as a program run by path (review EE7)
+            for start in program_starts(values, size)[0]:
+                where = self.project_program(found.inner, start, cwd)
+                if where is not None:
+                    anchors.append((start, where))
         for index in indexes:
             path = _program_path(values[index] or "", cwd)
             if path is None:
@@ -2350,6 +2358,16 @@ class _Walk(LineWrites):
                 # a program run by path is approved by where it is (`rule_verdict`)
                 where = _program_path(extra[0], cwd)
                 extra = (where, *extra[1:]) if where is not None else ()
+            project = self.project_program(words, start, cwd)
+            if project is not None:
+                # the project environment's program (review EE7): judged by its path, and
+                # approved only by a rule that names that path (`script_operand` anchors
+                # it where approvals are matched: an approval that names `ls` is none)
+                covers = bool(extra) and extra[0] in (project, values[start])
+                extra = (project, *extra[1:]) if covers else ()
+                text = " ".join((shlex.quote(project), *(w.text for w in words[start + 1 :])))
+                self.approved_program(approved, words[start:], seg, cwd, extra, text=text)
+                continue
             if (
                 len(extra) > 1
                 and extra[1][:1] not in ("-", "/", "")
@@ -2359,6 +2377,44 @@ class _Walk(LineWrites):
                 where = _program_path(extra[1], cwd)
                 extra = (extra[0], where, *extra[2:]) if where is not None else ()
             self.approved_program(approved, words[start:], seg, cwd, extra)
+
+    def project_program(
+        self, words: Sequence[Word], start: int, cwd: paths.Cwd | None
+    ) -> str | None:
+        """The program of the project's Python environment that the command of `uv run`,
+        `poetry run`, `pdm run`, `pipenv run` or `rye run` at `start` names (review EE7):
+        those put the environment's `bin` first on PATH, so `uv run ls` runs a committed
+        `.venv/bin/ls`, and they install the project's own `[project.scripts]` there
+        before running. Looked for in `.venv/bin` of the working folder and of each folder
+        above it in the workspace (where the project may be); a link there to a program
+        outside the workspace (the environment's `python`) is that program. None when the
+        name is the system's as far as can be told."""
+        name = words[start].value if start < len(words) else None
+        if not name or "/" in name or name in (".", "..") or cwd is None or not cwd.known:
+            return None
+        runner = verb_runner(words)
+        if runner is None or runner[1].name not in _PROJECT_RUNNERS:
+            return None
+        self.fs = True  # (a program made there later changes the answer)
+        workspaces = {self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace}
+        for candidate in sorted(cwd.candidates):
+            folder = candidate
+            while any(paths.is_within(folder, top) for top in workspaces):
+                program = os.path.join(folder, ".venv", "bin", name)
+                if os.path.lexists(program):
+                    real = os.path.realpath(program)
+                    installed = os.path.islink(program) and not any(
+                        paths.is_within(real, top) for top in workspaces
+                    )
+                    if not installed or not os.path.isfile(real):
+                        return program
+                if name in _declared_scripts(folder):
+                    return program
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
+        return None
 
     def runner_command(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The command a runner runs (`strace cat .env`, `setpriv --reuid=1000 rm -rf ~`,
@@ -4000,6 +4056,36 @@ def _makes_git_directory(found: SegmentRules) -> bool:
     (`--template`, `init.templateDir`): `git init --bare evil`, then `git -C evil status`
     (review BV1). (Its verb leaves the work tree alone otherwise.)"""
     return found.git_dirs is not None and len(found.inner) > 1 and found.inner[1].value == "init"
+
+
+# the runners that run their command in the project's Python environment, whose `bin`
+# goes first on PATH (`_Walk.project_program`, review EE7)
+_PROJECT_RUNNERS: Final = frozenset({"uv run", "poetry run", "pdm run", "pipenv run", "rye run"})
+_PYPROJECT_LIMIT: Final = 1 << 20
+
+
+def _declared_scripts(folder: str) -> frozenset[str]:
+    """The commands `folder`'s `pyproject.toml` has installed into the environment's
+    `bin` (`[project.scripts]`, `[project.gui-scripts]`, `[tool.poetry.scripts]`); a file
+    that cannot be read declares none (then no runner builds it either)."""
+    try:
+        with open(os.path.join(folder, "pyproject.toml"), "rb") as handle:
+            data = tomllib.loads(handle.read(_PYPROJECT_LIMIT).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return frozenset()
+    found: set[str] = set()
+    project = data.get("project")
+    tool = data.get("tool")
+    poetry = tool.get("poetry") if isinstance(tool, dict) else None
+    tables = (
+        project.get("scripts") if isinstance(project, dict) else None,
+        project.get("gui-scripts") if isinstance(project, dict) else None,
+        poetry.get("scripts") if isinstance(poetry, dict) else None,
+    )
+    for table in tables:
+        if isinstance(table, dict):
+            found.update(str(key) for key in table)
+    return frozenset(found)
 
 
 def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:

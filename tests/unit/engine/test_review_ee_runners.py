@@ -107,3 +107,101 @@ def test_ee8_the_real_python_prints_the_script_it_cannot_parse(tmp_path: Path) -
         check=False,
     )  # fmt: skip
     assert "sk-secret" in done.stderr
+
+
+# -- EE7: the command of `uv run` (poetry, pdm, pipenv, rye) is looked up in the project's
+# environment first ----------------------------------------------------------------------------
+
+
+def _venv_program(workspace: Path, name: str) -> Path:
+    """A committed `.venv` whose `bin/NAME` is a script that leaves `PWNED_NAME`."""
+    bin_folder = workspace / ".venv" / "bin"
+    bin_folder.mkdir(parents=True, exist_ok=True)
+    (workspace / ".venv" / "pyvenv.cfg").write_text(f"home = {Path(sys.executable).parent}\n")
+    program = bin_folder / name
+    program.write_text(f"#!/bin/sh\ntouch PWNED_{name}\n")
+    program.chmod(0o755)
+    return program
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [("uv run ls", "uv run ls"), ("uv run ls -a", "uv run ls"), ("uv run cat README", "uv run cat"),
+     ("uv run -q ls", "uv run ls"), ("poetry run ls", "poetry run ls"),
+     ("pdm run ls", "pdm run ls"), ("pipenv run ls", "pipenv run ls"),
+     ("rye run ls", "rye run ls"), ("uv run ls", "uv run")],
+)  # fmt: skip
+def test_ee7_a_program_of_the_projects_environment_is_not_the_system_one(
+    tmp_path: Path, line: str, rule: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "README").write_text("hi\n")
+    _venv_program(workspace, line.split()[-1] if "README" not in line else "cat")
+    _venv_program(workspace, "ls")
+    decision = decide(line, workspace, env, rule)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert decision.suggested_rule is None or ".venv/bin/" in decision.suggested_rule
+
+
+def test_ee7_the_suggestion_names_the_environments_program(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    program = _venv_program(workspace, "ls")
+    decision = decide("uv run ls", workspace, env)
+    assert decision.verdict is Verdict.ASK
+    assert decision.suggested_rule == f"uv run {program}"
+    approved = decide("uv run ls -a", workspace, env, f"uv run {program}")
+    assert approved.verdict is Verdict.ALLOW, approved.explain()
+
+
+def test_ee7_in_a_subfolder_the_projects_environment_above_counts(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    _venv_program(workspace, "ls")
+    decision = decide("uv run ls", workspace, env, "uv run ls", cwd=workspace / "x")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_ee7_a_script_the_project_declares_is_the_projects(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "0"\n[project.scripts]\nls = "x:main"\n'
+    )
+    decision = decide("uv run ls", workspace, env, "uv run ls")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("line", ["uv run ls", "uv run pytest -q", "poetry run ls"])
+def test_ee7_without_such_a_program_the_approval_holds(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "0"\n')
+    _venv_program(workspace, "python")
+    rule = " ".join(line.split()[:3])
+    decision = decide(line, workspace, env, rule)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_ee7_an_environments_link_to_an_installed_interpreter_is_that_interpreter(
+    tmp_path: Path,
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    bin_folder = workspace / ".venv" / "bin"
+    bin_folder.mkdir(parents=True)
+    (bin_folder / "python").symlink_to(sys.executable)
+    rule = f"uv run python {workspace / 'x.py'}"
+    decision = decide("uv run python x.py", workspace, env, rule)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.skipif(_UV is None, reason="uv is not installed (a dev dependency: make test)")
+def test_ee7_the_real_uv_runs_the_environments_program(tmp_path: Path) -> None:
+    workspace, _env = _workspace(tmp_path)
+    (workspace / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "0"\n')
+    venv = workspace / ".venv"
+    assert _UV is not None
+    subprocess.run([_UV, "venv", "-q", "--offline", "--python", sys.executable, str(venv)],
+                   cwd=workspace, check=True, capture_output=True, timeout=120)  # fmt: skip
+    _venv_program(workspace, "ls")
+    subprocess.run(
+        [_UV, "run", "--offline", "-q", "ls"], cwd=workspace, capture_output=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert (workspace / "PWNED_ls").exists()
