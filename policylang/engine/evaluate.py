@@ -115,7 +115,7 @@ from policylang.shell.model import (
     SegmentKind,
     Word,
 )
-from policylang.shell.options import Option, option_view
+from policylang.shell.options import Option, OptionView, option_view
 from policylang.shell.parse import parse_command
 from policylang.shell.quoting import LocaleDependent, decode_ansi_c
 from policylang.shell.walk import expansions as written_expansions
@@ -2429,6 +2429,7 @@ class _Walk(LineWrites):
         verb = verb_runner(words)
         if verb is not None:
             self._verb_runner_command(words, *verb, seg, cwd)
+            self._project_runner_files(words, *verb, seg, cwd)
             return
         if RUNNER_WRAPPERS.lookup(words[0]) is None:
             return
@@ -2590,6 +2591,62 @@ class _Walk(LineWrites):
             for name in names:
                 written = f"{shown}/{name}" if shown is not None else name
                 self.check_path(written, "write", seg, cwd)
+
+    def _project_runner_files(
+        self, words: Sequence[Word], at: int, spec: WrapperSpec, seg: SegmentState,
+        cwd: paths.Cwd,
+    ) -> None:
+        """The files a project runner's own options read (`uv run --env-file .env`, whose
+        variables the command is given; `--with-requirements`, `--config-file`, `pdm run
+        --env-file`, `rye run --pyproject`), judged as read whether the runner is approved
+        or not; and its command judged for a deny in the folder `uv --directory` or
+        `poetry -C` moves to (`uv run --directory ~/.aws cat credentials`), where uv also
+        finds the files those options name (review EE9). Options before the verb are
+        uv's and poetry's global ones, read with the verb's table (`verb_runner`)."""
+        reads = _RUNNER_READ_OPTIONS.get(spec.name)
+        folders = _RUNNER_FOLDER_OPTIONS.get(spec.name)
+        if reads is None and folders is None:
+            return
+        runner = words[at:]
+        views: list[tuple[Sequence[Word], OptionView]] = [
+            (runner, option_view(runner, spec.options))
+        ]
+        if at > 1:
+            views.append((words[:at], option_view(words[:at], spec.options)))
+        places: list[paths.Cwd] = []
+        for view_words, view in views:
+            for option in view.find(*(folders or ())):
+                if option.arg_indexes:
+                    target = paths.path_text(view_words[option.arg_indexes[0]])
+                else:
+                    target = option.value
+                if not target:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.runner-command",
+                        f"`{short(spec.name)} {option.name}` moves its command to a folder "
+                        "that cannot be known here",
+                    )
+                    continue
+                places.append(paths.moved(cwd, target, self.ctx.home))
+        for view_words, view in views:
+            for option in view.find(*(reads or ())):
+                for place in (cwd, *places):
+                    if option.arg_indexes:
+                        word = view_words[option.arg_indexes[0]]
+                        self.check_path_word(word, "read", seg, place)
+                    elif option.value:
+                        self.check_path(option.value, "read", seg, place)
+        if not places:
+            return
+        verb = runner[0].value or ""
+        found = unwrap(runner, WrapperTable([with_options(spec, name=verb)]), parse=_code_only)
+        if found.opaque or not found.chain:
+            return
+        text = " ".join(w.text for w in runner[len(found.chain[0].words) :] if w.text)
+        for place in places if text else ():
+            what = f"`{short(spec.name)}` runs, in another folder,"
+            self.denied_inside(what, text, "engine.runner-command", seg, place)
 
     def _runner_writes(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The files a runner's own options write, judged as written (deny, or ask, hold
@@ -4058,6 +4115,14 @@ def _makes_git_directory(found: SegmentRules) -> bool:
     return found.git_dirs is not None and len(found.inner) > 1 and found.inner[1].value == "init"
 
 
+# the files a project runner's own options read, and the options that move its command
+# to another folder (`_Walk._project_runner_files`, review EE9)
+_RUNNER_READ_OPTIONS: Final = {
+    "uv run": ("--env-file", "--with-requirements", "--config-file"),
+    "pdm run": ("--env-file",),
+    "rye run": ("--pyproject",),
+}
+_RUNNER_FOLDER_OPTIONS: Final = {"uv run": ("--directory",), "poetry run": ("-C", "--directory")}
 # the runners that run their command in the project's Python environment, whose `bin`
 # goes first on PATH (`_Walk.project_program`, review EE7)
 _PROJECT_RUNNERS: Final = frozenset({"uv run", "poetry run", "pdm run", "pipenv run", "rye run"})

@@ -205,3 +205,71 @@ def test_ee7_the_real_uv_runs_the_environments_program(tmp_path: Path) -> None:
         check=False,
     )  # fmt: skip
     assert (workspace / "PWNED_ls").exists()
+
+
+# -- EE9: the files uv's and pdm's own options read, and the folder they move to -------------
+
+_RUNNER_READS = [
+    "uv run --env-file .env ls",
+    "uv run --env-file=.env ls",
+    "uv --env-file .env run ls",
+    "uv -q --env-file=.env run ls",
+    "uv run --env-file ~/.ssh/id_rsa ls",
+    "uv run --with-requirements .env ls",
+    "uv run --config-file .env ls",
+    "uv run --directory x --env-file ../.env ls",
+    "pdm run --env-file .env ls",
+    "pdm run --env-file=.env ls",
+    "rye run --pyproject .env ls",
+    "uv run --directory ~/.aws cat credentials",
+    "uv --directory ~/.aws run cat credentials",
+    "poetry -C ~/.aws run cat credentials",
+]
+
+
+@pytest.mark.parametrize("line", _RUNNER_READS)
+def test_ee9_a_runners_read_of_a_protected_file_is_denied(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    aws = tmp_path / "home" / ".aws"
+    aws.mkdir()
+    (aws / "credentials").write_text("aws_secret_access_key=x\n")
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["uv run --env-file dev.cfg ls", "uv run --directory x cat README",
+     "uv run --with-requirements req.txt pytest", "poetry -C x run pytest",
+     "pdm run --env-file dev.cfg pytest"],
+)  # fmt: skip
+def test_ee9_ordinary_files_are_not_denied(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "README").write_text("hi\n")
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["uv run --directory=$HOME/.aws cat credentials", "uv run --directory $D cat credentials",
+     "poetry run --directory=$HOME/.aws cat credentials"],
+)  # fmt: skip
+def test_ee9_a_folder_not_known_asks_under_approval(tmp_path: Path, line: str) -> None:
+    workspace, env = _workspace(tmp_path)
+    rule = " ".join(line.split()[:2]) + " cat"
+    decision = decide(line, workspace, env, rule, " ".join(line.split()[:2]))
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.skipif(_UV is None, reason="uv is not installed (a dev dependency: make test)")
+def test_ee9_the_real_uv_reads_the_env_file_and_runs_in_the_directory(tmp_path: Path) -> None:
+    workspace, _env = _workspace(tmp_path)
+    assert _UV is not None
+    done = subprocess.run(
+        [_UV, "run", "--no-project", "--offline", "-q", "--directory", "x", "--env-file",
+         "../.env", "sh", "-c", "echo $KEY; pwd"], cwd=workspace, capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert "sk-secret" in done.stdout
+    assert done.stdout.rstrip().endswith("/x")
