@@ -2637,6 +2637,8 @@ class _Walk(LineWrites):
                         self.check_path_word(word, "read", seg, place)
                     elif option.value:
                         self.check_path(option.value, "read", seg, place)
+        if spec.name == "uv run":
+            self._uv_project_writes((cwd, *places), seg)
         if not places:
             return
         verb = runner[0].value or ""
@@ -2647,6 +2649,31 @@ class _Walk(LineWrites):
         for place in places if text else ():
             what = f"`{short(spec.name)}` runs, in another folder,"
             self.denied_inside(what, text, "engine.runner-command", seg, place)
+
+    def _uv_project_writes(self, places: Sequence[paths.Cwd], seg: SegmentState) -> None:
+        """`uv run` locks and syncs its project before running: it writes `uv.lock` and
+        `.venv` beside the `pyproject.toml` it finds in the working folder or above, and
+        follows a link there (a committed `uv.lock -> CLAUDE.md` is written: review EE6).
+        Those are judged as written, approved or not, in every folder of the workspace
+        from `places` up that holds a `pyproject.toml` (a member's lock may be its
+        workspace root's)."""
+        workspaces = {self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace}
+        seen: set[str] = set()
+        for place in places:
+            if not place.known:
+                continue
+            for folder in sorted(place.candidates):
+                while folder not in seen and any(paths.is_within(folder, t) for t in workspaces):
+                    seen.add(folder)
+                    self.fs = True  # (a project made there later changes the answer)
+                    if os.path.isfile(os.path.join(folder, "pyproject.toml")):
+                        here = paths.Cwd(candidates=frozenset({folder}))
+                        for name in ("uv.lock", ".venv"):
+                            self.check_path(name, "write", seg, here)
+                    parent = os.path.dirname(folder)
+                    if parent == folder:
+                        break
+                    folder = parent
 
     def _runner_writes(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """The files a runner's own options write, judged as written (deny, or ask, hold

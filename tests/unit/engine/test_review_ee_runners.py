@@ -273,3 +273,55 @@ def test_ee9_the_real_uv_reads_the_env_file_and_runs_in_the_directory(tmp_path: 
     )  # fmt: skip
     assert "sk-secret" in done.stdout
     assert done.stdout.rstrip().endswith("/x")
+
+
+# -- EE6: the lock file and environment `uv run` writes itself --------------------------------
+
+
+def _locked_project(workspace: Path, target: str) -> None:
+    """A project with no dependencies whose `uv.lock` is a committed link to `target`."""
+    (workspace / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "0"\nrequires-python = ">=3.8"\ndependencies = []\n'
+    )
+    (workspace / "uv.lock").symlink_to(target)
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [("uv run pytest", "uv run pytest"), ("uv run -q pytest -x", "uv run pytest"),
+     ("uv run ls", "uv run ls"), ("uv run python x.py", "uv run python {ws}/x.py")],
+)  # fmt: skip
+def test_ee6_a_lock_file_linked_into_a_protected_place_is_denied(
+    tmp_path: Path, line: str, rule: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    _locked_project(workspace, "CLAUDE.md")
+    decision = decide(line, workspace, env, rule.format(ws=workspace))
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_ee6_from_a_subfolder_the_projects_lock_file_counts(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    _locked_project(workspace, ".git/hooks/pre-commit")
+    decision = decide("uv run pytest", workspace, env, "uv run pytest", cwd=workspace / "x")
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_ee6_an_ordinary_lock_file_stays_approved(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    (workspace / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "0"\n')
+    (workspace / "uv.lock").write_text("version = 1\n")
+    decision = decide("uv run pytest", workspace, env, "uv run pytest")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.skipif(_UV is None, reason="uv is not installed (a dev dependency: make test)")
+def test_ee6_the_real_uv_writes_the_lock_through_the_link(tmp_path: Path) -> None:
+    workspace, _env = _workspace(tmp_path)
+    _locked_project(workspace, "CLAUDE.md")
+    assert _UV is not None
+    subprocess.run(
+        [_UV, "run", "--offline", "-q", "--python", sys.executable, "true"], cwd=workspace,
+        capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert "version" in (workspace / "CLAUDE.md").read_text()
