@@ -4627,6 +4627,7 @@ class _ScriptOptions:
     long_stops: frozenset[str] = frozenset()
     long_values: frozenset[str] = frozenset()
     long_scripts: frozenset[str] = frozenset()
+    long_reads: frozenset[str] = frozenset()  # other files read (`node --env-file .env`)
     operand: bool = True
     plus: bool = False
 
@@ -4644,7 +4645,8 @@ _SCRIPT_OPTIONS: Final = {
         _ScriptOptions(
             stops="ep", values="rC", long_stops=frozenset({"--eval", "--print"}),
             long_values=frozenset({"--require", "--import", "--loader", "--experimental-loader",
-                                   "--conditions", "--input-type", "--title", "--env-file"}),
+                                   "--conditions", "--input-type", "--title"}),
+            long_reads=frozenset({"--env-file", "--env-file-if-exists"}),
         ),
     ),
     "perl": _ScriptOptions(stops="eE", values="I", glued="0CdDFilmMxV"),
@@ -4677,8 +4679,10 @@ def _script_options(name: str, shells: frozenset[str]) -> _ScriptOptions | None:
 
 
 def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
-    """The words that name the files an interpreter runs as its program (`options`): the
-    first operand, or the value of a script option. A word not known stops the look."""
+    """The words that name the files an interpreter reads as its program (`options`):
+    the first operand, or the value of a script option; and the files other options read
+    (`node --env-file .env`, whose variables the program is given, as `uv run
+    --env-file`'s are). A word not known stops the look."""
     found: list[Word] = []
     operand = options.operand
     index = 1
@@ -4703,14 +4707,14 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
             option, glued, rest = value.partition("=")
             if option in options.long_stops:
                 return found
-            takes = option in options.long_values or option in options.long_scripts
+            read = option in options.long_scripts or option in options.long_reads
             target = _value_word(word, rest) if glued else None
-            if takes and not glued:
+            if (read or option in options.long_values) and not glued:
                 target = inner[index] if index < len(inner) else None
                 index += 1
-            if option in options.long_scripts and target is not None:
+            if read and target is not None:
                 found.append(target)
-                operand = False
+                operand = operand and option not in options.long_scripts
             continue
         for at, letter in enumerate(value[1:], 2):
             if letter in options.stops:

@@ -44,6 +44,8 @@ _SCRIPT_READS = [
     "python3 -- .env",
     "python3 ~/.ssh/id_rsa",
     "node .env",
+    "node --env-file=.env x.py",
+    "node --env-file .env x.py",
     "perl .env",
     "perl -w .env",
     "ruby .env",
