@@ -2359,14 +2359,14 @@ class _Walk(LineWrites):
                 where = _program_path(extra[0], cwd)
                 extra = (where, *extra[1:]) if where is not None else ()
             project = self.project_program(words, start, cwd)
-            if project is not None:
-                # the project environment's program (review EE7): judged by its path, and
-                # approved only by a rule that names that path (`script_operand` anchors
-                # it where approvals are matched: an approval that names `ls` is none)
-                covers = bool(extra) and extra[0] in (project, values[start])
-                extra = (project, *extra[1:]) if covers else ()
+            if project is not None and not (extra and extra[0] == values[start]):
+                # the project environment's program (review EE7), which the approval does
+                # not name (`uv run` alone): judged as the file it is. An approval that
+                # names it names its path (`script_operand` anchors it where approvals
+                # are matched: `uv run ls` approves nothing here), and then its words are
+                # judged as that program's (`uv run pytest --junitxml=…`)
                 text = " ".join((shlex.quote(project), *(w.text for w in words[start + 1 :])))
-                self.approved_program(approved, words[start:], seg, cwd, extra, text=text)
+                self.approved_program(approved, words[start:], seg, cwd, (), text=text)
                 continue
             if (
                 len(extra) > 1

@@ -155,6 +155,17 @@ def test_ee7_the_suggestion_names_the_environments_program(tmp_path: Path) -> No
     assert approved.verdict is Verdict.ALLOW, approved.explain()
 
 
+def test_ee7_an_approval_of_the_environments_pytest_by_its_path_holds(tmp_path: Path) -> None:
+    workspace, env = _workspace(tmp_path)
+    program = _venv_program(workspace, "pytest")
+    assert decide("uv run pytest", workspace, env).suggested_rule == f"uv run {program}"
+    rule = f"uv run {program}"
+    assert decide("uv run pytest -x", workspace, env, rule).verdict is Verdict.ALLOW
+    written = decide("uv run pytest --junitxml=.git/hooks/pre-commit", workspace, env, rule)
+    assert written.verdict is Verdict.DENY, written.explain()
+    assert decide("uv run pytest -x", workspace, env, "uv run pytest").verdict is Verdict.ASK
+
+
 def test_ee7_in_a_subfolder_the_projects_environment_above_counts(tmp_path: Path) -> None:
     workspace, env = _workspace(tmp_path)
     _venv_program(workspace, "ls")
