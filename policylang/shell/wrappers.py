@@ -1228,7 +1228,8 @@ VERB_RUNNERS: Final[Mapping[tuple[str, str], WrapperSpec]] = MappingProxyType(
                     "--config-setting --config-settings-package "
                     "--no-build-isolation-package --no-build-package --no-binary-package "
                     "--cache-dir --refresh-package -p --python --color "
-                    "--allow-insecure-host --directory --project --config-file"
+                    "--allow-insecure-host --directory --project --config-file "
+                    "--preview-features --python-preference"
                 ),
                 flags=_fs(
                     "--all-extras --no-dev --only-dev --no-default-groups --all-groups -m "
@@ -1239,7 +1240,9 @@ VERB_RUNNERS: Final[Mapping[tuple[str, str], WrapperSpec]] = MappingProxyType(
                     "--require-build-hashes --no-require-build-hashes -n --no-cache "
                     "--refresh --managed-python --no-managed-python --no-python-downloads "
                     "-q --quiet -v --verbose --system-certs --offline --no-progress "
-                    "--no-config -h --help"
+                    "--no-config -h --help --preview --no-preview --native-tls "
+                    "--no-native-tls --no-offline --show-settings --no-installer-metadata "
+                    "--allow-python-downloads --no-system-certs"
                 ),
             ),
             query_options=_fs("-h --help"),
@@ -1381,4 +1384,4 @@ def verb_runner(words: Sequence[Word]) -> tuple[int, WrapperSpec] | None:
 
 
 # programs whose global options may come before the verb (`uv -q run CMD`)
-_GLOBAL_BEFORE_VERB: Final = frozenset({"uv", "poetry"})
+_GLOBAL_BEFORE_VERB: Final = frozenset({"uv", "poetry", "pdm"})

@@ -338,3 +338,40 @@ def test_ee6_the_real_uv_writes_the_lock_through_the_link(tmp_path: Path) -> Non
         capture_output=True, timeout=120, check=False,
     )  # fmt: skip
     assert "version" in (workspace / "CLAUDE.md").read_text()
+
+
+# -- EE9: uv's options its help hides, pdm's global options before the verb --------------------
+
+_HIDDEN_OPTIONS = [
+    "uv run --preview cat .env",
+    "uv --native-tls run cat .env",
+    "uv run --no-native-tls --no-offline cat .env",
+    "uv run --preview-features x cat .env",
+    "uv run --python-preference managed cat .env",
+    "pdm -v run cat .env",
+    "pdm -q run cat .env",
+]
+
+
+@pytest.mark.parametrize("line", _HIDDEN_OPTIONS)
+def test_ee9_the_command_after_hidden_or_global_options_keeps_its_deny(
+    tmp_path: Path, line: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+@pytest.mark.skipif(_UV is None, reason="uv is not installed (a dev dependency: make test)")
+@pytest.mark.parametrize(
+    "options", [["--preview"], ["--native-tls"], ["--preview-features", "x"],
+                ["--python-preference", "managed"]],
+)  # fmt: skip
+def test_ee9_the_real_uv_takes_those_options(tmp_path: Path, options: list[str]) -> None:
+    workspace, _env = _workspace(tmp_path)
+    assert _UV is not None
+    done = subprocess.run(
+        [_UV, "run", *options, "--no-project", "--offline", "-q", "cat", ".env"],
+        cwd=workspace, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert "sk-secret" in done.stdout
