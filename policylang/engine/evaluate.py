@@ -5652,9 +5652,40 @@ def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
         names[inner_name] = names.get(inner_name, False) or execed
         for helper in _PATH_HELPERS.get(inner_name.rpartition("/")[2], ()):
             names.setdefault(helper, True)
+        for plugin in _plugin_names(inner_name.rpartition("/")[2], found.inner[1:]):
+            names.setdefault(plugin, True)
     return names
 
 
+def _plugin_names(program: str, words: Sequence[Word]) -> list[str]:
+    """The programs a tool that runs a verb it does not know as `TOOL-VERB` found by PATH
+    (`perf foo` runs `perf-foo`, `cargo foo` `cargo-foo`, `kubectl foo bar` `kubectl-foo-bar`
+    or `kubectl-foo`: review EH1, EH2) may run for these words: each literal word, and two
+    or three in a row joined by `-`, after each of the tool's prefixes. Every word counts,
+    not only the verb: which word is the verb depends on the tool's options; a name that
+    is no verb only ever makes a workspace program of that name ask."""
+    prefixes = _PLUGIN_PREFIXES.get(program)
+    if prefixes is None:
+        return []
+    values = [w.value for w in words[:_PLUGIN_WORDS]]
+    found: list[str] = []
+    for start in range(len(values)):
+        for end in range(start + 1, min(start + 4, len(values) + 1)):
+            run = [v for v in values[start:end] if v and "/" not in v and v[0] != "-"]
+            if len(run) < end - start:
+                break  # (a word not known, a path or an option ends the run)
+            found.extend(prefix + "-".join(run) for prefix in prefixes)
+    return found
+
+
+# tools that run a verb they do not know as a program found by PATH, by the names they
+# look for (`git` has its own check: `_git_helpers`); `oc` is kubectl's OpenShift build
+_PLUGIN_PREFIXES: Final = {
+    "perf": ("perf-",), "cargo": ("cargo-",), "kubectl": ("kubectl-",),
+    "oc": ("oc-", "kubectl-"), "dotnet": ("dotnet-",), "brew": ("brew-",),
+    "cabal": ("cabal-",), "opam": ("opam-",), "bundle": ("bundler-",), "bundler": ("bundler-",),
+}  # fmt: skip
+_PLUGIN_WORDS: Final = 16  # the words after the tool looked at for a verb
 # names bash runs itself, whatever PATH holds
 _SHELL_BUILTINS: Final = frozenset(
     {"cd", "echo", "printf", "test", "[", "[[", "true", "false", "pwd", "read", "export",
