@@ -2403,12 +2403,7 @@ class PathChecks:
         if not complete:
             # an index the engine cannot read as git does (a crafted one, review EG1) may
             # name files outside the work tree, which the whole tree's rules never see
-            seg.floor(
-                Verdict.ASK,
-                "engine.git-tracked",
-                f"the index of the repository of `{short(top)}` could not be read; "
-                "`git grep` may print a protected file",
-            )
+            _unreadable_index(seg, top)
             return None
         if len(selections) > 1:
             return None
@@ -2460,12 +2455,7 @@ class PathChecks:
             top, self._protected_read, (self.ctx.home, self.ctx.workspace)
         )
         if not complete:
-            seg.floor(
-                Verdict.ASK,
-                "engine.git-tracked",
-                f"the index of the repository of `{short(top)}` could not be read; "
-                "`git grep` may print a protected file",
-            )
+            _unreadable_index(seg, top)
             return
         bases = (top.rstrip("/"), os.path.realpath(top).rstrip("/"))
         for selection in selections:
@@ -3305,6 +3295,17 @@ def _duplicates_other(op: str, value: str | None) -> bool:
     if value is None:
         return True
     return _is_fd_word(value) and value not in ("1", "2", "-", "1-", "2-")
+
+
+def _unreadable_index(seg: SegmentState, top: str) -> None:
+    """Plain `git grep` where the index of the repository at `top` could not be read as
+    git reads it: it may name files the whole tree's rules never see (review EG1)."""
+    seg.floor(
+        Verdict.ASK,
+        "engine.git-tracked",
+        f"the index of the repository of `{short(top)}` could not be read; "
+        "`git grep` may print a protected file",
+    )
 
 
 def _exists(path: str) -> bool:
