@@ -1593,6 +1593,16 @@ class _Walk(LineWrites):
         inside = trial and self._cwd_inside(cwd)
         program = prefix[0].value.rpartition("/")[2] if prefix and prefix[0].value else ""
         program = self.rules.renamed(program) or program_name(program)
+        for word in prefix[1:]:
+            # the approved words themselves may name a protected file that a program no
+            # table knows reads (`tclsh .env`, offered as `tclsh /ws/.env`: review EI6):
+            # an approval never beats a protected path. (Deciding on a suggestion, a word
+            # whose name no rule may cover is skipped, without a look at the file system:
+            # the approval's use checks it all.)
+            for path in _named_paths(word, typed=program not in _REMOTE_PATHS):
+                value = path.value
+                if value is not None and (not trial or self._may_name_protected(value, cwd)):
+                    self.check_protected_only(value, seg, cwd)
         if len(prefix) > 1 and program in TARGET_TAKERS:
             self.extra_targets(program, prefix, rest, seg)
         if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
@@ -2387,8 +2397,9 @@ class _Walk(LineWrites):
         `.venv/bin/ls`, and they install the project's own `[project.scripts]` there
         before running. Looked for in `.venv/bin` of the working folder and of each folder
         above it in the workspace (where the project may be); a link there to a program
-        outside the workspace (the environment's `python`) is that program. None when the
-        name is the system's as far as can be told."""
+        outside the workspace (the environment's `python`) is that program, if it is one
+        of that name (`python -> /usr/bin/python3.11`). None when the name is the system's
+        as far as can be told."""
         name = words[start].value if start < len(words) else None
         if not name or "/" in name or name in (".", "..") or cwd is None or not cwd.known:
             return None
@@ -2406,7 +2417,10 @@ class _Walk(LineWrites):
                     installed = os.path.islink(program) and not any(
                         paths.is_within(real, top) for top in workspaces
                     )
-                    if not installed or not os.path.isfile(real):
+                    # (a link to another program is that program, not `name`: a committed
+                    # `.venv/bin/ls -> /usr/bin/bash` made `uv run ls -c CODE` bash: EI1)
+                    same = _unversioned(os.path.basename(real)) == _unversioned(name)
+                    if not installed or not same or not os.path.isfile(real):
                         return program
                 if name in _declared_scripts(folder):
                     return program
@@ -2805,6 +2819,12 @@ class _Walk(LineWrites):
         return cwd.known and all(
             any(paths.is_within(c, root) for root in roots) for c in cwd.candidates
         )
+
+    def _may_name_protected(self, value: str, cwd: paths.Cwd) -> bool:
+        """Whether a protect rule may cover what `value` names, by its text alone (joined
+        to each working folder): a cheap test, no False wrong (links aside)."""
+        forms = [paths.lexical(value, c, self.ctx.home) for c in cwd.candidates]
+        return not cwd.known or any(f is None or self.rules.may_be_protected(f) for f in forms)
 
     def _plain_name(self, path: str, cwd: paths.Cwd) -> bool:
         """A path a word names (`_named_paths`) that is one relative name, which does not
@@ -5655,6 +5675,12 @@ def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
         for plugin in _plugin_names(inner_name.rpartition("/")[2], found.inner[1:]):
             names.setdefault(plugin, True)
     return names
+
+
+def _unversioned(name: str) -> str:
+    """A program's name without the version it ends with (`python3.11`, `pip3`: `python`,
+    `pip`), as a Python environment's links name the interpreter they lead to."""
+    return name.rstrip("0123456789.") or name
 
 
 def _plugin_names(program: str, words: Sequence[Word]) -> list[str]:

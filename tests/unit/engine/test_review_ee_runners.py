@@ -375,3 +375,58 @@ def test_ee9_the_real_uv_takes_those_options(tmp_path: Path, options: list[str])
         cwd=workspace, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert "sk-secret" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "target", "line"),
+    [
+        ("ls", "/usr/bin/bash", "uv run ls -c 'touch PWNED'"),
+        ("ls", "/bin/sh", "poetry run ls -c 'touch PWNED'"),
+        ("mypy", sys.executable, "uv run mypy ."),
+    ],
+)
+def test_ei1_a_link_to_another_program_is_the_projects(
+    tmp_path: Path, name: str, target: str, line: str
+) -> None:
+    """Review EI1: a committed `.venv/bin/ls -> /usr/bin/bash` was taken for the system
+    `ls`, so the approval of `uv run ls` let `uv run ls -c CODE` run bash."""
+    workspace, env = _workspace(tmp_path)
+    bin_folder = workspace / ".venv" / "bin"
+    bin_folder.mkdir(parents=True)
+    (bin_folder / name).symlink_to(target)
+    rule = " ".join(line.split()[:3])
+    decision = decide(line, workspace, env, rule)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+def test_ei1_a_versioned_interpreter_link_is_still_that_interpreter(tmp_path: Path) -> None:
+    """`.venv/bin/python3 -> /usr/bin/python3.11` is python: the approval holds."""
+    workspace, env = _workspace(tmp_path)
+    bin_folder = workspace / ".venv" / "bin"
+    bin_folder.mkdir(parents=True)
+    versioned = tmp_path / "opt" / "python3.11"
+    versioned.parent.mkdir()
+    versioned.symlink_to(sys.executable)
+    (bin_folder / "python3").symlink_to(sys.executable)
+    rule = f"uv run python3 {workspace / 'x.py'}"
+    decision = decide("uv run python3 x.py", workspace, env, rule)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize("program", ["tclsh", "ipython", "m4", "raku", "julia", "expect"])
+def test_ei6_no_approval_covers_a_protected_file_among_the_approved_words(
+    tmp_path: Path, program: str
+) -> None:
+    """Review EI6: `tclsh .env` was offered as `tclsh /ws/.env`, and that approval let
+    it print the secret (a program no table knows reads its operand): the approved words
+    themselves are checked against the protect rules."""
+    workspace, env = _workspace(tmp_path)
+    (workspace / ".env").write_text("KEY=1\n")
+    line = f"{program} .env"
+    plain = decide(line, workspace, env)
+    assert plain.verdict is not Verdict.ALLOW
+    for rule in (plain.suggested_rule, line, f"{program} {workspace / '.env'}", program):
+        if rule is None:
+            continue
+        decision = decide(line, workspace, env, rule)
+        assert decision.verdict is not Verdict.ALLOW, (rule, decision.explain())
