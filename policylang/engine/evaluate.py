@@ -2422,7 +2422,7 @@ class _Walk(LineWrites):
                     same = _unversioned(os.path.basename(real)) == _unversioned(name)
                     if not installed or not same or not os.path.isfile(real):
                         return program
-                if name in _declared_scripts(folder):
+                if name in _declared_scripts(folder) or _other_environment(folder):
                     return program
                 parent = os.path.dirname(folder)
                 if parent == folder:
@@ -4184,20 +4184,44 @@ def _declared_scripts(folder: str) -> frozenset[str]:
         with open(os.path.join(folder, "pyproject.toml"), "rb") as handle:
             data = tomllib.loads(handle.read(_PYPROJECT_LIMIT).decode("utf-8", "replace"))
     except (OSError, ValueError):
-        return frozenset()
+        return _pipfile_scripts(folder)
     found: set[str] = set()
     project = data.get("project")
     tool = data.get("tool")
     poetry = tool.get("poetry") if isinstance(tool, dict) else None
+    pdm = tool.get("pdm") if isinstance(tool, dict) else None
     tables = (
         project.get("scripts") if isinstance(project, dict) else None,
         project.get("gui-scripts") if isinstance(project, dict) else None,
         poetry.get("scripts") if isinstance(poetry, dict) else None,
+        # `pdm run NAME` runs a script of its own table, a shell command (review EI3)
+        pdm.get("scripts") if isinstance(pdm, dict) else None,
     )
     for table in tables:
         if isinstance(table, dict):
             found.update(str(key) for key in table)
-    return frozenset(found)
+    return frozenset(found | _pipfile_scripts(folder))
+
+
+def _other_environment(folder: str) -> bool:
+    """Whether `folder` names a project environment elsewhere than its `.venv` folder:
+    pdm's `.pdm-python`, or a `.venv` *file* (pipenv reads the environment's path from
+    it), whose `bin` the runner puts first on PATH (review EI4)."""
+    return os.path.lexists(os.path.join(folder, ".pdm-python")) or os.path.isfile(
+        os.path.join(folder, ".venv")
+    )
+
+
+def _pipfile_scripts(folder: str) -> frozenset[str]:
+    """The names of a `Pipfile`'s `[scripts]`, which `pipenv run NAME` runs as a shell
+    command instead of the program (review EI3); a file that cannot be read: none."""
+    try:
+        with open(os.path.join(folder, "Pipfile"), "rb") as handle:
+            data = tomllib.loads(handle.read(_PYPROJECT_LIMIT).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return frozenset()
+    scripts = data.get("scripts")
+    return frozenset(str(key) for key in scripts) if isinstance(scripts, dict) else frozenset()
 
 
 def _program_path(invoked_as: str | None, cwd: paths.Cwd | None) -> str | None:

@@ -430,3 +430,25 @@ def test_ei6_no_approval_covers_a_protected_file_among_the_approved_words(
             continue
         decision = decide(line, workspace, env, rule)
         assert decision.verdict is not Verdict.ALLOW, (rule, decision.explain())
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("pyproject.toml", '[tool.pdm.scripts]\nls = "cat .env"\n', "pdm run ls"),
+        ("Pipfile", '[scripts]\nls = "cat .env"\n', "pipenv run ls"),
+        (".pdm-python", "/ws/tools/bin/python\n", "pdm run ls"),
+        (".venv", "tools\n", "pipenv run ls"),
+    ],
+)
+def test_ei3_ei4_a_script_or_environment_named_elsewhere_is_the_projects(
+    tmp_path: Path, name: str, text: str, line: str
+) -> None:
+    """Review EI3, EI4: `[tool.pdm.scripts]`, a Pipfile's `[scripts]`, pdm's
+    `.pdm-python` and pipenv's `.venv` file make `X run ls` run the project's command or
+    program: the approval of `X run ls` does not cover it."""
+    workspace, env = _workspace(tmp_path)
+    (workspace / name).write_text(text)
+    rule = " ".join(line.split()[:3])
+    decision = decide(line, workspace, env, rule)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
