@@ -111,6 +111,12 @@ _PATTERN_OPTIONS = {
     "fdfind": (),
 }
 _SEARCHERS = frozenset(_PATTERN_OPTIONS)
+# awk's first operand is its program, unless a program file or `--source` text was given
+_PATTERN_OPTIONS.update(
+    dict.fromkeys(
+        ("awk", "gawk", "mawk", "nawk"), ("-f", "--file", "-E", "--exec", "-e", "--source")
+    )
+)
 # jq's first operand is its program (`jq .env.url x.json` reads x.json), unless `-f` reads
 # the program from a file; a value-taking option before it only moves the program later,
 # where it is checked as a path too (the strict side)
@@ -4617,19 +4623,25 @@ class _ScriptOptions:
     `stops` hand it code, a module or standard input instead (`python3 -c`, `-m`, `bash
     -s`), `values` take a value glued or as the next word (`python3 -W ignore`), `glued`
     take the rest of their word (`perl -Mstrict`), `scripts` name the script (`php -f
-    x.php`, `awk -f prog.awk`); `operand`: whether the first operand is the script (not
-    awk's, which is program text); `plus`: `+o` is an option too (the shells)."""
+    x.php`, `awk -f prog.awk`), `reads` name other files it reads as code or settings
+    (`node -r ./x`, `php -c php.ini`, `gawk -i lib.awk`: review EI7); `operand`: whether
+    the first operand is the script (not awk's, which is program text); `plus`: `+o` is
+    an option too (the shells); `next_values`: bash's bundles, where each value letter
+    takes the next word in turn and the letters after it are options too (`bash -ox
+    pipefail .env` runs `.env`: EI7)."""
 
     stops: str = ""
     values: str = ""
     glued: str = ""
     scripts: str = ""
+    reads: str = ""
     long_stops: frozenset[str] = frozenset()
     long_values: frozenset[str] = frozenset()
     long_scripts: frozenset[str] = frozenset()
     long_reads: frozenset[str] = frozenset()  # other files read (`node --env-file .env`)
     operand: bool = True
     plus: bool = False
+    next_values: bool = False
 
 
 _PYTHON_SCRIPT: Final = _ScriptOptions(
@@ -4637,32 +4649,38 @@ _PYTHON_SCRIPT: Final = _ScriptOptions(
 )
 _SHELL_SCRIPT: Final = _ScriptOptions(
     stops="cs", values="oO", long_stops=frozenset({"--command"}),
-    long_values=frozenset({"--rcfile", "--init-file"}), plus=True,
+    long_values=frozenset({"--rcfile", "--init-file"}), plus=True, next_values=True,
 )  # fmt: skip
 _SCRIPT_OPTIONS: Final = {
     **dict.fromkeys(
         ("node", "nodejs", "ts-node", "tsx"),
         _ScriptOptions(
-            stops="ep", values="rC", long_stops=frozenset({"--eval", "--print"}),
-            long_values=frozenset({"--require", "--import", "--loader", "--experimental-loader",
-                                   "--conditions", "--input-type", "--title"}),
-            long_reads=frozenset({"--env-file", "--env-file-if-exists"}),
+            stops="ep", values="C", reads="r", long_stops=frozenset({"--eval", "--print"}),
+            long_values=frozenset({"--conditions", "--input-type", "--title"}),
+            long_reads=frozenset({"--env-file", "--env-file-if-exists", "--require",
+                                  "--import", "--loader", "--experimental-loader"}),
         ),
     ),
     "perl": _ScriptOptions(stops="eE", values="I", glued="0CdDFilmMxV"),
     "ruby": _ScriptOptions(
-        stops="e", values="IrCE", glued="0FKTWx",
+        stops="e", values="ICE", reads="r", glued="0FKTWx",
         long_values=frozenset({"--enable", "--disable", "--encoding", "--external-encoding",
                                "--internal-encoding"}),
     ),
-    "php": _ScriptOptions(stops="rBREaS", values="cdzt", scripts="fF"),
+    "php": _ScriptOptions(stops="rBREaS", values="dzt", scripts="fF", reads="c"),
     **dict.fromkeys(("lua", "luajit"), _ScriptOptions(stops="e", values="l")),
     "Rscript": _ScriptOptions(stops="e"),
+    # `R -f FILE` / `--file=FILE` runs FILE; R's operands are no script (`R CMD …`)
+    "R": _ScriptOptions(
+        stops="e", scripts="f", long_scripts=frozenset({"--file"}), operand=False
+    ),
     **dict.fromkeys(
         ("awk", "gawk", "mawk", "nawk", "busybox-awk"),
         _ScriptOptions(
-            stops="e", values="vFilW", scripts="fE", long_stops=frozenset({"--source"}),
-            long_values=frozenset({"--assign", "--field-separator", "--include", "--load"}),
+            stops="e", values="vFlW", scripts="fE", reads="i",
+            long_stops=frozenset({"--source"}),
+            long_values=frozenset({"--assign", "--field-separator", "--load"}),
+            long_reads=frozenset({"--include"}),
             long_scripts=frozenset({"--file", "--exec"}), operand=False,
         ),
     ),
@@ -4719,14 +4737,18 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
         for at, letter in enumerate(value[1:], 2):
             if letter in options.stops:
                 return found
-            if letter in options.values or letter in options.scripts:
+            takes = options.values + options.scripts + options.reads
+            if letter in takes and options.next_values:
+                index += 1  # bash: the next word is its value; read on in the bundle
+                continue
+            if letter in takes:
                 target = _value_word(word, value[at:]) if value[at:] else None
                 if target is None:
                     target = inner[index] if index < len(inner) else None
                     index += 1
-                if letter in options.scripts and target is not None:
+                if letter in options.scripts + options.reads and target is not None:
                     found.append(target)
-                    operand = False
+                    operand = operand and letter not in options.scripts
                 break
             if letter in options.glued:
                 break

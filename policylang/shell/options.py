@@ -60,6 +60,10 @@ class OptionSpec:
             does not matter, so `---script-shell` is `--script-shell`, and `-script-shell`
             is too unless it is a bundle of short flags; such a word is read both ways
             (review BT3: `npm run build -script-shell=./x` ran `./x`).
+        values_from_next: bash's reading of a bundle: each value-taking letter takes the
+            next word in turn and the letters after it are options too, so `-ox pipefail
+            F` is `-o pipefail -x F` (read the getopt way, `-o x`, the script was taken
+            to be `pipefail`: review EI7).
     """
 
     takes_value: frozenset[str] = frozenset()
@@ -75,6 +79,7 @@ class OptionSpec:
     long_nocase: bool = False
     plus_options: bool = False
     any_dashes: bool = False
+    values_from_next: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
     _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -317,6 +322,9 @@ class _Scanner:
             name = "-" + text[pos]
             rest = text[pos + 1 :]
             known = name in spec.known
+            if name in spec.takes_value and spec.values_from_next:
+                self.take_next(name, index, known)
+                continue
             if name in spec.takes_value:
                 if rest:
                     self.options.append(_option(name, rest, index, True, True, ()))
@@ -470,6 +478,20 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
         "npm": _NOPT_SPEC,
         "pnpm": _NOPT_SPEC,
         "yarn": _NOPT_SPEC,
+        # awk's operands after its program are files it reads (`awk 1 .env` prints it:
+        # review EI7); these options take the next word (`-v n=1`, `-F :`)
+        **dict.fromkeys(
+            ("awk", "gawk", "mawk", "nawk"),
+            OptionSpec(
+                takes_value=_fs(
+                    "-v -F -f -E -e -i -l -W --assign --field-separator --file --exec "
+                    "--source --include --load"
+                ),
+                optional_value=_fs(
+                    "-d --dump-variables -D --debug -o --pretty-print -p --profile -L --lint"
+                ),
+            ),
+        ),
         "find": OptionSpec(
             takes_value=_FIND_VALUE,
             single_dash_long=_FIND_VALUE | _FIND_FLAGS,
