@@ -207,8 +207,11 @@ class _BatchState:
         self.cwd = cwd
         self.workspace = workspace
         self.env = dict(os.environ)  # (see `run`: the process's, as the hook's)
-        self.default = EvalContext.build(cwd=cwd, workspace=workspace, env=self.env)
-        self.contexts: dict[tuple[str | None, str | None], EvalContext] = {}
+        # the contexts built so far, by (cwd, workspace) as the input gave them; (None,
+        # None) is the command line's
+        self.contexts: dict[tuple[str | None, str | None], EvalContext] = {
+            (None, None): EvalContext.build(cwd=cwd, workspace=workspace, env=self.env)
+        }
         self.decode = json.JSONDecoder().decode
         self.encode = _ENCODER.encode
 
@@ -228,14 +231,14 @@ class _BatchState:
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             return self.encode({"error": f"bad input line: {error}", "line": raw})
         try:
-            ctx = self.default
-            if key != (None, None):
-                ctx = self.contexts.get(key) or self.contexts.setdefault(
-                    key,
-                    EvalContext.build(
-                        cwd=key[0] or self.cwd, workspace=key[1] or self.workspace, env=self.env
-                    ),
+            kept = self.contexts.get(key)
+            if kept is None:
+                kept = EvalContext.build(
+                    cwd=key[0] or self.cwd, workspace=key[1] or self.workspace, env=self.env
                 )
+            # the folders' links as they are now, not as an earlier line found them: a
+            # command run in between may have re-pointed one (review EL1)
+            ctx = self.contexts[key] = kept.current()
         except (OSError, ValueError) as error:
             return self.encode({"error": f"bad input line: {error}", "line": raw})
         decision = self.policy.evaluate_in(command, ctx)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from policylang.cli.eval_cmd import add_policy_arguments, load_from_args
 from policylang.engine.explain import explain_with_sources
@@ -29,6 +30,11 @@ def run(args: argparse.Namespace) -> int:
     policy = load_from_args(args)
     if policy is None:
         return EXIT_RULESET_ERROR
-    decision = policy.evaluate(args.command, cwd=args.cwd, workspace=args.workspace)
+    # the process's environment, as `eval` and the hooks judge with: PATH and git's
+    # variables change decisions, and the trace must be of the decision `eval` gives
+    # (review EL3: without it, a workspace `bin/cat` first on PATH was explained `allow`)
+    decision = policy.evaluate(
+        args.command, cwd=args.cwd, workspace=args.workspace, env=dict(os.environ)
+    )
     print(explain_with_sources(decision))
     return EXIT_OK

@@ -10,7 +10,7 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +60,20 @@ class EvalContext:
         given = (self.home, self.workspace)
         real = (self.real_home or self.home, self.real_workspace or self.workspace)
         return (given,) if real == given else (given, real)
+
+    def current(self) -> EvalContext:
+        """This context with its folders' links resolved again, as they are now.
+
+        A context kept for many lines (`eval --jsonl`) must not judge a line by a folder
+        resolved for an earlier one: a command run in between may have replaced the
+        working folder with a link into `~/.ssh` (review EL1: `grep -r KEY` was judged as
+        reading the old folder, and printed the keys under an allow)."""
+        workspace = _resolved(self.workspace)
+        home = workspace if self.home == self.workspace else _resolved(self.home)
+        cwd = workspace if self.cwd == self.workspace else _resolved(self.cwd)
+        if (workspace, home, cwd) == (self.real_workspace, self.real_home, self.real_cwd):
+            return self
+        return replace(self, real_workspace=workspace, real_home=home, real_cwd=cwd)
 
     @classmethod
     def build(

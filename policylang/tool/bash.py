@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import logging
 import os
+import shlex
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -244,6 +245,19 @@ def _plain(status: ToolStatus, text: str, decision: Decision | None = None) -> T
                       is_error=status is not ToolStatus.STARTED, decision=decision)
 
 
+def _with_login_floor(decision: Decision, started: Decision) -> Decision:
+    """`decision` for a command a login shell runs, raised to `started`'s verdict (the
+    same command judged as `bash -l -c COMMAND`) where that is stricter. The suggestion
+    is dropped then: approving the command would not lift what the login start-up asks."""
+    if started.verdict.rank <= decision.verdict.rank:
+        return decision
+    added = tuple(r for r in started.reasons if r not in decision.reasons)
+    return Decision(command=decision.command, verdict=started.verdict,
+                    retention=decision.retention, concurrency_safe=False,
+                    reasons=(*decision.reasons, *added), segments=decision.segments,
+                    suggested_rule=None, locked=decision.locked or started.locked)
+
+
 def _reasons_text(decision: Decision) -> str:
     lines = [f"  {r.render()}" for r in decision.reasons]
     return "\n".join(["reasons:", *lines]) if lines else "reasons: none given"
@@ -310,7 +324,7 @@ class BashTool:
         cwd = self._cwd(args)
         if cwd is None:
             return False
-        decision = self._evaluate(args.command, cwd)
+        decision = self._evaluate(args.command, cwd, login=args.login)
         return decision.verdict is Verdict.ALLOW and decision.concurrency_safe
 
     def call(self, arguments: object, *, cancel: Cancel | None = None) -> ToolResult:
@@ -329,7 +343,7 @@ class BashTool:
         identity = None if cwd is None else _directory_identity(cwd)
         if cwd is None or identity is None:
             return _plain(ToolStatus.INVALID, self._workdir_problem(args))
-        decision = self._evaluate(args.command, cwd)
+        decision = self._evaluate(args.command, cwd, login=args.login)
         approval, refusal = self._authorize(args, decision, cwd)
         if refusal is not None:
             return refusal
@@ -384,10 +398,18 @@ class BashTool:
         return scrub_env(os.environ, cwd=cwd, extra=self.options.env,
                          force=self.options.force_env)
 
-    def _evaluate(self, command: str, cwd: str) -> Decision:
+    def _evaluate(self, command: str, cwd: str, *, login: bool = False) -> Decision:
         try:
-            return self.policy.evaluate(command, cwd=cwd, workspace=self.workspace,
-                                        env=self._child_env(cwd))
+            env = self._child_env(cwd)
+            decision = self.policy.evaluate(command, cwd=cwd, workspace=self.workspace, env=env)
+            if login:
+                # `login` runs `bash -l -c COMMAND`: the profile's scripts run first, and
+                # run programs by PATH, which may find the workspace's (review EL2); the
+                # engine judges that start-up where it sees `bash -l` written
+                started = self.policy.evaluate(f"bash -l -c {shlex.quote(command)}", cwd=cwd,
+                                               workspace=self.workspace, env=env)
+                decision = _with_login_floor(decision, started)
+            return decision
         except Exception as exc:  # fail closed: a broken policy never allows
             _log.exception("policy evaluation failed for %r", command)
             reason = Reason(rule_id="tool.policy-error", verdict=Verdict.DENY,
