@@ -489,8 +489,13 @@ def match_outside(
 
     if _relative(path, workspace) is not None:
         return None
+    # an exception that does not name home does not reach into it: with HOME under /tmp
+    # (a container's user), `except /tmp/**` had let an approved `cp` write `~/.curlrc`
+    # and `~/bin/ls` (review EK)
+    in_home = home != "/" and _relative(path, home) is not None
     if any(
         rule_matches(rule, path, home=home, workspace=workspace, subtree=False)
+        and (rule.anchor == HOME or not in_home)
         for rule in outside.exceptions
     ):
         return None

@@ -21,6 +21,7 @@ from policylang.decision import Reason, Verdict
 from policylang.engine import _objects, gitstage, paths, prefixes, subtree
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import (
+    PRINTED_FILE_KEYS,
     REWRITE_MARK,
     GitConfigInspector,
     GitDirs,
@@ -2796,7 +2797,12 @@ class PathChecks:
                         if risk.kind == "hook"
                         else f"'s git config sets `{risk.key}` ({risk.file})"
                     )
-                    message = f"the repository{what}, so git may run a program"
+                    effect = (
+                        "so git reads the file it names, and may print it"
+                        if risk.kind != "hook" and risk.key.lower() in PRINTED_FILE_KEYS
+                        else "so git may run a program"
+                    )
+                    message = f"the repository{what}, {effect}"
                 seg.floor(Verdict.ASK, "engine.git-config", message)
         subcommand = _word_value(found.inner, 1)
         if subcommand in ("add", "stage"):  # (`stage` is git's other name: review CR2)

@@ -3752,10 +3752,11 @@ class _Walk(LineWrites):
         env = self.ctx.env
         keys = [env.get(v) for v in ("LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM")]
         config = env.get("XDG_CONFIG_HOME")
-        keys.append(os.path.join(config, "lesskey") if config else None)
+        # less 6xx also reads the binary file `less` there, and `~/.config/less` (EK2)
+        keys += [os.path.join(config, "lesskey"), os.path.join(config, "less")] if config else []
         # and where no variable says otherwise, home's, which a link may lead into the
         # workspace (review DG4: a dotfiles repository's `~/.lesskey`)
-        keys += ["~/.lesskey", "~/.config/lesskey", "~/.less"]
+        keys += ["~/.lesskey", "~/.config/lesskey", "~/.less", "~/.config/less"]
         if self._reads_workspace_file(name, [("the lesskey file", k) for k in keys], seg):
             return True
         commands = [env.get("LESSOPEN", "").strip(), env.get("LESSCLOSE", "").strip()]

@@ -1344,6 +1344,13 @@ def _repository_configs(gitdir: str, common: str) -> tuple[str, ...]:
     return configs if common == gitdir else (*configs, gitdir + "/config")
 
 
+# settings whose file git only reads, and may print (not a program it runs): said so in
+# the reasons (review EK8: "so git may run a program" for `blame.ignoreRevsFile`)
+PRINTED_FILE_KEYS: Final = frozenset(
+    {"blame.ignorerevsfile", "core.attributesfile", "core.excludesfile", "mailmap.file",
+     "mailmap.blob", "fsck.skiplist", "fetch.fsck.skiplist", "receive.fsck.skiplist",
+     "gpg.ssh.allowedsignersfile", "gpg.ssh.revocationfile"}
+)  # fmt: skip
 # settings whose value names a file git reads (a relative one: in the work tree)
 _FILE_KEYS: Final = frozenset(
     {"blame.ignorerevsfile", "core.hookspath", "core.attributesfile", "core.excludesfile",
