@@ -40,7 +40,7 @@ _SIMPLE_ESCAPES = {
 # `$'\x{2e}env'` is `.env`, which the engine had read as a harmless name (review AZ1)
 _ANSI_C = re.compile(
     r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x\{([0-9A-Fa-f]*)\}?|x([0-9A-Fa-f]{1,2})"
-    r"|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|c(.)|(.))",
+    r"|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|c(\\\\|.)|(.))",
     re.DOTALL,
 )
 
@@ -69,6 +69,15 @@ def _ansi_c_escape(match: re.Match[str]) -> str:
             raise LocaleDependent(match.group(0))
         return chr(value)
     if ctrl is not None:
+        # `\c\\` is one escape, both backslashes its own (review EJ1: read as `\c\`
+        # then `\0…`, a NUL cut `$'\c\\0h/.ssh/id_rsa'` short); bash takes the next
+        # byte, not character: a character beyond ASCII gives bytes that depend on how
+        # the text is encoded (EJ2: `$'\cà'` was read as a NUL, where bash gives
+        # `03 a0`), so the word is not known
+        if ctrl == "\\\\":
+            return "\x1c"
+        if not ctrl.isascii():
+            raise LocaleDependent(match.group(0))
         return "\x7f" if ctrl == "?" else chr(ord(ctrl.upper()) & 0x1F)
     return "\\" + other
 

@@ -38,6 +38,8 @@ SPELLINGS = (
     "\\;q\\;",
     "$'\\\\' x $'a\\\\'b",  # `$'\\'` ends at its second quote (tree-sitter runs on)
     "$'\\\\'$'\\\\' $'\\\\\\'' y",
+    # `\c\\` is one escape using both backslashes (review EJ1); `\c\` before other text
+    "$'\\c\\\\00' $'\\c\\\\x41' $'\\c\\x41' $'\\c\\\\\\\\x41' $'\\c' $'a\\c' $'\\c?'",
 )
 
 
