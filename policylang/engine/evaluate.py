@@ -2653,6 +2653,12 @@ class _Walk(LineWrites):
                         self.check_path(option.value, "read", seg, place)
         if spec.name == "uv run":
             self._uv_project_writes((cwd, *places), seg)
+            view = views[0][1]
+            if view.has("-s", "--script", "--gui-script") and view.rest < len(runner):
+                # `uv run --script .env` runs the file as Python whatever its name, and
+                # prints the line it cannot parse (review EI7)
+                for place in (cwd, *places):
+                    self.check_path_word(runner[view.rest], "read", seg, place)
         if not places:
             return
         verb = runner[0].value or ""

@@ -9,8 +9,10 @@ program (`awk 1 .env` prints the file)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,10 @@ _DENIES = [
     "gawk --include .env 1",
     "R -f .env",
     "R --file=.env",
+    # `uv run --script` runs the file as Python whatever its name
+    "uv run --script .env",
+    "uv run -s .env",
+    "uv run --gui-script .env",
     # awk's operands after its program are the files it reads
     "awk 1 .env",
     "awk -F: '{print $1}' .env",
@@ -113,3 +119,14 @@ def test_node_require_prints_the_file_it_cannot_parse(tmp_path: Path) -> None:
 def test_awk_prints_the_files_after_its_program(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path)
     assert _CANARY in run_printed("awk -v n=1 1 .env", workspace, env_beside(tmp_path))
+
+
+_UV = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+
+
+@pytest.mark.skipif(_UV is None, reason="needs uv (a dev dependency)")
+def test_uv_runs_a_script_option_s_file_as_python(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    env = {**env_beside(tmp_path), "UV_NO_CACHE": "1", "UV_PYTHON_DOWNLOADS": "never",
+           "UV_PYTHON": sys.executable}  # fmt: skip
+    assert _CANARY in run_printed(f"{_UV} run --no-project --script .env", workspace, env)
