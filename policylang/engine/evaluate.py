@@ -3295,6 +3295,12 @@ class _Walk(LineWrites):
             )
             return
         if login is not None:
+            # the start-up files a login shell sources, where one lies in or leads into
+            # the workspace (home is the workspace, a dotfiles repository's `~/.profile`
+            # linked into it): the repository's code runs before the command (EM3)
+            started = [("the start-up file", f) for f in _LOGIN_FILES]
+            if self._reads_workspace_file(f"{login} -l", started, seg):
+                return
             entries = self._workspace_path_entries(cwd)
             if entries:
                 self.fs = True
@@ -5660,14 +5666,25 @@ def _login_shell(segment: Segment) -> str | None:
                 continue
             if value == "--login" or _short_flag(value, "l"):
                 return use.name
-            if value in _SHELL_VALUED or (value[:1] in "-+" and value[-1:] in "oO"):
+            if value in _SHELL_VALUED:
                 index += 1  # `-o errexit`, `--rcfile FILE`: the next word is a value
+            elif value[:1] in "-+" and not value.startswith("--"):
+                # bash gives each `o`/`O` of a bundle the next word in turn, and reads the
+                # letters after it too (`-oe pipefail -lc`: review EM2)
+                index += sum(1 for letter in value[1:] if letter in "oO")
             elif not value.startswith(("-", "+")):
                 break  # the code string or a script: the shell's options end there
     return None
 
 
 _SHELL_VALUED: Final = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
+# what a login shell sources before its command: bash the first of `~/.bash_profile`,
+# `~/.bash_login`, `~/.profile` (and Debian's `.profile` sources `~/.bashrc`), dash and
+# POSIX sh `~/.profile`, both `/etc/profile` first (review EM3)
+_LOGIN_FILES: Final = (
+    "/etc/profile", "/etc/bash.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile",
+    "~/.bashrc",
+)  # fmt: skip
 
 
 def _short_flag(value: str | None, letter: str) -> bool:

@@ -841,6 +841,11 @@ class RuleView:
             return max(protected, key=lambda hit: hit.verdict.rank), False
         if all(outside for _, outside in results):
             return results[0]
+        if not any(paths_within(form, ws) for _, ws in pairs):
+            # outside the workspace under every spelling: an exception one spelling of home
+            # does not lift the outside verdict (`except /tmp/**` with home reached through
+            # a link from its real place under /tmp: review EM4)
+            return next((r for r in results if r[1]), (None, False))
         return None, False
 
     def _match(
@@ -4649,7 +4654,7 @@ _PYTHON_SCRIPT: Final = _ScriptOptions(
 )
 _SHELL_SCRIPT: Final = _ScriptOptions(
     stops="cs", values="oO", long_stops=frozenset({"--command"}),
-    long_values=frozenset({"--rcfile", "--init-file"}), plus=True, next_values=True,
+    long_reads=frozenset({"--rcfile", "--init-file"}), plus=True, next_values=True,
 )  # fmt: skip
 _SCRIPT_OPTIONS: Final = {
     **dict.fromkeys(
@@ -4713,7 +4718,9 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
             if operand:
                 found.append(word)
             return found
-        if value == "--":
+        if value == "--" or (value == "-" and options.plus):
+            # (a shell's `-` ends its options as `--` does: `bash - .env` runs `.env`,
+            # review EM5; an interpreter's `-` is its standard input)
             if operand and index < len(inner):
                 found.append(inner[index])
             return found

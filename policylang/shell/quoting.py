@@ -95,6 +95,11 @@ def decode_ansi_c(body: str) -> str:
     """
     if "\\" not in body:
         return body
+    if "\x01" in body or "\x7f" in body:
+        # bash's lexer keeps these two bytes behind a CTLESC of its own, which its decoder
+        # then reads: `$'\c<DEL>'` is `01 7f`, `$'\<SOH>'` is `\ 01 01` (review EM1); a
+        # word whose escapes meet them is not known
+        raise LocaleDependent(body)
     decoded = _ANSI_C.sub(_ansi_c_escape, body)
     return bytes_to_text(decoded.partition("\x00")[0])
 
