@@ -7,7 +7,6 @@ repository's git config, turning each finding into a floor on the segment's stat
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import os
 import re
@@ -925,10 +924,10 @@ def git_removed(found: SegmentRules) -> GitRemoved:
 
 
 def _git_glob_matches(relative: str, wanted: str) -> bool:
-    """Whether git's pathspec glob `wanted` (fnmatch's, whose `*` matches `/` as git's
+    """Whether git's pathspec glob `wanted` (`glob_matches`, whose `*` matches `/` as git's
     does) matches the path `relative` or a folder above it."""
     while relative not in ("", "."):
-        if fnmatch.fnmatchcase(relative, wanted):
+        if paths.glob_matches(relative, wanted):  # (`[^x]`, `[[:alpha:]]`: EN6)
             return True
         relative = os.path.dirname(relative)
     return False

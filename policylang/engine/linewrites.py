@@ -20,7 +20,6 @@ here: no file-system call is made for them.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from typing import Final
 
@@ -28,7 +27,7 @@ from policylang.decision import Verdict
 from policylang.engine import paths, subtree
 from policylang.engine.checks import PathChecks, SegmentState, short
 from policylang.engine.gitconfig import bare_levels
-from policylang.engine.paths import is_within
+from policylang.engine.paths import glob_matches, is_within
 
 # what makes a folder a git directory, or changes what git runs or reads in one: written
 # below a folder git's discovery reaches, the folder may be a repository after the write
@@ -306,7 +305,7 @@ class LineWrites(PathChecks):
             for seg, form, deep in self.written:
                 if seg is landing.seg:
                     continue
-                if fnmatch.fnmatchcase(form, pattern) or fnmatch.fnmatchcase(form, normal):
+                if glob_matches(form, pattern) or glob_matches(form, normal):
                     self.land_glob_match(landing, form, form[cut:])
                 elif (
                     deep

@@ -13,6 +13,7 @@ relative path checked under an unknown directory fails closed (the caller asks).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import posixpath
@@ -1000,6 +1001,80 @@ def is_within(path: str, root: str) -> bool:
 _GLOB_MAGIC = re.compile(r"[*?[]")
 
 
+def glob_matches(name: str, pattern: str) -> bool:
+    """Whether `name` matches the shell pattern `pattern` as bash (and git's wildmatch)
+    match it: `*`, `?`, and bracket expressions with `!` or `^` negation, ranges and
+    POSIX classes (`[[:alpha:]]`, `[=a=]`, `[.a.]`). Python's `fnmatch` reads `[^x]` as
+    "`^` or `x`" and knows no classes: `cat server.ke[^x]` matched nothing for it, and was
+    judged as a harmless literal name while bash read `server.key` (review EN6). A class
+    is matched as any one character (never fewer names than bash's: the strict side)."""
+    return _glob_regex(pattern).fullmatch(name) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "*":
+            out.append(".*")
+        elif char == "?":
+            out.append(".")
+        elif char == "[" and (end := _bracket_end(pattern, index)) > 0:
+            out.append(_bracket_regex(pattern[index + 1 : end - 1]))
+            index = end
+            continue
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def _bracket_end(pattern: str, start: int) -> int:
+    """The index after the `]` that closes the bracket expression at `start`, or -1
+    (an unclosed `[` is an ordinary character). A `]` first (after `!`/`^`) is a member,
+    and `[:…:]`, `[=…=]`, `[.….]` inside are read whole."""
+    index = start + 1
+    if index < len(pattern) and pattern[index] in "!^":
+        index += 1
+    if index < len(pattern) and pattern[index] == "]":
+        index += 1
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "]":
+            return index + 1
+        if char == "[" and index + 1 < len(pattern) and pattern[index + 1] in ":=.":
+            close = pattern.find(pattern[index + 1] + "]", index + 2)
+            if close != -1:
+                index = close + 2
+                continue
+        index += 1
+    return -1
+
+
+def _bracket_regex(body: str) -> str:
+    """A regex for the bracket expression `[body]`."""
+    negated = body[:1] in ("!", "^")
+    members = body[1:] if negated else body
+    if any(f"[{kind}" in members for kind in ":=.") or not members:
+        return "."  # a class, an equivalence class, a collating symbol: any character
+    items: list[str] = []
+    index = 0
+    while index < len(members):
+        char = members[index]
+        if index + 2 < len(members) and members[index + 1] == "-":
+            high = members[index + 2]
+            if ord(high) < ord(char):
+                return "."  # a range bash may read by its locale's order
+            items.append(f"{re.escape(char)}-{re.escape(high)}")
+            index += 3
+            continue
+        items.append(re.escape(char))
+        index += 1
+    return ("[^" if negated else "[") + "".join(items) + "]"
+
+
 def bounded_glob(
     pattern: str, *, matches: int, visits: int, spent: list[int] | None = None
 ) -> list[str] | None:
@@ -1019,8 +1094,6 @@ def bounded_glob(
     >>> [p[len(root):] for p in bounded_glob(f"{root}/.e*", matches=10, visits=10)]
     ['/.env']
     """
-    import fnmatch
-
     parts = [part for part in pattern.split("/") if part]
     current = ["/"]
     budget = visits
@@ -1050,7 +1123,7 @@ def bounded_glob(
                 for name in sorted(names):
                     if name.startswith(".") and not dots:
                         continue
-                    if fnmatch.fnmatchcase(name, part):
+                    if glob_matches(name, part):
                         path = posixpath.join(base, name)
                         if last or os.path.isdir(path):
                             following.append(path)

@@ -106,6 +106,8 @@ def _sequence(body: str) -> list[str] | None:
     step_text = pieces[2] if len(pieces) == 3 else "1"
     if _NUMBER.fullmatch(step_text) is None:
         return None
+    if not _fits_intmax(step_text):
+        raise _Doubt  # bash keeps the word as written (review EN2)
     step = abs(int(step_text)) or 1
     if _NUMBER.fullmatch(first) and _NUMBER.fullmatch(last):
         return _numbers(first, last, step)
@@ -120,6 +122,8 @@ def _sequence(body: str) -> list[str] | None:
 
 
 def _numbers(first: str, last: str, step: int) -> list[str]:
+    if not (_fits_intmax(first) and _fits_intmax(last)):
+        raise _Doubt  # bash keeps the word as written (review EN2)
     low, high = int(first), int(last)
     direction = 1 if high >= low else -1
     count = abs(high - low) // step + 1
@@ -129,10 +133,20 @@ def _numbers(first: str, last: str, step: int) -> list[str]:
     if _padded(first) or _padded(last):
         if low < 0 or high < 0:
             raise _Doubt  # bash pads negative numbers in its own way: not needed here
-        width = max(len(first.lstrip("+")), len(last.lstrip("+")))
+        # the bounds' whole lengths, a sign included (`{00..+03}` is `000 … 003`: EN1)
+        width = max(len(first), len(last))
     return [str(n).zfill(width) for n in range(low, high + direction, step * direction)]
 
 
+def _fits_intmax(number: str) -> bool:
+    """Whether bash reads `number` as a number (`strtoimax` without overflow): a bound or
+    step beyond 64 bits makes the braces no sequence, and the word stays as written."""
+    return -(2**63) < int(number) < 2**63
+
+
 def _padded(number: str) -> bool:
-    digits = number.lstrip("+-")
-    return len(digits) > 1 and digits.startswith("0")
+    """bash's `expand_seqterm`: a bound pads only when its text starts with `0` or `-0`
+    (`{+01..1}` is `1`, where the sign had been stripped first and `01` made: EN1)."""
+    return (len(number) > 1 and number.startswith("0")) or (
+        len(number) > 2 and number.startswith("-0")
+    )

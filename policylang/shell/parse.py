@@ -1813,11 +1813,13 @@ class _Walker:
         name: str | None = None
         values: list[Node] = []
         body: Node | None = None
+        in_end: int | None = None
         for child in node.children:
             kind = child.type
             if kind == "select":
                 scope = Scope.SELECT
             elif kind == "in":
+                in_end = child.end_byte
                 continue
             elif kind == "do_group":
                 body = child
@@ -1831,6 +1833,8 @@ class _Walker:
                 continue
             elif child.is_named and kind != "comment":
                 self.unhandled(ctx, child)
+        if in_end is not None and values:
+            self.escaped_lead(ctx, in_end, values[0].start_byte)
         words = self.words(values, ctx, "loop word")
         self.add(ctx, node, SegmentKind.LOOP_HEADER, words=words, name=name)
         if body is not None:
@@ -1887,6 +1891,8 @@ class _Walker:
                 bodies.append(statements)
             elif child.is_named and child.type in _WORDLIKE and not patterns and not bodies:
                 subject.append(child)
+        if subject and node.children and node.children[0].type == "case":
+            self.escaped_lead(ctx, node.children[0].end_byte, subject[0].start_byte)
         words = self.words(subject, ctx, "case word") + self.words(patterns, ctx, "case pattern")
         self.keywords(ctx, node)
         self.add(ctx, node, SegmentKind.CASE_HEADER, words=words)
@@ -2477,6 +2483,13 @@ class _Walker:
         words.extend(self.words(plain, ctx, "argument"))
         return tuple(words)
 
+    def escaped_lead(self, ctx: _Ctx, start_byte: int, end_byte: int) -> None:
+        """Escaped characters between a keyword (`in`, `case`, an array's `(`) and the first
+        word after it, which tree-sitter puts in no node: bash's first word starts with
+        them (`for f in \\ y` loops over ` y`, which had been read as `y`: review EN5)."""
+        if self.src.backslash and self.src.data.find(b"\\", start_byte, end_byte) != -1:
+            self.dropped(ctx, start_byte, end_byte)
+
     def dropped(self, ctx: _Ctx, start_byte: int, end_byte: int) -> None:
         """Text between statements that tree-sitter put in no node (`\\ ` at a line start
         is a command of its own for bash)."""
@@ -2844,6 +2857,8 @@ class _Walker:
                     message = "bash reads `(…)` glued to what follows as one word, not an array"
                     self.mismatch(ctx, child, message)
                 elements = [c for c in child.children if c.is_named and c.type in _WORDLIKE]
+                if elements:
+                    self.escaped_lead(ctx, child.start_byte + 1, elements[0].start_byte)
                 array = self.words(elements, ctx, f"array element of `{name}`")
             elif kind != "comment":
                 value_parts.append(child)

@@ -548,6 +548,8 @@ _BASH_ONLY: Final = (
     (re.compile(r"(?<!\$)\(\("), "`((…))` is arithmetic for bash, but two subshells for sh"),
     (re.compile(r"\[\[|<<<|[<>]\(|\|&|;&"), "bash-only syntax that sh reads differently"),
     (re.compile(r"(?<![\w-])time(?![\w-])"), "`time` is a keyword for bash, a program for sh"),
+    # dash expands no braces: `for f in x{a,b}` loops once, over the name `x{a,b}` (EN4)
+    (re.compile(r"\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}"), "braces expand for bash, not for sh"),
 )
 
 
@@ -639,6 +641,12 @@ _SHELL_EFFECTS = (
         options=_fs("-O"),
         effect="sets a shell option that changes what the code's words mean",
         harmless=_HARMLESS_SHOPT_OPTIONS,
+    ),
+    # `+B` turns brace expansion off: `for f in x{a,b}` loops over the name `x{a,b}`,
+    # where the policy reads two names (review EN3); `-B`, the default, is read the same
+    OptionEffect(
+        options=_fs("-B"),
+        effect="turns brace expansion on or off, which changes what the code's words mean",
     ),
     # an interactive shell reads ~/.bashrc or $ENV and expands aliases
     OptionEffect(

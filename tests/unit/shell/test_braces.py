@@ -13,6 +13,11 @@ from policylang.shell.braces import MAX_WORDS, expand_braces
 
 EXPLICIT = [
     "{rm,-rf,/}",
+    # zero padding as bash's expand_seqterm does it (review EN1)
+    "x{+01..1}",
+    "x{0..+03}",
+    "x{00..+03}",
+    "x{+00..1}",
     "src/{a,b}.py",
     "x{a,}",
     "{,a}b",
