@@ -2822,9 +2822,7 @@ class _Walk(LineWrites):
         # (a workspace given through a link is where its links lead too: the start's
         # resolved cwd lies there, review CH9)
         roots = (self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace)
-        return cwd.known and all(
-            any(paths.is_within(c, root) for root in roots) for c in cwd.candidates
-        )
+        return cwd.known and all(_inside_roots(c, roots) for c in cwd.candidates)
 
     def _may_name_protected(self, value: str, cwd: paths.Cwd) -> bool:
         """Whether a protect rule may cover what `value` names, by its text alone (joined
@@ -4088,6 +4086,15 @@ def _makes_link(found: SegmentRules) -> bool:
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
 
 
+def _inside_roots(folder: str, roots: tuple[str, str]) -> bool:
+    """Whether `folder` lies in one of the workspace's spellings `roots`, as written or
+    where its links lead (a cwd given through a link to the workspace: review EO3)."""
+    if any(paths.is_within(folder, root) for root in roots):
+        return True
+    real = paths.real(folder)
+    return real != folder and any(paths.is_within(real, root) for root in roots)
+
+
 def _start_cwd(ctx: EvalContext) -> paths.Cwd:
     """Where the line starts (`_start_candidates`)."""
     return paths.Cwd(candidates=_start_candidates(ctx))
@@ -4095,10 +4102,33 @@ def _start_cwd(ctx: EvalContext) -> paths.Cwd:
 
 def _start_candidates(ctx: EvalContext) -> frozenset[str]:
     """Where the line starts: the cwd as given and, where links lead elsewhere, where they
-    lead (a read of the working folder reads the folder the links reach: review CG5)."""
-    if ctx.real_cwd:
-        return frozenset({ctx.cwd, ctx.real_cwd})
-    return frozenset({ctx.cwd})
+    lead (a read of the working folder reads the folder the links reach: review CG5); and
+    the environment's `PWD` where it names the same folder by another path, since bash
+    keeps it as the logical working folder its `cd ..` starts from (review EO2: with the
+    cwd given as the real path of `~/src/repo`, `cd ../.. && cat .aws/credentials` read
+    home's)."""
+    found = {ctx.cwd, ctx.real_cwd} if ctx.real_cwd else {ctx.cwd}
+    logical = _inherited_pwd(ctx, found)
+    if logical is not None:
+        found.add(logical)
+    return frozenset(found)
+
+
+def _inherited_pwd(ctx: EvalContext, known: set[str]) -> str | None:
+    """`PWD` of the environment, normalised, where bash would take it as the logical
+    working folder: absolute, and the same folder as the cwd (None otherwise)."""
+    pwd = ctx.env.get("PWD")
+    if not pwd or not pwd.startswith("/") or "\0" in pwd:
+        return None
+    pwd = os.path.normpath(pwd)
+    if pwd in known:
+        return None
+    try:
+        here, there = os.stat(ctx.cwd), os.stat(pwd)
+    except (OSError, ValueError):
+        return None
+    same = (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+    return pwd if same else None
 
 
 # the renamers `prefixes.made_names` knows (not split and csplit, which make new files)

@@ -758,11 +758,18 @@ def cd_target(
     if not operands:
         return True, home if name != "pushd" else None
     target = operands[0]
+    if name == "pushd" and _STACK_INDEX.fullmatch(target):
+        # `pushd +1` rotates the directory stack: it may enter a folder an earlier line
+        # of the same shell pushed (`pushd -n ~/.aws`), not a folder named `+1` (EO1)
+        return True, None
     if target == "-":
         return True, env_oldpwd
     if cdpath and not target.startswith(("/", "./", "../", "~")) and target not in (".", ".."):
         return True, None  # `cd .aws` may be `$CDPATH/.aws`
     return True, target
+
+
+_STACK_INDEX: Final = re.compile(r"[+-][0-9]+")
 
 
 def _plain_cd_word(word: Word) -> bool:

@@ -759,6 +759,8 @@ class RuleView:
             hit, outside = self._match_anchors(form, wanted, ctx, subtree, removal)
             if hit is None or (outside and protected_only):
                 continue
+            if outside and _lands_inside(form, ctx):
+                continue
             if outside:
                 message = f"{access}s `{shown}` outside the workspace"
             else:
@@ -4690,6 +4692,16 @@ _SCRIPT_OPTIONS: Final = {
         ),
     ),
 }  # fmt: skip
+
+
+def _lands_inside(form: str, ctx: EvalContext) -> bool:
+    """Whether a path outside the workspace as written lies in it where its links lead
+    (a cwd given through a link to the workspace: review EO3): what the outside-workspace
+    rule judges is where the file is; the protect rules still judge every spelling."""
+    real = paths.real(form)
+    return real != form and any(
+        paths_within(real, root) for root in (ctx.workspace, ctx.real_workspace) if root
+    )
 
 
 def _script_options(name: str, shells: frozenset[str]) -> _ScriptOptions | None:
