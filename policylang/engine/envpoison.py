@@ -399,7 +399,14 @@ def _set_changes_expansion(words: Sequence[Word]) -> bool:
 
 
 def _shopt_sets(words: Sequence[Word]) -> bool:
-    return any(w.value is None or w.value == "-s" for w in words[1:])
+    """Whether `shopt` may change an option: a word not known, or an option bundle with
+    `s`, `u` or `o` in it (`-uo braceexpand` turns brace expansion off, `-so keyword`
+    turns `set -k` on: review EP4; only a lone `-s` had counted)."""
+    return any(
+        w.value is None
+        or (w.value.startswith("-") and any(letter in w.value[1:] for letter in "suo"))
+        for w in words[1:]
+    )
 
 
 # -- builtins that assign variables ----------------------------------------------------------

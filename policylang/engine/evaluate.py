@@ -4117,14 +4117,16 @@ def _start_candidates(ctx: EvalContext) -> frozenset[str]:
 def _inherited_pwd(ctx: EvalContext, known: set[str]) -> str | None:
     """`PWD` of the environment, normalised, where bash would take it as the logical
     working folder: absolute, and the same folder as the cwd (None otherwise)."""
-    pwd = ctx.env.get("PWD")
-    if not pwd or not pwd.startswith("/") or "\0" in pwd:
+    raw = ctx.env.get("PWD")
+    if not raw or not raw.startswith("/") or "\0" in raw:
         return None
-    pwd = os.path.normpath(pwd)
+    # bash looks at the value as given (the kernel resolves its `..` after links), then
+    # tidies it as text (review EP6: `WS/deep/../..` with `deep` a link)
+    pwd = os.path.normpath(raw)
     if pwd in known:
         return None
     try:
-        here, there = os.stat(ctx.cwd), os.stat(pwd)
+        here, there = os.stat(ctx.cwd), os.stat(raw)
     except (OSError, ValueError):
         return None
     same = (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)

@@ -758,18 +758,16 @@ def cd_target(
     if not operands:
         return True, home if name != "pushd" else None
     target = operands[0]
-    if name == "pushd" and _STACK_INDEX.fullmatch(target):
+    if name == "pushd" and target[:1] in ("+", "-") and target != "-":
         # `pushd +1` rotates the directory stack: it may enter a folder an earlier line
-        # of the same shell pushed (`pushd -n ~/.aws`), not a folder named `+1` (EO1)
+        # of the same shell pushed (`pushd -n ~/.aws`), not a folder named `+1` (EO1);
+        # bash reads `'+1 '` and `'+ 1'` as numbers too (EP5)
         return True, None
     if target == "-":
         return True, env_oldpwd
     if cdpath and not target.startswith(("/", "./", "../", "~")) and target not in (".", ".."):
         return True, None  # `cd .aws` may be `$CDPATH/.aws`
     return True, target
-
-
-_STACK_INDEX: Final = re.compile(r"[+-][0-9]+")
 
 
 def _plain_cd_word(word: Word) -> bool:
@@ -1015,6 +1013,14 @@ def glob_matches(name: str, pattern: str) -> bool:
     "`^` or `x`" and knows no classes: `cat server.ke[^x]` matched nothing for it, and was
     judged as a harmless literal name while bash read `server.key` (review EN6). A class
     is matched as any one character (never fewer names than bash's: the strict side)."""
+    if not (name.isascii() and pattern.isascii()) and ("?" in pattern or "[" in pattern):
+        # bash matches bytes in the C locale, and in a UTF-8 one for a name that is not
+        # UTF-8: `x??` matches `xé` (review EP2); either way, it may match
+        return True
+    if any(f"[{kind}" in pattern for kind in ":=."):
+        # bash reads `[=y=]` as a class in some places and as text in others (`[x-[=y=]`
+        # matches `y`: review EP1): any name may match
+        return True
     return _glob_regex(pattern).fullmatch(name) is not None
 
 

@@ -2487,7 +2487,9 @@ class _Walker:
         """Escaped characters between a keyword (`in`, `case`, an array's `(`) and the first
         word after it, which tree-sitter puts in no node: bash's first word starts with
         them (`for f in \\ y` loops over ` y`, which had been read as `y`: review EN5)."""
-        if self.src.backslash and self.src.data.find(b"\\", start_byte, end_byte) != -1:
+        if self.src.backslash and re.search(
+            rb"\\[^\n]", self.src.data[start_byte:end_byte]
+        ):  # (a line continuation is no text: EP7)
             self.dropped(ctx, start_byte, end_byte)
 
     def dropped(self, ctx: _Ctx, start_byte: int, end_byte: int) -> None:

@@ -548,15 +548,20 @@ _BASH_ONLY: Final = (
     (re.compile(r"(?<!\$)\(\("), "`((…))` is arithmetic for bash, but two subshells for sh"),
     (re.compile(r"\[\[|<<<|[<>]\(|\|&|;&"), "bash-only syntax that sh reads differently"),
     (re.compile(r"(?<![\w-])time(?![\w-])"), "`time` is a keyword for bash, a program for sh"),
-    # dash expands no braces: `for f in x{a,b}` loops once, over the name `x{a,b}` (EN4)
-    (re.compile(r"\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}"), "braces expand for bash, not for sh"),
+    # dash expands no braces: `for f in x{a,b}` loops once, over the name `x{a,b}` (EN4);
+    # looked for outside quotes (`_unquoted`) and not in `${…}` (EP8)
+    (re.compile(r"(?<!\$)\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}"), "braces expand for bash, not for sh"),
 )
+_BRACE_CHECK: Final = _BASH_ONLY[-1][0]
+# quoted text (no braces expand there), for the brace check of `_bash_only`
+_QUOTED_TEXT: Final = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
 
 
 def _bash_only(code: str, name: str, anchor: Span) -> list[Problem]:
     """Problems for spellings of `code` (run by POSIX shell `name`) bash reads otherwise."""
     for pattern, why in _BASH_ONLY:
-        found = pattern.search(code)
+        text = _QUOTED_TEXT.sub("''", code) if pattern is _BRACE_CHECK else code
+        found = pattern.search(text)
         if found is not None:
             message = (
                 f"`{name}` is not bash and `{found.group()}` differs: {why}; the policy "

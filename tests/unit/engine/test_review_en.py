@@ -125,3 +125,22 @@ def test_a_bracket_with_a_class_is_never_narrower() -> None:
     assert glob_matches("key", "ke[[:alpha:]]")
     assert glob_matches("ke7", "ke[^[:alpha:]]")  # any one character: the strict side
     assert not glob_matches("kex", "ke[^x]")
+
+
+def test_git_pathspec_brackets_are_matched_as_git_matches_them(tmp_path: Path) -> None:
+    """git's wildmatch reads `[^x]` and `[[:alpha:]]` too: under an approved `git rm`,
+    `git rm 'deploy.ke[^x]'` removed the tracked `deploy.key`."""
+    workspace, env = _setting(tmp_path)
+    (workspace / "deploy.key").write_text("CANARY_EN_DEPLOY\n")
+    (workspace / "old.txt").write_text("old\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run([*git, "init", "-q", "."], cwd=workspace, check=True, timeout=60)
+    subprocess.run([*git, "add", "deploy.key", "old.txt"], cwd=workspace, check=True, timeout=60)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=workspace, check=True, timeout=60)
+    assert decide("git rm old.txt", workspace, env).suggested_rule == "git rm"
+    for line in ("git rm 'deploy.ke[^x]'", "git rm 'deploy.ke[[:alpha:]]'"):
+        decision = decide(line, workspace, env, "git rm")
+        assert decision.verdict is not Verdict.ALLOW, (line, decision.explain())
+    listed = subprocess.run(["git", "ls-files", "--", "deploy.ke[^x]"], cwd=workspace,
+                            capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+    assert listed.stdout.strip() == "deploy.key"  # what git's pathspec names

@@ -30,8 +30,10 @@ def test_a_rotation_of_the_directory_stack_makes_the_folder_unknown(tmp_path: Pa
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
     first, second = "pushd -n ~/.aws >/dev/null", "pushd +1 >/dev/null && cat credentials"
     # one shell, two lines: what a runtime that keeps its shell does
-    done = subprocess.run(["bash", "--norc"], input=f"{first}\n{second}\n", cwd=workspace,
-                          env=env, capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(
+        ["bash", "--norc"], input=f"{first}\n{second}\n", cwd=workspace, env=env,
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
     assert "CANARY_EO_AWS" in done.stdout
     assert decide(first, workspace, env).verdict is Verdict.ALLOW  # it does not move
     decision = decide(second, workspace, env)
