@@ -1044,6 +1044,9 @@ class PathChecks:
     written: list[tuple[SegmentState, str, bool]]
     git_reads: list[tuple[SegmentState, tuple[str, ...]]]
     hidden_skips: list[tuple[SegmentState, str]]
+    # unquoted uses of a loop variable over a glob (`for f in *; do cat $f; done`): bash
+    # splits and globs each match again, so a file the line makes may name others (ES1)
+    resplit_globs: list[tuple[SegmentState, str]]
     named_ignores: list[str]  # the ignore files those readers were given (resolved)
     clean_kept: list[tuple[SegmentState, str]]
     path_users: dict[int, SegmentState]
@@ -1664,7 +1667,9 @@ class PathChecks:
         if len(word.expansions) != 1 or word.expansions[0].kind is not ExpansionKind.PARAMETER:
             return None
         name = word.expansions[0].name
-        if name is None or word.text.strip('"') not in (f"${name}", f"${{{name}}}"):
+        quoted = word.text in (f'"${name}"', f'"${{{name}}}"')
+        if name is None or not (quoted or word.text in (f"${name}", f"${{{name}}}")):
+            # (`""$f""` is an unquoted `$f` between empty strings, not `"$f"`: review ES2)
             return None
         values = self.loop_values.get(name)
         if values is not None and name in self.loop_scopes and not self._loop_here(name):
@@ -1681,7 +1686,6 @@ class PathChecks:
             values = self.loop_words.get(name)
         if values is None:
             return None
-        quoted = word.text.startswith('"')
         if any(v.startswith("-") or (not quoted and _BLANKS.search(v)) for v in values):
             return None
         if any("~" in v[1:] for v in values):
@@ -1725,9 +1729,29 @@ class PathChecks:
     ) -> None:
         """`check_path_word` of each word of a loop a parameter (`"$f"`) stands for, as a
         pattern (the loop's words are globs until bash expands them)."""
+        unquoted = not word.text.startswith('"')
         for one in values:
             shown = Word(text=one, value=None, span=word.span, expansions=_GLOB_MARK)
             self.check_path_word(shown, access, seg, cwd, subtree=subtree)
+            if unquoted and any(ch in one for ch in "*?["):
+                self._resplit_matches(one, word, seg, cwd)
+
+    def _resplit_matches(self, pattern: str, word: Word, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """An unquoted `$f` over a glob's matches: bash splits each match at blanks and
+        globs the pieces again, so a name such as `x .e*` or `\\.en?` reads `.env` (review
+        ES1). Asks where a match now holds a blank, a glob character or a backslash; a
+        file the line itself makes is looked at when the line's writes are known."""
+        self.resplit_globs.append((seg, word.text))
+        for _match, relative in self._glob_matches(pattern, seg, cwd, None):
+            name = relative.rpartition("/")[2]
+            if _RESPLIT.search(name):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.glob-path",
+                    f"`{short(word.text)}` is unquoted, and the glob it stands for matches "
+                    f"`{short(name)}`, which bash splits and expands again",
+                )
+                return
 
     def check_path(
         self,
@@ -3363,6 +3387,8 @@ TREE_LINKS = 64  # links a link-following listing may meet before the engine ask
 
 # marks a re-checked loop value as a possible glob (path_text takes its text)
 _GLOB_MARK = (Expansion(kind=ExpansionKind.GLOB, text="", span=Span(0, 0)),)
+# what makes bash split or expand a name again when it is an unquoted variable's value
+_RESPLIT: Final = re.compile(r"[\s*?\[\\]")
 
 
 def _is_process_substitution(word: Word) -> bool:

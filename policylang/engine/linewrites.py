@@ -89,6 +89,7 @@ class LineWrites(PathChecks):
         self.gitdir_makers = []
         self.git_reads = []
         self.hidden_skips = []
+        self.resplit_globs = []
         self.named_ignores = []
         self.path_users = {}
         self.unnamed_writers = []
@@ -104,6 +105,7 @@ class LineWrites(PathChecks):
         self.gitdir_makers.extend((seg, what) for _s, what in inner.gitdir_makers)
         self.git_reads.extend((seg, dirs) for _s, dirs in inner.git_reads)
         self.hidden_skips.extend((seg, shown) for _s, shown in inner.hidden_skips)
+        self.resplit_globs.extend((seg, shown) for _s, shown in inner.resplit_globs)
         self.named_ignores.extend(inner.named_ignores)
         self.unnamed_writers.extend((seg, what) for _s, what in inner.unnamed_writers)
         self.clean_kept.extend((seg, path) for _s, path in inner.clean_kept)
@@ -126,6 +128,7 @@ class LineWrites(PathChecks):
             unseen.add(seg, f"`{short(what)}` may write files there")
         self._floor_planted_repositories(unseen)
         self._floor_written_ignore_files()
+        self._floor_resplit_globs()
         self._floor_checked_out_links(segments)
         self._floor_head_writes()
         self._land_written_glob_matches()
@@ -188,6 +191,29 @@ class LineWrites(PathChecks):
                     f"reads `{short(shown)}` recursively, skipping hidden files as its "
                     f"ignore files say; the line {cause}, an ignore file whose `!` lines "
                     "can make it read hidden files such as `.env`",
+                )
+
+    def _floor_resplit_globs(self) -> None:
+        """An unquoted loop variable over a glob asks where another segment writes files:
+        the glob may match a name the line makes (`touch 'x .e*'`), which bash splits and
+        expands again (review ES1); the engine looked at the names there before the line."""
+        if not self.resplit_globs:
+            return
+        causes = _Writers()
+        for seg, form, _deep in self.written:
+            causes.add(seg, f"writes `{short(form)}`")
+        for seg, what, _git in self.tree_writers:
+            causes.add(seg, f"runs `{short(what)}`, which may write files")
+        for seg, what in self.unnamed_writers:
+            causes.add(seg, f"runs `{short(what)}`, which may write files")
+        for seg, shown in self.resplit_globs:
+            cause = causes.other_than(seg)
+            if cause is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.glob-path",
+                    f"`{short(shown)}` is unquoted and stands for a glob's matches, which bash "
+                    f"splits and expands again; the line {cause}, whose name it may match",
                 )
 
     def _floor_index_changes(self) -> None:
