@@ -19,7 +19,7 @@ False
 
 from __future__ import annotations
 
-import fnmatch
+import functools
 import os
 import re
 import stat
@@ -31,7 +31,7 @@ from typing import Final
 from policylang.engine.paths import Stamp, folder_stamp, owned, settled
 
 __all__ = [
-    "IGNORE_FILES", "RUST_WHITESPACE", "TreeScan", "git_excludes", "glob_variants",
+    "IGNORE_FILES", "RUST_WHITESPACE", "TreeScan", "git_excludes", "rg_glob",
     "rg_global_ignores", "rg_trimmed", "scan", "whitelisted",
 ]  # fmt: skip
 
@@ -221,61 +221,135 @@ IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore", ".agignore"})
 def _admitted(name: str, admit: tuple[str, ...]) -> bool:
     """Whether a whitelist glob admits `name`, as written or case aside (`--iglob`): the
     two together, since folding the case of a negated class (`[!E]`) changes what it
-    excludes (review DI1)."""
-    lowered = name.lower()
-    return any(
-        fnmatch.fnmatchcase(name, variant) or fnmatch.fnmatchcase(lowered, variant.lower())
-        for glob in admit
-        for variant in glob_variants(glob) or ("*",)
-    )
+    excludes (review DI1). Matched on the name's bytes, as globset's `(?-u)` expressions
+    are (a `?` is one byte); a glob that cannot be told admits every name."""
+    raw = name.encode("utf-8", "surrogateescape").decode("latin-1")
+    for glob in admit:
+        matchers = rg_glob(glob)
+        if matchers is None or any(m.fullmatch(raw) for m in matchers):
+            return True
+    return False
 
 
-def glob_variants(glob: str) -> tuple[str, ...] | None:
-    """`glob`, written as ripgrep and gitignore read it, as `fnmatch` patterns: braces
-    expanded (`*.{py,pyi}`), `[^x]` made `[!x]` (review DH1: `-g '{.env,x}'` had matched
-    nothing, so it admitted no hidden name). None where it cannot be told (a `\\`
-    escape, in a class or before a brace: review DI1; nested or unbalanced braces, over
-    64 variants): the caller admits every name then."""
+@functools.lru_cache(maxsize=512)
+def rg_glob(glob: str) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """A ripgrep glob (`-g`, `--iglob`, a type's, an ignore file's `!` line) without `/`,
+    as globset 0.4 (ripgrep 13) reads it, for names given as Latin-1 text of their UTF-8
+    bytes: the expression as written and the one case aside, folded as Rust's `(?i)`
+    folds (each member of a class gets its ASCII other case, so `[E-_]` holds `e`:
+    review EQ4). Braces are split at the commas outside a class (review EQ3: `{.[e,]nv}`
+    had been split inside `[e,]` and matched nothing), a `}` with no `{` matches nothing,
+    as globset's does (`.e}nv` is `.env`), and `[^x]` negates as `[!x]` does (review
+    DH1).
+
+    None where rg's reading cannot be told here or rg rejects the glob (the caller then
+    admits every name): a `\\` escape (review DI1), nested or unclosed braces, an
+    unclosed class or a reversed range, a class with a character beyond ASCII (globset
+    writes it as bytes).
+
+    >>> [bool(m.fullmatch(".env")) for m in rg_glob("{.[e,]nv,x}")]
+    [True, True]
+    >>> [bool(m.fullmatch(".env")) for m in rg_glob(".[E-_]nv")]
+    [False, True]
+    >>> rg_glob("{a,{b}}") is None, rg_glob(".[z-a]") is None, rg_glob("a\\\\b") is None
+    (True, True, True)
+    """
     if "\\" in glob:
         return None
-    variants = [glob]
-    for _ in range(8):
-        expanded: list[str] = []
-        for variant in variants:
-            start = variant.find("{")
-            if start < 0:
-                expanded.append(variant)
-                continue
-            end = variant.find("}", start)
-            if end < 0 or "{" in variant[start + 1 : end]:
-                return None
-            head, body, tail = variant[:start], variant[start + 1 : end], variant[end + 1 :]
-            expanded.extend(head + part + tail for part in body.split(","))
-        variants = expanded
-        if len(variants) > 64:
-            return None
-        if not any("{" in v for v in variants):
-            break
-    else:
-        return None
-    if any("}" in v for v in variants):
-        return None
-    return tuple(_fnmatch_form(v) for v in variants)
-
-
-def _fnmatch_form(glob: str) -> str:
-    """A ripgrep glob without braces or escapes as an `fnmatch` pattern (`[^…]`)."""
-    out: list[str] = []
+    plain: list[str] = []
+    folded: list[str] = []
+    in_braces = False
     index = 0
     while index < len(glob):
         char = glob[index]
-        if char == "[" and glob[index + 1 : index + 2] == "^":
-            out.append("[!")
-            index += 2
-            continue
-        out.append(char)
         index += 1
-    return "".join(out)
+        if char == "[":
+            parsed = _class(glob, index)
+            if parsed is None:
+                return None
+            index, negated, members = parsed
+            plain.append(_class_regex(members, negated))
+            folded.append(_class_regex(members | _swapped(members), negated))
+            continue
+        if char == "{":
+            if in_braces:
+                return None  # (globset 0.4: nested alternate groups are an error)
+            in_braces = True
+            piece = "(?:"
+        elif char == "}":
+            piece = ")" if in_braces else ""
+            in_braces = False
+        elif char == "," and in_braces:
+            piece = "|"
+        elif char == "?":
+            piece = "[^/]"
+        elif char == "*":
+            piece = "[^/]*"
+        else:
+            raw = char.encode("utf-8").decode("latin-1")
+            plain.append(re.escape(raw))
+            folded.append(_folded_literal(raw))
+            continue
+        plain.append(piece)
+        folded.append(piece)
+    if in_braces:
+        return None  # (an unclosed alternate group: rg rejects the glob)
+    return re.compile("".join(plain), re.DOTALL), re.compile("".join(folded), re.DOTALL)
+
+
+def _class(glob: str, index: int) -> tuple[int, bool, frozenset[int]] | None:
+    """The class that opens before `glob[index]`, as globset parses one: a leading `!` or
+    `^` negates, a `]` or `-` first is a member, a `-` last is one too, a `-` after a
+    range extends that range (`[a-c-e]` is `[a-e]`); `{`, `,` and `}` are plain members.
+    Returns the index after its `]`, whether it is negated and its members (code
+    points); None where it is unclosed, holds a reversed range or a character beyond
+    ASCII."""
+    negated = glob[index : index + 1] in ("!", "^")
+    index += negated
+    ranges: list[list[int]] = []
+    first = True
+    in_range = False
+    while index < len(glob):
+        char = glob[index]
+        index += 1
+        code = ord(char)
+        if code > 0x7F:
+            return None
+        if char == "]" and not first:
+            if in_range:
+                ranges.append([ord("-"), ord("-")])
+            members = frozenset(m for low, high in ranges for m in range(low, high + 1))
+            return index, negated, members
+        if char == "-" and not first and not in_range:
+            in_range = True
+        elif in_range:
+            if code < ranges[-1][0]:
+                return None  # (rg: invalid range)
+            ranges[-1][1] = code
+            in_range = False
+        else:
+            ranges.append([code, code])
+        first = False
+    return None
+
+
+def _swapped(members: frozenset[int]) -> frozenset[int]:
+    """The other ASCII case of each letter among `members`."""
+    letters = (chr(m) for m in members if chr(m).isascii() and chr(m).isalpha())
+    return frozenset(ord(letter.swapcase()) for letter in letters)
+
+
+def _class_regex(members: frozenset[int], negated: bool) -> str:
+    """A class of bytes (Latin-1 characters) holding `members`, or every other byte."""
+    chosen = set(range(256)) - members if negated else members
+    return "[" + "".join(f"\\x{m:02x}" for m in sorted(chosen)) + "]"
+
+
+def _folded_literal(char: str) -> str:
+    """`char` as Rust's `(?i)` matches it: an ASCII letter in either case."""
+    if char.isascii() and char.isalpha():
+        return f"[{char.lower()}{char.upper()}]"
+    return re.escape(char)
 
 
 def whitelisted(

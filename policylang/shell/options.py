@@ -64,6 +64,10 @@ class OptionSpec:
             next word in turn and the letters after it are options too, so `-ox pipefail
             F` is `-o pipefail -x F` (read the getopt way, `-o x`, the script was taken
             to be `pipefail`: review EI7).
+        short_equals: clap's reading of a value glued to a short option: a leading `=`
+            is dropped (`rg -g=.env` is `rg -g .env`, `-ng=.env` too: review EQ5). "all"
+            drops every one (clap 2, ripgrep 13: `-g==.env` is `-g .env`), "one" drops
+            one (clap 3 and 4, fd); "" keeps it (getopt: `grep -e=x` looks for `=x`).
     """
 
     takes_value: frozenset[str] = frozenset()
@@ -80,6 +84,7 @@ class OptionSpec:
     plus_options: bool = False
     any_dashes: bool = False
     values_from_next: bool = False
+    short_equals: str = ""
     known: frozenset[str] = field(init=False, repr=False, compare=False)
     _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -327,7 +332,8 @@ class _Scanner:
                 continue
             if name in spec.takes_value:
                 if rest:
-                    self.options.append(_option(name, rest, index, True, True, ()))
+                    value = _unglued(rest, spec.short_equals)
+                    self.options.append(_option(name, value, index, True, True, ()))
                 else:
                     self.take_next(name, index, known)
                 return
@@ -348,6 +354,19 @@ class _Scanner:
 
 
 _GLUE: Final = re.compile("[=,]")
+
+
+def _unglued(rest: str, short_equals: str) -> str:
+    """A value glued to a short option as the program reads it (`OptionSpec.short_equals`).
+
+    >>> _unglued("==.env", "all"), _unglued("==.env", "one"), _unglued("=.env", "")
+    ('.env', '=.env', '=.env')
+    """
+    if short_equals == "all":
+        return rest.lstrip("=")
+    if short_equals == "one":
+        return rest.removeprefix("=")
+    return rest
 
 
 def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> OptionView:
@@ -548,7 +567,11 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "-z -0 -b --hidden --files --json --no-ignore --follow --fixed-strings "
                 "--multiline --pcre2"
             ),
+            # clap 2 drops the `=` of `-g=.env`, `-f=/x` (review EQ5)
+            short_equals="all",
         ),
+        # fd's table is the policy's (`options fd …`); clap 4 drops one `=` (review EQ5)
+        **dict.fromkeys(("fd", "fdfind"), OptionSpec(short_equals="one")),
         "grep": OptionSpec(
             takes_value=_fs(
                 "-e --regexp -f --file -m --max-count -A --after-context -B "
