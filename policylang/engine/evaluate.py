@@ -91,6 +91,7 @@ from policylang.engine.rules import (
     is_python,
     loopback_reach,
     module_tool,
+    names_descriptor,
     program_name,
     program_starts,
     runs_elsewhere,
@@ -1594,6 +1595,15 @@ class _Walk(LineWrites):
         program = prefix[0].value.rpartition("/")[2] if prefix and prefix[0].value else ""
         program = self.rules.renamed(program) or program_name(program)
         for word in prefix[1:]:
+            if word.value is not None and names_descriptor(word.value):
+                # an approval of `python3 /dev/stdin` (offered before review ET2) covers
+                # whatever code is fed on that descriptor: it holds no more
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-inline-code",
+                    f"`{short(word.text)}` is what the input gives, so `{program}` runs any "
+                    "code fed to it, which no approval covers",
+                )
             # the approved words themselves may name a protected file that a program no
             # table knows reads (`tclsh .env`, offered as `tclsh /ws/.env`: review EI6):
             # an approval never beats a protected path. (Deciding on a suggestion, a word

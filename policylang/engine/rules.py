@@ -1884,6 +1884,10 @@ class RuleView:
             # offered with its script too, never bare (review AF1)
             if len(values) < 2 or values[1].startswith("-") or unknown:
                 return None
+            if names_descriptor(values[1]):
+                # `python3 /dev/stdin`, `source /dev/fd/5`: the script is whatever the
+                # input gives, so its approval would cover any code (review ET1, ET2)
+                return None
             prefix = tuple(values[:2])
         unknown_program = not ruled and self.policy.arity.key_length(words) == 0
         if (
@@ -3063,6 +3067,17 @@ _COMPILER: Final = re.compile(
 # the ones that read their input when no source file is named (`cpp <<< …`, `esbuild`)
 _STDIN_BY_DEFAULT: Final = frozenset({"cpp", "esbuild", "tcc"})
 _STDIN_NAMES_OF: Final = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+# a file name that is an open descriptor or terminal, whose contents the line (or whoever
+# holds the descriptor) gives: as a program's script, any code
+_DESCRIPTOR_NAME: Final = re.compile(
+    r"/dev/(?:stdin|tty|fd/[0-9]+)|/proc/[^/]+(?:/task/[^/]+)?/fd/[0-9]+|/dev/pts/[0-9]+"
+)
+
+
+def names_descriptor(value: str) -> bool:
+    """Whether `value` names an open descriptor or a terminal (`/dev/stdin`,
+    `/dev/fd/5`, `/proc/self/fd/0`), which reads what is fed to it (review ET1, ET2)."""
+    return _DESCRIPTOR_NAME.fullmatch(os.path.normpath(value)) is not None
 _NO_INPUT: Final = frozenset({"--version", "--help", "-h", "-v", "--v"})
 # the options of cpp and tcc that take the next word (headers and folders are no source)
 _PREPROCESSOR_VALUED: Final = frozenset(
