@@ -2840,6 +2840,12 @@ class PathChecks:
         if subcommand in ("add", "stage"):  # (`stage` is git's other name: review CR2)
             for directory in directories:
                 self.staged_secrets(found, seg, directory)
+                self.staged_changes(found, seg, directory, gitstage.update_plan)
+        if subcommand == "commit":
+            for directory in directories:
+                self.staged_changes(found, seg, directory, gitstage.commit_plan)
+        if subcommand in ("checkout", "restore"):
+            self.overwritten_pathspecs(found, seg, directories, restore=subcommand == "restore")
         if subcommand == "clean":
             for directory in directories:
                 self.removed_untracked(found, seg, directory)
@@ -2952,6 +2958,86 @@ class PathChecks:
                     f"rule covers ({self._protected_read(path)}) that git does not track or "
                     "surely ignore: it would go out with the next commit",
                 )
+
+    def staged_changes(
+        self,
+        found: SegmentRules,
+        seg: SegmentState,
+        directory: str,
+        plan_of: Callable[[Sequence[str | None], str, str], gitstage.StagePlan | None],
+    ) -> None:
+        """`git add -u`, `git add .`, `git commit -a`: the local changes of a tracked file
+        a protect rule covers (a committed `.env` template the user filled in) would be
+        staged, and go out with the commit (review EQ8), where `git add .env` is denied.
+        A file counts as changed unless its size and modification time are what the
+        index recorded, as `git diff` reads them (`_unchanged`); a removed one stages
+        only its removal."""
+        command = " ".join(w.value or "…" for w in found.inner[:2])
+        found_dirs, complete = find_gitdirs(directory)
+        tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
+        words = [w.value for w in found.inner[2:]]
+        plans = {top: plan_of(words, directory, top) for top in tops}
+        if not any(plans.values()):
+            return
+        selections, readable = self.git.tracked(
+            directory, self._protected_read, (self.ctx.home, self.ctx.workspace)
+        )
+        if not complete or not readable:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-stage",
+                f"the index of the repository of `{short(directory)}` could not be read; "
+                f"`{command}` may stage the changes of a protected file",
+            )
+            return
+        for selection in selections:
+            plan = plans.get(selection.top)
+            roots = plan.roots if plan is not None else ()
+            for entry, rule in selection.files:
+                path = f"{selection.top.rstrip('/')}/{entry.path}"
+                if _below(path, roots) and _changed(entry, path, selection):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-stage",
+                        f"`{command}` would stage the local changes of "
+                        f"`{self._as_shown(path)}`, a tracked file which {rule}: they would "
+                        "go out with the next commit",
+                    )
+                    return
+
+    def overwritten_pathspecs(
+        self, found: SegmentRules, seg: SegmentState, directories: Sequence[str], *, restore: bool
+    ) -> None:
+        """`git checkout -- PATHS`, `git restore PATHS`: git overwrites the files its
+        pathspecs match with their committed or staged versions, and the user's changes
+        to them are lost. The path checks read each operand as one literal file, so a
+        glob, an escape or magic (`'.e*'`, `'.en\\v'`, `':(top)'`, `'*'`) that may match a
+        protected file or the whole tree asks (review EQ6), and so does a path that
+        stands for the folder git runs in or one above it (`src/..`, `..`: review EQ7,
+        where the locked `git-restore-all` reads the text `.` only)."""
+        command = "git restore" if restore else "git checkout"
+        words = [w.value for w in found.inner[2:]]
+        for operand in gitstage.overwrite_operands(restore, words):
+            if operand is None:
+                continue  # (a word not read is asked about by the path checks)
+            if wide_git_pathspec(operand):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-pathspec",
+                    f"the pathspec `{short(operand)}` of `{command}` may match any file, a "
+                    "protected one or the whole tree, whose uncommitted changes it discards",
+                )
+                return
+            for directory in directories:
+                place = os.path.normpath(os.path.join(directory, operand))
+                if _below(os.path.normpath(directory), [place]):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.git-pathspec",
+                        f"`{short(operand)}` is the folder `{command}` runs in or one above "
+                        "it: it discards every uncommitted change below",
+                    )
+                    return
 
     def removed_untracked(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
         """`git clean -f`, `git clean -fd src`: git removes the untracked files below its
@@ -3199,6 +3285,12 @@ def _unchanged(entry: TrackedFile, path: str, selection: TrackedSelection[str]) 
         and st.st_mtime_ns == entry.mtime_ns
         and entry.mtime_ns < selection.index_mtime_ns
     )
+
+
+def _changed(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:
+    """Whether `git add` would stage new contents for the tracked `path`: it is there, and
+    git cannot take it for the staged one by its stat data (`_unchanged`)."""
+    return os.path.lexists(path) and not _unchanged(entry, path, selection)
 
 
 _FD_WORD = re.compile(r"[0-9]+-?|-")

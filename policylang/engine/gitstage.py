@@ -41,7 +41,11 @@ _ADD_SHORT = {"n": "dry-run", "v": "verbose", "i": "interactive", "p": "patch", 
 _CLEAN_LONG = ("dry-run", "force", "interactive", "quiet", "exclude")
 # the options after which `git add` stages no untracked file (the last of each wins)
 _NOTHING_NEW = frozenset({"dry-run", "update", "refresh", "renormalize"})
-_GLOB = re.compile(r"[*?\[]")
+# a backslash is a pattern escape to git (`.en\\v` is `.env`), so it globs too (review EQ2)
+_GLOB = re.compile(r"[*?\[\\]")
+# a bracket set as the engine reads it (`[!…]`, `[^…]`, a `]` first in it); a `[` not
+# opening one is a literal to the engine but aborts git's wildmatch (review EQ1)
+_SETS = re.compile(r"(?:[^\[]|\[(?>[!^]?)(?>\]?)[^\]]*\])*")
 _MAX_IGNORE_BYTES = 1 << 20
 
 
@@ -59,6 +63,111 @@ def stage_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
     read, a pathspec with magic (`:/`, `:(glob)`) or a glob, and `--pathspec-from-file`
     count as the whole work tree; an option not known, as the whole tree with ignored
     files (`-f`); `-i` (its menu, from stdin, adds any untracked file) as `-A`."""
+    state, operands = _add_words(words)
+    everything = state.get("all", False) or state.get("interactive", False)
+    everything = everything or state.get("ignore-removal") is False
+    force = state.get("force", False)
+    if state.get("dry-run", False) or (
+        not everything and any(state.get(option, False) for option in _NOTHING_NEW)
+    ):
+        return None
+    if not operands:
+        return StagePlan(roots=(top,), force=force) if everything else None
+    roots: list[str] = []
+    for operand in operands:
+        if operand is None or operand.startswith(":") or _GLOB.search(operand):
+            return StagePlan(roots=(top,), force=force)
+        roots.append(os.path.normpath(os.path.join(cwd, operand)))
+    return StagePlan(roots=tuple(dict.fromkeys(roots)), force=force)
+
+
+def update_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
+    """Below which folders `git add WORDS…` stages the changes of tracked files (review
+    EQ8: `git add -u`, `git add .`, `git add src`); None when it stages none (a dry run,
+    `--refresh`, no pathspec without `-u`/`-A`/`-p`). Read as `stage_plan` reads them."""
+    state, operands = _add_words(words)
+    if state.get("dry-run", False) or state.get("refresh", False):
+        return None
+    whole = any(
+        state.get(option, False) for option in ("all", "update", "interactive", "patch", "edit")
+    )
+    return _pathspec_roots(operands, cwd, top, whole=whole)
+
+
+def _pathspec_roots(
+    operands: Sequence[str | None], cwd: str, top: str, *, whole: bool
+) -> StagePlan | None:
+    """The folders git's pathspecs `operands` stand for, from `cwd`: the whole work tree
+    `top` for one not read (magic, a glob, an escape, a word not known), or for none
+    where `whole`; None for none otherwise."""
+    if not operands:
+        return StagePlan(roots=(top,), force=False) if whole else None
+    if any(o is None or o.startswith(":") or _GLOB.search(o) for o in operands):
+        return StagePlan(roots=(top,), force=False)
+    roots = [os.path.normpath(os.path.join(cwd, o)) for o in operands if o is not None]
+    return StagePlan(roots=tuple(dict.fromkeys(roots)), force=False)
+
+
+# `git commit`'s long options (git 2.39), by any unique prefix; those valued take the next
+# word unless glued with `=`
+_COMMIT_LONG = (
+    "quiet", "verbose", "file", "author", "date", "message", "reedit-message",
+    "reuse-message", "fixup", "squash", "reset-author", "trailer", "signoff", "verify",
+    "template", "edit", "cleanup", "status", "gpg-sign", "all", "include", "interactive",
+    "patch", "only", "untracked-files", "dry-run", "short", "branch", "ahead-behind",
+    "porcelain", "long", "null", "amend", "post-rewrite", "pathspec-from-file",
+    "pathspec-file-nul", "allow-empty", "allow-empty-message",
+)  # fmt: skip
+_COMMIT_VALUED = frozenset(
+    {"file", "author", "date", "message", "reedit-message", "reuse-message", "fixup",
+     "squash", "trailer", "template", "cleanup", "pathspec-from-file"}
+)  # fmt: skip
+# `-m MSG`, `-F FILE`, `-C ID`, `-c ID`, `-t FILE`; `-uno` and `-SKEY` glue theirs
+_COMMIT_SHORT_VALUED = frozenset("mFCct")
+_COMMIT_SHORT_GLUED = frozenset("uS")
+
+
+def commit_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
+    """Below which folders `git commit WORDS…` (the words after `commit`) stages and
+    commits the changes of tracked files (review EQ8): the whole work tree with `-a`,
+    `-p`, `--interactive`, a pathspec file or an option not known, the pathspecs'
+    folders (`git commit src -m x` commits `src` as the work tree holds it); None for a
+    dry run or a commit of the index alone."""
+    whole = dry = False
+    operands: list[str | None] = []
+    options_done = skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word is None or options_done or not word.startswith("-") or word == "-":
+            operands.append(word)
+        elif word == "--":
+            options_done = True
+        elif word.startswith("--"):
+            name, eq, _value = word[2:].partition("=")
+            found = long_option(name, _COMMIT_LONG)
+            option, negated = found if found is not None else ("", False)
+            whole = whole or found is None or (
+                not negated and option in ("all", "interactive", "patch", "pathspec-from-file")
+            )
+            dry = dry or (option == "dry-run" and not negated)
+            skip = option in _COMMIT_VALUED and not negated and not eq
+        else:
+            letters = word[1:]
+            for at, letter in enumerate(letters):
+                if letter in _COMMIT_SHORT_VALUED or letter in _COMMIT_SHORT_GLUED:
+                    skip = letter in _COMMIT_SHORT_VALUED and at == len(letters) - 1
+                    break
+                # (`-a`, `-p` and letters not known: the whole tree; `-n` is no dry run)
+                whole = whole or letter not in "qvsneioz"
+    if dry:
+        return None
+    return _pathspec_roots(operands, cwd, top, whole=whole)
+
+
+def _add_words(words: Sequence[str | None]) -> tuple[dict[str, bool], list[str | None]]:
+    """`git add`'s options, by the long name each sets (False: negated), and its
+    operands (None: a word not read, which may be any pathspec)."""
     state: dict[str, bool] = {}
     operands: list[str | None] = []
     options_done = skip = False
@@ -90,21 +199,7 @@ def stage_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | N
                     operands.append(None)
                 else:
                     state[short] = True
-    everything = state.get("all", False) or state.get("interactive", False)
-    everything = everything or state.get("ignore-removal") is False
-    force = state.get("force", False)
-    if state.get("dry-run", False) or (
-        not everything and any(state.get(option, False) for option in _NOTHING_NEW)
-    ):
-        return None
-    if not operands:
-        return StagePlan(roots=(top,), force=force) if everything else None
-    roots: list[str] = []
-    for operand in operands:
-        if operand is None or operand.startswith(":") or _GLOB.search(operand):
-            return StagePlan(roots=(top,), force=force)
-        roots.append(os.path.normpath(os.path.join(cwd, operand)))
-    return StagePlan(roots=tuple(dict.fromkeys(roots)), force=force)
+    return state, operands
 
 
 def long_option(name: str, options: Sequence[str]) -> tuple[str, bool] | None:
@@ -225,7 +320,9 @@ def surely_ignored(
     relative = os.path.relpath(path, top)
     if relative.startswith("..") or relative == ".":
         return False
-    parts = relative.split(os.sep)
+    # git's wildmatch compares bytes, so `?` and a set take one byte of `é` (review EQ9):
+    # both the name and the patterns are matched as latin-1 text, a byte a character
+    parts = [os.fsencode(part).decode("latin-1") for part in relative.split(os.sep)]
     # git follows a link at `.git/info/exclude`, never at a `.gitignore` of the work tree
     # (review CP4: a linked `.gitignore` naming `CLAUDE.md` ignores nothing)
     sources = [(excludes, 0, True)] if excludes else []
@@ -245,14 +342,17 @@ def surely_ignored(
             pattern = line.removesuffix("\r").rstrip(" ")
             if not pattern or pattern.startswith("#"):
                 continue
-            if "\\" in pattern:
-                return False  # an escape: not read here
             # the last pattern that matches decides, a negation (`!.env.example`) for
             # "not ignored" (review CT3: any `!` line made every file count as not
             # ignored); git keeps a file ignored whose folder is, whatever a later
             # negation says: read as not ignored here, which only asks
             negated = pattern.startswith("!")
-            if _matches(pattern[1:] if negated else pattern, parts[depth:], folder=folder):
+            body = pattern[1:] if negated else pattern
+            if not _readable(body):
+                # read on the strict side (review EQ1): such a line ignores nothing, and
+                # such a negation may un-ignore the file
+                ignored = ignored and not negated
+            elif _matches(body, parts[depth:], folder=folder):
                 ignored = not negated
     return ignored
 
@@ -277,7 +377,21 @@ def _read_lines(path: str, *, follow: bool) -> list[str] | None:
         os.close(descriptor)
     if len(data) > _MAX_IGNORE_BYTES:
         return None
-    return data.decode("utf-8", "replace").split("\n")
+    return data.decode("latin-1").split("\n")  # (a byte a character: review EQ9)
+
+
+def _readable(pattern: str) -> bool:
+    """Whether the engine reads the gitignore pattern as git's wildmatch does: not with
+    an escape, a class spelling in a set (`[[:.:]env` is a class named `.` to git, which
+    matches nothing, where the engine saw the set `[:.]`: review EQ1) or a `[` that opens
+    no set (git then matches nothing at all)."""
+    if "\\" in pattern:
+        return False
+    if "[" not in pattern:
+        return True
+    if any(spelling in pattern for spelling in ("[:", "[=", "[.")):
+        return False
+    return all(_SETS.fullmatch(part) for part in pattern.split("/"))
 
 
 def _matches(pattern: str, parts: Sequence[str], *, folder: bool = False) -> bool:
@@ -304,3 +418,47 @@ def _matches(pattern: str, parts: Sequence[str], *, folder: bool = False) -> boo
         if regex.fullmatch(candidate) and not (inside and inside.fullmatch(candidate)):
             return True
     return False
+
+
+# `git checkout`'s and `git restore`'s long options (git 2.39), by any unique prefix, and
+# those that take the next word unless glued with `=`
+_CHECKOUT_LONG = (
+    "quiet", "progress", "force", "ours", "theirs", "track", "guess", "overlay", "merge",
+    "conflict", "detach", "orphan", "ignore-skip-worktree-bits", "ignore-other-worktrees",
+    "recurse-submodules", "overwrite-ignore", "patch", "pathspec-from-file",
+    "pathspec-file-nul",
+)  # fmt: skip
+_RESTORE_LONG = (
+    "source", "staged", "worktree", "ignore-unmerged", "overlay", "quiet",
+    "recurse-submodules", "progress", "merge", "conflict", "ours", "theirs", "patch",
+    "ignore-skip-worktree-bits", "pathspec-from-file", "pathspec-file-nul",
+)  # fmt: skip
+_CHECKOUT_VALUED = frozenset({"conflict", "orphan", "pathspec-from-file", "source"})
+
+
+def overwrite_operands(restore: bool, words: Sequence[str | None]) -> list[str | None]:
+    """The operands of `git checkout WORDS…` (`restore`: `git restore WORDS…`), the words
+    after the subcommand, option values left out: pathspecs, and for `git checkout` a
+    branch or commit before them (None: a word not read). An option not known is read
+    as taking no value, so that a value after it counts as an operand."""
+    operands: list[str | None] = []
+    options_done = skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word is None or options_done or not word.startswith("-") or word == "-":
+            operands.append(word)
+        elif word == "--":
+            options_done = True
+        elif word.startswith("--"):
+            name, eq, _value = word[2:].partition("=")
+            found = long_option(name, _RESTORE_LONG if restore else _CHECKOUT_LONG)
+            if found is not None:
+                skip = found[0] in _CHECKOUT_VALUED and not found[1] and not eq
+        else:  # `-b NAME`, `-B NAME` (checkout), `-s TREE` (restore), glued or not
+            letters = word[1:]
+            for at, letter in enumerate(letters):
+                if letter in ("s" if restore else "bB"):
+                    skip = at == len(letters) - 1
+                    break
+    return operands

@@ -4325,6 +4325,8 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         return _git_cat_file_print(inner)
     if subcommand in ("status", "stash", "reflog"):
         return _git_other_print(inner, subcommand)
+    if subcommand == "archive":
+        return _git_archive_print(inner)
     if subcommand not in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS or subcommand in (
         "blame",
         "annotate",
@@ -4512,6 +4514,43 @@ def _git_other_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
     if not prints:
         return None
     return GitPrint(command=f"git {subcommand}", worktree=False, ambiguous=(), paths=())
+
+
+# `git archive`'s long options (git 2.39) that take the next word unless glued with `=`
+_ARCHIVE_VALUED: Final = ("--format", "--output", "--prefix", "--remote", "--exec",
+                          "--add-file", "--add-virtual-file")  # fmt: skip
+
+
+def _git_archive_print(inner: Sequence[Word]) -> GitPrint | None:
+    """`git archive HEAD`, `git archive HEAD src`: the files of a tree, a committed `.env`
+    among them, written as an archive to stdout or to the `-o` file, which any later
+    read prints (review EQ10: `git show HEAD` asked, the archive of the same tree did
+    not). The tree's files are taken for the index's, as for `git show REV`; the operands
+    after the tree are its pathspecs (a glob or an escape: the whole tree). `-l` lists
+    the formats only. An option not known may take any word's place: the whole tree.
+    git takes options after the tree too (`git archive HEAD -o x.tar`), up to a `--`."""
+    paths: list[Word] = []
+    tree = skip = options_done = False
+    for word in inner[2:]:
+        value = word.value
+        if skip:
+            skip = False
+        elif value == "--" and not options_done:
+            options_done = True
+        elif options_done or value is None or not value.startswith("-") or value == "-":
+            if tree:
+                paths.append(word)
+            tree = True
+        elif value in ("-l", "--list"):
+            return None
+        elif value == "-o" or value in _ARCHIVE_VALUED:
+            skip = True
+        elif not (value.startswith(("-o", "-v", "--verbose")) or value[1:].isdigit()) and not (
+            value.startswith(_ARCHIVE_VALUED) and "=" in value
+        ):
+            paths = []
+            break  # (not known: the whole tree)
+    return GitPrint(command="git archive", worktree=False, ambiguous=(), paths=tuple(paths))
 
 
 def _git_cat_file_print(inner: Sequence[Word]) -> GitPrint | None:
