@@ -122,6 +122,7 @@ from policylang.shell.quoting import LocaleDependent, decode_ansi_c
 from policylang.shell.walk import expansions as written_expansions
 from policylang.shell.walk import lines, walk
 from policylang.shell.wrappers import (
+    BASH_SINGLE_DASH_LONG,
     RUNNER_WRAPPERS,
     VERB_RUNNERS,
     WrapperSpec,
@@ -5706,8 +5707,12 @@ def _login_shell(segment: Segment) -> str | None:
             index += 1
             if value is None:
                 continue
-            if value == "--login" or _short_flag(value, "l"):
+            if value in ("--login", "-login") or (
+                value not in BASH_SINGLE_DASH_LONG and _short_flag(value, "l")
+            ):
                 return use.name
+            if value in BASH_SINGLE_DASH_LONG and value not in _SHELL_VALUED:
+                continue  # (`-norc`: one long option, no bundle of letters: review EV2)
             if value in _SHELL_VALUED:
                 index += 1  # `-o errexit`, `--rcfile FILE`: the next word is a value
             elif value[:1] in "-+" and not value.startswith("--"):
@@ -5719,7 +5724,9 @@ def _login_shell(segment: Segment) -> str | None:
     return None
 
 
-_SHELL_VALUED: Final = frozenset({"--rcfile", "--init-file", "-o", "+o", "-O", "+O"})
+_SHELL_VALUED: Final = frozenset(
+    {"--rcfile", "--init-file", "-rcfile", "-init-file", "-o", "+o", "-O", "+O"}
+)
 # what a login shell sources before its command: bash the first of `~/.bash_profile`,
 # `~/.bash_login`, `~/.profile` (and Debian's `.profile` sources `~/.bashrc`), dash and
 # POSIX sh `~/.profile`, both `/etc/profile` first (review EM3)

@@ -67,7 +67,7 @@ from policylang.shell.options import (
     option_view,
 )
 from policylang.shell.parse import parse_command
-from policylang.shell.wrappers import DEFAULT_WRAPPERS, gnu_base
+from policylang.shell.wrappers import BASH_SINGLE_DASH_LONG, DEFAULT_WRAPPERS, gnu_base
 from policylang.span import Span
 
 # Reader commands that read the working directory when given no operand.
@@ -1167,6 +1167,18 @@ class RuleView:
                 Reason(rule_id=problem.code, message=problem.message, verdict=Verdict.ASK)
             )
         for use in unwrapped.chain:
+            where = use.words[0].value if use.words else None
+            if where is not None and "/" in where and not _system_program(where):
+                # `./nice ls`, `bin/timeout 5 ls`: a program of that place runs, not the
+                # system's wrapper whose command was judged (review EV1)
+                floors.append(
+                    Reason(
+                        rule_id="engine.path-wrapper",
+                        message=f"`{where}` is run by its path: a program there, not the "
+                        f"system's `{use.name}`, whose command the policy judged",
+                        verdict=Verdict.ASK,
+                    )
+                )
             if gnu_base(use.name) == "nohup":
                 floors.append(
                     Reason(
@@ -4703,6 +4715,7 @@ class _ScriptOptions:
     operand: bool = True
     plus: bool = False
     next_values: bool = False
+    single_long: frozenset[str] = frozenset()  # bash's `-norc`, `-rcfile F` (review EV2)
 
 
 _PYTHON_SCRIPT: Final = _ScriptOptions(
@@ -4710,7 +4723,8 @@ _PYTHON_SCRIPT: Final = _ScriptOptions(
 )
 _SHELL_SCRIPT: Final = _ScriptOptions(
     stops="cs", values="oO", long_stops=frozenset({"--command"}),
-    long_reads=frozenset({"--rcfile", "--init-file"}), plus=True, next_values=True,
+    long_reads=frozenset({"--rcfile", "--init-file", "-rcfile", "-init-file"}), plus=True,
+    next_values=True, single_long=BASH_SINGLE_DASH_LONG,
 )  # fmt: skip
 _SCRIPT_OPTIONS: Final = {
     **dict.fromkeys(
@@ -4746,6 +4760,15 @@ _SCRIPT_OPTIONS: Final = {
         ),
     ),
 }  # fmt: skip
+
+
+# the system's program folders, where only root writes: a wrapper named by its path there
+# is the system's (`/usr/bin/env`, `/bin/bash -c …`)
+_SYSTEM_PROGRAM: Final = re.compile(r"/(?:usr/)?(?:local/)?s?bin/[^/]+")
+
+
+def _system_program(path: str) -> bool:
+    return _SYSTEM_PROGRAM.fullmatch(path) is not None and ".." not in path.split("/")
 
 
 def _lands_inside(form: str, ctx: EvalContext) -> bool:
@@ -4794,7 +4817,7 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
             if operand and value != "-":
                 found.append(word)
             return found
-        if value.startswith("--"):
+        if value.startswith("--") or value in options.single_long:
             option, glued, rest = value.partition("=")
             if option in options.long_stops:
                 return found

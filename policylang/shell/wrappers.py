@@ -196,6 +196,15 @@ class WrapperTable:
 _NAME_EQ = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
+def _takes_assignment(spec: WrapperSpec, word: str) -> bool:
+    """Whether a leading word is an assignment to the wrapper: GNU env takes any word
+    with a `=` (`env 1=2 find …` runs `find`, where the engine had judged a program `1=2`
+    and offered `1=2 find` for approval: review EV3); bash's `time` a shell name's."""
+    if spec.name == "env":
+        return "=" in word and not word.startswith("=")
+    return _NAME_EQ.match(word) is not None
+
+
 def unwrap(
     words: Sequence[Word], table: WrapperTable, *, parse: ParseCallback | None = None
 ) -> Unwrapped:
@@ -268,7 +277,7 @@ def _unwrap(
         if spec.assignments:
             # what env receives: quotes mean nothing to it, so `env 'A=1' cat .env` sets A
             # and runs `cat .env` (the quoted word had been taken for the program, AZ14)
-            while start < len(rest) and _NAME_EQ.match(_received(rest[start])):
+            while start < len(rest) and _takes_assignment(spec, _received(rest[start])):
                 if rest[start].may_split:  # (`env LC_X=$(echo a xargs) cat`: review CE1)
                     chain.append(WrapperUse(name=spec.name, kind=kind, words=rest))
                     return _opaque(
@@ -278,7 +287,13 @@ def _unwrap(
                     )  # fmt: skip
                 assignments.append(_assignment(rest[start]))
                 start += 1
-        effects.extend(_positional_effects(spec, rest[start : start + spec.positionals]))
+        effects.extend(
+            _positional_effects(
+                spec,
+                rest[start : start + spec.positionals],
+                command_follows=start + spec.positionals < len(rest),
+            )
+        )
         start += spec.positionals
         if spec.options_after_positionals and start < len(rest):
             after = option_view(rest, spec.options, start=start)
@@ -410,11 +425,19 @@ def _option_effects(spec: WrapperSpec, words: Sequence[Word], view: OptionView) 
     return found
 
 
-def _positional_effects(spec: WrapperSpec, positionals: Sequence[Word]) -> list[Problem]:
+def _positional_effects(
+    spec: WrapperSpec, positionals: Sequence[Word], *, command_follows: bool
+) -> list[Problem]:
     """A problem for positionals that do something of their own (`flock FILE`, `chroot DIR`)."""
     if not spec.positional_effect or not positionals:
         return []
-    if spec.descriptor_positional and all((w.value or "").isdigit() for w in positionals):
+    if (
+        spec.descriptor_positional
+        and all((w.value or "").isdigit() for w in positionals)
+        and not command_follows
+    ):
+        # (`flock 9` alone locks descriptor 9; with a command after it, flock opens or
+        # makes a file named `9`, following links: review EV4)
         return []
     shown = " ".join(w.text for w in positionals)
     return [
@@ -604,8 +627,16 @@ def _fs(names: str) -> frozenset[str]:
     return frozenset(names.split())
 
 
+# bash reads a long option after one dash too (`-norc`, `-rcfile F`): read as two letters
+# and a value, `bash -norc errexit -c …` had been judged as `-c …` where bash runs the
+# script `errexit` (review EV2)
+BASH_SINGLE_DASH_LONG: Final = _fs(
+    "-norc -noprofile -login -posix -verbose -restricted -debugger -dump-strings "
+    "-dump-po-strings -help -version -noediting -pretty-print -wordexp -rcfile -init-file"
+)
 _SHELL_OPTIONS = OptionSpec(
-    takes_value=_fs("-o -O --init-file --rcfile"),
+    takes_value=_fs("-o -O --init-file --rcfile -init-file -rcfile"),
+    single_dash_long=BASH_SINGLE_DASH_LONG,
     flags=_fs(
         "-c -i -l -r -s -e -u -x -v -n -f -h -m -a -b -C -E -H -k -p -t -B -P -T -D "
         "--login --noprofile --norc --posix --restricted --verbose --version --help "
@@ -660,7 +691,7 @@ _SHELL_EFFECTS = (
     ),
     # `bash --rcfile ./x.sh -ic …` runs x.sh before the command the policy judges
     OptionEffect(
-        options=_fs("--rcfile --init-file"),
+        options=_fs("--rcfile --init-file -rcfile -init-file"),
         effect="sources a start-up file the policy does not see",
     ),
 )
@@ -736,7 +767,8 @@ DEFAULT_WRAPPERS = WrapperTable(
             "nice",
             options=_options(
                 takes_value=_fs("-n --adjustment"),
-                flags=frozenset({*(f"-{n}" for n in range(-20, 20)), "-"}),
+                # (not a lone `-`: GNU nice runs a program of that name: review EV5)
+                flags=frozenset(f"-{n}" for n in range(-20, 20)),
             ),
             command_optional=True,
         ),

@@ -344,7 +344,6 @@ def test_shell_keyword_option_is_reported(text: str) -> None:
         "env FOO=1 ls",
         "xargs -0 -n1 grep x",
         "flock 9",
-        "flock -n 9 ls",
         "timeout 5 ls",
         "bash -c ls",
         "bash -o pipefail -c ls",
@@ -493,3 +492,10 @@ def test_a_shell_started_without_path_is_an_effect(text: str) -> None:
 )
 def test_no_path_effect_without_both_parts(text: str) -> None:
     assert not any("starts without PATH" in message for message in effects(text))
+
+
+def test_flock_with_a_command_names_a_file_by_its_number() -> None:
+    """`flock 9` alone locks descriptor 9; `flock 9 CMD` opens a file named `9` (EV4)."""
+    found = segment("flock -n 9 ls").wrapped
+    assert found is not None
+    assert any("creates the lock file" in p.message for p in found.problems)
