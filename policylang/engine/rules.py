@@ -25,7 +25,7 @@ from typing import Final
 
 from policylang._frozen import picklable
 from policylang.compiler.checks import harmless_git_setting
-from policylang.compiler.paths import HOME, WORKSPACE, LazyRegex, prefilter
+from policylang.compiler.paths import ABSOLUTE, HOME, WORKSPACE, LazyRegex, prefilter
 from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
@@ -582,6 +582,16 @@ class RuleView:
         ] = {}
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
+        # the rules anchored at `/` (`/**/.pgpass`), as one expression over whole paths:
+        # they hold inside a workspace too, so its tree's entries are matched against
+        # them as well (review EU2)
+        # (after a quick test by name: their alternation costs some 12 µs a path)
+        anywhere = [rule for rule in policy.protected.rules if rule.anchor == ABSOLUTE]
+        self._may_protect_anywhere = prefilter(anywhere, Access.READ)
+        joined = "|".join(
+            f"(?:{rule.regex.pattern})" for rule in anywhere if rule.access.covers(Access.READ)
+        )
+        self._anywhere_pattern = LazyRegex(joined, re.DOTALL | re.IGNORECASE) if joined else None
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
         # the globs a write is checked against: names a program makes up from a prefix
         # are tried against their components (`prefixes.made_names`)
@@ -1049,9 +1059,11 @@ class RuleView:
                 if pattern is not None and relative is not None and pattern.fullmatch(relative):
                     found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
                     break
-            if not inside and self._may_protect(path):
-                # a tree outside the workspace: rules anchored at `/` (`/**/.env`) hold there
-                found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
+            else:
+                if self._outside_rule_may_cover(path, inside):
+                    # a tree outside the workspace: rules anchored at `/` (`/**/.env`) hold
+                    # there, and inside it too (review EU2: `rg KEY` printed `.pgpass`)
+                    found.extend(self.path_verdicts((path,), "read", ctx, f"{shown} ({path})"))
             if git_config is not None and is_git_config_path(path):
                 reason = git_config(path, f"{shown} ({path})")
                 if reason is not None:
@@ -1115,9 +1127,7 @@ class RuleView:
                 if pattern is not None and relative is not None and pattern.fullmatch(relative):
                     break
             else:
-                if inside and not (git_configs and is_git_config_path(path)):
-                    continue
-                if not inside and not self._may_protect(path) and not (
+                if not self._outside_rule_may_cover(path, inside) and not (
                     git_configs and is_git_config_path(path)
                 ):
                     continue
@@ -1126,6 +1136,20 @@ class RuleView:
             self._picks.clear()
         self._picks[key] = (entries, picked)
         return picked
+
+    def _outside_rule_may_cover(self, path: str, inside: bool) -> bool:
+        """Whether a rule that is not workspace-anchored may cover a tree's entry: any
+        such rule outside the workspace, those anchored at `/` inside it too (review EU2:
+        `/**/.git-credentials`, `/**/git-credentials-*.config`, whose names the
+        workspace rules do not hold; `cat` of each was denied, `grep -r KEY .` not)."""
+        if not inside:
+            return self._may_protect(path)
+        pattern = self._anywhere_pattern
+        return (
+            pattern is not None
+            and self._may_protect_anywhere(path)
+            and pattern.fullmatch(path) is not None
+        )
 
     # -- one simple command --------------------------------------------------------------
     def segment_rules(self, segment: Segment) -> SegmentRules:
@@ -2926,7 +2950,11 @@ def _rg_whitelist(view: OptionView) -> tuple[str, ...] | None:
             type_name, _, globs = option.value.partition(":")
             if globs.startswith("include:"):
                 return None  # (a type made of other types: not followed)
-            added.setdefault(type_name, []).extend(g for g in globs.split(",") if g)
+            for glob in (g for g in globs.split(",") if g):
+                name_glob = _type_name_glob(glob)
+                if name_glob is None:
+                    return None
+                added.setdefault(type_name, []).append(name_glob)
     admitted: list[str] = []
     for option in view.options:
         if option.name in ("-g", "--glob", "--iglob"):
@@ -2949,6 +2977,16 @@ def _rg_whitelist(view: OptionView) -> tuple[str, ...] | None:
                     return None
                 admitted.extend((*RG_TYPES.get(type_name, ()), *added.get(type_name, ())))
     return tuple(dict.fromkeys(admitted))
+
+
+def _type_name_glob(glob: str) -> str | None:
+    """A `--type-add` glob as rg matches it: against the file's name alone, where globset
+    lets a leading `**/` match no folder at all (review EU1: `--type-add 'x:**/.env*'`
+    admitted `.env`, which `rg_glob` had read as needing a `/`). None for any other `/`
+    (`{**/.env,x}`, `a/**`): not read here, so every hidden name counts."""
+    while glob.startswith("**/"):
+        glob = glob[3:]
+    return None if "/" in glob else glob
 
 
 def has_xargs(unwrapped: Unwrapped) -> bool:
