@@ -248,8 +248,15 @@ _TERMINATORS = frozenset({";", "+"})
 
 def could_be_option(word: Word) -> bool:
     """Whether a non-literal word may expand to something starting with `-` (one that
-    bash splits at blanks may hold one later too: `option_view` lists it as both)."""
-    return not word.text or word.text[0] in _MAY_BECOME_OPTION
+    bash splits at blanks may hold one later too: `option_view` lists it as both). A
+    quoted word whose first quoted character is a plain one other than `-` cannot
+    (review EU3: `grep -rn "x$HOME" docs` had read `docs` as the pattern and `.`)."""
+    text = word.text
+    if not text:
+        return True
+    if text[0] in "\"'" and text[1:2] not in ("", *_MAY_BECOME_OPTION):
+        return False
+    return text[0] in _MAY_BECOME_OPTION
 
 
 class _Scanner:

@@ -137,3 +137,34 @@ def test_eu2_cat_of_each_was_already_denied(tmp_path: Path) -> None:
     for name in (".pgpass", ".git-credentials", "sub/git-credentials-abc.config"):
         decision = decide(shlex.join(["cat", name]), workspace, env)
         assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+# -- EU3: a quoted pattern that starts with a plain character ---------------------------------
+
+
+def _docs_workspace(tmp_path: Path) -> Path:
+    workspace = _git_workspace(tmp_path)
+    home = str(tmp_path / "home")
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "index.md").write_text(f"x{home} in the docs\n")
+    (workspace / ".env").write_text(f"x{home}ENVCANARY\n")
+    return workspace
+
+
+@pytest.mark.parametrize("line", ['grep -rn "x$HOME" docs', "grep -rn 'x'\"$HOME\" docs"])
+def test_eu3_a_quoted_pattern_is_no_option(tmp_path: Path, line: str) -> None:
+    # bash gives grep one word starting with `x`: the pattern, and only `docs` is read
+    workspace = _docs_workspace(tmp_path)
+    out = run_printed(line, workspace, env_beside(tmp_path))
+    assert "in the docs" in out, out
+    _allowed(line, workspace, "ENVCANARY")
+
+
+def test_eu3_a_quoted_variable_may_be_an_option(tmp_path: Path) -> None:
+    # (`"$P"` may hold `-e`: `docs` is then the pattern and `.` the tree read)
+    workspace = _docs_workspace(tmp_path)
+    (workspace / ".env").write_text("docs ENVCANARY\n")
+    line, env = 'grep -rn "$P" docs', env_beside(tmp_path, P="-e")
+    assert "ENVCANARY" in run_printed(line, workspace, env)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
