@@ -5702,17 +5702,24 @@ def _login_shell(segment: Segment) -> str | None:
             return use.name
         words = use.words[1:]
         index = 0
+        bundled = False
         while index < len(words):
             value = words[index].value
             index += 1
             if value is None:
                 continue
-            if value in ("--login", "-login") or (
-                value not in BASH_SINGLE_DASH_LONG and _short_flag(value, "l")
-            ):
+            single_long = value in BASH_SINGLE_DASH_LONG and not bundled
+            if value in ("--login", "-login") and (value == "--login" or single_long):
                 return use.name
-            if value in BASH_SINGLE_DASH_LONG and value not in _SHELL_VALUED:
+            if not single_long and _short_flag(value, "l"):
+                return use.name
+            if single_long and value not in _SHELL_VALUED:
                 continue  # (`-norc`: one long option, no bundle of letters: review EV2)
+            if single_long:
+                index += 1  # `-rcfile FILE`
+                continue
+            if value[:1] in "-+" and not value.startswith("--"):
+                bundled = True  # (long options after one dash end there: review EW1)
             if value in _SHELL_VALUED:
                 index += 1  # `-o errexit`, `--rcfile FILE`: the next word is a value
             elif value[:1] in "-+" and not value.startswith("--"):

@@ -391,7 +391,13 @@ def _readable(pattern: str) -> bool:
         return True
     if any(spelling in pattern for spelling in ("[:", "[=", "[.")):
         return False
-    return all(_SETS.fullmatch(part) for part in pattern.split("/"))
+    if not all(_SETS.fullmatch(part) for part in pattern.split("/")):
+        return False
+    try:
+        glob_regex(pattern.strip("/") or "x").fullmatch("")  # (compiled on first use)
+    except re.error:
+        return False  # a set the engine cannot compile (`.[z-a]nv`: review EW5)
+    return True
 
 
 def _matches(pattern: str, parts: Sequence[str], *, folder: bool = False) -> bool:

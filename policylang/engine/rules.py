@@ -4835,6 +4835,7 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
     --env-file`'s are). A word not known stops the look."""
     found: list[Word] = []
     operand = options.operand
+    bundled = False
     index = 1
     while index < len(inner):
         word = inner[index]
@@ -4855,7 +4856,7 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
             if operand and value != "-":
                 found.append(word)
             return found
-        if value.startswith("--") or value in options.single_long:
+        if value.startswith("--") or (value in options.single_long and not bundled):
             option, glued, rest = value.partition("=")
             if option in options.long_stops:
                 return found
@@ -4868,6 +4869,7 @@ def _script_words(options: _ScriptOptions, inner: Sequence[Word]) -> list[Word]:
                 found.append(target)
                 operand = operand and option not in options.long_scripts
             continue
+        bundled = True  # (bash's `-norc` is long only before a bundle of letters: EW1)
         for at, letter in enumerate(value[1:], 2):
             if letter in options.stops:
                 return found

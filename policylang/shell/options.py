@@ -64,6 +64,9 @@ class OptionSpec:
             next word in turn and the letters after it are options too, so `-ox pipefail
             F` is `-o pipefail -x F` (read the getopt way, `-o x`, the script was taken
             to be `pipefail`: review EI7).
+        long_first: bash's reading of `single_dash_long`: such a word is a long option
+            only before the first other option word (`bash -norc -c x`, but `bash -c
+            -posix x` is `-p -o six`: review EW1).
         short_equals: clap's reading of a value glued to a short option: a leading `=`
             is dropped (`rg -g=.env` is `rg -g .env`, `-ng=.env` too: review EQ5). "all"
             drops every one (clap 2, ripgrep 13: `-g==.env` is `-g .env`), "one" drops
@@ -85,6 +88,7 @@ class OptionSpec:
     any_dashes: bool = False
     values_from_next: bool = False
     short_equals: str = ""
+    long_first: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
     _long: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -262,12 +266,14 @@ def could_be_option(word: Word) -> bool:
 class _Scanner:
     """Mutable state of one `option_view` run (kept out of the frozen result types)."""
 
-    __slots__ = ("i", "operands", "options", "spec", "unknown", "words")
+    __slots__ = ("i", "longs_done", "operands", "options", "spec", "unknown", "words")
 
     def __init__(self, words: Sequence[Word], spec: OptionSpec, start: int) -> None:
         self.words = words
         self.spec = spec
         self.i = start
+        # (`long_first`: a word that is no long option ends bash's long options)
+        self.longs_done = False
         self.options: list[Option] = []
         self.operands: list[int] = []
         self.unknown: list[int] = []
@@ -312,6 +318,12 @@ class _Scanner:
 
     def short(self, text: str, index: int) -> None:
         spec = self.spec
+        if spec.long_first and (self.longs_done or text not in spec.single_dash_long):
+            # bash reads `-posix` as a long option only before its first short option:
+            # `bash -c -posix x` is `-p -o six …` (review EW1)
+            self.longs_done = True
+            self.bundle(text, index)
+            return
         if text in spec.terminated:
             self.take_terminated(text, index)
             return
@@ -330,6 +342,11 @@ class _Scanner:
                 known = text in spec.known
                 self.options.append(_option(text, None, index, True, known, ()))
             return
+        self.bundle(text, index)
+
+    def bundle(self, text: str, index: int) -> None:
+        """`-abc`: each letter an option, up to one that takes a value."""
+        spec = self.spec
         for pos in range(1, len(text)):
             name = "-" + text[pos]
             rest = text[pos + 1 :]

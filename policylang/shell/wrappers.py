@@ -645,6 +645,7 @@ _SHELL_OPTIONS = OptionSpec(
     stop_at_operand=True,
     plus_options=True,
     values_from_next=True,
+    long_first=True,
 )
 
 
