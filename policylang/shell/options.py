@@ -258,7 +258,8 @@ def could_be_option(word: Word) -> bool:
     text = word.text
     if not text:
         return True
-    if text[0] in "\"'" and text[1:2] not in ("", *_MAY_BECOME_OPTION):
+    second = text[1:2]
+    if text[0] in "\"'" and second and second not in _MAY_BECOME_OPTION:
         return False
     return text[0] in _MAY_BECOME_OPTION
 
