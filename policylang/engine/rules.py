@@ -101,7 +101,7 @@ def _du_lists_below(view: OptionView) -> bool:
 # that give the pattern instead
 _GREP_PATTERN = ("-e", "--regexp", "-f", "--file")
 _PATTERN_OPTIONS = {
-    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep", "rg"), _GREP_PATTERN),
+    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep", "rgrep", "rg"), _GREP_PATTERN),
     # ag's `-f` is --follow; ack's `--match` takes a value the engine has no spec for: for
     # both, one operand is always taken for the pattern (at worst the tree is checked)
     "ag": ("-g", "--filename-pattern"),  # `ag -g x DIR` lists the names in DIR (BI5)
@@ -195,7 +195,8 @@ _CATS = frozenset({"zcat", "gzcat", "bzcat", "xzcat", "lzcat", "zstdcat", "lz4ca
 # commands that print or copy the contents of whole trees when recursive (`less -R` and
 # `sort -R` are not recursive at all; `ls -R`, `du`, `find` list names)
 _CONTENT_READERS = frozenset(
-    {"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip", "diff",
+    {"grep", "egrep", "fgrep", "zgrep", "rgrep", "rg", "ag", "ack", "cp", "scp", "rsync", "zip",
+     "diff",
      "sdiff", "7z", "7za", "7zr", "7zz", "tar", "gtar", "bsdtar"}
 ) | frozenset(_COMPRESSORS) | frozenset(_DECOMPRESSORS)  # fmt: skip
 # Every suffix a decompressor strips, whatever the program: zstd and xz read other
@@ -2886,6 +2887,8 @@ def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
     if name in ("rg", "ag", "ack"):
         # recursive unless only listing (`rg --files`, `rg --type-list`)
         return not view.has("--files", "--type-list", "--list-file-types", "--help-types")
+    if name == "rgrep":
+        return True  # Debian's `exec grep -r "$@"` (review EX3)
     if name in ("grep", "egrep", "fgrep", "zgrep"):
         if view.has(*_GREP_RECURSIVE):
             return True
@@ -2971,7 +2974,9 @@ def _rg_whitelist(view: OptionView) -> tuple[str, ...] | None:
         elif option.name in ("-t", "--type"):
             if option.value is None:
                 return None
-            names = RG_TYPES if option.value == "all" else (option.value,)
+            # (`all` is every type, the ones `--type-add` makes too: rg applies them all
+            # before any `-t`, review EX1)
+            names = (*RG_TYPES, *added) if option.value == "all" else (option.value,)
             for type_name in names:
                 if type_name not in RG_TYPES and type_name not in added:
                     return None
@@ -2986,7 +2991,8 @@ def _type_name_glob(glob: str) -> str | None:
     (`{**/.env,x}`, `a/**`): not read here, so every hidden name counts."""
     while glob.startswith("**/"):
         glob = glob[3:]
-    return None if "/" in glob else glob
+    # (nothing left, `**/` or `**/**/`: globset matches every file, review EX2)
+    return None if not glob or "/" in glob else glob
 
 
 def has_xargs(unwrapped: Unwrapped) -> bool:

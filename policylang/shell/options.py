@@ -688,7 +688,7 @@ _ZGREP = OptionSpec(
 # read `-f~/…` as a flag bundle, and the file went unchecked (review AW3)
 DEFAULT_OPTION_SPECS = MappingProxyType(
     dict(DEFAULT_OPTION_SPECS)
-    | dict.fromkeys(("egrep", "fgrep"), _GREP)
+    | dict.fromkeys(("egrep", "fgrep", "rgrep"), _GREP)
     | dict.fromkeys(("zgrep", "zegrep", "zfgrep"), _ZGREP)
 )
 
