@@ -2965,6 +2965,8 @@ class PathChecks:
         seg: SegmentState,
         directory: str,
         plan_of: Callable[[Sequence[str | None], str, str], gitstage.StagePlan | None],
+        *,
+        discards: bool = False,
     ) -> None:
         """`git add -u`, `git add .`, `git commit -a`: the local changes of a tracked file
         a protect rule covers (a committed `.env` template the user filled in) would be
@@ -2996,12 +2998,18 @@ class PathChecks:
             for entry, rule in selection.files:
                 path = f"{selection.top.rstrip('/')}/{entry.path}"
                 if _below(path, roots) and _changed(entry, path, selection):
+                    shown = self._as_shown(path)
+                    message = (
+                        f"`{command}` would overwrite the local changes of `{shown}`, a "
+                        f"tracked file which {rule}, with the version git holds"
+                        if discards
+                        else f"`{command}` would stage the local changes of `{shown}`, a "
+                        f"tracked file which {rule}: they would go out with the next commit"
+                    )
                     seg.floor(
                         Verdict.ASK,
-                        "engine.git-stage",
-                        f"`{command}` would stage the local changes of "
-                        f"`{self._as_shown(path)}`, a tracked file which {rule}: they would "
-                        "go out with the next commit",
+                        "engine.git-pathspec" if discards else "engine.git-stage",
+                        message,
                     )
                     return
 
@@ -3038,6 +3046,15 @@ class PathChecks:
                         "it: it discards every uncommitted change below",
                     )
                     return
+        # a folder holding a changed tracked protected file (`git restore config` over a
+        # filled-in `config/.env`, review EW2): its path alone is not protected
+        operands = gitstage.overwrite_operands(restore, words)
+
+        def plan(_words: Sequence[str | None], cwd: str, top: str) -> gitstage.StagePlan | None:
+            return gitstage.pathspec_plan(operands, cwd, top)
+
+        for directory in directories:
+            self.staged_changes(found, seg, directory, plan, discards=True)
 
     def removed_untracked(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
         """`git clean -f`, `git clean -fd src`: git removes the untracked files below its

@@ -94,6 +94,12 @@ def update_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | 
     return _pathspec_roots(operands, cwd, top, whole=whole)
 
 
+def pathspec_plan(operands: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
+    """The folders a list of git pathspecs stands for (`_pathspec_roots`), None for none:
+    what `git checkout -- PATHS` / `git restore PATHS` overwrite (review EW2)."""
+    return _pathspec_roots(operands, cwd, top, whole=False)
+
+
 def _pathspec_roots(
     operands: Sequence[str | None], cwd: str, top: str, *, whole: bool
 ) -> StagePlan | None:
