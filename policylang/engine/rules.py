@@ -4808,7 +4808,7 @@ _SCRIPT_OPTIONS: Final = {
 
 # the system's program folders, where only root writes: a wrapper named by its path there
 # is the system's (`/usr/bin/env`, `/bin/bash -c …`)
-_SYSTEM_PROGRAM: Final = re.compile(r"/(?:usr/)?(?:local/)?s?bin/[^/]+")
+_SYSTEM_PROGRAM: Final = re.compile(r"(?:/usr(?:/local)?)?/s?bin/[^/]+")
 
 
 def _system_program(path: str) -> bool:

@@ -44,8 +44,12 @@ def test_what_bash_runs_is_what_is_judged(tmp_path: Path, line: str) -> None:
 
 def test_a_system_wrapper_by_its_path_is_the_system_s(tmp_path: Path) -> None:
     workspace, env = _setting(tmp_path)
-    for line in ("/usr/bin/nice ls", "/usr/bin/env ls", "/bin/bash -c ls", "bash -norc -c ls"):
+    for line in ("/usr/bin/nice ls", "/usr/bin/env ls", "/bin/bash -c ls", "bash -norc -c ls",
+                 "/usr/local/bin/env ls"):  # fmt: skip
         assert decide(line, workspace, env).verdict is Verdict.ALLOW, line
+    # a folder named like one, but not the system's (`/local/bin` is no such folder)
+    for line in ("/local/bin/nice ls", "/usr/lib/bin/env ls", "/opt/bin/nice ls"):
+        assert decide(line, workspace, env).verdict is Verdict.ASK, line
 
 
 def test_env_takes_any_word_with_an_equals_sign(tmp_path: Path) -> None:
