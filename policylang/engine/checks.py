@@ -8,6 +8,7 @@ repository's git config, turning each finding into a floor on the segment's stat
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import stat
@@ -2846,6 +2847,8 @@ class PathChecks:
                 self.staged_changes(found, seg, directory, gitstage.commit_plan)
         if subcommand in ("checkout", "restore"):
             self.overwritten_pathspecs(found, seg, directories, restore=subcommand == "restore")
+        if subcommand in _GIT_INDEX_WRITERS:
+            self.stash_staged(found, subcommand, seg)
         if subcommand == "clean":
             for directory in directories:
                 self.removed_untracked(found, seg, directory)
@@ -2971,9 +2974,8 @@ class PathChecks:
         """`git add -u`, `git add .`, `git commit -a`: the local changes of a tracked file
         a protect rule covers (a committed `.env` template the user filled in) would be
         staged, and go out with the commit (review EQ8), where `git add .env` is denied.
-        A file counts as changed unless its size and modification time are what the
-        index recorded, as `git diff` reads them (`_unchanged`); a removed one stages
-        only its removal."""
+        A file counts as changed unless git takes it for the staged one (`_unchanged`:
+        its stat data, else its contents); a removed one stages only its removal."""
         command = " ".join(w.value or "…" for w in found.inner[:2])
         found_dirs, complete = find_gitdirs(directory)
         tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
@@ -3012,6 +3014,32 @@ class PathChecks:
                         message,
                     )
                     return
+
+    def stash_staged(self, found: SegmentRules, subcommand: str, seg: SegmentState) -> None:
+        """`git reset stash@{0} -- config`, `git restore -S -s stash …`, `git checkout
+        stash -- …`: a stash holds the local changes the user put aside, a filled-in
+        `.env` among them, and these stage its versions of the files, which the next
+        `git commit` takes (review EW4; `git stash apply` and `pop` put back what the user
+        had, staged or not, and are not counted). The engine does not read the stash, so
+        naming one as the source of what is staged asks. A stash named by its object id
+        is not recognised."""
+        for word in found.inner[2:]:
+            value = word.value
+            if value is None:
+                continue
+            if value.startswith("--"):
+                value = value.partition("=")[2]
+            elif value.startswith("-") and subcommand == "restore":
+                value = value[1:].partition("s")[2]  # `-sstash`, `-Ss stash` (next word)
+            if _STASH_REVISION.fullmatch(value):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-stash-source",
+                    f"`git {subcommand}` takes files from the stash `{short(value)}`, which "
+                    "holds local changes put aside (of protected files too): it stages them, "
+                    "and the next commit takes them",
+                )
+                return
 
     def overwritten_pathspecs(
         self, found: SegmentRules, seg: SegmentState, directories: Sequence[str], *, restore: bool
@@ -3228,6 +3256,13 @@ def _unclean_entry(name: str) -> bool:
 
 # subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
+# git verbs that can write a given revision's files into the index (`stash_staged`)
+_GIT_INDEX_WRITERS = frozenset(
+    {"reset", "restore", "checkout", "switch", "read-tree", "cherry-pick", "merge", "rebase",
+     "revert"}
+)  # fmt: skip
+# a stash as a revision or tree: `stash`, `refs/stash`, `stash@{1}`, `stash^2`, `stash:dir`
+_STASH_REVISION = re.compile(r"(?:refs/)?stash(?:@\{[^}]*\})?(?:[~^][0-9]*|\^\{[^}]*\})*(?::.*)?")
 # git verbs that read refs, the index or commits only: a partial clone (which always holds
 # its commits and the blobs of its checkout) does not fetch for them
 _GIT_WITHOUT_OBJECT_READS = frozenset(
@@ -3291,22 +3326,55 @@ def _below(path: str, roots: Sequence[str]) -> bool:
 
 
 def _unchanged(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:
-    """Whether git would take the working tree's file for the staged one without reading
-    it: same size and modification time, staged before the index was last written."""
+    """Whether the working tree's file holds what the index staged for it, as git tells:
+    where its stat data (size, modification and change times, inode) are what the index
+    recorded, staged before the index was last written, git takes it for the staged one
+    without reading it; otherwise git reads it. So does this check (review EW3: an edit
+    whose size and mtime were put back with `touch -r` changes the ctime, and git stages
+    it): the contents are hashed as a blob and compared with the staged object id. A file
+    git would read through a filter (`core.autocrlf`, a clean filter) hashes otherwise
+    and counts as changed: the error is an ask."""
     try:
         st = os.lstat(path)
     except OSError:
         return False  # deleted: `git diff` prints the staged contents as removed lines
-    return (
+    if (
         st.st_size == entry.size
         and st.st_mtime_ns == entry.mtime_ns
+        and st.st_ctime_ns == entry.ctime_ns
+        and st.st_ino & 0xFFFFFFFF == entry.ino
         and entry.mtime_ns < selection.index_mtime_ns
-    )
+    ):
+        return True
+    return _blob_id(path, st, len(entry.oid)) == entry.oid
+
+
+# a tracked protected file larger than this counts as changed without being read
+_MAX_HASHED = 1 << 22
+
+
+def _blob_id(path: str, st: os.stat_result, id_size: int) -> bytes | None:
+    """The object id git gives the file at `path` (lstat `st`) staged as it is, without
+    filters: its bytes, or a link's target, as a blob; None where it cannot be read."""
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            data = os.readlink(os.fsencode(path))
+        except OSError:
+            return None
+    elif stat.S_ISREG(st.st_mode) and st.st_size <= _MAX_HASHED:
+        read = read_regular(path, _MAX_HASHED + 1)
+        if read is None or len(read) > _MAX_HASHED:
+            return None
+        data = read
+    else:
+        return None
+    algorithm = "sha1" if id_size == 20 else "sha256"
+    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).digest()
 
 
 def _changed(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:
     """Whether `git add` would stage new contents for the tracked `path`: it is there, and
-    git cannot take it for the staged one by its stat data (`_unchanged`)."""
+    it does not hold what the index staged (`_unchanged`)."""
     return os.path.lexists(path) and not _unchanged(entry, path, selection)
 
 

@@ -1721,6 +1721,11 @@ class TrackedFile(NamedTuple):
     mode: int
     mtime_ns: int
     size: int
+    # what else git compares before it takes the file for the staged one without reading
+    # it (review EW3: an edit with its size and mtime put back is still seen by git)
+    ctime_ns: int
+    ino: int  # (the low 32 bits, as the index keeps them)
+    oid: bytes  # the staged blob's object id (20 bytes: SHA-1, 32: SHA-256)
 
 
 def _read_tracked(
@@ -1794,7 +1799,9 @@ def _index_entries(
             if pos + flags_at + 2 > limit:
                 return None
             offsets.append(pos)
-            seconds, nanoseconds = struct.unpack_from(">II", data, pos + 8)
+            changed_s, changed_ns, seconds, nanoseconds = struct.unpack_from(">IIII", data, pos)
+            (ino,) = struct.unpack_from(">I", data, pos + 20)
+            oid = data[pos + 40 : pos + 40 + hash_size]
             (mode,) = struct.unpack_from(">I", data, pos + 24)
             (size,) = struct.unpack_from(">I", data, pos + 36)
             (flags,) = struct.unpack_from(">H", data, pos + flags_at)
@@ -1846,6 +1853,9 @@ def _index_entries(
                     mode,
                     seconds * 1_000_000_000 + nanoseconds,
                     size,
+                    changed_s * 1_000_000_000 + changed_ns,
+                    ino,
+                    oid,
                 )
             )
         # extensions, up to the checksum: a split index keeps most entries in
