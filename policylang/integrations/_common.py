@@ -27,6 +27,12 @@ _log = logging.getLogger(__name__)
 # A reason longer than this is cut: hook reasons end up in a prompt or in the model's context.
 _MAX_REASON_CHARS = 2000
 
+#: JavaScript's `trim()` and `\s`: what a Node-based agent may strip around a command.
+JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
 
 class PolicyLike(Protocol):
     """The one method the integrations need from a policy."""

@@ -46,6 +46,7 @@ from typing import Any, assert_never
 
 from policylang.decision import Decision, Verdict, strictest
 from policylang.integrations._common import (
+    JS_SPACE,
     HookResult,
     PayloadError,
     PolicyFactory,
@@ -160,12 +161,13 @@ def _handle(
     env = os.environ if environ is None else environ
     given = workspace or env.get("CLAUDE_PROJECT_DIR")
     worst: Decision | None = None
-    for root in [given] if given else guessed_workspaces(cwd):
-        outcome = evaluate_safely(factory, command, cwd=cwd, workspace=root, env=env)
-        if not isinstance(outcome, Decision):
-            return answer(Verdict.ASK, outcome)
-        if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
-            worst = outcome
+    for text in _texts_run(command):
+        for root in [given] if given else guessed_workspaces(cwd):
+            outcome = evaluate_safely(factory, text, cwd=cwd, workspace=root, env=env)
+            if not isinstance(outcome, Decision):
+                return answer(Verdict.ASK, outcome)
+            if worst is None or strictest(outcome.verdict, worst.verdict) is not worst.verdict:
+                worst = outcome
     assert worst is not None  # INVARIANT: at least one root
     if worst.verdict is Verdict.ALLOW and _leaves_sandbox(payload):
         # an allow answered here skips the prompt Claude Code shows for a command run
@@ -176,6 +178,22 @@ def _handle(
             f"(`dangerouslyDisableSandbox`); the policy allows it: {describe_decision(worst)}",
         )
     return answer(worst.verdict, describe_decision(worst))
+
+
+def _texts_run(command: str) -> tuple[str, ...]:
+    """`command`, and the same with JavaScript's white space trimmed from its ends.
+
+    WHY: Gemini CLI runs `command.trim()` (review FA1: `cat .env\\u00a0`, one word
+    `.env\\xa0` for bash, ran `cat .env`), and whether a Claude Code release trims the
+    command it runs is not known here, so both are judged and the strictest answer wins.
+
+    >>> _texts_run("cat .env\\u3000")
+    ('cat .env\\u3000', 'cat .env')
+    >>> _texts_run("git status")
+    ('git status',)
+    """
+    trimmed = command.strip(JS_SPACE)
+    return (command,) if trimmed == command else (command, trimmed)
 
 
 def _leaves_sandbox(payload: Mapping[str, Any]) -> bool:

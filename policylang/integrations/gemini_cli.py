@@ -29,6 +29,7 @@ from typing import Any, assert_never
 
 from policylang.decision import Decision, Verdict, strictest
 from policylang.integrations._common import (
+    JS_SPACE,
     HookResult,
     PayloadError,
     PolicyFactory,
@@ -46,12 +47,7 @@ EXIT_BLOCK = 2
 # releases named it `directory`, current ones ignore that key (review N3).
 _DIR_KEYS = ("dir_path", "directory")
 
-# JavaScript's `trim()` and `\s`: what Gemini CLI strips around a command
-_JS_SPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-_S = f"[{_JS_SPACE}]"
+_S = f"[{JS_SPACE}]"
 # The shell wrappers Gemini CLI releases cut off before running a command: exactly
 # `sh|bash|zsh -c` (any case), and, in some releases, with assignments before, a path, and
 # flags such as `-e`, `-o pipefail` or `-lc`. Matching too much costs only a stricter
@@ -66,8 +62,8 @@ _WRAPPER_PREFIXES = (
         re.IGNORECASE | re.ASCII,
     ),
     re.compile(
-        f"{_S}*(?:[A-Za-z_][A-Za-z0-9_]*=[^{_JS_SPACE}]*{_S}+)*"
-        f"(?:[^{_JS_SPACE}]*[/\\\\])?(?:sh|bash|zsh|dash|ksh)(?:\\.exe)?{_S}+"
+        f"{_S}*(?:[A-Za-z_][A-Za-z0-9_]*=[^{JS_SPACE}]*{_S}+)*"
+        f"(?:[^{JS_SPACE}]*[/\\\\])?(?:sh|bash|zsh|dash|ksh)(?:\\.exe)?{_S}+"
         f"(?:[-+][A-Za-z-]*{_S}+(?:[A-Za-z][A-Za-z0-9_-]*{_S}+)??)*?"
         f"-[A-Za-z]*c[A-Za-z]*{_S}",
         re.IGNORECASE | re.ASCII,
@@ -152,13 +148,20 @@ def commands_run(command: str) -> tuple[str, ...]:
     ("bash -c 'echo ok' x '; cat .env'", "echo ok' x '; cat .env")
     >>> commands_run("git status")
     ('git status',)
+    >>> commands_run("cat .env\\u00a0")
+    ('cat .env\\xa0', 'cat .env')
     """
     found = [command]
+    # with no wrapper, Gemini CLI runs `command.trim()`: a trailing U+00A0 or U+3000,
+    # part of the last word for bash, is gone (`cat .env\u00a0` ran `cat .env`: review FA1)
+    trimmed = command.strip(JS_SPACE)
+    if trimmed != command:
+        found.append(trimmed)
     for prefix in _WRAPPER_PREFIXES:
         match = prefix.match(command)
         if match is None:
             continue
-        rest = command[match.end() :].strip(_JS_SPACE)
+        rest = command[match.end() :].strip(JS_SPACE)
         if rest[:1] in ("'", '"') and rest.endswith(rest[0]):
             rest = rest[1:-1]  # JavaScript's `substring(1, length - 1)`: "" for one quote
         if rest not in found:
