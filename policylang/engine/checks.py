@@ -2849,6 +2849,8 @@ class PathChecks:
             self.overwritten_pathspecs(found, seg, directories, restore=subcommand == "restore")
         if subcommand in _GIT_INDEX_WRITERS:
             self.stash_staged(found, subcommand, seg)
+        if subcommand == "worktree" and _word_value(found.inner, 2) in ("add", "remove"):
+            self.worktree_written(found, seg, directories)
         if subcommand == "clean":
             for directory in directories:
                 self.removed_untracked(found, seg, directory)
@@ -3074,15 +3076,117 @@ class PathChecks:
                         "it: it discards every uncommitted change below",
                     )
                     return
-        # a folder holding a changed tracked protected file (`git restore config` over a
-        # filled-in `config/.env`, review EW2): its path alone is not protected
-        operands = gitstage.overwrite_operands(restore, words)
+        form = gitstage.overwrite_form(restore, words)
+        if not form.worktree:
+            return  # (`git restore --staged` alone leaves the work tree: review FB9)
+        self.written_pathspecs(form, seg, directories, command)
 
         def plan(_words: Sequence[str | None], cwd: str, top: str) -> gitstage.StagePlan | None:
-            return gitstage.pathspec_plan(operands, cwd, top)
+            if form.whole:  # (patch mode without a pathspec: review FB1)
+                return gitstage.StagePlan(roots=(top,), force=False)
+            return gitstage.pathspec_plan(form.pathspecs, cwd, top)
 
         for directory in directories:
-            self.staged_changes(found, seg, directory, plan, discards=True)
+            if form.revision:
+                # a commit's version replaces the file, whatever the index holds: the
+                # engine does not read it, so any protected file there asks (review FB8)
+                self.replaced_files(seg, directory, plan, command)
+            else:
+                # a folder holding a changed tracked protected file (`git restore config`
+                # over a filled-in `config/.env`, review EW2): its path alone is not
+                # protected
+                self.staged_changes(found, seg, directory, plan, discards=True)
+
+    def written_pathspecs(
+        self, form: gitstage.Overwrite, seg: SegmentState, directories: Sequence[str], command: str
+    ) -> None:
+        """`git checkout evil -- .vscode`, `git restore -s evil .vscode`: git writes the
+        files the source holds below the folder, `.vscode/tasks.json` among them, where
+        naming that file is denied (review FB3). The source is not read, so a folder below
+        which a protect-write rule may match asks, as `cp -r x .vscode` does."""
+        for operand in form.pathspecs:
+            if operand is not None:
+                self.written_folder(operand, seg, directories, f"`{command}`")
+
+    def written_folder(
+        self, operand: str, seg: SegmentState, directories: Sequence[str], what: str
+    ) -> None:
+        """Ask where `what` writes files git chooses below the folder `operand` (from each
+        of `directories`) and a protect-write rule may match there (review FB3)."""
+        for directory in directories:
+            place = os.path.normpath(os.path.join(directory, operand))
+            found = self.rules.path_verdicts(
+                (place,), "write", self.ctx, operand, subtree=True, protected_only=True
+            )
+            if found:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.written-tree",
+                    f"{what} writes the files a revision or the index holds below "
+                    f"`{short(operand)}`, where `{found[0].rule_id}` protects files",
+                    found[0].location,
+                )
+                return
+
+    def worktree_written(
+        self, found: SegmentRules, seg: SegmentState, directories: Sequence[str]
+    ) -> None:
+        """`git worktree add .vscode evilflat` checks the commit's files out below the
+        folder the line picks, `.vscode/tasks.json` among them (review FB3); `git worktree
+        remove wt` deletes the worktree's folder, its ignored files too (a secret kept
+        there, review FB5): as `rm -r wt`, a protected file found below asks."""
+        verb = _word_value(found.inner, 2)
+        operands = gitstage.worktree_operands([w.value for w in found.inner[3:]])
+        for operand in operands if verb == "add" else operands[:1]:
+            if operand is None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.written-tree",
+                    f"cannot tell which folder `git worktree {verb}` writes",
+                )
+            elif verb == "add":
+                self.written_folder(operand, seg, directories, "`git worktree add`")
+            else:
+                for directory in directories:
+                    place = os.path.normpath(os.path.join(directory, operand))
+                    self.check_written_tree([place], seg, operand, "removes")
+
+    def replaced_files(
+        self,
+        seg: SegmentState,
+        directory: str,
+        plan_of: Callable[[Sequence[str | None], str, str], gitstage.StagePlan | None],
+        command: str,
+    ) -> None:
+        """`git checkout HEAD -- config`, `git restore -s HEAD config`: git replaces the
+        files below with a commit's versions; a protected file there, changed or staged
+        (a filled-in `config/.env` the index already holds: review FB8), tracked or not,
+        asks, since the engine does not know what the commit holds."""
+        what = f"`{command}` would overwrite"
+        found_dirs, complete = find_gitdirs(directory)
+        tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
+        if not complete:
+            self._floor_unseen(seg, "engine.git-pathspec", "unseen", directory, what)
+            return
+        for top in tops:
+            plan = plan_of((), directory, top)
+            if plan is None:
+                continue
+            files, whole = gitstage.protected_files(
+                plan.roots, lambda path: self._protected_read(path) is not None, _STAGE_BUDGET
+            )
+            if not whole:
+                self._floor_unseen(seg, "engine.git-pathspec", "budget", plan.roots[0], what)
+                return
+            for path in files:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-pathspec",
+                    f"`{command}` may overwrite `{self._as_shown(path)}`, which "
+                    f"{self._protected_read(path)}, with the version a commit holds: its "
+                    "local contents, staged or not, would be lost",
+                )
+                return
 
     def removed_untracked(self, found: SegmentRules, seg: SegmentState, directory: str) -> None:
         """`git clean -f`, `git clean -fd src`: git removes the untracked files below its

@@ -474,3 +474,102 @@ def overwrite_operands(restore: bool, words: Sequence[str | None]) -> list[str |
                     skip = at == len(letters) - 1
                     break
     return operands
+
+
+@dataclass(frozen=True, slots=True)
+class Overwrite:
+    """What `git checkout … -- PATHS` or `git restore PATHS` writes: its pathspecs (None:
+    a word not read), whether it covers the whole tree without any (patch mode), whether
+    a commit may be its source rather than the index, and whether it writes the work tree
+    at all (`git restore --staged` alone writes the index only)."""
+
+    pathspecs: tuple[str | None, ...]
+    whole: bool
+    revision: bool
+    worktree: bool
+
+
+def overwrite_form(restore: bool, words: Sequence[str | None]) -> Overwrite:
+    """`git checkout WORDS…` (`restore`: `git restore WORDS…`) read as an `Overwrite`.
+    Patch mode (`-p`, `--pat`, `-qp`) with no pathspec goes over the whole tree, as
+    `git add -p` does (review FB1). For `git checkout` without `--`, a lone operand may
+    be a revision (then the tree is the whole one in patch mode), and with two or more
+    the first may be one (all are kept as pathspecs: a superset); `restore -s`,
+    `--source` and `--staged` with `--worktree` take a commit (review FB8)."""
+    before: list[str | None] = []
+    after: list[str | None] = []
+    flags: set[str] = set()
+    dashdash = skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word is None or dashdash or not word.startswith("-") or word == "-":
+            (after if dashdash else before).append(word)
+        elif word == "--":
+            dashdash = True
+        elif word.startswith("--"):
+            skip = _overwrite_long(restore, word[2:], flags)
+        else:
+            skip = _overwrite_short(restore, word[1:], flags)
+    patch = "patch" in flags
+    if restore:
+        pathspecs = (*before, *after)
+        staged_only = "staged" in flags and "worktree" not in flags
+        revision = "source" in flags or "staged" in flags
+        return Overwrite(pathspecs, patch and not pathspecs, revision, not staged_only)
+    if dashdash:
+        return Overwrite(tuple(after), patch and not after, bool(before), True)
+    revision = len(before) > 1 or (patch and len(before) == 1)
+    return Overwrite(tuple(before), patch and len(before) < 2, revision, True)
+
+
+def _overwrite_long(restore: bool, name: str, flags: set[str]) -> bool:
+    """Note `--NAME`'s effect in `flags`; whether it takes the next word as its value."""
+    name, eq, _value = name.partition("=")
+    found = long_option(name, _RESTORE_LONG if restore else _CHECKOUT_LONG)
+    if found is None:
+        return False
+    option, negated = found
+    if negated:
+        flags.discard(option)
+    else:
+        flags.add(option)
+    return option in _CHECKOUT_VALUED and not negated and not eq
+
+
+def _overwrite_short(restore: bool, letters: str, flags: set[str]) -> bool:
+    """Note a bundle of short options in `flags` (`-Wp`, `-qp`, `-sHEAD`); whether the
+    next word is the value of its last letter (`-s REV`, `-b NAME`)."""
+    names = {"p": "patch", "S": "staged", "W": "worktree"} if restore else {"p": "patch"}
+    for at, letter in enumerate(letters):
+        if letter in ("s" if restore else "bB"):
+            if restore:
+                flags.add("source")
+            return at == len(letters) - 1
+        if letter in names:
+            flags.add(names[letter])
+    return False
+
+
+def worktree_operands(words: Sequence[str | None]) -> list[str | None]:
+    """The operands of `git worktree add|remove WORDS…` (the words after the verb): the
+    worktree's path, and for `add` a commit after it (None: a word not read); the values
+    of `-b`, `-B` and `--reason` left out (review FB3, FB5)."""
+    operands: list[str | None] = []
+    options_done = skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word is None or options_done or not word.startswith("-") or word == "-":
+            operands.append(word)
+        elif word == "--":
+            options_done = True
+        elif word.startswith("--"):
+            skip = "=" not in word and "reason".startswith(word[2:])
+        else:
+            letters = word[1:]
+            for at, letter in enumerate(letters):
+                if letter in "bB":
+                    skip = at == len(letters) - 1
+                    break
+    return operands
