@@ -2849,8 +2849,10 @@ class PathChecks:
             self.overwritten_pathspecs(found, seg, directories, restore=subcommand == "restore")
         if subcommand in _GIT_INDEX_WRITERS:
             self.stash_staged(found, subcommand, seg)
-        if subcommand == "worktree" and _word_value(found.inner, 2) in ("add", "remove"):
+        if subcommand == "worktree" and _word_value(found.inner, 2) in _WORKTREE_WRITERS:
             self.worktree_written(found, seg, directories)
+        if subcommand == "submodule":
+            self.submodule_written(found, seg, directories)
         if subcommand == "clean":
             for directory in directories:
                 self.removed_untracked(found, seg, directory)
@@ -3132,24 +3134,91 @@ class PathChecks:
         self, found: SegmentRules, seg: SegmentState, directories: Sequence[str]
     ) -> None:
         """`git worktree add .vscode evilflat` checks the commit's files out below the
-        folder the line picks, `.vscode/tasks.json` among them (review FB3); `git worktree
-        remove wt` deletes the worktree's folder, its ignored files too (a secret kept
-        there, review FB5): as `rm -r wt`, a protected file found below asks."""
+        folder the line picks, `.vscode/tasks.json` among them, and `git worktree move wt
+        .vscode` puts them there (review FB3); `git worktree remove wt` deletes the
+        worktree's folder, its ignored files too (a secret kept there, review FB5): as
+        `rm -r wt` and `mv wt x`, a protected file found below the worktree asks."""
         verb = _word_value(found.inner, 2)
+        what = f"`git worktree {verb}`"
         operands = gitstage.worktree_operands([w.value for w in found.inner[3:]])
-        for operand in operands if verb == "add" else operands[:1]:
-            if operand is None:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.written-tree",
-                    f"cannot tell which folder `git worktree {verb}` writes",
-                )
-            elif verb == "add":
-                self.written_folder(operand, seg, directories, "`git worktree add`")
+        for at, operand in enumerate(operands):
+            if verb == "add" or at > 0 or operand is None:
+                # (`move wt .vscode` puts the worktree's files there)
+                self.written_operand(operand, seg, directories, what)
             else:
                 for directory in directories:
                     place = os.path.normpath(os.path.join(directory, operand))
-                    self.check_written_tree([place], seg, operand, "removes")
+                    self.worktree_files(place, seg, operand, what)
+
+    def submodule_written(
+        self, found: SegmentRules, seg: SegmentState, directories: Sequence[str]
+    ) -> None:
+        """`git submodule add URL .vscode` clones the repository's files into the folder
+        the line picks (review FB3); `git submodule deinit sub` clears the submodule's
+        folder, its ignored files too, as `git worktree remove` does (FB5). The verb is
+        the first word after `submodule` that is no option (`git submodule -q add`)."""
+        at = next(
+            (i for i in range(2, len(found.inner)) if not (found.inner[i].value or "-x")
+             .startswith("-")),
+            len(found.inner),
+        )  # fmt: skip
+        verb = _word_value(found.inner, at)
+        words = [w.value for w in found.inner[at + 1 :]]
+        if verb == "add":
+            for folder in gitstage.submodule_add_folders(words):
+                self.written_operand(folder, seg, directories, "`git submodule add`")
+        elif verb == "deinit":
+            what = "`git submodule deinit`"
+            operands = gitstage.worktree_operands(words)
+            if any(word is not None and word.startswith("--a") for word in words):
+                operands.append(".")  # (`--all`: every submodule below, read as the tree)
+            for operand in operands:
+                if operand is None:
+                    self.written_operand(None, seg, directories, what)
+                    continue
+                for directory in directories:
+                    place = os.path.normpath(os.path.join(directory, operand))
+                    self.worktree_files(place, seg, operand, what)
+
+    def worktree_files(self, place: str, seg: SegmentState, shown: str, what: str) -> None:
+        """Ask where a file a protect-write rule covers lies below the worktree `place`
+        that `what` removes or moves, unless git tracks it as it is: git removes the
+        ignored files of a worktree it takes for clean (review FB5). Its `.git` file (and
+        nested ones) are skipped, they are the worktree's own."""
+        files, whole = gitstage.protected_files(
+            [place], lambda path: self._protected_write(path) is not None, _STAGE_BUDGET
+        )
+        if not whole:
+            self._floor_unseen(seg, "engine.written-tree", "budget", place, f"{what} reaches")
+        if files:
+            # a tracked file git holds as it is there is kept by git (a committed
+            # `CLAUDE.md`); an ignored, untracked or changed one is not
+            selections, readable = self.git.tracked(
+                place, self._protected_write, ("write", self.ctx.home, self.ctx.workspace)
+            )
+            kept = {
+                f"{selection.top.rstrip('/')}/{entry.path}"
+                for selection in (selections if readable else [])
+                for entry, _rule in selection.files
+                if _unchanged(entry, f"{selection.top.rstrip('/')}/{entry.path}", selection)
+            }
+            files = [path for path in files if path not in kept]
+        for path in files[:1]:
+            seg.floor(
+                Verdict.ASK,
+                "engine.written-tree",
+                f"{what} takes `{short(shown)}` whole, reaching `{self._as_shown(path)}`, "
+                f"which {self._protected_write(path)} protects",
+            )
+
+    def written_operand(
+        self, operand: str | None, seg: SegmentState, directories: Sequence[str], what: str
+    ) -> None:
+        """`written_folder` for an operand; one not read asks."""
+        if operand is None:
+            seg.floor(Verdict.ASK, "engine.written-tree", f"cannot tell which folder {what} writes")
+        else:
+            self.written_folder(operand, seg, directories, what)
 
     def replaced_files(
         self,
@@ -3360,6 +3429,8 @@ def _unclean_entry(name: str) -> bool:
 
 # subcommands that print what objects hold, blobs by path (`git show HEAD:x`) included
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
+# `git worktree` verbs that write or remove a worktree's folder (review FB3, FB5)
+_WORKTREE_WRITERS: Final = frozenset({"add", "move", "remove"})
 # git verbs that can write a given revision's files into the index (`stash_staged`)
 _GIT_INDEX_WRITERS = frozenset(
     {"reset", "restore", "checkout", "switch", "read-tree", "cherry-pick", "merge", "rebase",

@@ -552,9 +552,31 @@ def _overwrite_short(restore: bool, letters: str, flags: set[str]) -> bool:
 
 
 def worktree_operands(words: Sequence[str | None]) -> list[str | None]:
-    """The operands of `git worktree add|remove WORDS…` (the words after the verb): the
-    worktree's path, and for `add` a commit after it (None: a word not read); the values
-    of `-b`, `-B` and `--reason` left out (review FB3, FB5)."""
+    """The operands of `git worktree add|move|remove WORDS…` (the words after the verb):
+    the worktree's path, and for `add` a commit after it, for `move` the new path (None:
+    a word not read); the values of `-b`, `-B` and `--reason` left out (review FB3, FB5)."""
+    return _operands(words, "bB", ("reason",))
+
+
+def submodule_add_folders(words: Sequence[str | None]) -> list[str | None]:
+    """The folders `git submodule add WORDS…` (the words after `add`) may clone into:
+    its path, or without one the repository's own name (`../.vscode.git` makes
+    `.vscode`); both, and every operand, are given, since the engine does not tell them
+    apart (review FB3). The values of `-b`, `--name`, `--reference`, `--depth` left out."""
+    operands = _operands(words, "b", ("branch", "name", "reference", "depth"))
+    named = [
+        os.path.basename(operand.rstrip("/")).removesuffix(".git")
+        for operand in operands
+        if operand is not None
+    ]
+    return [*operands, *(name for name in named if name)]
+
+
+def _operands(
+    words: Sequence[str | None], valued_short: str, valued_long: Sequence[str]
+) -> list[str | None]:
+    """The operands among `words`: the values of the short options `valued_short` and
+    of the long ones `valued_long` (by any prefix, unless glued with `=`) left out."""
     operands: list[str | None] = []
     options_done = skip = False
     for word in words:
@@ -565,11 +587,11 @@ def worktree_operands(words: Sequence[str | None]) -> list[str | None]:
         elif word == "--":
             options_done = True
         elif word.startswith("--"):
-            skip = "=" not in word and "reason".startswith(word[2:])
+            skip = "=" not in word and any(name.startswith(word[2:]) for name in valued_long)
         else:
             letters = word[1:]
             for at, letter in enumerate(letters):
-                if letter in "bB":
+                if letter in valued_short:
                     skip = at == len(letters) - 1
                     break
     return operands

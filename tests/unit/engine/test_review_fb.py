@@ -282,3 +282,72 @@ def test_everyday_forms_stay_approved(tmp_path: Path, approval: str, line: str) 
     workspace = _repository(tmp_path)
     decision = decide(line, workspace, _env(tmp_path), approval)
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def _flat_repository(tmp_path: Path) -> Path:
+    """A repository `src` (outside the workspace) with `tasks.json` at its top."""
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "tasks.json").write_text(_TASKS)
+    _git(source, tmp_path, "init", "-q", ".")
+    _git(source, tmp_path, "add", "-A")
+    _git(source, tmp_path, "commit", "-qm", "flat")
+    return source
+
+
+@pytest.mark.parametrize(
+    ("innocent", "line"),
+    [("git submodule add ../src lib", "git submodule add ../src .vscode"),
+     ("git worktree move wt wt2", "git worktree move wt .vscode")],
+)  # fmt: skip
+def test_fb3_beyond_the_review_other_verbs_writing_a_folder_ask(
+    tmp_path: Path, innocent: str, line: str
+) -> None:
+    # (beyond the review: the same folder write through `submodule add` and `worktree move`)
+    workspace = _repository(tmp_path)
+    _flat_repository(tmp_path)
+    _git(workspace, tmp_path, "worktree", "add", "-q", "wt", "evilflat")
+    approval = _approved(innocent, workspace, tmp_path)
+    decision = decide(line, workspace, _env(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    allow_file = "'protocol.file.allow'='always'"
+    assert _run(line, workspace, tmp_path, GIT_CONFIG_PARAMETERS=allow_file).returncode == 0
+    assert "folderOpen" in (workspace / ".vscode" / "tasks.json").read_text()
+
+
+def test_a_submodule_or_worktree_elsewhere_stays_approved(tmp_path: Path) -> None:
+    workspace = _repository(tmp_path)
+    _git(workspace, tmp_path, "worktree", "add", "-q", "wt", "evilflat")  # (no secret in it)
+    env = _env(tmp_path)
+    assert decide("git submodule add ../src vendor/lib", workspace, env, "git submodule add"
+                  ).verdict is Verdict.ALLOW  # fmt: skip
+    assert decide("git worktree move wt wt2", workspace, env, "git worktree move"
+                  ).verdict is Verdict.ALLOW  # fmt: skip
+    # a worktree whose protected files are tracked as they are: git keeps them
+    _git(workspace, tmp_path, "worktree", "add", "-q", "wt3", "other")
+    assert decide("git worktree remove wt3", workspace, env, "git worktree remove"
+                  ).verdict is Verdict.ALLOW  # fmt: skip
+
+
+def test_fb4_beyond_the_review_a_plain_deinit_over_an_ignored_secret_asks(
+    tmp_path: Path,
+) -> None:
+    # (beyond the review: `git submodule deinit sub` clears a clean submodule's folder,
+    # its ignored files too)
+    workspace = _submodule(tmp_path)
+    (workspace / "sub" / ".env").write_text("TOKEN=\n")
+    (workspace / ".git" / "modules" / "sub" / "info" / "exclude").write_text(".env.local\n")
+    (workspace / "sub" / ".env.local").write_text("TOKEN=CANARY_FB_LOCAL\n")
+    approval = _approved("git submodule deinit sub", workspace, tmp_path)
+    for line in ("git submodule deinit sub", "git submodule -q deinit sub"):
+        _asks(line, workspace, tmp_path, approval)
+    assert _run("git submodule deinit sub", workspace, tmp_path).returncode == 0
+    assert not (workspace / "sub" / ".env.local").exists()
+
+
+def test_a_clean_submodule_deinit_stays_approved(tmp_path: Path) -> None:
+    workspace = _submodule(tmp_path)
+    (workspace / "sub" / ".env").write_text("TOKEN=\n")
+    env = _env(tmp_path)
+    decision = decide("git submodule deinit sub", workspace, env, "git submodule deinit")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
