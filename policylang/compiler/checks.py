@@ -606,7 +606,9 @@ def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
     UnZip reads its options only before the archive; after it, every word but `-x` and
     `-d` is a member name, so `unzip x.zip '*' -l` extracts everything (and `-l` is a
     name that matches nothing). Fails when no listing flag precedes the archive, and on a
-    word that is not literal before it.
+    word that is not literal before it. The letters are read as unzip reads them
+    (`unzip_options`): `-Pt` is the password `t`, and a `-` inside a word negates the
+    next letter (`-l-l` lists nothing, and extracts).
 
     >>> from policylang.span import Span
     >>> def run(*values):
@@ -618,24 +620,57 @@ def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
     'unzip takes options only before the archive name: it would extract'
     >>> run("unzip", "-lp", "x.zip"), run("unzip", "-Zp", "x.zip")
     ('unzip -p or -c extracts the members to standard output', None)
+    >>> run("unzip", "-Pt", "x.zip"), run("unzip", "-l", "-d", "out", "x.zip")
+    ('unzip takes options only before the archive name: it would extract', None)
+    >>> run("unzip", "-l-l", "x.zip")
+    'unzip reads a `-` inside an option word as negating the next letter: it may extract'
     """
-    listing = zipinfo = False
-    for index, word in enumerate(words[1:]):
-        text = word.value
-        if text is None:
-            return "unzip has a non-literal word before its archive name"
-        if not text.startswith("-") or text == "-":
-            break
-        letters = set(text[1:])
-        zipinfo = zipinfo or (index == 0 and text[1:2] == "Z")  # `-Z` first: zipinfo's options
-        if not zipinfo and letters & _UNZIP_TO_OUTPUT:
-            # `-p` and `-c` win over `-l`, `-t`, `-v`: `unzip -lp x.zip` prints every member
-            # (review BC5)
-            return "unzip -p or -c extracts the members to standard output"
-        listing = listing or bool(_UNZIP_LISTING & letters)
-    if listing:
+    letters = unzip_options([w.value for w in words[1:]])
+    if isinstance(letters, tuple):
+        return letters[0]
+    zipinfo = letters.startswith("Z")  # `-Z` first: zipinfo's options, which only list
+    if not zipinfo and set(letters) & _UNZIP_TO_OUTPUT:
+        # `-p` and `-c` win over `-l`, `-t`, `-v`: `unzip -lp x.zip` prints every member
+        # (review BC5)
+        return "unzip -p or -c extracts the members to standard output"
+    if set(letters) & _UNZIP_LISTING:
         return None
     return "unzip takes options only before the archive name: it would extract"
+
+
+def unzip_options(values: Sequence[str | None]) -> str | tuple[str]:
+    """The option letters UnZip 6 reads before its archive name (`values`: the words after
+    `unzip`), without the values of `-d` and `-P` (the rest of their word, else the next
+    word: `-Pt` is the password `t`, `-d.git/hooks` the folder to extract to); or, as a
+    1-tuple, why they cannot be told: a word that is not literal, or a `-` inside an
+    option word or doubled before it, which negates the next letter (`-l-l`, `-l --l`
+    list nothing, and extract: review EY3).
+
+    >>> unzip_options(["-qql", "-d", "out", "x.zip"]), unzip_options(["-dl", "x.zip"])
+    ('qqld', 'd')
+    """
+    letters = ""
+    taken = False  # the word is the value of the `-d` or `-P` before it
+    for value in values:
+        if value is None:
+            return ("unzip has a non-literal word before its archive name",)
+        if taken:
+            taken = False
+            continue
+        if not value.startswith("-") or value == "-":
+            break
+        word = value[1:]
+        cut = min((i for i in (word.find("d"), word.find("P")) if i >= 0), default=-1)
+        if cut >= 0:
+            taken = cut == len(word) - 1
+            word = word[: cut + 1]
+        if "-" in word:
+            return (
+                "unzip reads a `-` inside an option word as negating the next letter: "
+                "it may extract",
+            )
+        letters += word
+    return letters
 
 
 # --------------------------------------------------------------------------- jq

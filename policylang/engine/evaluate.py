@@ -39,6 +39,7 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
+from policylang.compiler.checks import unzip_options
 from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, checks, gitstage, paths
@@ -4191,8 +4192,12 @@ def _tree_writer(found: SegmentRules) -> str | None:
             for v in options
         )
         return shown if extracts else None
-    if name in ("unzip", "bsdunzip"):
-        # `-l`, `-t`, `-v`, `-Z` list and `-p`, `-c` print: only these write nothing
+    if name == "unzip":
+        # `-l`, `-t`, `-v`, `-Z` list and `-p`, `-c` print: only these write nothing, read
+        # as unzip reads them (`-l-l` extracts, `-Pt` is a password: review EY3)
+        letters = unzip_options(values[1:])
+        return None if isinstance(letters, str) and set(letters) & set("ltvZpc") else shown
+    if name == "bsdunzip":
         lists = any(not v.startswith("--") and set(v[1:]) & set("ltvZpc") for v in options)
         return None if lists else shown
     if name == "cpio":

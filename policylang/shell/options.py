@@ -64,6 +64,11 @@ class OptionSpec:
             next word in turn and the letters after it are options too, so `-ox pipefail
             F` is `-o pipefail -x F` (read the getopt way, `-o x`, the script was taken
             to be `pipefail`: review EI7).
+        less_words: less's reading of an option word (its scan_option): a number's value
+            ends where its digits do, `-x`'s, `-#`'s and `-j`'s where their characters
+            do, any other string's at `$`, and the letters after it are options again,
+            `--NAME` among them (`-x4k F` is `-k F`: review EY1); a `+` in the word
+            starts less commands, listed as the option `-+` (`-S+!CMD`).
         long_first: bash's reading of `single_dash_long`: such a word is a long option
             only before the first other option word (`bash -norc -c x`, but `bash -c
             -posix x` is `-p -o six`: review EW1).
@@ -87,6 +92,7 @@ class OptionSpec:
     plus_options: bool = False
     any_dashes: bool = False
     values_from_next: bool = False
+    less_words: bool = False
     short_equals: str = ""
     long_first: bool = False
     known: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -367,6 +373,85 @@ class _Scanner:
                 return
             self.options.append(_option(name, None, index, True, known, ()))
 
+    def less_word(self, text: str, index: int) -> None:
+        """An option word as less 590's scan_option reads it (`OptionSpec.less_words`).
+
+        A value glued to its letter ends where less ends it and the scan goes on in the
+        same word (review EY1: `less -x4k key.bin F` loads `key.bin`, whose `#env` may
+        set LESSOPEN to a command). Where the reading may part from less's (a value that
+        ended inside the word, an option less may not know), a value taken from the next
+        word is listed as an operand too, so that a file less opens is never hidden.
+        """
+        pos = 0
+        resumed = False
+        while 0 <= pos < len(text):
+            char = text[pos]
+            pos += 1
+            if char in _LESS_SKIPPED:
+                continue
+            if char == "-":
+                if text.startswith("-", pos):
+                    pos, resumed = self.less_long(text, pos + 1, index, resumed)
+                elif text.startswith("+", pos):
+                    pos += 1  # `-+X` resets X
+                continue
+            if char == "+":
+                # less commands, run at the first file (`-S+!CMD`, a newline ends them)
+                value, pos = _less_string(text, pos, None)
+                self.options.append(_option("-+", value, index, True, True, ()))
+                resumed = True
+                continue
+            if "0" <= char <= "9":
+                name, pos = "-z", pos - 1  # `-5` is `-z5`
+            else:
+                name = "-" + char
+            pos, resumed = self.less_value(name, text, pos, index, resumed)
+
+    def less_long(self, text: str, pos: int, index: int, resumed: bool) -> tuple[int, bool]:
+        """`--NAME`, `--NAME=VALUE` inside a less option word (from `pos`, after the dashes)."""
+        end = pos
+        while end < len(text) and _less_name_character(text[end]):
+            end += 1
+        if end == pos:
+            return -1, resumed  # less: no such option, the rest of the word is ignored
+        spec = self.spec
+        name = spec.expand_long("--" + text[pos:end].lower())
+        follow = text[end : end + 1]
+        if follow in ("", " ") and name in spec.takes_value:
+            return self.less_value(name, text, end, index, resumed)
+        if follow in ("", " "):
+            self.options.append(_option(name, None, index, True, name in spec.known, ()))
+            return end, resumed or name not in spec.known
+        if follow == "=" and name in spec.takes_value:
+            return self.less_value(name, text, end + 1, index, resumed)
+        # a flag given `=`, or a name the spec does not know (less may know it as a string
+        # option): less stops or reads a string; the stricter reading is the string's
+        self.options.append(_option(name, None, index, True, False, ()))
+        return _less_string(text, end + 1, None)[1], True
+
+    def less_value(
+        self, name: str, text: str, pos: int, index: int, resumed: bool
+    ) -> tuple[int, bool]:
+        """Option `name` of a less option word, its value (if it takes one) from `pos`."""
+        spec = self.spec
+        known = name in spec.known
+        if name not in spec.takes_value:
+            self.options.append(_option(name, None, index, True, known, ()))
+            return pos, resumed or not known
+        if pos >= len(text):
+            # the value is the next word, whole (less's pending option)
+            following = self.i
+            self.take_next(name, index, known)
+            if resumed and following < len(self.words):
+                self.operands.append(following)
+            return -1, resumed
+        if name in _LESS_NUMBERS:
+            value, end = _less_number(text, pos)
+        else:
+            value, end = _less_string(text, pos, _LESS_CHARACTERS.get(name))
+        self.options.append(_option(name, value, index, True, known, ()))
+        return end, resumed or end < len(text)
+
     def old_style(self, text: str, index: int) -> None:
         """`tar xzf FILE`: each letter an option; value-taking letters take following words."""
         for letter in text:
@@ -379,6 +464,57 @@ class _Scanner:
 
 
 _GLUE: Final = re.compile("[=,]")
+
+# less 590's options whose value is a number (getnum: blanks, a `-`, digits), and those
+# whose string takes only some characters (optstring's `validchars`): review EY1
+_LESS_NUMBERS: Final = frozenset(
+    ("-b", "--buffers", "-h", "--max-back-scroll", "-y", "--max-forw-scroll", "-z", "--window",
+     "--line-num-width", "--status-col-width", "--wheel-lines")
+)  # fmt: skip
+_LESS_CHARACTERS: Final = {
+    **dict.fromkeys(("-x", "--tabs", "--header"), "0123456789,"),
+    **dict.fromkeys(("-#", "--shift"), "0123456789."),
+    **dict.fromkeys(("-j", "--jump-target"), "0123456789.-"),
+}
+# characters less passes over between options (END_OPTION_STRING is `$`)
+_LESS_SKIPPED: Final = frozenset(" \t$")
+
+
+def _less_name_character(char: str) -> bool:
+    """A character of a long option's name, as less reads one (a letter or `-`)."""
+    return ("a" <= char <= "z") or ("A" <= char <= "Z") or char == "-"
+
+
+def _less_number(text: str, pos: int) -> tuple[str | None, int]:
+    """A number at `pos` as less's getnum reads it, and where it ends; no number (less
+    says so and reads on from `pos`) gives None."""
+    end = pos
+    while text.startswith(" ", end):
+        end += 1
+    start = end
+    if text.startswith("-", end):
+        end += 1
+    digits = end
+    while end < len(text) and "0" <= text[end] <= "9":
+        end += 1
+    if end == digits:
+        return None, pos
+    return text[start:end], end
+
+
+def _less_string(text: str, pos: int, characters: str | None) -> tuple[str, int]:
+    """A string value at `pos` as less's optstring reads it: up to `$` (or the first
+    character not among `characters`), blanks before it skipped; and where it ends.
+    (With `--use-backslash`, `\\$` would not end it: the scan then reads more options
+    than less does, which is the stricter side.)"""
+    while text.startswith(" ", pos):
+        pos += 1
+    end = pos
+    while end < len(text) and text[end] != "$":
+        if characters is not None and text[end] not in characters:
+            break
+        end += 1
+    return text[pos:end], end
 
 
 def _unglued(rest: str, short_equals: str) -> str:
@@ -435,6 +571,8 @@ def option_view(words: Sequence[Word], spec: OptionSpec, *, start: int = 1) -> O
         elif text == "--":
             scan.operands.extend(range(scan.i, len(words)))
             return _finish(scan, scan.i)
+        elif spec.less_words and len(text) > 1 and text.startswith("-"):
+            scan.less_word(text, index)
         elif text.startswith("--"):
             scan.long("--" + text.lstrip("-") if spec.any_dashes else text, index)
         elif len(text) > 1 and text.startswith("-"):
@@ -497,7 +635,7 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "--pattern -P --prompt -t --tag -T --tag-file -x --tabs -y "
                 "--max-forw-scroll -z --window -# --shift --line-num-width "
                 "--status-col-width --wheel-lines --rscroll --quotes --header --intr "
-                "--search-options"
+                "--search-options -\""
             ),
             flags=_fs(
                 "-? --help -a --search-skip-screen -A -B --auto-buffers -c --clear-screen "
@@ -513,10 +651,15 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "--status-line --wordwrap"
             ),
             long_nocase=True,
+            less_words=True,
             # less reads options only up to its first file: `less a.txt -x ~/.ssh/id_rsa`
             # opens `-x` and the key as files (review BC9)
             options_first=True,
         ),
+        # tree 2.1 gives each value-taking letter of a bundle the next word in turn: `-Lo
+        # 1 F` is `-L 1 -o F`, and `-L2` no level (review EY2); the policy lists its
+        # options (`options tree`)
+        "tree": OptionSpec(values_from_next=True),
         # npm and pnpm read options with nopt (review BT3); yarn's readers do not, but
         # the policy's rules name the three together, and reading more is stricter
         "npm": _NOPT_SPEC,

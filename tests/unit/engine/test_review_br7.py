@@ -85,6 +85,11 @@ def _word_for(glob: str) -> str:
     return "".join(out)
 
 
+# options an option view lists for words that spell them otherwise: less's commands after
+# a `+` inside an option word (`-S+G`) are `-+`, which as a word alone is a no-op (EY1)
+_SPELT_OTHERWISE = {"-+": "-S+G"}
+
+
 def _samples(rule: ast.Rule) -> Iterator[str]:
     """Commands the rule matches: each alternative of each pattern word once, with each
     `when` option once, and an operand for each `operand` glob (a rule's `unless` and
@@ -107,6 +112,7 @@ def _samples(rule: ast.Rule) -> Iterator[str]:
                 item.value[:-1] + "x" if item.value.endswith("*") else item.value
                 for item in clause.items
             ]
+            items = [_SPELT_OTHERWISE.get(item, item) for item in items]
             options = [[*chosen, item] for chosen in options for item in items]
     operands: list[list[str]] = [[]]
     for clause in rule.clauses:
