@@ -25,6 +25,7 @@ from policylang.engine.gitconfig import (
     REWRITE_MARK,
     GitConfigInspector,
     GitDirs,
+    GitInspection,
     TrackedFile,
     TrackedSelection,
     find_gitdirs,
@@ -2862,6 +2863,10 @@ class PathChecks:
         if found.git_print is not None:
             for directory in directories:
                 self.tracked_secrets(found.git_print, directory, seg, cwd)
+                self.submodule_diffs(found.git_print, directory, seg)
+        if subcommand not in _GIT_REPLACE_BLIND:
+            for directory in directories:
+                self.swapped_objects(found, subcommand or "", directory, seg)
 
     def tracked_secrets(
         self, printing: GitPrint, directory: str, seg: SegmentState, cwd: paths.Cwd
@@ -2928,6 +2933,72 @@ class PathChecks:
                     f"`{printing.command}` may print its contents",
                 )
                 return
+
+    def submodule_diffs(self, printing: GitPrint, directory: str, seg: SegmentState) -> None:
+        """`git diff --submodule=diff`, or `diff.submodule = diff` in any configuration
+        git reads: git prints the changes of every submodule's files, work tree included,
+        whose tracked `.env` the superproject's index does not list (review EZ1, EZ2). The
+        engine does not follow the submodules' indexes: the option asks, and so does the
+        setting in a repository with a submodule."""
+        if printing.submodules:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-submodule-diff",
+                f"`{printing.command} --submodule=diff` prints the changes of the submodules' "
+                "files too, which the engine does not check",
+            )
+            return
+        inspection = self.git.inspect(directory, home=self.ctx.home, known=self.gitdirs)
+        common = self.git.global_config(self.ctx.home, self.ctx.env)
+        keys = [*inspection.print_wideners, *common.print_wideners]
+        set_here = [k for k in keys if not k.startswith("stash.")]
+        if set_here and (inspection.submodules or not inspection.complete):
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-submodule-diff",
+                f"git's configuration sets `{set_here[0]}` in a repository with submodules: "
+                f"`{printing.command}` prints the changes of their files too, which the "
+                "engine does not check",
+            )
+
+    def swapped_objects(
+        self, found: SegmentRules, subcommand: str, directory: str, seg: SegmentState
+    ) -> None:
+        """What a repository's refs make git print besides what its names seem to say: a
+        `refs/replace/` ref makes git read one object wherever another is named (`git show
+        HEAD:README.md` printed the `.env` an approved `git replace` swapped in: review
+        EZ3), and a stash holds the untracked files `git stash -u` put aside, which a
+        printer naming it prints (`git show stash^3`, `git log -p --all`: review EZ8)."""
+        kinds, complete = self.git.special_refs(directory, self.gitdirs)
+        if not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-refs",
+                f"the refs of the repository of `{short(directory)}` could not be read: "
+                f"`git {subcommand}` may print objects they swap or hold",
+            )
+            return
+        if "replace" in kinds:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-replace",
+                f"the repository has `refs/replace/` refs: `git {subcommand}` reads the "
+                "objects they name in place of others, which the path checks do not see",
+            )
+        # (`git cat-file -t ID` prints a type; `-p REV:PATH` is checked as that path)
+        printer = found.git_print is not None or subcommand in ("show", "grep")
+        if "stash" in kinds and printer:
+            repository = self.git.inspect(directory, home=self.ctx.home, known=self.gitdirs)
+            common = self.git.global_config(self.ctx.home, self.ctx.env)
+            named = _names_stash(found, repository, common)
+            if named is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-stash",
+                    f"`git {subcommand}` may print a stash (`{short(named)}`), whose "
+                    "untracked files (a `.env` put aside with `git stash -u`) the engine "
+                    "does not check",
+                )
 
     def unplaced_repository(self, directory: str, command: str, seg: SegmentState) -> None:
         """A bare repository (`~/.dotfiles`), or a `.git` file pointing at a repository
@@ -3431,6 +3502,59 @@ def _unclean_entry(name: str) -> bool:
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
 # `git worktree` verbs that write or remove a worktree's folder (review FB3, FB5)
 _WORKTREE_WRITERS: Final = frozenset({"add", "move", "remove"})
+
+# git verbs that read no object a `refs/replace/` ref may swap (`swapped_objects`);
+# `replace` lists them (and asks where it makes one: `engine.git-object-swap`)
+_GIT_REPLACE_BLIND = frozenset(
+    {"status", "branch", "remote", "config", "symbolic-ref", "show-ref", "var", "version",
+     "help", "check-ignore", "worktree", "replace", "rev-parse", "ls-files", None}
+)  # fmt: skip
+# revision options that walk every ref or reflog, the stash's among them (review EZ8)
+_GIT_STASH_WALKS = ("--all", "--reflog", "--walk-reflogs", "--stdin", "--glob")
+
+
+def _names_stash(
+    found: SegmentRules, repository: GitInspection, common: GitInspection
+) -> str | None:
+    """The word by which a printing git command may reach a stash's commits (review EZ8):
+    one naming `stash` (`stash^3`, `stash@{0}^3`, `refs/stash`) or a commit by its message
+    (`:/untracked files on`), an abbreviated id (the
+    stash's own, from `git rev-parse stash^3`), a walk of every ref or reflog (`--all`,
+    `-g`), a word that is not literal; for `git stash show`, its untracked files
+    (`-u`, `--only-untracked`, or `stash.showIncludeUntracked` in git's configuration)."""
+    words = found.inner[2:]
+    if _word_value(found.inner, 1) == "stash" and _word_value(found.inner, 2) == "show":
+        for word in words:
+            text = word.value or ""
+            name = text.partition("=")[0]
+            if text.startswith("--") and len(name) > 3 and (
+                "--include-untracked".startswith(name) or "--only-untracked".startswith(name)
+            ):
+                return text
+            if text.startswith("-") and not text.startswith("--") and "u" in text:
+                return text
+        wideners = [*repository.print_wideners, *common.print_wideners]
+        return next((k for k in wideners if not k.startswith("diff.")), None)
+    if _word_value(found.inner, 1) == "grep":  # (its pattern: `git grep added`)
+        first = next((w for w in words if not (w.value or "-").startswith("-")), None)
+        words = tuple(w for w in words if w is not first)
+    for word in words:
+        value = word.value
+        if value is None:
+            return word.text
+        # (`:/untracked files on` finds the stash's commit by its message among every
+        # ref's history; the path after a `REV:` is checked as a path)
+        if "stash" in value.partition(":")[0].lower() or value.startswith(":/"):
+            return value
+        if value.startswith("--") and value.partition("=")[0] in _GIT_STASH_WALKS:
+            return value
+        if value.startswith("-") and not value.startswith("--") and "g" in value[1:2]:
+            return value  # `-g`, `--walk-reflogs`
+        if not value.startswith("-") and may_name_blob(value):
+            return value
+    return None
+
+
 # git verbs that can write a given revision's files into the index (`stash_staged`)
 _GIT_INDEX_WRITERS = frozenset(
     {"reset", "restore", "checkout", "switch", "read-tree", "cherry-pick", "merge", "rebase",

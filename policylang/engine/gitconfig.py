@@ -225,6 +225,12 @@ class GitInspection:
     aliases: tuple[tuple[str, str], ...] = ()
     # keys that make plain `git grep` read more than the index (`_GREP_WIDENERS`)
     grep_wideners: tuple[str, ...] = ()
+    # keys that make git's printers print more than the repository's own tracked files:
+    # `diff.submodule = diff` (the submodules' files: review EZ2), a true
+    # `stash.showIncludeUntracked` (a stash's untracked files: review EZ8)
+    print_wideners: tuple[str, ...] = ()
+    # whether the repository has a populated gitlink or a `modules/` folder (review EZ2)
+    submodules: bool = False
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -571,6 +577,7 @@ class _FileResult:
     # keys that make plain `git grep` read more than the index's tracked files
     # (`submodule.recurse`, `grep.fallbackToNoIndex`; review EG3, EG4)
     grep_wideners: tuple[str, ...] = ()
+    print_wideners: tuple[str, ...] = ()  # (`_print_widener`: review EZ2, EZ8)
 
 
 @dataclass(slots=True)
@@ -583,6 +590,8 @@ class _Walk:
     lazy: list[GitRisk] = field(default_factory=list)
     aliases: list[tuple[str, str]] = field(default_factory=list)
     grep_wideners: list[str] = field(default_factory=list)
+    print_wideners: list[str] = field(default_factory=list)
+    submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
     scanned: int = 0
@@ -720,6 +729,8 @@ class GitConfigInspector:
             lazy_fetch=tuple(walk.lazy),
             aliases=tuple(walk.aliases),
             grep_wideners=tuple(walk.grep_wideners),
+            print_wideners=tuple(walk.print_wideners),
+            submodules=walk.submodules,
         )
 
     def global_config(
@@ -749,7 +760,41 @@ class GitConfigInspector:
             remotes=tuple(dict.fromkeys(walk.remotes)),
             aliases=tuple(walk.aliases),
             grep_wideners=tuple(walk.grep_wideners),
+            print_wideners=tuple(walk.print_wideners),
         )
+
+    def special_refs(
+        self, directory: str, known: dict[str, GitDirs] | None = None
+    ) -> tuple[set[str], bool]:
+        """Which of the refs that change what git's printers print the repositories of
+        `directory` hold, loose or in `packed-refs`: `replace` (any `refs/replace/` ref:
+        git reads the object it names in place of another, so `git show HEAD:README.md`
+        printed a swapped-in `.env`: review EZ3) and `stash` (`refs/stash`, whose commits
+        hold the untracked files `git stash -u` put aside: review EZ8). Returns
+        `(kinds, complete)`; not complete where a common directory, a listing or
+        `packed-refs` could not be read."""
+        found, complete = gitdirs_of(directory, known)
+        kinds: set[str] = set()
+        for gitdir, _top in found:
+            common = _commondir(gitdir)
+            if common is None:
+                complete = False
+                continue
+            replace = common + "/refs/replace"
+            try:
+                if os.access(replace, os.F_OK) and os.listdir(replace):
+                    kinds.add("replace")
+            except (OSError, ValueError):
+                complete = False
+            if lexists(common + "/refs/stash") or lexists(common + "/logs/refs/stash"):
+                kinds.add("stash")
+            packed = common + "/packed-refs"
+            held = self._cached("packed", packed, _packed_kinds, missing=_NO_KINDS, probe=True)
+            if held is None:
+                complete = False
+            else:
+                kinds.update(held)
+        return kinds, complete
 
     def global_excludes(self, directory: str, home: str, env: Mapping[str, str]) -> str | None:
         """The ignore file git reads besides the repository's own for `directory` when no
@@ -979,11 +1024,13 @@ class GitConfigInspector:
         if links is None:
             walk.complete = False
         elif links:
+            walk.submodules = True  # (review EZ2)
             for base in tops:
                 for link in links:
                     self._submodule(base + "/" + link, walk, depth)
         modules = common + "/modules"
         if os.access(modules, os.F_OK):
+            walk.submodules = True
             self._scan_modules(modules, walk, depth)
 
     def _submodule(self, path: str, walk: _Walk, depth: int) -> None:
@@ -1275,6 +1322,7 @@ class GitConfigInspector:
             walk.lazy.extend(result.lazy)
             walk.aliases.extend(result.aliases)
             walk.grep_wideners.extend(result.grep_wideners)
+            walk.print_wideners.extend(result.print_wideners)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1283,6 +1331,7 @@ class GitConfigInspector:
                 if target is None:
                     walk.risks.append(GitRisk(key=f"{var} = {raw}", file=path))
                     walk.grep_wideners.append(var)  # (it may set one: review EG3)
+                    walk.print_wideners.append(var)  # (review EZ2)
                 else:
                     pending.append(target)
         return worktree
@@ -1561,11 +1610,14 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     worktree: str | None = None
     object_format: str | None = None
     wideners: list[str] = []
+    printers: list[str] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
         elif var in _GREP_WIDENERS:
             wideners.append(var)
+        if _print_widener(var, value):
+            printers.append(var)
         section, sub, name = _split_var(var)
         if section == "alias":
             # git compares everything after `alias.` without regard to case, so
@@ -1609,7 +1661,21 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         aliases=tuple(aliases),
         object_format=object_format,
         grep_wideners=tuple(wideners),
+        print_wideners=tuple(printers),
     )
+
+
+def _print_widener(var: str, value: str | None) -> bool:
+    """`diff.submodule = diff`: `git diff`, `git show`, `git log -p`, `git status -v` print
+    the changes of the files of every submodule, whose tracked `.env` the superproject's
+    index does not list (review EZ2; git takes `log` and `short` only besides, anything
+    else counts); a true `stash.showIncludeUntracked`: `git stash show -p` prints the
+    untracked files a stash holds (review EZ8)."""
+    if var == "diff.submodule":
+        return value is None or value.strip().lower() not in ("log", "short")
+    if var == "stash.showincludeuntracked":
+        return value is None or value.strip().lower() not in _FALSE
+    return False
 
 
 # settings that make plain `git grep` read more than the index's tracked files (git 2.39):
@@ -2027,6 +2093,24 @@ def _commondir(gitdir: str) -> str | None:
     if not text or "\n" in text:
         return None
     return text if text.startswith("/") else gitdir + "/" + text
+
+
+_MAX_PACKED_REFS: Final = 64_000_000  # bytes of `packed-refs` read (larger: not known)
+_NO_KINDS: frozenset[str] = frozenset()
+
+
+def _packed_kinds(path: str, st: os.stat_result) -> frozenset[str] | None:
+    """Which of `replace` and `stash` (`special_refs`) a `packed-refs` file holds; None
+    where it is no regular file, too large or unreadable."""
+    if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_PACKED_REFS:
+        return None
+    data = read_regular(path, _MAX_PACKED_REFS + 1)
+    if data is None or len(data) > _MAX_PACKED_REFS:
+        return None
+    kinds = {"replace"} if b" refs/replace/" in data else set()
+    if b" refs/stash\n" in data or data.endswith(b" refs/stash"):
+        kinds.add("stash")
+    return frozenset(kinds)
 
 
 # what `find_gitdirs` answers: the git directories, each with its working tree, and

@@ -309,6 +309,8 @@ class GitPrint:
     paths: tuple[Word, ...]  # operands after `--`
     # `--full-diff`: the pathspecs choose the commits, each printed whole (review BK8)
     whole: bool = False
+    # `--submodule=diff`: the changes of the submodules' files too (review EZ1)
+    submodules: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
@@ -1650,6 +1652,7 @@ class RuleView:
         if name == "git":
             before = len(floors)
             git_dirs = _git_dirs(written, floors)
+            floors.extend(_git_object_floors(inner))
             read_only = read_only and len(floors) == before  # `git -p`, `-c core.pager=…`
         elif name == "scalar":
             # scalar hands its `-c` settings to every git it runs (review BT5: `scalar -c
@@ -3431,6 +3434,132 @@ def _source_from_stdin(name: str, inner: Sequence[Word]) -> bool:
     return next(named, None) is None
 
 
+def _git_object_floors(inner: Sequence[Word]) -> list[Reason]:
+    """Floors no approval lifts on git verbs that make a name the engine trusts stand for
+    another object (reviews EZ3 to EZ6): the path checks of `git show HEAD:README.md` and
+    `may_name_blob` take a path's blob and a ref's commit for what they seem, and an
+    approved `git replace`, `git update-ref`, `git tag` or `git notes add` made them print
+    a committed `.env`; `git unpack-file` writes any blob to a file a later `cat` reads."""
+    subcommand = _word(inner, 1)
+    found: str | None = None
+    if subcommand == "replace" and not _lists_replacements(inner):
+        found = "makes git read one object in place of another wherever it is named"
+    elif subcommand == "update-ref":
+        found = _ref_update_target(inner)
+    elif subcommand == "tag":
+        found = _tag_target(inner)
+    elif subcommand == "notes" and _notes_reuse(inner):
+        found = "stores the object `-C`/`-c` names as a note, which `git log` prints"
+    elif subcommand == "unpack-file":
+        found = "writes a blob it is given by id to a file any later read prints"
+    elif subcommand == "branch" and any(_may_be_stash(w.value) for w in inner[2:]):
+        found = "may name a stash's commit, whose untracked files a later `git log -p` prints"
+    if found is None:
+        return []
+    return [_ask_floor("engine.git-object-swap", f"`git {subcommand}` {found}")]
+
+
+def _lists_replacements(inner: Sequence[Word]) -> bool:
+    """`git replace`, `git replace -l [PATTERN]`, `--list`, `--format=…` list only."""
+    values = [w.value for w in inner[2:]]
+    if not values:
+        return True
+    return any(
+        v == "-l" or (v is not None and len(v) > 3 and "--list".startswith(v)) for v in values
+    )
+
+
+def _risky_object(value: str | None) -> bool:
+    """Whether a revision given to be stored may name a blob: not literal, an abbreviated
+    id, or `REV:PATH` (a blob by its path); or a stash's commit (review EZ8)."""
+    return value is None or ":" in value or may_name_blob(value) or _may_be_stash(value)
+
+
+def _may_be_stash(value: str | None) -> bool:
+    """Whether a revision may be a stash's commit (`stash^3`, `refs/stash`, or found by its
+    message, `:/untracked files on`), which holds the untracked files `git stash -u` put
+    aside: a ref pointed there makes a plain `git log -p REF` print them (review EZ8)."""
+    return value is not None and ("stash" in value.lower() or value.startswith(":/"))
+
+
+def _ref_update_target(inner: Sequence[Word]) -> str | None:
+    """`git update-ref [-m MSG] [--no-deref] REF NEW [OLD]`: NEW may name a blob, which
+    `git show REF` then prints (review EZ5); a `refs/replace/` REF swaps objects (EZ3);
+    `--stdin` may do either."""
+    operands: list[str | None] = []
+    delete = skip = False
+    for word in inner[2:]:
+        value = word.value
+        if skip:
+            skip = False
+        elif value == "--stdin":
+            return "reads the refs it sets from stdin, which may point one at a blob"
+        elif value == "-m":
+            skip = True
+        elif value in ("-d", "--delete"):
+            delete = True
+        elif value is None or not value.startswith("-"):
+            operands.append(value)
+    if operands and (operands[0] is None or "replace" in operands[0]):
+        return "may set a `refs/replace/` ref, which makes git read one object for another"
+    if not delete and len(operands) > 1 and _risky_object(operands[1]):
+        return "may point a ref at a blob, whose contents `git show REF` then prints"
+    return None
+
+
+_GIT_TAG_VALUED: Final = frozenset(
+    {"-m", "--message", "-F", "--file", "-u", "--local-user", "--cleanup", "--sort",
+     "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format"}
+)  # fmt: skip
+_GIT_TAG_SPEC: Final = OptionSpec(takes_value=_GIT_TAG_VALUED)
+_GIT_TAG_LISTS: Final = frozenset(
+    {"-l", "--list", "-d", "--delete", "-v", "--verify", "--contains", "--no-contains",
+     "--merged", "--no-merged", "--points-at"}
+)  # fmt: skip
+
+
+def _tag_target(inner: Sequence[Word]) -> str | None:
+    """`git tag [-a] NAME OBJECT`: an OBJECT that may name a blob makes `git show NAME`
+    print it (review EZ5); the listing, deleting and verifying forms name no object."""
+    view = option_view(inner, _GIT_TAG_SPEC, start=2)
+    if any(o.name in _GIT_TAG_LISTS or o.name.startswith("-n") for o in view.options):
+        return None
+    if view.unknown or (len(view.operands) > 1 and _risky_object(inner[view.operands[1]].value)):
+        return "may point a tag at a blob, whose contents `git show TAG` then prints"
+    return None
+
+
+def _notes_reuse(inner: Sequence[Word]) -> bool:
+    """Whether `git notes …` takes a note from an object: `-C OBJ`, `-c OBJ`,
+    `--reuse-message=OBJ`, `--reedit-message` (unique prefixes too), a blob by id among
+    them (review EZ4: `git notes add -C <.env's id> HEAD`, then `git log` printed it).
+    A word that is not literal may be one."""
+    skip = False
+    for word in inner[2:]:
+        value = word.value
+        if skip:
+            skip = False
+            continue
+        if value is None:
+            return True
+        if value == "--":
+            return False
+        name = value.partition("=")[0]
+        if value.startswith("--"):
+            if len(name) > 3 and ("--reuse-message".startswith(name)
+                                  or "--reedit-message".startswith(name)):
+                return True
+            skip = "=" not in value and name in ("--message", "--file", "--ref", "--strategy")
+        elif value.startswith("-") and len(value) > 1:
+            for at, letter in enumerate(value[1:]):
+                if letter in "cC":
+                    return True
+                if letter in "mFs":
+                    skip = at == len(value) - 2
+                    break
+    return False
+
+
 def _ask_floor(rule_id: str, message: str) -> Reason:
     """An engine floor of `ask` that no approval lifts."""
     return Reason(rule_id=rule_id, message=message, verdict=Verdict.ASK)
@@ -4383,6 +4512,8 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         return _git_other_print(inner, subcommand)
     if subcommand == "archive":
         return _git_archive_print(inner)
+    if subcommand in _GIT_DUMPERS:
+        return _git_dump_print(inner, subcommand)
     if subcommand not in _GIT_CONTENT_PRINTERS | _GIT_PATCH_PRINTERS or subcommand in (
         "blame",
         "annotate",
@@ -4424,7 +4555,71 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         ambiguous=tuple(w for w in operands if id(w) not in after),
         paths=tuple(w for w in operands if id(w) in after),
         whole=sub.has("--full-diff"),
+        submodules=_submodule_diff(words[:split]),
     )
+
+
+def _submodule_diff(words: Sequence[Word]) -> bool:
+    """Whether git's options print the changes of the submodules' files: `--submodule=diff`
+    in any spelling git takes (a unique prefix, `--submod=diff`; git knows `log`, `short`
+    and `diff`, so any other value counts: review EZ1)."""
+    for word in words:
+        name, eq, value = (word.value or "").partition("=")
+        submodule = len(name) > 4 and "--submodule".startswith(name)
+        if eq and submodule and value not in ("log", "short"):
+            return True
+    return False
+
+
+# verbs that print or write out the contents of whole commits, whatever paths they name
+# (review EZ7: `git fast-export HEAD` and `git format-patch --stdout --root HEAD` printed
+# a tracked `.env` under approvals suggested by their innocent forms)
+_GIT_DUMPERS: Final = frozenset(
+    {"fast-export", "format-patch", "request-pull", "merge-tree", "bisect"}
+)
+
+
+def _git_dump_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
+    """`git fast-export REV` (blobs unless `--no-data`), `git format-patch …` (its patches,
+    to files or stdout), `git request-pull -p …`, the trivial `git merge-tree BASE A B`
+    (the merged files' contents), `git bisect view -p` (`git log` with those options):
+    each prints what the commits it walks hold, a tracked `.env` among them, so it counts
+    as printing the whole tree (review EZ7)."""
+    values = [w.value for w in inner[2:]]
+    if subcommand == "fast-export" and "--no-data" in values:
+        return None
+    if subcommand == "request-pull" and "-p" not in values and None not in values:
+        return None
+    if subcommand == "merge-tree" and not _trivial_merge(inner):
+        return None
+    if subcommand == "bisect":
+        if _word(inner, 2) not in ("view", "visualize"):
+            return None
+        sub = option_view(inner, _PLAIN_SPEC, start=3)
+        if not any(o.name.startswith(_GIT_PATCH_OPTIONS + _GIT_PICKAXE) for o in sub.options):
+            return None
+    return GitPrint(
+        command=f"git {subcommand}",
+        worktree=False,
+        ambiguous=(),
+        paths=(),
+        submodules=_submodule_diff(inner[2:]),
+    )
+
+
+def _trivial_merge(inner: Sequence[Word]) -> bool:
+    """Whether `git merge-tree` runs its trivial merge, which prints the merged files'
+    contents: with `--trivial-merge` (a unique prefix of it), or with three operands and
+    no `--write-tree` (git 2.39's choice); a word that is not literal may be either."""
+    sub = option_view(inner, _PLAIN_SPEC, start=2)
+    if sub.unknown or any(w.value is None for w in inner[2:]):
+        return True
+    names = [o.name.partition("=")[0] for o in sub.options]
+    if any(len(n) > 3 and "--trivial-merge".startswith(n) for n in names):
+        return True
+    if any(len(n) > 3 and "--write-tree".startswith(n) for n in names):
+        return False
+    return len(sub.operands) == 3
 
 
 # `git grep`'s long options (git 2.39), for the unique prefixes git takes; those after
@@ -4569,7 +4764,13 @@ def _git_other_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
         prints = patch
     if not prints:
         return None
-    return GitPrint(command=f"git {subcommand}", worktree=False, ambiguous=(), paths=())
+    return GitPrint(
+        command=f"git {subcommand}",
+        worktree=False,
+        ambiguous=(),
+        paths=(),
+        submodules=_submodule_diff(inner[2:]),
+    )
 
 
 # `git archive`'s long options (git 2.39) that take the next word unless glued with `=`
