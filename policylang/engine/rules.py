@@ -3452,11 +3452,28 @@ def _git_object_floors(inner: Sequence[Word]) -> list[Reason]:
         found = "stores the object `-C`/`-c` names as a note, which `git log` prints"
     elif subcommand == "unpack-file":
         found = "writes a blob it is given by id to a file any later read prints"
+    elif subcommand == "update-index" and _stages_by_id(inner):
+        found = "stages an object it is given by id under a path, which `git show :PATH` prints"
+    elif subcommand == "mktree":
+        found = "builds a tree from object ids on stdin, under names a later read trusts"
     elif subcommand == "branch" and any(_may_be_stash(w.value) for w in inner[2:]):
         found = "may name a stash's commit, whose untracked files a later `git log -p` prints"
     if found is None:
         return []
     return [_ask_floor("engine.git-object-swap", f"`git {subcommand}` {found}")]
+
+
+def _stages_by_id(inner: Sequence[Word]) -> bool:
+    """`git update-index --cacheinfo MODE,ID,PATH` (or `--index-info`, any unique prefix):
+    the blob of a committed `.env` staged as `README.md`, which `git show :README.md`
+    then printed (found beside review EZ3). A word that is not literal may be either."""
+    for word in inner[2:]:
+        name = (word.value or "--cacheinfo").partition("=")[0]
+        if len(name) > 4 and "--cacheinfo".startswith(name):
+            return True
+        if len(name) > 8 and "--index-info".startswith(name):
+            return True
+    return False
 
 
 def _lists_replacements(inner: Sequence[Word]) -> bool:

@@ -162,6 +162,20 @@ def test_ez3_replace_refs(tmp_path: Path, packed: bool) -> None:
     assert decide("git replace --list", workspace, env, "git replace").verdict is Verdict.ALLOW
 
 
+def test_ez3_staging_a_blob_by_id_asks(tmp_path: Path) -> None:
+    workspace, env = _history(tmp_path)
+    line = f"git update-index --cacheinfo 100644,{_blob(workspace, '.env')},README.md"
+    assert decide(line, workspace, env).verdict is Verdict.ASK
+    _asks(line, workspace, env, "engine.git-object-swap", "git update-index")
+    _asks("git update-index --index-info", workspace, env, "engine.git-object-swap",
+          "git update-index")  # fmt: skip
+    _asks("git mktree", workspace, env, "engine.git-object-swap", "git mktree")
+    run_printed(line, workspace, env)
+    assert "CANARY_EZ_OLD" in run_printed("git show :README.md", workspace, env)
+    fine = decide("git update-index --refresh", workspace, env, "git update-index")
+    assert fine.verdict is Verdict.ALLOW, fine.explain()
+
+
 @pytest.mark.parametrize(
     "option", ["-C {id}", "-c {id}", "-C{id}", "--reuse-message={id}", "--reedit-message {id}",
                "--reuse {id}", "-fC {id}"],
