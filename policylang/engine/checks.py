@@ -8,7 +8,6 @@ repository's git config, turning each finding into a floor on the segment's stat
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import re
 import stat
@@ -3049,8 +3048,8 @@ class PathChecks:
         """`git add -u`, `git add .`, `git commit -a`: the local changes of a tracked file
         a protect rule covers (a committed `.env` template the user filled in) would be
         staged, and go out with the commit (review EQ8), where `git add .env` is denied.
-        A file counts as changed unless git takes it for the staged one (`_unchanged`:
-        its stat data, else its contents); a removed one stages only its removal."""
+        A file counts as changed unless git takes it for the staged one by its stat data
+        (`_unchanged`); a removed one stages only its removal."""
         command = " ".join(w.value or "…" for w in found.inner[:2])
         found_dirs, complete = find_gitdirs(directory)
         tops = list(dict.fromkeys(top for _gitdir, top in found_dirs if top is not None))
@@ -3106,7 +3105,7 @@ class PathChecks:
                 value = value.partition("=")[2]
             elif value.startswith("-") and subcommand == "restore":
                 value = value[1:].partition("s")[2]  # `-sstash`, `-Ss stash` (next word)
-            if _STASH_REVISION.fullmatch(value):
+            if gitstage.may_name_stash(value):
                 seg.floor(
                     Verdict.ASK,
                     "engine.git-stash-source",
@@ -3560,8 +3559,6 @@ _GIT_INDEX_WRITERS = frozenset(
     {"reset", "restore", "checkout", "switch", "read-tree", "cherry-pick", "merge", "rebase",
      "revert"}
 )  # fmt: skip
-# a stash as a revision or tree: `stash`, `refs/stash`, `stash@{1}`, `stash^2`, `stash:dir`
-_STASH_REVISION = re.compile(r"(?:refs/)?stash(?:@\{[^}]*\})?(?:[~^][0-9]*|\^\{[^}]*\})*(?::.*)?")
 # git verbs that read refs, the index or commits only: a partial clone (which always holds
 # its commits and the blobs of its checkout) does not fetch for them
 _GIT_WITHOUT_OBJECT_READS = frozenset(
@@ -3625,50 +3622,25 @@ def _below(path: str, roots: Sequence[str]) -> bool:
 
 
 def _unchanged(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:
-    """Whether the working tree's file holds what the index staged for it, as git tells:
-    where its stat data (size, modification and change times, inode) are what the index
-    recorded, staged before the index was last written, git takes it for the staged one
-    without reading it; otherwise git reads it. So does this check (review EW3: an edit
-    whose size and mtime were put back with `touch -r` changes the ctime, and git stages
-    it): the contents are hashed as a blob and compared with the staged object id. A file
-    git would read through a filter (`core.autocrlf`, a clean filter) hashes otherwise
-    and counts as changed: the error is an ask."""
+    """Whether git takes the working tree's file for the staged one without reading it:
+    its stat data (size, modification and change times, inode) are what the index
+    recorded, and it was staged before the index was last written. Otherwise git reads
+    it, and so may stage or print new contents: an edit whose size and mtime were put
+    back with `touch -r` changes the ctime, and git stages it (review EW3). The contents
+    are not compared here: git compares them after its conversions (`.gitattributes`,
+    which the repository sets: `working-tree-encoding`, `ident`, `text`), so equal raw
+    bytes may still differ for git (review FD3); a file only touched counts as changed."""
     try:
         st = os.lstat(path)
     except OSError:
         return False  # deleted: `git diff` prints the staged contents as removed lines
-    if (
+    return (
         st.st_size == entry.size
         and st.st_mtime_ns == entry.mtime_ns
         and st.st_ctime_ns == entry.ctime_ns
         and st.st_ino & 0xFFFFFFFF == entry.ino
         and entry.mtime_ns < selection.index_mtime_ns
-    ):
-        return True
-    return _blob_id(path, st, len(entry.oid)) == entry.oid
-
-
-# a tracked protected file larger than this counts as changed without being read
-_MAX_HASHED = 1 << 22
-
-
-def _blob_id(path: str, st: os.stat_result, id_size: int) -> bytes | None:
-    """The object id git gives the file at `path` (lstat `st`) staged as it is, without
-    filters: its bytes, or a link's target, as a blob; None where it cannot be read."""
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            data = os.readlink(os.fsencode(path))
-        except OSError:
-            return None
-    elif stat.S_ISREG(st.st_mode) and st.st_size <= _MAX_HASHED:
-        read = read_regular(path, _MAX_HASHED + 1)
-        if read is None or len(read) > _MAX_HASHED:
-            return None
-        data = read
-    else:
-        return None
-    algorithm = "sha1" if id_size == 20 else "sha256"
-    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).digest()
+    )
 
 
 def _changed(entry: TrackedFile, path: str, selection: TrackedSelection[str]) -> bool:

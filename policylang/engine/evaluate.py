@@ -2262,7 +2262,8 @@ class _Walk(LineWrites):
         and runs that repository's hooks: the approval oracle's `git push bare.git HEAD`;
         review CP1: `NAME.git`, and a file `NAME` holding `gitdir: …`, for `git push NAME`)."""
         words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
-        destinations, unknown = _push_destination(words)
+        refspecs: list[tuple[str, str | None]] = []
+        destinations, unknown = _push_destination(words, refspecs)
         if unknown is not None:
             seg.floor(
                 Verdict.ASK,
@@ -2278,6 +2279,20 @@ class _Walk(LineWrites):
                     "engine.approved-push-destination",
                     f"`git push` sends the repository to `{short(text)}`, which is no "
                     "remote the approval names",
+                )
+                return
+        for text, value in refspecs:
+            spec = (value or "").lstrip("+")
+            source = spec.partition(":")[0]
+            if value is None or gitstage.may_name_stash(spec) or _OBJECT_ID.fullmatch(source):
+                # `git push origin stash:refs/heads/x` publishes the local changes put
+                # aside, a filled-in `.env` among them (review FD1); a commit named by its
+                # message (`:/WIP on`) or its id may be the stash's
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-push-source",
+                    f"`git push` sends `{short(text)}`, which may be a stash (local changes "
+                    "put aside, of protected files too), not a branch the approval covers",
                 )
                 return
 
@@ -6137,11 +6152,13 @@ _PUSH_VALUED = frozenset({"receive-pack", "exec", "repo", "push-option", "recurs
 
 def _push_destination(
     words: Sequence[tuple[str, str | None]],
+    refspecs: list[tuple[str, str | None]] | None = None,
 ) -> tuple[list[tuple[str, str | None]], str | None]:
     """Where `git push WORDS…` (the words after `push`) may send the repository: its
     first operand, wherever it is, which git takes over `--repo` (review CS1), and
     `--repo`'s values too, judged as well ([]: the configured upstream); and an option
-    it cannot read (then the destination is not known), if any."""
+    it cannot read (then the destination is not known), if any. The operands after the
+    first, the refspecs, are added to `refspecs` when given."""
     found: list[tuple[str, str | None]] = []
     operand = False
     index = 0
@@ -6151,10 +6168,16 @@ def _push_destination(
         if value is None or not value.startswith("-") or value == "-":
             if not operand:
                 found.append((text, value))
+            elif refspecs is not None:
+                refspecs.append((text, value))
             operand = True
         elif value == "--":
-            if following is not None and not operand:
-                found.append(following)
+            rest = words[index + 1 :]
+            if rest and not operand:
+                found.append(rest[0])
+                rest = rest[1:]
+            if refspecs is not None:
+                refspecs.extend(rest)
             break
         elif value.startswith("--"):
             name, eq, given = value[2:].partition("=")
@@ -6175,6 +6198,10 @@ def _push_destination(
             index += 1
         index += 1
     return found, None
+
+
+# an abbreviated or full object id, as a push's source may be given
+_OBJECT_ID: Final = re.compile(r"[0-9a-fA-F]{4,64}")
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a

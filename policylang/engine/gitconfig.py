@@ -1791,7 +1791,6 @@ class TrackedFile(NamedTuple):
     # it (review EW3: an edit with its size and mtime put back is still seen by git)
     ctime_ns: int
     ino: int  # (the low 32 bits, as the index keeps them)
-    oid: bytes  # the staged blob's object id (20 bytes: SHA-1, 32: SHA-256)
 
 
 def _read_tracked(
@@ -1867,7 +1866,6 @@ def _index_entries(
             offsets.append(pos)
             changed_s, changed_ns, seconds, nanoseconds = struct.unpack_from(">IIII", data, pos)
             (ino,) = struct.unpack_from(">I", data, pos + 20)
-            oid = data[pos + 40 : pos + 40 + hash_size]
             (mode,) = struct.unpack_from(">I", data, pos + 24)
             (size,) = struct.unpack_from(">I", data, pos + 36)
             (flags,) = struct.unpack_from(">H", data, pos + flags_at)
@@ -1921,7 +1919,6 @@ def _index_entries(
                     size,
                     changed_s * 1_000_000_000 + changed_ns,
                     ino,
-                    oid,
                 )
             )
         # extensions, up to the checksum: a split index keeps most entries in

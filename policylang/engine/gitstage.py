@@ -47,6 +47,16 @@ _GLOB = re.compile(r"[*?\[\\]")
 # opening one is a literal to the engine but aborts git's wildmatch (review EQ1)
 _SETS = re.compile(r"(?:[^\[]|\[(?>[!^]?)(?>\]?)[^\]]*\])*")
 _MAX_IGNORE_BYTES = 1 << 20
+# a stash as a revision or tree: `stash`, `refs/stash`, `stash@{1}`, `stash^2`, `stash:dir`
+_STASH_REVISION = re.compile(r"(?:refs/)?stash(?:@\{[^}]*\})?(?:[~^][0-9]*|\^\{[^}]*\})*(?::.*)?")
+
+
+def may_name_stash(revision: str) -> bool:
+    """Whether `revision` may name a stash's commit or tree (reviews EW4, FD2): by its
+    name (`stash@{0}`, `refs/stash^2`), or as the newest commit whose message matches
+    (`:/WIP on`, which searches every ref, the stash's too). An object id may also be
+    the stash's: the callers say what they do with those."""
+    return revision.startswith(":/") or _STASH_REVISION.fullmatch(revision) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ updates (FB4), `git worktree remove -f` (FB5), `git sparse-checkout set` (FB6),
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -315,6 +316,15 @@ def test_fb3_beyond_the_review_other_verbs_writing_a_folder_ask(
     assert "folderOpen" in (workspace / ".vscode" / "tasks.json").read_text()
 
 
+def _refreshed(tree: Path, tmp_path: Path) -> None:
+    """The index of `tree` holding the stat data of its files as they are, written after
+    them: what git has after any `git status` there. (The engine judges a tracked file by
+    its stat data alone, review FD3: an entry staged as late as the index was written
+    may differ with equal stat data, until the index is written again.)"""
+    time.sleep(0.05)
+    _git(tree, tmp_path, "update-index", "-q", "--refresh")
+
+
 def test_a_submodule_or_worktree_elsewhere_stays_approved(tmp_path: Path) -> None:
     workspace = _repository(tmp_path)
     _git(workspace, tmp_path, "worktree", "add", "-q", "wt", "evilflat")  # (no secret in it)
@@ -325,6 +335,7 @@ def test_a_submodule_or_worktree_elsewhere_stays_approved(tmp_path: Path) -> Non
                   ).verdict is Verdict.ALLOW  # fmt: skip
     # a worktree whose protected files are tracked as they are: git keeps them
     _git(workspace, tmp_path, "worktree", "add", "-q", "wt3", "other")
+    _refreshed(workspace / "wt3", tmp_path)
     assert decide("git worktree remove wt3", workspace, env, "git worktree remove"
                   ).verdict is Verdict.ALLOW  # fmt: skip
 
@@ -347,7 +358,8 @@ def test_fb4_beyond_the_review_a_plain_deinit_over_an_ignored_secret_asks(
 
 def test_a_clean_submodule_deinit_stays_approved(tmp_path: Path) -> None:
     workspace = _submodule(tmp_path)
-    (workspace / "sub" / ".env").write_text("TOKEN=\n")
+    _git(workspace / "sub", tmp_path, "checkout", "-q", "--", ".env")  # the template back
+    _refreshed(workspace / "sub", tmp_path)
     env = _env(tmp_path)
     decision = decide("git submodule deinit sub", workspace, env, "git submodule deinit")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
