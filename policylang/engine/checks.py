@@ -860,6 +860,8 @@ class GitRemoved:
     globs: list[str]  # pathspec globs, matched below the working folder
     magic: str | None  # a pathspec that may name any file (`:/`, `--pathspec-from-file`)
     cached: bool = False  # `--cached`: the files stay, only git no longer tracks them
+    # the literal operands: one that is a submodule is removed with its folder (FE7)
+    literals: list[str] = field(default_factory=list)
 
 
 _NO_GIT_REMOVAL: Final = GitRemoved([], [], None)
@@ -909,6 +911,7 @@ def git_removed(found: SegmentRules) -> GitRemoved:
             operands.append(word)
     trees: list[str] = []
     globs: list[str] = []
+    literals: list[str] = []
     for word in operands:
         value = tree_path(word)
         if value is None and _may_glob(word):
@@ -919,9 +922,11 @@ def git_removed(found: SegmentRules) -> GitRemoved:
             magic = magic or value
         elif any(char in value for char in "*?[\\"):
             globs.append(value)
-        elif recursive:
-            trees.append(value)
-    return GitRemoved(trees, globs, magic, cached)
+        else:
+            literals.append(value)
+            if recursive:
+                trees.append(value)
+    return GitRemoved(trees, globs, magic, cached, literals)
 
 
 def _git_glob_matches(relative: str, wanted: str) -> bool:
@@ -1120,6 +1125,8 @@ class PathChecks:
                 self.check_git_removed(value, seg, cwd, glob=False, how="untracks")
             else:
                 self.check_path(value, "write", seg, cwd, subtree=True, removal=True)
+        for value in [] if removed.cached else removed.literals:
+            self.removed_submodule(value, seg, cwd)
         for pattern in removed.globs:
             seg.read_only = False
             how = "untracks" if removed.cached else "removes"
@@ -1188,6 +1195,22 @@ class PathChecks:
                     "the working directory is not known after a `cd` to a non-literal path "
                     "or into /proc's directory of a process",
                 )
+
+    def removed_submodule(self, value: str, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`git rm sub` where `sub` is a submodule removes its folder whole, its ignored
+        files too (git's `SUBMODULE_REMOVAL_IGNORE_IGNORED_UNTRACKED`), as `git submodule
+        deinit sub` does (review FE7): its protected files git does not keep ask."""
+        forms, _complete, _process = self.resolve_all(value, cwd)
+        self.fs = True
+        for form in dict.fromkeys(forms):
+            # (a folder with its own `.git` inside another work tree: not the top itself)
+            if (
+                os.path.isdir(form)
+                and os.path.lexists(os.path.join(form, ".git"))
+                and _repository_top(os.path.dirname(form)) is not None
+            ):
+                seg.read_only = False
+                self.worktree_files(form, seg, value, "`git rm`")
 
     def check_git_removed(
         self, pattern: str, seg: SegmentState, cwd: paths.Cwd, *, glob: bool, how: str
@@ -1324,6 +1347,8 @@ class PathChecks:
                 # `mv x .` checks `./x`, not every protected file of the workspace
                 root = self.landing_root(move, cwd)
                 self.check_path(root, "write", seg, cwd, subtree=True, removal=False)
+            if move.leaves and move.into is None and there and not folders:
+                self.file_into_folder(move, seg, cwd)
             if not (folders or links) or move.source is None:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
@@ -1367,6 +1392,20 @@ class PathChecks:
                         f"moves or copies `{short(move.source)}`: more than {TREE_BUDGET:,} "
                         "entries, too many to rule out protected files among them",
                     )
+
+    def file_into_folder(self, move: MovedTree, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`git mv tools/tasks.json .vscode`: a file moved to an existing folder lands
+        as `.vscode/tasks.json`, a name no word spells; plain `mv`'s path roles check it,
+        git mv's do not (review FE5). Checked as a write below each folder it may be."""
+        if move.source is None or move.target is None:
+            return
+        name = move.source.rstrip("/").rpartition("/")[2]
+        if name in ("", ".", ".."):
+            return
+        targets, _complete, _process = self.resolve_all(move.target, cwd)
+        for target in dict.fromkeys(targets):
+            if os.path.isdir(target):
+                self.check_path(f"{target.rstrip('/')}/{name}", "write", seg, cwd)
 
     def check_globbed_sources(
         self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd
@@ -2853,6 +2892,8 @@ class PathChecks:
             self.worktree_written(found, seg, directories)
         if subcommand == "submodule":
             self.submodule_written(found, seg, directories)
+        if subcommand == "read-tree":
+            self.read_tree_prefixes(found, seg, directories)
         if subcommand == "clean":
             for directory in directories:
                 self.removed_untracked(found, seg, directory)
@@ -3218,7 +3259,53 @@ class PathChecks:
             else:
                 for directory in directories:
                     place = os.path.normpath(os.path.join(directory, operand))
+                    self.worktree_named(operand, directory, seg, what)
                     self.worktree_files(place, seg, operand, what)
+
+    def worktree_named(self, operand: str, directory: str, seg: SegmentState, what: str) -> None:
+        """Ask where git, run in `directory`, may take `operand` for a worktree other than
+        the folder it names there: git's `find_worktree` first matches the end of each
+        worktree's path (`git worktree remove feature` removes `trees/feature`, or
+        `../feature` outside the workspace: review FE3), and the checks look there only."""
+        self.fs = True
+        place = os.path.normpath(os.path.join(directory, operand))
+        found_dirs, _complete = find_gitdirs(directory)
+        listed = gitstage.worktree_paths(found_dirs[0][0] if found_dirs else None)
+        if listed is None:
+            # (the worktrees cannot be listed: only a folder that is one is judged)
+            if os.path.isfile(os.path.join(place, ".git")):
+                return
+            reason = "git may take it for another worktree, found by the end of its path"
+        else:
+            own = os.path.realpath(place)
+            others = [
+                path
+                for path in gitstage.worktree_by_suffix(listed, operand)
+                if os.path.realpath(path) != own
+            ]
+            if not others:
+                return
+            match = others[0]
+            reason = f"git takes it for the worktree `{self._as_shown(match)}` by its path's end"
+        seg.floor(
+            Verdict.ASK,
+            "engine.written-tree",
+            f"{what} `{short(operand)}`: {reason}; name the worktree by its path",
+        )
+
+    def read_tree_prefixes(
+        self, found: SegmentRules, seg: SegmentState, directories: Sequence[str]
+    ) -> None:
+        """`git read-tree --prefix=.vscode/ evilflat` puts a commit's files below the
+        folder in the index, which `git checkout-index -a`, a branch switch or a commit
+        then write (review FE1): a folder below which a protect-write rule may match asks,
+        with or without `-u`. The prefix is read from the top of the work tree."""
+        prefixes_ = gitstage.read_tree_prefixes([w.value for w in found.inner[2:]])
+        tops = [top for d in directories if (top := _repository_top(d)) is not None]
+        for prefix in prefixes_:
+            self.written_operand(
+                prefix, seg, [*directories, *tops], "`git read-tree --prefix`"
+            )
 
     def submodule_written(
         self, found: SegmentRules, seg: SegmentState, directories: Sequence[str]
@@ -3245,6 +3332,16 @@ class PathChecks:
             for operand in operands:
                 if operand is None:
                     self.written_operand(None, seg, directories, what)
+                    continue
+                if any(char in operand for char in "*?[\\"):
+                    # a pathspec glob names every submodule it matches (`'s*'` cleared
+                    # `sub`: review FE4); the folders it may reach are not worked out
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.written-tree",
+                        f"{what} `{short(operand)}`: the pathspec may match any submodule, "
+                        "whose folder git clears with its ignored files",
+                    )
                     continue
                 for directory in directories:
                     place = os.path.normpath(os.path.join(directory, operand))

@@ -575,11 +575,38 @@ def submodule_add_folders(words: Sequence[str | None]) -> list[str | None]:
     apart (review FB3). The values of `-b`, `--name`, `--reference`, `--depth` left out."""
     operands = _operands(words, "b", ("branch", "name", "reference", "depth"))
     named = [
-        os.path.basename(operand.rstrip("/")).removesuffix(".git")
+        name
         for operand in operands
         if operand is not None
+        for name in (
+            os.path.basename(operand.rstrip("/")).removesuffix(".git"),
+            url_basename(operand),
+        )
     ]
-    return [*operands, *(name for name in named if name)]
+    return [*operands, *dict.fromkeys(name for name in named if name)]
+
+
+def url_basename(url: str) -> str:
+    """The folder git names after the repository `url` (git's `git_url_basename`, used by
+    `git submodule add` and `git clone`): `../.vscode/.git` and `git@host:.vscode` make
+    `.vscode` (review FE2). The scheme and user are skipped; trailing slashes and blanks,
+    then a `/.git` go; a lone `host:port` loses its port; the last part after a `/` or
+    `:` is kept without `.git`; runs of control characters and blanks become one space."""
+    start = url.find("://")
+    start = 0 if start < 0 else start + 3
+    slash = url.find("/", start)
+    host = url[start : len(url) if slash < 0 else slash]
+    if "@" in host:
+        start += host.rindex("@") + 1
+    text = url[start:].rstrip("/ \t\n\v\f\r")
+    if len(text) > 5 and text.endswith("/.git"):
+        text = text[:-5].rstrip("/")
+    if "/" not in text and ":" in text:
+        head, _colon, port = text.rpartition(":")
+        if not port or (port.isascii() and port.isdigit()):
+            text = head
+    text = re.split(r"[/:]", text)[-1].removesuffix(".git")
+    return " ".join(re.split(r"[\x00-\x20]+", text)).strip()
 
 
 def _operands(
@@ -605,3 +632,86 @@ def _operands(
                     skip = at == len(letters) - 1
                     break
     return operands
+
+
+def read_tree_prefixes(words: Sequence[str | None]) -> list[str | None]:
+    """The values of `--prefix` (`--prefix=P`, `--prefix P`, by any abbreviation git
+    takes) in `git read-tree WORDS…` (the words after `read-tree`; None: a value not
+    read): the folders it fills the index below (review FE1)."""
+    found: list[str | None] = []
+    taking = False
+    for word in words:
+        if taking:
+            found.append(word)
+            taking = False
+        elif word == "--":
+            break
+        elif word is not None and word.startswith("--p"):
+            name, eq, value = word[2:].partition("=")
+            if "prefix".startswith(name):
+                if eq:
+                    found.append(value)
+                else:
+                    taking = True
+    if taking:
+        found.append(None)
+    return found
+
+
+def worktree_paths(gitdir: str | None) -> list[str] | None:
+    """The folders of the worktrees of the repository whose git directory is `gitdir`
+    (that of any of its worktrees): the main one, then those `worktrees/*/gitdir` name,
+    as git's `get_worktrees` lists them; None where they cannot be read (review FE3)."""
+    if gitdir is None:
+        return None
+    try:
+        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
+            common = os.path.normpath(os.path.join(gitdir, handle.read().strip()))
+    except FileNotFoundError:
+        common = os.path.normpath(gitdir)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    listed = [os.path.dirname(common) if os.path.basename(common) == ".git" else common]
+    folder = os.path.join(common, "worktrees")
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return listed
+    except OSError:
+        return None
+    for name in names[:_MAX_WORKTREES]:
+        try:
+            with open(os.path.join(folder, name, "gitdir"), encoding="utf-8") as handle:
+                path = handle.read().strip()
+        except FileNotFoundError:
+            continue  # (git skips an entry without one)
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+        # (relative to that entry's folder under `worktree.useRelativePaths`)
+        path = os.path.normpath(os.path.join(folder, name, path))
+        listed.append(path.removesuffix("/.git") if path.endswith("/.git") else path)
+    return listed if len(names) <= _MAX_WORKTREES else None
+
+
+_MAX_WORKTREES = 256
+
+
+def worktree_by_suffix(listed: Sequence[str], suffix: str) -> list[str]:
+    """The worktrees of `listed` git may take `suffix` for by the end of its path, at a
+    folder's start (git's `find_worktree_by_suffix`, tried before the path itself: review
+    FE3): the one match when exactly one, compared as is and, for `core.ignorecase`,
+    without case (the config is not read)."""
+    if not suffix:
+        return []
+    found: list[str] = []
+    for fold in (False, True):
+        wanted = suffix.casefold() if fold else suffix
+        matches = [
+            path
+            for path in listed
+            if (text := path.casefold() if fold else path) == wanted
+            or text.endswith("/" + wanted)
+        ]
+        if len(matches) == 1 and matches[0] not in found:
+            found.append(matches[0])
+    return found

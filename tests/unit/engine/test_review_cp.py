@@ -172,7 +172,7 @@ def test_npm_explore_is_never_approvable(tmp_path: Path) -> None:
     ("asked", "offered", "reached"),
     [
         ("git maintenance register", "git maintenance register", "git maintenance start"),
-        ("git checkout-index -a", "git checkout-index", "git checkout-index -f -a"),
+        ("git checkout-index README", "git checkout-index", "git checkout-index -f -a"),  # (FE1)
         ("gcloud config set project p", "gcloud config set", "gcloud config set proxy/address x"),
         ("gcloud config set project p", "gcloud config set",
          "gcloud config set custom_ca_certs_file ./ca.crt"),
