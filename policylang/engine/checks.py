@@ -2894,6 +2894,10 @@ class PathChecks:
             self.submodule_written(found, seg, directories)
         if subcommand == "read-tree":
             self.read_tree_prefixes(found, seg, directories)
+        if subcommand == "clone":
+            # (`git clone git@host:.vscode` makes `.vscode`: beside review FE2)
+            for folder in gitstage.clone_folders([w.value for w in found.inner[2:]]):
+                self.written_operand(folder, seg, directories, "`git clone`")
         if subcommand == "clean":
             for directory in directories:
                 self.removed_untracked(found, seg, directory)

@@ -25,6 +25,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from policylang.rules.globs import glob_regex
 
@@ -584,6 +585,27 @@ def submodule_add_folders(words: Sequence[str | None]) -> list[str | None]:
         )
     ]
     return [*operands, *dict.fromkeys(name for name in named if name)]
+
+
+def clone_folders(words: Sequence[str | None]) -> list[str | None]:
+    """The folder `git clone WORDS…` (the words after `clone`) makes when no folder is
+    given: the one git's `git_url_basename` names after the repository (`git clone
+    git@host:.vscode` clones into `.vscode`: beside review FE2); a repository word not
+    read is None. With a folder given, nothing: the folder is a path word checked as
+    such. The values of clone's valued options are left out."""
+    operands = _operands(words, "obucj", _CLONE_VALUED)
+    if len(operands) != 1:
+        return []
+    url = operands[0]
+    return [None if url is None else (url_basename(url) or None)]
+
+
+# `git clone`'s long options that take the next word as their value
+_CLONE_VALUED: Final = (
+    "origin", "branch", "upload-pack", "reference", "reference-if-able",
+    "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "config", "template",
+    "jobs", "filter", "server-option", "bundle-uri", "ref-format",
+)  # fmt: skip
 
 
 def url_basename(url: str) -> str:

