@@ -633,6 +633,9 @@ def unzip_listing(words: Sequence[Word], view: OptionView) -> str | None:
         # `-p` and `-c` win over `-l`, `-t`, `-v`: `unzip -lp x.zip` prints every member
         # (review BC5)
         return "unzip -p or -c extracts the members to standard output"
+    if not zipinfo and "T" in letters:
+        # `-T` sets the archive's time stamp even while it lists (review FF9)
+        return "unzip -T rewrites the archive's time stamp"
     if set(letters) & _UNZIP_LISTING:
         return None
     return "unzip takes options only before the archive name: it would extract"

@@ -2911,6 +2911,9 @@ class PathChecks:
         if subcommand not in _GIT_REPLACE_BLIND:
             for directory in directories:
                 self.swapped_objects(found, subcommand or "", directory, seg)
+        if subcommand in ("branch", "bisect"):
+            for directory in directories:
+                self.stash_by_id(found, subcommand, directory, seg)
 
     def tracked_secrets(
         self, printing: GitPrint, directory: str, seg: SegmentState, cwd: paths.Cwd
@@ -2983,7 +2986,7 @@ class PathChecks:
         git reads: git prints the changes of every submodule's files, work tree included,
         whose tracked `.env` the superproject's index does not list (review EZ1, EZ2). The
         engine does not follow the submodules' indexes: the option asks, and so does the
-        setting in a repository with a submodule."""
+        setting, wherever it is (review FF8)."""
         if printing.submodules:
             seg.floor(
                 Verdict.ASK,
@@ -2996,13 +2999,15 @@ class PathChecks:
         common = self.git.global_config(self.ctx.home, self.ctx.env)
         keys = [*inspection.print_wideners, *common.print_wideners]
         set_here = [k for k in keys if not k.startswith("stash.")]
-        if set_here and (inspection.submodules or not inspection.complete):
+        # (whatever submodules the index lists: a gitlink HEAD alone records, over a
+        # nested repository with its own `.git`, printed that repository's `.env`: review
+        # FF8)
+        if set_here:
             seg.floor(
                 Verdict.ASK,
                 "engine.git-submodule-diff",
-                f"git's configuration sets `{set_here[0]}` in a repository with submodules: "
-                f"`{printing.command}` prints the changes of their files too, which the "
-                "engine does not check",
+                f"git's configuration sets `{set_here[0]}`: `{printing.command}` prints the "
+                "changes of any submodule's files too, which the engine does not check",
             )
 
     def swapped_objects(
@@ -3043,6 +3048,25 @@ class PathChecks:
                     "untracked files (a `.env` put aside with `git stash -u`) the engine "
                     "does not check",
                 )
+
+    def stash_by_id(
+        self, found: SegmentRules, subcommand: str, directory: str, seg: SegmentState
+    ) -> None:
+        """`git branch y ID` or `git bisect start ID`, in a repository that holds a stash:
+        the id may be the stash's commit (`git rev-parse stash^3`), and the name it gets
+        no stash check knows (beside review FF3, which covers the stash's spellings)."""
+        word = next((w for w in found.inner[2:] if w.value is not None
+                     and not w.value.startswith("-") and may_name_blob(w.value)), None)  # fmt: skip
+        if word is None:
+            return
+        kinds, complete = self.git.special_refs(directory, self.gitdirs)
+        if "stash" in kinds or not complete:
+            seg.floor(
+                Verdict.ASK,
+                "engine.git-object-swap",
+                f"`git {subcommand}` is given `{short(word.text)}`, which may be the id of a "
+                "stash's commit, whose untracked files a later `git log -p` prints",
+            )
 
     def unplaced_repository(self, directory: str, command: str, seg: SegmentState) -> None:
         """A bare repository (`~/.dotfiles`), or a `.git` file pointing at a repository
@@ -3636,8 +3660,7 @@ def _names_stash(
         wideners = [*repository.print_wideners, *common.print_wideners]
         return next((k for k in wideners if not k.startswith("diff.")), None)
     if _word_value(found.inner, 1) == "grep":  # (its pattern: `git grep added`)
-        first = next((w for w in words if not (w.value or "-").startswith("-")), None)
-        words = tuple(w for w in words if w is not first)
+        words = _grep_revisions(words)
     for word in words:
         value = word.value
         if value is None:
@@ -3653,6 +3676,31 @@ def _names_stash(
         if not value.startswith("-") and may_name_blob(value):
             return value
     return None
+
+
+def _grep_revisions(words: Sequence[Word]) -> tuple[Word, ...]:
+    """`git grep`'s words without its pattern: `-e`'s or `-f`'s value (`-e P`; glued, `-eP`
+    and `-iweP`, it is in the option's word), else the first operand. Dropping the first
+    operand whatever `-e` said let `git grep -eSECRET stash^3` print the stash (review FF7)."""
+    kept: list[Word] = []
+    pattern_given = skip = False
+    for word in words:
+        value = word.value or ""
+        if skip:
+            skip = False
+            continue
+        if value.startswith("-") and not value.startswith("--"):
+            letters = value[1:]
+            at = min((letters.find(c) for c in "ef" if c in letters), default=-1)
+            if at >= 0:
+                pattern_given = True
+                skip = at == len(letters) - 1  # (the pattern is the next word)
+                continue
+        kept.append(word)
+    if pattern_given:
+        return tuple(kept)
+    first = next((w for w in kept if not (w.value or "-").startswith("-")), None)
+    return tuple(w for w in kept if w is not first)
 
 
 # git verbs that can write a given revision's files into the index (`stash_staged`)

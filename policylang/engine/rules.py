@@ -3442,6 +3442,10 @@ def _git_object_floors(inner: Sequence[Word]) -> list[Reason]:
     a committed `.env`; `git unpack-file` writes any blob to a file a later `cat` reads."""
     subcommand = _word(inner, 1)
     found: str | None = None
+    command = _bisect_view_command(inner) if subcommand == "bisect" else None
+    if command is not None:
+        return [_ask_floor("engine.git-bisect-view", f"`git bisect view {command}` runs "
+                           f"`git {command} … --bisect --`, which the engine does not judge")]
     if subcommand == "replace" and not _lists_replacements(inner):
         found = "makes git read one object in place of another wherever it is named"
     elif subcommand == "update-ref":
@@ -3458,9 +3462,119 @@ def _git_object_floors(inner: Sequence[Word]) -> list[Reason]:
         found = "builds a tree from object ids on stdin, under names a later read trusts"
     elif subcommand == "branch" and any(_may_be_stash(w.value) for w in inner[2:]):
         found = "may name a stash's commit, whose untracked files a later `git log -p` prints"
+    else:
+        found = _ref_copy_target(inner, subcommand)
     if found is None:
         return []
     return [_ask_floor("engine.git-object-swap", f"`git {subcommand}` {found}")]
+
+
+def _ref_copy_target(inner: Sequence[Word], subcommand: str | None) -> str | None:
+    """The other verbs that point a ref at an object the line names (review FF2, FF3):
+    `git fetch . <.env's id>:refs/tags/v1` made a blob ref `git for-each-ref` printed,
+    `git fetch . refs/stash:refs/heads/y`, `git symbolic-ref refs/heads/x refs/stash` and
+    `git bisect start stash^3 HEAD` gave a stash's commit a name no stash check knows."""
+    if subcommand in ("fetch", "pull"):
+        return _fetch_refspec_target(inner)
+    if subcommand == "stash" and _word(inner, 2) == "store":
+        return "points `refs/stash` at the object it is given, a blob's id too"
+    if subcommand == "symbolic-ref":
+        return _symbolic_ref_target(inner)
+    if subcommand == "bisect":
+        return _bisect_stash(inner)
+    return None
+
+
+# `git fetch`'s and `git pull`'s options (git 2.39) that take the next word as their value
+_GIT_FETCH_VALUED: Final = frozenset(
+    {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs",
+     "--negotiation-tip", "--refmap", "-o", "--server-option", "--upload-pack", "--filter",
+     "--recurse-submodules-default", "--submodule-prefix", "-s", "--strategy", "-X",
+     "--strategy-option", "--cleanup"}
+)  # fmt: skip
+_GIT_FETCH_SPEC: Final = OptionSpec(takes_value=_GIT_FETCH_VALUED)
+
+
+def _fetch_refspec_target(inner: Sequence[Word]) -> str | None:
+    """`git fetch|pull REMOTE REFSPEC…` (and `--refmap`): a source that may name a blob
+    or a stash (`.` is this repository; an id or `refs/stash` reads the same from any
+    remote that is a copy of it), a glob that may cover `refs/stash`, a `refs/replace/`
+    destination; `--stdin` (any prefix git takes) reads refspecs the engine cannot see."""
+    view = option_view(inner, _GIT_FETCH_SPEC, start=2)
+    if view.unknown:
+        return "is given a word that is not literal, which may be a refspec"
+    for option in view.options:
+        name = option.name.partition("=")[0]
+        if len(name) > 3 and "--stdin".startswith(name):
+            return "reads refspecs from stdin, which may copy a blob or a stash to a ref"
+        glued = option.name.partition("=")[2] or option.value
+        if len(name) > 4 and "--refmap".startswith(name) and _risky_refspec(glued):
+            return f"maps refs by `{glued}`, which may copy a stash to a ref"
+    for index in view.operands[1:]:
+        value = inner[index].value
+        if _risky_refspec(value):
+            return f"copies `{value}`, which may be a blob or a stash's commit, to a ref"
+    return None
+
+
+def _risky_refspec(value: str | None) -> bool:
+    """Whether a refspec's source (before its last `:`) may be a blob or a stash, or its
+    glob may match `refs/stash`, or it writes a `refs/replace/` ref."""
+    if value is None:
+        return True
+    spec = value.lstrip("+^")
+    source, colon, destination = spec.rpartition(":")
+    if not colon:
+        source = spec
+    glob = "*" in source and not source.startswith(("refs/heads/", "refs/tags/"))
+    return glob or _risky_object(source) or "replace" in destination
+
+
+def _bisect_view_command(inner: Sequence[Word]) -> str | None:
+    """The git command `git bisect view|visualize CMD …` runs as `git CMD … --bisect --`
+    (git 2.39 runs `git log` only when the first word is an option): under the `git
+    bisect` approval it ran `git difftool -x` with committed code, and `git fast-export`
+    printed a tracked `.env` (review FF5). A word that is not literal may be one."""
+    if _word(inner, 2) not in ("view", "visualize") or len(inner) < 4:
+        return None
+    following = inner[3].value
+    if following is None:
+        return inner[3].text
+    return None if following.startswith("-") else following
+
+
+def _symbolic_ref_target(inner: Sequence[Word]) -> str | None:
+    """`git symbolic-ref [-m MSG] NAME REF`: a REF that may be `refs/stash`, or a NAME under
+    `refs/replace/` (review FF3); the one-operand form only reads."""
+    operands: list[str | None] = []
+    skip = False
+    for word in inner[2:]:
+        value = word.value
+        if skip:
+            skip = False
+        elif value is None or not value.startswith("-"):
+            operands.append(value)
+        else:
+            skip = value == "-m"
+    if len(operands) < 2 and None not in operands:
+        return None
+    if None in operands or _may_be_stash(operands[1]) or "replace" in (operands[0] or ""):
+        return "may point a ref at a stash, whose untracked files `git log -p` then prints"
+    return None
+
+
+def _bisect_stash(inner: Sequence[Word]) -> str | None:
+    """`git bisect start|good|bad|… REV` marks REV with a `refs/bisect/` ref, which `git
+    show refs/bisect/bad` prints; a stash's commit named there slips past the stash checks
+    (review FF3). `replay` reads such lines from a file the engine does not read."""
+    action = _word(inner, 2)
+    if action in ("view", "visualize"):
+        return None  # (`_bisect_view_command`)
+    if action == "replay":
+        return "replays bisect steps from a file, which may mark a stash's commit"
+    if any(w.value is None or _may_be_stash(w.value) for w in inner[3:]):
+        return "may mark a stash's commit, whose untracked files `git show` then prints"
+    return None
 
 
 def _stages_by_id(inner: Sequence[Word]) -> bool:
@@ -3469,9 +3583,9 @@ def _stages_by_id(inner: Sequence[Word]) -> bool:
     then printed (found beside review EZ3). A word that is not literal may be either."""
     for word in inner[2:]:
         name = (word.value or "--cacheinfo").partition("=")[0]
-        if len(name) > 4 and "--cacheinfo".startswith(name):
-            return True
-        if len(name) > 8 and "--index-info".startswith(name):
+        # (`--ca` is unique to git, review FF6; `--c`, `--i` and the like are ambiguous
+        # and fail, so any prefix of three letters or more counts)
+        if len(name) > 2 and ("--cacheinfo".startswith(name) or "--index-info".startswith(name)):
             return True
     return False
 
@@ -3504,24 +3618,39 @@ def _ref_update_target(inner: Sequence[Word]) -> str | None:
     `git show REF` then prints (review EZ5); a `refs/replace/` REF swaps objects (EZ3);
     `--stdin` may do either."""
     operands: list[str | None] = []
-    delete = skip = False
+    delete = skip = done = False
     for word in inner[2:]:
         value = word.value
         if skip:
             skip = False
-        elif value == "--stdin":
+        elif value == "--" and not done:
+            done = True
+        elif not done and value is not None and _update_ref_stdin(value):
             return "reads the refs it sets from stdin, which may point one at a blob"
         elif value == "-m":
             skip = True
         elif value in ("-d", "--delete"):
             delete = True
-        elif value is None or not value.startswith("-"):
+        elif value is None or done or not value.startswith("-"):
             operands.append(value)
     if operands and (operands[0] is None or "replace" in operands[0]):
         return "may set a `refs/replace/` ref, which makes git read one object for another"
     if not delete and len(operands) > 1 and _risky_object(operands[1]):
         return "may point a ref at a blob, whose contents `git show REF` then prints"
     return None
+
+
+# `git update-ref`'s long options (git 2.39), which it takes by any unique prefix
+_UPDATE_REF_LONG: Final = ("no-deref", "stdin", "create-reflog")
+
+
+def _update_ref_stdin(value: str) -> bool:
+    """Whether an option word of `git update-ref` is `--stdin` as git reads it: `--std`,
+    `--st` and `--s` are too (review FF1); a long option not known counts as it."""
+    if not value.startswith("--"):
+        return False
+    known = long_option(value[2:].partition("=")[0], _UPDATE_REF_LONG)
+    return known is None or known[0] == "stdin"
 
 
 _GIT_TAG_VALUED: Final = frozenset(
@@ -4603,7 +4732,7 @@ def _git_dump_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
     each prints what the commits it walks hold, a tracked `.env` among them, so it counts
     as printing the whole tree (review EZ7)."""
     values = [w.value for w in inner[2:]]
-    if subcommand == "fast-export" and "--no-data" in values:
+    if subcommand == "fast-export" and _fast_export_no_data(values):
         return None
     if subcommand == "request-pull" and "-p" not in values and None not in values:
         return None
@@ -4622,6 +4751,16 @@ def _git_dump_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
         paths=(),
         submodules=_submodule_diff(inner[2:]),
     )
+
+
+def _fast_export_no_data(values: Sequence[str | None]) -> bool:
+    """Whether `git fast-export` leaves the blobs out: the last of `--no-data`, `--data`,
+    `--no-no-data` (or a prefix of one, or a word that is not literal) is `--no-data`
+    itself (review FF4: `--no-data --data` printed them)."""
+    toggles = [
+        v for v in values if v is None or v.startswith(("--d", "--no-d", "--no-n"))
+    ]
+    return bool(toggles) and toggles[-1] == "--no-data"
 
 
 def _trivial_merge(inner: Sequence[Word]) -> bool:

@@ -135,11 +135,12 @@ def test_ez2_submodule_diff_setting_asks(tmp_path: Path, where: str, line: str) 
     _asks(line, workspace, env, "engine.git-submodule-diff")
 
 
-def test_ez2_setting_without_submodules_allows(tmp_path: Path) -> None:
+def test_ez2_setting_without_submodules_in_the_index_asks(tmp_path: Path) -> None:
+    # (a gitlink in HEAD alone, or in an older commit, is one too: review FF8)
     workspace, env = _history(tmp_path)
-    (tmp_path / "home" / ".gitconfig").write_text("[diff]\n\tsubmodule = diff\n")
-    assert decide("git diff", workspace, env).verdict is Verdict.ALLOW
     assert decide("git diff --submodule=log", workspace, env).verdict is Verdict.ALLOW
+    (tmp_path / "home" / ".gitconfig").write_text("[diff]\n\tsubmodule = diff\n")
+    assert decide("git diff", workspace, env).verdict is Verdict.ASK
 
 
 @pytest.mark.parametrize("packed", [False, True])
