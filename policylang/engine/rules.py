@@ -3442,6 +3442,9 @@ def _git_object_floors(inner: Sequence[Word]) -> list[Reason]:
     a committed `.env`; `git unpack-file` writes any blob to a file a later `cat` reads."""
     subcommand = _word(inner, 1)
     found: str | None = None
+    if subcommand in ("for-each-ref", "branch", "tag") and _raw_format(inner):
+        return [_ask_floor("engine.git-raw-format", f"`git {subcommand}` prints the objects "
+                           "its refs name whole with `%(raw)`, a blob's contents too")]
     command = _bisect_view_command(inner) if subcommand == "bisect" else None
     if command is not None:
         return [_ask_floor("engine.git-bisect-view", f"`git bisect view {command}` runs "
@@ -3528,6 +3531,19 @@ def _risky_refspec(value: str | None) -> bool:
         source = spec
     glob = "*" in source and not source.startswith(("refs/heads/", "refs/tags/"))
     return glob or _risky_object(source) or "replace" in destination
+
+
+def _raw_format(inner: Sequence[Word]) -> bool:
+    """Whether a ref lister's format may hold `%(raw)`, which prints each ref's object
+    whole: a ref that points at a blob (made before the floors above, or by a way they
+    miss) printed a committed `.env` (review FF1). A format word that is not literal may."""
+    return any(
+        _RAW_ATOM.search(w.value) is not None if w.value is not None else "format" in w.text
+        for w in inner[2:]
+    )
+
+
+_RAW_ATOM: Final = re.compile(r"%\(raw(?!:size\))")
 
 
 def _bisect_view_command(inner: Sequence[Word]) -> str | None:

@@ -100,6 +100,9 @@ def test_ff1_update_ref_stdin_prefix_asks(tmp_path: Path, option: str) -> None:
     assert run_printed(line, workspace, env) == ""
     shown = run_printed("git for-each-ref --format='%(raw)' refs/tags", workspace, env)
     assert "CANARY_FF_TRACKED" in shown
+    _asks("git for-each-ref --format='%(raw)' refs/tags", workspace, env,
+          "engine.git-raw-format")  # fmt: skip
+    _allows("git for-each-ref --format='%(refname) %(objectname)'", workspace, env)
     for fine in ("git update-ref refs/heads/wip HEAD", "git update-ref --no-deref ORIG_HEAD HEAD",
                  "git update-ref --create-reflog refs/heads/x HEAD"):  # fmt: skip
         _allows(fine, workspace, env, approval)
