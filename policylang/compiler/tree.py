@@ -447,18 +447,22 @@ class _ClauseEvaluator:
 
         Matching errs on the strict side: an abbreviation of a listed long option
         (`--outp` for `--output`) counts as that option for `unless`, and for `when` on
-        ask/deny rules (`loose`); it never counts as listed for `only`.
+        ask/deny rules (`loose`); it never counts as listed for `only`. Where an option
+        would make the command pass (`when` of an allow rule, `unless` of an ask or deny
+        rule), one that git cancels again with a later `--no-NAME` does not count.
         """
         items = condition.items
         starts = condition.prefixes
         unknown = bool(view.unknown)
         match condition.kind:
             case ConditionKind.WHEN:
-                if any(_listed(opt.name, items, starts, loose) for opt in view.options):
+                options = view.options if loose else self._standing(view.options, items)
+                if any(_listed(opt.name, items, starts, loose) for opt in options):
                     return True
                 return None if unknown else False
             case ConditionKind.UNLESS:
-                listed = [o for o in view.options if _listed(o.name, items, starts, True)]
+                options = self._standing(view.options, items) if loose else view.options
+                listed = [o for o in options if _listed(o.name, items, starts, True)]
                 if any(not _may_be_a_value(o, view) for o in listed):
                     return False
                 # an exception's option right after an option the spec does not know may
@@ -474,6 +478,49 @@ class _ClauseEvaluator:
                 return _operand_matches(self._words, view, condition.regex)
             case _:
                 assert_never(condition.kind)
+
+    def _standing(self, options: tuple[Option, ...], items: frozenset[str]) -> tuple[Option, ...]:
+        """The options still set when the parser has read them all.
+
+        git's parse-options reads `--no-NAME`, and any unique prefix of it (`--no-lis`),
+        as clearing NAME again: `git config --get --no-get KEY VALUE` sets KEY, `git
+        branch --list --no-list NAME` creates NAME (review FG1, FG6), `git apply --check
+        --no-check` applies (FG3). GNU getopt has no such negation: other programs keep
+        every option they were given.
+        """
+        name = self._words[0].value if self._words else None
+        if name is None or name.rsplit("/", 1)[-1] != "git":
+            return options
+        return tuple(
+            option for i, option in enumerate(options)
+            if not any(_negates(later.name, option.name, items) for later in options[i + 1:])
+        )
+
+
+def _negates(later: str, name: str, items: frozenset[str]) -> bool:
+    """Whether git may read the option word `later` as clearing the earlier option `name`.
+
+    Errs towards "cleared" (review FG1): either name may be an abbreviation, so a prefix
+    either way counts; a short option (`-l`) is cleared by a negation that starts with
+    its letter (`--no-list`) or that names a listed long option (its long spelling).
+    """
+    if later.startswith("--no-") and len(later) > 5:
+        negated = later[5:]
+        if name.startswith("--"):
+            return _prefix_either(name[2:], negated)
+        if len(name) == 2 and name.startswith("-"):
+            return negated.startswith(name[1]) or any(
+                _prefix_either(item[2:], negated) for item in items if item.startswith("--")
+            )
+        return False
+    # `--no-contains X --contains Y`: the plain form clears a `--no-` option in turn
+    if name.startswith("--no-") and later.startswith("--") and len(later) > 2:
+        return _prefix_either(name[5:], later[2:])
+    return False
+
+
+def _prefix_either(one: str, other: str) -> bool:
+    return bool(one) and bool(other) and (one.startswith(other) or other.startswith(one))
 
 
 def _may_be_a_value(option: Option, view: OptionView) -> bool:
