@@ -2911,9 +2911,12 @@ class PathChecks:
         if subcommand not in _GIT_REPLACE_BLIND:
             for directory in directories:
                 self.swapped_objects(found, subcommand or "", directory, seg)
-        if subcommand in ("branch", "bisect"):
+        by_id = subcommand in ("branch", "bisect") or (
+            subcommand == "worktree" and _word_value(found.inner, 2) == "add"
+        )
+        if by_id:
             for directory in directories:
-                self.stash_by_id(found, subcommand, directory, seg)
+                self.stash_by_id(found, subcommand or "", directory, seg)
 
     def tracked_secrets(
         self, printing: GitPrint, directory: str, seg: SegmentState, cwd: paths.Cwd
@@ -3052,7 +3055,8 @@ class PathChecks:
     def stash_by_id(
         self, found: SegmentRules, subcommand: str, directory: str, seg: SegmentState
     ) -> None:
-        """`git branch y ID` or `git bisect start ID`, in a repository that holds a stash:
+        """`git branch y ID`, `git bisect start ID` or `git worktree add DIR ID` (review
+        FH3), in a repository that holds a stash:
         the id may be the stash's commit (`git rev-parse stash^3`), and the name it gets
         no stash check knows (beside review FF3, which covers the stash's spellings)."""
         word = next((w for w in found.inner[2:] if w.value is not None
@@ -3299,7 +3303,14 @@ class PathChecks:
         place = os.path.normpath(os.path.join(directory, operand))
         found_dirs, _complete = find_gitdirs(directory)
         listed = gitstage.worktree_paths(found_dirs[0][0] if found_dirs else None)
-        if listed is None:
+        if os.path.realpath(place) != os.path.normpath(
+            os.path.join(os.path.realpath(directory), operand)
+        ):
+            # a link on the way (`link -> ../ext-wt`): git finds the worktree where it leads
+            # and removes it there, which the checks of the folder as named do not see
+            # (review FH5)
+            reason = "a symbolic link on its way leads git to another folder"
+        elif listed is None:
             # (the worktrees cannot be listed: only a folder that is one is judged)
             if os.path.isfile(os.path.join(place, ".git")):
                 return

@@ -597,7 +597,12 @@ def clone_folders(words: Sequence[str | None]) -> list[str | None]:
     if len(operands) != 1:
         return []
     url = operands[0]
-    return [None if url is None else (url_basename(url) or None)]
+    if url is None:
+        return [None]
+    # git strips `.bundle` instead of `.git` where the repository is a bundle file
+    # (`git clone .vscode.bundle` makes `.vscode`: review FH2); which it is is not read
+    bundle = url_basename(url, suffix=".bundle")
+    return [name or None for name in dict.fromkeys((url_basename(url), bundle))]
 
 
 # `git clone`'s long options that take the next word as their value
@@ -608,12 +613,13 @@ _CLONE_VALUED: Final = (
 )  # fmt: skip
 
 
-def url_basename(url: str) -> str:
+def url_basename(url: str, *, suffix: str = ".git") -> str:
     """The folder git names after the repository `url` (git's `git_url_basename`, used by
     `git submodule add` and `git clone`): `../.vscode/.git` and `git@host:.vscode` make
     `.vscode` (review FE2). The scheme and user are skipped; trailing slashes and blanks,
     then a `/.git` go; a lone `host:port` loses its port; the last part after a `/` or
-    `:` is kept without `.git`; runs of control characters and blanks become one space."""
+    `:` is kept without `suffix` (`.bundle` for a bundle file `git clone` reads); runs of
+    control characters and blanks become one space."""
     start = url.find("://")
     start = 0 if start < 0 else start + 3
     slash = url.find("/", start)
@@ -627,7 +633,7 @@ def url_basename(url: str) -> str:
         head, _colon, port = text.rpartition(":")
         if not port or (port.isascii() and port.isdigit()):
             text = head
-    text = re.split(r"[/:]", text)[-1].removesuffix(".git")
+    text = re.split(r"[/:]", text)[-1].removesuffix(suffix)
     return " ".join(re.split(r"[\x00-\x20]+", text)).strip()
 
 

@@ -3485,6 +3485,14 @@ def _ref_copy_target(inner: Sequence[Word], subcommand: str | None) -> str | Non
         return _symbolic_ref_target(inner)
     if subcommand == "bisect":
         return _bisect_stash(inner)
+    # `git worktree add DIR stash`: a branch or folder holding the stash's commit, whose
+    # untracked files a later `git log -p NAME` prints (review FH3)
+    if (
+        subcommand == "worktree"
+        and _word(inner, 2) == "add"
+        and any(w.value is None or _may_be_stash(w.value) for w in inner[3:])
+    ):
+        return "may check out a stash's commit, whose untracked files `git log -p` prints"
     return None
 
 
@@ -3543,7 +3551,8 @@ def _raw_format(inner: Sequence[Word]) -> bool:
     )
 
 
-_RAW_ATOM: Final = re.compile(r"%\(raw(?!:size\))")
+# (`%(*raw)` prints the object a tag points at, a blob too: review FH1)
+_RAW_ATOM: Final = re.compile(r"%\(\*?raw(?!:size\))")
 
 
 def _bisect_view_command(inner: Sequence[Word]) -> str | None:
