@@ -3301,7 +3301,9 @@ class PathChecks:
         `../feature` outside the workspace: review FE3), and the checks look there only."""
         self.fs = True
         place = os.path.normpath(os.path.join(directory, operand))
-        found_dirs, _complete = find_gitdirs(directory)
+        found_dirs, complete = find_gitdirs(directory)
+        if not found_dirs and complete:
+            return  # no repository: git finds no worktree to remove or move
         listed = gitstage.worktree_paths(found_dirs[0][0] if found_dirs else None)
         if os.path.realpath(place) != os.path.normpath(
             os.path.join(os.path.realpath(directory), operand)
