@@ -24,7 +24,8 @@ def _workspace(tmp_path: Path) -> Path:
 def test_mapfile_is_offered_its_name(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path)
     decision = judge("mapfile -t a < README", workspace)
-    assert decision.verdict is Verdict.ASK and decision.suggested_rule == "mapfile"
+    assert decision.verdict is Verdict.ASK
+    assert decision.suggested_rule == "mapfile"
     assert judge("mapfile -t a < README", workspace, "mapfile").verdict is Verdict.ALLOW
 
 
