@@ -676,6 +676,133 @@ def unzip_options(values: Sequence[str | None]) -> str | tuple[str]:
     return letters
 
 
+# --------------------------------------------------------------------------- one file
+
+# GNU uniq's getopt string is "-0123456789Dcdf:is:uw:z" (the leading `-` returns operands in
+# order, so options may follow them); its long options, those that take a value marked
+_UNIQ_FLAGS = frozenset("0123456789Dcdiuz")
+_UNIQ_VALUED = frozenset("fsw")
+_UNIQ_LONG = {
+    "count": False, "repeated": False, "all-repeated": False, "group": False,
+    "ignore-case": False, "unique": False, "zero-terminated": False, "help": False,
+    "version": False, "skip-fields": True, "skip-chars": True, "check-chars": True,
+}  # fmt: skip
+# xxd (vim's, 2022) reads an option by its first letter (`-len` is `-l`, `--ps` is `-p`);
+# these take a value, from the next word when the letter stands alone
+_XXD_VALUED = frozenset("cglnos")
+_XXD_FLAGS = frozenset("abCEehiprduv")
+
+
+def one_file(words: Sequence[Word], view: OptionView) -> str | None:
+    """`uniq` and `xxd` are given at most one file: a second operand is the file they
+    write (`uniq IN OUT`, `xxd IN OUT`: review EY6).
+
+    The words are read as each program reads them: uniq's options may follow its first
+    file, and with `POSIXLY_CORRECT` in the environment every word after the first file
+    is a file (both readings count); xxd takes options only before its files, by their
+    first letter, and a valued one glued to more letters (`-len 4`, `-cols 8`) is counted
+    as not taking the next word, which only ever counts more operands. A word that is not
+    literal, an option not known and `+N` (a file where uniq is strict POSIX) fail.
+
+    >>> from policylang.span import Span
+    >>> def run(*values):
+    ...     argv = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+    ...     return one_file(argv, option_view(argv, OptionSpec()))
+    >>> run("uniq", "-c", "a.txt"), run("uniq", "-f", "2", "a.txt"), run("xxd", "-l", "16", "a")
+    (None, None, None)
+    >>> run("uniq", "a.txt", "-c")
+    'uniq writes its second operand (`-c`)'
+    >>> run("xxd", "-pl", "16", "a.txt")
+    'xxd writes its second operand (`a.txt`)'
+    """
+    name = (words[0].value or "").rpartition("/")[2] if words else ""
+    values = [word.value for word in words[1:]]
+    if any(value is None for value in values):
+        return f"{name} has a non-literal word (it may be a second operand, which {name} writes)"
+    texts = [value for value in values if value is not None]
+    if name == "uniq":
+        operands = _uniq_operands(texts)
+    elif name == "xxd":
+        operands = _xxd_operands(texts)
+    else:
+        return f"the one-file check does not know `{name}`"
+    if isinstance(operands, tuple):
+        return operands[0]
+    if len(operands) > 1:
+        return f"{name} writes its second operand (`{operands[1]}`)"
+    return None
+
+
+def _uniq_operands(values: Sequence[str]) -> list[str] | tuple[str]:
+    """uniq's operands among `values` (the words after `uniq`), the more of its two
+    readings (options anywhere; with `POSIXLY_CORRECT`, none after the first file), or
+    as a 1-tuple why they cannot be told."""
+    anywhere: list[str] = []
+    in_order: list[str] = []
+    options_done = taken = False
+    for value in values:
+        if taken:
+            taken = False
+            continue
+        if options_done or value == "-" or not value.startswith("-"):
+            anywhere.append(value)
+            in_order.append(value)
+            continue
+        if in_order:  # (POSIXLY_CORRECT: a word after the first file is a file)
+            in_order.append(value)
+        if value == "--":
+            options_done = True
+        elif value.startswith("--"):
+            found = _uniq_long(value[2:])
+            if found is None:
+                return (f"uniq option `{value}` is not one this check knows",)
+            taken = found
+        else:
+            for at, letter in enumerate(value[1:], start=1):
+                if letter in _UNIQ_VALUED:
+                    taken = at == len(value) - 1
+                    break
+                if letter not in _UNIQ_FLAGS:
+                    return (f"uniq option `{value}` is not one this check knows",)
+    if taken:
+        return ("uniq option takes a value that is missing",)
+    return anywhere if len(anywhere) >= len(in_order) else in_order
+
+
+def _uniq_long(text: str) -> bool | None:
+    """Whether uniq's long option `--TEXT` takes the next word as its value (False when
+    glued with `=` or taking none); None for one not known or ambiguous."""
+    name, eq, _value = text.partition("=")
+    if name in _UNIQ_LONG:
+        found = [name]
+    else:
+        found = [option for option in _UNIQ_LONG if name and option.startswith(name)]
+    if len(found) != 1:
+        return None
+    return _UNIQ_LONG[found[0]] and not eq
+
+
+def _xxd_operands(values: Sequence[str]) -> list[str] | tuple[str]:
+    """xxd's operands among `values` (the words after `xxd`), or as a 1-tuple why they
+    cannot be told."""
+    at = 0
+    while at < len(values):
+        value = values[at]
+        option = value[1:] if value.startswith("--") and len(value) > 2 else value
+        if option == "--":
+            at += 1
+            break
+        if not option.startswith("-") or option == "-":
+            break
+        letter = option[1]
+        if letter in _XXD_VALUED and len(option) == 2:
+            at += 1  # (its value is the next word)
+        elif letter not in _XXD_VALUED and letter not in _XXD_FLAGS:
+            return (f"xxd option `{value}` is not one this check knows",)
+        at += 1
+    return list(values[at:])
+
+
 # --------------------------------------------------------------------------- jq
 
 
@@ -736,5 +863,6 @@ CHECKS: Mapping[str, Check] = MappingProxyType(
         "git-signatures": git_signatures,
         "ps-environment": ps_environment,
         "ulimit-query": ulimit_query,
+        "one-file": one_file,
     }
 )
