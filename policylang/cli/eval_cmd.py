@@ -72,8 +72,14 @@ def load_from_args(args: argparse.Namespace) -> Policy | None:
     except RulesetError as error:
         print(str(error), file=sys.stderr)
     except OSError as error:
-        where = error.filename or (paths[0] if paths else "the policy")
-        print(f"policylang: cannot read {where}: {error.strerror or error}", file=sys.stderr)
+        # an error without a file name (not UTF-8, too large) names the file it is about
+        # in its message: the first layer's name in front of it named the wrong one
+        # (review FK7)
+        if error.filename:
+            print(f"policylang: cannot read {error.filename}: {error.strerror or error}",
+                  file=sys.stderr)
+        else:
+            print(f"policylang: cannot read the policy: {error}", file=sys.stderr)
     return None
 
 

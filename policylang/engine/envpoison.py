@@ -47,6 +47,17 @@ POISON_NAMES: tuple[str, ...] = (
     "SECONDS",
     "HISTCMD",
     "EXECIGNORE",
+    # bash acts on these when they are assigned, or its builtins read the files they name:
+    # assigning HISTFILESIZE truncates the file HISTFILE names, `history -r|-w|-a` read
+    # and write it, `bind` reads INPUTRC, `compgen -A hostname` HOSTFILE, and xtrace writes
+    # to the descriptor BASH_XTRACEFD names (review FI4-FI7)
+    "HISTFILE",
+    "HISTFILESIZE",
+    "HISTSIZE",
+    "INPUTRC",
+    "HOSTFILE",
+    "BASH_XTRACEFD",
+    "TMPDIR",
     # bash's command hash table and alias table: `BASH_CMDS[ls]=/bin/rm` makes `ls` run rm
     "BASH_CMDS",
     "BASH_ALIASES",

@@ -26,6 +26,19 @@ def test_eval_names_a_policy_it_cannot_read(capsys: pytest.CaptureFixture[str],
     assert err == f"policylang: cannot read {missing}: No such file or directory\n"
 
 
+def test_eval_names_the_layer_that_is_not_utf8(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """review FK7: the first layer was named for a later one that is not UTF-8."""
+    first = tmp_path / "first.policy"
+    first.write_text(TINY)
+    broken = tmp_path / "broken.policy"
+    broken.write_bytes(b"\xff allow ls\n")
+    assert main(["eval", "--policy", str(first), "--policy", str(broken), "ls"]) == 1
+    err = _err(capsys)
+    assert str(broken) in err
+    assert str(first) not in err
+
+
 def test_test_names_a_policy_it_cannot_read(capsys: pytest.CaptureFixture[str],
                                             tmp_path: Path) -> None:
     missing = tmp_path / "nope.policy"
