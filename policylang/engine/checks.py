@@ -2911,10 +2911,7 @@ class PathChecks:
         if subcommand not in _GIT_REPLACE_BLIND:
             for directory in directories:
                 self.swapped_objects(found, subcommand or "", directory, seg)
-        by_id = subcommand in ("branch", "bisect") or (
-            subcommand == "worktree" and _word_value(found.inner, 2) == "add"
-        )
-        if by_id:
+        if _takes_commit_by_id(found.inner):
             for directory in directories:
                 self.stash_by_id(found, subcommand or "", directory, seg)
 
@@ -3056,11 +3053,13 @@ class PathChecks:
         self, found: SegmentRules, subcommand: str, directory: str, seg: SegmentState
     ) -> None:
         """`git branch y ID`, `git bisect start ID` or `git worktree add DIR ID` (review
-        FH3), in a repository that holds a stash:
+        FH3), `git merge ID`, `git reset --soft ID`, `git read-tree ID`, `git commit-tree
+        -p ID` … (review FJ2), in a repository that holds a stash:
         the id may be the stash's commit (`git rev-parse stash^3`), and the name it gets
-        no stash check knows (beside review FF3, which covers the stash's spellings)."""
-        word = next((w for w in found.inner[2:] if w.value is not None
-                     and not w.value.startswith("-") and may_name_blob(w.value)), None)  # fmt: skip
+        or the history it joins no stash check knows (beside review FF3, which covers the
+        stash's spellings)."""
+        word = next((w for w in _revision_words(found.inner[2:]) if w.value is not None
+                     and may_name_blob(_glued_value(w.value))), None)  # fmt: skip
         if word is None:
             return
         kinds, complete = self.git.special_refs(directory, self.gitdirs)
@@ -3639,6 +3638,38 @@ def _unclean_entry(name: str) -> bool:
 _GIT_OBJECT_PRINTERS = frozenset({"show", "cat-file", "grep"})
 # `git worktree` verbs that write or remove a worktree's folder (review FB3, FB5)
 _WORKTREE_WRITERS: Final = frozenset({"add", "move", "remove"})
+
+# git verbs that put a commit they are given into a branch's history or the index, and
+# so may put a stash's by its id (`stash_by_id`: reviews FH3, FJ2); `stash apply|pop|
+# branch` and `worktree add` by their second word
+_GIT_BY_ID_TAKERS: Final = frozenset(
+    {"branch", "bisect", "commit-tree", "checkout", "switch", "reset", "restore", "read-tree",
+     "merge", "rebase", "cherry-pick", "revert"}
+)  # fmt: skip
+_GIT_BY_ID_ACTIONS: Final = {"worktree": ("add",), "stash": ("apply", "pop", "branch")}
+
+
+def _revision_words(words: Sequence[Word]) -> Sequence[Word]:
+    """The words before `--`, after which git reads paths only."""
+    split = next((i for i, w in enumerate(words) if w.value == "--"), len(words))
+    return words[:split]
+
+
+def _glued_value(value: str) -> str:
+    """An option's glued value (`--onto=ID`, `-pID`: review FJ2), or the word itself."""
+    if value.startswith("--"):
+        return value.partition("=")[2]
+    return value[2:] if value.startswith("-") else value
+
+
+def _takes_commit_by_id(inner: Sequence[Word]) -> bool:
+    """Whether `git VERB …` may write a commit it is given by id where a branch, the
+    index or the work tree takes it (`stash_by_id`)."""
+    verb = _word_value(inner, 1)
+    if verb in _GIT_BY_ID_TAKERS:
+        return True
+    return verb is not None and _word_value(inner, 2) in _GIT_BY_ID_ACTIONS.get(verb, ())
+
 
 # git verbs that read no object a `refs/replace/` ref may swap (`swapped_objects`);
 # `replace` lists them (and asks where it makes one: `engine.git-object-swap`)

@@ -562,6 +562,94 @@ def _overwrite_short(restore: bool, letters: str, flags: set[str]) -> bool:
     return False
 
 
+# the long options (git 2.39) of the verbs whose patch mode prints the hunks of every file
+# in scope before it asks anything (review FJ3), those that take a value, and the short
+# options that take one (the rest of a bundle, or the next word)
+_RESET_LONG = (
+    "quiet", "refresh", "mixed", "soft", "hard", "merge", "keep", "recurse-submodules",
+    "patch", "intent-to-add", "pathspec-from-file", "pathspec-file-nul",
+)  # fmt: skip
+_STASH_PUSH_LONG = (
+    "patch", "staged", "keep-index", "quiet", "include-untracked", "all", "message",
+    "pathspec-from-file", "pathspec-file-nul",
+)  # fmt: skip
+_PATCH_VERBS: Final = {
+    "reset": (_RESET_LONG, ""),
+    "restore": (_RESTORE_LONG, "s"),
+    "stash": (_STASH_PUSH_LONG, "m"),
+}
+_PATCH_VALUED = frozenset({"source", "conflict", "message", "pathspec-from-file"})
+
+
+@dataclass(frozen=True, slots=True)
+class PatchMode:
+    """`git reset -p`, `git restore -p`, `git stash push -p` (`verb` is `stash` for the
+    words after `push` or `save`): whether it compares with a commit or the index rather
+    than the work tree with the index (`--staged`, `--source`, and always for `reset` and
+    `stash`), and its operands before and after `--` (None: a word not read)."""
+
+    revision: bool
+    before: tuple[str | None, ...]
+    after: tuple[str | None, ...]
+
+
+def patch_mode(verb: str, words: Sequence[str | None]) -> PatchMode | None:
+    """`git VERB WORDS…` read for patch mode (review FJ3): `-p`, `--patch`, a unique prefix
+    (`--patc`), a bundle (`-pSs TREE`, `-qp`); None without it. A word not read may be
+    `-p`, so it counts as one (fail closed)."""
+    longs, valued_short = _PATCH_VERBS[verb]
+    before: list[str | None] = []
+    after: list[str | None] = []
+    flags: set[str] = set()
+    dashdash = skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif dashdash:
+            after.append(word)
+        elif word is None:
+            flags.add("patch")
+            before.append(None)
+        elif word == "--":
+            dashdash = True
+        elif not word.startswith("-") or word == "-":
+            before.append(word)
+        elif word.startswith("--"):
+            skip = _patch_long(word[2:], longs, flags)
+        else:
+            skip = _patch_short(word[1:], valued_short, flags)
+    if "patch" not in flags:
+        return None
+    revision = verb != "restore" or bool(flags & {"source", "staged"})
+    return PatchMode(revision, tuple(before), tuple(after))
+
+
+def _patch_long(text: str, longs: Sequence[str], flags: set[str]) -> bool:
+    """Note `--NAME[=VALUE]` in `flags`; whether it takes the next word as its value."""
+    name, eq, _value = text.partition("=")
+    found = long_option(name, longs)
+    if found is None:
+        return False
+    option, negated = found
+    if negated:
+        flags.discard(option)
+    else:
+        flags.add(option)
+    return option in _PATCH_VALUED and not negated and not eq
+
+
+def _patch_short(letters: str, valued: str, flags: set[str]) -> bool:
+    """Note a bundle of short options in `flags` (`-pSs`); whether the next word is the
+    value of its last letter (`-s TREE`, `-m MESSAGE`)."""
+    names = {"p": "patch", "S": "staged", "s": "source"}
+    for at, letter in enumerate(letters):
+        if letter in names:
+            flags.add(names[letter])
+        if letter in valued:
+            return at == len(letters) - 1
+    return False
+
+
 def worktree_operands(words: Sequence[str | None]) -> list[str | None]:
     """The operands of `git worktree add|move|remove WORDS…` (the words after the verb):
     the worktree's path, and for `add` a commit after it, for `move` the new path (None:

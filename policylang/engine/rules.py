@@ -42,7 +42,7 @@ from policylang.compiler.tree import (
     RuleTree,
 )
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, paths, subtree
+from policylang.engine import _objects, gitstage, paths, subtree
 from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
@@ -3485,6 +3485,10 @@ def _ref_copy_target(inner: Sequence[Word], subcommand: str | None) -> str | Non
         return _symbolic_ref_target(inner)
     if subcommand == "bisect":
         return _bisect_stash(inner)
+    # `git commit-tree -p stash …`: a commit whose parent is the stash's, which a `git
+    # merge` or `reset --soft` of its id puts into history (review FJ2)
+    if subcommand == "commit-tree" and any(_may_be_stash(w.value) for w in inner[2:]):
+        return "may make a commit on top of a stash's, whose untracked files `git log -p` prints"
     # `git worktree add DIR stash`: a branch or folder holding the stash's commit, whose
     # untracked files a later `git log -p NAME` prints (review FH3)
     if (
@@ -4679,6 +4683,10 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
     subcommand = _word(inner, 1)
     if subcommand == "cat-file":
         return _git_cat_file_print(inner)
+    if subcommand == "difftool":
+        return _git_difftool_print(inner)
+    if subcommand is not None and (subcommand in ("reset", "restore") or _stash_push(inner)):
+        return _git_patch_print(inner, subcommand)
     if subcommand in ("status", "stash", "reflog"):
         return _git_other_print(inner, subcommand)
     if subcommand == "archive":
@@ -4727,6 +4735,57 @@ def _git_print(inner: Sequence[Word]) -> GitPrint | None:
         paths=tuple(w for w in operands if id(w) in after),
         whole=sub.has("--full-diff"),
         submodules=_submodule_diff(words[:split]),
+    )
+
+
+def _git_difftool_print(inner: Sequence[Word]) -> GitPrint | None:
+    """`git difftool …` runs `git diff …` with the options it does not define itself:
+    `--no-ext-diff` switches off its helper, so git prints the patch, or writes it to the
+    `--output` file (review FJ1), and without it the diff program shows the same files.
+    It is judged as `git diff` over the same words, tracked secrets and stashes checked."""
+    as_diff = _git_print((inner[0], _value_word(inner[1], "diff"), *inner[2:]))
+    if as_diff is None:
+        return None
+    return GitPrint(
+        command="git difftool",
+        worktree=as_diff.worktree,
+        ambiguous=as_diff.ambiguous,
+        paths=as_diff.paths,
+        whole=as_diff.whole,
+        submodules=as_diff.submodules,
+    )
+
+
+def _stash_push(inner: Sequence[Word]) -> bool:
+    """Whether `git stash …` stashes: `push`, `save`, or options alone (`git stash -p`)."""
+    action = _word(inner, 2)
+    return _word(inner, 1) == "stash" and (
+        action in ("push", "save") or (action is not None and action.startswith("-"))
+    )
+
+
+def _git_patch_print(inner: Sequence[Word], subcommand: str) -> GitPrint | None:
+    """Patch mode prints the hunks of every file in scope before it asks anything, and
+    with stdin at its end changes nothing: `git reset -p TREE` and `git restore -p
+    --staged -s TREE` compare the index with a tree (the empty one: every tracked file,
+    `.env` too), `git stash push -p` the work tree with HEAD (review FJ3). Judged as `git
+    diff` over the same pathspecs, an unchanged file counting too (the engine does not
+    compare the index with a commit). `git restore -p` of the work tree alone is the
+    overwrite checks' (`git checkout -p` as well)."""
+    start = 3 if subcommand == "stash" and _word(inner, 2) in ("push", "save") else 2
+    mode = gitstage.patch_mode(subcommand, [w.value for w in inner[start:]])
+    if mode is None or not mode.revision:
+        return None
+    before, after = list(mode.before), list(mode.after)
+    if None in before or None in after or _word(inner, 2) == "save":
+        before, after = [], []  # (a word not read, or `save`'s message: the whole tree)
+    elif subcommand != "reset":
+        before, after = [], [*before, *after]  # (pathspecs only: no tree among them)
+    return GitPrint(
+        command=f"git {subcommand} -p",
+        worktree=False,
+        ambiguous=tuple(_value_word(inner[1], v) for v in before if v is not None),
+        paths=tuple(_value_word(inner[1], v) for v in after if v is not None),
     )
 
 
