@@ -3058,8 +3058,11 @@ class PathChecks:
         the id may be the stash's commit (`git rev-parse stash^3`), and the name it gets
         or the history it joins no stash check knows (beside review FF3, which covers the
         stash's spellings)."""
-        word = next((w for w in _revision_words(found.inner[2:]) if w.value is not None
-                     and may_name_blob(_glued_value(w.value))), None)  # fmt: skip
+        words: Sequence[Word] = found.inner[2:]
+        if _word_value(found.inner, 1) in _GIT_PATHS_AFTER_DASHES:
+            words = _revision_words(words)
+        word = next((w for w in words if w.value is not None
+                     and _may_name_object(_glued_value(w.value))), None)  # fmt: skip
         if word is None:
             return
         kinds, complete = self.git.special_refs(directory, self.gitdirs)
@@ -3649,6 +3652,22 @@ _GIT_BY_ID_TAKERS: Final = frozenset(
 _GIT_BY_ID_ACTIONS: Final = {"worktree": ("add",), "stash": ("apply", "pop", "branch")}
 
 
+# the verbs among `_GIT_BY_ID_TAKERS` that read only paths after `--`; the others take
+# commits there too (`git merge -- ID`, `git rebase -- ID`, `git read-tree -- ID`,
+# `git stash apply -- ID`: review FN1)
+_GIT_PATHS_AFTER_DASHES: Final = frozenset({"checkout", "reset", "restore"})
+
+
+def _may_name_object(value: str) -> bool:
+    """Whether a revision operand may name an object by its id: `ID`, `ID^3`, or
+    `ID:PATH`, a tree or blob of that commit (`ID:` is its whole tree: review FN2, FN3;
+    the path is checked as a path besides)."""
+    if may_name_blob(value):
+        return True
+    revision, colon, _path = value.partition(":")
+    return bool(colon) and bool(revision) and may_name_blob(revision)
+
+
 def _revision_words(words: Sequence[Word]) -> Sequence[Word]:
     """The words before `--`, after which git reads paths only."""
     split = next((i for i, w in enumerate(words) if w.value == "--"), len(words))
@@ -3717,7 +3736,7 @@ def _names_stash(
             return value
         if value.startswith("-") and not value.startswith("--") and "g" in value[1:2]:
             return value  # `-g`, `--walk-reflogs`
-        if not value.startswith("-") and may_name_blob(value):
+        if not value.startswith("-") and _may_name_object(value):
             return value
     return None
 

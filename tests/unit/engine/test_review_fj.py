@@ -184,6 +184,16 @@ _BY_ID = [
      "git merge -q $(cat out); git log -p"),
     ("git commit-tree -m x HEAD^{tree}", "git commit-tree -p stash -m x HEAD^{{tree}}",
      "git merge -q $(cat out); git log -p"),
+    # review FN1: these verbs take commits after `--` too
+    ("git merge main", "git merge -- {S}", "git log -p"),
+    ("git rebase main", "git rebase -- {S}", "git log -p"),
+    ("git switch main", "git switch -c z -- {S}", "git log -p z"),
+    ("git cherry-pick main", "git cherry-pick -- {S3}", "git log -p"),
+    ("git read-tree HEAD", "git read-tree -- {S3}", "git commit -qm x; git log -p"),
+    ("git stash apply", "git stash apply -- {S}", "cat .env"),
+    # review FN3: `ID:` is the commit's tree
+    ("git read-tree HEAD", "git read-tree {S3}:", "git commit -qm x; git log -p"),
+    ("git reset --soft HEAD", "git reset {S3}: -- .", "git commit -qm x; git log -p"),
 ]  # fmt: skip
 
 
@@ -213,3 +223,18 @@ def test_fj2_lines_without_an_id_stay_approved(tmp_path: Path) -> None:
                  "git stash apply", "git commit-tree -m x HEAD^{tree}"):  # fmt: skip
         decision = decide(line, workspace, env, *approvals)
         assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git diff {S3}:", "git diff HEAD {S3}:", "git grep . {s3}:", "git diff-tree -p HEAD {S3}:"],
+)
+def test_fn2_a_stash_tree_by_id_asks_bare(tmp_path: Path, line: str) -> None:
+    """Review FN2: `ID:` (a commit's tree, the path empty) printed the stash's `.env`."""
+    workspace = _stashed(tmp_path)
+    env = _environment(tmp_path)
+    full = _run(tmp_path, "git rev-parse stash^3").strip()
+    command = line.format(S3=full, s3=full[:7])
+    decision = decide(command, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "CANARY_STASHED_FJ" in _run(tmp_path, command)
