@@ -700,8 +700,9 @@ def one_file(words: Sequence[Word], view: OptionView) -> str | None:
     The words are read as each program reads them: uniq's options may follow its first
     file, and with `POSIXLY_CORRECT` in the environment every word after the first file
     is a file (both readings count); xxd takes options only before its files, by their
-    first letter, and a valued one glued to more letters (`-len 4`, `-cols 8`) is counted
-    as not taking the next word, which only ever counts more operands. A word that is not
+    first letter, a valued one taking the next word when alone, or digits or a sign
+    glued to it (`-l16`, `-s-8`); one with letters after it (`-len 4`, `-cols 8`, `-name
+    x`) may take the next word, and fails. A word that is not
     literal, an option not known and `+N` (a file where uniq is strict POSIX) fail.
 
     >>> from policylang.span import Span
@@ -797,6 +798,10 @@ def _xxd_operands(values: Sequence[str]) -> list[str] | tuple[str]:
         letter = option[1]
         if letter in _XXD_VALUED and len(option) == 2:
             at += 1  # (its value is the next word)
+        elif letter in _XXD_VALUED and option[2].isalpha():
+            # `-len`, `-cols`, `-name`, `-seek` take the next word, `-lx` its rest: a
+            # flag read here would let a later `-c` take the file (review FM1)
+            return (f"xxd option `{value}` may take the next word as its value",)
         elif letter not in _XXD_VALUED and letter not in _XXD_FLAGS:
             return (f"xxd option `{value}` is not one this check knows",)
         at += 1
