@@ -227,7 +227,6 @@ def test_ez6_unpack_file_asks(tmp_path: Path) -> None:
     ("innocent", "line"),
     [("git fast-export --no-data HEAD", "git fast-export HEAD"),
      ("git format-patch -1", "git format-patch --stdout --root HEAD"),
-     ("git request-pull HEAD~1 . HEAD", "git request-pull -p HEAD~2 . HEAD"),
      ("git merge-tree --write-tree HEAD HEAD~1", "git merge-tree HEAD~2 HEAD~2 HEAD"),
      ("git bisect log", "git bisect start HEAD HEAD~2 && git bisect view -p")],
 )  # fmt: skip
@@ -239,11 +238,22 @@ def test_ez7_history_dumpers_ask(tmp_path: Path, innocent: str, line: str) -> No
     _asks(line, workspace, env, "engine.git-tracked", approval)
 
 
+def test_ez7_request_pull_is_never_approved(tmp_path: Path) -> None:
+    """`git request-pull -p` printed the patch; since review FM2 every `git request-pull`
+    is a locked ask (transport plumbing: it hands its words to `git ls-remote`)."""
+    workspace, env = _tracked(tmp_path)
+    assert "CANARY_EZ_V2" in run_printed("git request-pull -p HEAD~2 . HEAD", workspace, env)
+    for line in ("git request-pull HEAD~1 . HEAD", "git request-pull -p HEAD~2 . HEAD"):
+        decision = decide(line, workspace, env, "git request-pull")
+        assert decision.verdict is Verdict.ASK, decision.explain()
+        assert decision.suggested_rule is None
+
+
 def test_ez7_innocent_forms_allow_under_approval(tmp_path: Path) -> None:
     workspace, env = _tracked(tmp_path)
-    for line, approval in (("git fast-export --no-data HEAD", "git fast-export"),
-                           ("git merge-tree --write-tree HEAD HEAD~1", "git merge-tree"),
-                           ("git request-pull HEAD~1 . HEAD", "git request-pull")):  # fmt: skip
+    innocent = (("git fast-export --no-data HEAD", "git fast-export"),
+                ("git merge-tree --write-tree HEAD HEAD~1", "git merge-tree"))
+    for line, approval in innocent:
         decision = decide(line, workspace, env, approval)
         assert decision.verdict is Verdict.ALLOW, decision.explain()
 
