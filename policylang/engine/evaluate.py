@@ -91,6 +91,7 @@ from policylang.engine.rules import (
     is_compiler,
     is_python,
     loopback_reach,
+    may_name_blob,
     module_tool,
     names_descriptor,
     program_name,
@@ -2284,10 +2285,11 @@ class _Walk(LineWrites):
         for text, value in refspecs:
             spec = (value or "").lstrip("+")
             source = spec.partition(":")[0]
-            if value is None or gitstage.may_name_stash(spec) or _OBJECT_ID.fullmatch(source):
+            if value is None or gitstage.may_name_stash(spec) or may_name_blob(source):
                 # `git push origin stash:refs/heads/x` publishes the local changes put
                 # aside, a filled-in `.env` among them (review FD1); a commit named by its
-                # message (`:/WIP on`) or its id may be the stash's
+                # message (`:/WIP on`) or its id may be the stash's, an id walked or
+                # peeled too (`ID^3`, `ID~0`, `ID^{commit}`, `ID@{0}`: review FO5)
                 seg.floor(
                     Verdict.ASK,
                     "engine.approved-push-source",
@@ -6200,8 +6202,6 @@ def _push_destination(
     return found, None
 
 
-# an abbreviated or full object id, as a push's source may be given
-_OBJECT_ID: Final = re.compile(r"[0-9a-fA-F]{4,64}")
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a

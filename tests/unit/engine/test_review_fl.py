@@ -42,7 +42,7 @@ COVERED = [
                              "openssl rand --provider=evil -hex 8",
                              "openssl req -config evil.cnf -new"]),
     ("poetry env activate", ["poetry env use ./evil.sh", "poetry env remove --all"]),
-    ("ssh-keygen -l -f key.pub", ["ssh-keygen -R host", "ssh-keygen -F host", "ssh-keygen -H"]),
+    ("ssh-keygen -y -f key", ["ssh-keygen -R host", "ssh-keygen -F host", "ssh-keygen -H"]),
     ("aws configure get region", ["aws configure get aws_secret_access_key"]),
     ("bun pm untrusted", ["bun pm trust --all"]),
     ("terraform console", ["echo 'file(\".env\")' | terraform console"]),
@@ -77,7 +77,7 @@ def test_the_innocent_forms_approval_covers_none_of_these(
 def test_listings_stay_readable(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path)
     assert judge("cargo install --list", workspace).verdict is Verdict.ALLOW
-    assert judge("gpg --list-keys", workspace, "gpg").verdict is Verdict.ALLOW
+    assert judge("ssh-keygen -l -f key.pub", workspace).verdict is Verdict.ALLOW
     assert judge("kill -l", workspace).verdict is Verdict.ALLOW
 
 

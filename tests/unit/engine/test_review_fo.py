@@ -1,0 +1,130 @@
+"""Review FO, of the FL, FM and FN fixes.
+
+FO1: openssl loads a library by `openssl engine dynamic -pre SO_PATH:x.so`, `s_client
+-ssl_client_engine x.so` and `fipsinstall -module x.so`. FO2: gpg's `--fingerprint` is a
+modifier beside another command (`--fingerprint --decrypt-files`), and `--agent-program`
+runs a program: every gpg is locked. FO3: an rpm query runs code (`--eval '%(sh x)'`,
+`--pipe`). FO4: ssh-keygen without `-f` rewrites the default `~/.ssh/id_*` (`-p`, `-c`,
+`-t`). FO5: a push refspec's source in other id spellings (`ID^3:`, `ID~0:`, `ID@{0}:`)
+published a stash. FO7: the org example's `git maintenance run --task=prefetch` fetched.
+FO8: `tofu` had no arity, so `tofu plan` offered bare `tofu`. FO9: bare `gopass` reads
+commands from its input."""
+
+from __future__ import annotations
+
+import importlib.resources
+import subprocess
+from pathlib import Path
+
+import pytest
+from realrun import canary_environment, decide, judge
+
+from policylang import Verdict, load_policy
+
+
+def _workspace(tmp_path: Path) -> Path:
+    (tmp_path / "home").mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    return workspace
+
+
+# (the approval the engine offered for an innocent form, lines it must not cover)
+COVERED = [
+    ("openssl engine", ["openssl engine dynamic -pre SO_PATH:./evil.so -pre LOAD"]),
+    ("openssl s_client", ["openssl s_client -ssl_client_engine ./evil.so -connect x:443",
+                          "openssl s_client -ssl_client_engine=./evil.so"]),
+    ("openssl fipsinstall", ["openssl fipsinstall -module ./fips.so -out f.cnf"]),
+    ("gpg", ["gpg -k", "gpg --fingerprint --decrypt-files notes.gpg",
+             "gpg --show-session-key --decrypt-files notes.gpg",
+             "gpg -K --agent-program ./evil.sh", "gpg --homedir g -K"]),
+    ("rpm", ["rpm -qa", "rpm -qa --eval '%(sh evil.sh)'", "rpm -q --pipe 'sh evil.sh' bash"]),
+    ("dpkg", ["dpkg -l", "dpkg -l -P bash"]),
+    ("ssh-keygen", ["ssh-keygen -p -N x -P ''", "ssh-keygen -c -C pwned -P x",
+                    "ssh-keygen -t rsa -N ''", "ssh-keygen -l -p", "ssh-keygen -y"]),
+    ("tofu", ["tofu -chdir=. console"]),
+    ("gopass", ["gopass", "gopass <<< 'show github'", "echo 'show github' | gopass"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("approval", "lines"), COVERED)
+def test_no_approval_covers_these(tmp_path: Path, approval: str, lines: list[str]) -> None:
+    workspace = _workspace(tmp_path)
+    for line in lines:
+        decision = judge(line, workspace, approval)
+        assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_fo4_a_fingerprint_stays_a_read(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    for line in ("ssh-keygen -l -f key.pub", "ssh-keygen -lf key.pub", "ssh-keygen -l -E md5 -f k"):
+        assert judge(line, workspace).verdict is Verdict.ALLOW, line
+
+
+def test_fo4_ssh_keygen_p_rewrites_a_key(tmp_path: Path) -> None:
+    """The premise, on a named key (without `-f` it is the passwd entry's `~/.ssh/id_*`,
+    which a fake HOME cannot show): `-p` re-encrypts the key with a new passphrase."""
+    workspace = _workspace(tmp_path)
+    key = workspace / "k"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)],
+                   check=True, capture_output=True, timeout=60)  # fmt: skip
+    before = key.read_bytes()
+    subprocess.run(["bash", "-c", "ssh-keygen -p -N newpass -P '' -f k"], cwd=workspace,
+                   capture_output=True, timeout=60, env=canary_environment(workspace))  # fmt: skip
+    assert key.read_bytes() != before
+    assert judge("ssh-keygen -p -N newpass -P '' -f k", workspace, "ssh-keygen").verdict is (
+        Verdict.ASK
+    )
+
+
+def test_fo8_tofu_offers_its_verb(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    assert judge("tofu plan", workspace).suggested_rule == "tofu plan"
+    assert judge("tofu -chdir=infra plan", workspace).suggested_rule is None
+
+
+def _stashed(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    workspace = _workspace(tmp_path)
+    env = {**canary_environment(workspace), "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}  # fmt: skip
+    remote = tmp_path / "origin.git"
+    script = (
+        f"git init -q --bare {remote} && git init -q -b main . && echo hi > README"
+        f" && git add README && git commit -qm init && git remote add origin {remote}"
+        " && echo SECRET=CANARY_FO5 > .env && git stash -q -u"
+    )
+    subprocess.run(["bash", "-c", script], cwd=workspace, env=env, check=True,
+                   capture_output=True, timeout=60)  # fmt: skip
+    return workspace, remote, env
+
+
+@pytest.mark.parametrize("source", ["{S3}~0", "{S3}^0", "{S3}^{{commit}}", "{s}^3"])
+def test_fo5_a_pushed_stash_by_any_id_spelling_asks(tmp_path: Path, source: str) -> None:
+    workspace, remote, env = _stashed(tmp_path)
+    ids = {
+        "S3": subprocess.run(["git", "rev-parse", "stash^3"], cwd=workspace, env=env,
+                             capture_output=True, text=True, check=True).stdout.strip(),
+        "s": subprocess.run(["git", "rev-parse", "--short", "stash"], cwd=workspace, env=env,
+                            capture_output=True, text=True, check=True).stdout.strip(),
+    }  # fmt: skip
+    line = f"git push -q origin {source.format(**ids)}:refs/heads/leak"
+    approval = decide("git push origin main", workspace, env).suggested_rule
+    assert approval == "git push"
+    decision = decide(line, workspace, env, approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace, env=env, capture_output=True,
+                   timeout=60)  # fmt: skip
+    shown = subprocess.run(["git", "--git-dir", str(remote), "log", "-p", "leak"], env=env,
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert "CANARY_FO5" in shown.stdout  # (the remote got the stashed `.env`)
+
+
+def test_fo7_the_org_locks_git_maintenance(tmp_path: Path) -> None:
+    team = Path(str(importlib.resources.files("policylang") / "rulesets" / "org-example"
+                    / "team.policy"))  # fmt: skip
+    policy = load_policy(team)
+    policy.approvals.add("git maintenance run", persist=False)
+    decision = policy.evaluate("git maintenance run --task=prefetch",
+                               workspace=str(tmp_path), env={"HOME": str(tmp_path)})  # fmt: skip
+    assert decision.verdict is Verdict.ASK, decision.explain()
