@@ -2282,6 +2282,7 @@ class _Walk(LineWrites):
                     "remote the approval names",
                 )
                 return
+        self._configured_push(seg, cwd)
         for text, value in refspecs:
             spec = (value or "").lstrip("+")
             source = spec.partition(":")[0]
@@ -2295,6 +2296,24 @@ class _Walk(LineWrites):
                     "engine.approved-push-source",
                     f"`git push` sends `{short(text)}`, which may be a stash (local changes "
                     "put aside, of protected files too), not a branch the approval covers",
+                )
+                return
+
+    def _configured_push(self, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The repository's configuration may choose what an approved `git push` sends:
+        `remote.origin.push = refs/stash:refs/heads/wip` published a stash, and a true
+        `remote.origin.mirror` deleted the remote's other branches, which `--mirror` on
+        the line is denied for (review FO6)."""
+        self.fs = True
+        for directory in sorted(cwd.candidates):
+            found = self.git.inspect(directory, home=self.ctx.home).push_sources
+            if found:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-push-source",
+                    f"the repository's configuration sets `{found[0]}`, which chooses what "
+                    "`git push` sends (a stash, or every ref as a mirror), not the branch "
+                    "the approval covers",
                 )
                 return
 

@@ -231,6 +231,10 @@ class GitInspection:
     print_wideners: tuple[str, ...] = ()
     # whether the repository has a populated gitlink or a `modules/` folder (review EZ2)
     submodules: bool = False
+    # keys that choose what `git push` sends where the line names nothing: `remote.X.push`
+    # refspecs (`refs/stash:refs/heads/wip`) and a true `remote.X.mirror` (every ref,
+    # deleting the remote's others: review FO6)
+    push_sources: tuple[str, ...] = ()
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -578,6 +582,7 @@ class _FileResult:
     # (`submodule.recurse`, `grep.fallbackToNoIndex`; review EG3, EG4)
     grep_wideners: tuple[str, ...] = ()
     print_wideners: tuple[str, ...] = ()  # (`_print_widener`: review EZ2, EZ8)
+    push_sources: tuple[str, ...] = ()  # (`_push_source`: review FO6)
 
 
 @dataclass(slots=True)
@@ -591,6 +596,7 @@ class _Walk:
     aliases: list[tuple[str, str]] = field(default_factory=list)
     grep_wideners: list[str] = field(default_factory=list)
     print_wideners: list[str] = field(default_factory=list)
+    push_sources: list[str] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -731,6 +737,7 @@ class GitConfigInspector:
             grep_wideners=tuple(walk.grep_wideners),
             print_wideners=tuple(walk.print_wideners),
             submodules=walk.submodules,
+            push_sources=tuple(walk.push_sources),
         )
 
     def global_config(
@@ -1323,6 +1330,7 @@ class GitConfigInspector:
             walk.aliases.extend(result.aliases)
             walk.grep_wideners.extend(result.grep_wideners)
             walk.print_wideners.extend(result.print_wideners)
+            walk.push_sources.extend(result.push_sources)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1332,6 +1340,7 @@ class GitConfigInspector:
                     walk.risks.append(GitRisk(key=f"{var} = {raw}", file=path))
                     walk.grep_wideners.append(var)  # (it may set one: review EG3)
                     walk.print_wideners.append(var)  # (review EZ2)
+                    walk.push_sources.append(var)  # (review FO6)
                 else:
                     pending.append(target)
         return worktree
@@ -1611,6 +1620,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     object_format: str | None = None
     wideners: list[str] = []
     printers: list[str] = []
+    pushed: list[str] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
@@ -1619,6 +1629,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         if _print_widener(var, value):
             printers.append(var)
         section, sub, name = _split_var(var)
+        if section == "remote" and sub is not None and _push_source(name, value):
+            pushed.append(var)
         if section == "alias":
             # git compares everything after `alias.` without regard to case, so
             # `[alias "foo"] bar = push` is the alias of `git foo.bar` (review BT4)
@@ -1662,7 +1674,16 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         object_format=object_format,
         grep_wideners=tuple(wideners),
         print_wideners=tuple(printers),
+        push_sources=tuple(pushed),
     )
+
+
+def _push_source(name: str, value: str | None) -> bool:
+    """Whether `remote.X.NAME = VALUE` chooses what `git push` sends without the line
+    naming it: a `push` refspec, or a true `mirror` (review FO6)."""
+    if name == "push":
+        return True
+    return name == "mirror" and (value is None or value.strip().lower() not in _FALSE)
 
 
 def _print_widener(var: str, value: str | None) -> bool:

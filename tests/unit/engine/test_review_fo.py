@@ -128,3 +128,37 @@ def test_fo7_the_org_locks_git_maintenance(tmp_path: Path) -> None:
     decision = policy.evaluate("git maintenance run --task=prefetch",
                                workspace=str(tmp_path), env={"HOME": str(tmp_path)})  # fmt: skip
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("setting", "after", "shown"),
+    [("remote.origin.push refs/stash:refs/heads/wip", "log -p wip", True),
+     ("remote.origin.mirror true", "branch --list other", False)],
+)  # fmt: skip
+def test_fo6_the_configuration_chooses_what_push_sends(
+    tmp_path: Path, setting: str, after: str, shown: bool
+) -> None:
+    workspace, remote, env = _stashed(tmp_path)
+    approval = decide("git push origin main", workspace, env).suggested_rule
+    assert approval == "git push"  # (approved before the repository's configuration changed)
+    prepare = ("git push -q origin main && git push -q origin main:other"
+               f" && git config {setting}")  # fmt: skip
+    subprocess.run(["bash", "-c", prepare], cwd=workspace, env=env, check=True,
+                   capture_output=True)  # fmt: skip
+    decision = decide("git push origin", workspace, env, approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "engine.approved-push-source" in decision.explain()
+    subprocess.run(["bash", "-c", "git push -q origin"], cwd=workspace, env=env,
+                   capture_output=True, timeout=60)  # fmt: skip
+    remote_says = subprocess.run(["git", "--git-dir", str(remote), *after.split()], env=env,
+                                 capture_output=True, text=True, timeout=60)  # fmt: skip
+    if shown:
+        assert "CANARY_FO5" in remote_says.stdout  # (the stash was published)
+    else:
+        assert "other" not in remote_says.stdout  # (the mirror deleted the remote's branch)
+
+
+def test_fo6_a_plain_remote_stays_approved(tmp_path: Path) -> None:
+    workspace, _remote, env = _stashed(tmp_path)
+    decision = decide("git push origin main", workspace, env, "git push")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
