@@ -91,7 +91,6 @@ from policylang.engine.rules import (
     is_compiler,
     is_python,
     loopback_reach,
-    may_name_blob,
     module_tool,
     names_descriptor,
     program_name,
@@ -2286,7 +2285,7 @@ class _Walk(LineWrites):
         for text, value in refspecs:
             spec = (value or "").lstrip("+")
             source = spec.partition(":")[0]
-            if value is None or gitstage.may_name_stash(spec) or may_name_blob(source):
+            if value is None or gitstage.may_name_stash(spec) or _PUSHED_ID.fullmatch(source):
                 # `git push origin stash:refs/heads/x` publishes the local changes put
                 # aside, a filled-in `.env` among them (review FD1); a commit named by its
                 # message (`:/WIP on`) or its id may be the stash's, an id walked or
@@ -6221,14 +6220,19 @@ def _push_destination(
     return found, None
 
 
+# a push source that names an object by id, walked or peeled (`ID`, `ID^3`, `ID~0`,
+# `ID^{commit}`, `ID@{0}`: review FO5), not a branch that holds digits (`release-2024`,
+# `bugfix/ABC-1234`: review FQ9)
+_PUSHED_ID: Final = re.compile(r"[0-9a-fA-F]{4,64}(?:[~^][0-9]*|\^\{[^}]*\}|@\{[^}]*\})*")
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a
 # leading `|` (Perl's, sox's, ImageMagick's pipe open), Ghostscript's `%pipe%`, exiftool's
-# `${TAG;EXPR}`, a call of a language's process or eval functions, TeX's `\write18`
+# `${TAG;EXPR}`, a call of a language's process or eval functions, TeX's `\write18`,
+# OpenSSL 3's engine URI (`-sign org.openssl.engine:/abs/x.so:k` loads x.so: review FQ5)
 _INLINE_CODE: Final = re.compile(
     r"^\||%pipe%|\$\{[^}]*;|\b(?:system|exec|popen|spawn|eval|__import__)\s*\("
-    r"|os\.system|subprocess\.|\\write18|\\immediate"
+    r"|os\.system|subprocess\.|\\write18|\\immediate|(?i:org\.openssl\.engine:)"
 )
 # a command substitution (not an arithmetic `$((`) or backquote whose output bash evaluates
 _EVALUATED_OUTPUT: Final = re.compile(r"\$\((?!\()|`")

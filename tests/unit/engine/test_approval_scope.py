@@ -155,8 +155,6 @@ CASES = [
     ("zcat a.gz", "zcat .env", D),
     ("split -l 10 big.txt", "split --filter='sh -c id' big.txt", Q),
     ("openssl enc -in a.txt -a", "openssl enc -in HOME/.ssh/id_rsa -a", D),
-    ("ssh-keygen -l -f key.pub", "ssh-keygen -y -f HOME/.ssh/id_rsa", D),
-    ("gpg --list-keys", "gpg --export-secret-keys -a", Q),
     ("kubectl get pods", "kubectl get Secrets", Q),
     ("kubectl get pods", "kubectl get --raw /api/v1/namespaces/x/secrets", Q),
     ("kubectl create deployment x --image=y",
@@ -354,8 +352,6 @@ CASES = [
     ("install -m 755 src/a.py bin/a", "install -s --strip-program=sh src/a.py out", Q),
     ("python3 -m venv .venv", "python3 -m venv --clear .", Q),
     ("python3 -m venv .venv", "python3 -m venv .venv2", A),
-    ("ssh-keygen -t ed25519 -f k", "ssh-keygen -D ./x.so", Q),
-    ("gpg --list-keys", "gpg -d secret.gpg", Q),
     ("docker compose ps", "docker compose exec --privileged app sh", Q),
     ("rsync -a src/ dst/", "rsync -a --delete empty/ src/", Q),
     ("rsync -a src/ dst/", "rsync -a src/ dst2/", A),
@@ -621,4 +617,18 @@ def test_input_driven_writers_ask_without_any_approval_to_lift_them(
         command.replace("HOME", str(home)), workspace=ws, env={"HOME": str(home)}
     )
     assert decision.verdict is expected, decision.explain()
+    assert decision.suggested_rule is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["ssh-keygen -l -f key.pub", "ssh-keygen -t ed25519 -f k", "gpg --list-keys", "gpg -k"],
+)
+def test_key_tools_offer_no_approval(places: tuple[Path, Path], command: str) -> None:
+    """ssh-keygen and gpg are locked asks (reviews FL3, FL9, FO2, FO4, FQ1): their listings
+    were offered the bare program, which covered `-y -f ~/.ssh/id_rsa`, `-D ./x.so`,
+    `--export-secret-keys` and decrypting."""
+    ws, home = places
+    decision = scan_policy().evaluate(command, workspace=str(ws), env={"HOME": str(home)})
+    assert decision.verdict is Verdict.ASK
     assert decision.suggested_rule is None

@@ -55,12 +55,6 @@ def test_no_approval_covers_these(tmp_path: Path, approval: str, lines: list[str
         assert decision.verdict is Verdict.ASK, decision.explain()
 
 
-def test_fo4_a_fingerprint_stays_a_read(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
-    for line in ("ssh-keygen -l -f key.pub", "ssh-keygen -lf key.pub", "ssh-keygen -l -E md5 -f k"):
-        assert judge(line, workspace).verdict is Verdict.ALLOW, line
-
-
 def test_fo4_ssh_keygen_p_rewrites_a_key(tmp_path: Path) -> None:
     """The premise, on a named key (without `-f` it is the passwd entry's `~/.ssh/id_*`,
     which a fake HOME cannot show): `-p` re-encrypts the key with a new passphrase."""

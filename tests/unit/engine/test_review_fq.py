@@ -1,0 +1,70 @@
+"""Review FQ, of the FO fixes.
+
+FQ1, FQ2: ssh-keygen's getopt reads `-fl` as `-f l` (and makes a key), and `-l -f
+~/.ssh/known_hosts` prints its hosts: no ssh-keygen is a read. FQ3, FQ4, FQ6: the rpm, gpg
+and dpkg families (`rpmquery --eval '%(sh x)'`, `gpgsm --agent-program`, `gpg-agent
+--daemon CMD`, `dpkg-architecture -c CMD`, `dpkg-buildpackage -b`) are locked like rpm, gpg
+and dpkg. FQ5: OpenSSL 3 loads an engine from a key or certificate argument written
+`org.openssl.engine:/ABS/x.so:k`. FQ8: password managers and secret stores. FQ10: the org
+example's `scalar run fetch`."""
+
+from __future__ import annotations
+
+import importlib.resources
+import subprocess
+from pathlib import Path
+
+import pytest
+from realrun import canary_environment, judge
+
+from policylang import Verdict, load_policy
+
+
+def _workspace(tmp_path: Path) -> Path:
+    (tmp_path / "home").mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    return workspace
+
+
+def test_fq1_ssh_keygen_fl_makes_a_key(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    for line in ("ssh-keygen -fl", "ssh-keygen -l -f key.pub", "ssh-keygen -lf key.pub"):
+        decision = judge(line, workspace, "ssh-keygen")
+        assert decision.verdict is Verdict.ASK, decision.explain()
+    subprocess.run(["bash", "-c", "ssh-keygen -q -N '' -fl"], cwd=workspace, timeout=60,
+                   capture_output=True, env=canary_environment(workspace))  # fmt: skip
+    assert (workspace / "l").exists()  # (the premise: `-fl` is `-f l`, a new key)
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("rpmquery", "rpmquery -a --eval '%(sh evil.sh)'"), ("rpmspec", "rpmspec -q x.spec"),
+     ("gpgsm", "gpgsm --agent-program ./evil.sh --learn-card"),
+     ("gpg-agent", "gpg-agent --daemon sh evil.sh"),
+     ("dpkg-architecture", "dpkg-architecture -c sh evil.sh"),
+     ("dpkg-buildpackage", "dpkg-buildpackage -b"),
+     ("openssl dgst", "openssl dgst -sign org.openssl.engine:/ws/evil.so:k README"),
+     ("openssl s_client", "openssl s_client -cert=org.openssl.engine:/ws/evil.so:k"),
+     ("op", "op read op://vault/item/password"), ("bw", "bw get password github"),
+     ("sops", "sops -d secrets.yaml"), ("secret-tool", "secret-tool lookup service x")],
+)  # fmt: skip
+def test_no_approval_covers_these(tmp_path: Path, approval: str, line: str) -> None:
+    decision = judge(line, _workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+def test_fq10_the_org_locks_scalar(tmp_path: Path) -> None:
+    team = Path(str(importlib.resources.files("policylang") / "rulesets" / "org-example"
+                    / "team.policy"))  # fmt: skip
+    policy = load_policy(team)
+    policy.approvals.add("scalar run", persist=False)
+    decision = policy.evaluate("scalar run fetch", workspace=str(tmp_path),
+                               env={"HOME": str(tmp_path)})  # fmt: skip
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize("branch", ["release-2024", "bugfix/ABC-1234", "main", "feature/x"])
+def test_fq9_branches_with_digits_stay_approved(tmp_path: Path, branch: str) -> None:
+    decision = judge(f"git push origin {branch}", _workspace(tmp_path), "git push")
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
