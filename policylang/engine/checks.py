@@ -3662,8 +3662,8 @@ def _may_name_object(value: str) -> bool:
     """Whether a revision operand may name an object by its id: `ID`, `ID^3`, or
     `ID:PATH`, a tree or blob of that commit (`ID:` is its whole tree: review FN2, FN3;
     the path is checked as a path besides)."""
-    if may_name_blob(value):
-        return True
+    if may_name_blob(value) or gitstage.UPSTREAM_REF.search(value):
+        return True  # (`@{u}` may be the stash: `branch.X.merge = refs/stash`, review FR2)
     revision, colon, _path = value.partition(":")
     return bool(colon) and bool(revision) and may_name_blob(revision)
 

@@ -76,6 +76,7 @@ from policylang.engine.envpoison import (
 )
 from policylang.engine.gitconfig import (
     GIT_BUILTINS,
+    REWRITE_MARK,
     GitConfigInspector,
     read_regular,
     split_alias,
@@ -2285,7 +2286,12 @@ class _Walk(LineWrites):
         for text, value in refspecs:
             spec = (value or "").lstrip("+")
             source = spec.partition(":")[0]
-            if value is None or gitstage.may_name_stash(spec) or _PUSHED_ID.fullmatch(source):
+            if (
+                value is None
+                or gitstage.may_name_stash(spec)
+                or _PUSHED_ID.fullmatch(source)
+                or gitstage.UPSTREAM_REF.search(source)
+            ):
                 # `git push origin stash:refs/heads/x` publishes the local changes put
                 # aside, a filled-in `.env` among them (review FD1); a commit named by its
                 # message (`:/WIP on`) or its id may be the stash's, an id walked or
@@ -2305,7 +2311,18 @@ class _Walk(LineWrites):
         the line is denied for (review FO6)."""
         self.fs = True
         for directory in sorted(cwd.candidates):
-            found = self.git.inspect(directory, home=self.ctx.home).push_sources
+            inspection = self.git.inspect(directory, home=self.ctx.home)
+            local = next((url for url in inspection.remotes if _local_remote(url)), None)
+            if local is not None:
+                # a remote (or push URL) in a folder here: git runs that repository's
+                # `pre-receive` hook, as for `git push bare.git` (review FR3, CP1)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-push-remote",
+                    f"the repository's configuration names `{short(local)}`, a repository "
+                    "on this machine, as a remote: a push there runs its hooks",
+                )
+            found = inspection.push_sources
             if found:
                 seg.floor(
                     Verdict.ASK,
@@ -6223,8 +6240,20 @@ def _push_destination(
 # a push source that names an object by id, walked or peeled (`ID`, `ID^3`, `ID~0`,
 # `ID^{commit}`, `ID@{0}`: review FO5), not a branch that holds digits (`release-2024`,
 # `bugfix/ABC-1234`: review FQ9)
-_PUSHED_ID: Final = re.compile(r"[0-9a-fA-F]{4,64}(?:[~^][0-9]*|\^\{[^}]*\}|@\{[^}]*\})*")
+_PUSHED_ID: Final = re.compile(
+    r"(?:[^:]*-g)?[0-9a-fA-F]{4,64}(?:[~^][0-9]*|\^\{[^}]*\}|@\{[^}]*\})*"
+)  # (`NAME-gID` is git describe's spelling of the id: review FR1)
+
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
+
+
+def _local_remote(url: str) -> bool:
+    """Whether a configured remote URL (or an `insteadOf` base) names a folder on this
+    machine: a path, `file://`, or a word without a `host:` before its first `/`."""
+    url = url.removesuffix(REWRITE_MARK)
+    if url.startswith(("/", ".", "~", "file:")) or not url:
+        return True
+    return ":" not in url.split("/", 1)[0]
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 # a word after an approved prefix that hands the program code or a command to run: a
 # leading `|` (Perl's, sox's, ImageMagick's pipe open), Ghostscript's `%pipe%`, exiftool's

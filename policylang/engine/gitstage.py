@@ -144,6 +144,11 @@ _COMMIT_SHORT_VALUED = frozenset("mFCct")
 _COMMIT_SHORT_GLUED = frozenset("uS")
 
 
+# a branch's upstream or push target (`@{u}`, `main@{upstream}`, `@{push}`), which a crafted
+# `branch.X.merge = refs/stash` makes the stash (review FR2)
+UPSTREAM_REF: Final = re.compile(r"@\{(?:u|upstream|push)\}", re.IGNORECASE)
+
+
 def commit_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:
     """Below which folders `git commit WORDS…` (the words after `commit`) stages and
     commits the changes of tracked files (review EQ8): the whole work tree with `-a`,

@@ -408,7 +408,8 @@ def test_an_approved_prefix_does_not_reach_further(
         ("tmux", "tmux $X rm -rf src", Q),  # `$X` may be the verb, or `;`
         ("op", "op run -- rm -rf build", Q),
         ("op", "op --account x run rm -rf build", Q),
-        ("op", "op run -- rm -rf ~", D),  # `~`, read whole by `op`, holds `~/.ssh`
+        # (a deny before `op` became a locked ask, which no approval reaches: review FR5)
+        ("op", "op run -- rm -rf ~", Q),
         ("uv", "uv sync", A),
         ("uv", "uv --directory d run -- rm -rf ~", D),
         # review T: option values read as the command, abbreviated and missing verbs

@@ -103,10 +103,10 @@ def test_fo5_a_pushed_stash_by_any_id_spelling_asks(tmp_path: Path, source: str)
                             capture_output=True, text=True, check=True).stdout.strip(),
     }  # fmt: skip
     line = f"git push -q origin {source.format(**ids)}:refs/heads/leak"
-    approval = decide("git push origin main", workspace, env).suggested_rule
-    assert approval == "git push"
+    approval = "git push"  # (offered for `git push origin main`: test_fo6_a_plain_remote…)
     decision = decide(line, workspace, env, approval)
     assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "engine.approved-push-source" in decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, capture_output=True,
                    timeout=60)  # fmt: skip
     shown = subprocess.run(["git", "--git-dir", str(remote), "log", "-p", "leak"], env=env,
@@ -133,8 +133,7 @@ def test_fo6_the_configuration_chooses_what_push_sends(
     tmp_path: Path, setting: str, after: str, shown: bool
 ) -> None:
     workspace, remote, env = _stashed(tmp_path)
-    approval = decide("git push origin main", workspace, env).suggested_rule
-    assert approval == "git push"  # (approved before the repository's configuration changed)
+    approval = "git push"  # (offered for `git push origin main`: test_fo6_a_plain_remote…)
     prepare = ("git push -q origin main && git push -q origin main:other"
                f" && git config {setting}")  # fmt: skip
     subprocess.run(["bash", "-c", prepare], cwd=workspace, env=env, check=True,
@@ -154,5 +153,52 @@ def test_fo6_the_configuration_chooses_what_push_sends(
 
 def test_fo6_a_plain_remote_stays_approved(tmp_path: Path) -> None:
     workspace, _remote, env = _stashed(tmp_path)
+    subprocess.run(["git", "remote", "set-url", "origin", "https://example.invalid/x.git"],
+                   cwd=workspace, env=env, check=True)  # fmt: skip
+    assert decide("git push origin main", workspace, env).suggested_rule == "git push"
     decision = decide("git push origin main", workspace, env, "git push")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_fr1_a_describe_spelling_of_the_stash_asks(tmp_path: Path) -> None:
+    workspace, remote, env = _stashed(tmp_path)
+    short_id = subprocess.run(["git", "rev-parse", "--short", "stash"], cwd=workspace, env=env,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    line = f"git push -q origin x-g{short_id}:refs/heads/leak"
+    decision = decide(line, workspace, env, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "engine.approved-push-source" in decision.explain()
+    subprocess.run(["bash", "-c", line], cwd=workspace, env=env, capture_output=True,
+                   timeout=60)  # fmt: skip
+    shown = subprocess.run(["git", "--git-dir", str(remote), "log", "-p", "leak^3"], env=env,
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert "CANARY_FO5" in shown.stdout  # (git read the describe spelling as the id)
+
+
+@pytest.mark.parametrize("line", ["git log -p @{u}", "git show @{u}^3", "git diff main @{U}^3"])
+def test_fr2_an_upstream_made_the_stash_asks(tmp_path: Path, line: str) -> None:
+    workspace, _remote, env = _stashed(tmp_path)
+    subprocess.run(["bash", "-c", "git config branch.main.remote . && "
+                    "git config branch.main.merge refs/stash"], cwd=workspace, env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    shown = subprocess.run(["bash", "-c", line], cwd=workspace, env=env, capture_output=True,
+                           text=True, timeout=60)  # fmt: skip
+    assert "CANARY_FO5" in shown.stdout  # (`@{u}` is the stash)
+    push = decide("git push origin @{u}:refs/heads/leak", workspace, env, "git push")
+    assert "engine.approved-push-source" in push.explain()
+
+
+def test_fr3_a_remote_on_this_machine_asks_under_the_approval(tmp_path: Path) -> None:
+    workspace, remote, env = _stashed(tmp_path)
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\ntouch \"$GIT_DIR/../pwned\"\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "config", "remote.origin.pushurl", str(remote)], cwd=workspace,
+                   env=env, check=True)  # fmt: skip
+    decision = decide("git push origin main", workspace, env, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    subprocess.run(["bash", "-c", "git push -q origin main"], cwd=workspace, env=env,
+                   capture_output=True, timeout=60)  # fmt: skip
+    assert (tmp_path / "pwned").exists()  # (the remote's hook ran)

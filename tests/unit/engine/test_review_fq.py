@@ -68,3 +68,24 @@ def test_fq10_the_org_locks_scalar(tmp_path: Path) -> None:
 def test_fq9_branches_with_digits_stay_approved(tmp_path: Path, branch: str) -> None:
     decision = judge(f"git push origin {branch}", _workspace(tmp_path), "git push")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+# review FR, of the FQ fixes (each line under the approval of the program's innocent form)
+FR_LINES = [
+    ("gpg-wks-client", "gpg-wks-client --gpg ./evil.sh --create FPR a@b.example"),
+    ("gpgsplit", "gpgsplit x.gpg"),
+    ("op", "op --account x read op://vault/item/password"),
+    ("op", "op -- read op://vault/item/password"),
+    ("doppler", "doppler --token x secrets download"),
+    ("infisical", "infisical --domain x secrets get A"),
+    ("aws-vault", "aws-vault --debug export prod"),
+    ("sops", "sops secrets.yaml"),
+]
+
+
+@pytest.mark.parametrize(("approval", "line"), FR_LINES)
+def test_fr4_fr5_families_and_global_options_stay_locked(
+    tmp_path: Path, approval: str, line: str
+) -> None:
+    decision = judge(line, _workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
