@@ -2313,6 +2313,8 @@ class _Walk(LineWrites):
         for directory in sorted(cwd.candidates):
             inspection = self.git.inspect(directory, home=self.ctx.home)
             local = next((url for url in inspection.remotes if _local_remote(url)), None)
+            if local is None and inspection.push_targets:
+                local = inspection.push_targets[0]  # (no remote of that name: a path or URL)
             if local is not None:
                 # a remote (or push URL) in a folder here: git runs that repository's
                 # `pre-receive` hook, as for `git push bare.git` (review FR3, CP1)

@@ -235,6 +235,10 @@ class GitInspection:
     # refspecs (`refs/stash:refs/heads/wip`) and a true `remote.X.mirror` (every ref,
     # deleting the remote's others: review FO6)
     push_sources: tuple[str, ...] = ()
+    # where a bare `git push` goes that no `remote.X` section names: the value of
+    # `remote.pushDefault`, `branch.X.pushRemote` or `branch.X.remote`, which git then reads
+    # as a path or URL (`evil.git` runs its hooks: review FS1)
+    push_targets: tuple[str, ...] = ()
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -583,6 +587,8 @@ class _FileResult:
     grep_wideners: tuple[str, ...] = ()
     print_wideners: tuple[str, ...] = ()  # (`_print_widener`: review EZ2, EZ8)
     push_sources: tuple[str, ...] = ()  # (`_push_source`: review FO6)
+    push_targets: tuple[str, ...] = ()  # the values that name a remote to push to (FS1)
+    remote_names: tuple[str, ...] = ()  # the `X` of every `remote.X.*` key
 
 
 @dataclass(slots=True)
@@ -597,6 +603,8 @@ class _Walk:
     grep_wideners: list[str] = field(default_factory=list)
     print_wideners: list[str] = field(default_factory=list)
     push_sources: list[str] = field(default_factory=list)
+    push_targets: list[str] = field(default_factory=list)
+    remote_names: list[str] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -738,6 +746,9 @@ class GitConfigInspector:
             print_wideners=tuple(walk.print_wideners),
             submodules=walk.submodules,
             push_sources=tuple(walk.push_sources),
+            push_targets=tuple(
+                t for t in dict.fromkeys(walk.push_targets) if t not in walk.remote_names
+            ),
         )
 
     def global_config(
@@ -1331,6 +1342,8 @@ class GitConfigInspector:
             walk.grep_wideners.extend(result.grep_wideners)
             walk.print_wideners.extend(result.print_wideners)
             walk.push_sources.extend(result.push_sources)
+            walk.push_targets.extend(result.push_targets)
+            walk.remote_names.extend(result.remote_names)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1621,6 +1634,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     wideners: list[str] = []
     printers: list[str] = []
     pushed: list[str] = []
+    targets: list[str] = []
+    names: list[str] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
@@ -1631,6 +1646,13 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         section, sub, name = _split_var(var)
         if section == "remote" and sub is not None and _push_source(name, value):
             pushed.append(var)
+        if section == "remote" and sub is not None:
+            names.append(sub)
+        if value is not None and (
+            (var == "remote.pushdefault")
+            or (section == "branch" and sub is not None and name in ("pushremote", "remote"))
+        ):
+            targets.append(value)
         if section == "alias":
             # git compares everything after `alias.` without regard to case, so
             # `[alias "foo"] bar = push` is the alias of `git foo.bar` (review BT4)
@@ -1675,6 +1697,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         grep_wideners=tuple(wideners),
         print_wideners=tuple(printers),
         push_sources=tuple(pushed),
+        push_targets=tuple(targets),
+        remote_names=tuple(names),
     )
 
 

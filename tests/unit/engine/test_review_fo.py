@@ -202,3 +202,41 @@ def test_fr3_a_remote_on_this_machine_asks_under_the_approval(tmp_path: Path) ->
     subprocess.run(["bash", "-c", "git push -q origin main"], cwd=workspace, env=env,
                    capture_output=True, timeout=60)  # fmt: skip
     assert (tmp_path / "pwned").exists()  # (the remote's hook ran)
+
+
+@pytest.mark.parametrize(
+    "setting", ["remote.pushDefault evil.git", "branch.main.pushRemote evil.git"]
+)
+def test_fs1_a_push_target_that_names_no_remote_asks(tmp_path: Path, setting: str) -> None:
+    """Review FS1: git reads a push remote that names no `remote.X` section as a path:
+    `evil.git` in the workspace, whose hook the push runs."""
+    workspace, _remote, env = _stashed(tmp_path)
+    script = (
+        "git remote set-url origin https://example.invalid/x.git && git init -q --bare evil.git"
+        " && printf '#!/bin/sh\\ntouch ../pwned\\n' > evil.git/hooks/pre-receive"
+        f" && chmod +x evil.git/hooks/pre-receive && git config {setting}"
+    )
+    subprocess.run(["bash", "-c", script], cwd=workspace, env=env, check=True,
+                   capture_output=True)  # fmt: skip
+    decision = decide("git push", workspace, env, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert "engine.approved-push-remote" in decision.explain()
+    subprocess.run(["bash", "-c", "git push -q"], cwd=workspace, env=env, capture_output=True,
+                   timeout=60)  # fmt: skip
+    assert (workspace / "pwned").exists()  # (git pushed to evil.git and ran its hook)
+
+
+def test_fs2_an_earlier_checkout_made_the_stash_asks(tmp_path: Path) -> None:
+    workspace, _remote, env = _stashed(tmp_path)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=workspace, env=env,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    entry = (f"{head} {head} t <t@example.invalid> 1765000000 +0000"
+             "\tcheckout: moving from stash to main\n")  # fmt: skip
+    with (workspace / ".git" / "logs" / "HEAD").open("a") as log:
+        log.write(entry)
+    for line in ("git log -p @{-1}", "git show @{-1}^3"):
+        decision = decide(line, workspace, env)
+        assert decision.verdict is Verdict.ASK, decision.explain()
+    shown = subprocess.run(["bash", "-c", "git log -p @{-1}"], cwd=workspace, env=env,
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert "CANARY_FO5" in shown.stdout  # (`@{-1}` is the stash)

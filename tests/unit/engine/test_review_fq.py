@@ -89,3 +89,16 @@ def test_fr4_fr5_families_and_global_options_stay_locked(
 ) -> None:
     decision = judge(line, _workspace(tmp_path), approval)
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("gpgcompose", "gpgcompose --public-key FPR --user-id 'x <e@x>' --signature --issuer FPR"),
+     ("keepassxc-cli", "keepassxc-cli show db.kdbx github"), ("bws", "bws secret list"),
+     ("kwallet-query", "kwallet-query -r github kdewallet"), ("ejson", "ejson decrypt x.ejson")],
+)  # fmt: skip
+def test_fs3_fs4_more_key_and_secret_tools_are_locked(
+    tmp_path: Path, approval: str, line: str
+) -> None:
+    decision = judge(line, _workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
