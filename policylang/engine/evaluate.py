@@ -78,6 +78,7 @@ from policylang.engine.gitconfig import (
     GIT_BUILTINS,
     REWRITE_MARK,
     GitConfigInspector,
+    find_gitdirs,
     read_regular,
     split_alias,
 )
@@ -2313,8 +2314,15 @@ class _Walk(LineWrites):
         for directory in sorted(cwd.candidates):
             inspection = self.git.inspect(directory, home=self.ctx.home)
             local = next((url for url in inspection.remotes if _local_remote(url)), None)
-            if local is None and inspection.push_targets:
-                local = inspection.push_targets[0]  # (no remote of that name: a path or URL)
+            if local is None:
+                # a push target is a remote's name only where git counts that remote (a
+                # `url` in a file it reads): one that also names a folder here may be
+                # read as that folder (review FT1); remotes in the legacy `remotes/` and
+                # `branches/` files of the git directory are not read here (FT2)
+                local = next((t for t in inspection.push_targets
+                              if self._a_repository_here(t, cwd)), None)  # fmt: skip
+            if local is None:
+                local = _legacy_remotes(directory)
             if local is not None:
                 # a remote (or push URL) in a folder here: git runs that repository's
                 # `pre-receive` hook, as for `git push bare.git` (review FR3, CP1)
@@ -6247,6 +6255,21 @@ _PUSHED_ID: Final = re.compile(
 )  # (`NAME-gID` is git describe's spelling of the id: review FR1)
 
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
+
+
+def _legacy_remotes(directory: str) -> str | None:
+    """A file of the git directory's `remotes/` or `branches/` folder (git's remotes before
+    `remote.X` sections, still read), which the configuration checks do not see (review
+    FT2), or None."""
+    for gitdir, _top in find_gitdirs(directory)[0]:
+        for folder in ("remotes", "branches"):
+            try:
+                names = os.listdir(os.path.join(gitdir, folder))
+            except OSError:
+                continue
+            if names:
+                return os.path.join(gitdir, folder, sorted(names)[0])
+    return None
 
 
 def _local_remote(url: str) -> bool:

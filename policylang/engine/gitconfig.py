@@ -235,9 +235,9 @@ class GitInspection:
     # refspecs (`refs/stash:refs/heads/wip`) and a true `remote.X.mirror` (every ref,
     # deleting the remote's others: review FO6)
     push_sources: tuple[str, ...] = ()
-    # where a bare `git push` goes that no `remote.X` section names: the value of
-    # `remote.pushDefault`, `branch.X.pushRemote` or `branch.X.remote`, which git then reads
-    # as a path or URL (`evil.git` runs its hooks: review FS1)
+    # where a bare `git push` may go: the values of `remote.pushDefault`,
+    # `branch.X.pushRemote` and `branch.X.remote`, which git reads as a path or URL where
+    # it counts no remote of that name (`evil.git` runs its hooks: reviews FS1, FT1)
     push_targets: tuple[str, ...] = ()
 
 
@@ -588,7 +588,6 @@ class _FileResult:
     print_wideners: tuple[str, ...] = ()  # (`_print_widener`: review EZ2, EZ8)
     push_sources: tuple[str, ...] = ()  # (`_push_source`: review FO6)
     push_targets: tuple[str, ...] = ()  # the values that name a remote to push to (FS1)
-    remote_names: tuple[str, ...] = ()  # the `X` of every `remote.X.*` key
 
 
 @dataclass(slots=True)
@@ -604,7 +603,6 @@ class _Walk:
     print_wideners: list[str] = field(default_factory=list)
     push_sources: list[str] = field(default_factory=list)
     push_targets: list[str] = field(default_factory=list)
-    remote_names: list[str] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -746,9 +744,7 @@ class GitConfigInspector:
             print_wideners=tuple(walk.print_wideners),
             submodules=walk.submodules,
             push_sources=tuple(walk.push_sources),
-            push_targets=tuple(
-                t for t in dict.fromkeys(walk.push_targets) if t not in walk.remote_names
-            ),
+            push_targets=tuple(dict.fromkeys(walk.push_targets)),
         )
 
     def global_config(
@@ -1343,7 +1339,6 @@ class GitConfigInspector:
             walk.print_wideners.extend(result.print_wideners)
             walk.push_sources.extend(result.push_sources)
             walk.push_targets.extend(result.push_targets)
-            walk.remote_names.extend(result.remote_names)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1635,7 +1630,6 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     printers: list[str] = []
     pushed: list[str] = []
     targets: list[str] = []
-    names: list[str] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
@@ -1646,8 +1640,6 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         section, sub, name = _split_var(var)
         if section == "remote" and sub is not None and _push_source(name, value):
             pushed.append(var)
-        if section == "remote" and sub is not None:
-            names.append(sub)
         if value is not None and (
             (var == "remote.pushdefault")
             or (section == "branch" and sub is not None and name in ("pushremote", "remote"))
@@ -1698,7 +1690,6 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         print_wideners=tuple(printers),
         push_sources=tuple(pushed),
         push_targets=tuple(targets),
-        remote_names=tuple(names),
     )
 
 

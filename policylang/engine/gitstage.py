@@ -146,8 +146,9 @@ _COMMIT_SHORT_GLUED = frozenset("uS")
 
 # a branch's upstream or push target (`@{u}`, `main@{upstream}`, `@{push}`), which a crafted
 # `branch.X.merge = refs/stash` makes the stash (review FR2), and an earlier checkout
-# (`@{-1}`, which a crafted `logs/HEAD` makes the stash: review FS2)
-UPSTREAM_REF: Final = re.compile(r"@\{(?:u|upstream|push|-[0-9]+)\}", re.IGNORECASE)
+# (`@{-1}`, which a crafted `logs/HEAD` makes the stash: review FS2), or any reflog entry
+# (`@{1}`, `main@{yesterday}`: review FT3)
+UPSTREAM_REF: Final = re.compile(r"@\{[^}]*\}")
 
 
 def commit_plan(words: Sequence[str | None], cwd: str, top: str) -> StagePlan | None:

@@ -240,3 +240,57 @@ def test_fs2_an_earlier_checkout_made_the_stash_asks(tmp_path: Path) -> None:
     shown = subprocess.run(["bash", "-c", "git log -p @{-1}"], cwd=workspace, env=env,
                            capture_output=True, text=True, timeout=60)  # fmt: skip
     assert "CANARY_FO5" in shown.stdout  # (`@{-1}` is the stash)
+
+
+def _evil_bare(workspace: Path, env: dict[str, str]) -> None:
+    script = (
+        "git remote set-url origin https://example.invalid/x.git && git init -q --bare evil.git"
+        " && printf '#!/bin/sh\\ntouch ../pwned\\n' > evil.git/hooks/pre-receive"
+        " && chmod +x evil.git/hooks/pre-receive"
+    )
+    subprocess.run(["bash", "-c", script], cwd=workspace, env=env, check=True,
+                   capture_output=True)  # fmt: skip
+
+
+def test_ft1_a_remote_git_does_not_count_is_read_as_a_path(tmp_path: Path) -> None:
+    """Review FT1: `[remote "evil.git"]` with no `url` is no remote for git, so
+    `branch.main.remote = evil.git` pushes to the folder `evil.git`, whose hook runs."""
+    workspace, _remote, env = _stashed(tmp_path)
+    _evil_bare(workspace, env)
+    subprocess.run(["bash", "-c", "git config remote.evil.git.skipDefaultUpdate true"
+                    " && git config branch.main.remote evil.git"
+                    " && git config branch.main.merge refs/heads/main"], cwd=workspace, env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    decision = decide("git push", workspace, env, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    subprocess.run(["bash", "-c", "git push -q"], cwd=workspace, env=env, capture_output=True,
+                   timeout=60)  # fmt: skip
+    assert (workspace / "pwned").exists()
+
+
+def test_ft2_a_legacy_remotes_file_asks(tmp_path: Path) -> None:
+    """Review FT2: git still reads `.git/remotes/NAME` (`URL: …`) where no `remote.NAME`
+    section exists."""
+    workspace, _remote, env = _stashed(tmp_path)
+    _evil_bare(workspace, env)
+    subprocess.run(["git", "remote", "remove", "origin"], cwd=workspace, env=env, check=True)
+    (workspace / ".git" / "remotes").mkdir()
+    (workspace / ".git" / "remotes" / "origin").write_text(
+        f"URL: {workspace / 'evil.git'}\nPush: refs/heads/main:refs/heads/main\n"
+    )
+    decision = decide("git push origin main", workspace, env, "git push")
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    subprocess.run(["bash", "-c", "git push -q origin main"], cwd=workspace, env=env,
+                   capture_output=True, timeout=60)  # fmt: skip
+    assert (workspace / "pwned").exists()
+
+
+@pytest.mark.parametrize(
+    "line", ["git show @{1}^3", "git show HEAD@{1}^3", "git log -p main@{1}^3"]
+)
+def test_ft3_a_reflog_entry_may_be_the_stash(tmp_path: Path, line: str) -> None:
+    """Review FT3: a crafted reflog makes any entry the stash, as `logs/HEAD` made `@{-1}`
+    (FS2, whose test shows git reading it): where a stash exists these ask."""
+    workspace, _remote, env = _stashed(tmp_path)
+    decision = decide(line, workspace, env)
+    assert decision.verdict is Verdict.ASK, decision.explain()

@@ -102,3 +102,12 @@ def test_fs3_fs4_more_key_and_secret_tools_are_locked(
 ) -> None:
     decision = judge(line, _workspace(tmp_path), approval)
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    "program", ["gopass-summon-provider", "kwalletcli", "lssecret", "prs", "enpass-cli",
+                "secrethub", "conjur"],
+)  # fmt: skip
+def test_ft4_more_secret_stores_are_locked(tmp_path: Path, program: str) -> None:
+    decision = judge(f"{program} show github", _workspace(tmp_path), program)
+    assert decision.verdict is Verdict.ASK, decision.explain()
