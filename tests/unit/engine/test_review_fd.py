@@ -28,6 +28,17 @@ def _git(workspace: Path, *args: str) -> str:
     return done.stdout
 
 
+_NETWORK_URL = "https://example.invalid/origin.git"
+
+
+def _rewrite(tmp_path: Path) -> dict[str, str]:
+    """The environment of a real run: git's `insteadOf` takes the network URL to the
+    bare repository beside the workspace."""
+    return {**os.environ, "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": f"url.{tmp_path / 'origin.git'}.insteadOf",
+            "GIT_CONFIG_VALUE_0": _NETWORK_URL}  # fmt: skip
+
+
 def _stashed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A committed `config/.env` template the user filled in and stashed; a remote."""
     remote = tmp_path / "origin.git"
@@ -41,6 +52,10 @@ def _stashed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     _git(workspace, "commit", "-qm", "x")
     _git(workspace, "remote", "add", "origin", str(remote))
     _git(workspace, "push", "-q", "origin", "main")
+    # the remote as the engine sees it is on the network: a repository on this machine
+    # asks under any approval of `git push` (review FR3); the real runs below reach the
+    # bare repository through `_REWRITE`
+    _git(workspace, "remote", "set-url", "origin", _NETWORK_URL)
     (workspace / "config" / ".env").write_text("DB_PASS=CANARY_FD\n")
     _git(workspace, "stash", "-q")
     (tmp_path / "home").mkdir()
@@ -62,7 +77,7 @@ def test_fd1_pushing_a_stash_asks(tmp_path: Path, line: str) -> None:
     if "^1" in line:
         return  # (the stash's first parent: the commit it was made on)
     subprocess.run(["bash", "-c", line], cwd=workspace, check=True, timeout=60,
-                   capture_output=True)  # fmt: skip
+                   capture_output=True, env=_rewrite(tmp_path))  # fmt: skip
     leaked = _git(tmp_path, "--git-dir", str(tmp_path / "origin.git"), "show",
                   "leak:config/.env")  # fmt: skip
     assert "CANARY_FD" in leaked  # what git did: the stash went out

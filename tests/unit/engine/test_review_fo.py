@@ -39,7 +39,7 @@ COVERED = [
              "gpg --show-session-key --decrypt-files notes.gpg",
              "gpg -K --agent-program ./evil.sh", "gpg --homedir g -K"]),
     ("rpm", ["rpm -qa", "rpm -qa --eval '%(sh evil.sh)'", "rpm -q --pipe 'sh evil.sh' bash"]),
-    ("dpkg", ["dpkg -l", "dpkg -l -P bash"]),
+    ("dpkg", ["dpkg -P bash", "dpkg --configure -a", "dpkg-reconfigure x"]),
     ("ssh-keygen", ["ssh-keygen -p -N x -P ''", "ssh-keygen -c -C pwned -P x",
                     "ssh-keygen -t rsa -N ''", "ssh-keygen -l -p", "ssh-keygen -y"]),
     ("tofu", ["tofu -chdir=. console"]),

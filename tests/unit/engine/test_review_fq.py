@@ -43,7 +43,6 @@ def test_fq1_ssh_keygen_fl_makes_a_key(tmp_path: Path) -> None:
      ("gpgsm", "gpgsm --agent-program ./evil.sh --learn-card"),
      ("gpg-agent", "gpg-agent --daemon sh evil.sh"),
      ("dpkg-architecture", "dpkg-architecture -c sh evil.sh"),
-     ("dpkg-buildpackage", "dpkg-buildpackage -b"),
      ("openssl dgst", "openssl dgst -sign org.openssl.engine:/ws/evil.so:k README"),
      ("openssl s_client", "openssl s_client -cert=org.openssl.engine:/ws/evil.so:k"),
      ("op", "op read op://vault/item/password"), ("bw", "bw get password github"),
