@@ -63,7 +63,7 @@ def test_ci2_to_ci5_extraction_is_never_approved(
 
 @pytest.mark.parametrize(
     ("approval", "line"),
-    [("7z", "7z l h.zip"), ("ar", "ar t h.a"), ("jar", "jar tf h.jar"), ("dpkg", "dpkg -l"),
+    [("7z", "7z l h.zip"), ("ar", "ar t h.a"), ("jar", "jar tf h.jar"),
      ("unrar", "unrar l a.rar"), ("cabextract", "cabextract -l a.cab")],
 )
 def test_archive_listings_stay_approvable(workspace: Path, approval: str, line: str) -> None:
@@ -166,7 +166,7 @@ def test_cj1_to_cj4_extraction_spellings(workspace: Path, approval: str, line: s
 @pytest.mark.parametrize(
     ("approval", "line"),
     [("jar", "jar -tf h.jar"), ("dpkg-deb", "dpkg-deb --fsys-tarfile h.deb"),
-     ("dpkg", "dpkg -L bash"), ("lha", "lha l a.lzh"), ("atool", "atool -l a.zip")],
+     ("lha", "lha l a.lzh"), ("atool", "atool -l a.zip")],
 )
 def test_cj8_listings_stay_approvable(workspace: Path, approval: str, line: str) -> None:
     env = canary_environment(workspace)

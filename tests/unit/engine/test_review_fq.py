@@ -110,3 +110,20 @@ def test_fs3_fs4_more_key_and_secret_tools_are_locked(
 def test_ft4_more_secret_stores_are_locked(tmp_path: Path, program: str) -> None:
     decision = judge(f"{program} show github", _workspace(tmp_path), program)
     assert decision.verdict is Verdict.ASK, decision.explain()
+
+
+@pytest.mark.parametrize(
+    ("approval", "line"),
+    [("dpkg", "dpkg --build pk -l"), ("dpkg", "dpkg -I x.deb"), ("dpkg", "dpkg -l"),
+     ("dpkg", "dpkg --admindir=adm -L foo"), ("dpkg", "dpkg --root=r -L foo"),
+     ("dpkg-deb", "dpkg-deb -I x.deb postinst"), ("dpkg-deb", "dpkg-deb --info x.deb")],
+)  # fmt: skip
+def test_fu1_fu3_dpkg_is_locked(tmp_path: Path, approval: str, line: str) -> None:
+    """Review FU (real dpkg, in a scratch root): a query option elsewhere on the line is an
+    action's operand (`dpkg --build pk -l` wrote through a link named `-l`), `--admindir`
+    read a workspace database whose `info/foo.list` linked to a key, and `-I` printed a
+    crafted archive's control files through links. Every dpkg is a locked ask now, and
+    `dpkg-deb -I|-e|--ctrl-tarfile` with it."""
+    decision = judge(line, _workspace(tmp_path), approval)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+    assert decision.suggested_rule is None
