@@ -179,7 +179,8 @@ _BY_ID = [
     ("git read-tree HEAD", "git read-tree {S3}^{{tree}}", "git commit -qm x; git log -p"),
     ("git cherry-pick main", "git cherry-pick {S3}", "git log -p"),
     ("git stash apply", "git stash apply {S}", "cat .env"),
-    ("git stash branch x", "git stash branch y {s}", "cat .env"),
+    # (the full id: git stash reads an all-digit word as `stash@{N}`, which a short id may be)
+    ("git stash branch x", "git stash branch y {S}", "cat .env"),
     ("git commit-tree -m x HEAD^{tree}", "git commit-tree -p {S} -m x HEAD^{{tree}}",
      "git merge -q $(cat out); git log -p"),
     ("git commit-tree -m x HEAD^{tree}", "git commit-tree -p stash -m x HEAD^{{tree}}",
