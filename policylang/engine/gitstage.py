@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -543,16 +543,8 @@ def overwrite_form(restore: bool, words: Sequence[str | None]) -> Overwrite:
 
 def _overwrite_long(restore: bool, name: str, flags: set[str]) -> bool:
     """Note `--NAME`'s effect in `flags`; whether it takes the next word as its value."""
-    name, eq, _value = name.partition("=")
-    found = long_option(name, _RESTORE_LONG if restore else _CHECKOUT_LONG)
-    if found is None:
-        return False
-    option, negated = found
-    if negated:
-        flags.discard(option)
-    else:
-        flags.add(option)
-    return option in _CHECKOUT_VALUED and not negated and not eq
+    longs = _RESTORE_LONG if restore else _CHECKOUT_LONG
+    return _note_long(name, longs, _CHECKOUT_VALUED, flags)
 
 
 def _overwrite_short(restore: bool, letters: str, flags: set[str]) -> bool:
@@ -633,6 +625,15 @@ def patch_mode(verb: str, words: Sequence[str | None]) -> PatchMode | None:
 
 def _patch_long(text: str, longs: Sequence[str], flags: set[str]) -> bool:
     """Note `--NAME[=VALUE]` in `flags`; whether it takes the next word as its value."""
+    return _note_long(text, longs, _PATCH_VALUED, flags)
+
+
+def _note_long(
+    text: str, longs: Sequence[str], valued: Collection[str], flags: set[str]
+) -> bool:
+    """Note `--NAME[=VALUE]` (`text` without the dashes: any prefix git takes, `no-`
+    clearing) in `flags`; whether it takes the next word as its value (`valued`, not
+    negated, not glued with `=`)."""
     name, eq, _value = text.partition("=")
     found = long_option(name, longs)
     if found is None:
@@ -642,7 +643,7 @@ def _patch_long(text: str, longs: Sequence[str], flags: set[str]) -> bool:
         flags.discard(option)
     else:
         flags.add(option)
-    return option in _PATCH_VALUED and not negated and not eq
+    return option in valued and not negated and not eq
 
 
 def _patch_short(letters: str, valued: str, flags: set[str]) -> bool:
