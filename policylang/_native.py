@@ -73,6 +73,7 @@ MODULES: Final = (
     "policylang.engine.evaluate",
     "policylang.engine.explain",
     "policylang.engine.gitconfig",
+    "policylang.engine.gitrefs",
     "policylang.engine.gitstage",
     "policylang.engine.linewrites",
     "policylang.engine.paths",

@@ -17,7 +17,7 @@ from typing import Final
 
 from policylang._frozen import picklable
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, gitstage, paths, prefixes, subtree
+from policylang.engine import _objects, gitrefs, gitstage, paths, prefixes, subtree
 from policylang.engine.context import EvalContext
 from policylang.engine.gitconfig import (
     PRINTED_FILE_KEYS,
@@ -29,6 +29,7 @@ from policylang.engine.gitconfig import (
     TrackedSelection,
     find_gitdirs,
     git_directory_of,
+    gitdirs_of,
     is_git_directory,
     read_regular,
 )
@@ -3037,6 +3038,16 @@ class PathChecks:
         # (`git cat-file -t ID` prints a type; `-p REV:PATH` is checked as that path)
         printer = found.git_print is not None or subcommand in ("show", "grep")
         if "stash" in kinds and printer:
+            odd = self._odd_symref(directory)
+            if odd is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-stash",
+                    f"the repository holds a stash and a symbolic ref git does not make "
+                    f"itself (`{short(odd)}`): `git {subcommand}` may print the stash "
+                    "through it",
+                )
+                return
             repository = self.git.inspect(directory, home=self.ctx.home, known=self.gitdirs)
             common = self.git.global_config(self.ctx.home, self.ctx.env)
             named = _names_stash(found, repository, common)
@@ -3063,9 +3074,20 @@ class PathChecks:
             words = _revision_words(words)
         word = next((w for w in words if w.value is not None
                      and _may_name_object(_glued_value(w.value))), None)  # fmt: skip
-        if word is None:
-            return
         kinds, complete = self.git.special_refs(directory, self.gitdirs)
+        if word is None:
+            odd = self._odd_symref(directory) if "stash" in kinds else None
+            named = next(
+                (w for w in words if w.value is None or not w.value.startswith("-")), None
+            )
+            if odd is not None and named is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-object-swap",
+                    f"the repository holds a stash and a symbolic ref git does not make "
+                    f"itself (`{short(odd)}`): `{short(named.text)}` may be the stash",
+                )
+            return
         if "stash" in kinds or not complete:
             seg.floor(
                 Verdict.ASK,
@@ -3073,6 +3095,15 @@ class PathChecks:
                 f"`git {subcommand}` is given `{short(word.text)}`, which may be the id of a "
                 "stash's commit, whose untracked files a later `git log -p` prints",
             )
+
+    def _odd_symref(self, directory: str) -> str | None:
+        """A symbolic ref that may stand in for the stash in a repository of `directory`
+        (`HEAD` = `ref: refs/stash`: review FR6), or why the refs could not be read."""
+        for gitdir, _top in gitdirs_of(directory, self.gitdirs)[0]:
+            odd = gitrefs.odd_symref(gitdir)
+            if odd is not None:
+                return odd
+        return None
 
     def unplaced_repository(self, directory: str, command: str, seg: SegmentState) -> None:
         """A bare repository (`~/.dotfiles`), or a `.git` file pointing at a repository

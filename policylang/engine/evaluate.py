@@ -42,7 +42,7 @@ from typing import Final, Protocol
 from policylang.compiler.checks import unzip_options
 from policylang.compiler.defaults import HANDED_CODE
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import _objects, checks, gitstage, paths
+from policylang.engine import _objects, checks, gitrefs, gitstage, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import (
     JAVAC_CLASS_PATH,
@@ -1621,6 +1621,8 @@ class _Walk(LineWrites):
             self.extra_targets(program, prefix, rest, seg)
         if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
             self.approved_push(prefix, rest, seg, cwd)
+        elif program == "git" and len(prefix) > 1 and prefix[1].value in ("fetch", "pull"):
+            self.approved_fetch(seg, cwd)
         handed = _HANDED_CODE.get(program)
         prefixes = program in _PREFIX_WRITERS and bool(self.state_files)
         forges = program in ("gh", "hub", "glab")
@@ -2257,21 +2259,27 @@ class _Walk(LineWrites):
     def approved_push(
         self, prefix: Sequence[Word], rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
     ) -> None:
-        """`git push URL` under an approval of `git push` or `git push origin`: a person
-        approves pushing to the repository's remotes, not sending it to any URL or folder
-        (review BR9). The destination is the first operand, or `--repo`'s value; a bare
-        name that names something here is one (git reads a name no remote has as a path,
-        and runs that repository's hooks: the approval oracle's `git push bare.git HEAD`;
-        review CP1: `NAME.git`, and a file `NAME` holding `gitdir: …`, for `git push NAME`)."""
+        """`git push …` under an approval of `git push` or `git push origin`. A person
+        approves pushing the repository's branches to its remotes; every spelling a
+        blocklist missed sent something else or somewhere else (a URL or folder on the
+        line: review BR9, CP1; a stash by name or id: FD1, FO5, FR1; the configuration's
+        refspecs, mirror, push targets and local remotes: FO6, FR3, FS1, FT1, FT2; a
+        symbolic ref or a remote-tracking ref holding the stash: FR6, FQ7). So it is an
+        allowlist: the destination is a remote the repository names with a `url`, every
+        source on the line is a local branch whose ref holds an object id, no symbolic ref
+        stands where git keeps none, and the configuration chooses no other source or
+        destination; anything else asks."""
         words = [(w.text, w.value) for w in (*prefix, *rest)[2:]]
         refspecs: list[tuple[str, str | None]] = []
         destinations, unknown = _push_destination(words, refspecs)
+        if unknown is None:
+            unknown = _push_recursion_option(words)
         if unknown is not None:
             seg.floor(
                 Verdict.ASK,
                 "engine.approved-push-destination",
-                f"`git push` is given `{short(unknown)}`, an option not known here, so where "
-                "it sends the repository cannot be told",
+                f"`git push` is given `{short(unknown)}`, an option not known here or one "
+                "that pushes other repositories, so where it sends what cannot be told",
             )
             return
         for text, value in destinations:  # (none: the configured upstream)
@@ -2283,7 +2291,7 @@ class _Walk(LineWrites):
                     "remote the approval names",
                 )
                 return
-        self._configured_push(seg, cwd)
+        self._configured_push(seg, cwd, [value for _text, value in destinations])
         for text, value in refspecs:
             spec = (value or "").lstrip("+")
             source = spec.partition(":")[0]
@@ -2292,56 +2300,132 @@ class _Walk(LineWrites):
                 or gitstage.may_name_stash(spec)
                 or _PUSHED_ID.fullmatch(source)
                 or gitstage.UPSTREAM_REF.search(source)
+                or not self._sends_branch(source, cwd)
             ):
                 # `git push origin stash:refs/heads/x` publishes the local changes put
-                # aside, a filled-in `.env` among them (review FD1); a commit named by its
-                # message (`:/WIP on`) or its id may be the stash's, an id walked or
-                # peeled too (`ID^3`, `ID~0`, `ID^{commit}`, `ID@{0}`: review FO5)
+                # aside, a filled-in `.env` among them (review FD1); so does any source
+                # that is not certainly a local branch: an id in any spelling (FO5), a
+                # remote-tracking ref a crafted fetch refspec filled (FQ7), a tag
                 seg.floor(
                     Verdict.ASK,
                     "engine.approved-push-source",
-                    f"`git push` sends `{short(text)}`, which may be a stash (local changes "
-                    "put aside, of protected files too), not a branch the approval covers",
+                    f"`git push` sends `{short(text)}`, which is not certainly a local "
+                    "branch (it may be a stash, local changes put aside, of protected "
+                    "files too), and only branches are what the approval covers",
                 )
                 return
 
-    def _configured_push(self, seg: SegmentState, cwd: paths.Cwd) -> None:
-        """The repository's configuration may choose what an approved `git push` sends:
-        `remote.origin.push = refs/stash:refs/heads/wip` published a stash, and a true
-        `remote.origin.mirror` deleted the remote's other branches, which `--mirror` on
-        the line is denied for (review FO6)."""
+    def approved_fetch(self, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`git fetch` or `git pull` under an approval: a person approves taking the
+        remotes' branches and tags, not what a crafted `remote.X.fetch` copies besides
+        (`+refs/stash:refs/remotes/up/main`, with `url = .git`, made the stash a
+        remote-tracking branch that an approved push then published: review FQ7)."""
         self.fs = True
+        if not cwd.known:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-fetch-refspec",
+                "the working folder is not known, so what the repository's configuration "
+                "makes `git fetch` copy cannot be read",
+            )
+            return
         for directory in sorted(cwd.candidates):
-            inspection = self.git.inspect(directory, home=self.ctx.home)
-            local = next((url for url in inspection.remotes if _local_remote(url)), None)
-            if local is None:
-                # a push target is a remote's name only where git counts that remote (a
-                # `url` in a file it reads): one that also names a folder here may be
-                # read as that folder (review FT1); remotes in the legacy `remotes/` and
-                # `branches/` files of the git directory are not read here (FT2)
-                local = next((t for t in inspection.push_targets
-                              if self._a_repository_here(t, cwd)), None)  # fmt: skip
-            if local is None:
-                local = _legacy_remotes(directory)
-            if local is not None:
-                # a remote (or push URL) in a folder here: git runs that repository's
-                # `pre-receive` hook, as for `git push bare.git` (review FR3, CP1)
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.approved-push-remote",
-                    f"the repository's configuration names `{short(local)}`, a repository "
-                    "on this machine, as a remote: a push there runs its hooks",
-                )
-            found = inspection.push_sources
+            found = self.git.inspect(directory, home=self.ctx.home).fetch_sources
             if found:
                 seg.floor(
                     Verdict.ASK,
-                    "engine.approved-push-source",
-                    f"the repository's configuration sets `{found[0]}`, which chooses what "
-                    "`git push` sends (a stash, or every ref as a mirror), not the branch "
-                    "the approval covers",
+                    "engine.approved-fetch-refspec",
+                    f"the repository's configuration sets `{found[0]}`, which copies "
+                    "more than the remote's branches and tags (the stash of a repository "
+                    "on this machine, say)",
                 )
                 return
+
+    def _sends_branch(self, source: str, cwd: paths.Cwd) -> bool:
+        """Whether `source` certainly names a local branch in every repository the line
+        may push from (`gitrefs.sends_branch`)."""
+        self.fs = True
+        if not cwd.known:
+            return False
+        found = [find_gitdirs(folder) for folder in sorted(cwd.candidates)]
+        return all(complete and dirs for dirs, complete in found) and all(
+            gitrefs.sends_branch(gitdir, source) for dirs, _complete in found for gitdir, _ in dirs
+        )
+
+    def _configured_push(
+        self, seg: SegmentState, cwd: paths.Cwd, destinations: Sequence[str | None]
+    ) -> None:
+        """What the repository's configuration and refs choose for an approved `git push`:
+        `remote.origin.push = refs/stash:refs/heads/wip` published a stash, and a true
+        `remote.origin.mirror` deleted the remote's other branches (review FO6); a remote
+        on this machine runs its hooks (FR3); a destination or push target that names no
+        remote with a `url` is read as a path or URL (FS1, FT1, FT2); a symbolic ref such
+        as `HEAD` = `ref: refs/stash` makes a branch or `HEAD` the stash (FR6). Each reason
+        is given."""
+        self.fs = True
+        if not cwd.known:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-push-remote",
+                "the working folder is not known, so the repository `git push` sends from "
+                "cannot be read",
+            )
+            return
+        for directory in sorted(cwd.candidates):
+            for rule, message in self._push_refusals(directory, cwd, destinations):
+                seg.floor(Verdict.ASK, rule, message)
+
+    def _push_refusals(
+        self, directory: str, cwd: paths.Cwd, destinations: Sequence[str | None]
+    ) -> list[tuple[str, str]]:
+        """Why an approved `git push` from `directory` asks (`_configured_push`): each
+        rule id with its message."""
+        refusals: list[tuple[str, str]] = []
+        inspection = self.git.inspect(directory, home=self.ctx.home)
+        local = next((url for url in inspection.remotes if _local_remote(url)), None)
+        if local is None:
+            local = next((t for t in inspection.push_targets
+                          if self._a_repository_here(t, cwd)), None)  # fmt: skip
+        if local is None:
+            local = _legacy_remotes(directory)
+        if local is not None:
+            # a remote (or push URL) in a folder here: git runs that repository's
+            # `pre-receive` hook, as for `git push bare.git` (review FR3, CP1)
+            refusals.append((
+                "engine.approved-push-remote",
+                f"the repository's configuration names `{short(local)}`, a repository "
+                "on this machine, as a remote: a push there runs its hooks",
+            ))  # fmt: skip
+        if inspection.push_sources:
+            refusals.append((
+                "engine.approved-push-source",
+                f"the repository's configuration sets `{inspection.push_sources[0]}`, which "
+                "chooses what `git push` sends (a stash, every ref as a mirror, or the "
+                "submodules' refs), not the branch the approval covers",
+            ))  # fmt: skip
+        named = set(inspection.remote_names)
+        # (no destination and no push target configured: git pushes to `origin`)
+        wanted = [d for d in destinations if d is not None] or [*inspection.push_targets]
+        if not wanted:
+            wanted = ["origin"]
+        stray = next((name for name in wanted if name not in named), None)
+        if stray is not None or not inspection.complete:
+            # git reads a name no remote of the repository has as a URL or a path (FT1)
+            shown = f"`{short(stray)}`" if stray is not None else "a remote"
+            refusals.append((
+                "engine.approved-push-destination",
+                f"`git push` would send to {shown}, which the repository's configuration "
+                "(read in full) does not name as a remote with a `url`",
+            ))  # fmt: skip
+        gitdirs = find_gitdirs(directory)[0]
+        odd = next(filter(None, (gitrefs.odd_symref(gitdir) for gitdir, _top in gitdirs)), None)
+        if odd is not None:
+            refusals.append((
+                "engine.approved-push-source",
+                f"the repository holds a symbolic ref git does not make itself "
+                f"(`{short(odd)}`): what `git push` sends through it cannot be told",
+            ))  # fmt: skip
+        return refusals
 
     def _a_repository_here(self, name: str, cwd: paths.Cwd) -> bool:
         """Whether git may open `name` as a repository in any working folder the line may be
@@ -6245,6 +6329,25 @@ def _push_destination(
             index += 1
         index += 1
     return found, None
+
+
+def _push_recursion_option(words: Sequence[tuple[str, str | None]]) -> str | None:
+    """A `--recurse-submodules` word of `git push` that pushes the submodules too
+    (`on-demand`, `only`), whose remotes and refs no push check reads; None otherwise."""
+    for index, (text, value) in enumerate(words):
+        if value == "--":
+            return None
+        if value is None or not value.startswith("--"):
+            continue
+        name, eq, given = value[2:].partition("=")
+        long = gitstage.long_option(name, _PUSH_LONG)
+        if long is None or long[0] != "recurse-submodules" or long[1]:
+            continue
+        if not eq:
+            given = words[index + 1][1] or "" if index + 1 < len(words) else ""
+        if given.strip().lower() not in ("check", "no"):
+            return text
+    return None
 
 
 # a push source that names an object by id, walked or peeled (`ID`, `ID^3`, `ID~0`,

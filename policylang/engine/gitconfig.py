@@ -239,6 +239,12 @@ class GitInspection:
     # `branch.X.pushRemote` and `branch.X.remote`, which git reads as a path or URL where
     # it counts no remote of that name (`evil.git` runs its hooks: reviews FS1, FT1)
     push_targets: tuple[str, ...] = ()
+    # the names of the remotes with a `url`: the only destinations an approved `git push`
+    # is allowed to (an allowlist, since every blocklisted spelling had another: FO..FT)
+    remote_names: tuple[str, ...] = ()
+    # `remote.X.fetch` refspecs that copy more than branches and tags (`+refs/stash:
+    # refs/remotes/up/main` made the stash a remote-tracking branch: review FQ7)
+    fetch_sources: tuple[str, ...] = ()
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -588,6 +594,8 @@ class _FileResult:
     print_wideners: tuple[str, ...] = ()  # (`_print_widener`: review EZ2, EZ8)
     push_sources: tuple[str, ...] = ()  # (`_push_source`: review FO6)
     push_targets: tuple[str, ...] = ()  # the values that name a remote to push to (FS1)
+    remote_names: tuple[str, ...] = ()  # the X of each `remote.X.url`
+    fetch_sources: tuple[str, ...] = ()  # (`_odd_fetch`: review FQ7)
 
 
 @dataclass(slots=True)
@@ -603,6 +611,8 @@ class _Walk:
     print_wideners: list[str] = field(default_factory=list)
     push_sources: list[str] = field(default_factory=list)
     push_targets: list[str] = field(default_factory=list)
+    remote_names: list[str] = field(default_factory=list)
+    fetch_sources: list[str] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -745,6 +755,8 @@ class GitConfigInspector:
             submodules=walk.submodules,
             push_sources=tuple(walk.push_sources),
             push_targets=tuple(dict.fromkeys(walk.push_targets)),
+            remote_names=tuple(dict.fromkeys(walk.remote_names)),
+            fetch_sources=tuple(walk.fetch_sources),
         )
 
     def global_config(
@@ -790,7 +802,7 @@ class GitConfigInspector:
         found, complete = gitdirs_of(directory, known)
         kinds: set[str] = set()
         for gitdir, _top in found:
-            common = _commondir(gitdir)
+            common = commondir(gitdir)
             if common is None:
                 complete = False
                 continue
@@ -872,7 +884,7 @@ class GitConfigInspector:
             self._included_by(path, home, named, probe=True)
         found, _complete = gitdirs_of(directory, known)
         for gitdir, _top in found:
-            for config in _repository_configs(gitdir, _commondir(gitdir) or gitdir):
+            for config in _repository_configs(gitdir, commondir(gitdir) or gitdir):
                 self._included_by(config, home, named, probe=config.endswith(".worktree"))
         return frozenset(os.path.normpath(path) for path in named)
 
@@ -921,7 +933,7 @@ class GitConfigInspector:
 
     def object_id_size(self, gitdir: str) -> int | None:
         """`object_id_size(gitdir)`, its config read once per version (review EG2)."""
-        common = _commondir(gitdir)
+        common = commondir(gitdir)
         if common is None:
             return None
         result = self._cached("config", common + "/config", _read_config, missing=_MISSING)
@@ -1004,7 +1016,7 @@ class GitConfigInspector:
         if len(walk.repos) > _MAX_REPOS or depth > _MAX_DEPTH:
             walk.complete = False
             return
-        common = _commondir(gitdir)
+        common = commondir(gitdir)
         if common is None:
             walk.complete = False
             return
@@ -1339,6 +1351,8 @@ class GitConfigInspector:
             walk.print_wideners.extend(result.print_wideners)
             walk.push_sources.extend(result.push_sources)
             walk.push_targets.extend(result.push_targets)
+            walk.remote_names.extend(result.remote_names)
+            walk.fetch_sources.extend(result.fetch_sources)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1349,6 +1363,7 @@ class GitConfigInspector:
                     walk.grep_wideners.append(var)  # (it may set one: review EG3)
                     walk.print_wideners.append(var)  # (review EZ2)
                     walk.push_sources.append(var)  # (review FO6)
+                    walk.fetch_sources.append(var)  # (review FQ7)
                 else:
                     pending.append(target)
         return worktree
@@ -1630,6 +1645,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     printers: list[str] = []
     pushed: list[str] = []
     targets: list[str] = []
+    names: list[str] = []
+    fetched: list[str] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
@@ -1640,6 +1657,13 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         section, sub, name = _split_var(var)
         if section == "remote" and sub is not None and _push_source(name, value):
             pushed.append(var)
+        elif _push_recursion(var, value):
+            pushed.append(var)  # (the submodules' own remotes and refs: not inspected)
+        if section == "remote" and sub is not None and value is not None:
+            if name == "url":
+                names.append(sub)
+            elif name == "fetch" and _odd_fetch(value):
+                fetched.append(var)
         if value is not None and (
             (var == "remote.pushdefault")
             or (section == "branch" and sub is not None and name in ("pushremote", "remote"))
@@ -1690,6 +1714,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         print_wideners=tuple(printers),
         push_sources=tuple(pushed),
         push_targets=tuple(targets),
+        remote_names=tuple(names),
+        fetch_sources=tuple(fetched),
     )
 
 
@@ -1699,6 +1725,25 @@ def _push_source(name: str, value: str | None) -> bool:
     if name == "push":
         return True
     return name == "mirror" and (value is None or value.strip().lower() not in _FALSE)
+
+
+def _push_recursion(var: str, value: str | None) -> bool:
+    """Whether `var = value` makes `git push` push the submodules too (`on-demand`,
+    `only`; `submodule.recurse` true means on-demand), whose own remotes and refs no
+    push check reads."""
+    if var == "push.recursesubmodules":
+        return value is not None and value.strip().lower() in ("on-demand", "only")
+    return var == "submodule.recurse" and (value is None or value.strip().lower() not in _FALSE)
+
+
+# a fetch refspec's source that copies branches or tags only (a glob, a negative one too)
+_ORDINARY_FETCH: Final = re.compile(r"\^?\+?refs/(?:heads|tags)/[^:]*(?::refs/[^:]*)?")
+
+
+def _odd_fetch(value: str) -> bool:
+    """Whether a `remote.X.fetch` refspec copies a ref that is no branch or tag of the
+    remote (`+refs/stash:refs/remotes/up/main`, with `url = .git`: review FQ7)."""
+    return not _ORDINARY_FETCH.fullmatch(value.strip())
 
 
 def _print_widener(var: str, value: str | None) -> bool:
@@ -1851,7 +1896,7 @@ def object_id_size(gitdir: str) -> int | None:
     directory's `config` sets `extensions.objectFormat = sha256`, 20 where it sets `sha1`
     or nothing; None where that cannot be told (an unreadable config, another value:
     git refuses the repository). (Uncached: see `GitConfigs.object_id_size`.)"""
-    common = _commondir(gitdir)
+    common = commondir(gitdir)
     if common is None:
         return None
     path = common + "/config"
@@ -2106,7 +2151,7 @@ def _gitdir_state(directory: str) -> int:
         return 0
     if not head:
         return 1
-    common = _commondir(directory)
+    common = commondir(directory)
     if common is None:
         return 1
     if os.access(common + "/objects", os.X_OK) and os.access(common + "/refs", os.X_OK):
@@ -2114,7 +2159,7 @@ def _gitdir_state(directory: str) -> int:
     return 1
 
 
-def _commondir(gitdir: str) -> str | None:
+def commondir(gitdir: str) -> str | None:
     """The common directory of a git directory (`commondir` file), None if unreadable."""
     path = gitdir + "/commondir"
     if not os.access(path, os.F_OK):
@@ -2279,7 +2324,7 @@ def find_config(directory: str) -> str | None:
     """The config file of the repository git uses for `directory`, if any."""
     found, _ = find_gitdirs(directory)
     for gitdir, _top in reversed(found):
-        common = _commondir(gitdir)
+        common = commondir(gitdir)
         return os.path.normpath((common or gitdir) + "/config")
     return None
 

@@ -43,6 +43,71 @@ def git_ok(workspace: Path, *args: str) -> None:
     assert done.returncode == 0, (args, done.stderr)
 
 
+def pushable_repository(workspace: Path, *branches: str) -> None:
+    """Make `workspace` a repository an approved `git push` covers: branch `main` (and
+    `branches`) holding a commit, and a remote `origin` on the network (which is never
+    reached: the tests judge the line, they do not push)."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    git_ok(workspace, "init", "-q")
+    git_ok(workspace, "commit", "-q", "--allow-empty", "-m", "first")
+    for branch in branches:
+        git_ok(workspace, "branch", branch)
+    network_origin(workspace)
+
+
+def network_origin(workspace: Path) -> None:
+    """Name the current branch of the repository `workspace` `main`, and add a remote
+    `origin` on the network (never reached)."""
+    git_ok(workspace, "branch", "-M", "main")
+    git_ok(workspace, "remote", "add", "origin", "https://example.invalid/r.git")
+
+
+# the remote URL of `stashed_repository`, on the network for the engine; the real runs
+# reach the bare repository beside the workspace through `bare_rewrite`
+NETWORK_URL = "https://example.invalid/origin.git"
+
+
+def git_out(workspace: Path, *args: str) -> str:
+    """What `git ARGS` printed in `workspace` (with an author); it must succeed."""
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        cwd=workspace, check=True, timeout=60, capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def bare_rewrite(tmp_path: Path) -> dict[str, str]:
+    """The environment of a real run: git's `insteadOf` takes `NETWORK_URL` to the bare
+    repository `origin.git` beside the workspace."""
+    return {**os.environ, "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": f"url.{tmp_path / 'origin.git'}.insteadOf",
+            "GIT_CONFIG_VALUE_0": NETWORK_URL}  # fmt: skip
+
+
+def stashed_repository(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """`tmp_path/ws`: a committed `config/.env` template the user filled in and stashed,
+    branch `main` pushed to `origin` (`NETWORK_URL`, the bare `tmp_path/origin.git` for
+    the real runs); and the engine's environment (a fake home)."""
+    remote = tmp_path / "origin.git"
+    git_out(tmp_path, "init", "-q", "--bare", str(remote))
+    workspace = tmp_path / "ws"
+    (workspace / "config").mkdir(parents=True)
+    (workspace / "config" / ".env").write_text("DB_PASS=template\n")
+    (workspace / "src.txt").write_text("x\n")
+    git_out(workspace, "init", "-q", "-b", "main", ".")
+    git_out(workspace, "add", "-A")
+    git_out(workspace, "commit", "-qm", "x")
+    git_out(workspace, "remote", "add", "origin", str(remote))
+    git_out(workspace, "push", "-q", "origin", "main")
+    # a repository on this machine as a remote asks under any approval of `git push`
+    # (review FR3): the engine sees the network URL
+    git_out(workspace, "remote", "set-url", "origin", NETWORK_URL)
+    (workspace / "config" / ".env").write_text("DB_PASS=CANARY_FD\n")
+    git_out(workspace, "stash", "-q")
+    (tmp_path / "home").mkdir()
+    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+
+
 def approved(*rules: str) -> Policy:
     """The default policy with `rules` approved for the session (in memory)."""
     policy = load_policy()

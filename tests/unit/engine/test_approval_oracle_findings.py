@@ -125,8 +125,10 @@ def test_a_push_to_a_folder_named_like_a_remote_runs_its_hooks(tmp_path: Path) -
     workspace.mkdir()
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "GIT_AUTHOR_NAME": "a",
            "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b"}
+    # (a remote on the network: where an approval of `git push` is offered at all)
     for args in (["init", "-q"], ["init", "-q", "--bare", "bare.git"],
-                 ["commit", "-q", "--allow-empty", "-m", "x"]):
+                 ["commit", "-q", "--allow-empty", "-m", "x"],
+                 ["remote", "add", "origin", "https://example.invalid/r.git"]):
         subprocess.run(["git", *args], cwd=workspace, env=env, check=True)
     hook = workspace / "bare.git" / "hooks" / "pre-receive"
     hook.write_text(f"#!/bin/sh\ntouch '{tmp_path / 'hook-ran'}'\n")
@@ -138,4 +140,4 @@ def test_a_push_to_a_folder_named_like_a_remote_runs_its_hooks(tmp_path: Path) -
     assert decision.verdict is Verdict.ASK, decision.explain()
     subprocess.run(["bash", "-c", line], cwd=workspace, env=env, check=True)
     assert (tmp_path / "hook-ran").exists()
-    assert judge("git push -q origin main", workspace, str(suggested)).verdict is Verdict.ALLOW
+    assert judge("git push -q origin HEAD", workspace, str(suggested)).verdict is Verdict.ALLOW

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import scan_policy
+from realrun import pushable_repository, scan_policy
 
 from policylang.decision import Verdict
 from policylang.engine.policy import load_policy
@@ -29,6 +29,18 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     (home / ".ssh" / "id_rsa").write_text("FAKE KEY\n")
     (home / ".aws").mkdir()
     (home / ".aws" / "credentials").write_text("FAKE\n")
+    return ws, home
+
+
+@pytest.fixture(scope="module")
+def push_places(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A repository with a network remote: where an approval of `git push` is offered at
+    all (an allowlist: a push from no repository, or to a name no remote has, asks)."""
+    root = tmp_path_factory.mktemp("scope-push")
+    ws, home = root / "ws", root / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("FAKE KEY\n")
+    pushable_repository(ws)
     return ws, home
 
 
@@ -364,9 +376,11 @@ CASES = [
 
 @pytest.mark.parametrize(("approved", "command", "expected"), CASES)
 def test_an_approved_prefix_does_not_reach_further(
-    places: tuple[Path, Path], approved: str, command: str, expected: Verdict
+    request: pytest.FixtureRequest, approved: str, command: str, expected: Verdict
 ) -> None:
-    ws, home = places
+    ws, home = request.getfixturevalue(
+        "push_places" if approved.startswith("git push") else "places"
+    )
     policy = scan_policy()  # (compilers approvable, as a ruleset may let them be)
     where = {"workspace": ws, "env": {"HOME": str(home)}}
     first = policy.evaluate(approved, **where)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from realrun import run_real
+from realrun import pushable_repository, run_real
 
 from policylang import Verdict
 from policylang.decision import Decision
@@ -175,6 +175,7 @@ def test_make_runs_the_targets_after_a_double_dash_and_load_average(workspace: P
 def test_an_approved_push_goes_to_remotes_only(
     workspace: Path, command: str, verdict: Verdict
 ) -> None:
+    pushable_repository(workspace, "feature")
     policy = load_policy()
     policy.approvals.add("git push", persist=False)
     assert _decide(policy, command, workspace).verdict is verdict

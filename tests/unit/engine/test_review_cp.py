@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import bash_printed, bash_ran, copy_workspace, git_ok, judge
+from realrun import bash_printed, bash_ran, copy_workspace, git_ok, judge, network_origin
 
 from policylang import Decision, Verdict
 from policylang.engine.gitstage import StagePlan, clean_plan
@@ -246,6 +246,7 @@ def test_cp1_a_push_destination_git_finds_by_another_name(tmp_path: Path, layout
 
 
 def test_cp1_a_remote_name_stays_approved(repository: Path) -> None:
+    network_origin(repository)
     assert judge("git push origin HEAD:main", repository, "git push").verdict is Verdict.ALLOW
 
 
@@ -521,6 +522,7 @@ def test_cr5_a_destination_git_push_cannot_be_told(repository: Path, line: str) 
                                   "git push --force-with-lease=main origin main",
                                   "git push -o ci.skip origin main"])  # fmt: skip
 def test_cr5_pushes_to_a_remote_stay_approved(repository: Path, line: str) -> None:
+    network_origin(repository)
     decision = judge(line, repository, "git push")
     assert decision.verdict is not Verdict.ASK or all(
         r.rule_id != "engine.approved-push-destination" for r in decision.reasons
@@ -644,6 +646,7 @@ def test_ct1_an_o_inside_a_group_takes_the_rest_of_it(tmp_path: Path, line: str)
 
 
 def test_ct1_a_push_option_with_an_f_in_it_is_no_force(repository: Path) -> None:
+    network_origin(repository)
     decision = judge("git push -ofoo origin main", repository, "git push")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 

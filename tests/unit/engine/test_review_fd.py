@@ -14,52 +14,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import bare_rewrite, decide, git_out, stashed_repository
 
 from policylang import Verdict
 
-_GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
-
-
-def _git(workspace: Path, *args: str) -> str:
-    done = subprocess.run(
-        [*_GIT, *args], cwd=workspace, check=True, timeout=60, capture_output=True, text=True
-    )
-    return done.stdout
-
-
-_NETWORK_URL = "https://example.invalid/origin.git"
-
-
-def _rewrite(tmp_path: Path) -> dict[str, str]:
-    """The environment of a real run: git's `insteadOf` takes the network URL to the
-    bare repository beside the workspace."""
-    return {**os.environ, "GIT_CONFIG_COUNT": "1",
-            "GIT_CONFIG_KEY_0": f"url.{tmp_path / 'origin.git'}.insteadOf",
-            "GIT_CONFIG_VALUE_0": _NETWORK_URL}  # fmt: skip
-
-
-def _stashed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A committed `config/.env` template the user filled in and stashed; a remote."""
-    remote = tmp_path / "origin.git"
-    _git(tmp_path, "init", "-q", "--bare", str(remote))
-    workspace = tmp_path / "ws"
-    (workspace / "config").mkdir(parents=True)
-    (workspace / "config" / ".env").write_text("DB_PASS=template\n")
-    (workspace / "src.txt").write_text("x\n")
-    _git(workspace, "init", "-q", "-b", "main", ".")
-    _git(workspace, "add", "-A")
-    _git(workspace, "commit", "-qm", "x")
-    _git(workspace, "remote", "add", "origin", str(remote))
-    _git(workspace, "push", "-q", "origin", "main")
-    # the remote as the engine sees it is on the network: a repository on this machine
-    # asks under any approval of `git push` (review FR3); the real runs below reach the
-    # bare repository through `_REWRITE`
-    _git(workspace, "remote", "set-url", "origin", _NETWORK_URL)
-    (workspace / "config" / ".env").write_text("DB_PASS=CANARY_FD\n")
-    _git(workspace, "stash", "-q")
-    (tmp_path / "home").mkdir()
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+_git = git_out
+_rewrite = bare_rewrite
+_stashed = stashed_repository
 
 
 @pytest.mark.parametrize(

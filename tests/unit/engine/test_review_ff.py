@@ -149,12 +149,14 @@ def test_ff3_another_name_for_a_stash_asks(
 ) -> None:
     workspace, env = _stashed(tmp_path)
     _asks(line, workspace, env, "engine.git-object-swap", approval)
-    run_printed(line, workspace, env)
-    assert "CANARY_FF_STASHED" in run_printed(reader, workspace, env)
+    # (judged before the line runs: a symbolic ref to the stash beside it makes every
+    # revision given to a writer ask, review FR6)
     for fine in ("git symbolic-ref HEAD", "git symbolic-ref HEAD refs/heads/main",
                  "git bisect start HEAD HEAD~1", "git bisect good",
                  "git bisect reset"):  # fmt: skip
         _allows(fine, workspace, env, "git symbolic-ref", "git bisect")
+    run_printed(line, workspace, env)
+    assert "CANARY_FF_STASHED" in run_printed(reader, workspace, env)
 
 
 @pytest.mark.parametrize("data", ["--data", "--no-no-data"])

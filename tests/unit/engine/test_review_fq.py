@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import canary_environment, judge
+from realrun import canary_environment, judge, pushable_repository
 
 from policylang import Verdict, load_policy
 
@@ -65,7 +65,9 @@ def test_fq10_the_org_locks_scalar(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("branch", ["release-2024", "bugfix/ABC-1234", "main", "feature/x"])
 def test_fq9_branches_with_digits_stay_approved(tmp_path: Path, branch: str) -> None:
-    decision = judge(f"git push origin {branch}", _workspace(tmp_path), "git push")
+    workspace = _workspace(tmp_path)
+    pushable_repository(workspace, *({branch} - {"main"}))
+    decision = judge(f"git push origin {branch}", workspace, "git push")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
 

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from realrun import pushable_repository
 
 from policylang.decision import Decision, Verdict
 from policylang.engine.policy import Policy, load_policy
@@ -173,9 +174,12 @@ def test_tildes_read_as_bash_reads_them(policy: Policy, places: tuple[Path, Path
     ],
 )
 def test_a_git_url_glued_to_an_option_reaching_this_machine_asks(
-    policy: Policy, places: tuple[Path, Path], approved: str, command: str
+    policy: Policy, places: tuple[Path, Path], approved: str, command: str, tmp_path: Path
 ) -> None:
     ws, home = places
+    if approved.startswith("git push"):
+        ws = tmp_path / "ws"  # (`git push` is approvable in a repository with a remote)
+        pushable_repository(ws)
     where = {"workspace": ws, "env": {"HOME": str(home)}}
     fresh = load_policy()
     suggested = fresh.evaluate(approved, **where).suggested_rule  # type: ignore[arg-type]
