@@ -25,7 +25,8 @@ def test_a_fresh_repository_has_git_own_refs_only(tmp_path: Path) -> None:
     gitdir = str(workspace / ".git")
     assert odd_symref(gitdir) is None
     assert head_branch(gitdir) == "main"
-    assert sends_branch(gitdir, "main") and sends_branch(gitdir, "HEAD")
+    assert sends_branch(gitdir, "main")
+    assert sends_branch(gitdir, "HEAD")
 
 
 def test_a_branch_in_packed_refs_only_is_a_branch(tmp_path: Path) -> None:
@@ -59,7 +60,8 @@ def test_a_detached_head_and_a_linked_worktree(tmp_path: Path) -> None:
     workspace = _repository(tmp_path)
     git_ok(workspace, "worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
     linked = str(workspace / ".git" / "worktrees" / "side")
-    assert head_branch(linked) == "side" and sends_branch(linked, "HEAD")
+    assert head_branch(linked) == "side"
+    assert sends_branch(linked, "HEAD")
     assert odd_symref(linked) is None
     git_ok(workspace, "checkout", "-q", "--detach")
     assert head_branch(str(workspace / ".git")) is None
