@@ -1393,7 +1393,8 @@ class _Walk(LineWrites):
     ) -> None:
         verdict = found.verdict
         reason = found.reason
-        placeholder = found.read_only or found.opaque
+        # (a floor beside a read-only rule takes nothing from its write: review FK2)
+        placeholder = found.read_only or found.opaque or found.rule_read_only
         # a read-only rule's write is no prefix to approve: approved once as `echo` (for
         # `echo hi > notes.txt`), `echo x > ANY-FILE` was allowed from then on (review L3)
         approvable = not found.locked and not found.exception
@@ -1406,14 +1407,16 @@ class _Walk(LineWrites):
             # wrapper's placeholder allow is no rule at all: its own writes are judged the same
             # way (`watch -n 1 ls $X > x` must be no looser than `ls $X > x`). A failed
             # `checked-by` check is left to the default the same way (`rules._match_verdict`).
-            rule = reason.rule_id if reason is not None else "readonly"
-            verdict = self.rules.policy.default.at_least(Verdict.ASK)
-            reason = Reason(
-                rule_id=rule,
-                message=f"the read-only rule `{rule}` does not cover writing `{seg.writes}`",
-                verdict=verdict,
-                location=reason.location if reason is not None else None,
-            )
+            reason = self._write_reason(reason, seg.writes)
+            verdict = reason.verdict
+        if found.otherwise is not None:
+            # an undecidable rule asks; what holds where it does not apply may be a deny,
+            # and then the line is denied whichever way the word goes (review FK2)
+            otherwise = found.otherwise
+            if found.otherwise_read_only and seg.writes is not None:
+                otherwise = self._write_reason(otherwise, seg.writes)
+            if otherwise.verdict.rank > verdict.rank:
+                verdict, reason, approvable = otherwise.verdict, otherwise, False
         # only an ask is approved or suggested: the script is looked at for those alone
         scripts, placed = (
             self.script_operand(found, cwd) if verdict is Verdict.ASK else ((), True)
@@ -1511,6 +1514,18 @@ class _Walk(LineWrites):
             seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
+
+    def _write_reason(self, reason: Reason | None, writes: str) -> Reason:
+        """A read-only rule (`reason`'s) no longer applies to a line that writes `writes`:
+        what would without it is at least ask, the policy's default raised to ask."""
+        rule = reason.rule_id if reason is not None else "readonly"
+        verdict = self.rules.policy.default.at_least(Verdict.ASK)
+        return Reason(
+            rule_id=rule,
+            message=f"the read-only rule `{rule}` does not cover writing `{writes}`",
+            verdict=verdict,
+            location=reason.location if reason is not None else None,
+        )
 
     def script_operand(
         self, found: SegmentRules, cwd: paths.Cwd | None
