@@ -137,6 +137,12 @@ def _interpreters() -> dict[str, InterpreterSpec]:
     add("jruby truffleruby", "-e")
     add("qjs", "-e --eval")
     add("php-cgi", "-r")
+    # review FL14: script runners the table missed, offered by their bare name, whose
+    # approval ran any other script or code (`janet -e CODE` under `janet x.janet`)
+    add("janet", "-e")
+    add("crystal", "eval")
+    add("coffee d8", "-e --eval")
+    add("dart bpython ptpython", "")
     return table
 
 

@@ -101,6 +101,7 @@ from policylang.engine.rules import (
     ssh_loopback_aliases,
     time_zone_word,
 )
+from policylang.engine.subtree import scan as scan_tree
 from policylang.shell.braces import expand_braces
 from policylang.shell.fragments import (
     brace_written,
@@ -1378,8 +1379,8 @@ class _Walk(LineWrites):
             trial = SegmentState(text=seg.text, context=seg.context)
             size = covered_words(seg.suggestion)
             self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
-            if trial.verdict is not Verdict.ALLOW:
-                seg.suggestion = None
+            if trial.verdict is not Verdict.ALLOW or self._config_chosen_files(found, cwd):
+                seg.suggestion = None  # (`engine.linter-config` would ask: review FL11)
         if found.git_dirs is not None and seg.verdict is not Verdict.DENY:
             self.git_tree_state(found, seg)
         if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
@@ -1452,6 +1453,15 @@ class _Walk(LineWrites):
                     Verdict.ASK,
                     "engine.approved-elsewhere",
                     f"`{format_rule(approved)}` is approved, but this {elsewhere}",
+                )
+            elif approved is not None and (chosen := self._config_chosen_files(found, cwd)):
+                # `ruff check .`, `black .`: the files read, printed and rewritten are the
+                # ones the repository's configuration picks (`include = [".env"]`), which
+                # no word of the approved line names (review FL11)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.linter-config",
+                    f"`{format_rule(approved)}` is approved, but {chosen}",
                 )
             elif approved is not None and is_exact(approved) and seg.fed:
                 # `redis-cli $`, `openssl $` approved bare: fed commands on their input,
@@ -1578,6 +1588,9 @@ class _Walk(LineWrites):
         relative = name[:1] not in ("-", "/", "")
         if run and relative and ("/" in name or self.rules.names_script(name)):
             return start
+        verb_script = self.rules.verb_script_at(values, start)
+        if verb_script is not None:
+            return verb_script  # `nim r x.nim`, `stack runghc x.hs` (review FL14)
         value = values[start + 1] if start + 1 < len(values) else None
         if not value or value[0] in "-/" or not self.rules.runs_script(name, value, ruled=ruled):
             return None
@@ -2973,6 +2986,23 @@ class _Walk(LineWrites):
             seg.floor(
                 Verdict.DENY, rule_id, f"{what} `{short(text)}`, which is denied: {short(why, 120)}"
             )
+
+    def _config_chosen_files(self, found: SegmentRules, cwd: paths.Cwd | None) -> str:
+        """Why the files a linter reads or rewrites are the configuration's to choose (""
+        where they are not): ruff or black, where a configuration file it reads here sets
+        which files it checks, where it writes or what it extends (review FL11)."""
+        values = [w.value for w in found.inner]
+        tool = module_tool(values)
+        name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
+        if name not in _LINTER_CONFIG_KEYS:
+            return ""
+        if cwd is None or not cwd.known:
+            return f"the folder {name} runs in is not known, whose configuration picks its files"
+        for folder in sorted(cwd.candidates):
+            chosen = _linter_config(name, folder, self.ctx.workspace or folder)
+            if chosen:
+                return f"{name} reads {chosen}, which picks the files it reads and writes"
+        return ""
 
     def _approval_elsewhere(self, seg: SegmentState, cwd: paths.Cwd | None) -> str:
         """Why approvals do not hold where `seg` runs ("" where they do): outside the
@@ -4396,6 +4426,78 @@ _RUNNER_FOLDER_OPTIONS: Final = {"uv run": ("--directory",), "poetry run": ("-C"
 # goes first on PATH (`_Walk.project_program`, review EE7)
 _PROJECT_RUNNERS: Final = frozenset({"uv run", "poetry run", "pdm run", "pipenv run", "rye run"})
 _PYPROJECT_LIMIT: Final = 1 << 20
+
+
+# the settings of ruff's and black's configuration that choose which files they read,
+# print and rewrite, or where they write (`include = [".env"]` with `respect-gitignore =
+# false`; black's `exclude` turns off its use of .gitignore; ruff's `output-file`,
+# `cache-dir`, and `extend`, which reads another file): review FL11
+_LINTER_CONFIG_KEYS: Final = {
+    "ruff": frozenset({"include", "extend-include", "exclude", "respect-gitignore",
+                       "output-file", "cache-dir", "extend"}),
+    "black": frozenset({"include", "exclude"}),
+}  # fmt: skip
+# ruff's configuration files, each folder's nearest first (a pyproject.toml counts where it
+# has `[tool.ruff]`); black reads `[tool.black]` of the project's pyproject.toml only
+_RUFF_FILES: Final = ("pyproject.toml", "ruff.toml", ".ruff.toml")
+
+
+def _linter_config(name: str, folder: str, workspace: str) -> str:
+    """The configuration file `name` (ruff, black) reads when run in `folder` that picks
+    its files (`_LINTER_CONFIG_KEYS`), or "". Every folder above is looked at (ruff and
+    black take the nearest; any may be it), and for ruff every folder of the `workspace`
+    too, since ruff applies the nearest configuration to each file of a folder it walks
+    (a `sub/ruff.toml` with `include = [".env"]` checks `sub/.env`), and an operand may
+    name any folder there (`ruff check ../sub`)."""
+    names = _RUFF_FILES if name == "ruff" else ("pyproject.toml",)
+    place = os.path.normpath(folder)
+    while True:
+        for base in names:
+            if _config_picks(name, os.path.join(place, base)):
+                return f"`{os.path.join(place, base)}`"
+        parent = os.path.dirname(place)
+        if parent == place:
+            break
+        place = parent
+    if name != "ruff":
+        return ""
+    tree = scan_tree(workspace, hidden=True, budget=checks.TREE_BUDGET, skip=_RUFF_SKIPPED)
+    if not tree.complete:
+        return "the configuration files of a tree too large to look through"
+    for entry in tree.entries:
+        if os.path.basename(entry) in _RUFF_FILES and _config_picks(name, entry):
+            return f"`{entry}`"
+    return ""
+
+
+def _config_picks(name: str, path: str) -> bool:
+    """Whether the configuration file `path` sets one of `name`'s file-picking settings;
+    a file that exists but cannot be read or parsed counts (the tool may read it)."""
+    if not os.path.lexists(path):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.loads(handle.read(_PYPROJECT_LIMIT).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return True
+    if os.path.basename(path) == "pyproject.toml":
+        tool = data.get("tool")
+        section = tool.get(name) if isinstance(tool, dict) else None
+        if not isinstance(section, dict):
+            return False
+        data = section
+    return not _LINTER_CONFIG_KEYS[name].isdisjoint(data)
+
+
+# the folders ruff never walks into unless a configuration's `exclude` (which
+# `_LINTER_CONFIG_KEYS` asks for) replaces its defaults: their configuration files are
+# never read (a `.venv`'s packages ship their own)
+_RUFF_SKIPPED: Final = frozenset(
+    {".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints",
+     ".mypy_cache", ".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache",
+     ".svn", ".tox", ".venv", ".vscode", "__pypackages__", "_build", "buck-out", "dist",
+     "node_modules", "site-packages", "venv"}
+)  # fmt: skip
 
 
 def _declared_scripts(folder: str) -> frozenset[str]:

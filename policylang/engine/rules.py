@@ -1872,6 +1872,17 @@ class RuleView:
         """Whether `NAME OPERAND` runs the script OPERAND names (as its suggestion keeps)."""
         return self._runs_code(name) or (not ruled and _SCRIPT_NAME.search(operand) is not None)
 
+    def verb_script_at(self, values: Sequence[str | None], start: int) -> int | None:
+        """Where the relative script of a verb that runs one is (`nim r x.nim`, `stack
+        runghc x.hs`, `dart run bin/x.dart`: `_SCRIPT_VERBS`), for the command at `start`;
+        None for another command or operand (review FL14)."""
+        if not is_script_verb(values[start : start + 2]) or start + 2 >= len(values):
+            return None
+        operand = values[start + 2]
+        if not operand or operand[0] in "-/":
+            return None
+        return start + 2 if "/" in operand or self.names_script(operand) else None
+
     def suggest(
         self, inner: Sequence[Word], view: OptionView, *, ruled: bool = True
     ) -> tuple[str, ...] | None:
@@ -1915,6 +1926,20 @@ class RuleView:
             return None
         return (*values, EXACT_END)
 
+    def _script_verb_prefix(
+        self, values: Sequence[str], words: Sequence[str], depth: int
+    ) -> tuple[str, ...] | None:
+        """The suggestion of a verb that runs the script after it (`nim r x.nim`): the
+        verb with that script, which the evaluator makes absolute; never the verb alone,
+        which approved every script (review FL14). Alone (`dart run`: the package's own
+        program), only that line; past an option or a descriptor, nothing."""
+        if len(values) < 3:
+            return self._exact(values, words, depth)
+        operand = values[2]
+        if operand.startswith("-") or names_descriptor(operand):
+            return None
+        return tuple(values[:3])
+
     def _ruled(self, values: Sequence[str]) -> bool:
         """Whether a rule of the policy (not its `default`) names the command `values`,
         as `suggest`'s `ruled` says of a segment (review CZ9)."""
@@ -1949,6 +1974,8 @@ class RuleView:
         renamed = self.renamed(values[0].rpartition("/")[2]) if values else None
         if renamed is not None and " " not in renamed:
             words = (renamed, *values[1:])
+        if is_script_verb(words[:2]):
+            return self._script_verb_prefix(values, words, depth)
         spelled = _npm_verb(words)
         prefix = self.policy.arity.prefix(words if spelled is None else spelled)
         prefix = tuple(values[: len(prefix)])
@@ -2057,6 +2084,33 @@ _MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is
 # programs that bare start a session running its configuration, kept after the call
 # (review DF9: `tmux` runs `~/.tmux.conf` and leaves a server with a shell)
 _NO_EXACT: Final = frozenset({"tmux", "screen", "byobu", "zellij"})
+# programs' verbs that run the script (or the package's program) their next operand names:
+# offered with that script, never by the verb alone, which approved any other script
+# (review FL14: `nim r x.nim` offered `nim r`, `stack runghc x.hs` `stack runghc`)
+_SCRIPT_VERBS: Final = frozenset(
+    {("nim", "r"), ("nim", "e"), ("stack", "runghc"), ("stack", "runhaskell"),
+     ("stack", "script"), ("dart", "run"), ("crystal", "run"), ("crystal", "i"),
+     ("mix", "run"), ("scala-cli", "run"), ("scala", "run"), ("k6", "run"),
+     ("hardhat", "run"), ("marimo", "run"), ("memray", "run"), ("ncc", "run"),
+     ("mpremote", "run"), ("zig", "run"), ("v", "run"), ("v", "crun"), ("fastapi", "run"),
+     ("fastapi", "dev")}
+)  # fmt: skip
+
+
+def is_script_verb(values: Sequence[str | None]) -> bool:
+    """Whether `values` start with a program and its verb that runs a script
+    (`_SCRIPT_VERBS`: `nim r`, `stack runghc`).
+
+    >>> is_script_verb(["nim", "r", "x.nim"]), is_script_verb(["/usr/bin/nim", "r"])
+    (True, True)
+    >>> is_script_verb(["nim", "c", "x.nim"]), is_script_verb(["nim"])
+    (False, False)
+    """
+    if len(values) < 2 or values[0] is None or values[1] is None:
+        return False
+    return (values[0].rpartition("/")[2], values[1]) in _SCRIPT_VERBS
+
+
 # interpreters whose first operand is always a script (verbs are options: `python3 -m`)
 _VERBLESS: Final = re.compile(r"(?:python|pypy)[0-9.]*")
 # npm 11's commands and its other names for them (`lib/utils/cmd-list.js`); npm takes any
@@ -2300,7 +2354,9 @@ _SCRIPT_NAME = re.compile(
     r"|hs|lhs|ml|java|jsh|kts|groovy|scala|sc|clj|cljs|jl|r|ex|exs|erl|swift|ps1"
     r"|awk|sed|dc|m|vim|el|scm|rkt|lisp|expect|exp|osa|applescript"
     # (m4, gnuplot, Maxima, PARI/GP, notebooks, SQL, TeX: review BR11)
-    r"|m4|gp|plt|gnuplot|mac|ipynb|sql|tex)$",
+    r"|m4|gp|plt|gnuplot|mac|ipynb|sql|tex"
+    # (Dart, Crystal, Janet, Nim, CoffeeScript, F# and C# scripts: review FL14)
+    r"|dart|cr|janet|nim|nims|coffee|litcoffee|fsx|csx)$",
     re.IGNORECASE,
 )
 
