@@ -206,6 +206,8 @@ _RUNNER_PROGRAMS = (
     "sshpass",  # review CN8: `sshpass -p x sh x.sh` was offered as `sshpass`
     # review DX6: macOS's `arch -x86_64 CMD`, setarch's `i386 CMD` and `x86_64 CMD`
     "arch", "i386", "x86_64",
+    # review FV-widen W3-W5: a pty wrapper, the analyser's build wrapper, a chroot runner
+    "sequin", "scan-build", "intercept-build", "schroot",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -235,6 +237,8 @@ _RUNNER_VERBS = (
     "rustup run", "nvm exec", "nvm run", "pueue add", "foreman run", "apptainer exec",
     "apptainer run", "singularity exec", "singularity run", "mirrord exec", "jj bisect",
     "fnm use", "asdf shell", "mise run",
+    # review FV-widen W6, W12: n's node runners, toolbox's container shell and command
+    "n run", "n use", "n as", "n exec", "toolbox run", "toolbox enter",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an
@@ -252,6 +256,31 @@ DEFAULT_RUNNERS = RunnerTable(
     programs=frozenset(_RUNNER_PROGRAMS),
     verbs=frozenset(tuple(entry.split()) for entry in _RUNNER_VERBS),
     exact=frozenset(tuple(entry.split()) for entry in _EXACT_RUNNERS),
+)
+
+# Words that make a network client send a file's contents (review FV-widen W13, W14): an
+# approved `curl URL` (a GET) covered `curl -T notes.txt URL`, `-d @notes.txt`, `-F
+# f=@notes.txt`; an approved `http URL`, `http -f POST URL cv@notes.txt`. curl reads a
+# file from a `@` value (`-d`, `--data-*`, `--json`, `-H`, `-K`), `=@`/`=<` in a form
+# field, `NAME@FILE` in `--data-urlencode` and `--url-query`, `--variable NAME@FILE`, and
+# uploads `-T FILE` (in a short bundle too); curl 7 takes a unique prefix of a long
+# option (`--upl F`, `--data-url N@F`), so those are matched by their prefixes. httpie and
+# xh read `FIELD@FILE`, `FIELD=@FILE`, `FIELD:=@FILE`, `HEADER:@FILE`. Matched on each word
+# after an approved prefix, as `HANDED_CODE` is.
+_CURL_SENDS = (
+    r"@.*|.*=[@<].*|-[A-Za-z0-9#:]*T.*|--up.*|--data-u.*|--url-q.*|--va.*|--exp.*"
+    r"|-[^-].*@.*"
+)
+# (httpie splits an item at its first separator: `email=a@b.example` is text)
+_HTTPIE_SENDS = r"[^:=@]*(?:@|=@|:=@|:@).*"
+SENT_FILES: Mapping[str, str] = MappingProxyType(
+    {"curl": _CURL_SENDS, **dict.fromkeys(("http", "https", "xh", "xhs"), _HTTPIE_SENDS)}
+)
+# clients that send their standard input as a request's body: fed by the line (`< F`, a
+# pipe), an approved one sends whatever is fed (review FV-widen W14: `lwp-request -m POST
+# URL < notes.txt`, `http POST URL < notes.txt`)
+STDIN_SENDERS: frozenset[str] = frozenset(
+    {"http", "https", "xh", "xhs", "lwp-request", "POST", "PUT"}
 )
 
 # Words that make a program run code, or a program or file of code they name, matched on

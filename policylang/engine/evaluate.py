@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Protocol
 
 from policylang.compiler.checks import unzip_options
-from policylang.compiler.defaults import HANDED_CODE
+from policylang.compiler.defaults import HANDED_CODE, SENT_FILES, STDIN_SENDERS
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import _objects, checks, gitrefs, gitstage, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
@@ -1376,7 +1376,8 @@ class _Walk(LineWrites):
             # a suggestion is a promise: approved, it lets this segment through. Where the
             # words after it would still ask or deny (a path outside the workspace, a word
             # not known), approving is no use: nothing is offered (approve once instead)
-            trial = SegmentState(text=seg.text, context=seg.context)
+            # (fed as the segment is: an approved sender asks when fed, `STDIN_SENDERS`)
+            trial = SegmentState(text=seg.text, context=seg.context, fed=seg.fed)
             size = covered_words(seg.suggestion)
             self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
             if trial.verdict is not Verdict.ALLOW or self._config_chosen_files(found, cwd):
@@ -1652,6 +1653,13 @@ class _Walk(LineWrites):
         elif program == "git" and len(prefix) > 1 and prefix[1].value in ("fetch", "pull"):
             self.approved_fetch(seg, cwd)
         handed = _HANDED_CODE.get(program)
+        sent = _SENT_FILES.get(program)
+        if program in STDIN_SENDERS and seg.fed:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-upload",
+                f"`{program}` sends what the line feeds its input, which no approval covers",
+            )
         prefixes = program in _PREFIX_WRITERS and bool(self.state_files)
         forges = program in ("gh", "hub", "glab")
         if program in _TREE_SWITCHERS and self.state_files and (
@@ -1678,6 +1686,13 @@ class _Walk(LineWrites):
                     "engine.approved-inline-code",
                     f"`{short(word.text)}` makes `{program}` run code or a program it names, "
                     "which no approval covers",
+                )
+            if sent is not None and word.value is not None and sent.fullmatch(word.value):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-upload",
+                    f"`{short(word.text)}` makes `{program}` send a file's contents, which "
+                    "no approval covers",
                 )
             if id(word) in judged:
                 continue  # (`judged`: the ids of words the path-role table checked)
@@ -6381,6 +6396,8 @@ def _valgrind_reach(values: Sequence[str | None]) -> str | None:
 
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once
 _HANDED_CODE: Final = {name: re.compile(text) for name, text in HANDED_CODE.items()}
+# words that make a network client send a file (`SENT_FILES`), compiled once
+_SENT_FILES: Final = {name: re.compile(text) for name, text in SENT_FILES.items()}
 # build tools whose `--` hands the later words to the task (`task build -- -x`); make,
 # ninja, just, rake, mvn read later words as more targets (review BR5: under an approved
 # `make test`, `make test -- deploy` ran `deploy`)

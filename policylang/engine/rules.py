@@ -1903,7 +1903,22 @@ class RuleView:
         found = self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
         if found is not None and is_exact(found) and len(values) < len(inner):
             return None  # (a word that cannot be known: no exact rule can match the line)
+        if found is not None and len(found) == 1 and len(values) == len(inner) > 1:
+            found = self._help_only(values) or found
         return found
+
+    def _help_only(self, values: Sequence[str]) -> tuple[str, ...] | None:
+        """The exact rule of a line whose words after the program only ask for its help or
+        version (`X -h $`, `X --version $`), where the bare name would be offered: that
+        approval covered every verb (review FV-widen W15: `VBoxManage -h` approved
+        `VBoxManage extpack install x`, `fastapi --help` `fastapi run x.py`). Not for a
+        program that runs code or starts a session (`_exact`'s exclusions)."""
+        if not all(value in _HELP_WORDS for value in values[1:]):
+            return None
+        base = values[0].rpartition("/")[2]
+        if self._runs_code(values[0]) or self._runs_code(base) or base in _NO_EXACT:
+            return None
+        return (*values, EXACT_END)
 
     def _exact(
         self, values: Sequence[str], words: Sequence[str], depth: int
@@ -2080,6 +2095,11 @@ _VERB_NAMES: Final = frozenset(
 # programs whose path options take a list of paths (`file -m A:B`, review DE1)
 _COLON_LISTS: Final = frozenset({"file"})
 _VERB_ONLY: Final = frozenset({"scalar"})
+# the words that ask a program for its help or version only (`_help_only`)
+_HELP_WORDS: Final = frozenset(
+    {"-h", "--help", "-help", "-?", "--usage", "-V", "--version", "-version", "help",
+     "version"}
+)  # fmt: skip
 _MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is seldom met
 # programs that bare start a session running its configuration, kept after the call
 # (review DF9: `tmux` runs `~/.tmux.conf` and leaves a server with a shell)
