@@ -1651,7 +1651,7 @@ class _Walk(LineWrites):
         if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
             self.approved_push(prefix, rest, seg, cwd)
         elif program == "git" and len(prefix) > 1 and prefix[1].value in ("fetch", "pull"):
-            self.approved_fetch(seg, cwd)
+            self.approved_fetch((*prefix, *rest), seg, cwd)
         handed = _HANDED_CODE.get(program)
         sent = _SENT_FILES.get(program)
         if program in STDIN_SENDERS and seg.fed:
@@ -2358,12 +2358,27 @@ class _Walk(LineWrites):
                 )
                 return
 
-    def approved_fetch(self, seg: SegmentState, cwd: paths.Cwd) -> None:
+    def approved_fetch(
+        self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
         """`git fetch` or `git pull` under an approval: a person approves taking the
         remotes' branches and tags, not what a crafted `remote.X.fetch` copies besides
         (`+refs/stash:refs/remotes/up/main`, with `url = .git`, made the stash a
-        remote-tracking branch that an approved push then published: review FQ7)."""
+        remote-tracking branch that an approved push then published: review FQ7), nor
+        taking them from a repository on this machine, whose refs may be this one's own
+        (`fixtures/up.git` with `commondir = ../../.git` and `HEAD = ref: refs/stash`:
+        `git pull fixtures/up.git` fast-forwarded `main` to the stash, review FW2)."""
         self.fs = True
+        local = next((w.text for w in words[2:] if w.value is None
+                      or self._local_fetch_source(w.value, cwd)), None)  # fmt: skip
+        if local is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-fetch-refspec",
+                f"`{short(local)}` may be a repository on this machine (its refs may be "
+                "this one's own, the stash among them), which the approval does not cover",
+            )
+            return
         if not cwd.known:
             seg.floor(
                 Verdict.ASK,
@@ -2373,7 +2388,17 @@ class _Walk(LineWrites):
             )
             return
         for directory in sorted(cwd.candidates):
-            found = self.git.inspect(directory, home=self.ctx.home).fetch_sources
+            inspection = self.git.inspect(directory, home=self.ctx.home)
+            local = next((url for url in inspection.remotes if _local_remote(url)), None)
+            if local is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-fetch-refspec",
+                    f"the repository's configuration names `{short(local)}`, a repository "
+                    "on this machine, as a remote: its refs may be this one's own",
+                )
+                return
+            found = inspection.fetch_sources
             if found:
                 seg.floor(
                     Verdict.ASK,
@@ -2383,6 +2408,18 @@ class _Walk(LineWrites):
                     "on this machine, say)",
                 )
                 return
+
+    def _local_fetch_source(self, value: str, cwd: paths.Cwd) -> bool:
+        """Whether a word of `git fetch|pull` may name a repository on this machine: a
+        `file:` URL, or a folder or file here (`NAME`, `NAME.git`) the word names; a word
+        with `host:` before its first `/` is a network URL or a refspec."""
+        if value.startswith("-"):
+            return value.startswith(("--upload-pack", "--repo"))  # (`--upload-pack=./x`)
+        if value.lower().startswith("file:"):
+            return True
+        if ":" in value.split("/", 1)[0]:
+            return False  # (`https://…`, `git@host:x`, `main:main`, `+refs/…:…` keep theirs)
+        return self._a_repository_here(value.lstrip("+"), cwd)
 
     def _sends_branch(self, source: str, cwd: paths.Cwd) -> bool:
         """Whether `source` certainly names a local branch in every repository the line
@@ -2467,6 +2504,15 @@ class _Walk(LineWrites):
                 "engine.approved-push-source",
                 f"the repository holds a symbolic ref git does not make itself "
                 f"(`{short(odd)}`): what `git push` sends through it cannot be told",
+            ))  # fmt: skip
+        stashed = next(filter(None, (gitrefs.branch_at_stash(g) for g, _top in gitdirs)), None)
+        if stashed is not None:
+            # a branch fast-forwarded to the stash (a pull from a crafted folder: review
+            # FW2) publishes it, though it is a branch
+            refusals.append((
+                "engine.approved-push-source",
+                f"a branch of the repository may be the stash's commit (`{short(stashed)}`), "
+                "local changes put aside, of protected files too",
             ))  # fmt: skip
         return refusals
 
@@ -3011,6 +3057,11 @@ class _Walk(LineWrites):
         name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
         if name not in _LINTER_CONFIG_KEYS:
             return ""
+        given = next((v for v in values if v is None or _LINTER_LINE_OPTION.match(v)), "")
+        if given != "":
+            # `ruff check --extension env:python .` read, printed and rewrote `.env`
+            # (review FW3); `--config` takes a file or any setting, `include=[".env"]`
+            return f"`{short(given or '…')}` picks the files it reads and writes"
         if cwd is None or not cwd.known:
             return f"the folder {name} runs in is not known, whose configuration picks its files"
         for folder in sorted(cwd.candidates):
@@ -4443,27 +4494,50 @@ _PROJECT_RUNNERS: Final = frozenset({"uv run", "poetry run", "pdm run", "pipenv 
 _PYPROJECT_LIMIT: Final = 1 << 20
 
 
-# the settings of ruff's and black's configuration that choose which files they read,
-# print and rewrite, or where they write (`include = [".env"]` with `respect-gitignore =
-# false`; black's `exclude` turns off its use of .gitignore; ruff's `output-file`,
-# `cache-dir`, and `extend`, which reads another file): review FL11
+# the settings of ruff's and black's configuration that cannot choose which files they
+# read, print and rewrite, nor where they write: an allowlist, since every other one may
+# (`include = [".env"]` with `respect-gitignore = false`: review FL11; `extension = {env =
+# "python"}` made `.env` a Python file: FW3; `output-file`, `cache-dir`, `extend`, which
+# reads another file). Ruff's lint settings, still read at the top, and its plugins'
+# sections count as harmless too; `exclude` and `extend-exclude` narrow (ruff's own
+# defaults stay where only `extend-exclude` is given).
 _LINTER_CONFIG_KEYS: Final = {
-    "ruff": frozenset({"include", "extend-include", "exclude", "respect-gitignore",
-                       "output-file", "cache-dir", "extend"}),
-    "black": frozenset({"include", "exclude"}),
-}  # fmt: skip
+    "ruff": frozenset(
+        """line-length indent-width target-version src fix unsafe-fixes show-fixes preview
+        required-version namespace-packages builtins extend-exclude force-exclude lint
+        format per-file-target-version fix-only output-format select ignore extend-select
+        extend-ignore per-file-ignores extend-per-file-ignores fixable unfixable
+        extend-fixable extend-unfixable dummy-variable-rgx task-tags typing-modules
+        allowed-confusables external logger-objects explicit-preview-rules
+        ignore-init-module-imports extend-safe-fixes extend-unsafe-fixes isort pydocstyle
+        pylint mccabe pycodestyle pyupgrade pep8-naming pyflakes""".split()  # noqa: SIM905
+    ),
+    "black": frozenset(
+        """line-length target-version skip-string-normalization skip-magic-trailing-comma
+        preview unstable enable-unstable-feature required-version fast pyi ipynb color
+        python-cell-magics skip-source-first-line extend-exclude force-exclude""".split()  # noqa: SIM905
+    ),
+}  # (tables of words read best as words)
+
+# the options of ruff and black on the line that do the same: ruff's `--extension`
+# (`env:python` makes `.env` a Python file: review FW3), `--config` (a file, or any
+# setting), `--no-respect-gitignore`; black's `--include`, `--exclude` (which turns off
+# its use of .gitignore), `--config`
+_LINTER_LINE_OPTION: Final = re.compile(
+    r"--(?:extension|config|no-respect-gitignore|include|exclude|output-file|cache-dir)(?:=|$)"
+)
 # ruff's configuration files, each folder's nearest first (a pyproject.toml counts where it
 # has `[tool.ruff]`); black reads `[tool.black]` of the project's pyproject.toml only
 _RUFF_FILES: Final = ("pyproject.toml", "ruff.toml", ".ruff.toml")
 
 
 def _linter_config(name: str, folder: str, workspace: str) -> str:
-    """The configuration file `name` (ruff, black) reads when run in `folder` that picks
-    its files (`_LINTER_CONFIG_KEYS`), or "". Every folder above is looked at (ruff and
-    black take the nearest; any may be it), and for ruff every folder of the `workspace`
-    too, since ruff applies the nearest configuration to each file of a folder it walks
-    (a `sub/ruff.toml` with `include = [".env"]` checks `sub/.env`), and an operand may
-    name any folder there (`ruff check ../sub`)."""
+    """The configuration file `name` (ruff, black) reads when run in `folder` that picks its files
+    (any setting `_LINTER_CONFIG_KEYS` does not list), or "". Every folder above is looked
+    at (ruff and black take the nearest; any may be it), and for ruff every folder of the
+    `workspace` too, since ruff applies the nearest configuration to each file of a folder
+    it walks (a `sub/ruff.toml` with `include = [".env"]` checks `sub/.env`), and an operand
+    may name any folder there (`ruff check ../sub`)."""
     names = _RUFF_FILES if name == "ruff" else ("pyproject.toml",)
     place = os.path.normpath(folder)
     while True:
@@ -4501,7 +4575,8 @@ def _config_picks(name: str, path: str) -> bool:
         if not isinstance(section, dict):
             return False
         data = section
-    return not _LINTER_CONFIG_KEYS[name].isdisjoint(data)
+    harmless = _LINTER_CONFIG_KEYS[name]
+    return any(key not in harmless and not key.startswith("flake8-") for key in data)
 
 
 # the folders ruff never walks into unless a configuration's `exclude` (which
@@ -6466,8 +6541,10 @@ def _push_destination(
 
 
 def _push_recursion_option(words: Sequence[tuple[str, str | None]]) -> str | None:
-    """A `--recurse-submodules` word of `git push` that pushes the submodules too
-    (`on-demand`, `only`), whose remotes and refs no push check reads; None otherwise."""
+    """A word of `git push` that pushes more than branches: `--recurse-submodules` that
+    pushes the submodules too (`on-demand`, `only`), whose remotes and refs no push check
+    reads, or `--tags`, `--follow-tags` (a tag may be the stash's: review FW4); None
+    otherwise."""
     for index, (text, value) in enumerate(words):
         if value == "--":
             return None
@@ -6475,7 +6552,11 @@ def _push_recursion_option(words: Sequence[tuple[str, str | None]]) -> str | Non
             continue
         name, eq, given = value[2:].partition("=")
         long = gitstage.long_option(name, _PUSH_LONG)
-        if long is None or long[0] != "recurse-submodules" or long[1]:
+        if long is None or long[1]:
+            continue
+        if long[0] in ("tags", "follow-tags"):
+            return text
+        if long[0] != "recurse-submodules":
             continue
         if not eq:
             given = words[index + 1][1] or "" if index + 1 < len(words) else ""

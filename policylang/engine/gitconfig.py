@@ -1728,12 +1728,14 @@ def _push_source(name: str, value: str | None) -> bool:
 
 
 def _push_recursion(var: str, value: str | None) -> bool:
-    """Whether `var = value` makes `git push` push the submodules too (`on-demand`,
-    `only`; `submodule.recurse` true means on-demand), whose own remotes and refs no
-    push check reads."""
+    """Whether `var = value` makes `git push` push more than the branches it is given: the
+    submodules too (`on-demand`, `only`; `submodule.recurse` true means on-demand), whose
+    own remotes and refs no push check reads, or the tags that point into what it pushes
+    (`push.followTags`: a tag may be the stash's, review FW4)."""
     if var == "push.recursesubmodules":
         return value is not None and value.strip().lower() in ("on-demand", "only")
-    return var == "submodule.recurse" and (value is None or value.strip().lower() not in _FALSE)
+    true = value is None or value.strip().lower() not in _FALSE
+    return var in ("submodule.recurse", "push.followtags") and true
 
 
 # a fetch refspec's source that copies branches or tags only (a glob, a negative one too)

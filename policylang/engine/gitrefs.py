@@ -41,11 +41,28 @@ def odd_symref(gitdir: str) -> str | None:
     common = commondir(gitdir)
     if common is None:
         return f"the common directory of `{gitdir}` could not be read"
-    for folder in dict.fromkeys((gitdir, common)):
+    # every linked worktree's own folder too: `worktrees/w/HEAD` is a revision any printer
+    # takes (`git log -p worktrees/w/HEAD`: review FW1)
+    linked = _linked_folders(common)
+    if linked is None:
+        return f"`{common}/worktrees` could not be listed"
+    for folder in dict.fromkeys((gitdir, common, *linked)):
         found = _odd_in(folder)
         if found is not None:
             return found
     return None
+
+
+def _linked_folders(common: str) -> list[str] | None:
+    """The folders of the linked worktrees under `common/worktrees` (None: unlistable)."""
+    place = common + "/worktrees"
+    if os.path.islink(place):
+        return None
+    try:
+        names = sorted(os.listdir(place)) if os.path.isdir(place) else []
+    except OSError:
+        return None
+    return [f"{place}/{name}" for name in names[:_MAX_LOOSE]]
 
 
 def _odd_in(folder: str) -> str | None:
@@ -154,6 +171,56 @@ def sends_branch(gitdir: str, source: str) -> bool:
     return _holds_id(common, source, packed)
 
 
+def branch_at_stash(gitdir: str) -> str | None:
+    """A local branch whose commit is one of the stash's (`refs/stash` or an entry of its
+    reflog), which any push of that branch publishes: a pull from a crafted folder had
+    fast-forwarded `main` to the stash (review FW2). The branch's name, a reason where the
+    refs could not be read, or None."""
+    common = commondir(gitdir)
+    if common is None:
+        return f"the common directory of `{gitdir}` could not be read"
+    stash = _stash_ids(common)
+    if stash is None:
+        return "the stash's reflog could not be read"
+    if not stash:
+        return None
+    packed = _packed_refs(common)
+    if packed is None:
+        return "`packed-refs` could not be read"
+    tips = {name[len("refs/heads/") :]: tip for name, tip in packed.items()
+            if name.startswith("refs/heads/")}  # fmt: skip
+    heads = common + "/refs/heads"
+    try:
+        for root, _dirs, files in os.walk(heads, onerror=_raise):
+            for name in files:
+                data = read_regular(os.path.join(root, name), _MAX_REF) or b""
+                branch = os.path.relpath(os.path.join(root, name), heads)
+                tips[branch] = data.strip().decode("ascii", "replace")
+    except OSError:
+        return f"`{heads}` could not be listed"
+    return next((branch for branch, tip in sorted(tips.items()) if tip in stash), None)
+
+
+def _stash_ids(common: str) -> frozenset[str] | None:
+    """The commits the stash holds: `refs/stash` (loose or packed) and both ids of each
+    line of its reflog; None where a file could not be read."""
+    ids: set[str] = set()
+    packed = _packed_refs(common)
+    if packed is None:
+        return None
+    if "refs/stash" in packed:
+        ids.add(packed["refs/stash"])
+    for path in (common + "/refs/stash", common + "/logs/refs/stash"):
+        if not os.path.lexists(path):
+            continue
+        data = read_regular(path, _MAX_PACKED + 1)
+        if data is None or len(data) > _MAX_PACKED:
+            return None
+        for line in data.split(b"\n"):
+            ids.update(w.decode("ascii") for w in line.split(b" ")[:2] if _DIRECT.fullmatch(w))
+    return frozenset(ids)
+
+
 def _holds_id(common: str, branch: str, packed: frozenset[str] | None = None) -> bool:
     """Whether `refs/heads/BRANCH` holds an object id: its loose file does (a link or a
     `ref:` does not), or, where there is no loose file, `packed-refs` lists it."""
@@ -177,16 +244,23 @@ def _holds_id(common: str, branch: str, packed: frozenset[str] | None = None) ->
 def _packed_names(common: str) -> frozenset[str] | None:
     """The ref names `packed-refs` lists (none where there is no such file); None where it
     could not be read."""
+    packed = _packed_refs(common)
+    return None if packed is None else frozenset(packed)
+
+
+def _packed_refs(common: str) -> dict[str, str] | None:
+    """The refs `packed-refs` lists, each with its id (none where there is no such file);
+    None where it could not be read."""
     path = common + "/packed-refs"
     if not os.path.lexists(path):
-        return frozenset()
+        return {}
     data = read_regular(path, _MAX_PACKED + 1)
     if data is None or len(data) > _MAX_PACKED:
         return None
-    names: set[str] = set()
+    refs: dict[str, str] = {}
     for line in data.split(b"\n"):
         if line[:1] in (b"#", b"^", b""):
             continue
-        _id, _space, name = line.partition(b" ")
-        names.add(name.strip().decode("utf-8", "replace"))
-    return frozenset(names)
+        tip, _space, name = line.partition(b" ")
+        refs[name.strip().decode("utf-8", "replace")] = tip.decode("ascii", "replace")
+    return refs

@@ -108,6 +108,20 @@ def stashed_repository(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
 
 
+def untracked_stash_repository(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """`stashed_repository` with no tracked secret: the filled-in `.env` is untracked and
+    put aside with `git stash -u` (the stash's third parent holds it), so the printers
+    of the history are allowed until a ref makes them print the stash."""
+    workspace, env = stashed_repository(tmp_path)
+    git_out(workspace, "stash", "drop", "-q")
+    git_out(workspace, "rm", "-q", "--cached", "config/.env")
+    git_out(workspace, "commit", "-qm", "untrack")
+    git_out(workspace, "push", "-q", str(tmp_path / "origin.git"), "main")
+    (workspace / "config" / ".env").write_text("DB_PASS=CANARY_FD\n")
+    git_out(workspace, "stash", "-q", "-u")
+    return workspace, env
+
+
 def approved(*rules: str) -> Policy:
     """The default policy with `rules` approved for the session (in memory)."""
     policy = load_policy()

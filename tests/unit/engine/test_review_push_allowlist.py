@@ -15,7 +15,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import bare_rewrite, decide, git_out, stashed_repository
+from realrun import (
+    bare_rewrite,
+    decide,
+    git_out,
+    stashed_repository,
+    untracked_stash_repository,
+)
 
 from policylang import Verdict
 
@@ -29,26 +35,12 @@ def _pushed(tmp_path: Path, line: str, branch: str, path: str = "config/.env") -
                    f"{branch}:{path}")  # fmt: skip
 
 
-def _untracked_stash(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """`stashed_repository` with no tracked secret: the filled-in `.env` is untracked and
-    put aside with `git stash -u` (the stash's third parent holds it), so the printers
-    of the history are allowed until a ref makes them print the stash."""
-    workspace, env = stashed_repository(tmp_path)
-    git_out(workspace, "stash", "drop", "-q")
-    git_out(workspace, "rm", "-q", "--cached", "config/.env")
-    git_out(workspace, "commit", "-qm", "untrack")
-    git_out(workspace, "push", "-q", str(tmp_path / "origin.git"), "main")
-    (workspace / "config" / ".env").write_text("DB_PASS=CANARY_FD\n")
-    git_out(workspace, "stash", "-q", "-u")
-    return workspace, env
-
-
 def _symref(workspace: Path, name: str, target: str) -> None:
     (workspace / ".git" / name).write_text(f"ref: {target}\n")
 
 
 def test_fr6_head_naming_the_stash_asks_for_the_printers(tmp_path: Path) -> None:
-    workspace, env = _untracked_stash(tmp_path)
+    workspace, env = untracked_stash_repository(tmp_path)
     assert decide("git log -p", workspace, env).verdict is Verdict.ALLOW  # (before)
     _symref(workspace, "HEAD", "refs/stash")
     assert "CANARY_FD" in git_out(workspace, "log", "-p")  # what git does: the stash
@@ -59,7 +51,7 @@ def test_fr6_head_naming_the_stash_asks_for_the_printers(tmp_path: Path) -> None
 
 
 def test_fr6_a_branch_naming_the_stash_asks(tmp_path: Path) -> None:
-    workspace, env = _untracked_stash(tmp_path)
+    workspace, env = untracked_stash_repository(tmp_path)
     _symref(workspace, "refs/heads/leak", "refs/stash")
     assert "CANARY_FD" in git_out(workspace, "log", "-p", "leak")
     decision = decide("git log -p leak", workspace, env)
@@ -83,7 +75,7 @@ def test_fr6_head_naming_the_stash_asks_for_an_approved_push(tmp_path: Path) -> 
 
 
 def test_a_symref_without_a_stash_changes_nothing_for_the_printers(tmp_path: Path) -> None:
-    workspace, env = _untracked_stash(tmp_path)
+    workspace, env = untracked_stash_repository(tmp_path)
     git_out(workspace, "stash", "drop", "-q")
     _symref(workspace, "refs/heads/alias", "refs/heads/main")
     assert decide("git log -p alias", workspace, env).verdict is Verdict.ALLOW
