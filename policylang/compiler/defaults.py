@@ -272,7 +272,7 @@ _CURL_SENDS = (
     r"|-[^-].*@.*"
 )
 # (httpie splits an item at its first separator: `email=a@b.example` is text)
-_HTTPIE_SENDS = r"[^:=@]*(?:@|=@|:=@|:@).*"
+_HTTPIE_SENDS = r"[^:=@]*(?:@|=@|==@|:=@|:@).*"  # (`q==@FILE`, a query from a file: FX4)
 SENT_FILES: Mapping[str, str] = MappingProxyType(
     {"curl": _CURL_SENDS, **dict.fromkeys(("http", "https", "xh", "xhs"), _HTTPIE_SENDS)}
 )

@@ -1019,6 +1019,9 @@ class PathChecks:
     # git segments that may change the index (any verb but those that only read)
     index_changers: list[tuple[SegmentState, str]]
     follows_links: bool  # whether its recursive listings follow links (`ls -RL`)
+    # whether it reads whole folders by the names of their files (`ruff check .`, `black
+    # .`: `read_folders_whole`), so that a link to a protected file inside counts (FX2)
+    whole_folder_reads: bool
     # scans of this line
     trees: dict[
         tuple[
@@ -1096,6 +1099,7 @@ class PathChecks:
         if found.tracked_only is not None:
             self.tracked_reads = self.grep_tracked(found.tracked_only, seg, cwd)
         self.follows_links = found.follows_links
+        self.whole_folder_reads = False
         self.removing = removes_only(found)
         self.moving = self.removing and _program(found) in _MOVERS
         moved = moved_trees(found)
@@ -2295,9 +2299,14 @@ class PathChecks:
                 if links > TREE_LINKS:
                     complete = False
                     break
-                if paths.is_within(target, root) or target in seen:
-                    continue
                 deep = os.path.isdir(target)
+                if target in seen or (
+                    paths.is_within(target, root) and (deep or not self.whole_folder_reads)
+                ):
+                    # (a folder's own files are read anyway; but a whole-folder reader of
+                    # the workspace, whose `.env` files are deliberately not judged, reads a
+                    # committed `leak.py -> .env` as the Python file it seems: review FX2)
+                    continue
                 for reason in self.rules.path_verdicts(
                     (target,), access, self.ctx, f"{shown} ({link})", subtree=deep
                 ):

@@ -418,6 +418,7 @@ class _Walk(LineWrites):
         self.std_reopens: list[SegmentState] = []
         self.std_swaps_paired = self.std_reopens_paired = 0
         self.follows_links = False  # see `PathChecks.path_checks`
+        self.whole_folder_reads = False
         self.removing = False  # (the same)
         self.moving = False  # (the same)
         self.copying = False  # (the same)
@@ -1296,6 +1297,9 @@ class _Walk(LineWrites):
             forms, _complete, _process = self.resolve_all(value, cwd)
             if any(os.path.isdir(form) for form in forms):
                 folders.append(value)
+        tool = module_tool([w.value for w in found.inner])
+        if not folders and (tool[0] if tool is not None else name) == "ruff":
+            folders.append(".")  # (bare `ruff check` walks its folder: review FX2)
         return folders
 
     def read_folders_whole(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
@@ -1312,8 +1316,10 @@ class _Walk(LineWrites):
         # it may follow the links below, wherever they lead (review CA5: an approved `lz4
         # -rc fix` printed `~/.ssh/id_rsa` through a shipped `fix/hl -> ~`)
         self.follows_links = True
+        self.whole_folder_reads = True
         for folder in folders:
             self.check_path(folder, "read", seg, cwd, subtree=True)
+        self.whole_folder_reads = False
 
     def apply(
         self,
@@ -2396,6 +2402,18 @@ class _Walk(LineWrites):
                     "engine.approved-fetch-refspec",
                     f"the repository's configuration names `{short(local)}`, a repository "
                     "on this machine, as a remote: its refs may be this one's own",
+                )
+                return
+            named = set(inspection.remote_names)
+            stray = next((t for t in inspection.push_targets if t not in named), None)
+            if stray is not None:
+                # `branch.main.remote = .` with `branch.main.merge = refs/stash`: a bare
+                # approved `git pull` merged the stash into `main` (review FX1)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.approved-fetch-refspec",
+                    f"the repository's configuration names `{short(stray)}` as a branch's "
+                    "remote, which is no remote with a `url` (`.` is this repository)",
                 )
                 return
             found = inspection.fetch_sources

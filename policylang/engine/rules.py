@@ -1913,7 +1913,11 @@ class RuleView:
         approval covered every verb (review FV-widen W15: `VBoxManage -h` approved
         `VBoxManage extpack install x`, `fastapi --help` `fastapi run x.py`). Not for a
         program that runs code or starts a session (`_exact`'s exclusions)."""
-        if not all(value in _HELP_WORDS for value in values[1:]):
+        # (options beside a help word, `-q --version`, `--help-all`: review FX6)
+        helps = [v in _HELP_WORDS or v.startswith("--help") for v in values[1:]]
+        if not any(helps) or not all(
+            helped or value.startswith("-") for helped, value in zip(helps, values[1:], strict=True)
+        ):
             return None
         base = values[0].rpartition("/")[2]
         if self._runs_code(values[0]) or self._runs_code(base) or base in _NO_EXACT:
