@@ -1270,6 +1270,8 @@ class _Walk(LineWrites):
             # describes may read a folder it is given whole, into an archive the next
             # call prints (review BZ; inside the workspace: `read_folders_whole`)
             self.read_folders_whole(folders, seg, cwd)
+            if _linter_name(found) is not None:
+                self.linter_links_out(folders, seg, cwd)
         if writer is None and folders:
             # `mmv fix y`, `pax -rw fix docs`, `gio move fix y`: an approved program no rule
             # describes, given a folder, may move or copy it, links and all (review BX2)
@@ -1301,6 +1303,28 @@ class _Walk(LineWrites):
         if not folders and (tool[0] if tool is not None else name) == "ruff":
             folders.append(".")  # (bare `ruff check` walks its folder: review FX2)
         return folders
+
+    def linter_links_out(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A linter or formatter (ruff, black) rewrites the Python files it finds, and a
+        committed link named like one (`lib.py -> ~/.config/…/startup/00.py`) takes the
+        rewrite out of the workspace (`ruff check --fix`, `ruff format`, or `fix = true`
+        in its configuration: review FX3): each such link's target is judged as written."""
+        self.fs = True
+        for folder in folders:
+            for form in self.resolve_all(folder, cwd)[0]:
+                if not os.path.isdir(form):
+                    continue
+                found = scan_tree(form, hidden=True, budget=checks.TREE_BUDGET, skip=_RUFF_SKIPPED)
+                if not found.complete:
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.tree-budget",
+                        f"the links below `{short(folder)}` are too many to look through",
+                    )
+                    return
+                for link, target in found.links:
+                    if link.endswith(_PYTHON_SUFFIXES) and not os.path.isdir(target):
+                        self.check_path(target, "write", seg, cwd)
 
     def read_folders_whole(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
         """Each folder read as a whole tree, hidden files too: a protected folder below
@@ -3071,9 +3095,8 @@ class _Walk(LineWrites):
         where they are not): ruff or black, where a configuration file it reads here sets
         which files it checks, where it writes or what it extends (review FL11)."""
         values = [w.value for w in found.inner]
-        tool = module_tool(values)
-        name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
-        if name not in _LINTER_CONFIG_KEYS:
+        name = _linter_name(found)
+        if name is None:
             return ""
         given = next((v for v in values if v is None or _LINTER_LINE_OPTION.match(v)), "")
         if given != "":
@@ -4536,6 +4559,20 @@ _LINTER_CONFIG_KEYS: Final = {
         python-cell-magics skip-source-first-line extend-exclude force-exclude""".split()  # noqa: SIM905
     ),
 }  # (tables of words read best as words)
+
+# the files ruff and black rewrite by their names (`linter_links_out`)
+_PYTHON_SUFFIXES: Final = (".py", ".pyi", ".ipynb")
+
+
+def _linter_name(found: SegmentRules) -> str | None:
+    """`ruff` or `black` where the segment runs one (`python -m ruff` too), else None."""
+    values = [w.value for w in found.inner]
+    if not values:
+        return None
+    tool = module_tool(values)
+    name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
+    return name if name in _LINTER_CONFIG_KEYS else None
+
 
 # the options of ruff and black on the line that do the same: ruff's `--extension`
 # (`env:python` makes `.env` a Python file: review FW3), `--config` (a file, or any

@@ -94,3 +94,22 @@ def test_fx6_a_help_line_with_another_option_is_offered_exactly(
     assert offered is not None
     assert offered.endswith("$"), offered
     assert _verdict("VBoxManage startvm x", workspace, env, offered) is Verdict.ASK
+
+
+def test_fx3_a_python_link_out_of_the_workspace_asks(tmp_path: Path) -> None:
+    workspace, env = _ruff_workspace(tmp_path)
+    startup = tmp_path / "home" / ".config" / "tool" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00.py").write_text("import os\n")
+    (workspace / "ruff.toml").write_text('[lint.isort]\nrequired-imports = ["import sys"]\n')
+    (workspace / "lib.py").symlink_to(startup / "00.py")
+    done = subprocess.run([_RUFF, "check", "--no-cache", "--select", "I002", "--fix", "."],
+                          cwd=workspace, timeout=60, capture_output=True, text=True,
+                          check=False)  # fmt: skip
+    assert "import sys" in (startup / "00.py").read_text(), done.stdout + done.stderr
+    for line, approval in (("ruff check --fix .", "ruff check"), ("ruff format .", "ruff format"),
+                           ("ruff check", "ruff check")):  # fmt: skip
+        assert _verdict(line, workspace, env, approval) is Verdict.ASK, line
+    (workspace / "lib.py").unlink()
+    (workspace / "lib.py").symlink_to("app.py")  # (a link inside: rewritten there)
+    assert _verdict("ruff format .", workspace, env, "ruff format") is Verdict.ALLOW
