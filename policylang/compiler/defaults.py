@@ -270,6 +270,7 @@ DEFAULT_RUNNERS = RunnerTable(
 _CURL_SENDS = (
     r"@.*|.*=[@<].*|-[A-Za-z0-9#:]*T.*|--up.*|--data-u.*|--url-q.*|--va.*|--exp.*"
     r"|-[^-].*@.*"
+    r"|.*%output\{.*"  # (curl 8.3's `-w '%output{FILE}…'` writes FILE: review FX5)
 )
 # (httpie splits an item at its first separator: `email=a@b.example` is text)
 _HTTPIE_SENDS = r"[^:=@]*(?:@|=@|==@|:=@|:@).*"  # (`q==@FILE`, a query from a file: FX4)

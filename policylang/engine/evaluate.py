@@ -1721,8 +1721,8 @@ class _Walk(LineWrites):
                 seg.floor(
                     Verdict.ASK,
                     "engine.approved-upload",
-                    f"`{short(word.text)}` makes `{program}` send a file's contents, which "
-                    "no approval covers",
+                    f"`{short(word.text)}` makes `{program}` send a file's contents (or "
+                    "write a file), which no approval covers",
                 )
             if id(word) in judged:
                 continue  # (`judged`: the ids of words the path-role table checked)

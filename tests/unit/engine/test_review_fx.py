@@ -113,3 +113,13 @@ def test_fx3_a_python_link_out_of_the_workspace_asks(tmp_path: Path) -> None:
     (workspace / "lib.py").unlink()
     (workspace / "lib.py").symlink_to("app.py")  # (a link inside: rewritten there)
     assert _verdict("ruff format .", workspace, env, "ruff format") is Verdict.ALLOW
+
+
+def test_fx5_curls_output_variable_asks(tmp_path: Path) -> None:
+    # suspected: curl 8.3 added `%output{FILE}` to `-w`; the curl here may be older
+    workspace, env = _ruff_workspace(tmp_path)
+    offered = decide("curl https://example.com", workspace, env).suggested_rule
+    assert offered is not None
+    assert _verdict("curl -w '%{http_code}' https://x", workspace, env, offered) is Verdict.ALLOW
+    line = "curl -w '%output{~/notes.txt}hi' https://x"
+    assert _verdict(line, workspace, env, offered) is Verdict.ASK
