@@ -1414,10 +1414,14 @@ class _Walk(LineWrites):
                 seg.suggestion = None  # (`engine.linter-config` would ask: review FL11)
         if found.git_dirs is not None and seg.verdict is not Verdict.DENY:
             self.git_tree_state(found, seg)
-        if found.git_dirs is not None and seg.verdict is Verdict.ALLOW:
+        if found.git_dirs is not None and (
+            seg.verdict is Verdict.ALLOW or (seg.approved and seg.verdict is Verdict.ASK)
+        ):
             # the `-C` directories are relative to the segment's own folder: resolved from
             # the moved one, `cd sub && git -C .. status` looked for the repository above
-            # the workspace and missed its `core.fsmonitor` (review BN5)
+            # the workspace and missed its `core.fsmonitor` (review BN5). An approved line
+            # the approval's own checks made ask is checked too: the configuration may
+            # deny it (a remote in `~/.aws`), which an ask must not hide (as review FK2)
             self.git_check(found, seg, segment_cwd)
 
     def rule_verdict(
@@ -2420,6 +2424,10 @@ class _Walk(LineWrites):
         for directory in sorted(cwd.candidates):
             inspection = self.git.inspect(directory, home=self.ctx.home)
             local = next((url for url in inspection.remotes if _local_remote(url)), None)
+            if local is None:
+                # git's old-style remotes (`.git/remotes/origin` = `URL: .`, `Pull:
+                # refs/stash:…`), which the configuration checks do not read (review FY1)
+                local = _legacy_remotes(directory)
             if local is not None:
                 seg.floor(
                     Verdict.ASK,
@@ -3098,11 +3106,12 @@ class _Walk(LineWrites):
         name = _linter_name(found)
         if name is None:
             return ""
-        given = next((v for v in values if v is None or _LINTER_LINE_OPTION.match(v)), "")
-        if given != "":
+        # (a word that cannot be known asks under any approval on its own)
+        given = next((v for v in values if v is not None and _LINTER_LINE_OPTION.match(v)), "")
+        if given:
             # `ruff check --extension env:python .` read, printed and rewrote `.env`
             # (review FW3); `--config` takes a file or any setting, `include=[".env"]`
-            return f"`{short(given or '…')}` picks the files it reads and writes"
+            return f"`{short(given)}` picks the files it reads and writes"
         if cwd is None or not cwd.known:
             return f"the folder {name} runs in is not known, whose configuration picks its files"
         for folder in sorted(cwd.candidates):

@@ -1664,6 +1664,11 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
                 names.append(sub)
             elif name == "fetch" and _odd_fetch(value):
                 fetched.append(var)
+        if section == "remotes":
+            # a remote group (`remotes.origin = fixtures/up.git gh`), which `git fetch
+            # origin` and `git pull origin` take before `remote.origin`: its members are
+            # read as remotes or paths (review FY2)
+            fetched.append(var)
         if value is not None and (
             (var == "remote.pushdefault")
             or (section == "branch" and sub is not None and name in ("pushremote", "remote"))

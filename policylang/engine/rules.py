@@ -1913,11 +1913,10 @@ class RuleView:
         approval covered every verb (review FV-widen W15: `VBoxManage -h` approved
         `VBoxManage extpack install x`, `fastapi --help` `fastapi run x.py`). Not for a
         program that runs code or starts a session (`_exact`'s exclusions)."""
-        # (options beside a help word, `-q --version`, `--help-all`: review FX6)
-        helps = [v in _HELP_WORDS or v.startswith("--help") for v in values[1:]]
-        if not any(helps) or not all(
-            helped or value.startswith("-") for helped, value in zip(helps, values[1:], strict=True)
-        ):
+        # a help or version word anywhere, in any spelling (`-q --version`, `--help-all`,
+        # `-h run`, `-v`, `--ver`, `-hv`: reviews FX6, FY3): the line's exact words are all
+        # a person approves, where the bare name covered every verb
+        if not any(_helpish(value) for value in values[1:]):
             return None
         base = values[0].rpartition("/")[2]
         if self._runs_code(values[0]) or self._runs_code(base) or base in _NO_EXACT:
@@ -2100,6 +2099,18 @@ _VERB_NAMES: Final = frozenset(
 _COLON_LISTS: Final = frozenset({"file"})
 _VERB_ONLY: Final = frozenset({"scalar"})
 # the words that ask a program for its help or version only (`_help_only`)
+def _helpish(value: str) -> bool:
+    """Whether a word may ask a program for its help or version: `_HELP_WORDS`, a long
+    option that starts like one (`--help-all`, `--ver`, `--version=1`), `-v`, `-H`, or
+    a bundle of letters that starts with `h` (`-hv`)."""
+    return (
+        value in _HELP_WORDS
+        or value.startswith(("--help", "--ver", "--usage"))
+        or value in ("-v", "-H")
+        or (value.startswith("-h") and not value.startswith("--"))
+    )
+
+
 _HELP_WORDS: Final = frozenset(
     {"-h", "--help", "-help", "-?", "--usage", "-V", "--version", "-version", "help",
      "version"}
