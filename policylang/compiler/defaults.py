@@ -208,6 +208,8 @@ _RUNNER_PROGRAMS = (
     "arch", "i386", "x86_64",
     # review FV-widen W3-W5: a pty wrapper, the analyser's build wrapper, a chroot runner
     "sequin", "scan-build", "intercept-build", "schroot",
+    # the widening scan after review FY: `gamescope … -- CMD` runs CMD in its compositor
+    "gamescope",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
