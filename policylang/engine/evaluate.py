@@ -1684,7 +1684,9 @@ class _Walk(LineWrites):
             self.extra_targets(program, prefix, rest, seg)
         if program == "git" and len(prefix) > 1 and prefix[1].value == "push":
             self.approved_push(prefix, rest, seg, cwd)
-        elif program == "git" and len(prefix) > 1 and prefix[1].value in ("fetch", "pull"):
+        elif program == "git" and len(prefix) > 1 and _fetches((*prefix, *rest)):
+            # (`git remote update` fetches every remote, `git maintenance` prefetches
+            # them where configured: reviews FZ2, FZ3)
             self.approved_fetch((*prefix, *rest), seg, cwd)
         handed = _HANDED_CODE.get(program)
         sent = _SENT_FILES.get(program)
@@ -2395,23 +2397,23 @@ class _Walk(LineWrites):
     def approved_fetch(
         self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
     ) -> None:
-        """`git fetch` or `git pull` under an approval: a person approves taking the
-        remotes' branches and tags, not what a crafted `remote.X.fetch` copies besides
-        (`+refs/stash:refs/remotes/up/main`, with `url = .git`, made the stash a
-        remote-tracking branch that an approved push then published: review FQ7), nor
-        taking them from a repository on this machine, whose refs may be this one's own
-        (`fixtures/up.git` with `commondir = ../../.git` and `HEAD = ref: refs/stash`:
-        `git pull fixtures/up.git` fast-forwarded `main` to the stash, review FW2)."""
+        """`git fetch`, `git pull`, `git remote update` or `git maintenance` under an
+        approval: a person approves taking the branches and tags of the repository's
+        remotes. An allowlist, since each blocklisted source had another (reviews FQ7, FW2,
+        FX1, FY1, FY2, FZ1-FZ3, FZ5): every repository the line names is a remote the
+        configuration names with a `url` (not a path, which git reads from the work tree's
+        top: FZ1; not `host:path`, a URL or a group), and the configuration fetches from no
+        repository on this machine, copies nothing but branches and tags, and names no
+        branch remote that is not such a remote; anything else asks."""
         self.fs = True
-        local = next((w.text for w in words[2:] if w.value is None
-                      or self._local_fetch_source(w.value, cwd)), None)  # fmt: skip
-        if local is not None:
+        verb = words[1].value if len(words) > 1 else None
+        named_on_line, unknown = _fetched_repositories(verb, words)
+        if unknown is not None:
             seg.floor(
                 Verdict.ASK,
                 "engine.approved-fetch-refspec",
-                f"`{short(local)}` may be a repository on this machine (its refs may be "
-                "this one's own, the stash among them) or one the repository does not name "
-                "as a remote, which the approval does not cover",
+                f"`git {verb}` is given `{short(unknown)}`, which the approval's checks "
+                "cannot read, so where it fetches from cannot be told",
             )
             return
         if not cwd.known:
@@ -2419,60 +2421,53 @@ class _Walk(LineWrites):
                 Verdict.ASK,
                 "engine.approved-fetch-refspec",
                 "the working folder is not known, so what the repository's configuration "
-                "makes `git fetch` copy cannot be read",
+                "makes git fetch cannot be read",
             )
             return
         for directory in sorted(cwd.candidates):
-            inspection = self.git.inspect(directory, home=self.ctx.home)
-            local = next((url for url in inspection.remotes if _local_remote(url)), None)
-            if local is None:
-                # git's old-style remotes (`.git/remotes/origin` = `URL: .`, `Pull:
-                # refs/stash:…`), which the configuration checks do not read (review FY1)
-                local = _legacy_remotes(directory)
-            if local is not None:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.approved-fetch-refspec",
-                    f"the repository's configuration names `{short(local)}`, a repository "
-                    "on this machine, as a remote: its refs may be this one's own",
-                )
-                return
-            named = set(inspection.remote_names)
-            stray = next((t for t in inspection.push_targets if t not in named), None)
-            if stray is not None:
-                # `branch.main.remote = .` with `branch.main.merge = refs/stash`: a bare
-                # approved `git pull` merged the stash into `main` (review FX1)
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.approved-fetch-refspec",
-                    f"the repository's configuration names `{short(stray)}` as a branch's "
-                    "remote, which is no remote with a `url` (`.` is this repository)",
-                )
-                return
-            found = inspection.fetch_sources
-            if found:
-                seg.floor(
-                    Verdict.ASK,
-                    "engine.approved-fetch-refspec",
-                    f"the repository's configuration sets `{found[0]}`, which copies "
-                    "more than the remote's branches and tags (the stash of a repository "
-                    "on this machine, say)",
-                )
+            why = self._fetch_refusal(directory, named_on_line)
+            if why is not None:
+                seg.floor(Verdict.ASK, "engine.approved-fetch-refspec", why)
                 return
 
-    def _local_fetch_source(self, value: str, cwd: paths.Cwd) -> bool:
-        """Whether a word of `git fetch|pull` may name a repository on this machine: a
-        `file:` URL, or a folder or file here (`NAME`, `NAME.git`) the word names; a word
-        with `host:` before its first `/` is a network URL or a refspec."""
-        if value.startswith("-"):
-            return value.startswith(("--upload-pack", "--repo"))  # (`--upload-pack=./x`)
-        if value.lower().startswith("file:") or _FETCH_URL.match(value):
-            # a URL the line names: the repository's remotes are what the approval covers,
-            # not any repository (`git pull https://x.example/evil main` merges its code)
-            return True
-        if ":" in value.split("/", 1)[0]:
-            return False  # (`main:main`, `+refs/…:…` are refspecs)
-        return self._a_repository_here(value.lstrip("+"), cwd)
+    def _fetch_refusal(self, directory: str, named_on_line: Sequence[str]) -> str | None:
+        """Why an approved fetch from the repository of `directory` asks
+        (`approved_fetch`), or None."""
+        inspection = self.git.inspect(directory, home=self.ctx.home)
+        named = set(inspection.remote_names)
+        stray = next((name for name in named_on_line if name not in named), None)
+        if stray is not None:
+            return (
+                f"`{short(stray)}` is no remote the repository's configuration names with a "
+                "`url` (a path, read from the work tree's top, a URL or `host:path`: its "
+                "refs may be this one's own, the stash among them)"
+            )
+        local = next((url for url in inspection.remotes if _local_remote(url)), None)
+        if local is None:
+            # git's old-style remotes (`.git/remotes/origin` = `URL: .`, `Pull:
+            # refs/stash:…`), which the configuration checks do not read (review FY1)
+            local = _legacy_remotes(directory)
+        if local is not None:
+            return (
+                f"the repository's configuration names `{short(local)}`, a repository on "
+                "this machine, as a remote: its refs may be this one's own"
+            )
+        stray = next((t for t in inspection.push_targets if t not in named), None)
+        if stray is not None:
+            # `branch.main.remote = .` with `branch.main.merge = refs/stash`: a bare
+            # approved `git pull` merged the stash into `main` (review FX1)
+            return (
+                f"the repository's configuration names `{short(stray)}` as a branch's "
+                "remote, which is no remote with a `url` (`.` is this repository)"
+            )
+        if inspection.fetch_sources or not inspection.complete:
+            found = inspection.fetch_sources[0] if inspection.fetch_sources else "a setting"
+            return (
+                f"the repository's configuration sets `{found}` (or could not be read in "
+                "full), which copies more than the remotes' branches and tags or names "
+                "another repository (a group, the stash of one on this machine)"
+            )
+        return None
 
     def _sends_branch(self, source: str, cwd: paths.Cwd) -> bool:
         """Whether `source` certainly names a local branch in every repository the line
@@ -6640,8 +6635,79 @@ _PUSHED_ID: Final = re.compile(
 )  # (`NAME-gID` is git describe's spelling of the id: review FR1)
 
 _NUMBER_OPTIONS: Final = frozenset({"-j", "--jobs", "-l", "--load-average"})
-# a repository URL on a fetch's line: `scheme://…` or scp's `user@host:path`
-_FETCH_URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|[^/:@{]+@[^/:]+:")
+# `git fetch`'s and `git pull`'s long options (git 2.39), taken by any unique prefix; those
+# with a value in the next word (`_fetched_repositories`)
+_FETCH_LONG: Final = (
+    "all", "append", "atomic", "depth", "deepen", "shallow-since", "shallow-exclude",
+    "unshallow", "update-shallow", "negotiation-tip", "negotiate-only", "dry-run",
+    "write-fetch-head", "force", "keep", "multiple", "auto-maintenance", "auto-gc",
+    "write-commit-graph", "prefetch", "prune", "prune-tags", "tags", "refmap",
+    "recurse-submodules", "jobs", "set-upstream", "submodule-prefix",
+    "recurse-submodules-default", "update-head-ok", "upload-pack", "quiet", "verbose",
+    "progress", "server-option", "show-forced-updates", "ipv4", "ipv6", "stdin", "filter",
+    "porcelain", "commit", "edit", "cleanup", "ff", "ff-only", "gpg-sign", "log", "signoff",
+    "stat", "summary", "autostash", "squash", "verify", "verify-signatures", "strategy",
+    "strategy-option", "rebase", "allow-unrelated-histories", "no-rebase",
+)  # fmt: skip
+_FETCH_VALUED: Final = frozenset(
+    {"depth", "deepen", "shallow-since", "shallow-exclude", "negotiation-tip", "refmap",
+     "jobs", "submodule-prefix", "recurse-submodules-default", "upload-pack",
+     "server-option", "filter", "cleanup", "strategy", "strategy-option"}
+)  # fmt: skip
+_FETCH_SHORT_VALUED: Final = frozenset("ojsX")  # (`-j 4`, `-o OPT`, `-s ours`, `-X theirs`)
+
+
+def _fetches(words: Sequence[Word]) -> bool:
+    """Whether an approved `git …` line fetches: `fetch`, `pull`, `remote update`, and
+    `maintenance` (its prefetch task fetches every remote)."""
+    verb = words[1].value
+    if verb == "remote":
+        return len(words) > 2 and words[2].value == "update"
+    return verb in ("fetch", "pull", "maintenance")
+
+
+def _fetched_repositories(
+    verb: str | None, words: Sequence[Word]
+) -> tuple[list[str], str | None]:
+    """The repositories `git VERB …` names (`fetch`, `pull`: the first operand, or every
+    operand with `--multiple`; `remote update`: every operand; `maintenance`: none), and
+    a word that cannot be read (an unknown option, a word not known, `--upload-pack`,
+    `--stdin`), if any."""
+    if verb == "maintenance":
+        return [], None
+    rest = words[3:] if verb == "remote" else words[2:]
+    operands: list[str] = []
+    multiple = verb == "remote"
+    index = 0
+    while index < len(rest):
+        value = rest[index].value
+        if value is None:
+            return [], rest[index].text
+        if value == "--":
+            operands.extend(w.value or "" for w in rest[index + 1 :])
+            if any(w.value is None for w in rest[index + 1 :]):
+                return [], "--"
+            break
+        if value.startswith("--"):
+            name, eq, _given = value[2:].partition("=")
+            long = gitstage.long_option(name, _FETCH_LONG)
+            if long is None or long[0] in ("upload-pack", "stdin"):
+                return [], rest[index].text
+            multiple = multiple or long[0] == "multiple"
+            if long[0] in _FETCH_VALUED and not long[1] and not eq:
+                index += 1
+        elif value.startswith("-") and value != "-":
+            letters = value[1:]
+            valued = next((i for i, c in enumerate(letters) if c in _FETCH_SHORT_VALUED), None)
+            if valued is not None and valued == len(letters) - 1:
+                index += 1  # (the value in the next word; glued, the rest of the group)
+        else:
+            operands.append(value)
+        index += 1
+    if verb == "remote" or multiple:
+        return operands, None
+    return operands[:1], None
+
 
 
 def _legacy_remotes(directory: str) -> str | None:

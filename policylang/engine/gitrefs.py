@@ -46,8 +46,18 @@ def odd_symref(gitdir: str) -> str | None:
     linked = _linked_folders(common)
     if linked is None:
         return f"`{common}/worktrees` could not be listed"
+    # and any ref but `refs/stash` that holds one of the stash's commits (`FETCH_HEAD`,
+    # `refs/remotes/up/main`, `refs/prefetch/…` after a crafted fetch: review FZ4)
+    stash = _stash_ids(common)
+    packed = _packed_refs(common)
+    if stash is None or packed is None:
+        return "the stash's reflog or `packed-refs` could not be read"
+    held = next((n for n, tip in sorted(packed.items()) if tip in stash and n != "refs/stash"),
+                None)  # fmt: skip
+    if held is not None:
+        return f"{held} (holds a stash's commit)"
     for folder in dict.fromkeys((gitdir, common, *linked)):
-        found = _odd_in(folder)
+        found = _odd_in(folder, stash)
         if found is not None:
             return found
     return None
@@ -65,14 +75,14 @@ def _linked_folders(common: str) -> list[str] | None:
     return [f"{place}/{name}" for name in names[:_MAX_LOOSE]]
 
 
-def _odd_in(folder: str) -> str | None:
+def _odd_in(folder: str, stash: frozenset[str]) -> str | None:
     """`odd_symref` over one git directory: its pseudo-refs and its `refs/` tree."""
     try:
         top = [n for n in os.listdir(folder) if _PSEUDO.fullmatch(n)]
     except OSError:
         return f"`{folder}` could not be listed"
     for name in top:
-        found = _odd_ref(folder, name)
+        found = _odd_ref(folder, name, stash)
         if found is not None:
             return found
     refs = folder + "/refs"
@@ -81,12 +91,12 @@ def _odd_in(folder: str) -> str | None:
     if not os.path.isdir(refs):
         return None  # (a linked worktree's own directory often has none)
     try:
-        return _odd_below(folder, refs)
+        return _odd_below(folder, refs, stash)
     except OSError:
         return f"`{refs}` could not be listed"
 
 
-def _odd_below(folder: str, refs: str) -> str | None:
+def _odd_below(folder: str, refs: str, stash: frozenset[str]) -> str | None:
     seen = 0
     for root, dirs, files in os.walk(refs, onerror=_raise):
         dirs.sort()
@@ -94,7 +104,7 @@ def _odd_below(folder: str, refs: str) -> str | None:
             seen += 1
             if seen > _MAX_LOOSE:
                 return f"`{refs}` holds more than {_MAX_LOOSE} loose refs"
-            found = _odd_ref(folder, os.path.relpath(os.path.join(root, name), folder))
+            found = _odd_ref(folder, os.path.relpath(os.path.join(root, name), folder), stash)
             if found is not None:
                 return found
         for name in dirs:
@@ -107,9 +117,11 @@ def _raise(error: OSError) -> None:
     raise error  # (os.walk skips a folder it cannot list unless told otherwise)
 
 
-def _odd_ref(folder: str, name: str) -> str | None:
+def _odd_ref(folder: str, name: str, stash: frozenset[str]) -> str | None:
     """`NAME -> TARGET` where the loose ref `name` is a symbolic ref git does not make
-    itself, or a link; None otherwise (a missing or unreadable file is no ref)."""
+    itself, or a link; `NAME (…)` where it holds a commit of the stash (any line of
+    `FETCH_HEAD`) and is not `refs/stash`; None otherwise (a missing or unreadable file is
+    no ref)."""
     path = f"{folder}/{name}"
     try:
         mode = os.lstat(path).st_mode
@@ -119,9 +131,15 @@ def _odd_ref(folder: str, name: str) -> str | None:
         return f"{name} -> {os.readlink(path)} (a link)"
     if not stat.S_ISREG(mode):
         return None
-    data = read_regular(path, _MAX_REF)
-    if data is None or not data.startswith(b"ref:"):
+    data = read_regular(path, _MAX_PACKED if name == "FETCH_HEAD" else _MAX_REF)
+    if data is None:
         return None
+    if not data.startswith(b"ref:"):
+        if name == "refs/stash" or not stash:
+            return None
+        ids = {line.split(b"\t")[0].split(b" ")[0].decode("ascii", "replace")
+               for line in data.split(b"\n")}  # fmt: skip
+        return f"{name} (holds a stash's commit)" if ids & stash else None
     target = data[4:].strip().decode("utf-8", "replace")
     if name == "HEAD" and target.startswith("refs/heads/"):
         return None
