@@ -2831,6 +2831,16 @@ class PathChecks:
                     f"`git {subcommand or ''}` may fetch the objects it lacks from that remote "
                     "over the network",
                 )
+            if remote_verb and inspection.network_settings:
+                # `http.proxy` with `http.sslVerify = false`: the user's token went to the
+                # repository's proxy (review GA1)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.git-remote",
+                    f"the repository's configuration sets `{inspection.network_settings[0]}`, "
+                    "which changes how git reaches its remote (a proxy, the TLS checks): the "
+                    "credentials it sends may go elsewhere",
+                )
             if remote_verb:
                 self.git_remotes(inspection.remotes, seg, directory, "the repository")
                 owner = "git's global configuration"

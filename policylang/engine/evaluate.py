@@ -2571,9 +2571,13 @@ class _Walk(LineWrites):
         self.fs = True
         if not cwd.known:
             return True
+        # the work tree's top too: git reads a push's or fetch's path from there, not from
+        # the working folder (`git push up.git` from `src/` ran `up.git`'s hooks: GA3)
+        tops = {top for folder in cwd.candidates for _gitdir, top in find_gitdirs(folder)[0]
+                if top is not None}  # fmt: skip
         return any(
             os.path.lexists(os.path.join(folder, spelt))
-            for folder in cwd.candidates
+            for folder in (*cwd.candidates, *sorted(tops))
             for spelt in (name, f"{name}.git")
         )
 
@@ -4567,6 +4571,11 @@ _LINTER_CONFIG_KEYS: Final = {
     ),
 }  # (tables of words read best as words)
 
+# black's `include` spelt as its documented default (review GA4: common in projects), which
+# picks Python files only
+_PYTHON_INCLUDES: Final = frozenset(
+    {r"\.pyi?$", r"(\.pyi?|\.ipynb)$", r"\.py$", r"\.pyi?$|\.ipynb$", r"(\.pyi?)$"}
+)
 # the files ruff and black rewrite by their names (`linter_links_out`)
 _PYTHON_SUFFIXES: Final = (".py", ".pyi", ".ipynb")
 
@@ -4638,7 +4647,12 @@ def _config_picks(name: str, path: str) -> bool:
             return False
         data = section
     harmless = _LINTER_CONFIG_KEYS[name]
-    return any(key not in harmless and not key.startswith("flake8-") for key in data)
+    return any(
+        key not in harmless
+        and not key.startswith("flake8-")
+        and not (key == "include" and data[key] in _PYTHON_INCLUDES)
+        for key in data
+    )
 
 
 # the folders ruff never walks into unless a configuration's `exclude` (which

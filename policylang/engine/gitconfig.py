@@ -245,6 +245,10 @@ class GitInspection:
     # `remote.X.fetch` refspecs that copy more than branches and tags (`+refs/stash:
     # refs/remotes/up/main` made the stash a remote-tracking branch: review FQ7)
     fetch_sources: tuple[str, ...] = ()
+    # keys that change how git reaches a remote over the network: `http.*` (`proxy`,
+    # `sslVerify = false`, `sslCAInfo`, `curloptResolve` …) and `remote.X.proxy`: an
+    # attacker's proxy read the user's token from a pull (review GA1)
+    network_settings: tuple[str, ...] = ()
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -596,6 +600,7 @@ class _FileResult:
     push_targets: tuple[str, ...] = ()  # the values that name a remote to push to (FS1)
     remote_names: tuple[str, ...] = ()  # the X of each `remote.X.url`
     fetch_sources: tuple[str, ...] = ()  # (`_odd_fetch`: review FQ7)
+    network_settings: tuple[str, ...] = ()  # (review GA1)
 
 
 @dataclass(slots=True)
@@ -613,6 +618,7 @@ class _Walk:
     push_targets: list[str] = field(default_factory=list)
     remote_names: list[str] = field(default_factory=list)
     fetch_sources: list[str] = field(default_factory=list)
+    network_settings: list[str] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -757,6 +763,7 @@ class GitConfigInspector:
             push_targets=tuple(dict.fromkeys(walk.push_targets)),
             remote_names=tuple(dict.fromkeys(walk.remote_names)),
             fetch_sources=tuple(walk.fetch_sources),
+            network_settings=tuple(walk.network_settings),
         )
 
     def global_config(
@@ -1023,7 +1030,7 @@ class GitConfigInspector:
         self._state_files(gitdir, st, common, walk)
         worktree: str | None = None
         for config in _repository_configs(gitdir, common):
-            found = self._collect(config, walk)
+            found = self._collect(config, walk, certain=config == common + "/config")
             if found is not None:
                 worktree = found
         self._hooks(common + "/hooks", walk)
@@ -1313,7 +1320,9 @@ class GitConfigInspector:
 
     # -- config files -----------------------------------------------------------------
 
-    def _collect(self, config: str, walk: _Walk, *, probe: bool = False) -> str | None:
+    def _collect(
+        self, config: str, walk: _Walk, *, probe: bool = False, certain: bool = False
+    ) -> str | None:
         """Adds the risks of `config` and its includes; returns the last `core.worktree`.
 
         `probe`: `config` is often absent (a global configuration file): see `_cached`."""
@@ -1351,8 +1360,13 @@ class GitConfigInspector:
             walk.print_wideners.extend(result.print_wideners)
             walk.push_sources.extend(result.push_sources)
             walk.push_targets.extend(result.push_targets)
-            walk.remote_names.extend(result.remote_names)
+            if path == config and certain:
+                # (a remote's name counts only where git certainly reads it: not a
+                # `config.worktree` without `extensions.worktreeConfig`, nor an include
+                # whose condition may be false: review GA2)
+                walk.remote_names.extend(result.remote_names)
             walk.fetch_sources.extend(result.fetch_sources)
+            walk.network_settings.extend(result.network_settings)
             if result.worktree is not None:
                 worktree = result.worktree
             for var, raw, target in reversed(result.includes):
@@ -1364,6 +1378,7 @@ class GitConfigInspector:
                     walk.print_wideners.append(var)  # (review EZ2)
                     walk.push_sources.append(var)  # (review FO6)
                     walk.fetch_sources.append(var)  # (review FQ7)
+                    walk.network_settings.append(var)  # (review GA1)
                 else:
                     pending.append(target)
         return worktree
@@ -1647,6 +1662,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     targets: list[str] = []
     names: list[str] = []
     fetched: list[str] = []
+    network: list[str] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
@@ -1664,6 +1680,8 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
                 names.append(sub)
             elif name == "fetch" and _odd_fetch(value):
                 fetched.append(var)
+        if section == "http" or (section == "remote" and name in ("proxy", "proxyauthmethod")):
+            network.append(var)
         if section == "remotes":
             # a remote group (`remotes.origin = fixtures/up.git gh`), which `git fetch
             # origin` and `git pull origin` take before `remote.origin`: its members are
@@ -1721,6 +1739,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         push_targets=tuple(targets),
         remote_names=tuple(names),
         fetch_sources=tuple(fetched),
+        network_settings=tuple(network),
     )
 
 
