@@ -2831,13 +2831,15 @@ class PathChecks:
                     f"`git {subcommand or ''}` may fetch the objects it lacks from that remote "
                     "over the network",
                 )
-            if remote_verb and inspection.network_settings:
+            chosen = (*inspection.network_settings, *config.network_settings)
+            if remote_verb and chosen:
                 # `http.proxy` with `http.sslVerify = false`: the user's token went to the
-                # repository's proxy (review GA1)
+                # repository's proxy (review GA1), from a global file in the workspace too
+                # (GB3)
                 seg.floor(
                     Verdict.ASK,
                     "engine.git-remote",
-                    f"the repository's configuration sets `{inspection.network_settings[0]}`, "
+                    f"git's configuration sets `{chosen[0].key}` ({short(chosen[0].file, 100)}), "
                     "which changes how git reaches its remote (a proxy, the TLS checks): the "
                     "credentials it sends may go elsewhere",
                 )

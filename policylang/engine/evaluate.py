@@ -2424,6 +2424,16 @@ class _Walk(LineWrites):
                 "makes git fetch cannot be read",
             )
             return
+        here = next((name for name in named_on_line if self._a_repository_here(name, cwd)), None)
+        if here is not None:
+            # a remote's name that is also a folder here (review GB2: git may read it as
+            # that folder, whose refs may be this repository's own)
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-fetch-refspec",
+                f"`{short(here)}` also names a folder here, which git may read as a repository",
+            )
+            return
         for directory in sorted(cwd.candidates):
             why = self._fetch_refusal(directory, named_on_line)
             if why is not None:
@@ -4650,7 +4660,7 @@ def _config_picks(name: str, path: str) -> bool:
     return any(
         key not in harmless
         and not key.startswith("flake8-")
-        and not (key == "include" and data[key] in _PYTHON_INCLUDES)
+        and not (key == "include" and isinstance(data[key], str) and data[key] in _PYTHON_INCLUDES)
         for key in data
     )
 

@@ -248,7 +248,7 @@ class GitInspection:
     # keys that change how git reaches a remote over the network: `http.*` (`proxy`,
     # `sslVerify = false`, `sslCAInfo`, `curloptResolve` …) and `remote.X.proxy`: an
     # attacker's proxy read the user's token from a pull (review GA1)
-    network_settings: tuple[str, ...] = ()
+    network_settings: tuple[GitRisk, ...] = ()
 
 
 # git 2.39's builtin commands (`git --list-cmds=builtins`): an alias of one of these names
@@ -600,7 +600,7 @@ class _FileResult:
     push_targets: tuple[str, ...] = ()  # the values that name a remote to push to (FS1)
     remote_names: tuple[str, ...] = ()  # the X of each `remote.X.url`
     fetch_sources: tuple[str, ...] = ()  # (`_odd_fetch`: review FQ7)
-    network_settings: tuple[str, ...] = ()  # (review GA1)
+    network_settings: tuple[GitRisk, ...] = ()  # (review GA1)
 
 
 @dataclass(slots=True)
@@ -616,9 +616,11 @@ class _Walk:
     print_wideners: list[str] = field(default_factory=list)
     push_sources: list[str] = field(default_factory=list)
     push_targets: list[str] = field(default_factory=list)
-    remote_names: list[str] = field(default_factory=list)
     fetch_sources: list[str] = field(default_factory=list)
-    network_settings: list[str] = field(default_factory=list)
+    network_settings: list[GitRisk] = field(default_factory=list)
+    # the remote names of each repository git may use for the folder, one set per
+    # candidate git directory (`remote_names` is what all of them name: review GB2)
+    name_sets: list[set[str]] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -761,7 +763,7 @@ class GitConfigInspector:
             submodules=walk.submodules,
             push_sources=tuple(walk.push_sources),
             push_targets=tuple(dict.fromkeys(walk.push_targets)),
-            remote_names=tuple(dict.fromkeys(walk.remote_names)),
+            remote_names=_named_by_all(walk.name_sets),
             fetch_sources=tuple(walk.fetch_sources),
             network_settings=tuple(walk.network_settings),
         )
@@ -794,6 +796,10 @@ class GitConfigInspector:
             aliases=tuple(walk.aliases),
             grep_wideners=tuple(walk.grep_wideners),
             print_wideners=tuple(walk.print_wideners),
+            # (a global file in the workspace is the repository's to write: GB3)
+            network_settings=tuple(
+                r for r in walk.network_settings if _chosen_by_repository(r, workspace)
+            ),
         )
 
     def special_refs(
@@ -1029,8 +1035,12 @@ class GitConfigInspector:
             return
         self._state_files(gitdir, st, common, walk)
         worktree: str | None = None
+        if depth == 0:
+            # (a submodule's configuration names no remote of this repository: GB1)
+            walk.name_sets.append(set())
         for config in _repository_configs(gitdir, common):
-            found = self._collect(config, walk, certain=config == common + "/config")
+            certain = depth == 0 and config == common + "/config"
+            found = self._collect(config, walk, certain=certain)
             if found is not None:
                 worktree = found
         self._hooks(common + "/hooks", walk)
@@ -1360,11 +1370,11 @@ class GitConfigInspector:
             walk.print_wideners.extend(result.print_wideners)
             walk.push_sources.extend(result.push_sources)
             walk.push_targets.extend(result.push_targets)
-            if path == config and certain:
+            if path == config and certain and walk.name_sets:
                 # (a remote's name counts only where git certainly reads it: not a
                 # `config.worktree` without `extensions.worktreeConfig`, nor an include
                 # whose condition may be false: review GA2)
-                walk.remote_names.extend(result.remote_names)
+                walk.name_sets[-1].update(result.remote_names)
             walk.fetch_sources.extend(result.fetch_sources)
             walk.network_settings.extend(result.network_settings)
             if result.worktree is not None:
@@ -1378,7 +1388,7 @@ class GitConfigInspector:
                     walk.print_wideners.append(var)  # (review EZ2)
                     walk.push_sources.append(var)  # (review FO6)
                     walk.fetch_sources.append(var)  # (review FQ7)
-                    walk.network_settings.append(var)  # (review GA1)
+                    walk.network_settings.append(GitRisk(key=var, file=path))  # (GA1)
                 else:
                     pending.append(target)
         return worktree
@@ -1662,7 +1672,7 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     targets: list[str] = []
     names: list[str] = []
     fetched: list[str] = []
-    network: list[str] = []
+    network: list[GitRisk] = []
     for var, value in entries:
         if var == "extensions.objectformat":
             object_format = "\0" if value is None else value
@@ -1680,8 +1690,10 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
                 names.append(sub)
             elif name == "fetch" and _odd_fetch(value):
                 fetched.append(var)
-        if section == "http" or (section == "remote" and name in ("proxy", "proxyauthmethod")):
-            network.append(var)
+        if (section == "http" and name not in _HARMLESS_HTTP) or (
+            section == "remote" and name in ("proxy", "proxyauthmethod")
+        ):
+            network.append(GitRisk(key=var, file=path))
         if section == "remotes":
             # a remote group (`remotes.origin = fixtures/up.git gh`), which `git fetch
             # origin` and `git pull origin` take before `remote.origin`: its members are
@@ -1743,12 +1755,28 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
     )
 
 
+def _named_by_all(sets: list[set[str]]) -> tuple[str, ...]:
+    """The remote names every candidate git directory's own configuration gives (none
+    where there is no candidate): git uses one of them, which cannot be told here (a
+    committed `src/` with `HEAD` and `config` is a candidate git rejects: review GB2)."""
+    if not sets:
+        return ()
+    return tuple(sorted(set.intersection(*sets)))
+
+
 def _push_source(name: str, value: str | None) -> bool:
     """Whether `remote.X.NAME = VALUE` chooses what `git push` sends without the line
     naming it: a `push` refspec, or a true `mirror` (review FO6)."""
     if name == "push":
         return True
     return name == "mirror" and (value is None or value.strip().lower() not in _FALSE)
+
+
+# `http.*` settings that change nothing of where git connects or what it trusts: the
+# usual fixes for large pushes and old servers (review GB4)
+_HARMLESS_HTTP: Final = frozenset(
+    {"postbuffer", "version", "lowspeedlimit", "lowspeedtime", "maxrequests", "minsessions"}
+)
 
 
 def _push_recursion(var: str, value: str | None) -> bool:
