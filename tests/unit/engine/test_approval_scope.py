@@ -379,7 +379,7 @@ def test_an_approved_prefix_does_not_reach_further(
     request: pytest.FixtureRequest, approved: str, command: str, expected: Verdict
 ) -> None:
     ws, home = request.getfixturevalue(
-        "push_places" if approved.startswith("git push") else "places"
+        "push_places" if approved.startswith(("git push", "git fetch")) else "places"
     )
     policy = scan_policy()  # (compilers approvable, as a ruleset may let them be)
     where = {"workspace": ws, "env": {"HOME": str(home)}}

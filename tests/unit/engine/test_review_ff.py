@@ -122,6 +122,8 @@ def test_ff2_fetch_of_a_blob_asks(tmp_path: Path, line: str) -> None:
     run_printed(line, workspace, env)
     shown = run_printed("git for-each-ref --format='%(raw)' refs/tags", workspace, env)
     assert "CANARY_FF_TRACKED" in shown
+    # (an approved fetch is allowed from the repository's named network remotes only)
+    _git(workspace, env, "remote", "add", "origin", "https://example.invalid/r.git")
     for fine in ("git fetch origin", "git fetch origin main", "git fetch origin main:main",
                  "git fetch --depth 1000 origin main", "git fetch --all --prune",
                  "git pull --rebase origin main"):  # fmt: skip
