@@ -2435,12 +2435,14 @@ class _Walk(LineWrites):
             )
             return
         for directory in sorted(cwd.candidates):
-            why = self._fetch_refusal(directory, named_on_line)
+            why = self._fetch_refusal(directory, named_on_line, cwd)
             if why is not None:
                 seg.floor(Verdict.ASK, "engine.approved-fetch-refspec", why)
                 return
 
-    def _fetch_refusal(self, directory: str, named_on_line: Sequence[str]) -> str | None:
+    def _fetch_refusal(
+        self, directory: str, named_on_line: Sequence[str], cwd: paths.Cwd
+    ) -> str | None:
         """Why an approved fetch from the repository of `directory` asks
         (`approved_fetch`), or None."""
         inspection = self.git.inspect(directory, home=self.ctx.home)
@@ -2462,10 +2464,12 @@ class _Walk(LineWrites):
                 f"the repository's configuration names `{short(local)}`, a repository on "
                 "this machine, as a remote: its refs may be this one's own"
             )
-        stray = next((t for t in inspection.push_targets if t not in named), None)
+        stray = next((t for t in inspection.push_targets
+                      if t not in named or self._a_repository_here(t, cwd)), None)  # fmt: skip
         if stray is not None:
             # `branch.main.remote = .` with `branch.main.merge = refs/stash`: a bare
-            # approved `git pull` merged the stash into `main` (review FX1)
+            # approved `git pull` merged the stash into `main` (review FX1); a branch
+            # remote that is also a folder here may be read as that folder (GC1)
             return (
                 f"the repository's configuration names `{short(stray)}` as a branch's "
                 "remote, which is no remote with a `url` (`.` is this repository)"

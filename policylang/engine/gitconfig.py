@@ -53,7 +53,7 @@ import stat
 import struct
 import threading
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Generic, NamedTuple, TypeVar
 
@@ -618,9 +618,6 @@ class _Walk:
     push_targets: list[str] = field(default_factory=list)
     fetch_sources: list[str] = field(default_factory=list)
     network_settings: list[GitRisk] = field(default_factory=list)
-    # the remote names of each repository git may use for the folder, one set per
-    # candidate git directory (`remote_names` is what all of them name: review GB2)
-    name_sets: list[set[str]] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
     repos: set[tuple[int, int]] = field(default_factory=set)
@@ -763,7 +760,7 @@ class GitConfigInspector:
             submodules=walk.submodules,
             push_sources=tuple(walk.push_sources),
             push_targets=tuple(dict.fromkeys(walk.push_targets)),
-            remote_names=_named_by_all(walk.name_sets),
+            remote_names=self._named_by_all(found),
             fetch_sources=tuple(walk.fetch_sources),
             network_settings=tuple(walk.network_settings),
         )
@@ -801,6 +798,25 @@ class GitConfigInspector:
                 r for r in walk.network_settings if _chosen_by_repository(r, workspace)
             ),
         )
+
+    def _named_by_all(self, found: Sequence[tuple[str, str | None]]) -> tuple[str, ...]:
+        """The remote names every candidate git directory's own `config` gives, read on
+        its own for each (none where there is no candidate, or one cannot be read). A
+        name counts only where git certainly reads it: not from `config.worktree` (read
+        only with `extensions.worktreeConfig`), an include whose condition may be false
+        (review GA2) or a submodule's configuration (GB1); and git uses one candidate,
+        which cannot be told here (a committed `src/` with `HEAD` and `config` is one git
+        rejects: GB2), however the walk reached them (GC1)."""
+        sets: list[set[str]] = []
+        for gitdir, _top in found:
+            common = commondir(gitdir)
+            result = None if common is None else self._cached(
+                "config", common + "/config", _read_config, missing=_MISSING
+            )
+            if result is None or result is _MISSING:
+                return ()
+            sets.append(set(result.remote_names))
+        return tuple(sorted(set.intersection(*sets))) if sets else ()
 
     def special_refs(
         self, directory: str, known: dict[str, GitDirs] | None = None
@@ -1035,12 +1051,8 @@ class GitConfigInspector:
             return
         self._state_files(gitdir, st, common, walk)
         worktree: str | None = None
-        if depth == 0:
-            # (a submodule's configuration names no remote of this repository: GB1)
-            walk.name_sets.append(set())
         for config in _repository_configs(gitdir, common):
-            certain = depth == 0 and config == common + "/config"
-            found = self._collect(config, walk, certain=certain)
+            found = self._collect(config, walk)
             if found is not None:
                 worktree = found
         self._hooks(common + "/hooks", walk)
@@ -1330,9 +1342,7 @@ class GitConfigInspector:
 
     # -- config files -----------------------------------------------------------------
 
-    def _collect(
-        self, config: str, walk: _Walk, *, probe: bool = False, certain: bool = False
-    ) -> str | None:
+    def _collect(self, config: str, walk: _Walk, *, probe: bool = False) -> str | None:
         """Adds the risks of `config` and its includes; returns the last `core.worktree`.
 
         `probe`: `config` is often absent (a global configuration file): see `_cached`."""
@@ -1370,11 +1380,6 @@ class GitConfigInspector:
             walk.print_wideners.extend(result.print_wideners)
             walk.push_sources.extend(result.push_sources)
             walk.push_targets.extend(result.push_targets)
-            if path == config and certain and walk.name_sets:
-                # (a remote's name counts only where git certainly reads it: not a
-                # `config.worktree` without `extensions.worktreeConfig`, nor an include
-                # whose condition may be false: review GA2)
-                walk.name_sets[-1].update(result.remote_names)
             walk.fetch_sources.extend(result.fetch_sources)
             walk.network_settings.extend(result.network_settings)
             if result.worktree is not None:
@@ -1753,15 +1758,6 @@ def _analyse(entries: list[tuple[str, str | None]], path: str) -> _FileResult:
         fetch_sources=tuple(fetched),
         network_settings=tuple(network),
     )
-
-
-def _named_by_all(sets: list[set[str]]) -> tuple[str, ...]:
-    """The remote names every candidate git directory's own configuration gives (none
-    where there is no candidate): git uses one of them, which cannot be told here (a
-    committed `src/` with `HEAD` and `config` is a candidate git rejects: review GB2)."""
-    if not sets:
-        return ()
-    return tuple(sorted(set.intersection(*sets)))
 
 
 def _push_source(name: str, value: str | None) -> bool:

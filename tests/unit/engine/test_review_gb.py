@@ -87,3 +87,28 @@ def test_gb5_a_list_include_of_black_is_judged_without_an_error(tmp_path: Path) 
     decision = decide("black .", workspace, env, "black")
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert all("internal" not in r.rule_id for r in decision.reasons), decision.explain()
+
+
+def test_gc1_a_candidate_reached_through_a_link_still_names_its_remotes(tmp_path: Path) -> None:
+    # (review GC1: the repository git uses was reached first through a committed link
+    # below a rejected candidate, and so got no say in the remote names)
+    workspace, env = untracked_stash_repository(tmp_path)
+    up = workspace / "up"
+    (up / "objects").mkdir(parents=True)
+    (up / "refs" / "heads").mkdir(parents=True)
+    (up / "HEAD").write_text("ref: refs/stash\n")
+    (up / "commondir").write_text("../.git\n")
+    src = workspace / "src"
+    (src / "refs").mkdir(parents=True)
+    (src / "modules").mkdir()
+    (src / "HEAD").write_text("ref: refs/heads/main\n")
+    (src / "config").write_text(
+        '[remote "up"]\n\turl = https://example.invalid/up.git\n'
+        '[remote "origin"]\n\turl = https://example.invalid/origin.git\n'
+    )
+    (src / "modules" / "x").symlink_to("../../.git")
+    git_out(workspace, "config", "branch.main.remote", "up")
+    git_out(workspace, "config", "branch.main.merge", "HEAD")
+    _asks("git pull --no-ff --no-edit", workspace, env, "git pull", cwd=src)
+    git_out(src, "pull", "-q", "--no-ff", "--no-edit")  # what git does: merges the stash
+    assert "CANARY_FD" in git_out(workspace, "log", "-p")
