@@ -2832,7 +2832,7 @@ class PathChecks:
                     "over the network",
                 )
             chosen = (*inspection.network_settings, *config.network_settings)
-            if remote_verb and chosen:
+            if remote_verb and chosen and _reaches_network(found.inner):
                 # `http.proxy` with `http.sslVerify = false`: the user's token went to the
                 # repository's proxy (review GA1), from a global file in the workspace too
                 # (GB3)
@@ -3667,6 +3667,15 @@ _GIT_INDEX_KEEPERS = frozenset(
      "name-rev", "for-each-ref", "count-objects", "whatchanged", "cherry", "annotate", "var",
      "check-ignore", "check-attr", "diff-tree", "diff-files", "diff-index", "version", "help"}
 )  # fmt: skip
+
+
+def _reaches_network(inner: Sequence[Word]) -> bool:
+    """Whether a git remote verb may connect to a remote: all but `git remote`'s
+    listings and local edits (`git remote`, `-v`, `get-url`, `rename`, `remove` …)."""
+    if _word_value(inner, 1) != "remote":
+        return True
+    return any(_word_value(inner, i) in ("update", "prune", "show", "set-head", "add")
+               for i in range(2, len(inner)))  # fmt: skip
 
 
 def _any_path(_path: str) -> bool:

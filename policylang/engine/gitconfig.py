@@ -1769,10 +1769,13 @@ def _push_source(name: str, value: str | None) -> bool:
 
 
 # `http.*` settings that change nothing of where git connects or what it trusts: the
-# usual fixes for large pushes and old servers (review GB4)
+# usual fixes for large pushes and old servers (review GB4), and `extraHeader`, which
+# GitHub's checkout action writes (its token: the credential checks judge it; the header
+# goes to the host the URL names, no other)
 _HARMLESS_HTTP: Final = frozenset(
-    {"postbuffer", "version", "lowspeedlimit", "lowspeedtime", "maxrequests", "minsessions"}
-)
+    {"postbuffer", "version", "lowspeedlimit", "lowspeedtime", "maxrequests", "minsessions",
+     "extraheader"}
+)  # fmt: skip
 
 
 def _push_recursion(var: str, value: str | None) -> bool:

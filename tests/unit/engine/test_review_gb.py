@@ -112,3 +112,16 @@ def test_gc1_a_candidate_reached_through_a_link_still_names_its_remotes(tmp_path
     _asks("git pull --no-ff --no-edit", workspace, env, "git pull", cwd=src)
     git_out(src, "pull", "-q", "--no-ff", "--no-edit")  # what git does: merges the stash
     assert "CANARY_FD" in git_out(workspace, "log", "-p")
+
+
+def test_a_checkout_actions_extraheader_stays_approved(tmp_path: Path) -> None:
+    # GitHub's checkout action writes `http.https://github.com/.extraheader` (its token):
+    # the header goes to that host only, so the pushes and pulls stay approved there
+    workspace, env = untracked_stash_repository(tmp_path)
+    git_out(workspace, "stash", "drop", "-q")
+    git_out(workspace, "config", "http.https://example.invalid/.extraheader",
+            "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46")  # fmt: skip
+    for line, approval in (("git pull", "git pull"), ("git push origin main", "git push"),
+                           ("git remote", "git remote")):  # fmt: skip
+        decision = decide(line, workspace, env, approval)
+        assert decision.verdict is Verdict.ALLOW, decision.explain()
