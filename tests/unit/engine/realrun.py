@@ -122,6 +122,24 @@ def untracked_stash_repository(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return workspace, env
 
 
+def stash_head_folder(folder: Path, common: str) -> None:
+    """A crafted git directory at `folder`, committed as any file would be: its `HEAD` is
+    the stash and its refs are the repository's own (`commondir` = `common`), so git
+    fetches or pulls the stash from it (reviews FW2, FY2, FZ1, GB1)."""
+    (folder / "objects").mkdir(parents=True)
+    (folder / "refs" / "heads").mkdir(parents=True)
+    (folder / "HEAD").write_text("ref: refs/stash\n")
+    (folder / "commondir").write_text(f"{common}\n")
+
+
+def asks(
+    line: str, workspace: Path, env: dict[str, str], *approvals: str, cwd: Path | None = None
+) -> None:
+    """The default policy (with `approvals`) asks on `line`."""
+    decision = decide(line, workspace, env, *approvals, cwd=cwd)
+    assert decision.verdict is Verdict.ASK, decision.explain()
+
+
 def approved(*rules: str) -> Policy:
     """The default policy with `rules` approved for the session (in memory)."""
     policy = load_policy()

@@ -16,16 +16,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from realrun import bare_rewrite, decide, git_out, untracked_stash_repository
+from realrun import (
+    asks,
+    bare_rewrite,
+    decide,
+    git_out,
+    stash_head_folder,
+    untracked_stash_repository,
+)
 
 from policylang import Verdict
 
 _RUFF = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
-
-
-def _asks(line: str, workspace: Path, env: dict[str, str], *approvals: str) -> None:
-    decision = decide(line, workspace, env, *approvals)
-    assert decision.verdict is Verdict.ASK, decision.explain()
 
 
 def test_fw1_a_linked_worktrees_head_naming_the_stash(tmp_path: Path) -> None:
@@ -37,34 +39,24 @@ def test_fw1_a_linked_worktrees_head_naming_the_stash(tmp_path: Path) -> None:
     (linked / "gitdir").write_text(f"{tmp_path / 'wt' / '.git'}\n")
     assert "CANARY_FD" in git_out(workspace, "log", "-p", "worktrees/w/HEAD")
     for line in ("git log -p worktrees/w/HEAD", "git show worktrees/w/HEAD^3"):
-        _asks(line, workspace, env)
-    _asks("git checkout -b leak worktrees/w/HEAD", workspace, env, "git checkout")
-
-
-def _crafted_folder(workspace: Path) -> None:
-    """`fixtures/up.git`: a git directory whose refs are the repository's own
-    (`commondir`) and whose `HEAD` is the stash, committed as any file would be."""
-    folder = workspace / "fixtures" / "up.git"
-    (folder / "objects").mkdir(parents=True)
-    (folder / "refs" / "heads").mkdir(parents=True)
-    (folder / "HEAD").write_text("ref: refs/stash\n")
-    (folder / "commondir").write_text("../../.git\n")
+        asks(line, workspace, env)
+    asks("git checkout -b leak worktrees/w/HEAD", workspace, env, "git checkout")
 
 
 def test_fw2_a_pull_from_a_folder_here_asks(tmp_path: Path) -> None:
     workspace, env = untracked_stash_repository(tmp_path)
     offered = decide("git pull", workspace, env).suggested_rule
     assert offered == "git pull"
-    _crafted_folder(workspace)
-    _asks("git pull fixtures/up.git", workspace, env, offered)
-    _asks("git fetch fixtures/up.git HEAD:refs/tags/leak", workspace, env, "git fetch")
-    _asks("git fetch file://fixtures/up.git", workspace, env, "git fetch")
+    stash_head_folder(workspace / "fixtures" / "up.git", "../../.git")
+    asks("git pull fixtures/up.git", workspace, env, offered)
+    asks("git fetch fixtures/up.git HEAD:refs/tags/leak", workspace, env, "git fetch")
+    asks("git fetch file://fixtures/up.git", workspace, env, "git fetch")
     stash = git_out(workspace, "rev-parse", "stash").strip()
     git_out(workspace, "pull", "-q", "fixtures/up.git")  # what git does: main is the stash
     assert git_out(workspace, "rev-parse", "main").strip() == stash
     # whatever made the branch the stash's, an approved push of it asks
     line = "git push -q origin main"
-    _asks(line, workspace, env, "git push")
+    asks(line, workspace, env, "git push")
     subprocess.run(["bash", "-c", line], cwd=workspace, check=True, timeout=60,
                    capture_output=True, env=bare_rewrite(tmp_path))  # fmt: skip
     leaked = git_out(tmp_path, "--git-dir", str(tmp_path / "origin.git"), "show",
@@ -90,7 +82,7 @@ def test_fw4_pushing_tags_asks(tmp_path: Path, setup: list[str], line: str) -> N
     workspace, env = untracked_stash_repository(tmp_path)
     if setup:
         git_out(workspace, *setup)
-    _asks(line, workspace, env, "git push")
+    asks(line, workspace, env, "git push")
 
 
 def _ruff_workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -116,7 +108,7 @@ def test_fw3_ruffs_extension_option_asks(tmp_path: Path) -> None:
     assert "CANARY_PROD" in _ruff_printed(["check", "--extension", "env:python", "."], workspace)
     for line in ("ruff check --extension env:python .", "ruff check --extension=env:python .",
                  "ruff check --config 'include=[\"prod.env\"]' ."):  # fmt: skip
-        _asks(line, workspace, env, offered)
+        asks(line, workspace, env, offered)
 
 
 @pytest.mark.parametrize(
@@ -132,7 +124,7 @@ def test_fw3_a_configuration_setting_not_known_harmless_asks(
     (workspace / name).write_text(text)
     if "extension" in text:
         assert "CANARY_PROD" in _ruff_printed(["check", "."], workspace)
-    _asks("ruff check .", workspace, env, "ruff check")
+    asks("ruff check .", workspace, env, "ruff check")
 
 
 def test_fw3_a_configuration_of_lint_settings_stays_approved(tmp_path: Path) -> None:

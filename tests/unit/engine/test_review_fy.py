@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import decide, git_out, untracked_stash_repository
+from realrun import decide, git_out, stash_head_folder, untracked_stash_repository
 
 from policylang import Verdict
 
@@ -39,11 +39,7 @@ def test_fy2_a_remote_group_asks(tmp_path: Path) -> None:
     workspace, env = untracked_stash_repository(tmp_path)
     offered = decide("git pull", workspace, env).suggested_rule
     assert offered == "git pull"
-    folder = workspace / "fixtures" / "up.git"
-    (folder / "objects").mkdir(parents=True)
-    (folder / "refs" / "heads").mkdir(parents=True)
-    (folder / "HEAD").write_text("ref: refs/stash\n")
-    (folder / "commondir").write_text("../../.git\n")
+    stash_head_folder(workspace / "fixtures" / "up.git", "../../.git")
     git_out(workspace, "config", "remote.gh.url", "https://example.invalid/gh.git")
     git_out(workspace, "config", "remotes.origin", "fixtures/up.git gh")
     for line in ("git pull origin", "git fetch origin"):

@@ -15,28 +15,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import decide, git_out, untracked_stash_repository
+from realrun import asks, decide, git_out, stash_head_folder, untracked_stash_repository
 
 from policylang import Verdict
-
-
-def _asks(line: str, workspace: Path, env: dict[str, str], *approvals: str,
-          cwd: Path | None = None) -> None:  # fmt: skip
-    decision = decide(line, workspace, env, *approvals, cwd=cwd)
-    assert decision.verdict is Verdict.ASK, decision.explain()
 
 
 def test_fz1_a_path_read_from_the_top_asks(tmp_path: Path) -> None:
     workspace, env = untracked_stash_repository(tmp_path)
     (workspace / "src").mkdir()
-    folder = workspace / "up.git"
-    (folder / "objects").mkdir(parents=True)
-    (folder / "refs" / "heads").mkdir(parents=True)
-    (folder / "HEAD").write_text("ref: refs/stash\n")
-    (folder / "commondir").write_text("../.git\n")
+    stash_head_folder(workspace / "up.git", "../.git")
     line = "git pull --no-ff --no-edit up.git"
-    _asks(line, workspace, env, "git pull", cwd=workspace / "src")
-    _asks("git fetch up.git", workspace, env, "git fetch", cwd=workspace / "src")
+    asks(line, workspace, env, "git pull", cwd=workspace / "src")
+    asks("git fetch up.git", workspace, env, "git fetch", cwd=workspace / "src")
     git_out(workspace / "src", "pull", "-q", "--no-ff", "--no-edit", "up.git")
     assert "CANARY_FD" in git_out(workspace, "log", "-p")  # what git did: a merge of it
 
@@ -52,16 +42,16 @@ def test_fz2_remote_update_and_the_printers_of_what_it_fetched(tmp_path: Path) -
     assert offered is not None
     assert decide("git remote update", workspace, env, offered).verdict is Verdict.ALLOW
     _crafted_remote(workspace)
-    _asks("git remote update", workspace, env, offered)
-    _asks("git remote update up", workspace, env, offered)
+    asks("git remote update", workspace, env, offered)
+    asks("git remote update up", workspace, env, offered)
     git_out(workspace, "remote", "update", "up")  # what git does: the stash is `up/main`
     assert "CANARY_FD" in git_out(workspace, "log", "-p", "up/main")
     for line in ("git log -p up/main", "git log -p --remotes", "git show up/main^3"):
-        _asks(line, workspace, env)  # (FZ4: a plain ref holding the stash's commit)
+        asks(line, workspace, env)  # (FZ4: a plain ref holding the stash's commit)
     git_out(workspace, "fetch", "-q", "up")
     assert "CANARY_FD" in git_out(workspace, "log", "-p", "FETCH_HEAD")
     git_out(workspace, "update-ref", "-d", "refs/remotes/up/main")
-    _asks("git log -p FETCH_HEAD", workspace, env)
+    asks("git log -p FETCH_HEAD", workspace, env)
 
 
 def test_fz3_maintenance_prefetch_asks(tmp_path: Path) -> None:
@@ -69,7 +59,7 @@ def test_fz3_maintenance_prefetch_asks(tmp_path: Path) -> None:
     offered = decide("git maintenance run", workspace, env).suggested_rule
     _crafted_remote(workspace)
     git_out(workspace, "config", "maintenance.prefetch.enabled", "true")
-    _asks("git maintenance run", workspace, env, *filter(None, [offered]))
+    asks("git maintenance run", workspace, env, *filter(None, [offered]))
     git_out(workspace, "config", "--remove-section", "remote.origin")  # (no network here)
     git_out(workspace, "maintenance", "run")  # what git does: prefetches the stash
     prefetched = git_out(workspace, "for-each-ref", "--format=%(refname)", "refs/prefetch")
@@ -85,7 +75,7 @@ def test_fz3_maintenance_prefetch_asks(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_fz5_what_is_no_named_remote_asks(tmp_path: Path, line: str) -> None:
     workspace, env = untracked_stash_repository(tmp_path)
-    _asks(line, workspace, env, "git pull", "git fetch")
+    asks(line, workspace, env, "git pull", "git fetch")
 
 
 def test_fetches_from_the_named_remotes_stay_approved(tmp_path: Path) -> None:

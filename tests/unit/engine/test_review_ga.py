@@ -16,15 +16,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from realrun import decide, git_out, untracked_stash_repository
+from realrun import asks, decide, git_out, untracked_stash_repository
 
 from policylang import Verdict
-
-
-def _asks(line: str, workspace: Path, env: dict[str, str], *approvals: str,
-          cwd: Path | None = None) -> None:  # fmt: skip
-    decision = decide(line, workspace, env, *approvals, cwd=cwd)
-    assert decision.verdict is Verdict.ASK, decision.explain()
 
 
 def _first_request_through(workspace: Path, proxy: socket.socket) -> str:
@@ -56,7 +50,7 @@ def test_ga1_the_repositorys_network_settings_ask(tmp_path: Path, key: str, valu
                            ("git push origin main", "git push"),
                            ("git ls-remote origin", "git ls-remote"),
                            ("git remote update", "git remote update")):  # fmt: skip
-        _asks(line, workspace, env, approval)
+        asks(line, workspace, env, approval)
 
 
 def test_ga1_git_goes_through_the_repositorys_proxy(tmp_path: Path) -> None:
@@ -92,8 +86,8 @@ def test_ga2_ga3_a_remote_named_where_git_does_not_read(tmp_path: Path, where: s
             config.write('[includeIf "gitdir:/nowhere/"]\n\tpath = never.cfg\n')
     assert "up.git" not in git_out(workspace, "remote").split()  # git reads no such remote
     src = workspace / "src"
-    _asks("git push up.git main", workspace, env, "git push", cwd=src)
-    _asks("git pull --no-ff --no-edit up.git", workspace, env, "git pull", cwd=src)
+    asks("git push up.git main", workspace, env, "git push", cwd=src)
+    asks("git pull --no-ff --no-edit up.git", workspace, env, "git pull", cwd=src)
     git_out(src, "push", "-q", "up.git", "main")  # what git does: from the top, hooks run
     assert marker.exists()
 

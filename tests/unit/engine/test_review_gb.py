@@ -13,49 +13,35 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import decide, git_out, untracked_stash_repository
+from realrun import asks, decide, git_out, stash_head_folder, untracked_stash_repository
 
 from policylang import Verdict
 
 _SECTION = '[remote "up.git"]\n\turl = https://example.invalid/up.git\n'
 
 
-def _crafted_folder(workspace: Path) -> None:
-    folder = workspace / "up.git"
-    (folder / "objects").mkdir(parents=True)
-    (folder / "refs" / "heads").mkdir(parents=True)
-    (folder / "HEAD").write_text("ref: refs/stash\n")
-    (folder / "commondir").write_text("../.git\n")
-
-
-def _asks(line: str, workspace: Path, env: dict[str, str], *approvals: str,
-          cwd: Path | None = None) -> None:  # fmt: skip
-    decision = decide(line, workspace, env, *approvals, cwd=cwd)
-    assert decision.verdict is Verdict.ASK, decision.explain()
-
-
 def test_gb1_a_submodules_configuration_names_no_remote_here(tmp_path: Path) -> None:
     workspace, env = untracked_stash_repository(tmp_path)
-    _crafted_folder(workspace)
+    stash_head_folder(workspace / "up.git", "../.git")
     module = workspace / ".git" / "modules" / "foo"
     (module / "objects").mkdir(parents=True)
     (module / "refs").mkdir()
     (module / "HEAD").write_text("ref: refs/heads/main\n")
     (module / "config").write_text("[core]\n\tbare = false\n" + _SECTION)
-    _asks("git pull --no-ff --no-edit up.git", workspace, env, "git pull")
+    asks("git pull --no-ff --no-edit up.git", workspace, env, "git pull")
     git_out(workspace, "pull", "-q", "--no-ff", "--no-edit", "up.git")  # what git does
     assert "CANARY_FD" in git_out(workspace, "log", "-p")
 
 
 def test_gb2_a_rejected_git_directory_names_no_remote(tmp_path: Path) -> None:
     workspace, env = untracked_stash_repository(tmp_path)
-    _crafted_folder(workspace)
+    stash_head_folder(workspace / "up.git", "../.git")
     src = workspace / "src"
     src.mkdir()
     (src / "HEAD").write_text("ref: refs/heads/main\n")
     (src / "config").write_text(_SECTION)
-    _asks("git pull --no-ff --no-edit up.git", workspace, env, "git pull", cwd=src)
-    _asks("git fetch up.git", workspace, env, "git fetch", cwd=src)
+    asks("git pull --no-ff --no-edit up.git", workspace, env, "git pull", cwd=src)
+    asks("git fetch up.git", workspace, env, "git fetch", cwd=src)
 
 
 def test_gb3_a_global_file_in_the_workspace_with_a_proxy_asks(tmp_path: Path) -> None:
@@ -65,7 +51,7 @@ def test_gb3_a_global_file_in_the_workspace_with_a_proxy_asks(tmp_path: Path) ->
     (config / "config").write_text("[http]\n\tproxy = http://127.0.0.1:9\n\tsslVerify = false\n")
     env = {**env, "XDG_CONFIG_HOME": str(workspace / ".config")}
     for line, approval in (("git pull", "git pull"), ("git push origin main", "git push")):
-        _asks(line, workspace, env, approval)
+        asks(line, workspace, env, approval)
 
 
 @pytest.mark.parametrize("key", ["http.postBuffer", "http.version", "http.lowSpeedLimit"])
@@ -109,7 +95,7 @@ def test_gc1_a_candidate_reached_through_a_link_still_names_its_remotes(tmp_path
     (src / "modules" / "x").symlink_to("../../.git")
     git_out(workspace, "config", "branch.main.remote", "up")
     git_out(workspace, "config", "branch.main.merge", "HEAD")
-    _asks("git pull --no-ff --no-edit", workspace, env, "git pull", cwd=src)
+    asks("git pull --no-ff --no-edit", workspace, env, "git pull", cwd=src)
     git_out(src, "pull", "-q", "--no-ff", "--no-edit")  # what git does: merges the stash
     assert "CANARY_FD" in git_out(workspace, "log", "-p")
 
