@@ -1270,8 +1270,8 @@ class _Walk(LineWrites):
             # describes may read a folder it is given whole, into an archive the next
             # call prints (review BZ; inside the workspace: `read_folders_whole`)
             self.read_folders_whole(folders, seg, cwd)
-            if _linter_name(found) is not None:
-                self.linter_links_out(folders, seg, cwd)
+        if seg.approved:
+            self.formatter_links(found, seg, cwd)
         if writer is None and folders:
             # `mmv fix y`, `pax -rw fix docs`, `gio move fix y`: an approved program no rule
             # describes, given a folder, may move or copy it, links and all (review BX2)
@@ -1304,27 +1304,50 @@ class _Walk(LineWrites):
             folders.append(".")  # (bare `ruff check` walks its folder: review FX2)
         return folders
 
-    def linter_links_out(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
-        """A linter or formatter (ruff, black) rewrites the Python files it finds, and a
-        committed link named like one (`lib.py -> ~/.config/…/startup/00.py`) takes the
-        rewrite out of the workspace (`ruff check --fix`, `ruff format`, or `fix = true`
-        in its configuration: review FX3): each such link's target is judged as written."""
+    def formatter_links(self, found: SegmentRules, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A formatter (ruff, black, `cargo fmt`, `terraform fmt` …) reads and rewrites the
+        files it finds below the folders it is given, or the one it runs in, by their names;
+        a committed link named like one takes the read and the rewrite elsewhere: `x.tf ->
+        .env` printed by an approved `terraform fmt -diff`, `src/y.rs -> ../.env` by `cargo
+        fmt`'s parse error (review GF1), `lib.py -> ~/.config/…/startup/00.py` rewritten by
+        ruff's `--fix` (FX3). Each such link's target is judged as read and as written.
+        Which folders each formatter skips is `_FORMATTERS`' to say; a tree too large to
+        look through asks."""
+        formatter = _formatter(found)
+        if formatter is None:
+            return
+        suffixes, hidden, skip = formatter
         self.fs = True
+        folders = self.named_folders(found, cwd)
+        if not folders and not self._names_a_path(found, cwd):
+            folders = ["."]
         for folder in folders:
             for form in self.resolve_all(folder, cwd)[0]:
                 if not os.path.isdir(form):
                     continue
-                found = scan_tree(form, hidden=True, budget=checks.TREE_BUDGET, skip=_RUFF_SKIPPED)
-                if not found.complete:
+                tree = scan_tree(form, hidden=hidden, budget=checks.TREE_BUDGET, skip=skip)
+                if not tree.complete:
                     seg.floor(
                         Verdict.ASK,
                         "engine.tree-budget",
                         f"the links below `{short(folder)}` are too many to look through",
                     )
                     return
-                for link, target in found.links:
-                    if link.endswith(_PYTHON_SUFFIXES) and not os.path.isdir(target):
+                for link, target in tree.links:
+                    if link.endswith(suffixes) and not os.path.isdir(target):
+                        self.check_path(target, "read", seg, cwd)
                         self.check_path(target, "write", seg, cwd)
+
+    def _names_a_path(self, found: SegmentRules, cwd: paths.Cwd) -> bool:
+        """Whether an operand of `found` names a file or folder that exists: a formatter
+        given none walks the folder it runs in (`cargo fmt`, `terraform fmt`)."""
+        for word in found.inner[1:]:
+            value = tree_path(word)
+            if value is None or value.startswith("-"):
+                continue
+            if any(os.path.lexists(form) for form in self.resolve_all(value, cwd)[0]):
+                return True
+        return False
 
     def read_folders_whole(self, folders: Sequence[str], seg: SegmentState, cwd: paths.Cwd) -> None:
         """Each folder read as a whole tree, hidden files too: a protected folder below
@@ -4590,8 +4613,22 @@ _LINTER_CONFIG_KEYS: Final = {
 _PYTHON_INCLUDES: Final = frozenset(
     {r"\.pyi?$", r"(\.pyi?|\.ipynb)$", r"\.py$", r"\.pyi?$|\.ipynb$", r"(\.pyi?)$"}
 )
-# the files ruff and black rewrite by their names (`linter_links_out`)
+# the formatters whose approvals `formatter_links` looks at: by the program or its verb,
+# the names of the files it reads and rewrites, whether it walks into hidden folders, and
+# the folders it never walks into (told for ruff, black and isort, their default skips;
+# terraform and `go fmt ./...`, which skip hidden names; `cargo fmt` and rustfmt, which
+# reach files by module names, never hidden; prettier and eslint, which skip
+# `node_modules`; the others are taken to walk everywhere but `.git`)
 _PYTHON_SUFFIXES: Final = (".py", ".pyi", ".ipynb")
+_WEB_SUFFIXES: Final = (
+    ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".json", ".jsonc",
+    ".json5", ".css", ".scss", ".sass", ".less", ".html", ".htm", ".vue", ".svelte",
+    ".astro", ".md", ".mdx", ".markdown", ".yaml", ".yml", ".graphql", ".gql", ".hbs",
+    ".handlebars", ".toml", ".ipynb", ".sql",
+)  # fmt: skip
+_TERRAFORM_SUFFIXES: Final = (".tf", ".tfvars", ".tftest.hcl", ".tofu")
+_NODE_SKIPPED: Final = frozenset({".git", ".hg", ".svn", ".sl", "node_modules"})
+_Formatter = tuple[tuple[str, ...], bool, frozenset[str]]
 
 
 def _linter_name(found: SegmentRules) -> str | None:
@@ -4672,12 +4709,67 @@ def _config_picks(name: str, path: str) -> bool:
 # the folders ruff never walks into unless a configuration's `exclude` (which
 # `_LINTER_CONFIG_KEYS` asks for) replaces its defaults: their configuration files are
 # never read (a `.venv`'s packages ship their own)
+_GIT_ONLY: Final = frozenset({".git"})
 _RUFF_SKIPPED: Final = frozenset(
     {".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints",
      ".mypy_cache", ".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache",
      ".svn", ".tox", ".venv", ".vscode", "__pypackages__", "_build", "buck-out", "dist",
      "node_modules", "site-packages", "venv"}
 )  # fmt: skip
+
+
+# isort's own default `skip`
+_ISORT_SKIPPED: Final = frozenset(
+    {".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".svn",
+     ".tox", ".venv", "__pypackages__", "_build", "buck-out", "dist", "node_modules", "venv"}
+)  # fmt: skip
+_FORMATTERS: Final[dict[str, _Formatter]] = {
+    "ruff": (_PYTHON_SUFFIXES, True, _RUFF_SKIPPED),
+    "black": (_PYTHON_SUFFIXES, True, _RUFF_SKIPPED),
+    "isort": ((*_PYTHON_SUFFIXES, ".pyx", ".pxd"), True, _ISORT_SKIPPED),
+    "autopep8": (_PYTHON_SUFFIXES, True, _GIT_ONLY),
+    "yapf": (_PYTHON_SUFFIXES, True, _GIT_ONLY),
+    "cargo fmt": ((".rs",), False, frozenset({"target"})),
+    "rustfmt": ((".rs",), False, frozenset({"target"})),
+    "gofmt": ((".go",), True, _GIT_ONLY),
+    "go fmt": ((".go",), False, frozenset()),
+    "terraform fmt": (_TERRAFORM_SUFFIXES, False, frozenset()),
+    "tofu fmt": (_TERRAFORM_SUFFIXES, False, frozenset()),
+    "prettier": (_WEB_SUFFIXES, True, _NODE_SKIPPED),
+    "eslint": (_WEB_SUFFIXES, True, _NODE_SKIPPED),
+    "deno fmt": (_WEB_SUFFIXES, True, _GIT_ONLY),
+    "deno lint": (_WEB_SUFFIXES, True, _GIT_ONLY),
+    "biome": (_WEB_SUFFIXES, True, _GIT_ONLY),
+    "dart format": ((".dart",), True, _GIT_ONLY),
+    "dart fix": ((".dart",), True, _GIT_ONLY),
+    "mix format": ((".ex", ".exs", ".heex", ".eex", ".leex"), True, _GIT_ONLY),
+    "shfmt": ((".sh", ".bash", ".mksh", ".bats", ".zsh", ".ksh"), True, _GIT_ONLY),
+    "clang-format": (
+        (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".proto"),
+        True,
+        _GIT_ONLY,
+    ),
+    "stylua": ((".lua", ".luau"), True, _GIT_ONLY),
+    "taplo": ((".toml",), True, _GIT_ONLY),
+    "ktlint": ((".kt", ".kts"), True, _GIT_ONLY),
+    "swiftformat": ((".swift",), True, _GIT_ONLY),
+    "scalafmt": ((".scala", ".sbt", ".sc"), True, _GIT_ONLY),
+    "zig fmt": ((".zig", ".zon"), True, _GIT_ONLY),
+    "nixfmt": ((".nix",), True, _GIT_ONLY),
+    "buf format": ((".proto",), True, _GIT_ONLY),
+}
+
+
+def _formatter(found: SegmentRules) -> _Formatter | None:
+    """What `_FORMATTERS` says of the formatter the segment runs (`cargo fmt`, `python -m
+    black` too), or None where it runs none it knows."""
+    values = [w.value for w in found.inner]
+    if not values:
+        return None
+    tool = module_tool(values)
+    name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
+    verb = values[1] if tool is None and len(values) > 1 else None
+    return _FORMATTERS.get(f"{name} {verb}") or _FORMATTERS.get(name)
 
 
 def _declared_scripts(folder: str) -> frozenset[str]:

@@ -175,22 +175,23 @@ def bash_printed(line: str, workspace: Path) -> str:
 @functools.lru_cache(maxsize=1)
 def _scan_rulesets() -> Path:
     """A copy of the shipped rulesets without the locked `compiler-reads-sources` rule
-    (and the expectations that name it), made once per process."""
+    and rustfmt's (`formatter-reads-sources`, `cargo-fmt-reads-sources`: review GF3), and
+    the expectations that name them, made once per process."""
     source = Path(str(importlib.resources.files("policylang") / "rulesets"))
     copy = Path(tempfile.mkdtemp(prefix="policylang-scan-")) / "rulesets"
     shutil.copytree(source, copy)
     for path in copy.rglob("*.policy"):
         lines = path.read_text().splitlines(keepends=True)
-        kept = [line for line in lines if "compiler-reads-sources" not in line]
+        kept = [line for line in lines if "-reads-sources" not in line]
         path.write_text("".join(kept))
     return copy
 
 
 def scan_policy(*rules: str) -> Policy:
     """The default policy as a ruleset that lets compilers be approved would have it
-    (without the locked `compiler-reads-sources`), `rules` approved: where the engine's
-    include scan of an approved compiler's sources is the only check. The scan's own tests
-    use it; the shipped rulesets ask for every compile."""
+    (without the locked `compiler-reads-sources` and rustfmt's), `rules` approved: where
+    the engine's include scan of an approved compiler's sources is the only check. The
+    scan's own tests use it; the shipped rulesets ask for every compile."""
     policy = load_policy(_scan_rulesets() / "default.policy", check=False)
     for rule in rules:
         policy.approvals.add(rule, persist=False)
