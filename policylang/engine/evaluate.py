@@ -1435,6 +1435,8 @@ class _Walk(LineWrites):
             self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
             if trial.verdict is not Verdict.ALLOW or self._config_chosen_files(found, cwd):
                 seg.suggestion = None  # (`engine.linter-config` would ask: review FL11)
+        if not covered and seg.verdict is Verdict.ALLOW:
+            self.rust_toolchain(found.inner, seg, cwd)  # (a rule's allow: review GD1)
         if found.git_dirs is not None and seg.verdict is not Verdict.DENY:
             self.git_tree_state(found, seg)
         if found.git_dirs is not None and (
@@ -1827,13 +1829,30 @@ class _Walk(LineWrites):
         a `runner`, `[env]` for the programs it starts). An approved `cargo tree`,
         `cargo metadata` or `cargo fmt` runs none of the project's code by itself: such a
         file in the working folder or one above it, in the workspace, asks. (The verbs that
-        build run the project's code anyway: `build.rs`, tests.)"""
+        build run the project's code anyway: `build.rs`, tests.) The toolchain files are
+        looked at for every verb: the toolchain runs whatever the verb (review GD1)."""
         verb = next((w for w in words if w is None or not w.startswith(("-", "+"))), "")
-        looked = ["rust-toolchain.toml", "rust-toolchain"]
-        if program == "cargo":
-            if verb is None or verb not in _CARGO_QUIET_VERBS:
-                return
+        looked = list(_TOOLCHAIN_FILES)
+        if program == "cargo" and verb is not None and verb in _CARGO_QUIET_VERBS:
             looked += [".cargo/config.toml", ".cargo/config"]
+        self.rust_files(program, looked, seg, cwd)
+
+    def rust_toolchain(self, inner: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A rule's allow of a rustup proxy (`cargo install --list`, FL7) holds only when
+        no toolchain file of the project names a toolchain of its own (review GD1: a
+        `path` toolchain's `cargo` ran under the bare allow)."""
+        first = inner[0].value if inner else None
+        program = first.rpartition("/")[2] if first else ""
+        program = self.rules.renamed(program) or program_name(program)
+        if program in _RUST_TOOLS:
+            self.rust_files(program, _TOOLCHAIN_FILES, seg, cwd)
+
+    def rust_files(
+        self, program: str, looked: Sequence[str], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """Asks when one of the files `looked` (relative to the working folder or a folder
+        above it, in the workspace) sets what makes `program` run a program the project
+        names, or cannot be judged (`_rust_file_setting`)."""
         self.fs = True
         for start in sorted(cwd.candidates):
             for folder in paths.ancestors(start):
@@ -1841,18 +1860,15 @@ class _Walk(LineWrites):
                     break
                 for name in looked:
                     path = os.path.join(folder, name)
-                    text = _small_text(path) if _lexists(path) else None
-                    if text is None:
+                    if not _lexists(path):
                         continue
-                    keys = _RUST_CONFIG_KEYS if name.startswith(".cargo") else _TOOLCHAIN_PATH
-                    found = keys.search(text)
+                    found = _rust_file_setting(path, name.startswith(".cargo"))
                     if found is not None:
                         seg.floor(
                             Verdict.ASK,
                             "engine.approved-inline-code",
-                            f"`{short(path)}` sets `{short(found.group(0).strip())}`, which "
-                            f"makes `{program}` run a program the project names, which no "
-                            "approval covers",
+                            f"`{short(path)}` {found}, so `{program}` may run a program the "
+                            "project names, which no rule or approval covers",
                         )
                         return
 
@@ -3625,7 +3641,7 @@ class _Walk(LineWrites):
         the chain (`bash -lc …`), whose start-up files run programs by PATH (`/etc/profile`
         runs `id`: review BE6), so any program in a workspace PATH entry may run."""
         if not cwd.known and any(
-            not entry.startswith("/") for entry in self.ctx.env.get("PATH", "").split(":")
+            not entry.startswith("/") for entry in self._path_list()
         ):
             # an empty or relative PATH entry names a folder below a working directory
             # that is not known here: any program may be found there (review BI3)
@@ -3721,7 +3737,7 @@ class _Walk(LineWrites):
         if self._shims is None:  # once per line: PATH is fixed
             self._shims = any(
                 _SHIM_BIN.search(_normal_entry(entry))
-                for entry in self.ctx.env.get("PATH", "").split(":")
+                for entry in self._path_list()
                 if entry.startswith("/")
             )
         if not self._shims:
@@ -3777,7 +3793,7 @@ class _Walk(LineWrites):
         DP3: `git-lfs path:./.tools`). Whether it asked."""
         if not self._shims:
             return False
-        for entry in self.ctx.env.get("PATH", "").split(":"):
+        for entry in self._path_list():
             if not entry.startswith("/") or not _SHIM_BIN.search(_normal_entry(entry)):
                 continue
             try:
@@ -3802,6 +3818,17 @@ class _Walk(LineWrites):
         first = self._first_on_path(name, cwd)
         return first[0] if first is not None and first[1] else None
 
+    def _path_list(self) -> tuple[str, ...]:
+        """PATH's entries as the lookups of a program by name read them: an entry that
+        starts with `~` (`PATH="~/bin:$PATH"` in a profile) is bash's with its tilde
+        expanded, and also stays as it is, relative, for `execvp` (`env`, `xargs`) and POSIX
+        shells, which do not expand it (review GD5: a `~/ws/bin` entry ran the workspace's
+        `ls`, and `~/.pyenv/shims` was no shim folder)."""
+        env = self.ctx.env
+        return _looked_up_entries(
+            env.get("PATH", ""), env.get("HOME", self.ctx.home), env.get("OLDPWD", "")
+        )
+
     def _first_on_path(self, name: str, cwd: paths.Cwd) -> tuple[str, bool] | None:
         """The program PATH finds for `name`, and whether it lies in the workspace (an
         entry inside it, or a relative one); None when PATH finds none. A workspace
@@ -3819,7 +3846,7 @@ class _Walk(LineWrites):
 
     def _look_up_on_path(self, name: str, cwd: paths.Cwd) -> tuple[str, bool] | None:
         """`_first_on_path` without its memo."""
-        for entry in self.ctx.env.get("PATH", "").split(":"):
+        for entry in self._path_list():
             folders = (
                 [os.path.join(c, entry) for c in sorted(cwd.candidates)]
                 if not entry.startswith("/")
@@ -3915,7 +3942,7 @@ class _Walk(LineWrites):
         first = self._first_on_path(name, cwd)
         if first is None or not first[1] or os.path.realpath(first[0]) != os.path.realpath(path):
             return False
-        for entry in self.ctx.env.get("PATH", "").split(":"):
+        for entry in self._path_list():
             if (
                 entry.startswith("/")
                 and not self._in_workspace(entry)
@@ -3931,7 +3958,7 @@ class _Walk(LineWrites):
         → `D/man`, `D/share/man`, `D/share/info`), and a page may include any file
         (`.so ../.env`): a PATH entry inside the workspace, an activated `.venv/bin`
         included, makes them read the repository's pages (review AN2)."""
-        for entry in self.ctx.env.get("PATH", "").split(":"):
+        for entry in self._path_list():
             if entry.startswith("/") and self._in_workspace(entry):
                 seg.floor(
                     Verdict.ASK,
@@ -4224,7 +4251,7 @@ class _Walk(LineWrites):
     def _process_entry(self) -> str | None:
         """An absolute PATH entry that leads through /proc's directory of the process
         looking it up (see `_in_workspace`), or None."""
-        for entry in self.ctx.env.get("PATH", "").split(":"):
+        for entry in self._path_list():
             if entry.startswith("/"):
                 self._in_workspace(entry)
                 if entry in self._process_entries:
@@ -4259,7 +4286,7 @@ class _Walk(LineWrites):
     def _workspace_path_entries(self, cwd: paths.Cwd) -> list[str]:
         """The PATH entries that lead into the workspace, as directories to look in."""
         if self._path_entries is None:  # once per line: PATH and the workspace are fixed
-            entries = self.ctx.env.get("PATH", "").split(":")
+            entries = self._path_list()
             self._path_entries = [
                 e
                 for e in entries
@@ -5869,6 +5896,52 @@ def _plain_link(lexical: str, found: str) -> bool:
 def _normal_entry(entry: str) -> str:
     """`os.path.normpath` of a PATH entry, kept: the same few entries come on every line."""
     return os.path.normpath(entry)
+
+
+@functools.lru_cache(maxsize=64)
+def _looked_up_entries(path: str, home: str, oldpwd: str) -> tuple[str, ...]:
+    """PATH's entries (see `_path_list`): each `~` entry as it is, then as bash expands it
+    (its lookup's `bash_tilde_expand` of a leading `~`) where it does."""
+    if "~" not in path:
+        return tuple(path.split(":"))
+    found: list[str] = []
+    for entry in path.split(":"):
+        found.append(entry)
+        if entry.startswith("~"):
+            expanded = _tilde_entry(entry, home, oldpwd)
+            if expanded is not None:
+                found.append(expanded)
+    return tuple(found)
+
+
+def _tilde_entry(entry: str, home: str, oldpwd: str) -> str | None:
+    """What bash makes of the PATH entry `entry` that starts with `~` when it looks up a
+    command (checked with bash 5.2): `~` is HOME, `~user` that user's home, `~+` and
+    `~0` the working folder (`.`), `~-` OLDPWD; None where it stays as written (an unknown
+    user, an unset OLDPWD, a place on the empty folder stack: `~1`)."""
+    prefix, slash, rest = entry[1:].partition("/")
+    base: str | None
+    if prefix == "":
+        base = home
+    elif prefix in ("+", "0", "+0", "-0"):
+        base = "."
+    elif prefix == "-":
+        base = oldpwd or None
+    elif prefix[0] in "+-" or prefix.isdigit():
+        base = None
+    else:
+        base = _user_home(prefix)
+    return None if base is None else base + slash + rest
+
+
+def _user_home(user: str) -> str | None:
+    """The home folder of `user` in the password database, or None."""
+    try:
+        import pwd  # (POSIX only)
+
+        return pwd.getpwnam(user).pw_dir
+    except (ImportError, KeyError, ValueError):
+        return None
 
 
 def _env_interpreter(path: str) -> str | None:
@@ -7864,21 +7937,42 @@ def _built_directive(text: str, *, assembly: bool) -> str | None:
 # verbs that run none of the project's code by themselves
 _RUST_TOOLS: Final = frozenset(
     {"cargo", "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver",
-     "rust-analyzer", "rust-gdb", "rust-lldb", "rls"}
+     "rust-analyzer", "rust-gdb", "rust-gdbgui", "rust-lldb", "rls", "cargo-miri"}
 )  # fmt: skip
 _CARGO_QUIET_VERBS: Final = frozenset(
     {"", "tree", "metadata", "fmt", "version", "search", "locate-project", "pkgid",
      "verify-project", "read-manifest", "help", "config", "info", "owner", "fetch",
      "generate-lockfile", "update", "vendor", "package", "list"}
 )  # fmt: skip
-# the settings of `.cargo/config.toml` that name a program cargo (or the rustc it starts)
-# runs, or change its environment; and a toolchain given by a path
-_RUST_CONFIG_KEYS: Final = re.compile(
-    r"(?im)^[ \t]*(?:\[[ \t]*(?:alias|env|target[^\]]*|unstable|credential-alias)[ \t]*\]"
-    r"|[\w.\"'-]*(?:alias|rustc|rustdoc|rustflags|wrapper|runner|linker|credential-provider|"
-    r"global-credential-providers|git-fetch-with-cli|include|paths|env)[\w.\"'-]*[ \t]*=)"
+# rustup's toolchain files, looked for in the working folder and each one above it
+_TOOLCHAIN_FILES: Final = ("rust-toolchain.toml", "rust-toolchain")
+# a toolchain's name (`stable`, `1.75.0`, `nightly-2024-01-01-x86_64-unknown-linux-gnu`):
+# no path, which rustup would run the `bin/` of (review GD2)
+_TOOLCHAIN_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+# the keys of a `rust-toolchain.toml`'s `[toolchain]` that name no program (not `path`)
+_TOOLCHAIN_KEYS: Final = frozenset({"channel", "components", "targets", "profile"})
+# the tables of `.cargo/config.toml` whose keys name no program cargo runs on a quiet verb
+# (review GD3), each with the keys allowed in it (None: any key the name check lets pass);
+# any other table or key (`alias`, `env`, `target`, `host`, `unstable`, `paths`,
+# `include`, `credential-alias` …) asks
+_CARGO_CONFIG_TABLES: Final[Mapping[str, frozenset[str] | None]] = {
+    "build": frozenset(
+        {"target", "target-dir", "build-dir", "jobs", "incremental", "dep-info-basedir",
+         "pipelining", "warnings"}
+    ),
+    "net": frozenset({"retry", "offline", "ssh"}),
+    "registry": frozenset({"default", "token", "index"}),
+    "install": frozenset({"root"}),
+    "http": None, "term": None, "cargo-new": None, "registries": None, "source": None,
+    "profile": None, "patch": None, "future-incompat-report": None, "cache": None,
+    "resolver": None, "gc": None,
+}  # fmt: skip
+# key names (at any depth) that name a program or command, flags for rustc, credentials,
+# or an environment: asked wherever they are
+_CARGO_RISKY_KEY: Final = re.compile(
+    r"alias|rustc|rustdoc|flags|wrapper|runner|linker|credential|fetch-with-cli|include|"
+    r"paths|env|browser|program|command|cmd"
 )
-_TOOLCHAIN_PATH: Final = re.compile(r"(?im)^[ \t]*path[ \t]*=")
 # programs that read every file they are given as assembly
 _ASSEMBLER: Final = re.compile(r"(?:.*-)?(?:as|gas|nasm|yasm)(?:-[0-9][0-9.]*)?")
 # gcc's drivers, which take the start of a long option's name for it, and link
@@ -8053,6 +8147,75 @@ def _small_text(path: str) -> str | None:
     if data is None or len(data) > _MAX_SOURCE_BYTES:
         return None
     return data.decode("utf-8", "replace")
+
+
+def _rust_file_setting(path: str, cargo_config: bool) -> str | None:
+    """What in a toolchain file (`cargo_config` False) or a `.cargo/config.toml` at `path`
+    may make a Rust tool run a program the project names, as words for a reason ("sets
+    `toolchain.path`"); None when it sets nothing but harmless settings. A file that is not
+    read whole (too large, not a regular file, unreadable: review GD4) or does not parse
+    is not judged, and so is returned as a reason too."""
+    data = read_regular(path, _MAX_SOURCE_BYTES + 1)
+    if data is None:
+        return "cannot be read (not a regular file, or unreadable)"
+    if len(data) > _MAX_SOURCE_BYTES:
+        return "is too large to read"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "is not UTF-8 text"
+    if not cargo_config and "\n" not in text.strip() and "=" not in text:
+        # rustup's one-line format: a toolchain's name, or a path it runs (review GD2)
+        return None if _TOOLCHAIN_NAME.fullmatch(text.strip()) else "names a toolchain by a path"
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return "does not parse as TOML here"
+    key = _cargo_config_key(table) if cargo_config else _toolchain_key(table)
+    return f"sets `{short(key)}`" if key is not None else None
+
+
+def _toolchain_key(table: Mapping[str, object]) -> str | None:
+    """The first setting of a parsed `rust-toolchain.toml` that is not a toolchain's name
+    and its parts (`toolchain.path`, however it is spelt: review GD2), or None."""
+    for name, value in table.items():
+        if name != "toolchain" or not isinstance(value, dict):
+            return name
+        for key, setting in value.items():
+            if key not in _TOOLCHAIN_KEYS:
+                return f"toolchain.{key}"
+            if key == "channel" and not (
+                isinstance(setting, str) and _TOOLCHAIN_NAME.fullmatch(setting)
+            ):
+                return "toolchain.channel"
+    return None
+
+
+def _cargo_config_key(table: Mapping[str, object]) -> str | None:
+    """The first key of a parsed `.cargo/config.toml` outside the harmless ones
+    (`_CARGO_CONFIG_TABLES`), dotted, or None: keys as cargo reads them, whatever their
+    spelling (inline tables, quoted and escaped names: review GD3)."""
+    for keys in _toml_keys(table, ()):
+        allowed = _CARGO_CONFIG_TABLES.get(keys[0], frozenset())
+        if (
+            len(keys) < 2
+            or (allowed is not None and keys[1] not in allowed)
+            or any(_CARGO_RISKY_KEY.search(key.lower()) for key in keys)
+        ):
+            return ".".join(keys)
+    return None
+
+
+def _toml_keys(value: object, above: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The key paths of the settings in a parsed TOML value (tables in arrays included)."""
+    if isinstance(value, dict):
+        found: list[tuple[str, ...]] = []
+        for key, inner in value.items():
+            found.extend(_toml_keys(inner, (*above, str(key))))
+        return found
+    if isinstance(value, list):
+        return [keys for item in value for keys in _toml_keys(item, above)]
+    return [above] if above else []
 
 
 def _named_paths(word: Word, *, typed: bool = True) -> list[Word]:
