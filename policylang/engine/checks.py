@@ -2294,6 +2294,11 @@ class PathChecks:
             root = pending.pop()
             found = subtree.scan(root, hidden=True, budget=TREE_BUDGET)
             complete = found.complete
+            if self.whole_folder_reads:
+                # its `.env` files are not judged, but a `leak.py` on one's inode is read
+                # as the Python file it seems (review FY4)
+                for reason in self.rules.hard_linked(found.shared, self.ctx, shown):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
             for link, target in found.links:
                 links += 1
                 if links > TREE_LINKS:

@@ -620,7 +620,9 @@ class _Walk:
     network_settings: list[GitRisk] = field(default_factory=list)
     submodules: bool = False
     complete: bool = True
-    repos: set[tuple[int, int]] = field(default_factory=set)
+    # (device, inode, foreign): a git directory reached both as another worktree's
+    # submodule and as one of this worktree's is walked twice (`_inspect`, review GB6)
+    repos: set[tuple[int, int, bool]] = field(default_factory=set)
     scanned: int = 0
 
 
@@ -1032,13 +1034,17 @@ class GitConfigInspector:
 
     # -- one repository -------------------------------------------------------------
 
-    def _inspect(self, gitdir: str, top: str | None, walk: _Walk, depth: int) -> None:
+    def _inspect(
+        self, gitdir: str, top: str | None, walk: _Walk, depth: int, foreign: bool = False
+    ) -> None:
+        """`foreign`: `gitdir` is a submodule of another worktree of the superproject,
+        whose `core.worktree` no command run here uses (review GB6)."""
         try:
             st = os.stat(gitdir)
         except OSError:
             walk.complete = False
             return
-        ident = (st.st_dev, st.st_ino)
+        ident = (st.st_dev, st.st_ino, foreign)
         if ident in walk.repos:
             return
         walk.repos.add(ident)
@@ -1068,9 +1074,8 @@ class GitConfigInspector:
             tops.append(os.path.join(gitdir, worktree))
             # `~` is not expanded there by git; kept as written, it is never in a workspace
             where = worktree if worktree.startswith("~") else os.path.join(gitdir, worktree)
-            # a submodule's git directory is `modules/NAME` of its superproject's `.git`
-            submodule = "/.git/modules/" in common
-            walk.worktrees.append((os.path.normpath(where), submodule))
+            if not foreign:
+                walk.worktrees.append((os.path.normpath(where), _submodule_gitdir(common)))
         size = self.object_id_size(gitdir)
         links = None
         if size is not None:
@@ -1082,13 +1087,28 @@ class GitConfigInspector:
             walk.submodules = True  # (review EZ2)
             for base in tops:
                 for link in links:
-                    self._submodule(base + "/" + link, walk, depth)
-        modules = common + "/modules"
-        if os.access(modules, os.F_OK):
-            walk.submodules = True
-            self._scan_modules(modules, walk, depth)
+                    self._submodule(base + "/" + link, walk, depth, foreign)
+        self._all_modules(gitdir, st, common, walk, depth, foreign)
 
-    def _submodule(self, path: str, walk: _Walk, depth: int) -> None:
+    def _all_modules(
+        self, gitdir: str, st: os.stat_result, common: str, walk: _Walk, depth: int,
+        foreign: bool,
+    ) -> None:  # fmt: skip
+        """Every submodule git directory, populated or not: git keeps those of a linked
+        worktree in its own `modules/` (`worktrees/NAME/modules/`), those of the main
+        worktree in the common directory's. The latter's are walked for their risks, but
+        their `core.worktree` (the main checkout's `sub/`) is no command's here: foreign
+        (review GB6)."""
+        linked = not _same_directory(st, common)
+        places = [(common + "/modules", foreign or linked)]
+        if linked:
+            places.append((gitdir + "/modules", foreign))
+        for modules, elsewhere in places:
+            if os.access(modules, os.F_OK):
+                walk.submodules = True
+                self._scan_modules(modules, walk, depth, elsewhere)
+
+    def _submodule(self, path: str, walk: _Walk, depth: int, foreign: bool = False) -> None:
         dot_git = path + "/.git"
         try:
             mode = os.stat(dot_git).st_mode
@@ -1098,15 +1118,15 @@ class GitConfigInspector:
             walk.complete = False
             return
         if stat.S_ISDIR(mode):
-            self._inspect(dot_git, path, walk, depth + 1)
+            self._inspect(dot_git, path, walk, depth + 1, foreign)
         elif stat.S_ISREG(mode):
             gitdir = _gitfile_target(dot_git)
             if gitdir is None:
                 walk.complete = False
             else:
-                self._inspect(gitdir, path, walk, depth + 1)
+                self._inspect(gitdir, path, walk, depth + 1, foreign)
 
-    def _scan_modules(self, modules: str, walk: _Walk, depth: int) -> None:
+    def _scan_modules(self, modules: str, walk: _Walk, depth: int, foreign: bool) -> None:
         stack = [modules]
         while stack:
             directory = stack.pop()
@@ -1122,7 +1142,7 @@ class GitConfigInspector:
                 continue
             for sub in subdirs:
                 if os.path.lexists(sub + "/HEAD") or os.path.lexists(sub + "/config"):
-                    self._inspect(sub, None, walk, depth + 1)
+                    self._inspect(sub, None, walk, depth + 1, foreign)
                 else:
                     stack.append(sub)  # a submodule name with a slash
 
@@ -2210,6 +2230,26 @@ def _gitdir_state(directory: str) -> int:
     if os.access(common + "/objects", os.X_OK) and os.access(common + "/refs", os.X_OK):
         return 2
     return 1
+
+
+def _same_directory(st: os.stat_result, other: str) -> bool:
+    """Whether `other` is the directory `st` describes (True where it cannot be told:
+    the caller then judges as for a main worktree, the stricter case)."""
+    try:
+        there = os.stat(other)
+    except (OSError, ValueError):
+        return True
+    return (there.st_dev, there.st_ino) == (st.st_dev, st.st_ino)
+
+
+_SUBMODULE_GITDIR: Final = re.compile(r"/\.git/(?:worktrees/[^/]+/)?modules/")
+
+
+def _submodule_gitdir(common: str) -> bool:
+    """Whether `common` is a submodule's git directory, whose `core.worktree` git set to
+    its checkout: `modules/NAME` of its superproject's `.git`, or of a linked worktree's
+    `.git/worktrees/W/` (review GB6)."""
+    return _SUBMODULE_GITDIR.search(common) is not None
 
 
 def commondir(gitdir: str) -> str | None:

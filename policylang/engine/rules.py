@@ -277,6 +277,16 @@ _MAX_TREE_PICKS = 16  # listings whose `_tree_picks` a rule view keeps
 _WHITELIST_ROUNDS = 4  # scans of a tree for the ignore files of admitted hidden folders
 
 
+def _same_file(one: str, other: str) -> bool:
+    """Whether two names are one file (device and inode); True where either cannot be
+    looked at (review FY4: the caller then judges the name as the protected one)."""
+    try:
+        first, second = os.lstat(one), os.lstat(other)
+    except (OSError, ValueError):
+        return True
+    return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+
+
 def _denies(reasons: Sequence[Reason]) -> bool:
     """Whether any of `reasons` denies."""
     return any(reason.verdict is Verdict.DENY for reason in reasons)
@@ -1089,6 +1099,7 @@ class RuleView:
                 # (a deny is as strict as the read can get: the rest of a large tree,
                 # a Python project's `.venv` say, would cost tens of milliseconds)
                 break
+        found.extend(self.hard_linked(scan.shared, ctx, shown, only))
         complete = scan.complete
         pending = list(scan.links)
         linked: set[str] = set()
@@ -1120,6 +1131,38 @@ class RuleView:
             else:
                 complete = False
         return found, complete
+
+    def hard_linked(
+        self,
+        shared: Sequence[tuple[tuple[str, bool], ...]],
+        ctx: EvalContext,
+        shown: str,
+        only: frozenset[str] | None = None,
+    ) -> list[Reason]:
+        """Reasons for the names a recursive read reaches that are hard links of a
+        protected file of the tree (`subtree.TreeScan.shared`): the reader reads that
+        file under another name (review FY4: `tar xf` made `leak.py` on the inode of
+        `.env`, which an approved `ruff check .` printed; `rg KEY` skips the hidden
+        `.env`, not `leak.py`). Names are one file where `lstat` says so."""
+        found: list[Reason] = []
+        for group in shared:
+            guarded = [
+                path
+                for path, _listed in group
+                if self.path_verdicts((path,), "read", ctx, path, protected_only=True)
+            ]
+            for path, listed in group if guarded else ():
+                if not listed or path in guarded or (only is not None and path not in only):
+                    continue
+                secret = next((g for g in guarded if _same_file(path, g)), None)
+                if secret is not None:
+                    found.extend(
+                        self.path_verdicts(
+                            (secret,), "read", ctx, f"{shown} ({path}, a hard link of it)",
+                            protected_only=True,
+                        )
+                    )  # fmt: skip
+        return found
 
     def _tree_picks(
         self, entries: tuple[str, ...], workspaces: list[str], git_configs: bool
@@ -1417,6 +1460,8 @@ class RuleView:
             where = "" if renamed is None else f"`{name}` is `{renamed}`"
             # a failed check leaves the command to the default, at least ask (`_match_verdict`)
             reason = _match_reason(match, where, self.policy.default)
+            if _undecided_deny(candidates, match, self.policy.default):
+                reason = _denied_undecided(reason)
             verdict = reason.verdict
             locked = match.locked
             specificity = match.specificity[0] if match.specificity else 0
@@ -2732,10 +2777,39 @@ def _by_exception(candidates: Sequence[CompiledRule], match: RuleMatch | None) -
     return any(rule.verdict is Verdict.ALLOW and not rule.plain for rule in candidates)
 
 
+def _undecided_deny(
+    candidates: Sequence[CompiledRule], match: RuleMatch, default: Verdict
+) -> bool:
+    """Whether `match` is a deny rule that cannot be decided (a word that is not literal:
+    `make $T` and `deny make ** unless --version`) under `default deny`, where nobody
+    answers an ask: what cannot be decided is denied (review FW5)."""
+    return (
+        match.uncertain
+        and default is Verdict.DENY
+        and any(rule.ref is match.rule and rule.verdict is Verdict.DENY for rule in candidates)
+    )
+
+
+def _denied_undecided(reason: Reason) -> Reason:
+    """`reason` (an undecidable deny's ask) as the deny `_undecided_deny` makes it."""
+    return _objects.reason(
+        reason.rule_id,
+        f"{reason.message}; the policy's default is deny, so a line it cannot decide is "
+        "denied",
+        Verdict.DENY,
+        reason.location,
+        "",
+    )
+
+
 def _exception_reason(
     inner: Sequence[Word], candidates: Sequence[CompiledRule], verdict: Verdict
 ) -> Reason | None:
-    """Name the allow rule whose exception left this command to the default."""
+    """Name the allow rule whose exception left this command to the default: one that
+    applies, or may where a word is not literal (`date -d @$TS`: the rule's match was
+    undecidable, review FW5)."""
+    unsure = any(word.value is None for word in inner[1:])
+    applies = "may apply (a word that is not literal may be one)" if unsure else "applies"
     for rule in candidates:
         if rule.verdict is Verdict.ALLOW and not rule.plain:
             ref = rule.ref
@@ -2743,7 +2817,7 @@ def _exception_reason(
                 rule_id=ref.id,
                 message=(
                     f"the rule `{ref.id}` ({ref.message}) does not cover this use of "
-                    f"`{inner[0].value}`: one of its exceptions applies"
+                    f"`{inner[0].value}`: one of its exceptions {applies}"
                 ),
                 verdict=verdict,
                 location=ref.location,

@@ -54,6 +54,10 @@ class TreeScan:
     # a `gitdir:` relative to rg's working folder where that is not known: review EA1):
     # every hidden name counts
     unsure: bool = False
+    # regular files that share an inode number (hard links), each group with whether the
+    # scan listed each name: a hidden `.env` a reader skips is still in its group, so a
+    # `leak.py` linked to it reads as that file (review FY4)
+    shared: tuple[tuple[tuple[str, bool], ...], ...] = ()
 
 
 def scan(
@@ -113,6 +117,8 @@ class _KeptScan:
     # the ignore files and `.git` entries met, in order: (True, a `.git`) whose exclude
     # files are looked up again, (False, an ignore file) kept as is
     ignore_sources: tuple[tuple[bool, str], ...]
+    # (a name's inode changes only with its folder, whose stamp is kept: review FY4)
+    shared: tuple[tuple[tuple[str, bool], ...], ...] = ()
 
 
 _KEPT_SCANS: dict[tuple[str, bool, int, frozenset[str], tuple[str, ...]], _KeptScan] = {}
@@ -135,7 +141,7 @@ def _revived(kept: _KeptScan, cwds: Sequence[str]) -> TreeScan:
             ignores.extend(excludes or ())
         else:
             ignores.append(path)
-    return TreeScan(kept.entries, links, True, tuple(ignores), unsure)
+    return TreeScan(kept.entries, links, True, tuple(ignores), unsure, kept.shared)
 
 
 def _scan(
@@ -155,6 +161,7 @@ def _scan(
     sources: list[tuple[bool, str]] = []
     folders: list[tuple[str, Stamp]] | None = []
     unsure = False
+    inodes = _Inodes()
     pending = [root]
     while pending:
         directory = pending.pop()
@@ -190,7 +197,9 @@ def _scan(
                 ignores.extend(excludes or ())
                 sources.append((True, child.path))
             if not hidden and child.name.startswith(".") and not _admitted(child.name, admit):
+                inodes.note(child, listed=False)
                 continue
+            inodes.note(child, listed=True)
             if len(entries) >= budget:
                 return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure), None
             entries.append(child.path)
@@ -202,7 +211,8 @@ def _scan(
             except (OSError, ValueError):
                 folders = None  # (an entry whose kind could not be told: not kept)
                 continue
-    found = TreeScan(tuple(entries), tuple(links), True, tuple(ignores), unsure)
+    shared = inodes.shared()
+    found = TreeScan(tuple(entries), tuple(links), True, tuple(ignores), unsure, shared)
     if folders is None:
         return found, None
     kept = _KeptScan(
@@ -210,8 +220,38 @@ def _scan(
         entries=found.entries,
         link_paths=tuple(path for path, _target in links),
         ignore_sources=tuple(sources),
+        shared=shared,
     )
     return found, kept
+
+
+class _Inodes:
+    """The inode numbers of a tree's regular files, as its listing gives them (no `stat`:
+    `d_ino`, `d_type`), to find the names that share one (review FY4). Numbers of files
+    on different devices may meet; the caller compares `lstat` results."""
+
+    __slots__ = ("first", "groups")
+
+    def __init__(self) -> None:
+        self.first: dict[int, tuple[str, bool]] = {}
+        self.groups: dict[int, list[tuple[str, bool]]] = {}
+
+    def note(self, child: os.DirEntry[str], *, listed: bool) -> None:
+        try:
+            if not child.is_file(follow_symlinks=False):
+                return
+            number = child.inode()
+        except (OSError, ValueError):
+            return  # (the scan itself treats this entry as the reader would)
+        entry = (child.path, listed)
+        seen = self.first.get(number)
+        if seen is None:
+            self.first[number] = entry
+        else:
+            self.groups.setdefault(number, [seen]).append(entry)
+
+    def shared(self) -> tuple[tuple[tuple[str, bool], ...], ...]:
+        return tuple(tuple(group) for group in self.groups.values())
 
 
 # the files in which rg and ag read ignore patterns, whose `!` lines re-include files

@@ -4,7 +4,8 @@ way the word goes: a read-only rule's write (`echo "$X" > out.txt` under readonl
 $X > out.txt` under ci), or an allow rule's certain exception left to `default deny` (`git
 blame $X --contents x README.md`). A floor beside a read-only rule hid its write the same
 way (`nohup echo hi > out.txt`, `xargs echo > out.txt`). Whatever `$X` holds, the redirect
-writes: the line is denied. A line with only an undecidable deny still asks."""
+writes: the line is denied. A line with only an undecidable deny still asks under the
+default policy; ci and readonly, where nobody answers, deny it (review FW5)."""
 
 from __future__ import annotations
 
@@ -81,9 +82,17 @@ def test_fk2_a_certain_exception_beside_an_undecidable_deny_is_denied(
 
 @pytest.mark.parametrize(
     ("policy", "line"),
-    [("ci", "tree $X"), ("readonly", "tree $X"), ("default", "date $X > out.txt"),
-     ("default", "git blame $X --contents x README.md"), ("ci", "cat $X")],
+    [("default", "date $X > out.txt"), ("default", "git blame $X --contents x README.md"),
+     ("ci", "cat $X")],
 )  # fmt: skip
 def test_fk2_an_undecidable_deny_alone_still_asks(tmp_path: Path, policy: str, line: str) -> None:
     workspace = _workspace(tmp_path)
     assert _verdict(policy, line, workspace) is Verdict.ASK
+
+
+@pytest.mark.parametrize("policy", ["ci", "readonly"])
+def test_fw5_an_undecidable_deny_alone_is_denied_where_nobody_answers(
+    tmp_path: Path, policy: str
+) -> None:
+    workspace = _workspace(tmp_path)
+    assert _verdict(policy, "tree $X", workspace) is Verdict.DENY
