@@ -4653,7 +4653,9 @@ _WEB_SUFFIXES: Final = (
     ".astro", ".md", ".mdx", ".markdown", ".yaml", ".yml", ".graphql", ".gql", ".hbs",
     ".handlebars", ".toml", ".ipynb", ".sql",
 )  # fmt: skip
-_TERRAFORM_SUFFIXES: Final = (".tf", ".tfvars", ".tftest.hcl", ".tofu")
+# (every `.hcl` name: terraform 1.11 reads `.tftest.hcl` and `.tfmock.hcl`, and later
+# versions and OpenTofu add more kinds, `.tfquery.hcl`, `.tofutest.hcl`: review GJ1)
+_TERRAFORM_SUFFIXES: Final = (".tf", ".tfvars", ".hcl", ".tofu")
 _NODE_SKIPPED: Final = frozenset({".git", ".hg", ".svn", ".sl", "node_modules"})
 _Formatter = tuple[tuple[str, ...], bool, frozenset[str]]
 

@@ -49,9 +49,13 @@ def test_gf1_terraform_fmt_offered_for_a_plain_workspace_is_approved(tmp_path: P
 
 
 @pytest.mark.parametrize("line", ["terraform fmt -diff", "terraform fmt -diff .", "terraform fmt"])
-def test_gf1_a_link_named_like_a_source_to_a_protected_file(tmp_path: Path, line: str) -> None:
+@pytest.mark.parametrize("name", ["x.tf", "x.tfmock.hcl", "x.tftest.hcl", "x.tfvars"])
+def test_gf1_a_link_named_like_a_source_to_a_protected_file(
+    tmp_path: Path, line: str, name: str
+) -> None:
+    # (`.tfmock.hcl`, which terraform 1.11 formats too: review GJ1)
     workspace, env = _workspace(tmp_path)
-    (workspace / "x.tf").symlink_to(".env")
+    (workspace / name).symlink_to(".env")
     if _TERRAFORM is not None:  # what terraform does: the diff prints `.env`
         assert _CANARY in _run([_TERRAFORM, "fmt", "-diff", "-no-color"], workspace)
     decision = decide(line, workspace, env, "terraform fmt")
