@@ -83,6 +83,12 @@ from policylang.engine.gitconfig import (
     split_alias,
 )
 from policylang.engine.linewrites import LineWrites
+from policylang.engine.linterconfig import (
+    CHECKER_FILES,
+    checker_line_option,
+    checker_name,
+    config_runs_code,
+)
 from policylang.engine.prefixes import PREFIX_PROGRAMS
 from policylang.engine.rules import (
     TARGET_TAKERS,
@@ -3154,25 +3160,30 @@ class _Walk(LineWrites):
             )
 
     def _config_chosen_files(self, found: SegmentRules, cwd: paths.Cwd | None) -> str:
-        """Why the files a linter reads or rewrites are the configuration's to choose (""
-        where they are not): ruff or black, where a configuration file it reads here sets
-        which files it checks, where it writes or what it extends (review FL11)."""
+        """Why the files a linter reads or rewrites, or the code it runs, are the
+        configuration's to choose ("" where they are not): ruff or black, where a
+        configuration file it reads here sets which files it checks, where it writes or
+        what it extends (review FL11); mypy, pylint or flake8, where one sets anything
+        but the settings known harmless (`plugins = evil.py`: review GI1, GI2)."""
         values = [w.value for w in found.inner]
         name = _linter_name(found)
         if name is None:
             return ""
-        # (a word that cannot be known asks under any approval on its own)
-        given = next((v for v in values if v is not None and _LINTER_LINE_OPTION.match(v)), "")
+        what = _LINTER_CONFIG_RISK.get(name, "runs code or picks the files it reads and writes")
+        # (a word that cannot be known asks under any approval on its own; a glob is
+        # looked at by its text: `flake8 --filename=*.txt` is no file name)
+        given = _linter_line_option(name, [_word_text(w) for w in found.inner])
         if given:
             # `ruff check --extension env:python .` read, printed and rewrote `.env`
             # (review FW3); `--config` takes a file or any setting, `include=[".env"]`
-            return f"`{short(given)}` picks the files it reads and writes"
+            return f"`{short(given)}` {what}"
         if cwd is None or not cwd.known:
-            return f"the folder {name} runs in is not known, whose configuration picks its files"
+            return f"the folder {name} runs in is not known, whose configuration {what}"
+        module_run = module_tool(values) is not None
         for folder in sorted(cwd.candidates):
-            chosen = _linter_config(name, folder, self.ctx.workspace or folder)
+            chosen = _linter_config(name, folder, self.ctx.workspace or folder, module_run)
             if chosen:
-                return f"{name} reads {chosen}, which picks the files it reads and writes"
+                return f"{name} reads {chosen}, which {what}"
         return ""
 
     def _approval_elsewhere(self, seg: SegmentState, cwd: paths.Cwd | None) -> str:
@@ -4661,13 +4672,42 @@ _Formatter = tuple[tuple[str, ...], bool, frozenset[str]]
 
 
 def _linter_name(found: SegmentRules) -> str | None:
-    """`ruff` or `black` where the segment runs one (`python -m ruff` too), else None."""
+    """`ruff`, `black`, `mypy` (`dmypy` too), `pylint` or `flake8` where the segment runs
+    one (`python -m ruff`, `uv run mypy` too), else None."""
     values = [w.value for w in found.inner]
     if not values:
         return None
     tool = module_tool(values)
     name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
-    return name if name in _LINTER_CONFIG_KEYS else None
+    if tool is None and name in _RUNNER_PROGRAMS and "run" in values[1:]:
+        # `uv run mypy .` runs the checker (review GI1): any word after `run` that names
+        # one is taken as the command (its options' values cannot be told apart)
+        after = values[values.index("run") + 1 :]
+        named = (program_name((v or "").rpartition("/")[2]) for v in after)
+        name = next((n for n in named if n in _LINTER_CONFIG_KEYS or checker_name(n)), name)
+    return name if name in _LINTER_CONFIG_KEYS else checker_name(name)
+
+
+# what the configuration of each linter may do that its approval does not cover
+_LINTER_CONFIG_RISK: Final = {
+    "ruff": "picks the files it reads and writes",
+    "black": "picks the files it reads and writes",
+}
+_RUNNER_PROGRAMS: Final = frozenset({"uv", "poetry", "pdm", "pipenv", "rye"})
+
+
+def _word_text(word: Word) -> str | None:
+    """The word's value, or for a glob or expansion its text without quotes."""
+    if word.value is not None:
+        return word.value
+    return word.text.replace('"', "").replace("'", "")
+
+
+def _linter_line_option(name: str, values: Sequence[str | None]) -> str:
+    """The word of the line that sets what `name`'s configuration would, or ""."""
+    if name in _LINTER_CONFIG_KEYS:
+        return next((v for v in values if v is not None and _LINTER_LINE_OPTION.match(v)), "")
+    return checker_line_option(name, values)
 
 
 # the options of ruff and black on the line that do the same: ruff's `--extension`
@@ -4682,18 +4722,20 @@ _LINTER_LINE_OPTION: Final = re.compile(
 _RUFF_FILES: Final = ("pyproject.toml", "ruff.toml", ".ruff.toml")
 
 
-def _linter_config(name: str, folder: str, workspace: str) -> str:
-    """The configuration file `name` (ruff, black) reads when run in `folder` that picks its files
-    (any setting `_LINTER_CONFIG_KEYS` does not list), or "". Every folder above is looked
-    at (ruff and black take the nearest; any may be it), and for ruff every folder of the
-    `workspace` too, since ruff applies the nearest configuration to each file of a folder
-    it walks (a `sub/ruff.toml` with `include = [".env"]` checks `sub/.env`), and an operand
-    may name any folder there (`ruff check ../sub`)."""
-    names = _RUFF_FILES if name == "ruff" else ("pyproject.toml",)
+def _linter_config(name: str, folder: str, workspace: str, module_run: bool = False) -> str:
+    """The configuration file `name` (ruff, black; mypy, pylint, flake8: `CHECKER_FILES`)
+    reads when run in `folder` that picks its files or runs code (any setting
+    `_LINTER_CONFIG_KEYS` or `linterconfig` does not take as harmless), or "". Every
+    folder above is looked at (the tools take the nearest; any may be it: review GI1),
+    and for ruff every folder of the `workspace` too, since ruff applies the nearest
+    configuration to each file of a folder it walks (a `sub/ruff.toml` with `include =
+    [".env"]` checks `sub/.env`), and an operand may name any folder there (`ruff check
+    ../sub`)."""
+    names = _RUFF_FILES if name == "ruff" else CHECKER_FILES.get(name, ("pyproject.toml",))
     place = os.path.normpath(folder)
     while True:
         for base in names:
-            if _config_picks(name, os.path.join(place, base)):
+            if _config_picks(name, os.path.join(place, base), module_run, folder):
                 return f"`{os.path.join(place, base)}`"
         parent = os.path.dirname(place)
         if parent == place:
@@ -4710,9 +4752,12 @@ def _linter_config(name: str, folder: str, workspace: str) -> str:
     return ""
 
 
-def _config_picks(name: str, path: str) -> bool:
-    """Whether the configuration file `path` sets one of `name`'s file-picking settings;
+def _config_picks(name: str, path: str, module_run: bool = False, run_in: str = "") -> bool:
+    """Whether the configuration file `path` sets one of `name`'s file-picking settings
+    (or, for mypy, pylint and flake8 run in `run_in`, runs code: `linterconfig`, GI1);
     a file that exists but cannot be read or parsed counts (the tool may read it)."""
+    if name in CHECKER_FILES:
+        return config_runs_code(name, path, run_in, module_run)
     if not os.path.lexists(path):
         return False
     try:
