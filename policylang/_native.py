@@ -75,6 +75,7 @@ MODULES: Final = (
     "policylang.engine.gitconfig",
     "policylang.engine.gitrefs",
     "policylang.engine.gitstage",
+    "policylang.engine.launchers",
     "policylang.engine.linewrites",
     "policylang.engine.paths",
     "policylang.engine.policy",

@@ -42,7 +42,7 @@ from typing import Final, Protocol
 from policylang.compiler.checks import unzip_options
 from policylang.compiler.defaults import HANDED_CODE, SENT_FILES, STDIN_SENDERS
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import _objects, checks, gitrefs, gitstage, paths
+from policylang.engine import _objects, checks, gitrefs, gitstage, launchers, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import (
     JAVAC_CLASS_PATH,
@@ -1812,6 +1812,9 @@ class _Walk(LineWrites):
             self.annotation_processors(rest, seg, cwd)
         if program in _RUST_TOOLS:
             self.rust_configuration(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        launcher = launchers.ALIASES.get(program, program)
+        if launcher in launchers.LAUNCHERS:
+            self.launcher_files(launcher, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
 
     def class_path_entry(self, entry: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """A class path entry of an approved javac that writes the classes it compiles
@@ -1937,6 +1940,60 @@ class _Walk(LineWrites):
                     "plugins), on its class path in the workspace, which no approval covers",
                 )
                 return
+
+    def launcher_files(
+        self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """What a project file makes an approved launcher run in place of itself (reviews
+        GG1-GG5: uv's `.python-version` holding a path, pdm's `.pdm-python`, yarn's
+        `yarnPath`, `.mvn/jvm.config`, bazelisk's `tools/bazel`): such a file in the
+        working folder or one above it, in the workspace, asks (`launchers.LAUNCHERS`),
+        unless the approved command runs the project's own code anyway (`yarn build`)."""
+        moved = launchers.mover(program, words)
+        if moved is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(moved)}` makes `{program}` read its project's files (which may "
+                "name the program it runs) from another folder, which no approval covers",
+            )
+            return
+        if launchers.covers_code(program, words, lambda: self._package_scripts(cwd)):
+            return
+        found = self.launcher_finding(launchers.LAUNCHERS[program], cwd)
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(found.path)}` names a program `{program}` runs or loads "
+                f"(`{short(found.what)}`), which no approval covers",
+            )
+
+    def launcher_finding(
+        self, files: tuple[launchers.LaunchFile, ...], cwd: paths.Cwd
+    ) -> launchers.Finding | None:
+        """The first of `files` that names a program in the working folder or one above
+        it in the workspace (`launchers.judge`); a working folder not known counts."""
+        if not cwd.known:
+            return launchers.Finding("the working folder", "a folder not known here")
+        self.fs = True
+        for start in sorted(cwd.candidates):
+            for folder in paths.ancestors(start):
+                if not self._reaches_workspace(folder):
+                    break
+                found = launchers.judge(folder, files, self._reaches_workspace)
+                if found is not None:
+                    return found
+        return None
+
+    def _package_scripts(self, cwd: paths.Cwd) -> set[str]:
+        """The scripts every working folder's `package.json` names (yarn runs one for a
+        verb it does not know)."""
+        found: set[str] | None = None
+        for start in cwd.candidates:
+            names = launchers.scripts(start)
+            found = names if found is None else found & names
+        return found or set()
 
     def compiler_inputs(
         self, program: str, rest: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -3697,6 +3754,10 @@ class _Walk(LineWrites):
                 or (name == "git" and self._shimmed_git_helpers(seg, cwd))
             ):
                 return
+            if (seg.approved or seg.suggestion is not None) and self._approved_shim(
+                name, seg, cwd
+            ):
+                return
             if name in _PATH_DOC_READERS:
                 self._documentation_path(name, seg)
                 if self._pipeline_helpers(name, seg, cwd):
@@ -3740,30 +3801,14 @@ class _Walk(LineWrites):
         path:./.tools` runs `./.tools/bin/node`): what a rule allows of `node` or `python3`
         (`--version`) no longer holds when PATH finds that name, or the `#!/usr/bin/env`
         interpreter of the script it finds (npm's `node`), among the shims (review BV4).
-        Approvals are left alone: they are the person's word on that command, the project's
-        programs included (an approved `npm test` runs the project's scripts anyway).
-        Whether it asked."""
+        Approvals are judged by `_approved_shim`: only where a project file chooses what
+        the shim runs in a way the engine cannot follow (review GG3). Whether it asked."""
         if name.rpartition("/")[2] in _COREPACK_NAMES and self._corepack_shim(name, seg, cwd):
             return True
-        if self._shims is None:  # once per line: PATH is fixed
-            self._shims = any(
-                _SHIM_BIN.search(_normal_entry(entry))
-                for entry in self._path_list()
-                if entry.startswith("/")
-            )
-        if not self._shims:
+        shim = self._manager_shim(name, cwd)
+        if shim is None:
             return False
-        self.fs = True
-        first = self._first_on_path(name, cwd)
-        if first is None:
-            return False
-        program, via = first[0], ""
-        if not _SHIM_BIN.search(os.path.dirname(program)):
-            interpreter = _env_interpreter(program)
-            found = self._first_on_path(interpreter, cwd) if interpreter else None
-            if found is None or not _SHIM_BIN.search(os.path.dirname(found[0])):
-                return False
-            program, via = found[0], f" through `#!/usr/bin/env {interpreter}`"
+        program, via = shim
         seg.floor(
             Verdict.ASK,
             "engine.path-program",
@@ -3773,21 +3818,79 @@ class _Walk(LineWrites):
         )
         return True
 
+    def _manager_shim(self, name: str, cwd: paths.Cwd) -> tuple[str, str] | None:
+        """The version manager's shim PATH finds for `name` (`_SHIM_BIN`), or for the
+        `#!/usr/bin/env` interpreter of the script it finds, and how (`via`)."""
+        if self._shims is None:  # once per line: PATH is fixed
+            self._shims = any(
+                _SHIM_BIN.search(_normal_entry(entry))
+                for entry in self._path_list()
+                if entry.startswith("/")
+            )
+        if not self._shims:
+            return None
+        self.fs = True
+        first = self._first_on_path(name, cwd)
+        if first is None:
+            return None
+        program, via = first[0], ""
+        if not _SHIM_BIN.search(os.path.dirname(program)):
+            interpreter = _env_interpreter(program)
+            found = self._first_on_path(interpreter, cwd) if interpreter else None
+            if found is None or not _SHIM_BIN.search(os.path.dirname(found[0])):
+                return None
+            program, via = found[0], f" through `#!/usr/bin/env {interpreter}`"
+        return program, via
+
+    def _corepack_target(self, name: str, cwd: paths.Cwd) -> str | None:
+        """corepack's script that PATH finds for `name`, if it is one of its shims."""
+        self.fs = True
+        first = self._first_on_path(name, cwd) if "/" not in name else (name, False)
+        if first is None:
+            return None
+        try:
+            real = os.path.realpath(first[0])
+        except (OSError, ValueError):
+            return None
+        return real if _COREPACK_SCRIPT.search(real) else None
+
+    def _approved_shim(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
+        """An approved (or suggested) command whose program PATH finds among corepack's or
+        a version manager's shims, where a project file chooses what the shim runs
+        (`package.json`'s `packageManager` a URL, `.corepack.env`, `.tool-versions`):
+        the engine cannot tell what runs, so no approval covers it and none is offered
+        (review GG3: an approved `yarn info` downloaded and ran the project's yarn).
+        Whether it asked."""
+        files: tuple[launchers.LaunchFile, ...] = launchers.COREPACK
+        shim = None
+        if name.rpartition("/")[2] in _COREPACK_NAMES:
+            shim = self._corepack_target(name, cwd)
+        if shim is None:
+            files = launchers.VERSION_FILES
+            found_shim = self._manager_shim(name, cwd)
+            shim = None if found_shim is None else found_shim[0]
+        if shim is None:
+            return False
+        found = self.launcher_finding(files, cwd)
+        if found is None:
+            return False
+        seg.suggestion = None
+        seg.floor(
+            Verdict.ASK,
+            "engine.path-program",
+            f"`{name}` runs `{short(shim)}`, a shim that runs the program the project's "
+            f"`{short(found.path)}` chooses (`{short(found.what)}`), which no approval covers",
+        )
+        return True
+
     def _corepack_shim(self, name: str, seg: SegmentState, cwd: paths.Cwd) -> bool:
         """corepack's shims (`corepack enable` links `npm`, `yarn`, `pnpm` … to its
         `dist/` scripts, beside `node`) run the package manager and version a project's
         `package.json` (`packageManager`) and `.corepack.env` name, downloading it first,
         from a registry the project may choose (review DP1: `npm --version` ran a
         download of the project's choosing). Whether it asked."""
-        self.fs = True
-        first = self._first_on_path(name, cwd) if "/" not in name else (name, False)
-        if first is None:
-            return False
-        try:
-            real = os.path.realpath(first[0])
-        except (OSError, ValueError):
-            return False
-        if not _COREPACK_SCRIPT.search(real):
+        real = self._corepack_target(name, cwd)
+        if real is None:
             return False
         seg.floor(
             Verdict.ASK,

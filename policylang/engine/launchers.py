@@ -1,0 +1,360 @@
+"""Project files that choose the program a launcher runs (reviews GG1-GG5).
+
+Some tools do not run themselves: they start the interpreter, the release or the
+wrapper a file of the project names (uv's `.python-version` holding a path, pdm's
+`.pdm-python`, yarn's `yarnPath`, Maven's `.mvn/jvm.config`, bazelisk's `tools/bazel`).
+An approved `yarn info` or `uv tree` then runs the repository's code, which the person
+approved the tool for, not the project. `LAUNCHERS` says, per tool, which files it reads
+and what in each names a program; `judge` looks in one folder. What cannot be read (too
+large, not a regular file, not parsed) counts as naming one: the line asks.
+
+rustup's and cargo's files are judged by `Evaluator.rust_configuration` (reviews DP4,
+DP5), whose shape this table follows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from typing import Final, NamedTuple
+
+from policylang.engine import paths
+from policylang.engine.gitconfig import read_regular
+
+# at most this much of a launcher's file is read: more asks
+_MAX_BYTES: Final = 256 * 1024
+# entries of a `tools/` folder looked through for bazel's wrappers
+_TOOLS_SCAN: Final = 4096
+
+# whether a path lies in the workspace (the caller's `_reaches_workspace`)
+Inside = Callable[[str], bool]
+
+
+class LaunchFile(NamedTuple):
+    """A file a launcher reads, relative to the project's folder (or any above it), and
+    what in its text names a program: None, nothing (the caller knows the file exists)."""
+
+    name: str
+    names: Callable[[str, str, Inside], str | None]
+
+
+class Finding(NamedTuple):
+    path: str
+    what: str  # the part of the file that names a program (or why it cannot be read)
+
+
+def _exists(_path: str, _text: str, _inside: Inside) -> str | None:
+    """A file whose mere presence makes the tool run what it names (`.mvn/extensions.xml`
+    loads its extensions, `.corepack.env` sets corepack's variables)."""
+    return "the file itself"
+
+
+def _searched(pattern: re.Pattern[str]) -> Callable[[str, str, Inside], str | None]:
+    def found(_path: str, text: str, _inside: Inside) -> str | None:
+        match = pattern.search(text)
+        return None if match is None else match.group(0).strip()
+
+    return found
+
+
+def _tokens(allowed: re.Pattern[str]) -> Callable[[str, str, Inside], str | None]:
+    """Every blank-separated word must be one `allowed` matches: Maven's start scripts
+    split `.mvn/jvm.config` and `.mvn/maven.config` on blanks (some versions through
+    `eval`), and a `#` is no comment for every version."""
+
+    def found(_path: str, text: str, _inside: Inside) -> str | None:
+        for token in text.split():
+            if not allowed.fullmatch(token):
+                return token
+        return None
+
+    return found
+
+
+# a `.python-version` line that is a path (`/x/python`, `tools/python`), which uv, rye
+# and pdm run as the interpreter; versions and names (`3.12`, `cpython@3.12`, `pypy`)
+# are found among the machine's interpreters (review GG1)
+_PATH_LINE: Final = re.compile(r"(?m)^[ \t]*[^#\s][^\n]*[/\\~][^\n]*")
+# an interpreter's name, and an installed environment's (`.venv/bin/python`), which the
+# engine trusts as it trusts an activated `.venv/bin` (`_INSTALLED_BIN`)
+_PYTHON_FILE: Final = re.compile(r"(?:python|pypy)[0-9.]*")
+_INSTALLED_PYTHON: Final = re.compile(r".*/(?:\.?venv[^/]*|\.?env)/bin/[^/]+")
+
+
+def _pdm_python(_path: str, text: str, inside: Inside) -> str | None:
+    """`.pdm-python` holds the interpreter pdm runs (review GG1): an interpreter outside
+    the workspace, or an installed environment's in it, is the machine's; another file,
+    a relative path or more than one line asks."""
+    value = text.strip()
+    if not value.startswith("/") or "\n" in value:
+        return value or "no interpreter"
+    if not _PYTHON_FILE.fullmatch(value.rpartition("/")[2]):
+        return value
+    if inside(value) and not _INSTALLED_PYTHON.fullmatch(value):
+        return value
+    return None
+
+
+# yarn 1 and yarn berry run the release `yarnPath` (`.yarnrc`: `yarn-path`) names in
+# place of themselves, and berry loads the `plugins` of `.yarnrc.yml` (review GG2); a
+# backslash may spell either key in a quoted YAML key (`"yarn\x50ath"`)
+_YARNRC: Final = re.compile(r"(?m)^[ \t]*[\"']?(?:--)?(?:yarn-path|yarnPath)\b[^\n]*")
+_YARNRC_YML: Final = re.compile(r"(?:yarnPath|plugins)[\"']?[ \t]*:[^\n]*|\\|^[ \t]*\?", re.M)
+# pnpm's hooks file, loaded before it reads the lockfile
+_PNPMFILE: Final = re.compile(r"(?m)^[ \t]*(?:global-)?pnpmfile[ \t]*=[^\n]*")
+# the words of `.mvn/jvm.config` that start no code of the project: heap and stack sizes,
+# the JVM's boolean and numeric `-XX` flags, modules opened, and a few properties of no
+# program (`-javaagent:`, `-agentpath:`, `-Xbootclasspath`, `-XX:OnError=`, a class
+# loader, `maven.ext.class.path` and any other word ask: review GG4)
+_JVM_WORD: Final = re.compile(
+    r"-X(?:mx|ms|ss|mn)[0-9]+[kKmMgGtT]?|-XX:[+-][A-Za-z0-9]+"
+    r"|-XX:(?!On)[A-Za-z0-9]+=[0-9.]+[kKmMgG%]?|-server|-client|-ea|-da|-esa|-dsa"
+    r"|--add-(?:opens|exports|reads)(?:=[A-Za-z0-9._/=,-]+)?|[A-Za-z0-9._]+/[A-Za-z0-9._]+="
+    r"[A-Za-z0-9._,-]+|-Djava\.awt\.headless=\w+|-D(?:file|sun\.jnu|sun\.stdout|sun\.stderr)"
+    r"\.encoding=[\w-]+|-Duser\.(?:timezone|language|country|region)=[\w/+-]+"
+    r"|-Djava\.net\.prefer\w+=\w+|-Djdk\.tls\.client\.protocols=[\w.,]+|-Dhttps\.protocols="
+    r"[\w.,]+|-Dmaven\.wagon\.[\w.]+=[\w.-]+|-Dorg\.slf4j\.simpleLogger\.[\w.]+=[\w.-]+"
+    r"|-Dstyle\.color=\w+|-Djansi\.\w+=\w+"
+)
+# the words of `.mvn/maven.config` that name nothing to load (`-s`, `-f`, `-D…`, an
+# extension or local repository path and any other word ask)
+_MAVEN_WORD: Final = re.compile(
+    r"-B|--batch-mode|-ntp|--no-transfer-progress|-U|--update-snapshots|-e|--errors|-q"
+    r"|--quiet|-X|--debug|-V|--show-version|-fae|--fail-at-end|-ff|--fail-fast|-fn"
+    r"|--fail-never|-o|--offline|-nsu|--no-snapshot-updates|-C|--strict-checksums|-c"
+    r"|--lax-checksums|-T|--threads|[0-9.]+C?|-T[0-9.]+C?|--threads=[0-9.]+C?"
+    r"|-P|--activate-profiles|-P?[\w,!.?-]+|-Dstyle\.color=\w+|-Dmaven\.test\.skip=\w+"
+    r"|-DskipTests(?:=\w+)?|-Daether\.[\w.]+=[\w.-]+|-Dmaven\.artifact\.threads=[0-9]+"
+)
+# `.bazelversion`: a version (`7.1.0`, `latest`, `last_green`, `7.x`); `FORK/VERSION`
+# downloads another fork's release, a path runs a file (review GG5)
+_BAZEL_VERSION: Final = re.compile(r"[^\n]*[/\\:~][^\n]*")
+# `.bazelrc` lines that reach the server's start (`startup --host_jvm_args=-javaagent…`,
+# `--server_javabase`) or read another file that may
+_BAZELRC: Final = re.compile(r"(?m)^[ \t]*(?:startup|import|try-import)\b[^\n]*")
+
+
+# a release of the registry: a name, a version or range, and a hash (no URL, no path)
+_RELEASE: Final = re.compile(
+    r"(?:npm|yarn|pnpm)@[0-9A-Za-z.^~<>=*| -]+(?:\+sha(?:1|224|256|384|512)\.[0-9a-f]+)?"
+)
+
+
+def _package_manager(path: str, text: str, inside: Inside) -> str | None:
+    """`package.json`'s `packageManager` (and `devEngines.packageManager`), which corepack
+    downloads and runs: a name, a version and a hash are the registry's release; a URL,
+    a path or anything else (or JSON not read) asks (review GG3)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "JSON that cannot be read"
+    if not isinstance(data, dict):
+        return "JSON that is no object"
+    values: list[object] = []
+    if "packageManager" in data:
+        values.append(data["packageManager"])
+    engines = data.get("devEngines")
+    if engines is not None:
+        if not isinstance(engines, dict):
+            return "devEngines"
+        manager = engines.get("packageManager")
+        if manager is not None:
+            values += manager if isinstance(manager, list) else [manager]
+    for value in values:
+        if isinstance(value, dict):
+            value = f"{value.get('name')}@{value.get('version', '')}"
+        if not isinstance(value, str) or not _RELEASE.fullmatch(value):
+            return f"packageManager {str(value)[:80]}"
+    return None
+
+
+_PYTHON_VERSION: Final = (
+    LaunchFile(".python-version", _searched(_PATH_LINE)),
+    LaunchFile(".python-versions", _searched(_PATH_LINE)),
+)
+_MAVEN: Final = (
+    LaunchFile(".mvn/jvm.config", _tokens(_JVM_WORD)),
+    LaunchFile(".mvn/maven.config", _tokens(_MAVEN_WORD)),
+    LaunchFile(".mvn/extensions.xml", _exists),
+)
+_BAZEL: Final = (
+    LaunchFile("tools/bazel*", _exists),
+    LaunchFile(".bazeliskrc", _exists),
+    LaunchFile(".bazelversion", _searched(_BAZEL_VERSION)),
+    LaunchFile(".bazelrc", _searched(_BAZELRC)),
+)
+# tool -> the files in its project folder (or one above it) that may name the program it
+# runs in place of itself, or load into itself
+LAUNCHERS: Final[dict[str, tuple[LaunchFile, ...]]] = {
+    "uv": _PYTHON_VERSION,
+    "rye": _PYTHON_VERSION,
+    "pdm": (LaunchFile(".pdm-python", _pdm_python), *_PYTHON_VERSION),
+    "yarn": (
+        LaunchFile(".yarnrc", _searched(_YARNRC)),
+        LaunchFile(".yarnrc.yml", _searched(_YARNRC_YML)),
+    ),
+    "pnpm": (
+        LaunchFile(".pnpmfile.cjs", _exists),
+        LaunchFile(".pnpmfile.mjs", _exists),
+        LaunchFile(".npmrc", _searched(_PNPMFILE)),
+    ),
+    "mvn": _MAVEN,
+    "mvnw": _MAVEN,
+    "bazel": _BAZEL,
+    "bazelisk": _BAZEL,
+}
+# the names a launcher also goes by
+ALIASES: Final = {"yarnpkg": "yarn"}
+# corepack's shims (`yarn`, `pnpm`, `npm` linked to corepack's scripts): what it
+# downloads and runs, and the file that sets its variables (`COREPACK_ENABLE_UNSAFE_
+# CUSTOM_URLS`, `COREPACK_NPM_REGISTRY`: review GG3)
+COREPACK: Final = (
+    LaunchFile(".corepack.env", _exists),
+    LaunchFile("package.json", _package_manager),
+)
+# the files a version manager's shim reads to choose the program it runs (`_SHIM_BIN`),
+# and what in each the engine cannot follow: a version names an install of the
+# manager's own folder, a path (`node path:./.tools`, `../../ws/x`), a git ref built from
+# source or mise's configuration (its `[env]`, hooks and tasks) name anything; volta
+# reads `package.json`'s `volta.extends` and a project's `.volta/hooks.json` (download
+# addresses); nvm's `lts/NAME` is a release
+_PINNED_PATH: Final = re.compile(
+    r"(?m)^[ \t]*(?!lts/[\w*-]+[ \t]*$)[^#\s][^\n]*(?:[/\\~]|path:|ref:|\.\.)[^\n]*"
+)
+VERSION_FILES: Final = (
+    LaunchFile("package.json", _searched(re.compile(r'"extends"[ \t\r\n]*:'))),
+    LaunchFile(".volta/hooks.json", _exists),
+    *(LaunchFile(name, _searched(_PINNED_PATH)) for name in (
+        ".tool-versions", ".node-version", ".nvmrc", ".python-version", ".ruby-version",
+        ".go-version", ".java-version", ".terraform-version",
+    )),
+    *(LaunchFile(name, _exists) for name in (
+        "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".config/mise.toml",
+        ".config/mise/config.toml", "mise/config.toml", ".mise/config.toml", ".rtx.toml",
+    )),
+)  # fmt: skip
+
+# the verbs whose approval covers the project's own code anyway (a build, the project's
+# scripts, an install that runs them): the files are not looked at. Any other verb,
+# one not known among them, or one that cannot be read, is judged.
+_CODE_VERBS: Final[dict[str, frozenset[str]]] = {
+    "yarn": frozenset(
+        {"", "run", "test", "start", "install", "add", "remove", "up", "upgrade", "exec",
+         "node", "dlx", "rebuild", "pack", "publish", "link", "unplug", "workspace",
+         "import", "create"}
+    ),
+    "pnpm": frozenset(
+        {"", "run", "test", "start", "install", "i", "add", "remove", "rm", "update", "up",
+         "exec", "dlx", "create", "rebuild", "pack", "publish", "link", "import", "install-test",
+         "it"}
+    ),
+    "bazel": frozenset(
+        {"build", "test", "run", "coverage", "query", "cquery", "aquery", "fetch", "sync",
+         "mobile-install", "mod", "vendor", "print_action"}
+    ),
+}  # fmt: skip
+_CODE_VERBS["bazelisk"] = _CODE_VERBS["bazel"]
+# yarn's and pnpm's own verbs: any other is a script of `package.json` (project code)
+_OWN_VERBS: Final = frozenset(
+    {"info", "list", "ls", "why", "config", "outdated", "licenses", "owner", "cache", "bin",
+     "dir", "versions", "help", "audit", "npm", "explain", "constraints", "check", "tag",
+     "team", "login", "logout", "access", "global", "policies", "generate-lock-entry",
+     "workspaces", "root", "store", "view", "show", "search", "doctor", "env", "plugin",
+     "set", "version", "init", "patch", "patch-commit", "dedupe", "prune", "fetch", "deploy",
+     "setup", "server"}
+)  # fmt: skip
+# Maven's phases from `compile` on: the project's code builds and runs
+_MAVEN_PHASES: Final = frozenset(
+    {"process-sources", "generate-resources", "process-resources", "compile",
+     "process-classes", "generate-test-sources", "process-test-sources",
+     "generate-test-resources", "process-test-resources", "test-compile",
+     "process-test-classes", "test", "prepare-package", "package", "pre-integration-test",
+     "integration-test", "post-integration-test", "verify", "install", "deploy"}
+)  # fmt: skip
+# options that move the project folder the files are looked up from
+_MOVERS: Final[dict[str, frozenset[str]]] = {
+    "yarn": frozenset({"--cwd"}),
+    "pnpm": frozenset({"-C", "--dir"}),
+    "pdm": frozenset({"-p", "--project"}),
+    "rye": frozenset({"--pyproject"}),
+}
+
+
+def covers_code(program: str, words: list[str | None], scripts: Callable[[], set[str]]) -> bool:
+    """Whether the approved command runs the project's own code anyway (`yarn build`,
+    `mvn test`, `bazel build`), so the launcher's files change nothing."""
+    if program in ("mvn", "mvnw"):
+        return any(word in _MAVEN_PHASES for word in words)
+    verbs = _CODE_VERBS.get(program)
+    if verbs is None:
+        return False
+    verb = next((w for w in words if w is None or not w.startswith("-")), "")
+    if verb is None:
+        return False
+    if verb in verbs:
+        return True
+    # yarn and pnpm run a script of `package.json` for a verb they do not know
+    return program in ("yarn", "pnpm") and verb not in _OWN_VERBS and verb in scripts()
+
+
+def mover(program: str, words: list[str | None]) -> str | None:
+    """An option that moves the folder the tool reads its project's files from."""
+    options = _MOVERS.get(program, frozenset())
+    for word in words:
+        if word is None:
+            continue
+        name = word.partition("=")[0]
+        if name in options:
+            return word
+    return None
+
+
+def judge(folder: str, files: tuple[LaunchFile, ...], inside: Inside) -> Finding | None:
+    """The first of `files` in `folder` that names a program, or cannot be read."""
+    for entry in files:
+        if entry.name.endswith("*"):
+            found = _wrapper(folder, entry.name[:-1])
+            if found is not None:
+                return Finding(found, "the file itself")
+            continue
+        path = os.path.join(folder, entry.name)
+        if not paths.lexists(path):
+            continue
+        if entry.names is _exists:
+            return Finding(path, "the file itself")
+        data = read_regular(path, _MAX_BYTES + 1)
+        if data is None or len(data) > _MAX_BYTES:
+            return Finding(path, "a file that cannot be read here")
+        what = entry.names(path, data.decode("utf-8", "replace"), inside)
+        if what is not None:
+            return Finding(path, what)
+    return None
+
+
+def _wrapper(folder: str, name: str) -> str | None:
+    """`tools/bazel`, `tools/bazel.linux-x86_64` …: the wrapper bazelisk and Bazel's
+    own launcher run in place of Bazel."""
+    parent, _slash, prefix = name.rpartition("/")
+    where = os.path.join(folder, parent)
+    if not os.path.isdir(where):
+        return None
+    try:
+        names = paths.names_starting(where, prefix, _TOOLS_SCAN)
+    except OSError:
+        return where
+    return os.path.join(where, names[0]) if names else None
+
+
+def scripts(folder: str) -> set[str]:
+    """The script names of `folder`'s `package.json` (none when it cannot be read)."""
+    data = read_regular(os.path.join(folder, "package.json"), _MAX_BYTES + 1)
+    if data is None or len(data) > _MAX_BYTES:
+        return set()
+    try:
+        parsed = json.loads(data)
+    except ValueError:
+        return set()
+    found = parsed.get("scripts") if isinstance(parsed, dict) else None
+    return {str(key) for key in found} if isinstance(found, dict) else set()
