@@ -9,8 +9,14 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Final
+
+# a variable, its value joined to the cwd, and each name below it with the place it
+# makes as written: the text of `env_secrets`, made once per context (`_spots`)
+_Spot = tuple[str, str, tuple[tuple[str, str], ...]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,22 +44,39 @@ class EvalContext:
     # and the secret-named ones change decisions (a PATH entry into the workspace makes
     # `rg` the repository's), so a decision made under one environment is not another's
     env_items: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
+    # the environment of the process that judges (the user's), where `env` is the scrubbed
+    # one the command will get: only the credential places it names are read from it,
+    # nothing of it is expanded in the command. `policylang run` and the MCP server had
+    # judged in the scrubbed environment alone, which drops `GOOGLE_APPLICATION_CREDENTIALS`
+    # and the like, so the key it named was read under an allow (review GE1)
+    host_env: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     # the credential files and folders the environment moves elsewhere (`KUBECONFIG`,
     # `DOCKER_CONFIG`, `GH_CONFIG_DIR` …), protected as their usual places are, each with
     # the variable that names it (review DR5)
     env_secrets: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
+    # their text, from both environments: `current` resolves only their links again
+    env_spots: tuple[_Spot, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "env_items", frozenset(self.env.items()))
-        places = _environment_secrets(self.env, self.cwd, self.home)
+        spots = _spots(self.env, self.cwd, self.home)
+        if self.host_env:
+            spots = tuple(dict.fromkeys(spots + _spots(self.host_env, self.cwd, self.home)))
+        object.__setattr__(self, "env_spots", spots)
+        object.__setattr__(self, "env_secrets", self._credential_places())
+
+    def _credential_places(self) -> tuple[tuple[str, str], ...]:
+        """`env_secrets` as the file system gives them now."""
+        if not self.env_spots:
+            return ()
+        mine = (self.workspace, self.home)
         # a value that holds the workspace or home (`CODEX_HOME=/`, `CLAUDE_CONFIG_DIR=.`)
         # names no credential place of its own: everything there would be denied (DZ5)
-        kept = tuple(
+        return tuple(
             (place, variable)
-            for place, variable in places
-            if not any(_at_or_below(mine, place) for mine in (self.workspace, self.home))
+            for place, variable in _resolved_spots(self.env_spots)
+            if not (_at_or_below(mine[0], place) or _at_or_below(mine[1], place))
         )
-        object.__setattr__(self, "env_secrets", kept)
 
     def anchors(self) -> tuple[tuple[str, str], ...]:
         """(home, workspace) as given, then resolved if that differs."""
@@ -67,11 +90,18 @@ class EvalContext:
         A context kept for many lines (`eval --jsonl`) must not judge a line by a folder
         resolved for an earlier one: a command run in between may have replaced the
         working folder with a link into `~/.ssh` (review EL1: `grep -r KEY` was judged as
-        reading the old folder, and printed the keys under an allow)."""
+        reading the old folder, and printed the keys under an allow). The credential places
+        the environment names are resolved again too: `KUBECONFIG=~/.kube/current`, a link
+        re-pointed to `~/clusters/prod.yaml` between two lines, had left that file readable
+        (review GE2)."""
         workspace = _resolved(self.workspace)
         home = workspace if self.home == self.workspace else _resolved(self.home)
         cwd = workspace if self.cwd == self.workspace else _resolved(self.cwd)
-        if (workspace, home, cwd) == (self.real_workspace, self.real_home, self.real_cwd):
+        if (workspace, home, cwd) == (
+            self.real_workspace,
+            self.real_home,
+            self.real_cwd,
+        ) and self._credential_places() == self.env_secrets:
             return self
         return replace(self, real_workspace=workspace, real_home=home, real_cwd=cwd)
 
@@ -82,11 +112,13 @@ class EvalContext:
         cwd: str | os.PathLike[str] | None = None,
         workspace: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        host_env: Mapping[str, str] | None = None,
     ) -> EvalContext:
         """A context with the documented defaults.
 
         `cwd` defaults to `workspace` and vice versa, then both to the process cwd; home
-        comes from `env["HOME"]`, then from the process environment.
+        comes from `env["HOME"]`, then from the process environment. `host_env`: see the
+        field (the environment whose credential places are protected too).
         """
         cwd_s = None if cwd is None else os.fspath(cwd)
         ws_s = None if workspace is None else os.fspath(workspace)
@@ -111,6 +143,7 @@ class EvalContext:
             workspace=workspace_abs,
             home=home_abs,
             env=environment,
+            host_env=dict(host_env) if host_env else {},
             real_workspace=_resolved(workspace_abs),
             real_home=_resolved(home_abs),
             real_cwd=_resolved(cwd_abs),
@@ -160,16 +193,12 @@ _SECRET_FILE_VARIABLES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def _environment_secrets(
-    env: Mapping[str, str], cwd: str, home: str
-) -> tuple[tuple[str, str], ...]:
-    """The credential places `_SECRET_FILE_VARIABLES` name in `env`, made absolute, each
-    also where its links lead (review DT5: `KUBECONFIG=~/kc-current`, a link to
-    `~/clusters/prod.yaml`, or a path through a linked folder, left the file readable at
-    its real place), and as written and with `~` and `$VAR` expanded: some tools expand
-    them (huggingface_hub: review DZ3), most do not. Resolved here, once per context, only
-    for the variables set."""
-    found: list[tuple[str, str]] = []
+def _spots(env: Mapping[str, str], cwd: str, home: str) -> tuple[_Spot, ...]:
+    """The credential places `_SECRET_FILE_VARIABLES` name in `env`, made absolute, as
+    written and with `~` and `$VAR` expanded: some tools expand them (huggingface_hub:
+    review DZ3), most do not. Only for the variables set; `_resolved_spots` adds where
+    their links lead."""
+    found: list[_Spot] = []
     for variable, below in _SECRET_FILE_VARIABLES.items():
         value = env.get(variable)
         if not value:
@@ -180,15 +209,78 @@ def _environment_secrets(
             for written in dict.fromkeys((entry, _expanded(entry, env, home))):
                 joined = posixpath.join(cwd, written)
                 base = posixpath.normpath(joined)
-                for name in below:
-                    place = posixpath.normpath(posixpath.join(base, name)) if name else base
-                    found.append((place, variable))
-                    # resolved as the tool opens it: links first, then `..` (`lnk/../x`
-                    # is `x` beside where `lnk` leads, not beside `lnk`: review DW10)
-                    real = _real_place(posixpath.join(joined, name) if name else joined)
-                    if real and real != place:
-                        found.append((real, variable))
+                names = tuple((name, _below(base, name) if name else base) for name in below)
+                found.append((variable, joined, names))
     return tuple(dict.fromkeys(found))
+
+
+def _resolved_spots(spots: tuple[_Spot, ...]) -> tuple[tuple[str, str], ...]:
+    """Each place of `spots` with its variable, and where its links lead now (review DT5:
+    `KUBECONFIG=~/kc-current`, a link to `~/clusters/prod.yaml`, or a path through a
+    linked folder, left the file readable at its real place). Resolved as the tool opens
+    it: links first, then `..` (`lnk/../x` is `x` beside where `lnk` leads: review
+    DW10); the folder once, then each name below it (review GE2: this runs for every line
+    of `eval --jsonl`)."""
+    found: list[tuple[str, str]] = []
+    for variable, joined, names in spots:
+        real_base = _real_place(joined)
+        for name, place in names:
+            found.append((place, variable))
+            real = _real_below(real_base, name) if real_base and name else real_base
+            if real and real != place:
+                found.append((real, variable))
+    return tuple(dict.fromkeys(found))
+
+
+# the names below a variable's place that are one plain name (`gh`, `config.json`)
+_PLAIN_NAMES: Final = frozenset(
+    name
+    for names in _SECRET_FILE_VARIABLES.values()
+    for name in names
+    if name and "/" not in name and name not in (".", "..")
+)
+
+
+def _below(folder: str, name: str) -> str:
+    """`folder/name` normalised, where `folder` is."""
+    if name in _PLAIN_NAMES:
+        return folder + name if folder.endswith("/") else f"{folder}/{name}"
+    return posixpath.normpath(posixpath.join(folder, name))
+
+
+def _real_below(real: str, name: str) -> str:
+    """`os.path.realpath(real + "/" + name)` where `real` is already resolved: only the
+    names of `name` are looked up (`XDG_CONFIG_HOME` has eighteen places below it, and
+    a context kept for many lines resolves them again for each: review GE2)."""
+    if name in _PLAIN_NAMES:  # the usual case, one look-up
+        path = _below(real, name)
+        try:
+            link = stat.S_ISLNK(os.lstat(path).st_mode)
+        except (OSError, ValueError):
+            return path
+        return _realpath(path) if link else path
+    parts = [part for part in name.split("/") if part and part != "."]
+    path = real
+    for index, part in enumerate(parts):
+        if part == "..":  # `path` has no links left: its parent is where `..` leads
+            path = posixpath.dirname(path)
+            continue
+        path = posixpath.join(path, part)
+        try:
+            link = stat.S_ISLNK(os.lstat(path).st_mode)
+        except (OSError, ValueError):
+            continue  # missing: kept as written, as `realpath` keeps it
+        if link:
+            return _realpath(posixpath.join(path, *parts[index + 1 :]))
+    return path
+
+
+def _realpath(path: str) -> str:
+    """`os.path.realpath(path)`, "" where it fails (`_real_place` had looked it up)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return ""
 
 
 _VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")

@@ -146,8 +146,11 @@ from policylang.span import Span
 
 _log = logging.getLogger(__name__)
 _MAX_RECOVERY_DEPTH = 3
-# (command, cwd, workspace, home, environment, approvals generation)
-_CacheKey = tuple[str, str, str, str, str, frozenset[tuple[str, str]], int]
+# (command, cwd, real cwd, workspace, home, environment, credential places, approvals
+# generation)
+_CacheKey = tuple[
+    str, str, str, str, str, frozenset[tuple[str, str]], tuple[tuple[str, str], ...], int
+]
 
 _SUBSTITUTIONS = frozenset({ExpansionKind.COMMAND_SUBSTITUTION, ExpansionKind.PROCESS_SUBSTITUTION})
 _WORD_KINDS = frozenset(
@@ -202,9 +205,6 @@ class Evaluator:
         self._cache_size = cache
         self._cache: dict[_CacheKey, Decision] = {}
         self._lock = threading.Lock()
-        # the starting directory of the last context (contexts are immutable and usually
-        # reused, so a batch builds it once)
-        self._start: tuple[EvalContext, paths.Cwd] | None = None
         # the files the policy is loaded from and its approvals file (`protect_state`)
         self.state_files: tuple[str, ...] = ()
         # the earlier layers' own policies where a later layer changes how commands are
@@ -250,6 +250,9 @@ class Evaluator:
                     ctx.workspace,
                     ctx.home,
                     ctx.env_items,
+                    # the credential places also come from the host's environment and
+                    # from where links lead now (reviews GE1, GE2), neither in `env_items`
+                    ctx.env_secrets,
                     generation,
                 )
                 cached = self._cache.get(key)
@@ -270,10 +273,11 @@ class Evaluator:
     def _decide(self, command: str, ctx: EvalContext) -> tuple[Decision, bool]:
         """The decision of this policy alone, and whether reaching it touched the file
         system (then it is not cached)."""
-        start = self._start
-        if start is None or start[0] is not ctx:
-            start = self._start = (ctx, _start_cwd(ctx))
-        walk = _Walk(self._rules, ctx, self._approvals, self._git, start[1], self.state_files)
+        # the start is found again for every line, not kept with a context: the logical
+        # `PWD` check (review EO2) stats the file system, and `eval --jsonl` keeps its
+        # context while a link re-pointed between lines makes `PWD` name the cwd (GE3)
+        start = _start_cwd(ctx)
+        walk = _Walk(self._rules, ctx, self._approvals, self._git, start, self.state_files)
         return walk.run(command), walk.fs
 
     def _remember(self, key: _CacheKey, value: Decision) -> None:

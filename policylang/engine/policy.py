@@ -109,6 +109,7 @@ class Policy:
         cwd: PathLike | None = None,
         workspace: PathLike | None = None,
         env: Mapping[str, str] | None = None,
+        host_env: Mapping[str, str] | None = None,
     ) -> Decision:
         """Decide whether `command` may run. Never raises on any command text.
 
@@ -119,12 +120,16 @@ class Policy:
             env: the environment it would run with (`HOME` defaults to the process's):
                 `HOME`, `OLDPWD`, `PATH`, git's and ripgrep's variables and the names of
                 the others are read.
+            host_env: where `env` is a scrubbed one, the environment of the process that
+                runs the command (the user's): the credential files its variables name
+                (`KUBECONFIG`, `GOOGLE_APPLICATION_CREDENTIALS` …) are protected too,
+                though the command does not get them (review GE1).
 
         Returns:
             The `Decision`: verdict, retention, reasons, per-segment verdicts, suggested rule.
         """
         try:
-            ctx = EvalContext.build(cwd=cwd, workspace=workspace, env=env)
+            ctx = EvalContext.build(cwd=cwd, workspace=workspace, env=env, host_env=host_env)
         except Exception as error:  # INVARIANT: evaluate never raises
             _log.exception("cannot build the evaluation context")
             return internal_error(str(command), error)

@@ -35,7 +35,8 @@ JS_SPACE = (
 
 
 class PolicyLike(Protocol):
-    """The one method the integrations need from a policy."""
+    """The one method the integrations need from a policy (`host_env`: the MCP server's
+    and `policylang run`'s own environment, see `policylang.tool.PolicyLike`)."""
 
     def evaluate(
         self,
@@ -44,6 +45,7 @@ class PolicyLike(Protocol):
         cwd: str | None = None,
         workspace: str | None = None,
         env: Mapping[str, str] | None = None,
+        host_env: Mapping[str, str] | None = None,
     ) -> Decision: ...
 
 

@@ -67,7 +67,11 @@ TOOL_DESCRIPTION = (
 
 
 class PolicyLike(Protocol):
-    """What the tool needs of a policy (the engine's `Policy` implements it)."""
+    """What the tool needs of a policy (the engine's `Policy` implements it).
+
+    `env` is the scrubbed environment the command will get; `host_env` is this process's
+    own, whose variables say where the user's credentials are (`KUBECONFIG` …): they are
+    protected though the command does not get the variables (review GE1)."""
 
     def evaluate(
         self,
@@ -76,6 +80,7 @@ class PolicyLike(Protocol):
         cwd: str | None = None,
         workspace: str | None = None,
         env: Mapping[str, str] | None = None,
+        host_env: Mapping[str, str] | None = None,
     ) -> Decision: ...
 
 
@@ -401,13 +406,19 @@ class BashTool:
     def _evaluate(self, command: str, cwd: str, *, login: bool = False) -> Decision:
         try:
             env = self._child_env(cwd)
-            decision = self.policy.evaluate(command, cwd=cwd, workspace=self.workspace, env=env)
+            # judged in the environment the command gets, with the credential places this
+            # process's own names (`GOOGLE_APPLICATION_CREDENTIALS` …): the scrub drops
+            # the variables, not the files (review GE1)
+            host = dict(os.environ)
+            decision = self.policy.evaluate(command, cwd=cwd, workspace=self.workspace,
+                                            env=env, host_env=host)
             if login:
                 # `login` runs `bash -l -c COMMAND`: the profile's scripts run first, and
                 # run programs by PATH, which may find the workspace's (review EL2); the
                 # engine judges that start-up where it sees `bash -l` written
                 started = self.policy.evaluate(f"bash -l -c {shlex.quote(command)}", cwd=cwd,
-                                               workspace=self.workspace, env=env)
+                                               workspace=self.workspace, env=env,
+                                               host_env=host)
                 decision = _with_login_floor(decision, started)
             return decision
         except Exception as exc:  # fail closed: a broken policy never allows

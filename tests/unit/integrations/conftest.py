@@ -25,6 +25,7 @@ class TablePolicy:
         cwd: str | None = None,
         workspace: str | None = None,
         env: Mapping[str, str] | None = None,
+        host_env: Mapping[str, str] | None = None,
     ) -> Decision:
         self.calls.append((command, cwd, workspace))
         first = command.split()[0] if command.split() else ""

@@ -28,6 +28,7 @@ class TablePolicy:
         cwd: str | None = None,
         workspace: str | None = None,
         env: Mapping[str, str] | None = None,
+        host_env: Mapping[str, str] | None = None,
     ) -> Decision:
         self.calls.append((command, cwd, workspace, env))
         words = command.split()

@@ -133,7 +133,8 @@ def test_deny_refuses_with_reasons_and_never_asks(workspace: str) -> None:
 
 class _BrokenPolicy:
     def evaluate(self, command: str, *, cwd: str | None = None, workspace: str | None = None,
-                 env: Mapping[str, str] | None = None) -> Decision:
+                 env: Mapping[str, str] | None = None,
+                 host_env: Mapping[str, str] | None = None) -> Decision:
         raise RuntimeError("rules file vanished")
 
 
