@@ -8091,12 +8091,16 @@ def _built_directive(text: str, *, assembly: bool) -> str | None:
 # verbs that run none of the project's code by themselves
 _RUST_TOOLS: Final = frozenset(
     {"cargo", "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver",
-     "rust-analyzer", "rust-gdb", "rust-gdbgui", "rust-lldb", "rls", "cargo-miri"}
+     "rust-analyzer", "rust-gdb", "rust-gdbgui", "rust-lldb", "rls", "cargo-miri",
+     "rustup"}
 )  # fmt: skip
 _CARGO_QUIET_VERBS: Final = frozenset(
     {"", "tree", "metadata", "fmt", "version", "search", "locate-project", "pkgid",
      "verify-project", "read-manifest", "help", "config", "info", "owner", "fetch",
-     "generate-lockfile", "update", "vendor", "package", "list"}
+     "generate-lockfile", "update", "vendor", "package", "list",
+     # the verbs that send the registry token (`publish --no-verify` builds nothing):
+     # their `[http]` and `registries` settings are judged too (review GJ3)
+     "yank", "publish", "login", "logout"}
 )  # fmt: skip
 # rustup's toolchain files, looked for in the working folder and each one above it
 _TOOLCHAIN_FILES: Final = ("rust-toolchain.toml", "rust-toolchain")
@@ -8114,13 +8118,25 @@ _CARGO_CONFIG_TABLES: Final[Mapping[str, frozenset[str] | None]] = {
         {"target", "target-dir", "build-dir", "jobs", "incremental", "dep-info-basedir",
          "pipelining", "warnings"}
     ),
-    "net": frozenset({"retry", "offline", "ssh"}),
-    "registry": frozenset({"default", "token", "index"}),
+    # (not `net.ssh.known-hosts`, which trusts a host key for a git server: review GJ3)
+    "net": frozenset({"retry", "offline"}),
+    # (not `registry.index`, where the crates.io token would be sent: review GJ3)
+    "registry": frozenset({"default", "token"}),
     "install": frozenset({"root"}),
-    "http": None, "term": None, "cargo-new": None, "registries": None, "source": None,
+    # only the harmless `[http]` keys: `proxy`, `cainfo`, `proxy-cainfo`, `check-revoke`,
+    # `ssl-version`, `debug` choose where the registry token goes or who sees it (review
+    # GJ3: `cargo owner --list` sent it through the project's proxy and CA)
+    "http": frozenset({"timeout", "low-speed-limit", "multiplexing", "user-agent"}),
+    "term": None, "cargo-new": None, "source": None,
     "profile": None, "patch": None, "future-incompat-report": None, "cache": None,
     "resolver": None, "gc": None,
 }  # fmt: skip
+# the tables whose second key is a name the project chooses (`registries.NAME.index`),
+# each with the keys allowed below that name: a registry's `index` (or its token,
+# credential) is where its token goes (review GJ3)
+_CARGO_NAMED_TABLES: Final[Mapping[str, frozenset[str]]] = {
+    "registries": frozenset({"protocol"}),
+}
 # key names (at any depth) that name a program or command, flags for rustc, credentials,
 # or an environment: asked wherever they are
 _CARGO_RISKY_KEY: Final = re.compile(
@@ -8350,6 +8366,11 @@ def _cargo_config_key(table: Mapping[str, object]) -> str | None:
     (`_CARGO_CONFIG_TABLES`), dotted, or None: keys as cargo reads them, whatever their
     spelling (inline tables, quoted and escaped names: review GD3)."""
     for keys in _toml_keys(table, ()):
+        named = _CARGO_NAMED_TABLES.get(keys[0])
+        if named is not None:
+            if len(keys) != 3 or keys[2] not in named:
+                return ".".join(keys)
+            continue
         allowed = _CARGO_CONFIG_TABLES.get(keys[0], frozenset())
         if (
             len(keys) < 2

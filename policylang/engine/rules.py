@@ -2003,6 +2003,23 @@ class RuleView:
             return None
         return tuple(values[:3])
 
+    def _toolchain_suggestion(
+        self, values: Sequence[str], unknown: bool, depth: int
+    ) -> tuple[str, ...] | None:
+        """The suggestion of a rustup proxy given a toolchain (`cargo +stable tree`): the
+        one of the line without it, the toolchain kept, since `+stable` is no verb (review
+        GJ2: `cargo +stable` was offered, which approved `cargo +stable run`). A toolchain
+        given by a path (`+/abs/tc`) runs that folder's programs: nothing is offered."""
+        if not _TOOLCHAIN_WORD.fullmatch(values[1]):
+            return None
+        rest = (values[0], *values[2:])
+        inner = self._suggest_values(rest, unknown, depth, ruled=self._ruled(rest))
+        if inner is not None and len(inner) == 1 and len(rest) > 1:
+            inner = self._help_only(rest) or inner  # (as `suggest` does: `rustc --version $`)
+        if inner is None:
+            return None
+        return (values[0], values[1], *inner[1:])
+
     def _ruled(self, values: Sequence[str]) -> bool:
         """Whether a rule of the policy (not its `default`) names the command `values`,
         as `suggest`'s `ruled` says of a segment (review CZ9)."""
@@ -2037,6 +2054,13 @@ class RuleView:
         renamed = self.renamed(values[0].rpartition("/")[2]) if values else None
         if renamed is not None and " " not in renamed:
             words = (renamed, *values[1:])
+        base = words[0].rpartition("/")[2] if words else ""
+        if base in _TOOLCHAIN_PROXIES and len(values) > 1 and values[1].startswith("+"):
+            return self._toolchain_suggestion(values, unknown, depth)
+        if base == "cargo" and len(values) > 1 and values[1] in _CARGO_TOKEN_VERBS:
+            # a registry write with the user's token: `cargo owner` offered for `cargo owner
+            # --list serde` approved `cargo owner --add evil crate` (review GJ4)
+            return (*values, EXACT_END) if len(values) <= _MAX_EXACT_WORDS else None
         if is_script_verb(words[:2]):
             return self._script_verb_prefix(values, words, depth)
         spelled = _npm_verb(words)
@@ -2160,6 +2184,15 @@ _HELP_WORDS: Final = frozenset(
     {"-h", "--help", "-help", "-?", "--usage", "-V", "--version", "-version", "help",
      "version"}
 )  # fmt: skip
+# rustup's proxies (and rustup), whose first word may name a toolchain: `cargo +stable tree`
+_TOOLCHAIN_PROXIES: Final = frozenset(
+    {"cargo", "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver",
+     "rust-analyzer", "rust-gdb", "rust-gdbgui", "rust-lldb", "rls", "cargo-miri", "rustup"}
+)  # fmt: skip
+# a toolchain named by its channel or version, not by a path (`+stable`, `+1.75.0`)
+_TOOLCHAIN_WORD: Final = re.compile(r"\+[A-Za-z0-9][A-Za-z0-9._-]*")
+# cargo's verbs that send the registry token (review GJ4)
+_CARGO_TOKEN_VERBS: Final = frozenset({"owner", "yank", "publish", "login", "logout"})
 _MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is seldom met
 # programs that bare start a session running its configuration, kept after the call
 # (review DF9: `tmux` runs `~/.tmux.conf` and leaves a server with a shell)
