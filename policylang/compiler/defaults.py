@@ -241,6 +241,10 @@ _RUNNER_VERBS = (
     "fnm use", "asdf shell", "mise run",
     # review FV-widen W6, W12: n's node runners, toolbox's container shell and command
     "n run", "n use", "n as", "n exec", "toolbox run", "toolbox enter",
+    # review GH2: Procfile and platform runners that load `.env` (or inject the app's
+    # secrets) and run any command, as `foreman run` does
+    "honcho run", "nf run", "forego run", "overmind run", "heroku local:run", "railway run",
+    "netlify dev:exec",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an

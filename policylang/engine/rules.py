@@ -1949,7 +1949,15 @@ class RuleView:
         if found is not None and is_exact(found) and len(values) < len(inner):
             return None  # (a word that cannot be known: no exact rule can match the line)
         if found is not None and len(found) == 1 and len(values) == len(inner) > 1:
+            if _loads_app_for_help(values):
+                return None
             found = self._help_only(values) or found
+        start = _unknown_module(values)
+        if found is not None and start is not None and len(found) == start < len(values):
+            found = self._unknown_module_offer(values, start)
+        if found is not None and _config_printer(found):
+            # review GH1: only compose's listing lines, exactly
+            found = (*values, EXACT_END) if _lists_only(found, values) else None
         return found
 
     def _help_only(self, values: Sequence[str]) -> tuple[str, ...] | None:
@@ -1960,13 +1968,41 @@ class RuleView:
         program that runs code or starts a session (`_exact`'s exclusions)."""
         # a help or version word anywhere, in any spelling (`-q --version`, `--help-all`,
         # `-h run`, `-v`, `--ver`, `-hv`: reviews FX6, FY3): the line's exact words are all
-        # a person approves, where the bare name covered every verb
-        if not any(_helpish(value) for value in values[1:]):
+        # a person approves, where the bare name covered every verb; a listing option too
+        # (review GH4: `task --list`, `mytool --list` approved `task deploy`, `mytool deploy`)
+        if not any(_helpish(value) or _listish(value, values[0]) for value in values[1:]):
             return None
         base = values[0].rpartition("/")[2]
         if self._runs_code(values[0]) or self._runs_code(base) or base in _NO_EXACT:
             return None
         return (*values, EXACT_END)
+
+    def _module_help(self, line: Sequence[str]) -> tuple[str, ...] | None:
+        """`suggest`'s help-only rule for a tool run by `python3 -m` (`line` read as the
+        program's own line): its help line exactly, nothing for flask's help (which runs the
+        app), the bare program otherwise (review GH3: `python3 -m flask --help` was offered
+        `python3 -m flask`, which approved `python3 -m flask routes`)."""
+        if _loads_app_for_help(line):
+            return None
+        return self._help_only(line) or (line[0],)
+
+    def _unknown_module_offer(
+        self, values: Sequence[str], start: int
+    ) -> tuple[str, ...] | None:
+        """The suggestion of `python3 -m MODULE ARGS` for a module the tables do not know,
+        where `python3 -m MODULE` alone was found (review GH3: `python3 -m X --help`
+        approved the module's every verb): its help or listing line exactly, its verb
+        with it (as for a program no table knows: review AH3), nothing where it may run
+        a program it is given, the module alone before a path (`python3 -m venv .venv`)."""
+        line = (values[start - 1], *values[start:])
+        offer = self._module_help(line)
+        if offer is None or len(offer) > 1:
+            return None if offer is None else (*values[:start], *offer[1:])
+        if any(self._may_be_run(v) for v in values[start : start + _WRAPPED_SPAN]):
+            return None  # (a wrapper the tables miss: review CM5)
+        if _VERB.fullmatch(values[start]):
+            return tuple(values[: start + 1])
+        return tuple(values[:start])  # (`python3 -m venv .venv` → `python3 -m venv`)
 
     def _exact(
         self, values: Sequence[str], words: Sequence[str], depth: int
@@ -1977,8 +2013,10 @@ class RuleView:
         tool run by `python -m` (`depth`), nor past `_MAX_EXACT_WORDS` words."""
         if depth or not values or len(values) > _MAX_EXACT_WORDS:
             return None
-        if any(value.startswith(("-", "+")) for value in values[1:]) and not _only_job_limits(
-            words
+        if (
+            any(value.startswith(("-", "+")) for value in values[1:])
+            and not _only_job_limits(words)
+            and not all(_listish(value, values[0]) for value in values[1:])  # (GH4)
         ):
             # an option before the verb hides the verb from the rules that name it: `ip -4
             # vrf exec … sh x`, `tmux -2 saveb F`, `ip -b FILE` read by no locked rule
@@ -2041,6 +2079,8 @@ class RuleView:
                 return None  # `python3 -m uv.cli x`: a module of the tool, approved once
             line = (program, *values[start:])
             inner = self._suggest_values(line, unknown, depth + 1, ruled=self._ruled(line))
+            if inner is not None and len(inner) == 1 < len(line):
+                inner = self._module_help(line)
             if inner is None:
                 return None
             return (*values[:start], *inner[1:])
@@ -2168,6 +2208,66 @@ _VERB_NAMES: Final = frozenset(
 _COLON_LISTS: Final = frozenset({"file"})
 _VERB_ONLY: Final = frozenset({"scalar"})
 # the words that ask a program for its help or version only (`_help_only`)
+def _listish(value: str, program: str) -> bool:
+    """Whether a word may ask `program` to list its tasks or targets (`--list`,
+    `--list-all`, `--summary`; a build tool's `-l`, rake's `-T`), which `_help_only`
+    offers exactly: the bare name approved every task (review GH4). (`-l` is more often a
+    count or a login elsewhere: `split -l 10`.)"""
+    if value.startswith(("--list", "--summary", "--tasks")):
+        return True
+    return value in ("-l", "-T") and program_name(program.rpartition("/")[2]) in TARGET_TAKERS
+
+
+# programs whose help loads the project's app, after its `.env` (review GH7: `flask
+# --help` imports `app.py` to list its commands; `flask --version` does not)
+_APP_HELP: Final = frozenset({"flask"})
+
+
+def _loads_app_for_help(line: Sequence[str]) -> bool:
+    """Whether `line` asks a program of `_APP_HELP` for more than its version (no exact
+    help approval: it runs the project's code, review GH7)."""
+    return program_name(line[0].rpartition("/")[2]) in _APP_HELP and any(
+        value != "--version" for value in line[1:]
+    )
+
+
+def _unknown_module(values: Sequence[str]) -> int | None:
+    """Where the arguments of `python3 -m MODULE …` start, for a module `module_tool`
+    does not know (`python3 -m dotenv list` → 3, `python3 -mfoo x` → 2); None for
+    anything else (review GH3)."""
+    if len(values) < 2 or not _PYTHON.fullmatch(program_name(values[0].rpartition("/")[2])):
+        return None
+    if values[1] == "-m" and len(values) > 2 and values[2]:
+        start = 3
+    elif values[1].startswith("-m") and len(values[1]) > 2:
+        start = 2
+    else:
+        return None
+    return start if module_tool(values) is None else None
+
+
+# compose's `config` prints the compose file with the project's `.env` and `env_file:`
+# values put in (and `--environment` every variable): only its listing options, which
+# print names, are offered, exactly (review GH1)
+_CONFIG_PRINTERS: Final = frozenset(
+    {("docker", "compose", "config"), ("podman", "compose", "config"),
+     ("nerdctl", "compose", "config"), ("finch", "compose", "config"),
+     ("docker-compose", "config"), ("podman-compose", "config")}
+)  # fmt: skip
+_COMPOSE_LISTINGS: Final = frozenset({"--services", "--volumes", "--images", "--profiles"})
+
+
+def _config_printer(found: Sequence[str]) -> bool:
+    """Whether a suggestion is compose's `config` verb (`_CONFIG_PRINTERS`)."""
+    return (program_name(found[0].rpartition("/")[2]), *found[1:]) in _CONFIG_PRINTERS
+
+
+def _lists_only(found: Sequence[str], values: Sequence[str]) -> bool:
+    """Whether the words after compose's `config` are one listing option (review GH1)."""
+    rest = values[len(found) :]
+    return len(rest) == 1 and rest[0] in _COMPOSE_LISTINGS
+
+
 def _helpish(value: str) -> bool:
     """Whether a word may ask a program for its help or version: `_HELP_WORDS`, a long
     option that starts like one (`--help-all`, `--ver`, `--version=1`), `-v`, `-H`, or
@@ -2317,6 +2417,9 @@ MODULE_PROGRAMS: Final = {
     "yt_dlp": "yt-dlp", "PyInstaller": "pyinstaller", "ansible": "ansible", "conda": "conda",
     "httpie": "http", "build": "pyproject-build", "maturin": "maturin", "cookiecutter":
     "cookiecutter", "copier": "copier", "semgrep": "semgrep", "locust": "locust",
+    # review GH3: runners that load `.env` (`python3 -m dotenv list` printed it), and a
+    # tool whose verbs run a script
+    "dotenv": "dotenv", "honcho": "honcho", "fastapi": "fastapi",
 }  # fmt: skip
 # CPython's names, free-threaded (`3.13t`) and debug (`-dbg`, `d`, `m`) builds included
 _PYTHON: Final = re.compile(
