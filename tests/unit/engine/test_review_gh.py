@@ -219,3 +219,4 @@ def test_gh7_flask_help_gets_no_exact_approval(tmp_path: Path) -> None:
         assert _offer(line, workspace, env) is None, line
     assert _offer("flask --version", workspace, env) == "flask --version $"
     _asks("flask --help", workspace, env, "flask --version $")
+    assert "flask-help-loads-app" in _asks("flask --help", workspace, env, "flask --help $")
