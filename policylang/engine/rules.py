@@ -2000,6 +2000,8 @@ class RuleView:
             return None if offer is None else (*values[:start], *offer[1:])
         if any(self._may_be_run(v) for v in values[start : start + _WRAPPED_SPAN]):
             return None  # (a wrapper the tables miss: review CM5)
+        if values[start].startswith("-"):
+            return None  # an option where its verb would be says nothing of it (GL2)
         if _VERB.fullmatch(values[start]):
             return tuple(values[: start + 1])
         return tuple(values[:start])  # (`python3 -m venv .venv` → `python3 -m venv`)
@@ -2212,10 +2214,17 @@ def _listish(value: str, program: str) -> bool:
     """Whether a word may ask `program` to list its tasks or targets (`--list`,
     `--list-all`, `--summary`; a build tool's `-l`, rake's `-T`), which `_help_only`
     offers exactly: the bare name approved every task (review GH4). (`-l` is more often a
-    count or a login elsewhere: `split -l 10`.)"""
+    count or a login elsewhere: `split -l 10`, and make's and ninja's load limit: GL6.)"""
     if value.startswith(("--list", "--summary", "--tasks")):
         return True
-    return value in ("-l", "-T") and program_name(program.rpartition("/")[2]) in TARGET_TAKERS
+    return program_name(program.rpartition("/")[2]) in _SHORT_LISTINGS.get(value, ())
+
+
+# the short options that list a task runner's tasks (review GH4, GL6)
+_SHORT_LISTINGS: Final = {
+    "-l": frozenset({"just", "task", "invoke", "inv", "mage"}),
+    "-T": frozenset({"rake"}),
+}
 
 
 # programs whose help loads the project's app, after its `.env` (review GH7: `flask
@@ -2250,9 +2259,10 @@ def _unknown_module(values: Sequence[str]) -> int | None:
 # values put in (and `--environment` every variable): only its listing options, which
 # print names, are offered, exactly (review GH1)
 _CONFIG_PRINTERS: Final = frozenset(
-    {("docker", "compose", "config"), ("podman", "compose", "config"),
-     ("nerdctl", "compose", "config"), ("finch", "compose", "config"),
-     ("docker-compose", "config"), ("podman-compose", "config")}
+    {(*front, verb)
+     for front in (("docker", "compose"), ("podman", "compose"), ("nerdctl", "compose"),
+                   ("finch", "compose"), ("docker-compose",), ("podman-compose",))
+     for verb in ("config", "convert")}  # (`convert`: compose v2's name of `config`, GL4)
 )  # fmt: skip
 _COMPOSE_LISTINGS: Final = frozenset({"--services", "--volumes", "--images", "--profiles"})
 
@@ -2420,6 +2430,9 @@ MODULE_PROGRAMS: Final = {
     # review GH3: runners that load `.env` (`python3 -m dotenv list` printed it), and a
     # tool whose verbs run a script
     "dotenv": "dotenv", "honcho": "honcho", "fastapi": "fastapi",
+    # review GL2: `python3 -m pipenv --venv` was offered `python3 -m pipenv`, which approved
+    # `python3 -m pipenv run printenv SECRET` (pipenv loads `.env`)
+    "pipenv": "pipenv",
 }  # fmt: skip
 # CPython's names, free-threaded (`3.13t`) and debug (`-dbg`, `d`, `m`) builds included
 _PYTHON: Final = re.compile(
