@@ -88,6 +88,9 @@ from policylang.engine.linterconfig import (
     checker_line_option,
     checker_name,
     config_runs_code,
+    flake8_excludes,
+    mypy_folders,
+    read_config,
 )
 from policylang.engine.prefixes import PREFIX_PROGRAMS
 from policylang.engine.rules import (
@@ -1326,11 +1329,20 @@ class _Walk(LineWrites):
         formatter = _formatter(found)
         if formatter is None:
             return
-        suffixes, hidden, skip = formatter
+        tool, (suffixes, hidden, skip) = formatter
         self.fs = True
         folders = self.named_folders(found, cwd)
         if not folders and not self._names_a_path(found, cwd):
             folders = ["."]
+        if tool in ("mypy", "dmypy"):
+            # mypy finds the modules a file imports by name below the folder it runs in
+            # and the folders its configuration names (`files = src`, `mypy_path`), and
+            # prints their lines (`pretty`): a `src/key.py -> ~/.ssh/id_rsa` (review GK3)
+            folders = list(dict.fromkeys([*folders, ".", *self._mypy_config_folders(cwd)]))
+        if tool == "flake8":
+            skip = self._flake8_skipped(found, cwd, skip)
+        # (a checker only reads: its links are judged as read, review GK3)
+        modes = ("read",) if tool in _READ_ONLY_TOOLS else ("read", "write")
         for folder in folders:
             for form in self.resolve_all(folder, cwd)[0]:
                 if not os.path.isdir(form):
@@ -1345,8 +1357,62 @@ class _Walk(LineWrites):
                     return
                 for link, target in tree.links:
                     if link.endswith(suffixes) and not os.path.isdir(target):
-                        self.check_path(target, "read", seg, cwd)
-                        self.check_path(target, "write", seg, cwd)
+                        for mode in modes:
+                            self.check_path(target, mode, seg, cwd)
+
+    def _flake8_skipped(
+        self, found: SegmentRules, cwd: paths.Cwd, defaults: frozenset[str]
+    ) -> frozenset[str]:
+        """The folders flake8 skips where the line runs: its configuration's `exclude`
+        (in place of its defaults) or `extend-exclude` plain names, those every folder
+        the line may run in has; its defaults where the line gives options that change
+        them (`--exclude`, `--isolated`, `--config`, in any abbreviation)."""
+        for word in found.inner[1:]:
+            option = (word.value or "-").partition("=")[0]
+            if option.startswith("--") and any(
+                name.startswith(option[2:]) for name in _FLAKE8_CONFIG_OPTIONS
+            ):
+                return defaults
+            if word.value is None:
+                return defaults
+        skipped: frozenset[str] | None = None
+        for folder in sorted(cwd.candidates):
+            excludes = flake8_excludes(folder, self.ctx.home)
+            if excludes is None:
+                return defaults
+            names, replaces = excludes
+            here = names if replaces else names | defaults
+            skipped = here if skipped is None else skipped & here
+        return defaults if skipped is None else skipped
+
+    def _mypy_config_folders(self, cwd: paths.Cwd) -> list[str]:
+        """The folders the mypy configuration files read where the line runs name
+        (`files`, `mypy_path`), the user's too where they lie in the workspace."""
+        folders: list[str] = []
+        for folder in sorted(cwd.candidates):
+            users = [os.path.join(folder, path) for path in self._checker_user_files("mypy")]
+            for path in [*_checker_files("mypy", folder), *users]:
+                folders.extend(mypy_folders(path))
+        return folders
+
+    def _checker_user_files(self, name: str) -> list[str]:
+        """The user-level configuration files checker `name` reads (mypy's
+        `$XDG_CONFIG_HOME/mypy/config`, `~/.config/mypy/config`, `~/.mypy.ini`; pylint's
+        `$PYLINTRC`, `~/.pylintrc`, `~/.config/pylintrc`; flake8 reads none since 4.0)
+        that lie in the workspace: a home that is the workspace (a dotfiles repository)
+        makes them the repository's, as the EM3 start-up files (review GK5)."""
+        home, env = self.ctx.home, self.ctx.env
+        if name == "mypy":
+            xdg = env.get("XDG_CONFIG_HOME")
+            found = [os.path.join(xdg, "mypy", "config")] if xdg else []
+            found += [os.path.join(home, ".config/mypy/config"), os.path.join(home, ".mypy.ini")]
+        elif name == "pylint":
+            rc = env.get("PYLINTRC")
+            found = [rc] if rc else []
+            found += [os.path.join(home, ".pylintrc"), os.path.join(home, ".config", "pylintrc")]
+        else:
+            return []
+        return [path for path in found if self._reaches_workspace(path)]
 
     def _names_a_path(self, found: SegmentRules, cwd: paths.Cwd) -> bool:
         """Whether an operand of `found` names a file or folder that exists: a formatter
@@ -3245,6 +3311,11 @@ class _Walk(LineWrites):
             chosen = _linter_config(name, folder, self.ctx.workspace or folder, module_run)
             if chosen:
                 return f"{name} reads {chosen}, which {what}"
+            for path in self._checker_user_files(name):
+                # (a relative `XDG_CONFIG_HOME` is the folder's it runs in)
+                path = os.path.join(folder, path)
+                if config_runs_code(name, path, folder, module_run):
+                    return f"{name} reads `{path}`, a file of the workspace, which {what}"
         return ""
 
     def _approval_elsewhere(self, seg: SegmentState, cwd: paths.Cwd | None) -> str:
@@ -4838,16 +4909,9 @@ def _linter_config(name: str, folder: str, workspace: str, module_run: bool = Fa
     configuration to each file of a folder it walks (a `sub/ruff.toml` with `include =
     [".env"]` checks `sub/.env`), and an operand may name any folder there (`ruff check
     ../sub`)."""
-    names = _RUFF_FILES if name == "ruff" else CHECKER_FILES.get(name, ("pyproject.toml",))
-    place = os.path.normpath(folder)
-    while True:
-        for base in names:
-            if _config_picks(name, os.path.join(place, base), module_run, folder):
-                return f"`{os.path.join(place, base)}`"
-        parent = os.path.dirname(place)
-        if parent == place:
-            break
-        place = parent
+    for path in _checker_files(name, folder):
+        if _config_picks(name, path, module_run, folder):
+            return f"`{path}`"
     if name != "ruff":
         return ""
     tree = scan_tree(workspace, hidden=True, budget=checks.TREE_BUDGET, skip=_RUFF_SKIPPED)
@@ -4859,6 +4923,20 @@ def _linter_config(name: str, folder: str, workspace: str, module_run: bool = Fa
     return ""
 
 
+def _checker_files(name: str, folder: str) -> list[str]:
+    """The configuration files `name` may read run in `folder`: its names in that folder
+    and each folder above, the nearest first."""
+    names = _RUFF_FILES if name == "ruff" else CHECKER_FILES.get(name, ("pyproject.toml",))
+    found: list[str] = []
+    place = os.path.normpath(folder)
+    while True:
+        found.extend(os.path.join(place, base) for base in names)
+        parent = os.path.dirname(place)
+        if parent == place:
+            return found
+        place = parent
+
+
 def _config_picks(name: str, path: str, module_run: bool = False, run_in: str = "") -> bool:
     """Whether the configuration file `path` sets one of `name`'s file-picking settings
     (or, for mypy, pylint and flake8 run in `run_in`, runs code: `linterconfig`, GI1);
@@ -4867,10 +4945,13 @@ def _config_picks(name: str, path: str, module_run: bool = False, run_in: str = 
         return config_runs_code(name, path, run_in, module_run)
     if not os.path.lexists(path):
         return False
+    # (read whole or not at all: a setting past a cut was not seen, review GK1)
+    text = read_config(path)
+    if text is None:
+        return True
     try:
-        with open(path, "rb") as handle:
-            data = tomllib.loads(handle.read(_PYPROJECT_LIMIT).decode("utf-8", "replace"))
-    except (OSError, ValueError):
+        data = tomllib.loads(text)
+    except ValueError:
         return True
     if os.path.basename(path) == "pyproject.toml":
         tool = data.get("tool")
@@ -4904,6 +4985,10 @@ _ISORT_SKIPPED: Final = frozenset(
     {".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".svn",
      ".tox", ".venv", "__pypackages__", "_build", "buck-out", "dist", "node_modules", "venv"}
 )  # fmt: skip
+_MYPY_SKIPPED: Final = frozenset({"__pycache__", "site-packages", "node_modules"})
+_FLAKE8_SKIPPED: Final = frozenset(
+    {".svn", "CVS", ".bzr", ".hg", ".git", "__pycache__", ".tox", ".nox", ".eggs"}
+)
 _FORMATTERS: Final[dict[str, _Formatter]] = {
     "ruff": (_PYTHON_SUFFIXES, True, _RUFF_SKIPPED),
     "black": (_PYTHON_SUFFIXES, True, _RUFF_SKIPPED),
@@ -4938,19 +5023,39 @@ _FORMATTERS: Final[dict[str, _Formatter]] = {
     "zig fmt": ((".zig", ".zon"), True, _GIT_ONLY),
     "nixfmt": ((".nix",), True, _GIT_ONLY),
     "buf format": ((".proto",), True, _GIT_ONLY),
+    # the checkers, which read the files they find the same way (review GK3): mypy skips
+    # hidden names and these three; pylint walks all but what `ignore` names (`CVS`);
+    # flake8 all but its default `exclude`
+    "mypy": ((".py", ".pyi"), False, _MYPY_SKIPPED),
+    "dmypy": ((".py", ".pyi"), False, _MYPY_SKIPPED),
+    "pylint": ((".py", ".pyi"), True, _GIT_ONLY),
+    "flake8": ((".py",), True, _FLAKE8_SKIPPED),
 }
+# flake8's options that replace or change where its `exclude` comes from
+_FLAKE8_CONFIG_OPTIONS: Final = ("exclude", "extend-exclude", "isolated", "config",
+                                 "append-config")  # fmt: skip
+# the entries of `_FORMATTERS` that only read the files they find
+_READ_ONLY_TOOLS: Final = frozenset({"mypy", "dmypy", "pylint", "flake8"})
 
 
-def _formatter(found: SegmentRules) -> _Formatter | None:
-    """What `_FORMATTERS` says of the formatter the segment runs (`cargo fmt`, `python -m
-    black` too), or None where it runs none it knows."""
+def _formatter(found: SegmentRules) -> tuple[str, _Formatter] | None:
+    """The name in `_FORMATTERS` of the formatter or checker the segment runs (`cargo
+    fmt`, `python -m black` too) and what it says of it, or None where it runs none it
+    knows."""
     values = [w.value for w in found.inner]
     if not values:
         return None
     tool = module_tool(values)
     name = tool[0] if tool is not None else program_name((values[0] or "").rpartition("/")[2])
     verb = values[1] if tool is None and len(values) > 1 else None
-    return _FORMATTERS.get(f"{name} {verb}") or _FORMATTERS.get(name)
+    for key in (f"{name} {verb}", name):
+        if key in _FORMATTERS:
+            return key, _FORMATTERS[key]
+    # (`uv run mypy`, `poetry run flake8`: the checker the runner runs, review GK3)
+    checker = _linter_name(found)
+    if checker in _READ_ONLY_TOOLS:
+        return checker, _FORMATTERS[checker]
+    return None
 
 
 def _declared_scripts(folder: str) -> frozenset[str]:

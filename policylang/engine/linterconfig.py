@@ -18,6 +18,8 @@ import tomllib
 from collections.abc import Sequence
 from typing import Final
 
+from policylang.engine.gitconfig import read_regular
+
 # the configuration files each reads, looked for in the folder it runs in and the folders
 # above: mypy (`mypy.ini`, `.mypy.ini`, `pyproject.toml` `[tool.mypy]`, `setup.cfg`
 # `[mypy]`), pylint (`pylintrc`, `.pylintrc`, their `.toml` forms, `pyproject.toml`
@@ -170,16 +172,32 @@ def config_runs_code(name: str, path: str, run_in: str, module_run: bool) -> boo
 _Settings = list[tuple[str, object]]
 
 
+# the most of a configuration file read: a larger one is not judged and asks (review GK1:
+# a `mypy.ini` padded past what was read hid `plugins = evil.py` below it)
+CONFIG_LIMIT: Final = 1 << 20
+
+
+def read_config(path: str) -> str | None:
+    """The whole text of the configuration file `path`, or None where it cannot be read
+    or is larger than `CONFIG_LIMIT` (then what the tool reads past it is not known:
+    review GK1)."""
+    data = read_regular(path, CONFIG_LIMIT + 1)
+    if data is None or len(data) > CONFIG_LIMIT:
+        return None
+    return data.decode("utf-8", "replace")
+
+
 def _settings(name: str, path: str) -> _Settings | None:
     """The settings `name` reads from `path`, or None where it cannot be parsed."""
+    text = read_config(path)
+    if text is None:
+        return None
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(1 << 20).decode("utf-8", "replace")
         if path.endswith(".toml"):
             return _toml_settings(name, tomllib.loads(text))
         parser = configparser.RawConfigParser()
         parser.read_string(text)
-    except (OSError, ValueError, configparser.Error):
+    except (ValueError, configparser.Error):
         return None
     return _ini_settings(name, os.path.basename(path), parser)
 
@@ -234,13 +252,89 @@ def _mypy_harmless(key: str, value: object, run_in: str, module_run: bool) -> bo
     if key == "files":
         return all(_project_path(e) and _python_or_folder(run_in, e) for e in entries)
     if key == "mypy_path":
-        # (it finds modules by name: `.py` and `.pyi` files only)
+        # (it finds modules by name: `.py` and `.pyi` files only; mypy splits it at `:`
+        # too, so `stubs:/abs` names `/abs`)
+        entries = _mypy_path_entries(value)
         return all(_project_path(e.removeprefix("$MYPY_CONFIG_FILE_DIR/")) for e in entries)
     if key in ("packages", "modules"):
         return all(re.fullmatch(r"[\w.]+", e) for e in entries)
     if key == "cache_dir":
         return entries in ([".mypy_cache"], ["/dev/null"])
     return key in _MYPY_KEYS
+
+
+def _mypy_path_entries(value: object) -> list[str]:
+    """The folders of mypy's `mypy_path`, split at `,` and `:` as mypy does."""
+    return [e for entry in _entries(value) for e in (p.strip() for p in entry.split(":")) if e]
+
+
+def mypy_folders(path: str) -> list[str]:
+    """The paths mypy's `files` and `mypy_path` settings of the configuration file `path`
+    name (`$MYPY_CONFIG_FILE_DIR/` made the file's folder; the others are the folder's
+    mypy runs in): it reads the Python files below them (review GK3). Nothing where the
+    file cannot be read (`config_runs_code` asks for it)."""
+    settings = _settings("mypy", path) if os.path.lexists(path) else None
+    found: list[str] = []
+    for key, value in settings or []:
+        key = key.lower().replace("-", "_")
+        if key == "files":
+            found.extend(_entries(value))
+        elif key == "mypy_path":
+            base = os.path.dirname(path)
+            found.extend(
+                os.path.join(base, e.removeprefix("$MYPY_CONFIG_FILE_DIR/"))
+                if e.startswith("$MYPY_CONFIG_FILE_DIR/")
+                else e
+                for e in _mypy_path_entries(value)
+            )
+    return found
+
+
+def flake8_excludes(folder: str, home: str) -> tuple[frozenset[str], bool] | None:
+    """The folder names flake8 run in `folder` skips by the configuration file it reads,
+    the first of `setup.cfg`, `tox.ini`, `.flake8` with a `[flake8]` section in the folder
+    and each folder above up to (not into) `home`, as flake8 finds it, and whether they
+    replace its default skips (`exclude`) or add to them (`extend-exclude`); None where it
+    reads none or one the engine cannot parse. Only plain names (no `/`, no glob) are
+    taken: others are not skipped, so their links are looked at (review GK3: a project's
+    `exclude = .venv` keeps bare `flake8` from the walk's budget)."""
+    place = os.path.normpath(folder)
+    stop = os.path.realpath(home) if home else ""
+    while True:
+        for base in CHECKER_FILES["flake8"]:
+            path = os.path.join(place, base)
+            if not os.path.lexists(path):
+                continue
+            # (one flake8 would skip, or read where the engine cannot, leaves the
+            # defaults: the file it takes instead is not known)
+            data = read_regular(path, CONFIG_LIMIT + 1)
+            if data is None or len(data) > CONFIG_LIMIT:
+                return None
+            parser = configparser.RawConfigParser()
+            try:
+                parser.read_string(data.decode("utf-8"))
+            except (ValueError, configparser.Error):
+                return None
+            if parser.has_section("flake8") or parser.has_section("flake8:local-plugins"):
+                return _flake8_skips(parser)
+        parent = os.path.dirname(place)
+        if parent == place or os.path.realpath(parent) == stop:
+            return None
+        place = parent
+
+
+def _flake8_skips(parser: configparser.RawConfigParser) -> tuple[frozenset[str], bool] | None:
+    """The plain names of `[flake8]`'s `exclude` (replacing) or `extend-exclude`."""
+    if not parser.has_section("flake8"):
+        return None
+    section = {key.replace("_", "-"): value for key, value in parser["flake8"].items()}
+    names = frozenset(
+        name
+        for key in ("exclude", "extend-exclude")
+        for name in re.split(r"[,\s]+", section.get(key, ""))
+        if re.fullmatch(r"[\w.\-]+", name) and name not in (".", "..")
+    )
+    return names, "exclude" in section
 
 
 def _project_path(entry: str) -> bool:
@@ -268,8 +362,36 @@ def _harmless(name: str, key: str, value: object) -> bool:
     file."""
     key = key.lower().replace("_", "-")
     if name == "pylint":
+        if _pylint_option_value(value):
+            return False
         return key in _PYLINT_KEYS or _pylint_value(key, value)
     return key in _FLAKE8_KEYS
+
+
+# a number argparse takes as a value, never as an option
+_NEGATIVE_NUMBER: Final = re.compile(r"-\d+|-\d*\.\d+")
+
+
+def _pylint_option_value(value: object) -> bool:
+    """Whether pylint may read the value of a setting as an option of its own: it turns
+    each setting into the words `--key value` that argparse parses, so after a key that
+    takes no value (`exit-zero`, `from-stdin`) a value `--output-format=text:~/.bashrc`
+    is an option, which wrote the report over `~/.bashrc` (review GK2). A value that
+    starts with `-` asks (not a negative number), and one that starts with `%` too (pylint
+    reads INI files with interpolation)."""
+    text = _pylint_text(value).strip()
+    return text.startswith("%") or (
+        text.startswith("-") and _NEGATIVE_NUMBER.fullmatch(text) is None
+    )
+
+
+def _pylint_text(value: object) -> str:
+    """A setting's value as pylint passes it to argparse (its `_parse_rich_type_value`)."""
+    if isinstance(value, (list, tuple)):
+        return ",".join(_pylint_text(entry) for entry in value)
+    if isinstance(value, dict):
+        return ",".join(f"{key}:{entry}" for key, entry in value.items())
+    return str(value)
 
 
 def _pylint_value(key: str, value: object) -> bool:
