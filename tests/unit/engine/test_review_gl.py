@@ -104,3 +104,12 @@ def test_gl6_makes_load_limit_is_no_listing(tmp_path: Path) -> None:
     assert _listish("-l", "just")
     assert _listish("-T", "rake")
     assert _listish("--list", "anything")
+
+
+def test_gl5_compose_alpha_has_a_verb(tmp_path: Path) -> None:
+    # suspected (no compose v2 here): `alpha` groups verbs that build, start and publish
+    workspace, env = _workspace(tmp_path)
+    offered = decide("docker compose alpha viz", workspace, env).suggested_rule
+    assert offered == "docker compose alpha viz"
+    for line in ("docker compose alpha watch", "docker compose alpha publish --with-env r"):
+        assert decide(line, workspace, env, offered).verdict is Verdict.ASK, line
