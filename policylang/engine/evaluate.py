@@ -1338,7 +1338,18 @@ class _Walk(LineWrites):
             # mypy finds the modules a file imports by name below the folder it runs in
             # and the folders its configuration names (`files = src`, `mypy_path`), and
             # prints their lines (`pretty`): a `src/key.py -> ~/.ssh/id_rsa` (review GK3)
-            folders = list(dict.fromkeys([*folders, ".", *self._mypy_config_folders(cwd)]))
+            # and puts a file operand's own folder on its search path (`mypy .hidden/a.py`
+            # imported `.hidden/leak.py`: review GM2)
+            folders = list(
+                dict.fromkeys(
+                    [
+                        *folders,
+                        ".",
+                        *self._file_operand_folders(found, cwd),
+                        *self._mypy_config_folders(cwd),
+                    ]
+                )
+            )
         if tool == "flake8":
             skip = self._flake8_skipped(found, cwd, skip)
         # (a checker only reads: its links are judged as read, review GK3)
@@ -1366,15 +1377,16 @@ class _Walk(LineWrites):
         """The folders flake8 skips where the line runs: its configuration's `exclude`
         (in place of its defaults) or `extend-exclude` plain names, those every folder
         the line may run in has; its defaults where the line gives options that change
-        them (`--exclude`, `--isolated`, `--config`, in any abbreviation)."""
+        them (`--exclude`, `--isolated`, `--config`, in any abbreviation) none: `--exclude
+        foo` replaces the defaults, so flake8 walked `.tox` (review GM3)."""
         for word in found.inner[1:]:
             option = (word.value or "-").partition("=")[0]
             if option.startswith("--") and any(
                 name.startswith(option[2:]) for name in _FLAKE8_CONFIG_OPTIONS
             ):
-                return defaults
+                return frozenset()
             if word.value is None:
-                return defaults
+                return frozenset()
         skipped: frozenset[str] | None = None
         for folder in sorted(cwd.candidates):
             excludes = flake8_excludes(folder, self.ctx.home)
@@ -1384,6 +1396,17 @@ class _Walk(LineWrites):
             here = names if replaces else names | defaults
             skipped = here if skipped is None else skipped & here
         return defaults if skipped is None else skipped
+
+    def _file_operand_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
+        """The folders of the operands of `found` that name a file that exists."""
+        folders: list[str] = []
+        for word in found.inner[1:]:
+            value = tree_path(word)
+            if value is None or value.startswith("-"):
+                continue
+            if any(os.path.isfile(form) for form in self.resolve_all(value, cwd)[0]):
+                folders.append(os.path.dirname(value) or ".")
+        return folders
 
     def _mypy_config_folders(self, cwd: paths.Cwd) -> list[str]:
         """The folders the mypy configuration files read where the line runs name
@@ -4985,7 +5008,9 @@ _ISORT_SKIPPED: Final = frozenset(
     {".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".svn",
      ".tox", ".venv", "__pypackages__", "_build", "buck-out", "dist", "node_modules", "venv"}
 )  # fmt: skip
-_MYPY_SKIPPED: Final = frozenset({"__pycache__", "site-packages", "node_modules"})
+# (mypy follows an import into any folder of a module's name, `node_modules`,
+# `__pycache__` and `site-packages` among them: review GM1; hidden names are no module's)
+_MYPY_SKIPPED: Final[frozenset[str]] = frozenset()
 _FLAKE8_SKIPPED: Final = frozenset(
     {".svn", "CVS", ".bzr", ".hg", ".git", "__pycache__", ".tox", ".nox", ".eggs"}
 )

@@ -295,7 +295,8 @@ def flake8_excludes(folder: str, home: str) -> tuple[frozenset[str], bool] | Non
     the first of `setup.cfg`, `tox.ini`, `.flake8` with a `[flake8]` section in the folder
     and each folder above up to (not into) `home`, as flake8 finds it, and whether they
     replace its default skips (`exclude`) or add to them (`extend-exclude`); None where it
-    reads none or one the engine cannot parse. Only plain names (no `/`, no glob) are
+    reads none; none skipped, in place of the defaults, where one cannot be read or
+    parsed (flake8 then reads the next: review GM4). Only plain names (no `/`, no glob) are
     taken: others are not skipped, so their links are looked at (review GK3: a project's
     `exclude = .venv` keeps bare `flake8` from the walk's budget)."""
     place = os.path.normpath(folder)
@@ -305,16 +306,17 @@ def flake8_excludes(folder: str, home: str) -> tuple[frozenset[str], bool] | Non
             path = os.path.join(place, base)
             if not os.path.lexists(path):
                 continue
-            # (one flake8 would skip, or read where the engine cannot, leaves the
-            # defaults: the file it takes instead is not known)
+            # (one flake8 would skip, or read where the engine cannot: flake8 goes on to
+            # the next file, whose `exclude` is not known, so nothing is taken as skipped:
+            # review GM4)
             data = read_regular(path, CONFIG_LIMIT + 1)
             if data is None or len(data) > CONFIG_LIMIT:
-                return None
+                return frozenset(), True
             parser = configparser.RawConfigParser()
             try:
                 parser.read_string(data.decode("utf-8"))
             except (ValueError, configparser.Error):
-                return None
+                return frozenset(), True
             if parser.has_section("flake8") or parser.has_section("flake8:local-plugins"):
                 return _flake8_skips(parser)
         parent = os.path.dirname(place)
