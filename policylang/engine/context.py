@@ -56,14 +56,35 @@ class EvalContext:
     env_secrets: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
     # their text, from both environments: `current` resolves only their links again
     env_spots: tuple[_Spot, ...] = field(init=False, repr=False, compare=False)
+    # the process's working folder, which a relative `host_env` value is relative to
+    # (review GK4: `KUBECONFIG=k/prod` of the server had been joined to the command's cwd)
+    host_cwd: str = field(default="", repr=False, compare=False)
+    # the host's HOME where it is not the command's (`ToolOptions(env={"HOME": …})`), as
+    # given and resolved: its protected places are protected too (review GK4: the host
+    # user's `~/.aws/credentials` was read by its absolute path under an allow)
+    host_homes: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "env_items", frozenset(self.env.items()))
         spots = _spots(self.env, self.cwd, self.home)
+        homes = self._other_homes()
         if self.host_env:
-            spots = tuple(dict.fromkeys(spots + _spots(self.host_env, self.cwd, self.home)))
+            host_home = homes[0] if homes else self.home
+            host = _spots(self.host_env, self.host_cwd or self.cwd, host_home)
+            spots = tuple(dict.fromkeys(spots + host))
         object.__setattr__(self, "env_spots", spots)
+        object.__setattr__(self, "host_homes", homes)
         object.__setattr__(self, "env_secrets", self._credential_places())
+
+    def _other_homes(self) -> tuple[str, ...]:
+        """`host_env`'s HOME, as given and resolved, where it is not the command's."""
+        given = self.host_env.get("HOME", "")
+        if not given.startswith("/"):
+            return ()
+        home = posixpath.normpath(given)
+        mine = (self.home, self.real_home or self.home)
+        found = (home, _resolved(home) or home)
+        return tuple(h for h in dict.fromkeys(found) if h not in mine)
 
     def _credential_places(self) -> tuple[tuple[str, str], ...]:
         """`env_secrets` as the file system gives them now."""
@@ -144,6 +165,7 @@ class EvalContext:
             home=home_abs,
             env=environment,
             host_env=dict(host_env) if host_env else {},
+            host_cwd=os.getcwd() if host_env else "",
             real_workspace=_resolved(workspace_abs),
             real_home=_resolved(home_abs),
             real_cwd=_resolved(cwd_abs),

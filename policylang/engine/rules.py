@@ -870,7 +870,22 @@ class RuleView:
     def _match_spellings(
         self, form: str, access: Access, ctx: EvalContext, subtree: bool, removal: bool = False
     ) -> tuple[ProtectedMatch | None, bool]:
-        """`_match_anchors` without the links of `linked_places`."""
+        """`_match_anchors` without the links of `linked_places`; a stricter protected
+        match under the host's other HOME wins (review GK4)."""
+        found = self._match_pairs(form, access, ctx, subtree, removal)
+        for home in ctx.host_homes:
+            hit, outside = self._match(form, access, home, ctx.workspace, subtree, removal)
+            if hit is None or outside or hit.verdict is Verdict.ALLOW:
+                continue  # (only a protect rule of the host's home, never its exceptions)
+            mine = found[0]
+            if mine is None or found[1] or hit.verdict.rank > mine.verdict.rank:
+                found = (hit, False)
+        return found
+
+    def _match_pairs(
+        self, form: str, access: Access, ctx: EvalContext, subtree: bool, removal: bool = False
+    ) -> tuple[ProtectedMatch | None, bool]:
+        """`_match` under each (home, workspace) of `EvalContext.anchors`."""
         pairs = ctx.anchors()
         if len(pairs) == 1:
             return self._match(form, access, ctx.home, ctx.workspace, subtree, removal)
@@ -1021,7 +1036,8 @@ class RuleView:
             has more than `budget` entries).
         """
         found: list[Reason] = []
-        homes = dict.fromkeys(home for home, _ in ctx.anchors())
+        # the host's other HOME too (review GK4)
+        homes = dict.fromkeys((*(home for home, _ in ctx.anchors()), *ctx.host_homes))
         for rule in self.policy.protected.rules:
             if rule.anchor == WORKSPACE or not rule.access.covers(Access.READ):
                 continue
