@@ -201,25 +201,37 @@ _POM_ELSEWHERE: Final = re.compile(
 # a module the reactor builds too, whose pom is judged as well
 _POM_MODULE: Final = re.compile(r"<(?:[\w.-]+:)?module>([^<]*)</(?:[\w.-]+:)?module>", re.I)
 _POM_MODULES_MAX: Final = 256
-# an early phase runs the executions the pom binds to it
-_POM_EXECUTION: Final = re.compile(r"<(?:[\w.-]+:)?executions?\b", re.I)
-# the phases before any code builds, whose approval covers no plugin the pom binds
-_MAVEN_EARLY: Final = frozenset(
-    {"validate", "initialize", "generate-sources", "pre-clean", "clean", "post-clean",
-     "pre-site", "site", "post-site", "site-deploy"}
-)  # fmt: skip
+# the executions an early phase runs: the `validate` lifecycle's phases run those bound
+# there and a plugin's own default phase is not known, so any execution asks; `clean`
+# and `site` run those the pom binds to their phases (and `site` the reports), not
+# others, so a `mvn clean` of an everyday pom stays approvable
+_EARLY_EXECUTIONS: Final = {
+    "validate": re.compile(r"<(?:[\w.-]+:)?executions?\b", re.I),
+    "clean": re.compile(r"<(?:[\w.-]+:)?phase>\s*(?:pre-|post-)?clean\b", re.I),
+    "site": re.compile(
+        r"<(?:[\w.-]+:)?phase>\s*(?:pre-|post-)?site\b|<(?:[\w.-]+:)?reporting\b", re.I
+    ),
+}
+# the early phases, each with its lifecycle's entry of `_EARLY_EXECUTIONS`
+_MAVEN_EARLY: Final = {
+    "validate": "validate", "initialize": "validate", "generate-sources": "validate",
+    "pre-clean": "clean", "clean": "clean", "post-clean": "clean", "pre-site": "site",
+    "site": "site", "post-site": "site", "site-deploy": "site",
+}  # fmt: skip
 
 
-def _pom_setting(text: str, early: bool) -> str | None:
-    """What in one pom's text `_POM`, `_POM_ELSEWHERE` (and for an early phase
-    `_POM_EXECUTION`) find."""
+def _pom_setting(text: str, early: tuple[re.Pattern[str], ...]) -> str | None:
+    """What in one pom's text `_POM`, `_POM_ELSEWHERE` (and for an early phase its
+    lifecycle's `_EARLY_EXECUTIONS`) find."""
     match = _POM.search(text) or _POM_ELSEWHERE.search(text)
-    if match is None and early:
-        match = _POM_EXECUTION.search(text)
+    for pattern in early:
+        match = match or pattern.search(text)
     return None if match is None else match.group(0).strip()[:80]
 
 
-def _pom_tree(path: str, text: str, inside: Inside, early: bool) -> str | None:
+def _pom_tree(
+    path: str, text: str, inside: Inside, early: tuple[re.Pattern[str], ...]
+) -> str | None:
     """What in a `pom.xml` or the poms of its modules (recursively) makes an approved
     `mvn dependency:tree` run a plugin the project chooses (review GK8); a module outside
     the workspace, not read or one too many asks."""
@@ -244,15 +256,16 @@ def _pom_tree(path: str, text: str, inside: Inside, early: bool) -> str | None:
     return None
 
 
-def _pom(path: str, text: str, inside: Inside) -> str | None:
-    """`_pom_tree` for a goal of no phase (`dependency:tree`, `help:effective-pom`)."""
-    return _pom_tree(path, text, inside, False)
+def _pom_judge(
+    early: tuple[re.Pattern[str], ...],
+) -> Callable[[str, str, Inside], str | None]:
+    """`_pom_tree` for a goal of no phase (`dependency:tree`, `help:effective-pom`:
+    `early` empty) or for early phases, which also run the executions `early` finds."""
 
+    def found(path: str, text: str, inside: Inside) -> str | None:
+        return _pom_tree(path, text, inside, early)
 
-def _pom_early(path: str, text: str, inside: Inside) -> str | None:
-    """`_pom_tree` for an early phase (`validate`, `clean`), which also runs the
-    executions the poms bind (review GK8)."""
-    return _pom_tree(path, text, inside, True)
+    return found
 
 
 # the words of `.mvn/jvm.config` that start no code of the project: heap and stack sizes,
@@ -482,8 +495,9 @@ def files_for(program: str, words: list[str | None]) -> tuple[LaunchFile, ...]:
     goals = [word for word in words if word is None or not word.startswith("-")]
     if not goals:
         return files
-    early = any(word in _MAVEN_EARLY for word in goals)
-    return (*files, LaunchFile("pom.xml", _pom_early if early else _pom))
+    early = dict.fromkeys(_MAVEN_EARLY[word] for word in goals if word in _MAVEN_EARLY)
+    patterns = tuple(_EARLY_EXECUTIONS[name] for name in early)
+    return (*files, LaunchFile("pom.xml", _pom_judge(patterns)))
 
 
 def mover(program: str, words: list[str | None]) -> str | None:

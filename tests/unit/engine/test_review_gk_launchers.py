@@ -209,6 +209,10 @@ _PLUGIN_REPOSITORY = (
          "mvn dependency:tree"),
         ("<build><plugins><plugin><artifactId>p</artifactId><executions><execution/>"
          "</executions></plugin></plugins></build>", "mvn validate"),
+        ("<build><plugins><plugin><artifactId>p</artifactId><executions><execution>"
+         "<phase>pre-clean</phase></execution></executions></plugin></plugins></build>",
+         "mvn clean"),
+        ("<reporting><plugins/></reporting>", "mvn site"),
         ("<modules><module>sub</module></modules>", "mvn dependency:tree"),
         ("<parent><relativePath>../../x</relativePath></parent>", "mvn dependency:tree"),
     ],
@@ -240,6 +244,14 @@ def test_plain_pom_is_allowed(tmp_path: Path) -> None:
     )
     for line in ("mvn dependency:tree", "mvn validate", "mvn help:effective-pom"):
         assert _verdict(line, workspace, env, line) is Verdict.ALLOW, line
+    # executions bound elsewhere than the clean lifecycle do not run under `mvn clean`
+    (workspace / "sub" / "pom.xml").write_text(
+        _POM.format("<build><plugins><plugin><artifactId>p</artifactId><executions>"
+                    "<execution><phase>test</phase></execution></executions></plugin>"
+                    "</plugins></build>")
+    )  # fmt: skip
+    assert _verdict("mvn clean", workspace, env, "mvn clean") is Verdict.ALLOW
+    assert _verdict("mvn validate", workspace, env, "mvn validate") is Verdict.ASK
     assert _verdict("mvn -v", workspace, env, "mvn -v") is Verdict.ALLOW
 
 
