@@ -1398,14 +1398,29 @@ class _Walk(LineWrites):
         return defaults if skipped is None else skipped
 
     def _file_operand_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
-        """The folders of the operands of `found` that name a file that exists."""
+        """The folders of the operands of `found` that name a file that exists, each up
+        to its package base: mypy searches from the folder above a file's chain of
+        `__init__.py` folders (review GN3: `mypy .hidden/pkg/a.py` read `.hidden/leak.py`)."""
         folders: list[str] = []
         for word in found.inner[1:]:
             value = tree_path(word)
             if value is None or value.startswith("-"):
                 continue
-            if any(os.path.isfile(form) for form in self.resolve_all(value, cwd)[0]):
-                folders.append(os.path.dirname(value) or ".")
+            forms = self.resolve_all(value, cwd)[0]
+            if not any(os.path.isfile(form) for form in forms):
+                continue
+            folder = os.path.dirname(value) or "."
+            folders.append(folder)
+            for form in forms:
+                base = os.path.dirname(form)
+                while os.path.lexists(os.path.join(base, "__init__.py")) or os.path.lexists(
+                    os.path.join(base, "__init__.pyi")
+                ):
+                    parent = os.path.dirname(base)
+                    if parent == base:
+                        break
+                    base = parent
+                    folders.append(base)
         return folders
 
     def _mypy_config_folders(self, cwd: paths.Cwd) -> list[str]:
@@ -2052,6 +2067,15 @@ class _Walk(LineWrites):
             )
             return
         if launchers.covers_code(program, words, lambda: self._package_scripts(cwd)):
+            return
+        setting = launchers.line_setting(program, words)
+        if setting is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(setting)}` sets where `{program}` connects or what it trusts, "
+                "which its approval does not cover (its token goes there)",
+            )
             return
         found = self.launcher_finding(launchers.files_for(program, words), cwd)
         if found is not None:

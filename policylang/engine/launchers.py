@@ -181,13 +181,14 @@ _NPMRC: Final = LaunchFile(".npmrc", _npmrc)
 
 # `pom.xml`: what makes Maven run a plugin or extension the project chooses for a goal
 # of no phase (`dependency:tree`, `help:effective-pom`) or an early phase (`validate`,
-# `clean`): a plugin repository, a dependency repository not https, a `file:` URL (one
+# `clean`): a plugin repository, any repository (GN2), a `file:` URL (one
 # served from the workspace), build extensions (loaded at every start), an entity (which
 # may spell any of these) or a repository URL built from properties (review GK8)
+# (any repository: an https one serves a parent pom too, `<relativePath/>` or one whose
+# `../pom.xml` is not it, which declares plugins and their repositories: review GN2)
 _POM: Final = re.compile(
-    r"<(?:[\w.-]+:)?(?:pluginRepositor|extensions?\b)|file:|<!ENTITY|<!DOCTYPE|&#"
-    r"|<(?:[\w.-]+:)?repository\b(?:(?!</(?:[\w.-]+:)?repository>).)*?"
-    r"<(?:[\w.-]+:)?url>\s*(?!https://[^<$&]*</)",
+    r"<(?:[\w.-]+:)?(?:pluginRepositor|extensions?\b|repositor(?:y|ies)\b)|file:"
+    r"|<!ENTITY|<!DOCTYPE|&#",
     re.I | re.S,
 )
 # a parent found elsewhere than the folder above (`../pom.xml`, the default, which is
@@ -462,6 +463,42 @@ _MOVERS: Final[dict[str, frozenset[str]]] = {
     # npm reads the `.npmrc` of the prefix, and the files these name (review GK6)
     "npm": frozenset({"--prefix", "-C", "--userconfig", "--globalconfig"}),
 }
+
+
+# the options of npm, pnpm and yarn on the line that set nothing but what they print or
+# which packages they list (review GN1: `npm view x --registry=http://registry.npmjs.org/
+# --proxy=http://HOST/` sent the user's `~/.npmrc` token through the line's proxy); any
+# other option is a setting of theirs (npm takes every configuration key as an option, and
+# abbreviations of them) and asks, as it would in `.npmrc`
+_NODE_LINE_OPTIONS: Final = _NPMRC_KEYS | frozenset(
+    {"depth", "all", "json", "long", "parseable", "global", "workspace", "workspaces",
+     "link", "silent", "quiet", "verbose", "dev", "development", "prod", "recursive",
+     "filter", "pattern", "pretty", "help", "version", "yes", "no", "only", "installed",
+     "outdated", "tree", "extended", "fields", "reporter", "exclude-peers", "lockfile-only",
+     "dry-run", "find-by", "format", "porcelain", "summary", "why"}
+)  # fmt: skip
+_NODE_SHORT_OPTIONS: Final = frozenset(
+    {"-g", "-d", "-dd", "-ddd", "-s", "-q", "-l", "-p", "-a", "-w", "-ws", "-y", "-v", "-h",
+     "-r", "-D", "-P", "-R", "-F", "-?"}
+)  # fmt: skip
+_NODE_TOOLS: Final = frozenset({"npm", "pnpm", "yarn"})
+
+
+def line_setting(program: str, words: list[str | None]) -> str | None:
+    """An option of an npm, pnpm or yarn line that sets more than what it prints
+    (`_NODE_LINE_OPTIONS`): `--registry`, `--proxy`, `--ca`, `--strict-ssl` … (GN1)."""
+    if program not in _NODE_TOOLS:
+        return None
+    for word in words:
+        if word is None or word == "--":
+            return None if word == "--" else "a word that is not literal"
+        if word.startswith("--"):
+            name = word[2:].partition("=")[0].removeprefix("no-")
+            if name not in _NODE_LINE_OPTIONS:
+                return word
+        elif word.startswith("-") and word != "-" and word not in _NODE_SHORT_OPTIONS:
+            return word
+    return None
 
 
 def covers_code(program: str, words: list[str | None], scripts: Callable[[], set[str]]) -> bool:
