@@ -2073,8 +2073,9 @@ class _Walk(LineWrites):
             seg.floor(
                 Verdict.ASK,
                 "engine.launcher-file",
-                f"`{short(setting)}` sets where `{program}` connects or what it trusts, "
-                "which its approval does not cover (its token goes there)",
+                f"`{short(setting)}` is a setting of `{program}` (where it connects, what "
+                "it trusts or runs, where the user's token goes), which its approval does "
+                "not cover",
             )
             return
         found = self.launcher_finding(launchers.files_for(program, words), cwd)

@@ -475,7 +475,10 @@ _NODE_LINE_OPTIONS: Final = _NPMRC_KEYS | frozenset(
      "link", "silent", "quiet", "verbose", "dev", "development", "prod", "recursive",
      "filter", "pattern", "pretty", "help", "version", "yes", "no", "only", "installed",
      "outdated", "tree", "extended", "fields", "reporter", "exclude-peers", "lockfile-only",
-     "dry-run", "find-by", "format", "porcelain", "summary", "why"}
+     "dry-run", "find-by", "format", "porcelain", "summary", "why", "diff", "diff-name-only",
+     "diff-ignore-all-space", "diff-unified", "diff-text", "diff-no-prefix",
+     "diff-src-prefix", "diff-dst-prefix", "ws", "list", "scope", "omit-scope", "author",
+     "searchlimit", "searchopts", "searchexclude", "description", "lock", "strict", "otp"}
 )  # fmt: skip
 _NODE_SHORT_OPTIONS: Final = frozenset(
     {"-g", "-d", "-dd", "-ddd", "-s", "-q", "-l", "-p", "-a", "-w", "-ws", "-y", "-v", "-h",
