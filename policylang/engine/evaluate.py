@@ -1352,6 +1352,10 @@ class _Walk(LineWrites):
             )
         if tool == "flake8":
             skip = self._flake8_skipped(found, cwd, skip)
+        if skip is _NODE_SKIPPED and any(
+            w.value is None or w.value.startswith(_NODE_UNSKIPPING) for w in found.inner[1:]
+        ):
+            skip = _GIT_ONLY  # (`prettier --with-node-modules`, `eslint --no-ignore`)
         # (a checker only reads: its links are judged as read, review GK3)
         modes = ("read",) if tool in _READ_ONLY_TOOLS else ("read", "write")
         for folder in folders:
@@ -4879,7 +4883,7 @@ _PYTHON_INCLUDES: Final = frozenset(
 )
 # the formatters whose approvals `formatter_links` looks at: by the program or its verb,
 # the names of the files it reads and rewrites, whether it walks into hidden folders, and
-# the folders it never walks into (told for ruff, black and isort, their default skips;
+# the folders it never walks into (told for ruff and black, their default skips;
 # terraform and `go fmt ./...`, which skip hidden names; `cargo fmt` and rustfmt, which
 # reach files by module names, never hidden; prettier and eslint, which skip
 # `node_modules`; the others are taken to walk everywhere but `.git`)
@@ -4894,6 +4898,9 @@ _WEB_SUFFIXES: Final = (
 # versions and OpenTofu add more kinds, `.tfquery.hcl`, `.tofutest.hcl`: review GJ1)
 _TERRAFORM_SUFFIXES: Final = (".tf", ".tfvars", ".hcl", ".tofu")
 _NODE_SKIPPED: Final = frozenset({".git", ".hg", ".svn", ".sl", "node_modules"})
+# the options that make prettier and eslint walk `node_modules` too (a word not known
+# counts as one)
+_NODE_UNSKIPPING: Final = ("--with-node-modules", "--no-ignore", "--ignore-path")
 _Formatter = tuple[tuple[str, ...], bool, frozenset[str]]
 
 
@@ -5028,11 +5035,6 @@ _RUFF_SKIPPED: Final = frozenset(
 )  # fmt: skip
 
 
-# isort's own default `skip`
-_ISORT_SKIPPED: Final = frozenset(
-    {".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".svn",
-     ".tox", ".venv", "__pypackages__", "_build", "buck-out", "dist", "node_modules", "venv"}
-)  # fmt: skip
 # (mypy follows an import into any folder of a module's name, `node_modules`,
 # `__pycache__` and `site-packages` among them: review GM1; hidden names are no module's)
 _MYPY_SKIPPED: Final[frozenset[str]] = frozenset()
@@ -5042,7 +5044,9 @@ _FLAKE8_SKIPPED: Final = frozenset(
 _FORMATTERS: Final[dict[str, _Formatter]] = {
     "ruff": (_PYTHON_SUFFIXES, True, _RUFF_SKIPPED),
     "black": (_PYTHON_SUFFIXES, True, _RUFF_SKIPPED),
-    "isort": ((*_PYTHON_SUFFIXES, ".pyx", ".pxd"), True, _ISORT_SKIPPED),
+    # (isort's `skip` setting replaces its default skips, and its configuration is not
+    # read here: it is taken to walk everywhere but `.git`)
+    "isort": ((*_PYTHON_SUFFIXES, ".pyx", ".pxd"), True, _GIT_ONLY),
     "autopep8": (_PYTHON_SUFFIXES, True, _GIT_ONLY),
     "yapf": (_PYTHON_SUFFIXES, True, _GIT_ONLY),
     "cargo fmt": ((".rs",), False, frozenset({"target"})),

@@ -135,3 +135,23 @@ def test_gf3_rustfmt_prints_the_files_the_sources_name(
     for line in ("rustfmt src/main.rs", "cargo-fmt --check"):
         assert decide(line, workspace, env, line.split()[0]).verdict is Verdict.ASK, line
     assert decide("rustfmt --version", workspace, env).verdict is not Verdict.DENY
+
+
+@pytest.mark.parametrize(
+    ("line", "approval", "link"),
+    [
+        # isort's `skip` setting replaces its default skips, which are not assumed
+        ("isort --check", "isort", ".venv/x.py"),
+        # eslint walks `node_modules` when told to (bare: its folder)
+        ("eslint --no-ignore", "eslint", "node_modules/m/x.js"),
+    ],
+)
+def test_gf1_folders_a_formatter_may_be_told_to_walk(
+    tmp_path: Path, line: str, approval: str, link: str
+) -> None:
+    workspace, env = _workspace(tmp_path)
+    target = workspace / link
+    target.parent.mkdir(parents=True)
+    target.symlink_to(workspace / ".env")
+    decision = decide(line, workspace, env, approval)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
