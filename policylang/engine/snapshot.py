@@ -165,6 +165,18 @@ def cache_dir() -> Path:
     return (base if os.environ.get(CACHE_ENV) else base / "policylang") / "snapshots"
 
 
+def _home_missing() -> bool:
+    """Whether the snapshot folder would be made below a home folder that is not there.
+
+    Making `~/.cache/policylang` with its parents had made the home itself: a run with
+    `HOME=/nonexistent/home` left a `/nonexistent` folder behind, which then changed what
+    later runs judging that home found on disk. A folder chosen by name
+    (`$POLICYLANG_CACHE_DIR`, `$XDG_CACHE_HOME`) is made as asked."""
+    if os.environ.get(CACHE_ENV) or os.environ.get("XDG_CACHE_HOME"):
+        return False
+    return not Path.home().is_dir()
+
+
 def snapshot_path(layers: Sequence[str]) -> Path:
     """Where the snapshot of these layers (paths as given, first the main file) lives.
 
@@ -382,6 +394,9 @@ def write(
 ) -> Path | None:
     """Store a snapshot (atomically); None when the folder cannot be written."""
     path = snapshot_path(layers)
+    if _home_missing():
+        _log.info("no policy snapshot: the home folder %s does not exist", Path.home())
+        return None
     header = {
         "format": FORMAT,
         "layers": _layer_key(layers),

@@ -144,6 +144,22 @@ def test_switched_off_by_the_environment(files: Path, monkeypatch: pytest.Monkey
     assert not snapshot.cache_dir().exists()
 
 
+def test_a_missing_home_is_not_made(
+    files: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "gone" / "home"
+    monkeypatch.delenv("POLICYLANG_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    policy = load_policy(files)
+    assert _verdict(policy, "frob now") == "deny"
+    assert not (tmp_path / "gone").exists()
+    home.mkdir(parents=True)
+    load_policy(files)
+    assert snapshot.snapshot_path([str(files)]).is_file()
+    assert snapshot.cache_dir().is_relative_to(home)
+
+
 def test_an_unchecked_snapshot_does_not_skip_the_expectations(files: Path) -> None:
     files.write_text(MAIN + 'expect deny "tool z"\n')
     load_policy(files, check=False)
