@@ -2774,7 +2774,16 @@ class _Walker:
         lead = _DOLLAR_LEAD.match(text)
         if lead is not None and lead.end():
             span, text = Span(span.start + lead.end(), span.end), text[lead.end() :]
-        if not _DOLLAR_SHAPE.fullmatch(text):
+        if _FUNSUB_START.match(text):
+            ctx.line.problems.append(
+                Problem(
+                    code="shell.word-mismatch",
+                    message=f"bash 5.3 runs `{text[:40]}` as commands in the current shell "
+                    "(`${` then a blank, a newline or `|`); tree-sitter reads an expansion",
+                    span=span,
+                )
+            )
+        elif not _DOLLAR_SHAPE.fullmatch(text):
             ctx.line.problems.append(
                 Problem(
                     code="shell.word-mismatch",
@@ -3386,6 +3395,11 @@ _BODY_DOLLAR: Final = re.compile(r"\\.|(\$)(?=[{(\[A-Za-z_])", re.DOTALL)
 _DOLLAR_LEAD: Final = re.compile(r"(?:[ \t\n]|\\\n)*")
 # one parameter or arithmetic expansion, as bash reads it from its `$` (the inner syntax
 # is the children's to check)
+# bash 5.3's command substitution in the current shell, `${ cmd; }` and `${| cmd; }`: a
+# `${` followed by a blank, a newline or `|` runs commands there, where bash 5.2 refuses
+# it as a bad substitution and tree-sitter reads a parameter expansion (`${⏎touch x⏎}`
+# was allowed as the `echo` of a parameter)
+_FUNSUB_START: Final = re.compile(r"\$\{[ \t\n|]")
 _DOLLAR_SHAPE: Final = re.compile(
     r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]|\{.*\}|\(\(.*\)\)|\[.*\])", re.DOTALL
 )

@@ -1,0 +1,80 @@
+"""bash 5.3's command substitution in the current shell: `${ cmd; }`, `${| cmd; }`.
+
+A `${` followed by a blank, a newline or `|` runs commands in bash 5.3, where bash 5.2
+refuses it ("bad substitution") and tree-sitter reads a parameter expansion. With a
+newline after `${`, tree-sitter parses the line cleanly, and `echo ${⏎touch F⏎}` was
+allowed as the `echo` of a parameter, while bash 5.3 made the file.
+
+The premise runs where a bash 5.3 is at hand (`POLICYLANG_TEST_BASH53=/path/to/bash`:
+CI's Debian has 5.2, and Debian's 5.3 needs a newer C library; building it from
+`bash_5.3.orig.tar.xz` takes a minute). The engine's verdicts are asserted always.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from policylang import Verdict, load_policy
+
+_BASH53 = os.environ.get("POLICYLANG_TEST_BASH53", "")
+
+RUNS = [
+    "echo ${\ntouch F\n}",
+    'echo "${\ntouch F\n}"',
+    "x=${\ntouch F\n}",
+    "cat <<E\n${\ntouch F\n}\nE",
+    "echo ${|\ntouch F\n}",
+    "[[ ${\ntouch F\n} ]]",
+    ": ${x:-${\ntouch F\n}}",
+    "case ${\ntouch F\n} in *) ;; esac",
+    "for i in ${\ntouch F\n}; do :; done",
+    "echo ${\n\ntouch F\n}",
+    "echo ${ touch F; }",
+    "echo ${\ttouch F;}",
+    "echo ${|touch F;}",
+]
+QUOTED = [  # text, not a substitution, for every bash
+    "echo '${\ntouch F\n}'",
+    "echo $'${\ntouch F\n}'",
+    "cat <<'E'\n${\ntouch F\n}\nE",
+]
+
+
+def _bash53_made_file(line: str, tmp_path: Path) -> bool:
+    target = tmp_path / "F"
+    subprocess.run(
+        [_BASH53, "-c", line.replace("touch F", f"touch {target}")],
+        cwd=tmp_path, capture_output=True, timeout=10, check=False,
+    )
+    return target.exists()
+
+
+@pytest.mark.parametrize("line", RUNS)
+def test_a_funsub_is_never_allowed(line: str, tmp_path: Path) -> None:
+    if _BASH53:
+        assert _bash53_made_file(line, tmp_path), "bash 5.3 ran no command here"
+    policy = load_policy()
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    # the absolute name is the spelling that tree-sitter parsed cleanly
+    for spelled in (line, line.replace("touch F", f"touch {tmp_path}/F")):
+        decision = policy.evaluate(spelled, workspace=str(tmp_path), env=env)
+        assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+def test_the_reason_names_bash_53(tmp_path: Path) -> None:
+    line = f"echo ${{\ntouch {tmp_path}/F\n}}"
+    decision = load_policy().evaluate(line, workspace=str(tmp_path), env={"HOME": str(tmp_path)})
+    assert decision.verdict is Verdict.ASK
+    assert any("bash 5.3 runs" in reason.message for reason in decision.reasons)
+
+
+@pytest.mark.parametrize("line", QUOTED)
+def test_quoted_text_stays_text(line: str, tmp_path: Path) -> None:
+    if _BASH53:
+        assert not _bash53_made_file(line, tmp_path)
+    decision = load_policy().evaluate(line, workspace=str(tmp_path), env={"HOME": str(tmp_path)})
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
