@@ -262,13 +262,45 @@ def env_beside(tmp_path: Path, **more: str) -> dict[str, str]:
     return {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", **more}
 
 
-def run_printed(line: str, workspace: Path, env: dict[str, str]) -> str:
-    """What a real bash printed running `line` in `workspace` with `env` (both streams)."""
+def canary_workspace(
+    tmp_path: Path,
+    dotenv: str | None,
+    files: dict[str, str] | None = None,
+    path: str = "/usr/bin:/bin",
+    home: dict[str, str] | None = None,
+    **more: str,
+) -> tuple[Path, dict[str, str]]:
+    """The review tests' workspace `tmp_path/ws`, holding `.env` with the text `dotenv`
+    (the canary a line must not print; None: no `.env`) and `files` (name: text), beside
+    the fake home `tmp_path/home` holding `home` (name: text); and the environment of a
+    line judged or run there: that HOME, PATH `path` and `more`."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "home").mkdir()
+    written = {workspace / name: text for name, text in (files or {}).items()}
+    written.update({tmp_path / "home" / name: text for name, text in (home or {}).items()})
+    if dotenv is not None:
+        written[workspace / ".env"] = dotenv
+    for file, text in written.items():
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text)
+    return workspace, env_beside(tmp_path, PATH=path, **more)
+
+
+def program_printed(
+    args: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 120
+) -> str:
+    """What the real program `args` printed run in `cwd` (both streams), with `env` (this
+    process's own environment when None)."""
     done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
-        timeout=60, check=False,
-    )  # fmt: skip
+        args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
     return done.stdout + done.stderr
+
+
+def run_printed(line: str, workspace: Path, env: dict[str, str], timeout: int = 60) -> str:
+    """What a real bash printed running `line` in `workspace` with `env` (both streams)."""
+    return program_printed(["bash", "-c", line], workspace, env, timeout)
 
 
 def default_verdict(line: str, workspace: Path, env: dict[str, str]) -> Verdict:

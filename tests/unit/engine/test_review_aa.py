@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from realrun import decide, git_ok, printed, run_real
+from realrun import canary_workspace, decide, env_beside, git_ok, printed, run_real
 
 from policylang import Verdict
 from policylang.engine.policy import Policy, load_policy, shipped_ruleset
@@ -44,8 +44,7 @@ def _linked_worktree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _verdict(line: str, workspace: Path, *approvals: str) -> Verdict:
-    env = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
-    return decide(line, workspace, env, *approvals).verdict
+    return decide(line, workspace, env_beside(workspace.parent), *approvals).verdict
 
 
 def test_gb6_git_in_a_linked_worktree_of_a_repository_with_a_submodule(tmp_path: Path) -> None:
@@ -77,11 +76,7 @@ def test_gb6_a_submodule_here_on_the_main_checkouts_git_directory_asks(tmp_path:
 
 
 def _hard_linked(tmp_path: Path) -> Path:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / "app.py").write_text("x = 1\n")
-    (workspace / ".env").write_text("DB_PASS=CANARY_ENV\n")
+    workspace, _ = canary_workspace(tmp_path, "DB_PASS=CANARY_ENV\n", {"app.py": "x = 1\n"})
     return workspace
 
 
@@ -115,8 +110,7 @@ def _policy(name: str) -> Policy:
 
 
 def _judged(policy: Policy, line: str, workspace: Path) -> Verdict:
-    env = {"HOME": str(workspace.parent / "home"), "PATH": "/usr/bin:/bin"}
-    return policy.evaluate(line, workspace=str(workspace), env=env).verdict
+    return policy.evaluate(line, workspace=str(workspace), env=env_beside(workspace.parent)).verdict
 
 
 @pytest.mark.parametrize("line", ['make $T', 'npm "$X"', "pip $X", "pip3 $X"])

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
-from realrun import approved, copy_workspace
+from realrun import approved, copy_workspace, run_printed
 
 from policylang import Verdict, load_policy
 
@@ -46,10 +45,7 @@ def _real_env(tmp_path: Path) -> dict[str, str]:
 def _ran(line: str, workspace: Path, env: dict[str, str], marker: Path) -> bool:
     """Whether a real bash running `line` in `workspace` made `marker`."""
     marker.unlink(missing_ok=True)
-    subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, timeout=300,
-        check=False,
-    )  # fmt: skip
+    run_printed(line, workspace, env, timeout=300)
     return marker.exists()
 
 

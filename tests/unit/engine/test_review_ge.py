@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from realrun import run_printed
+
 import policylang
 
 ROOT = Path(policylang.__file__).resolve().parents[1]
@@ -35,9 +37,7 @@ def _base_env(home: Path, tmp_path: Path) -> dict[str, str]:
 
 
 def _bash(command: str, cwd: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=TIMEOUT_S, check=False)  # fmt: skip
-    return done.stdout + done.stderr
+    return run_printed(command, cwd, env, timeout=TIMEOUT_S)
 
 
 def _credentials(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:

@@ -12,11 +12,10 @@ compiler for reads: no approval covers it."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide, program_printed
 
 from policylang import Verdict
 
@@ -25,17 +24,20 @@ _TERRAFORM = shutil.which("terraform")
 
 
 def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / ".env").write_text(f'TOKEN="{_CANARY}"\n')
-    (workspace / "main.tf").write_text('variable "a" {\n  default = "x"\n}\n')
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    main = 'variable "a" {\n  default = "x"\n}\n'
+    return canary_workspace(tmp_path, f'TOKEN="{_CANARY}"\n', {"main.tf": main})
 
 
-def _run(args: list[str], cwd: Path) -> str:
-    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=120, check=False)
-    return done.stdout + done.stderr
+def _env_linked(workspace: Path, link: str) -> None:
+    """`link` (its folders made) in `workspace`, a link to its `.env`."""
+    target = workspace / link
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.symlink_to(workspace / ".env")
+
+
+def _not_allowed(line: str, workspace: Path, env: dict[str, str], approval: str) -> None:
+    decision = decide(line, workspace, env, approval)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
 
 def test_gf1_terraform_fmt_offered_for_a_plain_workspace_is_approved(tmp_path: Path) -> None:
@@ -57,9 +59,8 @@ def test_gf1_a_link_named_like_a_source_to_a_protected_file(
     workspace, env = _workspace(tmp_path)
     (workspace / name).symlink_to(".env")
     if _TERRAFORM is not None:  # what terraform does: the diff prints `.env`
-        assert _CANARY in _run([_TERRAFORM, "fmt", "-diff", "-no-color"], workspace)
-    decision = decide(line, workspace, env, "terraform fmt")
-    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+        assert _CANARY in program_printed([_TERRAFORM, "fmt", "-diff", "-no-color"], workspace)
+    _not_allowed(line, workspace, env, "terraform fmt")
 
 
 @pytest.mark.parametrize(
@@ -76,11 +77,8 @@ def test_gf1_other_formatters_walking_a_link_to_a_protected_file(
 ) -> None:
     workspace, env = _workspace(tmp_path)
     assert decide(line, workspace, env, approval).verdict is Verdict.ALLOW
-    target = workspace / link
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.symlink_to(workspace / ".env")
-    decision = decide(line, workspace, env, approval)
-    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    _env_linked(workspace, link)
+    _not_allowed(line, workspace, env, approval)
 
 
 def test_gf2_a_link_out_of_the_workspace_is_judged_as_written(tmp_path: Path) -> None:
@@ -92,11 +90,10 @@ def test_gf2_a_link_out_of_the_workspace_is_judged_as_written(tmp_path: Path) ->
     (workspace / "infra.tf").symlink_to(victim)
     if _TERRAFORM is not None:  # what terraform does: the file out there is rewritten
         before = victim.read_text()
-        _run([_TERRAFORM, "fmt"], workspace)
+        program_printed([_TERRAFORM, "fmt"], workspace)
         assert victim.read_text() != before
         victim.write_text(before)
-    decision = decide("terraform fmt", workspace, env, "terraform fmt")
-    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    _not_allowed("terraform fmt", workspace, env, "terraform fmt")
     # a link out to a file of another name is none of terraform's business
     (workspace / "infra.tf").unlink()
     (workspace / "python").symlink_to("/usr/bin/env")
@@ -125,7 +122,7 @@ def test_gf3_rustfmt_prints_the_files_the_sources_name(
     _crate(workspace, main, manifest)
     cargo = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
     if Path(cargo).exists():  # what cargo fmt does: rustfmt's error shows `.env`'s line
-        assert _CANARY in _run([cargo, "fmt"], workspace)
+        assert _CANARY in program_printed([cargo, "fmt"], workspace)
     for line in ("cargo fmt", "cargo fmt --check", "cargo +nightly fmt", "cargo -q fmt"):
         decision = decide(line, workspace, env)
         assert decision.verdict is Verdict.ASK, decision.explain()
@@ -150,8 +147,5 @@ def test_gf1_folders_a_formatter_may_be_told_to_walk(
     tmp_path: Path, line: str, approval: str, link: str
 ) -> None:
     workspace, env = _workspace(tmp_path)
-    target = workspace / link
-    target.parent.mkdir(parents=True)
-    target.symlink_to(workspace / ".env")
-    decision = decide(line, workspace, env, approval)
-    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    _env_linked(workspace, link)
+    _not_allowed(line, workspace, env, approval)

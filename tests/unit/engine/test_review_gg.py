@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide, run_printed
 
 from policylang import Verdict
 
@@ -34,19 +34,11 @@ _PAYLOAD = "#!/bin/sh\ntouch \"$(dirname \"$0\")/../PWNED\"\nexec /usr/bin/pytho
 
 
 def _workspace(tmp_path: Path, path: str = "/usr/bin:/bin") -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / ".env").write_text("SECRET=CANARY_ENV_GG\n")
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": path}
+    return canary_workspace(tmp_path, "SECRET=CANARY_ENV_GG\n", path=path)
 
 
 def _run(line: str, workspace: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, text=True,
-        timeout=180, check=False,
-    )  # fmt: skip
-    return done.stdout + done.stderr
+    return run_printed(line, workspace, env, timeout=180)
 
 
 def _verdict(line: str, workspace: Path, env: dict[str, str], *approvals: str) -> Verdict:

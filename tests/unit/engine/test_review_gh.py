@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide, program_printed
 
 from policylang import Verdict
 
@@ -44,12 +43,8 @@ def _tool(name: str) -> str | None:
 
 
 def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home" / ".ssh").mkdir(parents=True)
-    (tmp_path / "home" / ".ssh" / "id_rsa").write_text("CANARY_SSH\n")
-    (workspace / ".env").write_text(f"DB_PASSWORD={_CANARY}\n")
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    home = {".ssh/id_rsa": "CANARY_SSH\n"}
+    return canary_workspace(tmp_path, f"DB_PASSWORD={_CANARY}\n", home=home)
 
 
 def _run(args: list[str], cwd: Path, home: Path, **more: str) -> str:
@@ -59,10 +54,7 @@ def _run(args: list[str], cwd: Path, home: Path, **more: str) -> str:
     env["PYENV_ROOT"] = os.environ.get("PYENV_ROOT", str(Path.home() / ".pyenv"))  # (shims)
     if (_REVIEW / "home" / ".cache" / "deno").is_dir():  # (deno's bundler, fetched once)
         env["DENO_DIR"] = str(_REVIEW / "home" / ".cache" / "deno")
-    done = subprocess.run(
-        args, cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False
-    )
-    return done.stdout + done.stderr
+    return program_printed(args, cwd, env)
 
 
 def _offer(line: str, workspace: Path, env: dict[str, str]) -> str | None:

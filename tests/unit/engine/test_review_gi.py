@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from realrun import canary_environment, judge
+from realrun import canary_environment, canary_workspace, git_out, judge, program_printed
 
 from policylang import Verdict
 
@@ -30,12 +30,8 @@ def plugin(version):
 
 
 def _workspace(tmp_path: Path) -> Path:
-    (tmp_path / "home").mkdir()
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
-    (workspace / ".env").write_text(f"SECRET={CANARY}\n")
-    (workspace / "app.py").write_text("x = 1\n")
+    workspace, _ = canary_workspace(tmp_path, f"SECRET={CANARY}\n", {"app.py": "x = 1\n"})
+    git_out(workspace, "init", "-q")
     return workspace
 
 
@@ -58,10 +54,9 @@ def test_mypy_runs_the_plugin_its_configuration_names(
     workspace = _workspace(tmp_path)
     (workspace / "evil.py").write_text(EVIL)
     (workspace / config).write_text(text)
-    done = subprocess.run([str(MYPY), "--no-incremental", "app.py"], cwd=workspace,
-                          capture_output=True, text=True, env=canary_environment(workspace),
-                          timeout=120, check=False)  # fmt: skip
-    assert CANARY in done.stdout + done.stderr  # (the premise: the plugin ran)
+    printed = program_printed([str(MYPY), "--no-incremental", "app.py"], workspace,
+                              canary_environment(workspace))  # fmt: skip
+    assert CANARY in printed  # (the premise: the plugin ran)
     assert judge("mypy app.py", workspace).suggested_rule is None
     for line in ("mypy .", "mypy app.py", "mypy --strict ."):
         _asks(line, workspace, "mypy")
@@ -141,13 +136,23 @@ def test_pylint_runs_the_code_its_configuration_names(
 ) -> None:
     """(suspected: pylint is not installed here; `init-hook` is executed, `load-plugins`
     and a dotted `output-format` imported, `evaluation` evaluated, by pylint's documentation)"""
-    workspace = _workspace(tmp_path)
+    lines = ("pylint app.py", "pylint .")
+    _configured_code_asks(_workspace(tmp_path), config, text, lines, "python3 -m pylint app.py")
+
+
+def _configured_code_asks(
+    workspace: Path, config: str, text: str, lines: tuple[str, ...], module_line: str
+) -> None:
+    """With `config` (`text`) beside the repository's `evil.py`, the checker of `lines`
+    gets no offer, and `lines` (`module_line`: the checker under `python3 -m`) ask under
+    its approval."""
+    checker = lines[0].split()[0]
     (workspace / "evil.py").write_text(EVIL)
     (workspace / config).write_text(text)
-    assert judge("pylint app.py", workspace).suggested_rule is None
-    for line in ("pylint app.py", "pylint ."):
-        _asks(line, workspace, "pylint")
-    _asks("python3 -m pylint app.py", workspace, "python3 -m pylint")
+    assert judge(f"{checker} app.py", workspace).suggested_rule is None
+    for line in lines:
+        _asks(line, workspace, checker)
+    _asks(module_line, workspace, f"python3 -m {checker}")
 
 
 def test_a_generated_pylintrc_stays_approved(tmp_path: Path) -> None:
@@ -179,13 +184,8 @@ def test_flake8_runs_the_plugins_its_configuration_names(
 ) -> None:
     """(suspected: flake8 is not installed here; `[flake8:local-plugins]` imports the
     module `paths` makes importable, by flake8's documentation; an unparseable file asks)"""
-    workspace = _workspace(tmp_path)
-    (workspace / "evil.py").write_text(EVIL)
-    (workspace / config).write_text(text)
-    assert judge("flake8 app.py", workspace).suggested_rule is None
-    for line in ("flake8", "flake8 ."):
-        _asks(line, workspace, "flake8")
-    _asks("python3 -m flake8 .", workspace, "python3 -m flake8")
+    lines = ("flake8", "flake8 .")
+    _configured_code_asks(_workspace(tmp_path), config, text, lines, "python3 -m flake8 .")
 
 
 def test_an_ordinary_flake8_configuration_stays_approved(tmp_path: Path) -> None:

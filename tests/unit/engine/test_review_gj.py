@@ -16,13 +16,12 @@ from __future__ import annotations
 import http.server
 import json
 import os
-import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from realrun import approved, copy_workspace
+from realrun import approved, copy_workspace, run_printed
 
 from policylang import Verdict, load_policy
 
@@ -55,10 +54,7 @@ def _cargo_home(tmp_path: Path) -> Path:
 
 
 def _run(line: str, workspace: Path, env: dict[str, str]) -> None:
-    subprocess.run(
-        ["bash", "-c", line], cwd=workspace, env=env, capture_output=True, timeout=300,
-        check=False,
-    )  # fmt: skip
+    run_printed(line, workspace, env, timeout=300)
 
 
 def _crate(workspace: Path, main: str = "fn main() {}\n") -> None:

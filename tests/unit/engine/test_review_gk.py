@@ -11,12 +11,18 @@ installed them (/tmp/review-GK)."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from realrun import approved, canary_environment, judge
+from realrun import (
+    approved,
+    canary_environment,
+    canary_workspace,
+    git_out,
+    judge,
+    program_printed,
+)
 
 from policylang import Verdict
 
@@ -35,20 +41,16 @@ needs_mypy = pytest.mark.skipif(not MYPY.exists(), reason="mypy is not installed
 
 
 def _workspace(tmp_path: Path) -> Path:
-    (tmp_path / "home" / ".ssh").mkdir(parents=True)
-    (tmp_path / "home" / ".ssh" / "id_rsa").write_text("canary-GK-ssh\n")
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
-    (workspace / ".env").write_text(f"SECRET={CANARY}\n")
-    (workspace / "app.py").write_text("x = 1\n")
+    workspace, _ = canary_workspace(
+        tmp_path, f"SECRET={CANARY}\n", {"app.py": "x = 1\n"},
+        home={".ssh/id_rsa": "canary-GK-ssh\n"},
+    )  # fmt: skip
+    git_out(workspace, "init", "-q")
     return workspace
 
 
 def _run(args: list[str], workspace: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(args, cwd=workspace, capture_output=True, text=True, env=env,
-                          timeout=180, check=False)  # fmt: skip
-    return done.stdout + done.stderr
+    return program_printed(args, workspace, env, timeout=180)
 
 
 def _mypy(workspace: Path, env: dict[str, str] | None = None, *args: str) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide, program_printed
 
 from policylang import Verdict, load_policy
 from policylang.tool.bash import BashTool, ToolOptions, ToolStatus
@@ -34,11 +34,9 @@ _TOKEN = "ghp_canaryGKtoken123"
 
 
 def _workspace(tmp_path: Path, path: str = "/usr/bin:/bin") -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": path, "GITHUB_TOKEN": _TOKEN}
+    """(no `.env`: the canary is the token in the environment)"""
+    package = {"package.json": '{"name": "x", "version": "1.0.0"}\n'}
+    return canary_workspace(tmp_path, None, package, path, GITHUB_TOKEN=_TOKEN)
 
 
 def _verdict(line: str, workspace: Path, env: dict[str, str], *approvals: str) -> Verdict:
@@ -88,10 +86,7 @@ def test_npmrc_token_to_a_committed_registry_asks(
         f"registry=http://{host}/\n//{host}/:_authToken=${{GITHUB_TOKEN}}\n"
     )
     if shutil.which("npm"):  # the token reaches the project's registry
-        subprocess.run(
-            ["npm", "view", "lodash", "--fetch-retries=0"], cwd=workspace, env=env,
-            capture_output=True, timeout=120, check=False,
-        )  # fmt: skip
+        program_printed(["npm", "view", "lodash", "--fetch-retries=0"], workspace, env)
         assert f"Bearer {_TOKEN}" in seen
     for line, approval in _READ_VERBS:
         assert _verdict(line, workspace, env, approval) is Verdict.ASK, line
@@ -174,10 +169,7 @@ def test_yarn_version_line_looks_at_yarn_path(tmp_path: Path, name: str, option:
     )
     (workspace / ".yarnrc").write_text('yarn-path "./evil.js"\n')
     if name == "yarn" and option == "--version" and _REVIEW_YARN.exists() and shutil.which("node"):
-        subprocess.run(
-            ["yarn", "--version"], cwd=workspace, env=env, capture_output=True, timeout=120,
-            check=False,
-        )  # fmt: skip
+        program_printed(["yarn", "--version"], workspace, env)
         assert (workspace / "PWNED").exists()  # yarn 1 ran the committed release
     assert _verdict(f"{name} {option}", workspace, env, f"{name} {option} $") is Verdict.ASK
     # options alone (no version or help) are an install: the project's code runs anyway

@@ -15,22 +15,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide
 
 from policylang import Verdict
 
 
 def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / ".env").write_text("SECRET=CANARY_GL\n")
-    (workspace / "a.yml").write_text(
-        "services:\n  web:\n    image: x\n    env_file: [.env]\n    environment:\n"
-        "      S2: ${SECRET}\n"
-    )
-    (workspace / "tasks.py").write_text("from invoke import task\n")
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    files = {
+        "a.yml": "services:\n  web:\n    image: x\n    env_file: [.env]\n    environment:\n"
+        "      S2: ${SECRET}\n",
+        "tasks.py": "from invoke import task\n",
+    }
+    return canary_workspace(tmp_path, "SECRET=CANARY_GL\n", files)
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,11 @@ undefined word, flake8 with `show-source` the whole line)."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide, program_printed
 
 from policylang import Verdict
 
@@ -24,17 +23,7 @@ _FLAKE8 = Path("/tmp/review-GK/bin/flake8")  # (the reviewer's; flake8 is not in
 
 
 def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / ".env").write_text("canaryGM\n")
-    (workspace / "app.py").write_text("x = 1\n")
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
-
-
-def _printed(args: list[str], workspace: Path) -> str:
-    done = subprocess.run(args, cwd=workspace, capture_output=True, text=True, timeout=120)
-    return done.stdout + done.stderr
+    return canary_workspace(tmp_path, "canaryGM\n", {"app.py": "x = 1\n"})
 
 
 @pytest.mark.parametrize("folder", ["node_modules", "__pycache__", "site-packages"])
@@ -47,7 +36,8 @@ def test_gm1_mypy_follows_an_import_into_any_folder(tmp_path: Path, folder: str)
     if folder != "site-packages":
         (workspace / "app.py").write_text(f"import {module}.evil\n")
         if _MYPY.exists():  # what mypy does: the link's word is in its error
-            assert "canaryGM" in _printed([str(_MYPY), "--no-incremental", "app.py"], workspace)
+            printed = program_printed([str(_MYPY), "--no-incremental", "app.py"], workspace)
+            assert "canaryGM" in printed
     decision = decide("mypy app.py", workspace, env, "mypy")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
@@ -59,7 +49,7 @@ def test_gm2_mypy_searches_a_file_operands_folder(tmp_path: Path) -> None:
     (hidden / "a.py").write_text("import leak\n")
     (hidden / "leak.py").symlink_to("../.env")
     if _MYPY.exists():
-        printed = _printed([str(_MYPY), "--no-incremental", ".hidden/a.py"], workspace)
+        printed = program_printed([str(_MYPY), "--no-incremental", ".hidden/a.py"], workspace)
         assert "canaryGM" in printed
     decision = decide("mypy .hidden/a.py", workspace, env, "mypy")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
@@ -78,7 +68,7 @@ def test_gm3_flake8_exclude_on_the_line_replaces_the_defaults(tmp_path: Path, li
     _tox_link(workspace)
     assert decide("flake8", workspace, env, "flake8").verdict is Verdict.ALLOW  # (skipped)
     if _FLAKE8.exists():
-        assert "canaryGM" in _printed([str(_FLAKE8), "--exclude=foo"], workspace)
+        assert "canaryGM" in program_printed([str(_FLAKE8), "--exclude=foo"], workspace)
     decision = decide(line, workspace, env, "flake8")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
 
@@ -89,6 +79,6 @@ def test_gm4_an_undecodable_configuration_leaves_nothing_skipped(tmp_path: Path)
     (workspace / "setup.cfg").write_bytes(b"[metadata]\nname = caf\xe9\n")
     (workspace / "tox.ini").write_text("[flake8]\nexclude = foo\nshow-source = true\n")
     if _FLAKE8.exists():  # flake8 skips setup.cfg and takes tox.ini's `exclude`
-        assert "canaryGM" in _printed([str(_FLAKE8)], workspace)
+        assert "canaryGM" in program_printed([str(_FLAKE8)], workspace)
     decision = decide("flake8", workspace, env, "flake8")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()

@@ -10,12 +10,11 @@ searches from a file operand's package base, the folder above its `__init__.py` 
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import canary_workspace, decide, program_printed
 
 from policylang import Verdict
 
@@ -23,13 +22,8 @@ _MYPY = Path(sys.executable).parent / "mypy"
 
 
 def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    (workspace / ".env").write_text("canaryGN\n")
-    (workspace / "app.py").write_text("x = 1\n")
-    (workspace / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n')
-    return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    files = {"app.py": "x = 1\n", "package.json": '{"name": "x", "version": "1.0.0"}\n'}
+    return canary_workspace(tmp_path, "canaryGN\n", files)
 
 
 @pytest.mark.parametrize(
@@ -88,10 +82,7 @@ def test_gn3_mypy_searches_a_file_operands_package_base(tmp_path: Path) -> None:
     (package / "a.py").write_text("import leak\n")
     (workspace / ".hidden" / "leak.py").symlink_to("../.env")
     if _MYPY.exists():
-        done = subprocess.run(
-            [str(_MYPY), "--no-incremental", ".hidden/pkg/a.py"],
-            cwd=workspace, capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
-        assert "canaryGN" in done.stdout + done.stderr
+        printed = program_printed([str(_MYPY), "--no-incremental", ".hidden/pkg/a.py"], workspace)
+        assert "canaryGN" in printed
     decision = decide("mypy .hidden/pkg/a.py", workspace, env, "mypy")
     assert decision.verdict is not Verdict.ALLOW, decision.explain()
