@@ -2083,6 +2083,7 @@ class _Walk(LineWrites):
             )
             return
         found = self.launcher_finding(launchers.files_for(program, words), cwd)
+        found = found or self.launcher_user_finding(program, cwd)
         if found is not None:
             seg.floor(
                 Verdict.ASK,
@@ -2104,6 +2105,24 @@ class _Walk(LineWrites):
                 if not self._reaches_workspace(folder):
                     break
                 found = launchers.judge(folder, files, self._reaches_workspace)
+                if found is not None:
+                    return found
+        return None
+
+    def launcher_user_finding(self, program: str, cwd: paths.Cwd) -> launchers.Finding | None:
+        """The first user-level file of npm, pnpm or yarn (`launchers.user_files`) that
+        lies in the workspace and sets what its project's file may not: a home in the
+        workspace makes `~/.npmrc` the repository's (review AK2)."""
+        for path, entries in launchers.user_files(program, self.ctx.home, self.ctx.env):
+            if not path.startswith("/") and not cwd.known:
+                return launchers.Finding(path, "a file of a working folder not known here")
+            forms = {os.path.normpath(os.path.join(start, path)) for start in cwd.candidates}
+            for form in sorted(forms | {os.path.normpath(path)} if path.startswith("/") else forms):
+                if not self._reaches_workspace(form):
+                    continue
+                self.fs = True
+                named = tuple(entry._replace(name=os.path.basename(form)) for entry in entries)
+                found = launchers.judge(os.path.dirname(form), named, self._reaches_workspace)
                 if found is not None:
                     return found
         return None

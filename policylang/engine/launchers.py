@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple
 
 from policylang.engine import paths
@@ -177,6 +177,117 @@ def _npmrc(_path: str, text: str, _inside: Inside) -> str | None:
 
 
 _NPMRC: Final = LaunchFile(".npmrc", _npmrc)
+
+
+# `pnpm-workspace.yaml`, where pnpm 9 and 10 read their catalogs and most of the `.npmrc`
+# settings (`registry`, `registries`, `httpsProxy`, `strictSsl`, `scriptShell`,
+# `configDependencies`, `pnpmfile`, `executionEnv` …), from the workspace's root: an
+# approved `pnpm why` sent its requests where the repository chose (review AK1). No YAML
+# parser: lines are scanned, and only these top-level keys (with the `.npmrc` keys of
+# `_NPMRC_KEYS`, camel-cased) pass, holding plain names and versions; anything the scan
+# does not understand (a flow, an anchor, a tag, a quoted key, a block scalar) asks.
+_YAML_LISTS: Final = frozenset(
+    {"packages", "onlyBuiltDependencies", "ignoredBuiltDependencies", "neverBuiltDependencies"}
+)
+_YAML_CATALOGS: Final = frozenset({"catalog", "catalogs"})
+_YAML_KEY: Final = re.compile(r"([A-Za-z][A-Za-z0-9-]*):(?:[ \t]+(.*))?")
+_YAML_ENTRY: Final = re.compile(r"[ \t]+(\S[^:]*?):(?:[ \t]+(.*))?")
+_YAML_ITEM: Final = re.compile(r"[ \t]*-[ \t]+(.*)")
+# a package's name, a version range or dist-tag, a glob of workspace folders
+_YAML_NAME: Final = re.compile(r"@?[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)?")
+_YAML_RANGE: Final = re.compile(r"[A-Za-z0-9._^~*<>=|+ -]+")
+_YAML_GLOB: Final = re.compile(r"!?[A-Za-z0-9._@/*+-]+")
+# what makes a plain YAML scalar something else (a flow, alias, anchor, tag, block …)
+_YAML_INDICATORS: Final = "-?:,[]{}#&*!|>'\"%@`"
+# controls, and the line breaks of YAML 1.1 no line scan splits on
+_YAML_ODD: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029\ufeff]")
+
+
+def _yaml_bare(value: str | None) -> str:
+    """A YAML value with its comment and blanks removed ("" for none)."""
+    return "" if value is None else re.sub(r"(?:^|[ \t]+)#.*", "", value).strip(" \t")
+
+
+def _yaml_scalar(value: str | None) -> str | None:
+    """The text of a one-line plain or quoted YAML scalar with no escape; None for
+    anything else (a flow, alias, anchor, tag, block scalar, mapping)."""
+    value = _yaml_bare(value)
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        inner = value[1:-1]
+        return None if any(c in inner for c in "'\"\\") else inner
+    if not value or value[0] in _YAML_INDICATORS or ": " in value:
+        return None
+    return value
+
+
+def _camel_setting(key: str, value: str | None) -> bool:
+    """Whether `key: value` is a harmless `.npmrc` setting (`shamefullyHoist: true`,
+    `hoistPattern:` heading a list), as `_npmrc` judges it."""
+    name = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), key)
+    text = "" if not _yaml_bare(value) else _yaml_scalar(value)
+    if text is None:
+        return False
+    if name == "registry":
+        return bool(_DEFAULT_REGISTRY.fullmatch(text))
+    return name in _NPMRC_KEYS and bool(_NPMRC_VALUE.fullmatch(text))
+
+
+def _yaml_nested(section: str, line: str) -> bool:
+    """Whether an indented (or `- item`) line below top-level key `section` holds only
+    a glob (in a list), or a package's name and version range (in a catalog)."""
+    item = _YAML_ITEM.fullmatch(line)
+    if item is not None:
+        text = _yaml_scalar(item.group(1)) if section not in _YAML_CATALOGS else None
+        return text is not None and bool(_YAML_GLOB.fullmatch(text))
+    entry = _YAML_ENTRY.fullmatch(line)
+    if entry is None or section not in _YAML_CATALOGS:
+        return False
+    name = _yaml_scalar(entry.group(1))
+    if name is None or not _YAML_NAME.fullmatch(name):
+        return False
+    if not _yaml_bare(entry.group(2)):
+        return section == "catalogs"  # (a named catalog's heading)
+    text = _yaml_scalar(entry.group(2))
+    return text is not None and bool(_YAML_RANGE.fullmatch(text))
+
+
+def _yaml_section(line: str) -> str | None:
+    """The top-level key a line opens ("" for a harmless setting on the line), None
+    when it is none `_pnpm_workspace` lets through."""
+    key = _YAML_KEY.fullmatch(line)
+    if key is None:
+        return None
+    name, value = key.group(1), key.group(2)
+    if _yaml_bare(value):
+        return "" if _camel_setting(name, value) else None
+    known = name in _YAML_LISTS or name in _YAML_CATALOGS or _camel_setting(name, None)
+    return name if known else None
+
+
+def _pnpm_workspace(_path: str, text: str, _inside: Inside) -> str | None:
+    """The first line of a `pnpm-workspace.yaml` outside its packages, catalogs and
+    harmless settings, or that the scan cannot read (review AK1)."""
+    text = text.removeprefix("\ufeff")
+    if _YAML_ODD.search(text):
+        return "a character the scan does not read"
+    section = ""
+    for raw in re.split(r"\r\n|\r|\n", text):
+        line = raw.rstrip(" \t")
+        if not _yaml_bare(line):
+            continue  # (a blank or comment line)
+        if line.startswith((" ", "\t", "-")):
+            # YAML indents with blanks only; what lies below a setting on its line asks
+            if not (section and line.lstrip(" ")[:1] != "\t" and _yaml_nested(section, line)):
+                return line.strip()[:80]
+            continue
+        opened = _yaml_section(line)
+        if opened is None:
+            return line[:80]
+        section = opened
+    return None
+
+
+_PNPM_WORKSPACE: Final = LaunchFile("pnpm-workspace.yaml", _pnpm_workspace)
 
 
 # `pom.xml`: what makes Maven run a plugin or extension the project chooses for a goal
@@ -368,6 +479,7 @@ LAUNCHERS: Final[dict[str, tuple[LaunchFile, ...]]] = {
         LaunchFile(".pnpmfile.mjs", _exists),
         LaunchFile(".npmrc", _searched(_PNPMFILE)),
         _NPMRC,
+        _PNPM_WORKSPACE,
     ),
     "npm": (_NPMRC,),
     "mvn": _MAVEN,
@@ -502,6 +614,38 @@ def line_setting(program: str, words: list[str | None]) -> str | None:
         elif word.startswith("-") and word != "-" and word not in _NODE_SHORT_OPTIONS:
             return word
     return None
+
+
+# the variables that move npm's user and global `.npmrc`, in any case (npm, pnpm and
+# yarn 1 read them)
+_USER_CONFIG_ENV: Final = frozenset({"npm_config_userconfig", "npm_config_globalconfig"})
+
+
+def user_files(
+    program: str, home: str, env: Mapping[str, str]
+) -> list[tuple[str, tuple[LaunchFile, ...]]]:
+    """The user-level files npm, pnpm or yarn read besides the project's (`~/.npmrc`,
+    the files `npm_config_userconfig` and `npm_config_globalconfig` name, pnpm's
+    `~/.config/pnpm/rc` and `config.yaml`, yarn's `~/.yarnrc` and `~/.yarnrc.yml`), each
+    with what judges it: one that lies in the workspace (a home in it, a dotfiles
+    repository) is the repository's, judged as the project's files (review AK2). A
+    relative path is the working folder's."""
+    if program not in _NODE_TOOLS:
+        return []
+    npmrcs = [os.path.join(home, ".npmrc")]
+    for key, value in env.items():
+        if key.lower() in _USER_CONFIG_ENV and value:
+            npmrcs.append(os.path.join(home, value[2:]) if value.startswith("~/") else value)
+    found: list[tuple[str, tuple[LaunchFile, ...]]] = [(path, (_NPMRC,)) for path in npmrcs]
+    if program == "pnpm":
+        config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "pnpm")
+        found.append((os.path.join(config, "rc"), (_NPMRC,)))
+        found.append((os.path.join(config, "config.yaml"), (_PNPM_WORKSPACE,)))
+    if program == "yarn":
+        for name in (".yarnrc", ".yarnrc.yml"):
+            entries = tuple(entry for entry in LAUNCHERS["yarn"] if entry.name == name)
+            found.append((os.path.join(home, name), entries))
+    return found
 
 
 def covers_code(program: str, words: list[str | None], scripts: Callable[[], set[str]]) -> bool:
