@@ -1873,8 +1873,12 @@ class PathChecks:
         if access == "read":
             # a file that is not there now holds no credential to print (`credentials_in`
             # reads it now): the configuration's includes are looked up only for one that is
-            present = [form for form in forms if _exists(form)]
+            infos = [(form, _stat(form)) for form in forms]
+            present = [form for form, info in infos if info is not None]
             included = self._included_in(self.ctx.workspace) if present else frozenset()
+            for form, info in infos:
+                if info is not None and info.st_nlink > 1:
+                    self.hard_link_read(form, info, seg, value)
             for form in present:
                 if is_git_config_path(form) or form in included:
                     found = self.git_config_credentials(form, value)
@@ -1900,6 +1904,15 @@ class PathChecks:
         self.check_absolute(forms, access, seg, value, subtree=subtree, removal=removal)
         if access == "write" and subtree and (removal or not self.copying):
             self.check_written_tree(forms, seg, value)
+
+    def hard_link_read(
+        self, form: str, info: os.stat_result, seg: SegmentState, shown: str
+    ) -> None:
+        """A file read by name (an operand, a glob's match) that has more than one name
+        is read as the protected file it may be another name of (review GJ6: `cat
+        notes.txt`, which `tar xf` made on the inode of `.env`)."""
+        for reason in self.rules.linked_read(form, info, self.ctx, shown):
+            seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
 
     def linked_objects(self, objects: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """A local `git clone` hard-links the source repository's object files: a later
@@ -2298,6 +2311,9 @@ class PathChecks:
                 # its `.env` files are not judged, but a `leak.py` on one's inode is read
                 # as the Python file it seems (review FY4)
                 for reason in self.rules.hard_linked(found.shared, self.ctx, shown):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+                # and one on the inode of a `.env` outside this tree (review GJ6)
+                for reason in self.rules.linked_out(found, self.ctx, shown):
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
             for link, target in found.links:
                 links += 1
@@ -4072,13 +4088,13 @@ def _unreadable_index(seg: SegmentState, top: str) -> None:
     )
 
 
-def _exists(path: str) -> bool:
-    """Whether `os.stat(path)` would find a file (links followed), without the exception a
-    missing one costs: False where it would fail for any reason."""
+def _stat(path: str) -> os.stat_result | None:
+    """`os.stat(path)` (links followed), None where it fails for any reason: the one look
+    a read operand gets, whose link count tells a hard link (review GJ6)."""
     try:
-        return os.access(path, os.F_OK)
+        return os.stat(path)
     except (OSError, ValueError):
-        return False
+        return None
 
 
 def is_harmless_device(value: str) -> bool:

@@ -16,10 +16,11 @@ import itertools
 import os
 import re
 import socket
+import stat
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -285,6 +286,85 @@ def _same_file(one: str, other: str) -> bool:
     except (OSError, ValueError):
         return True
     return (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+
+
+# inode number → the names of protected files on it (review GJ6)
+_InodeMap = dict[int, tuple[str, ...]]
+_INODE_BUDGET: Final = 20_000  # entries a workspace or home place may have (as TREE_BUDGET)
+# folders the workspace's protected inodes are not looked for in: what git and package
+# installers wrote there (pnpm's and uv's hard links among them), which would make most
+# workspaces too large to list (review GJ6)
+_INSTALLED_FOLDERS: Final = frozenset(
+    {".git", "node_modules", "site-packages", "dist-packages", "__pycache__",
+     ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+)  # fmt: skip
+
+
+def _add_inodes(found: _InodeMap, scan: subtree.TreeScan, picked: set[str]) -> None:
+    """Adds the inode numbers of the names of `scan` among `picked`: the first name met
+    of each inode (`scan.inodes`), and its other names (`scan.shared`)."""
+    groups = {group[0][0]: group for group in scan.shared}
+    for number, first in (scan.inodes or {}).items():
+        for path, _listed in groups.get(first[0], (first,)):
+            if path in picked:
+                found[number] = (*found.get(number, ()), path)
+
+
+def _place_inodes(place: str, found: _InodeMap) -> _InodeMap | None:
+    """`found` with the inode numbers of a protected home place: the file, or each file
+    below the folder (`RuleView._home_inodes` keeps what was found); None where the
+    folder cannot be listed whole."""
+    try:
+        info = os.stat(place)
+    except (FileNotFoundError, NotADirectoryError):
+        return found
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(info.st_mode):
+        found[info.st_ino] = (*found.get(info.st_ino, ()), place)
+    elif stat.S_ISDIR(info.st_mode):
+        scan = subtree.scan_names(place, hidden=True, budget=_INODE_BUDGET, keep=False)
+        if not scan.complete or scan.blind:
+            return None
+        _add_inodes(found, scan, set(scan.entries))
+    return found
+
+
+def _unknown_hard_link(path: str, names: int, shown: str) -> Reason:
+    """The question for reading a file with `names` names where the protected files'
+    inodes cannot all be known (review GJ6)."""
+    return Reason(
+        rule_id="engine.hard-links",
+        message=f"reads `{shown}`: `{path}` is a hard link (one of {names} names of one "
+        "file), and the protected files it may be another name of could not all be listed "
+        "(too many entries, or a folder that cannot be read)",
+        verdict=Verdict.ASK,
+    )
+
+
+def _unknown_hard_links(
+    scan: subtree.TreeScan,
+    numbers: Mapping[int, tuple[str, bool]],
+    shown: str,
+    only: frozenset[str] | None,
+) -> list[Reason]:
+    """The question for a tree whose files' inodes cannot be matched with the protected
+    files' (`RuleView.protected_inodes` None): a name read there whose file has more
+    names than the tree holds may be a protected file's (review GJ6). A `stat` per file."""
+    groups = {group[0][0]: group for group in scan.shared}
+    for first in numbers.values():
+        names = groups.get(first[0], (first,))
+        for path, listed in names:
+            if not listed or (only is not None and path not in only):
+                continue
+            try:
+                info = os.lstat(path)
+            except (OSError, ValueError):
+                continue  # (gone: nothing to read)
+            if info.st_nlink > len(names):
+                return [_unknown_hard_link(path, info.st_nlink, shown)]
+            break
+    return []
 
 
 def _denies(reasons: Sequence[Reason]) -> bool:
@@ -649,6 +729,22 @@ class RuleView:
         # per home: when the links were looked for (`time.monotonic`), what was found, and
         # the links on the way to each place's target (`chain_links`)
         self._linked: dict[tuple[str, str], tuple[float, _Links, _Links]] = {}
+        # the home places read rules protect, whose files' inodes a hard link may share
+        # (review GJ6), and what was found there per home (`_home_inodes`)
+        self._home_read_places = tuple(
+            sorted(
+                {
+                    r.literal_prefix
+                    for r in policy.protected.rules
+                    if r.anchor == HOME and r.literal_prefix and r.access.covers(Access.READ)
+                }
+            )
+        )
+        self._home_inode_memo: dict[tuple[str, ...], tuple[float, _InodeMap | None]] = {}
+        # the workspace's protected inodes, by the listing `subtree.scan` keeps
+        self._workspace_inode_memo: dict[
+            tuple[str, ...], tuple[tuple[object, ...], _InodeMap]
+        ] = {}
 
     def protected_name_pattern(self) -> re.Pattern[str]:
         """Names a protected glob's wildcard component matches (`PathChecks`' links)."""
@@ -1116,6 +1212,8 @@ class RuleView:
                 # a Python project's `.venv` say, would cost tens of milliseconds)
                 break
         found.extend(self.hard_linked(scan.shared, ctx, shown, only))
+        if not _denies(found):
+            found.extend(self.linked_out(scan, ctx, shown, only))
         complete = scan.complete
         pending = list(scan.links)
         linked: set[str] = set()
@@ -1178,6 +1276,126 @@ class RuleView:
                             protected_only=True,
                         )
                     )  # fmt: skip
+        return found
+
+    def linked_out(
+        self,
+        scan: subtree.TreeScan,
+        ctx: EvalContext,
+        shown: str,
+        only: frozenset[str] | None = None,
+    ) -> list[Reason]:
+        """Reasons for the names a recursive read reaches that are hard links of a
+        protected file elsewhere, outside the scanned tree (review GJ6: `src/leak.py` on
+        the inode of the top `.env`, which `rg KEY src` printed). The listing's inode
+        numbers meet the protected files' (`protected_inodes`): no `stat` unless one
+        matches. Where those cannot all be known, a name of a file with more names than
+        the tree holds asks."""
+        numbers = scan.inodes
+        if not numbers:
+            return []
+        secrets = self.protected_inodes(ctx)
+        if secrets is None:
+            return _unknown_hard_links(scan, numbers, shown, only)
+        found: list[Reason] = []
+        shared = {group[0][0]: group for group in scan.shared}
+        for known in secrets:
+            for number in known.keys() & numbers.keys():
+                first = numbers[number]
+                for path, listed in shared.get(first[0], (first,)):
+                    if not listed or (only is not None and path not in only):
+                        continue
+                    found.extend(self._linked_secret(path, known[number], ctx, shown))
+                if _denies(found):
+                    return found
+        return found
+
+    def linked_read(
+        self, path: str, info: os.stat_result, ctx: EvalContext, shown: str
+    ) -> list[Reason]:
+        """Reasons for reading `path`, a regular file whose `os.stat` is `info`, where it
+        is a hard link of a protected file (review GJ6: `cat notes.txt` on the inode of
+        `.env`). Nothing is looked up for a file with one name; one with more asks where
+        the protected files cannot all be known."""
+        if info.st_nlink < 2 or not stat.S_ISREG(info.st_mode):
+            return []
+        secrets = self.protected_inodes(ctx)
+        if secrets is None:
+            return [_unknown_hard_link(path, info.st_nlink, shown)]
+        names = tuple(name for known in secrets for name in known.get(info.st_ino, ()))
+        return self._linked_secret(path, names, ctx, shown)
+
+    def _linked_secret(
+        self, path: str, secrets: Sequence[str], ctx: EvalContext, shown: str
+    ) -> list[Reason]:
+        """The protected file among `secrets` (same inode number) that `path` is another
+        name of, judged as that file; a name that is itself protected is judged already."""
+        for secret in secrets:
+            if secret != path and _same_file(path, secret):
+                return self.path_verdicts(
+                    (secret,), "read", ctx, f"{shown} ({path}, a hard link of it)",
+                    protected_only=True,
+                )  # fmt: skip
+        return []
+
+    def protected_inodes(self, ctx: EvalContext) -> tuple[_InodeMap, _InodeMap] | None:
+        """The inode numbers of the files the read rules may protect, each with their
+        names: the workspace's (`_workspace_inodes`) and the home places' (`_home_inodes`).
+        None where they cannot all be known (a tree too large to list, a folder this
+        process cannot list): the caller then asks for a file with more than one name."""
+        workspace = self._workspace_inodes(ctx)
+        home = self._home_inodes(ctx) if workspace is not None else None
+        if workspace is None or home is None:
+            return None
+        return workspace, home
+
+    def _workspace_inodes(self, ctx: EvalContext) -> _InodeMap | None:
+        """The inode numbers of the workspace's protected files (those `_tree_picks`
+        picks), from its listing: the one `subtree.scan` keeps, checked by its folders'
+        stamps, and the picks kept with it. Folders that hold what git and package
+        installers wrote (`_INSTALLED_FOLDERS`) are not listed: the packages' own `*.pem`
+        fixtures are no secret a hard link leaks (review GJ6)."""
+        workspaces = tuple(ws.rstrip("/") for ws in dict.fromkeys(ws for _, ws in ctx.anchors()))
+        found: dict[int, tuple[str, ...]] = {}
+        listings: list[object] = []
+        scans: list[subtree.TreeScan] = []
+        for workspace in workspaces:
+            scan = subtree.scan_names(
+                workspace or "/", hidden=True, budget=_INODE_BUDGET, skip=_INSTALLED_FOLDERS
+            )
+            if not scan.complete or scan.blind or scan.inodes is None:
+                return None
+            scans.append(scan)
+            listings.append(scan.inodes)
+        kept = self._workspace_inode_memo.get(workspaces)
+        if kept is not None and all(a is b for a, b in zip(kept[0], listings, strict=True)):
+            return kept[1]
+        for scan in scans:
+            picked = set(self._tree_picks(scan.entries, list(workspaces), False))
+            _add_inodes(found, scan, picked)
+        if len(self._workspace_inode_memo) >= _MAX_TREE_PICKS:
+            self._workspace_inode_memo.clear()
+        self._workspace_inode_memo[workspaces] = (tuple(listings), found)
+        return found
+
+    def _home_inodes(self, ctx: EvalContext) -> _InodeMap | None:
+        """The inode numbers of the files in the home places the read rules protect (each
+        fixed name, and what a folder of them holds), looked at once every
+        `_LINK_SCAN_SECONDS` per home as `linked_places` is: the agent cannot make a name
+        there (a write there is denied). None where a folder cannot be listed whole."""
+        homes = tuple(dict.fromkeys((*(home for home, _ in ctx.anchors()), *ctx.host_homes)))
+        now = time.monotonic()
+        kept = self._home_inode_memo.get(homes)
+        if kept is not None and now - kept[0] < _LINK_SCAN_SECONDS:
+            return kept[1]
+        found: dict[int, tuple[str, ...]] | None = {}
+        for home in homes:
+            for place in self._home_read_places:
+                if found is not None:
+                    found = _place_inodes(f"{home.rstrip('/')}/{place}", found)
+        if len(self._home_inode_memo) >= _MAX_TREE_PICKS:
+            self._home_inode_memo.clear()
+        self._home_inode_memo[homes] = (now, found)
         return found
 
     def _tree_picks(

@@ -32,7 +32,7 @@ from policylang.engine.paths import Stamp, folder_stamp, owned, settled
 
 __all__ = [
     "IGNORE_FILES", "RUST_WHITESPACE", "TreeScan", "git_excludes", "rg_glob",
-    "rg_global_ignores", "rg_trimmed", "scan", "whitelisted",
+    "rg_global_ignores", "rg_trimmed", "scan", "scan_names", "whitelisted",
 ]  # fmt: skip
 
 
@@ -58,6 +58,13 @@ class TreeScan:
     # scan listed each name: a hidden `.env` a reader skips is still in its group, so a
     # `leak.py` linked to it reads as that file (review FY4)
     shared: tuple[tuple[tuple[str, bool], ...], ...] = ()
+    # each regular file's inode number (the listing's `d_ino`: no `stat`), with the first
+    # name met and whether it was listed (the others are in `shared`): a name here on the
+    # inode of a protected file elsewhere reads that file (review GJ6)
+    inodes: Mapping[int, tuple[str, bool]] | None = None
+    # whether a folder was passed over because this process cannot list it (what lies
+    # there cannot be told: review GJ6)
+    blind: bool = False
 
 
 def scan(
@@ -107,6 +114,24 @@ def scan(
     return found
 
 
+def scan_names(
+    root: str, *, hidden: bool, budget: int, skip: frozenset[str] = frozenset(), keep: bool = True
+) -> TreeScan:
+    """`scan`, for a caller that wants the names and inodes alone: a kept listing is
+    checked by its folders' stamps as there, but where its links lead and the exclude
+    files its `.git` entries name are not looked up again (`links` and `ignore_files`
+    empty): the protected files' inodes of a workspace, for each recursive read
+    (review GJ6). Without `keep`, the listing is neither looked for nor kept (a caller
+    that keeps what it found for a while itself: the home's protected folders, many of
+    which would push the trees of the lines out of the few listings kept)."""
+    if not keep:
+        return _scan(root, hidden=hidden, budget=budget, skip=skip, admit=(), cwds=())[0]
+    kept = _KEPT_SCANS.get((root, hidden, budget, skip, ()))
+    if kept is not None and _unchanged(kept.folders):
+        return TreeScan(kept.entries, (), True, (), False, kept.shared, kept.inodes, kept.blind)
+    return scan(root, hidden=hidden, budget=budget, skip=skip)
+
+
 @dataclass(frozen=True, slots=True)
 class _KeptScan:
     """A complete listing of a tree, as `scan` keeps it (see there)."""
@@ -119,6 +144,8 @@ class _KeptScan:
     ignore_sources: tuple[tuple[bool, str], ...]
     # (a name's inode changes only with its folder, whose stamp is kept: review FY4)
     shared: tuple[tuple[tuple[str, bool], ...], ...] = ()
+    inodes: Mapping[int, tuple[str, bool]] | None = None
+    blind: bool = False
 
 
 _KEPT_SCANS: dict[tuple[str, bool, int, frozenset[str], tuple[str, ...]], _KeptScan] = {}
@@ -141,7 +168,9 @@ def _revived(kept: _KeptScan, cwds: Sequence[str]) -> TreeScan:
             ignores.extend(excludes or ())
         else:
             ignores.append(path)
-    return TreeScan(kept.entries, links, True, tuple(ignores), unsure, kept.shared)
+    return TreeScan(
+        kept.entries, links, True, tuple(ignores), unsure, kept.shared, kept.inodes, kept.blind
+    )
 
 
 def _scan(
@@ -161,6 +190,7 @@ def _scan(
     sources: list[tuple[bool, str]] = []
     folders: list[tuple[str, Stamp]] | None = []
     unsure = False
+    blind = False
     inodes = _Inodes()
     pending = [root]
     while pending:
@@ -179,6 +209,7 @@ def _scan(
                 # the agent's own folder, which an earlier command may open again
                 # (`chmod 700 app && grep -r x .`: review DA3): not seen, so not complete
                 return TreeScan(tuple(entries), tuple(links), False, tuple(ignores), unsure), None
+            blind = True
             continue  # the reader cannot go there either (a `chmod` changes its stamp)
         except (FileNotFoundError, NotADirectoryError):
             folders = None  # (gone while the tree was read)
@@ -212,7 +243,9 @@ def _scan(
                 folders = None  # (an entry whose kind could not be told: not kept)
                 continue
     shared = inodes.shared()
-    found = TreeScan(tuple(entries), tuple(links), True, tuple(ignores), unsure, shared)
+    found = TreeScan(
+        tuple(entries), tuple(links), True, tuple(ignores), unsure, shared, inodes.first, blind
+    )
     if folders is None:
         return found, None
     kept = _KeptScan(
@@ -221,6 +254,8 @@ def _scan(
         link_paths=tuple(path for path, _target in links),
         ignore_sources=tuple(sources),
         shared=shared,
+        inodes=inodes.first,
+        blind=blind,
     )
     return found, kept
 
