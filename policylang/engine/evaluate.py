@@ -1264,7 +1264,10 @@ class _Walk(LineWrites):
                 break
             if self._configured_elsewhere(name, seg):
                 break
-        if self.ctx.env.get("PATH"):
+        # a PATH that is set but empty is one entry, the working folder, for bash and execvp
+        # alike (`PATH= ls` runs `./ls`; bash 5.3's NEWS says so too): looked up like
+        # `:/usr/bin`'s (review GQ4: it had been taken for no PATH, and allowed)
+        if "PATH" in self.ctx.env:
             self.path_programs(names, seg, cwd, _login_shell(segment))
             if _runs_man(found.inner or words):
                 self._documentation_path("git help", seg)
@@ -4317,7 +4320,7 @@ class _Walk(LineWrites):
         if "/" in name:
             path = name if name.startswith("/") else os.path.join(min(cwd.candidates), name)
         else:
-            first = self._first_on_path(name, cwd) if self.ctx.env.get("PATH") else None
+            first = self._first_on_path(name, cwd) if "PATH" in self.ctx.env else None
             path = first[0] if first is not None else ""
         interpreter = _script_interpreter(path, _Follower(self, cwd)) if path else None
         if interpreter is None or interpreter == UNKNOWN_PROGRAM:
@@ -6371,7 +6374,7 @@ class _Follower:
             if not self.cwd.known or len(self.cwd.candidates) != 1:
                 return UNKNOWN_PROGRAM
             return os.path.join(min(self.cwd.candidates), program)
-        if not self.engine.ctx.env.get("PATH"):
+        if "PATH" not in self.engine.ctx.env:  # (an empty one is the working folder: GQ4)
             return None
         found = self.engine._first_on_path(program, self.cwd)
         return found[0] if found is not None else None

@@ -34,8 +34,10 @@ __all__ = ["CONTROL_BLANKS", "code_subscript", "may_substitute", "unseen_substit
 # bash splits words at blanks and newlines only; tree-sitter also at these
 CONTROL_BLANKS: Final = "\r\v\f"
 # where bash may start a substitution, and what it does not split on
-_OPENER: Final = re.compile(r"\$\(|`|<\(|>\(|[$(<>]\\\n|[\r\v\f]")
-_SUBSTITUTION: Final = re.compile(r"\$\(|`")
+# (`${` then a blank, a newline or `|` is bash 5.3's command substitution in the current
+# shell, `${ cmd; }` and `${| cmd; }`, where bash 5.2 refuses a bad substitution: review GQ1)
+_OPENER: Final = re.compile(r"\$\(|`|<\(|>\(|\$\{[ \t\n|]|[$(<>]\\\n|[\r\v\f]")
+_SUBSTITUTION: Final = re.compile(r"\$\(|`|\$\{[ \t\n|]")
 # `name[ … $( … ]`: an array subscript that runs a substitution when bash evaluates it.
 # Tried only where a run of name characters starts, each run read once (possessively): a
 # search tried from every letter of a 54 KB run of them, reading to its end each time
@@ -47,7 +49,8 @@ _SUBSCRIPT_START: Final = re.compile(
     r"(?<![A-Za-z0-9_])[0-9]*+[A-Za-z_][A-Za-z0-9_]*+[\\'\"]*+\["
 )
 _OPENER_ESCAPED: Final = re.compile(
-    r"\$[\\'\"]*\(|`|\\x24|\\044|\\u0024|\\U00000024|\\x60|\\140|\\u0060|\\U00000060"
+    r"\$[\\'\"]*\(|\$[\\'\"]*\{[\\'\"]*[ \t\n|]|`"
+    r"|\\x24|\\044|\\u0024|\\U00000024|\\x60|\\140|\\u0060|\\U00000060"
 )
 
 
@@ -98,6 +101,9 @@ def code_subscript(
     return start is not None and _hidden_opener(text, start.end(), len(text), recorded)
 
 
+_FUNSUBS: Final = ("${ ", "${\t", "${\n", "${|")  # bash 5.3's `_SUBSTITUTION`s of `${`
+
+
 def _subscript_then_substitution(value: str) -> bool:
     """Whether a `NAME[` comes before a `$(` or backquote in `value`, in linear time (a
     lazy `NAME[.*?$(` scanned to the end from every `NAME[`: 26 s for a 98 KB word of
@@ -107,6 +113,8 @@ def _subscript_then_substitution(value: str) -> bool:
     (True, False)
     """
     last = max(value.rfind("$("), value.rfind("`"))
+    for opener in _FUNSUBS:
+        last = max(last, value.rfind(opener))
     if last < 0:
         return False
     first = _SUBSCRIPT_NAME.search(value, 0, last)
