@@ -31,6 +31,7 @@ demo: $(NATIVE)
 ## test: the whole suite — lint, types, tests (what CI runs)
 test: $(NATIVE)
 	bash scripts/system-deps.sh
+	bash scripts/bash53.sh || echo "warning: bash 5.3 could not be built: its tests judge the engine without running it" >&2
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest

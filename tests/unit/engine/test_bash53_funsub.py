@@ -5,9 +5,9 @@ refuses it ("bad substitution") and tree-sitter reads a parameter expansion. Wit
 newline after `${`, tree-sitter parses the line cleanly, and `echo ${⏎touch F⏎}` was
 allowed as the `echo` of a parameter, while bash 5.3 made the file.
 
-The premise runs where a bash 5.3 is at hand (`POLICYLANG_TEST_BASH53=/path/to/bash`:
-CI's Debian has 5.2, and Debian's 5.3 needs a newer C library; building it from
-`bash_5.3.orig.tar.xz` takes a minute). The engine's verdicts are asserted always.
+The premise runs where a bash 5.3 is at hand: `POLICYLANG_TEST_BASH53=/path/to/bash`, or
+the one `make test` builds (scripts/bash53.sh: Debian 12 has 5.2, and Debian's 5.3 package
+needs a newer C library). The engine's verdicts are asserted always.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import pytest
 
 from policylang import Verdict, load_policy
 
-_BASH53 = os.environ.get("POLICYLANG_TEST_BASH53", "")
+_BUILT = Path(__file__).parents[3] / "build" / "bash-5.3" / "bash"
+_BASH53 = os.environ.get("POLICYLANG_TEST_BASH53") or (str(_BUILT) if _BUILT.is_file() else "")
 
 RUNS = [
     "echo ${\ntouch F\n}",
