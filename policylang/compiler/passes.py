@@ -175,7 +175,7 @@ _CONDITION_KINDS = frozenset(k.value for k in ConditionKind)
 
 
 def _condition(kind: ConditionKind, items: frozenset[str]) -> Condition:
-    if kind is not ConditionKind.OPERAND:
+    if kind not in (ConditionKind.OPERAND, ConditionKind.FIRST_OPERAND):
         # `--config.*`: validated to be one `*` at the end of a long option's start
         starts = tuple(sorted(item[:-1] for item in items if item.endswith("*")))
         return Condition(kind=kind, items=items, prefixes=starts)

@@ -91,6 +91,7 @@ class ConditionKind(enum.StrEnum):
     UNLESS = "unless"
     ONLY = "only"
     OPERAND = "operand"
+    FIRST_OPERAND = "first-operand"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -462,7 +463,10 @@ class _ClauseEvaluator:
                 return None if unknown else False
             case ConditionKind.UNLESS:
                 options = self._standing(view.options, items) if loose else view.options
-                listed = [o for o in options if _listed(o.name, items, starts, True)]
+                # an option the spec knows by that name is no abbreviation: getopt, argparse
+                # and pflag take an exact name first (compose's global `--profile` had
+                # counted as `config --profiles` and lifted its locked ask, review GM5)
+                listed = [o for o in options if _listed(o.name, items, starts, not o.known)]
                 if any(not _may_be_a_value(o, view) for o in listed):
                     return False
                 # an exception's option right after an option the spec does not know may
@@ -476,6 +480,9 @@ class _ClauseEvaluator:
             case ConditionKind.OPERAND:
                 assert condition.regex is not None  # INVARIANT: the compiler sets it
                 return _operand_matches(self._words, view, condition.regex)
+            case ConditionKind.FIRST_OPERAND:
+                assert condition.regex is not None  # INVARIANT: the compiler sets it
+                return _first_operand_matches(self._words, view, condition.regex)
             case _:
                 assert_never(condition.kind)
 
@@ -576,6 +583,48 @@ def _operand_matches(
         ):
             return True
     return None if uncertain else False
+
+
+def _first_operand_matches(
+    words: Sequence[Word], view: OptionView, regex: LazyRegex
+) -> bool | None:
+    """Whether the first operand matches: the verb position of a tool whose options come
+    before its verb (`docker compose -f a.yml config`, review GM5). An option the spec
+    does not know, with no value of its own, may take the next word as its value (`--foo
+    x config`): a later operand may then be that first operand, and if one matches (or
+    is not literal) the clause may match."""
+    operands = view.operands
+    if not operands:
+        return None if view.unknown else False
+    first = operands[0]
+    if view.unknown and min(view.unknown) < first:
+        return None  # a word that may be an option, a value or the operand itself
+    value = words[first].value
+    if value is None:
+        return None
+    if _operand_value_matches(value, regex):
+        return True
+    if not any(_may_take(option, first) for option in view.options):
+        return False
+    later = [words[index].value for index in operands[1:]]
+    return None if any(v is None or _operand_value_matches(v, regex) for v in later) else False
+
+
+def _may_take(option: Option, first: int) -> bool:
+    """Whether an option before the word `first` is one the spec does not know that could
+    have taken a separate value word (pflag and argparse take it even after `--foo`)."""
+    return (
+        option.word_index < first
+        and not option.known
+        and option.value is None
+        and not option.arg_indexes
+    )
+
+
+def _operand_value_matches(value: str, regex: LazyRegex) -> bool:
+    return regex.fullmatch(value) is not None or (
+        "/" in value and regex.fullmatch(_tidy_path(value)) is not None
+    )
 
 
 _SLASHES = re.compile(r"/(?:\.?/)+")

@@ -103,6 +103,7 @@ from policylang.engine.rules import (
     is_python,
     loopback_reach,
     module_tool,
+    named_toolchain,
     names_descriptor,
     program_name,
     program_starts,
@@ -1552,7 +1553,7 @@ class _Walk(LineWrites):
             # not known), approving is no use: nothing is offered (approve once instead)
             # (fed as the segment is: an approved sender asks when fed, `STDIN_SENDERS`)
             trial = SegmentState(text=seg.text, context=seg.context, fed=seg.fed)
-            size = covered_words(seg.suggestion)
+            size = _covered(seg.suggestion)
             self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
             if trial.verdict is not Verdict.ALLOW or self._config_chosen_files(found, cwd):
                 seg.suggestion = None  # (`engine.linter-config` would ask: review FL11)
@@ -1657,7 +1658,7 @@ class _Walk(LineWrites):
             elif approved is not None and len(approved) >= found.specificity:
                 if cwd is not None and cwd.candidates != self.start.candidates:
                     self.moved_approvals.append((seg, format_rule(approved)))
-                seg.approved = covered_words(approved)
+                seg.approved = _covered(approved)
                 verdict = Verdict.ALLOW
                 reason = Reason(
                     rule_id="approval",
@@ -7057,6 +7058,17 @@ def _valgrind_reach(values: Sequence[str | None]) -> str | None:
         if name.endswith(("-file", "-prefix")) and "%" in given.replace("%%", ""):
             return f"`{short(value)}` names a file by an expansion (`%p`, `%q{{VAR}}`)"
     return None
+
+
+def _covered(approved: Sequence[str]) -> int:
+    """`covered_words`, and the toolchain an exact approval of a rustup proxy names
+    literally (`rustc +nightly --version $`): its later words are checked as usual, but
+    `+nightly` is a name the approval gave, not handed code (`HANDED_CODE` asks for any
+    `+` word, `+/ws/tc` among them: review GL7, DP4)."""
+    covered = covered_words(approved)
+    if is_exact(approved) and named_toolchain(approved):
+        covered = 2
+    return covered
 
 
 # options and values that hand a program code to run (`HANDED_CODE`), compiled once

@@ -2288,8 +2288,10 @@ class RuleView:
             return None
         rest = (values[0], *values[2:])
         inner = self._suggest_values(rest, unknown, depth, ruled=self._ruled(rest))
-        if inner is not None and len(inner) == 1 and len(rest) > 1:
-            inner = self._help_only(rest) or inner  # (as `suggest` does: `rustc --version $`)
+        if len(rest) > 1 and (inner is None or len(inner) == 1):
+            # (as `suggest` does: `rustc --version $`), also where the line without the
+            # toolchain offers nothing: `rustc +nightly -V` got no offer (review GL7)
+            inner = self._help_only(rest) or inner
         if inner is None:
             return None
         return (values[0], values[1], *inner[1:])
@@ -2498,7 +2500,9 @@ _CONFIG_PRINTERS: Final = frozenset(
                    ("finch", "compose"), ("docker-compose",), ("podman-compose",))
      for verb in ("config", "convert")}  # (`convert`: compose v2's name of `config`, GL4)
 )  # fmt: skip
-_COMPOSE_LISTINGS: Final = frozenset({"--services", "--volumes", "--images", "--profiles"})
+_COMPOSE_LISTINGS: Final = frozenset(
+    {"--services", "--volumes", "--images", "--profiles", "--networks", "--models"}
+)
 
 
 def _config_printer(found: Sequence[str]) -> bool:
@@ -2535,6 +2539,15 @@ _TOOLCHAIN_PROXIES: Final = frozenset(
 )  # fmt: skip
 # a toolchain named by its channel or version, not by a path (`+stable`, `+1.75.0`)
 _TOOLCHAIN_WORD: Final = re.compile(r"\+[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def named_toolchain(values: Sequence[str]) -> bool:
+    """Whether `values` is a rustup proxy given a toolchain by name as its first word
+    (`rustc +nightly …`), not by a path (`+/ws/tc`)."""
+    if len(values) < 2:
+        return False
+    program = program_name(values[0].rpartition("/")[2])
+    return program in _TOOLCHAIN_PROXIES and _TOOLCHAIN_WORD.fullmatch(values[1]) is not None
 # cargo's verbs that send the registry token (review GJ4)
 _CARGO_TOKEN_VERBS: Final = frozenset({"owner", "yank", "publish", "login", "logout"})
 _MAX_EXACT_WORDS = 8  # longer lines are approved once: an exact rule of them is seldom met

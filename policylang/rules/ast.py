@@ -36,6 +36,7 @@ class ClauseKind(enum.StrEnum):
     UNLESS = "unless"
     ONLY = "only"
     OPERAND = "operand"
+    FIRST_OPERAND = "first-operand"
     CHECKED_BY = "checked-by"
     REASON = "reason"
     ID = "id"

@@ -22,7 +22,9 @@ _PLAIN = re.compile(r'[^\s"#\\|]+')
 _CONTINUATION = re.compile(r"\\\r?\n")
 
 # Keywords the parser accepts (and therefore reserves) right where a word of each kind stands.
-_CLAUSE_KEYWORDS = frozenset({"when", "unless", "only", "operand", "checked-by", "reason", "id"})
+_CLAUSE_KEYWORDS = frozenset(
+    {"when", "unless", "only", "operand", "first-operand", "checked-by", "reason", "id"}
+)
 _RESERVED: dict[str, frozenset[str]] = {
     "pattern": _CLAUSE_KEYWORDS | {"*", "**"},
     "option": _CLAUSE_KEYWORDS,

@@ -182,6 +182,7 @@ _CLAUSE_KINDS = {
     "unless": ast.ClauseKind.UNLESS,
     "only": ast.ClauseKind.ONLY,
     "operand": ast.ClauseKind.OPERAND,
+    "first_operand": ast.ClauseKind.FIRST_OPERAND,
     "checked_by": ast.ClauseKind.CHECKED_BY,
     "reason": ast.ClauseKind.REASON,
     "rule_id": ast.ClauseKind.ID,

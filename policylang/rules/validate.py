@@ -242,7 +242,7 @@ def _check_rule(rule: ast.Statement, source: SourceText, context: Context, sink:
     for clause in rule.clauses:
         if clause.kind in _OPTION_CLAUSES:
             _check_options(clause, source, sink)
-        elif clause.kind is ast.ClauseKind.OPERAND:
+        elif clause.kind in (ast.ClauseKind.OPERAND, ast.ClauseKind.FIRST_OPERAND):
             for item in clause.items:
                 _check_glob_syntax(item.value, item.span, source, sink)
         elif clause.kind is ast.ClauseKind.CHECKED_BY:

@@ -118,10 +118,17 @@ def _samples(rule: ast.Rule) -> Iterator[str]:
     for clause in rule.clauses:
         if clause.kind is ast.ClauseKind.OPERAND:
             operands = [[*chosen, _word_for(i.value)] for chosen in operands for i in clause.items]
+    verbs = [
+        [_word_for(item.value)]
+        for clause in rule.clauses
+        if clause.kind is ast.ClauseKind.FIRST_OPERAND
+        for item in clause.items
+    ] or [[]]  # (`first-operand`: the verb right after the pattern, review GM5)
     for words in patterns:
-        for chosen in options:
-            for operand in operands:
-                yield shlex.join([*words, *chosen, *operand])
+        for verb in verbs:
+            for chosen in options:
+                for operand in operands:
+                    yield shlex.join([*words, *verb, *chosen, *operand])
 
 
 ASK_RULES = _ask_rules()
