@@ -2125,7 +2125,7 @@ class _Walk(LineWrites):
                 if not self._reaches_workspace(form):
                     continue
                 self.fs = True
-                named = tuple(entry._replace(name=os.path.basename(form)) for entry in entries)
+                named = tuple(launchers.user_entry(entry, form) for entry in entries)
                 found = launchers.judge(os.path.dirname(form), named, self._reaches_workspace)
                 if found is not None:
                     return found

@@ -290,6 +290,92 @@ def _pnpm_workspace(_path: str, text: str, _inside: Inside) -> str | None:
 _PNPM_WORKSPACE: Final = LaunchFile("pnpm-workspace.yaml", _pnpm_workspace)
 
 
+# `package.json`'s `pnpm` field (and yarn's `resolutions`), which pnpm reads from the root
+# project's manifest for every command (review GR1): `configDependencies` are fetched
+# from the tarball the repository names (or taken from a committed
+# `node_modules/.pnpm-config/`) and their `pnpmfile.cjs` runs under an approved `pnpm why`;
+# `executionEnv`, `patchedDependencies`, `packageExtensions` … name programs and files.
+# Only the `*BuiltDependencies` lists, plain-range `overrides` and
+# `allowedDeprecatedVersions`, and `peerDependencyRules` pass; JSON not read asks.
+_PNPM_NAME_LISTS: Final = frozenset(
+    {"onlyBuiltDependencies", "ignoredBuiltDependencies", "neverBuiltDependencies"}
+)
+_PNPM_RANGE_MAPS: Final = frozenset({"overrides", "allowedDeprecatedVersions"})
+_PNPM_NAME: Final = re.compile(r"@?[A-Za-z0-9_*-][A-Za-z0-9._*-]*(?:/[A-Za-z0-9._*-]+)?")
+# an override's selector (`foo`, `@a/b@1`, `foo@1>bar`, yarn's `**/foo`)
+_PNPM_SELECTOR: Final = re.compile(r"[@A-Za-z0-9._/^~<>=|* -]+")
+
+
+def _names(value: object) -> bool:
+    """Whether `value` is a list of package names or name patterns (`esbuild`,
+    `@babel/*`: `onlyBuiltDependencies`, `peerDependencyRules.ignoreMissing`)."""
+    return isinstance(value, list) and all(
+        isinstance(item, str) and _PNPM_NAME.fullmatch(item) for item in value
+    )
+
+
+def _ranges(value: object) -> bool:
+    """Whether `value` maps package selectors to plain version ranges (`overrides`: no
+    `npm:`, `file:`, `link:`, URL, `$` reference or `${…}`)."""
+    return isinstance(value, dict) and all(
+        _PNPM_SELECTOR.fullmatch(key) and isinstance(item, str) and _YAML_RANGE.fullmatch(item)
+        for key, item in value.items()
+    )
+
+
+def _peer_rules(value: object) -> bool:
+    """Whether `peerDependencyRules` holds only its name lists and version ranges."""
+    if not isinstance(value, dict):
+        return False
+    for key, item in value.items():
+        if key in ("ignoreMissing", "allowAny"):
+            if not _names(item):
+                return False
+        elif key != "allowedVersions" or not _ranges(item):
+            return False
+    return True
+
+
+def _pnpm_setting(key: str, value: object) -> bool:
+    """Whether a key of `package.json`'s `pnpm` field is a harmless one (GR1)."""
+    if key in _PNPM_NAME_LISTS:
+        return _names(value)
+    if key == "peerDependencyRules":
+        return _peer_rules(value)
+    return key in _PNPM_RANGE_MAPS and _ranges(value)
+
+
+def _pnpm_field(_path: str, text: str, _inside: Inside) -> str | None:
+    """The first setting of `package.json`'s `pnpm` field (or `resolutions`) outside the
+    harmless ones, or why the file cannot be read (review GR1)."""
+    try:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except ValueError:
+        return "JSON that cannot be read"
+    if not isinstance(data, dict):
+        return "JSON that is no object"
+    if "resolutions" in data and not _ranges(data["resolutions"]):
+        return "resolutions"
+    field = data.get("pnpm") or {}
+    if not isinstance(field, dict):
+        return "pnpm"
+    for key, value in field.items():
+        if not _pnpm_setting(key, value):
+            return f"pnpm.{key}"[:80]
+    return None
+
+
+# the hooks file pnpm loads by default (review GR2): it `require`s `<dir>/.pnpmfile.cjs`,
+# which Node also resolves as `.pnpmfile.cjs.js`, `.json`, `.node` or a folder's
+# `index.js`; any entry whose name starts with `.pnpmfile` counts as it. The names are
+# also looked up one by one, for a folder of more entries than the prefix scan reads.
+_PNPMFILES: Final = (
+    LaunchFile(".pnpmfile*", _exists),
+    *(LaunchFile(f".pnpmfile{end}", _exists)
+      for end in (".cjs", ".mjs", ".cjs.js", ".cjs.json", ".cjs.node")),
+)  # fmt: skip
+
+
 # `pom.xml`: what makes Maven run a plugin or extension the project chooses for a goal
 # of no phase (`dependency:tree`, `help:effective-pom`) or an early phase (`validate`,
 # `clean`): a plugin repository, any repository (GN2), a `file:` URL (one
@@ -475,11 +561,16 @@ LAUNCHERS: Final[dict[str, tuple[LaunchFile, ...]]] = {
         _NPMRC,
     ),
     "pnpm": (
-        LaunchFile(".pnpmfile.cjs", _exists),
-        LaunchFile(".pnpmfile.mjs", _exists),
+        *_PNPMFILES,
         LaunchFile(".npmrc", _searched(_PNPMFILE)),
         _NPMRC,
         _PNPM_WORKSPACE,
+        # the root manifest's `pnpm` field, the other manifests pnpm reads in its place,
+        # and the config dependencies whose `pnpmfile.cjs` it loads (review GR1)
+        LaunchFile("package.json", _pnpm_field),
+        LaunchFile("package.json5", _exists),
+        LaunchFile("package.yaml", _exists),
+        LaunchFile("node_modules/.pnpm-config", _exists),
     ),
     "npm": (_NPMRC,),
     "mvn": _MAVEN,
@@ -619,24 +710,61 @@ def line_setting(program: str, words: list[str | None]) -> str | None:
 # the variables that move npm's user and global `.npmrc`, in any case (npm, pnpm and
 # yarn 1 read them)
 _USER_CONFIG_ENV: Final = frozenset({"npm_config_userconfig", "npm_config_globalconfig"})
+# the variables that move npm's global prefix, whose `etc/npmrc` is then the global
+# `.npmrc` (review GR3: `npm_config_prefix=<ws>/dotfiles/.npm-global` sent the user's
+# token to the registry a committed `.npm-global/etc/npmrc` named): the setting in any
+# case, and the `PREFIX` npm and pnpm take as the default prefix
+_PREFIX_ENV: Final = frozenset({"npm_config_prefix"})
+# the hooks files pnpm's settings name, in any case (review GR2): `require` resolves
+# each as the hooks file does (`x.js`, `x.node` …)
+_PNPMFILE_ENV: Final = frozenset(
+    {"npm_config_pnpmfile", "npm_config_global_pnpmfile", "npm_config_global-pnpmfile"}
+)
+# the file of a user-level setting naming a hooks file: any entry starting with its name
+_PNPMFILE_NAMED: Final = (LaunchFile("*", _exists), LaunchFile("", _exists))
+# `DESTDIR` puts npm's default prefix (the node install's) below it: a `DESTDIR` in the
+# workspace asks, as the engine does not know where node lies (GR3)
+_DESTDIR: Final = (LaunchFile("", _exists),)
+
+
+def _home_path(home: str, value: str) -> str:
+    """`value`, a `~/` in front read as the home (as npm reads a path setting)."""
+    return os.path.join(home, value[2:]) if value.startswith("~/") else value
+
+
+def _env_files(home: str, env: Mapping[str, str]) -> list[tuple[str, tuple[LaunchFile, ...]]]:
+    """The user-level files the session's variables name: the `.npmrc` files, the
+    global one of a moved prefix (GR3) and the hooks files of pnpm's settings (GR2)."""
+    found: list[tuple[str, tuple[LaunchFile, ...]]] = []
+    for key, value in env.items():
+        name = key.lower()
+        if not value:
+            continue  # (npm and pnpm skip an empty variable)
+        if name in _USER_CONFIG_ENV:
+            found.append((_home_path(home, value), (_NPMRC,)))
+        elif name in _PREFIX_ENV or key == "PREFIX":
+            found.append((os.path.join(_home_path(home, value), "etc", "npmrc"), (_NPMRC,)))
+        elif name in _PNPMFILE_ENV:
+            found.append((_home_path(home, value), _PNPMFILE_NAMED))
+        elif key == "DESTDIR" and not env.get("PREFIX"):
+            found.append((value, _DESTDIR))
+    return found
 
 
 def user_files(
     program: str, home: str, env: Mapping[str, str]
 ) -> list[tuple[str, tuple[LaunchFile, ...]]]:
     """The user-level files npm, pnpm or yarn read besides the project's (`~/.npmrc`,
-    the files `npm_config_userconfig` and `npm_config_globalconfig` name, pnpm's
+    the files `npm_config_userconfig` and `npm_config_globalconfig` name, the
+    `etc/npmrc` of `npm_config_prefix` or `PREFIX` and the hooks files of pnpm's
+    `pnpmfile` settings (`_env_files`), pnpm's
     `~/.config/pnpm/rc` and `config.yaml`, yarn's `~/.yarnrc` and `~/.yarnrc.yml`), each
     with what judges it: one that lies in the workspace (a home in it, a dotfiles
     repository) is the repository's, judged as the project's files (review AK2). A
     relative path is the working folder's."""
     if program not in _NODE_TOOLS:
         return []
-    npmrcs = [os.path.join(home, ".npmrc")]
-    for key, value in env.items():
-        if key.lower() in _USER_CONFIG_ENV and value:
-            npmrcs.append(os.path.join(home, value[2:]) if value.startswith("~/") else value)
-    found: list[tuple[str, tuple[LaunchFile, ...]]] = [(path, (_NPMRC,)) for path in npmrcs]
+    found = [(os.path.join(home, ".npmrc"), (_NPMRC,)), *_env_files(home, env)]
     if program == "pnpm":
         config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "pnpm")
         found.append((os.path.join(config, "rc"), (_NPMRC,)))
@@ -646,6 +774,12 @@ def user_files(
             entries = tuple(entry for entry in LAUNCHERS["yarn"] if entry.name == name)
             found.append((os.path.join(home, name), entries))
     return found
+
+
+def user_entry(entry: LaunchFile, path: str) -> LaunchFile:
+    """`entry` for the user-level file `path`: its name, with a trailing `*` kept (the
+    entries starting with that name: `require`'s resolutions of a hooks file, GR2)."""
+    return entry._replace(name=os.path.basename(path) + ("*" if entry.name.endswith("*") else ""))
 
 
 def covers_code(program: str, words: list[str | None], scripts: Callable[[], set[str]]) -> bool:
