@@ -42,7 +42,7 @@ from typing import Final, Protocol
 from policylang.compiler.checks import unzip_options
 from policylang.compiler.defaults import HANDED_CODE, SENT_FILES, STDIN_SENDERS
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import _objects, checks, gitrefs, gitstage, launchers, paths
+from policylang.engine import _objects, checks, gitrefs, gitstage, infra, launchers, paths
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import (
     JAVAC_CLASS_PATH,
@@ -1931,6 +1931,30 @@ class _Walk(LineWrites):
         launcher = launchers.ALIASES.get(program, program)
         if launcher in launchers.LAUNCHERS:
             self.launcher_files(launcher, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        if program in infra.PROGRAMS:
+            self.terraform_providers(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+
+    def terraform_providers(
+        self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """An approved terraform verb that starts providers (`validate`, `graph`, `show`,
+        `providers schema`) runs the binaries of a plugin folder in the workspace, or a
+        CLI configuration's `dev_overrides` there: such a folder or file asks, with no
+        approval offered (review GP2, `infra.provider_finding`)."""
+        if not infra.runs_providers(words):
+            return
+        self.fs = True
+        starts = sorted(cwd.candidates) if cwd.known else None
+        found = infra.provider_finding(
+            words, starts, self.ctx.env, self.ctx.home, self._reaches_workspace
+        )
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{program}` may start the provider programs of `{short(found)}` in the "
+                "workspace, which no approval covers",
+            )
 
     def class_path_entry(self, entry: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """A class path entry of an approved javac that writes the classes it compiles

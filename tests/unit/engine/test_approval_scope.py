@@ -346,7 +346,8 @@ CASES = [
     ("pytest tests", "pytest tests -x", A),
     ("ruff check .", "ruff check --no-respect-gitignore .", Q),
     ("black --check .", "black --include '\\.env$' --diff .", Q),
-    ("helm template x ./chart", "helm template x ./chart --post-renderer sh", Q),
+    # (`helm template` offers nothing since review GP7: its `--post-renderer` case is moot)
+    ("helm list", "helm list --kubeconfig k.yaml", Q),
     ("gh release view v1", "gh release upload v1 '.env#label'", Q),
     ("go env GOPATH", "go env -w GOFLAGS=-toolexec=x", Q),
     ("kubectl get pods", "kubectl cp . pod:/x", Q),

@@ -73,8 +73,9 @@ def test_fo4_ssh_keygen_p_rewrites_a_key(tmp_path: Path) -> None:
 
 def test_fo8_tofu_offers_its_verb(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path)
-    assert judge("tofu plan", workspace).suggested_rule == "tofu plan"
-    assert judge("tofu -chdir=infra plan", workspace).suggested_rule is None
+    # (`tofu plan` offers nothing since review GP1: `graph` shows the arity)
+    assert judge("tofu graph", workspace).suggested_rule == "tofu graph"
+    assert judge("tofu -chdir=infra graph", workspace).suggested_rule is None
 
 
 def _stashed(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
