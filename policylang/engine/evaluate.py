@@ -1327,7 +1327,9 @@ class _Walk(LineWrites):
         a committed link named like one takes the read and the rewrite elsewhere: `x.tf ->
         .env` printed by an approved `terraform fmt -diff`, `src/y.rs -> ../.env` by `cargo
         fmt`'s parse error (review GF1), `lib.py -> ~/.config/…/startup/00.py` rewritten by
-        ruff's `--fix` (FX3). Each such link's target is judged as read and as written.
+        ruff's `--fix` (FX3). Each such link's target is judged as read and as written;
+        so is the folder of a link to one, whole, for the tools that walk into it (isort,
+        mypy: review GO1; not `_LINK_SKIPPERS`).
         Which folders each formatter skips is `_FORMATTERS`' to say; a tree too large to
         look through asks."""
         formatter = _formatter(found)
@@ -1374,8 +1376,14 @@ class _Walk(LineWrites):
                         f"the links below `{short(folder)}` are too many to look through",
                     )
                     return
+                root = os.path.realpath(form)
                 for link, target in tree.links:
-                    if link.endswith(suffixes) and not os.path.isdir(target):
+                    if os.path.isdir(target):
+                        if tool not in _LINK_SKIPPERS and not _walked(target, root, hidden, skip):
+                            # (isort and mypy walk into a link to a folder: review GO1)
+                            for mode in modes:
+                                self.check_path(target, mode, seg, cwd, subtree=True)
+                    elif link.endswith(suffixes):
                         for mode in modes:
                             self.check_path(target, mode, seg, cwd)
 
@@ -2099,6 +2107,24 @@ class _Walk(LineWrites):
             )
             return
         if launchers.covers_code(program, words, lambda: self._package_scripts(cwd)):
+            return
+        fix = launchers.hidden_audit_fix(program, words)
+        if fix is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(fix)}` makes `npm audit` run `audit fix`, which installs packages "
+                "and runs their install scripts, which no approval covers",
+            )
+            return
+        packed = launchers.packed_elsewhere(program, words)
+        if packed is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(packed)}` makes `npm diff` pack another folder or repository, "
+                "running its `prepare` script, which no approval covers",
+            )
             return
         setting = launchers.line_setting(program, words)
         if setting is not None:
@@ -5132,6 +5158,26 @@ _FORMATTERS: Final[dict[str, _Formatter]] = {
     "pylint": ((".py", ".pyi"), True, _GIT_ONLY),
     "flake8": ((".py",), True, _FLAKE8_SKIPPED),
 }
+# the entries of `_FORMATTERS` known not to walk into a link to a folder (ruff's and
+# black's walkers, terraform, prettier, and Go's `filepath.Walk` and `./...`); every
+# other one is taken to follow it as isort (`follow_links`) and mypy do, so the link's
+# folder is judged as read and written whole (review GO1: an approved `isort .` rewrote
+# the files of `sub -> ../other-project`)
+_LINK_SKIPPERS: Final = frozenset(
+    {"ruff", "black", "terraform fmt", "tofu fmt", "prettier", "gofmt", "go fmt"}
+)
+
+
+def _walked(target: str, root: str, hidden: bool, skip: frozenset[str]) -> bool:
+    """Whether the folder `target` lies in the tree the walk of `root` looked through
+    already (a venv's `lib64 -> lib`), so a link to it leads nowhere new (review GO1)."""
+    relative = os.path.relpath(target, root)
+    if relative == ".." or relative.startswith("../"):
+        return False
+    parts = [] if relative == "." else relative.split("/")
+    return not any(part in skip or (not hidden and part.startswith(".")) for part in parts)
+
+
 # flake8's options that replace or change where its `exclude` comes from
 _FLAKE8_CONFIG_OPTIONS: Final = ("exclude", "extend-exclude", "isolated", "config",
                                  "append-config")  # fmt: skip
