@@ -42,7 +42,16 @@ from typing import Final, Protocol
 from policylang.compiler.checks import unzip_options
 from policylang.compiler.defaults import HANDED_CODE, SENT_FILES, STDIN_SENDERS
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
-from policylang.engine import _objects, checks, gitrefs, gitstage, infra, launchers, paths
+from policylang.engine import (
+    _objects,
+    checks,
+    gitrefs,
+    gitstage,
+    gocgo,
+    infra,
+    launchers,
+    paths,
+)
 from policylang.engine.approvals import Approvals, covered_words, format_rule, is_exact
 from policylang.engine.checks import (
     JAVAC_CLASS_PATH,
@@ -1941,6 +1950,11 @@ class _Walk(LineWrites):
             self.launcher_files(launcher, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
         if program in infra.PROGRAMS:
             self.terraform_providers(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        manifest = launchers.MANIFEST_ALIASES.get(program, program)
+        if manifest in launchers.MANIFEST_TOOLS:
+            self.manifest_code(manifest, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        if program == "go":
+            self.go_cgo([w.value for w in (*prefix[1:], *rest)], seg)
 
     def terraform_providers(
         self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
@@ -2144,6 +2158,49 @@ class _Walk(LineWrites):
                 "engine.launcher-file",
                 f"`{short(found.path)}` names a program `{program}` runs or loads "
                 f"(`{short(found.what)}`), which no approval covers",
+            )
+
+    def manifest_code(
+        self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """A read-looking verb of a tool whose manifest is code it runs (`bundle list`
+        evaluates the Gemfile, `gradle tasks` the build scripts: reviews GP4, GP8) asks,
+        with no offer, where the manifest is found (`launchers.MANIFEST_TOOLS`): the
+        approval of a listing covered the repository's code."""
+        verb = launchers.manifest_verb(program, words)
+        if verb is None:
+            return
+        tool = launchers.MANIFEST_TOOLS[program]
+        moved = program == "bundle" and next(
+            (key for key in launchers.BUNDLE_ENV if self.ctx.env.get(key)), None
+        )
+        files = launchers.manifest_files(tool)
+        if files and not moved and self.launcher_finding(files, cwd) is None:
+            return  # (no project here: nothing of the repository's runs)
+        seg.floor(
+            Verdict.ASK,
+            "engine.manifest-code",
+            f"`{program} {short(verb)}` runs {tool.what} which no approval covers",
+        )
+
+    def go_cgo(self, words: list[str | None], seg: SegmentState) -> None:
+        """An approved go verb that compiles (`go build`, `go vet`, `go list -compiled`)
+        in a workspace whose packages use cgo or hold C or assembly files: gcc and the
+        assembler read every file their sources include and print it in their errors,
+        which no approval covers, as none covers `gcc` (review GP6)."""
+        compiling = gocgo.compiles(words)
+        if compiling is None:
+            return
+        self.fs = True
+        root = self.ctx.workspace
+        found = gocgo.cgo_file(root) if root and os.path.isdir(root) else "the workspace"
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.go-cgo",
+                f"`{short(compiling)}` hands `{short(found)}` to a C compiler or the "
+                "assembler, which read and print every file its sources include: no "
+                "approval covers compiling",
             )
 
     def launcher_finding(

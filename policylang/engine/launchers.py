@@ -961,3 +961,156 @@ def scripts(folder: str) -> set[str]:
         return set()
     found = parsed.get("scripts") if isinstance(parsed, dict) else None
     return {str(key) for key in found} if isinstance(found, dict) else set()
+
+
+# Tools whose project manifest is code they run for verbs that look like reads (reviews
+# GP4, GP8): bundler evaluates the `Gemfile` (Ruby) for `bundle list|show|check|env …`,
+# SwiftPM compiles and runs `Package.swift`, Composer loads the plugins of `vendor/`,
+# sbt and Gradle evaluate their build definitions at every start, Leiningen evaluates
+# `project.clj`, MSBuild (`dotnet list`) runs property functions and imports
+# `Directory.Build.props`, uv builds a project's dynamic metadata with its build backend.
+# An approval of such a read verb covered the repository's code, which the person did not
+# mean to approve: where a manifest lies in the working folder or one above it in the
+# workspace (or, with no names, anywhere: Gradle's and sbt's builds are found upward and
+# in the user's init scripts), the verb asks with no offer. The verbs that build, test,
+# install or run are the project's code anyway, and keep their offers.
+class ManifestTool(NamedTuple):
+    manifests: tuple[str, ...]  # () : looked at wherever the tool runs
+    verbs: frozenset[str]  # the verbs (one or two words) judged, or with `listed` False
+    listed: bool  # those not judged: any other verb is (bundler's are a closed set)
+    what: str  # what the manifest is, for the message
+    many: bool = False  # takes several tasks (`gradle clean tasks`): each is looked at
+
+
+# bundler's verbs that install or run the bundle (the Gemfile's code is what is approved
+# then), and those that read no Gemfile (`config` lists settings, `init` writes one)
+_BUNDLE_FREE: Final = frozenset(
+    {"", "install", "update", "exec", "add", "remove", "lock", "cache", "package", "pack",
+     "binstubs", "pristine", "clean", "console", "plugin", "inject", "config", "help",
+     "version", "init", "gem"}
+)  # fmt: skip
+_GRADLE_READS: Final = frozenset(
+    {"tasks", "dependencies", "dependencyInsight", "projects", "properties", "help",
+     "buildEnvironment", "outgoingVariants", "resolvableConfigurations", "javaToolchains",
+     "model", "components", "dependentComponents", "htmlDependencyReport",
+     "kotlinDslAccessorsReport", "artifactTransforms"}
+)  # fmt: skip
+_GRADLE: Final = ManifestTool(
+    (), _GRADLE_READS, True, "the Gradle build, code Gradle evaluates at its start,", True
+)
+MANIFEST_TOOLS: Final[dict[str, ManifestTool]] = {
+    "bundle": ManifestTool(
+        ("Gemfile", "gems.rb", ".bundle/config"), _BUNDLE_FREE, False,
+        "the Gemfile, Ruby code bundler evaluates,",
+    ),
+    "swift": ManifestTool(
+        ("Package.swift",),
+        frozenset(f"package {verb}" for verb in (
+            "describe", "show-dependencies", "dump-package", "tools-version",
+            "show-executables", "plugin", "config", "archive-source", "dump-symbol-graph",
+            "diagnose-api-breaking-changes", "completion-tool")),
+        True, "Package.swift, which SwiftPM compiles and runs,",
+    ),
+    "composer": ManifestTool(
+        ("composer.json", "vendor"),
+        frozenset({"show", "info", "validate", "licenses", "outdated", "depends", "why",
+                   "prohibits", "why-not", "fund", "audit", "check-platform-reqs",
+                   "diagnose", "status", "suggests", "search", "config", "browse", "home",
+                   "list", "about"}),
+        True, "the project, whose installed plugins Composer loads,",
+    ),
+    "sbt": ManifestTool(
+        (),
+        frozenset({"version", "sbtVersion", "about", "projects", "tasks", "settings", "help",
+                   "inspect", "show", "dependencyTree", "dependencyList",
+                   "dependencyBrowseTree", "scalaVersion", "name", "update"}),
+        True, "the sbt build, Scala code sbt evaluates at its start,", True,
+    ),
+    "lein": ManifestTool(
+        ("project.clj",),
+        frozenset({"version", "pprint", "classpath", "deps", "help", "search", "vcs",
+                   "change"}),
+        True, "project.clj, Clojure code Leiningen evaluates,",
+    ),
+    "gradle": _GRADLE,
+    "gradlew": _GRADLE,
+    "dotnet": ManifestTool(
+        (),
+        frozenset({"list", "package list", "reference list", "sln list", "nuget why",
+                   "package search"}),
+        True, "the MSBuild project, whose property functions and imports MSBuild runs,",
+    ),
+    "uv": ManifestTool(
+        ("pyproject.toml",),
+        frozenset({"tree", "lock", "export", "version"}),
+        True, "pyproject.toml, whose build backend uv runs for dynamic metadata,",
+    ),
+}  # fmt: skip
+MANIFEST_ALIASES: Final = {"bundler": "bundle"}
+# the variables that move bundler's Gemfile or its `.bundle/config`
+BUNDLE_ENV: Final = ("BUNDLE_GEMFILE", "BUNDLE_APP_CONFIG")
+# Gradle's tasks its own defaults are named after, which an abbreviation does not stand for
+_GRADLE_EXACT: Final = frozenset({"build", "clean", "test", "check", "assemble", "run", "jar"})
+
+
+def _abbreviates(word: str, verb: str) -> bool:
+    """Whether Gradle reads `word` as `verb` (`dep`, `dI` for `dependencyInsight`): each
+    camel-case piece of the word starts the verb's piece in its place."""
+    pieces = re.findall(r"[A-Z]?[^A-Z]*", word)[:-1] or [word]
+    parts = re.findall(r"[A-Z]?[^A-Z]*", verb)[:-1]
+    if len(pieces) > len(parts):
+        return False
+    pairs = zip(pieces, parts, strict=False)
+    return all(part.lower().startswith(piece.lower()) for piece, part in pairs)
+
+
+# Gradle's options that take the next word (common.policy's `options gradle value`): their
+# values are no tasks (`gradle init --dsl kotlin`)
+_GRADLE_VALUED: Final = frozenset(
+    {"--tests", "-x", "--exclude-task", "-p", "--project-dir", "-b", "--build-file", "-c",
+     "--settings-file", "-I", "--init-script", "-P", "--project-prop", "-D", "--system-prop",
+     "-g", "--gradle-user-home", "--console", "--warning-mode", "--project-cache-dir",
+     "--configuration", "--type", "--dsl", "--gradle-version", "--group", "--dependency",
+     "--priority", "--test-framework", "--project-name", "--package", "--distribution-type",
+     "--max-workers", "--include-build", "--task"}
+)  # fmt: skip
+
+
+def _operands(program: str, words: list[str | None]) -> list[str | None]:
+    """The words of a line that are no options (nor, for Gradle, an option's value)."""
+    found: list[str | None] = []
+    valued = False
+    for word in words:
+        if not valued and (word is None or not word.startswith("-")):
+            found.append(word)
+        valued = program in ("gradle", "gradlew") and word in _GRADLE_VALUED
+    return found
+
+
+def manifest_verb(program: str, words: list[str | None]) -> str | None:
+    """The verb of a `MANIFEST_TOOLS` line that runs the manifest's code although it looks
+    like a read (reviews GP4, GP8), None for another; a word that is not literal counts."""
+    tool = MANIFEST_TOOLS[program]
+    operands = _operands(program, words)
+    if None in operands:
+        return "a word that is not literal"
+    names = [w for w in operands if w is not None]
+    if not tool.listed:
+        verb = names[0] if names else ""
+        return None if verb in tool.verbs else verb
+    for index, name in enumerate(names if tool.many else names[:1]):
+        pair = " ".join(names[index : index + 2])
+        if name in tool.verbs or pair in tool.verbs:
+            return pair if pair in tool.verbs else name
+        if tool is _GRADLE:
+            task = name.rpartition(":")[2]  # (`:app:dependencies`)
+            if task and task not in _GRADLE_EXACT and any(
+                _abbreviates(task, verb) for verb in tool.verbs
+            ):
+                return name
+    return None
+
+
+def manifest_files(tool: ManifestTool) -> tuple[LaunchFile, ...]:
+    """A `MANIFEST_TOOLS` entry's manifests, as `judge` looks for them (there: found)."""
+    return tuple(LaunchFile(name, _exists) for name in tool.manifests)

@@ -395,7 +395,9 @@ _REVIEW_AJ: list[tuple[str, str, Verdict]] = [
     ("getconf", "echo $(( $(getconf TZNAME_MAX) ))", Q),
     # AJ10: goals given together are offered and approved together
     ("mvn clean package", "mvn clean package -DskipTests", A),
-    ("gradle dependencies", "gradle dependencies --configuration implementation", A),
+    # (review GP8: `gradle dependencies` runs the build scripts and asks with no offer)
+    ("gradle test", "gradle test --tests com.x.YTest", A),
+    ("gradle dependencies", "gradle dependencies --configuration implementation", Q),
     ("make test", "make test -l 2.5", A),
     ("task build", "task build -- --x", A),
 ]

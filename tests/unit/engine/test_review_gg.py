@@ -85,7 +85,8 @@ def test_uv_python_version_number_is_allowed(tmp_path: Path) -> None:
     _python_project(workspace)
     (workspace / ".python-version").write_text("3.11\n")
     assert _verdict("uv python find", workspace, env, "uv python") is Verdict.ALLOW
-    assert decide("uv tree", workspace, env).suggested_rule == "uv tree"
+    # (a project's `uv tree` runs its build backend: no offer, review GP8)
+    assert decide("uv sync", workspace, env).suggested_rule == "uv sync"
 
 
 def test_pdm_python_in_the_workspace_asks(tmp_path: Path) -> None:
