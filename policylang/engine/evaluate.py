@@ -1963,10 +1963,11 @@ class _Walk(LineWrites):
         `providers schema`) runs the binaries of a plugin folder in the workspace, or a
         CLI configuration's `dev_overrides` there: such a folder or file asks, with no
         approval offered (review GP2, `infra.provider_finding`)."""
-        if not infra.runs_providers(words):
+        if not infra.reads_configuration(words):
             return
         self.fs = True
         starts = sorted(cwd.candidates) if cwd.known else None
+        self.terraform_backend(program, words, starts, seg)
         found = infra.provider_finding(
             words, starts, self.ctx.env, self.ctx.home, self._reaches_workspace
         )
@@ -1976,6 +1977,31 @@ class _Walk(LineWrites):
                 "engine.launcher-file",
                 f"`{program}` may start the provider programs of `{short(found)}` in the "
                 "workspace, which no approval covers",
+            )
+
+    def terraform_backend(
+        self, program: str, words: list[str | None], starts: list[str] | None,
+        seg: SegmentState,
+    ) -> None:
+        """A verb that sets up the backend the configuration declares sends the backend's
+        credentials (a kubeconfig's token, AWS keys) to the host it names, and `workspace
+        delete` removes a folder under the backend's (`workspace_dir` at HOME): such a
+        declaration asks with no approval offered, `workspace delete` always (reviews
+        GU1, GU2, `infra.backend_finding`)."""
+        if infra.deletes_state(words):
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{program} workspace delete` removes a workspace's state, in a folder the "
+                "configuration's backend chooses, which no approval covers",
+            )
+        found = infra.backend_finding(words, starts, self.ctx.env)
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{program}` sets up the backend `{short(found)}` declares, which may send "
+                "credentials to any host or change any folder, and no approval covers that",
             )
 
     def class_path_entry(self, entry: str, seg: SegmentState, cwd: paths.Cwd) -> None:

@@ -10,7 +10,9 @@ or those settings, may hand terraform a provider of the workspace; the caller as
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
@@ -32,6 +34,36 @@ _PROJECT_PLUGINS: Final = "terraform.d/plugins"
 _DATA_DIR: Final = "TF_DATA_DIR"
 _CONFIG_ENV: Final = ("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG", "TOFU_CLI_CONFIG_FILE")
 _CONFIG_FILES: Final = (".terraformrc", "terraform.rc", ".tofurc", "tofu.rc")
+# the CLI configuration folders, read when no `TF_CLI_CONFIG_FILE` is set: terraform loads
+# every `~/.terraform.d/*.tfrc` (`dev_overrides`, review GU3) and `plugins/` there is an
+# implied provider mirror, as are the XDG data folders; OpenTofu reads
+# `$XDG_CONFIG_HOME/opentofu/tofurc`. Anything in one of them in the workspace counts
+_CONFIG_FOLDERS: Final = (
+    ".terraform.d", ".config/opentofu", ".local/share/terraform", ".local/share/opentofu"
+)
+_XDG_FOLDERS: Final = (("XDG_CONFIG_HOME", "opentofu"), ("XDG_DATA_HOME", "terraform"),
+                       ("XDG_DATA_HOME", "opentofu"))  # fmt: skip
+_WRITTEN_BY_TERRAFORM: Final = frozenset(
+    {"checkpoint_signature", "checkpoint_cache", "credentials.tfrc.json"}
+)
+# the verbs that read neither the backend nor the CLI configuration (review GU2)
+_OFFLINE: Final = frozenset({"version", "fmt", "help"})
+# those that do not set up the backend either (real terraform 1.11.4, review GU2: no
+# request reached the backend's host); `workspace show` prints only the selected name
+_NO_BACKEND: Final = _OFFLINE | {"get", "modules", "metadata", "login", "logout"}
+# the configuration files of the working folder (OpenTofu also reads `.tofu`)
+_CONFIGURATION: Final = (".tf", ".tf.json", ".tofu", ".tofu.json")
+_SCAN_LIMIT: Final = 4_000_000  # (bytes read over the folder's files; more asks)
+# a `backend "…" {` or `cloud {` block of the native syntax: the type word, not part of a
+# longer name or of a string (`"backend"`, `var.backend`), its label and the brace, with
+# comments between them (review GU2); anything unsure is judged as a block
+_COMMENT: Final = r"(?:\s|/\*.*?\*/)*"
+_BLOCK: Final = re.compile(
+    r'(?<![\w".\-])(?:backend' + _COMMENT + r'(?:"(?:[^"\\\n]|\\.)*"|[^\W\d][\w-]*)|cloud)'
+    + _COMMENT + r"\{",
+    re.DOTALL,
+)
+_JSON_BLOCKS: Final = frozenset({"backend", "cloud"})
 
 
 def _operands(words: Sequence[str | None]) -> tuple[list[str | None], str | None]:
@@ -46,6 +78,40 @@ def _operands(words: Sequence[str | None]) -> tuple[list[str | None], str | None
             continue
         found.append(word)
     return found, chdir
+
+
+def _verb(words: Sequence[str | None]) -> tuple[str | None, str] | None:
+    """The verb and the word after it (None: no verb, `terraform -version`)."""
+    operands, _chdir = _operands(words)
+    if not operands:
+        return None
+    return operands[0], (operands[1] or "\0") if len(operands) > 1 else ""
+
+
+def reads_configuration(words: Sequence[str | None]) -> bool:
+    """Whether the verb reads the CLI configuration or the backend (all but `_OFFLINE`'s;
+    a word that is not literal counts)."""
+    verb = _verb(words)
+    return verb is not None and verb[0] not in _OFFLINE
+
+
+def reads_backend(words: Sequence[str | None]) -> bool:
+    """Whether the verb sets up the configuration's backend (review GU2)."""
+    verb = _verb(words)
+    if verb is None or verb[0] in _NO_BACKEND:
+        return False
+    return not (verb[0] == "workspace" and verb[1] == "show")
+
+
+def deletes_state(words: Sequence[str | None]) -> bool:
+    """`workspace delete`, which removes a workspace's state, with the backend's folder
+    under it (`RemoveAll`: review GU1); a verb that is not literal counts."""
+    verb = _verb(words)
+    if verb is None:
+        return False
+    if verb[0] is None:
+        return True
+    return verb[0] == "workspace" and verb[1] in ("delete", "\0")
 
 
 def runs_providers(words: Sequence[str | None]) -> bool:
@@ -99,7 +165,7 @@ def provider_finding(
     folder of the working folder (or `-chdir`'s) that holds anything, a data folder moved
     by `TF_DATA_DIR`, or a CLI configuration in the workspace (its `dev_overrides` run any
     folder's provider). `starts`: the working folders (None: not known)."""
-    if not runs_providers(words):
+    if not reads_configuration(words):
         return None
     _operands_found, chdir = _operands(words)
     if chdir is None or starts is None:
@@ -107,14 +173,123 @@ def provider_finding(
     data_dir = env.get(_DATA_DIR) or ".terraform"
     for start in starts:
         folder = os.path.normpath(os.path.join(start, chdir))
-        found = _plugins_in(folder, data_dir, inside)
+        found = _plugins_in(folder, data_dir, inside) if runs_providers(words) else None
         if found is not None:
             return found
+    return _config_finding(starts, env, home, inside)
+
+
+def _config_finding(
+    starts: Sequence[str], env: Mapping[str, str], home: str, inside: Callable[[str], bool]
+) -> str | None:
+    """A CLI configuration file, or a configuration folder holding anything, in the
+    workspace: its `dev_overrides`, provider mirrors and `credentials_helper` run any
+    folder's programs (reviews GP2, GU3)."""
     configs = [env[name] for name in _CONFIG_ENV if env.get(name)]
     configs += [os.path.join(home, name) for name in _CONFIG_FILES]
+    for folder in _config_folders(env, home):
+        if inside(folder) and _holds_configuration(folder):
+            return folder
     for config in configs:
         for start in starts:
             path = os.path.normpath(os.path.join(start, config))
             if paths.lexists(path) and inside(path):
                 return path
     return None
+
+
+def _config_folders(env: Mapping[str, str], home: str) -> list[str]:
+    """The CLI configuration folders under `home` and the XDG folders (review GU3)."""
+    folders = [os.path.join(home, name) for name in _CONFIG_FOLDERS]
+    folders += [os.path.join(env[name], sub) for name, sub in _XDG_FOLDERS if env.get(name)]
+    return [os.path.normpath(folder) for folder in folders]
+
+
+def _holds_configuration(folder: str) -> bool:
+    """Whether a CLI configuration folder holds what configures terraform (anything, but
+    the files terraform writes itself in `.terraform.d`: its checkpoint records and the
+    `login` credentials); one that cannot be read counts."""
+    if os.path.basename(folder) != ".terraform.d":
+        return _holds_entries(folder) is not False
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return paths.lexists(folder)
+    return any(name not in _WRITTEN_BY_TERRAFORM for name in names)
+
+
+def backend_finding(
+    words: Sequence[str | None], starts: Sequence[str] | None, env: Mapping[str, str]
+) -> str | None:
+    """What makes the line's verb set up a backend of the workspace's choosing (reviews
+    GU1, GU2): a `-backend-config` on the line, or in the working folder (or `-chdir`'s)
+    a `backend`/`cloud` block, a `*.tfbackend` file or the data folder's record of an
+    initialised backend. `starts`: the working folders (None: not known)."""
+    if not reads_backend(words):
+        return None
+    if any(word is None or word.lstrip("-").startswith("backend-config") for word in words):
+        return "a `-backend-config` (or a word not known here)"
+    _operands_found, chdir = _operands(words)
+    if chdir is None or starts is None:
+        return "a working folder not known here"
+    data_dir = env.get(_DATA_DIR) or ".terraform"
+    for start in starts:
+        folder = os.path.normpath(os.path.join(start, chdir))
+        found = _declared_backend(folder, data_dir)
+        if found is not None:
+            return found
+    return None
+
+
+def _declared_backend(folder: str, data_dir: str) -> str | None:
+    """The file of `folder` that declares or records a backend, or the folder when it
+    cannot be read whole (fail closed)."""
+    state = os.path.join(folder, data_dir, "terraform.tfstate")
+    if paths.lexists(state):
+        return state
+    if not os.path.isdir(folder):
+        return None  # (terraform stops: no such folder)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return folder
+    budget = _SCAN_LIMIT
+    for name in names:
+        path = os.path.join(folder, name)
+        if name.endswith(".tfbackend"):
+            return path
+        if not name.endswith(_CONFIGURATION):
+            continue
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(budget + 1)
+        except OSError:
+            return path
+        budget -= len(data)
+        if budget < 0 or _declares_backend(name, data):
+            return path
+    return None
+
+
+def _declares_backend(name: str, data: bytes) -> bool:
+    """Whether the file's text declares a `backend` or `cloud` block (the native syntax
+    by `_BLOCK`, JSON by any key of those names; a file that does not decode counts)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    if not name.endswith(".json"):
+        return _BLOCK.search(text) is not None
+    keys: list[str] = []
+
+    def pairs(found: list[tuple[str, object]]) -> dict[str, object]:
+        keys.extend(key for key, _value in found)
+        return {}
+
+    try:
+        json.loads(text, object_pairs_hook=pairs)
+    except ValueError:
+        return True
+    return any(key in _JSON_BLOCKS for key in keys)
