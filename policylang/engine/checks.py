@@ -27,6 +27,7 @@ from policylang.engine.gitconfig import (
     GitInspection,
     TrackedFile,
     TrackedSelection,
+    commondir,
     find_gitdirs,
     git_directory_of,
     gitdirs_of,
@@ -34,6 +35,7 @@ from policylang.engine.gitconfig import (
     read_regular,
 )
 from policylang.engine.rules import (
+    GitConfigs,
     GitPrint,
     RuleView,
     SegmentRules,
@@ -1046,6 +1048,8 @@ class PathChecks:
     includes: dict[str, frozenset[str]]
     # the git directories of each directory asked, asked once per line (`gitdirs_of`)
     gitdirs: dict[str, GitDirs]
+    # the git configuration files a hard link may be another name of (`git_configs`)
+    git_files: GitConfigs | None
     # segments of the line that may rewrite a file of the work tree git's configuration
     # includes (`git checkout`), with what runs and that file: later git segments ask
     config_rewrites: list[tuple[SegmentState, str, str]]
@@ -1911,8 +1915,32 @@ class PathChecks:
         """A file read by name (an operand, a glob's match) that has more than one name
         is read as the protected file it may be another name of (review GJ6: `cat
         notes.txt`, which `tar xf` made on the inode of `.env`)."""
-        for reason in self.rules.linked_read(form, info, self.ctx, shown):
+        git = self.git_configs()
+        for reason in self.rules.linked_read(form, info, self.ctx, shown, git):
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+
+    def git_configs(self) -> GitConfigs:
+        """The git configuration files a hard link may be another name of (review GU4: a
+        `docs/cfg.txt` that `tar xf` made on `.git/config`'s inode, read by `cat`, `rg`):
+        those of the workspace's repositories, of their submodules and linked worktrees,
+        the global ones, and the files they include. Named, not listed: `.git` holds the
+        objects, far too many to list for each read. Found once per walk."""
+        if self.git_files is None:
+            files: dict[str, None] = {}
+            complete = True
+            for gitdir, _top in gitdirs_of(self.ctx.workspace, self.gitdirs)[0]:
+                common = commondir(gitdir) or gitdir
+                files.update(dict.fromkeys((common + "/config", gitdir + "/config.worktree")))
+                files[gitdir + "/config"] = None
+                found, listed = _gitdir_configs(common)
+                files.update(dict.fromkeys(found))
+                complete = complete and listed
+            home = self.ctx.home.rstrip("/")
+            xdg = self.ctx.env.get("XDG_CONFIG_HOME") or f"{home}/.config"
+            files.update(dict.fromkeys((f"{home}/.gitconfig", f"{xdg}/git/config")))
+            files.update(dict.fromkeys(sorted(self._included_in(self.ctx.workspace))))
+            self.git_files = GitConfigs(tuple(files), self.git_config_credentials, complete)
+        return self.git_files
 
     def linked_objects(self, objects: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """A local `git clone` hard-links the source repository's object files: a later
@@ -2313,7 +2341,8 @@ class PathChecks:
                 for reason in self.rules.hard_linked(found.shared, self.ctx, shown):
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
                 # and one on the inode of a `.env` outside this tree (review GJ6)
-                for reason in self.rules.linked_out(found, self.ctx, shown):
+                git = self.git_configs()
+                for reason in self.rules.linked_out(found, self.ctx, shown, None, git):
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
             for link, target in found.links:
                 links += 1
@@ -2383,6 +2412,7 @@ class PathChecks:
                 git_config=self.git_config_credentials,
                 only=only,
                 cwds=cwds,
+                git=self.git_configs(),
             )
             self.trees[key] = scanned
         reasons, complete = scanned
@@ -4086,6 +4116,38 @@ def _unreadable_index(seg: SegmentState, top: str) -> None:
         f"the index of the repository of `{short(top)}` could not be read; "
         "`git grep` may print a protected file",
     )
+
+
+_MAX_GITDIRS: Final = 1_000  # folders `_gitdir_configs` looks in (more: not all known)
+
+
+def _gitdir_configs(common: str) -> tuple[list[str], bool]:
+    """The configuration files of the git directories of the submodules below `common`
+    (`modules/NAME/config`, NAME may hold slashes, nested `modules/` too) and of its
+    linked worktrees (`worktrees/NAME/config.worktree`), and whether all were looked
+    at: a folder per name, the objects never (review GU4)."""
+    found: list[str] = []
+    pending = [common + "/modules", common + "/worktrees"]
+    visited = 0
+    while pending:
+        folder = pending.pop()
+        visited += 1
+        if visited > _MAX_GITDIRS:
+            return found, False
+        try:
+            with os.scandir(folder) as entries:
+                names = [entry.path for entry in entries if entry.is_dir(follow_symlinks=False)]
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return found, False
+        for path in names:
+            if os.path.lexists(path + "/config") or os.path.lexists(path + "/HEAD"):
+                found.extend((path + "/config", path + "/config.worktree"))
+                pending.append(path + "/modules")
+            elif not folder.endswith("/worktrees"):
+                pending.append(path)  # (a part of a submodule's name: `modules/lib/a`)
+    return found, True
 
 
 def _stat(path: str) -> os.stat_result | None:

@@ -310,34 +310,85 @@ def _add_inodes(found: _InodeMap, scan: subtree.TreeScan, picked: set[str]) -> N
                 found[number] = (*found.get(number, ()), path)
 
 
-def _place_inodes(place: str, found: _InodeMap) -> _InodeMap | None:
-    """`found` with the inode numbers of a protected home place: the file, or each file
-    below the folder (`RuleView._home_inodes` keeps what was found); None where the
-    folder cannot be listed whole."""
+# devices a home place that could not be listed whole lies on, each with the place: a
+# file there may be another name of a file on that device only, as a hard link never
+# crosses devices (review GU5); `_ANY_DEVICE`: which devices is not known
+_Blind = dict[int, str]
+_ANY_DEVICE: Final = -1
+
+
+def _place_inodes(place: str, found: _InodeMap, blind: _Blind) -> None:
+    """Adds to `found` the inode numbers of a protected home place: the file, or each file
+    below the folder (`RuleView._home_inodes` keeps what was found); to `blind`, where
+    the folder cannot be listed whole, the devices its files may lie on."""
     try:
         info = os.stat(place)
     except (FileNotFoundError, NotADirectoryError):
-        return found
+        return
     except (OSError, ValueError):
-        return None
+        blind[_ANY_DEVICE] = place
+        return
     if stat.S_ISREG(info.st_mode):
         found[info.st_ino] = (*found.get(info.st_ino, ()), place)
     elif stat.S_ISDIR(info.st_mode):
         scan = subtree.scan_names(place, hidden=True, budget=_INODE_BUDGET, keep=False)
         if not scan.complete or scan.blind:
-            return None
+            _blind_devices(place, info.st_dev, blind)
+            return
         _add_inodes(found, scan, set(scan.entries))
+
+
+def _blind_devices(place: str, device: int, blind: _Blind) -> None:
+    """Adds to `blind` the devices the files of folder `place` (on `device`), which could
+    not be listed whole (a browser profile's caches: review GU5), may lie on: its own,
+    and those of the file systems mounted below it; any, where the mounts are not known."""
+    blind[device] = place
+    mounts = _mount_points()
+    if mounts is None:
+        blind[_ANY_DEVICE] = place
+        return
+    real = os.path.realpath(place)
+    for mount in mounts:
+        if paths_within(mount, real) and mount != real:
+            try:
+                blind[os.stat(mount).st_dev] = place
+            except (OSError, ValueError):
+                blind[_ANY_DEVICE] = place
+
+
+def _mount_points() -> list[str] | None:
+    """The mount points of this process's view (`/proc/self/mountinfo`'s fifth field,
+    its octal escapes undone); None where it cannot be read (not Linux)."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
+            lines = f.read().splitlines()
+    except (OSError, ValueError):
+        return None
+    found: list[str] = []
+    for line in lines:
+        fields = line.split(" ")
+        if len(fields) > 4:
+            found.append(re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[4]))
     return found
 
 
-def _unknown_hard_link(path: str, names: int, shown: str) -> Reason:
+def _blind_place(blind: Mapping[int, str], device: int) -> str | None:
+    """The home place that could not be listed whole whose files may lie on `device`."""
+    return blind.get(device) or blind.get(_ANY_DEVICE)
+
+
+def _unknown_hard_link(path: str, names: int, shown: str, place: str | None = None) -> Reason:
     """The question for reading a file with `names` names where the protected files'
-    inodes cannot all be known (review GJ6)."""
+    inodes cannot all be known (review GJ6): `place` names the folder that could not be
+    listed, where known (review GU5)."""
+    where = f"`{place}` has too many entries, or a folder that cannot be read" if place else (
+        "too many entries, or a folder that cannot be read"
+    )
     return Reason(
         rule_id="engine.hard-links",
         message=f"reads `{shown}`: `{path}` is a hard link (one of {names} names of one "
-        "file), and the protected files it may be another name of could not all be listed "
-        "(too many entries, or a folder that cannot be read)",
+        f"file), and the protected files it may be another name of could not all be listed "
+        f"({where})",
         verdict=Verdict.ASK,
     )
 
@@ -347,10 +398,12 @@ def _unknown_hard_links(
     numbers: Mapping[int, tuple[str, bool]],
     shown: str,
     only: frozenset[str] | None,
+    blind: Mapping[int, str] | None = None,
 ) -> list[Reason]:
     """The question for a tree whose files' inodes cannot be matched with the protected
     files' (`RuleView.protected_inodes` None): a name read there whose file has more
-    names than the tree holds may be a protected file's (review GJ6). A `stat` per file."""
+    names than the tree holds may be a protected file's (review GJ6). A `stat` per file.
+    `blind`: the devices where they cannot be, with the place (review GU5); None: any."""
     groups = {group[0][0]: group for group in scan.shared}
     for first in numbers.values():
         names = groups.get(first[0], (first,))
@@ -361,10 +414,63 @@ def _unknown_hard_links(
                 info = os.lstat(path)
             except (OSError, ValueError):
                 continue  # (gone: nothing to read)
-            if info.st_nlink > len(names):
-                return [_unknown_hard_link(path, info.st_nlink, shown)]
+            place = None if blind is None else _blind_place(blind, info.st_dev)
+            if info.st_nlink > len(names) and (blind is None or place is not None):
+                return [_unknown_hard_link(path, info.st_nlink, shown, place)]
             break
     return []
+
+
+@dataclass(frozen=True)
+class GitConfigs:
+    """The git configuration files of the workspace's repositories (`.git/config`, a
+    submodule's, the files they include) and the judge of one (whether it holds a
+    credential): a hard link of one is read as that file (review GU4). `complete`: the
+    git directories could all be listed."""
+
+    files: tuple[str, ...]
+    judge: Callable[[str, str], Reason | None]
+    complete: bool = True
+
+
+def _git_inodes(files: Sequence[str]) -> _InodeMap:
+    """The inode numbers of `files` that have more than one name (a `stat` each: those
+    with one name have no other to be read by), each with their names (review GU4)."""
+    found: _InodeMap = {}
+    for path in files:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            found[info.st_ino] = (*found.get(info.st_ino, ()), path)
+    return found
+
+
+def _linked_git(path: str, configs: Sequence[str], git: GitConfigs, shown: str) -> list[Reason]:
+    """The question for `path`, another name of a git config among `configs` (same inode
+    number) that holds a credential: it prints what `cat .git/config` would (review GU4)."""
+    for config in configs:
+        if config != path and _same_file(path, config):
+            found = git.judge(config, f"{config} (read as {path}, a hard link of it)")
+            if found is not None:
+                return [found]
+    return []
+
+
+def _tree_names(
+    scan: subtree.TreeScan, first: tuple[str, bool], only: frozenset[str] | None
+) -> Iterator[str]:
+    """The names a recursive read reaches of the file whose first name in `scan` is
+    `first` (its other names in `scan.shared`)."""
+    for group in scan.shared:
+        if group[0][0] == first[0]:
+            break
+    else:
+        group = (first,)
+    for path, listed in group:
+        if listed and (only is None or path in only):
+            yield path
 
 
 def _denies(reasons: Sequence[Reason]) -> bool:
@@ -740,7 +846,7 @@ class RuleView:
                 }
             )
         )
-        self._home_inode_memo: dict[tuple[str, ...], tuple[float, _InodeMap | None]] = {}
+        self._home_inode_memo: dict[tuple[str, ...], tuple[float, _InodeMap, _Blind]] = {}
         # the workspace's protected inodes, by the listing `subtree.scan` keeps
         self._workspace_inode_memo: dict[
             tuple[str, ...], tuple[tuple[object, ...], _InodeMap]
@@ -1109,6 +1215,7 @@ class RuleView:
         ignore_files: Sequence[str] = (),
         only: frozenset[str] | None = None,
         cwds: Sequence[str] = (),
+        git: GitConfigs | None = None,
     ) -> tuple[list[Reason], bool]:
         """Reasons for the protected files a recursive read of directory `root` would reach.
 
@@ -1213,7 +1320,7 @@ class RuleView:
                 break
         found.extend(self.hard_linked(scan.shared, ctx, shown, only))
         if not _denies(found):
-            found.extend(self.linked_out(scan, ctx, shown, only))
+            found.extend(self.linked_out(scan, ctx, shown, only, git))
         complete = scan.complete
         pending = list(scan.links)
         linked: set[str] = set()
@@ -1284,46 +1391,65 @@ class RuleView:
         ctx: EvalContext,
         shown: str,
         only: frozenset[str] | None = None,
+        git: GitConfigs | None = None,
     ) -> list[Reason]:
         """Reasons for the names a recursive read reaches that are hard links of a
         protected file elsewhere, outside the scanned tree (review GJ6: `src/leak.py` on
-        the inode of the top `.env`, which `rg KEY src` printed). The listing's inode
-        numbers meet the protected files' (`protected_inodes`): no `stat` unless one
-        matches. Where those cannot all be known, a name of a file with more names than
-        the tree holds asks."""
+        the inode of the top `.env`, which `rg KEY src` printed), or of a git config that
+        holds a credential (`git`, review GU4). The listing's inode numbers meet the
+        protected files' (`protected_inodes`): no `stat` unless one matches. Where those
+        cannot all be known, a name of a file with more names than the tree holds asks."""
         numbers = scan.inodes
         if not numbers:
             return []
         secrets = self.protected_inodes(ctx)
-        if secrets is None:
+        if secrets is None or (git is not None and not git.complete):
             return _unknown_hard_links(scan, numbers, shown, only)
+        workspace, home, blind = secrets
         found: list[Reason] = []
-        shared = {group[0][0]: group for group in scan.shared}
-        for known in secrets:
+        for known in (workspace, home):
             for number in known.keys() & numbers.keys():
-                first = numbers[number]
-                for path, listed in shared.get(first[0], (first,)):
-                    if not listed or (only is not None and path not in only):
-                        continue
+                for path in _tree_names(scan, numbers[number], only):
                     found.extend(self._linked_secret(path, known[number], ctx, shown))
                 if _denies(found):
                     return found
+        if git is not None:
+            configs = _git_inodes(git.files)
+            for number in configs.keys() & numbers.keys():
+                for path in _tree_names(scan, numbers[number], only):
+                    found.extend(_linked_git(path, configs[number], git, shown))
+        if blind and not found:
+            found.extend(_unknown_hard_links(scan, numbers, shown, only, blind))
         return found
 
     def linked_read(
-        self, path: str, info: os.stat_result, ctx: EvalContext, shown: str
+        self,
+        path: str,
+        info: os.stat_result,
+        ctx: EvalContext,
+        shown: str,
+        git: GitConfigs | None = None,
     ) -> list[Reason]:
         """Reasons for reading `path`, a regular file whose `os.stat` is `info`, where it
         is a hard link of a protected file (review GJ6: `cat notes.txt` on the inode of
-        `.env`). Nothing is looked up for a file with one name; one with more asks where
-        the protected files cannot all be known."""
+        `.env`) or of a git config that holds a credential (`git`, review GU4: `cat
+        docs/cfg.txt` on `.git/config`'s). Nothing is looked up for a file with one name;
+        one with more asks where the protected files of its device cannot all be known."""
         if info.st_nlink < 2 or not stat.S_ISREG(info.st_mode):
             return []
         secrets = self.protected_inodes(ctx)
-        if secrets is None:
+        if secrets is None or (git is not None and not git.complete):
             return [_unknown_hard_link(path, info.st_nlink, shown)]
-        names = tuple(name for known in secrets for name in known.get(info.st_ino, ()))
-        return self._linked_secret(path, names, ctx, shown)
+        workspace, home, blind = secrets
+        names = (*workspace.get(info.st_ino, ()), *home.get(info.st_ino, ()))
+        found = self._linked_secret(path, names, ctx, shown)
+        if git is not None and not found:
+            found = _linked_git(path, _git_inodes(git.files).get(info.st_ino, ()), git, shown)
+        place = _blind_place(blind, info.st_dev)
+        if place is not None and not found:
+            # (a hard link never crosses devices: a place elsewhere holds none of its names)
+            found = [_unknown_hard_link(path, info.st_nlink, shown, place)]
+        return found
 
     def _linked_secret(
         self, path: str, secrets: Sequence[str], ctx: EvalContext, shown: str
@@ -1338,16 +1464,19 @@ class RuleView:
                 )  # fmt: skip
         return []
 
-    def protected_inodes(self, ctx: EvalContext) -> tuple[_InodeMap, _InodeMap] | None:
+    def protected_inodes(
+        self, ctx: EvalContext
+    ) -> tuple[_InodeMap, _InodeMap, Mapping[int, str]] | None:
         """The inode numbers of the files the read rules may protect, each with their
-        names: the workspace's (`_workspace_inodes`) and the home places' (`_home_inodes`).
-        None where they cannot all be known (a tree too large to list, a folder this
-        process cannot list): the caller then asks for a file with more than one name."""
+        names: the workspace's (`_workspace_inodes`) and the home places' (`_home_inodes`),
+        and the devices of the home places that could not be listed whole (review GU5).
+        None where the workspace's cannot all be known (a tree too large to list, a folder
+        this process cannot list): the caller then asks for a file with more than one name."""
         workspace = self._workspace_inodes(ctx)
-        home = self._home_inodes(ctx) if workspace is not None else None
-        if workspace is None or home is None:
+        if workspace is None:
             return None
-        return workspace, home
+        home, blind = self._home_inodes(ctx)
+        return workspace, home, blind
 
     def _workspace_inodes(self, ctx: EvalContext) -> _InodeMap | None:
         """The inode numbers of the workspace's protected files (those `_tree_picks`
@@ -1378,25 +1507,26 @@ class RuleView:
         self._workspace_inode_memo[workspaces] = (tuple(listings), found)
         return found
 
-    def _home_inodes(self, ctx: EvalContext) -> _InodeMap | None:
+    def _home_inodes(self, ctx: EvalContext) -> tuple[_InodeMap, _Blind]:
         """The inode numbers of the files in the home places the read rules protect (each
         fixed name, and what a folder of them holds), looked at once every
         `_LINK_SCAN_SECONDS` per home as `linked_places` is: the agent cannot make a name
-        there (a write there is denied). None where a folder cannot be listed whole."""
+        there (a write there is denied). With the devices of the folders that cannot be
+        listed whole (`_place_inodes`)."""
         homes = tuple(dict.fromkeys((*(home for home, _ in ctx.anchors()), *ctx.host_homes)))
         now = time.monotonic()
         kept = self._home_inode_memo.get(homes)
         if kept is not None and now - kept[0] < _LINK_SCAN_SECONDS:
-            return kept[1]
-        found: dict[int, tuple[str, ...]] | None = {}
+            return kept[1], kept[2]
+        found: _InodeMap = {}
+        blind: _Blind = {}
         for home in homes:
             for place in self._home_read_places:
-                if found is not None:
-                    found = _place_inodes(f"{home.rstrip('/')}/{place}", found)
+                _place_inodes(f"{home.rstrip('/')}/{place}", found, blind)
         if len(self._home_inode_memo) >= _MAX_TREE_PICKS:
             self._home_inode_memo.clear()
-        self._home_inode_memo[homes] = (now, found)
-        return found
+        self._home_inode_memo[homes] = (now, found, blind)
+        return found, blind
 
     def _tree_picks(
         self, entries: tuple[str, ...], workspaces: list[str], git_configs: bool
