@@ -1954,8 +1954,11 @@ class _Walk(LineWrites):
         manifest = launchers.MANIFEST_ALIASES.get(program, program)
         if manifest in launchers.MANIFEST_TOOLS:
             self.manifest_code(manifest, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        if program == "gem":
+            self.gem_exec([w.value for w in (*prefix[1:], *rest)], seg, cwd)
         if program == "go":
             self.go_cgo([w.value for w in (*prefix[1:], *rest)], seg)
+            self.go_env_file(seg)
 
     def terraform_providers(
         self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
@@ -2194,12 +2197,23 @@ class _Walk(LineWrites):
         evaluates the Gemfile, `gradle tasks` the build scripts: reviews GP4, GP8) asks,
         with no offer, where the manifest is found (`launchers.MANIFEST_TOOLS`): the
         approval of a listing covered the repository's code."""
+        if program == "bundle" and launchers.moves_gemfile(words):
+            # `bundle check --gemfile=evil.rb`: a Ruby file of any name, on any verb, which
+            # no approval of the verb covered (review GT3)
+            seg.floor(
+                Verdict.ASK,
+                "engine.manifest-code",
+                "`--gemfile` makes bundler evaluate the Ruby file it names, which no "
+                "approval covers",
+            )
+            return
         verb = launchers.manifest_verb(program, words)
         if verb is None:
             return
         tool = launchers.MANIFEST_TOOLS[program]
-        moved = program == "bundle" and next(
-            (key for key in launchers.BUNDLE_ENV if self.ctx.env.get(key)), None
+        moved = program == "bundle" and (
+            next((key for key in launchers.BUNDLE_ENV if self.ctx.env.get(key)), None)
+            or self.bundle_user_config()
         )
         files = launchers.manifest_files(tool)
         if files and not moved and self.launcher_finding(files, cwd) is None:
@@ -2208,6 +2222,58 @@ class _Walk(LineWrites):
             Verdict.ASK,
             "engine.manifest-code",
             f"`{program} {short(verb)}` runs {tool.what} which no approval covers",
+        )
+
+    def bundle_user_config(self) -> bool:
+        """Whether bundler's user settings file lies in the workspace (a home, or
+        `BUNDLE_USER_HOME`/`BUNDLE_USER_CONFIG`, there): its `BUNDLE_GEMFILE` or
+        `BUNDLE_PATH` is the repository's then, as the project's `.bundle/config`
+        (review GT4). One named relative, or not looked at, counts."""
+        path = launchers.bundle_user_config(self.ctx.home, self.ctx.env)
+        if path is None or not self._reaches_workspace(path):
+            return False
+        self.fs = True
+        return not os.path.isabs(path) or os.path.lexists(path)
+
+    def gem_exec(
+        self, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """`gem exec bundle list` runs the `bundle` of the bundler gem: its line is judged
+        as `bundle list` would be, where the alias escaped the no-offer (review GT8); a
+        program that cannot be told asks."""
+        inner = launchers.gem_exec_line(words)
+        if inner is None:
+            return
+        program, rest = inner
+        if not program:
+            seg.floor(
+                Verdict.ASK,
+                "engine.manifest-code",
+                "`gem exec` runs a program that cannot be told here, which may evaluate "
+                "the project's manifest",
+            )
+            return
+        manifest = launchers.MANIFEST_ALIASES.get(program, program)
+        if manifest in launchers.MANIFEST_TOOLS:
+            self.manifest_code(manifest, rest, seg, cwd)
+
+    def go_env_file(self, seg: SegmentState) -> None:
+        """go's user env file (`GOENV`, else `go/env` in `XDG_CONFIG_HOME` or
+        `~/.config`) in the workspace: its `GOFLAGS=-toolexec=…`, `CC`, `CGO_CFLAGS`,
+        `GOTOOLCHAIN`, `GOPROXY` are the repository's, which run its code for any go
+        command that builds or switches toolchains (review GT5): every go line asks."""
+        path = gocgo.env_file(self.ctx.home, self.ctx.env)
+        if path is None or not self._reaches_workspace(path):
+            return
+        self.fs = True
+        if os.path.isabs(path) and not gocgo.has_settings(path):
+            return
+        seg.floor(
+            Verdict.ASK,
+            "engine.go-env-file",
+            f"go reads its settings from `{short(path)}`, a file of the workspace, which "
+            "may make it run any program (`GOFLAGS=-toolexec`, `CC`, `GOTOOLCHAIN`): no "
+            "approval covers it",
         )
 
     def go_cgo(self, words: list[str | None], seg: SegmentState) -> None:

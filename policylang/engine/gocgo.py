@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from policylang.engine.gitconfig import read_regular
@@ -87,3 +87,27 @@ def _imports_c(path: str) -> bool:
     if data is None or len(data) > _MAX_GO_BYTES:
         return True
     return _IMPORT_C.search(data) is not None
+
+
+def env_file(home: str | None, env: Mapping[str, str]) -> str | None:
+    """go's user env file, which `go env -w` writes and every go command reads: `GOENV`
+    (None where `off`), else `go/env` in `XDG_CONFIG_HOME` or `$HOME/.config` (Go's
+    `os.UserConfigDir`; review GT5)."""
+    named = env.get("GOENV")
+    if named:
+        return None if named == "off" else named
+    config = env.get("XDG_CONFIG_HOME") or (os.path.join(home, ".config") if home else "")
+    return os.path.join(config, "go", "env") if config else None
+
+
+def has_settings(path: str) -> bool:
+    """Whether go's env file at `path` sets anything (a `KEY=VALUE` line); one that
+    cannot be read, or is too large, counts (review GT5)."""
+    if not os.path.lexists(path):
+        return False
+    if os.path.isdir(path):
+        return False
+    data = read_regular(path, _MAX_GO_BYTES + 1)
+    if data is None or len(data) > _MAX_GO_BYTES:
+        return True
+    return any(b"=" in line for line in data.splitlines() if not line.lstrip().startswith(b"#"))

@@ -989,6 +989,18 @@ _BUNDLE_FREE: Final = frozenset(
      "binstubs", "pristine", "clean", "console", "plugin", "inject", "config", "help",
      "version", "init", "gem"}
 )  # fmt: skip
+# Composer's verbs that install, build or run the project (its plugins' code is approved
+# with them), as `_BUNDLE_FREE`: any other verb, none, or `help` is judged (review GT7)
+_COMPOSER_FREE: Final = frozenset(
+    {"install", "i", "update", "u", "upgrade", "require", "r", "remove", "rm",
+     "run-script", "run", "exec", "create-project", "dump-autoload", "dumpautoload",
+     "reinstall", "bump", "archive", "test"}
+)  # fmt: skip
+# Leiningen's verbs that build, test or run the project (review GT7)
+_LEIN_FREE: Final = frozenset(
+    {"run", "test", "retest", "uberjar", "jar", "compile", "javac", "repl", "install",
+     "deploy", "check", "trampoline", "do", "with-profile", "release", "new", "clean", "pom"}
+)  # fmt: skip
 _GRADLE_READS: Final = frozenset(
     {"tasks", "dependencies", "dependencyInsight", "projects", "properties", "help",
      "buildEnvironment", "outgoingVariants", "resolvableConfigurations", "javaToolchains",
@@ -1011,13 +1023,12 @@ MANIFEST_TOOLS: Final[dict[str, ManifestTool]] = {
             "diagnose-api-breaking-changes", "completion-tool")),
         True, "Package.swift, which SwiftPM compiles and runs,",
     ),
+    # Composer loads the plugins of `vendor/` for every command, `help` and bare
+    # `composer` (`list`) too, and a plugin or a script of composer.json may add any verb:
+    # its verbs are a closed set, those not install, build or run ones judged (review GT7)
     "composer": ManifestTool(
-        ("composer.json", "vendor"),
-        frozenset({"show", "info", "validate", "licenses", "outdated", "depends", "why",
-                   "prohibits", "why-not", "fund", "audit", "check-platform-reqs",
-                   "diagnose", "status", "suggests", "search", "config", "browse", "home",
-                   "list", "about"}),
-        True, "the project, whose installed plugins Composer loads,",
+        ("composer.json", "vendor"), _COMPOSER_FREE, False,
+        "the project, whose installed plugins Composer loads,",
     ),
     "sbt": ManifestTool(
         (),
@@ -1026,11 +1037,10 @@ MANIFEST_TOOLS: Final[dict[str, ManifestTool]] = {
                    "dependencyBrowseTree", "scalaVersion", "name", "update"}),
         True, "the sbt build, Scala code sbt evaluates at its start,", True,
     ),
+    # bare `lein` is `lein help`, and project.clj's aliases and plugins may add any verb:
+    # a closed set too (review GT7)
     "lein": ManifestTool(
-        ("project.clj",),
-        frozenset({"version", "pprint", "classpath", "deps", "help", "search", "vcs",
-                   "change"}),
-        True, "project.clj, Clojure code Leiningen evaluates,",
+        ("project.clj",), _LEIN_FREE, False, "project.clj, Clojure code Leiningen evaluates,",
     ),
     "gradle": _GRADLE,
     "gradlew": _GRADLE,
@@ -1095,6 +1105,11 @@ def manifest_verb(program: str, words: list[str | None]) -> str | None:
     if None in operands:
         return "a word that is not literal"
     names = [w for w in operands if w is not None]
+    if not names and program in _BARE_RUNS:
+        return "(no verb)"  # (review GT7)
+    odd = next((name for name in names if _ODD_VERB.search(name)), None)
+    if odd is not None and (tool.many or odd == names[0]):
+        return odd  # `sbt "show name"`: several commands in one word (review GT7)
     if not tool.listed:
         verb = names[0] if names else ""
         return None if verb in tool.verbs else verb
@@ -1109,6 +1124,62 @@ def manifest_verb(program: str, words: list[str | None]) -> str | None:
             ):
                 return name
     return None
+
+
+# tools whose bare name evaluates the manifest: Gradle's default tasks, sbt's build, `lein
+# help`, `composer list` with the plugins (review GT7)
+_BARE_RUNS: Final = frozenset({"gradle", "gradlew", "sbt", "lein", "composer"})
+# a verb word holding spaces, quotes or `;`: sbt runs each command it holds (`sbt "show
+# name"`), which the verb tables cannot tell apart (review GT7)
+_ODD_VERB: Final = re.compile(r"[\s;'\"`\\]")
+# bundler's option that names the Gemfile to evaluate, on any verb (review GT3); bundler's
+# option parser (Thor) takes `--gemfile FILE` and `--gemfile=FILE`
+_GEMFILE_OPTION: Final = re.compile(r"--gemfile(?:=.*)?", re.S)
+
+
+def moves_gemfile(words: list[str | None]) -> bool:
+    """Whether a bundler line names its Gemfile (`--gemfile evil.rb`): any Ruby file,
+    whatever its name, is evaluated (review GT3); a word not literal counts."""
+    return any(word is None or _GEMFILE_OPTION.fullmatch(word) for word in words)
+
+
+def bundle_user_config(home: str | None, env: Mapping[str, str]) -> str | None:
+    """Bundler's user settings file (`BUNDLE_USER_CONFIG`, else `config` in
+    `BUNDLE_USER_HOME` or `~/.bundle`), whose `BUNDLE_GEMFILE` bundler takes as the
+    project's (review GT4); None where no home is known."""
+    named = env.get("BUNDLE_USER_CONFIG")
+    if named:
+        return named
+    folder = env.get("BUNDLE_USER_HOME") or (os.path.join(home, ".bundle") if home else None)
+    return os.path.join(folder, "config") if folder else None
+
+
+# `gem exec`'s options that take the next word (RubyGems >= 3.5)
+_GEM_EXEC_VALUED: Final = frozenset({"-g", "--gem", "-v", "--version", "--platform"})
+
+
+def gem_exec_line(words: list[str | None]) -> tuple[str, list[str | None]] | None:
+    """The program and words `gem exec` runs (`gem exec bundle list`: `bundle`, [`list`]),
+    the gem's version (`bundler:2.3.7`) left off; ("", []) where they cannot be told
+    (a word not literal); None for a line that is no `gem exec` (review GT8)."""
+    if words[:1] != ["exec"]:
+        return None
+    rest = words[1:]
+    index = 0
+    while index < len(rest):
+        word = rest[index]
+        if word is None:
+            return ("", [])
+        if word == "--":
+            index += 1
+            break
+        if not word.startswith("-"):
+            break
+        index += 2 if word in _GEM_EXEC_VALUED else 1
+    if index >= len(rest) or rest[index] is None:
+        return ("", []) if index < len(rest) else None
+    program = str(rest[index]).partition(":")[0].rpartition("/")[2]
+    return (program, rest[index + 1 :])
 
 
 def manifest_files(tool: ManifestTool) -> tuple[LaunchFile, ...]:

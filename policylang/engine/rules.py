@@ -2316,6 +2316,8 @@ class RuleView:
             if _loads_app_for_help(values):
                 return None
             found = self._help_only(values) or found
+        if found is not None and not is_exact(found) and len(values) == len(inner):
+            found = _manifest_help_offer(found, values) or found
         start = _unknown_module(values)
         if found is not None and start is not None and len(found) == start < len(values):
             found = self._unknown_module_offer(values, start)
@@ -2644,6 +2646,34 @@ def _lists_only(found: Sequence[str], values: Sequence[str]) -> bool:
     """Whether the words after compose's `config` are one listing option (review GH1)."""
     rest = values[len(found) :]
     return len(rest) == 1 and rest[0] in _COMPOSE_LISTINGS
+
+
+# the tools whose manifest is code (`launchers.MANIFEST_TOOLS`) and SwiftPM's verb that
+# takes a verb of its own (review GT6, GT7)
+_MANIFEST_PROGRAMS: Final = frozenset(
+    {"bundle", "bundler", "swift", "composer", "sbt", "lein", "gradle", "gradlew", "dotnet",
+     "uv"}
+)  # fmt: skip
+_VERB_GROUPS: Final = frozenset({("swift", "package")})
+
+
+def _manifest_help_offer(found: tuple[str, ...], values: Sequence[str]) -> tuple[str, ...] | None:
+    """The exact rule of a manifest tool's help line (`composer help install`, `swift
+    package --version`) or of a verb group with no verb (`swift package`), where the
+    verb offered covered the verbs that run the manifest (`swift package` approved `swift
+    package resolve`: reviews GT6, GT7); None for another line."""
+    program = program_name(values[0].rpartition("/")[2])
+    if program not in _MANIFEST_PROGRAMS or len(found) < 2:
+        return None
+    rest = values[len(found) :]
+    if values[1] == "help":
+        return (*values, EXACT_END)
+    if (program, found[1]) in _VERB_GROUPS and len(found) == 2:
+        # `swift package resolve` keeps its verb; options before it, or none, exactly
+        return (*found, rest[0]) if rest and not rest[0].startswith("-") else (*values, EXACT_END)
+    if any(not value.startswith("-") for value in rest):
+        return None
+    return (*values, EXACT_END) if any(_helpish(value) for value in rest) else None
 
 
 def _helpish(value: str) -> bool:
