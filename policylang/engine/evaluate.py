@@ -2161,15 +2161,6 @@ class _Walk(LineWrites):
                 "and runs their install scripts, which no approval covers",
             )
             return
-        packed = launchers.packed_elsewhere(program, words)
-        if packed is not None:
-            seg.floor(
-                Verdict.ASK,
-                "engine.launcher-file",
-                f"`{short(packed)}` makes `npm diff` pack another folder or repository, "
-                "running its `prepare` script, which no approval covers",
-            )
-            return
         setting = launchers.line_setting(program, words)
         if setting is not None:
             seg.floor(

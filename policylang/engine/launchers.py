@@ -824,74 +824,11 @@ def hidden_audit_fix(program: str, words: list[str | None]) -> str | None:
     return operands[1] or "a word that is not literal"
 
 
-def _npm_packs(words: list[str | None]) -> bool:
-    """Whether the npm line is `npm diff`, which packs the project (review GO2)."""
-    verb = next((word for word in words if word is None or not word.startswith("-")), "")
-    return verb == "diff"
-
-
-# the scripts of `package.json` npm runs when it packs a folder (review GO2: `npm diff`
-# packs the project and runs `prepare`, with no install nor build asked for)
-_PACK_SCRIPTS: Final = frozenset(
-    {"prepare", "preprepare", "postprepare", "prepack", "postpack"}
-)
-
-
-def _pack_scripts(_path: str, text: str, _inside: Inside) -> str | None:
-    """The first script of a `package.json` npm runs packing its folder, parsed as npm
-    does (a key spelt with escapes is the same key); a file that cannot be parsed counts."""
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return "a file that cannot be parsed here"
-    found = parsed.get("scripts") if isinstance(parsed, dict) else None
-    if found is not None and not isinstance(found, dict):
-        return "`scripts`, not read here"
-    return next((f"scripts.{key}" for key in found or {} if key in _PACK_SCRIPTS), None)
-
-
-_PACK_FILE: Final = LaunchFile("package.json", _pack_scripts)
-# a `--diff` spec of a package in the registry, by name and version, range or tag; any
-# other (`file:`, a folder, a tarball, a git address or `user/repo`, an alias) is a
-# folder or repository npm packs, running its `prepare` (review GO2)
-_REGISTRY_SPEC: Final = re.compile(
-    r"(?!.*\.(?:tgz|tar|tar\.gz)$)(?:@[a-z0-9][\w.~-]*/)?[a-z0-9][\w.~-]*(?:@[^/:\\]*)?",
-    re.IGNORECASE,
-)
-# the options that make `npm diff` pack the workspaces' packages (each `package.json`
-# below, not looked at here)
-_NPM_WORKSPACE_OPTIONS: Final = ("-w", "-ws", "--ws", "--workspace", "--workspaces",
-                                 "--include-workspace-root")  # fmt: skip
-
-
-def packed_elsewhere(program: str, words: list[str | None]) -> str | None:
-    """The word of an `npm diff` line that makes npm pack a folder other than the
-    project's (and run its `prepare`): a `--diff` spec not of the registry, a workspace
-    option; a word not known counts (review GO2)."""
-    if program != "npm" or not _npm_packs(words):
-        return None
-    for index, word in enumerate(words):
-        if word is None:
-            return "a word that is not literal"
-        name, equals, value = word.partition("=")
-        if name in _NPM_WORKSPACE_OPTIONS:
-            return word
-        if name != "--diff":
-            continue
-        spec = value if equals else (words[index + 1] if index + 1 < len(words) else "")
-        if spec is None or not _REGISTRY_SPEC.fullmatch(spec):
-            return spec or word
-    return None
-
-
 def files_for(program: str, words: list[str | None]) -> tuple[LaunchFile, ...]:
     """`LAUNCHERS[program]`, and for Maven with a goal or phase the project's `pom.xml`,
     whose plugin repositories and extensions choose the plugin a goal runs (review GK8;
-    `mvn --version` reads no pom); for `npm diff` the project's `package.json`, whose
-    `prepare` npm runs packing it (review GO2)."""
+    `mvn --version` reads no pom)."""
     files = LAUNCHERS[program]
-    if program == "npm" and _npm_packs(words):
-        return (*files, _PACK_FILE)
     if program not in ("mvn", "mvnw"):
         return files
     goals = [word for word in words if word is None or not word.startswith("-")]

@@ -4,10 +4,11 @@ formatters' link walk.
 GO1: isort follows a committed link to a folder (`follow_links`), mypy too: an approved
 `isort .` rewrote the files of a folder the link named, outside the workspace. GO2: `npm
 diff` packs the project, or a folder a `--diff` spec names, and runs its `prepare`
-script. GO3: `npm audit fix`, `uninstall`, `dedupe` and `prune` reify the tree, running the
-install scripts of a `file:` dependency; the approval of `npm audit` covered `npm audit
-fix`. GO4: `docker-compose alpha viz` was offered `docker-compose alpha` (which covers
-`alpha watch` and `alpha publish`). GO5: `-g` under the approvals of the other npm verbs
+script (since review GT1, GT2 every `npm diff` is a locked ask). GO3: `npm audit fix`,
+`uninstall`, `dedupe` and `prune` reify the tree, running the install scripts of a `file:`
+dependency; the approval of `npm audit` covered `npm audit fix`. GO4: `docker-compose
+alpha viz` was offered `docker-compose alpha` (which covers `alpha watch` and `alpha
+publish`). GO5: `-g` under the approvals of the other npm verbs
 acts on the global packages."""
 
 from __future__ import annotations
@@ -96,15 +97,17 @@ def test_go2_npm_diff_runs_prepare(tmp_path: Path) -> None:
         "npm diff --diff=git+https://example.invalid/x.git",
         "npm diff --diff=lodash@npm:evil@1",
         "npm diff -w packages/a",
+        # (review GT1, GT2: a project without `prepare`, and packages of the registry,
+        # are packed and printed too: no `npm diff` is approvable)
+        "npm diff",
+        "npm diff --diff=lodash@1 --diff=lodash@2",
+        "npm diff --diff=@types/node@^20 --diff-name-only",
     ],
 )
 def test_go2_npm_diff_of_a_folder_or_repository_asks(tmp_path: Path, line: str) -> None:
     workspace, env = _npm_workspace(tmp_path, '{"name": "app", "version": "1.0.0"}')
     assert decide(line, workspace, env, "npm diff").verdict is Verdict.ASK
-    # (a project without `prepare`, and packages of the registry, stay approved)
-    for allowed in ("npm diff", "npm diff --diff=lodash@1 --diff=lodash@2",
-                    "npm diff --diff=@types/node@^20 --diff-name-only"):  # fmt: skip
-        assert decide(allowed, workspace, env, "npm diff").verdict is Verdict.ALLOW, allowed
+    assert decide(line, workspace, env).suggested_rule is None
 
 
 def _file_dependency(tmp_path: Path) -> tuple[Path, dict[str, str]]:
