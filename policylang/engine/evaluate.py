@@ -45,6 +45,7 @@ from policylang.decision import Decision, Reason, Retention, SegmentDecision, Ve
 from policylang.engine import (
     _objects,
     checks,
+    composefiles,
     gitrefs,
     gitstage,
     gocgo,
@@ -1959,6 +1960,9 @@ class _Walk(LineWrites):
         if program == "go":
             self.go_cgo([w.value for w in (*prefix[1:], *rest)], seg)
             self.go_env_file(seg)
+        compose = composefiles.words_after(program, [w.value for w in (*prefix[1:], *rest)])
+        if compose is not None:
+            self.compose_project(program, compose, seg, cwd)
 
     def terraform_providers(
         self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
@@ -2266,6 +2270,31 @@ class _Walk(LineWrites):
             "may make it run any program (`GOFLAGS=-toolexec`, `CC`, `GOTOOLCHAIN`): no "
             "approval covers it",
         )
+
+    def compose_project(
+        self, program: str, words: Sequence[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """An approved compose verb that loads the project (any but `version`, `ls`,
+        help) prints the values its compose files interpolate from `.env` and the files
+        they name in its validation errors (`invalid containerPort: CANARY`): where the
+        project's files may interpolate or read a file, or the line or environment moves
+        them, it asks, with no approval offered (review GS1, `composefiles`)."""
+        verb = composefiles.loads_project(words)
+        if verb is None:
+            return
+        self.fs = True
+        found = composefiles.mover(words, self.ctx.env)
+        if found is None:
+            starts = sorted(cwd.candidates) if cwd.known else None
+            found = composefiles.finding(starts, paths.ancestors, self._reaches_workspace)
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.compose-project",
+                f"`{program} … {short(verb)}` loads the compose project (`{short(found)}`), "
+                "whose values from `.env` and the files it names compose prints in its "
+                "errors, which no approval covers",
+            )
 
     def go_cgo(self, words: list[str | None], seg: SegmentState) -> None:
         """An approved go verb that compiles (`go build`, `go vet`, `go list -compiled`)

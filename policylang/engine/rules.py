@@ -2324,6 +2324,8 @@ class RuleView:
         if found is not None and _config_printer(found):
             # review GH1: only compose's listing lines, exactly
             found = (*values, EXACT_END) if _lists_only(found, values) else None
+        if found is not None:
+            found = _compose_offer(found, values)
         return found
 
     def _help_only(self, values: Sequence[str]) -> tuple[str, ...] | None:
@@ -2632,14 +2634,41 @@ _CONFIG_PRINTERS: Final = frozenset(
                    ("finch", "compose"), ("docker-compose",), ("podman-compose",))
      for verb in ("config", "convert")}  # (`convert`: compose v2's name of `config`, GL4)
 )  # fmt: skip
-_COMPOSE_LISTINGS: Final = frozenset(
-    {"--services", "--volumes", "--images", "--profiles", "--networks", "--models"}
-)
+# (`--images`, `--profiles` and `--models` print interpolated values, `alpine:${SECRET}`:
+# review GS2; the keys of services, volumes and networks are never interpolated)
+_COMPOSE_LISTINGS: Final = frozenset({"--services", "--volumes", "--networks"})
+# compose's verbs offered nothing: `publish` (and `alpha publish`) uploads `.env` with
+# `--with-env` to any registry (GS4), `bridge` covers `bridge convert` (GS5), a doubled
+# `compose` covers `compose config` (GS6)
+_COMPOSE_UNOFFERED: Final = frozenset({"publish", "bridge", "compose"})
+_COMPOSE_FRONTS: Final = frozenset({"docker", "podman", "nerdctl", "finch"})
 
 
 def _config_printer(found: Sequence[str]) -> bool:
     """Whether a suggestion is compose's `config` verb (`_CONFIG_PRINTERS`)."""
     return (program_name(found[0].rpartition("/")[2]), *found[1:]) in _CONFIG_PRINTERS
+
+
+def _compose_offer(found: Sequence[str], values: Sequence[str]) -> tuple[str, ...] | None:
+    """A compose suggestion, with the verbs no approval may cover taken out
+    (`_COMPOSE_UNOFFERED`) and `alpha viz` offered exactly: `alpha viz --image` prints
+    each service's interpolated image (review GS3)."""
+    base = program_name(found[0].rpartition("/")[2])
+    if base in _COMPOSE_FRONTS and len(found) > 1 and found[1] == "compose":
+        verb = found[2:]
+    elif base in ("docker-compose", "podman-compose"):
+        verb = found[1:]
+    else:
+        return tuple(found)
+    if verb and verb[0] == "alpha":
+        verb = verb[1:]
+        if not verb:
+            return None  # (`nerdctl compose alpha` covered `alpha publish`: GS4)
+        if verb[0] == "viz":
+            return (*values, EXACT_END)
+    if verb and verb[0] in _COMPOSE_UNOFFERED:
+        return None
+    return tuple(found)
 
 
 def _lists_only(found: Sequence[str], values: Sequence[str]) -> bool:

@@ -25,6 +25,8 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     ws, home = root / "ws", root / "home"
     (ws / "src").mkdir(parents=True)
     (ws / ".env").write_text("API_KEY=FAKE\n")
+    # (a compose project that interpolates nothing: an approved compose verb holds, GS1)
+    (ws / "compose.yaml").write_text("services:\n  app:\n    image: alpine\n")
     (home / ".ssh").mkdir(parents=True)
     (home / ".ssh" / "id_rsa").write_text("FAKE KEY\n")
     (home / ".aws").mkdir()

@@ -42,6 +42,8 @@ def _decide(policy: Policy, command: str, workspace: Path, cwd: Path | None = No
 def test_a_program_running_a_file_is_offered_with_that_file(
     workspace: Path, command: str, offered: str
 ) -> None:
+    # (a compose project that interpolates nothing: compose verbs are offered, GS1)
+    (workspace / "compose.yaml").write_text("services:\n  web:\n    image: alpine\n")
     decision = _decide(load_policy(), command, workspace)
     assert decision.verdict is Verdict.ASK
     assert decision.suggested_rule == offered.format(ws=workspace)

@@ -82,6 +82,9 @@ def test_gh1_compose_config_listing_offered_exactly(tmp_path: Path, compose: str
     if compose == "podman-compose" and real is not None:  # `config` prints `.env`'s value
         assert _CANARY in _run([real, "config"], workspace, tmp_path / "home")
         assert _CANARY not in _run([real, "config", "--services"], workspace, tmp_path / "home")
+    # a compose file that interpolates gets no offer at all (review GS1)
+    assert _offer(f"{compose} config --services", workspace, env) is None
+    (workspace / "compose.yml").write_text("services:\n  web:\n    image: alpine\n")
     offered = _offer(f"{compose} config --services", workspace, env)
     assert offered == f"{compose} config --services $"
     assert decide(f"{compose} config --services", workspace, env, offered).verdict is Verdict.ALLOW

@@ -39,6 +39,11 @@ def _workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return workspace, {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
 
 
+def _plain(workspace: Path) -> None:
+    """A compose file that interpolates nothing and names no file (review GS1)."""
+    (workspace / "compose.yml").write_text("services:\n  config:\n    image: x\n")
+
+
 def _podman_compose(tmp_path: Path, workspace: Path, line: str) -> str:
     """What the real podman-compose printed for `line` (after its name)."""
     shim = tmp_path / "bin"
@@ -59,9 +64,7 @@ def _podman_compose(tmp_path: Path, workspace: Path, line: str) -> str:
         ("logs config", "logs"),
         ("logs -f config", "logs"),
         ("logs --tail 5 config", "logs"),
-        ("-f config logs", "-f config logs"),
-        ("-p config ps", "-p config ps"),
-        ("--project-directory config ps", "--project-directory config ps"),
+        ("-p config ps", "-p config ps"),  # (`-f`, `--project-directory`: asks, GS1)
         ("exec web cat config", "exec web cat config"),
     ],
 )
@@ -73,6 +76,7 @@ def test_gm5_config_outside_the_verb_position_is_approvable(
     if compose == "podman-compose" and _PODMAN_COMPOSE.is_file() and "exec" not in line:
         assert _CANARY in _podman_compose(tmp_path, workspace, "config")  # (the premise)
         assert _CANARY not in _podman_compose(tmp_path, workspace, line)
+    _plain(workspace)  # (a compose file that interpolates gets no approval: review GS1)
     decision = decide(f"{compose} {line}", workspace, env, f"{compose} {approval}")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
 
@@ -107,7 +111,7 @@ def test_gm5_config_in_the_verb_position_stays_locked(
 
 
 @pytest.mark.parametrize(
-    "listing", ["--services", "--volumes", "--images", "--profiles", "--networks"]
+    "listing", ["--services", "--volumes", "--networks"]  # (not `--images`: review GS2)
 )
 @pytest.mark.parametrize("compose", _COMPOSES)
 def test_gm5_a_listing_alone_is_offered_exactly(
@@ -117,6 +121,7 @@ def test_gm5_a_listing_alone_is_offered_exactly(
     line = f"{compose} config {listing}"
     if compose == "podman-compose" and listing == "--services" and _PODMAN_COMPOSE.is_file():
         assert _CANARY not in _podman_compose(tmp_path, workspace, f"config {listing}")
+    _plain(workspace)
     decision = decide(line, workspace, env)
     assert decision.verdict is Verdict.ASK, decision.explain()
     assert decision.suggested_rule == f"{line} $"

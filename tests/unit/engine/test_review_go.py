@@ -150,8 +150,9 @@ def test_go3_npm_audit_fix_has_its_own_approval(tmp_path: Path) -> None:
 def test_go4_compose_alpha_is_offered_with_its_verb(tmp_path: Path, program: str) -> None:
     # (no compose binary here: the reference lists `alpha watch` and `alpha publish`)
     workspace, env = _npm_workspace(tmp_path, "{}")
+    (workspace / "compose.yaml").write_text("services:\n  web:\n    image: x\n")  # (GS1)
     offered = decide(f"{program} alpha viz", workspace, env).suggested_rule
-    assert offered == f"{program} alpha viz"
+    assert offered == f"{program} alpha viz $"  # (exactly: `--image` prints, review GS3)
     for line in (f"{program} alpha watch", f"{program} alpha publish --with-env x/y"):
         assert decide(line, workspace, env, offered).verdict is Verdict.ASK, line
 
