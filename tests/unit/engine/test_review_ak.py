@@ -12,11 +12,8 @@ pnpm is not installed on the review machine, so its lines are the engine's verdi
 
 from __future__ import annotations
 
-import http.server
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,30 +22,6 @@ from realrun import decide
 from policylang import Verdict
 
 _TOKEN = "ghp_canaryAKtoken123"
-
-
-@pytest.fixture
-def registry() -> Iterator[tuple[str, list[str]]]:
-    """A registry on the loopback that records the Authorization header of each request."""
-    seen: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            seen.append(str(self.headers.get("authorization")))
-            self.send_response(404)
-            self.end_headers()
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _workspace(tmp_path: Path) -> Path:

@@ -15,12 +15,9 @@ mvn); the engine's verdicts are asserted always."""
 
 from __future__ import annotations
 
-import http.server
 import os
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,28 +41,6 @@ def _verdict(line: str, workspace: Path, env: dict[str, str], *approvals: str) -
 
 
 # -- GK6 ---------------------------------------------------------------------------------
-@pytest.fixture
-def registry() -> Iterator[tuple[str, list[str]]]:
-    """A registry on the loopback that records the Authorization header of each request."""
-    seen: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            seen.append(str(self.headers.get("authorization")))
-            self.send_response(404)
-            self.end_headers()
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 _READ_VERBS = [

@@ -13,12 +13,9 @@ on PATH; the engine's verdicts are asserted everywhere."""
 
 from __future__ import annotations
 
-import http.server
 import os
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,30 +35,6 @@ _READ_VERBS = (
     ("pnpm why lodash", "pnpm why"), ("pnpm ls", "pnpm ls"),
     ("pnpm list --depth 0", "pnpm list"), ("pnpm outdated", "pnpm outdated"),
 )  # fmt: skip
-
-
-@pytest.fixture
-def registry() -> Iterator[tuple[str, list[str]]]:
-    """A registry on the loopback that records the Authorization header of each request."""
-    seen: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            seen.append(str(self.headers.get("authorization")))
-            self.send_response(404)
-            self.end_headers()
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _workspace(tmp_path: Path, manifest: str = '{"name": "x", "version": "1.0.0"}\n') -> Path:
