@@ -4057,7 +4057,7 @@ class _Walk(LineWrites):
                 if option.value == "-v" and operand.value is None:
                     self.named_by_expansion(operand, seg)
         elif command in DECLARATION_BUILTINS and any(
-            w.value is None or (w.value[:1] in "-+" and "i" in w.value) for w in words[1:]
+            _may_set_integer(word) for word in words[1:]
         ):
             for assignment in segment.declared:
                 if assignment.value is not None:
@@ -7689,6 +7689,21 @@ _SET_BY_BASH: Final = frozenset(
      "BASH_EXECUTION_STRING", "READLINE_LINE", "COMP_LINE", "COMP_WORDS", "COPROC",
      "PWD", "OLDPWD", "DIRSTACK"}
 )  # fmt: skip
+
+
+def _may_set_integer(word: Word) -> bool:
+    """A declaration builtin's operand that is, or may expand to, an option giving the
+    integer attribute (`-i`, `-ai`, `$opts`), under which bash evaluates the assigned
+    values as arithmetic. An operand that starts with a literal `NAME=` is an assignment
+    whatever its value expands to, never an option (review FI10: `export FOO=$PWD/bin`
+    was said to evaluate `$PWD` as arithmetic)."""
+    if word.value is None:
+        return _LITERAL_ASSIGNMENT_START.match(word.text) is None
+    return word.value[:1] in "-+" and "i" in word.value
+
+
+# an operand whose text begins with a literal name and `=` or `+=`
+_LITERAL_ASSIGNMENT_START: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 def _data_names(line: CommandLine) -> tuple[frozenset[str], dict[str, set[str]]]:
