@@ -35,9 +35,13 @@ __all__ = ["CONTROL_BLANKS", "code_subscript", "may_substitute", "unseen_substit
 CONTROL_BLANKS: Final = "\r\v\f"
 # where bash may start a substitution, and what it does not split on
 # (`${` then a blank, a newline or `|` is bash 5.3's command substitution in the current
-# shell, `${ cmd; }` and `${| cmd; }`, where bash 5.2 refuses a bad substitution: review GQ1)
-_OPENER: Final = re.compile(r"\$\(|`|<\(|>\(|\$\{[ \t\n|]|[$(<>]\\\n|[\r\v\f]")
-_SUBSTITUTION: Final = re.compile(r"\$\(|`|\$\{[ \t\n|]")
+# shell, `${ cmd; }` and `${| cmd; }`, where bash 5.2 refuses a bad substitution: review GQ1;
+# bash takes out each `\⏎` before it reads, so a run of them may sit anywhere in the
+# opener, `${\⏎ cmd;}`, which had been allowed in every GQ1 position: review GX1)
+_CONTINUED: Final = r"(?:\\\n)*"
+_FUNSUB: Final = rf"\${_CONTINUED}\{{{_CONTINUED}[ \t\n|]"
+_OPENER: Final = re.compile(rf"\$\(|`|<\(|>\(|{_FUNSUB}|[$(<>]\\\n|[\r\v\f]")
+_SUBSTITUTION: Final = re.compile(rf"\${_CONTINUED}\(|`|{_FUNSUB}")
 # `name[ … $( … ]`: an array subscript that runs a substitution when bash evaluates it.
 # Tried only where a run of name characters starts, each run read once (possessively): a
 # search tried from every letter of a 54 KB run of them, reading to its end each time
@@ -48,8 +52,9 @@ _SUBSCRIPT_NAME: Final = re.compile(r"(?<![A-Za-z0-9_])[0-9]*+[A-Za-z_][A-Za-z0-
 _SUBSCRIPT_START: Final = re.compile(
     r"(?<![A-Za-z0-9_])[0-9]*+[A-Za-z_][A-Za-z0-9_]*+[\\'\"]*+\["
 )
+# (a newline among the quotes and backslashes: `$\⏎(` and `$\⏎{ ` are openers, review GX1)
 _OPENER_ESCAPED: Final = re.compile(
-    r"\$[\\'\"]*\(|\$[\\'\"]*\{[\\'\"]*[ \t\n|]|`"
+    r"\$[\\'\"\n]*\(|\$[\\'\"\n]*\{[\\'\"\n]*[ \t\n|]|`"
     r"|\\x24|\\044|\\u0024|\\U00000024|\\x60|\\140|\\u0060|\\U00000060"
 )
 
@@ -101,9 +106,6 @@ def code_subscript(
     return start is not None and _hidden_opener(text, start.end(), len(text), recorded)
 
 
-_FUNSUBS: Final = ("${ ", "${\t", "${\n", "${|")  # bash 5.3's `_SUBSTITUTION`s of `${`
-
-
 def _subscript_then_substitution(value: str) -> bool:
     """Whether a `NAME[` comes before a `$(` or backquote in `value`, in linear time (a
     lazy `NAME[.*?$(` scanned to the end from every `NAME[`: 26 s for a 98 KB word of
@@ -112,9 +114,9 @@ def _subscript_then_substitution(value: str) -> bool:
     >>> _subscript_then_substitution("a[$(x)]"), _subscript_then_substitution("$(x) a[1]")
     (True, False)
     """
-    last = max(value.rfind("$("), value.rfind("`"))
-    for opener in _FUNSUBS:
-        last = max(last, value.rfind(opener))
+    last = -1
+    for opener in _SUBSTITUTION.finditer(value):  # (each start tried once: linear)
+        last = opener.start()
     if last < 0:
         return False
     first = _SUBSCRIPT_NAME.search(value, 0, last)

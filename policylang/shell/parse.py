@@ -482,7 +482,7 @@ def _glued_continuations(line: CommandLine) -> list[Problem]:
         (start, end)
         for start, end in _continuation_runs(text)
         if start > 0 and end < len(text) and text[start - 1] not in _BLANK_CHARACTERS
-        and text[end] not in _BLANK_CHARACTERS
+        and (text[end] not in _BLANK_CHARACTERS or _ends_funsub_brace(text, start))
     ]  # fmt: skip
     if not runs:
         return []
@@ -502,6 +502,18 @@ def _glued_continuations(line: CommandLine) -> list[Problem]:
             )
         )
     return found
+
+
+def _ends_funsub_brace(text: str, start: int) -> bool:
+    r"""Whether the text before the continuation run at `start` ends in `${`, any `\⏎`
+    between the two taken out: with the blank, newline or `|` after the run, bash 5.3
+    reads `${ cmd; }`, a command substitution in the current shell (review GX1)."""
+    if start < 2 or text[start - 1] != "{":
+        return False
+    at = start - 2
+    while at >= 1 and text[at - 1 : at + 1] == "\\\n":
+        at -= 2
+    return at >= 0 and text[at] == "$"
 
 
 def _line_end(text: str, start: int, end: int) -> int:
@@ -3398,8 +3410,9 @@ _DOLLAR_LEAD: Final = re.compile(r"(?:[ \t\n]|\\\n)*")
 # bash 5.3's command substitution in the current shell, `${ cmd; }` and `${| cmd; }`: a
 # `${` followed by a blank, a newline or `|` runs commands there, where bash 5.2 refuses
 # it as a bad substitution and tree-sitter reads a parameter expansion (`${⏎touch x⏎}`
-# was allowed as the `echo` of a parameter)
-_FUNSUB_START: Final = re.compile(r"\$\{[ \t\n|]")
+# was allowed as the `echo` of a parameter); bash takes out `\⏎` before it reads, so runs of
+# them may sit between the three (`${\⏎ cmd;}`, review GX1)
+_FUNSUB_START: Final = re.compile(r"\$(?:\\\n)*\{(?:\\\n)*[ \t\n|]")
 _DOLLAR_SHAPE: Final = re.compile(
     r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]|\{.*\}|\(\(.*\)\)|\[.*\])", re.DOTALL
 )

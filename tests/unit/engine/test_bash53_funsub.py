@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from policylang import Verdict, load_policy
+from policylang.shell import _exposure
 
 _BUILT = Path(__file__).parents[3] / "build" / "bash-5.3" / "bash"
 _BASH53 = os.environ.get("POLICYLANG_TEST_BASH53") or (str(_BUILT) if _BUILT.is_file() else "")
@@ -61,6 +62,65 @@ RUNS += [
     "test -v a\\[\\$\\{\\ touch\\ F\\;\\}\\]",
     "[[ -v 'a[${|touch F;}]' && -n 1 ]]",
     "echo ${a['${ touch F;}']}",
+]
+# bash takes out each `\⏎` before it reads the line, so a run of them anywhere in the
+# opener still makes one; the lexical net had matched `${` and the blank side by side only,
+# and every GQ1 position was allowed again (review GX1; bash 5.2 refuses these)
+RUNS += [
+    # the review's lines, the canaries made a file
+    "echo ${PWD/${\\\n touch F;}/}",
+    "[[ $PWD =~ (a|${\\\n touch F;}) ]]",
+    "echo ${HOME#${\\\n\ttouch F;}}",
+    'git status; echo "${PWD%${\\\n touch F;}}"',
+    "ls && echo ${PWD%${\\\n touch F;}}",
+    "echo ${PWD#${\\\n touch F;}} | cat",
+    # each spelling, and `\⏎` runs in the other places of the opener
+    "echo ${PWD#${\\\n\\\n touch F;}}",
+    "echo ${PWD#${\\\n|touch F;}}",
+    "echo ${PWD#${\\\n\\\n|touch F;}}",
+    "echo ${PWD#${\\\n\\\n\ttouch F;}}",
+    "echo ${PWD#$\\\n{ touch F;}}",
+    "echo ${PWD#$\\\n{\\\n touch F;}}",
+    "echo ${PWD#$\\\n\\\n{\\\n\\\n\ntouch F\n}}",
+    "echo ${\\\n touch F;}",
+    "echo ${\\\n\ntouch F\n}",
+    'echo "${\\\n touch F;}"',
+    "x=${PWD#${\\\n touch F;}}",
+    "cd ${PWD#${\\\n touch F;}}",
+    'test -n "${PWD#${\\\n touch F;}}"',
+    'test -v "a[\\${\\\n touch F;}]"',
+    'test -v "a[$\\\n{\\\n touch F;}]"',
+    "test -v a\\[\\$\\{\\\n\\ touch\\ F\\;\\}\\]",
+    # a sample of the review's fuzz (60 contexts x 5 spellings, 100 of them allowed)
+    "echo ${PWD/${\\\n touch F;}}",
+    "echo ${PWD//${\\\n\ttouch F;}}",
+    "echo ${PWD/#${\\\n\ntouch F\n}}",
+    "echo ${PWD/%${\\\n\\\n touch F;}}",
+    "echo ${PWD##${\\\n touch F;}}",
+    "echo ${PWD%${\\\n\ttouch F;}}",
+    "echo ${PWD%%${\\\n\ntouch F\n}}",
+    "echo ${PWD,${\\\n\\\n touch F;}}",
+    "echo ${PWD^${\\\n touch F;}}",
+    "echo ${PWD^^${\\\n\ttouch F;}}",
+    "[[ $PWD =~ (${\\\n\ntouch F\n}) ]]",
+    "case $PWD in ${PWD#${\\\n\\\n touch F;}}) ;; esac",
+    'echo $"${PWD#${\\\n touch F;}}"',
+    'echo ${PWD#"$x"${\\\n\ttouch F;}}',
+    "echo ${PWD/[${\\\n\ntouch F\n}]}",
+    "echo ${PWD/+(${\\\n\\\n touch F;})}",
+    "echo ${PWD#$'a'${\\\n touch F;}}",
+    "echo ${PWD#~${\\\n\ttouch F;}}",
+    "printf %s ${PWD%${\\\n\ntouch F\n}}",
+    "echo ${PWD:+${PWD#${\\\n\\\n touch F;}}}",
+]
+# everyday continued lines: no opener, so the net is quiet and they stay allowed (GX1)
+CONTINUED = [
+    "ls \\\n -la",
+    "echo ${HOME}\\\n -n x",
+    "echo ${HOME} \\\n | cat",
+    "git log \\\n  --oneline \\\n  -5",
+    "cat README.md \\\n| grep x",
+    "echo {\\\n a,b}",
 ]
 QUOTED = [  # text, not a substitution, for every bash
     "echo '${\ntouch F\n}'",
@@ -110,3 +170,20 @@ def test_quoted_text_asks_as_a_quoted_dollar_paren_does(line: str, tmp_path: Pat
     assert decision.verdict is Verdict.ASK, decision.explain()
     dollar_paren = line.replace("${\ntouch F\n}", "$(touch F)")
     assert policy.evaluate(dollar_paren, workspace=str(tmp_path), env=env).verdict is Verdict.ASK
+
+
+@pytest.mark.parametrize("line", CONTINUED)
+def test_an_everyday_continued_line_is_no_funsub(line: str, tmp_path: Path) -> None:
+    assert not _exposure.may_substitute(line)
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    decision = load_policy().evaluate(line, workspace=str(tmp_path), env=env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
+
+
+def test_the_net_finds_a_continued_opener() -> None:
+    """The lexical net on its own, where tree-sitter's reading hides the opener (GX1)."""
+    for opener in ("${\\\n ", "${\\\n\\\n\t", "$\\\n{\\\n\n", "${\\\n|"):
+        text = f"echo ${{PWD#{opener}x;}}}}"
+        assert [where for where, _ in _exposure.unseen_substitutions(text, {})] == [11]
+        assert _exposure.code_subscript(f"'a[{opener}x;}}]'", f"a[{opener}x;}}]", {})
+    assert not _exposure.unseen_substitutions("echo ${\\\\\n x}", {})  # `\\⏎`: no run
