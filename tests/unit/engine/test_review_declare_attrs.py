@@ -102,3 +102,17 @@ def test_an_exported_value_is_not_arithmetic(workspace: Path) -> None:
 def test_an_operand_that_may_be_an_option_still_counts(workspace: Path) -> None:
     assert _arithmetic_reasons("export $o FOO=$PWD/bin", workspace)
     assert _arithmetic_reasons("local -i n=$PWD", workspace)
+
+
+@pytest.mark.parametrize(
+    "line", ["declare -i", "declare -n", "declare -p -i", "declare -pn CI=PATH"]
+)
+def test_a_listing_gives_no_attribute(line: str, workspace: Path) -> None:
+    """Review GZ1: with no name, or with `-p`, the builtin only lists (real bash sets
+    nothing under `-p`), so the lock does not apply."""
+    decision = judge(line, workspace)
+    assert all(r.rule_id != "declaration-attributes" for r in decision.reasons), decision.explain()
+
+
+def test_print_sets_nothing_with_real_bash(workspace: Path) -> None:
+    assert "P=/usr/bin:/bin" in bash_printed('declare -pn CI=PATH; CI=.; echo "P=$PATH"', workspace)
