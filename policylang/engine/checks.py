@@ -1048,8 +1048,10 @@ class PathChecks:
     includes: dict[str, frozenset[str]]
     # the git directories of each directory asked, asked once per line (`gitdirs_of`)
     gitdirs: dict[str, GitDirs]
-    # the git configuration files a hard link may be another name of (`git_configs`)
+    # the git configuration files a hard link may be another name of (`git_configs`), and
+    # with the nested repositories' (`_nested_git_configs`)
     git_files: GitConfigs | None
+    git_files_whole: tuple[tuple[str, ...], GitConfigs] | None
     # segments of the line that may rewrite a file of the work tree git's configuration
     # includes (`git checkout`), with what runs and that file: later git segments ask
     config_rewrites: list[tuple[SegmentState, str, str]]
@@ -1891,6 +1893,8 @@ class PathChecks:
         else:
             self.included_config_write(forms, seg, value, cwd, subtree=subtree)
             self.git_directory_write(forms, seg, value, subtree=subtree)
+            if not (self.removing if removal is None else removal):
+                self.hard_link_writes(forms, seg, value)
             self.written.extend((seg, form, subtree) for form in forms)
             forms = (*forms, *self.link_landings(forms, subtree))
             if not self.links_complete and any(
@@ -1919,6 +1923,22 @@ class PathChecks:
         for reason in self.rules.linked_read(form, info, self.ctx, shown, git):
             seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
 
+    def hard_link_writes(self, forms: Sequence[str], seg: SegmentState, shown: str) -> None:
+        """A file written by name that has more than one name is written as the protected
+        file it may be another name of (review AX1: `echo x >> notes`, `tee -a notes`,
+        `cp a notes`, `truncate -s 0 notes`, `dd of=notes` open `notes` and change the
+        inode it shares with `.claude/settings.json`). `mv` and `rm` only replace or
+        remove the name (`removing`: not asked); `sed -i` does too, but is judged as
+        writing through it (fail closed: the engine does not tell the programs that
+        write a new file and rename it apart)."""
+        for form in forms:
+            info = _stat(form)
+            if info is not None and info.st_nlink > 1:
+                for reason in self.rules.linked_write(
+                    form, info, self.ctx, shown, self.git_configs()
+                ):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+
     def git_configs(self) -> GitConfigs:
         """The git configuration files a hard link may be another name of (review GU4: a
         `docs/cfg.txt` that `tar xf` made on `.git/config`'s inode, read by `cat`, `rg`):
@@ -1927,20 +1947,39 @@ class PathChecks:
         objects, far too many to list for each read. Found once per walk."""
         if self.git_files is None:
             files: dict[str, None] = {}
-            complete = True
-            for gitdir, _top in gitdirs_of(self.ctx.workspace, self.gitdirs)[0]:
-                common = commondir(gitdir) or gitdir
-                files.update(dict.fromkeys((common + "/config", gitdir + "/config.worktree")))
-                files[gitdir + "/config"] = None
-                found, listed = _gitdir_configs(common)
-                files.update(dict.fromkeys(found))
-                complete = complete and listed
+            gitdirs = [gitdir for gitdir, _top in gitdirs_of(self.ctx.workspace, self.gitdirs)[0]]
+            complete = _add_gitdir_configs(files, gitdirs)
             home = self.ctx.home.rstrip("/")
             xdg = self.ctx.env.get("XDG_CONFIG_HOME") or f"{home}/.config"
             files.update(dict.fromkeys((f"{home}/.gitconfig", f"{xdg}/git/config")))
             files.update(dict.fromkeys(sorted(self._included_in(self.ctx.workspace))))
-            self.git_files = GitConfigs(tuple(files), self.git_config_credentials, complete)
+            self.git_files = GitConfigs(
+                tuple(files),
+                self.git_config_credentials,
+                complete,
+                _common_dirs(gitdirs),
+                functools.partial(self._nested_git_configs, tuple(files), complete, gitdirs),
+            )
         return self.git_files
+
+    def _nested_git_configs(
+        self, files: tuple[str, ...], complete: bool, gitdirs: list[str], nested: tuple[str, ...]
+    ) -> GitConfigs:
+        """`git_configs` with those of the git directories `nested` below the workspace's
+        top, from its listing (review AX2: a nested clone's `.git/config` linked as
+        `docs/cfg.txt` had not been looked for). Found once per walk."""
+        kept = self.git_files_whole
+        if kept is None or kept[0] != nested:
+            more = dict.fromkeys(files)
+            listed = _add_gitdir_configs(more, nested)
+            whole = GitConfigs(
+                tuple(more),
+                self.git_config_credentials,
+                complete and listed,
+                _common_dirs([*gitdirs, *nested]),
+            )
+            kept = self.git_files_whole = (nested, whole)
+        return kept[1]
 
     def linked_objects(self, objects: str, seg: SegmentState, cwd: paths.Cwd) -> None:
         """A local `git clone` hard-links the source repository's object files: a later
@@ -2033,6 +2072,13 @@ class PathChecks:
                     f"{how} `{short(shown)}` recursively: more than {TREE_BUDGET:,} entries, "
                     "too many to rule out protected files among them",
                 )
+            elif not self.removing:
+                # (`rm -r` removes the names only; `chmod -R` changes the inodes: AX1)
+                git = self.git_configs()
+                for reason in self.rules.linked_written_tree(
+                    form, self.ctx, shown, git, budget=TREE_BUDGET
+                ):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
 
     def link_landings(self, forms: Sequence[str], subtree: bool) -> tuple[str, ...]:
         """The protected names a write reaches through a link the repository tracks: with
@@ -4148,6 +4194,30 @@ def _gitdir_configs(common: str) -> tuple[list[str], bool]:
             elif not folder.endswith("/worktrees"):
                 pending.append(path)  # (a part of a submodule's name: `modules/lib/a`)
     return found, True
+
+
+def _add_gitdir_configs(files: dict[str, None], gitdirs: Sequence[str]) -> bool:
+    """Adds to `files` the configuration files of each of `gitdirs` (its own, its common
+    directory's, its submodules' and linked worktrees'); whether all could be looked at."""
+    complete = True
+    for gitdir in gitdirs:
+        common = commondir(gitdir) or gitdir
+        files.update(dict.fromkeys((common + "/config", gitdir + "/config.worktree")))
+        files[gitdir + "/config"] = None
+        found, listed = _gitdir_configs(common)
+        files.update(dict.fromkeys(found))
+        complete = complete and listed
+    return complete
+
+
+def _common_dirs(gitdirs: Sequence[str]) -> tuple[str, ...]:
+    """`gitdirs` and their common directories (a linked worktree's, whose hooks and
+    configuration it shares), once each."""
+    found: dict[str, None] = {}
+    for gitdir in gitdirs:
+        found[gitdir] = None
+        found[commondir(gitdir) or gitdir] = None
+    return tuple(found)
 
 
 def _stat(path: str) -> os.stat_result | None:

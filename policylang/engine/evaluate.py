@@ -420,6 +420,7 @@ class _Walk(LineWrites):
         self.resolved = {}  # see `PathChecks.resolved`
         self.includes = {}  # see `PathChecks.includes`
         self.git_files = None  # see `PathChecks.git_files`
+        self.git_files_whole = None  # see `PathChecks.git_files`
         self.gitdirs = {}  # see `PathChecks.gitdirs`
         self.protected_links = None  # see `PathChecks.protected_links`
         self.links_complete = True

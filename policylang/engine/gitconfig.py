@@ -2422,6 +2422,11 @@ def find_config(directory: str) -> str | None:
     return None
 
 
+def gitfile_target(path: str) -> str | None:
+    """The git directory a `.git` file names, None if invalid (`_gitfile_target`)."""
+    return _gitfile_target(path)
+
+
 def _gitfile_target(path: str) -> str | None:
     """The git directory a `.git` file names (`gitdir: …`), None if invalid."""
     data = read_regular(path, _MAX_POINTER)

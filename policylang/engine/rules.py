@@ -48,6 +48,7 @@ from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
+from policylang.engine.gitconfig import gitfile_target
 from policylang.engine.gitstage import long_option
 from policylang.engine.paths import is_within as paths_within
 from policylang.engine.paths import path_text
@@ -290,7 +291,11 @@ def _same_file(one: str, other: str) -> bool:
 
 # inode number → the names of protected files on it (review GJ6)
 _InodeMap = dict[int, tuple[str, ...]]
-_INODE_BUDGET: Final = 20_000  # entries a workspace or home place may have (as TREE_BUDGET)
+_INODE_BUDGET: Final = 20_000  # entries a home place or a git directory may have
+# entries the workspace may have: its listing is kept and checked by its folders' stamps
+# (some 2 ms at 20,000 entries, 10-20 ms at 100,000; listed afresh 40 and 250 ms), and
+# is looked at only for a file with more than one name (review AX3)
+_WORKSPACE_INODE_BUDGET: Final = 100_000
 # folders the workspace's protected inodes are not looked for in: what git and package
 # installers wrote there (pnpm's and uv's hard links among them), which would make most
 # workspaces too large to list (review GJ6)
@@ -377,16 +382,18 @@ def _blind_place(blind: Mapping[int, str], device: int) -> str | None:
     return blind.get(device) or blind.get(_ANY_DEVICE)
 
 
-def _unknown_hard_link(path: str, names: int, shown: str, place: str | None = None) -> Reason:
-    """The question for reading a file with `names` names where the protected files'
-    inodes cannot all be known (review GJ6): `place` names the folder that could not be
-    listed, where known (review GU5)."""
+def _unknown_hard_link(
+    path: str, names: int, shown: str, place: str | None = None, verb: str = "reads"
+) -> Reason:
+    """The question for reading (`verb`: or writing, review AX1) a file with `names`
+    names where the protected files' inodes cannot all be known (review GJ6): `place`
+    names the folder that could not be listed, where known (review GU5)."""
     where = f"`{place}` has too many entries, or a folder that cannot be read" if place else (
         "too many entries, or a folder that cannot be read"
     )
     return Reason(
         rule_id="engine.hard-links",
-        message=f"reads `{shown}`: `{path}` is a hard link (one of {names} names of one "
+        message=f"{verb} `{shown}`: `{path}` is a hard link (one of {names} names of one "
         f"file), and the protected files it may be another name of could not all be listed "
         f"({where})",
         verdict=Verdict.ASK,
@@ -399,6 +406,7 @@ def _unknown_hard_links(
     shown: str,
     only: frozenset[str] | None,
     blind: Mapping[int, str] | None = None,
+    verb: str = "reads",
 ) -> list[Reason]:
     """The question for a tree whose files' inodes cannot be matched with the protected
     files' (`RuleView.protected_inodes` None): a name read there whose file has more
@@ -416,7 +424,7 @@ def _unknown_hard_links(
                 continue  # (gone: nothing to read)
             place = None if blind is None else _blind_place(blind, info.st_dev)
             if info.st_nlink > len(names) and (blind is None or place is not None):
-                return [_unknown_hard_link(path, info.st_nlink, shown, place)]
+                return [_unknown_hard_link(path, info.st_nlink, shown, place, verb)]
             break
     return []
 
@@ -431,6 +439,67 @@ class GitConfigs:
     files: tuple[str, ...]
     judge: Callable[[str, str], Reason | None]
     complete: bool = True
+    # the git directories themselves, whose every file a write is denied for
+    # (`git_dir_inodes`, review AX1)
+    gitdirs: tuple[str, ...] = ()
+    # these with those of the repositories nested below the workspace's top, found when
+    # first needed: a file with more than one name is met (review AX2)
+    more: Callable[[tuple[str, ...]], GitConfigs] | None = None
+
+    def whole(self, nested: tuple[str, ...]) -> GitConfigs:
+        """These with those of the git directories `nested` (`more`)."""
+        return self if self.more is None or not nested else self.more(nested)
+
+
+# names of the folders of a git directory not listed for its files' inodes: the object
+# files, read-only and far too many (review AX1)
+_GIT_OBJECT_FOLDERS: Final = frozenset({"objects"})
+
+
+def git_dir_inodes(gitdirs: Sequence[str]) -> _InodeMap | None:
+    """The inode numbers of the files of `gitdirs` (their objects left out), each with
+    their names: a write through another name of `.git/hooks/pre-commit` or `.git/config`
+    is a write of it (review AX1). None where one cannot be listed whole."""
+    found: _InodeMap = {}
+    for gitdir in gitdirs:
+        if not os.path.isdir(gitdir):
+            continue
+        scan = subtree.scan_names(
+            gitdir, hidden=True, budget=_INODE_BUDGET, skip=_GIT_OBJECT_FOLDERS, keep=False
+        )
+        if not scan.complete or scan.blind:
+            return None
+        _add_inodes(found, scan, set(scan.entries))
+    return found
+
+
+def _written_link(shown: str, path: str, name: str) -> Reason:
+    """The question for a recursive write reaching `path`, a hard link of the protected
+    `name` (review AX1)."""
+    return Reason(
+        rule_id="engine.written-tree",
+        message=f"writes `{shown}` recursively, reaching `{path}`, a hard link of `{name}`, "
+        "which a rule protects from writes: the write changes that file",
+        verdict=Verdict.ASK,
+    )
+
+
+def _linked_gitdir(path: str, names: Sequence[str], shown: str) -> list[Reason]:
+    """The denial of a write through `path`, another name of a git directory's file among
+    `names` (same inode number): git reads that file as the repository's configuration
+    or hooks (review AX1: `echo x >> notes` on `.git/hooks/pre-commit`'s inode)."""
+    for name in names:
+        if name != path and _same_file(path, name):
+            return [
+                Reason(
+                    rule_id="engine.git-directory",
+                    message=f"writes `{shown}`: `{path}` is a hard link of `{name}`, a file "
+                    "of a git directory, whose configuration and hooks can make git run "
+                    "programs",
+                    verdict=Verdict.DENY,
+                )
+            ]
+    return []
 
 
 def _git_inodes(files: Sequence[str]) -> _InodeMap:
@@ -471,6 +540,21 @@ def _tree_names(
     for path, listed in group:
         if listed and (only is None or path in only):
             yield path
+
+
+def _nested_gitdirs(scans: Sequence[subtree.TreeScan]) -> tuple[str, ...]:
+    """The git directories of the repositories in the workspace's listings `scans` (a
+    nested clone's `.git`, a submodule's `.git` file's target): their configuration's
+    hard links are looked for too (review AX2; `gitdirs_of` walks up from the top only)."""
+    found: dict[str, None] = {}
+    for scan in scans:
+        for path in scan.entries:
+            if path.endswith("/.git"):
+                if os.path.isdir(path):
+                    found[path] = None
+                elif (target := gitfile_target(path)) is not None:
+                    found[os.path.normpath(target)] = None
+    return tuple(found)
 
 
 def _denies(reasons: Sequence[Reason]) -> bool:
@@ -782,6 +866,16 @@ class RuleView:
         self._tree_pattern = (
             LazyRegex("|".join(readable), re.DOTALL | re.IGNORECASE) if readable else None
         )
+        # and those a write can violate: the workspace's files a hard link's write reaches
+        # (`_workspace_inodes`, review AX1)
+        writable = [
+            f"(?:{rule.regex.pattern})"
+            for rule in policy.protected.rules
+            if rule.anchor == WORKSPACE and rule.access.covers(Access.WRITE)
+        ]
+        self._write_tree_pattern = (
+            LazyRegex("|".join(writable), re.DOTALL | re.IGNORECASE) if writable else None
+        )
         self._default_reason = _reason(
             policy.default_ref, policy.default, "no rule covers this command"
         )
@@ -791,7 +885,7 @@ class RuleView:
         self._env: dict[str, EnvMatch] = {}  # env rule per variable name (names are few)
         # `_tree_picks` of the listings `subtree.scan` keeps, by the listing's identity
         self._picks: dict[
-            tuple[int, tuple[str, ...], bool], tuple[tuple[str, ...], list[str]]
+            tuple[int, tuple[str, ...], bool, str], tuple[tuple[str, ...], list[str]]
         ] = {}
         # reads a protected rule may cover: a git index is matched path by path
         self._may_protect = prefilter(policy.protected.rules, Access.READ)
@@ -805,6 +899,13 @@ class RuleView:
             f"(?:{rule.regex.pattern})" for rule in anywhere if rule.access.covers(Access.READ)
         )
         self._anywhere_pattern = LazyRegex(joined, re.DOTALL | re.IGNORECASE) if joined else None
+        self._may_write_anywhere = prefilter(anywhere, Access.WRITE)
+        joined = "|".join(
+            f"(?:{rule.regex.pattern})" for rule in anywhere if rule.access.covers(Access.WRITE)
+        )
+        self._write_anywhere_pattern = (
+            LazyRegex(joined, re.DOTALL | re.IGNORECASE) if joined else None
+        )
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
         # the globs a write is checked against: names a program makes up from a prefix
         # are tried against their components (`prefixes.made_names`)
@@ -837,19 +938,27 @@ class RuleView:
         self._linked: dict[tuple[str, str], tuple[float, _Links, _Links]] = {}
         # the home places read rules protect, whose files' inodes a hard link may share
         # (review GJ6), and what was found there per home (`_home_inodes`)
-        self._home_read_places = tuple(
-            sorted(
-                {
-                    r.literal_prefix
-                    for r in policy.protected.rules
-                    if r.anchor == HOME and r.literal_prefix and r.access.covers(Access.READ)
-                }
+        # (and those write rules protect, whose inode a write may reach: review AX1)
+        self._inode_places = {
+            access: tuple(
+                sorted(
+                    {
+                        r.literal_prefix
+                        for r in policy.protected.rules
+                        if r.anchor == HOME and r.literal_prefix and r.access.covers(kind)
+                    }
+                )
             )
-        )
-        self._home_inode_memo: dict[tuple[str, ...], tuple[float, _InodeMap, _Blind]] = {}
+            for access, kind in (("read", Access.READ), ("write", Access.WRITE))
+        }
+        self._home_inode_memo: dict[
+            tuple[tuple[str, ...], str], tuple[float, _InodeMap, _Blind]
+        ] = {}
         # the workspace's protected inodes, by the listing `subtree.scan` keeps
+        # (and when a workspace was last found too large to list, review AX3)
+        self._unlistable: dict[str, float] = {}
         self._workspace_inode_memo: dict[
-            tuple[str, ...], tuple[tuple[object, ...], _InodeMap]
+            tuple[tuple[str, ...], str], tuple[tuple[object, ...], _InodeMap, tuple[str, ...]]
         ] = {}
 
     def protected_name_pattern(self) -> re.Pattern[str]:
@@ -1403,9 +1512,10 @@ class RuleView:
         if not numbers:
             return []
         secrets = self.protected_inodes(ctx)
+        git = None if git is None or secrets is None else git.whole(secrets[3])
         if secrets is None or (git is not None and not git.complete):
             return _unknown_hard_links(scan, numbers, shown, only)
-        workspace, home, blind = secrets
+        workspace, home, blind, _nested = secrets
         found: list[Reason] = []
         for known in (workspace, home):
             for number in known.keys() & numbers.keys():
@@ -1438,9 +1548,10 @@ class RuleView:
         if info.st_nlink < 2 or not stat.S_ISREG(info.st_mode):
             return []
         secrets = self.protected_inodes(ctx)
+        git = None if git is None or secrets is None else git.whole(secrets[3])
         if secrets is None or (git is not None and not git.complete):
             return [_unknown_hard_link(path, info.st_nlink, shown)]
-        workspace, home, blind = secrets
+        workspace, home, blind, _nested = secrets
         names = (*workspace.get(info.st_ino, ()), *home.get(info.st_ino, ()))
         found = self._linked_secret(path, names, ctx, shown)
         if git is not None and not found:
@@ -1450,6 +1561,70 @@ class RuleView:
             # (a hard link never crosses devices: a place elsewhere holds none of its names)
             found = [_unknown_hard_link(path, info.st_nlink, shown, place)]
         return found
+
+    def linked_write(
+        self,
+        path: str,
+        info: os.stat_result,
+        ctx: EvalContext,
+        shown: str,
+        git: GitConfigs,
+    ) -> list[Reason]:
+        """Reasons for writing through `path`, a regular file whose `os.stat` is `info`
+        (`>>`, `tee`, `cp`, `truncate`, `dd` open it and change its contents), where it is
+        a hard link of a file the write rules protect: the write changes that file (review
+        AX1: `echo x >> notes` on the inode of `.claude/settings.json`, of
+        `.git/hooks/pre-commit`, of `~/.bashrc`). As `linked_read`: one with more names
+        asks where the protected files of its device cannot all be known."""
+        if info.st_nlink < 2 or not stat.S_ISREG(info.st_mode):
+            return []
+        secrets = self.protected_inodes(ctx, "write")
+        if secrets is not None:
+            git = git.whole(secrets[3])
+        gitdir = git_dir_inodes(git.gitdirs) if git.complete and secrets else None
+        if secrets is None or gitdir is None:
+            return [_unknown_hard_link(path, info.st_nlink, shown, verb="writes")]
+        workspace, home, blind, _nested = secrets
+        found = _linked_gitdir(path, gitdir.get(info.st_ino, ()), shown)
+        for name in (*workspace.get(info.st_ino, ()), *home.get(info.st_ino, ())):
+            if found:
+                break
+            if name != path and _same_file(path, name):
+                found = self.path_verdicts(
+                    (name,), "write", ctx, f"{shown} ({path}, a hard link of it)",
+                    protected_only=True,
+                )  # fmt: skip
+        place = _blind_place(blind, info.st_dev)
+        if place is not None and not found:
+            found = [_unknown_hard_link(path, info.st_nlink, shown, place, "writes")]
+        return found
+
+    def linked_written_tree(
+        self, root: str, ctx: EvalContext, shown: str, git: GitConfigs, *, budget: int
+    ) -> list[Reason]:
+        """Reasons for a recursive write of directory `root` (`chmod -R`, `sed -i` through
+        `grep -rl`) reaching a file below that is another name of a file the write rules
+        protect elsewhere (review AX1: `d/n` on `.git/hooks/pre-commit`'s inode): an ask,
+        as `denied_below`'s, from the listing's inode numbers (the one `denied_below`
+        keeps). A name that is itself protected is `denied_below`'s."""
+        scan = subtree.scan(root, hidden=True, budget=budget, skip=_PACKAGE_FOLDERS)
+        numbers = scan.inodes
+        if not numbers:
+            return []
+        secrets = self.protected_inodes(ctx, "write")
+        if secrets is not None:
+            git = git.whole(secrets[3])
+        gitdir = git_dir_inodes(git.gitdirs) if git.complete and secrets else None
+        if secrets is None or gitdir is None:
+            return _unknown_hard_links(scan, numbers, shown, None, verb="writes")
+        workspace, home, blind, _nested = secrets
+        for known in (gitdir, workspace, home):
+            for number in known.keys() & numbers.keys():
+                for path in _tree_names(scan, numbers[number], None):
+                    for name in known[number]:
+                        if name != path and _same_file(path, name):
+                            return [_written_link(shown, path, name)]
+        return _unknown_hard_links(scan, numbers, shown, None, blind, "writes") if blind else []
 
     def _linked_secret(
         self, path: str, secrets: Sequence[str], ctx: EvalContext, shown: str
@@ -1465,49 +1640,73 @@ class RuleView:
         return []
 
     def protected_inodes(
-        self, ctx: EvalContext
-    ) -> tuple[_InodeMap, _InodeMap, Mapping[int, str]] | None:
-        """The inode numbers of the files the read rules may protect, each with their
-        names: the workspace's (`_workspace_inodes`) and the home places' (`_home_inodes`),
-        and the devices of the home places that could not be listed whole (review GU5).
-        None where the workspace's cannot all be known (a tree too large to list, a folder
-        this process cannot list): the caller then asks for a file with more than one name."""
-        workspace = self._workspace_inodes(ctx)
-        if workspace is None:
+        self, ctx: EvalContext, access: str = "read"
+    ) -> tuple[_InodeMap, _InodeMap, Mapping[int, str], tuple[str, ...]] | None:
+        """The inode numbers of the files the read (`access`: or write) rules may protect,
+        each with their names: the workspace's (`_workspace_inodes`) and the home places'
+        (`_home_inodes`), the devices of the home places that could not be listed whole
+        (review GU5), and the git directories nested in the workspace (review AX2). None
+        where the workspace's cannot all be known (a tree too large to list, a folder this
+        process cannot list): the caller then asks for a file with more than one name."""
+        kept = self._workspace_inodes(ctx, access)
+        if kept is None:
             return None
-        home, blind = self._home_inodes(ctx)
-        return workspace, home, blind
+        home, blind = self._home_inodes(ctx, access)
+        return kept[0], home, blind, kept[1]
 
-    def _workspace_inodes(self, ctx: EvalContext) -> _InodeMap | None:
+    def _workspace_scans(self, ctx: EvalContext) -> list[subtree.TreeScan] | None:
+        """The listings of the workspaces (`_workspace_inodes`), None where one cannot be
+        listed whole."""
+        scans: list[subtree.TreeScan] = []
+        now = time.monotonic()
+        for workspace in dict.fromkeys(ws.rstrip("/") for _, ws in ctx.anchors()):
+            if now - self._unlistable.get(workspace, -_LINK_SCAN_SECONDS) < _LINK_SCAN_SECONDS:
+                # (one too large was found so a moment ago: not listed again for every
+                # line, which would cost some 250 ms at the budget: review AX3)
+                return None
+            scan = subtree.scan_names(
+                workspace or "/",
+                hidden=True,
+                budget=_WORKSPACE_INODE_BUDGET,
+                skip=_INSTALLED_FOLDERS,
+            )
+            if not scan.complete or scan.blind or scan.inodes is None:
+                if len(self._unlistable) >= _MAX_TREE_PICKS:
+                    self._unlistable.clear()
+                self._unlistable[workspace] = now
+                return None
+            scans.append(scan)
+        return scans
+
+    def _workspace_inodes(
+        self, ctx: EvalContext, access: str = "read"
+    ) -> tuple[_InodeMap, tuple[str, ...]] | None:
         """The inode numbers of the workspace's protected files (those `_tree_picks`
         picks), from its listing: the one `subtree.scan` keeps, checked by its folders'
         stamps, and the picks kept with it. Folders that hold what git and package
         installers wrote (`_INSTALLED_FOLDERS`) are not listed: the packages' own `*.pem`
-        fixtures are no secret a hard link leaks (review GJ6)."""
+        fixtures are no secret a hard link leaks (review GJ6). `access`: "write" picks
+        the files the write rules protect (review AX1). With the git directories nested
+        in the listing (`_nested_gitdirs`)."""
         workspaces = tuple(ws.rstrip("/") for ws in dict.fromkeys(ws for _, ws in ctx.anchors()))
         found: dict[int, tuple[str, ...]] = {}
-        listings: list[object] = []
-        scans: list[subtree.TreeScan] = []
-        for workspace in workspaces:
-            scan = subtree.scan_names(
-                workspace or "/", hidden=True, budget=_INODE_BUDGET, skip=_INSTALLED_FOLDERS
-            )
-            if not scan.complete or scan.blind or scan.inodes is None:
-                return None
-            scans.append(scan)
-            listings.append(scan.inodes)
-        kept = self._workspace_inode_memo.get(workspaces)
+        scans = self._workspace_scans(ctx)
+        if scans is None:
+            return None
+        listings: list[object] = [scan.inodes for scan in scans]
+        kept = self._workspace_inode_memo.get((workspaces, access))
         if kept is not None and all(a is b for a, b in zip(kept[0], listings, strict=True)):
-            return kept[1]
+            return kept[1], kept[2]
         for scan in scans:
-            picked = set(self._tree_picks(scan.entries, list(workspaces), False))
+            picked = set(self._tree_picks(scan.entries, list(workspaces), False, access))
             _add_inodes(found, scan, picked)
+        nested = _nested_gitdirs(scans)
         if len(self._workspace_inode_memo) >= _MAX_TREE_PICKS:
             self._workspace_inode_memo.clear()
-        self._workspace_inode_memo[workspaces] = (tuple(listings), found)
-        return found
+        self._workspace_inode_memo[(workspaces, access)] = (tuple(listings), found, nested)
+        return found, nested
 
-    def _home_inodes(self, ctx: EvalContext) -> tuple[_InodeMap, _Blind]:
+    def _home_inodes(self, ctx: EvalContext, access: str = "read") -> tuple[_InodeMap, _Blind]:
         """The inode numbers of the files in the home places the read rules protect (each
         fixed name, and what a folder of them holds), looked at once every
         `_LINK_SCAN_SECONDS` per home as `linked_places` is: the agent cannot make a name
@@ -1515,33 +1714,38 @@ class RuleView:
         listed whole (`_place_inodes`)."""
         homes = tuple(dict.fromkeys((*(home for home, _ in ctx.anchors()), *ctx.host_homes)))
         now = time.monotonic()
-        kept = self._home_inode_memo.get(homes)
+        kept = self._home_inode_memo.get((homes, access))
         if kept is not None and now - kept[0] < _LINK_SCAN_SECONDS:
             return kept[1], kept[2]
         found: _InodeMap = {}
         blind: _Blind = {}
         for home in homes:
-            for place in self._home_read_places:
+            for place in self._inode_places[access]:
                 _place_inodes(f"{home.rstrip('/')}/{place}", found, blind)
         if len(self._home_inode_memo) >= _MAX_TREE_PICKS:
             self._home_inode_memo.clear()
-        self._home_inode_memo[homes] = (now, found, blind)
+        self._home_inode_memo[(homes, access)] = (now, found, blind)
         return found, blind
 
     def _tree_picks(
-        self, entries: tuple[str, ...], workspaces: list[str], git_configs: bool
+        self,
+        entries: tuple[str, ...],
+        workspaces: list[str],
+        git_configs: bool,
+        access: str = "read",
     ) -> Sequence[str]:
         """The entries of a tree that `protected_in_tree` has anything to say of: those a
         workspace rule's pattern matches, those outside the workspace a rule may protect,
         and (`git_configs`) the names git configuration goes by, in the tree's order. Each
         is a question of the path's text alone, so the answer is kept for the listing
         `subtree.scan` keeps (the same tuple while the tree is unchanged); the reasons
-        themselves, which look at the file system, are found again each time."""
-        key = (id(entries), tuple(workspaces), git_configs)
+        themselves, which look at the file system, are found again each time. `access`:
+        "write" picks by the write rules (review AX1)."""
+        key = (id(entries), tuple(workspaces), git_configs, access)
         kept = self._picks.get(key)
         if kept is not None and kept[0] is entries:
             return kept[1]
-        pattern = self._tree_pattern
+        pattern = self._tree_pattern if access == "read" else self._write_tree_pattern
         picked: list[str] = []
         for path in entries:
             inside = False
@@ -1551,7 +1755,7 @@ class RuleView:
                 if pattern is not None and relative is not None and pattern.fullmatch(relative):
                     break
             else:
-                if not self._outside_rule_may_cover(path, inside) and not (
+                if not self._outside_rule_may_cover(path, inside, access) and not (
                     git_configs and is_git_config_path(path)
                 ):
                     continue
@@ -1561,19 +1765,18 @@ class RuleView:
         self._picks[key] = (entries, picked)
         return picked
 
-    def _outside_rule_may_cover(self, path: str, inside: bool) -> bool:
+    def _outside_rule_may_cover(self, path: str, inside: bool, access: str = "read") -> bool:
         """Whether a rule that is not workspace-anchored may cover a tree's entry: any
         such rule outside the workspace, those anchored at `/` inside it too (review EU2:
         `/**/.git-credentials`, `/**/git-credentials-*.config`, whose names the
-        workspace rules do not hold; `cat` of each was denied, `grep -r KEY .` not)."""
+        workspace rules do not hold; `cat` of each was denied, `grep -r KEY .` not).
+        `access`: "write" asks of the write rules (review AX1)."""
+        reading = access == "read"
         if not inside:
-            return self._may_protect(path)
-        pattern = self._anywhere_pattern
-        return (
-            pattern is not None
-            and self._may_protect_anywhere(path)
-            and pattern.fullmatch(path) is not None
-        )
+            return self._may_protect(path) if reading else self._may_protect_write(path)
+        pattern = self._anywhere_pattern if reading else self._write_anywhere_pattern
+        may = self._may_protect_anywhere if reading else self._may_write_anywhere
+        return pattern is not None and may(path) and pattern.fullmatch(path) is not None
 
     # -- one simple command --------------------------------------------------------------
     def segment_rules(self, segment: Segment) -> SegmentRules:

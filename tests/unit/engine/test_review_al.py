@@ -105,7 +105,7 @@ def test_gj6_protected_files_that_cannot_all_be_listed_ask(tmp_path: Path) -> No
     workspace = _workspace(tmp_path)
     data = workspace / "data"
     data.mkdir()
-    for index in range(20_001):  # more than the engine lists of a workspace
+    for index in range(100_001):  # more than the engine lists of a workspace (review AX3)
         (data / str(index)).touch()
     outside = tmp_path / "other.txt"
     outside.write_text("x\n")
