@@ -2176,6 +2176,16 @@ class _Walk(LineWrites):
                 "not cover",
             )
             return
+        hooks = launchers.relative_pnpmfile(program, self.ctx.home, self.ctx.env)
+        if hooks is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(hooks)}` names pnpm's hooks file by a relative path, which pnpm "
+                "finds from the workspace root (its lockfile folder), a file of the "
+                "repository's it loads and runs, which no approval covers",
+            )
+            return
         found = self.launcher_finding(launchers.files_for(program, words), cwd)
         found = found or self.launcher_user_finding(program, cwd)
         if found is not None:

