@@ -1958,8 +1958,9 @@ class _Walk(LineWrites):
             self.manifest_code(manifest, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
         if program == "gem":
             self.gem_exec([w.value for w in (*prefix[1:], *rest)], seg, cwd)
-        if program == "go":
-            self.go_cgo([w.value for w in (*prefix[1:], *rest)], seg)
+        if program == "go" or program in gocgo.PACKAGES_TOOLS:
+            # go/packages tools run `go list -compiled -export` (review GW3)
+            self.go_cgo(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
             self.go_env_file(seg)
         compose = composefiles.words_after(program, [w.value for w in (*prefix[1:], *rest)])
         if compose is not None:
@@ -2221,6 +2222,8 @@ class _Walk(LineWrites):
             next((key for key in launchers.BUNDLE_ENV if self.ctx.env.get(key)), None)
             or self.bundle_user_config()
         )
+        # `composer show -d sub` loads sub's plugins, not the working folder's (review GW6)
+        moved = moved or (program == "composer" and launchers.composer_working_dir(words))
         files = launchers.manifest_files(tool)
         if files and not moved and self.launcher_finding(files, cwd) is None:
             return  # (no project here: nothing of the repository's runs)
@@ -2307,12 +2310,16 @@ class _Walk(LineWrites):
                 "errors, which no approval covers",
             )
 
-    def go_cgo(self, words: list[str | None], seg: SegmentState) -> None:
-        """An approved go verb that compiles (`go build`, `go vet`, `go list -compiled`)
-        in a workspace whose packages use cgo or hold C or assembly files: gcc and the
-        assembler read every file their sources include and print it in their errors,
-        which no approval covers, as none covers `gcc` (review GP6)."""
-        compiling = gocgo.compiles(words)
+    def go_cgo(
+        self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """An approved go verb that compiles (`go build`, `go vet`, `go list -compiled`),
+        or a go/packages tool (`staticcheck`, review GW3), in a workspace whose packages
+        use cgo or hold C or assembly files, or that requires modules from outside it
+        (review GW2): gcc and the assembler read every file their sources include and
+        print it in their errors, which no approval covers, as none covers `gcc` (review
+        GP6)."""
+        compiling = gocgo.compiles(words) if program == "go" else gocgo.tool_loads(program, words)
         if compiling is None:
             return
         self.fs = True
@@ -2326,6 +2333,28 @@ class _Walk(LineWrites):
                 "assembler, which read and print every file its sources include: no "
                 "approval covers compiling",
             )
+            return
+        outside = self.go_dependencies(words, cwd)
+        if outside is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.go-cgo",
+                f"`{short(compiling)}` compiles packages from outside the workspace "
+                f"({short(outside)}), whose cgo may hand any file to a C compiler that "
+                "prints it: no approval covers compiling",
+            )
+
+    def go_dependencies(self, words: list[str | None], cwd: paths.Cwd) -> str | None:
+        """The packages from outside the workspace a compiling go line may build (a
+        module go.mod requires, a `go.work`, `-modfile`, `pkg@version`), whose cgo the
+        engine cannot look through: the module cache is outside the workspace and
+        GOFLAGS/GOPROXY decide what fills it (review GW2)."""
+        return gocgo.dependency_source(
+            words,
+            self.ctx.env,
+            gocgo.env_file(self.ctx.home, self.ctx.env),
+            sorted(cwd.candidates) if cwd.known else None,
+        )
 
     def launcher_finding(
         self, files: tuple[launchers.LaunchFile, ...], cwd: paths.Cwd

@@ -111,3 +111,120 @@ def has_settings(path: str) -> bool:
     if data is None or len(data) > _MAX_GO_BYTES:
         return True
     return any(b"=" in line for line in data.splitlines() if not line.lstrip().startswith(b"#"))
+
+
+# tools built on go/packages, which runs `go list -compiled=true -export=true` for any
+# tool that needs types or syntax: cgo, gcc and the assembler run as for `go vet`
+# (review GW3); `dlv` and `gotestsum` run `go build` / `go test`, `tinygo` cgo itself
+PACKAGES_TOOLS: Final = frozenset(
+    {"staticcheck", "gopls", "golangci-lint", "govulncheck", "errcheck", "revive", "dlv",
+     "gosec", "gocritic", "go-critic", "ineffassign", "unparam", "nilaway", "deadcode",
+     "gotestsum", "stringer", "wire", "gqlgen", "mockgen", "shadow", "fieldalignment",
+     "nilness", "unused", "structslop", "exhaustive", "gomodguard", "tinygo"}
+)  # fmt: skip
+# the words that only ask a tool for its help or version
+_TOOL_HELP: Final = frozenset(
+    {"version", "help", "-h", "--help", "-help", "-version", "--version", "-V", "-v"}
+)
+
+
+def tool_loads(program: str, words: Sequence[str | None]) -> str | None:
+    """What a go/packages tool's line runs (`staticcheck ./...`: `go list -compiled
+    -export`), None for a line that only asks for its help or version (review GW3)."""
+    if words and all(word in _TOOL_HELP for word in words):
+        return None
+    return f"{program} (`go list -compiled -export`)"
+
+
+# `-mod=mod` fetches the modules missing imports name, `-modfile` reads another go.mod
+# that may require any (review GW2); in any spelling, but `-mod=vendor` (the vendor
+# folder, scanned) and `-mod=readonly` (the default)
+_MOD_OPTION: Final = re.compile(r"--?mod(?:file)?(?:=.*)?", re.S)
+_MOD_KEPT: Final = re.compile(r"--?mod=(?:vendor|readonly)")
+# go.mod's directives that bring in code from outside the workspace: a required module
+# comes from the module cache or GOPROXY, a replacement from any folder (review GW2)
+_OUTSIDE_DIRECTIVE: Final = re.compile(rb"(?m)^[ \t]*(?:require|replace)\b")
+_SETTINGS: Final = ("GOFLAGS", "GOWORK", "GO111MODULE")
+
+
+def dependency_source(
+    words: Sequence[str | None],
+    env: Mapping[str, str],
+    env_path: str | None,
+    starts: Sequence[str] | None,
+) -> str | None:
+    """Why a compiling go line may compile packages from outside the workspace (the
+    module cache, GOPROXY, GOPATH, a folder a `go.work` or a `replace` names), whose cgo
+    preambles `cgo_file` cannot look through; None where every package is the
+    workspace's or the standard library's (review GW2). The cache lies outside the
+    workspace and GOFLAGS/GOPROXY decide what fills it: any requirement counts."""
+    for word in words:
+        if word is None:
+            return "a word that is not literal"
+        if "@" in word and not word.startswith("-"):
+            return f"`{word}` (a module fetched by its version)"
+        if _MOD_OPTION.fullmatch(word) and not _MOD_KEPT.fullmatch(word):
+            return f"`{word}`"
+    settings = _go_settings(env, env_path)
+    flags = settings.get("GOFLAGS", "").split()
+    if any(_MOD_OPTION.fullmatch(flag) and not _MOD_KEPT.fullmatch(flag) for flag in flags):
+        return f"GOFLAGS `{settings['GOFLAGS']}`"
+    if starts is None:
+        return "a working folder not known here"
+    for start in starts:
+        found = _module_finding(start, settings)
+        if found is not None:
+            return found
+    return None
+
+
+def _go_settings(env: Mapping[str, str], env_path: str | None) -> dict[str, str]:
+    """go's settings that choose the modules: the user's env file, then the environment
+    (which go reads over it)."""
+    found: dict[str, str] = {}
+    data = read_regular(env_path, _MAX_GO_BYTES) if env_path and os.path.isabs(env_path) else None
+    for line in (data or b"").decode("utf-8", "replace").splitlines():
+        key, sep, value = line.strip().partition("=")
+        if sep and key in _SETTINGS:
+            found[key] = value
+    found.update({key: env[key] for key in _SETTINGS if key in env})
+    return found
+
+
+def _module_finding(start: str, settings: Mapping[str, str]) -> str | None:
+    """The `go.work`, or the go.mod with requirements, go would use from `start`
+    (each looked for upward); GOPATH mode counts (its imports come from GOPATH)."""
+    work = settings.get("GOWORK", "")
+    if work and work != "off":
+        return f"GOWORK `{work}`"
+    mode = settings.get("GO111MODULE", "")
+    if mode == "off":
+        return "GO111MODULE `off` (GOPATH's packages)"
+    module = None
+    for folder in _upward(start):
+        if not work and os.path.lexists(os.path.join(folder, "go.work")):
+            return os.path.join(folder, "go.work")
+        if module is None and os.path.lexists(os.path.join(folder, "go.mod")):
+            module = os.path.join(folder, "go.mod")
+    if module is None:
+        return "GO111MODULE `auto` (GOPATH's packages)" if mode == "auto" else None
+    return module if _requires(module) else None
+
+
+def _upward(start: str) -> list[str]:
+    """`start` and the folders above it, up to the root."""
+    found = [os.path.normpath(start)]
+    while (parent := os.path.dirname(found[-1])) != found[-1]:
+        found.append(parent)
+    return found
+
+
+def _requires(path: str) -> bool:
+    """Whether a go.mod has a `require` or `replace`; one that cannot be read, or is
+    too large, counts."""
+    if not os.path.isfile(path):
+        return True
+    data = read_regular(path, _MAX_GO_BYTES + 1)
+    if data is None or len(data) > _MAX_GO_BYTES:
+        return True
+    return _OUTSIDE_DIRECTIVE.search(data) is not None

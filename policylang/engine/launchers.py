@@ -1115,6 +1115,29 @@ def moves_gemfile(words: list[str | None]) -> bool:
     return any(word is None or _GEMFILE_OPTION.fullmatch(word) for word in words)
 
 
+# Composer's option that moves it to another folder, whose composer.json and `vendor/`
+# plugins it loads (review GW6): `-d DIR`, `-dDIR`, `-nd DIR` (Symfony's short options
+# bundle, the one that takes a value ending the bundle), `--working-dir[=DIR]` and any
+# start of it (read loosely: which spellings Symfony takes is not reproduced)
+_COMPOSER_SHORT_D: Final = re.compile(r"-[A-Za-z]*d.*", re.S)
+
+
+def composer_working_dir(words: list[str | None]) -> bool:
+    """Whether a Composer line names the folder it works in (`show -d sub`), where the
+    manifest check of the working folder does not reach (review GW6); a word not literal
+    counts."""
+    for word in words:
+        if word is None:
+            return True
+        if word.startswith("--"):
+            name = word[2:].partition("=")[0]
+            if len(name) >= 2 and "working-dir".startswith(name):
+                return True
+        elif _COMPOSER_SHORT_D.fullmatch(word):
+            return True
+    return False
+
+
 def bundle_user_config(home: str | None, env: Mapping[str, str]) -> str | None:
     """Bundler's user settings file (`BUNDLE_USER_CONFIG`, else `config` in
     `BUNDLE_USER_HOME` or `~/.bundle`), whose `BUNDLE_GEMFILE` bundler takes as the

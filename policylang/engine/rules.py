@@ -2512,6 +2512,10 @@ class RuleView:
             return None
         if len(values) < 2 and values[0].rpartition("/")[2] in _VERB_ONLY:
             return None  # bare `scalar` would approve every verb (review BT5)
+        if _gem_exec_exact(values):
+            # `gem exec bundler --version` offered `gem exec bundler`, which approved
+            # `gem exec bundler exec ruby evil.rb` (review GW4): the line only, exactly
+            return (*values, EXACT_END) if len(values) == len(inner) else None
         found = self._suggest_values(values, bool(view.unknown), 0, ruled=ruled)
         if found is not None and is_exact(found) and len(values) < len(inner):
             return None  # (a word that cannot be known: no exact rule can match the line)
@@ -2887,6 +2891,21 @@ _MANIFEST_PROGRAMS: Final = frozenset(
      "uv"}
 )  # fmt: skip
 _VERB_GROUPS: Final = frozenset({("swift", "package")})
+
+
+def _gem_exec_exact(values: Sequence[str]) -> bool:
+    """Whether a line is `gem exec …` (gem's options before `exec` skipped) that runs
+    bundler, or asks its program for help or its version: the prefix offered covered
+    the program's every verb (`gem exec bundler` approved `gem exec bundler exec ruby
+    evil.rb`, review GW4); another program keeps its offer (`gem exec rubocop`)."""
+    if program_name(values[0].rpartition("/")[2]) != "gem":
+        return False
+    index = next((i for i, value in enumerate(values) if i and not value.startswith("-")), 0)
+    if not index or values[index] != "exec":
+        return False
+    rest = values[index + 1 :]
+    runs_bundler = any(value.partition(":")[0] in ("bundle", "bundler") for value in rest)
+    return runs_bundler or any(_helpish(value) for value in rest)
 
 
 def _manifest_help_offer(found: tuple[str, ...], values: Sequence[str]) -> tuple[str, ...] | None:
