@@ -64,21 +64,56 @@ def words_after(program: str, words: Sequence[str | None]) -> Sequence[str | Non
     return None
 
 
+def front_options(program: str, words: Sequence[str | None]) -> str | None:
+    """The first word before `compose` of a container tool's line that begins with its
+    own options (`docker --context x compose ps`, `docker -c x compose`, `--config D`,
+    `-H`, `-l`), None where there is none or no `compose` follows. Docker runs compose
+    through them, but the policy's compose rules (`config`, `up`, `build`,
+    `--privileged`) match only `docker compose …` as written, and `--config` moves the
+    plugin folder compose itself runs from: such a line asks (review AW4)."""
+    if program not in FRONTS or not words or words[0] == "compose":
+        return None
+    first = words[0]
+    if (first is not None and not first.startswith("-")) or "compose" not in words:
+        return None
+    return "a word that is not literal" if first is None else first
+
+
+def _verb_at(words: Sequence[str | None]) -> int:
+    """Where compose's verb is among its words: the first word that is no option (or
+    not literal), past the options before it and their values (`len(words)`: none)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word is None or not word.startswith("-") or word == "-":
+            return index
+        index += 2 if word in _VALUED else 1
+    return index
+
+
+def _options_before(words: Sequence[str | None]) -> list[str]:
+    """Compose's options before its verb (without their values)."""
+    options: list[str] = []
+    index, end = 0, _verb_at(words)
+    while index < end:
+        word = words[index]
+        if word is not None:
+            options.append(word)
+        index += 2 if word in _VALUED else 1
+    return options
+
+
 def loads_project(words: Sequence[str | None]) -> str | None:
     """Why a compose line (its words after compose's name) may read and print the
     project's files: the verb (a word not literal counts), None for a line that loads
     none (`version`, `ls`, help)."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word is None:
-            return "a word that is not literal"
-        if not word.startswith("-") or word == "-":
-            return _verb_loads(word, words[index + 1 :])
-        if word in _HELP:
-            return None
-        index += 2 if word in _VALUED else 1
-    return None  # (no verb: compose prints its usage)
+    if any(word in _HELP for word in _options_before(words)):
+        return None
+    at = _verb_at(words)
+    if at == len(words):
+        return None  # (no verb: compose prints its usage)
+    verb = words[at]
+    return "a word that is not literal" if verb is None else _verb_loads(verb, words[at + 1 :])
 
 
 def _verb_loads(verb: str, after: Sequence[str | None]) -> str | None:
@@ -96,19 +131,18 @@ def mover(words: Sequence[str | None], env: Mapping[str, str]) -> str | None:
     """An option before the verb or a variable that chooses the files compose reads
     (`-f x.yml`, `--env-file`, `COMPOSE_FILE`): the engine does not follow them, so the
     line asks; so does a word before the verb that is not literal."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word is None:
-            return "a word that is not literal"
-        if not word.startswith("-") or word == "-":
-            # (the verb: later words are its own, `logs -f`); a doubled `compose` is read
-            # as the verb's place by some builds (review GS6)
-            return word if word == "compose" else _moved(env)
+    for word in _options_before(words):
         name = word.partition("=")[0]
         if name in _MOVERS or (name.startswith("-f") and not name.startswith("--")):
             return word
-        index += 2 if word in _VALUED else 1
+    at = _verb_at(words)
+    if at < len(words):
+        verb = words[at]
+        if verb is None:
+            return "a word that is not literal"
+        if verb == "compose":
+            # a doubled `compose` is read as the verb's place by some builds (review GS6)
+            return verb
     return _moved(env)
 
 

@@ -1952,6 +1952,7 @@ class _Walk(LineWrites):
         if launcher in launchers.LAUNCHERS:
             self.launcher_files(launcher, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
         if program in infra.PROGRAMS:
+            self.terraform_paths(program, (*prefix[1:], *rest), seg, cwd)
             self.terraform_providers(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
         manifest = launchers.MANIFEST_ALIASES.get(program, program)
         if manifest in launchers.MANIFEST_TOOLS:
@@ -1965,6 +1966,56 @@ class _Walk(LineWrites):
         compose = composefiles.words_after(program, [w.value for w in (*prefix[1:], *rest)])
         if compose is not None:
             self.compose_project(program, compose, seg, cwd)
+        fronted = composefiles.front_options(program, [w.value for w in (*prefix[1:], *rest)])
+        if fronted is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.compose-project",
+                f"`{program} {short(fronted)} … compose`: compose run after {program}'s own "
+                "options escapes the compose rules (and `--config` chooses the compose "
+                "program itself), which no approval covers",
+            )
+
+    def terraform_paths(
+        self, program: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """What an approved terraform line reads and writes beyond what its words name
+        from the working folder (review AW1, AW2): after `-chdir=DIR` terraform resolves
+        `-state=`, `-state-out=`, `-backup=`, `-var-file=` and its operands from DIR,
+        so each relative path is judged there too (read and written); its state files
+        there (`terraform.tfstate`, a committed link) likewise. `TF_CLI_ARGS*` add words
+        as if typed: any but a few that name no file ask; `TF_DATA_DIR` and
+        `TF_PLUGIN_CACHE_DIR` are judged against the protect rules."""
+        values = [w.value for w in words]
+        folders = infra.chdirs(values)
+        if folders is None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"a word of `{program}` that is not known here may be a `-chdir=`, from "
+                "which its paths are read and written, and no approval covers that",
+            )
+            return
+        for folder in folders:
+            for word in words:
+                for path in _named_paths(word, typed=True):
+                    if path.value is not None and not path.value.startswith("/"):
+                        joined = os.path.join(folder, path.value)
+                        self.check_path(joined, "read", seg, cwd)
+                        self.check_path(joined, "write", seg, cwd)
+        for folder in (".", *folders):
+            for name in _TERRAFORM_STATE_FILES:
+                self.check_protected_only(os.path.join(folder, name), seg, cwd)
+            for place in infra.data_places(self.ctx.env):
+                self.check_protected_only(os.path.join(folder, place), seg, cwd)
+        found = infra.cli_args_finding(values, self.ctx.env)
+        if found is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{found}` adds options to `{program}` as if typed (which may name any "
+                "file to read or write), and no approval covers them",
+            )
 
     def terraform_providers(
         self, program: str, words: list[str | None], seg: SegmentState, cwd: paths.Cwd
@@ -2005,7 +2056,7 @@ class _Walk(LineWrites):
                 f"`{program} workspace delete` removes a workspace's state, in a folder the "
                 "configuration's backend chooses, which no approval covers",
             )
-        found = infra.backend_finding(words, starts, self.ctx.env)
+        found = infra.backend_finding(words, starts, self.ctx.env, self._reaches_workspace)
         if found is not None:
             seg.floor(
                 Verdict.ASK,
@@ -8879,6 +8930,11 @@ def _toml_keys(value: object, above: tuple[str, ...]) -> list[tuple[str, ...]]:
     if isinstance(value, list):
         return [keys for item in value for keys in _toml_keys(item, above)]
     return [above] if above else []
+
+
+# the state files terraform reads and writes in its working folder without being told
+# (a committed link there leads them anywhere: review AW1)
+_TERRAFORM_STATE_FILES: Final = ("terraform.tfstate", "terraform.tfstate.backup")
 
 
 def _named_paths(word: Word, *, typed: bool = True) -> list[Word]:

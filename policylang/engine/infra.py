@@ -6,6 +6,9 @@ binary committed there (with a matching `.terraform.lock.hcl` hash) ran under an
 `terraform validate`. A CLI configuration (`~/.terraformrc`, `TF_CLI_CONFIG_FILE`) may
 point `dev_overrides` at any folder. `provider_finding` says what, in the working folder
 or those settings, may hand terraform a provider of the workspace; the caller asks then.
+`backend_finding` says which declared backend a verb sets up (review GU2; a `local` one
+that stays in the workspace is none: AW3); `chdirs` and `cli_args_finding` what moves
+the paths a line names or adds words to it (review AW1, AW2).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from policylang.engine import paths
+from policylang.engine.gitconfig import read_regular
 
 PROGRAMS: Final = frozenset({"terraform", "tofu"})
 # the verbs that start no provider (terraform 1.11, review GP2): versions, formatting,
@@ -32,6 +36,13 @@ _PLUGIN_FOLDERS: Final = ("providers", "plugins")
 _PROJECT_PLUGINS: Final = "terraform.d/plugins"
 # variables that move the data folder or the CLI configuration, or add arguments
 _DATA_DIR: Final = "TF_DATA_DIR"
+_PLUGIN_CACHE: Final = "TF_PLUGIN_CACHE_DIR"
+_CLI_ARGS: Final = "TF_CLI_ARGS"
+# the words of a `TF_CLI_ARGS*` variable that name no file and run nothing (review AW2)
+_HARMLESS_ARGS: Final = re.compile(
+    r"--?(?:no-color|compact-warnings|json|raw|input=(?:true|false)|lock=(?:true|false)"
+    r"|lock-timeout=\w+|parallelism=\d+)"
+)
 _CONFIG_ENV: Final = ("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG", "TOFU_CLI_CONFIG_FILE")
 _CONFIG_FILES: Final = (".terraformrc", "terraform.rc", ".tofurc", "tofu.rc")
 # the CLI configuration folders, read when no `TF_CLI_CONFIG_FILE` is set: terraform loads
@@ -59,11 +70,20 @@ _SCAN_LIMIT: Final = 4_000_000  # (bytes read over the folder's files; more asks
 # comments between them (review GU2); anything unsure is judged as a block
 _COMMENT: Final = r"(?:\s|/\*.*?\*/)*"
 _BLOCK: Final = re.compile(
-    r'(?<![\w".\-])(?:backend' + _COMMENT + r'(?:"(?:[^"\\\n]|\\.)*"|[^\W\d][\w-]*)|cloud)'
+    r'(?<![\w".\-])(?:backend' + _COMMENT
+    + r'(?P<label>"(?:[^"\\\n]|\\.)*"|[^\W\d][\w-]*)|cloud)'
     + _COMMENT + r"\{",
     re.DOTALL,
 )
 _JSON_BLOCKS: Final = frozenset({"backend", "cloud"})
+# the body of a `backend "local"` block that keeps its state in the working folder:
+# blank, comments, and `path`/`workspace_dir` set to a plain name (review AW3)
+_PLAIN_NAME: Final = r'"([\w.][\w./-]*)"'
+_LOCAL_SETTING: Final = re.compile(r"(?:path|workspace_dir)[ \t]*=[ \t]*" + _PLAIN_NAME)
+_LOCAL_BODY: Final = re.compile(
+    r"(?:\s|#[^\n]*|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|" + _LOCAL_SETTING.pattern + r")*"
+)
+_MAX_RECORD: Final = 64 * 1024  # (bytes of the data folder's backend record)
 
 
 def _operands(words: Sequence[str | None]) -> tuple[list[str | None], str | None]:
@@ -78,6 +98,56 @@ def _operands(words: Sequence[str | None]) -> tuple[list[str | None], str | None
             continue
         found.append(word)
     return found, chdir
+
+
+def chdirs(words: Sequence[str | None]) -> list[str] | None:
+    """Every folder a `-chdir=` of the line names, None where a word is not literal.
+    terraform changes into the last one before the verb before it reads any other
+    option, so the relative paths of `-state=`, `-state-out=`, `-backup=`, `-var-file=`
+    and the operands are relative to it (review AW1); each one named counts."""
+    found: list[str] = []
+    for word in words:
+        if word is None:
+            return None
+        name, _equals, value = word.lstrip("-").partition("=")
+        if word.startswith("-") and name == "chdir" and value:
+            found.append(value)
+    return found
+
+
+def _folders(words: Sequence[str | None], starts: Sequence[str] | None) -> list[str] | None:
+    """The folders terraform runs in: each working folder `starts` moved by `-chdir`
+    (None: one not known)."""
+    _operands_found, chdir = _operands(words)
+    if chdir is None or starts is None:
+        return None
+    return [os.path.normpath(os.path.join(start, chdir)) for start in starts]
+
+
+def cli_args_finding(words: Sequence[str | None], env: Mapping[str, str]) -> str | None:
+    """The `TF_CLI_ARGS` or `TF_CLI_ARGS_<verb>` variable of the environment that adds
+    a word terraform reads as if typed after the verb (`-state=~/.aws/credentials`) and
+    that is not one of `_HARMLESS_ARGS` (review AW2); terraform takes `TF_CLI_ARGS_` with
+    the verb's words joined by `_` (`state_list`), so any variable of the verb's first
+    word counts (every one where the verb is not literal)."""
+    verb = _verb(words)
+    first = None if verb is None else verb[0]
+    for name, value in env.items():
+        if name != _CLI_ARGS and not name.startswith(_CLI_ARGS + "_"):
+            continue
+        if name != _CLI_ARGS and first is not None:
+            wanted = _CLI_ARGS + "_" + first.replace("-", "_")
+            if name != wanted and not name.startswith(wanted + "_"):
+                continue
+        if not all(_HARMLESS_ARGS.fullmatch(arg) for arg in value.split()):
+            return name
+    return None
+
+
+def data_places(env: Mapping[str, str]) -> list[str]:
+    """The folders the environment makes terraform write: `TF_DATA_DIR` (the data
+    folder) and `TF_PLUGIN_CACHE_DIR` (providers it installs, then runs) (review AW2)."""
+    return [env[name] for name in (_DATA_DIR, _PLUGIN_CACHE) if env.get(name)]
 
 
 def _verb(words: Sequence[str | None]) -> tuple[str | None, str] | None:
@@ -142,12 +212,17 @@ def _holds_entries(folder: str) -> bool | None:
         return None
 
 
-def _plugins_in(folder: str, data_dir: str, inside: Callable[[str], bool]) -> str | None:
-    """The plugin folder under `folder` (the data folder's or the project's), in the
-    workspace, that holds anything or cannot be read. (One outside it, a `TF_DATA_DIR`
-    of the user's, holds what the user installed.)"""
+def _plugins_in(
+    folder: str, data_dir: str, env: Mapping[str, str], inside: Callable[[str], bool]
+) -> str | None:
+    """The plugin folder under `folder` (the data folder's or the project's), or the
+    plugin cache `TF_PLUGIN_CACHE_DIR` whose providers `init` links into the data folder
+    (review AW2), in the workspace, that holds anything or cannot be read. (One outside
+    it, a `TF_DATA_DIR` of the user's, holds what the user installed.)"""
     looked = [os.path.join(folder, data_dir, name) for name in _PLUGIN_FOLDERS]
     looked.append(os.path.join(folder, _PROJECT_PLUGINS))
+    if env.get(_PLUGIN_CACHE):
+        looked.append(os.path.join(folder, env[_PLUGIN_CACHE]))
     for path in looked:
         if inside(path) and _holds_entries(path) is not False:
             return path
@@ -167,13 +242,12 @@ def provider_finding(
     folder's provider). `starts`: the working folders (None: not known)."""
     if not reads_configuration(words):
         return None
-    _operands_found, chdir = _operands(words)
-    if chdir is None or starts is None:
+    folders = _folders(words, starts)
+    if folders is None or starts is None:
         return "a working folder not known here"
     data_dir = env.get(_DATA_DIR) or ".terraform"
-    for start in starts:
-        folder = os.path.normpath(os.path.join(start, chdir))
-        found = _plugins_in(folder, data_dir, inside) if runs_providers(words) else None
+    for folder in folders:
+        found = _plugins_in(folder, data_dir, env, inside) if runs_providers(words) else None
         if found is not None:
             return found
     return _config_finding(starts, env, home, inside)
@@ -221,7 +295,10 @@ def _holds_configuration(folder: str) -> bool:
 
 
 def backend_finding(
-    words: Sequence[str | None], starts: Sequence[str] | None, env: Mapping[str, str]
+    words: Sequence[str | None],
+    starts: Sequence[str] | None,
+    env: Mapping[str, str],
+    inside: Callable[[str], bool],
 ) -> str | None:
     """What makes the line's verb set up a backend of the workspace's choosing (reviews
     GU1, GU2): a `-backend-config` on the line, or in the working folder (or `-chdir`'s)
@@ -231,23 +308,23 @@ def backend_finding(
         return None
     if any(word is None or word.lstrip("-").startswith("backend-config") for word in words):
         return "a `-backend-config` (or a word not known here)"
-    _operands_found, chdir = _operands(words)
-    if chdir is None or starts is None:
+    folders = _folders(words, starts)
+    if folders is None:
         return "a working folder not known here"
     data_dir = env.get(_DATA_DIR) or ".terraform"
-    for start in starts:
-        folder = os.path.normpath(os.path.join(start, chdir))
-        found = _declared_backend(folder, data_dir)
+    for folder in folders:
+        found = _declared_backend(folder, data_dir, inside)
         if found is not None:
             return found
     return None
 
 
-def _declared_backend(folder: str, data_dir: str) -> str | None:
+def _declared_backend(folder: str, data_dir: str, inside: Callable[[str], bool]) -> str | None:
     """The file of `folder` that declares or records a backend, or the folder when it
-    cannot be read whole (fail closed)."""
+    cannot be read whole (fail closed). A `local` backend whose state stays in the
+    workspace is none (review AW3)."""
     state = os.path.join(folder, data_dir, "terraform.tfstate")
-    if paths.lexists(state):
+    if paths.lexists(state) and not _records_local(state, folder, inside):
         return state
     if not os.path.isdir(folder):
         return None  # (terraform stops: no such folder)
@@ -268,20 +345,21 @@ def _declared_backend(folder: str, data_dir: str) -> str | None:
         except OSError:
             return path
         budget -= len(data)
-        if budget < 0 or _declares_backend(name, data):
+        if budget < 0 or _declares_backend(name, data, folder, inside):
             return path
     return None
 
 
-def _declares_backend(name: str, data: bytes) -> bool:
+def _declares_backend(name: str, data: bytes, folder: str, inside: Callable[[str], bool]) -> bool:
     """Whether the file's text declares a `backend` or `cloud` block (the native syntax
-    by `_BLOCK`, JSON by any key of those names; a file that does not decode counts)."""
+    by `_BLOCK`, JSON by any key of those names; a file that does not decode counts),
+    other than a `local` backend that keeps its state in the workspace (`_local_stays`)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return True
     if not name.endswith(".json"):
-        return _BLOCK.search(text) is not None
+        return any(not _local_stays(text, m, folder, inside) for m in _BLOCK.finditer(text))
     keys: list[str] = []
 
     def pairs(found: list[tuple[str, object]]) -> dict[str, object]:
@@ -293,3 +371,52 @@ def _declares_backend(name: str, data: bytes) -> bool:
     except ValueError:
         return True
     return any(key in _JSON_BLOCKS for key in keys)
+
+
+def _local_stays(
+    text: str, block: re.Match[str], folder: str, inside: Callable[[str], bool]
+) -> bool:
+    """Whether the block `_BLOCK` found is `backend "local"` whose body sets nothing but
+    `path` and `workspace_dir` to plain relative names that stay in the workspace: the
+    local backend keeps its state (`terraform.tfstate`, `terraform.tfstate.d/`) in the
+    working folder, and `workspace delete` removes only under `workspace_dir` (review
+    AW3). The body ends at the first `}`: one inside a string leaves an unclosed string,
+    which does not match (anything unsure counts as another backend)."""
+    if block.group("label") not in ('"local"', "local"):
+        return False
+    body, brace, _after = text[block.end() :].partition("}")
+    if not brace or _LOCAL_BODY.fullmatch(body) is None:
+        return False
+    values = [m.group(1) for m in _LOCAL_SETTING.finditer(body)]
+    return all(_stays(folder, value, inside) for value in values)
+
+
+def _stays(folder: str, value: str, inside: Callable[[str], bool]) -> bool:
+    """Whether a local backend's `path` or `workspace_dir` names a place in the workspace
+    (relative, no `..`, and inside it with its links resolved)."""
+    if value.startswith(("/", "~")) or ".." in value.split("/"):
+        return False
+    return inside(os.path.realpath(os.path.join(folder, value)))
+
+
+def _records_local(state: str, folder: str, inside: Callable[[str], bool]) -> bool:
+    """Whether the data folder's record of the initialised backend is a `local` backend
+    whose settings stay in the workspace (as `terraform init` writes it for a plain
+    `backend "local" {}`: review AW3); anything else, or unreadable, is not."""
+    data = read_regular(state, _MAX_RECORD + 1)
+    if data is None or len(data) > _MAX_RECORD:
+        return False
+    try:
+        record = json.loads(data)
+    except ValueError:
+        return False
+    backend = record.get("backend") if isinstance(record, dict) else None
+    if not isinstance(backend, dict) or backend.get("type") != "local":
+        return False
+    config = backend.get("config")
+    if not isinstance(config, dict) or not set(config) <= {"path", "workspace_dir"}:
+        return False
+    return all(
+        value is None or (isinstance(value, str) and value and _stays(folder, value, inside))
+        for value in config.values()
+    )
