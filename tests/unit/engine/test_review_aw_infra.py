@@ -15,6 +15,7 @@ premises where installed; the engine's verdicts are checked always.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -278,3 +279,10 @@ def test_aw4_docker_lines_without_compose_keep_the_approval(tmp_path: Path) -> N
     for line in ("docker compose ps", "docker ps", "docker -c x ps", "docker --version"):
         _allowed(line, workspace, env, "docker")
 
+
+def test_aw_the_modules_are_compiled() -> None:
+    from policylang import _native
+
+    for name in ("infra", "composefiles", "gocgo", "linterconfig"):
+        assert f"policylang.engine.{name}" in _native.MODULES
+    assert os.path.isfile(_native.source_path("policylang.engine.infra"))
