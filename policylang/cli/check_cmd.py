@@ -1,8 +1,9 @@
 """`policylang check FILE… [--strict] [--approvals A]`: load policies and print every diagnostic.
 
 Inline `expect` lines are evaluated with the engine (skip with `--no-expect`). With
-`--approvals`, each stored approval is judged against what the policy offers today: one
-wider than today's offer, no longer offered, or denied is a warning in the approvals file.
+`--approvals`, each stored approval is judged against what the policy offers today for
+lines it covers: one wider than those offers, offered for none of them, denied or no rule
+at all is a warning at its entry, and a file the engine cannot read one of.
 Exit status: 0 when no file has an error (warnings too with `--strict`), 1 otherwise.
 """
 
@@ -87,41 +88,48 @@ def _expectation_failures(policy: CompiledPolicy) -> tuple[Diagnostic, ...]:
 
 
 def _approval_findings(policy: CompiledPolicy, name: str) -> tuple[Diagnostic, ...]:
-    """Warnings at the approvals file's entries that today's offers would not make."""
-    from policylang.engine.approvalaudit import audit
-    from policylang.engine.approvals import MAX_FILE_BYTES, Approvals
+    """Warnings at the approvals file's entries that today's offers would not make, and
+    one at the file when the engine can read none of it (review GY3)."""
+    from policylang.engine.approvalaudit import judge, read_stored
     from policylang.engine.policy import Policy
 
-    path = Path(name)
-    if path.stat().st_size > MAX_FILE_BYTES:  # what loading it would refuse as well
-        raise OSError(f"larger than {MAX_FILE_BYTES} bytes")
-    source = SourceText(name, path.read_text(encoding="utf-8", errors="replace"))
-    found = audit(Policy(policy), Approvals(path).rules())
-    return sort_diagnostics(tuple(
-        Diagnostic(
-            code=f"approvals.{item.finding.value}",
-            message=item.message(),
-            source=source,
-            span=_entry_span(source.text, item.rule),
-            severity=Severity.WARNING,
-            help=_HELP[item.finding.value],
-        )
-        for item in found
-    ))
+    stored = read_stored(Path(name))  # OSError: cannot read (a FIFO, /dev/zero: GY5)
+    source = SourceText(name, stored.text)
+    if stored.problem is not None:
+        at = Span(stored.problem_at, stored.problem_at)
+        message = f"the engine reads no approval of this file: {stored.problem}"
+        return (_warning("unreadable", message, source, at, _FILE_HELP),)
+    judged = Policy(policy)
+    found = []
+    for value, start, end in stored.entries:
+        item = judge(judged, value)
+        if item is not None:  # at the entry's own spelling (review GY4)
+            code = item.finding.value
+            found.append(_warning(code, item.message(), source, Span(start, end), _HELP[code]))
+    return sort_diagnostics(tuple(found))
+
+
+def _warning(code: str, message: str, source: SourceText, span: Span, advice: str) -> Diagnostic:
+    return Diagnostic(
+        code=f"approvals.{code}",
+        message=message,
+        source=source,
+        span=span,
+        severity=Severity.WARNING,
+        help=advice,
+    )
 
 
 _HELP = {
-    "wider-than-offer": "remove it and approve the command again, or narrow it to the offer",
-    "not-offered": "remove it: policylang no longer offers an approval for these words",
+    "wider-than-offer": (
+        "remove it and approve the command again, or narrow it to the offer, unless a"
+        " longer line you still run is offered exactly these words"
+    ),
+    "not-offered": (
+        "policylang offers no approval as wide for the lines it tried; remove it, unless"
+        " a longer line you still run is offered exactly these words"
+    ),
     "denied": "no approval lifts a deny: remove it unless it is meant for longer lines",
     "unreadable": "remove it or write it as a command prefix (`npm run build`)",
 }
-
-
-def _entry_span(text: str, rule: str) -> Span:
-    """Where the file spells `rule` (as a quoted TOML string), else its start."""
-    for spelled in (f'"{rule}"', f"'{rule}'"):
-        at = text.find(spelled)
-        if at >= 0:
-            return Span(at, at + len(spelled))
-    return Span(0, 0)
+_FILE_HELP = "fix the file: it must be UTF-8 TOML with one list `allow = [\"npm run build\"]`"

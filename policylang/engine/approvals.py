@@ -253,6 +253,13 @@ def _signature(path: Path) -> tuple[int, int, int, int, int] | None:
 def _load(path: Path) -> tomlkit.TOMLDocument:
     import tomlkit
 
+    return tomlkit.parse(read_text(path))
+
+
+def read_text(path: Path) -> str:
+    """The approvals file's text, read without blocking and bounded; OSError when it is
+    not a regular file, too large or not UTF-8 (`policylang check` reads it the same way:
+    a FIFO had hung it and /dev/zero exhausted its memory, review GY5)."""
     # O_NONBLOCK: opening a FIFO for reading would wait for a writer forever
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     with open(descriptor, "rb") as handle:
@@ -264,7 +271,7 @@ def _load(path: Path) -> tomlkit.TOMLDocument:
     try:
         # `utf-8-sig`: an editor's byte-order mark had made the whole file unreadable, so
         # every approval in it was dropped with only a warning (review AL8)
-        return tomlkit.parse(data.decode("utf-8-sig"))
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise OSError(f"not UTF-8: {path}") from error
 
