@@ -88,11 +88,14 @@ def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
     module) are not probed, so `not-offered` says which lines were tried (review GY2)."""
     from policylang.engine.policy import EXPECTATION_CONTEXT
 
-    text = rule if isinstance(rule, str) else _spelled(rule)
+    if not isinstance(rule, str):  # the engine skips it (review GY3)
+        text = _spelled(rule)
+        detail = f"an approval rule is a string such as 'npm run build', not {text}"
+        return ApprovalAudit(text, Finding.UNREADABLE, None, detail)
     try:
-        words = rule_words(rule)  # type: ignore[arg-type]  # a non-str raises TypeError
-    except (ApprovalError, TypeError) as error:
-        return ApprovalAudit(text, Finding.UNREADABLE, None, str(error))
+        words = rule_words(rule)
+    except ApprovalError as error:
+        return ApprovalAudit(rule, Finding.UNREADABLE, None, str(error))
     literal = words[:-1] if is_exact(words) else words
     lines = [literal] if is_exact(words) else [literal, (*literal, PROBE_OPERAND)]
     decisions = [
@@ -101,7 +104,7 @@ def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
     ]
     own = decisions[0]
     if own.verdict is Verdict.DENY:
-        return ApprovalAudit(text, Finding.DENIED, None, _reason(own))
+        return ApprovalAudit(rule, Finding.DENIED, None, _reason(own))
     if own.verdict is Verdict.ALLOW and is_exact(words):
         return None  # an exact rule on an allowed line widens nothing
     offers = [
@@ -114,12 +117,12 @@ def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
     if offers:
         line, offer = offers[0]
         probe = None if line == shlex.join(literal) else line
-        return ApprovalAudit(text, Finding.WIDER, offer, _reason(own), probe)
+        return ApprovalAudit(rule, Finding.WIDER, offer, _reason(own), probe)
     tried = ", ".join(
         f"`{shlex.join(line)}` ({_outcome(decision)})"
         for line, decision in zip(lines, decisions, strict=True)
     )
-    return ApprovalAudit(text, Finding.NOT_OFFERED, None, _reason(own), tried)
+    return ApprovalAudit(rule, Finding.NOT_OFFERED, None, _reason(own), tried)
 
 
 def _outcome(decision: Decision) -> str:
