@@ -175,14 +175,12 @@ def read_stored(path: Path) -> StoredApprovals:
     `problem`, which the engine only logs (review GY3)."""
     import tomlkit
 
-    from policylang.engine.approvals import read_text
+    from policylang.engine.approvals import NotUTF8Error, read_text
 
     try:
         text = read_text(path)
-    except OSError as error:
-        if isinstance(error.__cause__, UnicodeDecodeError):
-            return StoredApprovals("", (), "the file is not UTF-8")
-        raise
+    except NotUTF8Error:
+        return StoredApprovals("", (), "the file is not UTF-8")
     try:
         document = tomlkit.parse(text)
     except tomlkit.exceptions.TOMLKitError as error:

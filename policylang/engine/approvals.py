@@ -256,6 +256,11 @@ def _load(path: Path) -> tomlkit.TOMLDocument:
     return tomlkit.parse(read_text(path))
 
 
+class NotUTF8Error(OSError):
+    """An approvals file that is not UTF-8: `policylang check` reports it as unreadable
+    rather than as a file it cannot open (review GY3; compiled code sets no `__cause__`)."""
+
+
 def read_text(path: Path) -> str:
     """The approvals file's text, read without blocking and bounded; OSError when it is
     not a regular file, too large or not UTF-8 (`policylang check` reads it the same way:
@@ -273,7 +278,7 @@ def read_text(path: Path) -> str:
         # every approval in it was dropped with only a warning (review AL8)
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise OSError(f"not UTF-8: {path}") from error
+        raise NotUTF8Error(f"not UTF-8: {path}") from error
 
 
 def _read_rules(path: Path) -> Iterable[str]:
