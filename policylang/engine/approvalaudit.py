@@ -18,6 +18,7 @@ a prefix approval widens the lines after them.
 from __future__ import annotations
 
 import enum
+import errno
 import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -175,12 +176,14 @@ def read_stored(path: Path) -> StoredApprovals:
     `problem`, which the engine only logs (review GY3)."""
     import tomlkit
 
-    from policylang.engine.approvals import NotUTF8Error, read_text
+    from policylang.engine.approvals import read_text
 
     try:
         text = read_text(path)
-    except NotUTF8Error:
-        return StoredApprovals("", (), "the file is not UTF-8")
+    except OSError as error:
+        if error.errno == errno.EILSEQ:  # not UTF-8: the engine drops the whole file
+            return StoredApprovals("", (), "the file is not UTF-8")
+        raise
     try:
         document = tomlkit.parse(text)
     except tomlkit.exceptions.TOMLKitError as error:

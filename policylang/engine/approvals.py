@@ -27,6 +27,7 @@ a prefix rule would widen to every verb.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import logging
 import os
@@ -256,11 +257,6 @@ def _load(path: Path) -> tomlkit.TOMLDocument:
     return tomlkit.parse(read_text(path))
 
 
-class NotUTF8Error(OSError):
-    """An approvals file that is not UTF-8: `policylang check` reports it as unreadable
-    rather than as a file it cannot open (review GY3; compiled code sets no `__cause__`)."""
-
-
 def read_text(path: Path) -> str:
     """The approvals file's text, read without blocking and bounded; OSError when it is
     not a regular file, too large or not UTF-8 (`policylang check` reads it the same way:
@@ -278,7 +274,9 @@ def read_text(path: Path) -> str:
         # every approval in it was dropped with only a warning (review AL8)
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise NotUTF8Error(f"not UTF-8: {path}") from error
+        # its errno tells it apart (`policylang check` reports the file as unreadable, not
+        # as one it cannot open: review GY3); compiled code sets no `__cause__`
+        raise OSError(errno.EILSEQ, "not UTF-8", str(path)) from error
 
 
 def _read_rules(path: Path) -> Iterable[str]:
