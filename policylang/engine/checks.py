@@ -35,6 +35,7 @@ from policylang.engine.gitconfig import (
     read_regular,
 )
 from policylang.engine.rules import (
+    PACKAGE_FOLDERS,
     GitConfigs,
     GitPrint,
     RuleView,
@@ -813,6 +814,36 @@ def _copies_through_links(found: SegmentRules) -> bool:
     return False
 
 
+def _copies_over(found: SegmentRules) -> tuple[bool, bool]:
+    """Whether a tree copier writes into an existing file at a name it lands as: through
+    a symbolic link there, and through another name of its inode (review HA1, real runs).
+    cp opens the existing file (with `-a`, `-n` and `--remove-destination` too: fail
+    closed); rsync writes a new file and renames it over the name, replacing a link,
+    unless `--inplace` or `--append` writes into the inode."""
+    program = _program(found)
+    if program == "cp":
+        return True, True
+    if program == "rsync":
+        return False, found.view.has("--inplace", "--append", "--append-verify")
+    return False, False
+
+
+def _lstat(path: str) -> os.stat_result | None:
+    """`os.lstat(path)`, None where it fails."""
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
+
+
+def _is_regular(info: os.stat_result | None) -> bool:
+    return info is not None and stat.S_ISREG(info.st_mode)
+
+
+# landings `copied_over` judges one by one before it asks (each a `check_path`)
+_COPIED_OVER_BUDGET: Final = 64
+
+
 def _target_directory(found: SegmentRules) -> str | None:
     """The folder of `-t DIR`/`--target-directory=DIR` (`mv`, `cp`, `ln`), if given."""
     inner = found.inner
@@ -1000,6 +1031,9 @@ class PathChecks:
     # whether the segment copies or moves trees (`cp -r`, `mv`): its recursive writes
     # are where they land, which `check_moved_trees` judges, not the target's own files
     copying: bool
+    # whether the segment's copy writes into an existing file of a landing name, through
+    # a symbolic link and through another name of its inode (`_copies_over`, review HA1)
+    copies_over: tuple[bool, bool]
     # the first file below each folder a recursive write of the line reaches that a
     # rule denying writes protects, and whether the whole tree was seen
     written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]]
@@ -1110,6 +1144,7 @@ class PathChecks:
         self.moving = self.removing and _program(found) in _MOVERS
         moved = moved_trees(found)
         self.copying = bool(moved)
+        self.copies_over = _copies_over(found)
         for word, access, recursive in found.cwd_path_words:
             if access != "read":  # `time -o FILE`
                 seg.read_only = False
@@ -1360,6 +1395,10 @@ class PathChecks:
                 self.check_path(root, "write", seg, cwd, subtree=True, removal=False)
             if move.leaves and move.into is None and there and not folders:
                 self.file_into_folder(move, seg, cwd)
+            if not there and move.target is not None:
+                # (a source made in the line, or not a literal word: which of the names
+                # below the target it writes into cannot be told: review HA1)
+                self.copied_over_unknown(move.target, seg, cwd)
             if not (folders or links) or move.source is None:
                 continue
             targets, _complete, _process = self.resolve_all(move.target, cwd)
@@ -1391,6 +1430,7 @@ class PathChecks:
                         # folder there already is where the link goes into, not the link)
                         self.check_path(landing, "write", seg, cwd, subtree=True, removal=False)
             for folder, landed in trees:
+                self.copied_over(folder, landed, seg, cwd)
                 reasons, complete = self.rules.landed_in_tree(
                     folder, landed, self.ctx, shown, budget=TREE_BUDGET
                 )
@@ -1402,6 +1442,91 @@ class PathChecks:
                         "engine.tree-budget",
                         f"moves or copies `{short(move.source)}`: more than {TREE_BUDGET:,} "
                         "entries, too many to rule out protected files among them",
+                    )
+
+    def copied_over(
+        self, folder: str, landings: Sequence[str], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """A tree copied onto an existing one writes into each file already at a name it
+        lands as: `cp -r pl/. out/` and `rsync -r --inplace pl/ out/` open `out/notes` and
+        write through it, into the protected file it is a symbolic link to or another
+        name (hard link) of (review HA1: `.git/config`, `.git/hooks/pre-commit`,
+        `~/.bashrc` changed). Each such landing is judged as a write by its name; a
+        folder that lands on a link to a folder is refused by both programs."""
+        through_links, through_inodes = self.copies_over
+        if not (through_links or through_inodes):
+            return
+        scan = subtree.scan(folder, hidden=True, budget=TREE_BUDGET)
+        start = len(folder.rstrip("/")) + 1
+        judged: list[str] = []
+        for top in dict.fromkeys(landing.rstrip("/") for landing in landings):
+            if not os.path.isdir(top):
+                continue
+            self.fs = True
+            missing: set[str] = set()
+            for path in scan.entries:
+                below = path[start:]
+                if below.rpartition("/")[0] in missing:
+                    missing.add(below)
+                    continue
+                landed = f"{top}/{below}"
+                there = _lstat(landed)
+                if there is None:
+                    missing.add(below)
+                elif (
+                    stat.S_ISLNK(there.st_mode)
+                    and through_links
+                    and _is_regular(_lstat(path))
+                ) or (
+                    stat.S_ISREG(there.st_mode) and there.st_nlink > 1 and through_inodes
+                ):
+                    judged.append(landed)
+        if len(judged) > _COPIED_OVER_BUDGET:
+            seg.floor(
+                Verdict.ASK,
+                "engine.hard-links",
+                f"copies onto {len(judged):,} files that are links or have more than one "
+                "name, too many to look through for protected files it writes into",
+            )
+            return
+        for landed in judged:
+            self.check_path(landed, "write", seg, cwd)
+
+    def copied_over_unknown(self, target: str, seg: SegmentState, cwd: paths.Cwd) -> None:
+        """`copied_over` where the copied names cannot be known: a file with more than
+        one name below the existing target, another name of a protected file, asks, and
+        so does a link there to a protected file (review HA1)."""
+        through_links, through_inodes = self.copies_over
+        if not (through_links or through_inodes):
+            return
+        forms, _complete, _process = self.resolve_all(target, cwd)
+        for form in dict.fromkeys(forms):
+            if not os.path.isdir(form):
+                continue
+            self.fs = True
+            if through_inodes:
+                git = self.git_configs()
+                for reason in self.rules.linked_written_tree(
+                    form, self.ctx, target, git, budget=TREE_BUDGET
+                ):
+                    seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
+            if not through_links:
+                continue
+            # (the links of installed packages, `node_modules/.bin/x`, are not judged,
+            # as `linked_written_tree` does not enter those folders)
+            scan = subtree.scan(form, hidden=True, budget=TREE_BUDGET, skip=PACKAGE_FOLDERS)
+            for link, end in scan.links:
+                if not os.path.isfile(end):
+                    continue
+                for reason in self.rules.path_verdicts(
+                    (end,), "write", self.ctx, f"{target} ({link})", protected_only=True
+                ):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.written-tree",
+                        f"copies into `{short(target)}`, where `{link}` is a link to "
+                        f"`{end}`: a file copied there writes it ({reason.rule_id})",
+                        reason.location,
                     )
 
     def file_into_folder(self, move: MovedTree, seg: SegmentState, cwd: paths.Cwd) -> None:
@@ -1446,7 +1571,11 @@ class PathChecks:
         deep = program in ("mv", "ln") or found.view.has(
             *(_RSYNC_DEEP if program == "rsync" else _CP_DEEP)
         )
-        parents = found.view.has("--parents", "-R", "--relative") and program in ("cp", "rsync")
+        # (cp's `-R` is `--recursive`, rsync's `--relative`: `cp -R pl/* out/` lands
+        # `pl/notes` as `out/notes`, not `out/pl/notes`: review HA1)
+        parents = found.view.has(
+            *(("--parents",) if program == "cp" else ("-R", "--relative"))
+        ) and program in ("cp", "rsync")
         landing = GlobLanding(seg, target.rstrip("/") or "/", deep, parents, cwd)
         for word in globs:
             pattern = paths.path_text(word)
@@ -1465,6 +1594,7 @@ class PathChecks:
     def _land_tree(self, landing: GlobLanding, folder: str, where: str, what: str) -> None:
         """`folder`'s tree landed at `where` (the files it holds below that name)."""
         forms, _complete, _process = self.resolve_all(where, landing.cwd)
+        self.copied_over(os.path.realpath(folder), list(forms), landing.seg, landing.cwd)
         reasons, complete = self.rules.landed_in_tree(
             os.path.realpath(folder), list(forms), self.ctx, where, budget=TREE_BUDGET
         )

@@ -448,6 +448,7 @@ class _Walk(LineWrites):
         self.removing = False  # (the same)
         self.moving = False  # (the same)
         self.copying = False  # (the same)
+        self.copies_over = (False, False)  # (the same)
         self.written_trees: dict[str, tuple[tuple[str, Reason] | None, bool]] = {}
         # approved segments that run in a folder the line moved to (`_approval_elsewhere`)
         self.moved_approvals: list[tuple[SegmentState, str]] = []

@@ -48,7 +48,7 @@ from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
-from policylang.engine.gitconfig import gitfile_target
+from policylang.engine.gitconfig import gitfile_target, is_git_directory
 from policylang.engine.gitstage import long_option
 from policylang.engine.paths import is_within as paths_within
 from policylang.engine.paths import path_text
@@ -470,7 +470,22 @@ def git_dir_inodes(gitdirs: Sequence[str]) -> _InodeMap | None:
         if not scan.complete or scan.blind:
             return None
         _add_inodes(found, scan, set(scan.entries))
+        _add_object_info(found, f"{gitdir}/objects/info")
     return found
+
+
+def _add_object_info(found: _InodeMap, info: str) -> None:
+    """Adds the inode numbers of the files in a git directory's `objects/info` (its
+    `alternates`, which name the object stores git reads: review HA3), the few files of
+    `objects` a write may aim at."""
+    try:
+        with os.scandir(info) as entries:
+            for entry in entries:
+                if entry.is_file(follow_symlinks=False):
+                    number = entry.inode()
+                    found[number] = (*found.get(number, ()), entry.path)
+    except OSError:
+        return
 
 
 def _written_link(shown: str, path: str, name: str) -> Reason:
@@ -554,7 +569,43 @@ def _nested_gitdirs(scans: Sequence[subtree.TreeScan]) -> tuple[str, ...]:
                     found[path] = None
                 elif (target := gitfile_target(path)) is not None:
                     found[os.path.normpath(target)] = None
+            elif path.endswith("/HEAD") and is_git_directory(folder := path[:-5]):
+                # a bare repository (`vendor/x.git`), which git takes for a git directory
+                # as it does `.git`: its hooks run on a push to it (review HA3)
+                found[folder] = None
+            elif path.endswith("/node_modules"):
+                found.update(dict.fromkeys(_package_gitdirs(path)))
     return tuple(found)
+
+
+_PACKAGE_PROBES: Final = 5_000  # packages of a `node_modules` looked at for a `.git`
+
+
+def _package_gitdirs(folder: str) -> list[str]:
+    """The git directories of the packages right in `folder`, a `node_modules` the
+    workspace's listing does not enter (`@scope/name` too): a package installed as a git
+    clone keeps its `.git` (review HA3). Deeper ones, and those past `_PACKAGE_PROBES`
+    packages, are not looked for."""
+    packages = _folders_in(folder)
+    for scope in [path for path in packages if path.rpartition("/")[2].startswith("@")]:
+        packages.extend(_folders_in(scope))
+    found: list[str] = []
+    for package in packages[:_PACKAGE_PROBES]:
+        dot = f"{package}/.git"
+        if os.path.isdir(dot):
+            found.append(dot)
+        elif (target := gitfile_target(dot)) is not None:
+            found.append(os.path.normpath(target))
+    return found
+
+
+def _folders_in(folder: str) -> list[str]:
+    """The folders right in `folder` (not links to them), none where it cannot be read."""
+    try:
+        with os.scandir(folder) as entries:
+            return [entry.path for entry in entries if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
 
 
 def _denies(reasons: Sequence[Reason]) -> bool:
@@ -571,6 +622,7 @@ _PACKAGE_FOLDERS = frozenset(
      ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "coverage",
      "htmlcov", "cmake-build-debug", "cmake-build-release", ".angular", ".output"}
 )  # fmt: skip
+PACKAGE_FOLDERS: Final = _PACKAGE_FOLDERS  # (for `PathChecks.copied_over_unknown`)
 _CACHEABLE_LENGTH = 4096
 
 
