@@ -7,12 +7,14 @@ the project's `.env` and prints the values in its validation errors: `ports:
 `env_file: ["${HOME}/.aws/credentials"]` reaches a file outside the workspace. So where
 the project's compose files may interpolate or read another file, the verb asks, with
 no approval offered: any `$` (or a backslash, whose YAML escape `\\x24` is one), any
-`env_file`, `label_file`, `include` or `extends` naming a `file`, a compose file or
-`.env` that is no regular file or too large, a `.env` setting `COMPOSE_*` (compose
-reads `COMPOSE_FILE` there), and options or variables that move the files compose reads
-(`-f`, `--project-directory`, `--env-file`, `COMPOSE_FILE` …). Compose looks for its
-files in the working folder and those above it: a search that leaves the workspace
-asks. The scan is textual and cheap.
+`env_file`, `label_file`, `include` or `extends` (its `file` key may be a YAML alias:
+review GV3), a `provider` (compose runs the program its `type` names: GV4), a compose
+file or `.env` that is no regular file or too large, a `.env` setting `COMPOSE_*`
+beside the compose file or in the working folder (compose reads `COMPOSE_FILE` in both:
+GV2), and options or variables that move the files compose reads (`-f`,
+`--project-directory`, `--env-file`, `COMPOSE_FILE` …). Compose looks for its files in
+the working folder and those above it: a search that leaves the workspace asks. The
+scan is textual and cheap.
 """
 
 from __future__ import annotations
@@ -47,10 +49,10 @@ _NAMES: Final = tuple(
     for extra in ("", ".override")
     for ext in ("yaml", "yml")
 )
-# what makes a compose file interpolate or read another file
-_READS: Final = re.compile(rb"[$\\]|env_file|label_file|\binclude\b")
-_EXTENDS: Final = re.compile(rb"\bextends\b")
-_FILE_KEY: Final = re.compile(rb"(?<![\w-])[\"']?file[\"']?\s*:")
+# what makes a compose file interpolate or read another file, or run a program: any
+# `extends` (its `file` key may be spelled with a YAML alias, `*k : b.yml`: review GV3)
+# and any `provider` (whose `type` compose runs on `down`, `./evil.sh`: review GV4)
+_READS: Final = re.compile(rb"[$\\]|env_file|label_file|\b(?:include|extends|provider)\b")
 _MAX_BYTES: Final = 256 * 1024
 
 
@@ -65,18 +67,32 @@ def words_after(program: str, words: Sequence[str | None]) -> Sequence[str | Non
 
 
 def front_options(program: str, words: Sequence[str | None]) -> str | None:
-    """The first word before `compose` of a container tool's line that begins with its
-    own options (`docker --context x compose ps`, `docker -c x compose`, `--config D`,
-    `-H`, `-l`), None where there is none or no `compose` follows. Docker runs compose
-    through them, but the policy's compose rules (`config`, `up`, `build`,
-    `--privileged`) match only `docker compose …` as written, and `--config` moves the
-    plugin folder compose itself runs from: such a line asks (review AW4)."""
-    if program not in FRONTS or not words or words[0] == "compose":
+    """The first word of a container tool's line that begins with its own options
+    (`docker --context x compose ps`, `docker -c x run --privileged img`, `--config D`,
+    `-H`, `-l`), None where there is none (or the line is only `--version`/`--help`).
+    The policy's rules (`compose config`, `run --privileged`, `run -e`) match only
+    `docker run …` as written, and `--config` moves the plugin folder docker runs
+    `compose`, `buildx` … from: such a line asks (reviews AW4, GV5)."""
+    if program not in FRONTS or not words:
         return None
     first = words[0]
-    if (first is not None and not first.startswith("-")) or "compose" not in words:
+    if first is None:
+        return "a word that is not literal"
+    if not first.startswith("-") or (len(words) == 1 and first in _HELP):
         return None
-    return "a word that is not literal" if first is None else first
+    return first
+
+
+# docker's words that load no CLI plugin (`docker --help`, `info` run each plugin of
+# the configuration folder to list it: review GV5)
+_NO_PLUGINS: Final = frozenset({("--version",), ("-v",), ("version",)})
+
+
+def runs_plugins(program: str, words: Sequence[str | None]) -> bool:
+    """Whether a docker line may run a CLI plugin of docker's configuration folder:
+    its plugin verbs (`compose`, `buildx`), `build` (buildx's alias), and `--help`,
+    `info` and hooks, which run every plugin found (review GV5)."""
+    return program == "docker" and tuple(words) not in _NO_PLUGINS
 
 
 def _verb_at(words: Sequence[str | None]) -> int:
@@ -117,13 +133,12 @@ def loads_project(words: Sequence[str | None]) -> str | None:
 
 
 def _verb_loads(verb: str, after: Sequence[str | None]) -> str | None:
-    if verb in _QUIET:
+    """The verb, None where it loads no project: `version`, `ls`, or a help request,
+    which is `-h`/`--help` as the first word after the verb only. A later one may be
+    an option's value (`ps --format -h`, `logs --tail -h`) or a service's name after
+    `--` (`ps -- -h`), and compose loads the project then (review GV1)."""
+    if verb in _QUIET or (after and after[0] in ("-h", "--help")):
         return None
-    for word in after:
-        if word is None or not word.startswith("-"):
-            break  # (`exec web echo --help`: the container's words)
-        if word in ("-h", "--help"):
-            return None
     return verb
 
 
@@ -169,6 +184,11 @@ def finding(
 def _project_finding(
     start: str, ancestors: Callable[[str], list[str]], inside: Callable[[str], bool]
 ) -> str | None:
+    # compose reads `COMPOSE_*` from the `.env` of the working folder too, where the
+    # compose file it finds lies above it: `sub/.env` `COMPOSE_FILE=../leak.yml` (GV2)
+    dotenv = os.path.join(start, ".env")
+    if inside(start) and os.path.lexists(dotenv) and _file_reads(dotenv, compose=False):
+        return dotenv
     for folder in ancestors(start):
         if not inside(folder):
             return f"{folder} (compose looks for its file above the workspace)"
@@ -199,6 +219,4 @@ def _file_reads(path: str, *, compose: bool) -> bool:
         return True
     if not compose:
         return b"COMPOSE_" in data  # (`.env`'s `COMPOSE_FILE=other.yml` is honoured)
-    if _READS.search(data):
-        return True
-    return _EXTENDS.search(data) is not None and _FILE_KEY.search(data) is not None
+    return _READS.search(data) is not None

@@ -1527,6 +1527,7 @@ class _Walk(LineWrites):
             self.nested(line, cwd, poison, "inside a shell's -c string")
         seg.read_only = seg.read_only and found.read_only
         self.rule_verdict(found, seg, cwd)
+        self.container_options(found.inner, seg)
         self.runner_command(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
@@ -1967,15 +1968,44 @@ class _Walk(LineWrites):
         compose = composefiles.words_after(program, [w.value for w in (*prefix[1:], *rest)])
         if compose is not None:
             self.compose_project(program, compose, seg, cwd)
-        fronted = composefiles.front_options(program, [w.value for w in (*prefix[1:], *rest)])
+
+    def container_options(self, inner: Sequence[Word], seg: SegmentState) -> None:
+        """A container tool's own options before its verb (`docker -c x run
+        --privileged img`): the rules match `docker run …` as written, so the line asks
+        (reviews AW4, AW's note); docker's configuration folder in the workspace (a
+        `DOCKER_CONFIG` there, or a HOME there) supplies the plugins docker runs
+        (`cli-plugins/docker-compose`: review GV5). Judged for every line, approved or
+        not (a `docker --context=x run` runs elsewhere, so the approval's later checks
+        skip it), and offered nothing."""
+        if not inner or inner[0].value is None:
+            return
+        program = inner[0].value.rpartition("/")[2]
+        program = self.rules.renamed(program) or program_name(program)
+        if program not in composefiles.FRONTS:
+            return
+        words = [w.value for w in inner[1:]]
+        fronted = composefiles.front_options(program, words)
         if fronted is not None:
+            compose = "compose" in words
             seg.floor(
                 Verdict.ASK,
-                "engine.compose-project",
-                f"`{program} {short(fronted)} … compose`: compose run after {program}'s own "
-                "options escapes the compose rules (and `--config` chooses the compose "
-                "program itself), which no approval covers",
+                "engine.compose-project" if compose else "engine.container-options",
+                f"`{program} {short(fronted)} …`: a verb after {program}'s own options "
+                "escapes the rules written for it (and `--config` chooses the plugin "
+                "programs docker runs), which no approval covers",
             )
+            seg.suggestion = None
+        if composefiles.runs_plugins(program, words):
+            config = self.ctx.env.get("DOCKER_CONFIG") or "~/.docker"
+            if self._reaches_workspace(config):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.container-options",
+                    f"docker's configuration folder `{short(config)}` lies in the "
+                    "workspace, whose `cli-plugins` docker runs (`docker compose`, "
+                    "`--help`), which no approval covers",
+                )
+                seg.suggestion = None
 
     def terraform_paths(
         self, program: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd

@@ -301,13 +301,19 @@ def backend_finding(
     inside: Callable[[str], bool],
 ) -> str | None:
     """What makes the line's verb set up a backend of the workspace's choosing (reviews
-    GU1, GU2): a `-backend-config` on the line, or in the working folder (or `-chdir`'s)
-    a `backend`/`cloud` block, a `*.tfbackend` file or the data folder's record of an
-    initialised backend. `starts`: the working folders (None: not known)."""
+    GU1, GU2): a `-backend-config` or `-from-module` (GW1) on the line, or in the
+    working folder (or `-chdir`'s) a `backend`/`cloud` block, a `*.tfbackend` file or
+    the data folder's record of an initialised backend. `starts`: the working folders
+    (None: not known)."""
     if not reads_backend(words):
         return None
     if any(word is None or word.lstrip("-").startswith("backend-config") for word in words):
         return "a `-backend-config` (or a word not known here)"
+    if any(word.startswith("-") and word.lstrip("-").startswith("from-module") for word in words
+           if word is not None):  # fmt: skip
+        # `init -from-module=../mod` copies a configuration (its backend) into the
+        # folder after the scan below looked at it (review GW1)
+        return "a `-from-module` (its backend is copied in after this scan)"
     folders = _folders(words, starts)
     if folders is None:
         return "a working folder not known here"
