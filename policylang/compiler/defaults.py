@@ -217,6 +217,8 @@ _RUNNER_VERBS = (
     "poetry run", "pipenv run", "conda run", "mamba run", "micromamba run", "uv run",
     "uv tool run", "pdm run", "hatch run", "hatch shell", "rye run", "pixi run",
     "pixi exec", "pipx run", "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec",
+    # pnpm's `recursive` (`m`, `multi`) prefix runs its verb in every package (review HB1)
+    "pnpm recursive exec", "pnpm m exec", "pnpm multi exec",
     "yarn dlx", "yarn node", "bun x", "bun run", "bun exec", "deno run", "nix develop",
     "nix shell", "nix run", "mise exec", "mise x", "asdf exec", "rtx exec", "op run",
     "doppler run", "aws-vault exec", "devbox run", "direnv exec", "infisical run",

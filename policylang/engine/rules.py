@@ -2071,6 +2071,22 @@ class RuleView:
                 >= (default if match is None else _match_verdict(match, default)).rank
             ):
                 match, candidates, decided = based, based_candidates, npm_words
+        scoped = _scoped_words(inner)
+        scope_words = 0
+        if scoped is not None:
+            # `pnpm recursive publish`, `yarn workspace a npm publish`, `yarn workspaces
+            # foreach -A pack`: the verb comes after pnpm's `recursive` or yarn's workspace
+            # prefix, where the verb rules' first operand is the prefix; the rules of the
+            # line without it hold where they say more than the package rule (review HB1,
+            # HB2: an approval of `pnpm recursive` or `yarn workspace` published `.env`)
+            based_candidates = tree.candidates(scoped)
+            based = tree.decide(scoped, based_candidates, {})
+            if based is not None and _scope_holds(based, match, self.policy.default):
+                match, candidates, decided = based, based_candidates, scoped
+                # (an approval reaches it as far as it reaches the verb's own line: `yarn
+                # workspace` lifts `yarn workspace a set version x` no more than `yarn`
+                # lifts `yarn set version x`)
+                scope_words = len(inner) - len(scoped)
         if match is None:
             verdict = self.policy.default
             reason: Reason | None = self._default_reason
@@ -2083,7 +2099,7 @@ class RuleView:
                 reason = _denied_undecided(reason)
             verdict = reason.verdict
             locked = match.locked
-            specificity = match.specificity[0] if match.specificity else 0
+            specificity = (match.specificity[0] if match.specificity else 0) + scope_words
             read_only = match.readonly and verdict is Verdict.ALLOW
         exception = verdict is not Verdict.ALLOW and _by_exception(candidates, match)
         if exception and match is None:
@@ -2689,6 +2705,20 @@ class RuleView:
             return None
         return (values[0], values[1], *inner[1:])
 
+    def _scoped_suggestion(
+        self, values: Sequence[str], end: int, unknown: bool, depth: int
+    ) -> tuple[str, ...] | None:
+        """The suggestion of `pnpm recursive VERB …` or `yarn workspace NAME VERB …`
+        (`values[1:end]` the prefix): the one of the line without it, the prefix kept, so
+        the verb is part of it (review HB1, HB2: `pnpm recursive why x` offered `pnpm
+        recursive`, which approved `pnpm recursive publish`); nothing where that is the
+        bare program."""
+        rest = (values[0], *values[end:])
+        inner = self._suggest_values(rest, unknown, depth, ruled=self._ruled(rest))
+        if inner is None or len(inner) < 2:
+            return None
+        return (*values[:end], *inner[1:])
+
     def _ruled(self, values: Sequence[str]) -> bool:
         """Whether a rule of the policy (not its `default`) names the command `values`,
         as `suggest`'s `ruled` says of a segment (review CZ9)."""
@@ -2734,6 +2764,9 @@ class RuleView:
             return (*values, EXACT_END) if len(values) <= _MAX_EXACT_WORDS else None
         if is_script_verb(words[:2]):
             return self._script_verb_prefix(values, words, depth)
+        scope = _scope_cut(base, values[:3]) if base in ("pnpm", "yarn") else None
+        if scope is not None and not values[1].startswith("-"):
+            return self._scoped_suggestion(values, scope[1], unknown, depth)
         spelled = _npm_verb(words)
         prefix = self.policy.arity.prefix(words if spelled is None else spelled)
         prefix = tuple(values[: len(prefix)])
@@ -3101,12 +3134,84 @@ def _npm_words_after_options(inner: Sequence[Word]) -> tuple[Word, ...] | None:
     for word in inner[1:]:
         value = word.value
         if value == "--":
-            words.extend(inner[len(words) :])
+            # npm reads the first word after `--` as its verb, abbreviated or not, when
+            # none came before (review HB3: `npm -- pac`, `npm -- publis` packed `.env`);
+            # an operand before it may be an option's value, so it is read as one anyway
+            rest = inner[len(words) :]
+            verb = None if len(rest) < 2 else rest[1].value
+            spelled = None if verb is None else _npm_verb([npm, verb])
+            if spelled is not None:
+                rest = (rest[0], _value_word(rest[1], spelled[1]), *rest[2:])
+                changed = True
+            words.extend(rest)
             break
         spelled = None if value is None or value.startswith("-") else _npm_verb([npm, value])
         words.append(word if spelled is None else _value_word(word, spelled[1]))
         changed = changed or spelled is not None
     return tuple(words) if changed else None
+
+
+# pnpm's verb prefixes (`pnpm recursive publish` is `pnpm -r publish`), and yarn's that
+# run a verb in workspaces (`yarn workspace NAME VERB`, `yarn workspaces foreach OPTS VERB`)
+_PNPM_SCOPES: Final = frozenset({"recursive", "m", "multi"})
+_MAX_SCOPES = 4  # (`yarn workspace a workspace b publish`)
+
+
+def _scoped_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:
+    """`inner` without pnpm's `recursive` (`m`, `multi`) or yarn's `workspace NAME` and
+    `workspaces foreach`, so that the verb after them is the first operand the verb rules
+    read (review HB1, HB2). Only stricter: the caller keeps the line's decision unless the
+    rules of these words say more."""
+    if len(inner) < 3 or inner[0].value is None:
+        return None
+    program = program_name(inner[0].value.rpartition("/")[2])
+    if program not in ("pnpm", "yarn"):
+        return None
+    words = list(inner)
+    for _ in range(_MAX_SCOPES):
+        cut = _scope_cut(program, [word.value for word in words])
+        if cut is None:
+            break
+        del words[cut[0] : cut[1]]
+    return tuple(words) if len(words) < len(inner) else None
+
+
+def _scope_cut(program: str, values: Sequence[str | None]) -> tuple[int, int] | None:
+    """Where the scope prefix of a pnpm or yarn line lies (`_scoped_words`): at the first
+    word, or, after an option (whose value may be the next word), at any operand."""
+    for index in _verb_places(values):
+        value, after = values[index], values[index + 1] if index + 1 < len(values) else None
+        if program == "pnpm" and value in _PNPM_SCOPES:
+            return (index, index + 1)
+        if program == "yarn" and value == "workspace" and index + 1 < len(values):
+            return (index, index + 2)
+        if program == "yarn" and value == "workspaces" and after == "foreach":
+            return (index, index + 2)
+    return None
+
+
+def _verb_places(values: Sequence[str | None]) -> list[int]:
+    """The indexes of `values` (a command's words) that may be its verb: the first word,
+    or every operand before `--` when an option comes first."""
+    if len(values) < 2:
+        return []
+    first = values[1]
+    if first is None or not first.startswith("-") or first == "-":
+        return [1]
+    end = values.index("--") if "--" in values else len(values)
+    return [i for i in range(2, end) if (v := values[i]) is not None and not v.startswith("-")]
+
+
+def _scope_holds(based: RuleMatch, match: RuleMatch | None, default: Verdict) -> bool:
+    """Whether the decision `based` of a line without its scope prefix (`_scoped_words`)
+    holds over the line's own `match`: it is at least as strict, and its rule names more
+    than the program (the package rule asks of `pnpm why x`, which an approval of `pnpm
+    recursive why` covers)."""
+    if not (based.locked or based.specificity[:1] > (1,) or based.specificity[5:6] > (0,)):
+        return False
+    rank = _match_verdict(based, default).rank
+    own = default.rank if match is None else _match_verdict(match, default).rank
+    return rank > own or (rank == own and not (match is not None and match.locked))
 
 
 def _npm_verb(values: Sequence[str]) -> tuple[str, ...] | None:
