@@ -1961,8 +1961,8 @@ class _Walk(LineWrites):
             self.manifest_code(manifest, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
         if program == "gem":
             self.gem_exec([w.value for w in (*prefix[1:], *rest)], seg, cwd)
-        if program == "go" or program in gocgo.PACKAGES_TOOLS:
-            # go/packages tools run `go list -compiled -export` (review GW3)
+        if gocgo.is_packages_tool(program):
+            # go/packages tools run `go list -compiled -export` (reviews GW3, HC5)
             self.go_cgo(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
             self.go_env_file(seg)
         compose = composefiles.words_after(program, [w.value for w in (*prefix[1:], *rest)])
@@ -2401,7 +2401,10 @@ class _Walk(LineWrites):
         (review GW2): gcc and the assembler read every file their sources include and
         print it in their errors, which no approval covers, as none covers `gcc` (review
         GP6)."""
-        compiling = gocgo.compiles(words) if program == "go" else gocgo.tool_loads(program, words)
+        compiling = (
+            gocgo.compiles(words) if program in gocgo.GO_PROGRAMS
+            else gocgo.tool_loads(program, words)
+        )
         if compiling is None:
             return
         self.fs = True

@@ -115,13 +115,49 @@ def has_settings(path: str) -> bool:
 
 # tools built on go/packages, which runs `go list -compiled=true -export=true` for any
 # tool that needs types or syntax: cgo, gcc and the assembler run as for `go vet`
-# (review GW3); `dlv` and `gotestsum` run `go build` / `go test`, `tinygo` cgo itself
+# (review GW3); `dlv` and `gotestsum` run `go build` / `go test`, `tinygo` cgo itself.
+# Review HC5 added the loaders mockery, enumer, impl, callgraph, bodyclose, go-licenses
+# (and other common analyzers and generators: moq, counterfeiter, the Kubernetes
+# generators, easyjson, msgp, gomarkdoc), the builders goreleaser, ko, mage, air,
+# garble, gox, gomobile, and the test runners ginkgo, richgo, goconvey, goveralls,
+# gocov, gremlins. No list is complete: `go-*` names count too (`is_packages_tool`)
 PACKAGES_TOOLS: Final = frozenset(
     {"staticcheck", "gopls", "golangci-lint", "govulncheck", "errcheck", "revive", "dlv",
      "gosec", "gocritic", "go-critic", "ineffassign", "unparam", "nilaway", "deadcode",
      "gotestsum", "stringer", "wire", "gqlgen", "mockgen", "shadow", "fieldalignment",
-     "nilness", "unused", "structslop", "exhaustive", "gomodguard", "tinygo"}
+     "nilness", "unused", "structslop", "exhaustive", "gomodguard", "tinygo",
+     # review HC5
+     "mockery", "enumer", "impl", "callgraph", "bodyclose", "go-licenses", "goreleaser",
+     "ko", "ginkgo", "richgo", "moq", "counterfeiter", "controller-gen", "deepcopy-gen",
+     "client-gen", "conversion-gen", "defaulter-gen", "informer-gen", "lister-gen",
+     "openapi-gen", "register-gen", "applyconfiguration-gen", "easyjson", "msgp",
+     "gomarkdoc", "goda", "mage", "air", "garble", "gox", "gobind", "gomobile",
+     "gopherjs", "goconvey", "goveralls", "gocov", "courtney", "gremlins", "unconvert",
+     "gotype", "guru", "gorename", "gomvpkg", "fillstruct", "fillswitch", "keyify",
+     "structlayout", "gosimple", "stylecheck", "interfacer", "maligned", "varcheck",
+     "structcheck", "exportloopref", "wrapcheck", "errorlint", "exhaustruct", "forbidigo",
+     "ireturn", "nilerr", "noctx", "paralleltest", "rowserrcheck", "sqlclosecheck",
+     "thelper", "tparallel", "wastedassign", "contextcheck", "containedctx", "errchkjson",
+     "errname", "forcetypeassert", "musttag", "perfsprint", "testifylint", "usestdlibvars",
+     "copyloopvar", "intrange", "fatcontext", "spancheck", "sloglint", "zerologlint",
+     "ent", "entc", "gotip"}
 )  # fmt: skip
+# a `go-…` or `go_…` program is taken for a Go tool that may load packages (review HC5:
+# `go-licenses`, `go-callvis`, `go-mutesting`, `go-arch-lint` …), judged as those are
+_GO_TOOL_NAME: Final = re.compile(r"go[-_].+")
+# `gotip` is go itself (the development toolchain's wrapper: review HC5)
+GO_PROGRAMS: Final = frozenset({"go", "gotip"})
+
+
+def is_packages_tool(program: str) -> bool:
+    """Whether `program` is go, or a tool that may load, build or test Go packages (its
+    name listed, or `go-…`): its line is judged by `compiles` / `tool_loads`."""
+    return (
+        program in GO_PROGRAMS or program in PACKAGES_TOOLS
+        or _GO_TOOL_NAME.fullmatch(program) is not None
+    )
+
+
 # the words that only ask a tool for its help or version
 _TOOL_HELP: Final = frozenset(
     {"version", "help", "-h", "--help", "-help", "-version", "--version", "-V", "-v"}
@@ -142,9 +178,21 @@ def tool_loads(program: str, words: Sequence[str | None]) -> str | None:
 _MOD_OPTION: Final = re.compile(r"--?mod(?:file)?(?:=.*)?", re.S)
 _MOD_KEPT: Final = re.compile(r"--?mod=(?:vendor|readonly)")
 # go.mod's directives that bring in code from outside the workspace: a required module
-# comes from the module cache or GOPROXY, a replacement from any folder (review GW2)
-_OUTSIDE_DIRECTIVE: Final = re.compile(rb"(?m)^[ \t]*(?:require|replace)\b")
+# comes from the module cache or GOPROXY, a replacement from any folder (review GW2).
+# go's modfile lexer takes space, tab and CR as blanks (`\r require …` is a directive:
+# review HC1), so the words are looked for as tokens anywhere, between any of go's
+# blanks, newlines or punctuation (a comment or module path naming one counts too)
+_TOKEN_EDGE: Final = rb"\s(){}\[\],"
+_OUTSIDE_DIRECTIVE: Final = re.compile(
+    rb"(?<![^" + _TOKEN_EDGE + rb"])(?:require|replace)(?![^" + _TOKEN_EDGE + rb"])"
+)
+# a control byte go does not take as a blank, which the scan does not reproduce
+_ODD_BYTE: Final = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SETTINGS: Final = ("GOFLAGS", "GOWORK", "GO111MODULE")
+# go 1.20's `-C dir` (`--C`, `-C=dir`, after the verb too: `go build -C sub`) moves go
+# into `dir` first, whose go.mod the upward look from the working folder does not find
+# (review HC4): any spelling asks, `-Cdir` too (go takes none, the scan reads loosely)
+_CHDIR_OPTION: Final = re.compile(r"--?C.*", re.S)
 
 
 def dependency_source(
@@ -165,6 +213,8 @@ def dependency_source(
             return f"`{word}` (a module fetched by its version)"
         if _MOD_OPTION.fullmatch(word) and not _MOD_KEPT.fullmatch(word):
             return f"`{word}`"
+        if _CHDIR_OPTION.fullmatch(word):
+            return f"`{word}` (go moves to another folder, whose go.mod it reads)"
     settings = _go_settings(env, env_path)
     flags = settings.get("GOFLAGS", "").split()
     if any(_MOD_OPTION.fullmatch(flag) and not _MOD_KEPT.fullmatch(flag) for flag in flags):
@@ -220,11 +270,12 @@ def _upward(start: str) -> list[str]:
 
 
 def _requires(path: str) -> bool:
-    """Whether a go.mod has a `require` or `replace`; one that cannot be read, or is
-    too large, counts."""
+    """Whether a go.mod has a `require` or `replace` token (between any of go's blanks:
+    review HC1) or a control byte go does not take as blank; one that cannot be read,
+    or is too large, counts."""
     if not os.path.isfile(path):
         return True
     data = read_regular(path, _MAX_GO_BYTES + 1)
     if data is None or len(data) > _MAX_GO_BYTES:
         return True
-    return _OUTSIDE_DIRECTIVE.search(data) is not None
+    return _OUTSIDE_DIRECTIVE.search(data) is not None or _ODD_BYTE.search(data) is not None

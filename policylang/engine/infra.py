@@ -80,10 +80,11 @@ _JSON_BLOCKS: Final = frozenset({"backend", "cloud"})
 # blank, comments, and `path`/`workspace_dir` set to a plain name (review AW3)
 _PLAIN_NAME: Final = r'"([\w.][\w./-]*)"'
 _LOCAL_SETTING: Final = re.compile(r"(?:path|workspace_dir)[ \t]*=[ \t]*" + _PLAIN_NAME)
-_LOCAL_BODY: Final = re.compile(
-    r"(?:\s|#[^\n]*|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|" + _LOCAL_SETTING.pattern + r")*"
-)
 _MAX_RECORD: Final = 64 * 1024  # (bytes of the data folder's backend record)
+# the local backend's default state, backup and lock record (review HC3)
+_DEFAULT_STATE_NAMES: Final = (
+    "terraform.tfstate", "terraform.tfstate.backup", ".terraform.tfstate.lock.info"
+)
 
 
 def _operands(words: Sequence[str | None]) -> tuple[list[str | None], str | None]:
@@ -353,7 +354,9 @@ def _declared_backend(folder: str, data_dir: str, inside: Callable[[str], bool])
         budget -= len(data)
         if budget < 0 or _declares_backend(name, data, folder, inside):
             return path
-    return None
+    # no backend declared: the implicit local one, whose lock record and workspaces'
+    # state a committed link leads anywhere as well (review HC3)
+    return _state_link(folder, {})
 
 
 def _declares_backend(name: str, data: bytes, folder: str, inside: Callable[[str], bool]) -> bool:
@@ -386,15 +389,87 @@ def _local_stays(
     `path` and `workspace_dir` to plain relative names that stay in the workspace: the
     local backend keeps its state (`terraform.tfstate`, `terraform.tfstate.d/`) in the
     working folder, and `workspace delete` removes only under `workspace_dir` (review
-    AW3). The body ends at the first `}`: one inside a string leaves an unclosed string,
-    which does not match (anything unsure counts as another backend)."""
+    AW3). The body is read as HCL reads it, comments skipped whole (`# }` ends no body:
+    review HC2); anything else counts as another backend. The state files the settings
+    name must hold no link either (review HC3, `_state_link`)."""
     if block.group("label") not in ('"local"', "local"):
         return False
-    body, brace, _after = text[block.end() :].partition("}")
-    if not brace or _LOCAL_BODY.fullmatch(body) is None:
+    settings = _local_settings(text, block.end())
+    if settings is None:
         return False
-    values = [m.group(1) for m in _LOCAL_SETTING.finditer(body)]
-    return all(_stays(folder, value, inside) for value in values)
+    if not all(_stays(folder, value, inside) for value in settings.values()):
+        return False
+    return _state_link(folder, settings) is None
+
+
+# what HCL skips between a local backend's settings: blanks, newlines (a CR only before
+# its LF) and comments (`#` and `//` to the end of the line, `/* … */`) (review HC2)
+_LOCAL_SKIP: Final = re.compile(
+    r"(?:[ \t\n]|\r\n|(?:#|//)[^\r\n]*|/\*(?:[^*]|\*(?!/))*\*/)+"
+)
+
+
+def _local_settings(text: str, start: int) -> dict[str, str] | None:
+    """The settings of a `backend "local"` body that starts at `start`, read up to its
+    closing `}` as HCL tokenises it: comments are skipped whole, so a `}` inside one
+    ends nothing (review HC2); None for any other text (a string not plain, an
+    interpolation, an odd character, a repeated setting, no closing brace)."""
+    found: dict[str, str] = {}
+    index = start
+    while index < len(text):
+        skip = _LOCAL_SKIP.match(text, index)
+        if skip is not None:
+            index = skip.end()
+            continue
+        if text[index] == "}":
+            return found
+        setting = _LOCAL_SETTING.match(text, index)
+        if setting is None:
+            return None
+        name = setting.group(0).partition("=")[0].strip()
+        if name in found:
+            return None
+        found[name] = setting.group(1)
+        index = setting.end()
+    return None
+
+
+def _state_link(folder: str, settings: Mapping[str, str]) -> str | None:
+    """The first of a local backend's state files in `folder` that is a link (or its
+    folder), or a folder not read: the state (`path`, default `terraform.tfstate`), its
+    `.backup` and `.lock.info` files, and each workspace's under `workspace_dir`
+    (default `terraform.tfstate.d`), which `init -force-copy`, `apply` and `state push`
+    write through a committed link anywhere (`s.tfstate.backup -> ~/.bash_login`: review
+    HC3)."""
+    state = settings.get("path", "terraform.tfstate")
+    places = [folder]
+    workspaces = os.path.join(folder, settings.get("workspace_dir", "terraform.tfstate.d"))
+    if os.path.islink(workspaces):
+        return workspaces
+    if os.path.isdir(workspaces):
+        try:
+            names = sorted(os.listdir(workspaces))
+        except OSError:
+            return workspaces
+        places += [os.path.join(workspaces, name) for name in names]
+    for place in places:
+        if place != folder and os.path.islink(place):
+            return place
+        for name in _state_names(state):
+            path = os.path.join(place, name)
+            if os.path.islink(path):
+                return path
+    return None
+
+
+def _state_names(state: str) -> list[str]:
+    """The files the local backend writes for its state path `state` (relative): the
+    state, its backup and the lock record (`.name.lock.info` beside it); the default
+    names are also judged, as terraform keeps them when migrating."""
+    head, tail = os.path.split(state)
+    lock = os.path.join(head, "." + tail + ".lock.info")
+    return [state, state + ".backup", lock, *_DEFAULT_STATE_NAMES]
+
 
 
 def _stays(folder: str, value: str, inside: Callable[[str], bool]) -> bool:
@@ -422,7 +497,10 @@ def _records_local(state: str, folder: str, inside: Callable[[str], bool]) -> bo
     config = backend.get("config")
     if not isinstance(config, dict) or not set(config) <= {"path", "workspace_dir"}:
         return False
-    return all(
+    settings = {key: value for key, value in config.items() if isinstance(value, str)}
+    if not all(
         value is None or (isinstance(value, str) and value and _stays(folder, value, inside))
         for value in config.values()
-    )
+    ):
+        return False
+    return _state_link(folder, settings) is None  # (review HC3)
