@@ -908,26 +908,10 @@ class RuleView:
         )
         # every workspace-anchored glob a read can violate, as one expression over paths
         # relative to the workspace (`protected_in_tree` matches each entry against it)
-        readable = [
-            f"(?:{rule.regex.pattern})"
-            for rule in policy.protected.rules
-            if rule.anchor == WORKSPACE and rule.access.covers(Access.READ)
-        ]
-        # without regard to case, like the rules themselves (`match_rules`): this only picks
-        # the entries that `path_verdicts` then judges
-        self._tree_pattern = (
-            LazyRegex("|".join(readable), re.DOTALL | re.IGNORECASE) if readable else None
-        )
+        self._tree_pattern = _workspace_pattern(policy, Access.READ)
         # and those a write can violate: the workspace's files a hard link's write reaches
         # (`_workspace_inodes`, review AX1)
-        writable = [
-            f"(?:{rule.regex.pattern})"
-            for rule in policy.protected.rules
-            if rule.anchor == WORKSPACE and rule.access.covers(Access.WRITE)
-        ]
-        self._write_tree_pattern = (
-            LazyRegex("|".join(writable), re.DOTALL | re.IGNORECASE) if writable else None
-        )
+        self._write_tree_pattern = _workspace_pattern(policy, Access.WRITE)
         self._default_reason = _reason(
             policy.default_ref, policy.default, "no rule covers this command"
         )
@@ -6710,3 +6694,15 @@ def _risky_git_config(setting: str | None) -> bool:
 
 # (a compiled class leaves pickle and copy no blank instance to fill: see `picklable`)
 picklable(SegmentRules)
+
+
+def _workspace_pattern(policy: CompiledPolicy, access: Access) -> LazyRegex | None:
+    """One expression over paths relative to the workspace for every workspace-anchored
+    protect rule that `access` can violate; without regard to case, like the rules
+    themselves (`match_rules`): it only picks the entries that `path_verdicts` then judges."""
+    patterns = [
+        f"(?:{rule.regex.pattern})"
+        for rule in policy.protected.rules
+        if rule.anchor == WORKSPACE and rule.access.covers(access)
+    ]
+    return LazyRegex("|".join(patterns), re.DOTALL | re.IGNORECASE) if patterns else None
