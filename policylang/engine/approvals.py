@@ -291,7 +291,22 @@ def _read_rules(path: Path) -> Iterable[str]:
     if not isinstance(allow, list):
         _log.warning("approvals file %s: `allow` is not a list; ignored", path)
         return ()
-    return tuple(str(item) for item in allow if isinstance(item, str))
+    rules: list[str] = []
+    for item in allow:
+        if isinstance(item, str):
+            rules.append(str(item))
+        else:  # (fails closed, but the user is told why an approval is missing: HD6)
+            _log.warning(
+                "approvals file %s: entry %s ignored: not a string", path, _shown_entry(item)
+            )
+    return tuple(rules)
+
+
+def _shown_entry(item: object) -> str:
+    """A non-string entry of `allow` as a log line shows it (a table as TOML, cut short)."""
+    unwrap = getattr(item, "unwrap", None)
+    shown = repr(unwrap() if callable(unwrap) else item)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 _LOCK_WAIT_S = 5.0  # how long a writer waits for another process's lock
@@ -323,8 +338,17 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 def _append_rule(path: Path, rule: str) -> None:
-    with _locked(path):
-        _append_unlocked(path, rule)
+    real = _through_links(path)
+    with _locked(real):
+        _append_unlocked(real, rule)
+
+
+def _through_links(path: Path) -> Path:
+    """The file a symbolic link at `path` leads to, which a write changes: replacing the
+    link by a regular file (a dotfile manager's, stow's or chezmoi's) had left the file it
+    names, which other processes may read, with an approval revoked here (review HD5).
+    Its lock is beside that file, so that a process given either name takes the same."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def _append_unlocked(path: Path, rule: str) -> None:
@@ -361,8 +385,9 @@ def _spells(item: object, words: tuple[str, ...]) -> bool:
 
 
 def _remove_rule(path: Path, words: tuple[str, ...]) -> bool:
-    with _locked(path):
-        return _remove_unlocked(path, words)
+    real = _through_links(path)
+    with _locked(real):
+        return _remove_unlocked(real, words)
 
 
 def _remove_unlocked(path: Path, words: tuple[str, ...]) -> bool:

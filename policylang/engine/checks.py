@@ -35,7 +35,6 @@ from policylang.engine.gitconfig import (
     read_regular,
 )
 from policylang.engine.rules import (
-    PACKAGE_FOLDERS,
     GitConfigs,
     GitPrint,
     RuleView,
@@ -819,13 +818,32 @@ def _copies_over(found: SegmentRules) -> tuple[bool, bool]:
     a symbolic link there, and through another name of its inode (review HA1, real runs).
     cp opens the existing file (with `-a`, `-n` and `--remove-destination` too: fail
     closed); rsync writes a new file and renames it over the name, replacing a link,
-    unless `--inplace` or `--append` writes into the inode."""
+    unless `--inplace` or `--append` writes into the inode, or `--write-devices`, which
+    implies `--inplace` (review HD1)."""
     program = _program(found)
     if program == "cp":
         return True, True
     if program == "rsync":
-        return False, found.view.has("--inplace", "--append", "--append-verify")
+        return False, any(_rsync_in_place(o.name) for o in found.view.options)
     return False, False
+
+
+# rsync's options that open the existing destination file for writing, each with the
+# shortest prefix that names it alone among rsync's long options: rsync 3.5 rejects
+# abbreviations, an rsync that takes unique prefixes would not (fail closed, review HD1)
+_RSYNC_IN_PLACE: Final = (
+    ("--inplace", "--inp"),
+    ("--append", "--ap"),
+    ("--append-verify", "--ap"),
+    ("--write-devices", "--write-d"),
+)
+
+
+def _rsync_in_place(name: str) -> bool:
+    """Whether rsync option `name` (or a prefix of it) writes into the destination's inode."""
+    return any(
+        name.startswith(shortest) and full.startswith(name) for full, shortest in _RSYNC_IN_PLACE
+    )
 
 
 def _lstat(path: str) -> os.stat_result | None:
@@ -1507,14 +1525,21 @@ class PathChecks:
             if through_inodes:
                 git = self.git_configs()
                 for reason in self.rules.linked_written_tree(
-                    form, self.ctx, target, git, budget=TREE_BUDGET
+                    form, self.ctx, target, git, budget=TREE_BUDGET, whole=True
                 ):
                     seg.floor(reason.verdict, reason.rule_id, reason.message, reason.location)
             if not through_links:
                 continue
-            # (the links of installed packages, `node_modules/.bin/x`, are not judged,
-            # as `linked_written_tree` does not enter those folders)
-            scan = subtree.scan(form, hidden=True, budget=TREE_BUDGET, skip=PACKAGE_FOLDERS)
+            # (the folders of installed packages are entered: a copy writes through a
+            # link in `build/` as anywhere, review HD2; a listing cut short asks, HD3)
+            scan = subtree.scan(form, hidden=True, budget=TREE_BUDGET)
+            if not scan.complete:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.tree-budget",
+                    f"copies into `{short(target)}`: more than {TREE_BUDGET:,} entries, too "
+                    "many to rule out links to protected files among them",
+                )
             for link, end in scan.links:
                 if not os.path.isfile(end):
                     continue

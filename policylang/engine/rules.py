@@ -499,6 +499,17 @@ def _written_link(shown: str, path: str, name: str) -> Reason:
     )
 
 
+def _tree_too_big(shown: str, budget: int) -> Reason:
+    """The question for a recursive write whose tree has more than `budget` entries: a
+    name past the listing may be another name of a protected file (review HD3)."""
+    return Reason(
+        rule_id="engine.tree-budget",
+        message=f"writes `{shown}` recursively: more than {budget:,} entries, too many to "
+        "rule out other names of protected files among them",
+        verdict=Verdict.ASK,
+    )
+
+
 def _linked_gitdir(path: str, names: Sequence[str], shown: str) -> list[Reason]:
     """The denial of a write through `path`, another name of a git directory's file among
     `names` (same inode number): git reads that file as the repository's configuration
@@ -557,10 +568,11 @@ def _tree_names(
             yield path
 
 
-def _nested_gitdirs(scans: Sequence[subtree.TreeScan]) -> tuple[str, ...]:
+def _nested_gitdirs(scans: Sequence[subtree.TreeScan]) -> tuple[str, ...] | None:
     """The git directories of the repositories in the workspace's listings `scans` (a
     nested clone's `.git`, a submodule's `.git` file's target): their configuration's
-    hard links are looked for too (review AX2; `gitdirs_of` walks up from the top only)."""
+    hard links are looked for too (review AX2; `gitdirs_of` walks up from the top only).
+    None where a `node_modules` holds more packages than are looked at (review HD4)."""
     found: dict[str, None] = {}
     for scan in scans:
         for path in scan.entries:
@@ -574,23 +586,30 @@ def _nested_gitdirs(scans: Sequence[subtree.TreeScan]) -> tuple[str, ...]:
                 # as it does `.git`: its hooks run on a push to it (review HA3)
                 found[folder] = None
             elif path.endswith("/node_modules"):
-                found.update(dict.fromkeys(_package_gitdirs(path)))
+                packages = _package_gitdirs(path)
+                if packages is None:
+                    return None
+                found.update(dict.fromkeys(packages))
     return tuple(found)
 
 
 _PACKAGE_PROBES: Final = 5_000  # packages of a `node_modules` looked at for a `.git`
 
 
-def _package_gitdirs(folder: str) -> list[str]:
+def _package_gitdirs(folder: str) -> list[str] | None:
     """The git directories of the packages right in `folder`, a `node_modules` the
     workspace's listing does not enter (`@scope/name` too): a package installed as a git
-    clone keeps its `.git` (review HA3). Deeper ones, and those past `_PACKAGE_PROBES`
-    packages, are not looked for."""
+    clone keeps its `.git` (review HA3). Deeper ones are not looked for. None past
+    `_PACKAGE_PROBES` packages: a clone among those not looked at would go unseen, so
+    the caller asks for any file with more than one name, as for a workspace too large
+    to list (review HD4)."""
     packages = _folders_in(folder)
     for scope in [path for path in packages if path.rpartition("/")[2].startswith("@")]:
         packages.extend(_folders_in(scope))
+    if len(packages) > _PACKAGE_PROBES:
+        return None
     found: list[str] = []
-    for package in packages[:_PACKAGE_PROBES]:
+    for package in packages:
         dot = f"{package}/.git"
         if os.path.isdir(dot):
             found.append(dot)
@@ -622,7 +641,6 @@ _PACKAGE_FOLDERS = frozenset(
      ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", "coverage",
      "htmlcov", "cmake-build-debug", "cmake-build-release", ".angular", ".output"}
 )  # fmt: skip
-PACKAGE_FOLDERS: Final = _PACKAGE_FOLDERS  # (for `PathChecks.copied_over_unknown`)
 _CACHEABLE_LENGTH = 4096
 
 
@@ -994,7 +1012,8 @@ class RuleView:
         # (and when a workspace was last found too large to list, review AX3)
         self._unlistable: dict[str, float] = {}
         self._workspace_inode_memo: dict[
-            tuple[tuple[str, ...], str], tuple[tuple[object, ...], _InodeMap, tuple[str, ...]]
+            tuple[tuple[str, ...], str],
+            tuple[tuple[object, ...], _InodeMap, tuple[str, ...] | None],
         ] = {}
 
     def protected_name_pattern(self) -> re.Pattern[str]:
@@ -1636,14 +1655,27 @@ class RuleView:
         return found
 
     def linked_written_tree(
-        self, root: str, ctx: EvalContext, shown: str, git: GitConfigs, *, budget: int
+        self,
+        root: str,
+        ctx: EvalContext,
+        shown: str,
+        git: GitConfigs,
+        *,
+        budget: int,
+        whole: bool = False,
     ) -> list[Reason]:
         """Reasons for a recursive write of directory `root` (`chmod -R`, `sed -i` through
         `grep -rl`) reaching a file below that is another name of a file the write rules
         protect elsewhere (review AX1: `d/n` on `.git/hooks/pre-commit`'s inode): an ask,
         as `denied_below`'s, from the listing's inode numbers (the one `denied_below`
-        keeps). A name that is itself protected is `denied_below`'s."""
-        scan = subtree.scan(root, hidden=True, budget=budget, skip=_PACKAGE_FOLDERS)
+        keeps). A name that is itself protected is `denied_below`'s. `whole`: the
+        folders of installed packages are entered too (a copy writes into `build/` and
+        `node_modules/` as into any folder: review HD2). A listing cut short by `budget`
+        asks (review HD3)."""
+        skip = frozenset() if whole else _PACKAGE_FOLDERS
+        scan = subtree.scan(root, hidden=True, budget=budget, skip=skip)
+        if not scan.complete:
+            return [_tree_too_big(shown, budget)]
         numbers = scan.inodes
         if not numbers:
             return []
@@ -1732,7 +1764,7 @@ class RuleView:
         listings: list[object] = [scan.inodes for scan in scans]
         kept = self._workspace_inode_memo.get((workspaces, access))
         if kept is not None and all(a is b for a, b in zip(kept[0], listings, strict=True)):
-            return kept[1], kept[2]
+            return None if kept[2] is None else (kept[1], kept[2])
         for scan in scans:
             picked = set(self._tree_picks(scan.entries, list(workspaces), False, access))
             _add_inodes(found, scan, picked)
@@ -1740,7 +1772,8 @@ class RuleView:
         if len(self._workspace_inode_memo) >= _MAX_TREE_PICKS:
             self._workspace_inode_memo.clear()
         self._workspace_inode_memo[(workspaces, access)] = (tuple(listings), found, nested)
-        return found, nested
+        # (a `node_modules` with too many packages to look for clones in: review HD4)
+        return None if nested is None else (found, nested)
 
     def _home_inodes(self, ctx: EvalContext, access: str = "read") -> tuple[_InodeMap, _Blind]:
         """The inode numbers of the files in the home places the read rules protect (each
