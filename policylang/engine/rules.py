@@ -174,7 +174,9 @@ _ARCHIVE = ("-a", "--archive")  # cp and rsync: recursive
 _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 # network clients that send files named inside option values or operands (`curl -d @FILE`,
 # `curl file:///…`, httpie's `field@FILE`), which a role table cannot express
-_FILE_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman"})
+_FILE_SENDERS = frozenset(
+    {"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman", "nerdctl", "finch"}
+)
 # compressors write a file named after each operand: `gzip -d CLAUDE.md.gz` writes
 # `CLAUDE.md`, `gzip x` writes `x.gz` (review T6); the suffix each adds or strips
 # (the suffix each adds; `_UNPACKED` lists what any of them strips)
@@ -2324,7 +2326,7 @@ class RuleView:
             reads_contents = True
         elif name == "git" and _word(inner, 1) == "diff":
             reads_contents = True  # `git diff [--no-index] DIR DIR` prints every file below
-        elif name in ("docker", "podman") or name in _CONTAINER_COPIERS:
+        elif name in _CONTAINER_ENGINES or name in _CONTAINER_COPIERS:
             # a mounted or copied tree is the container's to read (reviews Q8, CP7)
             reads_contents = True
         elif name in _CONTENT_READERS:
@@ -2951,6 +2953,9 @@ _COMPOSE_LISTINGS: Final = frozenset({"--services", "--volumes", "--networks"})
 # `compose` covers `compose config` (GS6)
 _COMPOSE_UNOFFERED: Final = frozenset({"publish", "bridge", "compose"})
 _COMPOSE_FRONTS: Final = frozenset({"docker", "podman", "nerdctl", "finch"})
+# container engines with docker's command line: their mounts, env files and privileges are
+# the host's to judge (review HE1: nerdctl's and finch's were not)
+_CONTAINER_ENGINES: Final = _COMPOSE_FRONTS
 
 
 def _config_printer(found: Sequence[str]) -> bool:
@@ -3754,7 +3759,7 @@ def runs_elsewhere(values: Sequence[str | None]) -> bool:
     if name == "ssh":
         return True
     rest = [v for v in values[1:] if v is not None and not v.startswith("-")]
-    if name in ("docker", "podman", "nerdctl"):
+    if name in _CONTAINER_ENGINES:
         if rest[:1] == ["container"]:
             rest = rest[1:]
         return bool(rest) and rest[0] in _CONTAINER_RUNS
@@ -5400,7 +5405,7 @@ def _sent_files(
     @FILE`, `--variable v@FILE`, a cookie file, and `file://` URLs read local files (curl
     prints or sends them); httpie's `field@FILE`, `field=@FILE`, `field:=@FILE` too.
     """
-    if name in ("docker", "podman"):
+    if name in _CONTAINER_ENGINES:
         yield from _container_mounts(inner)
         return
     if name == "wget":
