@@ -1635,13 +1635,10 @@ class RuleView:
         asks where the protected files of its device cannot all be known."""
         if info.st_nlink < 2 or not stat.S_ISREG(info.st_mode):
             return []
-        secrets = self.protected_inodes(ctx, "write")
-        if secrets is not None:
-            git = git.whole(secrets[3])
-        gitdir = git_dir_inodes(git.gitdirs) if git.complete and secrets else None
-        if secrets is None or gitdir is None:
+        known = self._written_inodes(ctx, git)
+        if known is None:
             return [_unknown_hard_link(path, info.st_nlink, shown, verb="writes")]
-        workspace, home, blind, _nested = secrets
+        (workspace, home, blind, _nested), gitdir = known
         found = _linked_gitdir(path, gitdir.get(info.st_ino, ()), shown)
         for name in (*workspace.get(info.st_ino, ()), *home.get(info.st_ino, ())):
             if found:
@@ -1681,13 +1678,10 @@ class RuleView:
         numbers = scan.inodes
         if not numbers:
             return []
-        secrets = self.protected_inodes(ctx, "write")
-        if secrets is not None:
-            git = git.whole(secrets[3])
-        gitdir = git_dir_inodes(git.gitdirs) if git.complete and secrets else None
-        if secrets is None or gitdir is None:
+        maps = self._written_inodes(ctx, git)
+        if maps is None:
             return _unknown_hard_links(scan, numbers, shown, None, verb="writes")
-        workspace, home, blind, _nested = secrets
+        (workspace, home, blind, _nested), gitdir = maps
         for known in (gitdir, workspace, home):
             for number in known.keys() & numbers.keys():
                 for path in _tree_names(scan, numbers[number], None):
@@ -1695,6 +1689,20 @@ class RuleView:
                         if name != path and _same_file(path, name):
                             return [_written_link(shown, path, name)]
         return _unknown_hard_links(scan, numbers, shown, None, blind, "writes") if blind else []
+
+    def _written_inodes(
+        self, ctx: EvalContext, git: GitConfigs
+    ) -> tuple[tuple[_InodeMap, _InodeMap, Mapping[int, str], tuple[str, ...]], _InodeMap] | None:
+        """What a write through a file with more than one name is checked against: the
+        inodes the write rules protect (`protected_inodes`) and those of the git
+        directories, the nested repositories' included. None where either cannot all be
+        known: the caller asks."""
+        secrets = self.protected_inodes(ctx, "write")
+        if secrets is None:
+            return None
+        git = git.whole(secrets[3])
+        gitdir = git_dir_inodes(git.gitdirs) if git.complete else None
+        return None if gitdir is None else (secrets, gitdir)
 
     def _linked_secret(
         self, path: str, secrets: Sequence[str], ctx: EvalContext, shown: str
