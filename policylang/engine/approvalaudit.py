@@ -9,24 +9,34 @@ keeping it. `audit` says which ones are wider, so `policylang check --approvals 
 can show them.
 
 Each approval is judged by lines it covers (review GY1): its own words and, for a prefix
-approval, its words followed by an operand, in the context the inline expectations use (no
-workspace files, no environment) and without approvals. It passes when one of those lines
-is offered a rule at least as wide as it; its own words being allowed is not enough, since
-a prefix approval widens the lines after them.
+approval, its words followed by an operand, or by an option its rules name and an operand
+(review BJ2), in an empty workspace and home made for the audit, with no environment and
+without approvals. It passes when one of those lines is offered a rule at least as wide
+as it: the engine makes that offer today. Its own words being allowed is not enough,
+since a prefix approval widens the lines after them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import errno
+import os
+import re
 import shlex
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from policylang.compiler.tree import ConditionKind
 from policylang.decision import Decision, Verdict
 from policylang.engine.approvals import ApprovalError, is_exact, rule_words
+from policylang.engine.context import EvalContext
+from policylang.engine.rules import listing_options
+from policylang.shell.model import Word
+from policylang.span import Span
 
 if TYPE_CHECKING:
     from policylang.engine.policy import Policy
@@ -76,19 +86,27 @@ def audit(policy: Policy, rules: Iterable[object]) -> Iterator[ApprovalAudit]:
 
 
 PROBE_OPERAND = "x"  # the word a prefix approval's probe line ends in (review GY1)
+# an operand no verb is spelled as: a program no table knows is offered its verb with it
+# (`declare x` is offered `declare x`), its bare name before any other word (`readonly
+# existing_variable` is offered `readonly`): review BJ2
+PLAIN_OPERAND = "X_"
+_MAX_OPTION_PROBES = 32  # (a program's rules name few options; this bounds the time)
 
 
 def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
     """What is wrong with one stored approval today, or None when nothing is.
 
     An approval passes when the engine offers a rule at least as wide as it for a line it
-    covers: its own words, or (a prefix approval) its words followed by an operand. The
-    own words being allowed proves nothing: a prefix approval's width is in the lines
-    after its words (`git remote -v` let `git remote -v set-url …` through, review GY1).
-    Offers that depend on options or workspace files (`declare -p x`, `go build` in a Go
-    module) are not probed, so `not-offered` says which lines were tried (review GY2)."""
-    from policylang.engine.policy import EXPECTATION_CONTEXT
-
+    covers: its own words, or (a prefix approval) its words followed by an operand, or by
+    one of the options the policy's rules for those words name (or the listing options of
+    an extractor) and an operand: `crontab` is offered for `crontab -l`, `declare` for
+    `declare -p x`, `unsquashfs` for `unsquashfs -l x` (review BJ2). The own words being
+    allowed proves nothing: a prefix approval's width is in the lines after its words (`git
+    remote -v` let `git remote -v set-url …` through, review GY1). The lines are judged
+    without approvals, in an empty workspace and home that exist (in a workspace that
+    does not, every compiling go line asked with no offer: go's cgo check cannot look
+    through it, review BJ2); offers that depend on a workspace's files are not probed, so
+    `not-offered` says which lines were tried (review GY2)."""
     if not isinstance(rule, str):  # the engine skips it (review GY3)
         text = _spelled(rule)
         detail = f"an approval rule is a string such as 'npm run build', not {text}"
@@ -97,16 +115,47 @@ def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
         words = rule_words(rule)
     except ApprovalError as error:
         return ApprovalAudit(rule, Finding.UNREADABLE, None, str(error))
-    literal = words[:-1] if is_exact(words) else words
-    lines = [literal] if is_exact(words) else [literal, (*literal, PROBE_OPERAND)]
-    decisions = [
-        policy.evaluate_in(shlex.join(line), EXPECTATION_CONTEXT, approvals=False)
-        for line in lines
-    ]
+    with tempfile.TemporaryDirectory(prefix="policylang-audit-") as folder:
+        workspace = os.path.join(folder, "workspace")
+        home = os.path.join(folder, "home")
+        os.mkdir(workspace)
+        os.mkdir(home)
+        ctx = EvalContext.build(workspace=workspace, env={"HOME": home})
+        found = _judged(policy, rule, words, ctx)
+    if found is None:
+        return None
+    # the folders are made up: a path in them (`python3 x` is offered `python3
+    # <workspace>/x`) is shown by their role
+    places = ((ctx.real_workspace or workspace, "<workspace>"), (workspace, "<workspace>"),
+              (ctx.real_home or home, "<home>"), (home, "<home>"))  # fmt: skip
+    return dataclasses.replace(
+        found,
+        offer=_placed(found.offer, places),
+        detail=_placed(found.detail, places) or "",
+        line=_placed(found.line, places),
+    )
+
+
+def _placed(text: str | None, places: tuple[tuple[str, str], ...]) -> str | None:
+    for path, name in places:
+        text = text.replace(path, name) if text is not None else None
+    return text
+
+
+def _judged(
+    policy: Policy, rule: str, words: tuple[str, ...], ctx: EvalContext
+) -> ApprovalAudit | None:
+    """`judge` of a readable rule, its lines judged in `ctx`."""
+
+    def run(line: tuple[str, ...]) -> Decision:
+        return policy.evaluate_in(shlex.join(line), ctx, approvals=False)
+
+    exact = is_exact(words)
+    literal = words[:-1] if exact else words
+    lines = [literal] if exact else [literal, (*literal, PROBE_OPERAND)]
+    decisions = [run(line) for line in lines]
     own = decisions[0]
-    if own.verdict is Verdict.DENY:
-        return ApprovalAudit(rule, Finding.DENIED, None, _reason(own))
-    if own.verdict is Verdict.ALLOW and is_exact(words):
+    if own.verdict is Verdict.ALLOW and exact:
         return None  # an exact rule on an allowed line widens nothing
     offers = [
         (shlex.join(line), decision.suggested_rule)
@@ -115,6 +164,11 @@ def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
     ]
     if any(within(words, rule_words(offer)) for _, offer in offers):
         return None
+    more = [] if exact else _more_lines(policy, literal)
+    if any(_covers(run(line), words) for line in more):
+        return None  # offered for a longer line it covers: the engine makes this offer
+    if own.verdict is Verdict.DENY:
+        return ApprovalAudit(rule, Finding.DENIED, None, _reason(own))
     if offers:
         line, offer = offers[0]
         probe = None if line == shlex.join(literal) else line
@@ -123,7 +177,38 @@ def judge(policy: Policy, rule: object) -> ApprovalAudit | None:
         f"`{shlex.join(line)}` ({_outcome(decision)})"
         for line, decision in zip(lines, decisions, strict=True)
     )
+    if more:
+        count = len(more)
+        tried += f", nor {count} more (another operand, or an option its rules name)"
     return ApprovalAudit(rule, Finding.NOT_OFFERED, None, _reason(own), tried)
+
+
+def _more_lines(policy: Policy, literal: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The further lines a prefix approval's words are probed with: an operand that is
+    no verb, and each option the policy's rules for them name in a clause (`ask crontab **
+    unless -l`: `crontab -l x`) or an extractor lists with (`unsquashfs -l x`), before an
+    operand."""
+    probe = [Word(text=v, value=v, span=Span(0, 0)) for v in (*literal, PROBE_OPERAND)]
+    options: set[str] = set(listing_options(literal[0]))
+    for candidate in policy.compiled.tree.candidates(probe):
+        for condition in candidate.conditions:
+            if condition.kind in _OPTION_CLAUSES:
+                options.update(item for item in condition.items if _OPTION.fullmatch(item))
+    found = [(*literal, PLAIN_OPERAND)]
+    found.extend((*literal, option, PROBE_OPERAND) for option in sorted(options))
+    return found[: 1 + _MAX_OPTION_PROBES]
+
+
+_OPTION_CLAUSES: Final = frozenset({ConditionKind.WHEN, ConditionKind.UNLESS, ConditionKind.ONLY})
+_OPTION: Final = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9-]*")  # (not a `--config.*` start)
+
+
+def _covers(decision: Decision, words: tuple[str, ...]) -> bool:
+    """Whether `decision` offers a rule at least as wide as the approval `words`."""
+    offer = decision.suggested_rule
+    return (
+        decision.verdict is Verdict.ASK and offer is not None and within(words, rule_words(offer))
+    )
 
 
 def _outcome(decision: Decision) -> str:

@@ -499,6 +499,23 @@ class _Walk(LineWrites):
         self, line: CommandLine, start: paths.Cwd, poison: Poison | None, context: str
     ) -> None:
         self.note_loops(line)  # (code fed to a shell, pieces of text that did not parse)
+        domain = self.ctx.env.get("TEXTDOMAIN")
+        if domain and _TRANSLATED.search(line.text):
+            # `$"…"` is read as the quoted text it holds, which bash takes it for only
+            # where it translates nothing: with TEXTDOMAIN set (and a locale other than C
+            # or POSIX, which the line may set for its later lines) bash replaces it by
+            # the catalog's text and expands that (`$(…)` runs), the catalog found in
+            # TEXTDOMAINDIR (confirmed with bash 5.2: fuzz finding, review BJ3)
+            reason = Reason(
+                rule_id="engine.translated-string",
+                message=f"the environment's TEXTDOMAIN `{short(domain)}` makes bash replace "
+                'each `$"…"` by the text its message catalog gives, then expand that: '
+                "the words are not what they seem",
+                verdict=Verdict.ASK,
+                segment="",
+            )
+            if reason not in self.line_reasons:
+                self.line_reasons.append(reason)
         mismatched = False
         for problem in line.problems:
             self.complete = False
@@ -6528,6 +6545,8 @@ _PATH_HELPERS: Final = {
     **dict.fromkeys(("tomlq", "xq", "yq"), ("jq",)),
     **dict.fromkeys(("fd", "fdfind"), ("ls",)),
 }  # fmt: skip
+# a translated string `$"…"` (bash removes a `\⏎` between `$` and `"` first)
+_TRANSLATED: Final = re.compile(r'\$(?:\\\n)*"')
 # problems where the analyser read part of a line otherwise than bash: its pieces are
 # then also read on their own (`recover`)
 # (a syntax error too: tree-sitter's error recovery may have misread the text around

@@ -5121,6 +5121,15 @@ _ALWAYS_EXTRACT: Final = {
     "unp": frozenset({"-h", "--help"}),
     "munpack": frozenset({"-h", "--help", "--version"}),  # (a MIME part names its file)
 }  # fmt: skip
+
+
+def listing_options(program: str) -> frozenset[str]:
+    """The options with which an extractor that always extracts only lists or tests
+    (`unsquashfs -l`): the lines whose prefix the engine offers (the approvals audit
+    probes them, review BJ2)."""
+    return _ALWAYS_EXTRACT.get(program_name(program.rpartition("/")[2]), frozenset())
+
+
 # of those, the options that take the next word as their value (their manuals)
 _LISTING_VALUES: Final = {
     "cabextract": ("-d", "--directory", "-F", "--filter", "-e", "--encoding"),

@@ -288,6 +288,7 @@ _CLOSING: Final = frozenset({"<&-", ">&-"})  # take no word: `2>&- x` passes `x`
 _DUPLICATING: Final = frozenset({"<&", ">&"})  # `<& -x` closes and passes `x` (review BU5)
 # `{NAME}>file` (also `{a[i]}`): bash assigns the descriptor it opens to NAME (review BU2)
 _VARIABLE_REDIRECT: Final = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\n]*\])?)\}")
+_LONE_DASH: Final = re.compile(rb"[ \t]+-[ \t]+")  # (between two words)
 _PLAIN_PREFIX: Final = re.compile(r"-[A-Za-z0-9_-]*")  # `-i` that tree-sitter glues to `<<`
 # a here-document word whose end line bash and tree-sitter agree on: plain, or wholly
 # quoted once (`EOF`, `'EOF'`, `"EOF"`, `\EOF`)
@@ -429,6 +430,8 @@ def _parse_text(
         root, parsed = walker.unhide_comments(root, parsed, repairs)
     if b"<<" in parsed:
         root, parsed = walker.unglue_heredocs(root, parsed, repairs)
+    if b"<>" in parsed:
+        root, parsed = walker.read_write_redirects(root, parsed, repairs)
     prefixes: dict[int, tuple[str, ...]] = {}
     for _ in range(_MAX_REPAIRS):
         saved = shared.segments, shared.segments_reported
@@ -1180,6 +1183,58 @@ class _Walker:
             data = bytes(patched)
         return root, data
 
+    def read_write_redirects(
+        self, root: Node, parsed: bytes, problems: list[Problem]
+    ) -> tuple[Node, bytes]:
+        """Re-parse where tree-sitter rejects bash's read-write redirect `<>`.
+
+        tree-sitter-bash has no `<>` operator: `exec 3<>notes` is the redirect `3<` and a
+        stray `>`, `: <>~/.bashrc` a stray `<` and `>~/.bashrc`, so the file bash opens
+        for reading and writing (creating it if missing) was read as a file read, or not
+        at all (review HA2). Each `<` token directly followed by a `>` token, where bash
+        reads the operator (a redirect, or the arguments of a `[` command; not `[[ ]]` or
+        arithmetic, where bash rejects it), is replaced by `>|` in the bytes given to
+        tree-sitter (same length, so offsets hold), which it reads as a redirect;
+        `redirect` gives it back its operator `<>` from the original text, which the
+        engine checks as both a read and a write. Each one is also a problem (it asks),
+        naming the file: the line was not read by tree-sitter as written.
+        Returns the tree and the bytes it was parsed from.
+        """
+        data = parsed
+        patched_at: list[int] = []
+        for _ in range(_MAX_REPAIRS):
+            marks = _read_write_marks(root, data)
+            if not marks:
+                break
+            patched = bytearray(data)
+            for offset in marks:
+                patched[offset : offset + 2] = b">|"
+            patched_at.extend(marks)
+            data = bytes(patched)
+            root = _tree(data)
+        for offset in sorted(patched_at):
+            start, end = offset, offset + 2
+            target = "the file after it"
+            node = root.descendant_for_byte_range(offset, offset + 2)
+            redirect = node.parent if node is not None and node.type == ">|" else None
+            if redirect is not None and redirect.type == "file_redirect":
+                start = redirect.start_byte
+                words = [c for c in redirect.children if c.start_byte >= offset + 2]
+                if words and words[0].type in _WORDLIKE:
+                    end = words[0].end_byte
+                    target = f"`{self.excerpt(words[0])}`"
+            span = _build.span(self.src.char(start), self.src.char(end))
+            problems.append(
+                Problem(
+                    code="shell.read-write-redirect",
+                    message=f"bash opens {target} for reading and writing (`<>`, created "
+                    "if missing); tree-sitter-bash rejects the operator, which the "
+                    "analyser reads in its place",
+                    span=span,
+                )
+            )
+        return root, data
+
     def blank_prefixes(
         self, parsed: bytes, prefixes: dict[int, tuple[str, ...]], problems: list[Problem]
     ) -> tuple[Node, bytes]:
@@ -1475,7 +1530,10 @@ class _Walker:
         for child in children:
             start = child.start_byte
             if start - previous > 1 and _scan.dropped(data, previous, start):
-                self.dropped(ctx, previous, start)  # `printf x -  $"q"`: no node for `-`
+                # `printf x -  $"q"`: no node for `-`, which bash passes (a lone one is
+                # taken back: `ls - $"~"`, fuzz finding), anything else is reported
+                if not self.lone_dash(previous, start, spill):
+                    self.dropped(ctx, previous, start)
             elif (
                 newline and kind != "heredoc_redirect" and _scan.raw_newline(data, previous, start)
             ):
@@ -2011,12 +2069,14 @@ class _Walker:
             return
         fd: int | None = None
         op = ""
-        op_end = node.start_byte
+        op_start = op_end = node.start_byte
         targets: list[Node] = []
         for child in node.children:
             if child.type == "file_descriptor":
                 fd = self.glued_descriptor(child, extra, ctx)
             elif not child.is_named:
+                if not op:
+                    op_start = child.start_byte
                 op += child.type
                 op_end = child.end_byte
             elif child.type in _WORDLIKE:
@@ -2026,6 +2086,8 @@ class _Walker:
                 # `\⏎` that does not continue it) for a target; bash ends the line at the
                 # comment's newline and runs `rm` (found by the argv oracle)
                 self.mismatch(ctx, child, "bash ends the command at this comment")
+        if op == ">|" and data[op_start:op_end] == b"<>":
+            op = "<>"  # `read_write_redirects` showed tree-sitter `>|` in its place
         if fd is None and not node.children[0].is_named and not op.startswith("&"):
             # (`&>` and `&>>` take no descriptor: in `sort 2&>x` bash passes `2` to sort)
             fd = self.detached_fd(node, extra, ctx)
@@ -2098,6 +2160,16 @@ class _Walker:
             end = self.escape_words_after(node, ctx, end, rest, spill)
         extra.extend(rest)
         return op, self.word(group, ctx, "redirect target", start_byte=start, end_byte=end)
+
+    def lone_dash(self, start: int, stop: int, spill: _Spill) -> bool:
+        """Whether the text between two words no node holds is a lone `-` between blanks,
+        which tree-sitter drops before a translated string (`ls - $"~"`): bash passes the
+        word `-`, given back to the command here."""
+        if _LONE_DASH.fullmatch(self.src.data, start, stop) is None:
+            return False
+        where = self.src.char(self.src.data.index(b"-", start, stop))
+        spill.words.append(_build.word("-", "-", (), _build.span(where, where + 1)))
+        return True
 
     def before_redirect(self, ctx: _Ctx, start: int, stop: int, spill: _Spill) -> None:
         """Text between a command and its redirect, or between two redirects, that no
@@ -3069,6 +3141,43 @@ def _semicolon_ends(root: Node, data: bytes) -> list[tuple[int, int]]:
         if match is not None:
             found.append((start, match.end() - 1))
     return found
+
+
+def _read_write_marks(root: Node, data: bytes) -> list[int]:
+    """Where a `<` token directly followed by a `>` token is bash's `<>` operator: in a
+    redirect or text that did not parse, or among the arguments of a `[` command (`[ a
+    <> f ]` opens `f`); not in arithmetic (`(( a <> b ))`) nor `[[ ]]`, where bash
+    rejects it (a `<>(` is `<` and a process substitution to tree-sitter, and a syntax
+    error to bash: left as it is)."""
+    less: list[Node] = []
+    greater: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.child_count:
+            stack.extend(node.children)
+        elif node.type == "<" and not node.is_named and not node.is_missing:
+            less.append(node)
+        elif node.type == ">" and not node.is_named and not node.is_missing:
+            greater.add(node.start_byte)
+    marks: list[int] = []
+    for node in less:
+        start = node.start_byte
+        if node.end_byte != start + 1 or start + 1 not in greater:
+            continue
+        if data[start : start + 2] != b"<>":
+            continue
+        parent = node.parent
+        if parent is None:
+            continue
+        if parent.type == "binary_expression":
+            test = parent.parent
+            if test is None or test.type != "test_command" or test.children[0].type != "[":
+                continue
+        elif parent.type not in ("file_redirect", "ERROR"):
+            continue
+        marks.append(start)
+    return marks
 
 
 def _heredoc_words(root: Node) -> list[tuple[int, int, int]]:

@@ -93,7 +93,7 @@ def test_problems_of_nested_lines_reach_the_root() -> None:
     line = parse_command("echo $(exec 3<>f)")
     assert line.problems
     nested = parse_command("bash -c 'exec 3<>f'")
-    assert [p.code for p in nested.problems] == ["shell.syntax-error"]
+    assert [p.code for p in nested.problems] == ["shell.read-write-redirect"]
     assert nested.problems[0].span.slice(nested.text) == "'exec 3<>f'"
 
 

@@ -22,8 +22,8 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_problems_set_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["parse", "exec 3<>file"]) == 1
-    assert "1:8: shell.syntax-error: cannot parse `>`" in capsys.readouterr().out
+    assert main(["parse", "ls &&& ls"]) == 1
+    assert "1:6: shell.syntax-error: cannot parse `&`" in capsys.readouterr().out
 
 
 def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:

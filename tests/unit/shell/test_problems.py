@@ -27,7 +27,7 @@ def test_clean_commands_have_no_problems() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "exec 3<>file",  # valid bash that tree-sitter-bash rejects
+        "exec 3<>file",  # valid bash that tree-sitter-bash rejects (read in its place)
         "ls !(*.c)",  # extglob
         "for d in */; do (cd $d) done",  # `(…) done`
         "echo 'unterminated",
@@ -42,7 +42,7 @@ def test_known_gaps_and_broken_input_surface_as_problems(text: str) -> None:
 
 
 def test_syntax_error_span_points_at_the_bad_text() -> None:
-    assert underlined("exec 3<>file") == [">"]
+    assert underlined("ls &&& ls") == ["&"]
     assert underlined("(a) done") == ["done"]
 
 
@@ -50,8 +50,14 @@ def test_missing_node_is_recorded() -> None:
     assert "shell.missing-node" in codes("echo $(ls")
 
 
+def test_read_write_redirect_is_a_problem_naming_its_file() -> None:
+    # tree-sitter-bash rejects `<>`; the analyser reads it, and the line still asks
+    assert underlined("exec 3<>file") == ["3<>file"]
+    assert codes("exec 3<>file") == ["shell.read-write-redirect"]
+
+
 def test_commands_next_to_an_error_are_still_seen() -> None:
-    line = parse_command("exec 3<>f; rm -rf ~")
+    line = parse_command("ls !(*.c); rm -rf ~")
     assert ("rm", "-rf", None) in [s.argv for s in line.segments]
 
 
