@@ -210,6 +210,12 @@ _RUNNER_PROGRAMS = (
     "sequin", "scan-build", "intercept-build", "schroot",
     # the widening scan after review FY: `gamescope … -- CMD` runs CMD in its compositor
     "gamescope",
+    # review BH-VM: programs that run their command in a virtual machine or a container that
+    # mounts the user's home (and the workspace, at the same path): lima's `lima CMD`
+    # and its scripts that run one, distrobox, WSL, OrbStack (`orb CMD`, `orbctl CMD`:
+    # a first word that is none of their verbs is a command run in the machine)
+    "lima", "toolbox.lima", "run-singularity.lima", "distrobox-enter",
+    "distrobox-ephemeral", "wsl", "wsl.exe", "orb", "orbctl",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -247,6 +253,13 @@ _RUNNER_VERBS = (
     # secrets) and run any command, as `foreman run` does
     "honcho run", "nf run", "forego run", "overmind run", "heroku local:run", "railway run",
     "netlify dev:exec",
+    # review BH-VM: the verbs that run a command in a machine that mounts the user's home
+    # (lima's `limactl shell INSTANCE CMD`; colima's `ssh`, `exec`, `x` and `nerdctl`,
+    # which runs `sudo nerdctl` there; multipass, podman machine, distrobox, Rancher
+    # Desktop, minikube and docker-machine, whose VirtualBox and HyperKit machines mount it)
+    "limactl shell", "colima ssh", "colima exec", "colima x", "colima nerdctl",
+    "multipass exec", "podman machine ssh", "distrobox enter", "distrobox ephemeral",
+    "rdctl shell", "minikube ssh", "docker-machine ssh",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an
@@ -259,6 +272,7 @@ _EXACT_RUNNERS = (
     "perf c2c record", "perf script record", "perf timechart record", "eatmydata",
     "nocache", "run-one", "run-this-one", "keep-one-running", "run-one-constantly",
     "run-one-until-success", "run-one-until-failure",
+    "lima",  # (review BH-VM: `lima [OPTIONS] [NAME=VALUE…] CMD…`, each word passed quoted)
 )  # fmt: skip
 DEFAULT_RUNNERS = RunnerTable(
     programs=frozenset(_RUNNER_PROGRAMS),

@@ -147,10 +147,12 @@ from policylang.shell.walk import expansions as written_expansions
 from policylang.shell.walk import lines, walk
 from policylang.shell.wrappers import (
     BASH_SINGLE_DASH_LONG,
+    MACHINES,
     RUNNER_WRAPPERS,
     VERB_RUNNERS,
     WrapperSpec,
     WrapperTable,
+    machine_commands,
     unwrap,
     verb_runner,
     with_options,
@@ -3221,6 +3223,8 @@ class _Walk(LineWrites):
             found = _valgrind_reach(values)
             if found is None:
                 found = self._valgrind_settings(cwd)
+        elif program == "lima":
+            found = _lima_reach(values, self.ctx.env)
         elif program == "strace":
             found, written = _strace_reach(values)
             for path in written:
@@ -3272,6 +3276,9 @@ class _Walk(LineWrites):
         if size == 0:
             return
         approved = " ".join(w.value or "" for w in prefix)
+        machine = MACHINES.get(runner) if runner is not None else None
+        if machine is not None and machine.home:
+            cwd = self.machine_cwd(cwd)  # (`lima CMD`: the home's names too, review BH-VM)
         starts, complete = program_starts(values, size) if runners.is_exact(runner) else ((), False)
         if not complete:
             what = " ".join(v or "…" for v in values[:size])
@@ -3360,6 +3367,11 @@ class _Walk(LineWrites):
         (review DX6's runners had asked where the command alone is denied)."""
         if not words:
             return
+        size, runner = self.rules.policy.runners.find([w.value for w in words])
+        machine = MACHINES.get(runner) if runner is not None else None
+        if machine is not None:
+            self.machine_command(words, size, runner or (), seg, cwd)
+            return
         if (words[0].value or "").rpartition("/")[2] == "perf":
             self._perf_line(words, seg, cwd)
         verb = verb_runner(words)
@@ -3398,6 +3410,44 @@ class _Walk(LineWrites):
             return
         what = f"`{short(words[0].text)}` runs"
         self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def machine_command(
+        self,
+        words: Sequence[Word],
+        size: int,
+        runner: tuple[str, ...],
+        seg: SegmentState,
+        cwd: paths.Cwd,
+    ) -> None:
+        """The command a machine runner runs (`MACHINES`, review BH-VM: `lima rm -rf ~`,
+        `colima ssh -- cat ~/.ssh/id_rsa`, `colima nerdctl -- run -v ~/.ssh:/k img`),
+        judged on its own for a deny: the machine mounts the home (lima read-only by
+        default, colima and others writable), so a deny here holds there. Read as
+        written, and for an ssh-like runner also as the words joined with spaces, which
+        the machine's shell reads again (`podman machine ssh 'rm -rf ~'`); in lima's
+        machine it runs in the working folder, or in the home when the machine does not
+        have that folder (`machine_cwd`). The runner is not seen through: its use asks."""
+        machine = MACHINES[runner]
+        where = self.machine_cwd(cwd) if machine.home else cwd
+        texts: list[str] = []
+        for inner in machine_commands(words[size - 1 :], machine):
+            texts.append(" ".join(w.text for w in inner if w.text))
+            if machine.joined:
+                texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
+        what = f"`{' '.join(runner)}` runs"
+        for text in dict.fromkeys(texts):
+            if text.strip():
+                self.denied_inside(what, text, "engine.runner-command", seg, where)
+
+    def machine_cwd(self, cwd: paths.Cwd) -> paths.Cwd:
+        """Where lima's machine (colima's, Rancher Desktop's; distrobox's container) runs
+        a command: in the working folder, which it mounts at its own path when it lies in
+        the home, else in the home (`cd DIR || cd HOME`; review BH-VM): a relative name may
+        be the home's (`lima cat .ssh/id_rsa` from a folder outside the home)."""
+        home = self.ctx.home
+        if not home or (cwd.known and all(paths.is_within(c, home) for c in cwd.candidates)):
+            return cwd
+        return cwd.with_target(home)
 
     def _verb_runner_command(
         self, words: Sequence[Word], at: int, spec: WrapperSpec, seg: SegmentState,
@@ -7160,7 +7210,32 @@ _SHELL_BUILTINS: Final = frozenset(
 # programs that write files named by a prefix they are given and a suffix they add
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # runners whose own options `_Walk.runner_own_options` reads under an approval
-_RUNNER_OWN_OPTIONS: Final = frozenset({"strace", "ltrace", "valgrind"})
+_RUNNER_OWN_OPTIONS: Final = frozenset({"strace", "ltrace", "valgrind", "lima"})
+# lima's options (and the variables its script reads) that move its command: another
+# folder (where relative names are not the ones judged), another shell, a copy of the
+# folder synced back (review BH-VM)
+_LIMA_MOVES: Final = frozenset({"--workdir", "--shell", "--sync"})
+_LIMA_VARIABLES: Final = ("LIMA_WORKDIR", "LIMA_SHELL")
+
+
+def _lima_reach(values: Sequence[str | None], env: Mapping[str, str]) -> str | None:
+    """Why an approved `lima`'s own options take its command elsewhere (review BH-VM), or
+    None: `--workdir`, `--shell`, `--sync` before the command, a word there that cannot
+    be read, or `LIMA_WORKDIR`/`LIMA_SHELL` set."""
+    for name in _LIMA_VARIABLES:
+        if env.get(name, "").strip():
+            return f"`{name}` is set, which moves the command it runs"
+    for value in values:
+        if value is None:
+            return "a word before its command cannot be read (it may be an option)"
+        if value == "--" or not value.startswith("-"):
+            return None
+        if value.partition("=")[0] in _LIMA_MOVES:
+            return (
+                f"`{short(value)}` runs its command in another folder, through another "
+                "shell or on a copy of the folder"
+            )
+    return None
 # valgrind's options that name a file it writes (`%p` its process's number)
 _VALGRIND_WRITTEN: Final = frozenset(
     {"--log-file", "--xml-file", "--xtree-leak-file", "--xtree-memory-file", "--vgdb-prefix",

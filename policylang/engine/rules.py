@@ -22,6 +22,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from glob import glob as matching_files
 from typing import Final
 
 from policylang._frozen import picklable
@@ -3543,35 +3544,65 @@ def loopback_reach(
 def ssh_loopback_aliases(home: str) -> frozenset[str]:
     """The `Host` names of `HOME/.ssh/config` whose `HostName` is this machine
     (`Host box` / `HostName 127.0.0.1`): `ssh box CMD` runs CMD here, which an approval of
-    `ssh` for other hosts does not cover. Patterns (`Host *.lan`) and `Include` files are
-    not followed; the file is read again when it changes."""
-    path = os.path.join(home, ".ssh", "config")
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return frozenset()
-    return _ssh_aliases(path, paths.file_version(stat), stat.st_size)
+    `ssh` for other hosts does not cover. The files it `Include`s are read too (`~/`,
+    relative to `~/.ssh`, globs), as ssh reads them: OrbStack's installer adds `Include
+    ~/.orbstack/ssh/config`, whose `Host orb` is its machine, which mounts the home (review
+    BH-VM). Patterns (`Host *.lan`) are not followed; each file is read again when it
+    changes."""
+    found: set[str] = set()
+    pending = [os.path.join(home, ".ssh", "config")]
+    seen: set[str] = set()
+    while pending and len(seen) < _MAX_SSH_FILES:
+        path = pending.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        aliases, includes = _ssh_aliases(path, paths.file_version(stat), stat.st_size)
+        found.update(aliases)
+        for include in includes:
+            if include.startswith("~/"):
+                include = os.path.join(home, include[2:])
+            elif not include.startswith("/"):
+                include = os.path.join(home, ".ssh", include)
+            pending.extend(sorted(matching_files(include))[:_MAX_SSH_FILES])
+    return frozenset(found)
+
+
+_MAX_SSH_FILES = 32  # ssh configuration files read for loopback aliases (`Include`)
 
 
 @functools.lru_cache(maxsize=8)
-def _ssh_aliases(path: str, _version: tuple[int, ...], size: int) -> frozenset[str]:
+def _ssh_aliases(
+    path: str, _version: tuple[int, ...], size: int
+) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The loopback `Host` names of one ssh configuration file, and the files it
+    includes (as written)."""
     if size > _MAX_SSH_CONFIG:
-        return frozenset()
+        return frozenset(), ()
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             text = handle.read(_MAX_SSH_CONFIG)
     except OSError:
-        return frozenset()
+        return frozenset(), ()
     found: set[str] = set()
+    includes: list[str] = []
     names: list[str] = []
     for raw in text.splitlines():
-        key, _sep, rest = raw.strip().replace("=", " ", 1).partition(" ")
+        key, _sep, rest = raw.strip().replace("\t", " ").replace("=", " ", 1).partition(" ")
         key, rest = key.lower(), rest.strip().strip('"')
         if key in ("host", "match"):
             names = [n.lower() for n in rest.split() if key == "host" and not set(n) & set("*?!")]
         elif key == "hostname" and _is_loopback(rest):
             found.update(names)
-    return frozenset(found)
+        elif key == "include":
+            # (included wherever it stands: inside a `Host` block it applies to those
+            # names only, and reading it for all errs on the strict side)
+            includes.extend(word.strip('"') for word in rest.split())
+    return frozenset(found), tuple(includes)
 
 
 def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:

@@ -30,10 +30,12 @@ __all__ = [
     "DEFAULT_WRAPPERS",
     "DIALECT_CODE",
     "EFFECT_CODE",
+    "MACHINES",
     "OPTIONAL_WRAPPERS",
     "RUNNER_WRAPPERS",
     "VERB_RUNNERS",
     "Dialect",
+    "MachineRunner",
     "OptionEffect",
     "ParseCallback",
     "Unwrapped",
@@ -41,6 +43,8 @@ __all__ = [
     "WrapperSpec",
     "WrapperTable",
     "WrapperUse",
+    "machine_commands",
+    "program_word",
     "unwrap",
     "verb_runner",
     "written_code",
@@ -130,6 +134,9 @@ class WrapperSpec:
         dialect: the language of the code it runs (shell and eval kinds, string options):
             POSIX code is parsed but asks where bash would read it differently; FOREIGN
             code is opaque.
+        program: the one program it runs, with every word after its name as that
+            program's (`docker.lima ARGS` runs `docker ARGS` in lima's machine): the
+            inner command is that program's name and those words; "" for none.
     """
 
     name: str
@@ -152,6 +159,7 @@ class WrapperSpec:
     dialect: Dialect = Dialect.BASH
     # its options may follow the positionals too (`setarch x86_64 -R CMD`)
     options_after_positionals: bool = False
+    program: str = ""  # (`docker.lima ARGS` runs `docker ARGS`: review BH-VM)
 
 
 class WrapperTable:
@@ -241,6 +249,11 @@ def _unwrap(
             break
         if len(chain) >= MAX_CHAIN:
             return _opaque(chain, assignments, f"more than {MAX_CHAIN} nested wrappers")
+        if spec.program:
+            # every later word is the program's: it is the command, named by the program
+            chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest[:1]))
+            rest = (program_word(spec.program, rest[0]), *rest[1:])
+            continue
         view = option_view(rest, spec.options)
         if view.find(*spec.query_options):
             break
@@ -318,6 +331,12 @@ def _unwrap(
             return _no_command(spec, rest, chain, assignments, start > len(rest))
         rest = rest[start:]
     return Unwrapped(chain=tuple(chain), words=rest, assignments=tuple(assignments))
+
+
+def program_word(program: str, named: Word) -> Word:
+    """The name of the program a wrapper runs (`WrapperSpec.program`), as a word at the
+    place of the word that named the wrapper (`docker.lima` → `docker`)."""
+    return Word(text=program, value=program, span=named.span)
 
 
 def _glued_string(spec: WrapperSpec, value: str | None) -> str | None:
@@ -986,6 +1005,15 @@ DEFAULT_WRAPPERS = WrapperTable(
             )
             for shell, dialect in _SHELL_DIALECTS.items()
         ),
+        # lima's scripts (review BH-VM): `nerdctl.lima ARGS` is `limactl shell default
+        # nerdctl ARGS`, `docker.lima`, `podman.lima` run the host's client against the
+        # machine's daemon (or `lima docker ARGS`), `kubectl.lima`, `apptainer.lima` the
+        # machine's: each is that program, whose rules hold for it (the machine mounts
+        # the home, so its containers' mounts reach the host's files as docker's do)
+        *(
+            _wrapper(f"{program}.lima", program=program)
+            for program in ("nerdctl", "docker", "podman", "kubectl", "apptainer")
+        ),
     ]
 )
 # GNU's wrappers under Homebrew's names (coreutils, findutils and gnu-time on macOS): each
@@ -1432,3 +1460,183 @@ def verb_runner(words: Sequence[Word]) -> tuple[int, WrapperSpec] | None:
 
 # programs whose global options may come before the verb (`uv -q run CMD`)
 _GLOBAL_BEFORE_VERB: Final = frozenset({"uv", "poetry", "pdm"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MachineRunner:
+    """A runner whose command runs in a virtual machine or a container that mounts the
+    user's home, and often the workspace at its own path (review BH-VM: lima's `lima CMD`,
+    `limactl shell INSTANCE CMD`, colima's `ssh`, multipass's `exec` …): how its
+    command is found in its words, for the check that a deny in it holds (`MACHINES`,
+    `machine_commands`). The machine shares the files a deny protects, so the command is
+    judged as it would be here.
+
+    Attributes:
+        options: its own options (after its verb); an option not known hides the command.
+        positionals: words before the command (`limactl shell INSTANCE CMD`: 1).
+        optional_positional: that word may be absent (`podman machine ssh [NAME] CMD`):
+            both readings are judged.
+        assignments: `NAME=VALUE` words before the command set its environment (lima).
+        after_dashdash: the command is what follows the first `--`, and nothing else
+            (distrobox).
+        skip: a verb that may come first and is not the command (`orb run CMD`).
+        program: the program it runs with those words (`colima nerdctl ARGS` runs
+            `sudo nerdctl ARGS` in the machine), or "".
+        joined: the words reach a shell joined with spaces, as ssh sends them: the
+            command is read that way too.
+        home: it runs in the working folder when the machine has it there, else in the
+            home (lima's `cd DIR || cd HOME`): relative names may be the home's.
+    """
+
+    options: OptionSpec = _NO_OPTIONS
+    positionals: int = 0
+    optional_positional: bool = False
+    assignments: bool = False
+    after_dashdash: bool = False
+    skip: frozenset[str] = frozenset()
+    program: str = ""
+    joined: bool = False
+    home: bool = False
+
+
+# limactl 1.x and 2.x (`limactl shell --help`, the `lima` script); colima 0.8; multipass
+# 1.14; podman 5; minikube 1.3x; WSL 2; OrbStack 1.x (`orb --help`); Rancher Desktop 1.x
+_LIMA_SHELL_OPTIONS = _options(
+    takes_value=_fs("--workdir --shell --sync"),
+    flags=_fs("--preserve-env --start --reconnect"),
+)
+_COLIMA_OPTIONS = _options(
+    takes_value=_fs("-p --profile"),
+    flags=_fs("-l --layer -v --verbose --very-verbose -h --help"),
+)
+_DISTROBOX = MachineRunner(after_dashdash=True, home=True)
+_WSL = MachineRunner(
+    options=_options(
+        takes_value=_fs("-d --distribution -u --user --cd --shell-type --distribution-id"),
+        flags=_fs("-e --exec --system"),
+    ),
+    joined=True,
+)
+_ORB = MachineRunner(
+    options=_options(
+        takes_value=_fs("-m --machine -u --user -w --workdir"),
+        flags=_fs("-s --shell -p --path"),
+    ),
+    skip=frozenset({"run"}),
+    joined=True,
+)
+#: The machine runners by their entry in the runner table (`compiler.defaults`): each
+#: is a runner there (no approval covers its command; `lima`'s is judged, as an exact
+#: runner's is), and here how its command is found (review BH-VM).
+MACHINES: Final[Mapping[tuple[str, ...], MachineRunner]] = MappingProxyType(
+    {
+        ("lima",): MachineRunner(options=_LIMA_SHELL_OPTIONS, assignments=True, home=True),
+        ("limactl", "shell"): MachineRunner(
+            options=_options(
+                takes_value=_fs("--workdir --shell --sync --log-level --log-format"),
+                flags=_fs("--preserve-env --start --reconnect --debug"),
+            ),
+            positionals=1,
+            assignments=True,
+            home=True,
+        ),
+        ("rdctl", "shell"): MachineRunner(
+            options=_options(takes_value=_fs("--config-path --host --port --user --password")),
+            assignments=True,
+            home=True,
+        ),
+        ("colima", "ssh"): MachineRunner(options=_COLIMA_OPTIONS, home=True),
+        ("colima", "exec"): MachineRunner(options=_COLIMA_OPTIONS, home=True),
+        ("colima", "x"): MachineRunner(options=_COLIMA_OPTIONS, home=True),
+        ("colima", "nerdctl"): MachineRunner(
+            options=_COLIMA_OPTIONS, program="nerdctl", home=True
+        ),
+        ("multipass", "exec"): MachineRunner(
+            options=_options(
+                takes_value=_fs("-d --working-directory"),
+                flags=_fs("-n --no-map-working-directory -v -vv -vvv -vvvv --verbose"),
+            ),
+            positionals=1,
+        ),
+        ("podman", "machine", "ssh"): MachineRunner(
+            options=_options(takes_value=_fs("--username")),
+            positionals=1,
+            optional_positional=True,
+            joined=True,
+        ),
+        ("minikube", "ssh"): MachineRunner(
+            options=_options(takes_value=_fs("-n --node -p --profile"), flags=_fs("--native-ssh")),
+            joined=True,
+        ),
+        ("docker-machine", "ssh"): MachineRunner(positionals=1, joined=True),
+        # (toolbox's container shares the home and the working folder)
+        ("toolbox", "run"): MachineRunner(
+            options=_options(
+                takes_value=_fs("-c --container -d --distro -r --release --preserve-fds"),
+                flags=_fs("-y --assumeyes --log-podman -v --verbose"),
+            ),
+            home=True,
+        ),
+        ("distrobox", "enter"): _DISTROBOX,
+        ("distrobox", "ephemeral"): _DISTROBOX,
+        ("distrobox-enter",): _DISTROBOX,
+        ("distrobox-ephemeral",): _DISTROBOX,
+        ("wsl",): _WSL,
+        ("wsl.exe",): _WSL,
+        ("orb",): _ORB,
+        ("orbctl",): _ORB,
+    }
+)
+
+
+def machine_commands(words: Sequence[Word], runner: MachineRunner) -> tuple[tuple[Word, ...], ...]:
+    """The commands a machine runner may run: `words` from its name or its verb on (its
+    argv[0]; global options before the verb are the program's), one command for each
+    reading of an optional positional word. None where its options cannot be read: the
+    runner is not seen through, so its line asks whatever they hide.
+
+    >>> from policylang.shell.parse import parse_command
+    >>> def inner(line, key):
+    ...     found = machine_commands(parse_command(line).segments[0].words, MACHINES[key])
+    ...     return [" ".join(w.text for w in words) for words in found]
+    >>> inner("lima --preserve-env A=1 rm -rf ~", ("lima",))
+    ['rm -rf ~']
+    >>> inner("shell --workdir . default -- cat .env", ("limactl", "shell"))
+    ['cat .env']
+    >>> inner("nerdctl -p dev -- run --privileged img", ("colima", "nerdctl"))
+    ['nerdctl run --privileged img']
+    >>> inner("ssh dev ls ~", ("podman", "machine", "ssh"))
+    ['dev ls ~', 'ls ~']
+    >>> inner("distrobox-enter -n box -- sh -c x", ("distrobox-enter",))
+    ['sh -c x']
+    """
+    starts: list[int] = []
+    if runner.after_dashdash:
+        dashes = next((i for i, w in enumerate(words) if i and w.value == "--"), None)
+        if dashes is None:
+            return ()
+        starts.append(dashes + 1)
+    else:
+        view = option_view(words, runner.options)
+        if view.unknown or not all(option.known for option in view.options):
+            return ()
+        start = view.rest
+        if start < len(words) and words[start].value in runner.skip:
+            view = option_view(words, runner.options, start=start + 1)
+            if view.unknown or not all(option.known for option in view.options):
+                return ()
+            start = view.rest
+        counts = (0, runner.positionals) if runner.optional_positional else (runner.positionals,)
+        starts.extend(dict.fromkeys(start + count for count in counts))
+    found: list[tuple[Word, ...]] = []
+    for start in starts:
+        if start < len(words) and words[start].value == "--":
+            start += 1
+        while runner.assignments and start < len(words) and _NAME_EQ.match(_received(words[start])):
+            start += 1
+        inner = tuple(words[start:])
+        if runner.program:
+            inner = (program_word(runner.program, words[0]), *inner)
+        if inner:
+            found.append(inner)
+    return tuple(found)

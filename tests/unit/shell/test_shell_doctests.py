@@ -12,6 +12,7 @@ MODULES = [
     "policylang.shell.plain",
     "policylang.shell.fragments",
     "policylang.shell.braces",
+    "policylang.shell.wrappers",
 ]
 
 
