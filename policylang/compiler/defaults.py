@@ -225,7 +225,10 @@ _RUNNER_VERBS = (
     "pixi exec", "pipx run", "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec",
     # pnpm's `recursive` (`m`, `multi`) prefix runs its verb in every package (review HB1)
     "pnpm recursive exec", "pnpm m exec", "pnpm multi exec",
-    "yarn dlx", "yarn node", "bun x", "bun run", "bun exec", "deno run", "nix develop",
+    "yarn dlx", "yarn node",
+    # yarn's other name (Debian's, and yarn 1's second bin): its verbs run as yarn's do
+    "yarnpkg exec", "yarnpkg dlx", "yarnpkg node",
+    "bun x", "bun run", "bun exec", "deno run", "nix develop",
     "nix shell", "nix run", "mise exec", "mise x", "asdf exec", "rtx exec", "op run",
     "doppler run", "aws-vault exec", "devbox run", "direnv exec", "infisical run",
     "dotenvx run", "sops exec-env", "sops exec-file",

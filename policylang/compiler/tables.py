@@ -61,6 +61,32 @@ class OperandRole(enum.StrEnum):
     MOVE = "move"  # as COPY, and the others are written too: they are removed (`mv`)
 
 
+# Words that put a program's verb in another scope, each with how many operands follow
+# it: yarn's `workspace NAME` (yarn 1 and berry) and berry's `workspaces foreach [OPTS]`
+# run the verb after them in a workspace, so a runner's verb may follow them (`yarn
+# workspace a exec CMD`, `yarn workspaces foreach -A exec CMD`: review BI1). Only
+# stricter: a line they do not scope reads as before.
+RUNNER_SCOPES: Mapping[str, tuple[tuple[tuple[str, ...], int], ...]] = dict.fromkeys(
+    ("yarn", "yarnpkg"), ((("workspace",), 1), (("workspaces", "foreach"), 0))
+)
+# readings `RunnerTable.find` tries where a scope's word may be an option's value
+_MAX_SCOPE_FORKS = 8
+
+
+def _scope_width(
+    scopes: Sequence[tuple[tuple[str, ...], int]], values: Sequence[str | None], index: int
+) -> int:
+    """How many words the scope at `index` of `values` takes (`workspace a`: 2), or 0. A
+    word that cannot be read may be the scope's later word (`workspaces "$x"`)."""
+    for words, operands in scopes:
+        width = len(words) + operands
+        if index + width > len(values) or values[index] != words[0]:
+            continue
+        if all(values[index + k] in (word, None) for k, word in enumerate(words[1:], 1)):
+            return width
+    return 0
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunnerTable:
     """Programs that run a command given in their operands: alone (`strace CMD`) or by
@@ -123,7 +149,16 @@ class RunnerTable:
           without the program's option table, so a word after an option (without `=`) is
           skipped as its possible value;
         - a word that cannot be read may be the verb, and counts as one (the runner is
-          then none of the exact ones).
+          then none of the exact ones);
+        - a verb may follow a scope of the program's (`RUNNER_SCOPES`: `yarn workspace a
+          exec CMD`, `yarn workspaces foreach -A exec CMD`), any number of them; where the
+          scope's first word may also be an option's value, both readings are tried.
+
+        >>> table = RunnerTable(verbs=frozenset({("yarn", "exec"), ("yarn", "node")}))
+        >>> [table.length(w.split()) for w in ("yarn workspace a exec ls",
+        ...     "yarn workspaces foreach -A exec ls", "yarn workspace a build",
+        ...     "yarn workspace a workspace b node x.js", "yarn --cwd workspace exec ls")]
+        [4, 5, 0, 6, 4]
         """
         if not values or values[0] is None:
             return 0, None
@@ -133,25 +168,58 @@ class RunnerTable:
         pending = self.by_program.get(name)
         if pending is None:
             return 0, None
+        return self._scan(values, 1, name, pending, after_option=False, forks=0)
+
+    def _scan(
+        self,
+        values: Sequence[str | None],
+        start: int,
+        name: str,
+        pending: tuple[tuple[str, ...], ...],
+        *,
+        after_option: bool,
+        forks: int,
+    ) -> tuple[int, tuple[str, ...] | None]:
+        """`find` from the word at `start`, where no verb word has matched yet; `forks`
+        counts the readings tried so far (past `_MAX_SCOPE_FORKS`, a runner not known)."""
         path: list[str] = [name]
-        after_option = False
-        for index, value in enumerate(values[1:], start=1):
+        scopes = RUNNER_SCOPES.get(name, ())
+        index = start
+        while index < len(values):
+            value = values[index]
             if value is None:
                 return index + 1, None
             if value.startswith("-") and value != "-":
                 after_option = "=" not in value
+                index += 1
                 continue
             matched = [rest for rest in pending if rest and rest[0].startswith(value)]
+            width = _scope_width(scopes, values, index) if len(path) == 1 else 0
             if matched and value:
                 done = [rest for rest in matched if len(rest) == 1]
                 if done:
                     return index + 1, (*path, done[0][0])
                 path.append(matched[0][0])
                 pending, after_option = tuple(rest[1:] for rest in matched), False
+            elif width:
+                if after_option:
+                    # (`yarn --cwd workspace exec CMD`: the option's value, perhaps)
+                    if forks >= _MAX_SCOPE_FORKS:
+                        return index + 1, None
+                    forks += 1
+                    found = self._scan(
+                        values, index + 1, name, pending, after_option=False, forks=forks
+                    )
+                    if found[0]:
+                        return found
+                index += width
+                after_option = False
+                continue
             elif after_option:
                 after_option = False  # the option's value, perhaps
             else:
                 return 0, None  # another verb (`uv sync`)
+            index += 1
         return 0, None
 
     def extend(self, names: Sequence[str]) -> RunnerTable:

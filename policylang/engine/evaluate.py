@@ -1961,6 +1961,8 @@ class _Walk(LineWrites):
         if program in _RUNNER_OWN_OPTIONS:
             self.runner_own_options(program, (*prefix[1:], *rest), seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
+        if program == "pnpm":
+            self.pnpm_fallback([w.value for w in (*prefix[1:], *rest)], seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
         if is_compiler(program):
             self.included_files(rest, seg, cwd, assembler=_ASSEMBLER.fullmatch(program) is not None)
@@ -2288,6 +2290,10 @@ class _Walk(LineWrites):
                 "repository's it loads and runs, which no approval covers",
             )
             return
+        root = self.moved_root(program, launchers.files_for(program, words))
+        if root is not None:
+            seg.floor(Verdict.ASK, "engine.launcher-file", root)
+            return
         found = self.launcher_finding(launchers.files_for(program, words), cwd)
         found = found or self.launcher_user_finding(program, cwd)
         if found is not None:
@@ -2475,6 +2481,36 @@ class _Walk(LineWrites):
                 found = launchers.judge(folder, files, self._reaches_workspace)
                 if found is not None:
                     return found
+        return None
+
+    def moved_root(self, program: str, files: tuple[launchers.LaunchFile, ...]) -> str | None:
+        """Why a setting that moves pnpm's workspace root or lockfile folder asks
+        (`launchers.root_settings`: `npm_config_lockfile_dir`, `NPM_CONFIG_WORKSPACE_DIR`,
+        `lockfile-dir=` in `~/.npmrc`), or None. pnpm loads that folder's `.pnpmfile.cjs`
+        and reads its settings, where `launcher_finding` looks only in the working folder
+        and those above it (review BI3). A relative value, or one not read, asks (pnpm
+        resolves it from a folder not worked out here); a folder in the workspace asks where
+        one of pnpm's files there names a program, as it would in the working folder."""
+        if program != "pnpm":
+            return None
+        self.fs = True  # (the user's files are read: a decision on them is not kept)
+        for shown, value in launchers.root_settings(program, self.ctx.home, self.ctx.env):
+            folder = None if value is None else launchers.home_path(self.ctx.home, value)
+            if folder is None or not folder.startswith("/"):
+                return (
+                    f"`{short(shown)}` names pnpm's workspace root or lockfile folder by a "
+                    "relative path (or in a way not read here), where pnpm loads its hooks "
+                    "file and reads its settings, which no approval covers"
+                )
+            if not self._reaches_workspace(folder):
+                continue
+            found = launchers.judge(folder, files, self._reaches_workspace)
+            if found is not None:
+                return (
+                    f"`{short(shown)}` makes pnpm take its workspace root or lockfile folder "
+                    f"from the workspace, where `{short(found.path)}` names a program it runs "
+                    f"or loads (`{short(found.what)}`), which no approval covers"
+                )
         return None
 
     def launcher_user_finding(self, program: str, cwd: paths.Cwd) -> launchers.Finding | None:
@@ -3316,6 +3352,65 @@ class _Walk(LineWrites):
                 where = _program_path(extra[1], cwd)
                 extra = (extra[0], where, *extra[2:]) if where is not None else ()
             self.approved_program(approved, words[start:], seg, cwd, extra)
+
+    def pnpm_fallback(self, words: list[str | None], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """An approved pnpm line whose first word is no command of pnpm's runs the
+        project's script of that name, or, where there is none, the program of that name:
+        pnpm 9 and 10 then run it as `pnpm exec` does, from the project's
+        `node_modules/.bin` or PATH (review BI1: under an approved `pnpm`, `pnpm git push
+        origin main` pushed and `pnpm node x.js` ran x.js; `pnpm git`, `pnpm node` were
+        offered). A name that is neither a script of the working folder's `package.json`
+        (the workspace root's for `-w`) nor a program in the `node_modules/.bin` of the
+        working folder or of pnpm's workspace root is a runner's command: no approval of
+        pnpm covers it, as none covers `pnpm exec` (`launchers.pnpm_fallback`)."""
+        found = launchers.pnpm_fallback(words)
+        if found is None:
+            return
+        names, root = found
+        for name in names:
+            if name is not None and self._pnpm_project_name(name, root, cwd):
+                continue
+            shown = short(name) if name is not None else "…"
+            seg.floor(
+                Verdict.ASK,
+                "engine.approved-runs-program",
+                f"`pnpm {shown}` runs the program `{shown}` where no script of the project "
+                "and no program of its `node_modules/.bin` has that name (pnpm runs a "
+                "command it does not know as `pnpm exec` does), which no approval of pnpm "
+                "covers",
+            )
+            return
+
+    def _pnpm_project_name(self, name: str, root: bool, cwd: paths.Cwd) -> bool:
+        """Whether `pnpm NAME` runs a script of the project or a program of its
+        `node_modules/.bin` in every working folder (`pnpm_fallback`)."""
+        if name in ("start", "test"):
+            # (with no script of the name, `start` runs `node server.js`, the project's,
+            # and `test` the `test` utility, which runs nothing)
+            return True
+        if not name or "/" in name or name in (".", "..") or not cwd.known:
+            return False
+        self.fs = True
+        script = "test" if name in ("t", "tst") else name  # (pnpm's names of `test`)
+        for start in cwd.candidates:
+            top = self._pnpm_workspace_root(start)
+            folder = top if root and top is not None else start
+            if script in launchers.scripts(folder):
+                continue
+            bins = (start, top) if top is not None else (start,)
+            if not any(os.path.lexists(os.path.join(b, "node_modules/.bin", name)) for b in bins):
+                return False
+        return True
+
+    def _pnpm_workspace_root(self, start: str) -> str | None:
+        """The folder pnpm takes as its workspace root from `start`: the nearest one at or
+        above it, in the workspace, that holds `pnpm-workspace.yaml`."""
+        for folder in paths.ancestors(start):
+            if not self._reaches_workspace(folder):
+                return None
+            if os.path.lexists(os.path.join(folder, "pnpm-workspace.yaml")):
+                return folder
+        return None
 
     def project_program(
         self, words: Sequence[Word], start: int, cwd: paths.Cwd | None

@@ -718,24 +718,50 @@ def line_setting(program: str, words: list[str | None]) -> str | None:
     return None
 
 
-# the variables that move npm's user and global `.npmrc`, in any case (npm, pnpm and
-# yarn 1 read them)
-_USER_CONFIG_ENV: Final = frozenset({"npm_config_userconfig", "npm_config_globalconfig"})
-# the variables that move npm's global prefix, whose `etc/npmrc` is then the global
+# npm's and pnpm's settings given in variables: `npm_config_KEY` (npm, and pnpm 9 and 10,
+# read it in any case, `_` as `-`) and pnpm 11's `pnpm_config_KEY` (`PNPM_CONFIG_KEY`)
+_ENV_PREFIXES: Final = ("npm_config_", "pnpm_config_")
+# the settings that move npm's user and global `.npmrc` (npm, pnpm and yarn 1 read them;
+# pnpm 11's `npmrc-auth-file` is its user `.npmrc`)
+_USER_CONFIG_SETTINGS: Final = frozenset({"userconfig", "globalconfig", "npmrc-auth-file"})
+# the setting that moves npm's global prefix, whose `etc/npmrc` is then the global
 # `.npmrc` (review GR3: `npm_config_prefix=<ws>/dotfiles/.npm-global` sent the user's
-# token to the registry a committed `.npm-global/etc/npmrc` named): the setting in any
-# case, and the `PREFIX` npm and pnpm take as the default prefix
-_PREFIX_ENV: Final = frozenset({"npm_config_prefix"})
-# the hooks files pnpm's settings name, in any case (review GR2): `require` resolves
-# each as the hooks file does (`x.js`, `x.node` …)
-_PNPMFILE_ENV: Final = frozenset(
-    {"npm_config_pnpmfile", "npm_config_global_pnpmfile", "npm_config_global-pnpmfile"}
-)
+# token to the registry a committed `.npm-global/etc/npmrc` named), and the `PREFIX` npm
+# and pnpm take as the default prefix
+_PREFIX_SETTINGS: Final = frozenset({"prefix"})
+# the hooks files pnpm's settings name (review GR2): `require` resolves each as the hooks
+# file does (`x.js`, `x.node` …)
+_PNPMFILE_SETTINGS: Final = frozenset({"pnpmfile", "global-pnpmfile"})
+# the settings that move the folder pnpm takes as its workspace root or lockfile folder,
+# where it loads `.pnpmfile.cjs` and reads `pnpm-workspace.yaml`, `.npmrc` and the root
+# manifest (review BI3: `npm_config_lockfile_dir=<ws>/evil`, `NPM_CONFIG_WORKSPACE_DIR`,
+# or `lockfile-dir=` in `~/.npmrc` ran `<ws>/evil/.pnpmfile.cjs` under an approved `pnpm
+# why`); `lockfile-directory` is its old name, `dir` what `--dir` sets (pnpm 9 and 10 take
+# those two from the line only, which asks)
+_ROOT_SETTINGS: Final = frozenset({"lockfile-dir", "lockfile-directory", "workspace-dir", "dir"})
 # the file of a user-level setting naming a hooks file: any entry starting with its name
 _PNPMFILE_NAMED: Final = (LaunchFile("*", _exists), LaunchFile("", _exists))
 # `DESTDIR` puts npm's default prefix (the node install's) below it: a `DESTDIR` in the
 # workspace asks, as the engine does not know where node lies (GR3)
 _DESTDIR: Final = (LaunchFile("", _exists),)
+# the lines of a user-level `.npmrc` that set a root (`_ROOT_SETTINGS`), as `_PNPMFILE_BYTES`
+# finds the hooks files': any key naming one, in any case, quoted or in ini's list form
+_ROOT_BYTES: Final = re.compile(
+    rb"(?mi)^[ \t]*(?![;#])(?:[^=\n]*(?:lockfile|workspace)[-_]?dir[^=\n]*"
+    rb"|[\"' \t]*dir[\"' \t]*(?:\[\])?[ \t]*)=[^\n]*"
+)
+
+
+def env_setting(key: str) -> str | None:
+    """The npm or pnpm setting the variable `key` gives (`npm_config_lockfile_dir`,
+    `NPM_CONFIG_LOCKFILE_DIR`, `pnpm_config_pnpmfile`: `lockfile-dir`, `pnpmfile`), or
+    None. Read as npm's `envKeyToSetting` reads it (any case, `_` as `-`), which covers
+    pnpm 11's stricter spellings too."""
+    name = key.lower()
+    for prefix in _ENV_PREFIXES:
+        if name.startswith(prefix):
+            return name[len(prefix) :].replace("_", "-")
+    return None
 
 
 def _home_path(home: str, value: str) -> str:
@@ -748,17 +774,36 @@ def _env_files(home: str, env: Mapping[str, str]) -> list[tuple[str, tuple[Launc
     global one of a moved prefix (GR3) and the hooks files of pnpm's settings (GR2)."""
     found: list[tuple[str, tuple[LaunchFile, ...]]] = []
     for key, value in env.items():
-        name = key.lower()
+        setting = env_setting(key)
         if not value:
             continue  # (npm and pnpm skip an empty variable)
-        if name in _USER_CONFIG_ENV:
+        if setting in _USER_CONFIG_SETTINGS:
             found.append((_home_path(home, value), (_NPMRC,)))
-        elif name in _PREFIX_ENV or key == "PREFIX":
+        elif setting in _PREFIX_SETTINGS or key == "PREFIX":
             found.append((os.path.join(_home_path(home, value), "etc", "npmrc"), (_NPMRC,)))
-        elif name in _PNPMFILE_ENV:
+        elif setting in _PNPMFILE_SETTINGS:
             found.append((_home_path(home, value), _PNPMFILE_NAMED))
         elif key == "DESTDIR" and not env.get("PREFIX"):
             found.append((value, _DESTDIR))
+    return found
+
+
+def _config_files(
+    program: str, home: str, env: Mapping[str, str]
+) -> list[tuple[str, tuple[LaunchFile, ...]]]:
+    """`user_files` without the hooks files the user-level files name."""
+    if program not in _NODE_TOOLS:
+        return []
+    found = [(os.path.join(home, ".npmrc"), (_NPMRC,)), *_env_files(home, env)]
+    if program == "pnpm":
+        config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "pnpm")
+        found.append((os.path.join(config, "rc"), (_NPMRC,)))
+        # (pnpm 11's global settings, camel-cased as in `pnpm-workspace.yaml`)
+        found.append((os.path.join(config, "config.yaml"), (_PNPM_WORKSPACE,)))
+    if program == "yarn":
+        for name in (".yarnrc", ".yarnrc.yml"):
+            entries = tuple(entry for entry in LAUNCHERS["yarn"] if entry.name == name)
+            found.append((os.path.join(home, name), entries))
     return found
 
 
@@ -769,53 +814,155 @@ def user_files(
     the files `npm_config_userconfig` and `npm_config_globalconfig` name, the
     `etc/npmrc` of `npm_config_prefix` or `PREFIX` and the hooks files of pnpm's
     `pnpmfile` settings (`_env_files`), pnpm's
-    `~/.config/pnpm/rc` and `config.yaml`, yarn's `~/.yarnrc` and `~/.yarnrc.yml`), each
-    with what judges it: one that lies in the workspace (a home in it, a dotfiles
-    repository) is the repository's, judged as the project's files (review AK2). A
-    relative path is the working folder's."""
-    if program not in _NODE_TOOLS:
-        return []
-    found = [(os.path.join(home, ".npmrc"), (_NPMRC,)), *_env_files(home, env)]
+    `~/.config/pnpm/rc` and `config.yaml` and the hooks files they name, yarn's `~/.yarnrc`
+    and `~/.yarnrc.yml`), each with what judges it: one that lies in the workspace (a home
+    in it, a dotfiles repository) is the repository's, judged as the project's files
+    (review AK2). A relative path is the working folder's."""
+    found = _config_files(program, home, env)
     if program == "pnpm":
-        config = os.path.join(env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"), "pnpm")
-        found.append((os.path.join(config, "rc"), (_NPMRC,)))
-        found.append((os.path.join(config, "config.yaml"), (_PNPM_WORKSPACE,)))
         found.extend(_named_pnpmfiles(home, found))
-    if program == "yarn":
-        for name in (".yarnrc", ".yarnrc.yml"):
-            entries = tuple(entry for entry in LAUNCHERS["yarn"] if entry.name == name)
-            found.append((os.path.join(home, name), entries))
     return found
 
 
 def relative_pnpmfile(program: str, home: str, env: Mapping[str, str]) -> str | None:
     """A hooks file pnpm is told of by a relative path: a `pnpmfile` variable's, or a
-    `pnpmfile=` line of a user-level `.npmrc` outside the workspace (the one inside is
+    `pnpmfile=` line of a user-level `.npmrc` (a `pnpmfile:` or `globalPnpmfile:` of
+    pnpm 11's `config.yaml`: review BI2) outside the workspace (the one inside is
     judged as the project's). pnpm resolves it against the workspace root (its lockfile
     folder), not the working folder: `npm_config_pnpmfile=hooks.cjs` in `packages/a` ran
     the root's `hooks.cjs` (closing-36 AV4). Where that folder is is not worked out here: a
-    relative value asks, as does a value spelt with quotes or `${…}`."""
+    relative value asks, as does a value spelt with quotes or `${…}`, or one the scan of
+    `config.yaml` does not read."""
     if program != "pnpm":
         return None
     for key, value in env.items():
-        if key.lower() in _PNPMFILE_ENV and value and _relative(home, value):
+        if env_setting(key) in _PNPMFILE_SETTINGS and value and _relative(home, value):
             return f"{key}={value}"
-    for path, entries in user_files(program, home, env):
-        if _NPMRC not in entries or not os.path.isabs(path):
-            continue
-        for line, value in _pnpmfile_lines(path):
-            if _relative(home, value):
-                return f"{path}: {line[:80]}"
+    for path, line, setting in _file_settings(
+        _config_files(program, home, env), _PNPMFILE_BYTES, _PNPMFILE_SETTINGS
+    ):
+        if setting is None or _relative(home, setting):
+            return f"{path}: {line[:80]}"
     return None
 
 
-def _pnpmfile_lines(path: str) -> list[tuple[str, str]]:
-    """The `pnpmfile` lines of the `.npmrc` at `path`, each with its value."""
+def root_settings(program: str, home: str, env: Mapping[str, str]) -> list[tuple[str, str | None]]:
+    """The settings that move pnpm's workspace root or lockfile folder (`_ROOT_SETTINGS`),
+    each as it is shown and its value (None: one the scan does not read): a variable's
+    (`npm_config_lockfile_dir`, `NPM_CONFIG_WORKSPACE_DIR`, pnpm 11's `pnpm_config_…`),
+    a line of a user-level `.npmrc` or `~/.config/pnpm/rc` (`lockfile-dir=`), or of pnpm
+    11's `config.yaml` (`lockfileDir:`) (review BI3)."""
+    if program != "pnpm":
+        return []
+    found: list[tuple[str, str | None]] = [
+        (f"{key}={value}", value)
+        for key, value in env.items()
+        if value and env_setting(key) in _ROOT_SETTINGS
+    ]
+    for path, line, value in _file_settings(
+        _config_files(program, home, env), _ROOT_BYTES, _ROOT_SETTINGS
+    ):
+        found.append((f"{path}: {line[:80]}", value))
+    return found
+
+
+def _file_settings(
+    files: Sequence[tuple[str, tuple[LaunchFile, ...]]],
+    ini: re.Pattern[bytes],
+    names: frozenset[str],
+) -> list[tuple[str, str, str | None]]:
+    """(file, line, value) for each line of the user-level `.npmrc` files and
+    `config.yaml` among `files` (at absolute paths) that sets one of the settings
+    `names` (the `.npmrc` lines `ini` finds); None for a value the scan does not read."""
+    found: list[tuple[str, str, str | None]] = []
+    for path, entries in files:
+        if not os.path.isabs(path):
+            continue
+        if _NPMRC in entries:
+            found.extend((path, line, value) for line, value in _ini_settings(path, ini))
+        elif _PNPM_WORKSPACE in entries:
+            found.extend((path, line, value) for line, value in _yaml_settings(path, names))
+    return found
+
+
+def _ini_settings(path: str, pattern: re.Pattern[bytes]) -> list[tuple[str, str]]:
+    """The lines of the `.npmrc` at `path` that `pattern` finds, each with its value."""
     data = read_regular(path, _MAX_BYTES + 1)
     found: list[tuple[str, str]] = []
-    for match in _PNPMFILE_BYTES.finditer(b"" if data is None else data[:_MAX_BYTES]):
+    for match in pattern.finditer(b"" if data is None else data[:_MAX_BYTES]):
         line = match.group(0).decode("utf-8", "replace").strip()
         found.append((line, line.partition("=")[2].strip()))
+    return found
+
+
+# a top-level key of a YAML file: plain, or quoted without an escape
+_YAML_TOP: Final = re.compile(
+    r"(?:([A-Za-z_][A-Za-z0-9_-]*)|\"([^\"\\]*)\"|'([^'\n]*)')[ \t]*:(?:[ \t]+(.*))?"
+)
+# what YAML reads as no value
+_YAML_NULL: Final = frozenset({"", "~", "null", "Null", "NULL"})
+
+
+def _setting_name(key: str) -> str:
+    """A YAML key as the setting it is, case and separators aside (`globalPnpmfile`,
+    `global-pnpmfile`: `globalpnpmfile`)."""
+    return re.sub(r"[-_]", "", key).lower()
+
+
+def _yaml_settings(path: str, names: frozenset[str]) -> list[tuple[str, str | None]]:
+    """The top-level settings `names` of pnpm 11's `config.yaml` at `path` (`pnpmfile:
+    x.cjs`, a list of them, `lockfileDir: …`), each line with its value; None for one its
+    line scan does not read (review BI2). No YAML parser: a file that mentions none of
+    them (nor holds a backslash, which may spell one) sets none; otherwise each line that
+    mentions one must be a plain top-level key with a plain scalar, a one-line flow list
+    or a block list of plain scalars, and any other (an anchor's body, a merge key, a
+    flow mapping, an escape, a nested key) is a value not read."""
+    data = read_regular(path, _MAX_BYTES + 1)
+    if data is None:
+        return []
+    text = data.decode("utf-8", "replace")
+    wanted = {_setting_name(name) for name in names}
+    tokens = tuple(name for name in wanted if len(name) > 3)  # (`dir` as a key alone)
+
+    def mentions(line: str) -> bool:
+        compact = re.sub(r"[-_\s\"']", "", line).lower()
+        return "\\" in line or any(token in compact for token in tokens)
+
+    if len(data) > _MAX_BYTES:
+        return [("a file larger than the scan reads", None)] if mentions(text) else []
+    if not mentions(text) and not re.search(r"(?m)^[\"']?dir[\"']?[ \t]*:", text):
+        return []
+    found: list[tuple[str, str | None]] = []
+    listed = False  # (in the block list of one of `names`)
+    for raw in re.split(r"\r\n|\r|\n", text):
+        line = raw.rstrip(" \t")
+        if not _yaml_bare(line):
+            continue  # (a blank or comment line)
+        if line[0] in " \t-":
+            if listed:
+                item = _YAML_ITEM.fullmatch(line)
+                found.append((line.strip(), _yaml_scalar(item.group(1)) if item else None))
+            elif mentions(line):
+                found.append((line.strip(), None))
+            continue
+        listed = False
+        key = _YAML_TOP.fullmatch(line)
+        if key is None:
+            if line not in ("---", "...") and mentions(line):
+                found.append((line, None))
+            continue
+        name = key.group(1) or key.group(2) or key.group(3) or ""
+        if _setting_name(name) not in wanted:
+            if mentions(line) and _yaml_scalar(key.group(4)) is None:
+                found.append((line, None))  # (`x: &a {pnpmfile: …}`, merged by `<<: *a`)
+            continue
+        value = _yaml_bare(key.group(4))
+        if not value:
+            listed = True
+        elif value.startswith("[") and value.endswith("]"):
+            found.extend((line, _yaml_scalar(entry)) for entry in value[1:-1].split(","))
+        elif value not in _YAML_NULL:
+            found.append((line, _yaml_scalar(value)))
     return found
 
 
@@ -825,23 +972,27 @@ _INI_COMMENT: Final = re.compile(r"[;#]")
 def _named_pnpmfiles(
     home: str, found: Sequence[tuple[str, tuple[LaunchFile, ...]]]
 ) -> list[tuple[str, tuple[LaunchFile, ...]]]:
-    """The hooks files the user-level `.npmrc` files among `found` name by an absolute
-    path (or a `~/` one), judged where they lie as the variables' are (GR2): a user
-    `.npmrc` whose `pnpmfile=` names the repository's `hooks.cjs` ran it under an
-    approved `pnpm why` (review HB5). The value is taken whole, without its quotes, and
-    without what follows a `;` or `#` (ini's comments); a relative one asks anyway
-    (`relative_pnpmfile`)."""
+    """The hooks files the user-level `.npmrc` files and `config.yaml` among `found` name
+    by an absolute path (or a `~/` one), judged where they lie as the variables' are
+    (GR2): a user `.npmrc` whose `pnpmfile=` names the repository's `hooks.cjs` ran it
+    under an approved `pnpm why` (review HB5; pnpm 11's `config.yaml`: BI2). The value is
+    taken whole, without its quotes, and without what follows a `;` or `#` (ini's
+    comments); a relative one, or one not read, asks anyway (`relative_pnpmfile`)."""
     named: list[tuple[str, tuple[LaunchFile, ...]]] = []
-    for path, entries in found:
-        if _NPMRC not in entries or not os.path.isabs(path):
+    for _path, _line, value in _file_settings(found, _PNPMFILE_BYTES, _PNPMFILE_SETTINGS):
+        if value is None:
             continue
-        for _line, value in _pnpmfile_lines(path):
-            cut = _INI_COMMENT.split(value, maxsplit=1)[0].strip()
-            for form in sorted({value, value.strip("\"'"), cut, cut.strip("\"'")}):
-                absolute = _home_path(home, form)
-                if absolute.startswith("/"):
-                    named.append((absolute, _PNPMFILE_NAMED))
+        cut = _INI_COMMENT.split(value, maxsplit=1)[0].strip()
+        for form in sorted({value, value.strip("\"'"), cut, cut.strip("\"'")}):
+            absolute = _home_path(home, form)
+            if absolute.startswith("/"):
+                named.append((absolute, _PNPMFILE_NAMED))
     return named
+
+
+def home_path(home: str, value: str) -> str:
+    """`value` as npm and pnpm read a path setting: a `~/` in front is the home."""
+    return _home_path(home, value)
 
 
 def _relative(home: str, value: str) -> bool:
@@ -901,6 +1052,82 @@ def _scoped_verb_words(program: str, words: list[str | None]) -> list[str | None
     if program == "yarn" and first == "workspaces" and words[at + 1 : at + 2] == ["foreach"]:
         return words[at + 2 :]
     return None
+
+
+# pnpm's own commands (9 and 10: their `commandNames`) and those it hands to npm: any
+# other first word is a script of the project, or, where no script has that name, a
+# program pnpm runs from `node_modules/.bin` or PATH (review BI1: `pnpm git push origin
+# main`, `pnpm node x.js`, `pnpm curl URL` ran those programs, and `pnpm git`, `pnpm
+# node`, `pnpm curl` were offered)
+_PNPM_COMMANDS: Final = frozenset(
+    {"add", "approve-builds", "audit", "bin", "c", "cache", "cat-file", "cat-index", "ci",
+     "clean-install", "completion", "config", "create", "dedupe", "deploy", "dislink",
+     "dlx", "doctor", "env", "exec", "fetch", "find-hash", "get", "help", "i", "ic",
+     "ignored-builds", "import", "init", "install", "install-clean", "install-test", "it",
+     "la", "licenses", "link", "list", "ll", "ln", "ls", "m", "multi", "outdated", "pack",
+     "patch", "patch-commit", "patch-remove", "prune", "publish", "rb", "rebuild",
+     "recursive", "remove", "restart", "rm", "root", "run", "run-script", "self-update",
+     "server", "set", "setup", "store", "un", "uni", "uninstall", "unlink", "up", "update",
+     "upgrade", "why",
+     # handed to npm
+     "access", "adduser", "bugs", "deprecate", "dist-tag", "docs", "edit", "find", "home",
+     "info", "issues", "login", "logout", "owner", "ping", "prefix", "profile", "pkg",
+     "repo", "s", "se", "search", "set-script", "show", "star", "stars", "team", "token",
+     "unpublish", "unstar", "v", "version", "view", "whoami", "xmas"}
+)  # fmt: skip
+# pnpm's global options that take a value (the next word, without `=`); other options
+# are flags, or settings the line asks for anyway (`line_setting`)
+_PNPM_VALUED: Final = frozenset(
+    {"-C", "--dir", "--prefix", "-F", "--filter", "--filter-prod", "--loglevel",
+     "--reporter", "--test-pattern", "--changed-files-ignore-pattern", "--depth",
+     "--workspace-concurrency", "--resume-from", "--lockfile-dir", "--store-dir",
+     "--virtual-store-dir", "--modules-dir", "--node-linker", "--config"}
+)  # fmt: skip
+# the options that make pnpm run its fallback in every selected package, where a
+# command no script names is an error, not a program it runs
+_PNPM_RECURSIVE: Final = frozenset({"-r", "--recursive", "-F", "--filter", "--filter-prod"})
+
+
+def pnpm_fallback(words: Sequence[str | None]) -> tuple[list[str | None], bool] | None:
+    """The words of a pnpm line (after `pnpm`) that may be its command where pnpm would
+    run it as a script, or as a program where no script has that name (`pnpm node x.js`,
+    `pnpm git push`): none of pnpm's own commands (`_PNPM_COMMANDS`). None where the line
+    runs no such fallback (a command of pnpm's, recursive: `pnpm -r X`, `pnpm --filter a
+    X` need a script). The flag says whether pnpm's workspace root is the folder
+    (`-w`). A word after an option pnpm does not know may be its value or the command:
+    both are returned. `--` ends the options."""
+    candidates: list[str | None] = []
+    root = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word is None:
+            candidates.append(None)
+            break
+        if word == "--":
+            candidates.append(words[index + 1] if index + 1 < len(words) else "")
+            break
+        if word.startswith("-") and word != "-":
+            name = word.partition("=")[0]
+            if name in _PNPM_RECURSIVE:
+                return None
+            root = root or name in ("-w", "--workspace-root")
+            if name in _PNPM_VALUED and "=" not in word:
+                index += 2
+                continue
+            setting = name[2:].removeprefix("no-")
+            known = name in _NODE_SHORT_OPTIONS or setting in _NODE_LINE_OPTIONS
+            if not known and "=" not in word and index + 1 < len(words):
+                following = words[index + 1]
+                if following is None or not following.startswith("-"):
+                    candidates.append(following)  # (the option's value, perhaps)
+            index += 1
+            continue
+        candidates.append(word)
+        break
+    if not candidates or (len(candidates) == 1 and candidates[0] in _PNPM_COMMANDS):
+        return None
+    return [word for word in candidates if word not in _PNPM_COMMANDS], root
 
 
 def _npm_audit_fix(words: list[str | None]) -> bool:

@@ -3195,7 +3195,8 @@ def _scoped_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:
     rules of these words say more."""
     if len(inner) < 3 or inner[0].value is None:
         return None
-    program = program_name(inner[0].value.rpartition("/")[2])
+    name = program_name(inner[0].value.rpartition("/")[2])
+    program = _ALIASES.get(name, name)  # (`yarnpkg`, yarn's other name, read as yarn)
     if program not in ("pnpm", "yarn"):
         return None
     words = list(inner)
@@ -3204,6 +3205,8 @@ def _scoped_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:
         if cut is None:
             break
         del words[cut[0] : cut[1]]
+    if program != name and len(words) < len(inner):
+        words[0] = _value_word(inner[0], program)
     return tuple(words) if len(words) < len(inner) else None
 
 
@@ -3402,7 +3405,7 @@ _ALIASES = {
     "gmake": "make", "bmake": "make", "pmake": "make",
     "cpp": "gcc", "gfortran": "gcc", "gccgo": "gcc", "gdc": "gcc", "gnat": "gcc",
     "musl-gcc": "gcc", "tcc": "gcc", "clang-cpp": "clang", "musl-clang": "clang",
-    "zig-cc": "clang",
+    "zig-cc": "clang", "yarnpkg": "yarn",
 }  # fmt: skip
 # GNU's tools as Homebrew installs them beside the system's, a `g` before the name
 # (coreutils, findutils, sed, tar, grep, which, patch; and binutils' `gar`, GNU cpio's
