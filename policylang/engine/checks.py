@@ -45,6 +45,9 @@ from policylang.engine.rules import (
     may_name_blob,
     option_word,
     program_name,
+    rsync_destination,
+    rsync_reads_batch,
+    rsync_remote,
     secret_kind,
     wide_git_pathspec,
 )
@@ -313,12 +316,14 @@ def moved_trees(found: SegmentRules) -> list[MovedTree]:
         return []
     whole = name in _MOVERS
     values = [tree_path(inner[i]) for i in view.operands]
-    if view.has("-t", "--target-directory"):
+    # (rsync's `-t` is `--times`, its `-T` `--temp-dir`: review HF2b)
+    targets = name != "rsync"
+    if targets and view.has("-t", "--target-directory"):
         folder = _target_directory(found)
         return [MovedTree(source, folder, True, whole) for source in values]
     if len(values) < 2:
         return []
-    into = False if view.has("-T", "--no-target-directory") else None
+    into = False if targets and view.has("-T", "--no-target-directory") else None
     return [MovedTree(source, values[-1], into, whole) for source in values[:-1]]
 
 
@@ -702,7 +707,11 @@ def _hard_linked_trees(found: SegmentRules, moved: Sequence[MovedTree]) -> list[
     if program != "rsync":
         return []
     found_dirs: list[str] = []
-    target = moved[0].target if moved else None
+    # (the destination's folder, with or without `-r`: review HF2)
+    destination = rsync_destination(found.inner, view)
+    target = None if destination is None else tree_path(destination)
+    if target is not None and rsync_remote(target):
+        target = None  # (on the other host)
     for option in view.options:
         if not (option.name.startswith("--link-") and "--link-dest".startswith(option.name)):
             continue
@@ -824,7 +833,10 @@ def _copies_over(found: SegmentRules) -> tuple[bool, bool]:
     if program == "cp":
         return True, True
     if program == "rsync":
-        return False, any(_rsync_in_place(o.name) for o in found.view.options)
+        # (a batch stores `--inplace` and `--append` itself: review HF1)
+        view = found.view
+        in_place = any(_rsync_in_place(o.name) for o in view.options)
+        return False, in_place or rsync_reads_batch(view)
     return False, False
 
 

@@ -2490,6 +2490,8 @@ class RuleView:
             found.extend(_sent_files(name, inner, view))
         elif name in _COMPRESSORS or name in _DECOMPRESSORS:
             found.extend(_compressed_names(name, inner, view))
+        elif name == "rsync":
+            found.extend(_rsync_folders(inner, view))
         elif name in _CLOUD_FILE_READERS:
             found.extend(_cloud_file_values(name, inner))
         if name in _COLON_LISTS:
@@ -4166,6 +4168,10 @@ def _reads_trees(name: str, view: OptionView, inner: Sequence[Word]) -> bool:
         )
     if name in ("cp", "rsync") and view.has(*_ARCHIVE):
         return True
+    if name == "rsync" and rsync_reads_batch(view):
+        # a batch turns recursion on itself, and names what it writes below the
+        # destination (review HF1: `rsync --read-batch=x .` wrote `.git/hooks/pre-commit`)
+        return True
     if name == "zip":
         # (review CA3: the long spellings too, abbreviated or not: CB4)
         return view.has("-r") or _zip_patterns(view) or _has_long(view, "--recurse-paths")
@@ -5278,13 +5284,15 @@ def _role_words(
             for name in _access_names(access):
                 yield word, name, recursive
     operands = tuple(sorted(set(view.operands) | set(view.unknown)))
+    # (rsync's `-t` is `--times`: review HF2b)
+    targets = not _is_program(inner, "rsync")
     if roles.operands is OperandRole.READ:
         yield from ((inner[i], "read", recursive) for i in operands)
     elif roles.operands is OperandRole.WRITE:
         yield from ((inner[i], "write", recursive) for i in operands)
     elif roles.operands in (OperandRole.COPY, OperandRole.MOVE) and operands:
         # (`cp -t DIR SRC…`: every operand is a source)
-        into = any(option.name in _TARGET_DIRECTORY for option in view.options)
+        into = targets and any(option.name in _TARGET_DIRECTORY for option in view.options)
         sources = operands if into else operands[:-1]
         yield from ((inner[i], "read", recursive) for i in sources)
         if roles.operands is OperandRole.MOVE:
@@ -5309,7 +5317,7 @@ def _role_words(
                 yield inner[index], name, deep
             if not option.arg_indexes and option.value is not None:
                 yield _value_word(inner[option.word_index], option.value), name, deep
-        if option.name in _TARGET_DIRECTORY and roles.operands in _COPYING:
+        if targets and option.name in _TARGET_DIRECTORY and roles.operands in _COPYING:
             # `cp -t DIR SRC…`: every operand lands in DIR
             folder = option_word(inner, option)
             if folder is not None:
@@ -5351,7 +5359,11 @@ def option_word(inner: Sequence[Word], option: Option) -> Word | None:
 
 
 def _is_ln(inner: Sequence[Word]) -> bool:
-    return program_name((inner[0].value or "").rpartition("/")[2]) == "ln"
+    return _is_program(inner, "ln")
+
+
+def _is_program(inner: Sequence[Word], name: str) -> bool:
+    return program_name((inner[0].value or "").rpartition("/")[2]) == name
 
 
 def _made_here(source: Word, recursive: bool) -> Iterator[tuple[Word, str, bool]]:
@@ -5364,6 +5376,90 @@ def _made_here(source: Word, recursive: bool) -> Iterator[tuple[Word, str, bool]
     name = value.rstrip("/").rpartition("/")[2]
     if name not in ("", ".", ".."):
         yield _value_word(source, name), "write", recursive
+
+
+# rsync's options that name a folder on the receiving side, a relative one read from the
+# destination folder (rsync(1); its receiver works in the destination), with what rsync
+# does there: backups land below `--backup-dir` under their names in the destination,
+# partial files below `--partial-dir` (in each folder a file lands in), temporary files
+# in `--temp-dir`; `--compare-dest` and `--copy-dest` are read (`--link-dest`, which
+# hard-links, is `checks._hard_linked_trees`'s)
+_RSYNC_FOLDERS: Final = {
+    "--backup-dir": ("write", True),
+    "--partial-dir": ("write", True),
+    "--temp-dir": ("write", False),
+    "-T": ("write", False),
+    "--compare-dest": ("read", False),
+    "--copy-dest": ("read", False),
+}
+_RSYNC_BATCH_WRITERS: Final = ("--write-batch", "--only-write-batch")
+
+
+def rsync_reads_batch(view: OptionView) -> bool:
+    """`rsync --read-batch=FILE DEST` (or an abbreviation, which rsync 3.5 refuses: fail
+    closed): the batch file names the files it writes below DEST, and the options (`-r`,
+    `--inplace`, `--append`) it writes them with (review HF1)."""
+    return any(
+        option.name.startswith("--rea") and "--read-batch".startswith(option.name)
+        for option in view.options
+    )
+
+
+def rsync_destination(inner: Sequence[Word], view: OptionView) -> Word | None:
+    """The destination operand of rsync: the last of two or more, or the only one of
+    `--read-batch` (one source alone is a listing, which writes nothing)."""
+    operands = sorted(set(view.operands) | set(view.unknown))
+    if len(operands) < (1 if rsync_reads_batch(view) else 2):
+        return None
+    return inner[operands[-1]]
+
+
+def rsync_remote(value: str) -> bool:
+    """Whether rsync reads `value` as a remote place: `HOST:PATH` (a `:` before any
+    `/`), `HOST::MODULE` or `rsync://…`."""
+    head, colon, _rest = value.partition(":")
+    return bool(colon) and "/" not in head
+
+
+def _rsync_folders(inner: Sequence[Word], view: OptionView) -> Iterator[tuple[Word, str, bool]]:
+    """The folders rsync's receiver options name, a relative one read from the destination
+    folder as rsync does (review HF2: `rsync -r --backup-dir=../.git/hooks pl/ out/` moved
+    the old `out/pre-commit` to `.git/hooks/pre-commit`, which the checks had read from
+    the working folder, outside the workspace), and the `FILE.sh` script that
+    `--write-batch=FILE` writes beside its batch. A relative `--partial-dir` is read from
+    the folder of each file that lands, so each `..` in it reaches one folder further up
+    from the destination's subfolders: each such folder is checked. Nothing is written
+    here for a destination on another host; one that cannot be read asks already."""
+    destination = rsync_destination(inner, view)
+    there = None if destination is None else destination.value
+    if there is not None and rsync_remote(there):
+        return
+    for option in view.options:
+        word = option_word(inner, option)
+        if word is None:
+            continue
+        value = word.value
+        if option.name in _RSYNC_BATCH_WRITERS:
+            if value is not None and value != "-":
+                yield _value_word(word, value + ".sh"), "write", False
+            continue
+        found = _RSYNC_FOLDERS.get(option.name)
+        if found is None or destination is None:
+            continue
+        access, deep = found
+        if value is None or there is None or value.startswith(("/", "~")):
+            # (a word that cannot be read asks; an absolute folder is itself)
+            yield word, access, deep
+        if value is None or there is None or value.startswith("/"):
+            continue
+        # (a `~` bash left alone is a name to rsync: both are checked)
+        yield _value_word(word, os.path.join(there, value)), access, deep
+        if option.name == "--partial-dir":
+            # (rsync collapses its `a/..` first: `clean_fname`)
+            names = os.path.normpath(value).split("/")
+            ups = len(names) - len(list(itertools.dropwhile(lambda n: n == "..", names)))
+            for depth in range(1, ups + 1):
+                yield _value_word(word, os.path.join(there, *names[depth:])), access, deep
 
 
 def _keeps_parents(inner: Sequence[Word], view: OptionView) -> bool:

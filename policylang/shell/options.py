@@ -792,6 +792,51 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "--one-file-system --no-preserve-root --help --version"
             ),
         ),
+        # rsync 3.5's popt table (`options.c`, `--help`): popt reads options after the
+        # operands too, and drops one `=` of a value glued to a short option (`-T=tmp` is
+        # `tmp`). Its `-t` is `--times` and its `-T` `--temp-dir`, not cp's target options
+        # (review HF2b: `rsync -rt pl/ docs/` was read as `-t pl/`). rsync takes no
+        # abbreviation; the spec's expansion of one is the stricter reading
+        "rsync": OptionSpec(
+            takes_value=_fs(
+                "-B -M -T -e -f -@ --address --backup-dir --block-size --bwlimit --cc "
+                "--checksum-choice --checksum-seed --chmod --chown --compare-dest "
+                "--compress-choice --compress-level --compress-threads --config "
+                "--confine-root --contimeout --copy-as --copy-dest --debug --dparam "
+                "--early-input --exclude --exclude-from --files-from --filter --groupmap "
+                "--iconv --include --include-from --info --link-dest --log-file "
+                "--log-file-format --log-format --max-alloc --max-delete --max-size "
+                "--min-size --modify-window --only-write-batch --out-format --outbuf "
+                "--partial-dir --password-file --port --protocol --read-batch "
+                "--remote-option --rsh --rsync-path --skip-compress --sockopts --stderr "
+                "--stop-after --stop-at --suffix --temp-dir --time-limit --timeout "
+                "--usermap --write-batch --zc --zl --zt"
+            ),
+            flags=_fs(
+                "-0 -4 -6 -8 -A -C -D -E -F -H -I -J -K -L -N -O -P -R -S -U -V -W -X -a "
+                "-b -c -d -g -h -i -k -l -m -n -o -p -q -r -s -t -u -v -x -y -z "
+                "--8-bit-output --acls --append --append-verify --archive --atimes --backup "
+                "--blocking-io --checksum --copy-devices --copy-dirlinks --copy-links "
+                "--copy-unsafe-links --crtimes --cvs-exclude --daemon --del --delay-updates "
+                "--delete --delete-after --delete-before --delete-delay --delete-during "
+                "--delete-excluded --delete-missing-args --detach --devices --dirs "
+                "--drop-D --dry-run --executability --existing --fake-super --force "
+                "--from0 --fsync --fuzzy --group --hard-links --help --human-readable "
+                "--i-d --i-r --ignore-errors --ignore-existing --ignore-missing-args "
+                "--ignore-non-existing --ignore-times --implied-dirs --inc-recursive "
+                "--inplace --insecure-links --ipv4 --ipv6 --itemize-changes "
+                "--keep-dirlinks --links --list-only --mkpath --motd --msgs2stderr "
+                "--munge-links --new-compress --numeric-ids --old-args --old-compress "
+                "--old-d --old-dirs --omit-dir-times --omit-link-times --one-file-system "
+                "--open-noatime --owner --partial --perms --preallocate --progress "
+                "--protect-args --prune-empty-dirs --qsort --quiet --recursive --relative "
+                "--remove-sent-files --remove-source-files --safe-links --secluded-args "
+                "--sender --server --size-only --sparse --specials --stats --super "
+                "--times --trust-sender --update --verbose --version --whole-file "
+                "--write-devices --compress --no-D --no-W --no-i-r --no-i-d"
+            ),
+            short_equals="one",
+        ),
         "curl": OptionSpec(
             takes_value=_fs(
                 "-o --output -d --data --data-binary --data-raw --data-urlencode "
