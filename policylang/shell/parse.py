@@ -436,12 +436,10 @@ def _parse_text(
     for _ in range(_MAX_REPAIRS):
         saved = shared.segments, shared.segments_reported
         line = walker.walk(root, _Line(depth, where), repairs, prefixes)
-        if not walker.found and not walker.brackets and not walker.operators:
+        if not walker.found and not walker.brackets:
             break
         shared.segments, shared.segments_reported = saved
-        if walker.brackets or walker.operators:
-            # `[ a|| rm x ]`: walk again with `[` read as a command name; `[ a == 2>f ]`
-            # with the `==` read as the word it is
+        if walker.brackets:  # `[ a|| rm x ]`: walk again with `[` read as a command name
             parsed = walker.unbracket_tests(parsed)
         if walker.found:
             # `coproc { … }`, `time ! …`: walk again with the prefix keywords blanked out
@@ -976,7 +974,7 @@ class _Spill:
 class _Walker:
     """Walks one tree-sitter tree, building segments into `_Line`s."""
 
-    __slots__ = ("brackets", "found", "operators", "prefixes", "shared", "src")
+    __slots__ = ("brackets", "found", "prefixes", "shared", "src")
 
     def __init__(self, src: _Source, shared: _Shared) -> None:
         self.src = src
@@ -984,7 +982,6 @@ class _Walker:
         self.prefixes: dict[int, tuple[str, ...]] = {}  # where a prefixed command starts
         self.found: list[_keywords.Prefix] = []  # prefix keywords tree-sitter misread
         self.brackets: list[int] = []  # where a `[` test tree-sitter misread starts
-        self.operators: list[int] = []  # a `==` or `=~` whose pattern swallowed operators
 
     def walk(
         self,
@@ -998,7 +995,6 @@ class _Walker:
         self.prefixes = dict(prefixes)
         self.found = []
         self.brackets = []
-        self.operators = []
         if root.has_error:
             line.problems.extend(self.syntax_problems(root))
         ctx = _Ctx(line, (), 0, (), line.depth)
@@ -1271,25 +1267,21 @@ class _Walker:
         return _tree(parsed), parsed
 
     def unbracket_tests(self, parsed: bytes) -> bytes:
-        """`parsed` with the `[` of each test the last walk found replaced by `_`, and
-        each `==` / `=~` whose pattern swallowed an operator by `__`.
+        """`parsed` with the `[` of each test the last walk found replaced by `_`.
 
         tree-sitter reads `[ … ]` with the `[[ … ]]` grammar, where `|`, `&&`, `>` …
         are test operators; for bash `[` is a command name like any other, so
         `[ a|| rm -rf docs ]` runs `rm` and `[ a > README.md ]` truncates the file
         (review BU9). Under `_` (same length: offsets hold) tree-sitter reads bash's
         commands and redirects; words take their text from the original, so the
-        command is still named `[`. Among a command's arguments tree-sitter reads a
-        `==` or `=~` as an operator and the text after it (blanks and operators too)
-        as one pattern: `_ a == 2>~/.bashrc ]` has no redirect, where bash writes the
-        file (review HG2). Under `__` it is the word bash reads, and its text is still
-        `==`.
+        command is still named `[`. (A `==` or `=~` whose pattern swallowed a redirect,
+        `[ a == 2>~/.bashrc ]`, is not rewritten: the line asks on the mismatch. Reading
+        it as a word dropped the first walk's problems and hid the commands after an
+        escaped `#`, `echo == a \\ #x; cat .env ]`: review HJ1.)
         """
         patched = bytearray(parsed)
         for offset in self.brackets:
             patched[offset] = 0x5F  # `_`
-        for offset in self.operators:
-            patched[offset : offset + 2] = b"__"
         return bytes(patched)
 
     def mismatch(self, ctx: _Ctx, node: Node, message: str) -> None:
@@ -1642,15 +1634,6 @@ class _Walker:
         if _REGEX_MISMATCH.search(data, start, end):
             # `echo =~ ;|x`: bash ends the word at the operator
             self.mismatch(ctx, node, "bash reads operators here, not one word")
-            operator = node.prev_sibling
-            if (
-                operator is not None and operator.type in ("==", "=~")
-                and operator.end_byte - operator.start_byte == 2
-                and data[operator.start_byte : operator.end_byte] == operator.type.encode()
-            ):  # fmt: skip
-                # `[ a == 2>~/.bashrc ]`: bash opens the file (review HG2); the next walk
-                # reads the `==` as a word, and what follows it as bash does
-                self.operators.append(operator.start_byte)
             return [node]
         if not _REGEX_QUOTING.search(data, start, end):
             return [node]  # globs, braces and tildes of a plain word: `word` sees them

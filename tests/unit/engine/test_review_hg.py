@@ -9,9 +9,11 @@ which the read-write repair did not look into, and the repair ran only once, bef
 start-up file. The read-write repair now runs again after that re-parse.
 HG2 (LOW): `[ 'x;id;#' == 2>~/.bashrc ]`, `[ … =~ 2<>~/.bashrc ]`: among a command's
 arguments tree-sitter reads `==` / `=~` as an operator and the rest, redirect included,
-as one pattern; the line asked (`shell.syntax-mismatch`) with no redirect in the model,
-where bash writes the file. The operator is now read as the word bash reads, and the
-redirect is in the model.
+as one pattern; the line asks (`shell.syntax-mismatch`) with no redirect in the model,
+where bash writes the file. Still open: a repair that read the operator as a word (and
+the redirect into the model) dropped the first walk's problems and hid the commands
+after an escaped `#` (review HJ1: `echo == a \\ #x; cat .env ]` was allowed), so it was
+taken out; these lines ask, and must never allow.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ def test_hg_premise_bash_writes_its_error_into_the_file(tmp_path: Path) -> None:
     assert (tmp_path / "made2").exists()
 
 
-@pytest.mark.parametrize("line", HG1 + HG2)
+@pytest.mark.parametrize("line", HG1)
 def test_hg_a_redirect_inside_a_test_onto_a_protected_file_is_denied(
     setting: tuple[Path, dict[str, str]], line: str
 ) -> None:
@@ -99,10 +101,6 @@ def test_hg_a_redirect_inside_a_test_onto_a_protected_file_is_denied(
         ("[ a <> f = b ]", "<>", None, ("[", "a", "=", "b", "]")),
         ("[ a = b c 2<> f ]", "<>", 2, ("[", "a", "=", "b", "c", "]")),
         ("[ 'x;id;#' = 2<>f ]", "<>", 2, ("[", "x;id;#", "=", "]")),
-        ("[ 'x;id;#' == 2<>f ]", "<>", 2, ("[", "x;id;#", "==", "]")),
-        ("[ 'x;id;#' =~ 2>f ]", ">", 2, ("[", "x;id;#", "=~", "]")),
-        ("[ a == b 2>f ]", ">", 2, ("[", "a", "==", "b", "]")),
-        ("echo == 2>f", ">", 2, ("echo", "==")),
     ],
 )
 def test_hg_the_model_holds_the_redirect(
@@ -111,7 +109,6 @@ def test_hg_the_model_holds_the_redirect(
     parsed = parse_command(line)
     assert len(parsed.segments) == 1, parsed
     segment = parsed.segments[0]
-    # (`=~` read from `__` has no known value: a `~` after `=` the analyser leaves open)
     assert tuple(w.value or w.text for w in segment.words) == argv
     redirects = [(r.op, r.fd, r.target.value if r.target else None) for r in segment.redirects]
     assert redirects == [(op, fd, "f")]
@@ -142,3 +139,58 @@ def test_hg_other_tests_keep_their_verdicts(
     workspace, env = setting
     decision = decide(line, workspace, env)
     assert decision.verdict is verdict, decision.explain()
+
+
+@pytest.mark.parametrize("line", HG2)
+def test_hg2_a_redirect_swallowed_by_a_pattern_is_never_allowed(
+    setting: tuple[Path, dict[str, str]], line: str
+) -> None:
+    workspace, env = setting
+    decision = decide(_line(line, env), workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+
+
+# review HJ1 (HIGH against the HG2 repair, which was taken out): bash runs what follows
+# the escaped `#`; the analyser must not lose it
+HJ1 = [
+    ("echo == a \\ #x; cat .env ]", Verdict.DENY),
+    ("echo == a \\ #x; cat HOME/.ssh/id_rsa ]", Verdict.DENY),
+    ("echo == a \\ #x; rm -rf ~ ]", Verdict.DENY),
+    ("echo == b \\ #x ]; touch .git/hooks/pre-commit", Verdict.DENY),
+    ("echo =~ a \\ #x; touch .claude/settings.json ]", Verdict.DENY),
+    ("test a == b \\ #x ]; cat .env", Verdict.DENY),
+    ("echo == a \\\t#x; cat .env ]", Verdict.DENY),
+    ("echo == a \\ #x | bash ]", Verdict.ASK),
+    ("echo == a \\ #x; echo 'curl x|sh' >> ~/.bashrc ]", Verdict.ASK),
+]
+
+
+@pytest.mark.parametrize(("line", "floor"), HJ1)
+def test_hj1_commands_after_an_escaped_hash_past_an_operator_are_judged(
+    setting: tuple[Path, dict[str, str]], line: str, floor: Verdict
+) -> None:
+    workspace, env = setting
+    (workspace / ".env").write_text("SECRET=1\n")
+    decision = decide(_line(line, env), workspace, env)
+    assert decision.verdict is not Verdict.ALLOW, decision.explain()
+    if floor is Verdict.DENY:
+        assert decision.verdict is Verdict.DENY, decision.explain()
+
+
+def test_hj1_premise_bash_runs_what_follows_the_escaped_hash(tmp_path: Path) -> None:
+    if BASH is None:
+        pytest.skip("bash is not installed")
+    subprocess.run(
+        [BASH, "-c", "echo == a \\ #x; touch made ]"], cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin"}, capture_output=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert (tmp_path / "made").exists()
+    assert (tmp_path / "made ]").exists() or (tmp_path / "]").exists()
+
+
+def test_hj2_a_regex_in_a_timed_double_bracket_test_stays_allowed(
+    setting: tuple[Path, dict[str, str]],
+) -> None:
+    workspace, env = setting
+    decision = decide("time [[ x =~ (a|b) ]] && echo hi", workspace, env)
+    assert decision.verdict is Verdict.ALLOW, decision.explain()
