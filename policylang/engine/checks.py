@@ -47,6 +47,7 @@ from policylang.engine.rules import (
     program_name,
     rsync_destination,
     rsync_reads_batch,
+    rsync_receiver_folders,
     rsync_remote,
     secret_kind,
     wide_git_pathspec,
@@ -722,7 +723,9 @@ def _hard_linked_trees(found: SegmentRules, moved: Sequence[MovedTree]) -> list[
             continue
         found_dirs.append(value)
         if target is not None and not value.startswith(("/", "~")):
-            found_dirs.append(os.path.join(target, value))
+            # (from the destination's parent too where it may name a file: review HI2)
+            for base in rsync_receiver_folders(found.inner, view, target):
+                found_dirs.append(os.path.join(base, value))
     return found_dirs
 
 
@@ -811,15 +814,34 @@ def _local_clone_source(words: Sequence[Word]) -> str | None:
 
 
 def _copies_through_links(found: SegmentRules) -> bool:
-    """`cp -r -L`, `rsync -r -L|-k|--copy-unsafe-links`: a tree copied with its links
-    followed."""
+    """`cp -r -L`, `rsync -r|-d -L|-k|--copy-unsafe-links`: a tree (or with rsync's
+    `-d`/`--dirs` a folder's own entries: review HI1, `rsync -dL pl/ out/` copied the
+    key `pl/k` led to) copied with its links followed."""
     program, view = _program(found), found.view
     if program == "cp":
         return view.has("-L", "--dereference") and view.has(*_CP_DEEP[:5])
     if program == "rsync":
         follows = ("-L", "--copy-links", "-k", "--copy-dirlinks", "--copy-unsafe-links")
-        return view.has(*follows) and view.has(*_RSYNC_DEEP[:4])
+        return view.has(*follows) and view.has(*_RSYNC_DEEP[:6])
     return False
+
+
+def _rsync_odd_option(found: SegmentRules) -> str | None:
+    """An option of rsync's that is not in its table as written: unknown, or a long one
+    abbreviated (rsync 3.5 takes no abbreviation; the option view expands one). rsync
+    refuses such a word unless a popt alias names it, and an alias may `exec` a program
+    (review HI3)."""
+    if _program(found) != "rsync":
+        return None
+    for option in found.view.options:
+        if not option.known:
+            return option.name
+        word = found.inner[option.word_index].value
+        if option.name.startswith("--") and word is not None and word.startswith("--"):
+            written = word.partition("=")[0]
+            if written != option.name:
+                return written
+    return None
 
 
 def _copies_over(found: SegmentRules) -> tuple[bool, bool]:
@@ -1239,6 +1261,17 @@ class PathChecks:
             self.check_written_tree(forms, seg, value, "hard-links")
         if _program(found) in _GLOB_LANDERS:
             self.check_globbed_sources(found, seg, cwd)
+            odd = _rsync_odd_option(found)
+            if odd is not None:
+                # rsync 3.5 refuses an option not in its table, unless popt's aliases
+                # (`~/.popt`, `/etc/popt`) make it one, which may run a program (review
+                # HI3: `rsync exec --pw /path/evil.sh` there, then `rsync --pw`)
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.rsync-option",
+                    f"`{short(odd)}` is not one of rsync's options: a popt alias may make "
+                    "it run anything",
+                )
             if _copies_through_links(found):
                 # `cp -rL pkg/sub docs/`: a link below the folder lands as the tree it
                 # leads to, which the landing checks do not follow (review CJ6)

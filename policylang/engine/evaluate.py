@@ -1586,6 +1586,8 @@ class _Walk(LineWrites):
             # words the path-role table judged keep that judgement
             covered = found.specificity
             judged = frozenset(id(word) for word, _access, _deep in found.path_words)
+        patterns = _rsync_patterns(found)
+        judged |= patterns
         if covered and not elsewhere:
             self.approved_rest(found.inner[:covered], found.inner[covered:], seg, cwd, judged)
         elif seg.suggestion is not None and not elsewhere:
@@ -1595,7 +1597,9 @@ class _Walk(LineWrites):
             # (fed as the segment is: an approved sender asks when fed, `STDIN_SENDERS`)
             trial = SegmentState(text=seg.text, context=seg.context, fed=seg.fed)
             size = _covered(seg.suggestion)
-            self.approved_rest(found.inner[:size], found.inner[size:], trial, cwd, trial=True)
+            self.approved_rest(
+                found.inner[:size], found.inner[size:], trial, cwd, patterns, trial=True
+            )
             if trial.verdict is not Verdict.ALLOW or self._config_chosen_files(found, cwd):
                 seg.suggestion = None  # (`engine.linter-config` would ask: review FL11)
         if not covered and seg.verdict is Verdict.ALLOW:
@@ -5291,6 +5295,33 @@ def _inherited_pwd(ctx: EvalContext, known: set[str]) -> str | None:
 
 # the renamers `prefixes.made_names` knows (not split and csplit, which make new files)
 _RENAMERS: Final = PREFIX_PROGRAMS - {"split", "gsplit", "csplit", "gcsplit"}
+
+
+# rsync's options whose value is one pattern of its filter, never a file (unlike
+# `--filter`/`-f`, whose `merge`/`.` rule reads one: real rsync 3.5 takes `--exclude='.
+# rules'` as a pattern)
+_RSYNC_PATTERN_OPTIONS: Final = frozenset({"--exclude", "--include"})
+
+
+def _rsync_patterns(found: SegmentRules) -> frozenset[int]:
+    """The ids of the words that only give rsync's `--exclude`/`--include` a pattern,
+    which an approval's checks need not read as paths (review HI4: `rsync -a --exclude
+    .git pl/ out/` was denied for writing `.git`, which it leaves alone)."""
+    inner = found.inner
+    if not inner or inner[0].value is None:
+        return frozenset()
+    if program_name(inner[0].value.rpartition("/")[2]) != "rsync":
+        return frozenset()
+    words: set[int] = set()
+    for option in found.view.options:
+        if option.name not in _RSYNC_PATTERN_OPTIONS:
+            continue
+        written = inner[option.word_index].value or ""
+        if not written.startswith(option.name):
+            continue  # (an abbreviation, which asks: `_rsync_odd_option`)
+        words.add(id(inner[option.word_index]))
+        words.update(id(inner[index]) for index in option.arg_indexes)
+    return frozenset(words)
 
 
 def _tree_writer(found: SegmentRules) -> str | None:

@@ -5421,6 +5421,38 @@ def rsync_remote(value: str) -> bool:
     return bool(colon) and "/" not in head
 
 
+def _rsync_names_folder(value: str | None) -> bool:
+    """Whether an rsync operand names a folder by its spelling alone: a trailing `/`,
+    `.` or `..` (as the last component)."""
+    return value is not None and (
+        value.endswith("/") or value.rpartition("/")[2] in (".", "..")
+    )
+
+
+def rsync_receiver_folders(inner: Sequence[Word], view: OptionView, there: str) -> list[str]:
+    """The folders rsync's receiver may work in for destination `there`, from which it
+    reads its relative `--backup-dir`, `--partial-dir`, `--temp-dir`, `--link-dest`,
+    `--compare-dest` and `--copy-dest`: the destination, and its parent where the
+    destination may name the file written (rsync's `get_local_name`: one item that is no
+    folder in the file list, and a destination that is no existing folder and has no
+    trailing `/`; review HI2: `rsync -b --backup-dir=../.vscode pl/a out/tasks.json`
+    replaced `.vscode/tasks.json`). The list's count is not the operands' (a missing
+    source drops out, a folder without `-r` is skipped), nor whether the destination
+    exists known here: unless the spelling tells, both are checked (fail closed)."""
+    if _rsync_names_folder(there):
+        return [there]
+    operands = sorted(set(view.operands) | set(view.unknown))
+    sources = [inner[i].value for i in operands[:-1]]
+    may_name_file = (
+        rsync_reads_batch(view)
+        or view.has("--files-from")
+        or any(not _rsync_names_folder(source) for source in sources)
+    )
+    if not may_name_file:
+        return [there]
+    return [there, os.path.dirname(there) or "."]
+
+
 def _rsync_folders(inner: Sequence[Word], view: OptionView) -> Iterator[tuple[Word, str, bool]]:
     """The folders rsync's receiver options name, a relative one read from the destination
     folder as rsync does (review HF2: `rsync -r --backup-dir=../.git/hooks pl/ out/` moved
@@ -5452,14 +5484,17 @@ def _rsync_folders(inner: Sequence[Word], view: OptionView) -> Iterator[tuple[Wo
             yield word, access, deep
         if value is None or there is None or value.startswith("/"):
             continue
-        # (a `~` bash left alone is a name to rsync: both are checked)
-        yield _value_word(word, os.path.join(there, value)), access, deep
-        if option.name == "--partial-dir":
-            # (rsync collapses its `a/..` first: `clean_fname`)
-            names = os.path.normpath(value).split("/")
-            ups = len(names) - len(list(itertools.dropwhile(lambda n: n == "..", names)))
-            for depth in range(1, ups + 1):
-                yield _value_word(word, os.path.join(there, *names[depth:])), access, deep
+        # (a `~` bash left alone is a name to rsync: both are checked; a destination
+        # that may name a file is read from its parent too: review HI2)
+        for base in rsync_receiver_folders(inner, view, there):
+            yield _value_word(word, os.path.join(base, value)), access, deep
+            if option.name == "--partial-dir":
+                # (rsync collapses its `a/..` first: `clean_fname`)
+                names = os.path.normpath(value).split("/")
+                ups = len(names) - len(list(itertools.dropwhile(lambda n: n == "..", names)))
+                for depth in range(1, ups + 1):
+                    folder = os.path.join(base, *names[depth:])
+                    yield _value_word(word, folder), access, deep
 
 
 def _keeps_parents(inner: Sequence[Word], view: OptionView) -> bool:

@@ -833,7 +833,24 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
                 "--remove-sent-files --remove-source-files --safe-links --secluded-args "
                 "--sender --server --size-only --sparse --specials --stats --super "
                 "--times --trust-sender --update --verbose --version --whole-file "
-                "--write-devices --compress --no-D --no-W --no-i-r --no-i-d"
+                "--write-devices --compress --no-D --no-W --no-i-r --no-i-d --xattrs "
+                # (the negations rsync 3.5 takes: an option not in the table asks, review HI3)
+                "--no-8 --no-8-bit-output --no-A --no-H --no-J --no-N --no-O --no-R --no-S "
+                "--no-U --no-X --no-acls --no-append --no-atimes --no-backup "
+                "--no-blocking-io --no-bwlimit --no-c --no-checksum --no-compress "
+                "--no-contimeout --no-crtimes --no-d --no-delay-updates --no-detach "
+                "--no-devices --no-dirs --no-drop-D --no-force --no-from0 --no-fuzzy --no-g "
+                "--no-group --no-h --no-hard-links --no-human-readable --no-i --no-iconv "
+                "--no-ignore-errors --no-implied-dirs --no-inc-recursive --no-inplace "
+                "--no-insecure-links --no-itemize-changes --no-l --no-links --no-m "
+                "--no-mkpath --no-motd --no-msgs2stderr --no-munge-links --no-numeric-ids "
+                "--no-o --no-old-args --no-omit-dir-times --no-omit-link-times "
+                "--no-one-file-system --no-open-noatime --no-owner --no-p --no-partial "
+                "--no-perms --no-progress --no-protect-args --no-prune-empty-dirs --no-r "
+                "--no-recursive --no-relative --no-s --no-secluded-args --no-sparse "
+                "--no-specials --no-super --no-t --no-timeout --no-times --no-v "
+                "--no-verbose --no-whole-file --no-write-devices --no-x --no-xattrs --no-y "
+                "--no-z"
             ),
             short_equals="one",
         ),
