@@ -332,7 +332,10 @@ _LINKERS = frozenset({"ln", "link"})
 # cp's options that copy a folder or a link to one whole (`-R` is rsync's `--relative`,
 # `-P` its `--partial --progress`: review CC3)
 _CP_DEEP = ("-r", "-R", "--recursive", "-a", "--archive", "-P", "-d", "--no-dereference")
-_RSYNC_DEEP = ("-r", "--recursive", "-a", "--archive", "-d", "--dirs", "-l", "--links")
+# rsync's options that copy folders' entries (`--old-dirs`, `--old-d`: `-r` one level
+# deep, as `-d`, review HK1, HK2), then those that copy a link to a folder
+_RSYNC_FOLDERS = ("-r", "--recursive", "-a", "--archive", "-d", "--dirs", "--old-dirs", "--old-d")
+_RSYNC_DEEP = (*_RSYNC_FOLDERS, "-l", "--links")
 
 
 def _linked_trees(found: SegmentRules) -> list[MovedTree]:
@@ -822,7 +825,7 @@ def _copies_through_links(found: SegmentRules) -> bool:
         return view.has("-L", "--dereference") and view.has(*_CP_DEEP[:5])
     if program == "rsync":
         follows = ("-L", "--copy-links", "-k", "--copy-dirlinks", "--copy-unsafe-links")
-        return view.has(*follows) and view.has(*_RSYNC_DEEP[:6])
+        return view.has(*follows) and view.has(*_RSYNC_FOLDERS)
     return False
 
 
