@@ -448,17 +448,19 @@ class _ClauseEvaluator:
 
         Matching errs on the strict side: an abbreviation of a listed long option
         (`--outp` for `--output`) counts as that option for `unless`, and for `when` on
-        ask/deny rules (`loose`); it never counts as listed for `only`. Where an option
+        ask/deny rules (`loose`); it never counts as listed for `only`, nor for a program
+        that takes no abbreviation (`_EXACT_NAMES`). Where an option
         would make the command pass (`when` of an allow rule, `unless` of an ask or deny
         rule), one that git cancels again with a later `--no-NAME` does not count.
         """
         items = condition.items
         starts = condition.prefixes
         unknown = bool(view.unknown)
+        exact = self._exact_names()
         match condition.kind:
             case ConditionKind.WHEN:
                 options = view.options if loose else self._standing(view.options, items)
-                if any(_listed(opt.name, items, starts, loose) for opt in options):
+                if any(_listed(opt.name, items, starts, loose and not exact) for opt in options):
                     return True
                 return None if unknown else False
             case ConditionKind.UNLESS:
@@ -466,7 +468,9 @@ class _ClauseEvaluator:
                 # an option the spec knows by that name is no abbreviation: getopt, argparse
                 # and pflag take an exact name first (compose's global `--profile` had
                 # counted as `config --profiles` and lifted its locked ask, review GM5)
-                listed = [o for o in options if _listed(o.name, items, starts, not o.known)]
+                listed = [
+                    o for o in options if _listed(o.name, items, starts, not o.known and not exact)
+                ]
                 if any(not _may_be_a_value(o, view) for o in listed):
                     return False
                 # an exception's option right after an option the spec does not know may
@@ -485,6 +489,16 @@ class _ClauseEvaluator:
                 return _first_operand_matches(self._words, view, condition.regex)
             case _:
                 assert_never(condition.kind)
+
+    def _exact_names(self) -> bool:
+        """Whether the program reads long options by their exact names only (pflag:
+        `--user` is no `--userns`, `--init` no `--init-path`, `--use` no `--userns`; an
+        abbreviation is an error there), so no word counts as an abbreviation."""
+        name = self._words[0].value if self._words else None
+        if name is None or name.rsplit("/", 1)[-1] not in _EXACT_NAMES:
+            return False
+        # `podman compose` hands its words to podman-compose, whose argparse takes them
+        return len(self._words) < 2 or self._words[1].value != "compose"
 
     def _standing(self, options: tuple[Option, ...], items: frozenset[str]) -> tuple[Option, ...]:
         """The options still set when the parser has read them all.
@@ -544,6 +558,12 @@ def _may_be_a_value(option: Option, view: OptionView) -> bool:
         ):
             return True
     return False
+
+
+# programs built on pflag (cobra), which takes no abbreviation of a long option: the
+# container engines, whose rules list `--userns`, `--init-path`, `--network-cmd-path`
+# beside their everyday `--user`, `--init`, `--network` (review HF4)
+_EXACT_NAMES: frozenset[str] = frozenset({"docker", "podman", "nerdctl", "finch", "buildah"})
 
 
 def _listed(name: str, items: frozenset[str], starts: tuple[str, ...], abbreviations: bool) -> bool:

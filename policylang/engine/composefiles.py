@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
+from policylang.engine.containers import ENGINES
 from policylang.engine.gitconfig import read_regular
 
 # the container tools whose `compose` verb is compose, and compose's own names
@@ -73,7 +74,7 @@ def front_options(program: str, words: Sequence[str | None]) -> str | None:
     The policy's rules (`compose config`, `run --privileged`, `run -e`) match only
     `docker run …` as written, and `--config` moves the plugin folder docker runs
     `compose`, `buildx` … from: such a line asks (reviews AW4, GV5)."""
-    if program not in FRONTS or not words:
+    if program not in ENGINES or not words:  # (buildah's too: review HF5)
         return None
     first = words[0]
     if first is None:

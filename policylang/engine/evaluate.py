@@ -46,6 +46,7 @@ from policylang.engine import (
     _objects,
     checks,
     composefiles,
+    containers,
     gitrefs,
     gitstage,
     gocgo,
@@ -2006,9 +2007,10 @@ class _Walk(LineWrites):
             return
         program = inner[0].value.rpartition("/")[2]
         program = self.rules.renamed(program) or program_name(program)
-        if program not in composefiles.FRONTS:
+        if program not in containers.ENGINES:
             return
         words = [w.value for w in inner[1:]]
+        self.container_host(program, words, seg)
         fronted = composefiles.front_options(program, words)
         if fronted is not None:
             compose = "compose" in words
@@ -2031,6 +2033,62 @@ class _Walk(LineWrites):
                     "`--help`), which no approval covers",
                 )
                 seg.suggestion = None
+
+    def container_host(self, program: str, words: Sequence[str | None], seg: SegmentState) -> None:
+        """What a container engine's line takes from this machine beyond its rules' reach
+        (`containers`): a program, folder or file of this machine its options name
+        (`--runtime PATH`, `--conmon`, `--cni-path`, `--hooks-dir`, `--root`,
+        `--init-path` …: review HF3; podman's, buildah's and nerdctl's after any verb),
+        this machine's network (`--network host`: HF6), and the variables `--build-arg
+        NAME` passes a build from this environment. Judged for every line, approved or
+        not, and offered nothing, as `container_options`."""
+        found = containers.host_option(program, words)
+        if found is not None:
+            option, what = found
+            seg.floor(
+                Verdict.ASK,
+                "engine.container-host-option",
+                f"`{program} … {option}` names {what}, which no approval covers",
+            )
+            seg.suggestion = None
+        network = containers.host_network(words)
+        if network is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.container-host-network",
+                f"`{program} … {short(network)}` gives the container (or the build's steps) "
+                "this machine's network, the services it serves on its loopback included, "
+                "which no approval covers",
+            )
+            seg.suggestion = None
+        places = [] if containers.version_only(words) else containers.config_places(
+            program, self.ctx.env
+        )
+        for named, place in places:
+            # a configuration the agent may write names the programs the engine runs
+            # (containers.conf's `runtime`, `conmon_path`, `hooks_dir`; nerdctl.toml's
+            # `cni_path`): the line's options are not all it takes (review HF3)
+            for entry in place.split(":") if named in ("CNI_PATH", "NETCONFPATH") else (place,):
+                if entry and self._reaches_workspace(entry):
+                    seg.floor(
+                        Verdict.ASK,
+                        "engine.container-host-option",
+                        f"{named} (`{short(entry)}`) lies in the workspace: {program} reads "
+                        "its configuration there, which names the programs it runs, and no "
+                        "approval covers that",
+                    )
+                    seg.suggestion = None
+                    break
+        for name in containers.build_arg_names(words):
+            if name is None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.secret-variable",
+                    "passes the build a variable whose name is not a literal word, which "
+                    "may hold a secret",
+                )
+            else:
+                self.secret_name(name, "passes the build the variable", seg)
 
     def terraform_paths(
         self, program: str, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd

@@ -44,7 +44,7 @@ from policylang.compiler.tree import (
     RuleTree,
 )
 from policylang.decision import Reason, Verdict
-from policylang.engine import _objects, gitstage, paths, subtree
+from policylang.engine import _objects, containers, gitstage, paths, subtree
 from policylang.engine._rgtypes import RG_TYPES
 from policylang.engine.approvals import EXACT_END, is_exact
 from policylang.engine.context import EvalContext
@@ -176,8 +176,9 @@ _CONDITIONAL_WRITERS = frozenset({"sed", "gsed", "perl", "git"})
 # network clients that send files named inside option values or operands (`curl -d @FILE`,
 # `curl file:///…`, httpie's `field@FILE`), which a role table cannot express
 _FILE_SENDERS = frozenset(
-    {"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman", "nerdctl", "finch"}
-)
+    {"curl", "wget", "http", "https", "xh", "xhs", "docker", "podman", "nerdctl", "finch",
+     "buildah"}
+)  # fmt: skip
 # compressors write a file named after each operand: `gzip -d CLAUDE.md.gz` writes
 # `CLAUDE.md`, `gzip x` writes `x.gz` (review T6); the suffix each adds or strips
 # (the suffix each adds; `_UNPACKED` lists what any of them strips)
@@ -2964,9 +2965,10 @@ _COMPOSE_LISTINGS: Final = frozenset({"--services", "--volumes", "--networks"})
 # `compose` covers `compose config` (GS6)
 _COMPOSE_UNOFFERED: Final = frozenset({"publish", "bridge", "compose"})
 _COMPOSE_FRONTS: Final = frozenset({"docker", "podman", "nerdctl", "finch"})
-# container engines with docker's command line: their mounts, env files and privileges are
-# the host's to judge (review HE1: nerdctl's and finch's were not)
-_CONTAINER_ENGINES: Final = _COMPOSE_FRONTS
+# container engines with docker's command line, and buildah (podman's builder, whose `run`,
+# `from` and `build` take podman's mounts: review HF5): their mounts, env files and
+# privileges are the host's to judge (review HE1: nerdctl's and finch's were not)
+_CONTAINER_ENGINES: Final = containers.ENGINES
 
 
 def _config_printer(found: Sequence[str]) -> bool:
@@ -5663,6 +5665,9 @@ def _wget_files(inner: Sequence[Word], view: OptionView) -> Iterable[tuple[Word,
 
 
 _CONTAINER_STARTS = frozenset({"run", "create", "build", "exec"})
+# buildah's: `from` mounts for the working container's later runs, `bud` is `build`
+_BUILDAH_STARTS = frozenset({"run", "from", "build", "bud", "build-using-dockerfile"})
+_BUILDS = frozenset({"build", "bud", "build-using-dockerfile"})
 # `-v X`, `-vX`, `-v=X`, `-itv X`, `-qv=X`: short flags bundle before `-v` (review Q1)
 _BUNDLED_VOLUME = re.compile(r"-[A-Za-z]*v=?(.*)", re.DOTALL)
 _MOUNT_OPTIONS = frozenset(
@@ -5677,10 +5682,12 @@ def _container_mounts(inner: Sequence[Word]) -> Iterable[tuple[Word, str, bool]]
     Every word after `run` is scanned, the container's own command's too: stricter, never
     looser, than finding where docker's options end."""
     words = [w.value for w in inner]
-    start = next((i for i, v in enumerate(words) if v in _CONTAINER_STARTS), None)
+    name = (words[0] or "").rpartition("/")[2]
+    starts = _BUILDAH_STARTS if name == "buildah" else _CONTAINER_STARTS
+    start = next((i for i, v in enumerate(words) if v in starts), None)
     if start is None:
         return
-    if words[start] == "build":
+    if words[start] in _BUILDS:
         yield from _build_contexts(inner, start)
     # `-v ~/.ssh:/k`: a tilde or glob is checked as the path pattern it spells
     words = [w.value if w.value is not None else path_text(w) for w in inner]
@@ -5749,7 +5756,9 @@ def _mount_paths(word: Word, option: str, value: str) -> Iterable[tuple[Word, st
             pairs = (part.partition("=") for part in value.split(","))
             fields = {key.strip().lower(): val for key, _, val in pairs}
             named = fields.get("source") or fields.get("src")
-            if option == "--secret" or fields.get("type", "volume").lower() == "bind":
+            # (podman's `type=glob,src=~/.ssh/*` mounts the files the glob matches)
+            kind = fields.get("type", "volume").lower()
+            if option == "--secret" or kind in ("bind", "glob"):
                 source = named or "?"
             elif "device" in value.lower() or "volume-opt" in fields:
                 source = "?"

@@ -104,13 +104,14 @@ def test_bh_lima_nerdctl_offers_and_keeps_a_plain_approval(
     in_home: tuple[Path, dict[str, str]],
 ) -> None:
     workspace, env = in_home
-    # (as `strace nerdctl ps` offers `strace nerdctl`: its command is judged under it)
-    assert _offer("lima nerdctl ps", workspace, env) == "lima nerdctl"
-    decision = decide("lima nerdctl ps -a", workspace, env, "lima nerdctl")
+    # (as `strace nerdctl ps` offers `strace nerdctl ps`: its command is judged under it;
+    # nerdctl's verb is part of the offer, as docker's is: review HF4)
+    assert _offer("lima nerdctl ps", workspace, env) == "lima nerdctl ps"
+    decision = decide("lima nerdctl ps -a", workspace, env, "lima nerdctl ps")
     assert decision.verdict is Verdict.ALLOW, decision.explain()
     # from a folder the machine lacks it runs in the home, where no approval holds
     outside = workspace.parent.parent / "ws"
-    decision = decide("lima nerdctl ps", outside, env, "lima nerdctl")
+    decision = decide("lima nerdctl ps", outside, env, "lima nerdctl ps")
     assert decision.verdict is Verdict.ASK, decision.explain()
 
 

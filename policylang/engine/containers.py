@@ -1,0 +1,160 @@
+"""Engine helper: what a container engine's line takes from this machine (review HF3-HF6).
+
+The policy's rules judge the options of a container's run, build or exec where they are
+the container's (`container-host`, `container-env`, `container-host-files`). Some
+options are the engine's own plumbing instead, and the engine runs them on this machine
+as its user (root, for a rootful engine): podman's `--runtime PATH` runs PATH as the OCI
+runtime (`PATH create --bundle …`, seen with podman 4.3), `--conmon`,
+`--network-cmd-path` and the hooks of `--hooks-dir` are programs too, `--storage-opt
+overlay.mount_program=PATH` another, and nerdctl's `--runtime` and `--cni-path` name the
+runc binary and the CNI plugins it runs. podman, nerdctl and buildah take their global
+options after any verb (`podman ps --runtime PATH` syncs a container's state through
+PATH), so they are read in every line of these programs, wherever they stand, by their
+exact names (cobra takes no abbreviations), and so is a configuration of theirs the
+workspace holds (containers.conf names the runtime; `CONTAINERS_CONF`, `NERDCTL_TOML`).
+`--network host` (and `ns:PATH`, or slirp4netns' and pasta's own options) hands the
+container this machine's network, its loopback services included (review HF6).
+`--build-arg NAME` without a value passes the build NAME's value from this environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+# the container engines with docker's command line, and buildah, which builds and runs
+# containers with podman's options
+ENGINES: Final = frozenset({"docker", "podman", "nerdctl", "finch", "buildah"})
+
+_PROGRAM = "a program the container engine runs on this machine, or options for it"
+_PLACE = "a configuration or storage folder of this machine the container engine uses"
+_FILE = "a file of this machine the container engine reads, into the container or its errors"
+_REMOTE = "another machine's container engine (and the SSH key that reaches it)"
+# the options that name what the engine itself uses here, and what they name: podman's
+# and buildah's global options, nerdctl's (`--cni-path`, `--data-root`, `--hosts-dir`),
+# the runtime of a run or build (docker's names a runtime of daemon.json, but podman's
+# `docker` wrapper is podman), and the files a run puts into the container (`--init-path`
+# bind-mounts any file as the init; `--pod-id-file` prints the file in its error)
+_HOST_OPTIONS: Final = {
+    "--runtime": _PROGRAM, "--runtime-flag": _PROGRAM, "--conmon": _PROGRAM,
+    "--network-cmd-path": _PROGRAM, "--cni-path": _PROGRAM, "--hooks-dir": _PROGRAM,
+    "--storage-opt": _PROGRAM, "--cpp-flag": _PROGRAM,
+    "--network-config-dir": _PLACE, "--cni-netconfpath": _PLACE, "--root": _PLACE,
+    "--runroot": _PLACE, "--data-root": _PLACE, "--tmpdir": _PLACE, "--volumepath": _PLACE,
+    "--module": _PLACE, "--registries-conf": _PLACE, "--registries-conf-dir": _PLACE,
+    "--short-name-alias-conf": _PLACE, "--hosts-dir": _PLACE,
+    "--init-path": _FILE, "--init-binary": _FILE, "--pod-id-file": _FILE,
+    "--url": _REMOTE, "--connection": _REMOTE, "--identity": _REMOTE,
+}  # fmt: skip
+_NETWORK_OPTIONS: Final = frozenset({"--network", "--net"})
+# network modes that are this machine's network, or reach its loopback: `host`, a
+# namespace by its path (`ns:/proc/1/ns/net`), and slirp4netns' or pasta's options
+# (`slirp4netns:allow_host_loopback=true`; pasta's may name files it writes)
+_HOST_NETWORK_STARTS: Final = ("ns:", "slirp4netns:", "pasta:")
+
+
+# the variables that name the configuration files an engine reads (containers.conf names
+# the runtime, conmon, hooks and helper programs; storage.conf a mount program;
+# nerdctl.toml the CNI folders), and the user's configuration folder each reads
+_PODMAN_CONFIG_ENV: Final = (
+    "CONTAINERS_CONF", "CONTAINERS_CONF_OVERRIDE", "CONTAINERS_STORAGE_CONF",
+    "CONTAINERS_REGISTRIES_CONF", "REGISTRIES_CONFIG_PATH",
+)  # fmt: skip
+_NERDCTL_CONFIG_ENV: Final = ("NERDCTL_TOML", "CNI_PATH", "NETCONFPATH")
+
+
+def config_places(name: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(how it is named, the path) of each configuration file or folder engine `name`
+    reads from the environment or the user's configuration folder (`~/.config/containers`
+    for podman and buildah, and docker, which may be podman's wrapper;
+    `~/.config/nerdctl` for nerdctl and finch)."""
+    config_home = env.get("XDG_CONFIG_HOME") or "~/.config"
+    nerdctl = name in ("nerdctl", "finch")
+    variables: Sequence[str] = _NERDCTL_CONFIG_ENV if nerdctl else _PODMAN_CONFIG_ENV
+    folder = f"{config_home}/{'nerdctl' if nerdctl else 'containers'}"
+    found = [(variable, env[variable]) for variable in variables if env.get(variable)]
+    found.append(("the user's configuration folder", folder))
+    return found
+
+
+def version_only(words: Sequence[str | None]) -> bool:
+    """Whether the words after the engine's name only ask for its version (which reads
+    no configuration)."""
+    return tuple(words) in _VERSION_ONLY
+
+
+_VERSION_ONLY: Final = frozenset({("--version",), ("-v",), ("version",)})
+
+
+def host_option(program: str, words: Sequence[str | None]) -> tuple[str, str] | None:
+    """(the option, what it names) of the first option in `words` (the words after the
+    engine's name) that names a program, folder or file of this machine the engine uses,
+    or None. Every word is read (the container's own command's too: stricter, never
+    looser, than finding where the engine's options end)."""
+    for index, word in enumerate(words):
+        if word is None or not word.startswith("--"):
+            continue
+        name, equals, value = word.partition("=")
+        what = _HOST_OPTIONS.get(name)
+        if what is None:
+            continue
+        if name == "--runtime" and program != "buildah":
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if _named_runtime(value if equals else following):
+                continue
+        return name, what
+    return None
+
+
+def _named_runtime(value: str | None) -> bool:
+    """Whether `--runtime VALUE` names a runtime the engine's configuration lists (docker's
+    daemon.json, podman's containers.conf: podman 4.3 refuses a name it does not list) or
+    a containerd shim (`io.containerd.runsc.v1`, nerdctl's `crun`, found in the daemon's
+    PATH): no path. buildah looks a name up in the PATH it is given: never one there."""
+    return value is not None and value != "" and "/" not in value and not value.startswith(".")
+
+
+def host_network(words: Sequence[str | None]) -> str | None:
+    """The `--network VALUE` (or `--net`) of `words` that gives the container this
+    machine's network, or None; a value that is not literal counts."""
+    for index, word in enumerate(words):
+        if word is None:
+            continue
+        name, equals, value = word.partition("=")
+        if name not in _NETWORK_OPTIONS:
+            continue
+        if not equals:
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if following is None:
+                return f"{name} …"
+            value = following
+        if _host_network(value):
+            return f"{name} {value}"
+    return None
+
+
+def _host_network(value: str) -> bool:
+    mode = value.lower()
+    if mode.startswith(_HOST_NETWORK_STARTS):
+        return True
+    return "host" in mode.split(",")
+
+
+def build_arg_names(words: Sequence[str | None]) -> list[str | None]:
+    """The variables whose values `--build-arg NAME` (no `=VALUE`) passes the build from
+    this environment (None for a word that is not literal)."""
+    names: list[str | None] = []
+    for index, word in enumerate(words):
+        if word is None:
+            continue
+        if word == "--build-arg":
+            value = words[index + 1] if index + 1 < len(words) else ""
+        elif word.startswith("--build-arg="):
+            value = word.partition("=")[2]
+        else:
+            continue
+        if value is None:
+            names.append(None)
+        elif value and "=" not in value:
+            names.append(value)
+    return names
