@@ -188,7 +188,7 @@ _RUNNER_PROGRAMS = (
     "numactl", "setpriv", "runuser", "dbus-run-session", "entr", "watchexec", "parallel",
     "systemd-run", "dotenv", "catchsegv", "sem", "rr", "bwrap", "fakeroot",
     "nsenter", "setarch", "linux32", "linux64", "cgexec", "bear", "ccache", "distcc",
-    "torify", "tsocks", "flatpak-spawn", "npx", "pnpx", "bunx", "uvx", "heaptrack",
+    "torify", "tsocks", "flatpak-spawn", "npx", "pnpx", "pnx", "bunx", "uvx", "heaptrack",
     "memusage", "gtime", "cpulimit", "trickle", "with-contenv", "dumb-init", "tini",
     "catatonit", "s6-setuidgid", "chpst", "envdir", "softlimit", "setlock", "lckdo", "sg",
     "rlwrap", "corepack", "cross-env", "concurrently", "nodemon", "npm-run-all", "run-p",
@@ -225,6 +225,8 @@ _RUNNER_VERBS = (
     "pixi exec", "pipx run", "npm exec", "npm x", "pnpm exec", "pnpm dlx", "yarn exec",
     # pnpm's `recursive` (`m`, `multi`) prefix runs its verb in every package (review HB1)
     "pnpm recursive exec", "pnpm m exec", "pnpm multi exec",
+    # pnpm 11's second name (`pnx` is `pnpx`): its verbs run as pnpm's do (review HH3)
+    "pn exec", "pn dlx", "pn recursive exec", "pn m exec", "pn multi exec",
     "yarn dlx", "yarn node",
     # yarn's other name (Debian's, and yarn 1's second bin): its verbs run as yarn's do
     "yarnpkg exec", "yarnpkg dlx", "yarnpkg node",

@@ -73,18 +73,55 @@ RUNNER_SCOPES: Mapping[str, tuple[tuple[tuple[str, ...], int], ...]] = dict.from
 _MAX_SCOPE_FORKS = 8
 
 
-def _scope_width(
+def scope_operand_ends(values: Sequence[str | None], start: int, operands: int) -> list[int]:
+    """Where the `operands` operands of a scope that start at `start` may end: yarn reads
+    its options, and `--`, between `workspace` and its NAME (`yarn workspace --silent a
+    build`, `yarn workspace -- a exec CMD`: review HH1). An option without `=` may take
+    the next word as its value (`--cwd d`), and a word that cannot be read may be an
+    option: each reading is one end, the one that reads every option as a flag first."""
+    ends: list[int] = []
+    seen: set[tuple[int, int, bool]] = set()  # (each state once: options do not multiply)
+    stack = [(start, operands, True)]
+    while stack and len(ends) < _MAX_SCOPE_FORKS:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        index, left, options = state
+        if left == 0:
+            if index not in ends:
+                ends.append(index)
+            continue
+        if index >= len(values):
+            continue
+        value = values[index]
+        # (pushed last, read first: every option a flag)
+        if options and value == "--":
+            stack.append((index + 1, left, False))
+        elif options and value is not None and value.startswith("-") and value != "-":
+            if "=" not in value:
+                stack.append((index + 2, left, True))  # (the option's value, perhaps)
+            stack.append((index + 1, left, True))
+        else:
+            if value is None and options:
+                stack.append((index + 1, left, True))  # (an option, perhaps)
+            stack.append((index + 1, left - 1, options))
+    return ends
+
+
+def _scope_widths(
     scopes: Sequence[tuple[tuple[str, ...], int]], values: Sequence[str | None], index: int
-) -> int:
-    """How many words the scope at `index` of `values` takes (`workspace a`: 2), or 0. A
-    word that cannot be read may be the scope's later word (`workspaces "$x"`)."""
+) -> list[int]:
+    """How many words the scope at `index` of `values` may take (`workspace a`: 2; each
+    reading of `scope_operand_ends`), or none. A word that cannot be read may be the
+    scope's later word (`workspaces "$x"`)."""
     for words, operands in scopes:
-        width = len(words) + operands
-        if index + width > len(values) or values[index] != words[0]:
+        if index + len(words) > len(values) or values[index] != words[0]:
             continue
         if all(values[index + k] in (word, None) for k, word in enumerate(words[1:], 1)):
-            return width
-    return 0
+            ends = scope_operand_ends(values, index + len(words), operands)
+            return [end - index for end in ends]
+    return []
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,8 +194,9 @@ class RunnerTable:
         >>> table = RunnerTable(verbs=frozenset({("yarn", "exec"), ("yarn", "node")}))
         >>> [table.length(w.split()) for w in ("yarn workspace a exec ls",
         ...     "yarn workspaces foreach -A exec ls", "yarn workspace a build",
-        ...     "yarn workspace a workspace b node x.js", "yarn --cwd workspace exec ls")]
-        [4, 5, 0, 6, 4]
+        ...     "yarn workspace a workspace b node x.js", "yarn --cwd workspace exec ls",
+        ...     "yarn workspace -- a exec ls", "yarn workspace --silent a exec ls")]
+        [4, 5, 0, 6, 4, 5, 5]
         """
         if not values or values[0] is None:
             return 0, None
@@ -194,25 +232,27 @@ class RunnerTable:
                 index += 1
                 continue
             matched = [rest for rest in pending if rest and rest[0].startswith(value)]
-            width = _scope_width(scopes, values, index) if len(path) == 1 else 0
+            widths = _scope_widths(scopes, values, index) if len(path) == 1 else []
             if matched and value:
                 done = [rest for rest in matched if len(rest) == 1]
                 if done:
                     return index + 1, (*path, done[0][0])
                 path.append(matched[0][0])
                 pending, after_option = tuple(rest[1:] for rest in matched), False
-            elif width:
-                if after_option:
-                    # (`yarn --cwd workspace exec CMD`: the option's value, perhaps)
+            elif widths:
+                # (`yarn --cwd workspace exec CMD`: the option's value, perhaps; `yarn
+                # workspace -s a exec CMD`: `a` the value of `-s`, perhaps)
+                others = [index + 1] if after_option else []
+                for start in (*others, *(index + width for width in widths[1:])):
                     if forks >= _MAX_SCOPE_FORKS:
                         return index + 1, None
                     forks += 1
                     found = self._scan(
-                        values, index + 1, name, pending, after_option=False, forks=forks
+                        values, start, name, pending, after_option=False, forks=forks
                     )
                     if found[0]:
                         return found
-                index += width
+                index += widths[0]
                 after_option = False
                 continue
             elif after_option:

@@ -1966,7 +1966,7 @@ class _Walk(LineWrites):
         if program in _RUNNER_OWN_OPTIONS:
             self.runner_own_options(program, (*prefix[1:], *rest), seg, cwd)
         self.approved_runner(prefix, rest, seg, cwd)
-        if program == "pnpm":
+        if launchers.ALIASES.get(program, program) == "pnpm":
             self.pnpm_fallback([w.value for w in (*prefix[1:], *rest)], seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
         if is_compiler(program):
@@ -3428,24 +3428,40 @@ class _Walk(LineWrites):
         found = launchers.pnpm_fallback(words)
         if found is None:
             return
-        names, root = found
-        for name in names:
-            if name is not None and self._pnpm_project_name(name, root, cwd):
-                continue
-            shown = short(name) if name is not None else "…"
-            seg.floor(
-                Verdict.ASK,
-                "engine.approved-runs-program",
-                f"`pnpm {shown}` runs the program `{shown}` where no script of the project "
-                "and no program of its `node_modules/.bin` has that name (pnpm runs a "
-                "command it does not know as `pnpm exec` does), which no approval of pnpm "
-                "covers",
-            )
+        name = found.program
+        if name is not None and self._pnpm_bin(name, cwd):
+            return  # (the project's own program)
+        if name is not None and all(
+            script is not None and self._pnpm_project_name(script, found.root, cwd)
+            for script in found.scripts
+        ):
             return
+        shown = short(name) if name is not None else "…"
+        seg.floor(
+            Verdict.ASK,
+            "engine.approved-runs-program",
+            f"`pnpm {shown}` runs the program `{shown}` where no script of the project "
+            "and no program of its `node_modules/.bin` has that name (pnpm runs a "
+            "command it does not know as `pnpm exec` does, named by the first word after "
+            "its options), which no approval of pnpm covers",
+        )
+
+    def _pnpm_bin(self, name: str, cwd: paths.Cwd) -> bool:
+        """Whether `name` is a program of the `node_modules/.bin` of the working folder or
+        of pnpm's workspace root, in every working folder (`pnpm_fallback`)."""
+        if not name or "/" in name or name in (".", "..") or not cwd.known:
+            return False
+        self.fs = True
+        for start in cwd.candidates:
+            top = self._pnpm_workspace_root(start)
+            bins = (start, top) if top is not None else (start,)
+            if not any(os.path.lexists(os.path.join(b, "node_modules/.bin", name)) for b in bins):
+                return False
+        return True
 
     def _pnpm_project_name(self, name: str, root: bool, cwd: paths.Cwd) -> bool:
-        """Whether `pnpm NAME` runs a script of the project or a program of its
-        `node_modules/.bin` in every working folder (`pnpm_fallback`)."""
+        """Whether `pnpm NAME` runs a script of the project in every working folder
+        (`pnpm_fallback`)."""
         if name in ("start", "test"):
             # (with no script of the name, `start` runs `node server.js`, the project's,
             # and `test` the `test` utility, which runs nothing)
@@ -3457,10 +3473,7 @@ class _Walk(LineWrites):
         for start in cwd.candidates:
             top = self._pnpm_workspace_root(start)
             folder = top if root and top is not None else start
-            if script in launchers.scripts(folder):
-                continue
-            bins = (start, top) if top is not None else (start,)
-            if not any(os.path.lexists(os.path.join(b, "node_modules/.bin", name)) for b in bins):
+            if script not in launchers.scripts(folder):
                 return False
         return True
 
@@ -6573,7 +6586,7 @@ _JVM_PROGRAMS: Final = frozenset(
      "kotlinc", "scala", "scalac", "groovy", "groovyc", "lein", "clojure", "clj"}
 )  # fmt: skip
 _INTERPRETER_NAME: Final = re.compile(
-    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*|npm|npx|corepack|yarn|yarnpkg|pnpm|pnpx"
+    r"(?P<perl>perl[0-9.]*)|(?P<node>node(?:js)?[0-9.]*|npm|npx|corepack|yarn|yarnpkg|pnpm|pnpx|pn|pnx"
     r"|tsx|ts-node(?:-esm)?)"
     r"|(?P<ruby>(?:ruby|irb|jruby)[0-9.]*|gem|bundle|bundler|rake|erb|rdoc|ri)"
 )

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, NamedTuple
 
+from policylang.compiler.tables import scope_operand_ends
 from policylang.engine import paths
 from policylang.engine.gitconfig import read_regular
 
@@ -582,7 +583,7 @@ LAUNCHERS: Final[dict[str, tuple[LaunchFile, ...]]] = {
     "bazelisk": _BAZEL,
 }
 # the names a launcher also goes by
-ALIASES: Final = {"yarnpkg": "yarn"}
+ALIASES: Final = {"yarnpkg": "yarn", "pn": "pnpm"}  # (`pn`: pnpm 11's second name, HH3)
 # corepack's shims (`yarn`, `pnpm`, `npm` linked to corepack's scripts): what it
 # downloads and runs, and the file that sets its variables (`COREPACK_ENABLE_UNSAFE_
 # CUSTOM_URLS`, `COREPACK_NPM_REGISTRY`: review GG3)
@@ -1047,18 +1048,20 @@ def _scoped_verb_words(program: str, words: list[str | None]) -> list[str | None
         return None
     if program == "pnpm" and first in ("recursive", "m", "multi"):
         return words[at + 1 :]
-    if program == "yarn" and first == "workspace" and len(words) > at + 1:
-        return words[at + 2 :]
+    if program == "yarn" and first == "workspace":
+        # (yarn's options and `--` may come before the NAME: review HH1)
+        ends = scope_operand_ends(words, at + 1, 1)
+        return words[ends[0] :] if ends else None
     if program == "yarn" and first == "workspaces" and words[at + 1 : at + 2] == ["foreach"]:
         return words[at + 2 :]
     return None
 
 
-# pnpm's own commands (9 and 10: their `commandNames`) and those it hands to npm: any
-# other first word is a script of the project, or, where no script has that name, a
-# program pnpm runs from `node_modules/.bin` or PATH (review BI1: `pnpm git push origin
-# main`, `pnpm node x.js`, `pnpm curl URL` ran those programs, and `pnpm git`, `pnpm
-# node`, `pnpm curl` were offered)
+# pnpm's own commands (9 and 10: their `commandNames`): any other command is a script
+# of the project, or, where no script has that name, a program pnpm runs from
+# `node_modules/.bin` or PATH (review BI1: `pnpm git push origin main`, `pnpm node x.js`,
+# `pnpm curl URL` ran those programs, and `pnpm git`, `pnpm node`, `pnpm curl` were
+# offered)
 _PNPM_COMMANDS: Final = frozenset(
     {"add", "approve-builds", "audit", "bin", "c", "cache", "cat-file", "cat-index", "ci",
      "clean-install", "completion", "config", "create", "dedupe", "deploy", "dislink",
@@ -1068,66 +1071,104 @@ _PNPM_COMMANDS: Final = frozenset(
      "patch", "patch-commit", "patch-remove", "prune", "publish", "rb", "rebuild",
      "recursive", "remove", "restart", "rm", "root", "run", "run-script", "self-update",
      "server", "set", "setup", "store", "un", "uni", "uninstall", "unlink", "up", "update",
-     "upgrade", "why",
-     # handed to npm
-     "access", "adduser", "bugs", "deprecate", "dist-tag", "docs", "edit", "find", "home",
+     "upgrade", "why"}
+)  # fmt: skip
+# the words pnpm 9 and 10 hand to npm, only as the line's first word (`pnpm view x`):
+# after an option they are no command of pnpm's, and it runs the program of that name
+# (review HH2: `pnpm -s find` ran find, `pnpm --silent view` opened vim)
+_PNPM_NPM_COMMANDS: Final = frozenset(
+    {"access", "adduser", "bugs", "deprecate", "dist-tag", "docs", "edit", "find", "home",
      "info", "issues", "login", "logout", "owner", "ping", "prefix", "profile", "pkg",
      "repo", "s", "se", "search", "set-script", "show", "star", "stars", "team", "token",
      "unpublish", "unstar", "v", "version", "view", "whoami", "xmas"}
 )  # fmt: skip
-# pnpm's global options that take a value (the next word, without `=`); other options
-# are flags, or settings the line asks for anyway (`line_setting`)
-_PNPM_VALUED: Final = frozenset(
-    {"-C", "--dir", "--prefix", "-F", "--filter", "--filter-prod", "--loglevel",
-     "--reporter", "--test-pattern", "--changed-files-ignore-pattern", "--depth",
-     "--workspace-concurrency", "--resume-from", "--lockfile-dir", "--store-dir",
-     "--virtual-store-dir", "--modules-dir", "--node-linker", "--config"}
+# pnpm's options that take no value (nopt reads a flag's `true` or `false` only, and
+# the program pnpm runs is then that word, which is judged as any other)
+_PNPM_FLAGS: Final = frozenset(
+    {"-s", "--silent", "-w", "--workspace-root", "--stream", "--parseable", "--json",
+     "--long", "--aggregate-output", "--use-stderr", "--ignore-workspace",
+     "--include-workspace-root", "--fail-if-no-match", "-g", "--global", "-D", "--dev",
+     "-P", "--prod", "-O", "--optional", "--offline", "--prefer-offline", "-h", "--help",
+     "-v", "--version", "--if-present", "--frozen-lockfile", "--shell-mode", "-c"}
 )  # fmt: skip
+# the options whose value pnpm reads from the next word, in both of its readings of the
+# line, only where the word is one of their values (`--loglevel warn install` installs;
+# `--loglevel mkb x` runs `mkb`)
+_PNPM_ENUMS: Final = {
+    "--loglevel": frozenset({"silent", "error", "warn", "info", "debug"}),
+    "--reporter": frozenset({"silent", "default", "append-only", "ndjson"}),
+}
 # the options that make pnpm run its fallback in every selected package, where a
 # command no script names is an error, not a program it runs
 _PNPM_RECURSIVE: Final = frozenset({"-r", "--recursive", "-F", "--filter", "--filter-prod"})
 
 
-def pnpm_fallback(words: Sequence[str | None]) -> tuple[list[str | None], bool] | None:
-    """The words of a pnpm line (after `pnpm`) that may be its command where pnpm would
-    run it as a script, or as a program where no script has that name (`pnpm node x.js`,
-    `pnpm git push`): none of pnpm's own commands (`_PNPM_COMMANDS`). None where the line
-    runs no such fallback (a command of pnpm's, recursive: `pnpm -r X`, `pnpm --filter a
-    X` need a script). The flag says whether pnpm's workspace root is the folder
-    (`-w`). A word after an option pnpm does not know may be its value or the command:
-    both are returned. `--` ends the options."""
-    candidates: list[str | None] = []
+class PnpmFallback(NamedTuple):
+    """The program a pnpm line runs where no script runs (`pnpm_fallback`)."""
+
+    program: str | None  # the program pnpm runs (None: a word not read)
+    scripts: tuple[str | None, ...]  # the script names of its readings: all must be scripts
+    root: bool  # pnpm's workspace root is the folder (`-w`)
+
+
+def pnpm_fallback(words: Sequence[str | None]) -> PnpmFallback | None:
+    """How a pnpm line (the words after `pnpm`) may run a program where no script of the
+    project has its name (`pnpm node x.js`, `pnpm git push`), or None where it runs a
+    command of pnpm's or runs none (recursive: `pnpm -r X`, `pnpm --filter a X` need a
+    script).
+
+    Read as pnpm 9 and 10 read it (review HH2): the command is the first word its parse
+    leaves (`--loglevel warn install` installs); one that is none of pnpm's makes pnpm
+    run the script of that name, or, where there is none, the program named by the first
+    word that is not an option (the line's words after its leading options: no value is
+    skipped there; `pnpm --loglevel mkb x` runs `mkb`, `pnpm --loglevel warn x` `warn`);
+    `--` ends the options. npm's commands pnpm hands to npm count only as the first word.
+    An option not known as a flag may take the next word as its value: the word after
+    that is then the command or the script too, and the program runs unless each script
+    name is a script."""
     root = False
+    ambiguous = False
+    program: str | None = None
+    found = False  # (whether `program` is known yet)
     index = 0
     while index < len(words):
         word = words[index]
         if word is None:
-            candidates.append(None)
-            break
+            return PnpmFallback(program if found else None, (None,), root)
         if word == "--":
-            candidates.append(words[index + 1] if index + 1 < len(words) else "")
-            break
-        if word.startswith("-") and word != "-":
-            name = word.partition("=")[0]
-            if name in _PNPM_RECURSIVE:
+            after = words[index + 1] if index + 1 < len(words) else None
+            if index + 1 >= len(words) or after in _PNPM_COMMANDS:
                 return None
-            root = root or name in ("-w", "--workspace-root")
-            if name in _PNPM_VALUED and "=" not in word:
-                index += 2
-                continue
-            setting = name[2:].removeprefix("no-")
-            known = name in _NODE_SHORT_OPTIONS or setting in _NODE_LINE_OPTIONS
-            if not known and "=" not in word and index + 1 < len(words):
-                following = words[index + 1]
-                if following is None or not following.startswith("-"):
-                    candidates.append(following)  # (the option's value, perhaps)
-            index += 1
+            return PnpmFallback(program if found else after, (after,), root)
+        if not word.startswith("-") or word == "-":
+            break
+        name = word.partition("=")[0]
+        if name in _PNPM_RECURSIVE:
+            return None
+        root = root or name in ("-w", "--workspace-root")
+        values = _PNPM_ENUMS.get(name)
+        following = words[index + 1] if index + 1 < len(words) else None
+        if values is not None and "=" not in word and following in values:
+            if not found:
+                program, found = following, True  # (the value: `warn`)
+            index += 2  # (read as its value by both of pnpm's parses)
+            ambiguous = False
             continue
-        candidates.append(word)
-        break
-    if not candidates or (len(candidates) == 1 and candidates[0] in _PNPM_COMMANDS):
+        ambiguous = "=" not in word and name not in _PNPM_FLAGS and not name.startswith("--no-")
+        index += 1
+    else:
         return None
-    return [word for word in candidates if word not in _PNPM_COMMANDS], root
+    command = words[index]
+    if not found:
+        program = command
+    if index == 0 and command in _PNPM_NPM_COMMANDS:
+        return None  # (handed to npm)
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if not ambiguous:
+        return None if command in _PNPM_COMMANDS else PnpmFallback(program, (command,), root)
+    if command in _PNPM_COMMANDS and following in _PNPM_COMMANDS:
+        return None
+    return PnpmFallback(program, (command, following), root)
 
 
 def _npm_audit_fix(words: list[str | None]) -> bool:

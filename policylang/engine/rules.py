@@ -28,6 +28,7 @@ from typing import Final
 from policylang._frozen import picklable
 from policylang.compiler.checks import harmless_git_setting
 from policylang.compiler.paths import ABSOLUTE, HOME, WORKSPACE, LazyRegex, prefilter
+from policylang.compiler.tables import scope_operand_ends
 from policylang.compiler.tree import (
     Access,
     CompiledPolicy,
@@ -2795,8 +2796,13 @@ class RuleView:
             return (*values, EXACT_END) if len(values) <= _MAX_EXACT_WORDS else None
         if is_script_verb(words[:2]):
             return self._script_verb_prefix(values, words, depth)
-        scope = _scope_cut(base, values[:3]) if base in ("pnpm", "yarn") else None
-        if scope is not None and not values[1].startswith("-"):
+        scope = _scope_cut(base, values) if base in ("pnpm", "yarn") else None
+        if scope is not None and scope[0] == 1 and scope[1] > 3 and values[1] == "workspace":
+            # `yarn workspace --silent a build`, `yarn workspace -- a exec CMD`: an option
+            # or `--` before the NAME says nothing of what follows; an approval of them
+            # covered every verb of the workspace (review HH1)
+            return None
+        if scope is not None and scope[0] == 1:
             return self._scoped_suggestion(values, scope[1], unknown, depth)
         spelled = _npm_verb(words)
         prefix = self.policy.arity.prefix(words if spelled is None else spelled)
@@ -3200,7 +3206,7 @@ def _scoped_words(inner: Sequence[Word]) -> tuple[Word, ...] | None:
     if len(inner) < 3 or inner[0].value is None:
         return None
     name = program_name(inner[0].value.rpartition("/")[2])
-    program = _ALIASES.get(name, name)  # (`yarnpkg`, yarn's other name, read as yarn)
+    program = _ALIASES.get(name, name)  # (`yarnpkg`, yarn's other name, read as yarn; `pn`)
     if program not in ("pnpm", "yarn"):
         return None
     words = list(inner)
@@ -3221,8 +3227,11 @@ def _scope_cut(program: str, values: Sequence[str | None]) -> tuple[int, int] | 
         value, after = values[index], values[index + 1] if index + 1 < len(values) else None
         if program == "pnpm" and value in _PNPM_SCOPES:
             return (index, index + 1)
-        if program == "yarn" and value == "workspace" and index + 1 < len(values):
-            return (index, index + 2)
+        if program == "yarn" and value == "workspace":
+            # (yarn's options and `--` may come before the NAME: review HH1)
+            ends = scope_operand_ends(values, index + 1, 1)
+            if ends:
+                return (index, ends[0])
         if program == "yarn" and value == "workspaces" and after == "foreach":
             return (index, index + 2)
     return None
@@ -3410,6 +3419,8 @@ _ALIASES = {
     "cpp": "gcc", "gfortran": "gcc", "gccgo": "gcc", "gdc": "gcc", "gnat": "gcc",
     "musl-gcc": "gcc", "tcc": "gcc", "clang-cpp": "clang", "musl-clang": "clang",
     "zig-cc": "clang", "yarnpkg": "yarn",
+    # pnpm 11's second names (review HH3)
+    "pn": "pnpm", "pnx": "pnpx",
 }  # fmt: skip
 # GNU's tools as Homebrew installs them beside the system's, a `g` before the name
 # (coreutils, findutils, sed, tar, grep, which, patch; and binutils' `gar`, GNU cpio's

@@ -1014,6 +1014,10 @@ DEFAULT_WRAPPERS = WrapperTable(
             _wrapper(f"{program}.lima", program=program)
             for program in ("nerdctl", "docker", "podman", "kubectl", "apptainer")
         ),
+        # `kubenerdctl.lima ARGS` is `lima sudo CONTAINERD_NAMESPACE=k8s.io nerdctl ARGS`
+        # in lima's `k8s` machine (its `load` and `build` first copy the host's image file
+        # or build folder there): nerdctl's rules hold for it (review HH5)
+        _wrapper("kubenerdctl.lima", program="nerdctl"),
     ]
 )
 # GNU's wrappers under Homebrew's names (coreutils, findutils and gnu-time on macOS): each
