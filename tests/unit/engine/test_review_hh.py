@@ -354,7 +354,11 @@ def test_hh4_yarn_global_bin_stays_offered(tmp_path: Path, line: str, offer: str
 def test_hh5_kubenerdctl_lima_is_nerdctl(tmp_path: Path, line: str) -> None:
     # (lima's script runs `lima sudo CONTAINERD_NAMESPACE=k8s.io nerdctl ARGS`)
     workspace, env = _monorepo(tmp_path)
-    assert decide(line, workspace, env).suggested_rule is None, line
+    # (offered what `nerdctl.lima` is offered for the same words: `run --privileged`
+    # nothing, `exec` the verb, as `docker exec` is)
+    twin = line.replace("kubenerdctl.lima", "nerdctl.lima")
+    offered = decide(twin, workspace, env).suggested_rule
+    assert decide(line, workspace, env).suggested_rule == offered, line
     decision = decide(line, workspace, env, "kubenerdctl.lima")
     assert decision.verdict in (Verdict.ASK, Verdict.DENY), (line, decision.explain())
     assert decide("kubenerdctl.lima ps", workspace, env).suggested_rule == "nerdctl ps"
