@@ -158,3 +158,40 @@ def build_arg_names(words: Sequence[str | None]) -> list[str | None]:
         elif value and "=" not in value:
             names.append(value)
     return names
+
+
+# podman's and buildah's builds run a Containerfile whose name ends in `.in` through cpp,
+# whose `#include "/any/path"` puts any file of this machine in the build (and its error
+# output): review HL3, seen with podman 4.3. docker may be podman's wrapper.
+_CPP_BUILDERS: Final = frozenset({"podman", "buildah", "docker"})
+_BUILD_VERBS: Final = frozenset({"build", "bud", "build-using-dockerfile"})
+
+
+def cpp_containerfile(program: str, words: Sequence[str | None]) -> str | None:
+    """The `-f`/`--file` value of a podman or buildah build (the words after the engine's
+    name) that names a Containerfile the build runs through cpp (a name ending in `.in`;
+    a value that is not literal counts), or None. Every word is read, as `host_option`."""
+    if program not in _CPP_BUILDERS or not any(w in _BUILD_VERBS for w in words):
+        return None
+    for index, word in enumerate(words):
+        if word is None or not word.startswith("-") or word == "-" or word == "--":
+            continue
+        if word.startswith("--"):
+            name, equals, value = word.partition("=")
+            if name != "--file":
+                continue
+        else:
+            # `-f X`, `-fX`, `-f=X`, and short flags bundled before it (`-qf X`)
+            flags, f, value = word[1:].partition("f")
+            if not f or (flags and not flags.isalpha()):
+                continue
+            equals = "=" if value else ""
+            value = value.removeprefix("=")
+        if not equals:
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if following is None:
+                return f"{word} …"
+            value = following
+        if value.lower().endswith(".in"):
+            return word if equals else f"{word} {value}"
+    return None

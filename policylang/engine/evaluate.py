@@ -2051,6 +2051,16 @@ class _Walk(LineWrites):
                 f"`{program} … {option}` names {what}, which no approval covers",
             )
             seg.suggestion = None
+        cpp = containers.cpp_containerfile(program, words)
+        if cpp is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.container-cpp-file",
+                f"`{program} … {short(cpp)}` builds from a Containerfile run through cpp "
+                "(its name ends in `.in`), whose `#include` reads any file of this "
+                "machine into the build, which no approval covers",
+            )
+            seg.suggestion = None
         network = containers.host_network(words)
         if network is not None:
             seg.floor(

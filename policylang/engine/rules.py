@@ -5675,7 +5675,7 @@ def _wget_files(inner: Sequence[Word], view: OptionView) -> Iterable[tuple[Word,
                           unknown_name=not named and view.has(*_WGET_SERVER_NAME))
 
 
-_CONTAINER_STARTS = frozenset({"run", "create", "build", "exec"})
+_CONTAINER_STARTS = frozenset({"run", "create", "build", "exec", "clone"})  # `pod clone`: HL4
 # buildah's: `from` mounts for the working container's later runs, `bud` is `build`
 _BUILDAH_STARTS = frozenset({"run", "from", "build", "bud", "build-using-dockerfile"})
 _BUILDS = frozenset({"build", "bud", "build-using-dockerfile"})
