@@ -317,3 +317,30 @@ def decide(
     for rule in approvals:
         policy.approvals.add(rule, persist=False)
     return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
+
+
+# the npm-family programs reviews BI and HH installed under /tmp/bi-tools (`npm install
+# --prefix`): node, yarn 1, berry (yarn 4) and pnpm 9 and 10; their premise checks skip
+# where these are absent, and the engine's verdicts are asserted everywhere
+NODE = shutil.which("node")
+NPM_TOOLS = Path("/tmp/bi-tools")
+YARN1 = NPM_TOOLS / "node_modules" / "yarn" / "bin" / "yarn.js"
+BERRY = NPM_TOOLS / "berry" / "node_modules" / "@yarnpkg" / "cli-dist" / "bin" / "yarn.js"
+PNPMS = tuple(
+    path
+    for path in (
+        NPM_TOOLS / "node_modules" / "pnpm" / "bin" / "pnpm.cjs",
+        NPM_TOOLS / "p10" / "node_modules" / "pnpm" / "bin" / "pnpm.cjs",
+    )
+    if NODE is not None and path.exists()
+)
+
+
+def node_tool(path: Path) -> bool:
+    """Whether the node program at `path` can run here."""
+    return NODE is not None and path.exists()
+
+
+def yarn_env(env: dict[str, str], **more: str) -> dict[str, str]:
+    """`env` for a real yarn: no telemetry, no `yarnPath` of the project's."""
+    return {**env, "YARN_ENABLE_TELEMETRY": "0", "YARN_IGNORE_PATH": "1", **more}

@@ -23,32 +23,21 @@ yarn@1`, `@yarnpkg/cli-dist@4` under `/tmp/bi-tools/berry`, `pnpm@10` under
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from realrun import BERRY as _BERRY
+from realrun import NODE as _NODE
+from realrun import PNPMS as _PNPMS
+from realrun import YARN1 as _YARN1
 from realrun import canary_workspace, decide, program_printed
+from realrun import node_tool as _real
+from realrun import yarn_env as _run_env
 
 from policylang import Verdict
 
-_NODE = shutil.which("node")
-_TOOLS = Path("/tmp/bi-tools")
-_YARN1 = _TOOLS / "node_modules" / "yarn" / "bin" / "yarn.js"
-_BERRY = _TOOLS / "berry" / "node_modules" / "@yarnpkg" / "cli-dist" / "bin" / "yarn.js"
-_PNPMS = tuple(
-    path
-    for path in (
-        _TOOLS / "node_modules" / "pnpm" / "bin" / "pnpm.cjs",
-        _TOOLS / "p10" / "node_modules" / "pnpm" / "bin" / "pnpm.cjs",
-    )
-    if _NODE is not None and path.exists()
-)
 _CANARY = "SECRET=canaryBI\n"
 _HOOKS = "require('fs').writeFileSync(__dirname + '/ran.txt', 'RAN'); module.exports = {}\n"
-
-
-def _real(path: Path) -> bool:
-    return _NODE is not None and path.exists()
 
 
 def _monorepo(tmp_path: Path, **more: str) -> tuple[Path, dict[str, str]]:
@@ -66,10 +55,6 @@ def _monorepo(tmp_path: Path, **more: str) -> tuple[Path, dict[str, str]]:
          "evil/.pnpmfile.cjs": _HOOKS},
         **more,
     )  # fmt: skip
-
-
-def _run_env(env: dict[str, str], **more: str) -> dict[str, str]:
-    return {**env, "YARN_ENABLE_TELEMETRY": "0", "YARN_IGNORE_PATH": "1", **more}
 
 
 # -- BI1: yarn's workspace runners ----------------------------------------------------

@@ -20,31 +20,20 @@ asserted everywhere.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from realrun import BERRY as _BERRY
+from realrun import NODE as _NODE
+from realrun import PNPMS as _PNPMS
+from realrun import YARN1 as _YARN1
 from realrun import canary_workspace, decide, program_printed
+from realrun import node_tool as _real
+from realrun import yarn_env as _run_env
 
 from policylang import Verdict, load_policy
 
-_NODE = shutil.which("node")
-_TOOLS = Path("/tmp/bi-tools")
-_YARN1 = _TOOLS / "node_modules" / "yarn" / "bin" / "yarn.js"
-_BERRY = _TOOLS / "berry" / "node_modules" / "@yarnpkg" / "cli-dist" / "bin" / "yarn.js"
-_PNPMS = tuple(
-    path
-    for path in (
-        _TOOLS / "node_modules" / "pnpm" / "bin" / "pnpm.cjs",
-        _TOOLS / "p10" / "node_modules" / "pnpm" / "bin" / "pnpm.cjs",
-    )
-    if _NODE is not None and path.exists()
-)
 _CANARY = "SECRET=canaryHH\n"
-
-
-def _real(path: Path) -> bool:
-    return _NODE is not None and path.exists()
 
 
 def _monorepo(tmp_path: Path, **more: str) -> tuple[Path, dict[str, str]]:
@@ -58,10 +47,6 @@ def _monorepo(tmp_path: Path, **more: str) -> tuple[Path, dict[str, str]]:
                                     '"scripts": {"build": "echo built"}}'},
         **more,
     )  # fmt: skip
-
-
-def _run_env(env: dict[str, str], **more: str) -> dict[str, str]:
-    return {**env, "YARN_ENABLE_TELEMETRY": "0", "YARN_IGNORE_PATH": "1", **more}
 
 
 def _fake_programs(tmp_path: Path, marker: Path, *names: str) -> str:
