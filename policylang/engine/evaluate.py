@@ -1549,6 +1549,7 @@ class _Walk(LineWrites):
         self.rule_verdict(found, seg, cwd)
         self.container_options(found.inner, seg)
         self.runner_command(found.inner, seg, cwd)
+        self.windows_program(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
         self.env_unsure = poison is not None or bool(segment.assignments) or (
@@ -1968,6 +1969,8 @@ class _Walk(LineWrites):
         self.approved_runner(prefix, rest, seg, cwd)
         if launchers.ALIASES.get(program, program) == "pnpm":
             self.pnpm_fallback([w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        if program == "bun":
+            self.bun_fallback([w.value for w in (*prefix[1:], *rest)], seg, cwd)
         self.approved_module(prefix, rest, seg, cwd)
         if is_compiler(program):
             self.included_files(rest, seg, cwd, assembler=_ASSEMBLER.fullmatch(program) is not None)
@@ -3456,6 +3459,39 @@ class _Walk(LineWrites):
             "its options), which no approval of pnpm covers",
         )
 
+    def bun_fallback(self, words: list[str | None], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A bun line whose first word is none of bun's commands and no file runs the
+        project's script of that name, a program of its `node_modules/.bin`, or the
+        program of that name (review BR3: an approved `bun` or `bun git` allowed `bun git
+        push`, `bun node x.js`; `bun git` was offered): unless every name is a script of
+        the working folder's `package.json` or a program of its `node_modules/.bin`, no
+        approval covers it, as none covers `bun x` (`launchers.bun_fallback`)."""
+        names = launchers.bun_fallback(words)
+        if not names:
+            return
+        if all(
+            name is not None and (self._pnpm_bin(name, cwd) or self._bun_script(name, cwd))
+            for name in names
+        ):
+            return
+        shown = short(next((n for n in names if n is not None), "…"))
+        seg.floor(
+            Verdict.ASK,
+            "engine.approved-runs-program",
+            f"`bun {shown}` runs the program `{shown}` where no script of the project and "
+            "no program of its `node_modules/.bin` has that name (bun runs a first word "
+            "that is none of its commands and no file as a script, a package's program or "
+            "a program of PATH), which no approval of bun covers",
+        )
+
+    def _bun_script(self, name: str, cwd: paths.Cwd) -> bool:
+        """Whether `name` is a script of the working folder's `package.json`, in every
+        working folder (`bun_fallback`)."""
+        if not name or "/" in name or name in (".", "..") or not cwd.known:
+            return False
+        self.fs = True
+        return all(name in launchers.scripts(start) for start in cwd.candidates)
+
     def _pnpm_bin(self, name: str, cwd: paths.Cwd) -> bool:
         """Whether `name` is a program of the `node_modules/.bin` of the working folder or
         of pnpm's workspace root, in every working folder (`pnpm_fallback`)."""
@@ -3554,6 +3590,7 @@ class _Walk(LineWrites):
             return
         if (words[0].value or "").rpartition("/")[2] == "perf":
             self._perf_line(words, seg, cwd)
+        self._package_runner_command(words, seg, cwd)
         verb = verb_runner(words)
         if verb is not None:
             self._verb_runner_command(words, *verb, seg, cwd)
@@ -3591,6 +3628,68 @@ class _Walk(LineWrites):
         what = f"`{short(words[0].text)}` runs"
         self.denied_inside(what, text, "engine.runner-command", seg, cwd)
 
+    def windows_program(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """A Windows program run from WSL by its file's name (`git.exe`, `limactl.exe`,
+        `cmd.exe /c …`, `powershell.exe -c …`; review HH6): no rule knows it by that name,
+        so none of the checks of the program it is apply (an approved `git.exe` had
+        allowed `git.exe -c core.pager=x log`). It asks whatever is approved, is offered
+        nothing, and its line is judged as the program of the name without `.exe` for a
+        deny (`rm.exe -rf ~` as `rm -rf ~`). Windows' shells (`cmd`, `powershell`, `pwsh`)
+        run a command string no check here reads."""
+        if not words or words[0].value is None:
+            return
+        name = words[0].value.replace("\\", "/").rpartition("/")[2]
+        lowered = name.lower()
+        shell = lowered.removesuffix(".exe") in _WINDOWS_SHELLS
+        if not lowered.endswith(".exe") and not shell:
+            return
+        if shell:
+            why = (
+                f"`{short(name)}` is a Windows shell, whose commands (and the command "
+                "strings it is given) no check here reads, which no approval covers"
+            )
+        else:
+            why = (
+                f"`{short(name)}` is a Windows program run by its file's name, which no rule "
+                "or check of the program it is knows by that name, which no approval covers"
+            )
+        seg.floor(Verdict.ASK, "engine.windows-program", why)
+        if lowered.endswith(".exe") and len(name) > 4:
+            text = " ".join((shlex.quote(name[:-4]), *(w.text for w in words[1:] if w.text)))
+            self.denied_inside(f"`{short(name)}` runs", text, "engine.runner-command", seg, cwd)
+
+    def _package_runner_command(
+        self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """The command an npm-family runner runs (`npx rm -rf ~`, `yarn exec CMD`, `pnpm
+        exec CMD`, `npm exec -c 'CMD'`, `yarn|pnpm dlx`, `bun x|exec`, `bunx`: review BR1),
+        found as `approved_runner` finds it (the policy's runner table, `program_starts`):
+        npx, yarn's and pnpm's `exec` run a program of PATH when no package's bin has the
+        name, so the command is judged on its own for a deny, as `env CMD` is. Which
+        option takes a value is not modelled: each start an option's value could hide is
+        judged, and a value is judged as a shell string too (npm's `-c CODE`,
+        `--call=CODE`; pnpm's `--shell-mode` joins the words, yarn berry's `exec` runs
+        its words in its shell). The use of such a runner asks already."""
+        values = [w.value for w in words]
+        size, runner = self.rules.policy.runners.find(values)
+        if runner is None or runner[0] not in _PACKAGE_RUNNER_NAMES:
+            return
+        texts: list[str] = []
+        starts, _complete = program_starts(values, size)
+        for index in range(size, starts[0] if starts else len(words)):
+            value = values[index]
+            if value is not None and value.startswith("-") and "=" in value:
+                texts.append(value.partition("=")[2])  # (`--call=CODE`)
+        for start in starts:
+            inner = words[start:]
+            texts.append(" ".join(w.text for w in inner if w.text))
+            joined = " ".join(w.value if w.value is not None else w.text for w in inner)
+            texts.append(joined)
+        what = f"`{short(' '.join(v or '…' for v in values[:size]))}` runs"
+        for text in dict.fromkeys(texts):
+            if text.strip():
+                self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
     def machine_command(
         self,
         words: Sequence[Word],
@@ -3614,6 +3713,13 @@ class _Walk(LineWrites):
             texts.append(" ".join(w.text for w in inner if w.text))
             if machine.joined:
                 texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
+        if machine.assignments:
+            # limactl quotes a leading word that holds a `=` after its first `=` only, so
+            # the machine's shell reads what comes before it (review HH7: `lima 'x;cat
+            # ~/.ssh/id_rsa;y=1'` ran `cat`)
+            plain = dataclasses.replace(machine, assignments=False)
+            for inner in machine_commands(words[size - 1 :], plain):
+                texts.append(_lima_line(inner))
         what = f"`{' '.join(runner)}` runs"
         for text in dict.fromkeys(texts):
             if text.strip():
@@ -7369,6 +7475,34 @@ def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
         for plugin in _plugin_names(inner_name.rpartition("/")[2], found.inner[1:]):
             names.setdefault(plugin, True)
     return names
+
+
+def _lima_line(words: Sequence[Word]) -> str:
+    """The line limactl's shell runs for `words`: each leading word that holds a `=` with
+    only what follows its first `=` quoted, the other words quoted (`machine_command`)."""
+    parts: list[str] = []
+    leading = True
+    for word in words:
+        value = word.value
+        if value is None:
+            parts.append(word.text)
+            leading = False
+        elif leading and "=" in value:
+            name, _, rest = value.partition("=")
+            parts.append(f"{name}={shlex.quote(rest)}")
+        else:
+            parts.append(shlex.quote(value) if value else "''")
+            leading = False
+    return " ".join(parts)
+
+
+# Windows' shells, run from WSL (`cmd.exe`, `powershell.exe`, `pwsh`: review HH6)
+_WINDOWS_SHELLS: Final = frozenset({"cmd", "powershell", "pwsh", "powershell_ise"})
+# the npm-family runners (review BR1): `npx CMD`, `npm exec|x`, `yarn exec|dlx|node`,
+# `pnpm exec|dlx` (pnpm 11's `pn`), `bun x|run|exec` … as the runner table names them
+_PACKAGE_RUNNER_NAMES: Final = frozenset(
+    {"npx", "pnpx", "pnx", "bunx", "npm", "pnpm", "pn", "yarn", "yarnpkg", "bun"}
+)
 
 
 def _unversioned(name: str) -> str:

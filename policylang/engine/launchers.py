@@ -1171,6 +1171,55 @@ def pnpm_fallback(words: Sequence[str | None]) -> PnpmFallback | None:
     return PnpmFallback(program, (command, following), root)
 
 
+# bun 1.3's commands (`bun --help`; `bun ci` is `bun install --frozen-lockfile`): any
+# other first word is a file, a script of package.json or a program (review BR3)
+_BUN_COMMANDS: Final = frozenset(
+    {"run", "test", "x", "repl", "exec", "install", "i", "ci", "add", "a", "remove", "rm",
+     "update", "outdated", "audit", "link", "unlink", "publish", "patch", "patch-commit",
+     "pm", "info", "why", "init", "create", "c", "upgrade", "build", "feedback", "help",
+     "completions", "getcompletes", "discord"}
+)  # fmt: skip
+# bun's options before the command that take no value
+_BUN_FLAGS: Final = frozenset(
+    {"--watch", "--hot", "--no-clear-screen", "--smol", "--bun", "-b", "--silent",
+     "--if-present", "--no-install", "-i", "--prefer-offline", "--prefer-latest",
+     "--inspect", "--inspect-wait", "--inspect-brk", "--no-deprecation",
+     "--throw-deprecation", "--no-addons", "--no-macros", "--no-env-file", "-h", "--help",
+     "-v", "--version", "--revision", "--verbose"}
+)  # fmt: skip
+# the names of files bun runs (`bun x.ts`), besides any name with a `/`
+_BUN_FILE: Final = re.compile(r".*\.(?:[cm]?[jt]sx?|json|toml|html|sh|wasm|txt)")
+
+
+def bun_fallback(words: Sequence[str | None]) -> tuple[str | None, ...] | None:
+    """The names a bun line (the words after `bun`) may run as a program where no script
+    of the project and no program of its `node_modules/.bin` has it (`bun git push`,
+    `bun node x.js`), or None where it runs a command of bun's or a file (`bun x.ts`,
+    `bun ./x.ts`). bun runs a first word that is none of its commands as a file, the
+    package.json script of that name or a program (review BR3, as pnpm: BI1); an option
+    not known as a flag may take the next word as its value, so that word and the one
+    after it are both read (None: a word not read)."""
+    names: list[str | None] = []
+    ambiguous = False
+    for index, word in enumerate(words):
+        if word is None:
+            return (*names, None)
+        if word == "--" or (word.startswith("-") and word != "-"):
+            if word == "--" or word in ("-e", "--eval", "-p", "--print"):
+                return None  # (bun's own code: judged as such elsewhere)
+            ambiguous = "=" not in word and word not in _BUN_FLAGS
+            continue
+        if word in _BUN_COMMANDS or "/" in word or _BUN_FILE.fullmatch(word):
+            if not ambiguous or index + 1 >= len(words):
+                return tuple(names) or None
+        else:
+            names.append(word)
+        if not ambiguous:
+            break
+        ambiguous = False
+    return tuple(names) or None
+
+
 def _npm_audit_fix(words: list[str | None]) -> bool:
     """Whether the npm line is `npm audit fix`, which installs (review GO3)."""
     return words[:2] == ["audit", "fix"]

@@ -1538,7 +1538,7 @@ MACHINES: Final[Mapping[tuple[str, ...], MachineRunner]] = MappingProxyType(
         ("limactl", "shell"): MachineRunner(
             options=_options(
                 takes_value=_fs("--workdir --shell --sync --log-level --log-format"),
-                flags=_fs("--preserve-env --start --reconnect --debug"),
+                flags=_fs("--preserve-env --start --reconnect --debug --tty"),
             ),
             positionals=1,
             assignments=True,
@@ -1593,6 +1593,16 @@ MACHINES: Final[Mapping[tuple[str, ...], MachineRunner]] = MappingProxyType(
 )
 
 
+def _read_option(option: Option, words: Sequence[Word]) -> bool:
+    """Whether a machine runner's option is read: one its table knows, or a long option
+    it does not know whose value is its own word's (`--tty=false`: review HH7), which
+    cannot take the next word as its value."""
+    if option.known:
+        return True
+    word = words[option.word_index].value or ""
+    return word.startswith("--") and "=" in word and not option.arg_indexes
+
+
 def machine_commands(words: Sequence[Word], runner: MachineRunner) -> tuple[tuple[Word, ...], ...]:
     """The commands a machine runner may run: `words` from its name or its verb on (its
     argv[0]; global options before the verb are the program's), one command for each
@@ -1622,12 +1632,12 @@ def machine_commands(words: Sequence[Word], runner: MachineRunner) -> tuple[tupl
         starts.append(dashes + 1)
     else:
         view = option_view(words, runner.options)
-        if view.unknown or not all(option.known for option in view.options):
+        if view.unknown or not all(_read_option(option, words) for option in view.options):
             return ()
         start = view.rest
         if start < len(words) and words[start].value in runner.skip:
             view = option_view(words, runner.options, start=start + 1)
-            if view.unknown or not all(option.known for option in view.options):
+            if view.unknown or not all(_read_option(o, words) for o in view.options):
                 return ()
             start = view.rest
         counts = (0, runner.positionals) if runner.optional_positional else (runner.positionals,)

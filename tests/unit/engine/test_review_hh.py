@@ -254,7 +254,9 @@ def test_hh3_pn_and_pnx_are_judged_as_pnpm_and_pnpx(
     assert decide(line, workspace, env).suggested_rule is None, line
     for approval in approvals:
         decision = decide(line, workspace, env, approval)
-        assert decision.verdict is Verdict.ASK, (line, approval, decision.explain())
+        # (`pn exec sh -c 'cat .e*'` is denied since review BR1: the runner's command
+        # reads `.env`)
+        assert decision.verdict is not Verdict.ALLOW, (line, approval, decision.explain())
 
 
 @pytest.mark.parametrize(("line", "offer"), [("pn build", "pn build"), ("pn why x", "pn why")])
