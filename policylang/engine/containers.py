@@ -45,6 +45,7 @@ _HOST_OPTIONS: Final = {
     "--short-name-alias-conf": _PLACE, "--hosts-dir": _PLACE,
     "--init-path": _FILE, "--init-binary": _FILE, "--pod-id-file": _FILE,
     "--url": _REMOTE, "--connection": _REMOTE, "--identity": _REMOTE,
+    "--decryption-key": _FILE,
 }  # fmt: skip
 _NETWORK_OPTIONS: Final = frozenset({"--network", "--net"})
 # network modes that are this machine's network, or reach its loopback: `host`, a
@@ -103,6 +104,40 @@ def host_option(program: str, words: Sequence[str | None]) -> tuple[str, str] | 
             if _named_runtime(value if equals else following):
                 continue
         return name, what
+    return None
+
+
+# annotations the OCI runtime reads as its own settings (review BQ2, crun 1.8.1's
+# crun(1)): `run.oci.seccomp.plugins=PATH` dlopen()s PATH into crun on this machine,
+# `run.oci.hooks.stdout=FILE` appends to FILE, `run.oci.keep_original_groups` keeps the
+# user's groups, `run.oci.handler` picks another runtime; runc's `org.criu.config` names
+# CRIU's configuration file; podman's `io.podman.annotations.*` (`…label=disable`,
+# `…seccomp`) mirror `--security-opt`
+_RUNTIME_ANNOTATIONS: Final = ("run.oci.", "org.criu.", "io.podman.annotations.")
+
+
+def runtime_option(words: Sequence[str | None]) -> str | None:
+    """The `--annotation KEY=VALUE` of `words` whose key the OCI runtime reads as its own
+    setting (a program it loads, a file it writes, the groups it keeps), or podman's
+    `--group-add keep-groups` (the user's own groups, crun's `keep_original_groups`), as
+    written, or None; a value that is not literal counts. Every word is read, as
+    `host_option`."""
+    for index, word in enumerate(words):
+        if word is None or not word.startswith("--"):
+            continue
+        name, equals, value = word.partition("=")
+        if name not in ("--annotation", "--group-add"):
+            continue
+        if not equals:
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if following is None:
+                return f"{name} …"
+            value = following
+        if name == "--group-add":
+            if value.lower() == "keep-groups":
+                return f"{name} {value}"
+        elif value.lower().lstrip().startswith(_RUNTIME_ANNOTATIONS):
+            return f"{name} {value}"
     return None
 
 

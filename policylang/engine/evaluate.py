@@ -2042,7 +2042,8 @@ class _Walk(LineWrites):
         (`containers`): a program, folder or file of this machine its options name
         (`--runtime PATH`, `--conmon`, `--cni-path`, `--hooks-dir`, `--root`,
         `--init-path` …: review HF3; podman's, buildah's and nerdctl's after any verb),
-        this machine's network (`--network host`: HF6), and the variables `--build-arg
+        this machine's network (`--network host`: HF6), the OCI runtime's own settings
+        (`--annotation run.oci.…`, `--group-add keep-groups`: BQ2), and the variables `--build-arg
         NAME` passes a build from this environment. Judged for every line, approved or
         not, and offered nothing, as `container_options`."""
         found = containers.host_option(program, words)
@@ -2052,6 +2053,17 @@ class _Walk(LineWrites):
                 Verdict.ASK,
                 "engine.container-host-option",
                 f"`{program} … {option}` names {what}, which no approval covers",
+            )
+            seg.suggestion = None
+        annotation = containers.runtime_option(words)
+        if annotation is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.container-runtime-option",
+                f"`{program} … {short(annotation)}` is a setting of the OCI runtime (crun's "
+                "`run.oci.seccomp.plugins` loads a library of this machine into it, "
+                "`run.oci.hooks.stdout` appends to a file of this machine, "
+                "`keep-groups` keeps the user's groups), which no approval covers",
             )
             seg.suggestion = None
         cpp = containers.cpp_containerfile(program, words)
