@@ -216,6 +216,9 @@ _RUNNER_PROGRAMS = (
     # a first word that is none of their verbs is a command run in the machine)
     "lima", "toolbox.lima", "run-singularity.lima", "distrobox-enter",
     "distrobox-ephemeral", "wsl", "wsl.exe", "orb", "orbctl",
+    # review BS-host: flatpak's `flatpak-spawn --host CMD` runs CMD on this machine, outside
+    # the sandbox; systemd-nspawn runs it in a container of a folder (`-D /`: this system)
+    "systemd-nspawn",
 )  # fmt: skip
 # (program, verb, …): the words that run a command; tmux and npm take abbreviations,
 # which `RunnerTable.length` allows for every verb (any prefix counts)
@@ -265,6 +268,9 @@ _RUNNER_VERBS = (
     "limactl shell", "colima ssh", "colima exec", "colima x", "colima nerdctl",
     "multipass exec", "podman machine ssh", "distrobox enter", "distrobox ephemeral",
     "rdctl shell", "minikube ssh", "docker-machine ssh",
+    # review BS-host: `machinectl shell .host CMD` runs CMD on this machine, `devcontainer
+    # exec` in the container that mounts the workspace read-write
+    "machinectl shell", "devcontainer exec",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an

@@ -1589,6 +1589,45 @@ MACHINES: Final[Mapping[tuple[str, ...], MachineRunner]] = MappingProxyType(
         ("wsl.exe",): _WSL,
         ("orb",): _ORB,
         ("orbctl",): _ORB,
+        # (review BS-host) flatpak's way out of its sandbox: the command runs on this
+        # machine (`--directory` moves it, so it is not read: the line asks whatever it runs)
+        ("flatpak-spawn",): MachineRunner(
+            options=_options(
+                takes_value=_fs("--forward-fd --env --unset-env --sandbox-expose "
+                                "--sandbox-expose-ro --sandbox-expose-path "
+                                "--sandbox-expose-path-ro --sandbox-flag --app-path --usr-path"),
+                flags=_fs("--host --clear-env --watch-bus --expose-pids --share-pids "
+                          "--latest-pid --sandbox --no-network --verbose -v"),
+            ),
+        ),
+        # systemd's `machinectl shell [[USER@]MACHINE [PATH [ARGS…]]]` (`.host`: this machine)
+        ("machinectl", "shell"): MachineRunner(
+            options=_options(
+                takes_value=_fs("-E --setenv --uid -M --machine -H --host"),
+                flags=_fs("-q --quiet --no-pager --no-ask-password"),
+            ),
+            positionals=1,
+        ),
+        # `systemd-nspawn -D DIR CMD` runs CMD in DIR's tree (`-D /` is this system's)
+        ("systemd-nspawn",): MachineRunner(
+            options=_options(
+                takes_value=_fs("-D --directory -i --image -M --machine -u --user -E "
+                                "--setenv --bind --bind-ro --template"),
+                flags=_fs("-q --quiet -x --ephemeral --read-only --as-pid2 -a"),
+            ),
+        ),
+        # the devcontainers CLI's `exec`: its container mounts the workspace read-write
+        ("devcontainer", "exec"): MachineRunner(
+            options=_options(
+                takes_value=_fs("--workspace-folder --container-id --id-label --config "
+                                "--override-config --remote-env --docker-path "
+                                "--docker-compose-path --log-level --log-format "
+                                "--terminal-columns --terminal-rows --user-data-folder "
+                                "--container-data-folder --container-system-data-folder "
+                                "--default-user-env-probe"),
+                flags=_fs("--mount-workspace-git-root --skip-feature-auto-mapping -h --help"),
+            ),
+        ),
     }
 )
 
