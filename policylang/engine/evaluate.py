@@ -105,6 +105,7 @@ from policylang.engine.linterconfig import (
 )
 from policylang.engine.prefixes import PREFIX_PROGRAMS
 from policylang.engine.rules import (
+    RSYNC_FOLDERS,
     TARGET_TAKERS,
     RuleView,
     SegmentRules,
@@ -118,6 +119,8 @@ from policylang.engine.rules import (
     names_descriptor,
     program_name,
     program_starts,
+    rsync_destination,
+    rsync_remote,
     runs_elsewhere,
     ssh_loopback_aliases,
     time_zone_word,
@@ -1589,7 +1592,7 @@ class _Walk(LineWrites):
             covered = found.specificity
             judged = frozenset(id(word) for word, _access, _deep in found.path_words)
         patterns = _rsync_patterns(found)
-        judged |= patterns
+        judged |= patterns | _rsync_receiver_words(found)
         if covered and not elsewhere:
             self.approved_rest(found.inner[:covered], found.inner[covered:], seg, cwd, judged)
         elif seg.suggestion is not None and not elsewhere:
@@ -5520,6 +5523,39 @@ def _rsync_patterns(found: SegmentRules) -> frozenset[int]:
             continue  # (an abbreviation, which asks: `_rsync_odd_option`)
         words.add(id(inner[option.word_index]))
         words.update(id(inner[index]) for index in option.arg_indexes)
+    return frozenset(words)
+
+
+def _rsync_receiver_words(found: SegmentRules) -> frozenset[int]:
+    """The ids of the words that give rsync's receiver a relative folder (`--backup-dir`,
+    `--partial-dir`, `--temp-dir`, `--compare-dest`, `--copy-dest`) that the path-role
+    table reads from a local destination, as rsync does (`rules._rsync_folders`): an
+    approval's checks need not read it from the working folder too (`rsync -a -b
+    --backup-dir=../old src/ dst/` writes `old`, not `../old`). An absolute or `~` value,
+    a remote or unknown destination and an abbreviated option keep those checks."""
+    inner = found.inner
+    if not inner or inner[0].value is None:
+        return frozenset()
+    if program_name(inner[0].value.rpartition("/")[2]) != "rsync":
+        return frozenset()
+    destination = rsync_destination(inner, found.view)
+    if destination is None or destination.value is None or rsync_remote(destination.value):
+        return frozenset()
+    words: set[int] = set()
+    for option in found.view.options:
+        if option.name not in RSYNC_FOLDERS:
+            continue
+        written = inner[option.word_index].value or ""
+        if not written.startswith(option.name):
+            continue  # (an abbreviation: the stricter reading stays)
+        if option.arg_indexes:
+            holder = inner[option.arg_indexes[0]]
+            value = holder.value
+        else:
+            holder, value = inner[option.word_index], option.value
+        if value is None or not value or value.startswith(("/", "~")):
+            continue
+        words.add(id(holder))
     return frozenset(words)
 
 

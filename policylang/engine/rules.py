@@ -5397,7 +5397,7 @@ def _made_here(source: Word, recursive: bool) -> Iterator[tuple[Word, str, bool]
 # partial files below `--partial-dir` (in each folder a file lands in), temporary files
 # in `--temp-dir`; `--compare-dest` and `--copy-dest` are read (`--link-dest`, which
 # hard-links, is `checks._hard_linked_trees`'s)
-_RSYNC_FOLDERS: Final = {
+RSYNC_FOLDERS: Final = {
     "--backup-dir": ("write", True),
     "--partial-dir": ("write", True),
     "--temp-dir": ("write", False),
@@ -5488,7 +5488,7 @@ def _rsync_folders(inner: Sequence[Word], view: OptionView) -> Iterator[tuple[Wo
             if value is not None and value != "-":
                 yield _value_word(word, value + ".sh"), "write", False
             continue
-        found = _RSYNC_FOLDERS.get(option.name)
+        found = RSYNC_FOLDERS.get(option.name)
         if found is None or destination is None:
             continue
         access, deep = found

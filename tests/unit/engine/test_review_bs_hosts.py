@@ -18,6 +18,8 @@ premise is their documented behaviour, and the findings are judged on the engine
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -114,3 +116,74 @@ def test_ordinary_lines_keep_their_verdicts(
 def test_approved_ordinary_vagrant_verb_still_allows(setting: tuple[Path, dict[str, str]]) -> None:
     workspace, env = setting
     assert decide("vagrant status", workspace, env, "vagrant status").verdict is Verdict.ALLOW
+
+
+# item 2: rsync reads a relative receiver folder from the destination (rules'
+# `_rsync_folders`); an approval's checks read it from the working folder too, so an
+# ordinary line asked for a folder rsync never touches. The workspace here lies under
+# /tmp (where writes are allowed): a value with as many `..` as the workspace has folders
+# reaches `/x` from the working folder, and `/tmp/x` from `dst/`.
+
+
+def _ups(workspace: Path, extra: int = 0) -> str:
+    return "../" * (len(workspace.parts) - 1 + extra) + "bs-x"
+
+
+@pytest.mark.parametrize("option", ["--backup-dir=", "--backup-dir ", "--partial-dir=", "-T "])
+def test_rsync_receiver_folder_is_read_from_the_destination_only(
+    setting: tuple[Path, dict[str, str]], option: str
+) -> None:
+    workspace, env = setting
+    (workspace / "src").mkdir()
+    (workspace / "dst").mkdir()
+    line = f"rsync -a -b {option}{_ups(workspace)} src/ dst/"
+    assert decide(line, workspace, env, "rsync").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # guards: from the destination it is outside the workspace and /tmp
+        "rsync -a -b --backup-dir={far} src/ dst/",
+        "rsync -a -b --backup-dir {far} src/ dst/",
+        # a remote destination: the folder is the other host's, the working folder's
+        # reading stays
+        "rsync -a -b --backup-dir={near} src/ host:dst/",
+        # an abbreviated option keeps the stricter reading
+        "rsync -a -b --backup-d={near} src/ dst/",
+    ],
+)
+def test_rsync_receiver_folder_guards(setting: tuple[Path, dict[str, str]], line: str) -> None:
+    workspace, env = setting
+    (workspace / "src").mkdir()
+    (workspace / "dst").mkdir()
+    filled = line.format(far=_ups(workspace, 1), near=_ups(workspace))
+    assert decide(filled, workspace, env, "rsync").verdict is Verdict.ASK
+
+
+def test_rsync_receiver_folder_into_git_still_denied(setting: tuple[Path, dict[str, str]]) -> None:
+    workspace, env = setting
+    (workspace / "src").mkdir()
+    (workspace / "dst").mkdir()
+    line = "rsync -a -b --backup-dir=../.git/hooks src/ dst/"
+    assert decide(line, workspace, env, "rsync").verdict is Verdict.DENY
+
+
+def test_rsync_receiver_folder_premise(tmp_path: Path) -> None:
+    """Real rsync puts `--backup-dir=../old` beside the destination, not beside the
+    working folder (the premise of the verdicts above)."""
+    rsync = shutil.which("rsync")
+    if rsync is None:
+        pytest.skip("rsync is not installed")
+    work = tmp_path / "top" / "ws"
+    (work / "src").mkdir(parents=True)
+    (work / "dst" / "in").mkdir(parents=True)
+    (work / "src" / "f").write_text("new\n")
+    (work / "dst" / "in" / "f").write_text("old\n")
+    subprocess.run(
+        [rsync, "-r", "-b", "--backup-dir=../old", "-I", "src/", "dst/in/"],
+        cwd=work, check=True, capture_output=True,
+    )
+    assert (work / "dst" / "old" / "f").read_text() == "old\n"
+    assert not (work / "old").exists()
+    assert not (tmp_path / "top" / "old").exists()
