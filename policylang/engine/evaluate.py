@@ -1552,7 +1552,7 @@ class _Walk(LineWrites):
         self.rule_verdict(found, seg, cwd)
         self.container_options(found.inner, seg)
         self.runner_command(found.inner, seg, cwd)
-        self.windows_program(found.inner, seg, cwd)
+        self.windows_program(found.inner, found.invoked_as, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
         self.env_unsure = poison is not None or bool(segment.assignments) or (
@@ -3495,8 +3495,9 @@ class _Walk(LineWrites):
             "engine.approved-runs-program",
             f"`bun {shown}` runs the program `{shown}` where no script of the project and "
             "no program of its `node_modules/.bin` has that name (bun runs a first word "
-            "that is none of its commands and no file as a script, a package's program or "
-            "a program of PATH), which no approval of bun covers",
+            "that is none of its commands and no file as a script or a package's program; "
+            "which versions look in PATH too is not known here), which no approval of bun "
+            "covers",
         )
 
     def _bun_script(self, name: str, cwd: paths.Cwd) -> bool:
@@ -3643,20 +3644,31 @@ class _Walk(LineWrites):
         what = f"`{short(words[0].text)}` runs"
         self.denied_inside(what, text, "engine.runner-command", seg, cwd)
 
-    def windows_program(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+    def windows_program(
+        self, words: Sequence[Word], invoked_as: str | None, seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
         """A Windows program run from WSL by its file's name (`git.exe`, `limactl.exe`,
         `cmd.exe /c …`, `powershell.exe -c …`; review HH6): no rule knows it by that name,
         so none of the checks of the program it is apply (an approved `git.exe` had
         allowed `git.exe -c core.pager=x log`). It asks whatever is approved, is offered
         nothing, and its line is judged as the program of the name without `.exe` for a
         deny (`rm.exe -rf ~` as `rm -rf ~`). Windows' shells (`cmd`, `powershell`, `pwsh`)
-        run a command string no check here reads."""
+        run a command string no check here reads, under any of their names (`pwsh-lts`,
+        `pwsh-preview`: review HM1). A `.com` program is one too (`format.com`: HM3); a
+        `.exe` built here and run by its path (dune's `./_build/default/main.exe`) is not
+        (HM4): only a bare name (found through WSL's Windows PATH) or a Windows drive's
+        path (`/mnt/c/…`, `C:…`) is."""
         if not words or words[0].value is None:
             return
         name = words[0].value.replace("\\", "/").rpartition("/")[2]
+        # (the words' first value is the program's name, the path it was run by apart)
+        path = (invoked_as or words[0].value).replace("\\", "/")
         lowered = name.lower()
-        shell = lowered.removesuffix(".exe") in _WINDOWS_SHELLS
-        if not lowered.endswith(".exe") and not shell:
+        suffix = next((s for s in _WINDOWS_SUFFIXES if lowered.endswith(s)), "")
+        stem = lowered.removesuffix(suffix)
+        shell = stem in _WINDOWS_SHELLS or stem.startswith(_WINDOWS_SHELL_STEMS)
+        on_windows = "/" not in path or path.startswith("/mnt/") or ":" in path.partition("/")[0]
+        if not shell and not (suffix and on_windows):
             return
         if shell:
             why = (
@@ -3669,8 +3681,9 @@ class _Walk(LineWrites):
                 "or check of the program it is knows by that name, which no approval covers"
             )
         seg.floor(Verdict.ASK, "engine.windows-program", why)
-        if lowered.endswith(".exe") and len(name) > 4:
-            text = " ".join((shlex.quote(name[:-4]), *(w.text for w in words[1:] if w.text)))
+        if suffix and stem:
+            # Windows' names are not case-sensitive: `RM.EXE` is `rm` (review HM2)
+            text = " ".join((shlex.quote(stem), *(w.text for w in words[1:] if w.text)))
             self.denied_inside(f"`{short(name)}` runs", text, "engine.runner-command", seg, cwd)
 
     def _package_runner_command(
@@ -3698,8 +3711,8 @@ class _Walk(LineWrites):
         for start in starts:
             inner = words[start:]
             texts.append(" ".join(w.text for w in inner if w.text))
-            joined = " ".join(w.value if w.value is not None else w.text for w in inner)
-            texts.append(joined)
+            if _shell_joined(runner, values[1:start]):
+                texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
         what = f"`{short(' '.join(v or '…' for v in values[:size]))}` runs"
         for text in dict.fromkeys(texts):
             if text.strip():
@@ -7544,8 +7557,29 @@ def _lima_line(words: Sequence[Word]) -> str:
     return " ".join(parts)
 
 
-# Windows' shells, run from WSL (`cmd.exe`, `powershell.exe`, `pwsh`: review HH6)
+def _shell_joined(runner: Sequence[str], options: Sequence[str | None]) -> bool:
+    """Whether an npm-family runner hands its command's words to a shell as one line
+    (`_package_runner_command`): yarn berry's `exec` and `bun exec` run them in their own
+    shell, and a code option (npm's `-c`/`--call`, pnpm's `-c`/`--shell-mode`) makes the
+    next word shell code. npx, `npm exec` and `bun x` quote each word (review HM6: `npx
+    cowsay 'a > ~/.bashrc'` prints the text). An option not read (None) may be any."""
+    if runner[0] in ("yarn", "yarnpkg") or tuple(runner[:2]) == ("bun", "exec"):
+        return True
+    for value in options:
+        if value is None or value in ("--call", "--shell-mode"):
+            return True
+        if value.startswith("-") and not value.startswith("--") and "c" in value:
+            return True  # (`-c`, and a bundle that holds it: `-sc`)
+    return False
+
+
+# Windows' shells, run from WSL (`cmd.exe`, `powershell.exe`, `pwsh`: review HH6), and
+# their other installed names (`pwsh-preview`, `pwsh-lts`, `powershell-preview`: review
+# HM1), matched by how the name starts
 _WINDOWS_SHELLS: Final = frozenset({"cmd", "powershell", "pwsh", "powershell_ise"})
+_WINDOWS_SHELL_STEMS: Final = ("pwsh", "powershell")
+# the names a Windows program has in WSL besides `.exe` (review HM3: `format.com`)
+_WINDOWS_SUFFIXES: Final = (".exe", ".com")
 # the npm-family runners (review BR1): `npx CMD`, `npm exec|x`, `yarn exec|dlx|node`,
 # `pnpm exec|dlx` (pnpm 11's `pn`), `bun x|run|exec` … as the runner table names them
 _PACKAGE_RUNNER_NAMES: Final = frozenset(

@@ -1171,13 +1171,16 @@ def pnpm_fallback(words: Sequence[str | None]) -> PnpmFallback | None:
     return PnpmFallback(program, (command, following), root)
 
 
-# bun 1.3's commands (`bun --help`; `bun ci` is `bun install --frozen-lockfile`): any
-# other first word is a file, a script of package.json or a program (review BR3)
+# bun 1.3's commands (`bun --help`, and the names its `which()` knows: `r`, `list`,
+# `whoami`, the reserved `deploy`… (review HM5); `bun ci` is `bun install
+# --frozen-lockfile`): any other first word is a file, a script of package.json or a
+# program (review BR3)
 _BUN_COMMANDS: Final = frozenset(
     {"run", "test", "x", "repl", "exec", "install", "i", "ci", "add", "a", "remove", "rm",
      "update", "outdated", "audit", "link", "unlink", "publish", "patch", "patch-commit",
      "pm", "info", "why", "init", "create", "c", "upgrade", "build", "feedback", "help",
-     "completions", "getcompletes", "discord"}
+     "completions", "getcompletes", "discord", "r", "uninstall", "list", "whoami",
+     "deploy", "cloud", "config", "use", "auth", "login", "logout", "prune"}
 )  # fmt: skip
 # bun's options before the command that take no value
 _BUN_FLAGS: Final = frozenset(
