@@ -296,8 +296,8 @@ class Evaluator:
         # the start is found again for every line, not kept with a context: the logical
         # `PWD` check (review EO2) stats the file system, and `eval --jsonl` keeps its
         # context while a link re-pointed between lines makes `PWD` name the cwd (GE3)
-        start = _start_cwd(ctx)
-        walk = _Walk(self._rules, ctx, self._approvals, self._git, start, self.state_files)
+        # (the walk finds it, with the candidates it keeps: `_start_candidates` once)
+        walk = _Walk(self._rules, ctx, self._approvals, self._git, None, self.state_files)
         return walk.run(command), walk.fs
 
     def _remember(self, key: _CacheKey, value: Decision) -> None:
@@ -435,7 +435,7 @@ class _Walk(LineWrites):
         self.init_line_writes()  # see `LineWrites`
         # the context's working directory and where its links lead (`automount_pattern`)
         self._context_cwd = _start_candidates(ctx)
-        self.start = start if start is not None else _start_cwd(ctx)
+        self.start = start if start is not None else paths.Cwd(candidates=self._context_cwd)
         self.root: CommandLine | None = None
         self._data_names: frozenset[str] | None = None  # see `data_names`
         self._reassigned: tuple[frozenset[str] | None] | None = None  # see `reassigned`
@@ -5003,6 +5003,8 @@ class _Walk(LineWrites):
         """The entries of the environment's load-path variables (`_LOADED_PATHS`) that
         are empty or relative (below the working folder) or lead into the workspace."""
         risky: dict[str, list[str]] = {}
+        if self.ctx.env.keys().isdisjoint(_LOADED_PATHS):
+            return risky  # (the usual environment sets none: no need to look at each)
         for variable, language in _LOADED_PATHS.items():
             text = self.ctx.env.get(variable)
             if text is None or (language == "native-file" and not text.strip()):
@@ -5468,11 +5470,6 @@ def _inside_roots(folder: str, roots: tuple[str, str]) -> bool:
         return True
     real = paths.real(folder)
     return real != folder and any(paths.is_within(real, root) for root in roots)
-
-
-def _start_cwd(ctx: EvalContext) -> paths.Cwd:
-    """Where the line starts (`_start_candidates`)."""
-    return paths.Cwd(candidates=_start_candidates(ctx))
 
 
 def _start_candidates(ctx: EvalContext) -> frozenset[str]:

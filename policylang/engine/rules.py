@@ -966,6 +966,9 @@ class RuleView:
             LazyRegex(joined, re.DOTALL | re.IGNORECASE) if joined else None
         )
         self._may_protect_write = prefilter(policy.protected.rules, Access.WRITE)
+        # `may_be_protected` by path: the evaluator asks it of most words of a line, and
+        # the same names recur from line to line (a pure function of the text: memoised)
+        self._maybe_protected: dict[str, bool] = {}
         # the globs a write is checked against: names a program makes up from a prefix
         # are tried against their components (`prefixes.made_names`)
         self.write_globs = tuple(
@@ -1081,7 +1084,13 @@ class RuleView:
     def may_be_protected(self, path: str) -> bool:
         """Whether some protected-path rule could cover `path` (a cheap test by names: no
         False is wrong, a True may be)."""
-        return self._may_protect(path) or self._may_protect_write(path)
+        found = self._maybe_protected.get(path)
+        if found is None:
+            found = self._may_protect(path) or self._may_protect_write(path)
+            if len(self._maybe_protected) >= _MATCH_CACHE_SIZE:
+                self._maybe_protected.clear()
+            self._maybe_protected[path] = found
+        return found
 
     def linked_places(self, ctx: EvalContext) -> tuple[tuple[str, str], ...]:
         """Where the links among the home's protected places lead, each with the link's
