@@ -928,8 +928,7 @@ def tree_path(word: Word) -> str | None:
 
 
 def _program(found: SegmentRules) -> str | None:
-    name = found.inner[0].value if found.inner else None
-    return None if name is None else program_name(name.rpartition("/")[2])
+    return found.program  # (`program_name` of the basename of its first word)
 
 
 def _ignored_folder(top: str, excludes: str | None, skipped: list[str], path: str) -> bool:

@@ -5457,7 +5457,7 @@ def _makes_link(found: SegmentRules) -> bool:
     """Whether a command makes a symbolic or hard link (`ln`, `cp -s`, `cp -l`, `link`)."""
     if not found.inner or found.inner[0].value is None:
         return False
-    name = program_name(found.inner[0].value.rpartition("/")[2])
+    name = found.program
     if name in ("ln", "link", "symlink"):
         return True
     return name == "cp" and found.view.has("-s", "--symbolic-link", "-l", "--link")
@@ -5522,7 +5522,7 @@ def _rsync_patterns(found: SegmentRules) -> frozenset[int]:
     inner = found.inner
     if not inner or inner[0].value is None:
         return frozenset()
-    if program_name(inner[0].value.rpartition("/")[2]) != "rsync":
+    if found.program != "rsync":
         return frozenset()
     words: set[int] = set()
     for option in found.view.options:
@@ -5577,8 +5577,10 @@ def _tree_writer(found: SegmentRules) -> str | None:
     the movers: `mv`, `cp -r` (review BW2) and the renamers (`rename.ul`: review BX2)."""
     if not found.inner or found.inner[0].value is None:
         return None
+    name = found.program or ""
+    if found.git_dirs is None and name not in _TREE_WRITER_NAMES:
+        return None  # (most segments: by name first, before any word is looked at)
     values = [w.value for w in found.inner]
-    name = program_name(values[0].rpartition("/")[2]) if values[0] else ""
     shown = " ".join(w.text for w in found.inner[:2])
     if found.git_dirs is not None:
         verb = values[1] if len(values) > 1 else None
@@ -6419,6 +6421,13 @@ _GIT_TREE_KEEPERS: Final = frozenset(
 # programs besides git that may rewrite the work tree under an approval of any verb
 _TREE_SWITCHERS: Final = frozenset({"gh", "hub", "glab", "jj", "hg", "sl", "tig", "git-lfs"})
 _FORGE_SWITCHES: Final = frozenset({"checkout", "co", "sync", "clone", "merge", "pull"})
+# every name `_tree_writer` may answer for, outside git: any other writes no tree
+_TREE_WRITER_NAMES: Final = (
+    _TREE_SWITCHERS
+    | _RENAMERS
+    | {"patch", "mv", "cp", "tar", "gtar", "bsdtar", "unzip", "bsdunzip", "cpio", "rsync"}
+    | {"7z", "7za", "7zr", "7zz"}
+)
 # the folders package managers install programs into (an activated `.venv/bin`,
 # `node_modules/.bin`): what is there came from an install, which ran the packages' own
 # code anyway; a repository that commits such a folder is not told apart
