@@ -3829,6 +3829,8 @@ def runs_elsewhere(values: Sequence[str | None]) -> bool:
     name = values[0].rpartition("/")[2]
     if name == "ssh":
         return True
+    if name not in _CONTAINER_ENGINES and name not in ("kubectl", "oc"):
+        return False  # (most commands: by name first, before the words are looked at)
     rest = [v for v in values[1:] if v is not None and not v.startswith("-")]
     if name in _CONTAINER_ENGINES:
         if rest[:1] == ["container"]:
