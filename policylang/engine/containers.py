@@ -19,6 +19,8 @@ container this machine's network, its loopback services included (review HF6).
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -116,16 +118,25 @@ def host_option(program: str, words: Sequence[str | None]) -> tuple[str, str] | 
 _RUNTIME_ANNOTATIONS: Final = ("run.oci.", "org.criu.", "io.podman.annotations.")
 
 
-def runtime_option(words: Sequence[str | None]) -> str | None:
+def runtime_option(words: Sequence[str | None], program: str = "") -> str | None:
     """The `--annotation KEY=VALUE` of `words` whose key the OCI runtime reads as its own
     setting (a program it loads, a file it writes, the groups it keeps), or podman's
     `--group-add keep-groups` (the user's own groups, crun's `keep_original_groups`), as
-    written, or None; a value that is not literal counts. Every word is read, as
-    `host_option`."""
+    written, or None; a value that is not literal counts. podman splits both options'
+    values on commas as CSV, quotes removed (`--annotation a=b,run.oci.…`, `--group-add
+    '"keep-groups"'`: review HN1), so every item is read, quotes dropped; a value that is
+    no clean CSV record counts. `buildah config -a` is `--annotation` (an image's
+    annotations reach the runtime of each container made from it: HN2). Every word is
+    read, as `host_option`."""
+    config = program == "buildah" and "config" in words
     for index, word in enumerate(words):
-        if word is None or not word.startswith("--"):
+        if word is None or not word.startswith("-"):
             continue
-        name, equals, value = word.partition("=")
+        if config and word.startswith("-a") and not word.startswith("--"):
+            name, equals, value = "--annotation", word[2:3], word[2:].removeprefix("=")
+            equals = "=" if value else ""
+        else:
+            name, equals, value = word.partition("=")
         if name not in ("--annotation", "--group-add"):
             continue
         if not equals:
@@ -133,12 +144,31 @@ def runtime_option(words: Sequence[str | None]) -> str | None:
             if following is None:
                 return f"{name} …"
             value = following
-        if name == "--group-add":
-            if value.lower() == "keep-groups":
-                return f"{name} {value}"
-        elif value.lower().lstrip().startswith(_RUNTIME_ANNOTATIONS):
+        if _runtime_setting(name, value):
             return f"{name} {value}"
     return None
+
+
+def _runtime_setting(name: str, value: str) -> bool:
+    """Whether an item of `--annotation VALUE` (or `--group-add VALUE`), split on commas
+    with every quote dropped (stricter than podman's CSV reading), is a setting of the
+    OCI runtime, or VALUE is no clean CSV record (HN1)."""
+    try:
+        records = list(csv.reader(io.StringIO(value), strict=True))
+    except csv.Error:
+        return True
+    if len(records) > 1 or "\r" in value:
+        return True
+    if any('"' in field for record in records for field in record):
+        return True  # a quote inside a field: an escaped or stray one, no clean CSV
+    for item in value.replace('"', "").split(","):
+        item = item.strip().lower()
+        if name == "--group-add":
+            if item == "keep-groups":
+                return True
+        elif item.startswith(_RUNTIME_ANNOTATIONS):
+            return True
+    return False
 
 
 def _named_runtime(value: str | None) -> bool:

@@ -2058,7 +2058,7 @@ class _Walk(LineWrites):
                 f"`{program} … {option}` names {what}, which no approval covers",
             )
             seg.suggestion = None
-        annotation = containers.runtime_option(words)
+        annotation = containers.runtime_option(words, program)
         if annotation is not None:
             seg.floor(
                 Verdict.ASK,

@@ -71,7 +71,8 @@ def test_asks_under_the_approval(tmp_path: Path, line: str, approval: str) -> No
         ("podman run --group-add 1000 --rm alpine echo hi", "podman run"),
         ("docker context ls", "docker context ls"),
         ("docker context use other", "docker context use"),
-        ("podman container restore c", "podman container restore"),
+        # any `container restore` asks since review HN6 (a checkpoint image)
+        ("podman container checkpoint c", "podman container checkpoint"),
         ("docker plugin ls", "docker plugin ls"),
     ],
 )
