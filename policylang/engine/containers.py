@@ -171,6 +171,33 @@ def _runtime_setting(name: str, value: str) -> bool:
     return False
 
 
+# the transports that name an image by a file or folder of this machine (or another
+# store's root: `containers-storage:[/path]img`), which the agent may have written
+_LOCAL_TRANSPORTS: Final = (
+    "dir:", "oci:", "oci-archive:", "docker-archive:", "containers-storage:",
+    "docker-daemon:", "sif:", "ostree:", "tarball:",
+)  # fmt: skip
+_RUN_VERBS: Final = frozenset({"run", "create"})
+
+
+def local_image(program: str, words: Sequence[str | None]) -> str | None:
+    """The word of a podman (or docker, which may be podman's wrapper) `run` or `create`
+    that names its image by a local transport (`oci-archive:img.tar`, `oci:dir`, `dir:`
+    …), or None: the image's annotations reach the OCI runtime as the container's own
+    (`run.oci.seccomp.plugins=PATH` loads PATH here), and the agent may have written the
+    archive (review HN2). Every literal word after the verb is read, as `host_option`
+    (a named volume `-v dir:/data` asks too: stricter, never looser)."""
+    if program not in ("podman", "docker"):
+        return None
+    verb = next((i for i, w in enumerate(words) if w in _RUN_VERBS), None)
+    if verb is None:
+        return None
+    for word in words[verb + 1 :]:
+        if word is not None and word.lower().startswith(_LOCAL_TRANSPORTS):
+            return word
+    return None
+
+
 def _named_runtime(value: str | None) -> bool:
     """Whether `--runtime VALUE` names a runtime the engine's configuration lists (docker's
     daemon.json, podman's containers.conf: podman 4.3 refuses a name it does not list) or

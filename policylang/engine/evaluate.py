@@ -2069,6 +2069,17 @@ class _Walk(LineWrites):
                 "`keep-groups` keeps the user's groups), which no approval covers",
             )
             seg.suggestion = None
+        image = containers.local_image(program, words)
+        if image is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.container-local-image",
+                f"`{program} … {short(image)}` runs an image from a file or folder of this "
+                "machine (which the agent may have written), whose annotations are settings "
+                "of the OCI runtime (a library it loads, a file it appends to), which no "
+                "approval covers",
+            )
+            seg.suggestion = None
         cpp = containers.cpp_containerfile(program, words)
         if cpp is not None:
             seg.floor(
