@@ -1552,7 +1552,7 @@ class _Walk(LineWrites):
         self.rule_verdict(found, seg, cwd)
         self.container_options(found.inner, seg)
         self.runner_command(found.inner, seg, cwd)
-        self.windows_program(found.inner, found.invoked_as, seg, cwd)
+        self.windows_program(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
         self.env_unsure = poison is not None or bool(segment.assignments) or (
@@ -3655,9 +3655,7 @@ class _Walk(LineWrites):
         what = f"`{short(words[0].text)}` runs"
         self.denied_inside(what, text, "engine.runner-command", seg, cwd)
 
-    def windows_program(
-        self, words: Sequence[Word], invoked_as: str | None, seg: SegmentState, cwd: paths.Cwd
-    ) -> None:
+    def windows_program(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
         """A Windows program run from WSL by its file's name (`git.exe`, `limactl.exe`,
         `cmd.exe /c …`, `powershell.exe -c …`; review HH6): no rule knows it by that name,
         so none of the checks of the program it is apply (an approved `git.exe` had
@@ -3665,21 +3663,19 @@ class _Walk(LineWrites):
         nothing, and its line is judged as the program of the name without `.exe` for a
         deny (`rm.exe -rf ~` as `rm -rf ~`). Windows' shells (`cmd`, `powershell`, `pwsh`)
         run a command string no check here reads, under any of their names (`pwsh-lts`,
-        `pwsh-preview`: review HM1). A `.com` program is one too (`format.com`: HM3); a
-        `.exe` built here and run by its path (dune's `./_build/default/main.exe`) is not
-        (HM4): only a bare name (found through WSL's Windows PATH) or a Windows drive's
-        path (`/mnt/c/…`, `C:…`) is."""
+        `pwsh-preview`: review HM1). A `.com` program is one too (`format.com`: HM3).
+        Whatever its path: a Windows drive is mounted where WSL's configuration says
+        (`/mnt/c`, `/c`), a workspace may lie on one, a link may lead to one, and a path
+        has many spellings (`//mnt/c`, `/./mnt/c`: review HP5), so a native build named
+        `.exe` (dune's `./_build/default/bin/main.exe`) asks under approvals too (HM4)."""
         if not words or words[0].value is None:
             return
         name = words[0].value.replace("\\", "/").rpartition("/")[2]
-        # (the words' first value is the program's name, the path it was run by apart)
-        path = (invoked_as or words[0].value).replace("\\", "/")
         lowered = name.lower()
         suffix = next((s for s in _WINDOWS_SUFFIXES if lowered.endswith(s)), "")
         stem = lowered.removesuffix(suffix)
         shell = stem in _WINDOWS_SHELLS or stem.startswith(_WINDOWS_SHELL_STEMS)
-        on_windows = "/" not in path or path.startswith("/mnt/") or ":" in path.partition("/")[0]
-        if not shell and not (suffix and on_windows):
+        if not shell and not suffix:
             return
         if shell:
             why = (
@@ -7583,7 +7579,8 @@ def _shell_joined(runner: Sequence[str], options: Sequence[str | None]) -> bool:
     if runner[0] in ("yarn", "yarnpkg") or tuple(runner[:2]) == ("bun", "exec"):
         return True
     for value in options:
-        if value is None or value in ("--call", "--shell-mode"):
+        # (`--shell-mode=true`, `--call=CODE`: review HP6)
+        if value is None or value.startswith(("--call", "--shell-mode")):
             return True
         if value.startswith("-") and not value.startswith("--") and "c" in value:
             return True  # (`-c`, and a bundle that holds it: `-sc`)

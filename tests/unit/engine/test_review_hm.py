@@ -6,8 +6,10 @@ HM1: PowerShell installed as `pwsh-lts`, `pwsh-preview` or `powershell-preview` 
 offered its name, and approved it allowed `-Command 'Remove-Item -Recurse -Force ~'`.
 HM2: `RM.EXE -rf ~` asked where `rm.exe -rf ~` is denied (Windows ignores case).
 HM3: `format.com D:` was offered `format.com` (WSL runs `.com` programs too).
-HM4: a native build named `.exe` run by its workspace path (dune's
-`./_build/default/bin/main.exe`) had lost its offer to the Windows-program check.
+HM4 / HP5: a native build named `.exe` run by its workspace path (dune's
+`./_build/default/bin/main.exe`) lost its offer to the Windows-program check; telling it
+from a Windows drive's program by its path (review HM's fix) let `//mnt/c/…/git.exe` and
+`/c/…/git.exe` through (HP5), so every `.exe` path is a Windows program.
 HM5: bun's own `list`, `whoami`, `uninstall` were read as programs bun falls back to.
 HM6: `npx`, `npm exec` and `bun x` quote their command's words, so `npx cowsay 'a >
 ~/.bashrc'` prints the text; judging its words joined denied it. yarn's `exec` and the
@@ -56,16 +58,26 @@ def test_hm3_com_programs_are_windows_programs(tmp_path: Path) -> None:
     assert decide("format.com D:", workspace, env, "format.com").verdict is Verdict.ASK
 
 
-def test_hm4_workspace_exe_builds_are_ordinary_programs(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "line",
+    [
+        "//mnt/c/Git/cmd/git.exe log --ext-diff -p",
+        "/./mnt/c/Git/cmd/git.exe -c core.pager=x log",
+        "/c/Git/cmd/git.exe log --ext-diff -p",
+        "./win/git.exe log --ext-diff -p",
+        "./_build/default/bin/main.exe --help",
+    ],
+)
+def test_hp5_any_exe_path_is_a_windows_program(tmp_path: Path, line: str) -> None:
+    # review HP5: a Windows drive has many spellings and mount points, and a workspace or
+    # a link may lie on one; so every `.exe` asks under its approval, a native build named
+    # `.exe` too (HM4's over-strictness, kept on purpose)
     workspace, env = _ws(tmp_path)
-    line = "./_build/default/bin/main.exe --help"
-    decision = decide(line, workspace, env)
-    assert "engine.windows-program" not in {r.rule_id for r in decision.reasons}
-    assert decision.suggested_rule is not None
-    # a Windows drive's program keeps the check, by path or by name
-    for windows in ("/mnt/c/Program Files/Git/bin/git.exe status", "git.exe status"):
-        line = windows.replace("Program Files", "'Program Files'")
-        assert "engine.windows-program" in {r.rule_id for r in decide(line, workspace, env).reasons}
+    program = line.split()[0]
+    decision = decide(line, workspace, env, program, line)
+    assert decision.verdict is Verdict.ASK
+    assert "engine.windows-program" in {r.rule_id for r in decision.reasons}
+    assert decide(line, workspace, env).suggested_rule is None
 
 
 @pytest.mark.parametrize("line", ["bun list", "bun whoami", "bun uninstall left-pad"])
@@ -94,6 +106,8 @@ def test_hm6_quoted_runner_words_are_not_denied(tmp_path: Path, line: str) -> No
         "pnpm -c exec 'rm -rf ~'",
         "pnpm exec --shell-mode 'rm -rf ~'",
         "pnpm --shell-mode exec 'rm -rf ~'",
+        "pnpm exec --shell-mode=true 'rm -rf ~'",
+        "pnpm dlx --shell-mode=true 'rm -rf ~'",
         "yarn exec 'rm -rf ~'",
         "bun exec 'rm -rf ~'",
         "npx rm -rf ~",
