@@ -177,25 +177,79 @@ _LOCAL_TRANSPORTS: Final = (
     "dir:", "oci:", "oci-archive:", "docker-archive:", "containers-storage:",
     "docker-daemon:", "sif:", "ostree:", "tarball:",
 )  # fmt: skip
-_RUN_VERBS: Final = frozenset({"run", "create"})
+# the verbs whose later words name an image a container runs, or that podman or buildah
+# copies into its storage, annotations and all (`podman pull oci-archive:x.tar`, then
+# `podman run x`: review HP3); `podman container clone CTR NAME IMAGE` (review HP1)
+_RUN_VERBS: Final = frozenset({"run", "create", "clone", "pull"})
+# the verbs that always read an image archive of this machine (a file, or stdin: review
+# HP3); not `import`, whose tarball is a root filesystem with no image configuration (its
+# `--change LABEL` stays a label: podman 4.3 gives the container no annotation of it)
+_ARCHIVE_VERBS: Final = frozenset({"load"})
+_HELP: Final = frozenset({"--help", "-h", "help"})
+
+
+def literal_start(text: str) -> str:
+    """The literal start of a shell word's text, quotes removed, up to its first expansion
+    (`$`, a backquote): `"oci-archive:$F"` starts `oci-archive:` (review HP2)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "$`":
+            break
+        if ch == "\\" and i + 1 < len(text):
+            out.append(text[i + 1])
+            i += 2
+            continue
+        if ch not in "'\"":
+            out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def local_image(program: str, words: Sequence[str | None]) -> str | None:
-    """The word of a podman (or docker, which may be podman's wrapper) `run` or `create`
-    that names its image by a local transport (`oci-archive:img.tar`, `oci:dir`, `dir:`
-    …), or None: the image's annotations reach the OCI runtime as the container's own
+    """The word of a podman (or docker, which may be podman's wrapper) `run`, `create`,
+    `container clone` or `pull` (or buildah's `from` or `pull`, skopeo's `copy` into
+    `containers-storage:`) that names its image by a local transport (`oci-archive:img.tar`,
+    `oci:dir`, `dir:` …), or podman's `load` (an archive, always), or None: the
+    image's annotations reach the OCI runtime as the container's own
     (`run.oci.seccomp.plugins=PATH` loads PATH here), and the agent may have written the
-    archive (review HN2). Every literal word after the verb is read, as `host_option`
-    (a named volume `-v dir:/data` asks too: stricter, never looser)."""
-    if program not in ("podman", "docker"):
+    archive (reviews HN2, HP1, HP3). Every word after the verb is read, as `host_option`
+    (a named volume `-v dir:/data` asks too: stricter, never looser); the caller gives an
+    unknown word's literal start (`"oci-archive:$F"`: review HP2)."""
+    if program in ("podman", "docker"):
+        verbs = _RUN_VERBS | _ARCHIVE_VERBS if program == "podman" else _RUN_VERBS
+    elif program == "buildah":
+        verbs = frozenset({"from", "pull"})
+    elif program == "skopeo":
+        verbs = frozenset({"copy"})
+    else:
         return None
-    verb = next((i for i, w in enumerate(words) if w in _RUN_VERBS), None)
+    verb = next((i for i, w in enumerate(words) if w in verbs), None)
     if verb is None:
         return None
-    for word in words[verb + 1 :]:
-        if word is not None and word.lower().startswith(_LOCAL_TRANSPORTS):
-            return word
-    return None
+    rest = words[verb + 1 :]
+    if words[verb] in _ARCHIVE_VERBS:
+        if any(w in _HELP for w in rest):
+            return None
+        return f"{words[verb]}"
+    found = next(
+        (w for w in rest if w is not None and w.lower().startswith(_LOCAL_TRANSPORTS)), None
+    )
+    if program == "skopeo":
+        # a copy from a local transport into podman's storage (or between stores): a
+        # registry's image into it is a pull, a copy out of it no run here
+        # (SOURCE DEST: the last operand is DEST; an unknown one may be the storage)
+        operands = [w for w in rest if not w or (":" in w and not w.startswith("-"))]
+        if len(operands) < 2:
+            return None
+        dest = operands[-1]
+        if dest and not dest.lower().startswith("containers-storage:"):
+            return None
+        return next(
+            (w for w in operands[:-1] if w and w.lower().startswith(_LOCAL_TRANSPORTS)), None
+        )
+    return found
 
 
 def _named_runtime(value: str | None) -> bool:

@@ -2013,10 +2013,17 @@ class _Walk(LineWrites):
             return
         program = inner[0].value.rpartition("/")[2]
         program = self.rules.renamed(program) or program_name(program)
+        # an unknown word by its literal start (`"oci-archive:$F"`: review HP2)
+        starts = [w.value if w.value is not None else containers.literal_start(w.text)
+                  for w in inner[1:]]  # fmt: skip
+        if program == "skopeo":
+            self.container_local_image(program, starts, seg)  # (review HP3)
+            return
         if program not in containers.ENGINES:
             return
         words = [w.value for w in inner[1:]]
         self.container_host(program, words, seg)
+        self.container_local_image(program, starts, seg)
         fronted = composefiles.front_options(program, words)
         if fronted is not None:
             compose = "compose" in words
@@ -2039,6 +2046,24 @@ class _Walk(LineWrites):
                     "`--help`), which no approval covers",
                 )
                 seg.suggestion = None
+
+    def container_local_image(
+        self, program: str, starts: Sequence[str | None], seg: SegmentState
+    ) -> None:
+        """An image a container engine runs, or copies into its storage, from a file or
+        folder of this machine (`containers.local_image`: reviews HN2, HP1, HP3), judged
+        for every line, approved or not, and offered nothing, as `container_options`."""
+        image = containers.local_image(program, starts)
+        if image is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.container-local-image",
+                f"`{program} … {short(image)}` runs (or stores, to run) an image from a file "
+                "or folder of this machine (which the agent may have written), whose "
+                "annotations are settings of the OCI runtime (a library it loads, a file it "
+                "appends to), which no approval covers",
+            )
+            seg.suggestion = None
 
     def container_host(self, program: str, words: Sequence[str | None], seg: SegmentState) -> None:
         """What a container engine's line takes from this machine beyond its rules' reach
@@ -2067,17 +2092,6 @@ class _Walk(LineWrites):
                 "`run.oci.seccomp.plugins` loads a library of this machine into it, "
                 "`run.oci.hooks.stdout` appends to a file of this machine, "
                 "`keep-groups` keeps the user's groups), which no approval covers",
-            )
-            seg.suggestion = None
-        image = containers.local_image(program, words)
-        if image is not None:
-            seg.floor(
-                Verdict.ASK,
-                "engine.container-local-image",
-                f"`{program} … {short(image)}` runs an image from a file or folder of this "
-                "machine (which the agent may have written), whose annotations are settings "
-                "of the OCI runtime (a library it loads, a file it appends to), which no "
-                "approval covers",
             )
             seg.suggestion = None
         cpp = containers.cpp_containerfile(program, words)

@@ -3441,7 +3441,7 @@ _ALIASES = {
     "gmake": "make", "bmake": "make", "pmake": "make",
     "cpp": "gcc", "gfortran": "gcc", "gccgo": "gcc", "gdc": "gcc", "gnat": "gcc",
     "musl-gcc": "gcc", "tcc": "gcc", "clang-cpp": "clang", "musl-clang": "clang",
-    "zig-cc": "clang", "yarnpkg": "yarn",
+    "zig-cc": "clang", "yarnpkg": "yarn", "podman-remote": "podman",
     # pnpm 11's second names (review HH3)
     "pn": "pnpm", "pnx": "pnpx",
 }  # fmt: skip
