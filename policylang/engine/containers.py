@@ -237,19 +237,24 @@ def local_image(program: str, words: Sequence[str | None]) -> str | None:
         (w for w in rest if w is not None and w.lower().startswith(_LOCAL_TRANSPORTS)), None
     )
     if program == "skopeo":
-        # a copy from a local transport into podman's storage (or between stores): a
-        # registry's image into it is a pull, a copy out of it no run here
-        # (SOURCE DEST: the last operand is DEST; an unknown one may be the storage)
-        operands = [w for w in rest if not w or (":" in w and not w.startswith("-"))]
-        if len(operands) < 2:
-            return None
-        dest = operands[-1]
-        if dest and not dest.lower().startswith("containers-storage:"):
-            return None
-        return next(
-            (w for w in operands[:-1] if w and w.lower().startswith(_LOCAL_TRANSPORTS)), None
-        )
+        return _skopeo_into_storage(rest)
     return found
+
+
+def _skopeo_into_storage(rest: Sequence[str | None]) -> str | None:
+    """The local-transport source of a `skopeo copy` whose destination may be podman's
+    storage (`local_image`), or None: a registry's image into it is a pull, a copy out
+    of it no run here. Which word is the destination is not read from the operands'
+    places, since skopeo takes options after them and an option's value may hold a `:`
+    (review HQ7: `skopeo copy oci-archive:x containers-storage:y --src-creds u:p`): any
+    word after a local source that names the storage, or is not known, may be it."""
+    for index, word in enumerate(rest):
+        if not word or not word.lower().startswith(_LOCAL_TRANSPORTS):
+            continue
+        if any(not later or later.lower().startswith("containers-storage:")
+               for later in rest[index + 1 :]):
+            return word
+    return None
 
 
 def _named_runtime(value: str | None) -> bool:

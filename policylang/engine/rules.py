@@ -2710,13 +2710,6 @@ class RuleView:
             any(value.startswith(("-", "+")) for value in values[1:])
             and not _only_job_limits(words)
             and not all(_listish(value, values[0]) for value in values[1:])  # (GH4)
-            # a help or version line alone (`devcontainer --help`, given a verb's arity
-            # by review HO1), as `_help_only` offers it where the arity is one word
-            and not (
-                all(_helpish(value) for value in values[1:])
-                and not _loads_app_for_help(values)
-                and values[0].rpartition("/")[2] not in _VERB_ONLY
-            )
         ):
             # an option before the verb hides the verb from the rules that name it: `ip -4
             # vrf exec … sh x`, `tmux -2 saveb F`, `ip -b FILE` read by no locked rule

@@ -85,7 +85,9 @@ def test_no_dishonest_offer(setting: tuple[Path, dict[str, str]], line: str) -> 
         ("vagrant status", Verdict.ASK, "vagrant status"),
         ("vagrant halt", Verdict.ASK, "vagrant halt"),
         ("vagrant plugin list", Verdict.ASK, "vagrant plugin list"),
-        ("devcontainer --help", Verdict.ASK, "devcontainer --help $"),
+        # (review HQ: an exact help offer where the arity names a verb is not made, as
+        # poetry, hardhat, nx, turbo, rails and vagrant load project code for `--help`)
+        ("devcontainer --help", Verdict.ASK, None),
         (
             "devcontainer read-configuration --workspace-folder .",
             Verdict.ASK,
