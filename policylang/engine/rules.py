@@ -2942,17 +2942,32 @@ _SHORT_LISTINGS: Final = {
 }
 
 
-# programs whose help loads the project's app, after its `.env` (review GH7: `flask
-# --help` imports `app.py` to list its commands; `flask --version` does not)
-_APP_HELP: Final = frozenset({"flask"})
+# programs besides flask (whose help loads the project's app, after its `.env`: review
+# GH7, `flask --help` imports `app.py` to list its commands; `flask --version` does not)
+# whose help loads the project's configuration or plugins (review HQ: real pytest
+# imports `conftest.py` for `--help`, scons runs the `SConstruct`, hardhat loads
+# `hardhat.config.js`, nx hands off to the workspace's own copy; grunt's Gruntfile,
+# jest's config, suspected) ...
+_APP_HELP: Final = frozenset({"pytest", "py.test", "scons", "hardhat", "nx", "grunt", "jest"})
+# ... and those that load it for their version too (real poetry runs `.poetry/plugins`
+# and turbo the workspace's own binary before reading an option; rails runs `bin/rails`,
+# pdm its project plugins, tox a `toxfile.py`: suspected)
+_APP_VERSION: Final = frozenset({"poetry", "turbo", "rails", "pdm", "tox"})
 
 
 def _loads_app_for_help(line: Sequence[str]) -> bool:
-    """Whether `line` asks a program of `_APP_HELP` for more than its version (no exact
-    help approval: it runs the project's code, review GH7)."""
-    return program_name(line[0].rpartition("/")[2]) in _APP_HELP and any(
-        value != "--version" for value in line[1:]
-    )
+    """Whether `line` asks flask for more than its version, a program of `_APP_HELP` for
+    its help, or one of `_APP_VERSION` for its help or version (no exact help approval: it
+    runs the project's code, reviews GH7, HQ)."""
+    name = program_name(line[0].rpartition("/")[2])
+    if name == "flask":
+        return any(value != "--version" for value in line[1:])
+    if name not in _APP_HELP and name not in _APP_VERSION:
+        return False
+    # (a help or version line only: `pytest tests` keeps the offer of `pytest`)
+    if not line[1:] or not all(_helpish(value) for value in line[1:]):
+        return False
+    return name in _APP_VERSION or any(value != "--version" for value in line[1:])
 
 
 def _unknown_module(values: Sequence[str]) -> int | None:

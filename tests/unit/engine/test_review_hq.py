@@ -14,6 +14,8 @@ offered `skopeo copy`.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +87,50 @@ def test_hq7_skopeo_options_after_operands(tmp_path: Path, line: str) -> None:
 def test_hq7_guards_keep_the_approval(tmp_path: Path, line: str) -> None:
     workspace, env = canary_workspace(tmp_path, None, {"img.tar": "x"})
     assert decide(line, workspace, env, "skopeo copy").verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pytest --help",
+        "py.test -h",
+        "scons --help",
+        "grunt --help",
+        "jest --help",
+        "hardhat --version",
+        "nx --help",
+        "poetry --version",
+        "tox --version",
+        "pdm --version",
+    ],
+)
+def test_hq_help_lines_that_load_the_project_are_offered_nothing(
+    tmp_path: Path, line: str
+) -> None:
+    # found by review HQ beside BU's change: these were offered exactly (`pytest --help
+    # $`), and their help (or version) loads the project's code (conftest.py, SConstruct,
+    # Gruntfile, project plugins)
+    workspace, env = canary_workspace(tmp_path, None, _PROJECT)
+    assert decide(line, workspace, env).suggested_rule is None
+
+
+@pytest.mark.parametrize("line", ["pytest --version", "scons --version", "flask --version"])
+def test_hq_version_lines_that_load_nothing_keep_their_offer(tmp_path: Path, line: str) -> None:
+    workspace, env = canary_workspace(tmp_path, None, _PROJECT)
+    assert decide(line, workspace, env).suggested_rule == f"{line} $"
+
+
+def test_hq_premise_pytest_help_imports_conftest(tmp_path: Path) -> None:
+    # the premise, with the pytest that runs this suite: `--help` imports the
+    # project's conftest.py, `--version` does not
+    marker = tmp_path / "ran"
+    (tmp_path / "conftest.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    for option, runs in (("--version", False), ("--help", True)):
+        subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", option],
+            cwd=tmp_path,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        assert marker.exists() is runs, option
