@@ -36,7 +36,7 @@ import threading
 import tomllib
 import urllib.parse
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from typing import Final, Protocol
 
 from policylang.compiler.checks import unzip_options
@@ -5541,20 +5541,24 @@ def _rsync_patterns(found: SegmentRules) -> frozenset[int]:
     which an approval's checks need not read as paths (review HI4: `rsync -a --exclude
     .git pl/ out/` was denied for writing `.git`, which it leaves alone)."""
     inner = found.inner
-    if not inner or inner[0].value is None:
-        return frozenset()
-    if found.program != "rsync":
-        return frozenset()
     words: set[int] = set()
-    for option in found.view.options:
-        if option.name not in _RSYNC_PATTERN_OPTIONS:
-            continue
-        written = inner[option.word_index].value or ""
-        if not written.startswith(option.name):
-            continue  # (an abbreviation, which asks: `_rsync_odd_option`)
+    for option in _rsync_options_named(found, _RSYNC_PATTERN_OPTIONS):
         words.add(id(inner[option.word_index]))
         words.update(id(inner[index]) for index in option.arg_indexes)
     return frozenset(words)
+
+
+def _rsync_options_named(found: SegmentRules, names: Container[str]) -> Iterator[Option]:
+    """The options of an rsync segment whose name is one of `names`, written in full: an
+    abbreviation keeps the stricter reading (and asks: `_rsync_odd_option`)."""
+    inner = found.inner
+    if not inner or inner[0].value is None or found.program != "rsync":
+        return
+    for option in found.view.options:
+        if option.name in names and (inner[option.word_index].value or "").startswith(
+            option.name
+        ):
+            yield option
 
 
 def _rsync_receiver_words(found: SegmentRules) -> frozenset[int]:
@@ -5565,20 +5569,13 @@ def _rsync_receiver_words(found: SegmentRules) -> frozenset[int]:
     --backup-dir=../old src/ dst/` writes `old`, not `../old`). An absolute or `~` value,
     a remote or unknown destination and an abbreviated option keep those checks."""
     inner = found.inner
-    if not inner or inner[0].value is None:
-        return frozenset()
-    if program_name(inner[0].value.rpartition("/")[2]) != "rsync":
+    if not inner or inner[0].value is None or found.program != "rsync":
         return frozenset()
     destination = rsync_destination(inner, found.view)
     if destination is None or destination.value is None or rsync_remote(destination.value):
         return frozenset()
     words: set[int] = set()
-    for option in found.view.options:
-        if option.name not in RSYNC_FOLDERS:
-            continue
-        written = inner[option.word_index].value or ""
-        if not written.startswith(option.name):
-            continue  # (an abbreviation: the stricter reading stays)
+    for option in _rsync_options_named(found, RSYNC_FOLDERS):
         if option.arg_indexes:
             holder = inner[option.arg_indexes[0]]
             value = holder.value
