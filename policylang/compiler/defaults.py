@@ -271,6 +271,9 @@ _RUNNER_VERBS = (
     # review BS-host: `machinectl shell .host CMD` runs CMD on this machine, `devcontainer
     # exec` in the container that mounts the workspace read-write
     "machinectl shell", "devcontainer exec",
+    # review BW: `vagrant ssh -c CMD` runs CMD in the machine whose synced folder is the
+    # workspace (`MACHINES`)
+    "vagrant ssh",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an

@@ -3762,6 +3762,19 @@ class _Walk(LineWrites):
             texts.append(" ".join(w.text for w in inner if w.text))
             if machine.joined:
                 texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
+        if machine.command_options:
+            # `vagrant ssh -c 'rm -rf ~'`: the option's value is the command (review BW),
+            # also after the machine's name (`vagrant ssh default -c CMD`: ruby's parser
+            # takes options anywhere before `--`)
+            runner_words = words[size - 1 :]
+            view = option_view(runner_words, machine.options)
+            views = [view]
+            if view.rest < len(runner_words) and runner_words[view.rest].value != "--":
+                views.append(option_view(runner_words, machine.options, start=view.rest + 1))
+            for found in views:
+                for option in found.find(*machine.command_options):
+                    if option.value is not None:
+                        texts.append(option.value)
         if machine.assignments:
             # limactl quotes a leading word that holds a `=` after its first `=` only, so
             # the machine's shell reads what comes before it (review HH7: `lima 'x;cat

@@ -2820,6 +2820,10 @@ class RuleView:
             return None
         if scope is not None and scope[0] == 1:
             return self._scoped_suggestion(values, scope[1], unknown, depth)
+        if _lists_project(words):
+            # `rake -T`, `mix help`, `mvn help:describe`: a listing or help that loads the
+            # project's code to answer; its approval looked harmless (review BW)
+            return None
         spelled = _npm_verb(words)
         prefix = self.policy.arity.prefix(words if spelled is None else spelled)
         prefix = tuple(values[: len(prefix)])
@@ -2947,12 +2951,70 @@ _SHORT_LISTINGS: Final = {
 # whose help loads the project's configuration or plugins (review HQ: real pytest
 # imports `conftest.py` for `--help`, scons runs the `SConstruct`, hardhat loads
 # `hardhat.config.js`, nx hands off to the workspace's own copy; grunt's Gruntfile,
-# jest's config, suspected) ...
-_APP_HELP: Final = frozenset({"pytest", "py.test", "scons", "hardhat", "nx", "grunt", "jest"})
+# jest's config, suspected; gulp's `.gulp.js`, cake's and jake's task files, review BW,
+# suspected) ...
+_APP_HELP: Final = frozenset(
+    {"pytest", "py.test", "scons", "hardhat", "nx", "grunt", "jest", "gulp", "cake", "jake"}
+)
 # ... and those that load it for their version too (real poetry runs `.poetry/plugins`
 # and turbo the workspace's own binary before reading an option; rails runs `bin/rails`,
-# pdm its project plugins, tox a `toxfile.py`: suspected)
-_APP_VERSION: Final = frozenset({"poetry", "turbo", "rails", "pdm", "tox"})
+# pdm its project plugins, tox a `toxfile.py`, rebar3 a `rebar.config.script`: suspected)
+_APP_VERSION: Final = frozenset({"poetry", "turbo", "rails", "pdm", "tox", "rebar3"})
+
+
+# programs whose task listing loads the project's code (review BW: real rake runs the
+# `Rakefile` for `-T`; invoke and fab import `tasks.py`/`fabfile.py`, mage compiles and
+# runs the magefile, gulp, jake, cake require their `gulpfile.js`/`Jakefile`/`Cakefile`,
+# nox imports `noxfile.py`, ant runs a `build.xml`'s top-level tasks: suspected): their
+# listing options (besides `_listish`'s `--list…`, `--tasks…`, `--summary`)
+_PROJECT_LISTINGS: Final = {
+    "rake": frozenset({"-T", "-P", "--prereqs", "-D", "--describe", "-W", "--where", "-AT"}),
+    "jake": frozenset({"-T", "-ls"}),
+    "invoke": frozenset({"-l"}),
+    "inv": frozenset({"-l"}),
+    "fab": frozenset({"-l"}),
+    "mage": frozenset({"-l"}),
+    "gulp": frozenset({"-T"}),
+    "nox": frozenset({"-l"}),
+    "ant": frozenset({"-p", "-projecthelp"}),
+    "cake": frozenset(),
+}
+# ... and the verbs that list or help, and load it (review BW: mix evaluates `mix.exs` for
+# `mix help` (not for `mix --help`), rebar3 a `rebar.config.script`, vagrant the
+# `Vagrantfile` (its project plugins), poetry its project plugins, bazel the workspace's
+# `.bazelrc` (its server's JVM) and bazelisk `tools/bazel`, doit `dodo.py`, gradle its
+# build scripts, sbt `build.sbt`: suspected; real mvn loads `.mvn/jvm.config`'s agents
+# for any goal, its help plugin's too)
+_PROJECT_HELP_VERBS: Final = {
+    "mix": frozenset({"help"}),
+    "rebar3": frozenset({"help"}),
+    "vagrant": frozenset({"help", "list-commands"}),
+    "poetry": frozenset({"help", "list"}),
+    "bazel": frozenset({"help", "version", "info", "query", "cquery", "aquery"}),
+    "bazelisk": frozenset({"help", "version", "info", "query", "cquery", "aquery"}),
+    "doit": frozenset({"list", "help", "info"}),
+    "gradle": frozenset({"tasks", "help", "projects", "properties"}),
+    "gradlew": frozenset({"tasks", "help", "projects", "properties"}),
+    "sbt": frozenset({"tasks", "help", "about"}),
+}
+
+
+def _lists_project(line: Sequence[str]) -> bool:
+    """Whether `line` asks a program for a listing or help that loads the project's code
+    (`_PROJECT_LISTINGS`, `_PROJECT_HELP_VERBS`, a maven `help:` goal): no offer, since
+    its approval looked harmless but approved running the workspace's code (review BW)."""
+    if len(line) < 2:
+        return False
+    name = program_name(line[0].rpartition("/")[2])
+    listings = _PROJECT_LISTINGS.get(name)
+    if listings is not None and any(
+        value in listings or value.startswith(("--list", "--tasks", "--summary"))
+        for value in line[1:]
+    ):
+        return True
+    if line[1] in _PROJECT_HELP_VERBS.get(name, ()):
+        return True
+    return name in ("mvn", "mvnw", "mvnd") and any(v.startswith("help:") for v in line[1:])
 
 
 def _loads_app_for_help(line: Sequence[str]) -> bool:

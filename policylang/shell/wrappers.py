@@ -1490,6 +1490,8 @@ class MachineRunner:
             command is read that way too.
         home: it runs in the working folder when the machine has it there, else in the
             home (lima's `cd DIR || cd HOME`): relative names may be the home's.
+        command_options: its options whose value is a command for the machine's shell
+            (`vagrant ssh -c CMD`), judged as such too.
     """
 
     options: OptionSpec = _NO_OPTIONS
@@ -1501,6 +1503,7 @@ class MachineRunner:
     program: str = ""
     joined: bool = False
     home: bool = False
+    command_options: frozenset[str] = frozenset()
 
 
 # limactl 1.x and 2.x (`limactl shell --help`, the `lima` script); colima 0.8; multipass
@@ -1573,6 +1576,19 @@ MACHINES: Final[Mapping[tuple[str, ...], MachineRunner]] = MappingProxyType(
             joined=True,
         ),
         ("docker-machine", "ssh"): MachineRunner(positionals=1, joined=True),
+        # (review BW) vagrant 2.x: `vagrant ssh [NAME] -c CMD`, `vagrant ssh [NAME] -- CMD`
+        # (ssh's arguments, its command among them); the machine's synced folder is the
+        # workspace, read-write
+        ("vagrant", "ssh"): MachineRunner(
+            options=_options(
+                takes_value=_fs("-c --command"),
+                flags=_fs("-p --plain -t --tty --no-tty -h --help"),
+            ),
+            positionals=1,
+            optional_positional=True,
+            joined=True,
+            command_options=_fs("-c --command"),
+        ),
         # (toolbox's container shares the home and the working folder)
         ("toolbox", "run"): MachineRunner(
             options=_options(
