@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
 # the container engines with docker's command line, and buildah, which builds and runs
@@ -207,7 +207,20 @@ def literal_start(text: str) -> str:
     return "".join(out)
 
 
-def local_image(program: str, words: Sequence[str | None]) -> str | None:
+def _maybe_local(word: str | None, index: int, unknown: Collection[int]) -> bool:
+    """Whether a word may name a local transport: it starts with one, or it is not
+    literal and its literal start could begin one (`"$IMG"`, `"oci$X"`: review BX2)."""
+    if word is None:
+        return False
+    lowered = word.lower()
+    if lowered.startswith(_LOCAL_TRANSPORTS):
+        return True
+    return index in unknown and any(t.startswith(lowered) for t in _LOCAL_TRANSPORTS)
+
+
+def local_image(
+    program: str, words: Sequence[str | None], unknown: Collection[int] = ()
+) -> str | None:
     """The word of a podman (or docker, which may be podman's wrapper) `run`, `create`,
     `container clone` or `pull` (or buildah's `from` or `pull`, skopeo's `copy` into
     `containers-storage:`) that names its image by a local transport (`oci-archive:img.tar`,
@@ -216,9 +229,15 @@ def local_image(program: str, words: Sequence[str | None]) -> str | None:
     (`run.oci.seccomp.plugins=PATH` loads PATH here), and the agent may have written the
     archive (reviews HN2, HP1, HP3). Every word after the verb is read, as `host_option`
     (a named volume `-v dir:/data` asks too: stricter, never looser); the caller gives an
-    unknown word's literal start (`"oci-archive:$F"`: review HP2)."""
+    unknown word's literal start (`"oci-archive:$F"`: review HP2), and `unknown` the
+    indexes of such words, which count when that start could begin a transport (`"$IMG"`:
+    review BX2). skopeo's `sync` into a transport other than `docker` or `dir` counts too
+    (skopeo 1.9 has no other: review BX3)."""
+    if program == "skopeo" and "sync" in words:
+        return _skopeo_sync_destination(words)
     if program in ("podman", "docker"):
-        verbs = _RUN_VERBS | _ARCHIVE_VERBS if program == "podman" else _RUN_VERBS
+        # (`docker` may be podman's wrapper, podman-docker: its `load` is podman's, review BX1)
+        verbs = _RUN_VERBS | _ARCHIVE_VERBS
     elif program == "buildah":
         verbs = frozenset({"from", "pull"})
     elif program == "skopeo":
@@ -233,15 +252,35 @@ def local_image(program: str, words: Sequence[str | None]) -> str | None:
         if any(w in _HELP for w in rest):
             return None
         return f"{words[verb]}"
-    found = next(
-        (w for w in rest if w is not None and w.lower().startswith(_LOCAL_TRANSPORTS)), None
-    )
+    later = {index - verb - 1 for index in unknown if index > verb}
     if program == "skopeo":
-        return _skopeo_into_storage(rest)
-    return found
+        return _skopeo_into_storage(rest, later)
+    return next(
+        (w or "…" for i, w in enumerate(rest) if _maybe_local(w, i, later)), None
+    )
 
 
-def _skopeo_into_storage(rest: Sequence[str | None]) -> str | None:
+def _skopeo_sync_destination(words: Sequence[str | None]) -> str | None:
+    """The `--dest` (`-d`) transport of a `skopeo sync` that is not literally `docker` or
+    `dir` (the only ones skopeo 1.9 takes; a later one may write podman's storage), or
+    None (review BX3)."""
+    for index, word in enumerate(words):
+        if word is None:
+            continue
+        for name in ("--dest", "-d"):
+            if word == name:
+                value = words[index + 1] if index + 1 < len(words) else ""
+            elif word.startswith(name + "=") or (name == "-d" and word.startswith("-d") and
+                                                 not word.startswith("--")and len(word) > 2):
+                value = word[len(name) :].removeprefix("=")
+            else:
+                continue
+            if value not in ("docker", "dir"):
+                return f"{name} {value or '…'}"
+    return None
+
+
+def _skopeo_into_storage(rest: Sequence[str | None], unknown: Collection[int] = ()) -> str | None:
     """The local-transport source of a `skopeo copy` whose destination may be podman's
     storage (`local_image`), or None: a registry's image into it is a pull, a copy out
     of it no run here. Which word is the destination is not read from the operands'
@@ -249,11 +288,11 @@ def _skopeo_into_storage(rest: Sequence[str | None]) -> str | None:
     (review HQ7: `skopeo copy oci-archive:x containers-storage:y --src-creds u:p`): any
     word after a local source that names the storage, or is not known, may be it."""
     for index, word in enumerate(rest):
-        if not word or not word.lower().startswith(_LOCAL_TRANSPORTS):
+        if not _maybe_local(word, index, unknown):
             continue
         if any(not later or later.lower().startswith("containers-storage:")
                for later in rest[index + 1 :]):
-            return word
+            return word or "…"
     return None
 
 

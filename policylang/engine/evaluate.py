@@ -36,7 +36,7 @@ import threading
 import tomllib
 import urllib.parse
 import zipfile
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Collection, Container, Iterator, Mapping, Sequence
 from typing import Final, Protocol
 
 from policylang.compiler.checks import unzip_options
@@ -1552,6 +1552,8 @@ class _Walk(LineWrites):
         self.rule_verdict(found, seg, cwd)
         self.container_options(found.inner, seg)
         self.runner_command(found.inner, seg, cwd)
+        self.npm_call_variable(segment, found.inner, seg, cwd)
+        self.instance_command(found.inner, seg, cwd)
         self.windows_program(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
@@ -2016,14 +2018,15 @@ class _Walk(LineWrites):
         # an unknown word by its literal start (`"oci-archive:$F"`: review HP2)
         starts = [w.value if w.value is not None else containers.literal_start(w.text)
                   for w in inner[1:]]  # fmt: skip
+        unknown = {i for i, w in enumerate(inner[1:]) if w.value is None}
         if program == "skopeo":
-            self.container_local_image(program, starts, seg)  # (review HP3)
+            self.container_local_image(program, starts, seg, unknown)  # (review HP3)
             return
         if program not in containers.ENGINES:
             return
         words = [w.value for w in inner[1:]]
         self.container_host(program, words, seg)
-        self.container_local_image(program, starts, seg)
+        self.container_local_image(program, starts, seg, unknown)
         fronted = composefiles.front_options(program, words)
         if fronted is not None:
             compose = "compose" in words
@@ -2048,12 +2051,16 @@ class _Walk(LineWrites):
                 seg.suggestion = None
 
     def container_local_image(
-        self, program: str, starts: Sequence[str | None], seg: SegmentState
+        self,
+        program: str,
+        starts: Sequence[str | None],
+        seg: SegmentState,
+        unknown: Collection[int] = (),
     ) -> None:
         """An image a container engine runs, or copies into its storage, from a file or
         folder of this machine (`containers.local_image`: reviews HN2, HP1, HP3), judged
         for every line, approved or not, and offered nothing, as `container_options`."""
-        image = containers.local_image(program, starts)
+        image = containers.local_image(program, starts, unknown)
         if image is not None:
             seg.floor(
                 Verdict.ASK,
@@ -3735,6 +3742,74 @@ class _Walk(LineWrites):
             if _shell_joined(runner, values[1:start]):
                 texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
         what = f"`{short(' '.join(v or '…' for v in values[:size]))}` runs"
+        for text in dict.fromkeys(texts):
+            if text.strip():
+                self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def instance_command(self, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd) -> None:
+        """The command `lxc exec INSTANCE [--] CMD` (`incus exec`) runs, judged on its own
+        for a deny (review BX4): the instance may have this machine's folders as disk
+        devices, so a deny here holds there (`lxc exec c -- sh -c 'rm -rf ~'` was allowed
+        under `lxc exec`, where `lxc exec c -- rm -rf ~` is denied). Its approval keeps
+        allowing the rest, as `docker exec`'s does."""
+        values = [w.value for w in words]
+        if len(values) < 3 or (values[0] or "").rpartition("/")[2] not in ("lxc", "incus"):
+            return
+        verb = next((i for i, v in enumerate(values[1:], 1) if not (v or "-").startswith("-")),
+                    None)  # fmt: skip
+        if verb is None or values[verb] != "exec":
+            return
+        index = verb + 1
+        instance = False
+        while index < len(values):
+            value = values[index]
+            if value == "--":
+                index += 1
+                break
+            if value is None:
+                index += 1  # (not literal: the command may start anywhere after it)
+                instance = True
+                continue
+            if value.startswith("-"):
+                if value in _INSTANCE_EXEC_VALUES:
+                    index += 1
+                index += 1
+                continue
+            if instance:
+                break
+            instance = True
+            index += 1
+        texts = [" ".join(w.text for w in words[start:] if w.text)
+                 for start in range(index, len(words))] if None in values else [
+                 " ".join(w.text for w in words[index:] if w.text)]  # fmt: skip
+        what = f"`{values[0]} exec` runs"
+        for text in dict.fromkeys(texts):
+            if text.strip():
+                self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def npm_call_variable(
+        self, segment: Segment, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
+    ) -> None:
+        """npm's `call` setting given by the environment (`npm_config_call='CMD' npx`,
+        `NPM_CONFIG_CALL=… npm exec`: npm reads its variables in any case): npm 9 runs the
+        value in a shell as `npx -c CMD` does (review BX5, confirmed with real npm), so
+        it is judged as the runner's command for a deny, from the line's assignments
+        (`env` ones too) and the environment given. The variable asks already."""
+        if not words:
+            return
+        size, runner = self.rules.policy.runners.find([w.value for w in words])
+        if runner is None or runner[0].rpartition("/")[2] not in ("npx", "npm"):
+            return
+        assignments = segment.assignments + segment.declared
+        if segment.wrapped is not None:
+            assignments += segment.wrapped.assignments
+        texts = [
+            a.value.value if a.value.value is not None else a.value.text
+            for a in assignments
+            if a.name.lower() == "npm_config_call" and a.value is not None
+        ]
+        texts += [v for k, v in self.ctx.env.items() if k.lower() == "npm_config_call"]
+        what = f"`{short(' '.join(w.value or '…' for w in words[:size]))}` runs"
         for text in dict.fromkeys(texts):
             if text.strip():
                 self.denied_inside(what, text, "engine.runner-command", seg, cwd)
@@ -7620,6 +7695,9 @@ _WINDOWS_SHELL_STEMS: Final = ("pwsh", "powershell")
 _WINDOWS_SUFFIXES: Final = (".exe", ".com")
 # the npm-family runners (review BR1): `npx CMD`, `npm exec|x`, `yarn exec|dlx|node`,
 # `pnpm exec|dlx` (pnpm 11's `pn`), `bun x|run|exec` … as the runner table names them
+# the options of `lxc exec` and `incus exec` that take the next word (lxc 5, incus 6)
+_INSTANCE_EXEC_VALUES: Final = frozenset({"--cwd", "--env", "--group", "--mode", "--user",
+                                          "--project", "--remote"})  # fmt: skip
 _PACKAGE_RUNNER_NAMES: Final = frozenset(
     {"npx", "pnpx", "pnx", "bunx", "npm", "pnpm", "pn", "yarn", "yarnpkg", "bun"}
 )
