@@ -4,7 +4,7 @@
 # tests, the C preprocessor for the stdin-source tests, less, man-db, ripgrep and file for
 # the review DD and DE tests, ruby for the environment loader tests, nasm and lsof for
 # reviews DO and DR, valgrind for review EB, ltrace and perf for open items J, GNU info for
-# review FG). CI machines start bare and run as root.
+# review FG, tree for review EY). CI machines start bare and run as root.
 set -euo pipefail
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
@@ -25,6 +25,7 @@ command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 command -v ltrace >/dev/null 2>&1 || need+=(ltrace)
 command -v perf >/dev/null 2>&1 || need+=(linux-perf)
 command -v info >/dev/null 2>&1 || need+=(info)
+command -v tree >/dev/null 2>&1 || need+=(tree)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "system-deps: missing ${need[*]}; install them (apt-get install ${need[*]}) or run as root" >&2

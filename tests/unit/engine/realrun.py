@@ -319,11 +319,17 @@ def decide(
     return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
 
 
-# the npm-family programs reviews BI and HH installed under /tmp/bi-tools (`npm install
-# --prefix`): node, yarn 1, berry (yarn 4) and pnpm 9 and 10; their premise checks skip
-# where these are absent, and the engine's verdicts are asserted everywhere
+# the npm-family programs the review tests run for real: yarn 1, berry (yarn 4), pnpm 9 and
+# 10, which `scripts/real-tools.sh` (run by `make test`) installs into build/real-tools or
+# $POLICYLANG_REAL_TOOLS; their premise checks skip where these are absent (no node, no
+# registry), and the engine's verdicts are asserted everywhere
 NODE = shutil.which("node")
-NPM_TOOLS = Path("/tmp/bi-tools")
+NPM_TOOLS = Path(
+    os.environ.get("POLICYLANG_REAL_TOOLS")
+    or Path(__file__).resolve().parents[3] / "build" / "real-tools"
+)
+#: programs to put first on a PATH: `pnpm` (pnpm 10) and `yarn` (yarn 1)
+REAL_BIN = NPM_TOOLS / "bin"
 YARN1 = NPM_TOOLS / "node_modules" / "yarn" / "bin" / "yarn.js"
 BERRY = NPM_TOOLS / "berry" / "node_modules" / "@yarnpkg" / "cli-dist" / "bin" / "yarn.js"
 PNPMS = tuple(

@@ -11,7 +11,7 @@ running the project's install scripts, as npm's do (review GO3). AV4: pnpm resol
 relative `npm_config_pnpmfile` (or a user `.npmrc`'s `pnpmfile=`) against the workspace
 root, not the working folder.
 
-npm runs for real where it is installed, pnpm where the review's copy is (/tmp/review-GR);
+npm runs for real where it is installed, pnpm 10 where `scripts/real-tools.sh` put it;
 the engine's verdicts are asserted always.
 """
 
@@ -24,12 +24,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import canary_workspace, decide, program_printed
+from realrun import REAL_BIN, canary_workspace, decide, program_printed
 
 from policylang import Verdict
 
 _NPM = shutil.which("npm")
-_PNPM_BIN = "/tmp/review-GR/bin"
+_PNPM_BIN = str(REAL_BIN)
 _PNPM = os.path.join(_PNPM_BIN, "pnpm")
 needs_npm = pytest.mark.skipif(_NPM is None, reason="npm is not installed")
 needs_pnpm = pytest.mark.skipif(not os.access(_PNPM, os.X_OK), reason="pnpm is not installed")

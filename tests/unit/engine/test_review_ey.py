@@ -13,7 +13,6 @@ a path. Each premise is shown with the real program, then the engine's verdict."
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import zipfile
@@ -134,10 +133,8 @@ def test_less_runs_commands_after_a_plus_inside_an_option_word(tmp_path: Path) -
 
 
 def _tree() -> str | None:
-    """A real tree 2.x: on PATH, or the copy review EY unpacked from Debian's package."""
-    found = shutil.which("tree")
-    unpacked = "/tmp/review-EY/deb/root/usr/bin/tree"
-    return found or (unpacked if os.access(unpacked, os.X_OK) else None)
+    """A real tree 2.x (Debian's, which `scripts/system-deps.sh` installs)."""
+    return shutil.which("tree")
 
 
 _TREE_WRITES = [

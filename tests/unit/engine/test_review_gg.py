@@ -9,7 +9,7 @@ and the engine still offered `yarn info`. GG4: Maven starts its JVM with `.mvn/j
 (`-javaagent:`). GG5: bazelisk runs a workspace's `tools/bazel` in place of Bazel.
 
 Each such file asks under an approval of the tool (and withdraws the suggestion); the
-real programs run where installed (the reviewer's uv, pdm and yarn under /tmp/review-GG,
+real programs run where installed (uv and yarn 1 from `scripts/real-tools.sh`, a pdm there if any,
 the system's mvn, javac and corepack): the engine's verdicts are asserted always."""
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from realrun import canary_workspace, decide, run_printed
+from realrun import REAL_BIN, canary_workspace, decide, run_printed
 
 from policylang import Verdict
 
-_REVIEW_BIN = Path("/tmp/review-GG/bin")
+_REVIEW_BIN = REAL_BIN
 _COREPACK_DIST = Path("/usr/lib/node_modules/corepack/dist")
 _PAYLOAD = "#!/bin/sh\ntouch \"$(dirname \"$0\")/../PWNED\"\nexec /usr/bin/python3 \"$@\"\n"
 

@@ -10,7 +10,7 @@ repository (a `file:` one in the workspace) chooses the plugin an approved
 `mvn dependency:tree` runs. GK4: with `ToolOptions(env={"HOME": other})`, the host user's
 real `~/.aws/credentials` was read by its absolute path.
 
-The real programs run where installed (npm, the reviewer's yarn 1 under /tmp/review-GG,
+The real programs run where installed (npm, yarn 1 from `scripts/real-tools.sh`,
 mvn); the engine's verdicts are asserted always."""
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import canary_workspace, decide, program_printed
+from realrun import REAL_BIN, canary_workspace, decide, program_printed
 
 from policylang import Verdict, load_policy
 from policylang.tool.bash import BashTool, ToolOptions, ToolStatus
 
-_REVIEW_YARN = Path("/tmp/review-GG/bin/yarn")
+_REVIEW_YARN = REAL_BIN / "yarn"
 _TOKEN = "ghp_canaryGKtoken123"
 
 

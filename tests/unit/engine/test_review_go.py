@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ from realrun import canary_workspace, decide, program_printed
 from policylang import Verdict
 
 _NPM = shutil.which("npm")
-_ISORT = shutil.which("isort") or "/tmp/review-GO/venv/bin/isort"
+# isort is a dev dependency: in the venv beside this Python, on PATH or not
+_ISORT = shutil.which("isort") or str(Path(sys.executable).with_name("isort"))
 needs_npm = pytest.mark.skipif(_NPM is None, reason="npm is not installed")
 needs_isort = pytest.mark.skipif(not os.path.exists(_ISORT), reason="isort is not installed")
 

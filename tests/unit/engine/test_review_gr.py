@@ -8,8 +8,8 @@ committed `node_modules/.pnpm-config/`) and their `pnpmfile.cjs` ran under an ap
 naming a folder of the workspace makes its `etc/npmrc` npm's global configuration, whose
 registry received the user's token under an approved `npm view`.
 
-pnpm runs for real where the review's copy is installed (/tmp/review-GR), npm where it is
-on PATH; the engine's verdicts are asserted everywhere."""
+pnpm 10 runs for real where `scripts/real-tools.sh` installed it (realrun.REAL_BIN), npm
+where it is on PATH; the engine's verdicts are asserted everywhere."""
 
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import decide
+from realrun import REAL_BIN, decide
 
 from policylang import Verdict
 
 _TOKEN = "ghp_canaryGRtoken999"
 _SECRET = "SECRET=canary-GR-env-1234"
-# the review's pnpm 10 (CI has none: the premise is then skipped)
-_PNPM_BIN = "/tmp/review-GR/bin"
+# pnpm 10 (`scripts/real-tools.sh`; where it is absent the premise is taken as the review's)
+_PNPM_BIN = str(REAL_BIN)
 _PAYLOAD = (
     'const fs=require("fs"),os=require("os");fs.appendFileSync(os.homedir()+"/PWNED",'
     'fs.readFileSync(process.cwd()+"/.env","utf8"));module.exports={hooks:{}}\n'

@@ -9,8 +9,8 @@ after `--` as its verb, abbreviated too. HB4: `pnpmfile[]=hooks.cjs` and
 `"pnpmfile"=hooks.cjs` in a user `.npmrc` escaped the relative-pnpmfile check. HB5: a user
 `.npmrc` naming the workspace's hooks file by an absolute path was allowed under `pnpm why`.
 
-npm, pnpm (the review's copy in /tmp/review-GR) and yarn 1 (/tmp/review-HB) run for real
-where present; the engine's verdicts are asserted always.
+npm, pnpm 10 and yarn 1 (`scripts/real-tools.sh`, realrun.REAL_BIN) run for real where
+present; the engine's verdicts are asserted always.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import canary_workspace, decide, program_printed
+from realrun import REAL_BIN, YARN1, canary_workspace, decide, program_printed
 
 from policylang import Verdict
 
 _NPM = shutil.which("npm")
-_PNPM_BIN = "/tmp/review-GR/bin"
+_PNPM_BIN = str(REAL_BIN)
 _PNPM = os.path.join(_PNPM_BIN, "pnpm")
-_YARN1 = "/tmp/review-HB/yarn1/node_modules/yarn/bin/yarn.js"
+_YARN1 = str(YARN1)
 _NODE = shutil.which("node")
 needs_npm = pytest.mark.skipif(_NPM is None, reason="npm is not installed")
 needs_pnpm = pytest.mark.skipif(not os.access(_PNPM, os.X_OK), reason="pnpm is not installed")
