@@ -274,6 +274,9 @@ _RUNNER_VERBS = (
     # review BW: `vagrant ssh -c CMD` runs CMD in the machine whose synced folder is the
     # workspace (`MACHINES`)
     "vagrant ssh",
+    # review HR1 (fixer BY): `vagrant docker-exec NAME -- CMD`, `vagrant docker-run NAME --
+    # CMD` run CMD in the container that mounts the project at /vagrant
+    "vagrant docker-exec", "vagrant docker-run",
 )  # fmt: skip
 # the runners whose command starts at their first operand after their own options, and
 # whose later words are all the command's (they stop reading options there): an

@@ -123,6 +123,7 @@ from policylang.engine.rules import (
     rsync_remote,
     runs_elsewhere,
     ssh_loopback_aliases,
+    ssh_options_end,
     time_zone_word,
 )
 from policylang.engine.subtree import scan as scan_tree
@@ -3838,18 +3839,7 @@ class _Walk(LineWrites):
             if machine.joined:
                 texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
         if machine.command_options:
-            # `vagrant ssh -c 'rm -rf ~'`: the option's value is the command (review BW),
-            # also after the machine's name (`vagrant ssh default -c CMD`: ruby's parser
-            # takes options anywhere before `--`)
-            runner_words = words[size - 1 :]
-            view = option_view(runner_words, machine.options)
-            views = [view]
-            if view.rest < len(runner_words) and runner_words[view.rest].value != "--":
-                views.append(option_view(runner_words, machine.options, start=view.rest + 1))
-            for found in views:
-                for option in found.find(*machine.command_options):
-                    if option.value is not None:
-                        texts.append(option.value)
+            texts.extend(_vagrant_ssh_commands(words[size - 1 :]))
         if machine.assignments:
             # limactl quotes a leading word that holds a `=` after its first `=` only, so
             # the machine's shell reads what comes before it (review HH7: `lima 'x;cat
@@ -7648,6 +7638,40 @@ def _path_names(segment: Segment, found: SegmentRules) -> dict[str, bool]:
         for plugin in _plugin_names(inner_name.rpartition("/")[2], found.inner[1:]):
             names.setdefault(plugin, True)
     return names
+
+
+def _vagrant_ssh_commands(words: Sequence[Word]) -> list[str]:
+    """The commands `vagrant ssh` (`words` from its verb on) may run besides its plain
+    reading (`machine_commands`): the value of `-c`/`--command` wherever it stands before
+    `--` (review BW; ruby's parser takes options anywhere, after two names too: HR3, and
+    in a cluster, `-pc CMD`, or abbreviated, `--comm CMD`), and after `--` the words ssh
+    reads as its command once past its own options (`vagrant ssh default -- -t 'rm -rf
+    ~'`: vagrant hands them to ssh, review HR2), read as `ssh HOST ARGS` reads them
+    (`rules.ssh_options_end`); every start where a word there cannot be read."""
+    texts: list[str] = []
+    values = [w.value for w in words]
+    dashes = next((i for i, v in enumerate(values) if i and v == "--"), len(values))
+    for index in range(1, dashes):
+        value = values[index]
+        if value is None or not value.startswith("-") or value == "-":
+            continue
+        following = values[index + 1] if index + 1 < dashes else None
+        if value.startswith("--"):
+            name, equals, glued = value.partition("=")
+            if len(name) > 2 and "--command".startswith(name):
+                texts.append(glued if equals else following or "")
+        elif "c" in value[1:]:
+            glued = value[1:].partition("c")[2]
+            texts.append(glued or following or "")
+    if dashes < len(values):
+        args = words[dashes + 1 :]
+        end = ssh_options_end([w.value for w in args])
+        starts = range(len(args)) if end is None else range(end, end + 1)
+        for start in starts:
+            inner = args[start:]
+            texts.append(" ".join(w.text for w in inner if w.text))
+            texts.append(" ".join(w.value if w.value is not None else w.text for w in inner))
+    return texts
 
 
 def _lima_line(words: Sequence[Word]) -> str:

@@ -2824,6 +2824,12 @@ class RuleView:
             # `rake -T`, `mix help`, `mvn help:describe`: a listing or help that loads the
             # project's code to answer; its approval looked harmless (review BW)
             return None
+        if len(values) == 1 and program_name(base) in _BARE_LISTS | _BARE_RUNS_DEFAULT:
+            # bare `mage` lists its targets, bare `gulp` runs its default one: the bare
+            # program's approval covered every target (review HR4)
+            if program_name(base) in _BARE_LISTS:
+                return None
+            return self._exact(values, words, depth)
         spelled = _npm_verb(words)
         prefix = self.policy.arity.prefix(words if spelled is None else spelled)
         prefix = tuple(values[: len(prefix)])
@@ -2978,6 +2984,19 @@ _PROJECT_LISTINGS: Final = {
     "nox": frozenset({"-l"}),
     "ant": frozenset({"-p", "-projecthelp"}),
     "cake": frozenset(),
+    # (review HR4-HR6, by fixer BY: go-task runs the Taskfile's `sh:` variables for its
+    # listings (go-task issues #332, #1322); capistrano's `-T` loads the `Capfile`, thor's
+    # the `Thorfile`, phing's `-l` the `build.xml`, tox's `-l`/`-a` a `toxfile.py`, rails'
+    # `--tasks` the app, cargo-make's `makers` the `Makefile.toml`'s scripts: suspected)
+    "task": frozenset({"-l", "-a", "--list-all"}),
+    "cap": frozenset({"-T", "--tasks", "-D", "--describe", "-P", "--prereqs", "-W", "--where"}),
+    "thor": frozenset({"-T"}),
+    "phing": frozenset({"-l", "-list", "-p", "-projecthelp"}),
+    "tox": frozenset({"-l", "-a", "--listenvs", "--listenvs-all"}),
+    "rails": frozenset({"-T", "--tasks"}),
+    "makers": frozenset({"--print-steps"}),
+    "doit": frozenset(),
+    "poe": frozenset(),
 }
 # ... and the verbs that list or help, and load it (review BW: mix evaluates `mix.exs` for
 # `mix help` (not for `mix --help`), rebar3 a `rebar.config.script`, vagrant the
@@ -2989,14 +3008,36 @@ _PROJECT_HELP_VERBS: Final = {
     "mix": frozenset({"help"}),
     "rebar3": frozenset({"help"}),
     "vagrant": frozenset({"help", "list-commands"}),
-    "poetry": frozenset({"help", "list"}),
+    "poetry": frozenset({"help", "list", "about"}),
     "bazel": frozenset({"help", "version", "info", "query", "cquery", "aquery"}),
     "bazelisk": frozenset({"help", "version", "info", "query", "cquery", "aquery"}),
     "doit": frozenset({"list", "help", "info"}),
     "gradle": frozenset({"tasks", "help", "projects", "properties"}),
     "gradlew": frozenset({"tasks", "help", "projects", "properties"}),
     "sbt": frozenset({"tasks", "help", "about"}),
+    # (review HR4, HR6, by fixer BY: thor's `Thorfile`, tox's `toxfile.py`, lein's
+    # `project.clj`, robo's `RoboFile.php`, nx's and lerna's workspace plugins and config,
+    # poetry's project plugins: suspected)
+    "thor": frozenset({"list", "help"}),
+    "tox": frozenset({"list", "l", "config", "c", "depends", "de"}),
+    "lein": frozenset({"help", "tasks"}),
+    "robo": frozenset({"list", "help"}),
+    "nx": frozenset({"show", "list", "report", "help"}),
+    "lerna": frozenset({"list", "ls", "la", "ll", "info"}),
+    "cap": frozenset({"help"}),
+    "phing": frozenset(),
 }
+# ... the verbs of a verb that list and load it (review HR6: `hatch env show` loads the
+# project's environment plugins)
+_PROJECT_HELP_SUBVERBS: Final = {("hatch", "env"): frozenset({"show", "find"})}
+# task runners whose bare line lists the tasks, loading the project's code (mage compiles
+# and runs the magefile, poe reads its tasks, cap, thor and cake load their task files:
+# review HR4): offered nothing; the other task runners' bare line runs their default
+# target, and is offered only exactly (`gulp` had approved `gulp deploy`)
+_BARE_LISTS: Final = frozenset({"mage", "poe", "cap", "thor", "cake"})
+_BARE_RUNS_DEFAULT: Final = frozenset(
+    {"gulp", "ant", "phing", "doit", "nox", "tox", "jake", "grunt", "makers"}
+)
 
 
 def _lists_project(line: Sequence[str]) -> bool:
@@ -3012,9 +3053,36 @@ def _lists_project(line: Sequence[str]) -> bool:
         for value in line[1:]
     ):
         return True
-    if line[1] in _PROJECT_HELP_VERBS.get(name, ()):
+    verb = _first_operand(line)
+    if verb is not None and line[verb] in _PROJECT_HELP_VERBS.get(name, ()):
+        # (its first operand, past options and what may be their values: `doit -f dodo.py
+        # list` had been offered `doit`, review HR4)
         return True
+    subverbs = _PROJECT_HELP_SUBVERBS.get((name, line[verb] if verb is not None else ""))
+    if verb is not None and subverbs is not None and set(line[verb + 1 :]) & subverbs:
+        return True
+    if name == "cargo" and verb is not None and line[verb] == "make":
+        # cargo-make's listings run the `Makefile.toml`'s scripts (review HR6)
+        listings = _PROJECT_LISTINGS["makers"]
+        return any(v in listings or v.startswith("--list") for v in line[verb + 1 :])
     return name in ("mvn", "mvnw", "mvnd") and any(v.startswith("help:") for v in line[1:])
+
+
+def _first_operand(line: Sequence[str]) -> int | None:
+    """Where the first word of `line` after its program may be its verb: a word that is no
+    option, past options and the word after each (which may be its value: `doit -f dodo.py
+    list` → 3); the verb may be either, so each word is tried in turn until one that no
+    option precedes (review HR4)."""
+    for index in range(1, len(line)):
+        if line[index].startswith("-"):
+            continue
+        if line[index - 1].startswith("-") and index > 1:
+            # (an option's value, or the verb after a flag: each reading is tried)
+            if any(line[index] in verbs for verbs in _PROJECT_HELP_VERBS.values()):
+                return index
+            continue
+        return index
+    return None
 
 
 def _loads_app_for_help(line: Sequence[str]) -> bool:
@@ -3716,6 +3784,29 @@ def _ssh_aliases(
     return frozenset(found), tuple(includes)
 
 
+def ssh_options_end(words: Sequence[str | None], name: str = "ssh") -> int | None:
+    """Where ssh's (or sftp's) options end in `words` (its arguments): the index of its
+    first operand, past a `--`; None where a word before it cannot be read. Also how the
+    ssh arguments `vagrant ssh -- ARGS` hands on are read (review HR2)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word is None:
+            return None
+        if word == "--":
+            return index + 1
+        if not word.startswith("-") or word == "-":
+            break
+        letters = word[1:]
+        for position, letter in enumerate(letters):
+            if letter in _VALUED_LETTERS[name]:
+                index += 1 if position < len(letters) - 1 else 2
+                break
+        else:
+            index += 1
+    return index
+
+
 def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
     """The hosts `name` connects to: ssh's and sftp's destination, every `HOST:PATH` (or
     `scp://` / `rsync://` URL) operand of scp and rsync, and of git's remote verbs (after
@@ -3726,24 +3817,9 @@ def _remote_hosts(name: str, words: Sequence[str | None]) -> list[str | None]:
         # `--remote=localhost:repo`, `--repo=…`: the URL glued to an option (review AB5)
         words = [w.partition("=")[2] if w and w.startswith("--") and "=" in w else w for w in words]
     if name in ("ssh", "sftp"):
-        index = 0
-        while index < len(words):
-            word = words[index]
-            if word is None:
-                return [None]
-            if word == "--":
-                index += 1
-                break
-            if not word.startswith("-") or word == "-":
-                break
-            letters = word[1:]
-            for position, letter in enumerate(letters):
-                if letter in _VALUED_LETTERS[name]:
-                    index += 1 if position < len(letters) - 1 else 2
-                    break
-            else:
-                index += 1
-            continue
+        index = ssh_options_end(words, name)
+        if index is None:
+            return [None]
         if index >= len(words):
             return []
         return [_host_of(words[index], with_path=name == "sftp")]

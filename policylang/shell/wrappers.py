@@ -1589,6 +1589,10 @@ MACHINES: Final[Mapping[tuple[str, ...], MachineRunner]] = MappingProxyType(
             joined=True,
             command_options=_fs("-c --command"),
         ),
+        # (review HR1, fixer BY) the docker provider's `vagrant docker-exec [NAME] -- CMD`
+        # and `vagrant docker-run [NAME] -- CMD`: the container mounts the project
+        ("vagrant", "docker-exec"): MachineRunner(after_dashdash=True),
+        ("vagrant", "docker-run"): MachineRunner(after_dashdash=True),
         # (toolbox's container shares the home and the working folder)
         ("toolbox", "run"): MachineRunner(
             options=_options(

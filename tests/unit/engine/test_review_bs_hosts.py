@@ -93,9 +93,10 @@ def test_vagrantfile_write_asks(setting: tuple[Path, dict[str, str]]) -> None:
     [
         # guards: ordinary lines keep their verdicts and offers
         ("cat Vagrantfile", Verdict.ALLOW, None),
-        ("vagrant status", Verdict.ASK, "vagrant status"),
-        ("vagrant halt", Verdict.ASK, "vagrant halt"),
-        ("vagrant plugin list", Verdict.ASK, "vagrant plugin list"),
+        # (review HR7: vagrant evaluates the Vagrantfile for every command: no offer)
+        ("vagrant status", Verdict.ASK, None),
+        ("vagrant halt", Verdict.ASK, None),
+        ("vagrant plugin list", Verdict.ASK, None),
         ("machinectl list", Verdict.ASK, "machinectl list"),
         ("lxc list", Verdict.ASK, "lxc list"),
         ("toolbox run ls", Verdict.ASK, None),
@@ -113,9 +114,10 @@ def test_ordinary_lines_keep_their_verdicts(
     assert decision.suggested_rule == offer
 
 
-def test_approved_ordinary_vagrant_verb_still_allows(setting: tuple[Path, dict[str, str]]) -> None:
+def test_approved_ordinary_vagrant_verb_still_asks(setting: tuple[Path, dict[str, str]]) -> None:
+    # (review HR7: `vagrant status` evaluates the Vagrantfile too; no approval covers it)
     workspace, env = setting
-    assert decide("vagrant status", workspace, env, "vagrant status").verdict is Verdict.ALLOW
+    assert decide("vagrant status", workspace, env, "vagrant status").verdict is Verdict.ASK
 
 
 # item 2: rsync reads a relative receiver folder from the destination (rules'

@@ -161,7 +161,12 @@ def test_gh4_a_listing_is_offered_exactly(tmp_path: Path, line: str, other: str)
     if line.startswith("task") and real is not None:  # the bare name approved a task
         assert "deployed" in _run([real, "deploy"], workspace, tmp_path / "home")
     offered = _offer(line, workspace, env)
-    assert offered == f"{line} $"
+    if line.startswith("task"):
+        # (review HR5: go-task runs the Taskfile's `sh:` variables to list: no offer)
+        assert offered is None
+        offered = f"{line} $"
+    else:
+        assert offered == f"{line} $"
     _asks(other, workspace, env, offered)
     assert _offer("task", workspace, env) == "task $"
 
