@@ -190,21 +190,67 @@ _HELP: Final = frozenset({"--help", "-h", "help"})
 
 def literal_start(text: str) -> str:
     """The literal start of a shell word's text, quotes removed, up to its first expansion
-    (`$`, a backquote): `"oci-archive:$F"` starts `oci-archive:` (review HP2)."""
+    (`$`, a backquote): `"oci-archive:$F"` starts `oci-archive:` (review HP2), or its first
+    unquoted glob or brace (`*`, `?`, `[`, extglob's `@(` `+(` `!(`, `{`): bash may expand
+    `o?i-archive:x.tar` to a file named `oci-archive:x.tar` (review BZ HS2)."""
     out: list[str] = []
+    quote = ""
     i = 0
     while i < len(text):
         ch = text[i]
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+            else:
+                out.append(ch)
+            i += 1
+            continue
         if ch in "$`":
+            break
+        if not quote and (ch in "*?[{" or (ch in "@+!" and text[i + 1 : i + 2] == "(")):
             break
         if ch == "\\" and i + 1 < len(text):
             out.append(text[i + 1])
             i += 2
             continue
-        if ch not in "'\"":
+        if ch == '"':
+            quote = "" if quote else '"'
+        elif ch == "'" and not quote:
+            quote = "'"
+        else:
             out.append(ch)
         i += 1
     return "".join(out)
+
+
+def cobra_verb(
+    words: Sequence[str | None], switches: Collection[str], unknown: Collection[int] = ()
+) -> int | None:
+    """Where a cobra program's verb is among the words after its name, as cobra finds it
+    (`stripFlags`): past its options, where `--name` and `-x` without `=` take the next
+    word unless they are switches of the program (`skopeo copy --src-creds sync …` is a
+    copy; `lxc --project p exec …` an exec: review BZ HS1, HS3); `len(words)` where there
+    is none, None where a word before it is not literal (it may be the verb, or not)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word is None or index in unknown:
+            return None
+        if word == "--":
+            return len(words)
+        if not word.startswith("-") or word == "-":
+            return index
+        valued = "=" not in word and word not in switches and (
+            word.startswith("--") or len(word) == 2
+        )
+        index += 2 if valued else 1
+    return len(words)
+
+
+# skopeo's global switches (skopeo 1.9's `--help`; every other global option takes a value)
+SKOPEO_SWITCHES: Final = frozenset(
+    {"--debug", "--insecure-policy", "--help", "-h", "--version", "-v", "--tls-verify"}
+)
 
 
 def _maybe_local(word: str | None, index: int, unknown: Collection[int]) -> bool:
@@ -233,8 +279,18 @@ def local_image(
     indexes of such words, which count when that start could begin a transport (`"$IMG"`:
     review BX2). skopeo's `sync` into a transport other than `docker` or `dir` counts too
     (skopeo 1.9 has no other: review BX3)."""
-    if program == "skopeo" and "sync" in words:
-        return _skopeo_sync_destination(words)
+    if program == "skopeo":
+        # (the verb where skopeo finds it, not an option's value: review BZ HS1)
+        at = cobra_verb(words, SKOPEO_SWITCHES, unknown)
+        if at is None:
+            return "…"
+        verb_word = words[at] if at < len(words) else None
+        if verb_word == "sync":
+            return _skopeo_sync_destination(words[at + 1 :])
+        if verb_word != "copy":
+            return None
+        later = {index - at - 1 for index in unknown if index > at}
+        return _skopeo_into_storage(words[at + 1 :], later)
     if program in ("podman", "docker"):
         # (`docker` may be podman's wrapper, podman-docker: its `load` is podman's, review BX1)
         verbs = _RUN_VERBS | _ARCHIVE_VERBS
@@ -247,17 +303,32 @@ def local_image(
     verb = next((i for i, w in enumerate(words) if w in verbs), None)
     if verb is None:
         return None
+    if words[verb] in _ARCHIVE_VERBS and not _archive_verb_at(words, verb, unknown):
+        # (`docker logs load`: a container named `load`, review BZ HS6)
+        verb = next((i for i, w in enumerate(words) if w in _RUN_VERBS), None)
+        if verb is None:
+            return None
     rest = words[verb + 1 :]
     if words[verb] in _ARCHIVE_VERBS:
         if any(w in _HELP for w in rest):
             return None
         return f"{words[verb]}"
     later = {index - verb - 1 for index in unknown if index > verb}
-    if program == "skopeo":
-        return _skopeo_into_storage(rest, later)
     return next(
         (w or "…" for i, w in enumerate(rest) if _maybe_local(w, i, later)), None
     )
+
+
+def _archive_verb_at(words: Sequence[str | None], verb: int, unknown: Collection[int]) -> bool:
+    """Whether the archive verb at `verb` is the engine's own verb (`load`, `image load`),
+    or may be: the line starts with options or a word that is not literal (such a line
+    asks anyway, `front_options`), rather than a later operand (`docker logs load`)."""
+    first = words[0] if words else None
+    if first is None or 0 in unknown or first.startswith("-"):
+        return True
+    if verb == 0:
+        return True
+    return verb == 1 and first == "image"
 
 
 def _skopeo_sync_destination(words: Sequence[str | None]) -> str | None:
@@ -384,4 +455,56 @@ def cpp_containerfile(program: str, words: Sequence[str | None]) -> str | None:
             value = following
         if value.lower().endswith(".in"):
             return word if equals else f"{word} {value}"
+    return None
+
+
+# lxc's and incus's global switches (every other global option, `--project`, takes a value)
+INSTANCE_SWITCHES: Final = frozenset({"--debug", "--force-local", "--help", "-h", "--quiet",
+                                      "-q", "--sub-commands", "--verbose", "-v",
+                                      "--version"})  # fmt: skip
+# instance settings that hand the container this machine: its root user
+# (`security.privileged`, `security.idmap.*`, `raw.idmap`), nested containers, the
+# kernel's modules and system calls, and raw LXC, AppArmor, seccomp or QEMU configuration
+# (`raw.lxc "lxc.mount.entry = / host none bind"`), and a disk device's host `source=`
+_INSTANCE_DANGER: Final = ("security.", "raw.", "linux.", "source=")
+# the verbs that take settings by `-c KEY=VALUE` (`lxc launch IMG c -c …`)
+_INSTANCE_CREATE: Final = frozenset({"launch", "init", "create", "copy", "cp", "move", "mv"})
+
+
+def instance_setting(words: Sequence[str | None], unknown: Collection[int] = ()) -> str | None:
+    """The word of an `lxc` (`incus`) line, the words after its name with an unknown
+    word's literal start, that sets an instance or profile setting that gives the
+    container this machine (`config set c security.privileged true`, `launch img c -c
+    raw.lxc=…`, `config device add c d disk source=/`), or `config edit` / `profile edit`
+    (YAML from stdin), or None (review BZ HS5). A word that is not literal where a
+    setting stands counts when its literal start could begin such a setting."""
+    at = cobra_verb(words, INSTANCE_SWITCHES, unknown)
+    if at is None:
+        at = next((i for i, w in enumerate(words) if w in ("config", "profile")
+                   or w in _INSTANCE_CREATE), len(words))  # fmt: skip
+    if at >= len(words):
+        return None
+    verb = words[at]
+    rest = list(enumerate(words[at + 1 :], at + 1))
+    if verb in ("config", "profile"):
+        if any(w == "edit" for _, w in rest):
+            return f"{verb} edit"
+        if not any(w in ("set", "device", "override") for _, w in rest):
+            return None
+        candidates = rest
+    elif verb in _INSTANCE_CREATE:
+        candidates = []
+        for place, (index, word) in enumerate(rest):
+            if word in ("-c", "--config") and place + 1 < len(rest):
+                candidates.append(rest[place + 1])
+            elif word is not None and word.startswith(("--config=", "-c")) and word != "-c":
+                candidates.append((index, word.removeprefix("--config=").removeprefix("-c")))
+    else:
+        return None
+    for index, word in candidates:
+        lowered = (word or "").lower().lstrip("=")
+        if lowered.startswith(_INSTANCE_DANGER):
+            return word
+        if index in unknown and any(d.startswith(lowered) for d in _INSTANCE_DANGER):
+            return word or "…"
     return None

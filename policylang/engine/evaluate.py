@@ -1555,6 +1555,7 @@ class _Walk(LineWrites):
         self.runner_command(found.inner, seg, cwd)
         self.npm_call_variable(segment, found.inner, seg, cwd)
         self.instance_command(found.inner, seg, cwd)
+        self.instance_setting(found.inner, seg)
         self.windows_program(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
@@ -3752,14 +3753,56 @@ class _Walk(LineWrites):
         for a deny (review BX4): the instance may have this machine's folders as disk
         devices, so a deny here holds there (`lxc exec c -- sh -c 'rm -rf ~'` was allowed
         under `lxc exec`, where `lxc exec c -- rm -rf ~` is denied). Its approval keeps
-        allowing the rest, as `docker exec`'s does."""
+        allowing the rest, as `docker exec`'s does. The verb is found as cobra finds it,
+        past global options and their values (`lxc --project p exec …`), or at any word
+        where one before it is not literal; pflag takes options after the command's first
+        word as lxc's own and drops the first `--` wherever it stands (`lxc exec c sh --
+        -c 'rm -rf ~'` runs `sh -c 'rm -rf ~'`), so that reading is judged too (review BZ
+        HS3, HS4)."""
         values = [w.value for w in words]
         if len(values) < 3 or (values[0] or "").rpartition("/")[2] not in ("lxc", "incus"):
             return
-        verb = next((i for i, v in enumerate(values[1:], 1) if not (v or "-").startswith("-")),
-                    None)  # fmt: skip
-        if verb is None or values[verb] != "exec":
+        at = containers.cobra_verb(values[1:], containers.INSTANCE_SWITCHES)
+        if at is None:
+            verbs = [i for i, v in enumerate(values) if i and v == "exec"]
+        else:
+            verbs = [at + 1] if at + 1 < len(values) and values[at + 1] == "exec" else []
+        texts: list[str] = []
+        for verb in verbs:
+            texts += self._instance_texts(words, verb)
+        what = f"`{values[0]} exec` runs"
+        for text in dict.fromkeys(texts):
+            if text.strip():
+                self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+
+    def instance_setting(self, words: Sequence[Word], seg: SegmentState) -> None:
+        """An `lxc` (`incus`) line that gives an instance this machine by its settings
+        (`config set c security.privileged true`, `raw.lxc`, `raw.idmap`, `launch img c -c
+        security.nesting=true`, a disk device's `source=`, `config edit` from stdin:
+        `containers.instance_setting`, review BZ HS5): it asks under any approval and is
+        offered nothing, as podman's `--privileged`."""
+        if not words or (words[0].value or "").rpartition("/")[2] not in ("lxc", "incus"):
             return
+        starts = [w.value if w.value is not None else containers.literal_start(w.text)
+                  for w in words[1:]]  # fmt: skip
+        unknown = {i for i, w in enumerate(words[1:]) if w.value is None}
+        found = containers.instance_setting(starts, unknown)
+        if found is None:
+            return
+        seg.floor(
+            Verdict.ASK,
+            "engine.instance-privileges",
+            f"`{words[0].value} … {short(found)}` sets what the instance may take from this "
+            "machine (its root user, raw LXC or QEMU configuration, nested containers, "
+            "kernel modules, system calls or a folder of this machine), which no approval "
+            "covers",
+        )
+        seg.suggestion = None
+
+    @staticmethod
+    def _instance_texts(words: Sequence[Word], verb: int) -> list[str]:
+        """The readings of the command of `lxc exec` at `verb` (`instance_command`)."""
+        values = [w.value for w in words]
         index = verb + 1
         instance = False
         while index < len(values):
@@ -3783,10 +3826,22 @@ class _Walk(LineWrites):
         texts = [" ".join(w.text for w in words[start:] if w.text)
                  for start in range(index, len(words))] if None in values else [
                  " ".join(w.text for w in words[index:] if w.text)]  # fmt: skip
-        what = f"`{values[0]} exec` runs"
-        for text in dict.fromkeys(texts):
-            if text.strip():
-                self.denied_inside(what, text, "engine.runner-command", seg, cwd)
+        # pflag's reading: the operands before the first `--` (options and their values
+        # are lxc's), then every word after it; the first operand is the instance
+        operands: list[Word] = []
+        index = verb + 1
+        while index < len(words):
+            value = values[index]
+            if value == "--":
+                operands += words[index + 1 :]
+                break
+            if value is not None and value.startswith("-") and value != "-":
+                index += 2 if value in _INSTANCE_EXEC_VALUES else 1
+                continue
+            operands.append(words[index])
+            index += 1
+        texts.append(" ".join(w.text for w in operands[1:] if w.text))
+        return texts
 
     def npm_call_variable(
         self, segment: Segment, words: Sequence[Word], seg: SegmentState, cwd: paths.Cwd
@@ -3795,16 +3850,39 @@ class _Walk(LineWrites):
         `NPM_CONFIG_CALL=… npm exec`: npm reads its variables in any case): npm 9 runs the
         value in a shell as `npx -c CMD` does (review BX5, confirmed with real npm), so
         it is judged as the runner's command for a deny, from the line's assignments
-        (`env` ones too) and the environment given. The variable asks already."""
+        (`env` ones too, and any `export` of the line: review BZ HS7) and the environment
+        given. The variable asks already. npm's `--call=CMD` (`-c CMD`) before its
+        subcommand (`npm -c 'CMD' exec`: real npm runs it) is judged so too."""
         if not words:
             return
-        size, runner = self.rules.policy.runners.find([w.value for w in words])
+        values = [w.value for w in words]
+        program = (values[0] or "").rpartition("/")[2]
+        texts: list[str] = []
+        if program == "npm":
+            for index, word in enumerate(words[1:], 1):
+                value = word.value
+                if value == "--":
+                    break
+                if value in ("-c", "--call") and index + 1 < len(words):
+                    following = words[index + 1]
+                    texts.append(following.value if following.value is not None
+                                 else following.text)  # fmt: skip
+                elif value is not None and value.startswith("--call="):
+                    texts.append(value.removeprefix("--call="))
+                elif value is None and word.text.startswith("--call="):
+                    texts.append(word.text.removeprefix("--call="))
+        size, runner = self.rules.policy.runners.find(values)
         if runner is None or runner[0].rpartition("/")[2] not in ("npx", "npm"):
-            return
+            if program not in ("npm", "npx"):
+                return
+            size = 1
         assignments = segment.assignments + segment.declared
         if segment.wrapped is not None:
             assignments += segment.wrapped.assignments
-        texts = [
+        if self.root is not None:
+            for _, other in walk(self.root):
+                assignments += other.declared
+        texts += [
             a.value.value if a.value.value is not None else a.value.text
             for a in assignments
             if a.name.lower() == "npm_config_call" and a.value is not None
