@@ -2820,11 +2820,20 @@ class RuleView:
             return None
         if scope is not None and scope[0] == 1:
             return self._scoped_suggestion(values, scope[1], unknown, depth)
-        if _lists_project(words):
+        bin_line = package_bin_line(values)
+        if _lists_project(words) or (
+            bin_line is not None
+            and (
+                _lists_project(bin_line)
+                or _loads_app_for_help(bin_line)
+                or (len(bin_line) == 1 and program_name(bin_line[0]) in _BARE_LISTS)
+            )
+        ):
             # `rake -T`, `mix help`, `mvn help:describe`: a listing or help that loads the
             # project's code to answer; its approval looked harmless (review BW)
             return None
-        if len(values) == 1 and program_name(base) in _BARE_LISTS | _BARE_RUNS_DEFAULT:
+        bare = _BARE_LISTS | _BARE_RUNS_DEFAULT | {"go-task"}
+        if len(values) == 1 and program_name(base) in bare:
             # bare `mage` lists its targets, bare `gulp` runs its default one: the bare
             # program's approval covered every target (review HR4)
             if program_name(base) in _BARE_LISTS:
@@ -2947,7 +2956,7 @@ def _listish(value: str, program: str) -> bool:
 
 # the short options that list a task runner's tasks (review GH4, GL6)
 _SHORT_LISTINGS: Final = {
-    "-l": frozenset({"just", "task", "invoke", "inv", "mage"}),
+    "-l": frozenset({"just", "task", "go-task", "invoke", "inv", "mage", "snakemake"}),
     "-T": frozenset({"rake"}),
 }
 
@@ -2959,9 +2968,12 @@ _SHORT_LISTINGS: Final = {
 # `hardhat.config.js`, nx hands off to the workspace's own copy; grunt's Gruntfile,
 # jest's config, suspected; gulp's `.gulp.js`, cake's and jake's task files, review BW,
 # suspected) ...
+# (review HT2, by fixer CA: poe's help lists its tasks, reading `include_script`, and waf's
+# runs the `wscript`: suspected)
 _APP_HELP: Final = frozenset(
-    {"pytest", "py.test", "scons", "hardhat", "nx", "grunt", "jest", "gulp", "cake", "jake"}
-)
+    {"pytest", "py.test", "scons", "hardhat", "nx", "grunt", "jest", "gulp", "cake", "jake",
+     "poe", "waf"}
+)  # fmt: skip
 # ... and those that load it for their version too (real poetry runs `.poetry/plugins`
 # and turbo the workspace's own binary before reading an option; rails runs `bin/rails`,
 # pdm its project plugins, tox a `toxfile.py`, rebar3 a `rebar.config.script`: suspected)
@@ -2989,6 +3001,9 @@ _PROJECT_LISTINGS: Final = {
     # the `Thorfile`, phing's `-l` the `build.xml`, tox's `-l`/`-a` a `toxfile.py`, rails'
     # `--tasks` the app, cargo-make's `makers` the `Makefile.toml`'s scripts: suspected)
     "task": frozenset({"-l", "-a", "--list-all"}),
+    # (review HT2, by fixer CA: snakemake's `-l` evaluates the `Snakefile`; mage's `-h
+    # TARGET` compiles the magefile: suspected)
+    "snakemake": frozenset({"-l", "--lt"}),
     "cap": frozenset({"-T", "--tasks", "-D", "--describe", "-P", "--prereqs", "-W", "--where"}),
     "thor": frozenset({"-T"}),
     "phing": frozenset({"-l", "-list", "-p", "-projecthelp"}),
@@ -3022,7 +3037,9 @@ _PROJECT_HELP_VERBS: Final = {
     "tox": frozenset({"list", "l", "config", "c", "depends", "de"}),
     "lein": frozenset({"help", "tasks"}),
     "robo": frozenset({"list", "help"}),
-    "nx": frozenset({"show", "list", "report", "help"}),
+    "nx": frozenset({"show", "list", "report", "help", "graph", "dep-graph"}),
+    # (review HT2, by fixer CA: these rails verbs boot the app, as `rails -T` does)
+    "rails": frozenset({"routes", "about", "notes", "stats", "middleware", "initializers"}),
     "lerna": frozenset({"list", "ls", "la", "ll", "info"}),
     "cap": frozenset({"help"}),
     "phing": frozenset(),
@@ -3040,6 +3057,37 @@ _BARE_RUNS_DEFAULT: Final = frozenset(
 )
 
 
+# task runners' other names, read as the name the tables give (review HT2: go-task is the
+# name some systems give task's program)
+_OTHER_NAMES: Final = {"go-task": "task"}
+# the package runners that run a package's program named by their first operand (`yarn
+# gulp`, `npx gulp`, `npm exec gulp`: review HT2)
+_PACKAGE_BIN_RUNNERS: Final = frozenset({"yarn", "yarnpkg", "pnpm", "pnpx", "npx", "bunx"})
+_PACKAGE_BIN_VERBS: Final = frozenset({"exec", "x", "dlx"})
+
+
+def package_bin_line(values: Sequence[str]) -> Sequence[str] | None:
+    """The line of the package's program a package runner's line may run (`yarn nx show
+    projects` → `nx show projects`, `npm exec -- lerna list` → `lerna list`), None for
+    another line: its listing loads the project's code as the program's own does, and
+    gets no offer either (review HT2: `yarn task --list` was offered `yarn task`)."""
+    if len(values) < 2:
+        return None
+    name = program_name(values[0].rpartition("/")[2])
+    if name not in _PACKAGE_BIN_RUNNERS and name not in ("npm", "bun"):
+        return None
+    index = 1
+    while index < len(values) and values[index].startswith("-") and values[index] != "--":
+        index += 1
+    if index < len(values) and values[index] in _PACKAGE_BIN_VERBS:
+        index += 1
+    elif name in ("npm", "bun"):
+        return None
+    while index < len(values) and values[index].startswith("-"):
+        index += 1  # (`npx --yes gulp`, `npm exec -- lerna list`)
+    return values[index:] if index < len(values) else None
+
+
 def _lists_project(line: Sequence[str]) -> bool:
     """Whether `line` asks a program for a listing or help that loads the project's code
     (`_PROJECT_LISTINGS`, `_PROJECT_HELP_VERBS`, a maven `help:` goal): no offer, since
@@ -3047,12 +3095,18 @@ def _lists_project(line: Sequence[str]) -> bool:
     if len(line) < 2:
         return False
     name = program_name(line[0].rpartition("/")[2])
+    name = _OTHER_NAMES.get(name, name)
+    options = all(value.startswith("-") for value in line[1:])
+    if name in _BARE_LISTS and options and not all(v in ("-h", "--help") for v in line[1:]):
+        return True  # (`mage -v` lists its targets as bare `mage` does: review HT2)
     listings = _PROJECT_LISTINGS.get(name)
     if listings is not None and any(
         value in listings or value.startswith(("--list", "--tasks", "--summary"))
         for value in line[1:]
     ):
         return True
+    if name == "mage" and "-h" in line and not options:
+        return True  # (`mage -h TARGET` compiles the magefile for the target's help: HT2)
     verb = _first_operand(line)
     if verb is not None and line[verb] in _PROJECT_HELP_VERBS.get(name, ()):
         # (its first operand, past options and what may be their values: `doit -f dodo.py
@@ -3061,7 +3115,7 @@ def _lists_project(line: Sequence[str]) -> bool:
     subverbs = _PROJECT_HELP_SUBVERBS.get((name, line[verb] if verb is not None else ""))
     if verb is not None and subverbs is not None and set(line[verb + 1 :]) & subverbs:
         return True
-    if name == "cargo" and verb is not None and line[verb] == "make":
+    if name in ("cargo", "cargo-make") and verb is not None and line[verb] == "make":
         # cargo-make's listings run the `Makefile.toml`'s scripts (review HR6)
         listings = _PROJECT_LISTINGS["makers"]
         return any(v in listings or v.startswith("--list") for v in line[verb + 1 :])
