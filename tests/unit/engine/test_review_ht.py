@@ -12,19 +12,29 @@ project's own run: it asks, as `tox -c` does.
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from realrun import decide, env_beside
 
-from policylang import Verdict, load_policy
+from policylang import Decision, Verdict
+
+Judge = Callable[..., Decision]
 
 
-def _decide(command: str, approvals: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
-    os.makedirs("/tmp/ws-ht", exist_ok=True)
-    policy = load_policy()
-    for prefix in approvals:
-        policy.approvals.add(prefix, persist=False)
-    return policy.evaluate(command, cwd="/tmp/ws-ht", workspace="/tmp/ws-ht")
+@pytest.fixture
+def judge_in_ws(tmp_path: Path) -> Judge:
+    """The default policy's decision in a fresh workspace (approvals added in memory)."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "home").mkdir()
+    env = env_beside(tmp_path)
+
+    def judge(command: str, approvals: tuple[str, ...] = ()) -> Decision:
+        return decide(command, workspace, env, *approvals)
+
+    return judge
 
 
 @pytest.mark.parametrize(
@@ -53,8 +63,8 @@ def _decide(command: str, approvals: tuple[str, ...] = ()):  # type: ignore[no-u
         "nx graph",
     ],
 )
-def test_project_listings_offered_nothing(command: str) -> None:
-    decision = _decide(command)
+def test_project_listings_offered_nothing(command: str, judge_in_ws: Judge) -> None:
+    decision = judge_in_ws(command)
     assert decision.verdict is Verdict.ASK
     assert decision.suggested_rule is None
 
@@ -79,8 +89,8 @@ def test_project_listings_offered_nothing(command: str) -> None:
         ("nx build", "nx build"),
     ],
 )
-def test_ordinary_uses_keep_their_offer(command: str, offer: str) -> None:
-    assert _decide(command).suggested_rule == offer
+def test_ordinary_uses_keep_their_offer(command: str, offer: str, judge_in_ws: Judge) -> None:
+    assert judge_in_ws(command).suggested_rule == offer
 
 
 _APPROVED = ("gulp", "grunt", "ant", "snakemake", "cargo make", "makers")
@@ -100,8 +110,8 @@ _APPROVED = ("gulp", "grunt", "ant", "snakemake", "cargo make", "makers")
         ("makers --makefile /tmp/x.toml", "cargo-make-other-file"),
     ],
 )
-def test_other_build_file_asks_under_approval(command: str, rule: str) -> None:
-    decision = _decide(command, _APPROVED)
+def test_other_build_file_asks_under_approval(command: str, rule: str, judge_in_ws: Judge) -> None:
+    decision = judge_in_ws(command, _APPROVED)
     assert decision.verdict is Verdict.ASK
     assert rule in {reason.rule_id for reason in decision.reasons}
 
@@ -111,5 +121,5 @@ def test_other_build_file_asks_under_approval(command: str, rule: str) -> None:
     ["gulp build", "gulp --silent", "grunt test", "ant compile", "cargo make build",
      "snakemake -j4"],
 )  # fmt: skip
-def test_project_runs_stay_approved(command: str) -> None:
-    assert _decide(command, _APPROVED).verdict is Verdict.ALLOW
+def test_project_runs_stay_approved(command: str, judge_in_ws: Judge) -> None:
+    assert judge_in_ws(command, _APPROVED).verdict is Verdict.ALLOW
