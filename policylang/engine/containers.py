@@ -247,6 +247,53 @@ def cobra_verb(
     return len(words)
 
 
+def cobra_verbs(
+    words: Sequence[str | None],
+    switches: Collection[str],
+    unknown: Collection[int] = (),
+    either: Collection[str] | bool = (),
+) -> list[int] | None:
+    """Every place a cobra program's verb may be (`cobra_verb`), where an option in
+    `either` (every option not among the switches, for True) is read both as a switch
+    and as taking the next word: its arity is not known (old lxc's `-d` is `--debug`,
+    podman's root options reach its subcommands: review HU1, HU3). None where a word
+    before a place is not literal."""
+    found: set[int] = set()
+    todo = [0]
+    seen: set[int] = set()
+    while todo:
+        index = todo.pop()
+        if index in seen:
+            continue
+        seen.add(index)
+        if index >= len(words):
+            found.add(len(words))
+            continue
+        word = words[index]
+        if word is None or index in unknown:
+            return None
+        if word == "--":
+            found.add(len(words))
+            continue
+        if not word.startswith("-") or word == "-":
+            found.add(index)
+            continue
+        if "=" in word or word in switches or not (word.startswith("--") or len(word) == 2):
+            todo.append(index + 1)
+            continue
+        todo.append(index + 2)
+        if either is True or (not isinstance(either, bool) and word in either):
+            todo.append(index + 1)
+    return sorted(found)
+
+
+# podman's (and docker's) global switches; every other option may take a value or not
+# (podman's root options are inherited by its subcommands: review HU1)
+PODMAN_SWITCHES: Final = frozenset({"--noout", "--remote", "-r", "--syslog", "--help", "-h",
+                                    "--version", "-v", "--transient-store", "--debug", "-D",
+                                    "--tls", "--tlsverify"})  # fmt: skip
+
+
 # skopeo's global switches (skopeo 1.9's `--help`; every other global option takes a value)
 SKOPEO_SWITCHES: Final = frozenset(
     {"--debug", "--insecure-policy", "--help", "-h", "--version", "-v", "--tls-verify"}
@@ -300,19 +347,17 @@ def local_image(
         verbs = frozenset({"copy"})
     else:
         return None
-    verb = next((i for i, w in enumerate(words) if w in verbs), None)
+    # (`docker logs load`: a container named `load`, review BZ HS6; any `load` where
+    # cobra may find it, `podman image --log-level=debug load`: review HU1)
+    for place, word in enumerate(words):
+        if word in _ARCHIVE_VERBS and word in verbs and _archive_verb_at(words, place, unknown):
+            if any(w in _HELP for w in words[place + 1 :]):
+                return None
+            return word
+    verb = next((i for i, w in enumerate(words) if w in verbs - _ARCHIVE_VERBS), None)
     if verb is None:
         return None
-    if words[verb] in _ARCHIVE_VERBS and not _archive_verb_at(words, verb, unknown):
-        # (`docker logs load`: a container named `load`, review BZ HS6)
-        verb = next((i for i, w in enumerate(words) if w in _RUN_VERBS), None)
-        if verb is None:
-            return None
     rest = words[verb + 1 :]
-    if words[verb] in _ARCHIVE_VERBS:
-        if any(w in _HELP for w in rest):
-            return None
-        return f"{words[verb]}"
     later = {index - verb - 1 for index in unknown if index > verb}
     return next(
         (w or "…" for i, w in enumerate(rest) if _maybe_local(w, i, later)), None
@@ -326,9 +371,17 @@ def _archive_verb_at(words: Sequence[str | None], verb: int, unknown: Collection
     first = words[0] if words else None
     if first is None or 0 in unknown or first.startswith("-"):
         return True
-    if verb == 0:
+    # as cobra finds it, past root options inherited by `image` (review HU1)
+    places = cobra_verbs(words, PODMAN_SWITCHES, unknown, True)
+    if places is None or verb in places:
         return True
-    return verb == 1 and first == "image"
+    for place in places:
+        if place < verb and words[place] in ("image", "container"):
+            later = {index - place - 1 for index in unknown if index > place}
+            inner = cobra_verbs(words[place + 1 :], PODMAN_SWITCHES, later, True)
+            if inner is None or verb - place - 1 in inner:
+                return True
+    return False
 
 
 def _skopeo_sync_destination(words: Sequence[str | None]) -> str | None:
@@ -361,8 +414,11 @@ def _skopeo_into_storage(rest: Sequence[str | None], unknown: Collection[int] = 
     for index, word in enumerate(rest):
         if not _maybe_local(word, index, unknown):
             continue
+        # (a destination that is not literal counts when its literal start could begin
+        # the storage's name, `c?ntainers-storage:x`: review HU2)
         if any(not later or later.lower().startswith("containers-storage:")
-               for later in rest[index + 1 :]):
+               or (place in unknown and "containers-storage:".startswith(later.lower()))
+               for place, later in enumerate(rest[index + 1 :], index + 1)):
             return word or "…"
     return None
 
@@ -466,9 +522,18 @@ INSTANCE_SWITCHES: Final = frozenset({"--debug", "--force-local", "--help", "-h"
 # (`security.privileged`, `security.idmap.*`, `raw.idmap`), nested containers, the
 # kernel's modules and system calls, and raw LXC, AppArmor, seccomp or QEMU configuration
 # (`raw.lxc "lxc.mount.entry = / host none bind"`), and a disk device's host `source=`
-_INSTANCE_DANGER: Final = ("security.", "raw.", "linux.", "source=")
+_INSTANCE_DANGER: Final = ("security.", "raw.", "linux.", "source=", "connect=unix:", "core.")
+# lxc's global options whose arity differs between versions (old lxc's `-d` is `--debug`)
+INSTANCE_EITHER: Final = frozenset({"-d"})
+# verbs (and a word after them) that always ask: `alias add` may hide `exec`, `config trust
+# add` / `remote add` trust a server or client, `import` restores a backup with any
+# settings, `admin init` sets the server up (review HU5, HU6)
+_INSTANCE_LOCKED: Final = (("alias", "add"), ("config", "trust"), ("remote", "add"),
+                           ("import", None), ("admin", "init"))  # fmt: skip
 # the verbs that take settings by `-c KEY=VALUE` (`lxc launch IMG c -c …`)
 _INSTANCE_CREATE: Final = frozenset({"launch", "init", "create", "copy", "cp", "move", "mv"})
+_INSTANCE_VERBS: Final = _INSTANCE_CREATE | {"config", "profile", "network", "alias", "remote",
+                                             "import", "admin"}  # fmt: skip
 
 
 def instance_setting(words: Sequence[str | None], unknown: Collection[int] = ()) -> str | None:
@@ -478,15 +543,32 @@ def instance_setting(words: Sequence[str | None], unknown: Collection[int] = ())
     raw.lxc=…`, `config device add c d disk source=/`), or `config edit` / `profile edit`
     (YAML from stdin), or None (review BZ HS5). A word that is not literal where a
     setting stands counts when its literal start could begin such a setting."""
-    at = cobra_verb(words, INSTANCE_SWITCHES, unknown)
-    if at is None:
-        at = next((i for i, w in enumerate(words) if w in ("config", "profile")
-                   or w in _INSTANCE_CREATE), len(words))  # fmt: skip
+    # every place the verb may be: old lxc's `-d` is `--debug` (review HU3)
+    places = cobra_verbs(words, INSTANCE_SWITCHES, unknown, INSTANCE_EITHER)
+    if places is None:
+        places = [i for i, w in enumerate(words) if w in _INSTANCE_VERBS]
+    for at in places:
+        found = _instance_setting_at(words, at, unknown)
+        if found is not None:
+            return found
+    return None
+
+
+def _instance_setting_at(
+    words: Sequence[str | None], at: int, unknown: Collection[int]
+) -> str | None:
+    """`instance_setting` for the verb at `at`."""
     if at >= len(words):
         return None
     verb = words[at]
     rest = list(enumerate(words[at + 1 :], at + 1))
-    if verb in ("config", "profile"):
+    operands = [w for _, w in rest]
+    # (an alias may hide `exec`; trust, remotes, imported backups and the server's own
+    # `core.*` settings hand out this machine: review HU5, HU6)
+    for first, second in _INSTANCE_LOCKED:
+        if verb == first and (second is None or second in operands):
+            return f"{first} {second}" if second else first
+    if verb in ("config", "profile", "network"):
         if any(w == "edit" for _, w in rest):
             return f"{verb} edit"
         if not any(w in ("set", "device", "override") for _, w in rest):
@@ -495,10 +577,19 @@ def instance_setting(words: Sequence[str | None], unknown: Collection[int] = ())
     elif verb in _INSTANCE_CREATE:
         candidates = []
         for place, (index, word) in enumerate(rest):
-            if word in ("-c", "--config") and place + 1 < len(rest):
+            if word is None:
+                continue
+            if word.startswith("--config="):
+                candidates.append((index, word.removeprefix("--config=")))
+            elif word == "--config" and place + 1 < len(rest):
                 candidates.append(rest[place + 1])
-            elif word is not None and word.startswith(("--config=", "-c")) and word != "-c":
-                candidates.append((index, word.removeprefix("--config=").removeprefix("-c")))
+            elif word.startswith("-") and not word.startswith("--"):
+                # clustered short options: `-ec KEY=V`, `-ecKEY=V` (review HU4)
+                _, c, value = word[1:].partition("c")
+                if c and value:
+                    candidates.append((index, value))
+                elif c and place + 1 < len(rest):
+                    candidates.append(rest[place + 1])
     else:
         return None
     for index, word in candidates:

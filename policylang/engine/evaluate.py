@@ -3762,11 +3762,16 @@ class _Walk(LineWrites):
         values = [w.value for w in words]
         if len(values) < 3 or (values[0] or "").rpartition("/")[2] not in ("lxc", "incus"):
             return
-        at = containers.cobra_verb(values[1:], containers.INSTANCE_SWITCHES)
-        if at is None:
-            verbs = [i for i, v in enumerate(values) if i and v == "exec"]
+        # (every place the verb may be, old lxc's `-d` a switch: review HU3; `shell` is
+        # `exec @ARGS@ -- su -l`, its words after `--` run first: review HU6)
+        places = containers.cobra_verbs(
+            values[1:], containers.INSTANCE_SWITCHES, (), containers.INSTANCE_EITHER
+        )
+        if places is None:
+            verbs = [i for i, v in enumerate(values) if i and v in ("exec", "shell")]
         else:
-            verbs = [at + 1] if at + 1 < len(values) and values[at + 1] == "exec" else []
+            verbs = [at + 1 for at in places
+                     if at + 1 < len(values) and values[at + 1] in ("exec", "shell")]  # fmt: skip
         texts: list[str] = []
         for verb in verbs:
             texts += self._instance_texts(words, verb)
@@ -3794,7 +3799,8 @@ class _Walk(LineWrites):
             "engine.instance-privileges",
             f"`{words[0].value} … {short(found)}` sets what the instance may take from this "
             "machine (its root user, raw LXC or QEMU configuration, nested containers, "
-            "kernel modules, system calls or a folder of this machine), which no approval "
+            "kernel modules, system calls, a folder or socket of this machine, the server's "
+            "own settings, trust, or an alias that hides what it runs), which no approval "
             "covers",
         )
         seg.suggestion = None
