@@ -536,13 +536,17 @@ _INSTANCE_VERBS: Final = _INSTANCE_CREATE | {"config", "profile", "network", "al
                                              "import", "admin"}  # fmt: skip
 
 
-def instance_setting(words: Sequence[str | None], unknown: Collection[int] = ()) -> str | None:
+def instance_setting(
+    words: Sequence[str | None], unknown: Collection[int] = (), fed: bool = False
+) -> str | None:
     """The word of an `lxc` (`incus`) line, the words after its name with an unknown
     word's literal start, that sets an instance or profile setting that gives the
     container this machine (`config set c security.privileged true`, `launch img c -c
     raw.lxc=…`, `config device add c d disk source=/`), or `config edit` / `profile edit`
     (YAML from stdin), or None (review BZ HS5). A word that is not literal where a
-    setting stands counts when its literal start could begin such a setting."""
+    setting stands counts when its literal start could begin such a setting. With `fed`
+    (the line may give its standard input), `launch`, `init`, `create`, `profile create`
+    and `network create` read their configuration from it, as `config edit` (review HU5)."""
     # every place the verb may be: old lxc's `-d` is `--debug` (review HU3)
     places = cobra_verbs(words, INSTANCE_SWITCHES, unknown, INSTANCE_EITHER)
     if places is None:
@@ -551,6 +555,11 @@ def instance_setting(words: Sequence[str | None], unknown: Collection[int] = ())
         found = _instance_setting_at(words, at, unknown)
         if found is not None:
             return found
+        verb = words[at] if at < len(words) else None
+        if fed and (verb in ("launch", "init", "create") or (
+            verb in ("profile", "network") and "create" in words[at + 1 :]
+        )):
+            return f"{verb} … < stdin"
     return None
 
 

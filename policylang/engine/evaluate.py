@@ -3791,7 +3791,7 @@ class _Walk(LineWrites):
         starts = [w.value if w.value is not None else containers.literal_start(w.text)
                   for w in words[1:]]  # fmt: skip
         unknown = {i for i, w in enumerate(words[1:]) if w.value is None}
-        found = containers.instance_setting(starts, unknown)
+        found = containers.instance_setting(starts, unknown, seg.fed)
         if found is None:
             return
         seg.floor(

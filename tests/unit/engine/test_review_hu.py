@@ -5,7 +5,8 @@ HU1: podman's root options reach its subcommands (`podman image --log-level=debu
 whose literal start could begin `containers-storage:` (`c?ntainers-storage:x`) counts.
 HU3: old lxc's `-d` is `--debug`: both readings are judged. HU4: clustered short options
 (`-ec KEY=V`, `-ecKEY=V`). HU5: `network set raw.*`, a proxy's `connect=unix:`, the
-server's `core.*`, `config trust add`, `remote add`, `import`, `admin init` ask, offered
+server's `core.*`, `config trust add`, `remote add`, `import`, `admin init`, and
+`launch`/`init`/`profile create` given their configuration on standard input ask, offered
 nothing. HU6: `lxc shell c -- CMD` runs CMD (`shell` is `exec @ARGS@ -- su -l`); `alias
 add` asks, offered nothing.
 """
@@ -71,6 +72,11 @@ def test_instance_command_denied(tmp_path: Path, line: str, approval: str) -> No
         "lxc import backup.tar.gz",
         "incus admin init",
         "lxc alias add x 'exec @ARGS@ -- sh'",
+        # configuration from standard input, as `config edit`
+        "lxc launch img c < config.yaml",
+        "lxc init img c < x.yaml",
+        "lxc profile create p < p.yaml",
+        "incus create img c <<< 'config: {security.privileged: true}'",
     ],
 )
 def test_instance_setting_asks(tmp_path: Path, line: str) -> None:
@@ -101,6 +107,10 @@ def test_instance_setting_asks(tmp_path: Path, line: str) -> None:
          "lxc config"),
         ("lxc alias list", "lxc"),
         ("lxc remote list", "lxc"),
+        ("lxc launch img c", "lxc"),
+        ("lxc profile create p", "lxc"),
+        ("lxc list < /dev/null", "lxc"),
+        ("lxc exec c -- ls < x", "lxc"),
     ],
 )
 def test_ordinary_lines_keep_allowed(tmp_path: Path, line: str, approval: str) -> None:
