@@ -514,26 +514,47 @@ def cpp_containerfile(program: str, words: Sequence[str | None]) -> str | None:
     return None
 
 
-# lxc's and incus's global switches (every other global option, `--project`, takes a value)
-INSTANCE_SWITCHES: Final = frozenset({"--debug", "--force-local", "--help", "-h", "--quiet",
-                                      "-q", "--sub-commands", "--verbose", "-v",
+# lxc's and incus's global switches (every other global option, `--project`, takes a value;
+# `--all` shows every command in the help: review HW7)
+INSTANCE_SWITCHES: Final = frozenset({"--all", "--debug", "--force-local", "--help", "-h",
+                                      "--quiet", "-q", "--sub-commands", "--verbose", "-v",
                                       "--version"})  # fmt: skip
 # instance settings that hand the container this machine: its root user
-# (`security.privileged`, `security.idmap.*`, `raw.idmap`), nested containers, the
-# kernel's modules and system calls, and raw LXC, AppArmor, seccomp or QEMU configuration
-# (`raw.lxc "lxc.mount.entry = / host none bind"`), and a disk device's host `source=`
-_INSTANCE_DANGER: Final = ("security.", "raw.", "linux.", "source=", "connect=unix:", "core.")
+# (`security.privileged`, `security.idmap.*`, `raw.idmap`, `volatile.idmap.*`), nested
+# containers, the kernel's modules and system calls, and raw LXC, AppArmor, seccomp or QEMU
+# configuration (`raw.lxc "lxc.mount.entry = / host none bind"`; `raw.dnsmasq` of a
+# network: dnsmasq runs its `dhcp-script` as root), a disk device's or a storage pool's
+# host `source=`, a network's host `parent=` (review HW1, HW4)
+_INSTANCE_DANGER: Final = ("security.", "raw.", "linux.", "source=", "connect=unix:", "core.",
+                           "volatile.", "parent=")  # fmt: skip
 # lxc's global options whose arity differs between versions (old lxc's `-d` is `--debug`)
 INSTANCE_EITHER: Final = frozenset({"-d"})
-# verbs (and a word after them) that always ask: `alias add` may hide `exec`, `config trust
-# add` / `remote add` trust a server or client, `import` restores a backup with any
-# settings, `admin init` sets the server up (review HU5, HU6)
-_INSTANCE_LOCKED: Final = (("alias", "add"), ("config", "trust"), ("remote", "add"),
-                           ("import", None), ("admin", "init"))  # fmt: skip
+# verbs (and the words after them, at their verb places) that always ask: `alias add` /
+# `alias rename` may hide `exec`, `config trust add` / `remote add` / `remote set-url`
+# trust a server or client, `import` / `storage volume import` restore a backup with any
+# settings, `admin init` sets the server up (review HU5, HU6, HW3, HW6, HW8)
+_INSTANCE_LOCKED: Final = (("alias", "add"), ("alias", "rename"), ("config", "trust", "add"),
+                           ("config", "trust", "add-certificate"), ("remote", "add"),
+                           ("remote", "set-url"), ("import",), ("admin", "init"),
+                           ("storage", "volume", "import"), ("storage", "bucket", "import"),
+                           ("file", "mount"))  # fmt: skip
+# verbs whose every subcommand but these asks: `auth` grants identities and permissions,
+# `cluster` adds servers (join tokens), as `config trust add` (review HW2)
+_INSTANCE_GRANTING: Final = frozenset({"auth", "cluster"})
+_INSTANCE_READING: Final = frozenset({"list", "ls", "show", "get", "info"})
 # the verbs that take settings by `-c KEY=VALUE` (`lxc launch IMG c -c …`)
 _INSTANCE_CREATE: Final = frozenset({"launch", "init", "create", "copy", "cp", "move", "mv"})
-_INSTANCE_VERBS: Final = _INSTANCE_CREATE | {"config", "profile", "network", "alias", "remote",
-                                             "import", "admin"}  # fmt: skip
+# the verbs whose `set`, `create`, `device` or `override` take `KEY=VALUE` settings
+_INSTANCE_SETTERS: Final = frozenset({"config", "profile", "network", "storage"})
+_INSTANCE_VERBS: Final = (_INSTANCE_CREATE | _INSTANCE_SETTERS | _INSTANCE_GRANTING
+                          | {"alias", "remote", "import", "admin", "file"})  # fmt: skip
+# a proxy device that forwards a TCP or UDP port of this machine into the instance (its
+# default `bind=host`) takes nothing from this machine; every other device (a disk, a
+# `unix-char`, `unix-hotplug`, `usb`, `gpu`, `pci`, a `nic` with `nictype=physical` or
+# `parent=`, a proxy binding in the instance to this machine's loopback) may (review HW5)
+_PROXY_SAFE: Final = ("listen=tcp:", "listen=udp:", "connect=tcp:", "connect=udp:",
+                      "bind=host", "nat=", "proxy_protocol=", "security.uid=",
+                      "security.gid=", "security.mode=")  # fmt: skip
 
 
 def instance_setting(
@@ -545,8 +566,9 @@ def instance_setting(
     raw.lxc=…`, `config device add c d disk source=/`), or `config edit` / `profile edit`
     (YAML from stdin), or None (review BZ HS5). A word that is not literal where a
     setting stands counts when its literal start could begin such a setting. With `fed`
-    (the line may give its standard input), `launch`, `init`, `create`, `profile create`
-    and `network create` read their configuration from it, as `config edit` (review HU5)."""
+    (the line may give its standard input), `launch`, `init`, `create`, `profile create`,
+    `network create` and `storage … create` read their configuration from it, as `config
+    edit` (review HU5, HW3)."""
     # every place the verb may be: old lxc's `-d` is `--debug` (review HU3)
     places = cobra_verbs(words, INSTANCE_SWITCHES, unknown, INSTANCE_EITHER)
     if places is None:
@@ -557,10 +579,37 @@ def instance_setting(
             return found
         verb = words[at] if at < len(words) else None
         if fed and (verb in ("launch", "init", "create") or (
-            verb in ("profile", "network") and "create" in words[at + 1 :]
+            verb in ("profile", "network", "storage") and "create" in words[at + 1 :]
         )):
             return f"{verb} … < stdin"
     return None
+
+
+def _instance_paths(
+    words: Sequence[str | None], at: int, unknown: Collection[int], depth: int
+) -> list[list[str | None]]:
+    """Every reading of the subcommand words (up to `depth`) after the verb at `at`, past
+    their options, any option read both as a switch and as taking a value; a word that
+    is not literal ends a reading with None (it may be any subcommand)."""
+    readings: list[list[str | None]] = []
+    todo: list[tuple[int, list[str | None]]] = [(at + 1, [])]
+    while todo:
+        start, path = todo.pop()
+        if len(path) >= depth:
+            readings.append(path)
+            continue
+        shifted = {i - start for i in unknown if i >= start}
+        places = cobra_verbs(words[start:], INSTANCE_SWITCHES, shifted, True)
+        if places is None:
+            readings.append([*path, None])
+            continue
+        for place in places:
+            index = start + place
+            if index >= len(words):
+                readings.append(path)
+            else:
+                todo.append((index + 1, [*path, words[index]]))
+    return readings
 
 
 def _instance_setting_at(
@@ -573,14 +622,44 @@ def _instance_setting_at(
     rest = list(enumerate(words[at + 1 :], at + 1))
     operands = [w for _, w in rest]
     # (an alias may hide `exec`; trust, remotes, imported backups and the server's own
-    # `core.*` settings hand out this machine: review HU5, HU6)
-    for first, second in _INSTANCE_LOCKED:
-        if verb == first and (second is None or second in operands):
-            return f"{first} {second}" if second else first
-    if verb in ("config", "profile", "network"):
+    # `core.*` settings hand out this machine: review HU5, HU6), matched at the places of
+    # the subcommands (`config trust list` reads: review HW6)
+    readings = _instance_paths(words, at, unknown, 2)
+    for first, *after in _INSTANCE_LOCKED:
+        if verb != first:
+            continue
+        for reading in readings:
+            if _instance_match(reading, after):
+                if (first, *after) == ("admin", "init") and "--dump" in operands and not any(
+                    w is None or w.startswith("--preseed") for w in operands
+                ):
+                    continue  # (`admin init --dump` prints the configuration)
+                if first == "file" and not any(
+                    w is None or w.startswith("--listen") for w in operands
+                ):
+                    continue  # (`file mount c/p here` mounts the instance's files here)
+                return " ".join([first, *after])
+    if verb in _INSTANCE_GRANTING:
+        for reading in _instance_paths(words, at, unknown, 3):
+            if not any(w in _INSTANCE_READING for w in reading):
+                return f"{verb} {' '.join(w or '…' for w in reading)}".strip()
+        return None
+    if verb in _INSTANCE_SETTERS:
         if any(w == "edit" for _, w in rest):
             return f"{verb} edit"
-        if not any(w in ("set", "device", "override") for _, w in rest):
+        for reading in _instance_paths(words, at, unknown, 3):
+            for place, word in enumerate(reading[:-1]):
+                if word in ("device", None) and reading[place + 1] in (
+                    "add", "set", "override", None
+                ):
+                    found = _device_setting(rest)
+                    if found is not None:
+                        return found
+            if any(w == "override" for w in reading):
+                found = _device_setting(rest)
+                if found is not None:
+                    return found
+        if not any(w in ("set", "device", "override", "create") for _, w in rest):
             return None
         candidates = rest
     elif verb in _INSTANCE_CREATE:
@@ -608,3 +687,33 @@ def _instance_setting_at(
         if index in unknown and any(d.startswith(lowered) for d in _INSTANCE_DANGER):
             return word or "…"
     return None
+
+
+def _instance_match(reading: Sequence[str | None], words: Sequence[str]) -> bool:
+    """Whether the subcommand words `reading` may be `words` (a word that is not literal,
+    and every word after it, may be any)."""
+    for place, word in enumerate(words):
+        if place >= len(reading):
+            return bool(reading) and reading[-1] is None
+        if reading[place] is None:
+            return True
+        if reading[place] != word:
+            return False
+    return True
+
+
+def _device_setting(rest: Sequence[tuple[int, str | None]]) -> str | None:
+    """The word of a `config device add|set|override` (`profile device …`) that may give
+    the instance this machine's hardware, network or folders, or None: only a proxy that
+    forwards a port of this machine into the instance does not (review HW5)."""
+    operands = [w for _, w in rest]
+    if "add" in operands:
+        after = operands[operands.index("add") + 1 :]
+        # (`device add INSTANCE NAME proxy KEY=VALUE…`, every word literal, no option)
+        if len(after) >= 3 and after[2] == "proxy" and all(
+            w is not None and not w.startswith("-") for w in after
+        ) and all(
+            (w or "").lower().startswith(_PROXY_SAFE) for w in after[3:]
+        ):
+            return None
+    return "device " + " ".join(w or "…" for w in operands if w in ("add", "set", "override"))

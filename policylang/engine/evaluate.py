@@ -1555,7 +1555,7 @@ class _Walk(LineWrites):
         self.runner_command(found.inner, seg, cwd)
         self.npm_call_variable(segment, found.inner, seg, cwd)
         self.instance_command(found.inner, seg, cwd)
-        self.instance_setting(found.inner, seg)
+        self.instance_setting(found.inner, segment, seg)
         self.windows_program(found.inner, seg, cwd)
         self.unread_code(segment, seg, cwd)
         # (`GIT_DIR=x git grep`, `env GIT_INDEX_FILE=i git grep`, `export …; git grep`)
@@ -3780,7 +3780,9 @@ class _Walk(LineWrites):
             if text.strip():
                 self.denied_inside(what, text, "engine.runner-command", seg, cwd)
 
-    def instance_setting(self, words: Sequence[Word], seg: SegmentState) -> None:
+    def instance_setting(
+        self, words: Sequence[Word], segment: Segment, seg: SegmentState
+    ) -> None:
         """An `lxc` (`incus`) line that gives an instance this machine by its settings
         (`config set c security.privileged true`, `raw.lxc`, `raw.idmap`, `launch img c -c
         security.nesting=true`, a disk device's `source=`, `config edit` from stdin:
@@ -3791,7 +3793,16 @@ class _Walk(LineWrites):
         starts = [w.value if w.value is not None else containers.literal_start(w.text)
                   for w in words[1:]]  # fmt: skip
         unknown = {i for i, w in enumerate(words[1:]) if w.value is None}
-        found = containers.instance_setting(starts, unknown, seg.fed)
+        # (`< /dev/null`, its own last input, feeds nothing: review HW6)
+        inputs = [
+            r for r in segment.redirects
+            if r.fd in (None, 0) and (r.heredoc is not None or r.op in _INPUT_OPS)
+        ]  # fmt: skip
+        last = inputs[-1] if inputs else None
+        emptied = last is not None and last.op == "<" and last.heredoc is None and (
+            last.target is not None and last.target.value == "/dev/null"
+        )
+        found = containers.instance_setting(starts, unknown, seg.fed and not emptied)
         if found is None:
             return
         seg.floor(
