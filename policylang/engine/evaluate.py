@@ -1315,7 +1315,13 @@ class _Walk(LineWrites):
         if seg.verdict is Verdict.ALLOW:
             self.python_module_path(found, seg, cwd)
         writer = _tree_writer(found)
-        folders = self.named_folders(found, cwd) if found.unruled and seg.approved else ()
+        # an ask rule's clause that pre-empts an approval (`ask grunt ** when --base` under
+        # `grunt`) describes the program no better: the approval's whole-folder reads
+        # still deny (`grunt --base ~` read the home, review HV7)
+        whole = (found.unruled and seg.approved) or (
+            seg.shadowed and not found.unruled and found.verdict is Verdict.ASK
+        )
+        folders = self.named_folders(found, cwd) if whole else ()
         if found.unruled and seg.approved:
             self.unnamed_writers.append((seg, " ".join(w.text for w in found.inner[:2])))
             self.land_possible_copies(found, seg, cwd)
@@ -1720,6 +1726,7 @@ class _Walk(LineWrites):
                     verdict=Verdict.ALLOW,
                     segment=seg.text,
                 )
+                self._package_bin_clauses(found, seg)
         elif verdict is Verdict.ASK and found.exception and self.approvals is not None:
             # `pytest --junitxml=~/.bashrc` under `pytest`: a clause asks first (the `~…`
             # word might be `--basetemp`), but the approval's checks still deny the write
@@ -1760,6 +1767,18 @@ class _Walk(LineWrites):
             seg.suggestion = suggestion
         seg.locked = found.locked and verdict is not Verdict.ALLOW
         seg.verdict = seg.verdict.at_least(verdict)
+
+    def _package_bin_clauses(self, found: SegmentRules, seg: SegmentState) -> None:
+        """An approved package runner's line (`yarn snakemake -s /tmp/x` under `yarn
+        snakemake`, `yarn run gulp --gulpfile /tmp/x.js` under `yarn run gulp`) is held to
+        the clauses of its program's own ask and deny rules (`snakemake-other-file`), which
+        its approval covers no more than the program's own approval does (review HV3)."""
+        inner = self.rules.package_bin_rules(found.inner)
+        if inner is None or inner.unruled or inner.verdict is Verdict.ALLOW:
+            return
+        if not inner.exception or inner.reason is None:
+            return  # (a rule of the program's whole line is what the approval is of)
+        seg.floor(inner.verdict, inner.reason.rule_id, inner.reason.message, inner.reason.location)
 
     def _write_reason(self, reason: Reason | None, writes: str) -> Reason:
         """A read-only rule (`reason`'s) no longer applies to a line that writes `writes`:

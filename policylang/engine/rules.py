@@ -1877,6 +1877,19 @@ class RuleView:
         return pattern is not None and may(path) and pattern.fullmatch(path) is not None
 
     # -- one simple command --------------------------------------------------------------
+    def package_bin_rules(self, words: Sequence[Word]) -> SegmentRules | None:
+        """The rules of the package's program a package runner's line runs
+        (`package_bin_line`: `yarn snakemake -s x` → `snakemake -s x`), None for another
+        line or one whose words are not all literal."""
+        values = [w.value for w in words]
+        if not values or any(v is None for v in values):
+            return None
+        line = package_bin_line([v for v in values if v is not None])
+        if not line:
+            return None
+        inner = tuple(words[len(values) - len(line) :])
+        return self._inner(inner, [], (), False, from_xargs=False)
+
     def segment_rules(self, segment: Segment) -> SegmentRules:
         """The rule-level view of one simple command whose name is literal."""
         words = segment.words
@@ -3070,7 +3083,8 @@ def package_bin_line(values: Sequence[str]) -> Sequence[str] | None:
     """The line of the package's program a package runner's line may run (`yarn nx show
     projects` → `nx show projects`, `npm exec -- lerna list` → `lerna list`), None for
     another line: its listing loads the project's code as the program's own does, and
-    gets no offer either (review HT2: `yarn task --list` was offered `yarn task`)."""
+    gets no offer either (review HT2: `yarn task --list` was offered `yarn task`; yarn's
+    `run BIN` too, review HV3)."""
     if len(values) < 2:
         return None
     name = program_name(values[0].rpartition("/")[2])
@@ -3080,6 +3094,11 @@ def package_bin_line(values: Sequence[str]) -> Sequence[str] | None:
     while index < len(values) and values[index].startswith("-") and values[index] != "--":
         index += 1
     if index < len(values) and values[index] in _PACKAGE_BIN_VERBS:
+        index += 1
+    elif index < len(values) and values[index] == "run" and name in ("yarn", "yarnpkg"):
+        # yarn 1's `run BIN` runs node_modules/.bin's BIN where no script has that name
+        # (review HV3: `yarn run gulp --gulpfile /tmp/x.js` ran under `yarn run gulp`);
+        # pnpm's and npm's `run` run scripts alone
         index += 1
     elif name in ("npm", "bun"):
         return None
