@@ -534,7 +534,8 @@ INSTANCE_EITHER: Final = frozenset({"-d"})
 # trust a server or client, `import` / `storage volume import` restore a backup with any
 # settings, `admin init` sets the server up (review HU5, HU6, HW3, HW6, HW8)
 _INSTANCE_LOCKED: Final = (("alias", "add"), ("alias", "rename"), ("config", "trust", "add"),
-                           ("config", "trust", "add-certificate"), ("remote", "add"),
+                           ("config", "trust", "add-certificate"),
+                           ("config", "trust", "list-tokens"), ("remote", "add"),
                            ("remote", "set-url"), ("import",), ("admin", "init"),
                            ("storage", "volume", "import"), ("storage", "bucket", "import"),
                            ("file", "mount"))  # fmt: skip
@@ -630,10 +631,13 @@ def _instance_setting_at(
             continue
         for reading in readings:
             if _instance_match(reading, after):
-                if (first, *after) == ("admin", "init") and "--dump" in operands and not any(
-                    w is None or w.startswith("--preseed") for w in operands
+                if (first, *after) == ("admin", "init") and "--dump" in operands and all(
+                    w in ("init", "--dump") for w in operands
                 ):
-                    continue  # (`admin init --dump` prints the configuration)
+                    # (`admin init --dump` prints the configuration; any other word may
+                    # undo it: pflag keeps a switch's last value, `--dump --dump=false
+                    # --auto` sets the server up: review HX2)
+                    continue
                 if first == "file" and not any(
                     w is None or w.startswith("--listen") for w in operands
                 ):

@@ -3812,7 +3812,8 @@ class _Walk(LineWrites):
         starts = [w.value if w.value is not None else containers.literal_start(w.text)
                   for w in words[1:]]  # fmt: skip
         unknown = {i for i, w in enumerate(words[1:]) if w.value is None}
-        # (`< /dev/null`, its own last input, feeds nothing: review HW6)
+        # (`< /dev/null`, its own last input, feeds nothing: review HW6; but not beside
+        # another redirect of fd 0, `0>&3` puts a file there too: review HX1)
         inputs = [
             r for r in segment.redirects
             if r.fd in (None, 0) and (r.heredoc is not None or r.op in _INPUT_OPS)
@@ -3820,8 +3821,9 @@ class _Walk(LineWrites):
         last = inputs[-1] if inputs else None
         emptied = last is not None and last.op == "<" and last.heredoc is None and (
             last.target is not None and last.target.value == "/dev/null"
-        )
-        found = containers.instance_setting(starts, unknown, seg.fed and not emptied)
+        ) and not any(r is not last and r.fd == 0 for r in segment.redirects)
+        fed = seg.fed or any(r.fd == 0 for r in segment.redirects)
+        found = containers.instance_setting(starts, unknown, fed and not emptied)
         if found is None:
             return
         seg.floor(
