@@ -1884,7 +1884,7 @@ class RuleView:
         values = [w.value for w in words]
         if not values or any(v is None for v in values):
             return None
-        line = package_bin_line([v for v in values if v is not None])
+        line = package_bin_line([v for v in values if v is not None], explicit=True)
         if not line:
             return None
         inner = tuple(words[len(values) - len(line) :])
@@ -3079,12 +3079,16 @@ _PACKAGE_BIN_RUNNERS: Final = frozenset({"yarn", "yarnpkg", "pnpm", "pnpx", "npx
 _PACKAGE_BIN_VERBS: Final = frozenset({"exec", "x", "dlx"})
 
 
-def package_bin_line(values: Sequence[str]) -> Sequence[str] | None:
+def package_bin_line(values: Sequence[str], *, explicit: bool = False) -> Sequence[str] | None:
     """The line of the package's program a package runner's line may run (`yarn nx show
     projects` → `nx show projects`, `npm exec -- lerna list` → `lerna list`), None for
     another line: its listing loads the project's code as the program's own does, and
     gets no offer either (review HT2: `yarn task --list` was offered `yarn task`; yarn's
-    `run BIN` too, review HV3)."""
+    `run BIN` too, review HV3). With `explicit`, only a line that names its program by
+    a runner's verb or as a runner's first word (`npx gulp`, `yarn exec gulp`, `yarn run
+    gulp`), not `yarn gulp` or `pnpm view lodash`, whose first word may be the manager's
+    own command (`view`) or follow an option's value (`pnpm --loglevel info build`): the
+    verdict's reading, where a wrong program would ask for nothing (review HX)."""
     if len(values) < 2:
         return None
     name = program_name(values[0].rpartition("/")[2])
@@ -3100,7 +3104,7 @@ def package_bin_line(values: Sequence[str]) -> Sequence[str] | None:
         # (review HV3: `yarn run gulp --gulpfile /tmp/x.js` ran under `yarn run gulp`);
         # pnpm's and npm's `run` run scripts alone
         index += 1
-    elif name in ("npm", "bun"):
+    elif name in ("npm", "bun") or (explicit and name in ("yarn", "yarnpkg", "pnpm")):
         return None
     while index < len(values) and values[index].startswith("-"):
         index += 1  # (`npx --yes gulp`, `npm exec -- lerna list`)

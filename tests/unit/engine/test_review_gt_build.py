@@ -169,7 +169,9 @@ def test_manifest_tools_with_no_verb_or_an_odd_one_ask(tmp_path: Path, line: str
 def test_manifest_tools_help_offered_exactly_outside_a_project(tmp_path: Path) -> None:
     workspace, env = canary_workspace(tmp_path, None, {"README": "x\n"})
     assert decide("composer help", workspace, env).suggested_rule == "composer help $"
-    assert decide("lein help deps", workspace, env).suggested_rule == "lein help deps $"
+    # (lein's help is offered nothing anywhere since review HR6: it loads the project's
+    # and the user's profiles and plugins)
+    assert decide("lein help deps", workspace, env).suggested_rule is None
     assert decide("lein", workspace, env).suggested_rule == "lein $"
     # (Gradle and sbt find their builds upward and in the user's init scripts: always)
     assert decide("gradle", workspace, env).suggested_rule is None
