@@ -1315,13 +1315,7 @@ class _Walk(LineWrites):
         if seg.verdict is Verdict.ALLOW:
             self.python_module_path(found, seg, cwd)
         writer = _tree_writer(found)
-        # an ask rule's clause that pre-empts an approval (`ask grunt ** when --base` under
-        # `grunt`) describes the program no better: the approval's whole-folder reads
-        # still deny (`grunt --base ~` read the home, review HV7)
-        whole = (found.unruled and seg.approved) or (
-            seg.shadowed and not found.unruled and found.verdict is Verdict.ASK
-        )
-        folders = self.named_folders(found, cwd) if whole else ()
+        folders = self.named_folders(found, cwd) if found.unruled and seg.approved else ()
         if found.unruled and seg.approved:
             self.unnamed_writers.append((seg, " ".join(w.text for w in found.inner[:2])))
             self.land_possible_copies(found, seg, cwd)

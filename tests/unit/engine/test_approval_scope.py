@@ -221,9 +221,7 @@ CASES = [
     ("git commit -m wip", "git commit -m init", A),  # a word that is a program's name
     ("git checkout -b feature", "git checkout -b init", A),
     ("pip install requests", "pip install -U pip setuptools wheel", A),
-    # (the host's root read whole reaches `~/.ssh`: denied since review HV7, whose ask clause
-    # no longer pre-empts the approval's whole-folder read)
-    ("podman run --rm alpine ls", "podman run --rootfs / alpine ls", D),
+    ("podman run --rm alpine ls", "podman run --rootfs / alpine ls", Q),
     ("docker run --rm alpine ls", "docker run --cidfile ~/.bashrc alpine", Q),
     ("docker exec c ls", "docker exec --env-file HOME/.aws/credentials c ls", D),
     # review R (low): discarding work, ignored files, stashes; names a suffix chooses
@@ -375,7 +373,7 @@ CASES = [
     # npm: outside the project
     ("npm install lodash", "npm install left-pad", A),
     ("npm install lodash", "npm install -g left-pad", Q),
-    ("npm install lodash", "npm install --prefix / left-pad", D),  # (`/` read whole: HV7)
+    ("npm install lodash", "npm install --prefix / left-pad", Q),
 ]
 
 
@@ -409,8 +407,7 @@ def test_an_approved_prefix_does_not_reach_further(
         ("poetry run", "poetry run ls", A),
         # (the command string it runs is denied on its own: open items A2)
         ("script", "script -qc 'cat ~/.aws/credentials' /dev/null", D),
-        # (`~` read whole reaches `~/.ssh`: denied since review HV7, the clause no longer first)
-        ("tmux new", "tmux new -d rm -rf ~", D),
+        ("tmux new", "tmux new -d rm -rf ~", Q),  # `~` might end in `;`: the clause asks first
         ("strace", "strace ./a.out", Q),  # a program the policy does not know (review S1)
         ("strace", "strace -f python3.11 -c 'import os'", Q),
         ("valgrind", "valgrind vim -c '!id'", Q),
@@ -424,7 +421,7 @@ def test_an_approved_prefix_does_not_reach_further(
         ("perf", "perf stat rm -rf ~", D),
         ("perf", "perf record rm -rf ~", D),  # `perf record`'s command is exact
         ("tmux", "tmux ls", A),
-        ("tmux", "tmux -L sock new rm -rf ~", D),  # (as above)
+        ("tmux", "tmux -L sock new rm -rf ~", Q),  # the `;` clause, as above
         ("tmux", "tmux $X rm -rf src", Q),  # `$X` may be the verb, or `;`
         ("op", "op run -- rm -rf build", Q),
         ("op", "op --account x run rm -rf build", Q),
