@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from policylang.decision import Decision, Verdict
@@ -211,6 +212,16 @@ def judge(line: str, workspace: Path, *approvals: str) -> Decision:
     return policy.evaluate(line, workspace=str(workspace), env=canary_environment(workspace))
 
 
+def assert_local_image_asks(line: str, workspace: Path, approval: str) -> None:
+    """`line` names a local image (an archive, a folder, the image store: a file that can
+    carry code for the engine to run) and so is not allowed under `approval`, for that
+    reason (`engine.container-local-image`), and offers no approval of its own."""
+    decision = judge(line, workspace, approval)
+    assert decision.verdict is not Verdict.ALLOW, line
+    assert any(r.rule_id == "engine.container-local-image" for r in decision.reasons), line
+    assert judge(line, workspace).suggested_rule is None, line
+
+
 def copy_workspace(tmp_path: Path) -> Path:
     """A workspace beside a fake home, with `cfg/tasks.json` (a payload a line copies) and
     an empty `x/` (where links lead): reviews CM and CN."""
@@ -317,6 +328,21 @@ def decide(
     for rule in approvals:
         policy.approvals.add(rule, persist=False)
     return policy.evaluate(line, workspace=str(workspace), cwd=str(cwd or workspace), env=env)
+
+
+def workspace_judge(tmp_path: Path) -> Callable[..., Decision]:
+    """A judge of lines in a fresh workspace `tmp_path/ws` beside the fake home
+    `tmp_path/home` (`env_beside`): `judge(line, approvals=())` is the default policy's
+    decision there, the approvals added in memory."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "home").mkdir()
+    env = env_beside(tmp_path)
+
+    def judge_there(command: str, approvals: tuple[str, ...] = ()) -> Decision:
+        return decide(command, workspace, env, *approvals)
+
+    return judge_there
 
 
 # the npm-family programs the review tests run for real: yarn 1, berry (yarn 4), pnpm 9 and

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from realrun import decide, env_beside
+from realrun import workspace_judge
 
 from policylang import Decision, Verdict
 
@@ -26,15 +26,7 @@ Judge = Callable[..., Decision]
 @pytest.fixture
 def judge_in_ws(tmp_path: Path) -> Judge:
     """The default policy's decision in a fresh workspace (approvals added in memory)."""
-    workspace = tmp_path / "ws"
-    workspace.mkdir()
-    (tmp_path / "home").mkdir()
-    env = env_beside(tmp_path)
-
-    def judge(command: str, approvals: tuple[str, ...] = ()) -> Decision:
-        return decide(command, workspace, env, *approvals)
-
-    return judge
+    return workspace_judge(tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import judge
+from realrun import assert_local_image_asks, judge
 
 from policylang import Verdict
 
@@ -37,10 +37,7 @@ from policylang import Verdict
     ],
 )
 def test_local_image_asks(tmp_path: Path, line: str, approval: str) -> None:
-    decision = judge(line, tmp_path, approval)
-    assert decision.verdict is not Verdict.ALLOW, line
-    assert any(r.rule_id == "engine.container-local-image" for r in decision.reasons), line
-    assert judge(line, tmp_path).suggested_rule is None, line
+    assert_local_image_asks(line, tmp_path, approval)
 
 
 @pytest.mark.parametrize(
