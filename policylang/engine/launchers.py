@@ -1082,6 +1082,22 @@ _PNPM_NPM_COMMANDS: Final = frozenset(
      "repo", "s", "se", "search", "set-script", "show", "star", "stars", "team", "token",
      "unpublish", "unstar", "v", "version", "view", "whoami", "xmas"}
 )  # fmt: skip
+# yarn's own commands, yarn 1's (its `commands` and their aliases) and berry's (4, with
+# its bundled plugins): any other first word is a script of the project, or, where no
+# script has that name, the program yarn runs from `node_modules/.bin` (`yarn gulp`, `yarn
+# workspace web gulp`: review HX4)
+YARN_COMMANDS: Final = frozenset(
+    {"access", "add", "audit", "autoclean", "bin", "cache", "check", "config",
+     "constraints", "create", "dedupe", "dlx", "exec", "explain", "generate-lock-entry",
+     "generateLockEntry", "global", "help", "import", "info", "init", "install",
+     "licenses", "link", "list", "lockfile", "login", "logout", "node", "npm", "outdated",
+     "owner", "pack", "patch", "patch-commit", "plugin", "policies", "prune", "publish",
+     "rebuild", "remove", "run", "search", "set", "stage", "tag", "team", "unlink",
+     "unplug", "up", "upgrade", "upgrade-interactive", "upgradeInteractive", "version",
+     "versions", "why", "workspace", "workspaces"}
+)  # fmt: skip
+PNPM_COMMANDS: Final = _PNPM_COMMANDS
+PNPM_NPM_COMMANDS: Final = _PNPM_NPM_COMMANDS
 # pnpm's options that take no value (nopt reads a flag's `true` or `false` only, and
 # the program pnpm runs is then that word, which is judged as any other)
 _PNPM_FLAGS: Final = frozenset(
@@ -1091,6 +1107,7 @@ _PNPM_FLAGS: Final = frozenset(
      "-P", "--prod", "-O", "--optional", "--offline", "--prefer-offline", "-h", "--help",
      "-v", "--version", "--if-present", "--frozen-lockfile", "--shell-mode", "-c"}
 )  # fmt: skip
+PNPM_FLAGS: Final = _PNPM_FLAGS
 # the options whose value pnpm reads from the next word, in both of its readings of the
 # line, only where the word is one of their values (`--loglevel warn install` installs;
 # `--loglevel mkb x` runs `mkb`)

@@ -52,6 +52,7 @@ from policylang.engine.context import EvalContext
 from policylang.engine.envpoison import LOCALE_NAMES, locale_charset_risk
 from policylang.engine.gitconfig import gitfile_target, is_git_directory
 from policylang.engine.gitstage import long_option
+from policylang.engine.launchers import PNPM_COMMANDS, PNPM_FLAGS, PNPM_NPM_COMMANDS, YARN_COMMANDS
 from policylang.engine.paths import is_within as paths_within
 from policylang.engine.paths import path_text
 from policylang.shell.model import (
@@ -3077,6 +3078,23 @@ _OTHER_NAMES: Final = {"go-task": "task"}
 # gulp`, `npx gulp`, `npm exec gulp`: review HT2)
 _PACKAGE_BIN_RUNNERS: Final = frozenset({"yarn", "yarnpkg", "pnpm", "pnpx", "npx", "bunx"})
 _PACKAGE_BIN_VERBS: Final = frozenset({"exec", "x", "dlx"})
+# the options of yarn's line (yarn 1's and berry's) that take the next word as their
+# value, and those that take none; pnpm's (`PNPM_FLAGS`, and these with a value: pnpm
+# reads the value where its own verb follows, `pnpm -C d exec gulp`, but may read it as
+# the command otherwise: `pnpm -C d gulp` ran `d`)
+_YARN_VALUE_OPTIONS: Final = frozenset(
+    {"--cwd", "--modules-folder", "--cache-folder", "--mutex", "--network-concurrency",
+     "--network-timeout", "--registry", "--proxy", "--https-proxy", "--link-folder",
+     "--global-folder", "--preferred-cache-folder", "--use-yarnrc", "--otp"}
+)  # fmt: skip
+_YARN_FLAGS: Final = frozenset(
+    {"-s", "--silent", "--verbose", "--offline", "--prefer-offline", "--json",
+     "--no-progress", "--non-interactive", "--ignore-engines", "--no-default-rc",
+     "--frozen-lockfile", "--ignore-scripts"}
+)  # fmt: skip
+_PNPM_VALUE_OPTIONS: Final = frozenset({"-C", "--dir", "-F", "--filter", "--filter-prod"})
+# berry's `workspaces foreach` options that take the next word as their value
+_FOREACH_VALUE_OPTIONS: Final = frozenset({"--from", "--include", "--exclude", "-j", "--jobs"})
 
 
 def package_bin_line(values: Sequence[str], *, explicit: bool = False) -> Sequence[str] | None:
@@ -3084,14 +3102,23 @@ def package_bin_line(values: Sequence[str], *, explicit: bool = False) -> Sequen
     projects` → `nx show projects`, `npm exec -- lerna list` → `lerna list`), None for
     another line: its listing loads the project's code as the program's own does, and
     gets no offer either (review HT2: `yarn task --list` was offered `yarn task`; yarn's
-    `run BIN` too, review HV3). With `explicit`, only a line that names its program by
-    a runner's verb or as a runner's first word (`npx gulp`, `yarn exec gulp`, `yarn run
-    gulp`), not `yarn gulp` or `pnpm view lodash`, whose first word may be the manager's
-    own command (`view`) or follow an option's value (`pnpm --loglevel info build`): the
-    verdict's reading, where a wrong program would ask for nothing (review HX)."""
+    `run BIN` too, review HV3). With `explicit`, only a line whose program is read as its
+    runner reads it: by a runner's verb or as a runner's first word (`npx gulp`, `yarn
+    exec gulp`, `yarn run gulp`), or, for yarn and pnpm, a first word that is none of
+    their own commands (`yarn gulp`, `pnpm gulp`: they run the script of that name, or
+    the program of `node_modules/.bin`), also after yarn's `workspace NAME` and berry's
+    `workspaces foreach`, pnpm's `recursive` and their options (review HX4). `pnpm view
+    lodash` is no line of the editor `view` (pnpm's first word, a command it hands to
+    npm): the verdict's reading, where a wrong program would ask for nothing (review
+    HX)."""
     if len(values) < 2:
         return None
     name = program_name(values[0].rpartition("/")[2])
+    manager = {"yarnpkg": "yarn", "pn": "pnpm"}.get(name, name)
+    if manager in ("yarn", "pnpm"):
+        start = _manager_bin_start(manager, values)
+        if start is not None or explicit:
+            return values[start:] if start is not None else None
     if name not in _PACKAGE_BIN_RUNNERS and name not in ("npm", "bun"):
         return None
     index = 1
@@ -3104,11 +3131,61 @@ def package_bin_line(values: Sequence[str], *, explicit: bool = False) -> Sequen
         # (review HV3: `yarn run gulp --gulpfile /tmp/x.js` ran under `yarn run gulp`);
         # pnpm's and npm's `run` run scripts alone
         index += 1
-    elif name in ("npm", "bun") or (explicit and name in ("yarn", "yarnpkg", "pnpm")):
+    elif name in ("npm", "bun"):
         return None
     while index < len(values) and values[index].startswith("-"):
         index += 1  # (`npx --yes gulp`, `npm exec -- lerna list`)
     return values[index:] if index < len(values) else None
+
+
+def _manager_bin_start(program: str, values: Sequence[str]) -> int | None:
+    """Where the program a yarn or pnpm line runs starts (`package_bin_line`): past their
+    options, yarn's `workspace NAME` (yarn 1 and berry run `yarn COMMAND…` in the
+    workspace) and berry's `workspaces foreach OPTIONS`, pnpm's `recursive`; then past
+    `exec`, `dlx` (and yarn's `run`, which runs a program where no script has its name),
+    or at a first word that is none of the manager's own commands. None where the line
+    cannot be read so (an option not known, whose value may be the command, or `--`)."""
+    flags = _YARN_FLAGS if program == "yarn" else PNPM_FLAGS | {"-r", "--recursive"}
+    valued = _YARN_VALUE_OPTIONS if program == "yarn" else _PNPM_VALUE_OPTIONS
+    index, sure, scopes = 1, True, 0
+    while index < len(values):
+        word = values[index]
+        if word == "--":
+            return None
+        if word.startswith("-") and word != "-":
+            if word in valued:
+                index += 2
+                sure = sure and program == "yarn"
+            else:
+                index += 1
+                sure = sure and ("=" in word or word in flags)
+            continue
+        after = values[index + 1] if index + 1 < len(values) else None
+        if scopes < _MAX_SCOPES and program == "yarn" and word == "workspace":
+            if after is None or after.startswith("-"):
+                return None  # (options before the NAME: review HH1)
+            index, scopes = index + 2, scopes + 1
+        elif scopes < _MAX_SCOPES and program == "yarn" and word == "workspaces":
+            if after != "foreach":
+                return None
+            index, scopes = index + 2, scopes + 1
+            while index < len(values) and values[index].startswith("-"):
+                index += 2 if values[index] in _FOREACH_VALUE_OPTIONS else 1
+        elif scopes < _MAX_SCOPES and program == "pnpm" and word in _PNPM_SCOPES:
+            index, scopes = index + 1, scopes + 1
+        else:
+            break
+    if index >= len(values):
+        return None
+    if values[index] in ("exec", "dlx") or (program == "yarn" and values[index] == "run"):
+        index += 1
+        while index < len(values) and values[index].startswith("-"):
+            index += 1  # (`yarn exec -- gulp`, `pnpm dlx --package=x gulp`)
+        return index if index < len(values) else None
+    own = YARN_COMMANDS if program == "yarn" else PNPM_COMMANDS
+    if index == 1 and program == "pnpm":
+        own = own | PNPM_NPM_COMMANDS  # (only as its first word: review HH2)
+    return index if sure and values[index] not in own else None
 
 
 def _lists_project(line: Sequence[str]) -> bool:

@@ -11,9 +11,9 @@ HV7's, `uv sync --directory /tmp`, and was taken out before CI: open.)
 HV3: yarn 1's `run BIN` runs the package's program BIN where no script has that name:
 `yarn run nx show projects` was offered `yarn run nx show`; an approved package runner's
 line (`yarn run gulp --gulpfile …`, `npx gulp …`) is held to the clauses of its program's
-own rules. (Bare `yarn snakemake -s …` is not: its first word may be one of yarn's or
-pnpm's own commands, `pnpm view lodash` had been held to the editor `view`'s rule: review
-HX; open.)
+own rules. (Bare `yarn snakemake -s …` too, where its first word is none of yarn's or
+pnpm's own commands: `pnpm view lodash` had been held to the editor `view`'s rule, review
+HX; closed in review HX4, test_review_hx4.py.)
 HV4: `go-task -t FILE`; HV5: snakemake's submit commands, job scripts and profiles; HV6:
 cargo-make's `-e`/`--env-file`.
 """
