@@ -387,20 +387,27 @@ def _archive_verb_at(words: Sequence[str | None], verb: int, unknown: Collection
 def _skopeo_sync_destination(words: Sequence[str | None]) -> str | None:
     """The `--dest` (`-d`) transport of a `skopeo sync` that is not literally `docker` or
     `dir` (the only ones skopeo 1.9 takes; a later one may write podman's storage), or
-    None (review BX3)."""
+    None (review BX3). Short options bundle as pflag reads them (`-ad X`, `-adX`, `-ad=X`:
+    `-a` is `--all`; `-s` and `-f` take the rest of the bundle: review CF2)."""
     for index, word in enumerate(words):
         if word is None:
             continue
-        for name in ("--dest", "-d"):
-            if word == name:
-                value = words[index + 1] if index + 1 < len(words) else ""
-            elif word.startswith(name + "=") or (name == "-d" and word.startswith("-d") and
-                                                 not word.startswith("--")and len(word) > 2):
-                value = word[len(name) :].removeprefix("=")
-            else:
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word == "--dest" or word.startswith("--dest="):
+            name = "--dest"
+            value = word[len(name) :].removeprefix("=") if "=" in word else following
+        elif word.startswith("-") and not word.startswith("--"):
+            letters = word[1:]
+            cut = next((i for i, c in enumerate(letters) if c in "dsf"), None)
+            if cut is None or letters[cut] != "d":
                 continue
-            if value not in ("docker", "dir"):
-                return f"{name} {value or '…'}"
+            name = "-d"
+            rest = letters[cut + 1 :].removeprefix("=")
+            value = rest if rest else following
+        else:
+            continue
+        if value not in ("docker", "dir"):
+            return f"{name} {value or '…'}"
     return None
 
 
@@ -682,6 +689,9 @@ def _instance_setting_at(
                     candidates.append((index, value))
                 elif c and place + 1 < len(rest):
                     candidates.append(rest[place + 1])
+        found = _device_override(rest, unknown)
+        if found is not None:
+            return found
     else:
         return None
     for index, word in candidates:
@@ -690,6 +700,69 @@ def _instance_setting_at(
             return word
         if index in unknown and any(d.startswith(lowered) for d in _INSTANCE_DANGER):
             return word or "…"
+    return None
+
+
+# the keys of a `-d DEVICE,KEY=VALUE` override (`launch`, `init`, `create`, `copy`, `move`)
+# that give the instance nothing of this machine whatever the device is (a root disk's
+# `size`, its `pool`, a NIC's addresses, limits); any other key (`source=`, `path=`,
+# `nictype=`, `parent=`, `type=`, `readonly=`, `connect=`, `listen=`, `bind=`,
+# `security.*` …) may (review CF1)
+_DEVICE_OVERRIDE_SAFE: Final = ("size=", "size.state=", "pool=", "limits.", "boot.priority=",
+                                "hwaddr=", "mtu=", "ipv4.address=", "ipv6.address=")  # fmt: skip
+# the short options of `launch`/`init`/`create`/`copy`/`move` that take a value (pflag:
+# the rest of a cluster after one is its value, `-pdefault` is the profile `default`)
+_INSTANCE_CREATE_VALUED: Final = frozenset("cpstnd")
+
+
+def _device_override(
+    rest: Sequence[tuple[int, str | None]], unknown: Collection[int] = ()
+) -> str | None:
+    """The `-d DEVICE,KEY=VALUE` (`--device`) device override of an `lxc launch`, `init`,
+    `copy`, `move` (`incus create` …) whose key may give the instance this machine (a
+    profile's NIC overridden with `nictype=physical`, a disk with `source=/`), or None
+    (review CF1). Each override sets one key of one device (`parseDeviceOverrides`); a
+    word after `-d` without `,` and `=` is no override (old lxc's `-d` is `--debug`, and
+    lxc refuses such an override); a word that is not literal (its literal start given,
+    its index in `unknown`) counts unless its start already names a harmless key."""
+    values: list[tuple[str | None, bool]] = []
+    for place, (index, word) in enumerate(rest):
+        after = rest[place + 1] if place + 1 < len(rest) else (-1, "")
+        following = (after[1], after[0] in unknown)
+        if word is None or index in unknown:
+            # (a word that is not literal may be `-d`, the next word its value, or `-dX`)
+            start = word or ""
+            if start.startswith("--device") or (
+                start.startswith("-") and not start.startswith("--") and "d" in start[1:]
+            ):
+                return f"{start}…"
+            if not start or start == "-" or "--device".startswith(start):
+                values.append(following)
+            continue
+        if word == "--device":
+            values.append(following)
+        elif word.startswith("--device="):
+            values.append((word.removeprefix("--device="), False))
+        elif word.startswith("-") and not word.startswith("--"):
+            # (`-d X`, `-dX`, `-d=X`, `-ed X`; a valued option before `d` takes it)
+            for at, letter in enumerate(word[1:], 1):
+                if letter == "d":
+                    value = word[at + 1 :].removeprefix("=")
+                    values.append((value, False) if value else following)
+                    break
+                if letter in _INSTANCE_CREATE_VALUED:
+                    break
+    for override, open_ended in values:
+        if override is None:
+            return "-d …"
+        _, comma, setting = override.partition(",")
+        key, equals, _ = setting.partition("=")
+        if not comma or not equals:
+            if open_ended:
+                return f"-d {override}…"  # (its key not known yet: `-d "eth0,$K=V"`)
+            continue  # (`-d` as `--debug` before an operand, or a refused override)
+        if not (key.lower() + "=").startswith(_DEVICE_OVERRIDE_SAFE):
+            return f"-d {override}"
     return None
 
 

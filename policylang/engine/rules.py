@@ -2900,6 +2900,19 @@ class RuleView:
             # (`meson compile`): offered with it, since the bare name would approve every
             # verb, those that run any command among them (review AH3)
             prefix = tuple(values[:2])
+        if (
+            len(prefix) == 1 < len(values)
+            and program_name(base) in _OPTION_FIRST_EXACT
+            and not any(_helpish(v) or _listish(v, values[0]) for v in values[1:])
+        ):
+            # (a help or listing line is `suggest`'s: `tox --version` loads the project)
+            # `tox -e py`, `ant -d build`, `nox -s lint`: an option where a target would be
+            # says nothing of what follows; the bare name approved every environment and
+            # target (`tox -e deploy`, `ant deploy`) and the task listing (`tox -l`) that
+            # loads the project's code (review CF3): the line itself, exactly
+            if len(values) > _MAX_EXACT_WORDS or self._runs_code(words[0]):
+                return None
+            return (*values, EXACT_END)
         if len(prefix) > 1 and words[0].rpartition("/")[2] in TARGET_TAKERS:
             # `mvn clean package`: every goal, since an approval covers the ones it names
             rest = values[len(prefix) :]
@@ -3069,6 +3082,10 @@ _BARE_LISTS: Final = frozenset({"mage", "poe", "cap", "thor", "cake"})
 _BARE_RUNS_DEFAULT: Final = frozenset(
     {"gulp", "ant", "phing", "doit", "nox", "tox", "jake", "grunt", "makers"}
 )
+# ... of which those whose line with an option where a target would be (`tox -e py`, `ant
+# -d build`, `nox -s lint`) is offered exactly, not as the bare program (review CF3; gulp
+# and grunt keep their offers here: their lines are another fixer's, `gulp --silent`)
+_OPTION_FIRST_EXACT: Final = _BARE_RUNS_DEFAULT - {"gulp", "grunt"}
 
 
 # task runners' other names, read as the name the tables give (review HT2: go-task is the
