@@ -1319,6 +1319,10 @@ class _Walk(LineWrites):
         if found.unruled and seg.approved:
             self.unnamed_writers.append((seg, " ".join(w.text for w in found.inner[:2])))
             self.land_possible_copies(found, seg, cwd)
+        if seg.approved or seg.shadowed:
+            # `gulp --cwd ~` under `gulp`: the ask clause that matched first describes the
+            # program no better; the folder it runs in is read whole (review HV7)
+            self.read_folders_whole(self.run_folders(found, cwd), seg, cwd)
         if folders:
             # `pax -w -f x ~/.config`, `restic backup ~`: an approved program no rule
             # describes may read a folder it is given whole, into an archive the next
@@ -1336,6 +1340,67 @@ class _Walk(LineWrites):
             self.removers.add(id(seg))
         elif _makes_git_directory(found):
             self.gitdir_makers.append((seg, " ".join(w.text for w in found.inner[:2])))
+
+    def run_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
+        """The existing folders `found`'s task runner is moved to by its options
+        (`_WHOLE_FOLDER_OPTIONS`: `gulp --cwd ~`, `grunt --base ~`), whose approved tasks
+        then read that folder, not the project's."""
+        words = found.inner
+        program = words[0].value if words else None
+        name = program_name(program.rpartition("/")[2]) if program else ""
+        start = 1
+        if name in _WHOLE_FOLDER_VERBS:
+            if len(words) < 2 or words[1].value != _WHOLE_FOLDER_VERBS[name]:
+                return []
+            name, start = f"{name} {words[1].value}", 2
+        options = _WHOLE_FOLDER_OPTIONS.get(name)
+        if options is None:
+            return []
+        folders: list[str] = []
+        before: str | None = None
+        for word in words[start:]:
+            value: str | None = None
+            if before in options:
+                value = tree_path(word)
+            elif word.value is not None and "=" in word.value:
+                option, _eq, value = word.value.partition("=")
+                if option not in options:
+                    value = None
+                elif value.startswith("~"):
+                    value = "./" + value  # (bash leaves a `~` after `--cwd=` as it is)
+            before = word.value
+            if before == "--":
+                break
+            if not value:
+                continue
+            self.fs = True
+            forms, _complete, _process = self.resolve_all(value, cwd)
+            for form in forms:
+                if os.path.isdir(form):
+                    folders.extend(self._around_workspace(form))
+        return folders
+
+    def _around_workspace(self, folder: str) -> list[str]:
+        """`folder`, or where it holds the workspace (`gulp --cwd ..`), the entries beside
+        the workspace at each level down to it and the workspace itself: the approved
+        tasks read the workspace, its `.env` files too, anyway (review HX), but not the
+        rest of `..` (the home there is reached still, as in the tests' `tmp_path`)."""
+        spaces = {self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace}
+        inner = [w for w in spaces if w != folder and paths.is_within(w, folder)]
+        if len(inner) != 1:
+            return [folder]  # (unless it is plain which one: read whole)
+        workspace = inner[0]
+        found: list[str] = []
+        level = folder
+        try:
+            while level != workspace:
+                step = workspace[len(level.rstrip("/")) + 1 :].partition("/")[0]
+                with os.scandir(level) as entries:
+                    found.extend(e.path for e in entries if e.name != step)
+                level = os.path.join(level, step)
+        except OSError:
+            return [folder]
+        return [*found, workspace]
 
     def named_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
         """The operands of `found` that name a folder that exists (links followed); not
@@ -5851,6 +5916,20 @@ def _makes_git_directory(found: SegmentRules) -> bool:
     return found.git_dirs is not None and len(found.inner) > 1 and found.inner[1].value == "init"
 
 
+# the task runners whose option moves them to another folder, which their approved tasks
+# then read as they read the project (`_Walk.run_folders`, review HV7: `gulp --cwd ~`
+# under `gulp` reads the home whole). Not a program that reads one project file there
+# (`uv sync --directory /tmp` reads /tmp's pyproject.toml: its clause asks).
+# (`grunt --tasks DIR` loads each task file in DIR: kept as before CA's ask rule.)
+_WHOLE_FOLDER_OPTIONS: Final = {
+    "gulp": frozenset({"--cwd"}),
+    "grunt": frozenset({"--base", "--tasks"}),
+    "snakemake": frozenset({"--directory", "-d"}),
+    "makers": frozenset({"--cwd"}),
+    "cargo make": frozenset({"--cwd"}),
+    "cargo-make make": frozenset({"--cwd"}),
+}
+_WHOLE_FOLDER_VERBS: Final = {"cargo": "make", "cargo-make": "make"}
 # the files a project runner's own options read, and the options that move its command
 # to another folder (`_Walk._project_runner_files`, review EE9)
 _RUNNER_READ_OPTIONS: Final = {

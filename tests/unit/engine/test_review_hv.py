@@ -5,9 +5,10 @@ options: `ant -verbose build` read as `-v -e -r …` and asked as `-e` under `an
 -version` lost its offer. Ant reads each option word whole: all are declared.
 HV1: `ant -cp JAR`, `-logger`, `-listener`, `-inputhandler`, `-main` name code ant loads.
 HV7: `grunt --base ~` and the like under the program's approval were denied (the home read
-whole) before CA's ask rules, which then pre-empted the deny: they ask. (Fixer CC's repair,
-the approval's whole-folder reads run under such a clause too, denied lines far from
-HV7's, `uv sync --directory /tmp`, and was taken out before CI: open.)
+whole) before CA's ask rules, which then pre-empted the deny: they are denied again
+(fixer CG: only the folder such a runner's option names is read whole; fixer CC's repair,
+every operand of a line whose clause asked, denied `uv sync --directory /tmp`, and was
+taken out: test_review_cg).
 HV3: yarn 1's `run BIN` runs the package's program BIN where no script has that name:
 `yarn run nx show projects` was offered `yarn run nx show`; an approved package runner's
 line (`yarn run gulp --gulpfile …`, `npx gulp …`) is held to the clauses of its program's
@@ -105,8 +106,8 @@ def test_code_named_on_the_line_asks(
         ("makers --cwd ~", "makers"),
     ],
 )
-def test_home_read_whole_is_not_allowed(command: str, approval: str, judge_in_ws: Judge) -> None:
-    assert judge_in_ws(command, (approval,)).verdict is not Verdict.ALLOW
+def test_home_read_whole_stays_denied(command: str, approval: str, judge_in_ws: Judge) -> None:
+    assert judge_in_ws(command, (approval,)).verdict is Verdict.DENY
 
 
 def test_yarn_run_bin_listing_offered_nothing(judge_in_ws: Judge) -> None:
