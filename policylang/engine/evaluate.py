@@ -41,6 +41,8 @@ from typing import Final, Protocol
 
 from policylang.compiler.checks import unzip_options
 from policylang.compiler.defaults import HANDED_CODE, SENT_FILES, STDIN_SENDERS
+from policylang.compiler.paths import HOME, WORKSPACE
+from policylang.compiler.tables import Access
 from policylang.decision import Decision, Reason, Retention, SegmentDecision, Verdict
 from policylang.engine import (
     _objects,
@@ -1322,7 +1324,9 @@ class _Walk(LineWrites):
         if seg.approved or seg.shadowed:
             # `gulp --cwd ~` under `gulp`: the ask clause that matched first describes the
             # program no better; the folder it runs in is read whole (review HV7)
-            self.read_folders_whole(self.run_folders(found, cwd), seg, cwd)
+            moved = self.run_folders(found, cwd)
+            if moved:
+                self.read_folders_whole(moved, seg, cwd)
         if folders:
             # `pax -w -f x ~/.config`, `restic backup ~`: an approved program no rule
             # describes may read a folder it is given whole, into an archive the next
@@ -1381,26 +1385,53 @@ class _Walk(LineWrites):
         return folders
 
     def _around_workspace(self, folder: str) -> list[str]:
-        """`folder`, or where it holds the workspace (`gulp --cwd ..`), the entries beside
-        the workspace at each level down to it and the workspace itself: the approved
-        tasks read the workspace, its `.env` files too, anyway (review HX), but not the
-        rest of `..` (the home there is reached still, as in the tests' `tmp_path`)."""
-        spaces = {self.ctx.workspace, self.ctx.real_workspace or self.ctx.workspace}
-        inner = [w for w in spaces if w != folder and paths.is_within(w, folder)]
-        if len(inner) != 1:
-            return [folder]  # (unless it is plain which one: read whole)
-        workspace = inner[0]
+        """What the approved tasks moved to `folder` read that the workspace's do not,
+        compared by real paths (review IA2: a workspace reached through a link): nothing
+        for a folder inside the workspace (`gulp --cwd sub`, `gulp --cwd .`: the tasks
+        read the workspace anyway, and the clause asks); for a folder holding it (`gulp
+        --cwd ..`), at each level down to the workspace, the entries beside it that are,
+        hold or lie in a protected place or lead to one (`~/.ssh`, the home, `/root`),
+        not every sibling with a budget of its own (review IA3: the clause asks);
+        any other folder whole."""
+        real = os.path.realpath(folder)
+        real_workspace = os.path.realpath(self.ctx.real_workspace or self.ctx.workspace)
+        if paths.is_within(real, real_workspace):
+            return []
+        pairs = ((real, real_workspace), (folder, self.ctx.workspace))
+        held = [(top, w) for top, w in pairs if w != top and paths.is_within(w, top)]
+        if not held:
+            return [folder]
+        homes = self._protected_places(homes_only=True)
+        if any(paths.is_within(home, top) for home in homes for top in (folder, real)):
+            # (`gulp --cwd ..` from `~/proj`, `gulp --cwd /`: the home read whole)
+            return [self.ctx.home]
+        level, workspace = held[0]
+        places = self._protected_places()
         found: list[str] = []
-        level = folder
         try:
             while level != workspace:
                 step = workspace[len(level.rstrip("/")) + 1 :].partition("/")[0]
                 with os.scandir(level) as entries:
-                    found.extend(e.path for e in entries if e.name != step)
+                    for entry in entries:
+                        if entry.name != step and _near_places(entry.path, places):
+                            found.append(entry.path)
                 level = os.path.join(level, step)
         except OSError:
             return [folder]
-        return [*found, workspace]
+        return found
+
+    def _protected_places(self, *, homes_only: bool = False) -> tuple[str, ...]:
+        """The homes, as given and resolved, and (unless `homes_only`) the literal places
+        the protected read rules name (`~/.ssh`, `/root/.ssh`, `/run/secrets`)."""
+        homes = dict.fromkeys(home for home, _ in self.ctx.anchors())
+        places: dict[str, None] = dict.fromkeys(homes)
+        for rule in () if homes_only else self.rules.policy.protected.rules:
+            prefix = rule.literal_prefix
+            if not prefix or rule.anchor == WORKSPACE or not rule.access.covers(Access.READ):
+                continue
+            for base in homes if rule.anchor == HOME else ("",):
+                places[f"{base.rstrip('/')}/{prefix.lstrip('/')}"] = None
+        return tuple({**places, **dict.fromkeys(os.path.realpath(p) for p in places)})
 
     def named_folders(self, found: SegmentRules, cwd: paths.Cwd) -> list[str]:
         """The operands of `found` that name a folder that exists (links followed); not
@@ -5923,13 +5954,19 @@ def _makes_git_directory(found: SegmentRules) -> bool:
 # (`grunt --tasks DIR` loads each task file in DIR: kept as before CA's ask rule.)
 _WHOLE_FOLDER_OPTIONS: Final = {
     "gulp": frozenset({"--cwd"}),
-    "grunt": frozenset({"--base", "--tasks"}),
+    "grunt": frozenset({"--base", "-b", "--tasks"}),  # (`-b`: review IA1, real grunt)
     "snakemake": frozenset({"--directory", "-d"}),
     "makers": frozenset({"--cwd"}),
     "cargo make": frozenset({"--cwd"}),
     "cargo-make make": frozenset({"--cwd"}),
 }
 _WHOLE_FOLDER_VERBS: Final = {"cargo": "make", "cargo-make": "make"}
+
+
+def _near_places(path: str, places: Sequence[str]) -> bool:
+    """Whether `path`, or where its links lead, is, holds or lies in one of `places`."""
+    forms = {path, os.path.realpath(path)}
+    return any(paths.is_within(f, p) or paths.is_within(p, f) for f in forms for p in places)
 # the files a project runner's own options read, and the options that move its command
 # to another folder (`_Walk._project_runner_files`, review EE9)
 _RUNNER_READ_OPTIONS: Final = {
