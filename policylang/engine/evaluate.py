@@ -119,6 +119,7 @@ from policylang.engine.rules import (
     module_tool,
     named_toolchain,
     names_descriptor,
+    package_scopes_unread,
     program_name,
     program_starts,
     rsync_destination,
@@ -127,6 +128,7 @@ from policylang.engine.rules import (
     ssh_loopback_aliases,
     ssh_options_end,
     time_zone_word,
+    yarn_drops_dash,
 )
 from policylang.engine.subtree import scan as scan_tree
 from policylang.shell.braces import expand_braces
@@ -1863,12 +1865,23 @@ class _Walk(LineWrites):
         snakemake`, `yarn run gulp --gulpfile /tmp/x.js` under `yarn run gulp`) is held to
         the clauses of its program's own ask and deny rules (`snakemake-other-file`), which
         its approval covers no more than the program's own approval does (review HV3)."""
-        inner = self.rules.package_bin_rules(found.inner)
-        if inner is None or inner.unruled or inner.verdict is Verdict.ALLOW:
+        if package_scopes_unread([w.value for w in found.inner]):
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                "the line nests more `workspace`, `workspaces` or `recursive` scopes than "
+                "are read here, so the program it runs is not known, and no approval "
+                "covers it",
+            )
             return
-        if not inner.exception or inner.reason is None:
-            return  # (a rule of the program's whole line is what the approval is of)
-        seg.floor(inner.verdict, inner.reason.rule_id, inner.reason.message, inner.reason.location)
+        for inner in self.rules.package_bin_variants(found.inner):
+            # (a yarn line with `--` both as yarn 1 reads it and as berry does: HY1)
+            if inner.unruled or inner.verdict is Verdict.ALLOW:
+                continue
+            if not inner.exception or inner.reason is None:
+                continue  # (a rule of the program's whole line is what the approval is of)
+            reason = inner.reason
+            seg.floor(inner.verdict, reason.rule_id, reason.message, reason.location)
 
     def _write_reason(self, reason: Reason | None, writes: str) -> Reason:
         """A read-only rule (`reason`'s) no longer applies to a line that writes `writes`:
@@ -2483,7 +2496,8 @@ class _Walk(LineWrites):
         `yarnPath`, `.mvn/jvm.config`, bazelisk's `tools/bazel`): such a file in the
         working folder or one above it, in the workspace, asks (`launchers.LAUNCHERS`),
         unless the approved command runs the project's own code anyway (`yarn build`)."""
-        moved = launchers.mover(program, words)
+        variants = _yarn_readings(program, words)
+        moved = next((m for v in variants if (m := launchers.mover(program, v))), None)
         if moved is not None:
             seg.floor(
                 Verdict.ASK,
@@ -2503,7 +2517,7 @@ class _Walk(LineWrites):
                 "and runs their install scripts, which no approval covers",
             )
             return
-        setting = launchers.line_setting(program, words)
+        setting = next((m for v in variants if (m := launchers.line_setting(program, v))), None)
         if setting is not None:
             seg.floor(
                 Verdict.ASK,
@@ -9941,3 +9955,13 @@ def _path_words(word: Word, text: str, *, typed: bool = True) -> list[Word]:
 
 def _looks_like_path(text: str) -> bool:
     return "/" in text or text.startswith((".", "~"))
+
+
+def _yarn_readings(program: str, words: list[str | None]) -> list[list[str | None]]:
+    """A launcher's words (`program`'s, after it) as each reads them: a yarn line also
+    without its first `--`, which yarn 1 removes before reading the rest (review HY1);
+    berry keeps it."""
+    if not yarn_drops_dash([program, *words]):
+        return [words]
+    cut = words.index("--")
+    return [words, [*words[:cut], *words[cut + 1 :]]]

@@ -1891,6 +1891,20 @@ class RuleView:
         inner = tuple(words[len(values) - len(line) :])
         return self._inner(inner, [], (), False, from_xargs=False)
 
+    def package_bin_variants(self, words: Sequence[Word]) -> tuple[SegmentRules, ...]:
+        """`package_bin_rules` of the line as each package manager may read it: yarn 1
+        removes the first `--` of its arguments and hands the rest to the program (`yarn
+        gulp -- -f /tmp/x.js` runs `gulp -f /tmp/x.js`), berry and pnpm keep it; yarn 1
+        cannot be told from berry, so a yarn line is judged both ways (review HY1)."""
+        found = self.package_bin_rules(words)
+        variants = () if found is None else (found,)
+        values = [w.value for w in words]
+        if not yarn_drops_dash(values):
+            return variants
+        cut = values.index("--")
+        other = self.package_bin_rules((*words[:cut], *words[cut + 1 :]))
+        return variants if other is None else (*variants, other)
+
     def segment_rules(self, segment: Segment) -> SegmentRules:
         """The rule-level view of one simple command whose name is literal."""
         words = segment.words
@@ -2781,6 +2795,19 @@ class RuleView:
             return None
         return (*values[:end], *inner[1:])
 
+    def _held_by_program(self, values: Sequence[str]) -> bool:
+        """Whether a clause of the program a package runner's line runs asks or denies
+        it, in any reading of the line (`package_bin_variants`): approved, the line would
+        still not be allowed (`yarn gulp -- -f /tmp/x.js`), so nothing is offered (HY1)."""
+        words = [Word(text=v, value=v, span=Span(0, 0)) for v in values]
+        return any(
+            not found.unruled
+            and found.verdict is not Verdict.ALLOW
+            and found.exception
+            and found.reason is not None
+            for found in self.package_bin_variants(words)
+        )
+
     def _ruled(self, values: Sequence[str]) -> bool:
         """Whether a rule of the policy (not its `default`) names the command `values`,
         as `suggest`'s `ruled` says of a segment (review CZ9)."""
@@ -2826,6 +2853,16 @@ class RuleView:
             return (*values, EXACT_END) if len(values) <= _MAX_EXACT_WORDS else None
         if is_script_verb(words[:2]):
             return self._script_verb_prefix(values, words, depth)
+        if package_scopes_unread(values):
+            return None  # (what the line runs is not read: review HY2)
+        explicit = package_bin_line(values, explicit=True)
+        if explicit is not None and self._held_by_program(values):
+            # approved, the program's clause would still hold the line: yarn 1 hands the
+            # program the words after the `--` it removes (`yarn gulp -- -f /tmp/x.js` runs
+            # `gulp -f /tmp/x.js`: `yarn gulp` was offered, review HY1); `yarn vim`, `yarn
+            # terraform plan` were offered and still asked (HY4). `yarn test -- --watch`
+            # keeps its offer
+            return None
         scope = _scope_cut(base, values) if base in ("pnpm", "yarn") else None
         if scope is not None and scope[0] == 1 and scope[1] > 3 and values[1] == "workspace":
             # `yarn workspace --silent a build`, `yarn workspace -- a exec CMD`: an option
@@ -3162,13 +3199,40 @@ def _manager_bin_start(program: str, values: Sequence[str]) -> int | None:
     `exec`, `dlx` (and yarn's `run`, which runs a program where no script has its name),
     or at a first word that is none of the manager's own commands. None where the line
     cannot be read so (an option not known, whose value may be the command, or `--`)."""
+    start, _overflow = _manager_scan(program, values)
+    return start
+
+
+def package_scopes_unread(values: Sequence[str | None]) -> bool:
+    """Whether a yarn or pnpm line nests more scopes (`workspace NAME`, `workspaces
+    foreach|run`, `recursive`) than are read (`_MAX_SCOPES`): what it runs is not known,
+    so it is offered nothing and an approval does not cover it (review HY2)."""
+    if len(values) < 2 or any(v is None for v in values):
+        return False
+    name = program_name((values[0] or "").rpartition("/")[2])
+    manager = {"yarnpkg": "yarn", "pn": "pnpm"}.get(name, name)
+    if manager not in ("yarn", "pnpm"):
+        return False
+    return _manager_scan(manager, [v for v in values if v is not None])[1]
+
+
+def yarn_drops_dash(values: Sequence[str | None]) -> bool:
+    """Whether `values` is a yarn line (`yarn`, `yarnpkg`) with a `--`, which yarn 1
+    removes (the first one, anywhere) before handing the rest on (review HY1)."""
+    if len(values) < 2 or values[0] is None or "--" not in values[1:]:
+        return False
+    return program_name(values[0].rpartition("/")[2]) in ("yarn", "yarnpkg")
+
+
+def _manager_scan(program: str, values: Sequence[str]) -> tuple[int | None, bool]:
+    """`_manager_bin_start`, and whether the line nests more scopes than are read."""
     flags = _YARN_FLAGS if program == "yarn" else PNPM_FLAGS | {"-r", "--recursive"}
     valued = _YARN_VALUE_OPTIONS if program == "yarn" else _PNPM_VALUE_OPTIONS
     index, sure, scopes = 1, True, 0
     while index < len(values):
         word = values[index]
         if word == "--":
-            return None
+            return None, False
         if word.startswith("-") and word != "-":
             if word in valued:
                 index += 2
@@ -3178,31 +3242,41 @@ def _manager_bin_start(program: str, values: Sequence[str]) -> int | None:
                 sure = sure and ("=" in word or word in flags)
             continue
         after = values[index + 1] if index + 1 < len(values) else None
-        if scopes < _MAX_SCOPES and program == "yarn" and word == "workspace":
+        scope = (program == "yarn" and word in ("workspace", "workspaces")) or (
+            program == "pnpm" and word in _PNPM_SCOPES
+        )
+        if scope and scopes >= _MAX_SCOPES:
+            return None, True  # (more scopes than are read: review HY2)
+        if program == "yarn" and word == "workspace":
             if after is None or after.startswith("-"):
-                return None  # (options before the NAME: review HH1)
+                return None, False  # (options before the NAME: review HH1)
             index, scopes = index + 2, scopes + 1
-        elif scopes < _MAX_SCOPES and program == "yarn" and word == "workspaces":
+        elif program == "yarn" and word == "workspaces" and after == "run":
+            # yarn 1's `workspaces run X` runs `yarn X` in each workspace (review HY3)
+            index, scopes = index + 2, scopes + 1
+        elif program == "yarn" and word == "workspaces":
             if after != "foreach":
-                return None
+                return None, False
             index, scopes = index + 2, scopes + 1
             while index < len(values) and values[index].startswith("-"):
                 index += 2 if values[index] in _FOREACH_VALUE_OPTIONS else 1
-        elif scopes < _MAX_SCOPES and program == "pnpm" and word in _PNPM_SCOPES:
+        elif program == "pnpm" and word in _PNPM_SCOPES:
             index, scopes = index + 1, scopes + 1
         else:
             break
     if index >= len(values):
-        return None
+        return None, False
     if values[index] in ("exec", "dlx") or (program == "yarn" and values[index] == "run"):
         index += 1
         while index < len(values) and values[index].startswith("-"):
-            index += 1  # (`yarn exec -- gulp`, `pnpm dlx --package=x gulp`)
-        return index if index < len(values) else None
+            # (`yarn exec -- gulp`, `pnpm dlx --package=x gulp`; berry's `run --require
+            # MODULE gulp`: review HY5)
+            index += 2 if values[index] == "--require" and program == "yarn" else 1
+        return (index if index < len(values) else None), False
     own = YARN_COMMANDS if program == "yarn" else PNPM_COMMANDS
     if index == 1 and program == "pnpm":
         own = own | PNPM_NPM_COMMANDS  # (only as its first word: review HH2)
-    return index if sure and values[index] not in own else None
+    return (index if sure and values[index] not in own else None), False
 
 
 def _lists_project(line: Sequence[str]) -> bool:
@@ -3564,8 +3638,8 @@ def _scope_cut(program: str, values: Sequence[str | None]) -> tuple[int, int] | 
             ends = scope_operand_ends(values, index + 1, 1)
             if ends:
                 return (index, ends[0])
-        if program == "yarn" and value == "workspaces" and after == "foreach":
-            return (index, index + 2)
+        if program == "yarn" and value == "workspaces" and after in ("foreach", "run"):
+            return (index, index + 2)  # (yarn 1's `workspaces run X` is `yarn X`: HY3)
     return None
 
 
