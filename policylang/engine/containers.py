@@ -521,6 +521,9 @@ def cpp_containerfile(program: str, words: Sequence[str | None]) -> str | None:
     return None
 
 
+# the names of lxc and incus (`lxd.lxc` is the lxd snap's name for lxc, /snap/bin/lxd.lxc:
+# review HZ2)
+INSTANCE_PROGRAMS: Final = frozenset({"lxc", "incus", "lxd.lxc"})
 # lxc's and incus's global switches (every other global option, `--project`, takes a value;
 # `--all` shows every command in the help: review HW7)
 INSTANCE_SWITCHES: Final = frozenset({"--all", "--debug", "--force-local", "--help", "-h",
@@ -627,7 +630,11 @@ def _instance_setting_at(
     if at >= len(words):
         return None
     verb = words[at]
-    rest = list(enumerate(words[at + 1 :], at + 1))
+    # cobra parses every word but the verb with the verb's options (`argsMinusFirstX`):
+    # an option written before the verb is the verb's as one after it (`lxc -c
+    # security.privileged=true launch img c`, `lxc -d eth0,nictype=physical launch …`:
+    # review HZ1)
+    rest = [(i, w) for i, w in enumerate(words) if i != at]
     operands = [w for _, w in rest]
     # (an alias may hide `exec`; trust, remotes, imported backups and the server's own
     # `core.*` settings hand out this machine: review HU5, HU6), matched at the places of
@@ -639,7 +646,7 @@ def _instance_setting_at(
         for reading in readings:
             if _instance_match(reading, after):
                 if (first, *after) == ("admin", "init") and "--dump" in operands and all(
-                    w in ("init", "--dump") for w in operands
+                    w in ("init", "--dump") for w in _past_globals(words[:at]) + operands[at:]
                 ):
                     # (`admin init --dump` prints the configuration; any other word may
                     # undo it: pflag keeps a switch's last value, `--dump --dump=false
@@ -705,11 +712,13 @@ def _instance_setting_at(
 
 # the keys of a `-d DEVICE,KEY=VALUE` override (`launch`, `init`, `create`, `copy`, `move`)
 # that give the instance nothing of this machine whatever the device is (a root disk's
-# `size`, its `pool`, a NIC's addresses, limits); any other key (`source=`, `path=`,
-# `nictype=`, `parent=`, `type=`, `readonly=`, `connect=`, `listen=`, `bind=`,
-# `security.*` …) may (review CF1)
+# `size`, its `pool`, a NIC's addresses, limits, its name in the instance, a `network=` the
+# admin made and manages); any other key (`source=`, `path=`, `nictype=`, `parent=`,
+# `type=`, `readonly=`, `connect=`, `listen=`, `bind=`, `vlan=` (a VLAN of the host's
+# uplink), `security.*` …) may (review CF1, HZ4)
 _DEVICE_OVERRIDE_SAFE: Final = ("size=", "size.state=", "pool=", "limits.", "boot.priority=",
-                                "hwaddr=", "mtu=", "ipv4.address=", "ipv6.address=")  # fmt: skip
+                                "hwaddr=", "mtu=", "ipv4.address=", "ipv6.address=",
+                                "network=", "name=")  # fmt: skip
 # the short options of `launch`/`init`/`create`/`copy`/`move` that take a value (pflag:
 # the rest of a cluster after one is its value, `-pdefault` is the profile `default`)
 _INSTANCE_CREATE_VALUED: Final = frozenset("cpstnd")
@@ -764,6 +773,28 @@ def _device_override(
         if not (key.lower() + "=").startswith(_DEVICE_OVERRIDE_SAFE):
             return f"-d {override}"
     return None
+
+
+# lxc's global options that change nothing of what its verb does (`--project` takes a value)
+_INSTANCE_PLAIN: Final = frozenset({"--debug", "--force-local", "--quiet", "-q", "--verbose",
+                                    "-v"})  # fmt: skip
+
+
+def _past_globals(words: Sequence[str | None]) -> list[str | None]:
+    """The words before an `lxc` verb but its plain global options (`--project P`,
+    `--quiet`): what else stands there is the verb's (review HZ1)."""
+    kept: list[str | None] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _INSTANCE_PLAIN or (word or "").startswith("--project="):
+            index += 1
+        elif word == "--project" and index + 1 < len(words) and words[index + 1] is not None:
+            index += 2
+        else:
+            kept.append(word)
+            index += 1
+    return kept
 
 
 def _instance_match(reading: Sequence[str | None], words: Sequence[str]) -> bool:

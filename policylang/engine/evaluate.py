@@ -3883,7 +3883,9 @@ class _Walk(LineWrites):
         -c 'rm -rf ~'` runs `sh -c 'rm -rf ~'`), so that reading is judged too (review BZ
         HS3, HS4)."""
         values = [w.value for w in words]
-        if len(values) < 3 or (values[0] or "").rpartition("/")[2] not in ("lxc", "incus"):
+        if len(values) < 3 or (values[0] or "").rpartition("/")[2] not in (
+            containers.INSTANCE_PROGRAMS
+        ):
             return
         # (every place the verb may be, old lxc's `-d` a switch: review HU3; `shell` is
         # `exec @ARGS@ -- su -l`, its words after `--` run first: review HU6)
@@ -3911,7 +3913,9 @@ class _Walk(LineWrites):
         security.nesting=true`, a disk device's `source=`, `config edit` from stdin:
         `containers.instance_setting`, review BZ HS5): it asks under any approval and is
         offered nothing, as podman's `--privileged`."""
-        if not words or (words[0].value or "").rpartition("/")[2] not in ("lxc", "incus"):
+        if not words or (words[0].value or "").rpartition("/")[2] not in (
+            containers.INSTANCE_PROGRAMS
+        ):
             return
         starts = [w.value if w.value is not None else containers.literal_start(w.text)
                   for w in words[1:]]  # fmt: skip
@@ -3969,11 +3973,16 @@ class _Walk(LineWrites):
                  for start in range(index, len(words))] if None in values else [
                  " ".join(w.text for w in words[index:] if w.text)]  # fmt: skip
         # pflag's reading: the operands before the first `--` (options and their values
-        # are lxc's), then every word after it; the first operand is the instance
+        # are lxc's), then every word after it; the first operand is the instance. cobra
+        # parses every word but the verb so, those before it too (`lxc -T c exec rm -- -rf
+        # ~` runs `rm -rf ~` in `c`: review HZ1)
         operands: list[Word] = []
-        index = verb + 1
+        index = 1
         while index < len(words):
             value = values[index]
+            if index == verb:
+                index += 1
+                continue
             if value == "--":
                 operands += words[index + 1 :]
                 break
@@ -9300,7 +9309,8 @@ _REMOTE_PATHS: Final = frozenset(
     {"scp", "rsync", "rcp", "sftp", "docker", "podman", "nerdctl", "finch", "kubectl", "oc",
      "lxc", "incus", "multipass", "mcopy", "mdir", "mdel", "mtype", "gcloud", "az", "git",
      "hg", "svn", "ssh", "sshfs", "pscp", "croc", "mosh", "unison", "lftp", "tsh", "vagrant",
-     "limactl", "colima", "distrobox", "toolbox", "machinectl", "gsutil", "aws", "rclone"}
+     "limactl", "colima", "distrobox", "toolbox", "machinectl", "gsutil", "aws", "rclone",
+     "lxd.lxc"}
 )  # fmt: skip
 _LEADING_LETTERS: Final = re.compile(r"^-[A-Za-z]+")
 

@@ -2902,6 +2902,18 @@ class RuleView:
         if any(word.startswith("-") for word in prefix[named:]):
             # `systemctl --user`: an option says nothing of what follows
             return self._exact(values, words, depth)
+        if (
+            len(prefix) == 1 < len(values)
+            and values[0].rpartition("/")[2] in containers.INSTANCE_PROGRAMS
+            and values[1].startswith("-")
+        ):
+            # `lxc --project p launch img c`, `lxc -d launch …`: an option before the verb
+            # is the verb's (cobra), and bare `lxc` approved every verb, `exec` and
+            # `delete` among them (review HZ1): the line exactly (no rule names lxc's
+            # verbs; the engine reads its options wherever they stand)
+            if depth or len(values) > _MAX_EXACT_WORDS:
+                return None
+            return (*values, EXACT_END)
         if len(prefix) < 2 and (
             self._runs_code(words[0])
             or (not ruled and len(values) > 1 and _SCRIPT_NAME.search(values[1]))
