@@ -5982,6 +5982,10 @@ _WHOLE_FOLDER_OPTIONS: Final = {
     "makers": frozenset({"--cwd"}),
     "cargo make": frozenset({"--cwd"}),
     "cargo-make make": frozenset({"--cwd"}),
+    # (`jake -C DIR`, `doit -d DIR` run the tasks there: their `*-other-file` clauses ask
+    # first, review HZ3; the folder is still read, as for gulp)
+    "jake": frozenset({"-C", "--directory"}),
+    "doit": frozenset({"-d", "--dir"}),
 }
 _WHOLE_FOLDER_VERBS: Final = {"cargo": "make", "cargo-make": "make"}
 

@@ -142,3 +142,25 @@ def test_grunt_b_is_base(command: str, tmp_path: Path) -> None:
     decision = decide(command, workspace, env, "grunt")
     assert decision.verdict is Verdict.DENY
     assert "secrets-home" in {reason.rule_id for reason in decision.reasons}
+
+
+@pytest.mark.parametrize(
+    ("command", "approval"),
+    [
+        ("jake build -C ~", "jake build"),
+        ("jake build --directory ~", "jake build"),
+        ("doit run -d ~", "doit run"),
+        ("doit run --dir ~", "doit run"),
+    ],
+)
+def test_jake_and_doit_moved_home_denied(command: str, approval: str, tmp_path: Path) -> None:
+    # their `*-other-file` clauses (review HZ3) ask first; the folder they move the
+    # approved tasks to is still read whole, as for `gulp --cwd ~`
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "home").mkdir()
+    env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    decision = decide(command, workspace, env, approval)
+    assert decision.verdict is Verdict.DENY, decision.explain()
+    assert "secrets-home" in {reason.rule_id for reason in decision.reasons}
+    assert decide(command.replace("~", "sub"), workspace, env, approval).verdict is Verdict.ASK
