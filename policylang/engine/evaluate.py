@@ -129,6 +129,7 @@ from policylang.engine.rules import (
     ssh_options_end,
     time_zone_word,
     yarn_drops_dash,
+    yarn_rc_word,
 )
 from policylang.engine.subtree import scan as scan_tree
 from policylang.shell.braces import expand_braces
@@ -2496,6 +2497,16 @@ class _Walk(LineWrites):
         `yarnPath`, `.mvn/jvm.config`, bazelisk's `tools/bazel`): such a file in the
         working folder or one above it, in the workspace, asks (`launchers.LAUNCHERS`),
         unless the approved command runs the project's own code anyway (`yarn build`)."""
+        rc = yarn_rc_word([program, *words])
+        if rc is not None:
+            seg.floor(
+                Verdict.ASK,
+                "engine.launcher-file",
+                f"`{short(rc)}` is or may be `--use-yarnrc`, which yarn 1 reads from anywhere "
+                "on its line (past any `--`): the file it names may name the program yarn "
+                "runs in place of itself (`yarn-path`), which no approval covers",
+            )
+            return
         variants = _yarn_readings(program, words)
         moved = next((m for v in variants if (m := launchers.mover(program, v))), None)
         if moved is not None:
@@ -2517,7 +2528,9 @@ class _Walk(LineWrites):
                 "and runs their install scripts, which no approval covers",
             )
             return
-        setting = next((m for v in variants if (m := launchers.line_setting(program, v))), None)
+        # (yarn's own options are the words before the first `--`; the line without it is
+        # read for the program's clauses alone: review IB3)
+        setting = launchers.line_setting(program, words)
         if setting is not None:
             seg.floor(
                 Verdict.ASK,

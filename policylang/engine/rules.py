@@ -1896,14 +1896,23 @@ class RuleView:
         removes the first `--` of its arguments and hands the rest to the program (`yarn
         gulp -- -f /tmp/x.js` runs `gulp -f /tmp/x.js`), berry and pnpm keep it; yarn 1
         cannot be told from berry, so a yarn line is judged both ways (review HY1)."""
-        found = self.package_bin_rules(words)
-        variants = () if found is None else (found,)
         values = [w.value for w in words]
-        if not yarn_drops_dash(values):
-            return variants
-        cut = values.index("--")
-        other = self.package_bin_rules((*words[:cut], *words[cut + 1 :]))
-        return variants if other is None else (*variants, other)
+        readings: list[tuple[Word, ...]] = [tuple(words)]
+        flags = yarn_require_flags(values)
+        if flags:
+            # yarn 1's `run --require` is a flag (`yarn run --require gulp -f /tmp/x.js`
+            # runs `gulp -f /tmp/x.js`), berry's takes a MODULE: both readings (IB1)
+            readings.append(tuple(w for i, w in enumerate(words) if i not in flags))
+        if yarn_drops_dash(values):
+            for reading in list(readings):
+                cut = [w.value for w in reading].index("--")
+                readings.append((*reading[:cut], *reading[cut + 1 :]))
+        variants: list[SegmentRules] = []
+        for reading in readings:
+            found = self.package_bin_rules(reading)
+            if found is not None:
+                variants.append(found)
+        return tuple(variants)
 
     def segment_rules(self, segment: Segment) -> SegmentRules:
         """The rule-level view of one simple command whose name is literal."""
@@ -2855,6 +2864,15 @@ class RuleView:
             return self._script_verb_prefix(values, words, depth)
         if package_scopes_unread(values):
             return None  # (what the line runs is not read: review HY2)
+        if yarn_rc_word(values) is not None:
+            return None  # (yarn 1 runs the `yarn-path` of a `--use-yarnrc` file: IB2)
+        if (
+            base in ("yarn", "yarnpkg")
+            and "workspaces" in values[1:]
+            and "run" in values[values.index("workspaces") + 1 :]
+            and _scope_cut("yarn", values) is None
+        ):
+            return None  # (bare `yarn workspaces` approved `yarn workspaces run X`: IB4)
         explicit = package_bin_line(values, explicit=True)
         if explicit is not None and self._held_by_program(values):
             # approved, the program's clause would still hold the line: yarn 1 hands the
@@ -3211,7 +3229,7 @@ def _manager_bin_start(program: str, values: Sequence[str]) -> int | None:
     `exec`, `dlx` (and yarn's `run`, which runs a program where no script has its name),
     or at a first word that is none of the manager's own commands. None where the line
     cannot be read so (an option not known, whose value may be the command, or `--`)."""
-    start, _overflow = _manager_scan(program, values)
+    start, _overflow, _verb = _manager_scan(program, values)
     return start
 
 
@@ -3228,23 +3246,65 @@ def package_scopes_unread(values: Sequence[str | None]) -> bool:
     return _manager_scan(manager, [v for v in values if v is not None])[1]
 
 
-def yarn_drops_dash(values: Sequence[str | None]) -> bool:
-    """Whether `values` is a yarn line (`yarn`, `yarnpkg`) with a `--`, which yarn 1
-    removes (the first one, anywhere) before handing the rest on (review HY1)."""
-    if len(values) < 2 or values[0] is None or "--" not in values[1:]:
+def _yarn_line(values: Sequence[str | None]) -> bool:
+    """Whether `values` is a yarn line (`yarn`, `yarnpkg`)."""
+    if len(values) < 2 or values[0] is None:
         return False
     return program_name(values[0].rpartition("/")[2]) in ("yarn", "yarnpkg")
 
 
-def _manager_scan(program: str, values: Sequence[str]) -> tuple[int | None, bool]:
-    """`_manager_bin_start`, and whether the line nests more scopes than are read."""
+def yarn_require_flags(values: Sequence[str | None]) -> frozenset[int]:
+    """The indexes of the `--require` words of a yarn line's `run` options, which yarn 1
+    reads as a plain flag (`yarn run --require gulp -f /tmp/x.js` runs `gulp -f
+    /tmp/x.js`) where berry takes the next word as a MODULE (review IB1)."""
+    if not _yarn_line(values) or any(v is None for v in values):
+        return frozenset()
+    literal = [v for v in values if v is not None]
+    verb = _manager_scan("yarn", literal)[2]
+    if verb is None or literal[verb] != "run":
+        return frozenset()
+    found: set[int] = set()
+    index = verb + 1
+    while index < len(literal) and literal[index].startswith("-") and literal[index] != "--":
+        if literal[index] == "--require":
+            found.add(index)
+        index += 1
+    return frozenset(found)
+
+
+def yarn_rc_word(values: Sequence[str | None]) -> str | None:
+    """A word of a yarn line that is, or may be, `--use-yarnrc` (not literal, or a
+    pattern that may expand to it): yarn 1 loads `--use-yarnrc FILE` from anywhere on its
+    line, past any `--`, before all else, and runs the `yarn-path` that file names in
+    place of itself (review IB2). None for another line."""
+    if not _yarn_line(values):
+        return None
+    for value in values[1:]:
+        if value is None:
+            return "a word that is not literal"
+        if value == "--use-yarnrc" or (
+            any(c in value for c in "*?[") and fnmatch.fnmatchcase("--use-yarnrc", value)
+        ):
+            return value
+    return None
+
+
+def yarn_drops_dash(values: Sequence[str | None]) -> bool:
+    """Whether `values` is a yarn line (`yarn`, `yarnpkg`) with a `--`, which yarn 1
+    removes (the first one, anywhere) before handing the rest on (review HY1)."""
+    return _yarn_line(values) and "--" in values[1:]
+
+
+def _manager_scan(program: str, values: Sequence[str]) -> tuple[int | None, bool, int | None]:
+    """`_manager_bin_start`, whether the line nests more scopes than are read, and the
+    index of its `exec`, `dlx` or `run` verb, if it has one."""
     flags = _YARN_FLAGS if program == "yarn" else PNPM_FLAGS | {"-r", "--recursive"}
     valued = _YARN_VALUE_OPTIONS if program == "yarn" else _PNPM_VALUE_OPTIONS
     index, sure, scopes = 1, True, 0
     while index < len(values):
         word = values[index]
         if word == "--":
-            return None, False
+            return None, False, None
         if word.startswith("-") and word != "-":
             if word in valued:
                 index += 2
@@ -3258,17 +3318,18 @@ def _manager_scan(program: str, values: Sequence[str]) -> tuple[int | None, bool
             program == "pnpm" and word in _PNPM_SCOPES
         )
         if scope and scopes >= _MAX_SCOPES:
-            return None, True  # (more scopes than are read: review HY2)
+            return None, True, None  # (more scopes than are read: review HY2)
         if program == "yarn" and word == "workspace":
             if after is None or after.startswith("-"):
-                return None, False  # (options before the NAME: review HH1)
+                return None, False, None  # (options before the NAME: review HH1)
             index, scopes = index + 2, scopes + 1
-        elif program == "yarn" and word == "workspaces" and after == "run":
-            # yarn 1's `workspaces run X` runs `yarn X` in each workspace (review HY3)
-            index, scopes = index + 2, scopes + 1
+        elif program == "yarn" and word == "workspaces" and _workspaces_run(values, index):
+            # yarn 1's `workspaces run X` runs `yarn X` in each workspace (review HY3), its
+            # own options between (`workspaces --silent run X`: review IB4)
+            index, scopes = _workspaces_run(values, index), scopes + 1
         elif program == "yarn" and word == "workspaces":
             if after != "foreach":
-                return None, False
+                return None, False, None
             index, scopes = index + 2, scopes + 1
             while index < len(values) and values[index].startswith("-"):
                 index += 2 if values[index] in _FOREACH_VALUE_OPTIONS else 1
@@ -3277,18 +3338,34 @@ def _manager_scan(program: str, values: Sequence[str]) -> tuple[int | None, bool
         else:
             break
     if index >= len(values):
-        return None, False
+        return None, False, None
     if values[index] in ("exec", "dlx") or (program == "yarn" and values[index] == "run"):
+        verb = index
         index += 1
         while index < len(values) and values[index].startswith("-"):
             # (`yarn exec -- gulp`, `pnpm dlx --package=x gulp`; berry's `run --require
             # MODULE gulp`: review HY5)
             index += 2 if values[index] == "--require" and program == "yarn" else 1
-        return (index if index < len(values) else None), False
+        return (index if index < len(values) else None), False, verb
     own = YARN_COMMANDS if program == "yarn" else PNPM_COMMANDS
     if index == 1 and program == "pnpm":
         own = own | PNPM_NPM_COMMANDS  # (only as its first word: review HH2)
-    return (index if sure and values[index] not in own else None), False
+    return (index if sure and values[index] not in own else None), False, None
+
+
+def _workspaces_run(values: Sequence[str | None], index: int) -> int:
+    """Where the command of yarn 1's `workspaces [OPTIONS] run X` (at `index`) starts:
+    the index after its `run`, its known options skipped (review IB4); 0 where the
+    line is not read so."""
+    at = index + 1
+    while at < len(values) and (word := values[at]) is not None and word.startswith("-"):
+        if word in _YARN_VALUE_OPTIONS:
+            at += 2
+        elif word in _YARN_FLAGS:
+            at += 1
+        else:
+            return 0
+    return at + 1 if at < len(values) and values[at] == "run" else 0
 
 
 def _lists_project(line: Sequence[str]) -> bool:
@@ -3650,8 +3727,11 @@ def _scope_cut(program: str, values: Sequence[str | None]) -> tuple[int, int] | 
             ends = scope_operand_ends(values, index + 1, 1)
             if ends:
                 return (index, ends[0])
-        if program == "yarn" and value == "workspaces" and after in ("foreach", "run"):
-            return (index, index + 2)  # (yarn 1's `workspaces run X` is `yarn X`: HY3)
+        if program == "yarn" and value == "workspaces" and after == "foreach":
+            return (index, index + 2)
+        if program == "yarn" and value == "workspaces" and _workspaces_run(values, index):
+            # (yarn 1's `workspaces run X` is `yarn X`: HY3; its options before `run`: IB4)
+            return (index, _workspaces_run(values, index))
     return None
 
 
