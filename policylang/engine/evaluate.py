@@ -1364,28 +1364,30 @@ class _Walk(LineWrites):
         if options is None:
             return []
         folders: list[str] = []
-        before: str | None = None
+        taking = False  # whether the word before takes this one as its value
         for word in words[start:]:
             value: str | None = None
-            if before in options:
+            text = word.value
+            if taking:
                 value = tree_path(word)
-            elif word.value is not None and "=" in word.value:
-                option, _eq, value = word.value.partition("=")
-                if option not in options:
-                    value = None
-                elif value.startswith("~"):
-                    value = "./" + value  # (bash leaves a `~` after `--cwd=` as it is)
-            before = word.value
-            if before == "--":
+            taking = False
+            if text == "--":
                 break
-            if not value:
-                continue
-            self.fs = True
-            forms, _complete, _process = self.resolve_all(value, cwd)
-            for form in forms:
-                if os.path.isdir(form):
-                    folders.extend(self._around_workspace(form))
+            if text is not None and len(text) > 1 and text.startswith("-"):
+                glued, taking = _folder_option_values(text, options)
+                for item in glued:
+                    self._run_folder(item, cwd, folders)
+            if value:
+                self._run_folder(value, cwd, folders)
         return folders
+
+    def _run_folder(self, value: str, cwd: paths.Cwd, folders: list[str]) -> None:
+        """`run_folders`' reading of one folder a task runner's option names."""
+        self.fs = True
+        forms, _complete, _process = self.resolve_all(value, cwd)
+        for form in forms:
+            if os.path.isdir(form):
+                folders.extend(self._around_workspace(form))
 
     def _around_workspace(self, folder: str) -> list[str]:
         """What the approved tasks moved to `folder` read that the workspace's do not,
@@ -6001,6 +6003,42 @@ _WHOLE_FOLDER_OPTIONS: Final = {
     "doit": frozenset({"-d", "--dir"}),
 }
 _WHOLE_FOLDER_VERBS: Final = {"cargo": "make", "cargo-make": "make"}
+
+
+def _folder_option_values(text: str, options: frozenset[str]) -> tuple[list[str], bool]:
+    """The values a task runner's option word `text` glues to one of the folder options
+    `options`, and whether it takes the next word as one, read every way its parser may
+    (review IC4: the exact names only had let `grunt build -vb ~`, `grunt build -base
+    ../..`, `doit run --di ~`, `doit run -vd ~`, `snakemake -nd ~` ask, not deny): any
+    number of dashes before a long name (nopt, jake), a long name's unique prefix (nopt,
+    argparse, getopt), `=VALUE` glued, a short name after one to three dashes (jake's
+    `--C`), and a bundle of short letters whose option letter takes the rest of the word
+    or the next one (`-vb ~`). Reading more than a parser does only checks more folders."""
+    name, eq, rest = text.partition("=")
+    body = name.lstrip("-")
+    glued: list[str] = []
+    taking = False
+    for option in options:
+        bare = option.lstrip("-")
+        if not body:
+            break
+        hit = body == bare if len(bare) == 1 else bare.startswith(body)
+        if hit:
+            if eq:
+                glued.append("./" + rest if rest.startswith("~") else rest)
+            else:
+                taking = True
+    if not text.startswith("--"):
+        # a bundle: `-vb ~`, `-vb~`, `-nd=x`
+        for pos in range(1, len(name)):
+            if "-" + name[pos] in options:
+                glued_rest = text[pos + 1 :].removeprefix("=")
+                if glued_rest:
+                    glued.append("./" + glued_rest if glued_rest.startswith("~") else glued_rest)
+                else:
+                    taking = True
+                break
+    return glued, taking
 
 
 def _near_places(path: str, places: Sequence[str]) -> bool:

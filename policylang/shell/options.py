@@ -665,6 +665,32 @@ DEFAULT_OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType(
         "npm": _NOPT_SPEC,
         "pnpm": _NOPT_SPEC,
         "yarn": _NOPT_SPEC,
+        # grunt-cli reads its options with nopt too (grunt-known-options and liftup's
+        # `--require`): `-gruntfile x`, `---tasks=x`, `-gru x` are `--gruntfile`,
+        # `--tasks` (review IC1, real grunt-cli 1.5.0); jake strips one `--` and then one
+        # `-` and looks the rest up as a long or a short name, so `---f`, `--f=x`,
+        # `-jakefile x`, `--J x` are its options (IC2, real jake 10.9.4): the clauses name
+        # the short ones' `--` spellings
+        "grunt": OptionSpec(
+            takes_value=_fs(
+                "-b --base --gruntfile --tasks --npm --completion -p --preload --require"
+            ),
+            flags=_fs(
+                "-h --help -d --debug -f --force -v --verbose -V --version --stack "
+                "--color --no-color --write --no-write"
+            ),
+            any_dashes=True,
+        ),
+        "jake": OptionSpec(
+            takes_value=_fs("-f --jakefile -C --directory -J --jakelibdir"),
+            flags=_fs(
+                "-q --quiet -B --always-make -T -t --tasks -h --help -V -v --version "
+                "--allow-rejection"
+            ),
+            long_names=_fs("--ls --ar"),
+            bundling=False,
+            any_dashes=True,
+        ),
         # awk's operands after its program are files it reads (`awk 1 .env` prints it:
         # review EI7); these options take the next word (`-v n=1`, `-F :`)
         **dict.fromkeys(
