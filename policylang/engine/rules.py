@@ -2920,18 +2920,37 @@ class RuleView:
         if any(word.startswith("-") for word in prefix[named:]):
             # `systemctl --user`: an option says nothing of what follows
             return self._exact(values, words, depth)
-        if (
-            len(prefix) == 1 < len(values)
-            and values[0].rpartition("/")[2] in containers.INSTANCE_PROGRAMS
-            and values[1].startswith("-")
-        ):
+        instance = len(prefix) == 1 and values[0].rpartition("/")[2] in (
+            containers.INSTANCE_PROGRAMS
+        )
+        if instance and len(values) == 1:
+            # bare `lxc` (its help) was offered bare `lxc`, which approved every verb (the
+            # same hole as IC6): that line exactly
+            return self._exact(values, words, depth)
+        if instance and values[1].startswith("-"):
             # `lxc --project p launch img c`, `lxc -d launch …`: an option before the verb
             # is the verb's (cobra), and bare `lxc` approved every verb, `exec` and
             # `delete` among them (review HZ1): the line exactly (no rule names lxc's
-            # verbs; the engine reads its options wherever they stand)
+            # verbs; the engine reads its options wherever they stand), and only where the
+            # line without them is offered something (review IC5: `lxc -q exec c -- bash`
+            # was offered exactly, `lxc exec c -- bash` nothing)
             if depth or len(values) > _MAX_EXACT_WORDS:
                 return None
+            places = containers.cobra_verbs(
+                values[1:], containers.INSTANCE_SWITCHES, (), containers.INSTANCE_EITHER
+            )
+            if not places:
+                return None  # (a word that is not literal may be the verb)
+            for place in places:  # (every place the verb may be: old lxc's `-d`)
+                plain = (values[0], *values[place + 1 :])
+                if self._suggest_values(plain, unknown, depth, ruled=self._ruled(plain)) is None:
+                    return None
             return (*values, EXACT_END)
+        if instance and not _VERB.fullmatch(values[1]):
+            # `lxc '' list`, `lxc "" launch img c`: an empty word (or any that is no verb)
+            # where the verb stands was offered bare `lxc`, which approved `lxc delete -f
+            # c` and `lxc exec c -- bash` (review IC6): nothing
+            return None
         if len(prefix) < 2 and (
             self._runs_code(words[0])
             or (not ruled and len(values) > 1 and _SCRIPT_NAME.search(values[1]))

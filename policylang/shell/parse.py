@@ -1601,7 +1601,7 @@ class _Walker:
                     )
                 )
         wrapped = None
-        if words and self.shared.wrappers.lookup(words[0]) is not None:
+        if self.shared.wrappers.lookup_start(words) is not None:
             wrapped = unwrap(words, self.shared.wrappers, parse=self.reentry(ctx))
             if not (wrapped.chain or wrapped.opaque):
                 wrapped = None  # `command -v x`: a wrapper name, but no wrapper use

@@ -165,7 +165,7 @@ def plain_line(text: str, *, wrappers: WrapperTable) -> CommandLine | None:
         if name is None or name in _SPECIAL or not _COMMAND_NAME.fullmatch(first.text):
             return None
         wrapped: Unwrapped | None = None
-        spec = wrappers.lookup(first)
+        spec = wrappers.lookup_start(argv)
         if spec is not None and spec.kind is not WrapperKind.WRAPPER:
             return None  # a shell (`bash -c …`): its string is the analyser's to parse
         if spec is not None:

@@ -200,6 +200,21 @@ class WrapperTable:
             return None
         return self._specs.get(value.rpartition("/")[2])
 
+    def lookup_verb(self, words: Sequence[Word]) -> WrapperSpec | None:
+        """The spec of a wrapper named by a program and its verb (`snap run SNAP.APP`,
+        named `snap run`) for a command's first two words, both literal, or None."""
+        if len(words) < 2 or not words[0].value or not words[1].value:
+            return None
+        name = f"{words[0].value.rpartition('/')[2]} {words[1].value}"
+        return self._specs.get(name)
+
+    def lookup_start(self, words: Sequence[Word]) -> WrapperSpec | None:
+        """The spec of the wrapper a command starts with: named by its first word, or by
+        its first two (`lookup_verb`)."""
+        if not words:
+            return None
+        return self.lookup(words[0]) or self.lookup_verb(words)
+
 
 _NAME_EQ = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -245,6 +260,10 @@ def _unwrap(
     no_path = False  # an earlier wrapper emptied the environment or unset PATH
     while rest:
         spec = table.lookup(rest[0])
+        verb = 0  # a wrapper named with its verb (`snap run`): its options follow the verb
+        if spec is None:
+            spec = table.lookup_verb(rest)
+            verb = 1
         if spec is None:
             break
         if len(chain) >= MAX_CHAIN:
@@ -254,7 +273,7 @@ def _unwrap(
             chain.append(WrapperUse(name=spec.name, kind=spec.kind.value, words=rest[:1]))
             rest = (program_word(spec.program, rest[0]), *rest[1:])
             continue
-        view = option_view(rest, spec.options)
+        view = option_view(rest, spec.options, start=1 + verb)
         if view.find(*spec.query_options):
             break
         effects.extend(_option_effects(spec, rest, view))
@@ -793,6 +812,40 @@ DEFAULT_WRAPPERS = WrapperTable(
             command_optional=True,
         ),
         _wrapper("nohup", options=_options()),
+        # snapd's `snap run [OPTIONS] SNAP.APP ARGS` runs the snap's app (`SNAP` alone: its
+        # default app, `snap run lxd` is `lxd`; /snap/bin/SNAP.APP is the same): the app is
+        # the command (review IC3: `snap run lxd.lxc launch … security.privileged=true` had
+        # been allowed under an offered `snap run`). Options stop at the app (go-flags'
+        # PassAfterNonOption); those that run something besides the app ask; the hidden
+        # `--command`, `--hook` and `-r` run another of the snap's commands: not seen through
+        _wrapper(
+            "snap run",
+            options=_options(
+                takes_value=_fs("--timer --command --hook -r"),
+                optional_value=_fs("--strace --gdbserver --experimental-gdbserver"),
+                flags=_fs("--shell --gdb --debug-log --trace-exec --parser-ran -h --help"),
+            ),
+            query_options=_fs("-h --help"),
+            opaque_options=_fs("--command --hook -r"),
+            effects=(
+                OptionEffect(
+                    options=_fs("--shell"),
+                    effect="runs a shell in the snap's environment instead of its app",
+                ),
+                OptionEffect(
+                    options=_fs("--gdb --gdbserver --experimental-gdbserver"),
+                    effect="runs the app under a debugger, which can run any command",
+                ),
+                OptionEffect(
+                    options=_fs("--strace"),
+                    effect="runs the app under strace with the options it is given",
+                ),
+                OptionEffect(
+                    options=_fs("--timer"),
+                    effect="runs the app later, as a timer service on the schedule it gives",
+                ),
+            ),
+        ),
         _wrapper(
             "time",
             options=_options(

@@ -65,7 +65,7 @@ def test_exec_command_denied(tmp_path: Path, line: str, approval: str) -> None:
     [
         "lxc --project p launch img c",
         "lxc -q launch img c",
-        "lxc -d exec c -- ls",
+        "lxc -q exec c -- ls",  # (`-d exec c -- ls` may be `c -- ls`: review IC5)
         "lxc --project p list",
         "lxc -d launch img c",
         "incus --project dev launch images:debian/12 c1",
