@@ -2531,8 +2531,12 @@ class _Walk(LineWrites):
             )
             return
         # (yarn's own options are the words before the first `--`; the line without it is
-        # read for the program's clauses alone: review IB3)
-        setting = launchers.line_setting(program, words)
+        # read for the program's clauses alone: review IB3), except where yarn starts
+        # another yarn that reads those words as its own (`yarn workspaces -- run
+        # --use-yarnrc=F lint`, `yarn workspace w1 -- --modules-folder=X gulp`: review ID1)
+        nested = any(word in ("workspace", "workspaces") for word in words)
+        readings = variants if nested else [words]
+        setting = next((m for v in readings if (m := launchers.line_setting(program, v))), None)
         if setting is not None:
             seg.floor(
                 Verdict.ASK,

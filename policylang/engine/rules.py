@@ -846,7 +846,7 @@ def _command_table(policy: CompiledPolicy) -> dict[str, _Command]:
             runs_code=(
                 name in policy.interpreters
                 or name in policy.shells
-                or policy.wrappers.get(name) is not None
+                or (" " not in name and policy.wrappers.get(name) is not None)
                 or name in _SOURCING  # `source x.sh` runs x.sh in this shell
             ),
             conditional=(
@@ -2596,7 +2596,8 @@ class RuleView:
             return known
         found = word not in _VERB_NAMES and (
             self._runs_code(word)
-            or self.policy.wrappers.get(word) is not None
+            # (not a wrapper named by a program and its verb: `"snap run"` is one word)
+            or (" " not in word and self.policy.wrappers.get(word) is not None)
             or _extractor_name(word) in _EXTRACTORS
         )
         if len(self._run_names) >= _MAX_RENAMED:
@@ -2873,6 +2874,16 @@ class RuleView:
             and _scope_cut("yarn", values) is None
         ):
             return None  # (bare `yarn workspaces` approved `yarn workspaces run X`: IB4)
+        if (
+            base in ("yarn", "yarnpkg")
+            and "workspaces" in values[1:]
+            and _scope_cut("yarn", values) is None
+        ):
+            # any other `yarn workspaces` line (`info`, `list`, `focus`, `--silent info`) is
+            # offered exactly: bare `yarn workspaces` approved `yarn workspaces --silent run
+            # lint`, berry's `workspaces foreach --all run lint` and `workspaces focus`,
+            # which installs and runs the workspaces' scripts (review ID2)
+            return (*values, EXACT_END) if len(values) <= _MAX_EXACT_WORDS else None
         explicit = package_bin_line(values, explicit=True)
         if explicit is not None and self._held_by_program(values):
             # approved, the program's clause would still hold the line: yarn 1 hands the

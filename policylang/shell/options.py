@@ -342,6 +342,14 @@ class _Scanner:
                 name = text[: glue.start()]
                 self.options.append(_option(name, text[glue.end() :], index, True, True, ()))
                 return
+        if spec.any_dashes and not spec.bundling and "=" in text and text not in spec.known:
+            # a parser that reads `-f` whole and cuts a word at `=` reads `-f=x` as `-f`
+            # with the value `x` (jake: review IE1, `jake build -f=/tmp/x.js` ran that file
+            # under `jake build`); not find's, which refuses `-name=x`
+            name, _eq, value = text.partition("=")
+            if name in spec.known:
+                self.options.append(_option(name, value, index, True, True, ()))
+                return
         if text in spec.single_dash_long or not spec.bundling or text in spec.known:
             if text in spec.takes_value:
                 self.take_next(text, index, True)

@@ -195,10 +195,15 @@ class WrapperTable:
 
     def lookup(self, word: Word) -> WrapperSpec | None:
         """The spec for a command word (literal, matched on its basename)."""
-        value = word.value
-        if not value:
+        return self.lookup_name(word.value)
+
+    def lookup_name(self, program: str | None) -> WrapperSpec | None:
+        """The spec of the wrapper a program word names (matched on its basename), or
+        None; never one named by a program and its verb: a word `"snap run"` names a
+        program of that name (review IE2: it had been read as the wrapper `snap run`)."""
+        if not program or " " in program:
             return None
-        return self._specs.get(value.rpartition("/")[2])
+        return self._specs.get(program.rpartition("/")[2])
 
     def lookup_verb(self, words: Sequence[Word]) -> WrapperSpec | None:
         """The spec of a wrapper named by a program and its verb (`snap run SNAP.APP`,
