@@ -119,6 +119,7 @@ from policylang.engine.rules import (
     module_tool,
     named_toolchain,
     names_descriptor,
+    package_bin_line,
     package_scopes_unread,
     program_name,
     program_starts,
@@ -2114,6 +2115,7 @@ class _Walk(LineWrites):
         launcher = launchers.ALIASES.get(program, program)
         if launcher in launchers.LAUNCHERS:
             self.launcher_files(launcher, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
+        self.task_runner_line(program, [w.value for w in (*prefix[1:], *rest)], seg)
         if program in infra.PROGRAMS:
             self.terraform_paths(program, (*prefix[1:], *rest), seg, cwd)
             self.terraform_providers(program, [w.value for w in (*prefix[1:], *rest)], seg, cwd)
@@ -2488,6 +2490,67 @@ class _Walk(LineWrites):
                     "engine.approved-inline-code",
                     f"`javac` loads the services of `{short(found)}` (annotation processors, "
                     "plugins), on its class path in the workspace, which no approval covers",
+                )
+                return
+
+    def task_runner_line(self, program: str, words: list[str | None], seg: SegmentState) -> None:
+        """What a task runner's line hands on that no approval of it covers (review IE3-IE5,
+        real grunt-cli 1.5.0 and jake 10.9.4), also when a package runner runs it (`npx
+        grunt build`: `package_bin_line`): grunt-cli and gulp-cli restart node with any
+        word of their line that is one of node's or V8's flags, past any `--` (`grunt
+        build --import=/tmp/x.mjs` ran the module), so a word starting with `-` that is
+        none of their own options asks; jake reads its options past a `--` (`jake build
+        -- -f /tmp/x.js` ran the file), and jake and rake copy a `NAME=VALUE` operand into
+        the environment of the tasks' programs (`jake build "NODE_OPTIONS=--require
+        /tmp/x.js"` ran it), so a `--`, and an operand assigning a variable the engine
+        treats as poisoning (`envpoison.POISON_NAMES`: `PATH`, `NODE_OPTIONS`, `LD_*` …)
+        or not literal, ask."""
+        name = program
+        if program not in _TASK_RUNNER_OPTIONS and program not in _ENV_OPERAND_RUNNERS:
+            if None in words:
+                return
+            line = package_bin_line([program, *(w for w in words if w is not None)])
+            if not line:
+                return
+            name = program_name(line[0].rpartition("/")[2])
+            if name not in _TASK_RUNNER_OPTIONS and name not in _ENV_OPERAND_RUNNERS:
+                return
+            words = list(line[1:])
+        known = _TASK_RUNNER_OPTIONS.get(name)
+        for word in words:
+            if word is None:
+                what = "a word that is not literal"
+            elif known is not None and _unknown_runner_option(word, known):
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.task-runner-line",
+                    f"`{short(word)}` is none of `{name}`'s own options: it may be a node flag "
+                    "the runner restarts node with (`--import=F`, `--require F`, `--inspect`), "
+                    "which no approval covers",
+                )
+                return
+            elif name == "jake" and word == "--":
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.task-runner-line",
+                    "`--` does not end jake's options: the words after it are read as its own "
+                    "(`-- -f F` runs another Jakefile), which no approval covers",
+                )
+                return
+            elif name in _ENV_OPERAND_RUNNERS and "=" in word and not word.startswith("-"):
+                variable = word.partition("=")[0]
+                if not is_poison_name(variable):
+                    continue
+                what = f"`{short(word)}`"
+            else:
+                continue
+            if name in _ENV_OPERAND_RUNNERS or known is not None:
+                seg.floor(
+                    Verdict.ASK,
+                    "engine.task-runner-line",
+                    f"{what} may set a variable `{name}` hands to the programs its tasks run "
+                    "(`NAME=VALUE`: `PATH`, `NODE_OPTIONS` …) or be an option of its own, "
+                    "which no approval covers",
                 )
                 return
 
@@ -8082,6 +8145,41 @@ _SHELL_BUILTINS: Final = frozenset(
 _PREFIX_WRITERS: Final = frozenset({"split", "csplit", "gsplit", "gcsplit"})
 # runners whose own options `_Walk.runner_own_options` reads under an approval
 _RUNNER_OWN_OPTIONS: Final = frozenset({"strace", "ltrace", "valgrind", "lima"})
+# the options grunt-cli 1.5.0 (grunt-known-options, liftup's `--require`) and gulp-cli
+# (2.x and 3.x) read as their own: any other word starting with `-` on their line may be a
+# node flag their launcher (liftup, Liftoff with v8flags and flagged-respawn) restarts node
+# with, past any `--` (review IE3)
+_GRUNT_OPTIONS: Final = frozenset(
+    {"-b", "--base", "--gruntfile", "--tasks", "--npm", "--completion", "-p", "--preload",
+     "--require", "-h", "--help", "-d", "--debug", "-f", "--force", "-v", "--verbose", "-V",
+     "--version", "--stack", "--color", "--no-color", "--write", "--no-write"}
+)  # fmt: skip
+_GULP_OPTIONS: Final = frozenset(
+    {"-h", "--help", "-v", "--version", "--require", "--preload", "--gulpfile", "-f",
+     "--cwd", "--verify", "-T", "--tasks", "--tasks-simple", "--tasks-json", "--depth",
+     "--compact-tasks", "--sort-tasks", "--color", "--no-color", "-S", "--silent",
+     "--continue", "--series", "-L", "-LL", "-LLL", "-LLLL", "--log-level"}
+)  # fmt: skip
+_TASK_RUNNER_OPTIONS: Final = {"grunt": _GRUNT_OPTIONS, "gulp": _GULP_OPTIONS}
+# the task runners that copy a `NAME=VALUE` operand into the environment of the programs
+# their tasks run (jake 10.9.4, review IE5; rake sets `ENV[NAME]` the same way)
+_ENV_OPERAND_RUNNERS: Final = frozenset({"jake", "rake"})
+
+
+def _unknown_runner_option(word: str, known: frozenset[str]) -> bool:
+    """Whether `word` starts with `-` and is none of the options `known` (a name before a
+    glued `=VALUE`, or a bundle of their one-letter flags: `-vf`)."""
+    if not word.startswith("-") or word in ("-", "--"):
+        return False
+    name = word.partition("=")[0]
+    if name in known:
+        return False
+    letters = word[1:]
+    return not (
+        not word.startswith("--")
+        and letters.isalpha()
+        and all(f"-{letter}" in known for letter in letters)
+    )
 # lima's options (and the variables its script reads) that move its command: another
 # folder (where relative names are not the ones judged), another shell, a copy of the
 # folder synced back (review BH-VM)
