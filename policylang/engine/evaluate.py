@@ -2598,7 +2598,7 @@ class _Walk(LineWrites):
         # another yarn that reads those words as its own (`yarn workspaces -- run
         # --use-yarnrc=F lint`, `yarn workspace w1 -- --modules-folder=X gulp`: review ID1)
         nested = any(word in ("workspace", "workspaces") for word in words)
-        readings = variants if nested else [words]
+        readings = [_nested_yarn_options(v) for v in variants] if nested else [words]
         setting = next((m for v in readings if (m := launchers.line_setting(program, v))), None)
         if setting is not None:
             seg.floor(
@@ -10122,6 +10122,29 @@ def _path_words(word: Word, text: str, *, typed: bool = True) -> list[Word]:
 
 def _looks_like_path(text: str) -> bool:
     return "/" in text or text.startswith((".", "~"))
+
+
+def _nested_yarn_options(words: list[str | None]) -> list[str | None]:
+    """`words` of a yarn line up to the script or program that the yarn started by
+    `workspaces run` or `workspace NAME` runs: that yarn's own options, not the script's
+    (`yarn workspaces -- run --use-yarnrc=F lint` sets the inner yarn's rc, review ID1;
+    `yarn workspaces run test -- --watch` hands `--watch` to the script). A word that is
+    not literal is read as an option (kept)."""
+    start: int | None = None
+    for index, word in enumerate(words):
+        if word == "workspaces" and "run" in words[index + 1 :]:
+            start = words.index("run", index + 1) + 1
+        elif word == "workspace" and index + 1 < len(words):
+            start = index + 2
+    if start is None:
+        return words
+    end = start
+    while end < len(words):
+        word = words[end]
+        if word is not None and not word.startswith("-") and word != "run":
+            break  # (the script's or program's name: the words after it are its own)
+        end += 1
+    return words[:end]
 
 
 def _yarn_readings(program: str, words: list[str | None]) -> list[list[str | None]]:
