@@ -376,3 +376,17 @@ def node_tool(path: Path) -> bool:
 def yarn_env(env: dict[str, str], **more: str) -> dict[str, str]:
     """`env` for a real yarn: no telemetry, no `yarnPath` of the project's."""
     return {**env, "YARN_ENABLE_TELEMETRY": "0", "YARN_IGNORE_PATH": "1", **more}
+
+
+def npm_modules(variable: str, *needed: str) -> Path | None:
+    """The node_modules folder holding `needed` (a program the review tests run for real,
+    such as grunt-cli or jake): `$variable`'s, else `NPM_TOOLS`'s; None where absent (the
+    premise checks then skip)."""
+    for candidate in (os.environ.get(variable), NPM_TOOLS / "node_modules"):
+        if candidate and all((Path(candidate) / name).exists() for name in needed):
+            return Path(candidate)
+    return None
+
+
+GRUNT_MODULES = npm_modules("POLICYLANG_GRUNT_MODULES", "grunt-cli/bin/grunt", "grunt")
+JAKE_MODULES = npm_modules("POLICYLANG_JAKE_MODULES", "jake/bin/cli.js")

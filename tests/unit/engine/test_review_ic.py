@@ -16,14 +16,13 @@ words: `grunt build -vb ~`, `grunt build -base ../..`, `doit run -vd ~`, `doit r
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from realrun import NPM_TOOLS, workspace_judge
+from realrun import GRUNT_MODULES, JAKE_MODULES, workspace_judge
 
 from policylang import Decision, Verdict, load_policy
 
@@ -131,15 +130,8 @@ def test_ordinary_uses_keep_their_verdict_and_offer(
 
 
 # -- premises, with real grunt-cli and jake (skipped where they are not installed) -------
-def _modules(variable: str, *needed: str) -> Path | None:
-    for candidate in (os.environ.get(variable), NPM_TOOLS / "node_modules"):
-        if candidate and all((Path(candidate) / name).exists() for name in needed):
-            return Path(candidate)
-    return None
-
-
-_GRUNT = _modules("POLICYLANG_GRUNT_MODULES", "grunt-cli/bin/grunt", "grunt")
-_JAKE = _modules("POLICYLANG_JAKE_MODULES", "jake/bin/cli.js")
+_GRUNT = GRUNT_MODULES
+_JAKE = JAKE_MODULES
 _NODE = shutil.which("node")
 
 

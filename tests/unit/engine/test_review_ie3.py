@@ -13,13 +13,12 @@ RUBYOPT=-r/tmp/x.rb`, real rake). Each asks now under any approval, with the rea
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from realrun import NPM_TOOLS, decide, env_beside
+from realrun import GRUNT_MODULES, JAKE_MODULES, decide, env_beside
 
 from policylang import Verdict
 
@@ -104,15 +103,8 @@ def test_ordinary_runner_lines_keep_their_offer(tmp_path: Path, line: str, offer
 
 
 # -- premises, with the real programs (skipped where they are not installed) -------------
-def _modules(variable: str, *needed: str) -> Path | None:
-    for candidate in (os.environ.get(variable), NPM_TOOLS / "node_modules"):
-        if candidate and all((Path(candidate) / name).exists() for name in needed):
-            return Path(candidate)
-    return None
-
-
-_GRUNT = _modules("POLICYLANG_GRUNT_MODULES", "grunt-cli/bin/grunt", "grunt")
-_JAKE = _modules("POLICYLANG_JAKE_MODULES", "jake/bin/cli.js")
+_GRUNT = GRUNT_MODULES
+_JAKE = JAKE_MODULES
 _NODE = shutil.which("node")
 _RAKE = shutil.which("rake")
 
